@@ -1,0 +1,154 @@
+// twb prepare / tokenize / datasets: the data-side commands.
+#include "app/twb/commands.h"
+#include "app/twb/progress_line.h"
+#include "engine/data/catalogue.h"
+#include "engine/data/errors.h"
+#include "engine/data/prepare.h"
+
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+namespace twb::cli {
+
+Action add_prepare(CLI::App& app) {
+    struct Opts {
+        std::vector<std::string> inputs, clean;
+        std::string preset, tokenizer = "char", format = "text", field = "text", column, recordSep = "%",
+                                     split = "tail", out, allowed;
+        int vocab = 0, minFreq = 1;
+        double val = 0.1;
+        uint64_t seed = 1337;
+        bool force = false, replaceBad = false, lowercase = false, quiet = false;
+    };
+    auto o = std::make_shared<Opts>();
+    app.add_option("--input,-i", o->inputs, "Input file or folder (repeat for several; parallel: source then target)");
+    app.add_option("--preset", o->preset, "Use a preset instead of --input: fortunes (Debian's fortune cookies, "
+                                          "offline) or a downloaded catalogue entry");
+    app.add_option("--tokenizer,-t", o->tokenizer, "char | byte | word | bpe | unigram")
+        ->check(CLI::IsMember({"char", "byte", "word", "bpe", "unigram"}));
+    app.add_option("--vocab-size", o->vocab, "Vocabulary size for word/bpe/unigram (e.g. 2000)");
+    app.add_option("--val-fraction", o->val, "Share kept for validation, in [0,1) (default 0.1)");
+    app.add_option("--split", o->split, "tail: last fraction of tokens (nanoGPT); shuffle: shuffled documents")
+        ->check(CLI::IsMember({"tail", "shuffle"}));
+    app.add_option("--seed", o->seed, "Seed for the shuffled split");
+    app.add_option("--clean", o->clean,
+                   "Cleaning step, repeatable: nfkc, whitespace, ascii (transliterate), strip (keep only "
+                   "--allowed-chars), gutenberg, lowercase, drop-empty, dedupe");
+    app.add_option("--allowed-chars", o->allowed, "Characters kept by --clean strip (default printable ASCII)");
+    app.add_option("--format", o->format, "text | jsonl | csv | tsv | parallel | records")
+        ->check(CLI::IsMember({"text", "jsonl", "csv", "tsv", "parallel", "records"}));
+    app.add_option("--field", o->field, "jsonl: the text field (default text)");
+    app.add_option("--column", o->column, "csv/tsv: column name or 0-based index (default 0)");
+    app.add_option("--record-separator", o->recordSep, "records: the line that separates records (default %)");
+    app.add_flag("--replace-invalid-utf8", o->replaceBad, "Replace invalid UTF-8 bytes with U+FFFD instead of failing");
+    app.add_flag("--lowercase", o->lowercase, "word tokenizer: lowercase words");
+    app.add_option("--min-frequency", o->minFreq, "word tokenizer: rarer words become <unk>");
+    app.add_option("--out,-o", o->out, "Output folder")->required();
+    app.add_flag("--force", o->force, "Replace an existing prepared dataset at --out");
+    app.add_flag("--quiet,-q", o->quiet, "No progress output");
+    return [o]() {
+        PrepareOptions p;
+        if (!o->preset.empty()) {
+            p = preset_options(o->preset, o->out);
+        } else {
+            if (o->inputs.empty()) throw InputError("give --input PATH (or --preset fortunes)");
+            p.corpus.inputs = o->inputs;
+            p.corpus.format = parse_input_format(o->format);
+            p.tokenizer.kind = o->tokenizer;
+        }
+        p.out = o->out;
+        p.overwrite = o->force;
+        if (!o->preset.empty() && o->tokenizer != "char") p.tokenizer.kind = o->tokenizer;
+        if (o->vocab) p.tokenizer.vocab_size = o->vocab;
+        p.tokenizer.lowercase = o->lowercase;
+        p.tokenizer.min_frequency = o->minFreq;
+        p.corpus.field = o->field;
+        p.corpus.column = o->column;
+        if (o->preset.empty()) p.corpus.record_separator = o->recordSep;
+        p.corpus.replace_invalid_utf8 = p.corpus.replace_invalid_utf8 || o->replaceBad;
+        p.val_fraction = o->val;
+        if (o->preset.empty() || o->split != "tail") p.split = o->split;
+        p.seed = o->seed;
+        for (auto& c : o->clean) p.cleaning.enable(c);
+        p.cleaning.allowed_chars = o->allowed;
+
+        ProgressLine bar(!o->quiet);
+        const auto r = prepare_dataset(p, [&](const std::string& stage, uint64_t done, uint64_t total) {
+            bar.update(stage, done, total);
+            return true;
+        });
+        bar.finish();
+        for (auto& w : r.warnings) std::cerr << "twb: warning: " << w << "\n";
+        const auto& s = r.stats;
+        std::printf("prepared %s\n", r.dir.c_str());
+        std::printf("  tokenizer %s, vocab %d (%d used)\n", p.tokenizer.kind.c_str(), s.vocab_size, s.vocab_used);
+        std::printf("  train %llu tokens, val %llu tokens\n", static_cast<unsigned long long>(r.train_tokens),
+                    static_cast<unsigned long long>(r.val_tokens));
+        std::printf("  %llu characters, %llu documents, %.3f characters/token, unknown %.4f%%\n",
+                    static_cast<unsigned long long>(s.characters), static_cast<unsigned long long>(s.documents),
+                    s.chars_per_token, 100.0 * s.unk_rate);
+        for (auto& e : r.cleaning.effects)
+            std::printf("  clean %-10s %llu lines changed, %llu removed, %lld characters removed\n", e.option.c_str(),
+                        static_cast<unsigned long long>(e.lines_changed),
+                        static_cast<unsigned long long>(e.lines_removed), static_cast<long long>(e.chars_removed));
+        std::printf("  done in %.1f s\n", r.seconds);
+        return 0;
+    };
+}
+
+Action add_tokenize(CLI::App& app) {
+    auto dir = std::make_shared<std::string>();
+    auto decode = std::make_shared<bool>(false);
+    app.add_option("--data,-d", *dir, "Prepared dataset folder (holds tokenizer.json)")->required();
+    app.add_flag("--decode", *decode, "Read space-separated ids on stdin and write the text (byte-exact)");
+    return [dir, decode]() {
+        const auto tok = load_tokenizer(*dir);
+        std::string in((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+        if (*decode) {
+            std::vector<int32_t> ids;
+            std::istringstream ss(in);
+            std::string w;
+            while (ss >> w) {
+                try {
+                    size_t used = 0;
+                    const long v = std::stol(w, &used);
+                    if (used != w.size()) throw std::invalid_argument(w);
+                    ids.push_back(static_cast<int32_t>(v));
+                } catch (const std::exception&) {
+                    throw InputError("'" + w + "' is not a token id; give whole numbers separated by spaces");
+                }
+            }
+            const std::string text = tok->decode(ids);
+            std::fwrite(text.data(), 1, text.size(), stdout);
+        } else {
+            const auto ids = tok->encode(in);
+            std::string line;
+            for (size_t i = 0; i < ids.size(); ++i) {
+                if (i) line += ' ';
+                line += std::to_string(ids[i]);
+            }
+            line += '\n';
+            std::fwrite(line.data(), 1, line.size(), stdout);
+        }
+        return 0;
+    };
+}
+
+Action add_datasets(CLI::App& app) {
+    return []() {
+        std::printf("catalogue: %s\n\n", catalogue_path().c_str());
+        for (auto& e : load_catalogue()) {
+            std::printf("%-20s %s\n", e.name.c_str(), e.title.c_str());
+            std::printf("  %s\n", e.description.c_str());
+            std::printf("  size %s, licence: %s, suggested: %s tokenizer%s, model preset %s\n",
+                        e.files.empty() ? "local" : human_bytes(e.total_bytes()).c_str(), e.licence.c_str(),
+                        e.tokenizer.c_str(),
+                        e.vocab_size ? (" " + std::to_string(e.vocab_size)).c_str() : "", e.model_preset.c_str());
+        }
+        return 0;
+    };
+}
+
+} // namespace twb::cli

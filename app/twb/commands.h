@@ -1,0 +1,25 @@
+// The `twb` subcommands. Each registers its options on a CLI11 app and returns the exit status.
+// They only parse, call the engine and print; no engine logic lives here.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <functional>
+
+namespace twb::cli {
+
+/// A subcommand's action, run after parsing; returns the process exit status.
+using Action = std::function<int()>;
+
+Action add_prepare(CLI::App& app);
+Action add_tokenize(CLI::App& app);
+Action add_datasets(CLI::App& app);
+Action add_doctor(CLI::App& app);
+Action add_train(CLI::App& app);
+Action add_eval(CLI::App& app);
+Action add_sample(CLI::App& app);
+Action add_attention(CLI::App& app);
+
+/// Installs SIGINT handling: the first Ctrl-C sets the returned flag, the second exits.
+const std::atomic<bool>& install_interrupt_flag();
+
+} // namespace twb::cli

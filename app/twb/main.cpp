@@ -1,0 +1,43 @@
+// twb: the headless command line over the engine. Thin: parses, dispatches, reports errors.
+#include "app/twb/commands.h"
+#include "engine/data/errors.h"
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+    CLI::App app{"twb - Transformer Workbench command line: prepare data, train, evaluate and sample "
+                 "small transformer language models"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "twb 0.1.0");
+    std::vector<std::pair<CLI::App*, twb::cli::Action>> cmds;
+    auto reg = [&](const char* name, const char* help, twb::cli::Action (*add)(CLI::App&)) {
+        CLI::App* sub = app.add_subcommand(name, help);
+        cmds.emplace_back(sub, add(*sub));
+    };
+    reg("prepare", "Read, clean and tokenize a corpus into DIR/{train.bin,val.bin,meta.json}", twb::cli::add_prepare);
+    reg("tokenize", "Encode stdin to token ids (or decode ids with --decode) with a prepared dataset's tokenizer",
+        twb::cli::add_tokenize);
+    reg("datasets", "List the dataset catalogue and presets", twb::cli::add_datasets);
+    reg("doctor", "Print versions, BLAS library, threads and device", twb::cli::add_doctor);
+    reg("train", "Train a GPT model on a prepared dataset", twb::cli::add_train);
+    reg("eval", "Evaluate a run's checkpoint: loss, accuracy, perplexity, bits/char", twb::cli::add_eval);
+    reg("sample", "Generate text from a trained run", twb::cli::add_sample);
+    reg("attention", "Write the attention weights of every layer and head for a prompt as JSON",
+        twb::cli::add_attention);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    try {
+        for (auto& [sub, action] : cmds)
+            if (sub->parsed()) return action();
+    } catch (const twb::Cancelled&) {
+        std::cerr << "twb: cancelled\n";
+        return 130;
+    } catch (const std::exception& e) {
+        std::cerr << "twb: error: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

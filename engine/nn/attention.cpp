@@ -1,0 +1,69 @@
+// Attention maths. Heads are batched as (B*H) for one baddbmm (scale and mask fused) and one bmm.
+#include "engine/nn/attention.h"
+
+#include <cmath>
+
+namespace twb::nn {
+
+torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin) {
+    const int64_t half = x.size(-1) / 2;
+    auto x1 = x.narrow(-1, 0, half), x2 = x.narrow(-1, half, half);
+    return torch::cat({x1 * cos - x2 * sin, x1 * sin + x2 * cos}, -1);
+}
+
+std::pair<torch::Tensor, torch::Tensor> rotary_tables(int64_t positions, int64_t head_dim) {
+    const int64_t half = head_dim / 2;
+    auto inv = torch::pow(10000.0, -torch::arange(0, half, torch::kFloat64) * 2.0 / static_cast<double>(head_dim));
+    auto pos = torch::arange(0, positions, torch::kFloat64);
+    auto ang = torch::outer(pos, inv);  // (positions, half)
+    return {torch::cos(ang).to(torch::kFloat32), torch::sin(ang).to(torch::kFloat32)};
+}
+
+CausalSelfAttentionImpl::CausalSelfAttentionImpl(int64_t n_embd_, int64_t n_head_, double dropout, bool bias)
+    : n_head(n_head_), n_embd(n_embd_) {
+    c_attn = register_module("c_attn", torch::nn::Linear(torch::nn::LinearOptions(n_embd, 3 * n_embd).bias(bias)));
+    c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(n_embd, n_embd).bias(bias)));
+    attn_dropout = register_module("attn_dropout", torch::nn::Dropout(dropout));
+    resid_dropout = register_module("resid_dropout", torch::nn::Dropout(dropout));
+}
+
+torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const AttentionContext& ctx) {
+    const int64_t B = x.size(0), T = x.size(1), C = x.size(2), H = n_head, D = C / H;
+    auto qkv = c_attn(x).view({B, T, 3, H, D}).permute({2, 0, 3, 1, 4});  // (3, B, H, T, D)
+    auto q = qkv[0], k = qkv[1], v = qkv[2];
+    if (ctx.rope_cos.defined()) {
+        q = apply_rotary(q, ctx.rope_cos, ctx.rope_sin);
+        k = apply_rotary(k, ctx.rope_cos, ctx.rope_sin);
+    }
+    if (ctx.cache) {
+        if (ctx.cache->k.defined()) {
+            ctx.cache->k = torch::cat({ctx.cache->k, k}, 2);
+            ctx.cache->v = torch::cat({ctx.cache->v, v}, 2);
+        } else {
+            ctx.cache->k = k.contiguous();
+            ctx.cache->v = v.contiguous();
+        }
+        k = ctx.cache->k;
+        v = ctx.cache->v;
+    }
+    const int64_t S = k.size(2);
+    const double scale = 1.0 / std::sqrt(static_cast<double>(D));
+    auto q3 = q.reshape({B * H, T, D});
+    auto kt = k.reshape({B * H, S, D}).transpose(1, 2);  // (BH, D, S)
+    torch::Tensor att;
+    if (ctx.key_padding.defined()) {
+        att = torch::matmul(q3, kt).view({B, H, T, S}) * scale + ctx.mask + ctx.key_padding;
+        att = att.view({B * H, T, S});
+    } else {
+        // One fused call: mask + scale * q @ k^T. The mask (T, S) broadcasts over B*H.
+        att = torch::baddbmm(ctx.mask.to(q3.scalar_type()).expand({B * H, T, S}), q3, kt, 1.0, scale);
+    }
+    att = torch::softmax(att, -1, torch::kFloat32).to(v.scalar_type());
+    if (ctx.weights_out) *ctx.weights_out = att.view({B, H, T, S}).detach();
+    att = attn_dropout(att);
+    auto y = torch::bmm(att, v.reshape({B * H, S, D}));                        // (BH, T, D)
+    y = y.view({B, H, T, D}).transpose(1, 2).reshape({B, T, C});              // (B, T, C)
+    return resid_dropout(c_proj(y));
+}
+
+} // namespace twb::nn

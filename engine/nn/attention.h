@@ -1,0 +1,44 @@
+// Causal multi-head self-attention, written with matmul + masked softmax (libtorch 1.13 has no SDPA, and
+// the attention viewer needs the weights). One implementation serves training (full sequence), the
+// KV-cached decoder (prefill then one token at a time) and attention capture. A key-padding mask is part
+// of the interface so the encoder-decoder model can reuse it.
+#pragma once
+#include <torch/torch.h>
+
+namespace twb::nn {
+
+/// Per-layer key/value cache for incremental decoding; k, v are (B, H, S, D).
+struct LayerCache {
+    torch::Tensor k, v;
+    int64_t length() const { return k.defined() ? k.size(2) : 0; }
+};
+
+/// What one attention call needs besides its input.
+struct AttentionContext {
+    torch::Tensor mask;          // additive (T, S) causal mask: 0 where allowed, -inf above the diagonal
+    torch::Tensor rope_cos;      // (T, D/2) for the query positions, or undefined when not rotary
+    torch::Tensor rope_sin;
+    torch::Tensor key_padding;   // optional additive (B, 1, 1, S) mask for padded keys
+    LayerCache* cache = nullptr; // when set: append this call's k, v and attend over the whole cache
+    torch::Tensor* weights_out = nullptr;  // when set: receives the softmax weights (B, H, T, S)
+};
+
+/// Rotates (B, H, T, D) by position: the two halves of D form the complex pairs (GPT-NeoX layout).
+torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin);
+
+/// (positions, D/2) cos and sin tables for rotary embeddings with base 10000.
+std::pair<torch::Tensor, torch::Tensor> rotary_tables(int64_t positions, int64_t head_dim);
+
+class CausalSelfAttentionImpl : public torch::nn::Module {
+public:
+    CausalSelfAttentionImpl(int64_t n_embd, int64_t n_head, double dropout, bool bias);
+    /// x: (B, T, C) -> (B, T, C).
+    torch::Tensor forward(const torch::Tensor& x, const AttentionContext& ctx);
+
+    torch::nn::Linear c_attn{nullptr}, c_proj{nullptr};
+    torch::nn::Dropout attn_dropout{nullptr}, resid_dropout{nullptr};
+    int64_t n_head, n_embd;
+};
+TORCH_MODULE(CausalSelfAttention);
+
+} // namespace twb::nn

@@ -1,0 +1,60 @@
+// Checkpoints of a run: RUN/checkpoints/step_00000500/{model.safetensors, optimizer.safetensors,
+// state.json}. Each is written into a temporary folder and renamed, so a crash never leaves a half
+// checkpoint; the last N and the best by val loss are kept. Loading checks names, dtypes and shapes
+// against the config and says which tensor does not fit.
+#pragma once
+#include "engine/nn/model.h"
+#include "engine/nn/optimizer.h"
+#include "engine/nn/safetensors.h"
+#include "engine/run_config.h"
+
+#include <filesystem>
+#include <optional>
+
+namespace twb::nn {
+
+namespace fs = std::filesystem;
+
+/// Everything besides tensors that a resume needs.
+struct CheckpointState {
+    int64_t step = 0;                 // optimiser steps done
+    uint64_t batcher_state = 0;       // data position (generator state)
+    double val_loss = std::nan("");   // at this step, when evaluated
+    double best_val_loss = std::nan("");
+    int64_t best_step = -1;
+    double elapsed_s = 0;             // training time so far
+    uint64_t tokens_seen = 0;
+    RunConfig config;
+};
+
+struct LoadedCheckpoint {
+    fs::path dir;
+    CheckpointState state;
+    SafetensorsData weights;
+    SafetensorsData optimizer;  // empty when the checkpoint holds weights only
+};
+
+/// Writes a checkpoint for state.step; returns its folder. torch's CPU RNG state goes in too.
+fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* opt, const CheckpointState& st);
+
+/// Steps of the complete checkpoints in a run, ascending.
+std::vector<int64_t> list_checkpoints(const fs::path& run_dir);
+
+/// "last", "best" or a step number -> the checkpoint folder. Throws InputError listing what exists.
+fs::path find_checkpoint(const fs::path& run_or_checkpoint, const std::string& which = "last");
+
+LoadedCheckpoint read_checkpoint(const fs::path& checkpoint_dir);
+
+/// Copies weights into the model; FormatError naming the first missing or mismatched tensor.
+void load_weights(GPT& model, const SafetensorsData& weights, const std::string& where);
+
+/// Restores torch's CPU generator from a checkpoint's optimizer file (when present).
+void restore_rng(const SafetensorsData& optimizer);
+
+/// Deletes all but the newest keep_last checkpoints and the best one.
+void prune_checkpoints(const fs::path& run_dir, int keep_last, int64_t best_step);
+
+/// The run's config.json.
+RunConfig read_run_config(const fs::path& run_dir);
+
+} // namespace twb::nn

@@ -1,0 +1,16 @@
+// Device and thread selection at run time: CUDA where present and asked for, CPU otherwise.
+#pragma once
+#include <torch/torch.h>
+
+#include <string>
+
+namespace twb::nn {
+
+/// "auto" -> cuda when available else cpu; "cuda[:N]" throws ConfigError when CUDA is absent.
+torch::Device resolve_device(const std::string& name);
+
+/// Sets torch's intra-op threads (0 = all cores) and returns the number in force. Debian's libtorch
+/// starts with 1 unless OMP_NUM_THREADS is set, so this must be called.
+int apply_threads(int threads);
+
+} // namespace twb::nn

@@ -1,0 +1,73 @@
+// Runtime facts. The BLAS in use is read from the process's own memory map after a matmul has run,
+// so it reports what is loaded, not what is installed.
+#include "engine/nn/doctor.h"
+
+#include "engine/data/tokenizer.h"
+#include "engine/nn/device.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+namespace twb {
+
+DoctorReport run_doctor(int threads, bool measure) {
+    DoctorReport r;
+    r.torch_version = std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
+                      std::to_string(TORCH_VERSION_PATCH);
+    r.threads = nn::apply_threads(threads);
+    r.cuda_available = torch::cuda::is_available();
+    r.device = r.cuda_available ? "cuda" : "cpu";
+    r.mkldnn = at::hasMKLDNN();
+    // Run one matmul so the BLAS is loaded, then time a few.
+    auto a = torch::randn({512, 512}), b = torch::randn({512, 512});
+    auto c = torch::mm(a, b);
+    if (measure) {
+        const int reps = 20;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < reps; ++i) c = torch::mm(a, b);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        r.sgemm_gflops = 2.0 * 512 * 512 * 512 * reps / s / 1e9;
+    }
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line)) {
+        const auto pos = line.find('/');
+        if (pos == std::string::npos) continue;
+        const std::string path = line.substr(pos);
+        if (path.find("libblas") != std::string::npos || path.find("libopenblas") != std::string::npos ||
+            path.find("libmkl") != std::string::npos || path.find("libblis") != std::string::npos) {
+            r.blas_library = path;
+            break;
+        }
+    }
+    if (r.blas_library.empty()) r.blas_library = "(none found in the process map)";
+    r.reference_blas = r.blas_library.find("openblas") == std::string::npos &&
+                       r.blas_library.find("mkl") == std::string::npos && r.blas_library.find("blis") == std::string::npos;
+    if (r.reference_blas)
+        r.warnings.push_back("the reference BLAS is in use: training runs about 17x slower. Install "
+                             "libopenblas0-openmp (sudo apt-get install libopenblas0-openmp)");
+    r.sentencepiece = spm_module_path();
+    if (r.sentencepiece.rfind("not loaded", 0) == 0) r.warnings.push_back("sentencepiece: " + r.sentencepiece);
+    return r;
+}
+
+std::string format_doctor(const DoctorReport& r) {
+    std::ostringstream s;
+    s << "libtorch        " << r.torch_version << (r.mkldnn ? " (oneDNN available)" : "") << "\n";
+    s << "sentencepiece   " << r.sentencepiece << "\n";
+    s << "BLAS            " << r.blas_library << (r.reference_blas ? "  <- reference BLAS, slow" : "") << "\n";
+    s << "threads         " << r.threads << "\n";
+    s << "device          " << r.device << (r.cuda_available ? "" : " (no CUDA device)") << "\n";
+    if (r.sgemm_gflops > 0) {
+        char b[64];
+        std::snprintf(b, sizeof b, "%.1f GFLOP/s", r.sgemm_gflops);
+        s << "fp32 matmul     " << b << " (512x512, " << r.threads << " threads)\n";
+    }
+    for (auto& w : r.warnings) s << "warning: " << w << "\n";
+    return s.str();
+}
+
+} // namespace twb

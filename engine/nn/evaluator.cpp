@@ -1,0 +1,99 @@
+// Evaluation loops.
+#include "engine/nn/evaluator.h"
+
+#include "engine/nn/batcher.h"
+
+#include <ATen/autocast_mode.h>
+
+namespace twb::nn {
+
+void with_autocast(const torch::Device& device, bool bf16, const std::function<void()>& fn) {
+    if (!bf16) {
+        fn();
+        return;
+    }
+    struct Guard {
+        bool cpu;
+        explicit Guard(bool c) : cpu(c) {
+            if (cpu) {
+                at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+                at::autocast::set_cpu_enabled(true);
+            } else {
+                at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
+                at::autocast::set_enabled(true);
+            }
+        }
+        ~Guard() {
+            if (cpu) at::autocast::set_cpu_enabled(false);
+            else at::autocast::set_enabled(false);
+            at::autocast::clear_cache();
+        }
+    } guard(device.is_cpu());
+    fn();
+}
+
+namespace {
+struct EvalModeGuard {
+    GPT& m;
+    bool was;
+    explicit EvalModeGuard(GPT& model) : m(model), was(model->is_training()) { m->eval(); }
+    ~EvalModeGuard() { m->train(was); }
+};
+
+void accumulate(GPT& model, const torch::Tensor& x, const torch::Tensor& y, const torch::Device& device, bool bf16,
+                double& lossSum, double& correct, int64_t& n) {
+    with_autocast(device, bf16, [&] {
+        auto logits = model->forward(x).to(torch::kFloat32);
+        const int64_t V = logits.size(-1);
+        auto flat = logits.view({-1, V});
+        auto tgt = y.reshape({-1});
+        lossSum += torch::nn::functional::cross_entropy(flat, tgt, torch::nn::functional::CrossEntropyFuncOptions()
+                                                                      .reduction(torch::kSum))
+                       .item<double>();
+        correct += flat.argmax(-1).eq(tgt).sum().item<double>();
+        n += tgt.numel();
+    });
+}
+} // namespace
+
+SplitEval evaluate_random(GPT& model, const TokenFile& file, int batch_size, int iters, uint64_t seed,
+                          const torch::Device& device, bool bf16) {
+    torch::NoGradGuard ng;
+    EvalModeGuard eg(model);
+    Batcher b(file, model->config().block_size, batch_size, seed);
+    double lossSum = 0, correct = 0;
+    int64_t n = 0;
+    for (int i = 0; i < iters; ++i) {
+        auto [x, y] = b.next(device);
+        accumulate(model, x, y, device, bf16, lossSum, correct, n);
+    }
+    return {lossSum / static_cast<double>(n), correct / static_cast<double>(n), n};
+}
+
+SplitEval evaluate_sequential(GPT& model, const TokenFile& file, int batch_size, int64_t max_tokens,
+                              const torch::Device& device, bool bf16) {
+    torch::NoGradGuard ng;
+    EvalModeGuard eg(model);
+    const int64_t T = model->config().block_size;
+    int64_t avail = static_cast<int64_t>(file.size()) - 1;
+    if (max_tokens > 0) avail = std::min(avail, max_tokens);
+    const int64_t blocks = avail / T;
+    double lossSum = 0, correct = 0;
+    int64_t n = 0;
+    if (blocks == 0) {
+        throw std::runtime_error("the evaluation split has " + std::to_string(file.size()) +
+                                 " tokens, fewer than block_size+1 = " + std::to_string(T + 1));
+    }
+    for (int64_t b0 = 0; b0 < blocks; b0 += batch_size) {
+        const int64_t nb = std::min<int64_t>(batch_size, blocks - b0);
+        auto buf = torch::empty({nb, T + 1}, torch::kInt64);
+        for (int64_t i = 0; i < nb; ++i)
+            file.copy_to(static_cast<uint64_t>((b0 + i) * T), static_cast<uint64_t>(T + 1),
+                         buf.data_ptr<int64_t>() + i * (T + 1));
+        auto x = buf.narrow(1, 0, T).contiguous().to(device), y = buf.narrow(1, 1, T).contiguous().to(device);
+        accumulate(model, x, y, device, bf16, lossSum, correct, n);
+    }
+    return {lossSum / static_cast<double>(n), correct / static_cast<double>(n), n};
+}
+
+} // namespace twb::nn

@@ -1,0 +1,27 @@
+// Evaluation of a model on a token file: mean loss and next-token accuracy, either over random
+// batches (as nanoGPT's estimate_loss, during training) or over the whole file in consecutive blocks
+// (twb eval). Puts the model in eval mode for the call and restores train mode after.
+#pragma once
+#include "engine/data/token_file.h"
+#include "engine/nn/model.h"
+
+namespace twb::nn {
+
+struct SplitEval {
+    double loss = 0;      // mean cross-entropy, nats per token
+    double accuracy = 0;  // share of positions whose argmax is the target
+    int64_t tokens = 0;
+};
+
+/// iters random batches drawn with a generator seeded by seed (the training batches are untouched).
+SplitEval evaluate_random(GPT& model, const TokenFile& file, int batch_size, int iters, uint64_t seed,
+                          const torch::Device& device, bool bf16);
+
+/// Consecutive non-overlapping blocks over the file (at most max_tokens tokens; 0 = all).
+SplitEval evaluate_sequential(GPT& model, const TokenFile& file, int batch_size, int64_t max_tokens,
+                              const torch::Device& device, bool bf16);
+
+/// Runs fn with bf16 autocast on the device when enabled (CPU or CUDA).
+void with_autocast(const torch::Device& device, bool bf16, const std::function<void()>& fn);
+
+} // namespace twb::nn

@@ -1,0 +1,35 @@
+// RUN/metrics.csv: one row per logged step and per evaluation, appended as training goes, so other
+// tools (and the GUI opening a finished run) read the curves back. Plain C++, no torch.
+#pragma once
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace twb {
+
+/// One metrics row; NaN marks a value the row does not have.
+struct MetricsRow {
+    int64_t step = 0;
+    std::string kind;  // "train" (a logged step) or "eval"
+    double train_loss = NAN, val_loss = NAN, val_accuracy = NAN, val_perplexity = NAN, val_bpc = NAN;
+    double lr = NAN, ms_per_step = NAN, tokens_per_s = NAN, elapsed_s = NAN;
+};
+
+class MetricsLog {
+public:
+    /// Opens (creating with a header) path. When resume_step >= 0, rows after that step are dropped
+    /// first (they belong to the part of the run that is being redone).
+    MetricsLog(const std::filesystem::path& path, int64_t resume_step = -1);
+    ~MetricsLog();
+    void append(const MetricsRow& row);
+
+private:
+    std::FILE* m_f = nullptr;
+};
+
+/// Reads a metrics.csv (unknown columns ignored, missing ones NaN). Throws InputError if unreadable.
+std::vector<MetricsRow> read_metrics(const std::filesystem::path& path);
+
+} // namespace twb

@@ -1,0 +1,140 @@
+// GPT model construction, GPT-2 initialisation and the forward pass.
+#include "engine/nn/model.h"
+
+#include <cmath>
+#include <limits>
+
+namespace twb::nn {
+
+LayerNormImpl::LayerNormImpl(int64_t n_, bool with_bias) : n(n_) {
+    weight = register_parameter("weight", torch::ones({n}));
+    if (with_bias) bias = register_parameter("bias", torch::zeros({n}));
+}
+
+torch::Tensor LayerNormImpl::forward(const torch::Tensor& x) {
+    return torch::layer_norm(x, {n}, weight, bias, 1e-5);
+}
+
+MLPImpl::MLPImpl(int64_t n_embd, double p, bool bias) {
+    c_fc = register_module("c_fc", torch::nn::Linear(torch::nn::LinearOptions(n_embd, 4 * n_embd).bias(bias)));
+    c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(4 * n_embd, n_embd).bias(bias)));
+    dropout = register_module("dropout", torch::nn::Dropout(p));
+}
+
+torch::Tensor MLPImpl::forward(const torch::Tensor& x) { return dropout(c_proj(torch::gelu(c_fc(x)))); }
+
+BlockImpl::BlockImpl(int64_t n_embd, int64_t n_head, double dropout, bool bias) {
+    ln_1 = register_module("ln_1", LayerNorm(n_embd, bias));
+    attn = register_module("attn", CausalSelfAttention(n_embd, n_head, dropout, bias));
+    ln_2 = register_module("ln_2", LayerNorm(n_embd, bias));
+    mlp = register_module("mlp", MLP(n_embd, dropout, bias));
+}
+
+torch::Tensor BlockImpl::forward(const torch::Tensor& x, const AttentionContext& ctx) {
+    auto y = x + attn(ln_1(x), ctx);
+    return y + mlp(ln_2(y));
+}
+
+TransformerImpl::TransformerImpl(const RunConfig& c) {
+    wte = register_module("wte", torch::nn::Embedding(c.vocab_size, c.n_embd));
+    if (c.position == "learned") wpe = register_module("wpe", torch::nn::Embedding(c.block_size, c.n_embd));
+    drop = register_module("drop", torch::nn::Dropout(c.dropout));
+    h = register_module("h", torch::nn::ModuleList());
+    for (int i = 0; i < c.n_layer; ++i) h->push_back(Block(c.n_embd, c.n_head, c.dropout, c.bias));
+    ln_f = register_module("ln_f", LayerNorm(c.n_embd, c.bias));
+}
+
+torch::Tensor sinusoidal_table(int64_t positions, int64_t dim) {
+    auto pe = torch::zeros({positions, dim}, torch::kFloat64);
+    auto pos = torch::arange(0, positions, torch::kFloat64).unsqueeze(1);
+    auto div = torch::exp(torch::arange(0, dim, 2, torch::kFloat64) * (-std::log(10000.0) / static_cast<double>(dim)));
+    pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)}, torch::sin(pos * div));
+    auto cosPart = torch::cos(pos * div).narrow(1, 0, dim / 2);
+    pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(1, torch::indexing::None, 2)}, cosPart);
+    return pe.to(torch::kFloat32);
+}
+
+GPTImpl::GPTImpl(const RunConfig& c) : m_cfg(c) {
+    transformer = register_module("transformer", Transformer(c));
+    if (!c.tie_embeddings)
+        lm_head = register_module("lm_head", torch::nn::Linear(torch::nn::LinearOptions(c.n_embd, c.vocab_size).bias(false)));
+    m_mask = register_buffer("causal_mask",
+                             torch::full({c.block_size, c.block_size}, -std::numeric_limits<float>::infinity())
+                                 .triu(1));
+    if (c.position == "sinusoidal") m_sinusoid = register_buffer("sinusoid", sinusoidal_table(c.block_size, c.n_embd));
+    if (c.position == "rotary") {
+        auto [cs, sn] = rotary_tables(c.block_size, c.n_embd / c.n_head);
+        m_rope_cos = register_buffer("rope_cos", cs);
+        m_rope_sin = register_buffer("rope_sin", sn);
+    }
+    init_weights();
+}
+
+void GPTImpl::init_weights() {
+    torch::NoGradGuard ng;
+    const double residStd = 0.02 / std::sqrt(2.0 * m_cfg.n_layer);
+    for (auto& item : named_parameters()) {
+        const std::string& name = item.key();
+        torch::Tensor& p = item.value();
+        const bool isBias = name.size() >= 4 && name.compare(name.size() - 4, 4, "bias") == 0;
+        if (name.find("ln_") != std::string::npos) {
+            if (isBias) p.zero_();
+            else p.fill_(1.0);
+        } else if (isBias) {
+            p.zero_();
+        } else if (name.find("c_proj.weight") != std::string::npos) {
+            p.normal_(0.0, residStd);  // GPT-2: scaled residual projections
+        } else {
+            p.normal_(0.0, 0.02);
+        }
+    }
+}
+
+torch::Tensor GPTImpl::forward(const torch::Tensor& idx, const ForwardOptions& opt) {
+    const int64_t T = idx.size(1), P = opt.pos_offset;
+    TORCH_CHECK(P + T <= m_cfg.block_size, "sequence of ", P + T, " tokens is longer than block_size ",
+                m_cfg.block_size);
+    auto x = transformer->wte(idx);  // (B, T, C)
+    if (m_cfg.position == "learned") {
+        x = x + transformer->wpe(torch::arange(P, P + T, idx.options()));
+    } else if (m_cfg.position == "sinusoidal") {
+        x = x + m_sinusoid.narrow(0, P, T);
+    }
+    x = transformer->drop(x);
+    AttentionContext ctx;
+    ctx.mask = m_mask.narrow(0, P, T).narrow(1, 0, P + T);  // (T, S)
+    if (m_cfg.position == "rotary") {
+        ctx.rope_cos = m_rope_cos.narrow(0, P, T);
+        ctx.rope_sin = m_rope_sin.narrow(0, P, T);
+    }
+    if (opt.attention) opt.attention->assign(transformer->h->size(), torch::Tensor());
+    for (size_t i = 0; i < transformer->h->size(); ++i) {
+        ctx.cache = opt.cache ? &(*opt.cache)[i] : nullptr;
+        ctx.weights_out = opt.attention ? &(*opt.attention)[i] : nullptr;
+        x = transformer->h[i]->as<Block>()->forward(x, ctx);
+    }
+    if (opt.last_only) x = x.narrow(1, T - 1, 1);
+    x = transformer->ln_f(x);
+    if (lm_head) return lm_head(x);
+    return torch::matmul(x, transformer->wte->weight.t());  // tied LM head: (B, T, V)
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> GPTImpl::named_weights() const {
+    std::vector<std::pair<std::string, torch::Tensor>> out;
+    for (auto& item : named_parameters()) out.emplace_back(item.key(), item.value());
+    return out;
+}
+
+int64_t GPTImpl::num_parameters() const {
+    int64_t n = 0;
+    for (auto& p : parameters()) n += p.numel();
+    return n;
+}
+
+torch::Tensor GPTImpl::position_table() const {
+    if (m_cfg.position == "learned") return transformer->wpe->weight.detach().clone();
+    if (m_cfg.position == "sinusoidal") return m_sinusoid.clone();
+    return torch::atan2(m_rope_sin, m_rope_cos);  // rotation angle per position and frequency
+}
+
+} // namespace twb::nn

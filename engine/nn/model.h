@@ -1,0 +1,89 @@
+// The GPT-style decoder: token (+ learned or sinusoidal) embeddings, pre-norm blocks (LayerNorm ->
+// causal self-attention -> residual; LayerNorm -> GELU MLP 4x -> residual), final LayerNorm and an LM
+// head tied to the token embedding. Parameter names follow nanoGPT / GPT-2 (transformer.wte.weight,
+// transformer.h.0.attn.c_attn.weight, ...). Not thread-safe: one thread drives a model at a time.
+#pragma once
+#include "engine/nn/attention.h"
+#include "engine/run_config.h"
+
+#include <torch/torch.h>
+
+namespace twb::nn {
+
+/// LayerNorm with an optional bias (nanoGPT's bias=False option).
+class LayerNormImpl : public torch::nn::Module {
+public:
+    LayerNormImpl(int64_t n, bool bias);
+    torch::Tensor forward(const torch::Tensor& x);
+    torch::Tensor weight, bias;
+    int64_t n;
+};
+TORCH_MODULE(LayerNorm);
+
+class MLPImpl : public torch::nn::Module {
+public:
+    MLPImpl(int64_t n_embd, double dropout, bool bias);
+    torch::Tensor forward(const torch::Tensor& x);
+    torch::nn::Linear c_fc{nullptr}, c_proj{nullptr};
+    torch::nn::Dropout dropout{nullptr};
+};
+TORCH_MODULE(MLP);
+
+class BlockImpl : public torch::nn::Module {
+public:
+    BlockImpl(int64_t n_embd, int64_t n_head, double dropout, bool bias);
+    torch::Tensor forward(const torch::Tensor& x, const AttentionContext& ctx);
+    LayerNorm ln_1{nullptr}, ln_2{nullptr};
+    CausalSelfAttention attn{nullptr};
+    MLP mlp{nullptr};
+};
+TORCH_MODULE(Block);
+
+/// Holds what nanoGPT keeps in its `transformer` ModuleDict, so the names match.
+class TransformerImpl : public torch::nn::Module {
+public:
+    explicit TransformerImpl(const RunConfig& c);
+    torch::nn::Embedding wte{nullptr}, wpe{nullptr};
+    torch::nn::Dropout drop{nullptr};
+    torch::nn::ModuleList h{nullptr};
+    LayerNorm ln_f{nullptr};
+};
+TORCH_MODULE(Transformer);
+
+/// Options of one forward pass.
+struct ForwardOptions {
+    int64_t pos_offset = 0;                          // absolute position of the first input token
+    std::vector<LayerCache>* cache = nullptr;        // KV cache, one entry per layer (grown in place)
+    std::vector<torch::Tensor>* attention = nullptr; // receives (B, H, T, S) weights per layer
+    bool last_only = false;                          // logits for the last position only
+};
+
+class GPTImpl : public torch::nn::Module {
+public:
+    explicit GPTImpl(const RunConfig& c);
+    /// idx: (B, T) int64 token ids -> logits (B, T, V) (or (B, 1, V) with last_only).
+    torch::Tensor forward(const torch::Tensor& idx, const ForwardOptions& opt = {});
+    /// Parameters in a stable order with their nanoGPT names (the tied lm_head is not repeated).
+    std::vector<std::pair<std::string, torch::Tensor>> named_weights() const;
+    int64_t num_parameters() const;
+    const RunConfig& config() const { return m_cfg; }
+    /// The positional encoding table (block_size, n_embd) for learned/sinusoidal, rotary frequencies
+    /// (block_size, head_dim/2 angles) for rotary; for the attention viewer.
+    torch::Tensor position_table() const;
+
+    Transformer transformer{nullptr};
+    torch::nn::Linear lm_head{nullptr};  // only when embeddings are untied
+
+private:
+    void init_weights();
+    RunConfig m_cfg;
+    torch::Tensor m_mask;                 // (block, block) additive causal mask
+    torch::Tensor m_sinusoid;             // (block, C) when position == sinusoidal
+    torch::Tensor m_rope_cos, m_rope_sin; // (block, D/2) when rotary
+};
+TORCH_MODULE(GPT);
+
+/// Sinusoidal table of Vaswani et al.: PE[p, 2i] = sin(p / 10000^(2i/C)), PE[p, 2i+1] = cos(...).
+torch::Tensor sinusoidal_table(int64_t positions, int64_t dim);
+
+} // namespace twb::nn

@@ -1,0 +1,245 @@
+// The training loop.
+#include "engine/nn/trainer.h"
+
+#include "engine/data/errors.h"
+#include "engine/data/prepare.h"
+#include "engine/data/text_utils.h"
+#include "engine/nn/batcher.h"
+#include "engine/nn/checkpoint.h"
+#include "engine/nn/device.h"
+#include "engine/nn/evaluator.h"
+#include "engine/nn/metrics_log.h"
+#include "engine/nn/model.h"
+#include "engine/nn/optimizer.h"
+#include "engine/nn/schedule.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace twb {
+
+using namespace twb::nn;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+uint64_t eval_seed(uint64_t seed, int64_t step, int split) {
+    return seed * 1000003ull + static_cast<uint64_t>(step) * 7919ull + static_cast<uint64_t>(split);
+}
+} // namespace
+
+TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* ctl) {
+    RunConfig cfg = job.config;
+    if (cfg.data_dir.empty()) throw ConfigError("no dataset given; set data_dir (twb train --data DIR)");
+    const PreparedDataset data = open_prepared(cfg.data_dir);
+    if (cfg.vocab_size == 0) cfg.vocab_size = data.vocab_size;
+    if (cfg.vocab_size != data.vocab_size)
+        throw ConfigError("config vocab_size " + std::to_string(cfg.vocab_size) + " differs from the dataset's " +
+                          std::to_string(data.vocab_size) + "; a run trains on one tokenizer");
+    cfg.check();
+
+    const fs::path runDir(job.run_dir);
+    if (runDir.empty()) throw ConfigError("no run folder given (twb train --out RUN)");
+    if (!job.resume && !list_checkpoints(runDir).empty())
+        throw InputError(runDir.string() + " already holds a run; continue it with --resume or choose another folder");
+
+    const int threads = apply_threads(cfg.threads);
+    const torch::Device device = resolve_device(cfg.device);
+    const bool bf16 = cfg.dtype == "bfloat16";
+    torch::manual_seed(cfg.seed);
+
+    TokenFile trainFile(data.dir / "train.bin", data.dtype), valFile(data.dir / "val.bin", data.dtype);
+    const bool haveVal = static_cast<int64_t>(valFile.size()) > cfg.block_size;
+    if (!haveVal && cb.on_message)
+        cb.on_message("the validation split has fewer than block_size+1 tokens; evaluating on train only");
+
+    GPT model(cfg);
+    model->to(device);
+    if (!job.init_from.empty()) {
+        const fs::path ck = find_checkpoint(job.init_from, job.init_checkpoint);
+        const auto loaded = read_checkpoint(ck);
+        load_weights(model, loaded.weights, ck.string());
+        if (cb.on_message) cb.on_message("initialised weights from " + ck.string());
+    }
+    FlatAdamW opt(model->named_weights(), cfg);
+    Batcher batcher(trainFile, cfg.block_size, cfg.batch_size, cfg.seed);
+
+    CheckpointState st;
+    st.config = cfg;
+    bool skipFirstEval = false;
+    if (job.resume) {
+        const fs::path ck = find_checkpoint(runDir, "last");
+        auto loaded = read_checkpoint(ck);
+        load_weights(model, loaded.weights, ck.string());
+        if (loaded.optimizer.tensors.empty())
+            throw FormatError(ck.string() + ": holds no optimizer state, so the run cannot resume exactly");
+        opt.load_state(loaded.optimizer.tensors);
+        restore_rng(loaded.optimizer);
+        batcher.set_state(loaded.state.batcher_state);
+        st = loaded.state;
+        st.config = cfg;
+        skipFirstEval = !std::isnan(loaded.state.val_loss);
+        if (cb.on_message) cb.on_message("resuming from " + ck.string());
+    }
+    fs::create_directories(runDir);
+    write_file_atomic(runDir / "config.json", nlohmann::json(cfg).dump(2));
+    MetricsLog metrics(runDir / "metrics.csv", job.resume ? st.step : -1);
+
+    TrainSummary summary;
+    summary.parameters = model->num_parameters();
+    summary.run_dir = runDir.string();
+    if (cb.on_start) {
+        TrainStartInfo info;
+        info.parameters = summary.parameters;
+        info.start_step = st.step;
+        info.threads = threads;
+        info.device = device.str();
+        info.run_dir = runDir.string();
+        info.config = cfg;
+        info.train_tokens = trainFile.size();
+        info.val_tokens = valFile.size();
+        cb.on_start(info);
+    }
+
+    const double elapsedBefore = st.elapsed_s;
+    const auto t0 = Clock::now();
+    auto elapsed = [&] { return elapsedBefore + std::chrono::duration<double>(Clock::now() - t0).count(); };
+    const int64_t tokensPerStep =
+        static_cast<int64_t>(cfg.batch_size) * cfg.block_size * cfg.gradient_accumulation_steps;
+    std::vector<double> stepMs;
+    double intervalMs = 0;
+    int intervalSteps = 0;
+
+    auto checkpoint = [&](double valLoss) {
+        st.val_loss = valLoss;
+        st.batcher_state = batcher.state();
+        st.elapsed_s = elapsed();
+        const fs::path p = save_checkpoint(runDir, model, &opt, st);
+        prune_checkpoints(runDir, cfg.keep_checkpoints, st.best_step);
+        if (cb.on_checkpoint) cb.on_checkpoint(p.string(), st.step);
+    };
+
+    bool localStop = false;  // set when on_step asks to stop
+    model->train();
+    while (true) {
+        const int64_t step = st.step;
+        if (ctl) ctl->wait_while_paused();
+        if (localStop || (ctl && ctl->stop_requested())) {
+            checkpoint(NAN);
+            summary.stopped = true;
+            break;
+        }
+        // Evaluate (and checkpoint) every eval_interval steps and at the end, as nanoGPT does.
+        if ((step % cfg.eval_interval == 0 || step == cfg.max_iters) && !skipFirstEval) {
+            const auto tr = evaluate_random(model, trainFile, cfg.batch_size, cfg.eval_iters, eval_seed(cfg.seed, step, 0),
+                                            device, bf16);
+            const auto va = haveVal ? evaluate_random(model, valFile, cfg.batch_size, cfg.eval_iters,
+                                                      eval_seed(cfg.seed, step, 1), device, bf16)
+                                    : tr;
+            EvalReport ev;
+            ev.step = step;
+            ev.train_loss = tr.loss;
+            ev.val_loss = va.loss;
+            ev.val_accuracy = va.accuracy;
+            ev.val_perplexity = std::exp(va.loss);
+            ev.val_bpc = va.loss / std::log(2.0) / std::max(1e-9, data.chars_per_token);
+            ev.is_best = std::isnan(st.best_val_loss) || va.loss < st.best_val_loss;
+            ev.elapsed_s = elapsed();
+            if (ev.is_best) {
+                st.best_val_loss = va.loss;
+                st.best_step = step;
+            }
+            summary.last_val_loss = va.loss;
+            MetricsRow row;
+            row.step = step;
+            row.kind = "eval";
+            row.train_loss = tr.loss;
+            row.val_loss = va.loss;
+            row.val_accuracy = va.accuracy;
+            row.val_perplexity = ev.val_perplexity;
+            row.val_bpc = ev.val_bpc;
+            row.lr = learning_rate_at(cfg, step);
+            row.elapsed_s = ev.elapsed_s;
+            metrics.append(row);
+            if (cb.on_eval) cb.on_eval(ev);
+            if (step > 0) checkpoint(va.loss);
+        }
+        skipFirstEval = false;
+        if (step >= cfg.max_iters) break;
+
+        // One optimiser step over gradient_accumulation_steps micro-batches.
+        const auto s0 = Clock::now();
+        const double lr = learning_rate_at(cfg, step);
+        double lossSum = 0;
+        for (int micro = 0; micro < cfg.gradient_accumulation_steps; ++micro) {
+            auto [x, y] = batcher.next(device);
+            torch::Tensor loss;
+            with_autocast(device, bf16, [&] {
+                auto logits = model->forward(x);
+                const int64_t V = logits.size(-1);
+                loss = torch::nn::functional::cross_entropy(
+                    logits.view({-1, V}).to(torch::kFloat32), y.reshape({-1}),
+                    torch::nn::functional::CrossEntropyFuncOptions().label_smoothing(cfg.label_smoothing));
+            });
+            if (cfg.gradient_accumulation_steps > 1) loss = loss / cfg.gradient_accumulation_steps;
+            loss.backward();
+            lossSum += loss.item<double>();
+        }
+        if (!std::isfinite(lossSum) || !opt.grads_finite()) {
+            const auto have = list_checkpoints(runDir);
+            throw Error("training diverged: the loss became " + std::string(std::isnan(lossSum) ? "NaN" : "infinite") +
+                        " at step " + std::to_string(step) + ". " +
+                        (have.empty() ? std::string("No checkpoint was written yet. ")
+                                      : "The last good checkpoint (step " + std::to_string(have.back()) +
+                                            ") is intact. ") +
+                        "Lower learning_rate, raise warmup_iters or set grad_clip (e.g. 1.0).");
+        }
+        const double gradNorm = opt.clip_grad_norm(cfg.grad_clip);
+        opt.step(lr);
+        opt.zero_grad();
+        st.step = step + 1;
+        st.tokens_seen += static_cast<uint64_t>(tokensPerStep);
+        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s0).count();
+        stepMs.push_back(ms);
+        intervalMs += ms;
+        ++intervalSteps;
+
+        if (st.step % cfg.log_interval == 0 || st.step == cfg.max_iters) {
+            StepReport r;
+            r.step = st.step;
+            r.max_iters = cfg.max_iters;
+            r.loss = lossSum;  // micro-batch losses were divided by the accumulation steps
+            r.lr = lr;
+            r.grad_norm = gradNorm;
+            r.ms_per_step = intervalMs / intervalSteps;
+            r.tokens_per_s = 1000.0 * static_cast<double>(tokensPerStep) / r.ms_per_step;
+            r.elapsed_s = elapsed();
+            intervalMs = 0;
+            intervalSteps = 0;
+            MetricsRow row;
+            row.step = r.step;
+            row.kind = "train";
+            row.train_loss = r.loss;
+            row.lr = lr;
+            row.ms_per_step = r.ms_per_step;
+            row.tokens_per_s = r.tokens_per_s;
+            row.elapsed_s = r.elapsed_s;
+            metrics.append(row);
+            if (cb.on_step && !cb.on_step(r)) localStop = true;
+        }
+        if (ctl && ctl->take_checkpoint_request()) checkpoint(NAN);
+    }
+    summary.final_step = st.step;
+    summary.best_val_loss = st.best_val_loss;
+    summary.best_step = st.best_step;
+    summary.elapsed_s = elapsed();
+    if (!stepMs.empty()) {
+        std::vector<double> s(stepMs);
+        std::nth_element(s.begin(), s.begin() + static_cast<long>(s.size() / 2), s.end());
+        summary.median_ms_per_step = s[s.size() / 2];
+    }
+    return summary;
+}
+
+} // namespace twb

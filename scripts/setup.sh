@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs every Debian package Transformer Workbench needs (Debian 12). Safe to run again.
+set -euo pipefail
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+PKGS=(
+  cmake g++ ninja-build pkg-config ccache git
+  qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
+  libtorch-dev libopenblas0-openmp
+  libsentencepiece-dev sentencepiece
+  nlohmann-json3-dev libcli11-dev libicu-dev libssl-dev
+  xvfb xauth fortunes
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+echo "setup: all packages present"
