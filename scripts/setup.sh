@@ -5,7 +5,7 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 PKGS=(
   cmake g++ ninja-build pkg-config ccache git
-  qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6
+  qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
   libtorch-dev libopenblas0-openmp
   libsentencepiece-dev sentencepiece
   nlohmann-json3-dev libcli11-dev libicu-dev libssl-dev

@@ -16,7 +16,4 @@ Action add_doctor(CLI::App& app) {
     };
 }
 
-Action add_sample(CLI::App&) { return [] { return 0; }; }
-Action add_attention(CLI::App&) { return [] { return 0; }; }
-
 } // namespace twb::cli

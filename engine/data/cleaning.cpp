@@ -219,7 +219,7 @@ bool Cleaner::process_line(std::string& line) {
     return true;
 }
 
-void Cleaner::emit(std::string& line, bool had_newline, std::string& out) {
+void Cleaner::emit_line(std::string& line, bool had_newline, std::string& out) {
     ++m_report.lines_in;
     if (m_opts.normalize_whitespace && !line.empty() && line.back() == '\r') line.pop_back();
     if (!process_line(line)) return;
@@ -243,7 +243,7 @@ void Cleaner::feed(std::string_view text, std::string& out) {
         std::string line(text.substr(pos, nl - pos));
         pos = nl + 1;
         if (!m_opts.strip_gutenberg) {
-            emit(line, had_newline, out);
+            emit_line(line, had_newline, out);
             continue;
         }
         auto& eff = m_report.effects[m_effectIndex[kGutenberg]];
@@ -272,7 +272,7 @@ void Cleaner::feed(std::string_view text, std::string& out) {
             m_lookahead.emplace_back(line, had_newline);
             if (m_lookahead.size() > 2000) {  // no header within reach: keep it all
                 m_gut = Gut::Body;
-                for (auto& [l, nlf] : m_lookahead) emit(l, nlf, out);
+                for (auto& [l, nlf] : m_lookahead) emit_line(l, nlf, out);
                 m_lookahead.clear();
             }
             continue;
@@ -283,12 +283,12 @@ void Cleaner::feed(std::string_view text, std::string& out) {
             ++m_report.lines_in;
             continue;
         }
-        emit(line, had_newline, out);
+        emit_line(line, had_newline, out);
     }
 }
 
 void Cleaner::end_document(std::string& out) {
-    for (auto& [l, nlf] : m_lookahead) emit(l, nlf, out);
+    for (auto& [l, nlf] : m_lookahead) emit_line(l, nlf, out);
     m_lookahead.clear();
     m_gut = Gut::Looking;
 }

@@ -67,7 +67,7 @@ public:
 
 private:
     bool process_line(std::string& line);  // false = drop the line
-    void emit(std::string& line, bool had_newline, std::string& out);
+    void emit_line(std::string& line, bool had_newline, std::string& out);
 
     CleaningOptions m_opts;
     CleaningReport m_report;

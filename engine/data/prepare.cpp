@@ -294,7 +294,7 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
             std::ifstream in(allFile, std::ios::binary);
             std::ofstream vo(tmp.path / "val.bin", std::ios::binary);
             in.seekg(static_cast<std::streamoff>(nTrain * w));
-            vo << in.rdbuf();
+            if (n > nTrain) vo << in.rdbuf();  // streaming an empty buffer would set failbit
             if (!vo) throw IoError((tmp.path / "val.bin").string() + ": write failed (disk full?)");
         }
         fs::resize_file(allFile, nTrain * w);

@@ -1,6 +1,7 @@
 // Attention maths. Heads are batched as (B*H) for one baddbmm (scale and mask fused) and one bmm.
 #include "engine/nn/attention.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace twb::nn {
@@ -36,15 +37,19 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         k = apply_rotary(k, ctx.rope_cos, ctx.rope_sin);
     }
     if (ctx.cache) {
-        if (ctx.cache->k.defined()) {
-            ctx.cache->k = torch::cat({ctx.cache->k, k}, 2);
-            ctx.cache->v = torch::cat({ctx.cache->v, v}, 2);
-        } else {
-            ctx.cache->k = k.contiguous();
-            ctx.cache->v = v.contiguous();
+        auto& c = *ctx.cache;
+        if (!c.k.defined() || c.k.size(0) != B) {
+            const int64_t cap = std::max<int64_t>(ctx.cache_capacity, T);
+            c.k = torch::empty({B, H, cap, D}, k.options());
+            c.v = torch::empty({B, H, cap, D}, v.options());
+            c.len = 0;
         }
-        k = ctx.cache->k;
-        v = ctx.cache->v;
+        TORCH_CHECK(c.len + T <= c.k.size(2), "KV cache overflow: ", c.len + T, " > ", c.k.size(2));
+        c.k.narrow(2, c.len, T).copy_(k);
+        c.v.narrow(2, c.len, T).copy_(v);
+        c.len += T;
+        k = c.k.narrow(2, 0, c.len);
+        v = c.v.narrow(2, 0, c.len);
     }
     const int64_t S = k.size(2);
     const double scale = 1.0 / std::sqrt(static_cast<double>(D));

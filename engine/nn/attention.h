@@ -7,10 +7,23 @@
 
 namespace twb::nn {
 
-/// Per-layer key/value cache for incremental decoding; k, v are (B, H, S, D).
+/// Per-layer key/value cache for incremental decoding. k, v are preallocated (B, H, capacity, D) and
+/// filled in place, so a decoding step copies one position instead of re-concatenating the cache.
 struct LayerCache {
     torch::Tensor k, v;
-    int64_t length() const { return k.defined() ? k.size(2) : 0; }
+    int64_t len = 0;
+    int64_t length() const { return len; }
+    void clear() {
+        k = torch::Tensor();
+        v = torch::Tensor();
+        len = 0;
+    }
+    /// Beam search: row i continues row parents[i].
+    void reorder(const torch::Tensor& parents) {
+        if (!k.defined()) return;
+        k = k.index_select(0, parents);
+        v = v.index_select(0, parents);
+    }
 };
 
 /// What one attention call needs besides its input.
@@ -20,6 +33,7 @@ struct AttentionContext {
     torch::Tensor rope_sin;
     torch::Tensor key_padding;   // optional additive (B, 1, 1, S) mask for padded keys
     LayerCache* cache = nullptr; // when set: append this call's k, v and attend over the whole cache
+    int64_t cache_capacity = 0;  // positions to allocate for a new cache (block_size)
     torch::Tensor* weights_out = nullptr;  // when set: receives the softmax weights (B, H, T, S)
 };
 

@@ -7,6 +7,7 @@
 #include "engine/nn/optimizer.h"
 #include "engine/nn/safetensors.h"
 #include "engine/run_config.h"
+#include "engine/run_files.h"
 
 #include <filesystem>
 #include <optional>
@@ -14,6 +15,9 @@
 namespace twb::nn {
 
 namespace fs = std::filesystem;
+using twb::find_checkpoint;
+using twb::list_checkpoints;
+using twb::read_run_config;
 
 /// Everything besides tensors that a resume needs.
 struct CheckpointState {
@@ -37,12 +41,6 @@ struct LoadedCheckpoint {
 /// Writes a checkpoint for state.step; returns its folder. torch's CPU RNG state goes in too.
 fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* opt, const CheckpointState& st);
 
-/// Steps of the complete checkpoints in a run, ascending.
-std::vector<int64_t> list_checkpoints(const fs::path& run_dir);
-
-/// "last", "best" or a step number -> the checkpoint folder. Throws InputError listing what exists.
-fs::path find_checkpoint(const fs::path& run_or_checkpoint, const std::string& which = "last");
-
 LoadedCheckpoint read_checkpoint(const fs::path& checkpoint_dir);
 
 /// Copies weights into the model; FormatError naming the first missing or mismatched tensor.
@@ -53,8 +51,5 @@ void restore_rng(const SafetensorsData& optimizer);
 
 /// Deletes all but the newest keep_last checkpoints and the best one.
 void prune_checkpoints(const fs::path& run_dir, int keep_last, int64_t best_step);
-
-/// The run's config.json.
-RunConfig read_run_config(const fs::path& run_dir);
 
 } // namespace twb::nn

@@ -31,9 +31,9 @@ std::vector<std::string> split(const std::string& line) {
 }
 } // namespace
 
-MetricsLog::MetricsLog(const std::filesystem::path& path, int64_t resume_step) {
+MetricsLog::MetricsLog(const std::filesystem::path& path, int64_t resume_step, bool keep_eval_at_resume) {
     if (resume_step >= 0 && std::filesystem::exists(path)) {
-        // Keep rows up to the resume point; eval rows at the resume step stay, later rows go.
+        // Keep rows up to the resume point; what the resumed run writes again goes.
         std::ifstream in(path);
         std::string line, kept;
         std::getline(in, line);
@@ -42,7 +42,9 @@ MetricsLog::MetricsLog(const std::filesystem::path& path, int64_t resume_step) {
             const auto cells = split(line);
             if (cells.size() < 2) continue;
             const long long s = std::atoll(cells[0].c_str());
-            if (s < resume_step || (s == resume_step && cells[1] == "eval")) kept += line + "\n";
+            const bool eval = cells[1] == "eval";
+            if ((!eval && s <= resume_step) || (eval && (s < resume_step || (s == resume_step && keep_eval_at_resume))))
+                kept += line + "\n";
         }
         write_file_atomic(path, kept);
     }

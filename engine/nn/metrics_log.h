@@ -19,9 +19,10 @@ struct MetricsRow {
 
 class MetricsLog {
 public:
-    /// Opens (creating with a header) path. When resume_step >= 0, rows after that step are dropped
-    /// first (they belong to the part of the run that is being redone).
-    MetricsLog(const std::filesystem::path& path, int64_t resume_step = -1);
+    /// Opens (creating with a header) path. When resume_step >= 0, rows of the part of the run that is
+    /// redone are dropped first: training rows after resume_step, evaluations from resume_step on
+    /// (the one at resume_step is kept when keep_eval_at_resume, i.e. the checkpoint had evaluated).
+    MetricsLog(const std::filesystem::path& path, int64_t resume_step = -1, bool keep_eval_at_resume = false);
     ~MetricsLog();
     void append(const MetricsRow& row);
 

@@ -103,6 +103,7 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, const ForwardOptions& o
     x = transformer->drop(x);
     AttentionContext ctx;
     ctx.mask = m_mask.narrow(0, P, T).narrow(1, 0, P + T);  // (T, S)
+    ctx.cache_capacity = m_cfg.block_size;
     if (m_cfg.position == "rotary") {
         ctx.rope_cos = m_rope_cos.narrow(0, P, T);
         ctx.rope_sin = m_rope_sin.narrow(0, P, T);

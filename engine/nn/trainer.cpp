@@ -82,9 +82,13 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
         skipFirstEval = !std::isnan(loaded.state.val_loss);
         if (cb.on_message) cb.on_message("resuming from " + ck.string());
     }
-    fs::create_directories(runDir);
+    fs::create_directories(runDir / "tokenizer");
+    // The run carries its tokenizer, so it samples even when the dataset folder moves.
+    for (const char* f : {"tokenizer.json", "tokenizer.model"})
+        if (fs::exists(data.dir / f))
+            fs::copy_file(data.dir / f, runDir / "tokenizer" / f, fs::copy_options::overwrite_existing);
     write_file_atomic(runDir / "config.json", nlohmann::json(cfg).dump(2));
-    MetricsLog metrics(runDir / "metrics.csv", job.resume ? st.step : -1);
+    MetricsLog metrics(runDir / "metrics.csv", job.resume ? st.step : -1, skipFirstEval);
 
     TrainSummary summary;
     summary.parameters = model->num_parameters();

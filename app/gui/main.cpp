@@ -1,0 +1,24 @@
+// transformer-workbench: the desktop app. Thin: application setup and the main window.
+#include "ui/MainWindow.h"
+#include "ui/TrainWorker.h"
+
+#include <QApplication>
+#include <QMessageBox>
+#include <exception>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("transformer-workbench");
+    QApplication::setApplicationName("transformer-workbench");
+    QApplication::setApplicationDisplayName("Transformer Workbench");
+    QApplication::setDesktopFileName("transformer-workbench");
+    TrainWorker::registerTypes();
+    try {
+        MainWindow w;
+        w.show();
+        return QApplication::exec();
+    } catch (const std::exception& e) {
+        QMessageBox::critical(nullptr, "Transformer Workbench", QString("Unexpected error: %1").arg(e.what()));
+        return 1;
+    }
+}

@@ -1,0 +1,59 @@
+// Generation speed on a 6-layer, 6-head, 384-wide, block-256 model with random weights:
+// KV cache against recomputing the context (1000 greedy tokens), beam search cost against width, and
+// batched sampling throughput. Usage: bench_sample [threads] [tokens]
+#include "engine/nn/device.h"
+#include "engine/nn/sampler.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+using namespace twb;
+using namespace twb::nn;
+
+int main(int argc, char** argv) {
+    const int threads = argc > 1 ? std::atoi(argv[1]) : 2;
+    const int tokens = argc > 2 ? std::atoi(argv[2]) : 1000;
+    apply_threads(threads);
+    torch::manual_seed(0);
+    RunConfig c = preset_config("baby-gpt");
+    c.vocab_size = 65;
+    c.dropout = 0;
+    GPT model(c);
+    model->eval();
+    std::printf("model 6x6x384, block 256, vocab 65, %.2fM parameters, %d threads\n", model->num_parameters() / 1e6,
+                threads);
+    auto decode = [](const std::vector<int32_t>& v) { return std::string(v.size(), 'x'); };
+    SamplingOptions o;
+    o.temperature = 0;
+    o.max_new_tokens = tokens;
+    o.stop_at_eos = false;
+    double withCache = 0, without = 0;
+    for (bool cache : {true, false}) {
+        GptSource src(model, torch::kCPU, cache);
+        generate_ids(src, {1}, [&] { auto w = o; w.max_new_tokens = 20; return w; }(), -1, decode);  // warm-up
+        const auto r = generate_ids(src, {1}, o, -1, decode);
+        (cache ? withCache : without) = r.tokens_per_s;
+        std::printf("greedy %d tokens, KV cache %-3s: %7.1f tokens/s (%.2f s)\n", tokens, cache ? "on" : "off",
+                    r.tokens_per_s, r.seconds);
+    }
+    std::printf("KV cache speed-up: %.1fx\n", withCache / without);
+    for (int w : {1, 2, 4, 8}) {
+        SamplingOptions b = o;
+        b.max_new_tokens = 200;
+        b.beam_width = w;
+        GptSource src(model, torch::kCPU, true);
+        const auto r = generate_ids(src, {1}, b, -1, decode);
+        std::printf("beam width %d, 200 steps: %.2f s (%.1f steps/s)\n", w, r.seconds, 200 / r.seconds);
+    }
+    for (int n : {1, 4, 16}) {
+        SamplingOptions s = o;
+        s.temperature = 0.8;
+        s.seed = 1;
+        s.max_new_tokens = 200;
+        s.num_samples = n;
+        GptSource src(model, torch::kCPU, true);
+        const auto r = generate_ids(src, {1}, s, -1, decode);
+        std::printf("batched sampling, %2d samples x 200 tokens: %7.1f tokens/s overall\n", n, r.tokens_per_s);
+    }
+    return 0;
+}

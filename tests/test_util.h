@@ -1,0 +1,63 @@
+// Helpers shared by the tests: temporary folders and small generated corpora (tests make their own data).
+#pragma once
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+namespace twbtest {
+
+inline std::filesystem::path path(const QTemporaryDir& d, const char* name = "") {
+    return std::filesystem::path(d.path().toStdString()) / name;
+}
+
+inline void write(const std::filesystem::path& p, const std::string& text) {
+    std::ofstream out(p, std::ios::binary);
+    out << text;
+}
+
+/// Text with Unicode that tokenizers find hard: curly quotes, accents, CJK, emoji, tabs, CRLF, spaces.
+inline std::string hard_unicode() {
+    return "Senjō café “quoted” — naïve façade 日本語のテキスト 😀🎉 emoji\ttab\r\nCRLF line   three spaces\n"
+           "\n  leading spaces and trailing  \nÅse og Øyvind på ærend. Ελληνικά. Русский текст.\n";
+}
+
+/// A deterministic English-like corpus of about n bytes.
+inline std::string english_like(size_t n, unsigned seed = 7) {
+    const char* words[] = {"the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "and", "runs",
+                           "away", "from", "a", "small", "cat", "that", "sleeps", "in", "sun", "today"};
+    std::mt19937 rng(seed);
+    std::string s;
+    while (s.size() < n) {
+        const int len = 4 + static_cast<int>(rng() % 8);
+        for (int i = 0; i < len; ++i) {
+            if (i) s += ' ';
+            s += words[rng() % 20];
+        }
+        s += ".\n";
+    }
+    return s;
+}
+
+/// Varied pseudo-English (random words from syllables): enough distinct pieces for larger vocabularies.
+inline std::string syllable_text(size_t n, unsigned seed = 11) {
+    const char* syl[] = {"ka", "lo", "mi", "ten", "ra", "shu", "vel", "dor", "pin", "que", "ast", "ber", "cu",
+                         "fy", "gro", "hal", "ix", "jo", "nem", "op", "sto", "tri", "um", "wex", "zor", "ble"};
+    std::mt19937 rng(seed);
+    std::string s;
+    while (s.size() < n) {
+        const int words = 3 + static_cast<int>(rng() % 9);
+        for (int w = 0; w < words; ++w) {
+            if (w) s += ' ';
+            const int k = 1 + static_cast<int>(rng() % 3);
+            for (int i = 0; i < k; ++i) s += syl[rng() % 26];
+        }
+        s += rng() % 3 ? ".\n" : ", ";
+    }
+    return s;
+}
+
+} // namespace twbtest

@@ -1,0 +1,41 @@
+// The main window composes the panels (Datasets, Training, Attention, Sampling), menus, shortcuts and
+// the status bar with device, threads and BLAS. It wires signals and remembers layout; no tensors, no
+// parsing, no training logic live here.
+#pragma once
+#include <QFutureWatcher>
+#include <QMainWindow>
+
+class QListWidget;
+class QStackedWidget;
+class QMenu;
+class QLabel;
+class TrainingPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    TrainingPanel* trainingPanel() const { return m_training; }
+    /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling").
+    void showPanel(const QString& name);
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void buildMenus();
+    void rebuildRecent();
+    void openRunDialog();
+    void compareDialog();
+    void initFromDialog();
+    void exportPlots();
+    void about();
+
+    QListWidget* m_nav = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    TrainingPanel* m_training = nullptr;
+    QMenu* m_recent = nullptr;
+    QLabel* m_runtime = nullptr;
+    QString m_doctorText;
+    QFutureWatcher<QString> m_doctor;
+};

@@ -1,0 +1,62 @@
+#include "ui/Workspace.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+#include <QStandardPaths>
+
+QString Workspace::root() {
+    QSettings s;
+    QString r = s.value("workspace").toString();
+    if (r.isEmpty()) r = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(r);
+    return r;
+}
+
+void Workspace::setRoot(const QString& path) { QSettings().setValue("workspace", path); }
+
+QString Workspace::runsDir() {
+    const QString d = root() + "/runs";
+    QDir().mkpath(d);
+    return d;
+}
+
+QString Workspace::datasetsDir() {
+    const QString d = root() + "/datasets";
+    QDir().mkpath(d);
+    return d;
+}
+
+QStringList Workspace::runs() {
+    QStringList out;
+    const auto entries = QDir(runsDir()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
+    for (const auto& e : entries)
+        if (QFileInfo::exists(e.filePath() + "/config.json")) out << e.filePath();
+    return out;
+}
+
+QStringList Workspace::datasets() {
+    QStringList out;
+    const auto entries = QDir(datasetsDir()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    for (const auto& e : entries)
+        if (QFileInfo::exists(e.filePath() + "/meta.json")) out << e.filePath();
+    return out;
+}
+
+QString Workspace::newRunPath(const QString& stem) {
+    const QString base = runsDir() + "/" + stem + "-" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss");
+    QString p = base;
+    for (int i = 2; QFileInfo::exists(p); ++i) p = base + "-" + QString::number(i);
+    return p;
+}
+
+QStringList Workspace::recentRuns() { return QSettings().value("recentRuns").toStringList(); }
+
+void Workspace::addRecentRun(const QString& path) {
+    QStringList r = recentRuns();
+    r.removeAll(path);
+    r.prepend(path);
+    while (r.size() > 8) r.removeLast();
+    QSettings().setValue("recentRuns", r);
+}

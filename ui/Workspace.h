@@ -1,0 +1,23 @@
+// Where runs and datasets live: a workspace folder (default in the user's XDG data directory,
+// changeable and remembered), with runs/ and datasets/ inside. A run is exactly the folder
+// `twb train` writes, so CLI runs open here and GUI runs continue in the CLI.
+#pragma once
+#include <QString>
+#include <QStringList>
+
+class Workspace {
+public:
+    /// The workspace folder from QSettings, or the XDG default; created if missing.
+    static QString root();
+    static void setRoot(const QString& path);
+    static QString runsDir();
+    static QString datasetsDir();
+    /// Folders under runs/ that hold a config.json, newest first.
+    static QStringList runs();
+    /// Prepared dataset folders under datasets/ (with meta.json).
+    static QStringList datasets();
+    /// A fresh run folder name under runs/ ("run-20261122-031500").
+    static QString newRunPath(const QString& stem = "run");
+    static QStringList recentRuns();
+    static void addRecentRun(const QString& path);
+};
