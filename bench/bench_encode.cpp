@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
         auto t0 = std::chrono::steady_clock::now();
         auto tok = train_tokenizer(spec, tmp / "corpus.txt");
         const double trainS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        // Encode line by line, as prepare does, best of 3.
+        // Encode as prepare does: whole blocks when the tokenizer has a newline token, else line by line.
         double best = 1e9;
         size_t n = 0;
         for (int rep = 0; rep < 3; ++rep) {
@@ -38,9 +38,10 @@ int main(int argc, char** argv) {
             ids.reserve(text.size());
             t0 = std::chrono::steady_clock::now();
             size_t pos = 0;
+            const bool whole = tok->newline_id() >= 0;
             while (pos < text.size()) {
-                size_t nl = text.find('\n', pos);
-                nl = nl == std::string::npos ? text.size() : nl + 1;
+                size_t nl = whole ? text.size() : text.find('\n', pos);
+                nl = nl == std::string::npos ? text.size() : whole ? nl : nl + 1;
                 tok->encode(std::string_view(text).substr(pos, nl - pos), ids);
                 pos = nl;
             }

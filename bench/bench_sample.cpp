@@ -1,6 +1,6 @@
 // Generation speed on a 6-layer, 6-head, 384-wide, block-256 model with random weights:
 // KV cache against recomputing the context (1000 greedy tokens), beam search cost against width, and
-// batched sampling throughput. Usage: bench_sample [threads] [tokens]
+// batched sampling throughput. Usage: bench_sample [threads] [tokens] [cache-only]
 #include "engine/nn/device.h"
 #include "engine/nn/sampler.h"
 
@@ -13,6 +13,7 @@ using namespace twb::nn;
 int main(int argc, char** argv) {
     const int threads = argc > 1 ? std::atoi(argv[1]) : 2;
     const int tokens = argc > 2 ? std::atoi(argv[2]) : 1000;
+    const bool cacheOnly = argc > 3 && std::string(argv[3]) == "cache-only";  // for profiling
     apply_threads(threads);
     torch::manual_seed(0);
     RunConfig c = preset_config("baby-gpt");
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
     c.dropout = 0;
     GPT model(c);
     model->eval();
+    if (std::getenv("TWB_BENCH_BF16")) model->to(torch::kBFloat16);
     std::printf("model 6x6x384, block 256, vocab 65, %.2fM parameters, %d threads\n", model->num_parameters() / 1e6,
                 threads);
     auto decode = [](const std::vector<int32_t>& v) { return std::string(v.size(), 'x'); };
@@ -29,6 +31,7 @@ int main(int argc, char** argv) {
     o.stop_at_eos = false;
     double withCache = 0, without = 0;
     for (bool cache : {true, false}) {
+        if (!cache && cacheOnly) break;
         GptSource src(model, torch::kCPU, cache);
         generate_ids(src, {1}, [&] { auto w = o; w.max_new_tokens = 20; return w; }(), -1, decode);  // warm-up
         const auto r = generate_ids(src, {1}, o, -1, decode);
@@ -36,6 +39,7 @@ int main(int argc, char** argv) {
         std::printf("greedy %d tokens, KV cache %-3s: %7.1f tokens/s (%.2f s)\n", tokens, cache ? "on" : "off",
                     r.tokens_per_s, r.seconds);
     }
+    if (cacheOnly) return 0;
     std::printf("KV cache speed-up: %.1fx\n", withCache / without);
     for (int w : {1, 2, 4, 8}) {
         SamplingOptions b = o;

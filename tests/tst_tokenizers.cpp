@@ -65,6 +65,17 @@ private slots:
         auto a = tok->encode("the fox\n"), b = tok->encode("the dog\n");
         a.insert(a.end(), b.begin(), b.end());
         QCOMPARE(tok->decode(a), std::string("the fox\nthe dog\n"));
+        // A long text (encoded in pieces on several threads) gives exactly the ids of line-by-line encoding.
+        const std::string big = twbtest::syllable_text(120000, 5);
+        std::vector<int32_t> perLine;
+        for (size_t pos = 0; pos < big.size();) {
+            size_t nl = big.find('\n', pos);
+            nl = nl == std::string::npos ? big.size() : nl + 1;
+            tok->encode(std::string_view(big).substr(pos, nl - pos), perLine);
+            pos = nl;
+        }
+        QCOMPARE(tok->encode(big), perLine);
+        QVERIFY(tok->newline_id() >= 0);
         // Saved and loaded back: same ids.
         QTemporaryDir out;
         tok->save(twbtest::path(out));

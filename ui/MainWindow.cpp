@@ -17,7 +17,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
-#include <QSplitter>
+#include <QHBoxLayout>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QVBoxLayout>
@@ -29,7 +29,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowIcon(QIcon(":/icons/transformer-workbench.svg"));
     m_nav = new QListWidget;
     m_nav->setObjectName("navigation");
-    m_nav->setMaximumWidth(150);
+    m_nav->setFixedWidth(130);
     m_nav->setIconSize(QSize(20, 20));
     m_stack = new QStackedWidget;
     m_training = new TrainingPanel;
@@ -57,11 +57,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                 "command line meanwhile: <code>twb sample --run RUN --prompt TEXT</code> (greedy, "
                                 "temperature, top-k, top-p, beam search, KV cache).")));
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
-    auto* split = new QSplitter;
-    split->addWidget(m_nav);
-    split->addWidget(m_stack);
-    split->setStretchFactor(1, 1);
-    setCentralWidget(split);
+    auto* central = new QWidget;
+    auto* row = new QHBoxLayout(central);
+    row->setContentsMargins(4, 4, 4, 4);
+    row->addWidget(m_nav);
+    row->addWidget(m_stack, 1);
+    setCentralWidget(central);
 
     m_runtime = new QLabel(tr("checking runtime…"));
     statusBar()->addPermanentWidget(m_runtime);

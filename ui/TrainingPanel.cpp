@@ -218,6 +218,9 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
     refreshDatasets();
     newRun();
     setBusy(false);
+    if (m_dataset->count() == 0)
+        m_status->setText(tr("No prepared dataset yet: press <b>Quick start</b> (Ctrl+R) to prepare Debian's fortune "
+                             "cookies and train a small model in under a minute."));
 }
 
 TrainingPanel::~TrainingPanel() {

@@ -9,7 +9,7 @@
 QString Workspace::root() {
     QSettings s;
     QString r = s.value("workspace").toString();
-    if (r.isEmpty()) r = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    if (r.isEmpty()) r = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/transformer-workbench";
     QDir().mkpath(r);
     return r;
 }

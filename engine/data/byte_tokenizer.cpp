@@ -13,6 +13,7 @@ public:
     std::string kind() const override { return "byte"; }
     int vocab_size() const override { return 259; }
     bool lossless() const override { return true; }
+    int newline_id() const override { return '\n'; }
     int pad_id() const override { return 256; }
     int bos_id() const override { return 257; }
     int eos_id() const override { return 258; }

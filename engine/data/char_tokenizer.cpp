@@ -26,6 +26,7 @@ public:
     std::string kind() const override { return "char"; }
     int vocab_size() const override { return static_cast<int>(m_cps.size()); }
     bool lossless() const override { return true; }
+    int newline_id() const override { return m_ascii['\n']; }
 
     void encode(std::string_view text, std::vector<int32_t>& out) const override {
         if (out.capacity() < out.size() + text.size()) out.reserve(2 * (out.size() + text.size()));

@@ -47,6 +47,9 @@ public:
     /// Writes tokenizer.json (and any model files) into dir.
     virtual void save(const fs::path& dir) const = 0;
 
+    /// The id of a token that is exactly "\n" and never merges with neighbours, or -1. Lets callers
+    /// encode many lines at once and still count tokens per line.
+    virtual int newline_id() const { return -1; }
     virtual int pad_id() const { return -1; }
     virtual int unk_id() const { return -1; }
     virtual int bos_id() const { return -1; }

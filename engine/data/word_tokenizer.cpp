@@ -78,6 +78,10 @@ public:
     std::string kind() const override { return "word"; }
     int vocab_size() const override { return static_cast<int>(m_vocab.size()); }
     bool lossless() const override { return false; }
+    int newline_id() const override {
+        auto it = m_index.find("\n");
+        return it == m_index.end() ? -1 : it->second;
+    }
     int pad_id() const override { return 0; }
     int unk_id() const override { return 1; }
     int bos_id() const override { return 2; }

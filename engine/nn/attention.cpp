@@ -6,6 +6,16 @@
 
 namespace twb::nn {
 
+torch::Tensor linear(torch::nn::Linear& layer, const torch::Tensor& x) {
+    const int64_t in = x.size(-1);
+    if (x.numel() != in || torch::GradMode::is_enabled() || !x.device().is_cpu()) return layer->forward(x);
+    auto shape = x.sizes().vec();
+    shape.back() = layer->weight.size(0);
+    auto y = layer->bias.defined() ? torch::addmv(layer->bias, layer->weight, x.reshape({in}))
+                                   : torch::mv(layer->weight, x.reshape({in}));
+    return y.view(shape);
+}
+
 torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin) {
     const int64_t half = x.size(-1) / 2;
     auto x1 = x.narrow(-1, 0, half), x2 = x.narrow(-1, half, half);
@@ -30,7 +40,7 @@ CausalSelfAttentionImpl::CausalSelfAttentionImpl(int64_t n_embd_, int64_t n_head
 
 torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const AttentionContext& ctx) {
     const int64_t B = x.size(0), T = x.size(1), C = x.size(2), H = n_head, D = C / H;
-    auto qkv = c_attn(x).view({B, T, 3, H, D}).permute({2, 0, 3, 1, 4});  // (3, B, H, T, D)
+    auto qkv = linear(c_attn, x).view({B, T, 3, H, D}).permute({2, 0, 3, 1, 4});  // (3, B, H, T, D)
     auto q = qkv[0], k = qkv[1], v = qkv[2];
     if (ctx.rope_cos.defined()) {
         q = apply_rotary(q, ctx.rope_cos, ctx.rope_sin);
@@ -56,6 +66,15 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
     auto q3 = q.reshape({B * H, T, D});
     auto kt = k.reshape({B * H, S, D}).transpose(1, 2);  // (BH, D, S)
     torch::Tensor att;
+    if (T == 1 && !torch::GradMode::is_enabled() && !ctx.key_padding.defined() && !ctx.weights_out) {
+        // Decoding one token: a gemm per head would cost more in packing and thread wake-ups than the
+        // maths; multiply-and-reduce does it in a few vectorised passes. The causal mask allows every key.
+        auto k3 = k.reshape({B * H, S, D}), v3 = v.reshape({B * H, S, D});
+        auto scores = (k3 * q.reshape({B * H, 1, D})).sum(-1).mul_(scale);                // (BH, S)
+        auto w = torch::softmax(scores, -1, torch::kFloat32).to(v.scalar_type());
+        auto y1 = (w.unsqueeze(-1) * v3).sum(1);                                            // (BH, D)
+        return resid_dropout(linear(c_proj, y1.view({B, H, 1, D}).transpose(1, 2).reshape({B, 1, C})));
+    }
     if (ctx.key_padding.defined()) {
         att = torch::matmul(q3, kt).view({B, H, T, S}) * scale + ctx.mask + ctx.key_padding;
         att = att.view({B * H, T, S});
@@ -68,7 +87,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
     att = attn_dropout(att);
     auto y = torch::bmm(att, v.reshape({B * H, S, D}));                        // (BH, T, D)
     y = y.view({B, H, T, D}).transpose(1, 2).reshape({B, T, C});              // (B, T, C)
-    return resid_dropout(c_proj(y));
+    return resid_dropout(linear(c_proj, y));
 }
 
 } // namespace twb::nn

@@ -37,6 +37,10 @@ struct AttentionContext {
     torch::Tensor* weights_out = nullptr;  // when set: receives the softmax weights (B, H, T, S)
 };
 
+/// A Linear layer's output, computed as a matrix-vector product when the input is a single row and no
+/// gradient is needed (decoding one token): BLAS gemm would repack the whole weight matrix each call.
+torch::Tensor linear(torch::nn::Linear& layer, const torch::Tensor& x);
+
 /// Rotates (B, H, T, D) by position: the two halves of D form the complex pairs (GPT-NeoX layout).
 torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin);
 

@@ -21,7 +21,7 @@ MLPImpl::MLPImpl(int64_t n_embd, double p, bool bias) {
     dropout = register_module("dropout", torch::nn::Dropout(p));
 }
 
-torch::Tensor MLPImpl::forward(const torch::Tensor& x) { return dropout(c_proj(torch::gelu(c_fc(x)))); }
+torch::Tensor MLPImpl::forward(const torch::Tensor& x) { return dropout(linear(c_proj, torch::gelu(linear(c_fc, x)))); }
 
 BlockImpl::BlockImpl(int64_t n_embd, int64_t n_head, double dropout, bool bias) {
     ln_1 = register_module("ln_1", LayerNorm(n_embd, bias));
@@ -116,7 +116,9 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, const ForwardOptions& o
     }
     if (opt.last_only) x = x.narrow(1, T - 1, 1);
     x = transformer->ln_f(x);
-    if (lm_head) return lm_head(x);
+    if (lm_head) return linear(lm_head, x);
+    if (x.numel() == x.size(-1) && !torch::GradMode::is_enabled() && x.device().is_cpu())
+        return torch::mv(transformer->wte->weight, x.reshape({-1})).view({1, 1, -1});  // one row: no gemm packing
     return torch::matmul(x, transformer->wte->weight.t());  // tied LM head: (B, T, V)
 }
 
