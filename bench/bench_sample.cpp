@@ -4,6 +4,8 @@
 #include "engine/nn/device.h"
 #include "engine/nn/sampler.h"
 
+#include <torch/csrc/autograd/profiler_legacy.h>
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -38,6 +40,11 @@ int main(int argc, char** argv) {
         (cache ? withCache : without) = r.tokens_per_s;
         std::printf("greedy %d tokens, KV cache %-3s: %7.1f tokens/s (%.2f s)\n", tokens, cache ? "on" : "off",
                     r.tokens_per_s, r.seconds);
+    }
+    if (const char* trace = std::getenv("TWB_PROFILE")) {  // chrome trace of 300 cached tokens, for digging
+        GptSource src(model, torch::kCPU, true);
+        torch::autograd::profiler::RecordProfile guard(trace);
+        generate_ids(src, {1}, [&] { auto w = o; w.max_new_tokens = 300; return w; }(), -1, decode);
     }
     if (cacheOnly) return 0;
     std::printf("KV cache speed-up: %.1fx\n", withCache / without);

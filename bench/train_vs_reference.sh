@@ -20,12 +20,23 @@ for dtype in float32 bfloat16; do
   echo "== twb train, $dtype"
   "$twb" train "${common[@]}" --out "$work/run-$dtype" --set dtype=$dtype | tail -2
 done
-python3 - "$ref" "$work" <<'PY'
+echo "== twb train, tuned defaults (--preset default: rotary, lr 3e-3), bfloat16"
+"$twb" train --data "$work/data" --preset default --set max_iters=$iters --set lr_decay_iters=$iters --set threads=2 -q \
+  --out "$work/run-tuned" --set dtype=bfloat16 | tail -2
+echo "== sgemm peak, 1024x1024 fp32, 2 threads (PyTorch, same BLAS)"
+peak=$(/usr/bin/python3 -c "
+import torch,time; torch.set_num_threads(2); a=torch.randn(1024,1024); b=torch.randn(1024,1024)
+for _ in range(5): a@b
+t=time.perf_counter(); n=40
+for _ in range(n): a@b
+print(2*1024**3*n/(time.perf_counter()-t)/1e9)")
+echo "$peak GFLOP/s"
+python3 - "$ref" "$work" "$peak" <<'PY'
 import csv, json, statistics, sys
-ref = json.loads(sys.argv[1]); work = sys.argv[2]
+ref = json.loads(sys.argv[1]); work = sys.argv[2]; peak = float(sys.argv[3])
 print("\n== summary (ratio = reference ms/iter / twb ms/iter)")
 print(f"reference  {ref['median_ms_per_iter']:.1f} ms/iter  val {ref['val_loss']:.4f}")
-for d in ("float32", "bfloat16"):
+for d in ("float32", "bfloat16", "tuned"):
     rows = list(csv.DictReader(open(f"{work}/run-{d}/metrics.csv")))
     ms = statistics.median(float(r["ms_per_step"]) for r in rows if r["kind"] == "train")
     val = [float(r["val_loss"]) for r in rows if r["kind"] == "eval"][-1]
@@ -34,5 +45,6 @@ for d in ("float32", "bfloat16"):
     params = 12 * L * C * C + V * C + T * C
     flops = 6 * params * B * T + 12 * L * T * T * C * B
     print(f"twb {d:8s} {ms:.1f} ms/iter  val {val:.4f}  speed-up {ref['median_ms_per_iter']/ms:.2f}x  "
-          f"{flops/ms/1e6:.1f} GFLOP/s of model math")
+          f"{flops/ms/1e6:.1f} GFLOP/s of model math = {100*flops/ms/1e6/peak:.0f}% of the fp32 sgemm peak")
+print(f"reference: {flops/ref['median_ms_per_iter']/1e6:.1f} GFLOP/s = {100*flops/ref['median_ms_per_iter']/1e6/peak:.0f}% of the peak")
 PY

@@ -30,9 +30,10 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     auto* v = new QVBoxLayout(this);
     auto* top = new QFormLayout;
     m_preset = new QComboBox;
+    m_preset->addItem(tr("Default (4x4x128, rotary)"), "default");
     m_preset->addItem(tr("nanoGPT CPU recipe (4x4x128)"), "nanogpt-cpu");
     m_preset->addItem(tr("Baby GPT (6x6x384, block 256)"), "baby-gpt");
-    m_preset->addItem(tr("Tiny smoke test (2x4x64)"), "tiny");
+    m_preset->addItem(tr("Tiny, under a minute (3x4x96)"), "tiny");
     m_preset->setToolTip(tr("Fill the form with a known-good configuration"));
     connect(m_preset, &QComboBox::activated, this, [this](int i) { applyPreset(m_preset->itemData(i).toString()); });
     top->addRow(tr("Preset"), m_preset);
@@ -88,7 +89,7 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     v->addWidget(m_summary);
     v->addWidget(m_problems);
     v->addStretch();
-    setConfig(twb::preset_config("nanogpt-cpu"));
+    setConfig(twb::preset_config("default"));
 }
 
 void ConfigForm::addInt(QFormLayout* f, const char* key, const QString& label, int twb::RunConfig::*member, int lo,

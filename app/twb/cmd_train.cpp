@@ -26,7 +26,7 @@ extern "C" void on_sigint(int) {
 
 Action add_train(CLI::App& app) {
     struct Opts {
-        std::string data, out, configFile, preset = "nanogpt-cpu", initFrom, initCheckpoint = "best";
+        std::string data, out, configFile, preset = "default", initFrom, initCheckpoint = "best";
         std::vector<std::string> sets;
         bool resume = false, quiet = false;
     };
@@ -34,8 +34,10 @@ Action add_train(CLI::App& app) {
     app.add_option("--data,-d", o->data, "Prepared dataset folder (from twb prepare)");
     app.add_option("--out,-o", o->out, "Run folder: config.json, metrics.csv and checkpoints/ go here")->required();
     app.add_option("--config,-c", o->configFile, "Config JSON (nanoGPT key names); applied over the preset");
-    app.add_option("--preset", o->preset, "Starting config: nanogpt-cpu (default), baby-gpt, tiny")
-        ->check(CLI::IsMember({"nanogpt-cpu", "baby-gpt", "tiny"}));
+    app.add_option("--preset", o->preset,
+                   "Starting config: default (4x4x128, rotary, lr 3e-3), nanogpt-cpu (nanoGPT's CPU recipe exactly), "
+                   "baby-gpt (6x6x384), tiny")
+        ->check(CLI::IsMember({"default", "nanogpt-cpu", "baby-gpt", "tiny"}));
     app.add_option("--set,-s", o->sets, "Override one key, repeatable: --set n_layer=6 --set dropout=0.1");
     app.add_flag("--resume", o->resume, "Continue the run in --out from its last checkpoint");
     app.add_option("--init-from", o->initFrom, "Start from the weights of another run or checkpoint (finetuning)");

@@ -1,0 +1,91 @@
+// Training inside the GUI against headless training with the same config, and the longest stall of the
+// UI thread while training (a 5 ms heartbeat timer on the UI thread; a gap much longer than 5 ms means
+// the UI could not respond). Usage: bench_gui_train DATASET_DIR [ITERS]   (QT_QPA_PLATFORM=offscreen)
+#include "engine/nn/trainer.h"
+#include "ui/ConfigForm.h"
+#include "ui/TrainingPanel.h"
+#include "ui/TrainWorker.h"
+#include "ui/Workspace.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_gui_train DATASET_DIR [ITERS]\n");
+        return 1;
+    }
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir ws;
+    Workspace::setRoot(ws.path());
+    const QString data = QString::fromLocal8Bit(argv[1]);
+    const int iters = argc > 2 ? std::atoi(argv[2]) : 400;
+
+    twb::RunConfig cfg = twb::preset_config("nanogpt-cpu");
+    cfg.max_iters = iters;
+    cfg.lr_decay_iters = iters;
+    cfg.eval_interval = 100;
+    cfg.threads = 2;
+    cfg.data_dir = data.toStdString();
+
+    // 1. Headless, same process, same config.
+    std::vector<double> headless;
+    {
+        twb::TrainJob job;
+        job.config = cfg;
+        job.run_dir = (ws.path() + "/headless").toStdString();
+        twb::TrainCallbacks cb;
+        cb.on_step = [&](const twb::StepReport& r) {
+            headless.push_back(r.ms_per_step);
+            return true;
+        };
+        twb::train(job, cb);
+    }
+
+    // 2. In the GUI panel, with a heartbeat on the UI thread.
+    TrainingPanel panel;
+    panel.resize(1400, 800);
+    panel.show();
+    panel.setDataset(data);
+    panel.form()->setConfig(cfg);
+    std::vector<double> gui, gaps;
+    QElapsedTimer beat;
+    QTimer heartbeat;
+    heartbeat.setInterval(5);
+    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
+        if (beat.isValid()) gaps.push_back(beat.nsecsElapsed() / 1e6);
+        beat.restart();
+    });
+    QObject::connect(panel.worker(), &TrainWorker::stepReported, [&](const twb::StepReport& r) { gui.push_back(r.ms_per_step); });
+    QObject::connect(panel.worker(), &TrainWorker::finished, &app, &QApplication::quit);
+    QObject::connect(panel.worker(), &TrainWorker::failed, &app, [&](const QString& e) {
+        std::fprintf(stderr, "failed: %s\n", qPrintable(e));
+        app.quit();
+    });
+    heartbeat.start();
+    QTimer::singleShot(0, &panel, &TrainingPanel::start);
+    app.exec();
+
+    auto median = [](std::vector<double> v) {
+        if (v.empty()) return 0.0;
+        std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    std::sort(gaps.begin(), gaps.end());
+    const double p99 = gaps.empty() ? 0 : gaps[gaps.size() * 99 / 100];
+    std::printf("nanoGPT CPU recipe, %d iters, 2 threads\n", iters);
+    std::printf("headless (engine API):  median %.2f ms/step\n", median(headless));
+    std::printf("GUI (worker thread):    median %.2f ms/step  (%+.1f%% against headless)\n", median(gui),
+                100.0 * (median(gui) / median(headless) - 1.0));
+    std::printf("UI heartbeat (5 ms): %zu beats, longest gap %.1f ms, 99th percentile %.1f ms\n", gaps.size(),
+                gaps.empty() ? 0.0 : gaps.back(), p99);
+    return 0;
+}
