@@ -9,6 +9,7 @@
 #include "ui/Workspace.h"
 
 #include <QLabel>
+#include <qcustomplot.h>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -82,6 +83,13 @@ private slots:
         QCOMPARE(q.plot()->trainPoints(), 60);
         QCOMPARE(q.plot()->evalPoints(), 7);
         QCOMPARE(q.form()->config().max_iters, 60);
+        // comparing runs overlays each chosen run's validation loss as one more graph
+        const int graphs = q.plot()->lossPlot()->graphCount();
+        q.compareWith({run, run});
+        QCOMPARE(q.plot()->lossPlot()->graphCount(), graphs + 2);
+        QCOMPARE(q.plot()->lossPlot()->graph(graphs)->data()->size(), 7);
+        q.compareWith({});
+        QCOMPARE(q.plot()->lossPlot()->graphCount(), graphs);
     }
     void stopWritesCheckpointAndResumeContinues() {
         TrainingPanel p;

@@ -19,7 +19,10 @@ torch::Tensor linear(torch::nn::Linear& layer, const torch::Tensor& x) {
 torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin) {
     const int64_t half = x.size(-1) / 2;
     auto x1 = x.narrow(-1, 0, half), x2 = x.narrow(-1, half, half);
-    return torch::cat({x1 * cos - x2 * sin, x1 * sin + x2 * cos}, -1);
+    // Tables in the activations' dtype: under bf16 autocast a bf16 x fp32 product would promote to fp32
+    // and convert back, doubling the cost of this step.
+    const auto c = cos.to(x.scalar_type()), s = sin.to(x.scalar_type());
+    return torch::cat({x1 * c - x2 * s, x1 * s + x2 * c}, -1);
 }
 
 std::pair<torch::Tensor, torch::Tensor> rotary_tables(int64_t positions, int64_t head_dim) {
@@ -42,9 +45,10 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
     const int64_t B = x.size(0), T = x.size(1), C = x.size(2), H = n_head, D = C / H;
     auto qkv = linear(c_attn, x).view({B, T, 3, H, D}).permute({2, 0, 3, 1, 4});  // (3, B, H, T, D)
     auto q = qkv[0], k = qkv[1], v = qkv[2];
-    if (ctx.rope_cos.defined()) {
-        q = apply_rotary(q, ctx.rope_cos, ctx.rope_sin);
-        k = apply_rotary(k, ctx.rope_cos, ctx.rope_sin);
+    if (ctx.rope_cos.defined()) {  // queries and keys rotated in one pass: (2, B, H, T, D)
+        auto qk = apply_rotary(qkv.narrow(0, 0, 2), ctx.rope_cos, ctx.rope_sin);
+        q = qk[0];
+        k = qk[1];
     }
     if (ctx.cache) {
         auto& c = *ctx.cache;
