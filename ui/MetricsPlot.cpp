@@ -45,9 +45,9 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     m_accGraph = graph(m_acc, kVal, tr("val accuracy"), true);
     m_lrGraph = graph(m_lr, QColor(255, 127, 14), tr("lr"), false);
     m_speedGraph = graph(m_speed, QColor(23, 190, 207), tr("tokens/s"), false);
-    m_timer.setInterval(40);  // ~25 Hz
+    m_timer.setInterval(40);  // at most ~25 replots a second
+    m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &MetricsPlot::replotIfDirty);
-    m_timer.start();
 }
 
 QCustomPlot* MetricsPlot::makePlot(const QString& title, const QString& yLabel) {

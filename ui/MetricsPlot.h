@@ -34,7 +34,12 @@ public:
     QCustomPlot* lossPlot() const { return m_loss; }
 
 private:
-    void markDirty() { m_dirty = true; }
+    /// Arms a single-shot replot within ~40 ms; no timer runs while nothing changes, so an idle window
+    /// never wakes the UI thread (on 2 cores every wake-up takes time from the training threads).
+    void markDirty() {
+        m_dirty = true;
+        if (!m_timer.isActive()) m_timer.start();
+    }
     void replotIfDirty();
     void rebuildSmoothed();
     QCustomPlot* makePlot(const QString& title, const QString& yLabel);
