@@ -91,14 +91,7 @@ void MetricsPlot::addStep(const twb::StepReport& r) {
     m_trainSmooth->addData(r.step, m_alpha * prev + (1 - m_alpha) * r.loss);
     m_lrGraph->addData(r.step, r.lr);
     m_speedGraph->addData(r.step, r.tokens_per_s);
-    twb::MetricsRow row;
-    row.step = r.step;
-    row.kind = "train";
-    row.train_loss = r.loss;
-    row.lr = r.lr;
-    row.ms_per_step = r.ms_per_step;
-    row.tokens_per_s = r.tokens_per_s;
-    row.elapsed_s = r.elapsed_s;
+    const twb::MetricsRow row = twb::metrics_row(r);
     m_rows.push_back(row);
     markDirty();
 }
@@ -106,15 +99,7 @@ void MetricsPlot::addStep(const twb::StepReport& r) {
 void MetricsPlot::addEval(const twb::EvalReport& r) {
     m_val->addData(r.step, r.val_loss);
     m_accGraph->addData(r.step, r.val_accuracy);
-    twb::MetricsRow row;
-    row.step = r.step;
-    row.kind = "eval";
-    row.train_loss = r.train_loss;
-    row.val_loss = r.val_loss;
-    row.val_accuracy = r.val_accuracy;
-    row.val_perplexity = r.val_perplexity;
-    row.val_bpc = r.val_bpc;
-    row.elapsed_s = r.elapsed_s;
+    const twb::MetricsRow row = twb::metrics_row(r);
     m_rows.push_back(row);
     markDirty();
 }
@@ -122,26 +107,8 @@ void MetricsPlot::addEval(const twb::EvalReport& r) {
 void MetricsPlot::loadRows(const std::vector<twb::MetricsRow>& rows) {
     clear();
     for (const auto& row : rows) {
-        if (row.kind == "eval") {
-            twb::EvalReport e;
-            e.step = row.step;
-            e.train_loss = row.train_loss;
-            e.val_loss = row.val_loss;
-            e.val_accuracy = row.val_accuracy;
-            e.val_perplexity = row.val_perplexity;
-            e.val_bpc = row.val_bpc;
-            e.elapsed_s = row.elapsed_s;
-            addEval(e);
-        } else {
-            twb::StepReport s;
-            s.step = row.step;
-            s.loss = row.train_loss;
-            s.lr = row.lr;
-            s.ms_per_step = row.ms_per_step;
-            s.tokens_per_s = row.tokens_per_s;
-            s.elapsed_s = row.elapsed_s;
-            addStep(s);
-        }
+        if (row.kind == "eval") addEval(twb::eval_report(row));
+        else addStep(twb::step_report(row));
     }
 }
 

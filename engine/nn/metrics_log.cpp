@@ -67,6 +67,54 @@ void MetricsLog::append(const MetricsRow& r) {
     std::fflush(m_f);
 }
 
+MetricsRow metrics_row(const StepReport& r) {
+    MetricsRow row;
+    row.step = r.step;
+    row.kind = "train";
+    row.train_loss = r.loss;
+    row.lr = r.lr;
+    row.ms_per_step = r.ms_per_step;
+    row.tokens_per_s = r.tokens_per_s;
+    row.elapsed_s = r.elapsed_s;
+    return row;
+}
+
+MetricsRow metrics_row(const EvalReport& r) {
+    MetricsRow row;
+    row.step = r.step;
+    row.kind = "eval";
+    row.train_loss = r.train_loss;
+    row.val_loss = r.val_loss;
+    row.val_accuracy = r.val_accuracy;
+    row.val_perplexity = r.val_perplexity;
+    row.val_bpc = r.val_bpc;
+    row.elapsed_s = r.elapsed_s;
+    return row;
+}
+
+StepReport step_report(const MetricsRow& row) {
+    StepReport s;
+    s.step = row.step;
+    s.loss = row.train_loss;
+    s.lr = row.lr;
+    s.ms_per_step = row.ms_per_step;
+    s.tokens_per_s = row.tokens_per_s;
+    s.elapsed_s = row.elapsed_s;
+    return s;
+}
+
+EvalReport eval_report(const MetricsRow& row) {
+    EvalReport e;
+    e.step = row.step;
+    e.train_loss = row.train_loss;
+    e.val_loss = row.val_loss;
+    e.val_accuracy = row.val_accuracy;
+    e.val_perplexity = row.val_perplexity;
+    e.val_bpc = row.val_bpc;
+    e.elapsed_s = row.elapsed_s;
+    return e;
+}
+
 std::vector<MetricsRow> read_metrics(const std::filesystem::path& path) {
     std::ifstream in(path);
     if (!in) throw InputError(path.string() + ": cannot read the metrics file");

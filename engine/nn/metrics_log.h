@@ -1,6 +1,8 @@
 // RUN/metrics.csv: one row per logged step and per evaluation, appended as training goes, so other
 // tools (and the GUI opening a finished run) read the curves back. Plain C++, no torch.
 #pragma once
+#include "engine/nn/trainer.h"
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -29,6 +31,12 @@ public:
 private:
     std::FILE* m_f = nullptr;
 };
+
+/// The row a training report becomes, and back (the GUI shows a finished run's rows as reports).
+MetricsRow metrics_row(const StepReport& r);
+MetricsRow metrics_row(const EvalReport& r);
+StepReport step_report(const MetricsRow& row);
+EvalReport eval_report(const MetricsRow& row);
 
 /// Reads a metrics.csv (unknown columns ignored, missing ones NaN). Throws InputError if unreadable.
 std::vector<MetricsRow> read_metrics(const std::filesystem::path& path);

@@ -155,16 +155,8 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
                 st.best_step = step;
             }
             summary.last_val_loss = va.loss;
-            MetricsRow row;
-            row.step = step;
-            row.kind = "eval";
-            row.train_loss = tr.loss;
-            row.val_loss = va.loss;
-            row.val_accuracy = va.accuracy;
-            row.val_perplexity = ev.val_perplexity;
-            row.val_bpc = ev.val_bpc;
+            MetricsRow row = metrics_row(ev);
             row.lr = learning_rate_at(cfg, step);
-            row.elapsed_s = ev.elapsed_s;
             metrics.append(row);
             if (cb.on_eval) cb.on_eval(ev);
             if (step > 0) checkpoint(va.loss);
@@ -221,14 +213,7 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
             r.elapsed_s = elapsed();
             intervalMs = 0;
             intervalSteps = 0;
-            MetricsRow row;
-            row.step = r.step;
-            row.kind = "train";
-            row.train_loss = r.loss;
-            row.lr = lr;
-            row.ms_per_step = r.ms_per_step;
-            row.tokens_per_s = r.tokens_per_s;
-            row.elapsed_s = r.elapsed_s;
+            const MetricsRow row = metrics_row(r);
             metrics.append(row);
             if (cb.on_step && !cb.on_step(r)) localStop = true;
         }
