@@ -3,6 +3,7 @@
 #include "engine/data/errors.h"
 #include "engine/data/tokenizer.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace twb {
@@ -18,7 +19,7 @@ public:
     int bos_id() const override { return 257; }
     int eos_id() const override { return 258; }
     void encode(std::string_view text, std::vector<int32_t>& out) const override {
-        if (out.capacity() < out.size() + text.size()) out.reserve(2 * (out.size() + text.size()));
+        if (out.capacity() < out.size() + text.size()) out.reserve(out.size() + std::max(out.size(), text.size()));
         for (unsigned char c : text) out.push_back(c);
     }
     std::string decode(const std::vector<int32_t>& ids) const override {

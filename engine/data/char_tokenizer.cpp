@@ -29,7 +29,7 @@ public:
     int newline_id() const override { return m_ascii['\n']; }
 
     void encode(std::string_view text, std::vector<int32_t>& out) const override {
-        if (out.capacity() < out.size() + text.size()) out.reserve(2 * (out.size() + text.size()));
+        if (out.capacity() < out.size() + text.size()) out.reserve(out.size() + std::max(out.size(), text.size()));
         for (size_t i = 0; i < text.size();) {
             const unsigned char c = static_cast<unsigned char>(text[i]);
             if (c < 128 && m_ascii[c] >= 0) {

@@ -22,12 +22,29 @@ size_t code_points(std::string_view s) {
     return n;
 }
 
+/// Lengths seen in a stream: exact count, mean and max, plus a bounded uniform sample (reservoir) for
+/// the histogram, so a corpus of any size costs at most a few MB here.
+struct LengthSample {
+    static constexpr size_t kCap = 1 << 20;
+    std::vector<uint32_t> sample;
+    uint64_t n = 0, sum = 0;
+    uint32_t max = 0;
+    std::mt19937_64 rng{12345};
+    void add(uint32_t v) {
+        ++n;
+        sum += v;
+        max = std::max(max, v);
+        if (sample.size() < kCap) sample.push_back(v);
+        else if (const uint64_t j = rng() % n; j < kCap) sample[j] = v;
+    }
+};
+
 /// Collects counts and lengths while encoding.
 struct StatsBuilder {
     explicit StatsBuilder(const Tokenizer& t) : tok(t), counts(static_cast<size_t>(t.vocab_size()), 0) {}
     const Tokenizer& tok;
     std::vector<uint64_t> counts;
-    std::vector<uint32_t> lineLengths, docLengths;
+    LengthSample lineLengths, docLengths;
     uint64_t chars = 0, bytes = 0, tokens = 0, docs = 0;
 
     void add_tokens(const int32_t* ids, size_t n) {
@@ -40,27 +57,31 @@ struct StatsBuilder {
         s.bytes = bytes;
         s.tokens = tokens;
         s.documents = docs;
-        s.lines = lineLengths.size();
+        s.lines = lineLengths.n;
         s.vocab_size = tok.vocab_size();
         s.chars_per_token = tokens ? static_cast<double>(chars) / static_cast<double>(tokens) : 0;
         s.vocab_used = static_cast<int>(std::count_if(counts.begin(), counts.end(), [](uint64_t c) { return c > 0; }));
         if (tok.unk_id() >= 0 && tokens)
             s.unk_rate = static_cast<double>(counts[static_cast<size_t>(tok.unk_id())]) / static_cast<double>(tokens);
         // Histogram of documents when there are many, else of lines.
-        const bool byDoc = docLengths.size() >= 100;
+        const bool byDoc = docLengths.n >= 100;
         const auto& L = byDoc ? docLengths : lineLengths;
         s.length_unit = byDoc ? "documents" : "lines";
-        if (!L.empty()) {
-            std::vector<uint32_t> sorted(L);
+        if (L.n > 0) {
+            std::vector<uint32_t> sorted(L.sample);
             std::sort(sorted.begin(), sorted.end());
-            s.length_max = sorted.back();
-            s.length_mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
+            s.length_max = L.max;
+            s.length_mean = static_cast<double>(L.sum) / static_cast<double>(L.n);
             const double hi = std::max<double>(1.0, sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)]);
             const int bins = 20;
             const double w = std::max(1.0, std::ceil(hi / bins));
             for (int b = 0; b <= bins; ++b) s.length_bin_edges.push_back(b * w);
             s.length_counts.assign(bins, 0);
-            for (uint32_t v : L) s.length_counts[std::min<size_t>(bins - 1, static_cast<size_t>(v / w))]++;
+            // Exact up to a million lines/documents; beyond, the sample scaled to the true count.
+            const double scale = static_cast<double>(L.n) / static_cast<double>(L.sample.size());
+            std::vector<double> c(bins, 0.0);
+            for (uint32_t v : L.sample) c[std::min<size_t>(bins - 1, static_cast<size_t>(v / w))] += scale;
+            for (int b = 0; b < bins; ++b) s.length_counts[static_cast<size_t>(b)] = static_cast<uint64_t>(std::llround(c[static_cast<size_t>(b)]));
         }
         std::vector<int> order(counts.size());
         std::iota(order.begin(), order.end(), 0);
@@ -84,11 +105,11 @@ size_t encode_document(const Tokenizer& tok, std::string_view doc, std::vector<i
         for (size_t i = before; i < ids.size(); ++i) {
             ++run;
             if (ids[i] == nl) {
-                st.lineLengths.push_back(run);
+                st.lineLengths.add(run);
                 run = 0;
             }
         }
-        if (run) st.lineLengths.push_back(run);
+        if (run) st.lineLengths.add(run);
         return ids.size() - before;
     }
     size_t pos = 0;
@@ -97,7 +118,7 @@ size_t encode_document(const Tokenizer& tok, std::string_view doc, std::vector<i
         nl = nl == std::string_view::npos ? doc.size() : nl + 1;
         const size_t lb = ids.size();
         tok.encode(doc.substr(pos, nl - pos), ids);
-        st.lineLengths.push_back(static_cast<uint32_t>(ids.size() - lb));
+        st.lineLengths.add(static_cast<uint32_t>(ids.size() - lb));
         pos = nl;
     }
     return ids.size() - before;
@@ -149,7 +170,7 @@ DatasetStats compute_stats(const Tokenizer& tok, const std::vector<std::string>&
     std::vector<int32_t> ids;
     for (auto& d : documents) {
         ids.clear();
-        st.docLengths.push_back(static_cast<uint32_t>(encode_document(tok, d, ids, st)));
+        st.docLengths.add(static_cast<uint32_t>(encode_document(tok, d, ids, st)));
         st.add_tokens(ids.data(), ids.size());
         st.chars += code_points(d);
         st.bytes += d.size();
@@ -270,7 +291,7 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
             uint64_t pos = s;
             size_t docTokens = 0;
             while (pos < e) {
-                const uint64_t n = std::min<uint64_t>(e - pos, 8 << 20);
+                const uint64_t n = std::min<uint64_t>(e - pos, 1 << 20);  // 1 MB of text at a time
                 buf.resize(static_cast<size_t>(n));
                 cf.read(buf.data(), static_cast<std::streamsize>(n));
                 size_t use = buf.size();
@@ -281,7 +302,7 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
                 }
                 docTokens += encode_document(*tok, std::string_view(buf).substr(0, use), ids, st);
                 pos += use;
-                if (ids.size() > (4u << 20)) {
+                if (ids.size() > (1u << 20)) {
                     st.add_tokens(ids.data(), ids.size());
                     (isVal[d] ? *valW : trainW).write(ids.data(), ids.size());
                     ids.clear();
@@ -289,7 +310,7 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
                 if (progress && !progress("encoding", pos, bytes)) throw Cancelled();
             }
             if (eos >= 0) ids.push_back(eos);
-            st.docLengths.push_back(static_cast<uint32_t>(docTokens));
+            st.docLengths.add(static_cast<uint32_t>(docTokens));
             st.add_tokens(ids.data(), ids.size());
             (isVal[d] ? *valW : trainW).write(ids.data(), ids.size());
             prevEnd = e;
