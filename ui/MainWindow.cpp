@@ -72,10 +72,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                      : tr("%1 — Transformer Workbench").arg(QFileInfo(dir).fileName()));
         rebuildRecent();
     });
-    // Runtime facts come from the engine off the UI thread (loading BLAS takes a moment).
-    connect(&m_doctor, &QFutureWatcher<QString>::finished, this, [this] {
-        m_doctorText = m_doctor.result();
-        const auto r = twb::run_doctor(0, false);  // cheap now: everything is loaded
+    // Runtime facts come from the engine off the UI thread (loading BLAS and timing a matmul take a moment).
+    connect(&m_doctor, &QFutureWatcher<twb::DoctorReport>::finished, this, [this] {
+        const auto r = m_doctor.result();
+        m_doctorText = QString::fromStdString(twb::format_doctor(r));
         m_runtime->setText(tr("%1 · %2 threads · %3")
                                .arg(QString::fromStdString(r.device))
                                .arg(r.threads)
@@ -83,7 +83,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                                      : QFileInfo(QString::fromStdString(r.blas_library)).fileName()));
         m_runtime->setToolTip(m_doctorText);
     });
-    m_doctor.setFuture(QtConcurrent::run([] { return QString::fromStdString(twb::format_doctor(twb::run_doctor(0, true))); }));
+    m_doctor.setFuture(QtConcurrent::run([] { return twb::run_doctor(0, true); }));
 
     buildMenus();
     QSettings s;

@@ -2,6 +2,8 @@
 // the status bar with device, threads and BLAS. It wires signals and remembers layout; no tensors, no
 // parsing, no training logic live here.
 #pragma once
+#include "engine/nn/doctor.h"
+
 #include <QFutureWatcher>
 #include <QMainWindow>
 
@@ -37,5 +39,5 @@ private:
     QMenu* m_recent = nullptr;
     QLabel* m_runtime = nullptr;
     QString m_doctorText;
-    QFutureWatcher<QString> m_doctor;
+    QFutureWatcher<twb::DoctorReport> m_doctor;
 };

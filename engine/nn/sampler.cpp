@@ -425,8 +425,8 @@ AttentionCapture capture_attention_ids(GPT& model, const std::vector<int32_t>& i
 }
 
 AttentionCapture capture_attention(LoadedModel& m, const std::string& text, int top) {
-    auto cap = capture_attention_ids(m.model, encode_prompt(m, text), m.device, top);
     const auto ids = encode_prompt(m, text);
+    auto cap = capture_attention_ids(m.model, ids, m.device, top);
     const size_t start = ids.size() - static_cast<size_t>(cap.length);
     for (size_t i = start; i < ids.size(); ++i) cap.tokens.push_back(m.tokenizer->token_text(ids[i]));
     return cap;
