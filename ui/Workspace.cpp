@@ -1,5 +1,7 @@
 #include "ui/Workspace.h"
 
+#include "engine/data/prepare.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -38,9 +40,7 @@ QStringList Workspace::runs() {
 
 QStringList Workspace::datasets() {
     QStringList out;
-    const auto entries = QDir(datasetsDir()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    for (const auto& e : entries)
-        if (QFileInfo::exists(e.filePath() + "/meta.json")) out << e.filePath();
+    for (const auto& d : twb::list_prepared(datasetsDir().toStdString())) out << QString::fromStdString(d.dir.string());
     return out;
 }
 

@@ -14,7 +14,7 @@ public:
     static QString datasetsDir();
     /// Folders under runs/ that hold a config.json, newest first.
     static QStringList runs();
-    /// Prepared dataset folders under datasets/ (with meta.json).
+    /// Prepared dataset folders under datasets/ that open cleanly (meta.json and token files agree).
     static QStringList datasets();
     /// A fresh run folder name under runs/ ("run-20261122-031500").
     static QString newRunPath(const QString& stem = "run");

@@ -87,13 +87,6 @@ PrepareOptions fortunes_preset(const fs::path& out) {
     return o;
 }
 
-std::vector<std::string> preset_names() {
-    std::vector<std::string> n;
-    for (auto& e : load_catalogue()) n.push_back(e.name);
-    if (std::find(n.begin(), n.end(), "fortunes") == n.end()) n.insert(n.begin(), "fortunes");
-    return n;
-}
-
 PrepareOptions preset_options(const std::string& name, const fs::path& out, const fs::path& local_dir) {
     if (name == "fortunes") return fortunes_preset(out);
     for (auto& e : load_catalogue()) {

@@ -32,8 +32,6 @@ std::vector<CatalogueEntry> load_catalogue(const fs::path& file = catalogue_path
 /// Throws InputError telling how to install the package when it is missing.
 PrepareOptions fortunes_preset(const fs::path& out);
 
-/// The preset names `twb prepare --preset` knows.
-std::vector<std::string> preset_names();
 /// Options for a preset (fortunes, or a catalogue entry whose files lie in local_dir).
 PrepareOptions preset_options(const std::string& name, const fs::path& out, const fs::path& local_dir = {});
 

@@ -193,7 +193,6 @@ CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, c
             throw InputError("parallel input needs exactly two files, source then target (got " +
                              std::to_string(files.size()) + ")");
         FileReader src(files[0], spec.replace_invalid_utf8, result), tgt(files[1], spec.replace_invalid_utf8, result);
-        std::vector<std::string> srcLines;
         // Line-aligned: read both in step. Keep memory bounded by reading block pairs line by line.
         std::string sb, tb;
         size_t sp = 0, tp = 0;
@@ -330,23 +329,6 @@ CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, c
         report(doneBefore);
     }
     return result;
-}
-
-std::vector<std::string> preview_corpus(const CorpusSpec& spec, size_t max_bytes) {
-    std::vector<std::string> docs(1);
-    size_t bytes = 0;
-    struct Enough {};
-    try {
-        read_corpus(spec, [&](std::string_view piece, bool end) {
-            docs.back().append(piece.substr(0, max_bytes - std::min(bytes, max_bytes)));
-            bytes += piece.size();
-            if (end) docs.emplace_back();
-            if (bytes >= max_bytes) throw Enough{};
-        });
-    } catch (const Enough&) {
-    }
-    if (docs.back().empty()) docs.pop_back();
-    return docs;
 }
 
 } // namespace twb

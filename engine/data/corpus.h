@@ -50,7 +50,4 @@ std::vector<fs::path> expand_inputs(const std::vector<std::string>& inputs);
 /// Streams the corpus into sink. Progress counts input bytes. Throws InputError naming file and problem.
 CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, const ProgressFn& progress = {});
 
-/// Reads just the first max_bytes of the corpus as documents (for previews).
-std::vector<std::string> preview_corpus(const CorpusSpec& spec, size_t max_bytes);
-
 } // namespace twb

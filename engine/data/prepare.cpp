@@ -165,20 +165,6 @@ void from_json(const nlohmann::json& j, DatasetStats& s) {
         s.top_tokens.push_back({t.value("id", 0), t.value("text", ""), t.value("count", 0ull)});
 }
 
-DatasetStats compute_stats(const Tokenizer& tok, const std::vector<std::string>& documents) {
-    StatsBuilder st(tok);
-    std::vector<int32_t> ids;
-    for (auto& d : documents) {
-        ids.clear();
-        st.docLengths.add(static_cast<uint32_t>(encode_document(tok, d, ids, st)));
-        st.add_tokens(ids.data(), ids.size());
-        st.chars += code_points(d);
-        st.bytes += d.size();
-        ++st.docs;
-    }
-    return st.finish();
-}
-
 PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressFn& progress) {
     const auto t0 = std::chrono::steady_clock::now();
     if (opts.out.empty()) throw ConfigError("no output folder given (--out DIR)");

@@ -65,9 +65,6 @@ struct PrepareResult {
 /// Prepares a dataset. Throws InputError/ConfigError/IoError with an actionable message, or Cancelled.
 PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressFn& progress = {});
 
-/// Statistics of a text under a tokenizer without writing anything (for previews and comparisons).
-DatasetStats compute_stats(const Tokenizer& tok, const std::vector<std::string>& documents);
-
 /// A prepared dataset opened for reading.
 struct PreparedDataset {
     fs::path dir;

@@ -104,8 +104,6 @@ public:
         for (int i = 0; i < m_vocab; ++i) {
             int k = 0;
             std::string p = mod.piece(m_model, i, &k);
-            m_kinds.push_back(k);
-            m_pieces.push_back(p);
             m_display.push_back(display(p, k));
             if (p == "\n" && k == 0) m_newline = i;  // the user-defined "\n" piece
         }
@@ -215,8 +213,7 @@ private:
     twb_spm* m_model = nullptr;
     int m_vocab = 0;
     int m_newline = -1;
-    std::vector<int> m_kinds;
-    std::vector<std::string> m_pieces, m_display;
+    std::vector<std::string> m_display;
 };
 } // namespace
 

@@ -62,17 +62,6 @@ size_t replace_invalid_utf8(std::string& s) {
     return replaced;
 }
 
-std::vector<std::string> utf8_chars(std::string_view s) {
-    std::vector<std::string> out;
-    for (size_t i = 0; i < s.size();) {
-        size_t n = utf8_sequence_length(s, i);
-        if (n == 0) n = 1;
-        out.emplace_back(s.substr(i, n));
-        i += n;
-    }
-    return out;
-}
-
 uint32_t utf8_decode_at(std::string_view s, size_t i, size_t* len) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     size_t n = utf8_sequence_length(s, i);
@@ -182,13 +171,6 @@ std::string sha256_file(const fs::path& path) {
     unsigned n = 0;
     EVP_DigestFinal_ex(ctx, d, &n);
     EVP_MD_CTX_free(ctx);
-    return to_hex(d, n);
-}
-
-std::string sha256_hex(std::string_view data) {
-    unsigned char d[EVP_MAX_MD_SIZE];
-    unsigned n = 0;
-    EVP_Digest(data.data(), data.size(), d, &n, EVP_sha256(), nullptr);
     return to_hex(d, n);
 }
 

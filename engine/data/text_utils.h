@@ -20,9 +20,6 @@ size_t find_invalid_utf8(std::string_view s);
 /// Replaces invalid bytes with U+FFFD; returns how many were replaced.
 size_t replace_invalid_utf8(std::string& s);
 
-/// Splits UTF-8 into code points, each as its own string.
-std::vector<std::string> utf8_chars(std::string_view s);
-
 /// Decodes one code point at s[i] (valid UTF-8 assumed).
 uint32_t utf8_decode_at(std::string_view s, size_t i, size_t* len);
 
@@ -43,9 +40,6 @@ void write_file_atomic(const fs::path& path, std::string_view content);
 
 /// Hex sha256 of a file's bytes, read in blocks.
 std::string sha256_file(const fs::path& path);
-
-/// Hex sha256 of a string.
-std::string sha256_hex(std::string_view data);
 
 /// Human-readable size ("1.2 MB").
 std::string human_bytes(uint64_t n);

@@ -8,8 +8,6 @@
 
 namespace twb {
 
-std::vector<std::string> tokenizer_kinds() { return {"char", "byte", "word", "bpe", "unigram"}; }
-
 std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerSpec& spec, const fs::path& corpus_file,
                                            const ProgressFn& progress) {
     if (spec.kind == "char") return train_char_tokenizer(corpus_file, progress);

@@ -69,9 +69,6 @@ std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerSpec& spec, const fs::
 /// Loads the tokenizer saved in a prepared dataset folder (tokenizer.json there).
 std::unique_ptr<Tokenizer> load_tokenizer(const fs::path& dir);
 
-/// The tokenizer kinds the engine knows, for help texts and menus.
-std::vector<std::string> tokenizer_kinds();
-
 /// Special tokens shared by word and sentencepiece tokenizers, in id order 0..3.
 inline constexpr const char* kSpecialTokens[] = {"<pad>", "<unk>", "<bos>", "<eos>"};
 

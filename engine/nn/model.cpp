@@ -134,10 +134,4 @@ int64_t GPTImpl::num_parameters() const {
     return n;
 }
 
-torch::Tensor GPTImpl::position_table() const {
-    if (m_cfg.position == "learned") return transformer->wpe->weight.detach().clone();
-    if (m_cfg.position == "sinusoidal") return m_sinusoid.clone();
-    return torch::atan2(m_rope_sin, m_rope_cos);  // rotation angle per position and frequency
-}
-
 } // namespace twb::nn

@@ -67,9 +67,6 @@ public:
     std::vector<std::pair<std::string, torch::Tensor>> named_weights() const;
     int64_t num_parameters() const;
     const RunConfig& config() const { return m_cfg; }
-    /// The positional encoding table (block_size, n_embd) for learned/sinusoidal, rotary frequencies
-    /// (block_size, head_dim/2 angles) for rotary; for the attention viewer.
-    torch::Tensor position_table() const;
 
     Transformer transformer{nullptr};
     torch::nn::Linear lm_head{nullptr};  // only when embeddings are untied

@@ -117,8 +117,9 @@ torch::Tensor GptSource::next_logits(const std::vector<std::vector<int32_t>>& se
     if (!m_useCache) {
         logits = m_model->forward(rows(ws, n), fo);
     } else {
-        const bool refill = m_cacheStart != ws || m_cache.empty() || m_cacheLen >= n - ws ||
-                            (!m_cache.empty() && m_cache[0].k.defined() && m_cache[0].k.size(0) != B);
+        // A new window, a sequence that did not grow, or another batch size: start the cache afresh.
+        const bool refill = m_cache.empty() || m_cacheStart != ws || m_cacheLen >= n - ws ||
+                            (m_cache[0].k.defined() && m_cache[0].k.size(0) != B);
         if (refill) {
             m_cache.assign(m_model->transformer->h->size(), LayerCache());
             m_cacheStart = ws;
