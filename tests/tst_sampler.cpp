@@ -210,6 +210,40 @@ private slots:
                     QVERIFY(std::abs(s[static_cast<size_t>(k)] / z - cap.at(0, h, q, k)) < 1e-5);
             }
     }
+    void headScoresTellPatternsApart() {
+        // Three constructed heads: previous-token, first-token and uniform.
+        AttentionCapture cap;
+        cap.layers = 1;
+        cap.heads = 3;
+        cap.length = 8;
+        cap.weights.assign(3 * 8 * 8, 0.f);
+        auto set = [&](int64_t h, int64_t q, int64_t k, float w) { cap.weights[(h * 8 + q) * 8 + k] = w; };
+        for (int64_t q = 0; q < 8; ++q) {
+            set(0, q, std::max<int64_t>(0, q - 1), 1.f);
+            set(1, q, 0, 1.f);
+            for (int64_t k = 0; k <= q; ++k) set(2, q, k, 1.f / static_cast<float>(q + 1));
+        }
+        const auto s = head_scores(cap);
+        QCOMPARE(s.previous[0], 1.0f);
+        QVERIFY(s.previous[1] < 0.2f);
+        QCOMPARE(s.first[1], 1.0f);
+        QVERIFY(s.entropy[0] < 1e-6f && s.entropy[1] < 1e-6f);
+        QVERIFY(std::abs(s.entropy[2] - 1.0f) < 1e-5f);  // uniform = 1 after normalising
+        // Rollout of a layer that only looks back one token: row q spreads over q and q-1 (rows sum to 1).
+        const auto one = [&] {
+            AttentionCapture c = cap;
+            c.heads = 1;
+            c.weights.resize(64);
+            return c;
+        }();
+        const auto r = attention_rollout(one, 0);
+        for (int64_t q = 1; q < 8; ++q) {
+            QVERIFY(std::abs(r[q * 8 + q] - 0.5f) < 1e-6f);
+            QVERIFY(std::abs(r[q * 8 + q - 1] - 0.5f) < 1e-6f);
+        }
+        const auto mean = mean_over_heads(cap, 0);
+        QVERIFY(std::abs(mean[7 * 8 + 0] - (0.f + 1.f + 1.f / 8.f) / 3.f) < 1e-6f);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestSampler)

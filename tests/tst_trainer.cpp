@@ -7,6 +7,7 @@
 #include "engine/nn/optimizer.h"
 #include "engine/nn/schedule.h"
 #include "engine/nn/trainer.h"
+#include "engine/probe_log.h"
 #include "test_util.h"
 
 using namespace twb;
@@ -75,6 +76,43 @@ private slots:
         const auto rows = read_metrics(twbtest::path(m_dir, "learn") / "metrics.csv");
         QCOMPARE(std::count_if(rows.begin(), rows.end(), [](auto& x) { return x.kind == "train"; }), 120l);
         QCOMPARE(std::count_if(rows.begin(), rows.end(), [](auto& x) { return x.kind == "eval"; }), 13l);
+    }
+    void probeTimelineHasOneCapturePerEvaluation() {
+        const auto dir = twbtest::path(m_dir, "probe");
+        auto r = run(config(30), dir.string());
+        const auto t = read_probe(dir);
+        // Evaluations at 0, 10, 20, 30; the probe is the first block of val (32 tokens < 64).
+        QCOMPARE(t.steps, (std::vector<int64_t>{0, 10, 20, 30}));
+        QCOMPARE(t.layers, int64_t(2));
+        QCOMPARE(t.heads, int64_t(2));
+        QCOMPARE(t.length, int64_t(32));
+        QCOMPARE(t.tokens.size(), size_t(32));
+        const auto open = open_prepared(m_data);
+        TokenFile val(m_data / "val.bin", open.dtype);
+        for (size_t i = 0; i < t.ids.size(); ++i) QCOMPARE(t.ids[i], val.at(i));
+        for (size_t i = 0; i < t.steps.size(); ++i) {
+            const auto c = t.at(i);
+            for (int64_t q = 0; q < c.length; ++q) {
+                double sum = 0;
+                for (int64_t k = 0; k < c.length; ++k) {
+                    sum += c.at(1, 1, q, k);
+                    if (k > q) QCOMPARE(c.at(1, 1, q, k), 0.0f);
+                }
+                QVERIFY2(std::abs(sum - 1.0) < (q + 1) * 0.5 / 255 + 1e-6, qPrintable(QString::number(sum)));
+            }
+        }
+        // Heads change as the model learns: the last capture differs from the first.
+        QVERIFY(t.at(0).weights != t.at(3).weights);
+        // Resuming and training on appends after the resumed step and keeps steps ascending.
+        auto more = config(50);
+        run(more, dir.string(), true);
+        QCOMPARE(read_probe(dir).steps, (std::vector<int64_t>{0, 10, 20, 30, 40, 50}));
+        // A torn record (crash mid-append) is ignored on reading.
+        {
+            std::ofstream f(dir / "probe" / "attention.u8", std::ios::binary | std::ios::app);
+            f << "torn";
+        }
+        QCOMPARE(read_probe(dir).steps.size(), size_t(6));
     }
     void resumeIsBitIdentical() {
         auto cfg = config(40);

@@ -7,6 +7,7 @@
 // give the same text) and the cache is refilled once per block_size/2 tokens.
 #pragma once
 #include "engine/data/tokenizer.h"
+#include "engine/nn/generation_types.h"
 #include "engine/nn/model.h"
 
 #include <atomic>
@@ -18,46 +19,8 @@
 
 namespace twb::nn {
 
-struct SamplingOptions {
-    int max_new_tokens = 200;
-    double temperature = 0.8;         // 0 = greedy
-    int top_k = 0;                    // keep the k most probable tokens; 0 = off
-    double top_p = 1.0;               // keep the smallest set reaching this probability; 1 = off
-    double repetition_penalty = 1.0;  // > 1 discourages tokens already in the text (CTRL's rule)
-    int no_repeat_ngram = 0;          // forbid repeating any n-gram of this size; 0 = off
-    int beam_width = 1;               // > 1 = beam search (deterministic)
-    double length_penalty = 1.0;      // beam score = log-prob / length^length_penalty
-    int num_samples = 1;              // independent samples generated as one batch
-    int64_t seed = -1;                // -1 = random
-    bool use_kv_cache = true;
-    bool stop_at_eos = true;
-    std::vector<std::string> stop_strings;
-    int alternatives = 5;             // top alternatives reported per token
-    /// Throws ConfigError naming the bad value.
-    void validate() const;
-};
 
-/// One generated token, streamed as it is produced.
-struct TokenEvent {
-    int sample = 0;                   // which of num_samples
-    int64_t index = 0;                // 0-based position among the generated tokens
-    int token = 0;
-    std::string token_text;           // the token as the tokenizer shows it
-    std::string text;                 // newly complete text to append (may be empty mid-UTF-8)
-    double prob = 0;                  // its probability under temperature and penalties
-    std::vector<std::pair<int, double>> alternatives;  // most probable tokens at this step
-};
 
-struct SampleResult {
-    std::vector<std::string> texts;                 // generated continuation per sample (prompt excluded)
-    std::vector<std::vector<int32_t>> tokens;       // generated ids per sample
-    std::vector<double> logprob;                    // total log-probability per sample
-    int64_t generated = 0;                          // tokens generated over all samples
-    double seconds = 0;
-    double tokens_per_s = 0;
-    bool cancelled = false;
-    std::vector<std::string> warnings;              // e.g. the prompt was cropped to block_size
-};
 
 /// Where next-token logits come from. Each call passes the sequences so far; between calls each
 /// sequence grows by one token (after reorder, for beams), so implementations may cache.
@@ -100,8 +63,6 @@ void apply_top_k(torch::Tensor& logits, int k);
 /// Keeps the smallest set of most probable tokens whose probabilities sum to at least p.
 void apply_top_p(torch::Tensor& logits, double p);
 
-using TokenCallback = std::function<void(const TokenEvent&)>;
-
 /// Runs generation from prompt ids. decode turns ids into text (for streaming and stop strings).
 SampleResult generate_ids(LogitsSource& src, const std::vector<int32_t>& prompt, const SamplingOptions& opt,
                           int eos_id, const std::function<std::string(const std::vector<int32_t>&)>& decode,
@@ -128,17 +89,6 @@ std::vector<int32_t> encode_prompt(const LoadedModel& m, const std::string& prom
 SampleResult generate_text(LoadedModel& m, const std::string& prompt, const SamplingOptions& opt,
                            const TokenCallback& on_token = {}, const std::atomic<bool>* cancel = nullptr);
 
-/// Attention of every layer and head over a text, plus the next-token distribution at each position.
-struct AttentionCapture {
-    std::vector<std::string> tokens;      // token strings of the (cropped) input
-    int64_t layers = 0, heads = 0, length = 0;
-    std::vector<float> weights;           // [layer][head][query][key], row-major; zero above the diagonal
-    std::vector<std::vector<std::pair<int, float>>> next_top;  // per position: top tokens and probabilities
-    std::vector<std::string> warnings;
-    float at(int64_t l, int64_t h, int64_t q, int64_t k) const {
-        return weights[static_cast<size_t>(((l * heads + h) * length + q) * length + k)];
-    }
-};
 
 /// Runs one forward pass over text (cropped to the last block_size tokens) and returns the weights.
 AttentionCapture capture_attention(LoadedModel& m, const std::string& text, int top = 5);

@@ -11,7 +11,9 @@
 #include "engine/nn/metrics_log.h"
 #include "engine/nn/model.h"
 #include "engine/nn/optimizer.h"
+#include "engine/nn/sampler.h"
 #include "engine/nn/schedule.h"
+#include "engine/probe_log.h"
 
 #include <algorithm>
 #include <chrono>
@@ -23,6 +25,25 @@ using namespace twb::nn;
 
 namespace {
 using Clock = std::chrono::steady_clock;
+
+constexpr int64_t kProbeTokens = 64;
+
+/// The probe's ids: the stored ones when resuming, else the configured prompt, else the first tokens
+/// of the validation split (train when val is too short). Empty (with a message) when none can be made.
+std::vector<int32_t> choose_probe(const RunConfig& cfg, const fs::path& runDir, bool resume, const TokenFile& text,
+                                  const Tokenizer& tok) {
+    if (resume) {
+        auto ids = probe_ids(runDir);
+        if (!ids.empty()) return ids;
+    }
+    std::vector<int32_t> ids;
+    if (!cfg.probe_prompt.empty()) ids = tok.encode(cfg.probe_prompt);
+    else
+        for (uint64_t i = 0; i < std::min<uint64_t>(text.size(), kProbeTokens); ++i) ids.push_back(text.at(i));
+    if (static_cast<int64_t>(ids.size()) > std::min<int64_t>(cfg.block_size, kProbeTokens))
+        ids.resize(static_cast<size_t>(std::min<int64_t>(cfg.block_size, kProbeTokens)));
+    return ids;
+}
 
 uint64_t eval_seed(uint64_t seed, int64_t step, int split) {
     return seed * 1000003ull + static_cast<uint64_t>(step) * 7919ull + static_cast<uint64_t>(split);
@@ -89,6 +110,23 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
             fs::copy_file(data.dir / f, runDir / "tokenizer" / f, fs::copy_options::overwrite_existing);
     write_file_atomic(runDir / "config.json", nlohmann::json(cfg).dump(2));
     MetricsLog metrics(runDir / "metrics.csv", job.resume ? st.step : -1, skipFirstEval);
+
+    // The attention probe: one fixed prompt captured at every evaluation (RUN/probe/). A probe that
+    // cannot be made is reported and skipped; it never stops training.
+    std::vector<int32_t> probe;
+    try {
+        const auto tok = load_tokenizer(runDir / "tokenizer");
+        probe = choose_probe(cfg, runDir, job.resume, haveVal ? valFile : trainFile, *tok);
+        if (probe.empty()) throw InputError("the probe prompt is empty");
+        if (!job.resume || probe_ids(runDir).empty()) {
+            std::vector<std::string> texts;
+            for (int32_t id : probe) texts.push_back(tok->token_text(id));
+            start_probe(runDir, probe, texts, cfg.n_layer, cfg.n_head);
+        }
+    } catch (const Error& e) {
+        probe.clear();
+        if (cb.on_message) cb.on_message(std::string("no attention probe for this run: ") + e.what());
+    }
 
     TrainSummary summary;
     summary.parameters = model->num_parameters();
@@ -158,6 +196,7 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
             MetricsRow row = metrics_row(ev);
             row.lr = learning_rate_at(cfg, step);
             metrics.append(row);
+            if (!probe.empty()) append_probe(runDir, step, capture_attention_ids(model, probe, device, 1));
             if (cb.on_eval) cb.on_eval(ev);
             if (step > 0) checkpoint(va.loss);
         }
