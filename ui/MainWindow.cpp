@@ -3,6 +3,8 @@
 #include "engine/nn/doctor.h"
 #include "ui/MetricsPlot.h"
 #include "ui/PlaceholderPanel.h"
+#include "ui/RunPicker.h"
+#include "ui/SamplingPanel.h"
 #include "ui/TrainingPanel.h"
 #include "ui/Workspace.h"
 
@@ -51,11 +53,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                              tr("The attention viewer (every layer and head for any prompt, heads forming live during "
                                 "training) arrives with its own panel. The engine already captures the weights: "
                                 "<code>twb attention --run RUN --prompt TEXT --out weights.json</code>.")));
-    add(tr("Sampling"),
-        new PlaceholderPanel(tr("Sampling"),
-                             tr("The sampling console arrives with its own panel. Generate from a trained run on the "
-                                "command line meanwhile: <code>twb sample --run RUN --prompt TEXT</code> (greedy, "
-                                "temperature, top-k, top-p, beam search, KV cache).")));
+    m_sampling = new SamplingPanel;
+    add(tr("Sampling"), m_sampling);
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
     auto* central = new QWidget;
     auto* row = new QHBoxLayout(central);
@@ -71,7 +70,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         setWindowTitle(dir.isEmpty() ? tr("Transformer Workbench")
                                      : tr("%1 — Transformer Workbench").arg(QFileInfo(dir).fileName()));
         rebuildRecent();
+        m_sampling->picker()->refresh();
+        if (!dir.isEmpty()) m_sampling->setRun(dir);
     });
+    connect(m_training->worker(), &TrainWorker::checkpointWritten, m_sampling->picker(), &RunPicker::refresh);
+    connect(m_sampling, &SamplingPanel::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     // Runtime facts come from the engine off the UI thread (loading BLAS and timing a matmul take a moment).
     connect(&m_doctor, &QFutureWatcher<twb::DoctorReport>::finished, this, [this] {
         const auto r = m_doctor.result();

@@ -12,12 +12,14 @@ class QStackedWidget;
 class QMenu;
 class QLabel;
 class TrainingPanel;
+class SamplingPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     TrainingPanel* trainingPanel() const { return m_training; }
+    SamplingPanel* samplingPanel() const { return m_sampling; }
     /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling").
     void showPanel(const QString& name);
 
@@ -36,6 +38,7 @@ private:
     QListWidget* m_nav = nullptr;
     QStackedWidget* m_stack = nullptr;
     TrainingPanel* m_training = nullptr;
+    SamplingPanel* m_sampling = nullptr;
     QMenu* m_recent = nullptr;
     QLabel* m_runtime = nullptr;
     QString m_doctorText;

@@ -1,0 +1,137 @@
+// The sampling console driven offscreen over a tiny trained run: tokens stream in, Stop ends a long
+// generation early, greedy is reproducible, branching continues from the chosen alternative, the
+// comparison has one column per checkpoint, history is kept with the run, and a prompt the tokenizer
+// cannot encode gives a message naming the characters.
+#include "ui/RunPicker.h"
+#include "ui/SamplingPanel.h"
+#include "ui_fixture.h"
+
+#include <QTableWidget>
+
+class TestSamplingPanel : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws;
+    QString m_run;
+
+    static void waitIdle(SamplingPanel& p) { QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000); }
+
+private slots:
+    void initTestCase() { m_run = twbtest::make_tiny_run(m_ws); }
+
+    void greedyStreamsAndIsReproducible() {
+        SamplingPanel p;
+        p.setRun(m_run);
+        QCOMPARE(p.picker()->run(), m_run);
+        p.setPrompt("the ");
+        p.setTemperature(0);
+        p.setMaxTokens(40);
+        p.setSamples(1);
+        p.generate();
+        QVERIFY(p.isBusy());
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QCOMPARE(p.output().samples.size(), qsizetype(1));
+        QCOMPARE(p.output().samples[0].size(), qsizetype(40));
+        const QString first = p.outputText();
+        QVERIFY(!first.isEmpty());
+        // every token carries its probability and alternatives, the chosen one the most probable (greedy)
+        for (const auto& t : p.output().samples[0]) {
+            QVERIFY(t.prob > 0 && t.prob <= 1.0);
+            QVERIFY(!t.altIds.isEmpty());
+            QCOMPARE(t.altIds[0], t.id);
+        }
+        p.generate();
+        waitIdle(p);
+        QCOMPARE(p.outputText(), first);
+        // the history kept with the run has both generations
+        QTRY_COMPARE(ModelWorker::readHistory(m_run).size(), qsizetype(2));
+        QCOMPARE(ModelWorker::readHistory(m_run).last().toObject()["outputs"].toArray()[0].toString(), first);
+    }
+
+    void stopEndsEarly() {
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.setPrompt("a");
+        p.setTemperature(1.0);
+        p.setMaxTokens(100000);
+        p.generate();
+        QTRY_VERIFY_WITH_TIMEOUT(!p.output().samples.isEmpty() && p.output().samples[0].size() >= 5, 30000);
+        p.stop();
+        waitIdle(p);
+        const auto n = p.output().samples[0].size();
+        QVERIFY2(n < 100000, qPrintable(QString::number(n)));
+        QTRY_VERIFY(ModelWorker::readHistory(m_run).last().toObject()["cancelled"].toBool());
+    }
+
+    void branchContinuesFromChosenToken() {
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.setPrompt("the ");
+        p.setTemperature(0);
+        p.setMaxTokens(30);
+        p.generate();
+        waitIdle(p);
+        const auto before = p.output().samples[0];
+        const int at = 5;
+        QVERIFY(before[at].altIds.size() >= 2);
+        const int altId = before[at].altIds[1];  // the second most probable token, not the one taken
+        QVERIFY(altId != before[at].id);
+        p.branch(at, 1);
+        QVERIFY(p.isBusy());
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const auto after = p.output().samples[0];
+        for (int i = 0; i < at; ++i) QCOMPARE(after[i].id, before[i].id);
+        QCOMPARE(after[at].id, altId);
+        QCOMPARE(after.size(), before.size());  // same total length: the branch generates the rest
+        QCOMPARE(p.branchDepth(), 1);
+        // greedy continuation after the new token differs from the original continuation somewhere
+        bool differs = false;
+        for (int i = at + 1; i < after.size(); ++i) differs |= after[i].id != before[i].id;
+        QVERIFY(differs);
+        p.back();
+        QCOMPARE(p.branchDepth(), 0);
+        QCOMPARE(p.output().samples[0][at].id, before[at].id);
+    }
+
+    void compareHasOneColumnPerCheckpoint() {
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.setPrompt("the ");
+        p.setMaxTokens(20);
+        p.setSeed(7);
+        p.setCompare({10, 20, 40}, {0.0, 1.0});
+        p.runCompare();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        auto* t = p.compareTable();
+        QCOMPARE(t->columnCount(), 3);
+        QCOMPARE(t->rowCount(), 2);
+        QVERIFY(t->horizontalHeaderItem(0)->text().contains("step 10"));
+        QVERIFY(t->horizontalHeaderItem(2)->text().contains("step 40"));
+        for (int r = 0; r < 2; ++r)
+            for (int c = 0; c < 3; ++c) QVERIFY(t->item(r, c) && !t->item(r, c)->text().isEmpty());
+        // the greedy cell of step 40 equals a plain greedy generation at that checkpoint
+        p.picker()->setCheckpoint("40");
+        p.setTemperature(0);
+        p.generate();
+        waitIdle(p);
+        QCOMPARE(t->item(0, 2)->text(), p.outputText());
+        const QString md = p.compareMarkdown();
+        QCOMPARE(md.count('\n'), 2 + 2 + 2);  // prompt + blank, header + rule, two rows
+        QVERIFY(md.contains("| greedy |"));
+    }
+
+    void unencodablePromptNamesCharacters() {
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.setPrompt("héllo ☃");
+        p.generate();
+        waitIdle(p);
+        QVERIFY2(p.lastError().contains("☃"), qPrintable(p.lastError()));
+        QVERIFY(p.output().samples.isEmpty());
+    }
+};
+
+QTEST_MAIN(TestSamplingPanel)
+#include "tst_sampling_panel.moc"

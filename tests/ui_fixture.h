@@ -1,0 +1,49 @@
+// A tiny trained run for the panels' tests: a char dataset of English-like text and a one-layer
+// model trained for 40 steps with a checkpoint every 10 (all kept), made through the engine API.
+#pragma once
+#include "engine/data/prepare.h"
+#include "engine/nn/trainer.h"
+#include "test_util.h"
+#include "ui/Workspace.h"
+
+#include <QSettings>
+#include <QStandardPaths>
+
+namespace twbtest {
+
+/// Points the workspace at dir (test-mode settings), prepares a dataset and trains a run in runs/NAME.
+inline QString make_tiny_run(const QTemporaryDir& dir, const char* name = "tiny", int iters = 40) {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+    Workspace::setRoot(dir.path());
+    const auto data = std::filesystem::path(Workspace::datasetsDir().toStdString()) / "small";
+    if (!std::filesystem::exists(data)) {
+        write(path(dir, "c.txt"), english_like(30000));
+        twb::PrepareOptions o;
+        o.corpus.inputs = {path(dir, "c.txt").string()};
+        o.out = data;
+        twb::prepare_dataset(o);
+    }
+    twb::RunConfig c = twb::preset_config("tiny");
+    c.data_dir = data.string();
+    c.n_layer = 2;
+    c.n_embd = 32;
+    c.n_head = 2;
+    c.block_size = 32;
+    c.batch_size = 8;
+    c.max_iters = iters;
+    c.lr_decay_iters = iters;
+    c.warmup_iters = 2;
+    c.eval_interval = 10;
+    c.eval_iters = 2;
+    c.keep_checkpoints = 100;
+    c.threads = 1;
+    c.dropout = 0;
+    twb::TrainJob job;
+    job.config = c;
+    job.run_dir = (Workspace::runsDir() + "/" + name).toStdString();
+    twb::train(job);
+    return QString::fromStdString(job.run_dir);
+}
+
+} // namespace twbtest
