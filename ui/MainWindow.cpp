@@ -2,6 +2,7 @@
 
 #include "engine/nn/doctor.h"
 #include "ui/MetricsPlot.h"
+#include "ui/AttentionPanel.h"
 #include "ui/PlaceholderPanel.h"
 #include "ui/RunPicker.h"
 #include "ui/SamplingPanel.h"
@@ -48,11 +49,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                 "the Quick start prepares Debian's fortune cookies by itself.")
                                  .arg(Workspace::datasetsDir().toHtmlEscaped())));
     add(tr("Training"), m_training);
-    add(tr("Attention"),
-        new PlaceholderPanel(tr("Attention"),
-                             tr("The attention viewer (every layer and head for any prompt, heads forming live during "
-                                "training) arrives with its own panel. The engine already captures the weights: "
-                                "<code>twb attention --run RUN --prompt TEXT --out weights.json</code>.")));
+    m_attention = new AttentionPanel;
+    add(tr("Attention"), m_attention);
     m_sampling = new SamplingPanel;
     add(tr("Sampling"), m_sampling);
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
@@ -70,10 +68,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         setWindowTitle(dir.isEmpty() ? tr("Transformer Workbench")
                                      : tr("%1 — Transformer Workbench").arg(QFileInfo(dir).fileName()));
         rebuildRecent();
-        m_sampling->picker()->refresh();
-        if (!dir.isEmpty()) m_sampling->setRun(dir);
+        for (RunPicker* p : {m_sampling->picker(), m_attention->picker()}) {
+            p->refresh();
+            if (!dir.isEmpty()) p->setRun(dir);
+        }
     });
     connect(m_training->worker(), &TrainWorker::checkpointWritten, m_sampling->picker(), &RunPicker::refresh);
+    connect(m_training->worker(), &TrainWorker::checkpointWritten, this,
+            [this] { m_attention->runUpdated(m_training->currentRun()); });
+    connect(m_attention, &AttentionPanel::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(m_sampling, &SamplingPanel::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     // Runtime facts come from the engine off the UI thread (loading BLAS and timing a matmul take a moment).
     connect(&m_doctor, &QFutureWatcher<twb::DoctorReport>::finished, this, [this] {

@@ -13,6 +13,7 @@ class QMenu;
 class QLabel;
 class TrainingPanel;
 class SamplingPanel;
+class AttentionPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -20,6 +21,7 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     TrainingPanel* trainingPanel() const { return m_training; }
     SamplingPanel* samplingPanel() const { return m_sampling; }
+    AttentionPanel* attentionPanel() const { return m_attention; }
     /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling").
     void showPanel(const QString& name);
 
@@ -39,6 +41,7 @@ private:
     QStackedWidget* m_stack = nullptr;
     TrainingPanel* m_training = nullptr;
     SamplingPanel* m_sampling = nullptr;
+    AttentionPanel* m_attention = nullptr;
     QMenu* m_recent = nullptr;
     QLabel* m_runtime = nullptr;
     QString m_doctorText;

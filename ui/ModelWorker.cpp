@@ -1,11 +1,14 @@
 #include "ui/ModelWorker.h"
 
 #include "engine/data/errors.h"
+#include "engine/data/prepare.h"
+#include "engine/run_files.h"
 
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QSaveFile>
 
 namespace {
@@ -157,4 +160,21 @@ void ModelWorker::appendHistory(const QString& run, const QJsonObject& entry) {
     out.write(old);
     out.write(QJsonDocument(entry).toJson(QJsonDocument::Compact) + "\n");
     if (!out.commit()) throw twb::IoError("cannot write " + (run + "/samples.jsonl").toStdString());
+}
+
+void ModelWorker::pickValidationText(const QString& run) {
+    guarded(this, [&] {
+        const auto cfg = twb::read_run_config(run.toStdString());
+        const auto data = twb::open_prepared(cfg.data_dir);
+        const bool val = data.val_tokens > 1;
+        twb::TokenFile f(data.dir / (val ? "val.bin" : "train.bin"), data.dtype);
+        const auto tok = twb::load_tokenizer(std::filesystem::exists(run.toStdString() + "/tokenizer/tokenizer.json")
+                                                 ? std::filesystem::path(run.toStdString()) / "tokenizer"
+                                                 : data.dir);
+        const uint64_t n = std::min<uint64_t>(f.size(), static_cast<uint64_t>(std::min<int64_t>(cfg.block_size, 128)));
+        const uint64_t start = f.size() > n ? QRandomGenerator::global()->bounded(static_cast<quint64>(f.size() - n)) : 0;
+        std::vector<int32_t> ids;
+        for (uint64_t i = start; i < start + n; ++i) ids.push_back(f.at(i));
+        emit validationText(std2q(tok->decode(ids)));
+    });
 }

@@ -88,6 +88,8 @@ public slots:
     void loadPositions(const QString& run, const QString& checkpoint);
     void loadProbe(const QString& run);
     void loadHistory(const QString& run);
+    /// A random stretch of the run's validation text, about block_size tokens (at most 128).
+    void pickValidationText(const QString& run);
 
 signals:
     void token(quint64 id, const UiToken& t);
@@ -98,6 +100,7 @@ signals:
     void positionsLoaded(const twb::nn::PositionTable& table);
     void probeLoaded(const QString& run, const twb::ProbeTimeline& timeline);
     void historyLoaded(const QString& run, const QJsonArray& entries);
+    void validationText(const QString& text);
     void failed(const QString& error);
 
 private:

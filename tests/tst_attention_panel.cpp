@@ -1,0 +1,125 @@
+// The attention viewer driven offscreen over a tiny trained run: the heatmap shows exactly the
+// engine's captured weights with the future masked, the aggregations are what they claim, the probe
+// timeline scrubs through the run's evaluations, positions load, and exports hold every weight.
+#include "engine/nn/model_session.h"
+#include "ui/AttentionPanel.h"
+#include "ui/Heatmap.h"
+#include "ui/RunPicker.h"
+#include "ui_fixture.h"
+
+#include <QJsonDocument>
+#include <QSlider>
+#include <qcustomplot.h>
+
+class TestAttentionPanel : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws;
+    QString m_run;
+
+    static void waitIdle(AttentionPanel& p) { QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000); }
+
+private slots:
+    void initTestCase() { m_run = twbtest::make_tiny_run(m_ws); }
+
+    void promptShowsEngineWeights() {
+        AttentionPanel p;
+        p.setRun(m_run);
+        p.picker()->setCheckpoint("40");
+        p.setPrompt("the cat sat");
+        p.showPrompt();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const auto& c = p.capture();
+        QCOMPARE(c.layers, int64_t(2));
+        QCOMPARE(c.heads, int64_t(2));
+        QCOMPARE(c.length, int64_t(11));
+        QCOMPARE(c.weights.size(), size_t(2 * 2 * 11 * 11));
+        QCOMPARE(p.shownStep(), qint64(40));
+        // the same weights as the engine computes for that checkpoint
+        twb::nn::ModelSession s;
+        s.open(m_run.toStdString(), "40");
+        const auto ref = s.attention("the cat sat");
+        QCOMPARE(c.weights, ref.weights);
+        // the large view is head (1, 1): equal to the capture below the diagonal, masked above
+        p.select(1, 1);
+        auto* h = p.heatmap();
+        QCOMPARE(h->rows(), 11);
+        for (int q = 0; q < 11; ++q)
+            for (int k = 0; k < 11; ++k) {
+                if (k > q) QVERIFY(std::isnan(h->value(q, k)));
+                else QCOMPARE(h->value(q, k), c.at(1, 1, q, k));
+            }
+        QVERIFY(h->describe(3, 1).contains("'␣'") || h->describe(3, 1).contains("(3)"));
+        // layer mean and rollout
+        p.setView(AttentionPanel::View::LayerMean);
+        QVERIFY(std::abs(h->value(5, 2) - (c.at(1, 0, 5, 2) + c.at(1, 1, 5, 2)) / 2) < 1e-6f);
+        p.setView(AttentionPanel::View::Rollout);
+        for (int q = 0; q < 11; ++q) {
+            double sum = 0;
+            for (int k = 0; k <= q; ++k) sum += h->value(q, k);
+            QVERIFY(std::abs(sum - 1.0) < 1e-5);
+        }
+        // exports hold every weight
+        QTemporaryDir out;
+        QVERIFY(p.exportJson(out.path() + "/w.json"));
+        QFile jf(out.path() + "/w.json");
+        QVERIFY(jf.open(QIODevice::ReadOnly));
+        const auto j = QJsonDocument::fromJson(jf.readAll()).object();
+        QCOMPARE(j["tokens"].toArray().size(), 11);
+        QCOMPARE(j["weights"].toArray()[1].toArray()[0].toArray()[10].toArray()[3].toDouble(),
+                 static_cast<double>(c.at(1, 0, 10, 3)));
+        QVERIFY(p.exportCsv(out.path() + "/w.csv"));
+        QFile cf(out.path() + "/w.csv");
+        QVERIFY(cf.open(QIODevice::ReadOnly));
+        QCOMPARE(cf.readAll().count('\n'), 1 + 2 * 2 * (11 * 12 / 2));
+        QVERIFY(!QFile::exists(out.path() + "/w.csv.tmp.csv"));
+    }
+
+    void timelineScrubsThroughEvaluations() {
+        AttentionPanel p;
+        p.setRun(m_run);
+        p.showTimeline();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QCOMPARE(p.timeline().steps, (std::vector<int64_t>{0, 10, 20, 30, 40}));
+        auto* slider = p.timelineSlider();
+        QVERIFY(slider->isEnabled());
+        QCOMPARE(slider->maximum(), 4);
+        QCOMPARE(p.shownStep(), qint64(40));  // opens at the newest capture
+        slider->setValue(0);
+        QCOMPARE(p.shownStep(), qint64(0));
+        const auto first = p.capture().weights;
+        QCOMPARE(first, p.timeline().at(0).weights);
+        slider->setValue(4);
+        QCOMPARE(p.shownStep(), qint64(40));
+        QVERIFY(p.capture().weights != first);
+        // one score curve per head, one point per evaluation
+        QCOMPARE(p.scorePlot()->graphCount(), 4);
+        QCOMPARE(p.scorePlot()->graph(0)->data()->size(), 5);
+    }
+
+    void positionsShowRotaryAngles() {
+        AttentionPanel p;
+        p.setRun(m_run);
+        p.loadPositions();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        auto* m = p.positionMap();
+        QCOMPARE(m->rows(), 32);  // block_size
+        QCOMPARE(m->cols(), 8);   // head_dim / 2 rotation pairs
+        QCOMPARE(m->value(0, 3), 1.0f);  // cos(0)
+        QVERIFY(std::abs(m->value(5, 0) - std::cos(5.0f)) < 1e-5f);  // theta_0 = 1
+    }
+
+    void badPromptGivesMessage() {
+        AttentionPanel p;
+        p.setRun(m_run);
+        p.setPrompt("☃");
+        p.showPrompt();
+        waitIdle(p);
+        QVERIFY2(p.lastError().contains("☃"), qPrintable(p.lastError()));
+    }
+};
+
+QTEST_MAIN(TestAttentionPanel)
+#include "tst_attention_panel.moc"
