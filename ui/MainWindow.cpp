@@ -3,7 +3,7 @@
 #include "engine/nn/doctor.h"
 #include "ui/MetricsPlot.h"
 #include "ui/AttentionPanel.h"
-#include "ui/PlaceholderPanel.h"
+#include "ui/DatasetsPanel.h"
 #include "ui/RunPicker.h"
 #include "ui/SamplingPanel.h"
 #include "ui/TrainingPanel.h"
@@ -40,14 +40,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_nav->addItem(name);
         m_stack->addWidget(w);
     };
-    add(tr("Datasets"),
-        new PlaceholderPanel(tr("Datasets"),
-                             tr("Importing, cleaning and tokenizing text in the GUI arrives with the Datasets panel. "
-                                "Until then prepare data on the command line, for example<br><br>"
-                                "<code>twb prepare --input input.txt --tokenizer char --out %1/shakespeare</code><br><br>"
-                                "Prepared datasets in <code>%1</code> appear in the Training panel's dataset list; "
-                                "the Quick start prepares Debian's fortune cookies by itself.")
-                                 .arg(Workspace::datasetsDir().toHtmlEscaped())));
+    m_datasets = new DatasetsPanel;
+    add(tr("Datasets"), m_datasets);
     add(tr("Training"), m_training);
     m_attention = new AttentionPanel;
     add(tr("Attention"), m_attention);
@@ -76,6 +70,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_training->worker(), &TrainWorker::checkpointWritten, m_sampling->picker(), &RunPicker::refresh);
     connect(m_training->worker(), &TrainWorker::checkpointWritten, this,
             [this] { m_attention->runUpdated(m_training->currentRun()); });
+    connect(m_datasets, &DatasetsPanel::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_datasets, &DatasetsPanel::datasetPrepared, m_training, &TrainingPanel::refreshDatasets);
+    connect(m_datasets, &DatasetsPanel::useForTraining, this, [this](const QString& dir) {
+        m_training->setDataset(dir);
+        showPanel("Training");
+    });
     connect(m_attention, &AttentionPanel::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(m_sampling, &SamplingPanel::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     // Runtime facts come from the engine off the UI thread (loading BLAS and timing a matmul take a moment).

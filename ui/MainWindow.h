@@ -14,6 +14,7 @@ class QLabel;
 class TrainingPanel;
 class SamplingPanel;
 class AttentionPanel;
+class DatasetsPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -22,6 +23,7 @@ public:
     TrainingPanel* trainingPanel() const { return m_training; }
     SamplingPanel* samplingPanel() const { return m_sampling; }
     AttentionPanel* attentionPanel() const { return m_attention; }
+    DatasetsPanel* datasetsPanel() const { return m_datasets; }
     /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling").
     void showPanel(const QString& name);
 
@@ -42,6 +44,7 @@ private:
     TrainingPanel* m_training = nullptr;
     SamplingPanel* m_sampling = nullptr;
     AttentionPanel* m_attention = nullptr;
+    DatasetsPanel* m_datasets = nullptr;
     QMenu* m_recent = nullptr;
     QLabel* m_runtime = nullptr;
     QString m_doctorText;

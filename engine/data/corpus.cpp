@@ -1,5 +1,6 @@
 // Corpus readers, one per input format, all feeding the same document sink.
 #include "engine/data/corpus.h"
+#include "engine/data/cleaning.h"
 
 #include "engine/data/errors.h"
 
@@ -183,7 +184,7 @@ CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, c
     const auto files = expand_inputs(spec.inputs);
     uint64_t total = 0, doneBefore = 0;
     for (auto& f : files) total += fs::file_size(f);
-    for (auto& f : files) result.files.push_back({f.string(), fs::file_size(f), sha256_file(f)});
+    for (auto& f : files) result.files.push_back({f.string(), fs::file_size(f), spec.hash_sources ? sha256_file(f) : ""});
     auto report = [&](uint64_t done) {
         if (progress && !progress(done, total)) throw Cancelled();
     };
@@ -329,6 +330,44 @@ CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, c
         report(doneBefore);
     }
     return result;
+}
+
+CleaningPreview preview_cleaning(const CorpusSpec& specIn, const CleaningOptions& cleaning, size_t maxBytes) {
+    CorpusSpec spec = specIn;
+    spec.hash_sources = false;
+    CleaningPreview p;
+    Cleaner cleaner(cleaning);
+    std::string doc;
+    bool full = false;
+    auto flush = [&] {
+        if (!p.before.empty()) {
+            p.before += "\n\n";
+            p.after += "\n\n";
+        }
+        p.before += doc;
+        p.after += cleaner.clean(doc);
+        doc.clear();
+        full = p.before.size() >= maxBytes;
+    };
+    try {
+        read_corpus(
+            spec,
+            [&](std::string_view piece, bool end) {
+                if (full) return;
+                doc.append(piece.substr(0, std::min(piece.size(), maxBytes + 4096 - std::min(maxBytes + 4096, doc.size()))));
+                if (end || doc.size() >= maxBytes) flush();
+            },
+            [&](uint64_t, uint64_t) { return !full; });
+    } catch (const Cancelled&) {
+    }
+    if (!doc.empty() && !full) flush();
+    for (const auto& e : cleaner.report().effects) {
+        p.lines_changed += e.lines_changed;
+        p.lines_removed += e.lines_removed;
+        p.chars_removed += e.chars_removed;
+        p.per_option.emplace_back(e.option, e.chars_removed);
+    }
+    return p;
 }
 
 } // namespace twb

@@ -24,6 +24,7 @@ struct CorpusSpec {
     std::string record_separator = "%";   // records: a line holding exactly this ends a record
     std::string pair_separator = "\t";    // parallel: written between source and target of a pair
     bool replace_invalid_utf8 = false;    // replace bad bytes with U+FFFD instead of refusing the file
+    bool hash_sources = true;             // sha256 of every input for meta.json (previews skip it)
 };
 void to_json(nlohmann::json& j, const CorpusSpec& s);
 
@@ -49,5 +50,15 @@ std::vector<fs::path> expand_inputs(const std::vector<std::string>& inputs);
 
 /// Streams the corpus into sink. Progress counts input bytes. Throws InputError naming file and problem.
 CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, const ProgressFn& progress = {});
+
+/// The first documents of a corpus (about max_bytes of text), raw and cleaned, for a live preview.
+struct CleaningPreview {
+    std::string before, after;   // documents joined by a blank line
+    uint64_t lines_changed = 0, lines_removed = 0;
+    int64_t chars_removed = 0;   // code points before minus after
+    std::vector<std::pair<std::string, int64_t>> per_option;  // option -> code points it removed
+};
+struct CleaningOptions;
+CleaningPreview preview_cleaning(const CorpusSpec& spec, const CleaningOptions& cleaning, size_t max_bytes = 16384);
 
 } // namespace twb

@@ -1,0 +1,270 @@
+// The Datasets panel driven offscreen: import -> clean (live preview) -> tokenize and compare two
+// tokenizers -> prepare (the same files as the engine's prepare) -> list and delete; a bad file gives
+// a message and creates nothing; catalogue downloads from a loopback HTTP server resume after an
+// interruption, refuse a checksum mismatch and say so when the server cannot be reached; synthetic
+// tasks are generated from a seed.
+#include "engine/data/prepare.h"
+#include "engine/data/synthetic.h"
+#include "engine/data/text_utils.h"
+#include "test_util.h"
+#include "ui/DatasetsPanel.h"
+#include "ui/Workspace.h"
+
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QListWidget>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTcpServer>
+#include <QTcpSocket>
+
+namespace {
+/// A minimal HTTP/1.1 server on 127.0.0.1: /good.txt is cut off half-way on the first plain request
+/// and honours Range afterwards; /bad.txt serves other bytes than the catalogue's checksum.
+class LoopbackServer : public QObject {
+public:
+    QTcpServer server;
+    QByteArray good, bad;
+    QStringList ranges;  // Range headers received
+    int goodRequests = 0;
+    LoopbackServer() {
+        server.listen(QHostAddress::LocalHost, 0);
+        connect(&server, &QTcpServer::newConnection, this, [this] {
+            while (auto* s = server.nextPendingConnection()) {
+                connect(s, &QTcpSocket::readyRead, this, [this, s] { handle(s); });
+                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+            }
+        });
+    }
+    void handle(QTcpSocket* s) {
+        QByteArray req = s->property("buf").toByteArray() + s->readAll();
+        s->setProperty("buf", req);
+        if (!req.contains("\r\n\r\n")) return;
+        const QByteArray path = req.split(' ').value(1);
+        QByteArray range;
+        for (const QByteArray& line : req.split('\n'))
+            if (line.toLower().startsWith("range:")) range = line.mid(6).trimmed();
+        if (!range.isEmpty()) ranges << QString::fromLatin1(range);
+        if (path == "/good.txt") {
+            ++goodRequests;
+            if (range.startsWith("bytes=")) {
+                const qint64 from = range.mid(6, range.indexOf('-') - 6).toLongLong();
+                const QByteArray rest = good.mid(from);
+                s->write("HTTP/1.1 206 Partial Content\r\nContent-Length: " + QByteArray::number(rest.size()) +
+                         "\r\nContent-Range: bytes " + QByteArray::number(from) + "-" + QByteArray::number(good.size() - 1) +
+                         "/" + QByteArray::number(good.size()) + "\r\nConnection: close\r\n\r\n" + rest);
+                s->disconnectFromHost();
+            } else {
+                // Promise the whole file, send half, hang up: an interrupted download.
+                s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(good.size()) +
+                         "\r\nAccept-Ranges: bytes\r\nConnection: close\r\n\r\n" + good.left(good.size() / 2));
+                s->flush();
+                s->waitForBytesWritten(1000);
+                s->abort();
+            }
+        } else if (path == "/bad.txt") {
+            s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(bad.size()) + "\r\nConnection: close\r\n\r\n" + bad);
+            s->disconnectFromHost();
+        } else {
+            s->write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+            s->disconnectFromHost();
+        }
+    }
+};
+} // namespace
+
+class TestDatasetsPanel : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws, m_cat;
+    LoopbackServer m_http;
+
+    static void waitIdle(DatasetsPanel& p) { QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000); }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        Workspace::setRoot(m_ws.path());
+        // A catalogue of loopback entries; a closed port stands for being offline.
+        m_http.good = QByteArray::fromStdString(twbtest::english_like(200000));
+        m_http.bad = "these are not the bytes the catalogue promised\n";
+        QTcpServer closed;
+        closed.listen(QHostAddress::LocalHost, 0);
+        const quint16 deadPort = closed.serverPort();
+        closed.close();
+        const QString base = QStringLiteral("http://127.0.0.1:%1").arg(m_http.server.serverPort());
+        const QString sha = QCryptographicHash::hash(m_http.good, QCryptographicHash::Sha256).toHex();
+        // (built from pieces: moc cannot read raw string literals)
+        auto entry = [&](const char* name, const QString& file, const QString& url, qint64 bytes) {
+            return QJsonObject{{"name", name}, {"title", name}, {"format", "text"}, {"tokenizer", "char"},
+                               {"files", QJsonArray{QJsonObject{{"path", file}, {"url", url}, {"bytes", bytes}, {"sha256", sha}}}}};
+        };
+        const QJsonObject cat{{"datasets", QJsonArray{entry("good", "good.txt", base + "/good.txt", m_http.good.size()),
+                                                      entry("bad", "bad.txt", base + "/bad.txt", 10),
+                                                      entry("offline", "x.txt", QStringLiteral("http://127.0.0.1:%1/x.txt").arg(deadPort), 10)}}};
+        const QString json = QJsonDocument(cat).toJson();
+        twbtest::write(twbtest::path(m_cat, "catalogue.json"), json.toStdString());
+        qputenv("TWB_DATASETS_DIR", m_cat.path().toUtf8());
+    }
+
+    void importCleanTokenizePrepare() {
+        // Text with CRLF line ends, runs of spaces and an empty line: what whitespace cleaning changes.
+        std::string text;
+        const std::string words = twbtest::english_like(60000);
+        for (size_t i = 0; i < words.size(); i += 60)
+            text += words.substr(i, 60) + "  \r\n" + (i % 300 ? "" : "\r\n") + (i % 120 ? "" : "a   b\r\n");
+        twbtest::write(twbtest::path(m_ws, "in.txt"), text);
+        DatasetsPanel p;
+        p.addSources({QString::fromStdString(twbtest::path(m_ws, "in.txt").string())});
+        QTRY_VERIFY(!p.previewPending());
+        QVERIFY(p.previewAfter().contains("\r"));  // nothing enabled yet: after == before
+        QCOMPARE(p.previewChangedChars(), 0);
+        p.setCleaning("whitespace", true);
+        p.setCleaning("drop-empty", true);
+        QTRY_VERIFY(p.previewPending());
+        QTRY_VERIFY_WITH_TIMEOUT(!p.previewPending(), 10000);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QVERIFY(!p.previewAfter().contains("\r"));
+        QVERIFY(!p.previewAfter().contains("  "));
+        QVERIFY(p.previewChangedChars() > 300);
+
+        // Tokenize with characters, compare with BPE.
+        p.setTokenizer("char");
+        p.setCompareTokenizer("bpe", 400);
+        p.tokenize();
+        QVERIFY(p.isBusy());
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const auto& a = p.analysis(0);
+        QVERIFY(a.stats.tokens > 0);
+        QCOMPARE(a.stats.chars_per_token, 1.0);
+        QCOMPARE(a.tokenTexts.size(), a.stats.vocab_size);
+        QCOMPARE(std::accumulate(a.counts.begin(), a.counts.end(), uint64_t(0)), a.trainTokens + a.valTokens);
+        QCOMPARE(p.vocabTable()->rowCount(), a.stats.vocab_size);
+        p.compare();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const auto& b = p.analysis(1);
+        QVERIFY(b.stats.chars_per_token > 1.5);  // BPE merges characters
+        QCOMPARE(b.stats.characters, a.stats.characters);  // the same cleaned text
+        auto* t = p.compareTable();
+        QCOMPARE(t->item(0, 1)->text(), QString("char"));
+        QCOMPARE(t->item(0, 2)->text(), QString("bpe 400"));
+        QVERIFY(t->item(2, 1)->text().toDouble() > t->item(2, 2)->text().toDouble());  // tokens per character
+
+        // Prepare: the same files as the engine's prepare_dataset with the same options.
+        p.setDatasetName("cats");
+        p.prepare();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const QString dir = Workspace::datasetsDir() + "/cats";
+        QVERIFY(QFileInfo::exists(dir + "/meta.json"));
+        auto o = p.options();
+        o.out = twbtest::path(m_ws, "engine-cats");
+        twb::prepare_dataset(o);
+        for (const char* f : {"train.bin", "val.bin", "tokenizer.json"})
+            QCOMPARE(twb::read_file(o.out / f), twb::read_file(std::filesystem::path(dir.toStdString()) / f));
+        QVERIFY(!p.preparedList()->findItems("cats", Qt::MatchExactly).isEmpty());
+        QVERIFY(p.deletePrepared(dir, false));
+        QVERIFY(!QFileInfo::exists(dir));
+        QVERIFY(p.preparedList()->findItems("cats", Qt::MatchExactly).isEmpty());
+    }
+
+    void badFileChangesNothing() {
+        std::string bin(4096, '\0');
+        for (size_t i = 0; i < bin.size(); ++i) bin[i] = static_cast<char>(i * 37);
+        twbtest::write(twbtest::path(m_ws, "blob.bin"), bin);
+        DatasetsPanel p;
+        p.addSources({QString::fromStdString(twbtest::path(m_ws, "blob.bin").string())});
+        QTRY_VERIFY_WITH_TIMEOUT(!p.previewPending(), 10000);
+        QVERIFY2(p.lastError().contains("blob.bin"), qPrintable(p.lastError()));
+        p.setDatasetName("blob");
+        p.prepare();
+        waitIdle(p);
+        QVERIFY(p.lastError().contains("binary") || p.lastError().contains("UTF-8"));
+        QVERIFY(!QFileInfo::exists(Workspace::datasetsDir() + "/blob"));
+    }
+
+    void downloadResumesAfterInterruption() {
+        DatasetsPanel p;
+        QCOMPARE(p.catalogueNames(), (QStringList{"good", "bad", "offline"}));
+        p.selectCatalogue("good");
+        QCOMPARE(p.catalogueStatus(), QString("not downloaded"));
+        p.download();
+        QTRY_VERIFY_WITH_TIMEOUT(!p.lastError().isEmpty(), 20000);  // cut off half-way
+        QVERIFY2(p.lastError().contains("resume", Qt::CaseInsensitive), qPrintable(p.lastError()));
+        const QString dir = Workspace::root() + "/downloads/good";
+        QVERIFY(!QFileInfo::exists(dir + "/good.txt"));
+        QVERIFY(QFileInfo(dir + "/good.txt.part").size() > 0);
+        p.download();
+        QTRY_COMPARE_WITH_TIMEOUT(p.catalogueStatus(), QString("downloaded"), 20000);
+        QCOMPARE(m_http.ranges.size(), 1);
+        QVERIFY(m_http.ranges[0].startsWith(QStringLiteral("bytes=%1-").arg(m_http.good.size() / 2).left(8)));
+        QFile f(dir + "/good.txt");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), m_http.good);
+        QVERIFY(!QFileInfo::exists(dir + "/good.txt.part"));
+        // the cached entry imports straight into the panel
+        QVERIFY(p.useCatalogueEntry());
+        QCOMPARE(p.sources(), QStringList{dir + "/good.txt"});
+    }
+
+    void checksumMismatchIsRefused() {
+        DatasetsPanel p;
+        p.selectCatalogue("bad");
+        p.download();
+        QTRY_VERIFY_WITH_TIMEOUT(!p.lastError().isEmpty(), 20000);
+        QVERIFY2(p.lastError().contains("Checksum mismatch"), qPrintable(p.lastError()));
+        QVERIFY(!QFileInfo::exists(Workspace::root() + "/downloads/bad/bad.txt"));
+        QCOMPARE(p.catalogueStatus(), QString("not downloaded"));
+    }
+
+    void offlineSaysSo() {
+        DatasetsPanel p;
+        p.selectCatalogue("offline");
+        p.download();
+        QTRY_VERIFY_WITH_TIMEOUT(!p.lastError().isEmpty(), 40000);
+        QVERIFY2(p.lastError().contains("Could not reach"), qPrintable(p.lastError()));
+    }
+
+    void syntheticAdditionFromSeed() {
+        twb::SyntheticSpec s;
+        s.examples = 50;
+        s.digits = 3;
+        s.reversed_digits = true;
+        s.seed = 9;
+        const std::string text = twb::generate_synthetic(s);
+        QCOMPARE(text, twb::generate_synthetic(s));  // deterministic
+        const QStringList lines = QString::fromStdString(text).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 50);
+        for (const QString& l : lines) {
+            // reversed digits: "cba+fed=hgfe" means abc + def = efgh
+            const auto parts = l.split(QRegularExpression("[+=]"));
+            QCOMPARE(parts.size(), 3);
+            auto value = [](QString d) {
+                std::reverse(d.begin(), d.end());
+                return d.toLongLong();
+            };
+            QCOMPARE(parts[0].size(), 3);
+            QCOMPARE(parts[2].size(), 4);
+            QCOMPARE(value(parts[0]) + value(parts[1]), value(parts[2]));
+        }
+        s.task = "sort";
+        for (const QString& l : QString::fromStdString(twb::generate_synthetic(s)).split('\n', Qt::SkipEmptyParts)) {
+            auto src = l.section('>', 0, 0).toStdString();
+            std::sort(src.begin(), src.end());
+            QCOMPARE(l.section('>', 1), QString::fromStdString(src));
+        }
+        // the panel writes the task into the workspace and imports it
+        DatasetsPanel p;
+        const QString path = p.generateSynthetic();
+        QVERIFY(QFileInfo::exists(path));
+        QCOMPARE(p.sources(), QStringList{path});
+    }
+};
+
+QTEST_MAIN(TestDatasetsPanel)
+#include "tst_datasets_panel.moc"
