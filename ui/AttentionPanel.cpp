@@ -91,7 +91,8 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     auto* exportData = new QPushButton(tr("Export weights…"));
 
     m_grid = new HeadGrid;
-    auto* gridScroll = new QScrollArea;
+    m_gridScroll = new QScrollArea;
+    auto* gridScroll = m_gridScroll;
     gridScroll->setWidget(m_grid);
     gridScroll->setWidgetResizable(false);
     gridScroll->setMinimumWidth(260);
@@ -259,6 +260,8 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
             g->setLineStyle(QCPGraph::lsNone);
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
             m_freqPlot->rescaleAxes();
+            m_freqPlot->xAxis->setRange(-0.5, static_cast<double>(t.frequencies.size()) - 0.5);
+            m_freqPlot->yAxis->setRange(t.frequencies.back() / 2, t.frequencies.front() * 2);
             m_freqPlot->replot();
         }
     });
@@ -310,6 +313,9 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     connect(exportView, &QPushButton::clicked, this, &AttentionPanel::exportView);
     connect(exportData, &QPushButton::clicked, this, &AttentionPanel::exportData);
     connect(loadPos, &QPushButton::clicked, this, &AttentionPanel::loadPositions);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int i) {
+        if (i == 2 && m_posMap->rows() == 0 && !m_busy && !m_picker->run().isEmpty()) loadPositions();
+    });
     connect(m_picker, &RunPicker::changed, this, [this] {
         m_timeline = {};
         m_timelineScores.clear();
@@ -331,6 +337,18 @@ AttentionPanel::~AttentionPanel() {
     QSettings().setValue("attention/prompt", m_prompt->toPlainText().left(4000));
     m_thread.quit();
     m_thread.wait();
+}
+
+void AttentionPanel::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    // First look at the panel: show the prompt at once rather than an empty view.
+    if (m_cap.layers == 0 && !m_busy && m_lastError.isEmpty() && !m_picker->run().isEmpty() && m_modePrompt->isChecked())
+        showPrompt();
+}
+
+void AttentionPanel::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    m_grid->fitWidth(m_gridScroll->viewport()->width());
 }
 
 void AttentionPanel::setRun(const QString& dir) { m_picker->setRun(dir); }
@@ -432,6 +450,7 @@ void AttentionPanel::redraw() {
     m_grid->setCapture(m_cap, scores, m_score->currentText());
     const auto v = static_cast<View>(m_view->currentIndex());
     m_grid->setSelected(m_layer, v == View::Head ? m_head : -1);
+    m_grid->fitWidth(m_gridScroll->viewport()->width());
     m_grid->resize(m_grid->sizeHint());
     std::vector<float> m;
     QString what;

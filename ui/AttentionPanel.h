@@ -20,6 +20,7 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QRadioButton;
+class QScrollArea;
 class QSlider;
 class QSpinBox;
 class QTabWidget;
@@ -73,6 +74,10 @@ signals:
     void probeRequested(const QString& run);
     void validationRequested(const QString& run);
 
+protected:
+    void showEvent(QShowEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     void showCapture(const twb::nn::AttentionCapture& cap, qint64 step);
     void redraw();
@@ -94,6 +99,7 @@ private:
     QSpinBox* m_layerBox;
     QSpinBox* m_headBox;
     HeadGrid* m_grid;
+    QScrollArea* m_gridScroll;
     Heatmap* m_heat;
     QLabel* m_hover;
     QLabel* m_info;

@@ -78,6 +78,7 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     // ---- Import & clean
     m_sources = new QListWidget;
     m_sources->setObjectName("sources");
+    m_sources->setTextElideMode(Qt::ElideLeft);  // the file name matters most
     m_sources->setToolTip(tr("Files and folders to read (drop them here). Parallel: source file, then target file."));
     auto* addFiles = new QPushButton(tr("Add files…"));
     auto* addFolder = new QPushButton(tr("Add folder…"));
@@ -119,6 +120,9 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     srcBtns->addWidget(addFolder);
     srcBtns->addWidget(remove);
     auto* importLeft = new QVBoxLayout;
+    auto* dropHint = new QLabel(tr("Sources: drop files or folders here, or add them below"));
+    dropHint->setWordWrap(true);
+    importLeft->addWidget(dropHint);
     importLeft->addWidget(m_sources, 1);
     importLeft->addLayout(srcBtns);
     importLeft->addLayout(fmtForm);
@@ -206,7 +210,7 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     m_hist->setMinimumHeight(160);
     m_hist->xAxis->setLabel(tr("tokens per line / document"));
     m_hist->yAxis->setLabel(tr("count"));
-    m_hist->legend->setVisible(true);
+    m_hist->legend->setVisible(false);  // shown once there is a histogram
     m_tokPreview = new QTextBrowser;
     m_tokPreview->setOpenLinks(false);
     m_tokPreview->setPlaceholderText(tr("The first tokens of the training split, boundaries in alternating colours; hover for ids"));
@@ -250,6 +254,7 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     m_catalogue->setHorizontalHeaderLabels({tr("dataset"), tr("size"), tr("licence"), tr("status")});
     m_catalogue->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_catalogue->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_catalogue->horizontalHeader()->setSectionResizeMode(3, QHeaderView::ResizeToContents);
     m_catalogue->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_catalogue->setSelectionMode(QAbstractItemView::SingleSelection);
     m_catalogue->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -309,10 +314,12 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     auto* synTab = new QWidget;
     auto* synCol = new QVBoxLayout(synTab);
     synCol->addLayout(synForm);
-    synCol->addWidget(new QLabel(tr("One example per line, e.g. addition <code>123+456=579</code>, reversed "
+    auto* synHelp = new QLabel(tr("One example per line, e.g. addition <code>123+456=579</code>, reversed "
                                     "<code>321+654=9750</code>; copy <code>cabd&gt;cabd</code>; reverse "
                                     "<code>cabd&gt;dbac</code>; sort <code>cabd&gt;abcd</code>. Tokenize with "
-                                    "characters; the attention patterns of a model trained on them are easy to read.")));
+                                    "characters; the attention patterns of a model trained on them are easy to read."));
+    synHelp->setWordWrap(true);
+    synCol->addWidget(synHelp);
     synCol->addStretch(1);
 
     // ---- Prepared datasets (left)
@@ -495,6 +502,7 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     updateFormatFields();
     refreshPrepared();
     selectCatalogue(QString());
+    setBusy(false);
 }
 
 DatasetsPanel::~DatasetsPanel() {
@@ -510,7 +518,10 @@ void DatasetsPanel::addSources(const QStringList& paths) {
     for (const QString& p : paths) {
         if (p.isEmpty()) continue;
         const QString abs = QFileInfo(p).absoluteFilePath();
-        if (m_sources->findItems(abs, Qt::MatchExactly).isEmpty()) m_sources->addItem(abs);
+        if (m_sources->findItems(abs, Qt::MatchExactly).isEmpty()) {
+            m_sources->addItem(abs);
+            m_sources->item(m_sources->count() - 1)->setToolTip(abs);
+        }
     }
     if (m_name->text().isEmpty() && m_sources->count() > 0)
         m_name->setText(QFileInfo(m_sources->item(0)->text()).completeBaseName());
@@ -644,6 +655,8 @@ void DatasetsPanel::setBusy(bool busy, const QString& what) {
     m_busy = busy;
     m_cancel->setEnabled(busy);
     m_stage->setText(busy ? what : QString());
+    m_progress->setVisible(busy);
+    m_cancel->setVisible(busy);
     if (busy) {
         m_jobClock.start();
         m_progress->setRange(0, 0);
@@ -696,8 +709,8 @@ void DatasetsPanel::runAnalysis(int which) {
                 QMetaObject::invokeMethod(qApp, [self, st = q(stage), done, total] {
                     if (!self) return;
                     self->m_stage->setText(st);
-                    self->m_progress->setRange(0, 1000);
-                    self->m_progress->setValue(total ? static_cast<int>(1000.0 * done / total) : 0);
+                    self->m_progress->setRange(0, total ? 1000 : 0);  // no total (tokenizer training): busy bar
+                    if (total) self->m_progress->setValue(static_cast<int>(1000.0 * done / total));
                 }, Qt::QueuedConnection);
                 return !*cancel;
             });
@@ -751,8 +764,8 @@ void DatasetsPanel::prepare() {
                     const double f = total ? static_cast<double>(done) / total : 0;
                     const double s = self->m_jobClock.elapsed() / 1000.0;
                     self->m_stage->setText(st);
-                    self->m_progress->setRange(0, 1000);
-                    self->m_progress->setValue(static_cast<int>(1000 * f));
+                    self->m_progress->setRange(0, total ? 1000 : 0);
+                    if (total) self->m_progress->setValue(static_cast<int>(1000 * f));
                     self->m_progress->setFormat(f > 0.02 ? QObject::tr("%p% · %1 s left").arg(qRound(s / f - s)) : "%p%");
                 }, Qt::QueuedConnection);
                 return !*cancel;
@@ -818,6 +831,7 @@ void DatasetsPanel::showAnalysis(int which) {
         bars->setWidth(std::max(1.0, hi - lo));
     }
     m_hist->xAxis->setLabel(tr("tokens per %1").arg(q(s.length_unit).chopped(1)));
+    m_hist->legend->setVisible(true);
     m_hist->rescaleAxes();
     m_hist->replot();
     if (m_a.stats.tokens && m_b.stats.tokens) showCompare();
@@ -854,7 +868,8 @@ void DatasetsPanel::renderTokenPreview() {
         const int id = m_a.previewIds[i];
         const QString t = id < m_a.tokenTexts.size() ? m_a.tokenTexts[id] : QString();
         QString shown = t.toHtmlEscaped();
-        shown.replace('\n', QStringLiteral("<span style=\"color:#999\">↵</span><br>"));
+        shown.replace('\n', QStringLiteral("<span style=\"color:#999\">↵</span><br>"))
+            .replace('\t', QStringLiteral("<span style=\"color:#999\">→</span>"));
         html += QStringLiteral("<a href=\"id:%1\" style=\"text-decoration:none;color:#000;background-color:%2\">%3</a>")
                     .arg(id)
                     .arg(colours[i % 2], shown.isEmpty() ? QStringLiteral("∅") : shown);

@@ -26,7 +26,7 @@ QImage thumbnail(const twb::nn::AttentionCapture& c, const std::vector<float>& m
 }
 } // namespace
 
-HeadGrid::HeadGrid(QWidget* parent) : QWidget(parent) { setMouseTracking(false); }
+HeadGrid::HeadGrid(QWidget* parent) : QWidget(parent) { resize(sizeHint()); }
 
 void HeadGrid::setCapture(const twb::nn::AttentionCapture& cap, const std::vector<float>& scores, const QString& name) {
     m_layers = static_cast<int>(cap.layers);
@@ -47,6 +47,14 @@ void HeadGrid::setCapture(const twb::nn::AttentionCapture& cap, const std::vecto
     update();
 }
 
+void HeadGrid::fitWidth(int width) {
+    const int c = std::clamp((width - kLabel) / std::max(1, m_heads + 1) - kGap, 40, 120);
+    if (c == m_cell) return;
+    m_cell = c;
+    resize(sizeHint());
+    update();
+}
+
 void HeadGrid::setSelected(int layer, int head) {
     m_selLayer = layer;
     m_selHead = head;
@@ -54,7 +62,8 @@ void HeadGrid::setSelected(int layer, int head) {
 }
 
 QSize HeadGrid::sizeHint() const {
-    return {kLabel + (m_heads + 1) * (m_cell + kGap), kLabel + m_layers * (m_cell + kScore + kGap)};
+    if (m_layers == 0) return {240, 120};
+    return {kLabel + (m_heads + 1) * (m_cell + kGap), kLabel + m_layers * (m_cell + kScore + kGap) + kScore};
 }
 
 QRect HeadGrid::cellRect(int layer, int col) const {
@@ -75,6 +84,7 @@ void HeadGrid::paintEvent(QPaintEvent*) {
         p.drawText(QRect(cellRect(0, h).left(), 0, m_cell, kLabel), Qt::AlignCenter, h < m_heads ? tr("head %1").arg(h) : tr("mean"));
     for (int l = 0; l < m_layers; ++l) {
         const QRect r0 = cellRect(l, 0);
+        p.setPen(palette().text().color());
         p.save();
         p.translate(kLabel / 2, r0.center().y());
         p.rotate(-90);

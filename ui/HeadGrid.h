@@ -18,6 +18,8 @@ public:
     QSize sizeHint() const override;
     /// Thumbnail edge in pixels; rows/cols of the grid.
     int cell() const { return m_cell; }
+    /// Fits the thumbnails to a width (between 40 and 120 pixels each).
+    void fitWidth(int width);
 
 signals:
     void headClicked(int layer, int head);

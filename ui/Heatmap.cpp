@@ -38,9 +38,11 @@ Heatmap::Heatmap(QWidget* parent) : QWidget(parent) {
     m_plot->setNoAntialiasingOnDrag(true);
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
     m_map->setInterpolate(false);
+    m_map->setVisible(false);  // nothing to show until the first matrix
     m_scale = new QCPColorScale(m_plot);
     m_plot->plotLayout()->addElement(0, 1, m_scale);
     m_map->setColorScale(m_scale);
+    m_scale->setVisible(false);
     auto* margin = new QCPMarginGroup(m_plot);
     m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margin);
     m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margin);
@@ -67,6 +69,8 @@ void Heatmap::clear() {
     m_rows = m_cols = 0;
     m_values.clear();
     m_map->data()->clear();
+    m_map->setVisible(false);
+    m_scale->setVisible(false);
     m_plot->replot();
 }
 
@@ -81,6 +85,8 @@ void Heatmap::setMatrix(int rows, int cols, const std::vector<float>& values, co
     m_colLabels = colLabels;
     m_rowTitle = rowTitle;
     m_colTitle = colTitle;
+    m_map->setVisible(true);
+    m_scale->setVisible(true);
     auto* d = m_map->data();
     d->setSize(cols, rows);
     d->setRange(QCPRange(0, std::max(0, cols - 1)), QCPRange(0, std::max(0, rows - 1)));

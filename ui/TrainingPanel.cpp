@@ -113,6 +113,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
     m_progress->setFormat(tr("step %v / %m"));
     m_status = new QLabel(tr("Idle"));
     m_status->setObjectName("status");
+    m_status->setWordWrap(true);  // long messages must not widen the window
     m_error = new QLabel;
     m_error->setObjectName("error");
     m_error->setWordWrap(true);
