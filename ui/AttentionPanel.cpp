@@ -298,7 +298,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
         redraw();
     });
     connect(m_score, &QComboBox::currentIndexChanged, this, [this] {
-        redraw();
+        m_grid->setScores(currentScores(), m_score->currentText());
         redrawScores();
     });
     connect(m_layerBox, &QSpinBox::valueChanged, this, [this](int l) { select(l, m_head); });
@@ -410,8 +410,8 @@ void AttentionPanel::runUpdated(const QString& run) {
     }
 }
 
-std::vector<float> AttentionPanel::currentScores(const twb::nn::AttentionCapture& c) const {
-    const auto s = twb::nn::head_scores(c);
+std::vector<float> AttentionPanel::currentScores() const {
+    const auto& s = m_scores;
     switch (m_score->currentIndex()) {
     case 1: return s.previous;
     case 2: return s.first;
@@ -423,6 +423,8 @@ std::vector<float> AttentionPanel::currentScores(const twb::nn::AttentionCapture
 void AttentionPanel::showCapture(const twb::nn::AttentionCapture& cap, qint64 step) {
     m_cap = cap;
     m_step = step;
+    m_scores = twb::nn::head_scores(m_cap);
+    m_grid->setCapture(m_cap, currentScores(), m_score->currentText());
     QSignalBlocker b1(m_layerBox), b2(m_headBox);
     m_layerBox->setRange(0, std::max<int>(0, static_cast<int>(cap.layers) - 1));
     m_headBox->setRange(0, std::max<int>(0, static_cast<int>(cap.heads) - 1));
@@ -446,8 +448,6 @@ void AttentionPanel::select(int layer, int head) {
 void AttentionPanel::redraw() {
     if (m_cap.layers == 0) return;
     const int T = static_cast<int>(m_cap.length);
-    const auto scores = currentScores(m_cap);
-    m_grid->setCapture(m_cap, scores, m_score->currentText());
     const auto v = static_cast<View>(m_view->currentIndex());
     m_grid->setSelected(m_layer, v == View::Head ? m_head : -1);
     m_grid->fitWidth(m_gridScroll->viewport()->width());
@@ -457,7 +457,7 @@ void AttentionPanel::redraw() {
     if (v == View::Head) {
         m.assign(m_cap.weights.begin() + static_cast<long>((m_layer * m_cap.heads + m_head) * T * T),
                  m_cap.weights.begin() + static_cast<long>((m_layer * m_cap.heads + m_head + 1) * T * T));
-        const auto s = twb::nn::head_scores(m_cap);
+        const auto& s = m_scores;
         const size_t i = static_cast<size_t>(m_layer * m_cap.heads + m_head);
         what = tr("layer %1 head %2 · entropy %3 · previous token %4 · first token %5")
                    .arg(m_layer)

@@ -86,7 +86,7 @@ private:
     void showError(const QString& e);
     void exportView();
     void exportData();
-    std::vector<float> currentScores(const twb::nn::AttentionCapture& c) const;
+    std::vector<float> currentScores() const;
 
     RunPicker* m_picker;
     QPlainTextEdit* m_prompt;
@@ -117,6 +117,7 @@ private:
     ModelWorker* m_worker;
     bool m_busy = false;
     twb::nn::AttentionCapture m_cap;
+    twb::nn::HeadScores m_scores;  // of m_cap, computed once per capture
     twb::ProbeTimeline m_timeline;
     std::vector<twb::nn::HeadScores> m_timelineScores;
     qint64 m_step = 0;

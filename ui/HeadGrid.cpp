@@ -47,6 +47,12 @@ void HeadGrid::setCapture(const twb::nn::AttentionCapture& cap, const std::vecto
     update();
 }
 
+void HeadGrid::setScores(const std::vector<float>& scores, const QString& name) {
+    m_scores = scores;
+    m_scoreName = name;
+    update();
+}
+
 void HeadGrid::fitWidth(int width) {
     const int c = std::clamp((width - kLabel) / std::max(1, m_heads + 1) - kGap, 40, 120);
     if (c == m_cell) return;

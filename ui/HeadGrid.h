@@ -14,6 +14,8 @@ public:
     explicit HeadGrid(QWidget* parent = nullptr);
     /// scores[layer * heads + head] in 0..1 (shown as a bar and number); scoreName labels them.
     void setCapture(const twb::nn::AttentionCapture& cap, const std::vector<float>& scores, const QString& scoreName);
+    /// Replaces the scores only (the thumbnails stay).
+    void setScores(const std::vector<float>& scores, const QString& scoreName);
     void setSelected(int layer, int head);  // head -1 = the layer's mean
     QSize sizeHint() const override;
     /// Thumbnail edge in pixels; rows/cols of the grid.
