@@ -14,7 +14,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QMimeData>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -144,6 +146,20 @@ private slots:
         QCOMPARE(a.tokenTexts.size(), a.stats.vocab_size);
         QCOMPARE(std::accumulate(a.counts.begin(), a.counts.end(), uint64_t(0)), a.trainTokens + a.valTokens);
         QCOMPARE(p.vocabTable()->rowCount(), a.stats.vocab_size);
+        // the vocabulary search keeps only matching tokens
+        auto* search = p.findChild<QLineEdit*>("vocabularySearch");
+        search->setText("c");
+        int shown = 0;
+        for (int r = 0; r < p.vocabTable()->rowCount(); ++r)
+            if (!p.vocabTable()->isRowHidden(r)) {
+                ++shown;
+                QVERIFY(p.vocabTable()->item(r, 0)->text().contains('c', Qt::CaseInsensitive));
+            }
+        const auto expected = std::count_if(a.tokenTexts.begin(), a.tokenTexts.end(),
+                                            [](const QString& t) { return t.contains('c', Qt::CaseInsensitive); });
+        QVERIFY(expected >= 1);
+        QCOMPARE(shown, static_cast<int>(expected));
+        search->clear();
         p.compare();
         waitIdle(p);
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
@@ -171,6 +187,28 @@ private slots:
         QVERIFY(p.deletePrepared(dir, false));
         QVERIFY(!QFileInfo::exists(dir));
         QVERIFY(p.preparedList()->findItems("cats", Qt::MatchExactly).isEmpty());
+    }
+
+    void dropAddsFilesAndCancelLeavesNothing() {
+        // A big enough corpus that preparing it takes a while.
+        twbtest::write(twbtest::path(m_ws, "big.txt"), twbtest::english_like(30'000'000));
+        DatasetsPanel p;
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(twbtest::path(m_ws, "big.txt").string()))});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&p, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&p, &drop);
+        QCOMPARE(p.sources(), QStringList{QString::fromStdString(twbtest::path(m_ws, "big.txt").string())});
+        p.setDatasetName("big");
+        p.prepare();
+        QVERIFY(p.isBusy());
+        p.cancel();
+        waitIdle(p);
+        QVERIFY2(p.lastError().contains("cancelled"), qPrintable(p.lastError()));
+        QVERIFY(!QFileInfo::exists(Workspace::datasetsDir() + "/big"));
+        QFile::remove(QString::fromStdString(twbtest::path(m_ws, "big.txt").string()));
     }
 
     void badFileChangesNothing() {

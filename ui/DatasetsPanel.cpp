@@ -215,6 +215,7 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     m_tokPreview->setOpenLinks(false);
     m_tokPreview->setPlaceholderText(tr("The first tokens of the training split, boundaries in alternating colours; hover for ids"));
     m_vocabSearch = new QLineEdit;
+    m_vocabSearch->setObjectName("vocabularySearch");
     m_vocabSearch->setPlaceholderText(tr("search the vocabulary"));
     m_vocab = new QTableWidget(0, 3);
     m_vocab->setObjectName("vocabulary");
