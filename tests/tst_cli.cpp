@@ -1,5 +1,6 @@
 // The twb command-line contract: prepare writes the documented files, tokenize round-trips byte-exact,
 // errors exit non-zero with one line on stderr, help describes the options.
+#include "engine/data/synthetic.h"
 #include "test_util.h"
 
 #include <QProcess>
@@ -62,13 +63,27 @@ private slots:
         QVERIFY(r.err.contains("binary"));
         QVERIFY(!QFile::exists(QString::fromStdString(twbtest::path(m_dir, "x").string())));
     }
+    void synthWritesTheEnginesTask() {
+        const QString out = QString::fromStdString(twbtest::path(m_dir, "add.txt").string());
+        auto r = run({"synth", "--task", "addition", "--digits", "4", "--reversed", "-n", "30", "--seed", "5", "--out", out});
+        QCOMPARE(r.code, 0);
+        twb::SyntheticSpec s;
+        s.digits = 4;
+        s.reversed_digits = true;
+        s.examples = 30;
+        s.seed = 5;
+        QCOMPARE(twb_read(out), twb::generate_synthetic(s));
+        auto bad = run({"synth", "--task", "divide", "--out", out});
+        QVERIFY(bad.code != 0);
+        QVERIFY(bad.err.contains("addition, copy, reverse or sort"));
+    }
     void helpDescribesOptions() {
         auto r = run({"prepare", "--help"});
         QCOMPARE(r.code, 0);
         for (auto opt : {"--input", "--tokenizer", "--vocab-size", "--val-fraction", "--clean", "--format", "--out"})
             QVERIFY2(r.out.contains(opt), opt);
         auto top = run({"--help"});
-        for (auto cmd : {"prepare", "tokenize", "train", "eval", "sample", "attention", "doctor"})
+        for (auto cmd : {"prepare", "tokenize", "synth", "train", "eval", "sample", "attention", "doctor"})
             QVERIFY2(top.out.contains(cmd), cmd);
     }
 

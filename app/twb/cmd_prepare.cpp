@@ -4,6 +4,8 @@
 #include "engine/data/catalogue.h"
 #include "engine/data/errors.h"
 #include "engine/data/prepare.h"
+#include "engine/data/synthetic.h"
+#include "engine/data/text_utils.h"
 
 #include <cstdio>
 #include <iostream>
@@ -94,6 +96,26 @@ Action add_prepare(CLI::App& app) {
                         static_cast<unsigned long long>(e.lines_changed),
                         static_cast<unsigned long long>(e.lines_removed), static_cast<long long>(e.chars_removed));
         std::printf("  done in %.1f s\n", r.seconds);
+        return 0;
+    };
+}
+
+Action add_synth(CLI::App& app) {
+    auto spec = std::make_shared<SyntheticSpec>();
+    auto out = std::make_shared<std::string>();
+    app.add_option("--task", spec->task, "addition | copy | reverse | sort")->capture_default_str();
+    app.add_option("--examples,-n", spec->examples, "Number of examples (lines)")->capture_default_str();
+    app.add_option("--digits", spec->digits, "addition: digits per operand")->capture_default_str();
+    app.add_flag("--reversed", spec->reversed_digits, "addition: write numbers least significant digit first");
+    app.add_option("--min-length", spec->min_length, "copy/reverse/sort: shortest sequence")->capture_default_str();
+    app.add_option("--max-length", spec->max_length, "copy/reverse/sort: longest sequence")->capture_default_str();
+    app.add_option("--alphabet", spec->alphabet, "copy/reverse/sort: letters a.. used")->capture_default_str();
+    app.add_option("--seed", spec->seed, "Seed; the same seed gives the same file")->capture_default_str();
+    app.add_option("--out,-o", *out, "Output text file (then: twb prepare --input FILE --tokenizer char)")->required();
+    return [spec, out]() {
+        const std::string text = generate_synthetic(*spec);
+        write_file_atomic(*out, text);
+        std::printf("wrote %d %s examples to %s\n", spec->examples, spec->task.c_str(), out->c_str());
         return 0;
     };
 }

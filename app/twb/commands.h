@@ -13,6 +13,7 @@ using Action = std::function<int()>;
 Action add_prepare(CLI::App& app);
 Action add_tokenize(CLI::App& app);
 Action add_datasets(CLI::App& app);
+Action add_synth(CLI::App& app);
 Action add_doctor(CLI::App& app);
 Action add_train(CLI::App& app);
 Action add_eval(CLI::App& app);

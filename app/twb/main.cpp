@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
     reg("tokenize", "Encode stdin to token ids (or decode ids with --decode) with a prepared dataset's tokenizer",
         twb::cli::add_tokenize);
     reg("datasets", "List the dataset catalogue and presets", twb::cli::add_datasets);
+    reg("synth", "Write a synthetic task (addition, copy, reverse, sort) as text, one example per line",
+        twb::cli::add_synth);
     reg("doctor", "Print versions, BLAS library, threads and device", twb::cli::add_doctor);
     reg("train", "Train a GPT model on a prepared dataset", twb::cli::add_train);
     reg("eval", "Evaluate a run's checkpoint: loss, accuracy, perplexity, bits/char", twb::cli::add_eval);
