@@ -8,13 +8,15 @@
 #include "ui/HeadGrid.h"
 #include "ui/Heatmap.h"
 
+#include <qcustomplot.h>
 #include <QApplication>
 #include <chrono>
 #include <cstdio>
-#include <qcustomplot.h>
 
 using Clock = std::chrono::steady_clock;
-static double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+static double ms_since(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -30,15 +32,18 @@ int main(int argc, char** argv) {
     heat.resize(900, 700);
     HeadGrid grid;
     std::printf("model %dx%dx%d, %d threads\n", int(c.n_layer), int(c.n_head), int(c.n_embd), threads);
-    std::printf("%6s %12s %12s %12s %12s %12s\n", "tokens", "capture ms", "scores ms", "rollout ms", "grid ms", "heatmap ms");
+    std::printf("%6s %12s %12s %12s %12s %12s\n", "tokens", "capture ms", "scores ms", "rollout ms", "grid ms",
+                "heatmap ms");
     for (int T : {64, 128, 256, 512}) {
         std::vector<int32_t> ids(static_cast<size_t>(T));
-        for (int i = 0; i < T; ++i) ids[static_cast<size_t>(i)] = (i * 7) % 65;
+        for (int i = 0; i < T; ++i)
+            ids[static_cast<size_t>(i)] = (i * 7) % 65;
         twb::nn::capture_attention_ids(model, ids, torch::kCPU);  // warm-up
         auto t = Clock::now();
         auto cap = twb::nn::capture_attention_ids(model, ids, torch::kCPU);
         const double capMs = ms_since(t);
-        for (int i = 0; i < T; ++i) cap.tokens.push_back(std::string(1, char('a' + i % 26)));
+        for (int i = 0; i < T; ++i)
+            cap.tokens.push_back(std::string(1, char('a' + i % 26)));
         t = Clock::now();
         const auto s = twb::nn::head_scores(cap);
         const double scoreMs = ms_since(t);
@@ -52,7 +57,8 @@ int main(int argc, char** argv) {
         const double gridMs = ms_since(t);
         std::vector<float> m(cap.weights.begin(), cap.weights.begin() + static_cast<long>(T) * T);
         QStringList lab;
-        for (auto& tok : cap.tokens) lab << QString::fromStdString(tok);
+        for (auto& tok : cap.tokens)
+            lab << QString::fromStdString(tok);
         t = Clock::now();
         heat.setMatrix(T, T, m, lab, lab, "query", "key", 0, 1);
         heat.plot()->replot(QCustomPlot::rpImmediateRefresh);

@@ -14,7 +14,9 @@
 namespace twb {
 
 namespace {
-fs::path probe_dir(const fs::path& run) { return run / "probe"; }
+fs::path probe_dir(const fs::path& run) {
+    return run / "probe";
+}
 
 struct Header {
     std::vector<int32_t> ids;
@@ -24,7 +26,8 @@ struct Header {
 
 bool read_header(const fs::path& run, Header& h) {
     const fs::path f = probe_dir(run) / "probe.json";
-    if (!fs::exists(f)) return false;
+    if (!fs::exists(f))
+        return false;
     try {
         const auto j = nlohmann::json::parse(read_file(f));
         h.ids = j.at("ids").get<std::vector<int32_t>>();
@@ -32,7 +35,8 @@ bool read_header(const fs::path& run, Header& h) {
         h.layers = j.at("layers").get<int64_t>();
         h.heads = j.at("heads").get<int64_t>();
     } catch (const nlohmann::json::exception& e) {
-        throw FormatError(f.string() + " is broken (" + e.what() + "); delete the probe folder to start a new timeline");
+        throw FormatError(f.string() + " is broken (" + e.what() +
+                          "); delete the probe folder to start a new timeline");
     }
     if (h.ids.size() != h.tokens.size() || h.layers <= 0 || h.heads <= 0)
         throw FormatError(f.string() + " does not describe a probe; delete the probe folder to start a new timeline");
@@ -43,7 +47,7 @@ size_t record_bytes(const Header& h) {
     const size_t T = h.ids.size();
     return sizeof(int64_t) + static_cast<size_t>(h.layers * h.heads) * T * T;
 }
-} // namespace
+}  // namespace
 
 nn::AttentionCapture ProbeTimeline::at(size_t i) const {
     nn::AttentionCapture c;
@@ -54,7 +58,8 @@ nn::AttentionCapture ProbeTimeline::at(size_t i) const {
     const size_t n = static_cast<size_t>(layers * heads * length * length);
     c.weights.resize(n);
     const uint8_t* p = data.data() + i * n;
-    for (size_t k = 0; k < n; ++k) c.weights[k] = static_cast<float>(p[k]) / 255.f;
+    for (size_t k = 0; k < n; ++k)
+        c.weights[k] = static_cast<float>(p[k]) / 255.f;
     return c;
 }
 
@@ -78,7 +83,8 @@ std::vector<int32_t> probe_ids(const fs::path& run) {
 
 void append_probe(const fs::path& run, int64_t step, const nn::AttentionCapture& cap) {
     Header h;
-    if (!read_header(run, h)) throw InputError("the run has no probe; start_probe comes first");
+    if (!read_header(run, h))
+        throw InputError("the run has no probe; start_probe comes first");
     if (cap.layers != h.layers || cap.heads != h.heads || cap.length != static_cast<int64_t>(h.ids.size()))
         throw InputError("the capture's shape does not match the run's probe");
     const fs::path f = probe_dir(run) / "attention.u8";
@@ -92,32 +98,37 @@ void append_probe(const fs::path& run, int64_t step, const nn::AttentionCapture&
             int64_t s = 0;
             in.seekg(static_cast<std::streamoff>(off));
             in.read(reinterpret_cast<char*>(&s), sizeof s);
-            if (!in || s >= step) break;
+            if (!in || s >= step)
+                break;
             keep = off + rec;
         }
-        if (keep != size) fs::resize_file(f, keep);
+        if (keep != size)
+            fs::resize_file(f, keep);
     }
     std::string buf(rec, '\0');
     std::memcpy(buf.data(), &step, sizeof step);
     for (size_t k = 0; k < cap.weights.size(); ++k)
-        buf[sizeof step + k] = static_cast<char>(static_cast<uint8_t>(
-            std::lround(std::clamp(cap.weights[k], 0.f, 1.f) * 255.f)));
+        buf[sizeof step + k] =
+            static_cast<char>(static_cast<uint8_t>(std::lround(std::clamp(cap.weights[k], 0.f, 1.f) * 255.f)));
     std::ofstream out(f, std::ios::binary | std::ios::app);
     out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-    if (!out) throw IoError("cannot append to " + f.string());
+    if (!out)
+        throw IoError("cannot append to " + f.string());
 }
 
 ProbeTimeline read_probe(const fs::path& run) {
     ProbeTimeline t;
     Header h;
-    if (!read_header(run, h)) return t;
+    if (!read_header(run, h))
+        return t;
     t.tokens = h.tokens;
     t.ids = h.ids;
     t.layers = h.layers;
     t.heads = h.heads;
     t.length = static_cast<int64_t>(h.ids.size());
     const fs::path f = probe_dir(run) / "attention.u8";
-    if (!fs::exists(f)) return t;
+    if (!fs::exists(f))
+        return t;
     const std::string all = read_file(f);
     const size_t rec = record_bytes(h), n = rec - sizeof(int64_t);
     const size_t count = all.size() / rec;  // a torn last record is ignored
@@ -131,4 +142,4 @@ ProbeTimeline read_probe(const fs::path& run) {
     return t;
 }
 
-} // namespace twb
+}  // namespace twb

@@ -16,8 +16,8 @@ struct ProbeTimeline {
     std::vector<std::string> tokens;
     std::vector<int32_t> ids;
     int64_t layers = 0, heads = 0, length = 0;
-    std::vector<int64_t> steps;          // ascending, one per record
-    std::vector<uint8_t> data;           // records' weights back to back
+    std::vector<int64_t> steps;  // ascending, one per record
+    std::vector<uint8_t> data;   // records' weights back to back
     bool empty() const { return steps.empty(); }
     /// The capture stored for record i (weights dequantised; rows sum to 1 within 1/255 per key).
     nn::AttentionCapture at(size_t i) const;
@@ -34,4 +34,4 @@ void append_probe(const std::filesystem::path& run_dir, int64_t step, const nn::
 /// Reads the timeline; empty when the run has no probe. Throws FormatError on a broken probe.json.
 ProbeTimeline read_probe(const std::filesystem::path& run_dir);
 
-} // namespace twb
+}  // namespace twb

@@ -7,9 +7,9 @@
 #include "ui/RunPicker.h"
 #include "ui_fixture.h"
 
+#include <qcustomplot.h>
 #include <QJsonDocument>
 #include <QSlider>
-#include <qcustomplot.h>
 
 class TestAttentionPanel : public QObject {
     Q_OBJECT
@@ -46,8 +46,10 @@ private slots:
         QCOMPARE(h->rows(), 11);
         for (int q = 0; q < 11; ++q)
             for (int k = 0; k < 11; ++k) {
-                if (k > q) QVERIFY(std::isnan(h->value(q, k)));
-                else QCOMPARE(h->value(q, k), c.at(1, 1, q, k));
+                if (k > q)
+                    QVERIFY(std::isnan(h->value(q, k)));
+                else
+                    QCOMPARE(h->value(q, k), c.at(1, 1, q, k));
             }
         QVERIFY(h->describe(3, 1).contains("'␣'") || h->describe(3, 1).contains("(3)"));
         // layer mean and rollout
@@ -56,7 +58,8 @@ private slots:
         p.setView(AttentionPanel::View::Rollout);
         for (int q = 0; q < 11; ++q) {
             double sum = 0;
-            for (int k = 0; k <= q; ++k) sum += h->value(q, k);
+            for (int k = 0; k <= q; ++k)
+                sum += h->value(q, k);
             QVERIFY(std::abs(sum - 1.0) < 1e-5);
         }
         // exports hold every weight
@@ -105,9 +108,9 @@ private slots:
         waitIdle(p);
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
         auto* m = p.positionMap();
-        QCOMPARE(m->rows(), 32);  // block_size
-        QCOMPARE(m->cols(), 8);   // head_dim / 2 rotation pairs
-        QCOMPARE(m->value(0, 3), 1.0f);  // cos(0)
+        QCOMPARE(m->rows(), 32);                                     // block_size
+        QCOMPARE(m->cols(), 8);                                      // head_dim / 2 rotation pairs
+        QCOMPARE(m->value(0, 3), 1.0f);                              // cos(0)
         QVERIFY(std::abs(m->value(5, 0) - std::cos(5.0f)) < 1e-5f);  // theta_0 = 1
     }
 

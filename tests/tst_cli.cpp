@@ -23,7 +23,7 @@ Out run(const QStringList& args, const QByteArray& input = {}) {
     p.waitForFinished(120000);
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
 }
-} // namespace
+}  // namespace
 
 class TestCli : public QObject {
     Q_OBJECT
@@ -40,12 +40,14 @@ private slots:
         twbtest::write(in, twbtest::syllable_text(60000) + twbtest::hard_unicode());
         const QString out = QString::fromStdString(twbtest::path(m_dir, "").string()) + QTest::currentDataTag();
         auto r = run(QStringList{"prepare", "--input", QString::fromStdString(in.string()), "--val-fraction", "0.1",
-                                 "--out", out} + tok);
+                                 "--out", out} +
+                     tok);
         QVERIFY2(r.code == 0, r.err.constData());
         for (auto f : {"meta.json", "train.bin", "val.bin", "tokenizer.json"})
             QVERIFY(QFile::exists(out + "/" + f));
         const auto meta = nlohmann::json::parse(twb_read(out + "/meta.json"));
-        for (auto k : {"tokenizer", "vocab_size", "train_tokens", "val_tokens"}) QVERIFY(meta.contains(k));
+        for (auto k : {"tokenizer", "vocab_size", "train_tokens", "val_tokens"})
+            QVERIFY(meta.contains(k));
         const QByteArray text = QByteArray::fromStdString(twbtest::hard_unicode());
         auto enc = run({"tokenize", "--data", out}, text);
         QCOMPARE(enc.code, 0);
@@ -65,7 +67,8 @@ private slots:
     }
     void synthWritesTheEnginesTask() {
         const QString out = QString::fromStdString(twbtest::path(m_dir, "add.txt").string());
-        auto r = run({"synth", "--task", "addition", "--digits", "4", "--reversed", "-n", "30", "--seed", "5", "--out", out});
+        auto r = run(
+            {"synth", "--task", "addition", "--digits", "4", "--reversed", "-n", "30", "--seed", "5", "--out", out});
         QCOMPARE(r.code, 0);
         twb::SyntheticSpec s;
         s.digits = 4;

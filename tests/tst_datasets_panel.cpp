@@ -44,20 +44,24 @@ public:
     void handle(QTcpSocket* s) {
         QByteArray req = s->property("buf").toByteArray() + s->readAll();
         s->setProperty("buf", req);
-        if (!req.contains("\r\n\r\n")) return;
+        if (!req.contains("\r\n\r\n"))
+            return;
         const QByteArray path = req.split(' ').value(1);
         QByteArray range;
         for (const QByteArray& line : req.split('\n'))
-            if (line.toLower().startsWith("range:")) range = line.mid(6).trimmed();
-        if (!range.isEmpty()) ranges << QString::fromLatin1(range);
+            if (line.toLower().startsWith("range:"))
+                range = line.mid(6).trimmed();
+        if (!range.isEmpty())
+            ranges << QString::fromLatin1(range);
         if (path == "/good.txt") {
             ++goodRequests;
             if (range.startsWith("bytes=")) {
                 const qint64 from = range.mid(6, range.indexOf('-') - 6).toLongLong();
                 const QByteArray rest = good.mid(from);
                 s->write("HTTP/1.1 206 Partial Content\r\nContent-Length: " + QByteArray::number(rest.size()) +
-                         "\r\nContent-Range: bytes " + QByteArray::number(from) + "-" + QByteArray::number(good.size() - 1) +
-                         "/" + QByteArray::number(good.size()) + "\r\nConnection: close\r\n\r\n" + rest);
+                         "\r\nContent-Range: bytes " + QByteArray::number(from) + "-" +
+                         QByteArray::number(good.size() - 1) + "/" + QByteArray::number(good.size()) +
+                         "\r\nConnection: close\r\n\r\n" + rest);
                 s->disconnectFromHost();
             } else {
                 // Promise the whole file, send half, hang up: an interrupted download.
@@ -68,7 +72,8 @@ public:
                 s->abort();
             }
         } else if (path == "/bad.txt") {
-            s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(bad.size()) + "\r\nConnection: close\r\n\r\n" + bad);
+            s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(bad.size()) +
+                     "\r\nConnection: close\r\n\r\n" + bad);
             s->disconnectFromHost();
         } else {
             s->write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
@@ -76,7 +81,7 @@ public:
         }
     }
 };
-} // namespace
+}  // namespace
 
 class TestDatasetsPanel : public QObject {
     Q_OBJECT
@@ -101,12 +106,18 @@ private slots:
         const QString sha = QCryptographicHash::hash(m_http.good, QCryptographicHash::Sha256).toHex();
         // (built from pieces: moc cannot read raw string literals)
         auto entry = [&](const char* name, const QString& file, const QString& url, qint64 bytes) {
-            return QJsonObject{{"name", name}, {"title", name}, {"format", "text"}, {"tokenizer", "char"},
-                               {"files", QJsonArray{QJsonObject{{"path", file}, {"url", url}, {"bytes", bytes}, {"sha256", sha}}}}};
+            return QJsonObject{
+                {"name", name},
+                {"title", name},
+                {"format", "text"},
+                {"tokenizer", "char"},
+                {"files", QJsonArray{QJsonObject{{"path", file}, {"url", url}, {"bytes", bytes}, {"sha256", sha}}}}};
         };
-        const QJsonObject cat{{"datasets", QJsonArray{entry("good", "good.txt", base + "/good.txt", m_http.good.size()),
-                                                      entry("bad", "bad.txt", base + "/bad.txt", 10),
-                                                      entry("offline", "x.txt", QStringLiteral("http://127.0.0.1:%1/x.txt").arg(deadPort), 10)}}};
+        const QJsonObject cat{
+            {"datasets",
+             QJsonArray{entry("good", "good.txt", base + "/good.txt", m_http.good.size()),
+                        entry("bad", "bad.txt", base + "/bad.txt", 10),
+                        entry("offline", "x.txt", QStringLiteral("http://127.0.0.1:%1/x.txt").arg(deadPort), 10)}}};
         const QString json = QJsonDocument(cat).toJson();
         twbtest::write(twbtest::path(m_cat, "catalogue.json"), json.toStdString());
         qputenv("TWB_DATASETS_DIR", m_cat.path().toUtf8());
@@ -164,7 +175,7 @@ private slots:
         waitIdle(p);
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
         const auto& b = p.analysis(1);
-        QVERIFY(b.stats.chars_per_token > 1.5);  // BPE merges characters
+        QVERIFY(b.stats.chars_per_token > 1.5);            // BPE merges characters
         QCOMPARE(b.stats.characters, a.stats.characters);  // the same cleaned text
         auto* t = p.compareTable();
         QCOMPARE(t->item(0, 1)->text(), QString("char"));
@@ -213,7 +224,8 @@ private slots:
 
     void badFileChangesNothing() {
         std::string bin(4096, '\0');
-        for (size_t i = 0; i < bin.size(); ++i) bin[i] = static_cast<char>(i * 37);
+        for (size_t i = 0; i < bin.size(); ++i)
+            bin[i] = static_cast<char>(i * 37);
         twbtest::write(twbtest::path(m_ws, "blob.bin"), bin);
         DatasetsPanel p;
         p.addSources({QString::fromStdString(twbtest::path(m_ws, "blob.bin").string())});

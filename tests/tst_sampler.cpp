@@ -14,13 +14,16 @@ public:
     explicit TableSource(torch::Tensor table) : m_table(std::move(table)) {}
     torch::Tensor next_logits(const std::vector<std::vector<int32_t>>& seqs) override {
         std::vector<torch::Tensor> rows;
-        for (auto& s : seqs) rows.push_back(m_table[s.back()]);
+        for (auto& s : seqs)
+            rows.push_back(m_table[s.back()]);
         return torch::stack(rows);
     }
     torch::Tensor m_table;
 };
 
-std::string no_decode(const std::vector<int32_t>& ids) { return std::string(ids.size(), 'x'); }
+std::string no_decode(const std::vector<int32_t>& ids) {
+    return std::string(ids.size(), 'x');
+}
 
 RunConfig tiny_model(const std::string& position) {
     RunConfig c = preset_config("tiny");
@@ -32,7 +35,7 @@ RunConfig tiny_model(const std::string& position) {
     c.position = position;
     return c;
 }
-} // namespace
+}  // namespace
 
 class TestSampler : public QObject {
     Q_OBJECT
@@ -57,7 +60,8 @@ private slots:
         apply_top_k(filtered, 5);
         const auto top = std::get<1>(row.topk(5));
         QCOMPARE(torch::isfinite(filtered).sum().item<int64_t>(), int64_t(5));
-        for (int64_t i = 0; i < 5; ++i) QVERIFY(std::isfinite(filtered[top[i]].item<float>()));
+        for (int64_t i = 0; i < 5; ++i)
+            QVERIFY(std::isfinite(filtered[top[i]].item<float>()));
         // sampling many times never leaves the top k
         TableSource src(torch::stack(std::vector<torch::Tensor>(50, row)));
         SamplingOptions o;
@@ -66,9 +70,11 @@ private slots:
         o.max_new_tokens = 300;
         o.seed = 4;
         std::set<int64_t> allowed;
-        for (int64_t i = 0; i < 5; ++i) allowed.insert(top[i].item<int64_t>());
+        for (int64_t i = 0; i < 5; ++i)
+            allowed.insert(top[i].item<int64_t>());
         const auto r = generate_ids(src, {0}, o, -1, no_decode);
-        for (int32_t t : r.tokens[0]) QVERIFY(allowed.count(t));
+        for (int32_t t : r.tokens[0])
+            QVERIFY(allowed.count(t));
     }
     void topPKeepsSmallestSetReachingP() {
         auto probs = torch::tensor({0.5f, 0.3f, 0.15f, 0.05f});
@@ -138,7 +144,8 @@ private slots:
         QCOMPARE(a.tokens, b.tokens);
         // and the cached logits equal the uncached ones at a window edge
         std::vector<int32_t> seq;
-        for (int i = 0; i < 20; ++i) seq.push_back(i % 23);
+        for (int i = 0; i < 20; ++i)
+            seq.push_back(i % 23);
         cached.reset();
         plain.reset();
         for (int n = 15; n <= 20; ++n) {
@@ -153,9 +160,13 @@ private slots:
         SamplingOptions o;
         o.max_new_tokens = 100;
         int seen = 0;
-        auto r = generate_ids(src, {1}, o, -1, no_decode, [&](const TokenEvent&) {
-            if (++seen == 5) cancel = true;
-        }, &cancel);
+        auto r = generate_ids(
+            src, {1}, o, -1, no_decode,
+            [&](const TokenEvent&) {
+                if (++seen == 5)
+                    cancel = true;
+            },
+            &cancel);
         QVERIFY(r.cancelled);
         QCOMPARE(seen, 5);
     }
@@ -183,7 +194,8 @@ private slots:
                     double sum = 0;
                     for (int64_t k = 0; k < 6; ++k) {
                         sum += cap.at(l, h, q, k);
-                        if (k > q) QCOMPARE(cap.at(l, h, q, k), 0.0f);
+                        if (k > q)
+                            QCOMPARE(cap.at(l, h, q, k), 0.0f);
                     }
                     QVERIFY(std::abs(sum - 1.0) < 1e-5);
                 }
@@ -205,7 +217,8 @@ private slots:
                 }
                 const double mx = *std::max_element(s.begin(), s.end());
                 double z = 0;
-                for (double& e : s) z += (e = std::exp(e - mx));
+                for (double& e : s)
+                    z += (e = std::exp(e - mx));
                 for (int64_t k = 0; k <= q; ++k)
                     QVERIFY(std::abs(s[static_cast<size_t>(k)] / z - cap.at(0, h, q, k)) < 1e-5);
             }
@@ -221,7 +234,8 @@ private slots:
         for (int64_t q = 0; q < 8; ++q) {
             set(0, q, std::max<int64_t>(0, q - 1), 1.f);
             set(1, q, 0, 1.f);
-            for (int64_t k = 0; k <= q; ++k) set(2, q, k, 1.f / static_cast<float>(q + 1));
+            for (int64_t k = 0; k <= q; ++k)
+                set(2, q, k, 1.f / static_cast<float>(q + 1));
         }
         const auto s = head_scores(cap);
         QCOMPARE(s.previous[0], 1.0f);

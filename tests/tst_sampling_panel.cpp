@@ -81,13 +81,15 @@ private slots:
         waitIdle(p);
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
         const auto after = p.output().samples[0];
-        for (int i = 0; i < at; ++i) QCOMPARE(after[i].id, before[i].id);
+        for (int i = 0; i < at; ++i)
+            QCOMPARE(after[i].id, before[i].id);
         QCOMPARE(after[at].id, altId);
         QCOMPARE(after.size(), before.size());  // same total length: the branch generates the rest
         QCOMPARE(p.branchDepth(), 1);
         // greedy continuation after the new token differs from the original continuation somewhere
         bool differs = false;
-        for (int i = at + 1; i < after.size(); ++i) differs |= after[i].id != before[i].id;
+        for (int i = at + 1; i < after.size(); ++i)
+            differs |= after[i].id != before[i].id;
         QVERIFY(differs);
         p.back();
         QCOMPARE(p.branchDepth(), 0);
@@ -110,7 +112,8 @@ private slots:
         QVERIFY(t->horizontalHeaderItem(0)->text().contains("step 10"));
         QVERIFY(t->horizontalHeaderItem(2)->text().contains("step 40"));
         for (int r = 0; r < 2; ++r)
-            for (int c = 0; c < 3; ++c) QVERIFY(t->item(r, c) && !t->item(r, c)->text().isEmpty());
+            for (int c = 0; c < 3; ++c)
+                QVERIFY(t->item(r, c) && !t->item(r, c)->text().isEmpty());
         // the greedy cell of step 40 equals a plain greedy generation at that checkpoint
         p.picker()->setCheckpoint("40");
         p.setTemperature(0);

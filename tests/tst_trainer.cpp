@@ -58,7 +58,8 @@ private slots:
         // A learnable corpus: a repeating pattern with a little noise.
         std::string text;
         std::mt19937 rng(3);
-        for (int i = 0; i < 4000; ++i) text += (rng() % 10 == 0) ? "xyz\n" : "hello world\n";
+        for (int i = 0; i < 4000; ++i)
+            text += (rng() % 10 == 0) ? "xyz\n" : "hello world\n";
         twbtest::write(twbtest::path(m_dir, "c.txt"), text);
         PrepareOptions o;
         o.corpus.inputs = {twbtest::path(m_dir, "c.txt").string()};
@@ -89,14 +90,16 @@ private slots:
         QCOMPARE(t.tokens.size(), size_t(32));
         const auto open = open_prepared(m_data);
         TokenFile val(m_data / "val.bin", open.dtype);
-        for (size_t i = 0; i < t.ids.size(); ++i) QCOMPARE(t.ids[i], val.at(i));
+        for (size_t i = 0; i < t.ids.size(); ++i)
+            QCOMPARE(t.ids[i], val.at(i));
         for (size_t i = 0; i < t.steps.size(); ++i) {
             const auto c = t.at(i);
             for (int64_t q = 0; q < c.length; ++q) {
                 double sum = 0;
                 for (int64_t k = 0; k < c.length; ++k) {
                     sum += c.at(1, 1, q, k);
-                    if (k > q) QCOMPARE(c.at(1, 1, q, k), 0.0f);
+                    if (k > q)
+                        QCOMPARE(c.at(1, 1, q, k), 0.0f);
                 }
                 QVERIFY2(std::abs(sum - 1.0) < (q + 1) * 0.5 / 255 + 1e-6, qPrintable(QString::number(sum)));
             }
@@ -126,7 +129,8 @@ private slots:
         std::vector<double> joined = first.losses;
         joined.insert(joined.end(), second.losses.begin(), second.losses.end());
         QCOMPARE(joined.size(), full.losses.size());
-        for (size_t i = 0; i < joined.size(); ++i) QCOMPARE(joined[i], full.losses[i]);  // exact, not fuzzy
+        for (size_t i = 0; i < joined.size(); ++i)
+            QCOMPARE(joined[i], full.losses[i]);  // exact, not fuzzy
         // metrics.csv of the resumed run has each step once
         const auto rows = read_metrics(twbtest::path(m_dir, "split") / "metrics.csv");
         QCOMPARE(std::count_if(rows.begin(), rows.end(), [](auto& x) { return x.kind == "train"; }), 40l);
@@ -147,7 +151,8 @@ private slots:
             // a huge learning rate may still stay finite on tiny data; then nothing to check
         } catch (const Error& e) {
             QVERIFY2(std::string(e.what()).find("at step") != std::string::npos, e.what());
-            for (auto s : nn::list_checkpoints(dir)) nn::read_checkpoint(nn::find_checkpoint(dir, std::to_string(s)));
+            for (auto s : nn::list_checkpoints(dir))
+                nn::read_checkpoint(nn::find_checkpoint(dir, std::to_string(s)));
         }
     }
     void finetuneFromAnotherRun() {
@@ -158,7 +163,8 @@ private slots:
         double firstLoss = 0;
         TrainCallbacks cb;
         cb.on_step = [&](const StepReport& s) {
-            if (s.step == 1) firstLoss = s.loss;
+            if (s.step == 1)
+                firstLoss = s.loss;
             return true;
         };
         train(job, cb);
@@ -193,10 +199,13 @@ private slots:
         auto w1 = torch::randn({4, 3}, torch::requires_grad()), b1 = torch::randn({3}, torch::requires_grad());
         auto w2 = w1.detach().clone().requires_grad_(), b2 = b1.detach().clone().requires_grad_();
         nn::FlatAdamW flat({{"w", w1}, {"b", b1}}, c);
-        torch::optim::AdamW ref({torch::optim::OptimizerParamGroup({w2}, std::make_unique<torch::optim::AdamWOptions>(
-                                                                        torch::optim::AdamWOptions(0.01).betas({0.9, 0.99}).weight_decay(0.1))),
-                                 torch::optim::OptimizerParamGroup({b2}, std::make_unique<torch::optim::AdamWOptions>(
-                                                                        torch::optim::AdamWOptions(0.01).betas({0.9, 0.99}).weight_decay(0.0)))});
+        torch::optim::AdamW ref(
+            {torch::optim::OptimizerParamGroup(
+                 {w2}, std::make_unique<torch::optim::AdamWOptions>(
+                           torch::optim::AdamWOptions(0.01).betas({0.9, 0.99}).weight_decay(0.1))),
+             torch::optim::OptimizerParamGroup(
+                 {b2}, std::make_unique<torch::optim::AdamWOptions>(
+                           torch::optim::AdamWOptions(0.01).betas({0.9, 0.99}).weight_decay(0.0)))});
         auto x = torch::randn({5, 4});
         for (int i = 0; i < 5; ++i) {
             (x.matmul(w1) + b1).pow(2).sum().backward();

@@ -8,8 +8,8 @@
 #include "ui/TrainingPanel.h"
 #include "ui/Workspace.h"
 
-#include <QLabel>
 #include <qcustomplot.h>
+#include <QLabel>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>

@@ -46,4 +46,4 @@ inline QString make_tiny_run(const QTemporaryDir& dir, const char* name = "tiny"
     return QString::fromStdString(job.run_dir);
 }
 
-} // namespace twbtest
+}  // namespace twbtest

@@ -1,9 +1,11 @@
 #include "ui/AttentionPanel.h"
 
+#include "ui/ErrorLabel.h"
 #include "ui/HeadGrid.h"
 #include "ui/Heatmap.h"
 #include "ui/RunPicker.h"
 
+#include <qcustomplot.h>
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
@@ -28,14 +30,14 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <cmath>
-#include <qcustomplot.h>
 
 namespace {
 const char* kScoreNames[] = {"entropy (1 = uniform)", "previous-token weight", "first-token weight", "self weight"};
 
 QStringList labels(const std::vector<std::string>& toks) {
     QStringList l;
-    for (const auto& t : toks) l << Heatmap::visibleToken(QString::fromStdString(t));
+    for (const auto& t : toks)
+        l << Heatmap::visibleToken(QString::fromStdString(t));
     return l;
 }
 
@@ -50,7 +52,7 @@ bool save_atomically(const QString& path, F&& write) {
     QFile::remove(path);
     return QFile::rename(tmp, path);
 }
-} // namespace
+}  // namespace
 
 AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     ModelWorker::registerTypes();
@@ -58,7 +60,8 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     m_modePrompt = new QRadioButton(tr("Prompt"));
     m_modeTimeline = new QRadioButton(tr("Probe timeline"));
     m_modeTimeline->setObjectName("timelineMode");
-    m_modeTimeline->setToolTip(tr("The attention of a fixed probe prompt, captured at every evaluation while the run trained"));
+    m_modeTimeline->setToolTip(
+        tr("The attention of a fixed probe prompt, captured at every evaluation while the run trained"));
     m_modePrompt->setChecked(true);
     auto* modes = new QButtonGroup(this);
     modes->addButton(m_modePrompt);
@@ -67,7 +70,10 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     m_prompt->setObjectName("attentionPrompt");
     m_prompt->setMaximumHeight(70);
     m_prompt->setPlaceholderText(tr("Type a prompt, or take one from the validation text"));
-    m_prompt->setPlainText(QSettings().value("attention/prompt", "First Citizen:\nBefore we proceed any further, hear me speak.").toString());
+    m_prompt->setPlainText(
+        QSettings()
+            .value("attention/prompt", "First Citizen:\nBefore we proceed any further, hear me speak.")
+            .toString());
     m_show = new QPushButton(tr("Show"));
     m_show->setObjectName("showAttention");
     m_show->setToolTip(tr("Capture this prompt's attention (Ctrl+Return)"));
@@ -78,10 +84,12 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
 
     m_view = new QComboBox;
     m_view->addItems({tr("Head"), tr("Layer mean over heads"), tr("Rollout up to layer")});
-    m_view->setToolTip(tr("Rollout: attention multiplied through the layers (with the residual as 0.5·I), "
-                          "an estimate of how much each input token reaches each position"));
+    m_view->setToolTip(
+        tr("Rollout: attention multiplied through the layers (with the residual as 0.5·I), "
+           "an estimate of how much each input token reaches each position"));
     m_score = new QComboBox;
-    for (const char* n : kScoreNames) m_score->addItem(tr(n));
+    for (const char* n : kScoreNames)
+        m_score->addItem(tr(n));
     m_score->setToolTip(tr("Score drawn under each thumbnail and plotted against step in the timeline"));
     m_layerBox = new QSpinBox;
     m_headBox = new QSpinBox;
@@ -101,9 +109,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     m_hover = new QLabel(tr("Hover the map for query, key and weight; wheel zooms, drag pans."));
     m_info = new QLabel;
     m_info->setWordWrap(true);
-    m_error = new QLabel;
-    m_error->setStyleSheet("color:#b00020");
-    m_error->setWordWrap(true);
+    m_error = new ErrorLabel;
 
     m_slider = new QSlider(Qt::Horizontal);
     m_slider->setObjectName("timelineSlider");
@@ -206,23 +212,28 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     connect(this, &AttentionPanel::validationRequested, m_worker, &ModelWorker::pickValidationText);
     connect(m_worker, &ModelWorker::captured, this, [this](const twb::nn::AttentionCapture& c, qint64 step) {
         setBusy(false);
-        if (!m_modePrompt->isChecked()) return;
+        if (!m_modePrompt->isChecked())
+            return;
         showCapture(c, step);
-        if (!c.warnings.empty()) m_error->setText(QString::fromStdString(c.warnings.front()));
+        if (!c.warnings.empty())
+            emit statusMessage(QString::fromStdString(c.warnings.front()));
     });
     connect(m_worker, &ModelWorker::probeLoaded, this, [this](const QString& run, const twb::ProbeTimeline& t) {
         setBusy(false);
-        if (run != m_picker->run()) return;
+        if (run != m_picker->run())
+            return;
         const bool atEnd = m_timeline.empty() || m_slider->value() >= m_slider->maximum();  // follow the newest
         m_timeline = t;
         m_timelineScores.clear();
-        for (size_t i = 0; i < t.steps.size(); ++i) m_timelineScores.push_back(twb::nn::head_scores(t.at(i)));
+        for (size_t i = 0; i < t.steps.size(); ++i)
+            m_timelineScores.push_back(twb::nn::head_scores(t.at(i)));
         m_probeBytes = QFileInfo(run + "/probe/attention.u8").size();
         if (t.empty()) {
             m_slider->setEnabled(false);
             m_stepLabel->setText(tr("no timeline"));
-            showError(tr("This run has no probe timeline yet: it is written at every evaluation of runs trained by "
-                         "this version (the first at step 0)."));
+            showError(
+                tr("This run has no probe timeline yet: it is written at every evaluation of runs trained by "
+                   "this version (the first at step 0)."));
             redrawScores();
             return;
         }
@@ -230,7 +241,8 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
         QSignalBlocker b(m_slider);
         m_slider->setEnabled(true);
         m_slider->setRange(0, static_cast<int>(t.steps.size()) - 1);
-        if (atEnd || m_slider->value() > m_slider->maximum()) m_slider->setValue(m_slider->maximum());
+        if (atEnd || m_slider->value() > m_slider->maximum())
+            m_slider->setValue(m_slider->maximum());
         b.unblock();
         setTimelineIndex(m_slider->value());
         redrawScores();
@@ -238,10 +250,12 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     connect(m_worker, &ModelWorker::positionsLoaded, this, [this](const twb::nn::PositionTable& t) {
         setBusy(false);
         QStringList rows, cols;
-        for (int64_t i = 0; i < t.rows; ++i) rows << QString::number(i);
-        for (int64_t i = 0; i < t.cols; ++i) cols << QString::number(i);
-        m_posMap->setMatrix(static_cast<int>(t.rows), static_cast<int>(t.cols), t.values, rows, cols,
-                            tr("position"), QString::fromStdString(t.col_label), -1, 1, true);
+        for (int64_t i = 0; i < t.rows; ++i)
+            rows << QString::number(i);
+        for (int64_t i = 0; i < t.cols; ++i)
+            cols << QString::number(i);
+        m_posMap->setMatrix(static_cast<int>(t.rows), static_cast<int>(t.cols), t.values, rows, cols, tr("position"),
+                            QString::fromStdString(t.col_label), -1, 1, true);
         const QString kind = QString::fromStdString(t.kind);
         m_posInfo->setText(kind == "rotary"
                                ? tr("Rotary positions (RoPE): each pair of query/key dimensions i is rotated by "
@@ -256,7 +270,8 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
         m_freqPlot->setVisible(!t.frequencies.empty());
         if (!t.frequencies.empty()) {
             auto* g = m_freqPlot->addGraph();
-            for (size_t i = 0; i < t.frequencies.size(); ++i) g->addData(static_cast<double>(i), t.frequencies[i]);
+            for (size_t i = 0; i < t.frequencies.size(); ++i)
+                g->addData(static_cast<double>(i), t.frequencies[i]);
             g->setLineStyle(QCPGraph::lsNone);
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
             m_freqPlot->rescaleAxes();
@@ -278,20 +293,26 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     m_thread.start();
 
     connect(m_show, &QPushButton::clicked, this, [this] {
-        if (m_modeTimeline->isChecked()) showTimeline();
-        else showPrompt();
+        if (m_modeTimeline->isChecked())
+            showTimeline();
+        else
+            showPrompt();
     });
-    connect(new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this), &QShortcut::activated, m_show, &QPushButton::click);
+    connect(new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this), &QShortcut::activated, m_show,
+            &QPushButton::click);
     connect(m_fromVal, &QPushButton::clicked, this, [this] {
-        if (m_picker->run().isEmpty()) return showError(tr("Choose a run first."));
+        if (m_picker->run().isEmpty())
+            return showError(tr("Choose a run first."));
         setBusy(true);
         emit validationRequested(m_picker->run());
     });
     connect(m_modeTimeline, &QRadioButton::toggled, this, [this](bool on) {
         m_prompt->setEnabled(!on);
         m_fromVal->setEnabled(!on);
-        if (on) showTimeline();
-        else showPrompt();
+        if (on)
+            showTimeline();
+        else
+            showPrompt();
     });
     connect(m_view, &QComboBox::currentIndexChanged, this, [this] {
         m_headBox->setEnabled(m_view->currentIndex() == 0);
@@ -304,8 +325,10 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     connect(m_layerBox, &QSpinBox::valueChanged, this, [this](int l) { select(l, m_head); });
     connect(m_headBox, &QSpinBox::valueChanged, this, [this](int h) { select(m_layer, h); });
     connect(m_grid, &HeadGrid::headClicked, this, [this](int l, int h) {
-        if (h < 0) m_view->setCurrentIndex(1);
-        else if (m_view->currentIndex() != 0) m_view->setCurrentIndex(0);
+        if (h < 0)
+            m_view->setCurrentIndex(1);
+        else if (m_view->currentIndex() != 0)
+            m_view->setCurrentIndex(0);
         select(l, h < 0 ? m_head : h);
     });
     connect(m_slider, &QSlider::valueChanged, this, &AttentionPanel::setTimelineIndex);
@@ -314,21 +337,25 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     connect(exportData, &QPushButton::clicked, this, &AttentionPanel::exportData);
     connect(loadPos, &QPushButton::clicked, this, &AttentionPanel::loadPositions);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int i) {
-        if (i == 2 && m_posMap->rows() == 0 && !m_busy && !m_picker->run().isEmpty()) loadPositions();
+        if (i == 2 && m_posMap->rows() == 0 && !m_busy && !m_picker->run().isEmpty())
+            loadPositions();
     });
     connect(m_picker, &RunPicker::changed, this, [this] {
         m_timeline = {};
         m_timelineScores.clear();
         m_probeBytes = -1;
-        if (m_modeTimeline->isChecked()) showTimeline();
+        if (m_modeTimeline->isChecked())
+            showTimeline();
     });
     // Runs trained elsewhere (the CLI) grow their probe too: look at its size every few seconds while
     // the timeline is shown. A stat() per tick; the file is read only when it changed.
     m_poll.setInterval(3000);
     connect(&m_poll, &QTimer::timeout, this, [this] {
-        if (!m_modeTimeline->isChecked() || m_busy || m_picker->run().isEmpty() || !m_live->isChecked()) return;
+        if (!m_modeTimeline->isChecked() || m_busy || m_picker->run().isEmpty() || !m_live->isChecked())
+            return;
         const qint64 size = QFileInfo(m_picker->run() + "/probe/attention.u8").size();
-        if (size != m_probeBytes) showTimeline();
+        if (size != m_probeBytes)
+            showTimeline();
     });
     m_poll.start();
 }
@@ -342,7 +369,8 @@ AttentionPanel::~AttentionPanel() {
 void AttentionPanel::showEvent(QShowEvent* e) {
     QWidget::showEvent(e);
     // First look at the panel: show the prompt at once rather than an empty view.
-    if (m_cap.layers == 0 && !m_busy && m_lastError.isEmpty() && !m_picker->run().isEmpty() && m_modePrompt->isChecked())
+    if (m_cap.layers == 0 && !m_busy && lastError().isEmpty() && !m_picker->run().isEmpty() &&
+        m_modePrompt->isChecked())
         showPrompt();
 }
 
@@ -351,11 +379,21 @@ void AttentionPanel::resizeEvent(QResizeEvent* e) {
     m_grid->fitWidth(m_gridScroll->viewport()->width());
 }
 
-void AttentionPanel::setRun(const QString& dir) { m_picker->setRun(dir); }
-void AttentionPanel::setPrompt(const QString& text) { m_prompt->setPlainText(text); }
-QString AttentionPanel::prompt() const { return m_prompt->toPlainText(); }
-void AttentionPanel::setView(View v) { m_view->setCurrentIndex(static_cast<int>(v)); }
-void AttentionPanel::setScore(int i) { m_score->setCurrentIndex(i); }
+void AttentionPanel::setRun(const QString& dir) {
+    m_picker->setRun(dir);
+}
+void AttentionPanel::setPrompt(const QString& text) {
+    m_prompt->setPlainText(text);
+}
+QString AttentionPanel::prompt() const {
+    return m_prompt->toPlainText();
+}
+void AttentionPanel::setView(View v) {
+    m_view->setCurrentIndex(static_cast<int>(v));
+}
+void AttentionPanel::setScore(int i) {
+    m_score->setCurrentIndex(i);
+}
 
 void AttentionPanel::setBusy(bool b) {
     m_busy = b;
@@ -364,46 +402,51 @@ void AttentionPanel::setBusy(bool b) {
 }
 
 void AttentionPanel::showError(const QString& e) {
-    m_lastError = e;
     m_error->setText(e);
     emit statusMessage(e);
 }
 
 void AttentionPanel::showPrompt() {
-    if (m_busy) return;
-    if (m_picker->run().isEmpty()) return showError(tr("No run to look into: train one in the Training panel or open a run folder (…)."));
+    if (m_busy)
+        return;
+    if (m_picker->run().isEmpty())
+        return showError(tr("No run to look into: train one in the Training panel or open a run folder (…)."));
     m_error->clear();
-    m_lastError.clear();
     setBusy(true);
     emit captureRequested(AttentionRequest{m_picker->run(), m_picker->checkpoint(), m_prompt->toPlainText()});
 }
 
 void AttentionPanel::showTimeline() {
-    if (m_picker->run().isEmpty()) return showError(tr("Choose a run to see its probe timeline."));
+    if (m_picker->run().isEmpty())
+        return showError(tr("Choose a run to see its probe timeline."));
     if (!m_modeTimeline->isChecked()) {
         QSignalBlocker b(m_modeTimeline);
         m_modeTimeline->setChecked(true);
         m_prompt->setEnabled(false);
     }
-    m_lastError.clear();
+    m_error->clear();
     setBusy(true);
     emit probeRequested(m_picker->run());
 }
 
 void AttentionPanel::setTimelineIndex(int i) {
-    if (m_timeline.empty() || i < 0 || i >= static_cast<int>(m_timeline.steps.size())) return;
+    if (m_timeline.empty() || i < 0 || i >= static_cast<int>(m_timeline.steps.size()))
+        return;
     m_stepLabel->setText(tr("step %1 (%2 of %3)").arg(m_timeline.steps[i]).arg(i + 1).arg(m_timeline.steps.size()));
     QString probe;  // the probe's text, shown where the prompt goes
-    for (const auto& t : m_timeline.tokens) probe += QString::fromStdString(t);
+    for (const auto& t : m_timeline.tokens)
+        probe += QString::fromStdString(t);
     m_prompt->setPlainText(probe);
     showCapture(m_timeline.at(static_cast<size_t>(i)), m_timeline.steps[i]);
     redrawScores();
 }
 
 void AttentionPanel::runUpdated(const QString& run) {
-    if (run != m_picker->run() || !m_live->isChecked()) return;
+    if (run != m_picker->run() || !m_live->isChecked())
+        return;
     m_picker->refresh();
-    if (m_modeTimeline->isChecked()) showTimeline();
+    if (m_modeTimeline->isChecked())
+        showTimeline();
     else if (!m_busy && m_cap.length > 0) {
         m_picker->setCheckpoint("last");
         showPrompt();
@@ -413,10 +456,14 @@ void AttentionPanel::runUpdated(const QString& run) {
 std::vector<float> AttentionPanel::currentScores() const {
     const auto& s = m_scores;
     switch (m_score->currentIndex()) {
-    case 1: return s.previous;
-    case 2: return s.first;
-    case 3: return s.diagonal;
-    default: return s.entropy;
+        case 1:
+            return s.previous;
+        case 2:
+            return s.first;
+        case 3:
+            return s.diagonal;
+        default:
+            return s.entropy;
     }
 }
 
@@ -436,7 +483,8 @@ void AttentionPanel::showCapture(const twb::nn::AttentionCapture& cap, qint64 st
 }
 
 void AttentionPanel::select(int layer, int head) {
-    if (m_cap.layers == 0) return;
+    if (m_cap.layers == 0)
+        return;
     m_layer = std::clamp(layer, 0, static_cast<int>(m_cap.layers) - 1);
     m_head = std::clamp(head, 0, static_cast<int>(m_cap.heads) - 1);
     QSignalBlocker b1(m_layerBox), b2(m_headBox);
@@ -446,7 +494,8 @@ void AttentionPanel::select(int layer, int head) {
 }
 
 void AttentionPanel::redraw() {
-    if (m_cap.layers == 0) return;
+    if (m_cap.layers == 0)
+        return;
     const int T = static_cast<int>(m_cap.length);
     const auto v = static_cast<View>(m_view->currentIndex());
     m_grid->setSelected(m_layer, v == View::Head ? m_head : -1);
@@ -473,7 +522,8 @@ void AttentionPanel::redraw() {
         what = tr("rollout through layers 0–%1").arg(m_layer);
     }
     for (int q = 0; q < T; ++q)
-        for (int k = q + 1; k < T; ++k) m[static_cast<size_t>(q) * T + k] = NAN;  // the masked future stays blank
+        for (int k = q + 1; k < T; ++k)
+            m[static_cast<size_t>(q) * T + k] = NAN;  // the masked future stays blank
     const QStringList lab = labels(m_cap.tokens);
     m_heat->setMatrix(T, T, m, lab, lab, tr("query"), tr("key"), 0, 1);
     m_info->setText(tr("%1 · step %2 · %3 tokens").arg(what).arg(m_step).arg(T));
@@ -493,7 +543,8 @@ void AttentionPanel::redrawScores() {
         for (int h = 0; h < H; ++h) {
             auto* g = m_scorePlot->addGraph();
             g->setName(tr("L%1 H%2").arg(l).arg(h));
-            g->setPen(QPen(QColor::fromHsvF(static_cast<double>(l) / std::max(1, L), 0.8, 0.35 + 0.6 * h / std::max(1, H)), 1.5));
+            g->setPen(QPen(
+                QColor::fromHsvF(static_cast<double>(l) / std::max(1, L), 0.8, 0.35 + 0.6 * h / std::max(1, H)), 1.5));
             for (size_t i = 0; i < m_timelineScores.size(); ++i) {
                 const auto& s = m_timelineScores[i];
                 const auto& v = idx == 1 ? s.previous : idx == 2 ? s.first : idx == 3 ? s.diagonal : s.entropy;
@@ -511,7 +562,8 @@ void AttentionPanel::redrawScores() {
 }
 
 void AttentionPanel::loadPositions() {
-    if (m_picker->run().isEmpty()) return showError(tr("Choose a run first."));
+    if (m_picker->run().isEmpty())
+        return showError(tr("Choose a run first."));
     setBusy(true);
     emit positionsRequested(m_picker->run(), m_picker->checkpoint());
 }
@@ -522,7 +574,8 @@ bool AttentionPanel::exportJson(const QString& path) const {
     o["layers"] = static_cast<qint64>(m_cap.layers);
     o["heads"] = static_cast<qint64>(m_cap.heads);
     QJsonArray toks, layers;
-    for (const auto& t : m_cap.tokens) toks.append(QString::fromStdString(t));
+    for (const auto& t : m_cap.tokens)
+        toks.append(QString::fromStdString(t));
     o["tokens"] = toks;
     const int64_t T = m_cap.length;
     for (int64_t l = 0; l < m_cap.layers; ++l) {
@@ -531,7 +584,8 @@ bool AttentionPanel::exportJson(const QString& path) const {
             QJsonArray rows;
             for (int64_t q = 0; q < T; ++q) {
                 QJsonArray row;
-                for (int64_t k = 0; k <= q; ++k) row.append(static_cast<double>(m_cap.at(l, h, q, k)));
+                for (int64_t k = 0; k <= q; ++k)
+                    row.append(static_cast<double>(m_cap.at(l, h, q, k)));
                 rows.append(row);
             }
             heads.append(rows);
@@ -548,7 +602,8 @@ bool AttentionPanel::exportJson(const QString& path) const {
 bool AttentionPanel::exportCsv(const QString& path) const {
     return save_atomically(path, [&](const QString& tmp) {
         QFile f(tmp);
-        if (!f.open(QIODevice::WriteOnly)) return false;
+        if (!f.open(QIODevice::WriteOnly))
+            return false;
         QTextStream out(&f);
         out << "layer,head,query,key,query_token,key_token,weight\n";
         auto quote = [](QString s) { return "\"" + s.replace('"', "\"\"") + "\""; };
@@ -564,17 +619,27 @@ bool AttentionPanel::exportCsv(const QString& path) const {
 }
 
 void AttentionPanel::exportView() {
-    const QString f = QFileDialog::getSaveFileName(this, tr("Export view"), QString(), tr("PNG image (*.png);;SVG (*.svg)"));
-    if (f.isEmpty()) return;
+    const QString f =
+        QFileDialog::getSaveFileName(this, tr("Export view"), QString(), tr("PNG image (*.png);;SVG (*.svg)"));
+    if (f.isEmpty())
+        return;
     const bool svg = f.endsWith(".svg", Qt::CaseInsensitive);
     if (!save_atomically(f, [&](const QString& tmp) { return svg ? m_heat->saveSvg(tmp) : m_heat->savePng(tmp); }))
         showError(tr("Cannot write %1: check the folder exists and is writable.").arg(f));
 }
 
 void AttentionPanel::exportData() {
-    if (m_cap.layers == 0) return showError(tr("Nothing to export yet: show a prompt first."));
-    const QString f = QFileDialog::getSaveFileName(this, tr("Export weights"), QString(), tr("JSON (*.json);;CSV (*.csv)"));
-    if (f.isEmpty()) return;
+    if (m_cap.layers == 0)
+        return showError(tr("Nothing to export yet: show a prompt first."));
+    const QString f =
+        QFileDialog::getSaveFileName(this, tr("Export weights"), QString(), tr("JSON (*.json);;CSV (*.csv)"));
+    if (f.isEmpty())
+        return;
     const bool ok = f.endsWith(".csv", Qt::CaseInsensitive) ? exportCsv(f) : exportJson(f);
-    if (!ok) showError(tr("Cannot write %1: check the folder exists and is writable.").arg(f));
+    if (!ok)
+        showError(tr("Cannot write %1: check the folder exists and is writable.").arg(f));
+}
+
+QString AttentionPanel::lastError() const {
+    return m_error->error();
 }

@@ -16,6 +16,7 @@ class HeadGrid;
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
+class ErrorLabel;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -41,7 +42,7 @@ public:
     Heatmap* positionMap() const { return m_posMap; }
     QCustomPlot* scorePlot() const { return m_scorePlot; }
     QSlider* timelineSlider() const { return m_slider; }
-    QString lastError() const { return m_lastError; }
+    QString lastError() const;
     int selectedLayer() const { return m_layer; }
     int selectedHead() const { return m_head; }
     /// Step shown: the checkpoint's for a prompt, the slider's in timeline mode.
@@ -103,7 +104,7 @@ private:
     Heatmap* m_heat;
     QLabel* m_hover;
     QLabel* m_info;
-    QLabel* m_error;
+    ErrorLabel* m_error;
     QSlider* m_slider;
     QLabel* m_stepLabel;
     QCustomPlot* m_scorePlot;
@@ -124,5 +125,4 @@ private:
     int m_layer = 0, m_head = 0;
     QTimer m_poll;
     qint64 m_probeBytes = -1;
-    QString m_lastError;
 };

@@ -6,9 +6,11 @@
 #include "engine/data/synthetic.h"
 #include "engine/data/text_utils.h"
 #include "ui/Downloader.h"
+#include "ui/ErrorLabel.h"
 #include "ui/TextDiff.h"
 #include "ui/Workspace.h"
 
+#include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -37,7 +39,6 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QtConcurrent>
-#include <qcustomplot.h>
 
 namespace {
 struct PreviewResult {
@@ -45,11 +46,15 @@ struct PreviewResult {
     TextDiff diff;
 };
 
-QString q(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString q(const std::string& s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 QString human_bytes(uint64_t b) {
-    if (b >= 1000000) return QStringLiteral("%1 MB").arg(b / 1e6, 0, 'f', 1);
-    if (b >= 1000) return QStringLiteral("%1 kB").arg(b / 1e3, 0, 'f', 0);
+    if (b >= 1000000)
+        return QStringLiteral("%1 MB").arg(b / 1e6, 0, 'f', 1);
+    if (b >= 1000)
+        return QStringLiteral("%1 kB").arg(b / 1e3, 0, 'f', 0);
     return QStringLiteral("%1 B").arg(b);
 }
 
@@ -67,7 +72,7 @@ const char* kCleanLabels[][2] = {{"nfkc", "Unicode NFKC (ligatures, full-width �
                                  {"lowercase", "Lowercase"},
                                  {"drop-empty", "Drop empty lines"},
                                  {"dedupe", "Drop duplicate lines"}};
-} // namespace
+}  // namespace
 
 Q_DECLARE_METATYPE(PreviewResult)
 Q_DECLARE_METATYPE(TokenizerAnalysis)
@@ -185,7 +190,8 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     compareBtn->setToolTip(tr("Tokenize the same text with the second tokenizer and show both side by side"));
     auto* prepareBtn = new QPushButton(tr("Prepare dataset"));
     prepareBtn->setObjectName("prepare");
-    prepareBtn->setToolTip(tr("Write train.bin, val.bin, the tokenizer and meta.json into the workspace, as twb prepare does"));
+    prepareBtn->setToolTip(
+        tr("Write train.bin, val.bin, the tokenizer and meta.json into the workspace, as twb prepare does"));
     auto* tokForm = new QFormLayout;
     auto* tA = new QHBoxLayout;
     tA->addWidget(m_tokKind, 1);
@@ -213,7 +219,8 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     m_hist->legend->setVisible(false);  // shown once there is a histogram
     m_tokPreview = new QTextBrowser;
     m_tokPreview->setOpenLinks(false);
-    m_tokPreview->setPlaceholderText(tr("The first tokens of the training split, boundaries in alternating colours; hover for ids"));
+    m_tokPreview->setPlaceholderText(
+        tr("The first tokens of the training split, boundaries in alternating colours; hover for ids"));
     m_vocabSearch = new QLineEdit;
     m_vocabSearch->setObjectName("vocabularySearch");
     m_vocabSearch->setPlaceholderText(tr("search the vocabulary"));
@@ -284,7 +291,8 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     // ---- Synthetic
     m_synTask = new QComboBox;
     m_synTask->setObjectName("syntheticTask");
-    for (const auto& t : twb::synthetic_tasks()) m_synTask->addItem(q(t));
+    for (const auto& t : twb::synthetic_tasks())
+        m_synTask->addItem(q(t));
     m_synExamples = new QSpinBox;
     m_synExamples->setRange(1, 10000000);
     m_synExamples->setValue(20000);
@@ -315,10 +323,11 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     auto* synTab = new QWidget;
     auto* synCol = new QVBoxLayout(synTab);
     synCol->addLayout(synForm);
-    auto* synHelp = new QLabel(tr("One example per line, e.g. addition <code>123+456=579</code>, reversed "
-                                    "<code>321+654=9750</code>; copy <code>cabd&gt;cabd</code>; reverse "
-                                    "<code>cabd&gt;dbac</code>; sort <code>cabd&gt;abcd</code>. Tokenize with "
-                                    "characters; the attention patterns of a model trained on them are easy to read."));
+    auto* synHelp =
+        new QLabel(tr("One example per line, e.g. addition <code>123+456=579</code>, reversed "
+                      "<code>321+654=9750</code>; copy <code>cabd&gt;cabd</code>; reverse "
+                      "<code>cabd&gt;dbac</code>; sort <code>cabd&gt;abcd</code>. Tokenize with "
+                      "characters; the attention patterns of a model trained on them are easy to read."));
     synHelp->setWordWrap(true);
     synCol->addWidget(synHelp);
     synCol->addStretch(1);
@@ -351,11 +360,7 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     m_stage = new QLabel;
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setEnabled(false);
-    m_error = new QLabel;
-    m_error->setObjectName("datasetError");
-    m_error->setStyleSheet("color:#b00020");
-    m_error->setWordWrap(true);
-    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error = new ErrorLabel;
     auto* jobRow = new QHBoxLayout;
     jobRow->addWidget(m_stage);
     jobRow->addWidget(m_progress, 1);
@@ -371,14 +376,19 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
 
     // ---- Wiring
     connect(addFiles, &QPushButton::clicked, this, [this] {
-        const auto files = QFileDialog::getOpenFileNames(this, tr("Add text files"), QSettings().value("lastImportDir").toString());
-        if (!files.isEmpty()) QSettings().setValue("lastImportDir", QFileInfo(files.first()).absolutePath());
+        const auto files =
+            QFileDialog::getOpenFileNames(this, tr("Add text files"), QSettings().value("lastImportDir").toString());
+        if (!files.isEmpty())
+            QSettings().setValue("lastImportDir", QFileInfo(files.first()).absolutePath());
         addSources(files);
     });
     connect(addFolder, &QPushButton::clicked, this, [this] {
-        const auto d = QFileDialog::getExistingDirectory(this, tr("Add a folder of text files"), QSettings().value("lastImportDir").toString());
-        if (!d.isEmpty()) QSettings().setValue("lastImportDir", d);
-        if (!d.isEmpty()) addSources({d});
+        const auto d = QFileDialog::getExistingDirectory(this, tr("Add a folder of text files"),
+                                                         QSettings().value("lastImportDir").toString());
+        if (!d.isEmpty())
+            QSettings().setValue("lastImportDir", d);
+        if (!d.isEmpty())
+            addSources({d});
     });
     connect(remove, &QPushButton::clicked, this, [this] {
         qDeleteAll(m_sources->selectedItems());
@@ -388,7 +398,8 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
         updateFormatFields();
         schedulePreview();
     });
-    for (auto* e : {m_field, m_column, m_separator}) connect(e, &QLineEdit::editingFinished, this, &DatasetsPanel::schedulePreview);
+    for (auto* e : {m_field, m_column, m_separator})
+        connect(e, &QLineEdit::editingFinished, this, &DatasetsPanel::schedulePreview);
     connect(tokenizeBtn, &QPushButton::clicked, this, &DatasetsPanel::tokenize);
     connect(compareBtn, &QPushButton::clicked, this, &DatasetsPanel::compare);
     connect(prepareBtn, &QPushButton::clicked, this, &DatasetsPanel::prepare);
@@ -396,14 +407,16 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     connect(m_vocabSearch, &QLineEdit::textChanged, this, &DatasetsPanel::filterVocab);
     connect(m_tokPreview, &QTextBrowser::highlighted, this, [this](const QUrl& u) {
         const int id = u.toString().section(':', 1).toInt();
-        if (u.isEmpty() || id >= m_a.tokenTexts.size()) return QToolTip::hideText();
+        if (u.isEmpty() || id >= m_a.tokenTexts.size())
+            return QToolTip::hideText();
         QToolTip::showText(QCursor::pos(), tr("id %1 “%2” · seen %3 times")
                                                .arg(id)
                                                .arg(visible_token(m_a.tokenTexts[id]))
                                                .arg(id < static_cast<int>(m_a.counts.size()) ? m_a.counts[id] : 0));
     });
     connect(m_prepared, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* it) {
-        if (!it) return m_preparedInfo->clear();
+        if (!it)
+            return m_preparedInfo->clear();
         try {
             const auto d = twb::open_prepared(it->data(Qt::UserRole).toString().toStdString());
             m_preparedInfo->setText(tr("%1 tokenizer, vocabulary %2<br>train %3 tokens, val %4<br>%5 characters/token")
@@ -417,20 +430,25 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
         }
     });
     connect(useTrain, &QPushButton::clicked, this, [this] {
-        if (auto* it = m_prepared->currentItem()) emit useForTraining(it->data(Qt::UserRole).toString());
+        if (auto* it = m_prepared->currentItem())
+            emit useForTraining(it->data(Qt::UserRole).toString());
     });
     connect(del, &QPushButton::clicked, this, [this] {
-        if (auto* it = m_prepared->currentItem()) deletePrepared(it->data(Qt::UserRole).toString());
+        if (auto* it = m_prepared->currentItem())
+            deletePrepared(it->data(Qt::UserRole).toString());
     });
     connect(m_catalogue, &QTableWidget::currentCellChanged, this, [this](int row) {
-        if (row < 0 || row >= static_cast<int>(m_entries.size())) return;
+        if (row < 0 || row >= static_cast<int>(m_entries.size()))
+            return;
         const auto& e = m_entries[static_cast<size_t>(row)];
         QString files;
-        for (const auto& f : e.files) files += QStringLiteral("<br>%1 (%2) — <code>%3</code>").arg(q(f.path), human_bytes(f.bytes), q(f.url));
-        m_catInfo->setText(tr("<b>%1</b>: %2<br>Licence: %3. Suggested: %4 tokenizer%5, %6 model.%7<br>Cached in %8")
-                               .arg(q(e.title), q(e.description).toHtmlEscaped(), q(e.licence).toHtmlEscaped(), q(e.tokenizer))
-                               .arg(e.vocab_size ? tr(" (%1)").arg(e.vocab_size) : QString(), q(e.model_preset), files,
-                                    e.files.empty() ? q(e.local_path) : Downloader::cacheDir(q(e.name))));
+        for (const auto& f : e.files)
+            files += QStringLiteral("<br>%1 (%2) — <code>%3</code>").arg(q(f.path), human_bytes(f.bytes), q(f.url));
+        m_catInfo->setText(
+            tr("<b>%1</b>: %2<br>Licence: %3. Suggested: %4 tokenizer%5, %6 model.%7<br>Cached in %8")
+                .arg(q(e.title), q(e.description).toHtmlEscaped(), q(e.licence).toHtmlEscaped(), q(e.tokenizer))
+                .arg(e.vocab_size ? tr(" (%1)").arg(e.vocab_size) : QString(), q(e.model_preset), files,
+                     e.files.empty() ? q(e.local_path) : Downloader::cacheDir(q(e.name))));
         m_dlButton->setEnabled(!e.files.empty());
     });
     connect(m_dlButton, &QPushButton::clicked, this, &DatasetsPanel::download);
@@ -438,12 +456,14 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     connect(useBtn, &QPushButton::clicked, this, &DatasetsPanel::useCatalogueEntry);
     connect(m_downloader, &Downloader::progress, this, [this](qint64 done, qint64 total, const QString& file) {
         m_dlProgress->setMaximum(total > 0 ? 1000 : 0);
-        if (total > 0) m_dlProgress->setValue(static_cast<int>(1000.0 * done / total));
+        if (total > 0)
+            m_dlProgress->setValue(static_cast<int>(1000.0 * done / total));
         const double s = m_dlClock.elapsed() / 1000.0;
         const double rate = s > 0 ? done / s : 0;
-        m_dlProgress->setFormat(total > 0 && rate > 0
-                                    ? tr("%1 · %2 of %3 · %4 s left").arg(file, human_bytes(done), human_bytes(total)).arg(qRound((total - done) / rate))
-                                    : file);
+        m_dlProgress->setFormat(total > 0 && rate > 0 ? tr("%1 · %2 of %3 · %4 s left")
+                                                            .arg(file, human_bytes(done), human_bytes(total))
+                                                            .arg(qRound((total - done) / rate))
+                                                      : file);
     });
     connect(m_downloader, &Downloader::finished, this, [this](const QString& dir) {
         m_dlButton->setEnabled(true);
@@ -472,7 +492,6 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
             return showError(r.error);
         }
         m_error->clear();
-        m_lastError.clear();
         m_before->setHtml(r.diff.beforeHtml);
         m_after->setHtml(r.diff.afterHtml);
         m_previewAfterText = r.after;
@@ -484,7 +503,8 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
         setBusy(false);
         if (v.canConvert<TokenizerAnalysis>()) {
             const auto a = v.value<TokenizerAnalysis>();
-            if (!a.error.isEmpty()) return showError(a.error);
+            if (!a.error.isEmpty())
+                return showError(a.error);
             const int which = a.label.startsWith("B:") ? 1 : 0;
             (which ? m_b : m_a) = a;
             (which ? m_b : m_a).label = a.label.mid(2);
@@ -492,7 +512,8 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
             return;
         }
         const QString s = v.toString();
-        if (s.startsWith("error:")) return showError(s.mid(6));
+        if (s.startsWith("error:"))
+            return showError(s.mid(6));
         refreshPrepared();
         emit statusMessage(tr("Prepared %1").arg(s));
         emit datasetPrepared(s);
@@ -507,7 +528,8 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
 }
 
 DatasetsPanel::~DatasetsPanel() {
-    if (m_cancelFlag) *m_cancelFlag = true;
+    if (m_cancelFlag)
+        *m_cancelFlag = true;
     m_downloader->cancel();
     m_jobWatch.waitForFinished();
     m_previewWatch.waitForFinished();
@@ -517,7 +539,8 @@ DatasetsPanel::~DatasetsPanel() {
 
 void DatasetsPanel::addSources(const QStringList& paths) {
     for (const QString& p : paths) {
-        if (p.isEmpty()) continue;
+        if (p.isEmpty())
+            continue;
         const QString abs = QFileInfo(p).absoluteFilePath();
         if (m_sources->findItems(abs, Qt::MatchExactly).isEmpty()) {
             m_sources->addItem(abs);
@@ -536,25 +559,35 @@ void DatasetsPanel::clearSources() {
 
 QStringList DatasetsPanel::sources() const {
     QStringList out;
-    for (int i = 0; i < m_sources->count(); ++i) out << m_sources->item(i)->text();
+    for (int i = 0; i < m_sources->count(); ++i)
+        out << m_sources->item(i)->text();
     return out;
 }
 
-void DatasetsPanel::setFormat(const QString& f) { m_format->setCurrentIndex(std::max(0, m_format->findData(f))); }
+void DatasetsPanel::setFormat(const QString& f) {
+    m_format->setCurrentIndex(std::max(0, m_format->findData(f)));
+}
 void DatasetsPanel::setCleaning(const QString& option, bool on) {
     for (auto& [name, cb] : m_clean)
-        if (q(name) == option) cb->setChecked(on);
+        if (q(name) == option)
+            cb->setChecked(on);
 }
 void DatasetsPanel::setTokenizer(const QString& kind, int vocab) {
     m_tokKind->setCurrentIndex(std::max(0, m_tokKind->findData(kind)));
-    if (vocab > 0) m_vocabSize->setValue(vocab);
+    if (vocab > 0)
+        m_vocabSize->setValue(vocab);
 }
 void DatasetsPanel::setCompareTokenizer(const QString& kind, int vocab) {
     m_tokKindB->setCurrentIndex(std::max(0, m_tokKindB->findData(kind)));
-    if (vocab > 0) m_vocabSizeB->setValue(vocab);
+    if (vocab > 0)
+        m_vocabSizeB->setValue(vocab);
 }
-void DatasetsPanel::setDatasetName(const QString& name) { m_name->setText(name); }
-void DatasetsPanel::setValFraction(double f) { m_valFraction->setValue(f); }
+void DatasetsPanel::setDatasetName(const QString& name) {
+    m_name->setText(name);
+}
+void DatasetsPanel::setValFraction(double f) {
+    m_valFraction->setValue(f);
+}
 
 void DatasetsPanel::updateFormatFields() {
     const QString f = m_format->currentData().toString();
@@ -564,13 +597,15 @@ void DatasetsPanel::updateFormatFields() {
 }
 
 void DatasetsPanel::dragEnterEvent(QDragEnterEvent* e) {
-    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+    if (e->mimeData()->hasUrls())
+        e->acceptProposedAction();
 }
 
 void DatasetsPanel::dropEvent(QDropEvent* e) {
     QStringList paths;
     for (const QUrl& u : e->mimeData()->urls())
-        if (u.isLocalFile()) paths << u.toLocalFile();
+        if (u.isLocalFile())
+            paths << u.toLocalFile();
     addSources(paths);
     m_tabs->setCurrentIndex(0);
 }
@@ -579,19 +614,22 @@ twb::TokenizerSpec DatasetsPanel::tokenizerSpec(int which) const {
     twb::TokenizerSpec t;
     t.kind = (which ? m_tokKindB : m_tokKind)->currentData().toString().toStdString();
     t.vocab_size = (which ? m_vocabSizeB : m_vocabSize)->value();
-    if (t.kind == "char" || t.kind == "byte") t.vocab_size = 0;
+    if (t.kind == "char" || t.kind == "byte")
+        t.vocab_size = 0;
     return t;
 }
 
 twb::PrepareOptions DatasetsPanel::options() const {
     twb::PrepareOptions o;
-    for (const QString& s : sources()) o.corpus.inputs.push_back(s.toStdString());
+    for (const QString& s : sources())
+        o.corpus.inputs.push_back(s.toStdString());
     o.corpus.format = twb::parse_input_format(m_format->currentData().toString().toStdString());
     o.corpus.field = m_field->text().toStdString();
     o.corpus.column = m_column->text().toStdString();
     o.corpus.record_separator = m_separator->text().toStdString();
     for (const auto& [name, cb] : m_clean)
-        if (cb->isChecked()) o.cleaning.enable(name);
+        if (cb->isChecked())
+            o.cleaning.enable(name);
     o.tokenizer = tokenizerSpec(0);
     o.val_fraction = m_valFraction->value();
     o.split = m_split->currentData().toString().toStdString();
@@ -607,7 +645,8 @@ void DatasetsPanel::schedulePreview() {
 }
 
 void DatasetsPanel::refreshPreview() {
-    if (m_previewWatch.isRunning()) return schedulePreview();  // one at a time; the newest settings win
+    if (m_previewWatch.isRunning())
+        return schedulePreview();  // one at a time; the newest settings win
     if (m_sources->count() == 0) {
         m_previewPending = false;
         m_before->clear();
@@ -631,13 +670,15 @@ void DatasetsPanel::refreshPreview() {
             r.after = q(p.after);
             r.diff = diff_texts(r.before, r.after);
             QStringList per;
-            for (const auto& [opt, n] : p.per_option) per << QStringLiteral("%1 −%2").arg(q(opt)).arg(n);
-            r.info = QObject::tr("Preview of the first %1 characters: %2 lines changed, %3 removed, %4 characters removed%5")
-                         .arg(r.before.size())
-                         .arg(r.diff.linesChanged)
-                         .arg(r.diff.linesRemoved)
-                         .arg(p.chars_removed)
-                         .arg(per.isEmpty() ? QString() : " (" + per.join(", ") + ")");
+            for (const auto& [opt, n] : p.per_option)
+                per << QStringLiteral("%1 −%2").arg(q(opt)).arg(n);
+            r.info =
+                QObject::tr("Preview of the first %1 characters: %2 lines changed, %3 removed, %4 characters removed%5")
+                    .arg(r.before.size())
+                    .arg(r.diff.linesChanged)
+                    .arg(r.diff.linesRemoved)
+                    .arg(p.chars_removed)
+                    .arg(per.isEmpty() ? QString() : " (" + per.join(", ") + ")");
         } catch (const std::exception& e) {
             r.error = q(e.what());
         }
@@ -669,21 +710,27 @@ void DatasetsPanel::setBusy(bool busy, const QString& what) {
 }
 
 void DatasetsPanel::cancel() {
-    if (m_cancelFlag) *m_cancelFlag = true;
+    if (m_cancelFlag)
+        *m_cancelFlag = true;
 }
 
 void DatasetsPanel::showError(const QString& text) {
-    m_lastError = text;
     m_error->setText(text);
     emit statusMessage(text);
 }
 
-void DatasetsPanel::tokenize() { runAnalysis(0); }
-void DatasetsPanel::compare() { runAnalysis(1); }
+void DatasetsPanel::tokenize() {
+    runAnalysis(0);
+}
+void DatasetsPanel::compare() {
+    runAnalysis(1);
+}
 
 void DatasetsPanel::runAnalysis(int which) {
-    if (m_busy) return;
-    if (m_sources->count() == 0) return showError(tr("Add text files first (Import tab, or drop them on the panel)."));
+    if (m_busy)
+        return;
+    if (m_sources->count() == 0)
+        return showError(tr("Add text files first (Import tab, or drop them on the panel)."));
     twb::PrepareOptions o;
     try {
         o = options();
@@ -694,39 +741,47 @@ void DatasetsPanel::runAnalysis(int which) {
     o.out = (Workspace::root() + "/.staging/analysis-" + QString::number(which)).toStdString();
     o.overwrite = true;
     m_error->clear();
-    m_lastError.clear();
     auto cancel = newCancel();
     setBusy(true, which ? tr("Tokenizing with B…") : tr("Tokenizing…"));
     QPointer<DatasetsPanel> self(this);
-    const QString label = QStringLiteral("%1:%2%3")
-                              .arg(which ? "B" : "A")
-                              .arg(q(o.tokenizer.kind))
-                              .arg(o.tokenizer.vocab_size ? QStringLiteral(" %1").arg(o.tokenizer.vocab_size) : QString());
+    const QString label =
+        QStringLiteral("%1:%2%3")
+            .arg(which ? "B" : "A")
+            .arg(q(o.tokenizer.kind))
+            .arg(o.tokenizer.vocab_size ? QStringLiteral(" %1").arg(o.tokenizer.vocab_size) : QString());
     m_jobWatch.setFuture(QtConcurrent::run([o, cancel, self, label]() -> QVariant {
         TokenizerAnalysis a;
         a.label = label;
         try {
             const auto res = twb::prepare_dataset(o, [&](const std::string& stage, uint64_t done, uint64_t total) {
-                QMetaObject::invokeMethod(qApp, [self, st = q(stage), done, total] {
-                    if (!self) return;
-                    self->m_stage->setText(st);
-                    self->m_progress->setRange(0, total ? 1000 : 0);  // no total (tokenizer training): busy bar
-                    if (total) self->m_progress->setValue(static_cast<int>(1000.0 * done / total));
-                }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    qApp,
+                    [self, st = q(stage), done, total] {
+                        if (!self)
+                            return;
+                        self->m_stage->setText(st);
+                        self->m_progress->setRange(0, total ? 1000 : 0);  // no total (tokenizer training): busy bar
+                        if (total)
+                            self->m_progress->setValue(static_cast<int>(1000.0 * done / total));
+                    },
+                    Qt::QueuedConnection);
                 return !*cancel;
             });
             a.stats = res.stats;
             a.trainTokens = res.train_tokens;
             a.valTokens = res.val_tokens;
             const auto tok = twb::load_tokenizer(o.out);
-            for (int i = 0; i < tok->vocab_size(); ++i) a.tokenTexts << q(tok->token_text(i));
+            for (int i = 0; i < tok->vocab_size(); ++i)
+                a.tokenTexts << q(tok->token_text(i));
             a.counts.assign(static_cast<size_t>(tok->vocab_size()), 0);
             const auto d = twb::open_prepared(o.out);
             for (const char* split : {"train.bin", "val.bin"}) {
                 twb::TokenFile f(d.dir / split, d.dtype);
-                for (uint64_t i = 0; i < f.size(); ++i) ++a.counts[static_cast<size_t>(f.at(i))];
+                for (uint64_t i = 0; i < f.size(); ++i)
+                    ++a.counts[static_cast<size_t>(f.at(i))];
                 if (std::string(split) == "train.bin")
-                    for (uint64_t i = 0; i < std::min<uint64_t>(f.size(), 600); ++i) a.previewIds.push_back(f.at(i));
+                    for (uint64_t i = 0; i < std::min<uint64_t>(f.size(), 600); ++i)
+                        a.previewIds.push_back(f.at(i));
             }
         } catch (const twb::Cancelled&) {
             a.error = QObject::tr("Tokenizing cancelled; nothing was written.");
@@ -738,8 +793,10 @@ void DatasetsPanel::runAnalysis(int which) {
 }
 
 void DatasetsPanel::prepare() {
-    if (m_busy) return;
-    if (m_sources->count() == 0) return showError(tr("Add text files first (Import tab, or drop them on the panel)."));
+    if (m_busy)
+        return;
+    if (m_sources->count() == 0)
+        return showError(tr("Add text files first (Import tab, or drop them on the panel)."));
     twb::PrepareOptions o;
     try {
         o = options();
@@ -748,27 +805,33 @@ void DatasetsPanel::prepare() {
     }
     if (std::filesystem::exists(o.out)) {
         if (QMessageBox::question(this, tr("Replace dataset"),
-                                  tr("A dataset named %1 exists. Replace it?").arg(q(o.out.filename().string()))) != QMessageBox::Yes)
+                                  tr("A dataset named %1 exists. Replace it?").arg(q(o.out.filename().string()))) !=
+            QMessageBox::Yes)
             return;
         o.overwrite = true;
     }
     m_error->clear();
-    m_lastError.clear();
     auto cancel = newCancel();
     setBusy(true, tr("Preparing…"));
     QPointer<DatasetsPanel> self(this);
     m_jobWatch.setFuture(QtConcurrent::run([o, cancel, self]() -> QVariant {
         try {
             twb::prepare_dataset(o, [&](const std::string& stage, uint64_t done, uint64_t total) {
-                QMetaObject::invokeMethod(qApp, [self, st = q(stage), done, total] {
-                    if (!self) return;
-                    const double f = total ? static_cast<double>(done) / total : 0;
-                    const double s = self->m_jobClock.elapsed() / 1000.0;
-                    self->m_stage->setText(st);
-                    self->m_progress->setRange(0, total ? 1000 : 0);
-                    if (total) self->m_progress->setValue(static_cast<int>(1000 * f));
-                    self->m_progress->setFormat(f > 0.02 ? QObject::tr("%p% · %1 s left").arg(qRound(s / f - s)) : "%p%");
-                }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    qApp,
+                    [self, st = q(stage), done, total] {
+                        if (!self)
+                            return;
+                        const double f = total ? static_cast<double>(done) / total : 0;
+                        const double s = self->m_jobClock.elapsed() / 1000.0;
+                        self->m_stage->setText(st);
+                        self->m_progress->setRange(0, total ? 1000 : 0);
+                        if (total)
+                            self->m_progress->setValue(static_cast<int>(1000 * f));
+                        self->m_progress->setFormat(f > 0.02 ? QObject::tr("%p% · %1 s left").arg(qRound(s / f - s))
+                                                             : "%p%");
+                    },
+                    Qt::QueuedConnection);
                 return !*cancel;
             });
             return q(o.out.string());
@@ -821,7 +884,8 @@ void DatasetsPanel::showAnalysis(int which) {
         filterVocab(m_vocabSearch->text());
     }
     // Histogram: A as bars, B overlaid.
-    if (which == 0) m_hist->clearPlottables();
+    if (which == 0)
+        m_hist->clearPlottables();
     auto* bars = new QCPBars(m_hist->xAxis, m_hist->yAxis);
     bars->setName(which ? tr("B: %1").arg(a.label) : tr("A: %1").arg(a.label));
     bars->setPen(Qt::NoPen);
@@ -835,7 +899,8 @@ void DatasetsPanel::showAnalysis(int which) {
     m_hist->legend->setVisible(true);
     m_hist->rescaleAxes();
     m_hist->replot();
-    if (m_a.stats.tokens && m_b.stats.tokens) showCompare();
+    if (m_a.stats.tokens && m_b.stats.tokens)
+        showCompare();
 }
 
 void DatasetsPanel::showCompare() {
@@ -846,7 +911,8 @@ void DatasetsPanel::showCompare() {
     const std::vector<Row> rows = {
         {tr("tokenizer"), [](auto& a) { return a.label; }},
         {tr("tokens"), [](auto& a) { return QString::number(a.stats.tokens); }},
-        {tr("tokens per character"), [](auto& a) { return QString::number(a.stats.tokens / std::max(1.0, double(a.stats.characters)), 'f', 4); }},
+        {tr("tokens per character"),
+         [](auto& a) { return QString::number(a.stats.tokens / std::max(1.0, double(a.stats.characters)), 'f', 4); }},
         {tr("characters per token"), [](auto& a) { return QString::number(a.stats.chars_per_token, 'f', 3); }},
         {tr("vocabulary"), [](auto& a) { return QString::number(a.stats.vocab_size); }},
         {tr("vocabulary used"), [](auto& a) { return QString::number(a.stats.vocab_used); }},
@@ -899,12 +965,15 @@ bool DatasetsPanel::deletePrepared(const QString& dir, bool confirm) {
         showError(tr("%1 is not a prepared dataset; nothing deleted.").arg(dir));
         return false;
     }
-    if (confirm && QMessageBox::question(this, tr("Delete dataset"),
-                                         tr("Delete %1 and its token files? Runs trained on it keep their own tokenizer "
-                                            "copy and still sample, but cannot continue training.").arg(dir)) != QMessageBox::Yes)
+    if (confirm &&
+        QMessageBox::question(this, tr("Delete dataset"),
+                              tr("Delete %1 and its token files? Runs trained on it keep their own tokenizer "
+                                 "copy and still sample, but cannot continue training.")
+                                  .arg(dir)) != QMessageBox::Yes)
         return false;
     const bool ok = QDir(dir).removeRecursively();
-    if (!ok) showError(tr("Could not delete all of %1; check permissions.").arg(dir));
+    if (!ok)
+        showError(tr("Could not delete all of %1; check permissions.").arg(dir));
     refreshPrepared();
     return ok;
 }
@@ -927,17 +996,22 @@ void DatasetsPanel::selectCatalogue(const QString& name) {
             m_catalogue->setItem(r, 0, new QTableWidgetItem(q(e.title)));
             m_catalogue->setItem(r, 1, new QTableWidgetItem(local ? tr("local") : human_bytes(e.total_bytes())));
             m_catalogue->setItem(r, 2, new QTableWidgetItem(q(e.licence)));
-            m_catalogue->setItem(r, 3, new QTableWidgetItem(local ? (QFileInfo::exists(q(e.local_path)) ? tr("installed") : tr("missing"))
-                                                                  : cached ? tr("downloaded") : tr("not downloaded")));
+            m_catalogue->setItem(
+                r, 3,
+                new QTableWidgetItem(local    ? (QFileInfo::exists(q(e.local_path)) ? tr("installed") : tr("missing"))
+                                     : cached ? tr("downloaded")
+                                              : tr("not downloaded")));
         }
     }
     for (int r = 0; r < static_cast<int>(m_entries.size()); ++r)
-        if (q(m_entries[static_cast<size_t>(r)].name) == name) m_catalogue->setCurrentCell(r, 0);
+        if (q(m_entries[static_cast<size_t>(r)].name) == name)
+            m_catalogue->setCurrentCell(r, 0);
 }
 
 QStringList DatasetsPanel::catalogueNames() const {
     QStringList out;
-    for (const auto& e : m_entries) out << q(e.name);
+    for (const auto& e : m_entries)
+        out << q(e.name);
     return out;
 }
 
@@ -948,11 +1022,12 @@ QString DatasetsPanel::catalogueStatus() const {
 
 void DatasetsPanel::download() {
     const int r = m_catalogue->currentRow();
-    if (r < 0 || r >= static_cast<int>(m_entries.size())) return showError(tr("Choose a dataset in the catalogue first."));
-    if (m_downloader->isRunning()) return;
+    if (r < 0 || r >= static_cast<int>(m_entries.size()))
+        return showError(tr("Choose a dataset in the catalogue first."));
+    if (m_downloader->isRunning())
+        return;
     const auto& e = m_entries[static_cast<size_t>(r)];
     m_error->clear();
-    m_lastError.clear();
     m_dlButton->setEnabled(false);
     m_dlCancel->setEnabled(true);
     m_dlProgress->setValue(0);
@@ -968,9 +1043,13 @@ bool DatasetsPanel::useCatalogueEntry() {
     }
     const auto& e = m_entries[static_cast<size_t>(r)];
     try {
-        const auto o = twb::preset_options(e.name, {}, e.files.empty() ? std::filesystem::path() : std::filesystem::path(Downloader::cacheDir(q(e.name)).toStdString()));
+        const auto o =
+            twb::preset_options(e.name, {},
+                                e.files.empty() ? std::filesystem::path()
+                                                : std::filesystem::path(Downloader::cacheDir(q(e.name)).toStdString()));
         m_sources->clear();
-        for (const auto& in : o.corpus.inputs) m_sources->addItem(q(in));
+        for (const auto& in : o.corpus.inputs)
+            m_sources->addItem(q(in));
         setFormat(q(twb::to_string(o.corpus.format)));
         m_separator->setText(q(o.corpus.record_separator));
         setTokenizer(q(o.tokenizer.kind), o.tokenizer.vocab_size);
@@ -997,11 +1076,13 @@ QString DatasetsPanel::generateSynthetic() {
     s.seed = static_cast<uint64_t>(m_synSeed->value());
     try {
         const std::string text = twb::generate_synthetic(s);
-        const QString name = QStringLiteral("%1%2-%3-seed%4")
-                                 .arg(q(s.task))
-                                 .arg(s.task == "addition" ? QStringLiteral("%1d%2").arg(s.digits).arg(s.reversed_digits ? "r" : "") : QString())
-                                 .arg(s.examples)
-                                 .arg(s.seed);
+        const QString name =
+            QStringLiteral("%1%2-%3-seed%4")
+                .arg(q(s.task))
+                .arg(s.task == "addition" ? QStringLiteral("%1d%2").arg(s.digits).arg(s.reversed_digits ? "r" : "")
+                                          : QString())
+                .arg(s.examples)
+                .arg(s.seed);
         const QString path = Workspace::root() + "/synthetic/" + name + ".txt";
         QDir().mkpath(QFileInfo(path).absolutePath());
         twb::write_file_atomic(path.toStdString(), text);
@@ -1017,4 +1098,8 @@ QString DatasetsPanel::generateSynthetic() {
         showError(q(e.what()));
         return {};
     }
+}
+
+QString DatasetsPanel::lastError() const {
+    return m_error->error();
 }

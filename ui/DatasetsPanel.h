@@ -20,6 +20,7 @@ class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QDoubleSpinBox;
+class ErrorLabel;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -33,12 +34,12 @@ class QTextBrowser;
 /// What tokenizing a corpus showed (computed off the UI thread).
 struct TokenizerAnalysis {
     QString error;
-    QString label;                       // "char", "bpe 2000"
+    QString label;  // "char", "bpe 2000"
     twb::DatasetStats stats;
     uint64_t trainTokens = 0, valTokens = 0;
-    std::vector<uint64_t> counts;        // per id, over train + val
-    QStringList tokenTexts;              // per id
-    std::vector<int32_t> previewIds;     // the first tokens of the training split
+    std::vector<uint64_t> counts;     // per id, over train + val
+    QStringList tokenTexts;           // per id
+    std::vector<int32_t> previewIds;  // the first tokens of the training split
 };
 
 class DatasetsPanel : public QWidget {
@@ -62,7 +63,7 @@ public:
 
     bool isBusy() const { return m_busy; }
     bool previewPending() const { return m_previewPending; }
-    QString lastError() const { return m_lastError; }
+    QString lastError() const;
     QString previewAfter() const { return m_previewAfterText; }
     int previewChangedChars() const { return m_previewChanged; }
     const TokenizerAnalysis& analysis(int which = 0) const { return which == 0 ? m_a : m_b; }
@@ -159,7 +160,7 @@ private:
     QProgressBar* m_progress;
     QLabel* m_stage;
     QPushButton* m_cancel;
-    QLabel* m_error;
+    ErrorLabel* m_error;
     bool m_busy = false;
     bool m_previewPending = false;
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;
@@ -170,5 +171,4 @@ private:
     QString m_previewAfterText;
     int m_previewChanged = 0;
     TokenizerAnalysis m_a, m_b;
-    QString m_lastError;
 };

@@ -12,10 +12,13 @@
 
 Downloader::Downloader(QObject* parent) : QObject(parent) {}
 
-QString Downloader::cacheDir(const QString& name) { return Workspace::root() + "/downloads/" + name; }
+QString Downloader::cacheDir(const QString& name) {
+    return Workspace::root() + "/downloads/" + name;
+}
 
 void Downloader::start(const twb::CatalogueEntry& entry, const QString& dir) {
-    if (isRunning()) return;
+    if (isRunning())
+        return;
     m_entry = entry;
     m_dir = dir;
     m_index = -1;
@@ -23,15 +26,17 @@ void Downloader::start(const twb::CatalogueEntry& entry, const QString& dir) {
     m_doneBefore = 0;
     m_total = static_cast<qint64>(entry.total_bytes());
     if (entry.files.empty())
-        return fail(tr("'%1' has nothing to download: it is read from %2").arg(QString::fromStdString(entry.name),
-                                                                              QString::fromStdString(entry.local_path)));
-    if (!QDir().mkpath(dir)) return fail(tr("Cannot create %1: check the workspace folder is writable.").arg(dir));
+        return fail(tr("'%1' has nothing to download: it is read from %2")
+                        .arg(QString::fromStdString(entry.name), QString::fromStdString(entry.local_path)));
+    if (!QDir().mkpath(dir))
+        return fail(tr("Cannot create %1: check the workspace folder is writable.").arg(dir));
     nextFile();
 }
 
 void Downloader::cancel() {
     m_cancelled = true;
-    if (m_reply) m_reply->abort();
+    if (m_reply)
+        m_reply->abort();
 }
 
 QString Downloader::partPath() const {
@@ -40,28 +45,33 @@ QString Downloader::partPath() const {
 }
 
 void Downloader::fail(const QString& error) {
-    if (m_part.isOpen()) m_part.close();
+    if (m_part.isOpen())
+        m_part.close();
     emit failed(error);
 }
 
 void Downloader::nextFile() {
     ++m_index;
-    if (m_index > 0) m_doneBefore += static_cast<qint64>(m_entry.files[static_cast<size_t>(m_index - 1)].bytes);
+    if (m_index > 0)
+        m_doneBefore += static_cast<qint64>(m_entry.files[static_cast<size_t>(m_index - 1)].bytes);
     if (m_index >= static_cast<int>(m_entry.files.size())) {
         emit progress(m_total, m_total, QString());
         emit finished(m_dir);
         return;
     }
     const auto& f = m_entry.files[static_cast<size_t>(m_index)];
-    if (twb::cached_file_ok(m_dir.toStdString(), f)) return nextFile();  // already here and intact
+    if (twb::cached_file_ok(m_dir.toStdString(), f))
+        return nextFile();  // already here and intact
     QDir().mkpath(QFileInfo(m_dir + "/" + QString::fromStdString(f.path)).absolutePath());
     m_part.setFileName(partPath());
     m_resumeFrom = m_part.exists() ? m_part.size() : 0;
-    if (!m_part.open(QIODevice::ReadWrite)) return fail(tr("Cannot write %1: check the workspace folder is writable.").arg(partPath()));
+    if (!m_part.open(QIODevice::ReadWrite))
+        return fail(tr("Cannot write %1: check the workspace folder is writable.").arg(partPath()));
     QNetworkRequest req(QUrl(QString::fromStdString(f.url)));
     req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
     req.setTransferTimeout(30000);
-    if (m_resumeFrom > 0) req.setRawHeader("Range", "bytes=" + QByteArray::number(m_resumeFrom) + "-");
+    if (m_resumeFrom > 0)
+        req.setRawHeader("Range", "bytes=" + QByteArray::number(m_resumeFrom) + "-");
     m_checkedStatus = false;
     m_status = 0;
     m_reply = m_net.get(req);
@@ -70,15 +80,18 @@ void Downloader::nextFile() {
             m_checkedStatus = true;
             m_status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
             const int status = m_status;
-            if (status == 206 && m_resumeFrom > 0) m_part.seek(m_resumeFrom);  // the server continues the file
+            if (status == 206 && m_resumeFrom > 0)
+                m_part.seek(m_resumeFrom);  // the server continues the file
             else {
                 m_resumeFrom = 0;  // a whole file (the server ignored the range): start over
                 m_part.resize(0);
                 m_part.seek(0);
             }
         }
-        if (m_status >= 400) m_reply->readAll();  // an error page is not the file
-        else m_part.write(m_reply->readAll());
+        if (m_status >= 400)
+            m_reply->readAll();  // an error page is not the file
+        else
+            m_part.write(m_reply->readAll());
     });
     connect(m_reply, &QNetworkReply::downloadProgress, this, [this](qint64 got, qint64) {
         emit progress(m_doneBefore + m_resumeFrom + got, m_total,
@@ -91,14 +104,16 @@ void Downloader::fileDone() {
     QNetworkReply* reply = m_reply;
     reply->deleteLater();
     m_reply.clear();
-    if (reply->bytesAvailable() > 0 && reply->error() == QNetworkReply::NoError && m_status < 400) m_part.write(reply->readAll());
+    if (reply->bytesAvailable() > 0 && reply->error() == QNetworkReply::NoError && m_status < 400)
+        m_part.write(reply->readAll());
     const auto& f = m_entry.files[static_cast<size_t>(m_index)];
     const QString name = QString::fromStdString(f.path);
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (m_cancelled) {
         const qint64 kept = m_part.size();
         m_part.close();
-        return fail(tr("Download cancelled. %1 bytes of %2 are kept; Download again resumes from there.").arg(kept).arg(name));
+        return fail(
+            tr("Download cancelled. %1 bytes of %2 are kept; Download again resumes from there.").arg(kept).arg(name));
     }
     if (reply->error() != QNetworkReply::NoError) {
         const qint64 kept = m_part.size();
@@ -109,21 +124,22 @@ void Downloader::fileDone() {
                             .arg(status)
                             .arg(reply->url().toString(), m_dir));
         switch (reply->error()) {
-        case QNetworkReply::HostNotFoundError:
-        case QNetworkReply::ConnectionRefusedError:
-        case QNetworkReply::TimeoutError:
-        case QNetworkReply::OperationCanceledError:
-        case QNetworkReply::TemporaryNetworkFailureError:
-        case QNetworkReply::NetworkSessionFailedError:
-        case QNetworkReply::UnknownNetworkError:
-        case QNetworkReply::ProxyConnectionRefusedError:
-            return fail(tr("Could not reach %1 (%2): you may be offline. Check the connection and try again, or copy "
-                           "%3 into %4 by hand.")
-                            .arg(reply->url().host(), reply->errorString(), name, m_dir));
-        default:
-            return fail(tr("The download of %1 was interrupted (%2). %3 bytes are kept; Download again resumes.")
-                            .arg(name, reply->errorString())
-                            .arg(kept));
+            case QNetworkReply::HostNotFoundError:
+            case QNetworkReply::ConnectionRefusedError:
+            case QNetworkReply::TimeoutError:
+            case QNetworkReply::OperationCanceledError:
+            case QNetworkReply::TemporaryNetworkFailureError:
+            case QNetworkReply::NetworkSessionFailedError:
+            case QNetworkReply::UnknownNetworkError:
+            case QNetworkReply::ProxyConnectionRefusedError:
+                return fail(
+                    tr("Could not reach %1 (%2): you may be offline. Check the connection and try again, or copy "
+                       "%3 into %4 by hand.")
+                        .arg(reply->url().host(), reply->errorString(), name, m_dir));
+            default:
+                return fail(tr("The download of %1 was interrupted (%2). %3 bytes are kept; Download again resumes.")
+                                .arg(name, reply->errorString())
+                                .arg(kept));
         }
     }
     m_part.close();

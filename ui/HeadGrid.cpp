@@ -19,14 +19,17 @@ QImage thumbnail(const twb::nn::AttentionCapture& c, const std::vector<float>& m
             }
             // sqrt makes weak but real patterns visible next to near-one weights
             const double v = std::sqrt(std::clamp<double>(m[static_cast<size_t>(q) * T + k], 0.0, 1.0));
-            line[k] = qRgb(static_cast<int>(255 - 245 * v), static_cast<int>(255 - 215 * v), static_cast<int>(255 - 150 * v));
+            line[k] =
+                qRgb(static_cast<int>(255 - 245 * v), static_cast<int>(255 - 215 * v), static_cast<int>(255 - 150 * v));
         }
     }
     return img;
 }
-} // namespace
+}  // namespace
 
-HeadGrid::HeadGrid(QWidget* parent) : QWidget(parent) { resize(sizeHint()); }
+HeadGrid::HeadGrid(QWidget* parent) : QWidget(parent) {
+    resize(sizeHint());
+}
 
 void HeadGrid::setCapture(const twb::nn::AttentionCapture& cap, const std::vector<float>& scores, const QString& name) {
     m_layers = static_cast<int>(cap.layers);
@@ -55,7 +58,8 @@ void HeadGrid::setScores(const std::vector<float>& scores, const QString& name) 
 
 void HeadGrid::fitWidth(int width) {
     const int c = std::clamp((width - kLabel) / std::max(1, m_heads + 1) - kGap, 40, 120);
-    if (c == m_cell) return;
+    if (c == m_cell)
+        return;
     m_cell = c;
     resize(sizeHint());
     update();
@@ -68,7 +72,8 @@ void HeadGrid::setSelected(int layer, int head) {
 }
 
 QSize HeadGrid::sizeHint() const {
-    if (m_layers == 0) return {240, 120};
+    if (m_layers == 0)
+        return {240, 120};
     return {kLabel + (m_heads + 1) * (m_cell + kGap), kLabel + m_layers * (m_cell + kScore + kGap) + kScore};
 }
 
@@ -87,7 +92,8 @@ void HeadGrid::paintEvent(QPaintEvent*) {
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
     p.setFont(small);
     for (int h = 0; h <= m_heads; ++h)
-        p.drawText(QRect(cellRect(0, h).left(), 0, m_cell, kLabel), Qt::AlignCenter, h < m_heads ? tr("head %1").arg(h) : tr("mean"));
+        p.drawText(QRect(cellRect(0, h).left(), 0, m_cell, kLabel), Qt::AlignCenter,
+                   h < m_heads ? tr("head %1").arg(h) : tr("mean"));
     for (int l = 0; l < m_layers; ++l) {
         const QRect r0 = cellRect(l, 0);
         p.setPen(palette().text().color());

@@ -1,10 +1,10 @@
 #include "ui/Heatmap.h"
 
+#include <qcustomplot.h>
 #include <QMouseEvent>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
 #include <cmath>
-#include <qcustomplot.h>
 
 namespace {
 /// Integer ticks only, thinned so at most ~max labels show, labelled with the token strings.
@@ -14,9 +14,7 @@ public:
     int maxLabels = 40;
 
 protected:
-    double getTickStep(const QCPRange& range) override {
-        return std::max(1.0, std::ceil(range.size() / maxLabels));
-    }
+    double getTickStep(const QCPRange& range) override { return std::max(1.0, std::ceil(range.size() / maxLabels)); }
     int getSubTickCount(double) override { return 0; }
     QString getTickLabel(double tick, const QLocale&, QChar, int) override {
         const int i = static_cast<int>(std::lround(tick));
@@ -30,7 +28,7 @@ protected:
         return v;
     }
 };
-} // namespace
+}  // namespace
 
 Heatmap::Heatmap(QWidget* parent) : QWidget(parent) {
     m_plot = new QCustomPlot;
@@ -95,7 +93,8 @@ void Heatmap::setMatrix(int rows, int cols, const std::vector<float>& values, co
         for (int c = 0; c < cols; ++c) {
             const float v = values[static_cast<size_t>(r) * cols + c];
             d->setCell(c, r, v);
-            if (!std::isnan(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+            if (!std::isnan(v))
+                lo = std::min(lo, v), hi = std::max(hi, v);
         }
     QCPColorGradient g(diverging ? QCPColorGradient::gpPolar : QCPColorGradient::gpThermal);
     if (!diverging) {
@@ -107,8 +106,10 @@ void Heatmap::setMatrix(int rows, int cols, const std::vector<float>& values, co
     }
     g.setNanHandling(QCPColorGradient::nhTransparent);
     m_map->setGradient(g);
-    if (zmin == zmax) m_map->setDataRange(QCPRange(lo, hi > lo ? hi : lo + 1));
-    else m_map->setDataRange(QCPRange(zmin, zmax));
+    if (zmin == zmax)
+        m_map->setDataRange(QCPRange(lo, hi > lo ? hi : lo + 1));
+    else
+        m_map->setDataRange(QCPRange(zmin, zmax));
     static_cast<TokenTicker*>(m_plot->xAxis->ticker().data())->labels = colLabels;
     static_cast<TokenTicker*>(m_plot->yAxis->ticker().data())->labels = rowLabels;
     m_plot->xAxis->setLabel(colTitle);
@@ -121,7 +122,8 @@ void Heatmap::setMatrix(int rows, int cols, const std::vector<float>& values, co
 }
 
 float Heatmap::value(int row, int col) const {
-    if (row < 0 || col < 0 || row >= m_rows || col >= m_cols) return NAN;
+    if (row < 0 || col < 0 || row >= m_rows || col >= m_cols)
+        return NAN;
     return m_values[static_cast<size_t>(row) * m_cols + col];
 }
 
@@ -141,12 +143,15 @@ bool Heatmap::eventFilter(QObject* o, QEvent* e) {
         const auto* me = static_cast<QMouseEvent*>(e);
         const int c = static_cast<int>(std::lround(m_plot->xAxis->pixelToCoord(me->position().x())));
         const int r = static_cast<int>(std::lround(m_plot->yAxis->pixelToCoord(me->position().y())));
-        if (r >= 0 && c >= 0 && r < m_rows && c < m_cols) emit hovered(describe(r, c));
+        if (r >= 0 && c >= 0 && r < m_rows && c < m_cols)
+            emit hovered(describe(r, c));
     }
     return QWidget::eventFilter(o, e);
 }
 
-bool Heatmap::savePng(const QString& path) { return m_plot->savePng(path, 0, 0, 2.0); }
+bool Heatmap::savePng(const QString& path) {
+    return m_plot->savePng(path, 0, 0, 2.0);
+}
 
 bool Heatmap::saveSvg(const QString& path) {
     QSvgGenerator gen;

@@ -1,9 +1,9 @@
 #include "ui/MainWindow.h"
 
 #include "engine/nn/doctor.h"
-#include "ui/MetricsPlot.h"
 #include "ui/AttentionPanel.h"
 #include "ui/DatasetsPanel.h"
+#include "ui/MetricsPlot.h"
 #include "ui/RunPicker.h"
 #include "ui/SamplingPanel.h"
 #include "ui/TrainingPanel.h"
@@ -15,12 +15,12 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
-#include <QHBoxLayout>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QVBoxLayout>
@@ -57,27 +57,32 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     m_runtime = new QLabel(tr("checking runtime…"));
     statusBar()->addPermanentWidget(m_runtime);
-    connect(m_training, &TrainingPanel::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_training, &TrainingPanel::statusMessage, this,
+            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(m_training, &TrainingPanel::runChanged, this, [this](const QString& dir) {
         setWindowTitle(dir.isEmpty() ? tr("Transformer Workbench")
                                      : tr("%1 — Transformer Workbench").arg(QFileInfo(dir).fileName()));
         rebuildRecent();
         for (RunPicker* p : {m_sampling->picker(), m_attention->picker()}) {
             p->refresh();
-            if (!dir.isEmpty()) p->setRun(dir);
+            if (!dir.isEmpty())
+                p->setRun(dir);
         }
     });
     connect(m_training->worker(), &TrainWorker::checkpointWritten, m_sampling->picker(), &RunPicker::refresh);
     connect(m_training->worker(), &TrainWorker::checkpointWritten, this,
             [this] { m_attention->runUpdated(m_training->currentRun()); });
-    connect(m_datasets, &DatasetsPanel::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_datasets, &DatasetsPanel::statusMessage, this,
+            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(m_datasets, &DatasetsPanel::datasetPrepared, m_training, &TrainingPanel::refreshDatasets);
     connect(m_datasets, &DatasetsPanel::useForTraining, this, [this](const QString& dir) {
         m_training->setDataset(dir);
         showPanel("Training");
     });
-    connect(m_attention, &AttentionPanel::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
-    connect(m_sampling, &SamplingPanel::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_attention, &AttentionPanel::statusMessage, this,
+            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_sampling, &SamplingPanel::statusMessage, this,
+            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     // Runtime facts come from the engine off the UI thread (loading BLAS and timing a matmul take a moment).
     connect(&m_doctor, &QFutureWatcher<twb::DoctorReport>::finished, this, [this] {
         const auto r = m_doctor.result();
@@ -95,13 +100,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     QSettings s;
     restoreGeometry(s.value("window/geometry").toByteArray());
     restoreState(s.value("window/state").toByteArray());
-    if (!s.contains("window/geometry")) resize(1400, 860);
+    if (!s.contains("window/geometry"))
+        resize(1400, 860);
     showPanel(s.value("window/panel", "Training").toString());
 }
 
 void MainWindow::showPanel(const QString& name) {
     for (int i = 0; i < m_nav->count(); ++i)
-        if (m_nav->item(i)->text() == name) m_nav->setCurrentRow(i);
+        if (m_nav->item(i)->text() == name)
+            m_nav->setCurrentRow(i);
 }
 
 void MainWindow::buildMenus() {
@@ -113,7 +120,8 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("Set &workspace folder…"), this, [this] {
         const QString d = QFileDialog::getExistingDirectory(this, tr("Workspace folder"), Workspace::root());
-        if (d.isEmpty()) return;
+        if (d.isEmpty())
+            return;
         Workspace::setRoot(d);
         m_training->refreshDatasets();
         statusBar()->showMessage(tr("workspace: %1").arg(d), 5000);
@@ -123,7 +131,8 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), this, &QWidget::close);
 
     auto* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("&Quick start on fortunes"), QKeySequence(Qt::CTRL | Qt::Key_R), m_training, &TrainingPanel::quickStart);
+    run->addAction(tr("&Quick start on fortunes"), QKeySequence(Qt::CTRL | Qt::Key_R), m_training,
+                   &TrainingPanel::quickStart);
     run->addAction(tr("&Start / continue"), QKeySequence(Qt::Key_F5), m_training, &TrainingPanel::start);
     run->addAction(tr("&Pause / resume"), QKeySequence(Qt::Key_F6), m_training, &TrainingPanel::togglePause);
     run->addAction(tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5), m_training, &TrainingPanel::stop);
@@ -142,7 +151,8 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::rebuildRecent() {
-    if (!m_recent) return;
+    if (!m_recent)
+        return;
     m_recent->clear();
     for (const auto& r : Workspace::recentRuns())
         if (QFileInfo::exists(r + "/config.json"))
@@ -151,16 +161,20 @@ void MainWindow::rebuildRecent() {
 }
 
 void MainWindow::openRunDialog() {
-    const QString d = QFileDialog::getExistingDirectory(this, tr("Open run folder"),
-                                                        QSettings().value("lastRunDir", Workspace::runsDir()).toString());
-    if (d.isEmpty()) return;
+    const QString d = QFileDialog::getExistingDirectory(
+        this, tr("Open run folder"), QSettings().value("lastRunDir", Workspace::runsDir()).toString());
+    if (d.isEmpty())
+        return;
     QSettings().setValue("lastRunDir", QFileInfo(d).path());
-    if (m_training->openRun(d)) showPanel(tr("Training"));
+    if (m_training->openRun(d))
+        showPanel(tr("Training"));
 }
 
 void MainWindow::initFromDialog() {
-    const QString d = QFileDialog::getExistingDirectory(this, tr("Run whose weights start the new run"), Workspace::runsDir());
-    if (!d.isEmpty()) m_training->initialiseFromRun(d);
+    const QString d =
+        QFileDialog::getExistingDirectory(this, tr("Run whose weights start the new run"), Workspace::runsDir());
+    if (!d.isEmpty())
+        m_training->initialiseFromRun(d);
 }
 
 void MainWindow::compareDialog() {
@@ -181,17 +195,20 @@ void MainWindow::compareDialog() {
     connect(bb, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
     connect(bb, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
     v->addWidget(bb);
-    if (dlg.exec() != QDialog::Accepted) return;
+    if (dlg.exec() != QDialog::Accepted)
+        return;
     QStringList chosen;
     for (int i = 0; i < list->count(); ++i)
-        if (list->item(i)->checkState() == Qt::Checked) chosen << list->item(i)->data(Qt::UserRole).toString();
+        if (list->item(i)->checkState() == Qt::Checked)
+            chosen << list->item(i)->data(Qt::UserRole).toString();
     m_training->compareWith(chosen);
 }
 
 void MainWindow::exportPlots() {
     const QString f = QFileDialog::getSaveFileName(this, tr("Export plots"), QSettings().value("lastExport").toString(),
                                                    tr("PNG image (*.png);;SVG image (*.svg);;CSV data (*.csv)"));
-    if (f.isEmpty()) return;
+    if (f.isEmpty())
+        return;
     QSettings().setValue("lastExport", f);
     auto* plot = m_training->plot();
     const bool ok = f.endsWith(".svg") ? plot->saveSvg(f) : f.endsWith(".csv") ? plot->saveCsv(f) : plot->savePng(f);
@@ -199,10 +216,11 @@ void MainWindow::exportPlots() {
 }
 
 void MainWindow::about() {
-    QMessageBox::about(this, tr("About Transformer Workbench"),
-                       tr("<h3>Transformer Workbench 0.1</h3><p>Train small transformer language models on your own "
-                          "text, watch them learn, look inside.</p><pre>%1</pre>")
-                           .arg((m_doctorText.isEmpty() ? tr("(runtime check still running)") : m_doctorText).toHtmlEscaped()));
+    QMessageBox::about(
+        this, tr("About Transformer Workbench"),
+        tr("<h3>Transformer Workbench 0.1</h3><p>Train small transformer language models on your own "
+           "text, watch them learn, look inside.</p><pre>%1</pre>")
+            .arg((m_doctorText.isEmpty() ? tr("(runtime check still running)") : m_doctorText).toHtmlEscaped()));
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
@@ -216,6 +234,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     s.setValue("window/geometry", saveGeometry());
     s.setValue("window/state", saveState());
     s.setValue("window/panel", m_nav->currentItem() ? m_nav->currentItem()->text() : QString("Training"));
-    if (m_training->isBusy()) m_training->stop();
+    if (m_training->isBusy())
+        m_training->stop();
     e->accept();
 }

@@ -21,16 +21,22 @@ void guarded(ModelWorker* w, F&& f) {
     }
 }
 
-QString std2q(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString std2q(const std::string& s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 QJsonObject options_json(const twb::nn::SamplingOptions& o) {
-    return QJsonObject{{"temperature", o.temperature},       {"top_k", o.top_k},
-                       {"top_p", o.top_p},                   {"max_new_tokens", o.max_new_tokens},
-                       {"repetition_penalty", o.repetition_penalty}, {"beam_width", o.beam_width},
-                       {"seed", static_cast<qint64>(o.seed)}, {"num_samples", o.num_samples},
+    return QJsonObject{{"temperature", o.temperature},
+                       {"top_k", o.top_k},
+                       {"top_p", o.top_p},
+                       {"max_new_tokens", o.max_new_tokens},
+                       {"repetition_penalty", o.repetition_penalty},
+                       {"beam_width", o.beam_width},
+                       {"seed", static_cast<qint64>(o.seed)},
+                       {"num_samples", o.num_samples},
                        {"kv_cache", o.use_kv_cache}};
 }
-} // namespace
+}  // namespace
 
 ModelWorker::ModelWorker(QObject* parent) : QObject(parent) {}
 
@@ -46,7 +52,8 @@ void ModelWorker::registerTypes() {
 }
 
 void ModelWorker::open(const QString& run, const QString& checkpoint) {
-    if (run.isEmpty()) throw twb::InputError("no run chosen; train one first or open a run folder");
+    if (run.isEmpty())
+        throw twb::InputError("no run chosen; train one first or open a run folder");
     m_session.open(run.toStdString(), checkpoint.isEmpty() ? "best" : checkpoint.toStdString());
 }
 
@@ -73,8 +80,10 @@ void ModelWorker::generate(const GenerateRequest& r) {
             emit token(r.id, t);
         };
         const auto res = m_session.generate(out.promptIds, r.options, cb, r.cancel.get());
-        for (const auto& s : res.texts) out.texts << std2q(s);
-        for (const auto& w : res.warnings) out.warnings << std2q(w);
+        for (const auto& s : res.texts)
+            out.texts << std2q(s);
+        for (const auto& w : res.warnings)
+            out.warnings << std2q(w);
         out.tokensPerS = res.tokens_per_s;
         out.seconds = res.seconds;
         out.generated = res.generated;
@@ -86,7 +95,8 @@ void ModelWorker::generate(const GenerateRequest& r) {
                           {"options", options_json(r.options)},
                           {"outputs", QJsonArray::fromStringList(out.texts)},
                           {"cancelled", out.cancelled}};
-            if (!r.note.isEmpty()) e["note"] = r.note;
+            if (!r.note.isEmpty())
+                e["note"] = r.note;
             appendHistory(r.run, e);
         }
         emit generated(out);
@@ -98,7 +108,8 @@ void ModelWorker::compare(const CompareRequest& r) {
         bool cancelled = false;
         for (int c = 0; c < r.columns.size() && !cancelled; ++c) {
             open(r.columns[c].first, r.columns[c].second);
-            const QString header = tr("%1 · step %2").arg(QFileInfo(r.columns[c].first).fileName()).arg(m_session.step());
+            const QString header =
+                tr("%1 · step %2").arg(QFileInfo(r.columns[c].first).fileName()).arg(m_session.step());
             const auto ids = m_session.encode(r.prompt.toStdString());
             for (int row = 0; row < r.temperatures.size(); ++row) {
                 auto o = r.options;
@@ -141,10 +152,12 @@ void ModelWorker::loadHistory(const QString& run) {
 QJsonArray ModelWorker::readHistory(const QString& run) {
     QJsonArray out;
     QFile f(run + "/samples.jsonl");
-    if (!f.open(QIODevice::ReadOnly)) return out;
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
     while (!f.atEnd()) {
         const auto doc = QJsonDocument::fromJson(f.readLine());
-        if (doc.isObject()) out.append(doc.object());
+        if (doc.isObject())
+            out.append(doc.object());
     }
     return out;
 }
@@ -153,13 +166,16 @@ void ModelWorker::appendHistory(const QString& run, const QJsonObject& entry) {
     QByteArray old;
     {
         QFile f(run + "/samples.jsonl");
-        if (f.open(QIODevice::ReadOnly)) old = f.readAll();
+        if (f.open(QIODevice::ReadOnly))
+            old = f.readAll();
     }
     QSaveFile out(run + "/samples.jsonl");  // temp file renamed on commit: never a half-written history
-    if (!out.open(QIODevice::WriteOnly)) throw twb::IoError("cannot write " + (run + "/samples.jsonl").toStdString());
+    if (!out.open(QIODevice::WriteOnly))
+        throw twb::IoError("cannot write " + (run + "/samples.jsonl").toStdString());
     out.write(old);
     out.write(QJsonDocument(entry).toJson(QJsonDocument::Compact) + "\n");
-    if (!out.commit()) throw twb::IoError("cannot write " + (run + "/samples.jsonl").toStdString());
+    if (!out.commit())
+        throw twb::IoError("cannot write " + (run + "/samples.jsonl").toStdString());
 }
 
 void ModelWorker::pickValidationText(const QString& run) {
@@ -172,9 +188,11 @@ void ModelWorker::pickValidationText(const QString& run) {
                                                  ? std::filesystem::path(run.toStdString()) / "tokenizer"
                                                  : data.dir);
         const uint64_t n = std::min<uint64_t>(f.size(), static_cast<uint64_t>(std::min<int64_t>(cfg.block_size, 128)));
-        const uint64_t start = f.size() > n ? QRandomGenerator::global()->bounded(static_cast<quint64>(f.size() - n)) : 0;
+        const uint64_t start =
+            f.size() > n ? QRandomGenerator::global()->bounded(static_cast<quint64>(f.size() - n)) : 0;
         std::vector<int32_t> ids;
-        for (uint64_t i = start; i < start + n; ++i) ids.push_back(f.at(i));
+        for (uint64_t i = start; i < start + n; ++i)
+            ids.push_back(f.at(i));
         emit validationText(std2q(tok->decode(ids)));
     });
 }

@@ -20,8 +20,8 @@
 struct UiToken {
     int sample = 0;
     int id = 0;
-    QString text;      // text to append (may be empty inside a multi-byte character)
-    QString tokenText; // the token as the tokenizer shows it
+    QString text;       // text to append (may be empty inside a multi-byte character)
+    QString tokenText;  // the token as the tokenizer shows it
     double prob = 0;
     QVector<int> altIds;
     QVector<QString> altTexts;
@@ -31,12 +31,12 @@ struct UiToken {
 struct GenerateRequest {
     quint64 id = 0;
     QString run, checkpoint;
-    QString prompt;                 // encoded by the worker unless ids are given
-    std::vector<int32_t> ids;       // branching: the exact context to continue
+    QString prompt;            // encoded by the worker unless ids are given
+    std::vector<int32_t> ids;  // branching: the exact context to continue
     twb::nn::SamplingOptions options;
     std::shared_ptr<std::atomic<bool>> cancel;
-    bool record = true;             // append to RUN/samples.jsonl
-    QString note;                   // recorded with the history entry ("branch at token 12")
+    bool record = true;  // append to RUN/samples.jsonl
+    QString note;        // recorded with the history entry ("branch at token 12")
 };
 
 struct GenerateResult {

@@ -35,7 +35,8 @@ RunPicker::RunPicker(QWidget* parent) : QWidget(parent) {
     row->addWidget(m_ck);
     connect(browse, &QToolButton::clicked, this, [this] {
         const QString d = QFileDialog::getExistingDirectory(this, tr("Open run folder"), Workspace::runsDir());
-        if (!d.isEmpty()) setRun(d);
+        if (!d.isEmpty())
+            setRun(d);
     });
     connect(reload, &QToolButton::clicked, this, &RunPicker::refresh);
     connect(m_run, &QComboBox::currentIndexChanged, this, [this] {
@@ -46,7 +47,9 @@ RunPicker::RunPicker(QWidget* parent) : QWidget(parent) {
     refresh();
 }
 
-QString RunPicker::run() const { return m_run->currentData().toString(); }
+QString RunPicker::run() const {
+    return m_run->currentData().toString();
+}
 
 QString RunPicker::checkpoint() const {
     const QVariant v = m_ck->currentData();
@@ -55,8 +58,10 @@ QString RunPicker::checkpoint() const {
 
 QList<qint64> RunPicker::steps() const {
     QList<qint64> out;
-    if (run().isEmpty()) return out;
-    for (int64_t s : twb::list_checkpoints(run().toStdString())) out << s;
+    if (run().isEmpty())
+        return out;
+    for (int64_t s : twb::list_checkpoints(run().toStdString()))
+        out << s;
     return out;
 }
 
@@ -66,8 +71,10 @@ void RunPicker::refresh() {
     m_run->clear();
     QStringList all = Workspace::runs();
     for (const QString& e : m_extra)
-        if (!all.contains(e)) all << e;
-    for (const QString& r : all) m_run->addItem(QFileInfo(r).fileName(), r);
+        if (!all.contains(e))
+            all << e;
+    for (const QString& r : all)
+        m_run->addItem(QFileInfo(r).fileName(), r);
     const int i = m_run->findData(keep);
     m_run->setCurrentIndex(i >= 0 ? i : (m_run->count() ? 0 : -1));
     b.unblock();
@@ -77,7 +84,8 @@ void RunPicker::refresh() {
 }
 
 void RunPicker::setRun(const QString& dir) {
-    if (dir.isEmpty()) return;
+    if (dir.isEmpty())
+        return;
     const QString clean = QFileInfo(dir).absoluteFilePath();
     if (m_run->findData(clean) < 0) {
         m_extra << clean;
@@ -88,7 +96,8 @@ void RunPicker::setRun(const QString& dir) {
 
 void RunPicker::setCheckpoint(const QString& which) {
     const int i = m_ck->findData(which);
-    if (i >= 0) m_ck->setCurrentIndex(i);
+    if (i >= 0)
+        m_ck->setCurrentIndex(i);
 }
 
 void RunPicker::fillCheckpoints() {
@@ -99,7 +108,8 @@ void RunPicker::fillCheckpoints() {
     if (!s.isEmpty()) {
         m_ck->addItem(tr("best"), "best");
         m_ck->addItem(tr("last (%1)").arg(s.back()), "last");
-        for (qint64 step : s) m_ck->addItem(tr("step %1").arg(step), QString::number(step));
+        for (qint64 step : s)
+            m_ck->addItem(tr("step %1").arg(step), QString::number(step));
     }
     const int i = m_ck->findData(keep);
     m_ck->setCurrentIndex(i >= 0 ? i : 0);

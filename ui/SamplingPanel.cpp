@@ -1,5 +1,6 @@
 #include "ui/SamplingPanel.h"
 
+#include "ui/ErrorLabel.h"
 #include "ui/RunPicker.h"
 #include "ui/Workspace.h"
 
@@ -37,15 +38,20 @@
 
 namespace {
 /// Background for a token of probability p: red (unlikely) through yellow to green (likely).
-QString tint(double p) { return QColor::fromHsvF(std::clamp(p, 0.0, 1.0) * 0.33, 0.28, 1.0).name(); }
+QString tint(double p) {
+    return QColor::fromHsvF(std::clamp(p, 0.0, 1.0) * 0.33, 0.28, 1.0).name();
+}
 
 /// A token's text made visible in HTML: newlines shown as ↵ (and broken), tabs as →.
 QString visible(const QString& s) {
     QString out;
     for (const QChar c : s) {
-        if (c == '\n') out += QStringLiteral("<span style=\"color:#999\">↵</span><br>");
-        else if (c == '\t') out += QStringLiteral("→");
-        else out += QString(c).toHtmlEscaped();
+        if (c == '\n')
+            out += QStringLiteral("<span style=\"color:#999\">↵</span><br>");
+        else if (c == '\t')
+            out += QStringLiteral("→");
+        else
+            out += QString(c).toHtmlEscaped();
     }
     return out;
 }
@@ -66,8 +72,10 @@ const Preset kPresets[] = {{"Custom", -1, 0, 0, 0},
                            {"Balanced", 0.8, 1.0, 1.0, 40},
                            {"Creative", 1.1, 0.95, 1.1, 0}};
 
-QString md_cell(QString s) { return s.replace('|', "\\|").replace('\n', "<br>").trimmed(); }
-} // namespace
+QString md_cell(QString s) {
+    return s.replace('|', "\\|").replace('\n', "<br>").trimmed();
+}
+}  // namespace
 
 SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
     ModelWorker::registerTypes();
@@ -76,7 +84,8 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
 
     // Controls
     m_preset = new QComboBox;
-    for (const auto& p : kPresets) m_preset->addItem(tr(p.name));
+    for (const auto& p : kPresets)
+        m_preset->addItem(tr(p.name));
     m_tempSlider = new QSlider(Qt::Horizontal);
     m_tempSlider->setRange(0, 200);
     m_temp = new QDoubleSpinBox;
@@ -123,7 +132,8 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
     m_cache->setChecked(true);
 
     connect(m_tempSlider, &QSlider::valueChanged, this, [this](int v) {
-        if (qRound(m_temp->value() * 100) != v) m_temp->setValue(v / 100.0);
+        if (qRound(m_temp->value() * 100) != v)
+            m_temp->setValue(v / 100.0);
     });
     connect(m_temp, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         QSignalBlocker b(m_tempSlider);
@@ -167,11 +177,7 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
     copy->setToolTip(tr("Copy the prompt and output as plain text"));
     m_status = new QLabel;
     m_status->setObjectName("samplingStatus");
-    m_error = new QLabel;
-    m_error->setObjectName("samplingError");
-    m_error->setStyleSheet("color:#b00020");
-    m_error->setWordWrap(true);
-    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error = new ErrorLabel;
 
     m_prompt = new QPlainTextEdit;
     m_prompt->setObjectName("prompt");
@@ -181,9 +187,10 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
     m_view->setObjectName("output");
     m_view->setOpenLinks(false);
     m_view->setMouseTracking(true);
-    m_view->setPlaceholderText(tr("Generated text appears here, each token tinted by its probability "
-                                  "(green = likely, red = unlikely). Hover a token for its alternatives; click it, "
-                                  "then click an alternative to branch."));
+    m_view->setPlaceholderText(
+        tr("Generated text appears here, each token tinted by its probability "
+           "(green = likely, red = unlikely). Hover a token for its alternatives; click it, "
+           "then click an alternative to branch."));
     m_alts = new QListWidget;
     m_alts->setObjectName("alternatives");
     m_altTitle = new QLabel(tr("Click a generated token to see the alternatives the model weighed there."));
@@ -288,15 +295,20 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
     connect(this, &SamplingPanel::compareRequested, m_worker, &ModelWorker::compare);
     connect(this, &SamplingPanel::historyRequested, m_worker, &ModelWorker::loadHistory);
     connect(m_worker, &ModelWorker::token, this, [this](quint64 id, const UiToken& t) {
-        if (id != m_requestId) return;
-        while (m_out.samples.size() <= t.sample) m_out.samples.append(QVector<Token>{});
+        if (id != m_requestId)
+            return;
+        while (m_out.samples.size() <= t.sample)
+            m_out.samples.append(QVector<Token>{});
         m_out.samples[t.sample].append(Token{t.id, t.text, t.prob, t.altIds, t.altTexts, t.altProbs});
         ++m_streamed;
-        if (!m_renderTimer.isActive()) m_renderTimer.start();
+        if (!m_renderTimer.isActive())
+            m_renderTimer.start();
     });
     connect(m_worker, &ModelWorker::generated, this, [this](const GenerateResult& r) {
-        if (r.id != m_requestId) return;
-        if (m_out.promptIds.empty()) m_out.promptIds = r.promptIds;
+        if (r.id != m_requestId)
+            return;
+        if (m_out.promptIds.empty())
+            m_out.promptIds = r.promptIds;
         setBusy(false);
         render();
         m_status->setText(tr("%1 tokens · %2 tok/s · step %3%4")
@@ -304,19 +316,24 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
                               .arg(r.tokensPerS, 0, 'f', 1)
                               .arg(r.step)
                               .arg(r.cancelled ? tr(" · stopped") : QString()));
-        if (!r.warnings.isEmpty()) m_error->setText(r.warnings.join("\n"));
+        if (!r.warnings.isEmpty()) {
+            m_status->setText(m_status->text() + " · " + r.warnings.join("; "));
+            emit statusMessage(r.warnings.join("; "));
+        }
         emit historyRequested(m_picker->run());
     });
-    connect(m_worker, &ModelWorker::compareCell, this, [this](int row, int c, const QString& header, const QString& text) {
-        m_table->setHorizontalHeaderItem(c, new QTableWidgetItem(header));
-        m_table->setItem(row, c, new QTableWidgetItem(text));
-    });
+    connect(m_worker, &ModelWorker::compareCell, this,
+            [this](int row, int c, const QString& header, const QString& text) {
+                m_table->setHorizontalHeaderItem(c, new QTableWidgetItem(header));
+                m_table->setItem(row, c, new QTableWidgetItem(text));
+            });
     connect(m_worker, &ModelWorker::compareFinished, this, [this](bool cancelled) {
         setBusy(false);
         m_status->setText(cancelled ? tr("comparison stopped") : tr("comparison done"));
     });
     connect(m_worker, &ModelWorker::historyLoaded, this, [this](const QString& run, const QJsonArray& entries) {
-        if (run != m_picker->run()) return;
+        if (run != m_picker->run())
+            return;
         m_historyEntries = entries;
         m_history->clear();
         for (int i = entries.size() - 1; i >= 0; --i) {
@@ -355,27 +372,35 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
     connect(new QShortcut(QKeySequence(Qt::Key_Escape), this), &QShortcut::activated, this, &SamplingPanel::stop);
     connect(m_view, &QTextBrowser::anchorClicked, this, [this](const QUrl& u) {
         const auto parts = u.toString().split(':');
-        if (parts.size() == 3) showAlternatives(parts[1].toInt(), parts[2].toInt());
+        if (parts.size() == 3)
+            showAlternatives(parts[1].toInt(), parts[2].toInt());
     });
     connect(m_view, &QTextBrowser::highlighted, this, [this](const QUrl& u) {
         const auto parts = u.toString().split(':');
-        if (parts.size() != 3) return QToolTip::hideText();
+        if (parts.size() != 3)
+            return QToolTip::hideText();
         const int s = parts[1].toInt(), i = parts[2].toInt();
-        if (s >= m_out.samples.size() || i >= m_out.samples[s].size()) return;
+        if (s >= m_out.samples.size() || i >= m_out.samples[s].size())
+            return;
         const Token& t = m_out.samples[s][i];
         QString tip = tr("<b>%1</b> p = %2<br>").arg(shown(t.text).toHtmlEscaped()).arg(t.prob, 0, 'f', 3);
         for (int k = 0; k < t.altIds.size(); ++k)
-            tip += QStringLiteral("%1 &nbsp; %2<br>").arg(t.altProbs[k], 0, 'f', 3).arg(shown(t.altTexts[k]).toHtmlEscaped());
+            tip += QStringLiteral("%1 &nbsp; %2<br>")
+                       .arg(t.altProbs[k], 0, 'f', 3)
+                       .arg(shown(t.altTexts[k]).toHtmlEscaped());
         QToolTip::showText(QCursor::pos(), tip, m_view);
     });
     connect(m_alts, &QListWidget::itemActivated, this, [this](QListWidgetItem* it) {
-        if (m_selSample == 0) branch(m_selIndex, it->data(Qt::UserRole).toInt());
+        if (m_selSample == 0)
+            branch(m_selIndex, it->data(Qt::UserRole).toInt());
     });
     connect(m_alts, &QListWidget::itemClicked, this, [this](QListWidgetItem* it) {
-        if (m_selSample == 0) branch(m_selIndex, it->data(Qt::UserRole).toInt());
+        if (m_selSample == 0)
+            branch(m_selIndex, it->data(Qt::UserRole).toInt());
     });
     connect(m_history, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* it) {
-        if (!it) return m_historyText->clear();
+        if (!it)
+            return m_historyText->clear();
         const auto e = m_historyEntries[it->data(Qt::UserRole).toInt()].toObject();
         QString text = e["prompt"].toString();
         const auto outs = e["outputs"].toArray();
@@ -390,7 +415,8 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
     });
     connect(exportOut, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getSaveFileName(this, tr("Export text"), QString(), tr("Text (*.txt)"));
-        if (f.isEmpty()) return;
+        if (f.isEmpty())
+            return;
         QSaveFile out(f);
         if (!out.open(QIODevice::WriteOnly) || out.write(m_historyText->toPlainText().toUtf8()) < 0 || !out.commit())
             showError(tr("Cannot write %1").arg(f));
@@ -404,7 +430,8 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
 }
 
 SamplingPanel::~SamplingPanel() {
-    if (m_cancel) *m_cancel = true;
+    if (m_cancel)
+        *m_cancel = true;
     QSettings st;
     st.setValue("sampling/temperature", m_temp->value());
     st.setValue("sampling/topK", m_topK->value());
@@ -419,18 +446,30 @@ SamplingPanel::~SamplingPanel() {
     m_thread.wait();
 }
 
-void SamplingPanel::setRun(const QString& dir) { m_picker->setRun(dir); }
-void SamplingPanel::setPrompt(const QString& text) { m_prompt->setPlainText(text); }
-void SamplingPanel::setTemperature(double t) { m_temp->setValue(t); }
-void SamplingPanel::setMaxTokens(int n) { m_maxNew->setValue(n); }
-void SamplingPanel::setSamples(int n) { m_samples->setValue(n); }
+void SamplingPanel::setRun(const QString& dir) {
+    m_picker->setRun(dir);
+}
+void SamplingPanel::setPrompt(const QString& text) {
+    m_prompt->setPlainText(text);
+}
+void SamplingPanel::setTemperature(double t) {
+    m_temp->setValue(t);
+}
+void SamplingPanel::setMaxTokens(int n) {
+    m_maxNew->setValue(n);
+}
+void SamplingPanel::setSamples(int n) {
+    m_samples->setValue(n);
+}
 void SamplingPanel::setSeed(qint64 seed) {
     m_randomSeed->setChecked(seed < 0);
-    if (seed >= 0) m_seed->setValue(static_cast<int>(seed));
+    if (seed >= 0)
+        m_seed->setValue(static_cast<int>(seed));
 }
 
 void SamplingPanel::applyPreset(int index) {
-    if (index <= 0 || index >= static_cast<int>(std::size(kPresets))) return;
+    if (index <= 0 || index >= static_cast<int>(std::size(kPresets)))
+        return;
     const auto& p = kPresets[index];
     m_temp->setValue(p.temperature);
     m_topP->setValue(p.top_p);
@@ -465,16 +504,16 @@ void SamplingPanel::setBusy(bool busy) {
 }
 
 void SamplingPanel::showError(const QString& text) {
-    m_lastError = text;
     m_error->setText(text);
     emit statusMessage(text);
 }
 
 void SamplingPanel::generate() {
-    if (m_busy) return;
-    if (m_picker->run().isEmpty()) return showError(tr("No run to sample from: train one in the Training panel or open a run folder (…)."));
+    if (m_busy)
+        return;
+    if (m_picker->run().isEmpty())
+        return showError(tr("No run to sample from: train one in the Training panel or open a run folder (…)."));
     m_error->clear();
-    m_lastError.clear();
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     GenerateRequest r;
     r.id = ++m_requestId;
@@ -498,13 +537,16 @@ void SamplingPanel::generate() {
 }
 
 void SamplingPanel::stop() {
-    if (m_cancel) *m_cancel = true;
+    if (m_cancel)
+        *m_cancel = true;
 }
 
 void SamplingPanel::branch(int index, int alt) {
-    if (m_busy || m_out.samples.isEmpty() || index < 0 || index >= m_out.samples[0].size()) return;
+    if (m_busy || m_out.samples.isEmpty() || index < 0 || index >= m_out.samples[0].size())
+        return;
     const Token& at = m_out.samples[0][index];
-    if (alt < 0 || alt >= at.altIds.size()) return;
+    if (alt < 0 || alt >= at.altIds.size())
+        return;
     Output next;
     next.promptText = m_out.promptText;
     next.promptIds = m_out.promptIds;
@@ -520,7 +562,8 @@ void SamplingPanel::branch(int index, int alt) {
     r.run = m_picker->run();
     r.checkpoint = m_picker->checkpoint();
     r.ids = next.promptIds;
-    for (const Token& t : next.samples[0]) r.ids.push_back(t.id);
+    for (const Token& t : next.samples[0])
+        r.ids.push_back(t.id);
     r.prompt = m_out.promptText;
     r.options = options();
     r.options.num_samples = 1;
@@ -541,7 +584,8 @@ void SamplingPanel::branch(int index, int alt) {
 }
 
 void SamplingPanel::back() {
-    if (m_busy || m_back.isEmpty()) return;
+    if (m_busy || m_back.isEmpty())
+        return;
     m_out = m_back.takeLast();
     m_selSample = m_selIndex = -1;
     m_alts->clear();
@@ -553,20 +597,24 @@ void SamplingPanel::back() {
 QString SamplingPanel::outputText(int sample) const {
     QString s;
     if (sample < m_out.samples.size())
-        for (const Token& t : m_out.samples[sample]) s += t.text;
+        for (const Token& t : m_out.samples[sample])
+            s += t.text;
     return s;
 }
 
 void SamplingPanel::render() {
     QString html = QStringLiteral("<div style=\"white-space:pre-wrap; font-family:monospace\">");
     for (int s = 0; s < std::max<qsizetype>(1, m_out.samples.size()); ++s) {
-        if (m_out.samples.size() > 1) html += tr("<p style=\"color:#666\">— sample %1 —</p>").arg(s + 1);
+        if (m_out.samples.size() > 1)
+            html += tr("<p style=\"color:#666\">— sample %1 —</p>").arg(s + 1);
         html += QStringLiteral("<span style=\"color:#555\">%1</span>").arg(visible(m_out.promptText));
-        if (s >= m_out.samples.size()) break;
+        if (s >= m_out.samples.size())
+            break;
         const auto& toks = m_out.samples[s];
         for (int i = 0; i < toks.size(); ++i) {
             const bool sel = s == m_selSample && i == m_selIndex;
-            html += QStringLiteral("<a href=\"t:%1:%2\" style=\"text-decoration:none;color:#000;background-color:%3%4\">%5</a>")
+            html += QStringLiteral(
+                        "<a href=\"t:%1:%2\" style=\"text-decoration:none;color:#000;background-color:%3%4\">%5</a>")
                         .arg(s)
                         .arg(i)
                         .arg(tint(toks[i].prob), sel ? QStringLiteral(";font-weight:bold;color:#0040c0") : QString(),
@@ -586,7 +634,8 @@ void SamplingPanel::render() {
 }
 
 void SamplingPanel::showAlternatives(int sample, int index) {
-    if (sample >= m_out.samples.size() || index >= m_out.samples[sample].size()) return;
+    if (sample >= m_out.samples.size() || index >= m_out.samples[sample].size())
+        return;
     m_selSample = sample;
     m_selIndex = index;
     const Token& t = m_out.samples[sample][index];
@@ -601,10 +650,16 @@ void SamplingPanel::showAlternatives(int sample, int index) {
                                           .arg(shown(t.text))
                                           .arg(t.prob, 0, 'f', 3));
     for (int k = 0; k < t.altIds.size(); ++k) {
-        auto* it = new QListWidgetItem(QStringLiteral("%1  %2").arg(t.altProbs[k], 5, 'f', 3).arg(shown(t.altTexts[k])));
+        auto* it =
+            new QListWidgetItem(QStringLiteral("%1  %2").arg(t.altProbs[k], 5, 'f', 3).arg(shown(t.altTexts[k])));
         it->setData(Qt::UserRole, k);
         it->setBackground(QColor(tint(t.altProbs[k])));
-        if (t.altIds[k] == t.id) it->setFont([&] { QFont f = it->font(); f.setBold(true); return f; }());
+        if (t.altIds[k] == t.id)
+            it->setFont([&] {
+                QFont f = it->font();
+                f.setBold(true);
+                return f;
+            }());
         m_alts->addItem(it);
     }
     render();
@@ -613,7 +668,8 @@ void SamplingPanel::showAlternatives(int sample, int index) {
 void SamplingPanel::fillCompareChoices() {
     m_ckList->clear();
     const QString run = m_picker->run();
-    if (run.isEmpty()) return;
+    if (run.isEmpty())
+        return;
     const auto steps = m_picker->steps();
     for (int i = 0; i < steps.size(); ++i) {
         auto* it = new QListWidgetItem(tr("step %1").arg(steps[i]));
@@ -623,7 +679,8 @@ void SamplingPanel::fillCompareChoices() {
         m_ckList->addItem(it);
     }
     for (const QString& other : Workspace::runs()) {
-        if (other == run) continue;
+        if (other == run)
+            continue;
         auto* it = new QListWidgetItem(tr("%1 · best").arg(QFileInfo(other).fileName()));
         it->setData(Qt::UserRole, other);
         it->setData(Qt::UserRole + 1, QStringLiteral("best"));
@@ -636,15 +693,18 @@ void SamplingPanel::setCompare(const QList<qint64>& steps, const QVector<double>
     for (int i = 0; i < m_ckList->count(); ++i) {
         auto* it = m_ckList->item(i);
         const bool mine = it->data(Qt::UserRole).toString() == m_picker->run();
-        it->setCheckState(mine && steps.contains(it->data(Qt::UserRole + 1).toLongLong()) ? Qt::Checked : Qt::Unchecked);
+        it->setCheckState(mine && steps.contains(it->data(Qt::UserRole + 1).toLongLong()) ? Qt::Checked
+                                                                                          : Qt::Unchecked);
     }
     QStringList t;
-    for (double v : temperatures) t << QString::number(v);
+    for (double v : temperatures)
+        t << QString::number(v);
     m_temps->setText(t.join(", "));
 }
 
 void SamplingPanel::runCompare() {
-    if (m_busy) return;
+    if (m_busy)
+        return;
     CompareRequest r;
     for (int i = 0; i < m_ckList->count(); ++i) {
         auto* it = m_ckList->item(i);
@@ -654,13 +714,16 @@ void SamplingPanel::runCompare() {
     for (const QString& part : m_temps->text().split(',', Qt::SkipEmptyParts)) {
         bool ok = false;
         const double t = part.trimmed().toDouble(&ok);
-        if (!ok || t < 0 || t > 5) return showError(tr("Temperatures: '%1' is not a number between 0 and 5; write e.g. 0, 0.8, 1.2").arg(part.trimmed()));
+        if (!ok || t < 0 || t > 5)
+            return showError(
+                tr("Temperatures: '%1' is not a number between 0 and 5; write e.g. 0, 0.8, 1.2").arg(part.trimmed()));
         r.temperatures.append(t);
     }
-    if (r.columns.isEmpty()) return showError(tr("Tick at least one checkpoint (or run) to compare."));
-    if (r.temperatures.isEmpty()) return showError(tr("Give at least one temperature, e.g. 0.8."));
+    if (r.columns.isEmpty())
+        return showError(tr("Tick at least one checkpoint (or run) to compare."));
+    if (r.temperatures.isEmpty())
+        return showError(tr("Give at least one temperature, e.g. 0.8."));
     m_error->clear();
-    m_lastError.clear();
     r.prompt = m_prompt->toPlainText();
     r.options = options();  // one seed for every cell, so only the checkpoint and temperature differ
     m_cancel = std::make_shared<std::atomic<bool>>(false);
@@ -669,7 +732,8 @@ void SamplingPanel::runCompare() {
     m_table->setColumnCount(static_cast<int>(r.columns.size()));
     m_table->setRowCount(static_cast<int>(r.temperatures.size()));
     QStringList rows;
-    for (double t : r.temperatures) rows << (t == 0 ? tr("greedy") : tr("T = %1").arg(t));
+    for (double t : r.temperatures)
+        rows << (t == 0 ? tr("greedy") : tr("T = %1").arg(t));
     m_table->setVerticalHeaderLabels(rows);
     m_status->setText(tr("comparing (seed %1)…").arg(r.options.seed));
     setBusy(true);
@@ -679,12 +743,15 @@ void SamplingPanel::runCompare() {
 QString SamplingPanel::compareMarkdown() const {
     QString md = tr("Prompt: `%1`\n\n| |").arg(QString(m_prompt->toPlainText()).replace('\n', "\\n"));
     for (int c = 0; c < m_table->columnCount(); ++c)
-        md += " " + md_cell(m_table->horizontalHeaderItem(c) ? m_table->horizontalHeaderItem(c)->text() : QString()) + " |";
+        md += " " + md_cell(m_table->horizontalHeaderItem(c) ? m_table->horizontalHeaderItem(c)->text() : QString()) +
+              " |";
     md += "\n|---|";
-    for (int c = 0; c < m_table->columnCount(); ++c) md += "---|";
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        md += "---|";
     md += "\n";
     for (int r = 0; r < m_table->rowCount(); ++r) {
-        md += "| " + md_cell(m_table->verticalHeaderItem(r) ? m_table->verticalHeaderItem(r)->text() : QString()) + " |";
+        md +=
+            "| " + md_cell(m_table->verticalHeaderItem(r) ? m_table->verticalHeaderItem(r)->text() : QString()) + " |";
         for (int c = 0; c < m_table->columnCount(); ++c)
             md += " " + md_cell(m_table->item(r, c) ? m_table->item(r, c)->text() : QString()) + " |";
         md += "\n";
@@ -694,9 +761,14 @@ QString SamplingPanel::compareMarkdown() const {
 
 void SamplingPanel::exportMarkdown() {
     const QString f = QFileDialog::getSaveFileName(this, tr("Export comparison"), QString(), tr("Markdown (*.md)"));
-    if (f.isEmpty()) return;
+    if (f.isEmpty())
+        return;
     QSaveFile out(f);
     if (!out.open(QIODevice::WriteOnly) || out.write(compareMarkdown().toUtf8()) < 0 || !out.commit())
         return showError(tr("Cannot write %1: check the folder exists and is writable.").arg(f));
     emit statusMessage(tr("Comparison written to %1").arg(f));
+}
+
+QString SamplingPanel::lastError() const {
+    return m_error->error();
 }

@@ -13,6 +13,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class ErrorLabel;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -55,7 +56,7 @@ public:
     /// Output text of one sample (decoded pieces joined).
     QString outputText(int sample = 0) const;
     QString compareMarkdown() const;
-    QString lastError() const { return m_lastError; }
+    QString lastError() const;
 
     void setPrompt(const QString& text);
     void setTemperature(double t);
@@ -112,7 +113,7 @@ private:
     QPushButton* m_stop;
     QPushButton* m_back_;
     QLabel* m_status;
-    QLabel* m_error;
+    ErrorLabel* m_error;
     QTabWidget* m_tabs;
     QListWidget* m_ckList;
     QLineEdit* m_temps;
@@ -132,6 +133,5 @@ private:
     QTimer m_renderTimer;
     QElapsedTimer m_clock;
     qint64 m_streamed = 0;
-    QString m_lastError;
     QJsonArray m_historyEntries;
 };

@@ -12,7 +12,7 @@ QString esc(const QString& s) {
 QString mark(const QString& s, const char* colour) {
     return s.isEmpty() ? QString() : QStringLiteral("<span style=\"background:%1\">%2</span>").arg(colour, esc(s));
 }
-} // namespace
+}  // namespace
 
 TextDiff diff_texts(const QString& before, const QString& after, int maxLines) {
     const QStringList a = before.split('\n').mid(0, maxLines), b = after.split('\n').mid(0, maxLines);
@@ -32,9 +32,11 @@ TextDiff diff_texts(const QString& before, const QString& after, int maxLines) {
             const QString& x = pendA[i];
             const QString& y = pendB[i];
             int p = 0;
-            while (p < x.size() && p < y.size() && x[p] == y[p]) ++p;
+            while (p < x.size() && p < y.size() && x[p] == y[p])
+                ++p;
             int s = 0;
-            while (s < x.size() - p && s < y.size() - p && x[x.size() - 1 - s] == y[y.size() - 1 - s]) ++s;
+            while (s < x.size() - p && s < y.size() - p && x[x.size() - 1 - s] == y[y.size() - 1 - s])
+                ++s;
             ha += esc(x.left(p)) + mark(x.mid(p, x.size() - p - s), "#ffc9c9") + esc(x.right(s)) + "<br>";
             hb += esc(y.left(p)) + mark(y.mid(p, y.size() - p - s), "#c9f2c9") + esc(y.right(s)) + "<br>";
             ++d.linesChanged;

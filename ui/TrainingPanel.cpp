@@ -1,9 +1,10 @@
 #include "ui/TrainingPanel.h"
 
 #include "engine/data/catalogue.h"
-#include "engine/run_files.h"
 #include "engine/nn/metrics_log.h"
+#include "engine/run_files.h"
 #include "ui/ConfigForm.h"
+#include "ui/ErrorLabel.h"
 #include "ui/MetricsPlot.h"
 #include "ui/Workspace.h"
 
@@ -26,8 +27,9 @@
 namespace {
 QString duration(double s) {
     const int t = static_cast<int>(s + 0.5);
-    return t >= 3600 ? QString("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QChar('0')).arg(t % 60, 2, 10, QChar('0'))
-                     : QString("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QChar('0'));
+    return t >= 3600
+               ? QString("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QChar('0')).arg(t % 60, 2, 10, QChar('0'))
+               : QString("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QChar('0'));
 }
 int datasetVocab(const QString& dir) {
     try {
@@ -36,7 +38,7 @@ int datasetVocab(const QString& dir) {
         return 0;
     }
 }
-} // namespace
+}  // namespace
 
 TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
     m_worker = new TrainWorker;
@@ -64,9 +66,11 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
     dsRow->addWidget(browse);
     lv->addLayout(dsRow);
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString d = QFileDialog::getExistingDirectory(this, tr("Prepared dataset folder"),
-                                                            QSettings().value("lastDatasetDir", Workspace::datasetsDir()).toString());
-        if (d.isEmpty()) return;
+        const QString d =
+            QFileDialog::getExistingDirectory(this, tr("Prepared dataset folder"),
+                                              QSettings().value("lastDatasetDir", Workspace::datasetsDir()).toString());
+        if (d.isEmpty())
+            return;
         QSettings().setValue("lastDatasetDir", d);
         setDataset(d);
     });
@@ -81,8 +85,9 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
 
     m_quick = new QPushButton(tr("Quick start: train on fortunes"));
     m_quick->setObjectName("quickStart");
-    m_quick->setToolTip(tr("Prepares Debian's fortune cookies (char tokenizer) and trains the tiny preset: "
-                           "under a minute on two cores"));
+    m_quick->setToolTip(
+        tr("Prepares Debian's fortune cookies (char tokenizer) and trains the tiny preset: "
+           "under a minute on two cores"));
     lv->addWidget(m_quick);
     auto* buttons = new QHBoxLayout;
     m_start = new QPushButton(tr("Start"));
@@ -97,7 +102,8 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
     m_pause->setToolTip(tr("Pause or resume (F6)"));
     m_stop->setToolTip(tr("Stop after writing a checkpoint (Shift+F5)"));
     m_save->setToolTip(tr("Write a checkpoint now (Ctrl+S)"));
-    for (auto* b : {m_start, m_pause, m_stop, m_save}) buttons->addWidget(b);
+    for (auto* b : {m_start, m_pause, m_stop, m_save})
+        buttons->addWidget(b);
     lv->addLayout(buttons);
     connect(m_quick, &QPushButton::clicked, this, &TrainingPanel::quickStart);
     connect(m_start, &QPushButton::clicked, this, &TrainingPanel::start);
@@ -114,10 +120,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
     m_status = new QLabel(tr("Idle"));
     m_status->setObjectName("status");
     m_status->setWordWrap(true);  // long messages must not widen the window
-    m_error = new QLabel;
-    m_error->setObjectName("error");
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet("color: #b00020;");
+    m_error = new ErrorLabel;
     m_error->hide();
     rv->addWidget(m_progress);
     rv->addWidget(m_status);
@@ -220,12 +223,14 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent) {
     newRun();
     setBusy(false);
     if (m_dataset->count() == 0)
-        m_status->setText(tr("No prepared dataset yet: press <b>Quick start</b> (Ctrl+R) to prepare Debian's fortune "
-                             "cookies and train a small model in under a minute."));
+        m_status->setText(
+            tr("No prepared dataset yet: press <b>Quick start</b> (Ctrl+R) to prepare Debian's fortune "
+               "cookies and train a small model in under a minute."));
 }
 
 TrainingPanel::~TrainingPanel() {
-    if (m_control) m_control->request_stop();
+    if (m_control)
+        m_control->request_stop();
     m_thread.quit();
     m_thread.wait();
 }
@@ -234,9 +239,11 @@ void TrainingPanel::refreshDatasets() {
     const QString current = m_dataset->currentData().toString();
     QSignalBlocker block(m_dataset);
     m_dataset->clear();
-    for (const auto& d : Workspace::datasets()) m_dataset->addItem(QFileInfo(d).fileName(), d);
+    for (const auto& d : Workspace::datasets())
+        m_dataset->addItem(QFileInfo(d).fileName(), d);
     const int i = m_dataset->findData(current);
-    if (i >= 0) m_dataset->setCurrentIndex(i);
+    if (i >= 0)
+        m_dataset->setCurrentIndex(i);
     block.unblock();
     onDatasetChanged();
 }
@@ -260,7 +267,7 @@ void TrainingPanel::updateStartEnabled() {
     const bool haveData = !m_dataset->currentData().toString().isEmpty();
     const auto problems = m_form->problems();
     m_start->setEnabled(!m_busy && haveData && problems.empty());
-    m_start->setToolTip(!haveData ? tr("Choose a dataset first (or use Quick start)")
+    m_start->setToolTip(!haveData          ? tr("Choose a dataset first (or use Quick start)")
                         : problems.empty() ? tr("Start training (F5)")
                                            : QString::fromStdString(problems.front()));
 }
@@ -280,32 +287,39 @@ void TrainingPanel::setBusy(bool busy) {
 void TrainingPanel::showError(const QString& text) {
     m_error->setText(text);
     m_error->setVisible(!text.isEmpty());
-    if (!text.isEmpty()) emit statusMessage(tr("error: %1").arg(text));
+    if (!text.isEmpty())
+        emit statusMessage(tr("error: %1").arg(text));
 }
 
 void TrainingPanel::newRun() {
-    if (m_busy) return;
+    if (m_busy)
+        return;
     m_runDir.clear();
     m_initFrom.clear();
     m_plot->clear();
     m_plot->clearComparisons();
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
-    m_runLabel->setText(tr("<b>New run</b> (a folder under %1 is made on Start)").arg(Workspace::runsDir().toHtmlEscaped()));
+    m_runLabel->setText(
+        tr("<b>New run</b> (a folder under %1 is made on Start)").arg(Workspace::runsDir().toHtmlEscaped()));
     showError({});
     emit runChanged({});
 }
 
 bool TrainingPanel::openRun(const QString& dir) {
-    if (m_busy) return false;
+    if (m_busy)
+        return false;
     try {
         const auto cfg = twb::read_run_config(dir.toStdString());
         m_form->setConfig(cfg);
-        if (!cfg.data_dir.empty()) setDataset(QString::fromStdString(cfg.data_dir));
+        if (!cfg.data_dir.empty())
+            setDataset(QString::fromStdString(cfg.data_dir));
         m_plot->clearComparisons();
         const QString metrics = dir + "/metrics.csv";
-        if (QFileInfo::exists(metrics)) m_plot->loadRows(twb::read_metrics(metrics.toStdString()));
-        else m_plot->clear();
+        if (QFileInfo::exists(metrics))
+            m_plot->loadRows(twb::read_metrics(metrics.toStdString()));
+        else
+            m_plot->clear();
         m_runDir = dir;
         const auto steps = twb::list_checkpoints(dir.toStdString());
         m_runLabel->setText(tr("<b>Run</b> %1<br>%2 checkpoint(s)%3")
@@ -325,7 +339,8 @@ bool TrainingPanel::openRun(const QString& dir) {
 }
 
 void TrainingPanel::quickStart() {
-    if (m_busy) return;
+    if (m_busy)
+        return;
     showError({});
     m_form->applyPreset("tiny");
     newRun();
@@ -350,7 +365,8 @@ void TrainingPanel::quickStart() {
 }
 
 void TrainingPanel::start() {
-    if (m_busy) return;
+    if (m_busy)
+        return;
     const bool continuing = !m_runDir.isEmpty() && !twb::list_checkpoints(m_runDir.toStdString()).empty();
     if (continuing) {
         resumeRun();
@@ -360,7 +376,8 @@ void TrainingPanel::start() {
 }
 
 void TrainingPanel::resumeRun() {
-    if (m_busy || m_runDir.isEmpty()) return;
+    if (m_busy || m_runDir.isEmpty())
+        return;
     startJob(true);
 }
 
@@ -373,16 +390,20 @@ void TrainingPanel::startJob(bool resume) {
     TrainRequest req;
     req.job.config = m_form->config();
     req.job.config.data_dir = m_dataset->currentData().toString().toStdString();
-    if (m_runDir.isEmpty()) m_runDir = Workspace::newRunPath();
+    if (m_runDir.isEmpty())
+        m_runDir = Workspace::newRunPath();
     req.job.run_dir = m_runDir.toStdString();
     req.job.resume = resume;
     req.job.init_from = m_initFrom.toStdString();
     m_control = std::make_shared<twb::TrainControl>();
     req.control = m_control;
-    if (!resume) m_plot->clear();
+    if (!resume)
+        m_plot->clear();
     showError({});
-    m_runLabel->setText(tr("<b>Run</b> %1%2").arg(m_runDir.toHtmlEscaped(),
-                                                  m_initFrom.isEmpty() ? QString() : tr("<br>initialised from %1").arg(m_initFrom.toHtmlEscaped())));
+    m_runLabel->setText(
+        tr("<b>Run</b> %1%2")
+            .arg(m_runDir.toHtmlEscaped(),
+                 m_initFrom.isEmpty() ? QString() : tr("<br>initialised from %1").arg(m_initFrom.toHtmlEscaped())));
     Workspace::addRecentRun(m_runDir);
     setBusy(true);
     emit runChanged(m_runDir);
@@ -390,7 +411,8 @@ void TrainingPanel::startJob(bool resume) {
 }
 
 void TrainingPanel::togglePause() {
-    if (!m_control || !m_busy) return;
+    if (!m_control || !m_busy)
+        return;
     if (m_control->paused()) {
         m_control->resume();
         m_pause->setText(tr("Pause"));
@@ -410,22 +432,25 @@ void TrainingPanel::stop() {
 }
 
 void TrainingPanel::saveCheckpointNow() {
-    if (m_control && m_busy) m_control->request_checkpoint();
+    if (m_control && m_busy)
+        m_control->request_checkpoint();
 }
 
 void TrainingPanel::initialiseFromRun(const QString& dir) {
-    if (m_busy) return;
+    if (m_busy)
+        return;
     newRun();
     m_initFrom = dir;
-    m_runLabel->setText(tr("<b>New run</b> initialised from %1 (finetuning: same tokenizer, a new dataset)")
-                            .arg(dir.toHtmlEscaped()));
+    m_runLabel->setText(
+        tr("<b>New run</b> initialised from %1 (finetuning: same tokenizer, a new dataset)").arg(dir.toHtmlEscaped()));
 }
 
 void TrainingPanel::compareWith(const QStringList& runs) {
     m_plot->clearComparisons();
     for (const auto& r : runs) {
         const QString m = r + "/metrics.csv";
-        if (!QFileInfo::exists(m)) continue;
+        if (!QFileInfo::exists(m))
+            continue;
         try {
             m_plot->addComparison(QFileInfo(r).fileName(), twb::read_metrics(m.toStdString()));
         } catch (const std::exception& e) {

@@ -12,6 +12,7 @@
 class ConfigForm;
 class MetricsPlot;
 class QComboBox;
+class ErrorLabel;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -68,7 +69,8 @@ private:
     QComboBox* m_dataset = nullptr;
     QPushButton *m_quick, *m_start, *m_pause, *m_stop, *m_save;
     QProgressBar* m_progress = nullptr;
-    QLabel *m_status, *m_error, *m_runLabel;
+    QLabel *m_status, *m_runLabel;
+    ErrorLabel* m_error;
     QCheckBox* m_logScale = nullptr;
     QSlider* m_smooth = nullptr;
     QString m_runDir, m_initFrom;

@@ -18,7 +18,7 @@ Action add_prepare(CLI::App& app) {
     struct Opts {
         std::vector<std::string> inputs, clean;
         std::string preset, tokenizer = "char", format = "text", field = "text", column, recordSep = "%",
-                                     split = "tail", out, allowed;
+                            split = "tail", out, allowed;
         int vocab = 0, minFreq = 1;
         double val = 0.1;
         uint64_t seed = 1337;
@@ -26,8 +26,9 @@ Action add_prepare(CLI::App& app) {
     };
     auto o = std::make_shared<Opts>();
     app.add_option("--input,-i", o->inputs, "Input file or folder (repeat for several; parallel: source then target)");
-    app.add_option("--preset", o->preset, "Use a preset instead of --input: fortunes (Debian's fortune cookies, "
-                                          "offline) or a downloaded catalogue entry");
+    app.add_option("--preset", o->preset,
+                   "Use a preset instead of --input: fortunes (Debian's fortune cookies, "
+                   "offline) or a downloaded catalogue entry");
     app.add_option("--tokenizer,-t", o->tokenizer, "char | byte | word | bpe | unigram")
         ->check(CLI::IsMember({"char", "byte", "word", "bpe", "unigram"}));
     app.add_option("--vocab-size", o->vocab, "Vocabulary size for word/bpe/unigram (e.g. 2000)");
@@ -55,25 +56,31 @@ Action add_prepare(CLI::App& app) {
         if (!o->preset.empty()) {
             p = preset_options(o->preset, o->out);
         } else {
-            if (o->inputs.empty()) throw InputError("give --input PATH (or --preset fortunes)");
+            if (o->inputs.empty())
+                throw InputError("give --input PATH (or --preset fortunes)");
             p.corpus.inputs = o->inputs;
             p.corpus.format = parse_input_format(o->format);
             p.tokenizer.kind = o->tokenizer;
         }
         p.out = o->out;
         p.overwrite = o->force;
-        if (!o->preset.empty() && o->tokenizer != "char") p.tokenizer.kind = o->tokenizer;
-        if (o->vocab) p.tokenizer.vocab_size = o->vocab;
+        if (!o->preset.empty() && o->tokenizer != "char")
+            p.tokenizer.kind = o->tokenizer;
+        if (o->vocab)
+            p.tokenizer.vocab_size = o->vocab;
         p.tokenizer.lowercase = o->lowercase;
         p.tokenizer.min_frequency = o->minFreq;
         p.corpus.field = o->field;
         p.corpus.column = o->column;
-        if (o->preset.empty()) p.corpus.record_separator = o->recordSep;
+        if (o->preset.empty())
+            p.corpus.record_separator = o->recordSep;
         p.corpus.replace_invalid_utf8 = p.corpus.replace_invalid_utf8 || o->replaceBad;
         p.val_fraction = o->val;
-        if (o->preset.empty() || o->split != "tail") p.split = o->split;
+        if (o->preset.empty() || o->split != "tail")
+            p.split = o->split;
         p.seed = o->seed;
-        for (auto& c : o->clean) p.cleaning.enable(c);
+        for (auto& c : o->clean)
+            p.cleaning.enable(c);
         p.cleaning.allowed_chars = o->allowed;
 
         ProgressLine bar(!o->quiet);
@@ -82,7 +89,8 @@ Action add_prepare(CLI::App& app) {
             return true;
         });
         bar.finish();
-        for (auto& w : r.warnings) std::cerr << "twb: warning: " << w << "\n";
+        for (auto& w : r.warnings)
+            std::cerr << "twb: warning: " << w << "\n";
         const auto& s = r.stats;
         std::printf("prepared %s\n", r.dir.c_str());
         std::printf("  tokenizer %s, vocab %d (%d used)\n", p.tokenizer.kind.c_str(), s.vocab_size, s.vocab_used);
@@ -136,7 +144,8 @@ Action add_tokenize(CLI::App& app) {
                 try {
                     size_t used = 0;
                     const long v = std::stol(w, &used);
-                    if (used != w.size()) throw std::invalid_argument(w);
+                    if (used != w.size())
+                        throw std::invalid_argument(w);
                     ids.push_back(static_cast<int32_t>(v));
                 } catch (const std::exception&) {
                     throw InputError("'" + w + "' is not a token id; give whole numbers separated by spaces");
@@ -148,7 +157,8 @@ Action add_tokenize(CLI::App& app) {
             const auto ids = tok->encode(in);
             std::string line;
             for (size_t i = 0; i < ids.size(); ++i) {
-                if (i) line += ' ';
+                if (i)
+                    line += ' ';
                 line += std::to_string(ids[i]);
             }
             line += '\n';
@@ -166,11 +176,11 @@ Action add_datasets(CLI::App& app) {
             std::printf("  %s\n", e.description.c_str());
             std::printf("  size %s, licence: %s, suggested: %s tokenizer%s, model preset %s\n",
                         e.files.empty() ? "local" : human_bytes(e.total_bytes()).c_str(), e.licence.c_str(),
-                        e.tokenizer.c_str(),
-                        e.vocab_size ? (" " + std::to_string(e.vocab_size)).c_str() : "", e.model_preset.c_str());
+                        e.tokenizer.c_str(), e.vocab_size ? (" " + std::to_string(e.vocab_size)).c_str() : "",
+                        e.model_preset.c_str());
         }
         return 0;
     };
 }
 
-} // namespace twb::cli
+}  // namespace twb::cli

@@ -23,4 +23,4 @@ Action add_attention(CLI::App& app);
 /// Installs SIGINT handling: the first Ctrl-C sets the returned flag, the second exits.
 const std::atomic<bool>& install_interrupt_flag();
 
-} // namespace twb::cli
+}  // namespace twb::cli

@@ -5,8 +5,9 @@
 #include <iostream>
 
 int main(int argc, char** argv) {
-    CLI::App app{"twb - Transformer Workbench command line: prepare data, train, evaluate and sample "
-                 "small transformer language models"};
+    CLI::App app{
+        "twb - Transformer Workbench command line: prepare data, train, evaluate and sample "
+        "small transformer language models"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "twb 0.1.0");
     std::vector<std::pair<CLI::App*, twb::cli::Action>> cmds;
@@ -33,7 +34,8 @@ int main(int argc, char** argv) {
     }
     try {
         for (auto& [sub, action] : cmds)
-            if (sub->parsed()) return action();
+            if (sub->parsed())
+                return action();
     } catch (const twb::Cancelled&) {
         std::cerr << "twb: cancelled\n";
         return 130;

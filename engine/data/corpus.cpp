@@ -10,64 +10,88 @@
 namespace twb {
 
 InputFormat parse_input_format(const std::string& name) {
-    if (name == "text" || name == "txt") return InputFormat::Text;
-    if (name == "jsonl") return InputFormat::Jsonl;
-    if (name == "csv") return InputFormat::Csv;
-    if (name == "tsv") return InputFormat::Tsv;
-    if (name == "parallel") return InputFormat::Parallel;
-    if (name == "records" || name == "fortune") return InputFormat::Records;
+    if (name == "text" || name == "txt")
+        return InputFormat::Text;
+    if (name == "jsonl")
+        return InputFormat::Jsonl;
+    if (name == "csv")
+        return InputFormat::Csv;
+    if (name == "tsv")
+        return InputFormat::Tsv;
+    if (name == "parallel")
+        return InputFormat::Parallel;
+    if (name == "records" || name == "fortune")
+        return InputFormat::Records;
     throw ConfigError("unknown input format '" + name + "'; choose text, jsonl, csv, tsv, parallel or records");
 }
 
 std::string to_string(InputFormat f) {
     switch (f) {
-    case InputFormat::Text: return "text";
-    case InputFormat::Jsonl: return "jsonl";
-    case InputFormat::Csv: return "csv";
-    case InputFormat::Tsv: return "tsv";
-    case InputFormat::Parallel: return "parallel";
-    case InputFormat::Records: return "records";
+        case InputFormat::Text:
+            return "text";
+        case InputFormat::Jsonl:
+            return "jsonl";
+        case InputFormat::Csv:
+            return "csv";
+        case InputFormat::Tsv:
+            return "tsv";
+        case InputFormat::Parallel:
+            return "parallel";
+        case InputFormat::Records:
+            return "records";
     }
     return "text";
 }
 
 void to_json(nlohmann::json& j, const CorpusSpec& s) {
     j = {{"format", to_string(s.format)}, {"inputs", s.inputs}};
-    if (s.format == InputFormat::Jsonl) j["field"] = s.field;
-    if (s.format == InputFormat::Csv || s.format == InputFormat::Tsv) j["column"] = s.column;
-    if (s.format == InputFormat::Records) j["record_separator"] = s.record_separator;
-    if (s.format == InputFormat::Parallel) j["pair_separator"] = s.pair_separator;
+    if (s.format == InputFormat::Jsonl)
+        j["field"] = s.field;
+    if (s.format == InputFormat::Csv || s.format == InputFormat::Tsv)
+        j["column"] = s.column;
+    if (s.format == InputFormat::Records)
+        j["record_separator"] = s.record_separator;
+    if (s.format == InputFormat::Parallel)
+        j["pair_separator"] = s.pair_separator;
     j["replace_invalid_utf8"] = s.replace_invalid_utf8;
 }
 
 std::vector<fs::path> expand_inputs(const std::vector<std::string>& inputs) {
-    if (inputs.empty()) throw InputError("no input given; name at least one file or folder (--input PATH)");
+    if (inputs.empty())
+        throw InputError("no input given; name at least one file or folder (--input PATH)");
     std::vector<fs::path> out;
     for (const auto& in : inputs) {
         const fs::path p(in);
         std::error_code ec;
-        if (!fs::exists(p, ec)) throw InputError(in + ": no such file or folder");
+        if (!fs::exists(p, ec))
+            throw InputError(in + ": no such file or folder");
         if (fs::is_directory(p, ec)) {
             std::vector<fs::path> files;
             for (auto it = fs::recursive_directory_iterator(p, ec); it != fs::recursive_directory_iterator();
                  it.increment(ec)) {
                 const auto name = it->path().filename().string();
                 if (!name.empty() && name[0] == '.') {
-                    if (it->is_directory()) it.disable_recursion_pending();
+                    if (it->is_directory())
+                        it.disable_recursion_pending();
                     continue;
                 }
-                if (it->is_regular_file()) files.push_back(it->path());
+                if (it->is_regular_file())
+                    files.push_back(it->path());
             }
             std::sort(files.begin(), files.end());
-            if (files.empty()) throw InputError(in + ": the folder holds no files");
+            if (files.empty())
+                throw InputError(in + ": the folder holds no files");
             for (auto& f : files)
-                if (fs::file_size(f) > 0) out.push_back(f);
+                if (fs::file_size(f) > 0)
+                    out.push_back(f);
         } else {
-            if (fs::file_size(p, ec) == 0) throw InputError(in + ": the file is empty");
+            if (fs::file_size(p, ec) == 0)
+                throw InputError(in + ": the file is empty");
             out.push_back(p);
         }
     }
-    if (out.empty()) throw InputError("every input is empty; nothing to read");
+    if (out.empty())
+        throw InputError("every input is empty; nothing to read");
     return out;
 }
 
@@ -78,14 +102,16 @@ class FileReader {
 public:
     FileReader(const fs::path& path, bool replace, CorpusReadResult& result)
         : m_path(path), m_replace(replace), m_result(result), m_in(path, std::ios::binary) {
-        if (!m_in) throw InputError(path.string() + ": cannot open the file (check permissions)");
+        if (!m_in)
+            throw InputError(path.string() + ": cannot open the file (check permissions)");
     }
     /// Next block of whole lines (the last block may end without a newline); false at end.
     bool next(std::string& block) {
         block.clear();
         while (true) {
             if (m_eof) {
-                if (m_carry.empty()) return false;
+                if (m_carry.empty())
+                    return false;
                 block.swap(m_carry);
                 check(block);
                 return true;
@@ -98,11 +124,13 @@ public:
                 continue;
             }
             if (m_offset == 0 && looks_binary(std::string_view(buf.data(), std::min<size_t>(got, 8192))))
-                throw InputError(m_path.string() + ": looks like a binary file, not text (NUL or control bytes "
+                throw InputError(m_path.string() +
+                                 ": looks like a binary file, not text (NUL or control bytes "
                                  "near the start); give a UTF-8 text file");
             m_carry.append(buf.data(), got);
             const size_t nl = m_carry.rfind('\n');
-            if (nl == std::string::npos) continue;
+            if (nl == std::string::npos)
+                continue;
             block = m_carry.substr(0, nl + 1);
             m_carry.erase(0, nl + 1);
             check(block);
@@ -142,7 +170,8 @@ void for_each_line(FileReader& r, Fn&& fn) {
         size_t pos = 0;
         while (pos < block.size()) {
             size_t nl = block.find('\n', pos);
-            if (nl == std::string::npos) nl = block.size();
+            if (nl == std::string::npos)
+                nl = block.size();
             fn(std::string_view(block).substr(pos, nl - pos), ++lineNo);
             pos = nl + 1;
         }
@@ -177,16 +206,19 @@ std::vector<std::string> split_csv_line(std::string_view line, char sep) {
     return out;
 }
 
-} // namespace
+}  // namespace
 
 CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, const ProgressFn& progress) {
     CorpusReadResult result;
     const auto files = expand_inputs(spec.inputs);
     uint64_t total = 0, doneBefore = 0;
-    for (auto& f : files) total += fs::file_size(f);
-    for (auto& f : files) result.files.push_back({f.string(), fs::file_size(f), spec.hash_sources ? sha256_file(f) : ""});
+    for (auto& f : files)
+        total += fs::file_size(f);
+    for (auto& f : files)
+        result.files.push_back({f.string(), fs::file_size(f), spec.hash_sources ? sha256_file(f) : ""});
     auto report = [&](uint64_t done) {
-        if (progress && !progress(done, total)) throw Cancelled();
+        if (progress && !progress(done, total))
+            throw Cancelled();
     };
 
     if (spec.format == InputFormat::Parallel) {
@@ -209,7 +241,8 @@ CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, c
                 std::string rest = buf.substr(pos);
                 std::string more;
                 if (!r.next(more)) {
-                    if (rest.empty()) return false;
+                    if (rest.empty())
+                        return false;
                     out = rest;
                     buf.clear();
                     pos = 0;
@@ -222,16 +255,20 @@ CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, c
         std::string a, b;
         while (true) {
             const bool ha = nextLine(src, sb, sp, a), hb = nextLine(tgt, tb, tp, b);
-            if (!ha && !hb) break;
+            if (!ha && !hb)
+                break;
             ++line;
             if (ha != hb)
                 throw InputError("parallel files are not line-aligned: " + (ha ? files[1] : files[0]).string() +
                                  " ends at line " + std::to_string(line - 1) + " while the other goes on");
-            if (!a.empty() && a.back() == '\r') a.pop_back();
-            if (!b.empty() && b.back() == '\r') b.pop_back();
+            if (!a.empty() && a.back() == '\r')
+                a.pop_back();
+            if (!b.empty() && b.back() == '\r')
+                b.pop_back();
             sink(a + spec.pair_separator + b, true);
             ++result.documents;
-            if (line % 4096 == 0) report(src.offset() + tgt.offset());
+            if (line % 4096 == 0)
+                report(src.offset() + tgt.offset());
         }
         report(total);
         return result;
@@ -240,91 +277,103 @@ CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, c
     for (auto& f : files) {
         FileReader r(f, spec.replace_invalid_utf8, result);
         switch (spec.format) {
-        case InputFormat::Text: {
-            std::string block;
-            while (r.next(block)) {
-                sink(block, false);
-                report(doneBefore + r.offset());
+            case InputFormat::Text: {
+                std::string block;
+                while (r.next(block)) {
+                    sink(block, false);
+                    report(doneBefore + r.offset());
+                }
+                sink({}, true);
+                ++result.documents;
+                break;
             }
-            sink({}, true);
-            ++result.documents;
-            break;
-        }
-        case InputFormat::Records: {
-            std::string rec;
-            bool any = false;
-            for_each_line(r, [&](std::string_view line, uint64_t n) {
-                std::string_view l = line;
-                if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-                if (l == spec.record_separator) {
-                    if (any) {
-                        if (!rec.empty() && rec.back() == '\n') rec.pop_back();
-                        sink(rec, true);
-                        ++result.documents;
+            case InputFormat::Records: {
+                std::string rec;
+                bool any = false;
+                for_each_line(r, [&](std::string_view line, uint64_t n) {
+                    std::string_view l = line;
+                    if (!l.empty() && l.back() == '\r')
+                        l.remove_suffix(1);
+                    if (l == spec.record_separator) {
+                        if (any) {
+                            if (!rec.empty() && rec.back() == '\n')
+                                rec.pop_back();
+                            sink(rec, true);
+                            ++result.documents;
+                        }
+                        rec.clear();
+                        any = false;
+                    } else {
+                        rec.append(line);
+                        rec += '\n';
+                        any = true;
                     }
-                    rec.clear();
-                    any = false;
-                } else {
-                    rec.append(line);
-                    rec += '\n';
-                    any = true;
+                    if (n % 4096 == 0)
+                        report(doneBefore + r.offset());
+                });
+                if (any) {
+                    if (!rec.empty() && rec.back() == '\n')
+                        rec.pop_back();
+                    sink(rec, true);
+                    ++result.documents;
                 }
-                if (n % 4096 == 0) report(doneBefore + r.offset());
-            });
-            if (any) {
-                if (!rec.empty() && rec.back() == '\n') rec.pop_back();
-                sink(rec, true);
-                ++result.documents;
+                break;
             }
-            break;
-        }
-        case InputFormat::Jsonl: {
-            for_each_line(r, [&](std::string_view line, uint64_t n) {
-                if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;
-                nlohmann::json j;
-                try {
-                    j = nlohmann::json::parse(line);
-                } catch (const nlohmann::json::exception&) {
-                    throw InputError(f.string() + ": line " + std::to_string(n) + " is not valid JSON");
-                }
-                if (!j.is_object() || !j.contains(spec.field) || !j[spec.field].is_string())
-                    throw InputError(f.string() + ": line " + std::to_string(n) + " has no string field '" +
-                                     spec.field + "' (choose the field with --field)");
-                sink(j[spec.field].get<std::string>(), true);
-                ++result.documents;
-                if (n % 4096 == 0) report(doneBefore + r.offset());
-            });
-            break;
-        }
-        case InputFormat::Csv:
-        case InputFormat::Tsv: {
-            const char sep = spec.format == InputFormat::Csv ? ',' : '\t';
-            int col = -1;
-            bool header = false;
-            if (spec.column.empty()) col = 0;
-            else if (std::all_of(spec.column.begin(), spec.column.end(), ::isdigit)) col = std::stoi(spec.column);
-            else header = true;
-            for_each_line(r, [&](std::string_view line, uint64_t n) {
-                auto cells = split_csv_line(line, sep);
-                if (header && n == 1) {
-                    auto it = std::find(cells.begin(), cells.end(), spec.column);
-                    if (it == cells.end())
-                        throw InputError(f.string() + ": the header row has no column '" + spec.column + "'");
-                    col = static_cast<int>(it - cells.begin());
-                    return;
-                }
-                if (line.empty()) return;
-                if (col >= static_cast<int>(cells.size()))
-                    throw InputError(f.string() + ": line " + std::to_string(n) + " has only " +
-                                     std::to_string(cells.size()) + " columns, column " + std::to_string(col) +
-                                     " asked for");
-                sink(cells[static_cast<size_t>(col)], true);
-                ++result.documents;
-                if (n % 4096 == 0) report(doneBefore + r.offset());
-            });
-            break;
-        }
-        case InputFormat::Parallel: break;
+            case InputFormat::Jsonl: {
+                for_each_line(r, [&](std::string_view line, uint64_t n) {
+                    if (line.find_first_not_of(" \t\r") == std::string_view::npos)
+                        return;
+                    nlohmann::json j;
+                    try {
+                        j = nlohmann::json::parse(line);
+                    } catch (const nlohmann::json::exception&) {
+                        throw InputError(f.string() + ": line " + std::to_string(n) + " is not valid JSON");
+                    }
+                    if (!j.is_object() || !j.contains(spec.field) || !j[spec.field].is_string())
+                        throw InputError(f.string() + ": line " + std::to_string(n) + " has no string field '" +
+                                         spec.field + "' (choose the field with --field)");
+                    sink(j[spec.field].get<std::string>(), true);
+                    ++result.documents;
+                    if (n % 4096 == 0)
+                        report(doneBefore + r.offset());
+                });
+                break;
+            }
+            case InputFormat::Csv:
+            case InputFormat::Tsv: {
+                const char sep = spec.format == InputFormat::Csv ? ',' : '\t';
+                int col = -1;
+                bool header = false;
+                if (spec.column.empty())
+                    col = 0;
+                else if (std::all_of(spec.column.begin(), spec.column.end(), ::isdigit))
+                    col = std::stoi(spec.column);
+                else
+                    header = true;
+                for_each_line(r, [&](std::string_view line, uint64_t n) {
+                    auto cells = split_csv_line(line, sep);
+                    if (header && n == 1) {
+                        auto it = std::find(cells.begin(), cells.end(), spec.column);
+                        if (it == cells.end())
+                            throw InputError(f.string() + ": the header row has no column '" + spec.column + "'");
+                        col = static_cast<int>(it - cells.begin());
+                        return;
+                    }
+                    if (line.empty())
+                        return;
+                    if (col >= static_cast<int>(cells.size()))
+                        throw InputError(f.string() + ": line " + std::to_string(n) + " has only " +
+                                         std::to_string(cells.size()) + " columns, column " + std::to_string(col) +
+                                         " asked for");
+                    sink(cells[static_cast<size_t>(col)], true);
+                    ++result.documents;
+                    if (n % 4096 == 0)
+                        report(doneBefore + r.offset());
+                });
+                break;
+            }
+            case InputFormat::Parallel:
+                break;
         }
         doneBefore += fs::file_size(f);
         report(doneBefore);
@@ -353,14 +402,18 @@ CleaningPreview preview_cleaning(const CorpusSpec& specIn, const CleaningOptions
         read_corpus(
             spec,
             [&](std::string_view piece, bool end) {
-                if (full) return;
-                doc.append(piece.substr(0, std::min(piece.size(), maxBytes + 4096 - std::min(maxBytes + 4096, doc.size()))));
-                if (end || doc.size() >= maxBytes) flush();
+                if (full)
+                    return;
+                doc.append(
+                    piece.substr(0, std::min(piece.size(), maxBytes + 4096 - std::min(maxBytes + 4096, doc.size()))));
+                if (end || doc.size() >= maxBytes)
+                    flush();
             },
             [&](uint64_t, uint64_t) { return !full; });
     } catch (const Cancelled&) {
     }
-    if (!doc.empty() && !full) flush();
+    if (!doc.empty() && !full)
+        flush();
     for (const auto& e : cleaner.report().effects) {
         p.lines_changed += e.lines_changed;
         p.lines_removed += e.lines_removed;
@@ -370,4 +423,4 @@ CleaningPreview preview_cleaning(const CorpusSpec& specIn, const CleaningOptions
     return p;
 }
 
-} // namespace twb
+}  // namespace twb

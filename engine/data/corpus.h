@@ -17,14 +17,14 @@ InputFormat parse_input_format(const std::string& name);
 std::string to_string(InputFormat f);
 
 struct CorpusSpec {
-    std::vector<std::string> inputs;      // files or folders; parallel: exactly two files (source, target)
+    std::vector<std::string> inputs;  // files or folders; parallel: exactly two files (source, target)
     InputFormat format = InputFormat::Text;
-    std::string field = "text";           // jsonl: which string field holds the text
-    std::string column;                   // csv/tsv: column name (header row) or 0-based index; empty = 0
-    std::string record_separator = "%";   // records: a line holding exactly this ends a record
-    std::string pair_separator = "\t";    // parallel: written between source and target of a pair
-    bool replace_invalid_utf8 = false;    // replace bad bytes with U+FFFD instead of refusing the file
-    bool hash_sources = true;             // sha256 of every input for meta.json (previews skip it)
+    std::string field = "text";          // jsonl: which string field holds the text
+    std::string column;                  // csv/tsv: column name (header row) or 0-based index; empty = 0
+    std::string record_separator = "%";  // records: a line holding exactly this ends a record
+    std::string pair_separator = "\t";   // parallel: written between source and target of a pair
+    bool replace_invalid_utf8 = false;   // replace bad bytes with U+FFFD instead of refusing the file
+    bool hash_sources = true;            // sha256 of every input for meta.json (previews skip it)
 };
 void to_json(nlohmann::json& j, const CorpusSpec& s);
 
@@ -53,12 +53,12 @@ CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, c
 
 /// The first documents of a corpus (about max_bytes of text), raw and cleaned, for a live preview.
 struct CleaningPreview {
-    std::string before, after;   // documents joined by a blank line
+    std::string before, after;  // documents joined by a blank line
     uint64_t lines_changed = 0, lines_removed = 0;
-    int64_t chars_removed = 0;   // code points before minus after
+    int64_t chars_removed = 0;                                // code points before minus after
     std::vector<std::pair<std::string, int64_t>> per_option;  // option -> code points it removed
 };
 struct CleaningOptions;
 CleaningPreview preview_cleaning(const CorpusSpec& spec, const CleaningOptions& cleaning, size_t max_bytes = 16384);
 
-} // namespace twb
+}  // namespace twb

@@ -9,7 +9,8 @@ namespace twb {
 
 void gunzip_file(const fs::path& src, const fs::path& dst) {
     gzFile in = gzopen(src.string().c_str(), "rb");
-    if (!in) throw IoError("cannot open " + src.string());
+    if (!in)
+        throw IoError("cannot open " + src.string());
     const fs::path tmp = dst.string() + ".tmp";
     std::FILE* out = std::fopen(tmp.string().c_str(), "wb");
     if (!out) {
@@ -34,16 +35,20 @@ void gunzip_file(const fs::path& src, const fs::path& dst) {
 
 bool cached_file_ok(const fs::path& dir, const CatalogueFile& f) {
     const fs::path p = dir / f.path;
-    if (!fs::exists(p)) return false;
-    if (!f.sha256.empty()) return sha256_file(p) == f.sha256;
+    if (!fs::exists(p))
+        return false;
+    if (!f.sha256.empty())
+        return sha256_file(p) == f.sha256;
     return f.bytes == 0 || fs::file_size(p) == f.bytes;
 }
 
 bool entry_cached(const fs::path& dir, const CatalogueEntry& e) {
-    if (e.files.empty()) return false;
+    if (e.files.empty())
+        return false;
     for (const auto& f : e.files)
-        if (!cached_file_ok(dir, f)) return false;
+        if (!cached_file_ok(dir, f))
+            return false;
     return true;
 }
 
-} // namespace twb
+}  // namespace twb

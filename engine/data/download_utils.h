@@ -16,4 +16,4 @@ bool cached_file_ok(const fs::path& dir, const CatalogueFile& file);
 /// True when every file of the entry is cached and intact in dir.
 bool entry_cached(const fs::path& dir, const CatalogueEntry& entry);
 
-} // namespace twb
+}  // namespace twb

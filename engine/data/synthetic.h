@@ -12,10 +12,10 @@ namespace twb {
 struct SyntheticSpec {
     std::string task = "addition";  // addition | copy | reverse | sort
     int examples = 20000;
-    int digits = 3;                 // addition: digits per operand (1..18)
-    bool reversed_digits = false;   // addition: write operands and sum least significant digit first
+    int digits = 3;                       // addition: digits per operand (1..18)
+    bool reversed_digits = false;         // addition: write operands and sum least significant digit first
     int min_length = 4, max_length = 10;  // copy/reverse/sort: sequence length range
-    int alphabet = 10;              // copy/reverse/sort: letters a.. (2..26)
+    int alphabet = 10;                    // copy/reverse/sort: letters a.. (2..26)
     uint64_t seed = 1;
     /// Throws ConfigError naming the bad value.
     void validate() const;
@@ -25,4 +25,4 @@ std::vector<std::string> synthetic_tasks();
 /// The whole task as text, one example per line ending in '\n'.
 std::string generate_synthetic(const SyntheticSpec& spec);
 
-} // namespace twb
+}  // namespace twb

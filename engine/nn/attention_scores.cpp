@@ -14,7 +14,8 @@ HeadScores head_scores(const AttentionCapture& cap) {
     s.previous.assign(n, 0.f);
     s.first.assign(n, 0.f);
     s.diagonal.assign(n, 0.f);
-    if (T < 2) return s;
+    if (T < 2)
+        return s;
     for (int64_t l = 0; l < cap.layers; ++l)
         for (int64_t h = 0; h < cap.heads; ++h) {
             const int64_t i = l * cap.heads + h;
@@ -23,7 +24,8 @@ HeadScores head_scores(const AttentionCapture& cap) {
                 double e = 0;
                 for (int64_t k = 0; k <= q; ++k) {
                     const double w = cap.at(l, h, q, k);
-                    if (w > 0) e -= w * std::log(w);
+                    if (w > 0)
+                        e -= w * std::log(w);
                 }
                 ent += e / std::log(static_cast<double>(q + 1));  // 1 = uniform over what the query sees
                 prev += cap.at(l, h, q, q - 1);
@@ -42,18 +44,22 @@ HeadScores head_scores(const AttentionCapture& cap) {
 std::vector<float> mean_over_heads(const AttentionCapture& cap, int64_t layer) {
     const int64_t T = cap.length;
     std::vector<float> out(static_cast<size_t>(T * T), 0.f);
-    if (cap.heads == 0) return out;
+    if (cap.heads == 0)
+        return out;
     for (int64_t h = 0; h < cap.heads; ++h)
         for (int64_t q = 0; q < T; ++q)
-            for (int64_t k = 0; k < T; ++k) out[q * T + k] += cap.at(layer, h, q, k);
-    for (auto& v : out) v /= static_cast<float>(cap.heads);
+            for (int64_t k = 0; k < T; ++k)
+                out[q * T + k] += cap.at(layer, h, q, k);
+    for (auto& v : out)
+        v /= static_cast<float>(cap.heads);
     return out;
 }
 
 std::vector<float> attention_rollout(const AttentionCapture& cap, int64_t upto) {
     const int64_t T = cap.length;
     std::vector<double> acc(static_cast<size_t>(T * T), 0.0), next(acc.size());
-    for (int64_t i = 0; i < T; ++i) acc[i * T + i] = 1.0;
+    for (int64_t i = 0; i < T; ++i)
+        acc[i * T + i] = 1.0;
     for (int64_t l = 0; l <= std::min(upto, cap.layers - 1); ++l) {
         const auto mean = mean_over_heads(cap, l);
         std::vector<double> a(acc.size());
@@ -63,19 +69,22 @@ std::vector<float> attention_rollout(const AttentionCapture& cap, int64_t upto) 
                 a[q * T + k] = 0.5 * mean[q * T + k] + (q == k ? 0.5 : 0.0);
                 sum += a[q * T + k];
             }
-            for (int64_t k = 0; k < T; ++k) a[q * T + k] /= sum;
+            for (int64_t k = 0; k < T; ++k)
+                a[q * T + k] /= sum;
         }
         // next = a @ acc: layer l mixes the token representations that earlier layers already mixed.
         std::fill(next.begin(), next.end(), 0.0);
         for (int64_t q = 0; q < T; ++q)
             for (int64_t m = 0; m <= q; ++m) {
                 const double w = a[q * T + m];
-                if (w == 0) continue;
-                for (int64_t k = 0; k <= m; ++k) next[q * T + k] += w * acc[m * T + k];
+                if (w == 0)
+                    continue;
+                for (int64_t k = 0; k <= m; ++k)
+                    next[q * T + k] += w * acc[m * T + k];
             }
         acc.swap(next);
     }
     return std::vector<float>(acc.begin(), acc.end());
 }
 
-} // namespace twb::nn
+}  // namespace twb::nn

@@ -20,36 +20,54 @@ ModelSession::~ModelSession() = default;
 
 void ModelSession::open(const std::string& run, const std::string& which) {
     const std::string ck = find_checkpoint(run, which).string();
-    if (d->open && d->m.checkpoint == ck) return;
+    if (d->open && d->m.checkpoint == ck)
+        return;
     d->m = load_model(run, which);
     d->open = true;
 }
 
-bool ModelSession::is_open() const { return d->open; }
-std::string ModelSession::checkpoint() const { return d->m.checkpoint; }
-int64_t ModelSession::step() const { return d->m.step; }
-const RunConfig& ModelSession::config() const { return d->m.config; }
+bool ModelSession::is_open() const {
+    return d->open;
+}
+std::string ModelSession::checkpoint() const {
+    return d->m.checkpoint;
+}
+int64_t ModelSession::step() const {
+    return d->m.step;
+}
+const RunConfig& ModelSession::config() const {
+    return d->m.config;
+}
 
 namespace {
 const LoadedModel& need(const ModelSession::Impl& d) {
-    if (!d.open) throw InputError("no checkpoint is loaded; choose a run first");
+    if (!d.open)
+        throw InputError("no checkpoint is loaded; choose a run first");
     return d.m;
 }
-} // namespace
+}  // namespace
 
-std::vector<int32_t> ModelSession::encode(const std::string& prompt) const { return encode_prompt(need(*d), prompt); }
-std::string ModelSession::decode(const std::vector<int32_t>& ids) const { return need(*d).tokenizer->decode(ids); }
-std::string ModelSession::token_text(int id) const { return need(*d).tokenizer->token_text(id); }
+std::vector<int32_t> ModelSession::encode(const std::string& prompt) const {
+    return encode_prompt(need(*d), prompt);
+}
+std::string ModelSession::decode(const std::vector<int32_t>& ids) const {
+    return need(*d).tokenizer->decode(ids);
+}
+std::string ModelSession::token_text(int id) const {
+    return need(*d).tokenizer->token_text(id);
+}
 
 SampleResult ModelSession::generate(const std::vector<int32_t>& prompt, const SamplingOptions& opt,
                                     const TokenCallback& on_token, const std::atomic<bool>* cancel) {
     need(*d);
     opt.validate();
-    if (prompt.empty()) throw InputError("the prompt has no tokens");
+    if (prompt.empty())
+        throw InputError("the prompt has no tokens");
     auto& m = d->m;
     GptSource src(m.model, m.device, opt.use_kv_cache);
-    auto res = generate_ids(src, prompt, opt, m.tokenizer->eos_id(),
-                            [&](const std::vector<int32_t>& v) { return m.tokenizer->decode(v); }, on_token, cancel);
+    auto res = generate_ids(
+        src, prompt, opt, m.tokenizer->eos_id(), [&](const std::vector<int32_t>& v) { return m.tokenizer->decode(v); },
+        on_token, cancel);
     if (static_cast<int64_t>(prompt.size()) > m.config.block_size)
         res.warnings.push_back("the prompt is longer than block_size; the model sees its last " +
                                std::to_string(m.config.block_size) + " tokens");
@@ -97,4 +115,4 @@ PositionTable ModelSession::positions(int64_t maxRows) const {
     return t;
 }
 
-} // namespace twb::nn
+}  // namespace twb::nn

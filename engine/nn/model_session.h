@@ -14,7 +14,7 @@ namespace twb::nn {
 
 /// A position table for the viewer: values[row * cols + col].
 struct PositionTable {
-    std::string kind;          // "learned" | "sinusoidal" | "rotary"
+    std::string kind;  // "learned" | "sinusoidal" | "rotary"
     std::string row_label, col_label;
     int64_t rows = 0, cols = 0;
     std::vector<float> values;
@@ -55,4 +55,4 @@ private:
     std::unique_ptr<Impl> d;
 };
 
-} // namespace twb::nn
+}  // namespace twb::nn

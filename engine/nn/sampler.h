@@ -19,9 +19,6 @@
 
 namespace twb::nn {
 
-
-
-
 /// Where next-token logits come from. Each call passes the sequences so far; between calls each
 /// sequence grows by one token (after reorder, for beams), so implementations may cache.
 class LogitsSource {
@@ -64,8 +61,8 @@ void apply_top_k(torch::Tensor& logits, int k);
 void apply_top_p(torch::Tensor& logits, double p);
 
 /// Runs generation from prompt ids. decode turns ids into text (for streaming and stop strings).
-SampleResult generate_ids(LogitsSource& src, const std::vector<int32_t>& prompt, const SamplingOptions& opt,
-                          int eos_id, const std::function<std::string(const std::vector<int32_t>&)>& decode,
+SampleResult generate_ids(LogitsSource& src, const std::vector<int32_t>& prompt, const SamplingOptions& opt, int eos_id,
+                          const std::function<std::string(const std::vector<int32_t>&)>& decode,
                           const TokenCallback& on_token = {}, const std::atomic<bool>* cancel = nullptr);
 
 /// A run's model and tokenizer, ready to sample from.
@@ -89,11 +86,10 @@ std::vector<int32_t> encode_prompt(const LoadedModel& m, const std::string& prom
 SampleResult generate_text(LoadedModel& m, const std::string& prompt, const SamplingOptions& opt,
                            const TokenCallback& on_token = {}, const std::atomic<bool>* cancel = nullptr);
 
-
 /// Runs one forward pass over text (cropped to the last block_size tokens) and returns the weights.
 AttentionCapture capture_attention(LoadedModel& m, const std::string& text, int top = 5);
 /// Same, from token ids, for a bare model (tests, the training probe).
 AttentionCapture capture_attention_ids(GPT& model, const std::vector<int32_t>& ids, const torch::Device& device,
                                        int top = 5);
 
-} // namespace twb::nn
+}  // namespace twb::nn

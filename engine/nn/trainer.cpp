@@ -34,12 +34,15 @@ std::vector<int32_t> choose_probe(const RunConfig& cfg, const fs::path& runDir, 
                                   const Tokenizer& tok) {
     if (resume) {
         auto ids = probe_ids(runDir);
-        if (!ids.empty()) return ids;
+        if (!ids.empty())
+            return ids;
     }
     std::vector<int32_t> ids;
-    if (!cfg.probe_prompt.empty()) ids = tok.encode(cfg.probe_prompt);
+    if (!cfg.probe_prompt.empty())
+        ids = tok.encode(cfg.probe_prompt);
     else
-        for (uint64_t i = 0; i < std::min<uint64_t>(text.size(), kProbeTokens); ++i) ids.push_back(text.at(i));
+        for (uint64_t i = 0; i < std::min<uint64_t>(text.size(), kProbeTokens); ++i)
+            ids.push_back(text.at(i));
     if (static_cast<int64_t>(ids.size()) > std::min<int64_t>(cfg.block_size, kProbeTokens))
         ids.resize(static_cast<size_t>(std::min<int64_t>(cfg.block_size, kProbeTokens)));
     return ids;
@@ -48,20 +51,23 @@ std::vector<int32_t> choose_probe(const RunConfig& cfg, const fs::path& runDir, 
 uint64_t eval_seed(uint64_t seed, int64_t step, int split) {
     return seed * 1000003ull + static_cast<uint64_t>(step) * 7919ull + static_cast<uint64_t>(split);
 }
-} // namespace
+}  // namespace
 
 TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* ctl) {
     RunConfig cfg = job.config;
-    if (cfg.data_dir.empty()) throw ConfigError("no dataset given; set data_dir (twb train --data DIR)");
+    if (cfg.data_dir.empty())
+        throw ConfigError("no dataset given; set data_dir (twb train --data DIR)");
     const PreparedDataset data = open_prepared(cfg.data_dir);
-    if (cfg.vocab_size == 0) cfg.vocab_size = data.vocab_size;
+    if (cfg.vocab_size == 0)
+        cfg.vocab_size = data.vocab_size;
     if (cfg.vocab_size != data.vocab_size)
         throw ConfigError("config vocab_size " + std::to_string(cfg.vocab_size) + " differs from the dataset's " +
                           std::to_string(data.vocab_size) + "; a run trains on one tokenizer");
     cfg.check();
 
     const fs::path runDir(job.run_dir);
-    if (runDir.empty()) throw ConfigError("no run folder given (twb train --out RUN)");
+    if (runDir.empty())
+        throw ConfigError("no run folder given (twb train --out RUN)");
     if (!job.resume && !list_checkpoints(runDir).empty())
         throw InputError(runDir.string() + " already holds a run; continue it with --resume or choose another folder");
 
@@ -81,7 +87,8 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
         const fs::path ck = find_checkpoint(job.init_from, job.init_checkpoint);
         const auto loaded = read_checkpoint(ck);
         load_weights(model, loaded.weights, ck.string());
-        if (cb.on_message) cb.on_message("initialised weights from " + ck.string());
+        if (cb.on_message)
+            cb.on_message("initialised weights from " + ck.string());
     }
     FlatAdamW opt(model->named_weights(), cfg);
     Batcher batcher(trainFile, cfg.block_size, cfg.batch_size, cfg.seed);
@@ -101,7 +108,8 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
         st = loaded.state;
         st.config = cfg;
         skipFirstEval = !std::isnan(loaded.state.val_loss);
-        if (cb.on_message) cb.on_message("resuming from " + ck.string());
+        if (cb.on_message)
+            cb.on_message("resuming from " + ck.string());
     }
     fs::create_directories(runDir / "tokenizer");
     // The run carries its tokenizer, so it samples even when the dataset folder moves.
@@ -117,15 +125,18 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
     try {
         const auto tok = load_tokenizer(runDir / "tokenizer");
         probe = choose_probe(cfg, runDir, job.resume, haveVal ? valFile : trainFile, *tok);
-        if (probe.empty()) throw InputError("the probe prompt is empty");
+        if (probe.empty())
+            throw InputError("the probe prompt is empty");
         if (!job.resume || probe_ids(runDir).empty()) {
             std::vector<std::string> texts;
-            for (int32_t id : probe) texts.push_back(tok->token_text(id));
+            for (int32_t id : probe)
+                texts.push_back(tok->token_text(id));
             start_probe(runDir, probe, texts, cfg.n_layer, cfg.n_head);
         }
     } catch (const Error& e) {
         probe.clear();
-        if (cb.on_message) cb.on_message(std::string("no attention probe for this run: ") + e.what());
+        if (cb.on_message)
+            cb.on_message(std::string("no attention probe for this run: ") + e.what());
     }
 
     TrainSummary summary;
@@ -159,14 +170,16 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
         st.elapsed_s = elapsed();
         const fs::path p = save_checkpoint(runDir, model, &opt, st);
         prune_checkpoints(runDir, cfg.keep_checkpoints, st.best_step);
-        if (cb.on_checkpoint) cb.on_checkpoint(p.string(), st.step);
+        if (cb.on_checkpoint)
+            cb.on_checkpoint(p.string(), st.step);
     };
 
     bool localStop = false;  // set when on_step asks to stop
     model->train();
     while (true) {
         const int64_t step = st.step;
-        if (ctl) ctl->wait_while_paused();
+        if (ctl)
+            ctl->wait_while_paused();
         if (localStop || (ctl && ctl->stop_requested())) {
             checkpoint(NAN);
             summary.stopped = true;
@@ -174,8 +187,8 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
         }
         // Evaluate (and checkpoint) every eval_interval steps and at the end, as nanoGPT does.
         if ((step % cfg.eval_interval == 0 || step == cfg.max_iters) && !skipFirstEval) {
-            const auto tr = evaluate_random(model, trainFile, cfg.batch_size, cfg.eval_iters, eval_seed(cfg.seed, step, 0),
-                                            device, bf16);
+            const auto tr = evaluate_random(model, trainFile, cfg.batch_size, cfg.eval_iters,
+                                            eval_seed(cfg.seed, step, 0), device, bf16);
             const auto va = haveVal ? evaluate_random(model, valFile, cfg.batch_size, cfg.eval_iters,
                                                       eval_seed(cfg.seed, step, 1), device, bf16)
                                     : tr;
@@ -196,12 +209,16 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
             MetricsRow row = metrics_row(ev);
             row.lr = learning_rate_at(cfg, step);
             metrics.append(row);
-            if (!probe.empty()) append_probe(runDir, step, capture_attention_ids(model, probe, device, 1));
-            if (cb.on_eval) cb.on_eval(ev);
-            if (step > 0) checkpoint(va.loss);
+            if (!probe.empty())
+                append_probe(runDir, step, capture_attention_ids(model, probe, device, 1));
+            if (cb.on_eval)
+                cb.on_eval(ev);
+            if (step > 0)
+                checkpoint(va.loss);
         }
         skipFirstEval = false;
-        if (step >= cfg.max_iters) break;
+        if (step >= cfg.max_iters)
+            break;
 
         // One optimiser step over gradient_accumulation_steps micro-batches.
         const auto s0 = Clock::now();
@@ -217,7 +234,8 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
                     logits.view({-1, V}).to(torch::kFloat32), y.reshape({-1}),
                     torch::nn::functional::CrossEntropyFuncOptions().label_smoothing(cfg.label_smoothing));
             });
-            if (cfg.gradient_accumulation_steps > 1) loss = loss / cfg.gradient_accumulation_steps;
+            if (cfg.gradient_accumulation_steps > 1)
+                loss = loss / cfg.gradient_accumulation_steps;
             loss.backward();
             lossSum += loss.item<double>();
         }
@@ -225,9 +243,9 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
             const auto have = list_checkpoints(runDir);
             throw Error("training diverged: the loss became " + std::string(std::isnan(lossSum) ? "NaN" : "infinite") +
                         " at step " + std::to_string(step) + ". " +
-                        (have.empty() ? std::string("No checkpoint was written yet. ")
-                                      : "The last good checkpoint (step " + std::to_string(have.back()) +
-                                            ") is intact. ") +
+                        (have.empty()
+                             ? std::string("No checkpoint was written yet. ")
+                             : "The last good checkpoint (step " + std::to_string(have.back()) + ") is intact. ") +
                         "Lower learning_rate, raise warmup_iters or set grad_clip (e.g. 1.0).");
         }
         const double gradNorm = opt.clip_grad_norm(cfg.grad_clip);
@@ -254,9 +272,11 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
             intervalSteps = 0;
             const MetricsRow row = metrics_row(r);
             metrics.append(row);
-            if (cb.on_step && !cb.on_step(r)) localStop = true;
+            if (cb.on_step && !cb.on_step(r))
+                localStop = true;
         }
-        if (ctl && ctl->take_checkpoint_request()) checkpoint(NAN);
+        if (ctl && ctl->take_checkpoint_request())
+            checkpoint(NAN);
     }
     summary.final_step = st.step;
     summary.best_val_loss = st.best_val_loss;
@@ -270,4 +290,4 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
     return summary;
 }
 
-} // namespace twb
+}  // namespace twb
