@@ -726,47 +726,69 @@ void DatasetsPanel::compare() {
     runAnalysis(1);
 }
 
-void DatasetsPanel::runAnalysis(int which) {
+bool DatasetsPanel::jobOptions(twb::PrepareOptions& o) {
     if (m_busy)
-        return;
-    if (m_sources->count() == 0)
-        return showError(tr("Add text files first (Import tab, or drop them on the panel)."));
-    twb::PrepareOptions o;
+        return false;
+    if (m_sources->count() == 0) {
+        showError(tr("Add text files first (Import tab, or drop them on the panel)."));
+        return false;
+    }
     try {
         o = options();
+        return true;
     } catch (const std::exception& e) {
-        return showError(q(e.what()));
+        showError(q(e.what()));
+        return false;
     }
+}
+
+twb::PrepareProgressFn DatasetsPanel::progressFn(std::shared_ptr<std::atomic<bool>> cancel) {
+    QPointer<DatasetsPanel> self(this);
+    // Called on the job's thread: hand the figures to the UI thread, answer with the cancel flag.
+    return [self, cancel](const std::string& stage, uint64_t done, uint64_t total) {
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, st = q(stage), done, total] {
+                if (self)
+                    self->showProgress(st, done, total);
+            },
+            Qt::QueuedConnection);
+        return !*cancel;
+    };
+}
+
+void DatasetsPanel::showProgress(const QString& stage, uint64_t done, uint64_t total) {
+    m_stage->setText(stage);
+    m_progress->setRange(0, total ? 1000 : 0);  // no total (tokenizer training): a busy bar
+    if (!total)
+        return;
+    const double f = static_cast<double>(done) / static_cast<double>(total);
+    const double s = m_jobClock.elapsed() / 1000.0;
+    m_progress->setValue(static_cast<int>(1000 * f));
+    m_progress->setFormat(f > 0.02 ? tr("%p% · %1 s left").arg(qRound(s / f - s)) : QStringLiteral("%p%"));
+}
+
+void DatasetsPanel::runAnalysis(int which) {
+    twb::PrepareOptions o;
+    if (!jobOptions(o))
+        return;
     o.tokenizer = tokenizerSpec(which);
     o.out = (Workspace::root() + "/.staging/analysis-" + QString::number(which)).toStdString();
     o.overwrite = true;
     m_error->clear();
     auto cancel = newCancel();
     setBusy(true, which ? tr("Tokenizing with B…") : tr("Tokenizing…"));
-    QPointer<DatasetsPanel> self(this);
+    const auto progress = progressFn(cancel);
     const QString label =
         QStringLiteral("%1:%2%3")
             .arg(which ? "B" : "A")
             .arg(q(o.tokenizer.kind))
             .arg(o.tokenizer.vocab_size ? QStringLiteral(" %1").arg(o.tokenizer.vocab_size) : QString());
-    m_jobWatch.setFuture(QtConcurrent::run([o, cancel, self, label]() -> QVariant {
+    m_jobWatch.setFuture(QtConcurrent::run([o, progress, label]() -> QVariant {
         TokenizerAnalysis a;
         a.label = label;
         try {
-            const auto res = twb::prepare_dataset(o, [&](const std::string& stage, uint64_t done, uint64_t total) {
-                QMetaObject::invokeMethod(
-                    qApp,
-                    [self, st = q(stage), done, total] {
-                        if (!self)
-                            return;
-                        self->m_stage->setText(st);
-                        self->m_progress->setRange(0, total ? 1000 : 0);  // no total (tokenizer training): busy bar
-                        if (total)
-                            self->m_progress->setValue(static_cast<int>(1000.0 * done / total));
-                    },
-                    Qt::QueuedConnection);
-                return !*cancel;
-            });
+            const auto res = twb::prepare_dataset(o, progress);
             a.stats = res.stats;
             a.trainTokens = res.train_tokens;
             a.valTokens = res.val_tokens;
@@ -793,16 +815,9 @@ void DatasetsPanel::runAnalysis(int which) {
 }
 
 void DatasetsPanel::prepare() {
-    if (m_busy)
-        return;
-    if (m_sources->count() == 0)
-        return showError(tr("Add text files first (Import tab, or drop them on the panel)."));
     twb::PrepareOptions o;
-    try {
-        o = options();
-    } catch (const std::exception& e) {
-        return showError(q(e.what()));
-    }
+    if (!jobOptions(o))
+        return;
     if (std::filesystem::exists(o.out)) {
         if (QMessageBox::question(this, tr("Replace dataset"),
                                   tr("A dataset named %1 exists. Replace it?").arg(q(o.out.filename().string()))) !=
@@ -813,27 +828,10 @@ void DatasetsPanel::prepare() {
     m_error->clear();
     auto cancel = newCancel();
     setBusy(true, tr("Preparing…"));
-    QPointer<DatasetsPanel> self(this);
-    m_jobWatch.setFuture(QtConcurrent::run([o, cancel, self]() -> QVariant {
+    const auto progress = progressFn(cancel);
+    m_jobWatch.setFuture(QtConcurrent::run([o, progress]() -> QVariant {
         try {
-            twb::prepare_dataset(o, [&](const std::string& stage, uint64_t done, uint64_t total) {
-                QMetaObject::invokeMethod(
-                    qApp,
-                    [self, st = q(stage), done, total] {
-                        if (!self)
-                            return;
-                        const double f = total ? static_cast<double>(done) / total : 0;
-                        const double s = self->m_jobClock.elapsed() / 1000.0;
-                        self->m_stage->setText(st);
-                        self->m_progress->setRange(0, total ? 1000 : 0);
-                        if (total)
-                            self->m_progress->setValue(static_cast<int>(1000 * f));
-                        self->m_progress->setFormat(f > 0.02 ? QObject::tr("%p% · %1 s left").arg(qRound(s / f - s))
-                                                             : "%p%");
-                    },
-                    Qt::QueuedConnection);
-                return !*cancel;
-            });
+            twb::prepare_dataset(o, progress);
             return q(o.out.string());
         } catch (const twb::Cancelled&) {
             return QObject::tr("error:Preparing cancelled; nothing was written.");

@@ -109,6 +109,10 @@ private:
     void schedulePreview();
     void updateFormatFields();
     std::shared_ptr<std::atomic<bool>> newCancel();
+    /// Checks a job can start and gathers its options; false (with the message shown) when not.
+    bool jobOptions(twb::PrepareOptions& o);
+    twb::PrepareProgressFn progressFn(std::shared_ptr<std::atomic<bool>> cancel);
+    void showProgress(const QString& stage, uint64_t done, uint64_t total);
     twb::TokenizerSpec tokenizerSpec(int which) const;
 
     // Import
