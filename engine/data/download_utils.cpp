@@ -35,11 +35,14 @@ void gunzip_file(const fs::path& src, const fs::path& dst) {
 
 bool cached_file_ok(const fs::path& dir, const CatalogueFile& f) {
     const fs::path p = dir / f.path;
-    if (!fs::exists(p))
-        return false;
-    if (!f.sha256.empty())
-        return sha256_file(p) == f.sha256;
-    return f.bytes == 0 || fs::file_size(p) == f.bytes;
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec)) return false;
+    try {
+        if (!f.sha256.empty()) return sha256_file(p) == f.sha256;
+    } catch (const Error&) {
+        return false;  // unreadable: not usable, so not cached
+    }
+    return f.bytes == 0 || fs::file_size(p, ec) == f.bytes;
 }
 
 bool entry_cached(const fs::path& dir, const CatalogueEntry& e) {

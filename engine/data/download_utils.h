@@ -12,6 +12,7 @@ namespace twb {
 /// naming the file when it is not gzip or is truncated.
 void gunzip_file(const fs::path& src, const fs::path& dst);
 /// True when dir/file.path exists with the catalogue's sha256 (or size, when no sha256 is recorded).
+/// Never throws: a file that cannot be read counts as missing.
 bool cached_file_ok(const fs::path& dir, const CatalogueFile& file);
 /// True when every file of the entry is cached and intact in dir.
 bool entry_cached(const fs::path& dir, const CatalogueEntry& entry);
