@@ -109,8 +109,8 @@ private slots:
         auto* t = p.compareTable();
         QCOMPARE(t->columnCount(), 3);
         QCOMPARE(t->rowCount(), 2);
-        QVERIFY(t->horizontalHeaderItem(0)->text().contains("step 10"));
-        QVERIFY(t->horizontalHeaderItem(2)->text().contains("step 40"));
+        QCOMPARE(t->horizontalHeaderItem(0)->text(), QString("step 10"));
+        QCOMPARE(t->horizontalHeaderItem(2)->text(), QString("step 40"));
         for (int r = 0; r < 2; ++r)
             for (int c = 0; c < 3; ++c)
                 QVERIFY(t->item(r, c) && !t->item(r, c)->text().isEmpty());

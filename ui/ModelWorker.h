@@ -54,6 +54,7 @@ struct GenerateResult {
 struct CompareRequest {
     QString prompt;
     QVector<QPair<QString, QString>> columns;  // (run, checkpoint) per column
+    QString baseRun;                           // the run chosen in the panel
     QVector<double> temperatures;              // one row each
     twb::nn::SamplingOptions options;          // seed fixed by the panel
     std::shared_ptr<std::atomic<bool>> cancel;

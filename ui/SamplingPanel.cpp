@@ -725,6 +725,7 @@ void SamplingPanel::runCompare() {
         return showError(tr("Give at least one temperature, e.g. 0.8."));
     m_error->clear();
     r.prompt = m_prompt->toPlainText();
+    r.baseRun = m_picker->run();
     r.options = options();  // one seed for every cell, so only the checkpoint and temperature differ
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     r.cancel = m_cancel;
