@@ -22,6 +22,7 @@
 #include <QTableWidget>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <qcustomplot.h>
 
 namespace {
 /// A minimal HTTP/1.1 server on 127.0.0.1: /good.txt is cut off half-way on the first plain request
@@ -181,6 +182,10 @@ private slots:
         QCOMPARE(t->item(0, 1)->text(), QString("char"));
         QCOMPARE(t->item(0, 2)->text(), QString("bpe 400"));
         QVERIFY(t->item(2, 1)->text().toDouble() > t->item(2, 2)->text().toDouble());  // tokens per character
+        QCOMPARE(p.histogram()->plottableCount(), 2);  // A and B overlaid
+        p.tokenize();  // A again replaces A's bars only
+        waitIdle(p);
+        QCOMPARE(p.histogram()->plottableCount(), 2);
 
         // Prepare: the same files as the engine's prepare_dataset with the same options.
         p.setDatasetName("cats");

@@ -163,6 +163,13 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     };
     m_tokKind = new QComboBox;
     m_tokKind->setObjectName("tokenizer");
+    // characters and bytes have a fixed vocabulary: the size box applies to words, BPE and unigram
+    auto sizeFollowsKind = [](QComboBox* kind, QSpinBox* size) {
+        connect(kind, &QComboBox::currentIndexChanged, size, [kind, size] {
+            const QString k = kind->currentData().toString();
+            size->setEnabled(k != "char" && k != "byte");
+        });
+    };
     kinds(m_tokKind);
     m_vocabSize = new QSpinBox;
     m_vocabSize->setRange(16, 65000);
@@ -174,6 +181,9 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     m_vocabSizeB = new QSpinBox;
     m_vocabSizeB->setRange(16, 65000);
     m_vocabSizeB->setValue(2000);
+    sizeFollowsKind(m_tokKind, m_vocabSize);
+    sizeFollowsKind(m_tokKindB, m_vocabSizeB);
+    m_vocabSize->setEnabled(false);  // characters are the default
     m_valFraction = new QDoubleSpinBox;
     m_valFraction->setRange(0.0, 0.5);
     m_valFraction->setSingleStep(0.01);
@@ -881,10 +891,10 @@ void DatasetsPanel::showAnalysis(int which) {
         m_vocab->setSortingEnabled(true);
         filterVocab(m_vocabSearch->text());
     }
-    // Histogram: A as bars, B overlaid.
-    if (which == 0)
-        m_hist->clearPlottables();
-    auto* bars = new QCPBars(m_hist->xAxis, m_hist->yAxis);
+    // One histogram per tokenizer: a new analysis replaces its own bars and keeps the other's.
+    if (m_bars[which])
+        m_hist->removePlottable(m_bars[which]);
+    auto* bars = m_bars[which] = new QCPBars(m_hist->xAxis, m_hist->yAxis);
     bars->setName(which ? tr("B: %1").arg(a.label) : tr("A: %1").arg(a.label));
     bars->setPen(Qt::NoPen);
     bars->setBrush(which ? QColor(230, 120, 30, 120) : QColor(40, 90, 200, 150));

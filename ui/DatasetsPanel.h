@@ -18,6 +18,7 @@
 class Downloader;
 class QCheckBox;
 class QComboBox;
+class QCPBars;
 class QCustomPlot;
 class QDoubleSpinBox;
 class ErrorLabel;
@@ -69,6 +70,7 @@ public:
     const TokenizerAnalysis& analysis(int which = 0) const { return which == 0 ? m_a : m_b; }
     QTableWidget* compareTable() const { return m_compareTable; }
     QTableWidget* vocabTable() const { return m_vocab; }
+    QCustomPlot* histogram() const { return m_hist; }
     QListWidget* preparedList() const { return m_prepared; }
     QString catalogueStatus() const;
     QStringList catalogueNames() const;
@@ -135,6 +137,7 @@ private:
     QLineEdit* m_name;
     QLabel* m_stats;
     QCustomPlot* m_hist;
+    QCPBars* m_bars[2] = {nullptr, nullptr};  // A and B token-length histograms
     QTextBrowser* m_tokPreview;
     QLineEdit* m_vocabSearch;
     QTableWidget* m_vocab;
