@@ -103,6 +103,7 @@ private slots:
         p.setMaxTokens(20);
         p.setSeed(7);
         p.setCompare({10, 20, 40}, {0.0, 1.0});
+        p.picker()->refresh();  // new checkpoints re-read (as during training) keep the user's ticks
         p.runCompare();
         waitIdle(p);
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));

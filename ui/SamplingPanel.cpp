@@ -16,6 +16,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QHeaderView>
 #include <QJsonObject>
 #include <QLabel>
@@ -603,6 +604,8 @@ QString SamplingPanel::outputText(int sample) const {
 }
 
 void SamplingPanel::render() {
+    QElapsedTimer took;
+    took.start();
     QString html = QStringLiteral("<div style=\"white-space:pre-wrap; font-family:monospace\">");
     for (int s = 0; s < std::max<qsizetype>(1, m_out.samples.size()); ++s) {
         if (m_out.samples.size() > 1)
@@ -631,6 +634,8 @@ void SamplingPanel::render() {
         m_status->setText(tr("%1 tokens · %2 tok/s").arg(m_streamed).arg(m_streamed / sec, 0, 'f', 1));
     }
     m_back_->setEnabled(!m_busy && !m_back.isEmpty());
+    // A long output costs more to lay out: keep re-rendering under ~25% of the UI thread's time.
+    m_renderTimer.setInterval(std::clamp(static_cast<int>(took.elapsed()) * 4, 50, 1000));
 }
 
 void SamplingPanel::showAlternatives(int sample, int index) {
@@ -666,16 +671,27 @@ void SamplingPanel::showAlternatives(int sample, int index) {
 }
 
 void SamplingPanel::fillCompareChoices() {
+    // Refilled whenever checkpoints appear (during training too): ticks the user set stay as they were.
+    QHash<QString, Qt::CheckState> before;
+    for (int i = 0; i < m_ckList->count(); ++i) {
+        const auto* it = m_ckList->item(i);
+        before[it->data(Qt::UserRole).toString() + '|' + it->data(Qt::UserRole + 1).toString()] = it->checkState();
+    }
+    const bool sameRun = m_ckList->count() > 0 && m_ckList->item(0)->data(Qt::UserRole).toString() == m_picker->run();
     m_ckList->clear();
     const QString run = m_picker->run();
     if (run.isEmpty())
         return;
     const auto steps = m_picker->steps();
+    auto state = [&](const QString& r, const QString& which, Qt::CheckState fallback) {
+        return sameRun ? before.value(r + '|' + which, fallback) : fallback;
+    };
     for (int i = 0; i < steps.size(); ++i) {
         auto* it = new QListWidgetItem(tr("step %1").arg(steps[i]));
         it->setData(Qt::UserRole, run);
         it->setData(Qt::UserRole + 1, QString::number(steps[i]));
-        it->setCheckState(i >= steps.size() - 4 ? Qt::Checked : Qt::Unchecked);  // the last four by default
+        // the last four by default
+        it->setCheckState(state(run, QString::number(steps[i]), i >= steps.size() - 4 ? Qt::Checked : Qt::Unchecked));
         m_ckList->addItem(it);
     }
     for (const QString& other : Workspace::runs()) {
@@ -684,7 +700,7 @@ void SamplingPanel::fillCompareChoices() {
         auto* it = new QListWidgetItem(tr("%1 · best").arg(QFileInfo(other).fileName()));
         it->setData(Qt::UserRole, other);
         it->setData(Qt::UserRole + 1, QStringLiteral("best"));
-        it->setCheckState(Qt::Unchecked);
+        it->setCheckState(state(other, QStringLiteral("best"), Qt::Unchecked));
         m_ckList->addItem(it);
     }
 }
