@@ -543,6 +543,7 @@ DatasetsPanel::~DatasetsPanel() {
     m_downloader->cancel();
     m_jobWatch.waitForFinished();
     m_previewWatch.waitForFinished();
+    QDir(Workspace::root() + "/.staging").removeRecursively();  // the inspections' scratch datasets
 }
 
 // ---------------------------------------------------------------- import

@@ -45,6 +45,8 @@ Heatmap::Heatmap(QWidget* parent) : QWidget(parent) {
     m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margin);
     m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margin);
     m_plot->yAxis->setRangeReversed(true);  // first row at the top, as in a matrix
+    // Light grey behind the map: masked (NaN) cells show grey, distinct from a weight of 0 (white).
+    m_plot->axisRect()->setBackground(QBrush(QColor(232, 232, 232)));
     m_plot->xAxis->setTickLabelRotation(60);
     for (auto* ax : {m_plot->xAxis, m_plot->yAxis}) {
         ax->setTicker(QSharedPointer<QCPAxisTicker>(new TokenTicker));
