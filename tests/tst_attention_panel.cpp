@@ -114,6 +114,24 @@ private slots:
         QVERIFY(std::abs(m->value(5, 0) - std::cos(5.0f)) < 1e-5f);  // theta_0 = 1
     }
 
+    void positionsShowTheSinusoidalTable() {
+        const QString run = twbtest::make_tiny_run(m_ws, "sinusoidal", 10, "sinusoidal");
+        AttentionPanel p;
+        p.setRun(run);
+        p.loadPositions();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        auto* m = p.positionMap();
+        QCOMPARE(m->rows(), 32);
+        QCOMPARE(m->cols(), 32);  // n_embd
+        for (int pos : {0, 3, 17})
+            for (int i : {0, 4, 15}) {  // sin on dimension 2i, cos on 2i+1
+                const double angle = pos / std::pow(10000.0, 2.0 * i / 32);
+                QVERIFY(std::abs(m->value(pos, 2 * i) - std::sin(angle)) < 1e-5);
+                QVERIFY(std::abs(m->value(pos, 2 * i + 1) - std::cos(angle)) < 1e-5);
+            }
+    }
+
     void badPromptGivesMessage() {
         AttentionPanel p;
         p.setRun(m_run);

@@ -12,7 +12,8 @@
 namespace twbtest {
 
 /// Points the workspace at dir (test-mode settings), prepares a dataset and trains a run in runs/NAME.
-inline QString make_tiny_run(const QTemporaryDir& dir, const char* name = "tiny", int iters = 40) {
+inline QString make_tiny_run(const QTemporaryDir& dir, const char* name = "tiny", int iters = 40,
+                              const char* position = "rotary") {
     QStandardPaths::setTestModeEnabled(true);
     QSettings().clear();
     Workspace::setRoot(dir.path());
@@ -39,6 +40,7 @@ inline QString make_tiny_run(const QTemporaryDir& dir, const char* name = "tiny"
     c.keep_checkpoints = 100;
     c.threads = 1;
     c.dropout = 0;
+    c.position = position;
     twb::TrainJob job;
     job.config = c;
     job.run_dir = (Workspace::runsDir() + "/" + name).toStdString();
