@@ -33,6 +33,7 @@ public:
     QByteArray good, bad;
     QStringList ranges;  // Range headers received
     int goodRequests = 0;
+    bool cutDone = false;  // only the first plain request is cut off
     LoopbackServer() {
         server.listen(QHostAddress::LocalHost, 0);
         connect(&server, &QTcpServer::newConnection, this, [this] {
@@ -56,15 +57,24 @@ public:
             ranges << QString::fromLatin1(range);
         if (path == "/good.txt") {
             ++goodRequests;
-            if (range.startsWith("bytes=")) {
-                const qint64 from = range.mid(6, range.indexOf('-') - 6).toLongLong();
+            const qint64 from = range.startsWith("bytes=") ? range.mid(6, range.indexOf('-') - 6).toLongLong() : -1;
+            if (from >= good.size()) {
+                s->write("HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */" + QByteArray::number(good.size()) +
+                         "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                s->disconnectFromHost();
+            } else if (from >= 0) {
                 const QByteArray rest = good.mid(from);
                 s->write("HTTP/1.1 206 Partial Content\r\nContent-Length: " + QByteArray::number(rest.size()) +
                          "\r\nContent-Range: bytes " + QByteArray::number(from) + "-" +
                          QByteArray::number(good.size() - 1) + "/" + QByteArray::number(good.size()) +
                          "\r\nConnection: close\r\n\r\n" + rest);
                 s->disconnectFromHost();
+            } else if (cutDone) {
+                s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(good.size()) +
+                         "\r\nConnection: close\r\n\r\n" + good);
+                s->disconnectFromHost();
             } else {
+                cutDone = true;
                 // Promise the whole file, send half, hang up: an interrupted download.
                 s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(good.size()) +
                          "\r\nAccept-Ranges: bytes\r\nConnection: close\r\n\r\n" + good.left(good.size() / 2));
@@ -265,6 +275,17 @@ private slots:
         // the cached entry imports straight into the panel
         QVERIFY(p.useCatalogueEntry());
         QCOMPARE(p.sources(), QStringList{dir + "/good.txt"});
+        // A whole file left as .part (a crash before the rename): the server refuses the range (416),
+        // the download starts that file over and ends intact.
+        QFile::rename(dir + "/good.txt", dir + "/good.txt.part");
+        p.selectCatalogue(QString());
+        p.selectCatalogue("good");
+        QCOMPARE(p.catalogueStatus(), QString("not downloaded"));
+        p.download();
+        QTRY_COMPARE_WITH_TIMEOUT(p.catalogueStatus(), QString("downloaded"), 20000);
+        QVERIFY(p.lastError().isEmpty());
+        QCOMPARE(m_http.ranges.size(), 2);
+        QVERIFY(!QFileInfo::exists(dir + "/good.txt.part"));
     }
 
     void checksumMismatchIsRefused() {

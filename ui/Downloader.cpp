@@ -118,6 +118,13 @@ void Downloader::fileDone() {
     if (reply->error() != QNetworkReply::NoError) {
         const qint64 kept = m_part.size();
         m_part.close();
+        if (status == 416 && m_resumeFrom > 0) {
+            // The kept part cannot be continued (already whole, or the file changed): start it over.
+            QFile::remove(partPath());
+            --m_index;
+            m_doneBefore -= m_index >= 0 ? static_cast<qint64>(m_entry.files[static_cast<size_t>(m_index)].bytes) : 0;
+            return nextFile();
+        }
         if (status >= 400)
             return fail(tr("The server answered HTTP %1 for %2. The catalogue's address may be out of date; fetch the "
                            "file by hand and put it in %3.")
