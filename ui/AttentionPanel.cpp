@@ -358,10 +358,15 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
             showTimeline();
     });
     m_poll.start();
+    m_view->setCurrentIndex(QSettings().value("attention/view", 0).toInt());
+    m_score->setCurrentIndex(QSettings().value("attention/score", 0).toInt());
 }
 
 AttentionPanel::~AttentionPanel() {
-    QSettings().setValue("attention/prompt", m_prompt->toPlainText().left(4000));
+    QSettings st;
+    st.setValue("attention/prompt", m_prompt->toPlainText().left(4000));
+    st.setValue("attention/view", m_view->currentIndex());
+    st.setValue("attention/score", m_score->currentIndex());
     m_thread.quit();
     m_thread.wait();
 }

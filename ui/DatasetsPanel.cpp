@@ -535,6 +535,9 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     refreshPrepared();
     selectCatalogue(QString());
     setBusy(false);
+    setTokenizer(st.value("datasets/tokenizer", "char").toString(), st.value("datasets/vocab", 2000).toInt());
+    setCompareTokenizer(st.value("datasets/compareTokenizer", "bpe").toString(), st.value("datasets/compareVocab", 2000).toInt());
+    m_valFraction->setValue(st.value("datasets/valFraction", 0.1).toDouble());
 }
 
 DatasetsPanel::~DatasetsPanel() {
@@ -544,6 +547,12 @@ DatasetsPanel::~DatasetsPanel() {
     m_jobWatch.waitForFinished();
     m_previewWatch.waitForFinished();
     QDir(Workspace::root() + "/.staging").removeRecursively();  // the inspections' scratch datasets
+    QSettings st;
+    st.setValue("datasets/tokenizer", m_tokKind->currentData());
+    st.setValue("datasets/vocab", m_vocabSize->value());
+    st.setValue("datasets/compareTokenizer", m_tokKindB->currentData());
+    st.setValue("datasets/compareVocab", m_vocabSizeB->value());
+    st.setValue("datasets/valFraction", m_valFraction->value());
 }
 
 // ---------------------------------------------------------------- import
