@@ -1,6 +1,9 @@
 // The main window composes the four panels, offers the documented shortcuts and remembers its panel.
 #include "test_util.h"
+#include "ui/AttentionPanel.h"
+#include "ui/DatasetsPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/SamplingPanel.h"
 #include "ui/TrainingPanel.h"
 #include "ui/Workspace.h"
 
@@ -27,6 +30,12 @@ private slots:
         for (int i = 0; i < nav->count(); ++i) names << nav->item(i)->text();
         QCOMPARE(names, (QStringList{"Datasets", "Training", "Attention", "Sampling"}));
         QVERIFY(w.trainingPanel());
+        // each navigation entry shows its panel
+        auto* stack = w.findChild<QStackedWidget*>();
+        QCOMPARE(stack->widget(0), static_cast<QWidget*>(w.datasetsPanel()));
+        QCOMPARE(stack->widget(1), static_cast<QWidget*>(w.trainingPanel()));
+        QCOMPARE(stack->widget(2), static_cast<QWidget*>(w.attentionPanel()));
+        QCOMPARE(stack->widget(3), static_cast<QWidget*>(w.samplingPanel()));
         QStringList shortcuts;
         for (auto* a : w.menuBar()->findChildren<QAction*>()) shortcuts << a->shortcut().toString();
         for (auto s : {"Ctrl+N", "Ctrl+O", "Ctrl+Q", "F5", "F6", "Shift+F5", "Ctrl+S", "Ctrl+R"})
