@@ -257,7 +257,7 @@ private slots:
         DatasetsPanel p;
         QCOMPARE(p.catalogueNames(), (QStringList{"good", "bad", "offline"}));
         p.selectCatalogue("good");
-        QCOMPARE(p.catalogueStatus(), QString("not downloaded"));
+        QTRY_COMPARE(p.catalogueStatus(), QString("not downloaded"));
         p.download();
         QTRY_VERIFY_WITH_TIMEOUT(!p.lastError().isEmpty(), 20000);  // cut off half-way
         QVERIFY2(p.lastError().contains("resume", Qt::CaseInsensitive), qPrintable(p.lastError()));
@@ -280,7 +280,7 @@ private slots:
         QFile::rename(dir + "/good.txt", dir + "/good.txt.part");
         p.selectCatalogue(QString());
         p.selectCatalogue("good");
-        QCOMPARE(p.catalogueStatus(), QString("not downloaded"));
+        QTRY_COMPARE(p.catalogueStatus(), QString("not downloaded"));
         p.download();
         QTRY_COMPARE_WITH_TIMEOUT(p.catalogueStatus(), QString("downloaded"), 20000);
         QVERIFY(p.lastError().isEmpty());
@@ -295,7 +295,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!p.lastError().isEmpty(), 20000);
         QVERIFY2(p.lastError().contains("Checksum mismatch"), qPrintable(p.lastError()));
         QVERIFY(!QFileInfo::exists(Workspace::root() + "/downloads/bad/bad.txt"));
-        QCOMPARE(p.catalogueStatus(), QString("not downloaded"));
+        QTRY_COMPARE(p.catalogueStatus(), QString("not downloaded"));
     }
 
     void offlineSaysSo() {

@@ -528,6 +528,11 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
         emit statusMessage(tr("Prepared %1").arg(s));
         emit datasetPrepared(s);
     });
+    connect(&m_statusWatch, &QFutureWatcher<QVariant>::finished, this, [this] {
+        const QStringList st = m_statusWatch.result().toStringList();
+        for (int r = 0; r < st.size() && r < m_catalogue->rowCount(); ++r)
+            m_catalogue->item(r, 3)->setText(st[r]);
+    });
     m_previewTimer.setSingleShot(true);
     m_previewTimer.setInterval(300);
     connect(&m_previewTimer, &QTimer::timeout, this, &DatasetsPanel::refreshPreview);
@@ -546,6 +551,7 @@ DatasetsPanel::~DatasetsPanel() {
     m_downloader->cancel();
     m_jobWatch.waitForFinished();
     m_previewWatch.waitForFinished();
+    m_statusWatch.waitForFinished();
     QDir(Workspace::root() + "/.staging").removeRecursively();  // the inspections' scratch datasets
     QSettings st;
     st.setValue("datasets/tokenizer", m_tokKind->currentData());
@@ -1010,16 +1016,25 @@ void DatasetsPanel::selectCatalogue(const QString& name) {
         for (int r = 0; r < static_cast<int>(m_entries.size()); ++r) {
             const auto& e = m_entries[static_cast<size_t>(r)];
             const bool local = e.files.empty();
-            const bool cached = !local && twb::entry_cached(Downloader::cacheDir(q(e.name)).toStdString(), e);
             m_catalogue->setItem(r, 0, new QTableWidgetItem(q(e.title)));
             m_catalogue->setItem(r, 1, new QTableWidgetItem(local ? tr("local") : human_bytes(e.total_bytes())));
             m_catalogue->setItem(r, 2, new QTableWidgetItem(q(e.licence)));
-            m_catalogue->setItem(
-                r, 3,
-                new QTableWidgetItem(local    ? (QFileInfo::exists(q(e.local_path)) ? tr("installed") : tr("missing"))
-                                     : cached ? tr("downloaded")
-                                              : tr("not downloaded")));
+            m_catalogue->setItem(r, 3, new QTableWidgetItem(tr("checking…")));
         }
+        // Whether cached files are intact means hashing them: off the UI thread.
+        const auto entries = m_entries;
+        m_statusWatch.setFuture(QtConcurrent::run([entries]() -> QVariant {
+            QStringList statuses;
+            for (const auto& e : entries) {
+                if (e.files.empty())
+                    statuses << (QFileInfo::exists(q(e.local_path)) ? QObject::tr("installed") : QObject::tr("missing"));
+                else
+                    statuses << (twb::entry_cached(Downloader::cacheDir(q(e.name)).toStdString(), e)
+                                     ? QObject::tr("downloaded")
+                                     : QObject::tr("not downloaded"));
+            }
+            return statuses;
+        }));
     }
     for (int r = 0; r < static_cast<int>(m_entries.size()); ++r)
         if (q(m_entries[static_cast<size_t>(r)].name) == name)

@@ -175,6 +175,7 @@ private:
     QTimer m_previewTimer;
     QFutureWatcher<QVariant> m_previewWatch;
     QFutureWatcher<QVariant> m_jobWatch;
+    QFutureWatcher<QVariant> m_statusWatch;  // catalogue statuses (hashing cached files)
     QString m_previewAfterText;
     int m_previewChanged = 0;
     TokenizerAnalysis m_a, m_b;
