@@ -8,6 +8,7 @@
 #include "engine/data/text_utils.h"
 #include "test_util.h"
 #include "ui/DatasetsPanel.h"
+#include "ui/TextDiff.h"
 #include "ui/Workspace.h"
 
 #include <QCryptographicHash>
@@ -235,6 +236,16 @@ private slots:
         QVERIFY2(p.lastError().contains("cancelled"), qPrintable(p.lastError()));
         QVERIFY(!QFileInfo::exists(Workspace::datasetsDir() + "/big"));
         QFile::remove(QString::fromStdString(twbtest::path(m_ws, "big.txt").string()));
+    }
+
+    void diffMarksChangedCharactersAndRemovedLines() {
+        const auto d = diff_texts("a\tb\nkeep\ngone\nxyz caf\u00e9 ok\n", "a b\nkeep\nxyz cafe ok\n");
+        QCOMPARE(d.linesChanged, 2);  // the tab and the accent
+        QCOMPARE(d.linesRemoved, 1);  // "gone"
+        QCOMPARE(d.charsChanged, 1 + 4 + 1);
+        QVERIFY(d.beforeHtml.contains("line-through"));
+        // only the differing character is marked, not the stretch around it
+        QVERIFY(d.afterHtml.contains("caf<span style=\"background:#c9f2c9\">e</span> ok"));
     }
 
     void badFileChangesNothing() {

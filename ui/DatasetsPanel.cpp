@@ -696,15 +696,17 @@ void DatasetsPanel::refreshPreview() {
             r.after = q(p.after);
             r.diff = diff_texts(r.before, r.after);
             QStringList per;
-            for (const auto& [opt, n] : p.per_option)
-                per << QStringLiteral("%1 −%2").arg(q(opt)).arg(n);
-            r.info =
-                QObject::tr("Preview of the first %1 characters: %2 lines changed, %3 removed, %4 characters removed%5")
-                    .arg(r.before.size())
-                    .arg(r.diff.linesChanged)
-                    .arg(r.diff.linesRemoved)
-                    .arg(p.chars_removed)
-                    .arg(per.isEmpty() ? QString() : " (" + per.join(", ") + ")");
+            for (const auto& [opt, n] : p.per_option)  // code points removed (negative: added)
+                per << QStringLiteral("%1 %2%3").arg(q(opt)).arg(n >= 0 ? "−" : "+").arg(std::abs(n));
+            r.info = QObject::tr("Preview of the first %1 characters: %2 lines changed, %3 removed, %4 characters "
+                                 "changed, %5 characters %6%7")
+                         .arg(r.before.size())
+                         .arg(r.diff.linesChanged)
+                         .arg(r.diff.linesRemoved)
+                         .arg(r.diff.charsChanged)
+                         .arg(std::abs(p.chars_removed))
+                         .arg(p.chars_removed >= 0 ? QObject::tr("fewer") : QObject::tr("more"))
+                         .arg(per.isEmpty() ? QString() : " (" + per.join(", ") + ")");
         } catch (const std::exception& e) {
             r.error = q(e.what());
         }
