@@ -126,6 +126,25 @@ private slots:
         QVERIFY(md.contains("| greedy |"));
     }
 
+    void severalSamplesStreamSideBySide() {
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.setPrompt("the ");
+        p.setTemperature(1.0);
+        p.setMaxTokens(20);
+        p.setSeed(3);
+        p.setSamples(3);
+        p.generate();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QCOMPARE(p.output().samples.size(), qsizetype(3));
+        for (const auto& s : p.output().samples) QCOMPARE(s.size(), qsizetype(20));
+        QVERIFY(p.outputText(0) != p.outputText(1) || p.outputText(1) != p.outputText(2));
+        const auto outs = ModelWorker::readHistory(m_run).last().toObject()["outputs"].toArray();
+        QCOMPARE(outs.size(), 3);
+        QCOMPARE(outs[2].toString(), p.outputText(2));
+    }
+
     void unencodablePromptNamesCharacters() {
         SamplingPanel p;
         p.setRun(m_run);
