@@ -311,8 +311,10 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
         m_fromVal->setEnabled(!on);
         if (on)
             showTimeline();
-        else
+        else {
+            m_poll.stop();  // an idle window does not wake up
             showPrompt();
+        }
     });
     connect(m_view, &QComboBox::currentIndexChanged, this, [this] {
         m_headBox->setEnabled(m_view->currentIndex() == 0);
@@ -357,7 +359,6 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
         if (size != m_probeBytes)
             showTimeline();
     });
-    m_poll.start();
     m_view->setCurrentIndex(QSettings().value("attention/view", 0).toInt());
     m_score->setCurrentIndex(QSettings().value("attention/score", 0).toInt());
 }
@@ -431,6 +432,7 @@ void AttentionPanel::showTimeline() {
     }
     m_error->clear();
     setBusy(true);
+    m_poll.start();
     emit probeRequested(m_picker->run());
 }
 
