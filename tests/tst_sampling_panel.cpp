@@ -6,6 +6,8 @@
 #include "ui/SamplingPanel.h"
 #include "ui_fixture.h"
 
+#include <QSpinBox>
+
 #include <QTableWidget>
 
 class TestSamplingPanel : public QObject {
@@ -143,6 +145,20 @@ private slots:
         const auto outs = ModelWorker::readHistory(m_run).last().toObject()["outputs"].toArray();
         QCOMPARE(outs.size(), 3);
         QCOMPARE(outs[2].toString(), p.outputText(2));
+    }
+
+    void beamSearchShowsItsText() {
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.setPrompt("the ");
+        p.setMaxTokens(15);
+        p.findChild<QSpinBox*>("beamWidth")->setValue(3);
+        p.generate();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QCOMPARE(p.output().samples.size(), qsizetype(1));
+        QVERIFY(!p.outputText().isEmpty());
+        QCOMPARE(ModelWorker::readHistory(m_run).last().toObject()["outputs"].toArray()[0].toString(), p.outputText());
     }
 
     void unencodablePromptNamesCharacters() {

@@ -40,6 +40,8 @@
 namespace {
 /// Background for a token of probability p: red (unlikely) through yellow to green (likely).
 QString tint(double p) {
+    if (std::isnan(p))
+        return QStringLiteral("#eeeeee");  // beam search reports no per-token probability
     return QColor::fromHsvF(std::clamp(p, 0.0, 1.0) * 0.33, 0.28, 1.0).name();
 }
 
@@ -110,6 +112,7 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
     m_repPen->setSingleStep(0.05);
     m_repPen->setToolTip(tr("> 1 makes tokens already in the text less likely"));
     m_beam = new QSpinBox;
+    m_beam->setObjectName("beamWidth");
     m_beam->setRange(1, 16);
     m_beam->setToolTip(tr("> 1 = beam search: deterministic, keeps this many candidate continuations"));
     m_seed = new QSpinBox;
@@ -384,7 +387,9 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
         if (s >= m_out.samples.size() || i >= m_out.samples[s].size())
             return;
         const Token& t = m_out.samples[s][i];
-        QString tip = tr("<b>%1</b> p = %2<br>").arg(shown(t.text).toHtmlEscaped()).arg(t.prob, 0, 'f', 3);
+        QString tip = std::isnan(t.prob)
+                          ? tr("<b>%1</b><br>beam search: no per-token probabilities").arg(shown(t.text).toHtmlEscaped())
+                          : tr("<b>%1</b> p = %2<br>").arg(shown(t.text).toHtmlEscaped()).arg(t.prob, 0, 'f', 3);
         for (int k = 0; k < t.altIds.size(); ++k)
             tip += QStringLiteral("%1 &nbsp; %2<br>")
                        .arg(t.altProbs[k], 0, 'f', 3)
@@ -645,6 +650,13 @@ void SamplingPanel::showAlternatives(int sample, int index) {
     m_selIndex = index;
     const Token& t = m_out.samples[sample][index];
     m_alts->clear();
+    if (t.altIds.isEmpty()) {
+        m_altTitle->setText(tr("Token %1 %2: beam search keeps whole sequences, so it reports no per-token "
+                               "alternatives. Sample (beam width 1) to branch.")
+                                .arg(index)
+                                .arg(shown(t.text)));
+        return render();
+    }
     m_altTitle->setText(sample == 0 ? tr("Token %1 %2 (p = %3). Click an alternative to continue from it:")
                                           .arg(index)
                                           .arg(shown(t.text))
