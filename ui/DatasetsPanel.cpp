@@ -58,6 +58,9 @@ QString human_bytes(uint64_t b) {
     return QStringLiteral("%1 B").arg(b);
 }
 
+/// "lines" -> "line", "documents" -> "document".
+QString singular(const QString& unit) { return unit.endsWith('s') ? unit.chopped(1) : unit; }
+
 QString visible_token(const QString& s) {
     QString t = s;
     t.replace(' ', QChar(0x2423)).replace('\n', QChar(0x21B5)).replace('\t', QChar(0x2192));
@@ -890,7 +893,7 @@ void DatasetsPanel::showAnalysis(int which) {
                              .arg(100 * s.unk_rate, 0, 'f', 3)
                              .arg(a.trainTokens)
                              .arg(a.valTokens)
-                             .arg(tr("tokens"), q(s.length_unit).chopped(1))
+                             .arg(tr("tokens"), singular(q(s.length_unit)))
                              .arg(s.length_mean, 0, 'f', 1)
                              .arg(s.length_max)
                              .arg(top));
@@ -921,7 +924,7 @@ void DatasetsPanel::showAnalysis(int which) {
         bars->addData((lo + hi) / 2, static_cast<double>(s.length_counts[i]));
         bars->setWidth(std::max(1.0, hi - lo));
     }
-    m_hist->xAxis->setLabel(tr("tokens per %1").arg(q(s.length_unit).chopped(1)));
+    m_hist->xAxis->setLabel(tr("tokens per %1").arg(singular(q(s.length_unit))));
     m_hist->legend->setVisible(true);
     m_hist->rescaleAxes();
     m_hist->replot();
