@@ -324,6 +324,16 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     m_synSeed->setRange(0, 2147483647);
     m_synSeed->setValue(1);
     auto* synBtn = new QPushButton(tr("Generate and import"));
+    // digits belong to addition, sequence lengths to copy/reverse/sort
+    auto synFields = [this] {
+        const bool add = m_synTask->currentText() == "addition";
+        m_synDigits->setEnabled(add);
+        m_synReversed->setEnabled(add);
+        m_synMinLen->setEnabled(!add);
+        m_synMaxLen->setEnabled(!add);
+    };
+    connect(m_synTask, &QComboBox::currentIndexChanged, this, synFields);
+    synFields();
     auto* synForm = new QFormLayout;
     synForm->addRow(tr("Task"), m_synTask);
     synForm->addRow(tr("Examples"), m_synExamples);
