@@ -391,9 +391,6 @@ void AttentionPanel::setRun(const QString& dir) {
 void AttentionPanel::setPrompt(const QString& text) {
     m_prompt->setPlainText(text);
 }
-QString AttentionPanel::prompt() const {
-    return m_prompt->toPlainText();
-}
 void AttentionPanel::setView(View v) {
     m_view->setCurrentIndex(static_cast<int>(v));
 }

@@ -43,13 +43,10 @@ public:
     QCustomPlot* scorePlot() const { return m_scorePlot; }
     QSlider* timelineSlider() const { return m_slider; }
     QString lastError() const;
-    int selectedLayer() const { return m_layer; }
-    int selectedHead() const { return m_head; }
     /// Step shown: the checkpoint's for a prompt, the slider's in timeline mode.
     qint64 shownStep() const { return m_step; }
 
     void setPrompt(const QString& text);
-    QString prompt() const;
     void setView(View v);
     void setScore(int index);  // 0 entropy, 1 previous token, 2 first token, 3 self
 

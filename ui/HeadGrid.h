@@ -18,8 +18,6 @@ public:
     void setScores(const std::vector<float>& scores, const QString& scoreName);
     void setSelected(int layer, int head);  // head -1 = the layer's mean
     QSize sizeHint() const override;
-    /// Thumbnail edge in pixels; rows/cols of the grid.
-    int cell() const { return m_cell; }
     /// Fits the thumbnails to a width (between 40 and 120 pixels each).
     void fitWidth(int width);
 

@@ -70,7 +70,6 @@ void ModelWorker::generate(const GenerateRequest& r) {
             t.sample = e.sample;
             t.id = e.token;
             t.text = std2q(e.text);
-            t.tokenText = std2q(e.token_text);
             t.prob = e.prob;
             for (const auto& [id, p] : e.alternatives) {
                 t.altIds << id;

@@ -21,7 +21,6 @@ struct UiToken {
     int sample = 0;
     int id = 0;
     QString text;       // text to append (may be empty inside a multi-byte character)
-    QString tokenText;  // the token as the tokenizer shows it
     double prob = 0;
     QVector<int> altIds;
     QVector<QString> altTexts;

@@ -100,7 +100,6 @@ TextDiff diff_texts(const QString& before, const QString& after, int maxLines) {
     };
     auto added = [&](const QString& y) {
         hb += mark(y, "#c9f2c9") + "<br>";
-        ++d.linesAdded;
     };
     // An unmatched stretch: pair lines that are alike (an alignment over "similar" lines) as changed
     // lines; the rest are removed or added.

@@ -6,7 +6,7 @@
 
 struct TextDiff {
     QString beforeHtml, afterHtml;
-    int linesChanged = 0, linesRemoved = 0, linesAdded = 0;
+    int linesChanged = 0, linesRemoved = 0;
     int charsChanged = 0;  // code points highlighted in the before view
 };
 

@@ -79,14 +79,6 @@ AttentionCapture ModelSession::attention(const std::string& text, int top) {
     return capture_attention(d->m, text, top);
 }
 
-AttentionCapture ModelSession::attention_ids(const std::vector<int32_t>& ids, int top) {
-    need(*d);
-    auto cap = capture_attention_ids(d->m.model, ids, d->m.device, top);
-    for (size_t i = ids.size() - static_cast<size_t>(cap.length); i < ids.size(); ++i)
-        cap.tokens.push_back(d->m.tokenizer->token_text(ids[i]));
-    return cap;
-}
-
 PositionTable ModelSession::positions(int64_t maxRows) const {
     const auto& m = need(*d);
     torch::NoGradGuard ng;
@@ -94,7 +86,6 @@ PositionTable ModelSession::positions(int64_t maxRows) const {
     PositionTable t;
     t.kind = c.position;
     t.rows = std::min<int64_t>(maxRows, c.block_size);
-    t.row_label = "position";
     torch::Tensor table;
     if (c.position == "learned") {
         table = m.model->transformer->wpe->weight.slice(0, 0, t.rows);

@@ -15,7 +15,7 @@ namespace twb::nn {
 /// A position table for the viewer: values[row * cols + col].
 struct PositionTable {
     std::string kind;  // "learned" | "sinusoidal" | "rotary"
-    std::string row_label, col_label;
+    std::string col_label;  // what the columns are (rows are positions)
     int64_t rows = 0, cols = 0;
     std::vector<float> values;
     std::vector<float> frequencies;  // rotary: angle per position of each dimension pair (radians)
@@ -44,7 +44,6 @@ public:
     SampleResult generate(const std::vector<int32_t>& prompt, const SamplingOptions& opt,
                           const TokenCallback& on_token = {}, const std::atomic<bool>* cancel = nullptr);
     AttentionCapture attention(const std::string& text, int top = 5);
-    AttentionCapture attention_ids(const std::vector<int32_t>& ids, int top = 5);
     /// The model's positions: learned (wpe), sinusoidal (the fixed table) or rotary (cos of the
     /// angle per position and dimension pair), for positions 0..min(max_rows, block_size)-1.
     PositionTable positions(int64_t max_rows = 256) const;
