@@ -302,8 +302,8 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
         if (id != m_requestId)
             return;
         while (m_out.samples.size() <= t.sample)
-            m_out.samples.append(QVector<Token>{});
-        m_out.samples[t.sample].append(Token{t.id, t.text, t.prob, t.altIds, t.altTexts, t.altProbs});
+            m_out.samples.append(QVector<UiToken>{});
+        m_out.samples[t.sample].append(t);
         ++m_streamed;
         if (!m_renderTimer.isActive())
             m_renderTimer.start();
@@ -386,7 +386,7 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
         const int s = parts[1].toInt(), i = parts[2].toInt();
         if (s >= m_out.samples.size() || i >= m_out.samples[s].size())
             return;
-        const Token& t = m_out.samples[s][i];
+        const UiToken& t = m_out.samples[s][i];
         QString tip = std::isnan(t.prob)
                           ? tr("<b>%1</b><br>beam search: no per-token probabilities").arg(shown(t.text).toHtmlEscaped())
                           : tr("<b>%1</b> p = %2<br>").arg(shown(t.text).toHtmlEscaped()).arg(t.prob, 0, 'f', 3);
@@ -550,14 +550,14 @@ void SamplingPanel::stop() {
 void SamplingPanel::branch(int index, int alt) {
     if (m_busy || m_out.samples.isEmpty() || index < 0 || index >= m_out.samples[0].size())
         return;
-    const Token& at = m_out.samples[0][index];
+    const UiToken& at = m_out.samples[0][index];
     if (alt < 0 || alt >= at.altIds.size())
         return;
     Output next;
     next.promptText = m_out.promptText;
     next.promptIds = m_out.promptIds;
     next.samples = {m_out.samples[0].mid(0, index)};
-    Token chosen = at;
+    UiToken chosen = at;
     chosen.id = at.altIds[alt];
     chosen.text = at.altTexts[alt];
     chosen.prob = at.altProbs[alt];
@@ -568,7 +568,7 @@ void SamplingPanel::branch(int index, int alt) {
     r.run = m_picker->run();
     r.checkpoint = m_picker->checkpoint();
     r.ids = next.promptIds;
-    for (const Token& t : next.samples[0])
+    for (const UiToken& t : next.samples[0])
         r.ids.push_back(t.id);
     r.prompt = m_out.promptText;
     r.options = options();
@@ -603,7 +603,7 @@ void SamplingPanel::back() {
 QString SamplingPanel::outputText(int sample) const {
     QString s;
     if (sample < m_out.samples.size())
-        for (const Token& t : m_out.samples[sample])
+        for (const UiToken& t : m_out.samples[sample])
             s += t.text;
     return s;
 }
@@ -648,7 +648,7 @@ void SamplingPanel::showAlternatives(int sample, int index) {
         return;
     m_selSample = sample;
     m_selIndex = index;
-    const Token& t = m_out.samples[sample][index];
+    const UiToken& t = m_out.samples[sample][index];
     m_alts->clear();
     if (t.altIds.isEmpty()) {
         m_altTitle->setText(tr("Token %1 %2: beam search keeps whole sequences, so it reports no per-token "

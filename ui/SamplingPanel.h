@@ -32,19 +32,11 @@ public:
     explicit SamplingPanel(QWidget* parent = nullptr);
     ~SamplingPanel() override;
 
-    struct Token {
-        int id = 0;
-        QString text;
-        double prob = 0;
-        QVector<int> altIds;
-        QVector<QString> altTexts;
-        QVector<double> altProbs;
-    };
     /// What the output shows: the context it continues and the tokens of each sample.
     struct Output {
         std::vector<int32_t> promptIds;
         QString promptText;
-        QVector<QVector<Token>> samples;
+        QVector<QVector<UiToken>> samples;  // the tokens as streamed, per sample
         QString label;  // "generated" or "branch at token 12"
     };
 
