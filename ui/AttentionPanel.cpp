@@ -4,6 +4,7 @@
 #include "ui/HeadGrid.h"
 #include "ui/Heatmap.h"
 #include "ui/RunPicker.h"
+#include "ui/TokenDisplay.h"
 
 #include <qcustomplot.h>
 #include <QButtonGroup>
@@ -37,7 +38,7 @@ const char* kScoreNames[] = {"entropy (1 = uniform)", "previous-token weight", "
 QStringList labels(const std::vector<std::string>& toks) {
     QStringList l;
     for (const auto& t : toks)
-        l << Heatmap::visibleToken(QString::fromStdString(t));
+        l << visibleToken(QString::fromStdString(t));
     return l;
 }
 

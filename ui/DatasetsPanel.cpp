@@ -8,6 +8,7 @@
 #include "ui/Downloader.h"
 #include "ui/ErrorLabel.h"
 #include "ui/TextDiff.h"
+#include "ui/TokenDisplay.h"
 #include "ui/Workspace.h"
 
 #include <qcustomplot.h>
@@ -60,12 +61,6 @@ QString human_bytes(uint64_t b) {
 
 /// "lines" -> "line", "documents" -> "document".
 QString singular(const QString& unit) { return unit.endsWith('s') ? unit.chopped(1) : unit; }
-
-QString visible_token(const QString& s) {
-    QString t = s;
-    t.replace(' ', QChar(0x2423)).replace('\n', QChar(0x21B5)).replace('\t', QChar(0x2192));
-    return t;
-}
 
 const char* kCleanLabels[][2] = {{"nfkc", "Unicode NFKC (ligatures, full-width → plain)"},
                                  {"whitespace", "Normalise whitespace (CRLF, runs of spaces, trailing)"},
@@ -434,7 +429,7 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
             return QToolTip::hideText();
         QToolTip::showText(QCursor::pos(), tr("id %1 “%2” · seen %3 times")
                                                .arg(id)
-                                               .arg(visible_token(m_a.tokenTexts[id]))
+                                               .arg(visibleToken(m_a.tokenTexts[id]))
                                                .arg(id < static_cast<int>(m_a.counts.size()) ? m_a.counts[id] : 0));
     });
     connect(m_prepared, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* it) {
@@ -890,7 +885,7 @@ void DatasetsPanel::showAnalysis(int which) {
     if (which == 0) {
         QString top;
         for (size_t i = 0; i < std::min<size_t>(12, s.top_tokens.size()); ++i)
-            top += QStringLiteral("“%1” ").arg(visible_token(q(s.top_tokens[i].text)).toHtmlEscaped());
+            top += QStringLiteral("“%1” ").arg(visibleToken(q(s.top_tokens[i].text)).toHtmlEscaped());
         m_stats->setText(tr("<b>%1</b><br>%2 characters → %3 tokens<br>%4 characters per token<br>vocabulary %5 "
                             "(%6 used)<br>unknown %7%<br>train %8 · val %9 tokens<br>%10 per %11: mean %12, max %13"
                             "<br>most frequent: %14")
@@ -911,7 +906,7 @@ void DatasetsPanel::showAnalysis(int which) {
         m_vocab->setSortingEnabled(false);
         m_vocab->setRowCount(a.tokenTexts.size());
         for (int i = 0; i < a.tokenTexts.size(); ++i) {
-            m_vocab->setItem(i, 0, new QTableWidgetItem(visible_token(a.tokenTexts[i])));
+            m_vocab->setItem(i, 0, new QTableWidgetItem(visibleToken(a.tokenTexts[i])));
             auto* id = new QTableWidgetItem;
             id->setData(Qt::DisplayRole, i);
             m_vocab->setItem(i, 1, id);
@@ -973,9 +968,7 @@ void DatasetsPanel::renderTokenPreview() {
     for (size_t i = 0; i < m_a.previewIds.size(); ++i) {
         const int id = m_a.previewIds[i];
         const QString t = id < m_a.tokenTexts.size() ? m_a.tokenTexts[id] : QString();
-        QString shown = t.toHtmlEscaped();
-        shown.replace('\n', QStringLiteral("<span style=\"color:#999\">↵</span><br>"))
-            .replace('\t', QStringLiteral("<span style=\"color:#999\">→</span>"));
+        const QString shown = tokenHtml(t);
         html += QStringLiteral("<a href=\"id:%1\" style=\"text-decoration:none;color:#000;background-color:%2\">%3</a>")
                     .arg(id)
                     .arg(colours[i % 2], shown.isEmpty() ? QStringLiteral("∅") : shown);

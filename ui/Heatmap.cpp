@@ -59,12 +59,6 @@ Heatmap::Heatmap(QWidget* parent) : QWidget(parent) {
     col->addWidget(m_plot);
 }
 
-QString Heatmap::visibleToken(const QString& s) {
-    QString t = s;
-    t.replace(' ', QChar(0x2423)).replace('\n', QChar(0x21B5)).replace('\t', QChar(0x2192)).replace('\r', "\\r");
-    return t.isEmpty() ? QStringLiteral("∅") : t;
-}
-
 void Heatmap::clear() {
     m_rows = m_cols = 0;
     m_values.clear();

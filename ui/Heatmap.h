@@ -27,8 +27,6 @@ public:
     bool savePng(const QString& path);
     bool saveSvg(const QString& path);
     QCustomPlot* plot() const { return m_plot; }
-    /// Token text with whitespace made visible (␣ for space, ↵ newline, → tab).
-    static QString visibleToken(const QString& s);
 
 signals:
     void hovered(const QString& text);

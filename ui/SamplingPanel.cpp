@@ -2,6 +2,7 @@
 
 #include "ui/ErrorLabel.h"
 #include "ui/RunPicker.h"
+#include "ui/TokenDisplay.h"
 #include "ui/Workspace.h"
 
 #include <QScrollBar>
@@ -45,24 +46,9 @@ QString tint(double p) {
     return QColor::fromHsvF(std::clamp(p, 0.0, 1.0) * 0.33, 0.28, 1.0).name();
 }
 
-/// A token's text made visible in HTML: newlines shown as ↵ (and broken), tabs as →.
-QString visible(const QString& s) {
-    QString out;
-    for (const QChar c : s) {
-        if (c == '\n')
-            out += QStringLiteral("<span style=\"color:#999\">↵</span><br>");
-        else if (c == '\t')
-            out += QStringLiteral("→");
-        else
-            out += QString(c).toHtmlEscaped();
-    }
-    return out;
-}
-
+/// A token quoted in a label or list.
 QString shown(const QString& tokenText) {
-    QString t = tokenText;
-    t.replace('\n', "↵").replace('\t', "→");
-    return t.isEmpty() ? QStringLiteral("∅") : "“" + t + "”";
+    return "“" + visibleToken(tokenText) + "”";
 }
 
 struct Preset {
@@ -615,7 +601,7 @@ void SamplingPanel::render() {
     for (int s = 0; s < std::max<qsizetype>(1, m_out.samples.size()); ++s) {
         if (m_out.samples.size() > 1)
             html += tr("<p style=\"color:#666\">— sample %1 —</p>").arg(s + 1);
-        html += QStringLiteral("<span style=\"color:#555\">%1</span>").arg(visible(m_out.promptText));
+        html += QStringLiteral("<span style=\"color:#555\">%1</span>").arg(tokenHtml(m_out.promptText));
         if (s >= m_out.samples.size())
             break;
         const auto& toks = m_out.samples[s];
@@ -626,7 +612,7 @@ void SamplingPanel::render() {
                         .arg(s)
                         .arg(i)
                         .arg(tint(toks[i].prob), sel ? QStringLiteral(";font-weight:bold;color:#0040c0") : QString(),
-                             toks[i].text.isEmpty() ? QStringLiteral("·") : visible(toks[i].text));
+                             toks[i].text.isEmpty() ? QStringLiteral("·") : tokenHtml(toks[i].text));
         }
     }
     html += "</div>";

@@ -1,0 +1,9 @@
+// How the panels show a token's text: whitespace made visible, so a space, a newline or a tab
+// token can be told apart and clicked.
+#pragma once
+#include <QString>
+
+/// One token standing alone (labels, lists, tables): space ␣, newline ↵, tab →, CR \r, empty ∅.
+QString visibleToken(const QString& s);
+/// A token inside running HTML text: escaped, newlines shown as a grey ↵ and broken, tabs as a grey →.
+QString tokenHtml(const QString& s);
