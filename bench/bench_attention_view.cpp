@@ -1,7 +1,7 @@
 // How long the attention viewer takes at growing prompt lengths, up to 512 tokens: the engine's
-// capture (a 6x6x384 model with block_size 512, random weights: the time does not depend on
-// training), the head scores and rollout, and drawing on the UI thread (the all-heads grid and the
-// large heatmap, replotted immediately, offscreen).
+// capture and the head scores (the viewer's worker thread; a 6x6x384 model with block_size 512, random
+// weights: the time does not depend on training), rollout, and drawing on the UI thread (the all-heads
+// grid and the large heatmap, replotted immediately, offscreen).
 // Usage: bench_attention_view [threads]   (run with QT_QPA_PLATFORM=offscreen)
 #include "engine/nn/device.h"
 #include "engine/nn/sampler.h"

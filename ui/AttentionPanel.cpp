@@ -35,6 +35,20 @@
 namespace {
 const char* kScoreNames[] = {"entropy (1 = uniform)", "previous-token weight", "first-token weight", "self weight"};
 
+/// The score the score box names (0 entropy, 1 previous token, 2 first token, 3 self), per head.
+const std::vector<float>& scoreOf(const twb::nn::HeadScores& s, int index) {
+    switch (index) {
+        case 1:
+            return s.previous;
+        case 2:
+            return s.first;
+        case 3:
+            return s.diagonal;
+        default:
+            return s.entropy;
+    }
+}
+
 QStringList labels(const std::vector<std::string>& toks) {
     QStringList l;
     for (const auto& t : toks)
@@ -211,23 +225,23 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     connect(this, &AttentionPanel::positionsRequested, m_worker, &ModelWorker::loadPositions);
     connect(this, &AttentionPanel::probeRequested, m_worker, &ModelWorker::loadProbe);
     connect(this, &AttentionPanel::validationRequested, m_worker, &ModelWorker::pickValidationText);
-    connect(m_worker, &ModelWorker::captured, this, [this](const twb::nn::AttentionCapture& c, qint64 step) {
+    connect(m_worker, &ModelWorker::captured, this,
+            [this](const twb::nn::AttentionCapture& c, const twb::nn::HeadScores& scores, qint64 step) {
         setBusy(false);
         if (!m_modePrompt->isChecked())
             return;
-        showCapture(c, step);
+        showCapture(c, scores, step);
         if (!c.warnings.empty())
             emit statusMessage(QString::fromStdString(c.warnings.front()));
     });
-    connect(m_worker, &ModelWorker::probeLoaded, this, [this](const QString& run, const twb::ProbeTimeline& t) {
+    connect(m_worker, &ModelWorker::probeLoaded, this,
+            [this](const QString& run, const twb::ProbeTimeline& t, const std::vector<twb::nn::HeadScores>& scores) {
         setBusy(false);
         if (run != m_picker->run())
             return;
         const bool atEnd = m_timeline.empty() || m_slider->value() >= m_slider->maximum();  // follow the newest
         m_timeline = t;
-        m_timelineScores.clear();
-        for (size_t i = 0; i < t.steps.size(); ++i)
-            m_timelineScores.push_back(twb::nn::head_scores(t.at(i)));
+        m_timelineScores = scores;
         m_probeBytes = QFileInfo(run + "/probe/attention.u8").size();
         if (t.empty()) {
             m_slider->setEnabled(false);
@@ -239,14 +253,18 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
             return;
         }
         m_error->clear();
+        QString probe;  // the probe's text, shown where the prompt goes
+        for (const auto& tok : t.tokens)
+            probe += QString::fromStdString(tok);
+        m_prompt->setPlainText(probe);
         QSignalBlocker b(m_slider);
         m_slider->setEnabled(true);
         m_slider->setRange(0, static_cast<int>(t.steps.size()) - 1);
         if (atEnd || m_slider->value() > m_slider->maximum())
             m_slider->setValue(m_slider->maximum());
         b.unblock();
-        setTimelineIndex(m_slider->value());
         redrawScores();
+        setTimelineIndex(m_slider->value());
     });
     connect(m_worker, &ModelWorker::positionsLoaded, this, [this](const twb::nn::PositionTable& t) {
         setBusy(false);
@@ -438,12 +456,8 @@ void AttentionPanel::setTimelineIndex(int i) {
     if (m_timeline.empty() || i < 0 || i >= static_cast<int>(m_timeline.steps.size()))
         return;
     m_stepLabel->setText(tr("step %1 (%2 of %3)").arg(m_timeline.steps[i]).arg(i + 1).arg(m_timeline.steps.size()));
-    QString probe;  // the probe's text, shown where the prompt goes
-    for (const auto& t : m_timeline.tokens)
-        probe += QString::fromStdString(t);
-    m_prompt->setPlainText(probe);
-    showCapture(m_timeline.at(static_cast<size_t>(i)), m_timeline.steps[i]);
-    redrawScores();
+    showCapture(m_timeline.at(static_cast<size_t>(i)), m_timelineScores[static_cast<size_t>(i)], m_timeline.steps[i]);
+    moveStepLine();
 }
 
 void AttentionPanel::runUpdated(const QString& run) {
@@ -459,23 +473,14 @@ void AttentionPanel::runUpdated(const QString& run) {
 }
 
 std::vector<float> AttentionPanel::currentScores() const {
-    const auto& s = m_scores;
-    switch (m_score->currentIndex()) {
-        case 1:
-            return s.previous;
-        case 2:
-            return s.first;
-        case 3:
-            return s.diagonal;
-        default:
-            return s.entropy;
-    }
+    return scoreOf(m_scores, m_score->currentIndex());
 }
 
-void AttentionPanel::showCapture(const twb::nn::AttentionCapture& cap, qint64 step) {
+void AttentionPanel::showCapture(const twb::nn::AttentionCapture& cap, const twb::nn::HeadScores& scores,
+                                 qint64 step) {
     m_cap = cap;
     m_step = step;
-    m_scores = twb::nn::head_scores(m_cap);
+    m_scores = scores;
     m_grid->setCapture(m_cap, currentScores(), m_score->currentText());
     QSignalBlocker b1(m_layerBox), b2(m_headBox);
     m_layerBox->setRange(0, std::max<int>(0, static_cast<int>(cap.layers) - 1));
@@ -537,6 +542,7 @@ void AttentionPanel::redraw() {
 void AttentionPanel::redrawScores() {
     m_scorePlot->clearGraphs();
     m_scorePlot->clearItems();
+    m_stepLine = nullptr;  // deleted with the items
     const int idx = m_score->currentIndex();
     m_scorePlot->yAxis->setLabel(m_score->currentText());
     if (m_timelineScores.empty()) {
@@ -551,19 +557,26 @@ void AttentionPanel::redrawScores() {
             g->setPen(QPen(
                 QColor::fromHsvF(static_cast<double>(l) / std::max(1, L), 0.8, 0.35 + 0.6 * h / std::max(1, H)), 1.5));
             for (size_t i = 0; i < m_timelineScores.size(); ++i) {
-                const auto& s = m_timelineScores[i];
-                const auto& v = idx == 1 ? s.previous : idx == 2 ? s.first : idx == 3 ? s.diagonal : s.entropy;
+                const auto& v = scoreOf(m_timelineScores[i], idx);
                 g->addData(static_cast<double>(m_timeline.steps[i]), v[static_cast<size_t>(l * H + h)]);
             }
         }
-    auto* line = new QCPItemStraightLine(m_scorePlot);
-    line->point1->setCoords(static_cast<double>(m_step), 0);
-    line->point2->setCoords(static_cast<double>(m_step), 1);
-    line->setPen(QPen(Qt::gray, 1, Qt::DashLine));
+    m_stepLine = new QCPItemStraightLine(m_scorePlot);
+    m_stepLine->setPen(QPen(Qt::gray, 1, Qt::DashLine));
+    m_stepLine->point1->setCoords(static_cast<double>(m_step), 0);
+    m_stepLine->point2->setCoords(static_cast<double>(m_step), 1);
     m_scorePlot->rescaleAxes();
     m_scorePlot->yAxis->setRange(0, 1.02);
     m_scorePlot->legend->setVisible(L * H <= 24);
     m_scorePlot->replot();
+}
+
+void AttentionPanel::moveStepLine() {
+    if (!m_stepLine)
+        return;
+    m_stepLine->point1->setCoords(static_cast<double>(m_step), 0);
+    m_stepLine->point2->setCoords(static_cast<double>(m_step), 1);
+    m_scorePlot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void AttentionPanel::loadPositions() {

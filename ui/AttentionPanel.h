@@ -15,6 +15,7 @@ class Heatmap;
 class HeadGrid;
 class QCheckBox;
 class QComboBox;
+class QCPItemStraightLine;
 class QCustomPlot;
 class ErrorLabel;
 class QLabel;
@@ -77,7 +78,8 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
-    void showCapture(const twb::nn::AttentionCapture& cap, qint64 step);
+    void showCapture(const twb::nn::AttentionCapture& cap, const twb::nn::HeadScores& scores, qint64 step);
+    void moveStepLine();
     void redraw();
     void redrawScores();
     void setBusy(bool b);
@@ -105,6 +107,7 @@ private:
     QSlider* m_slider;
     QLabel* m_stepLabel;
     QCustomPlot* m_scorePlot;
+    QCPItemStraightLine* m_stepLine = nullptr;  // the shown step on the score plot
     Heatmap* m_posMap;
     QCustomPlot* m_freqPlot;
     QLabel* m_posInfo;
@@ -115,7 +118,7 @@ private:
     ModelWorker* m_worker;
     bool m_busy = false;
     twb::nn::AttentionCapture m_cap;
-    twb::nn::HeadScores m_scores;  // of m_cap, computed once per capture
+    twb::nn::HeadScores m_scores;  // of m_cap, computed by the worker with the capture
     twb::ProbeTimeline m_timeline;
     std::vector<twb::nn::HeadScores> m_timelineScores;
     qint64 m_step = 0;

@@ -47,6 +47,8 @@ void ModelWorker::registerTypes() {
     qRegisterMetaType<CompareRequest>();
     qRegisterMetaType<AttentionRequest>();
     qRegisterMetaType<twb::nn::AttentionCapture>();
+    qRegisterMetaType<twb::nn::HeadScores>();
+    qRegisterMetaType<std::vector<twb::nn::HeadScores>>();
     qRegisterMetaType<twb::nn::PositionTable>();
     qRegisterMetaType<twb::ProbeTimeline>();
 }
@@ -131,7 +133,8 @@ void ModelWorker::compare(const CompareRequest& r) {
 void ModelWorker::capture(const AttentionRequest& r) {
     guarded(this, [&] {
         open(r.run, r.checkpoint);
-        emit captured(m_session.attention(r.text.toStdString()), m_session.step());
+        const auto cap = m_session.attention(r.text.toStdString());
+        emit captured(cap, twb::nn::head_scores(cap), m_session.step());
     });
 }
 
@@ -143,7 +146,13 @@ void ModelWorker::loadPositions(const QString& run, const QString& checkpoint) {
 }
 
 void ModelWorker::loadProbe(const QString& run) {
-    guarded(this, [&] { emit probeLoaded(run, twb::read_probe(run.toStdString())); });
+    guarded(this, [&] {
+        const auto t = twb::read_probe(run.toStdString());
+        std::vector<twb::nn::HeadScores> scores;
+        for (size_t i = 0; i < t.steps.size(); ++i)
+            scores.push_back(twb::nn::head_scores(t.at(i)));
+        emit probeLoaded(run, t, scores);
+    });
 }
 
 void ModelWorker::loadHistory(const QString& run) {

@@ -69,6 +69,8 @@ Q_DECLARE_METATYPE(GenerateResult)
 Q_DECLARE_METATYPE(CompareRequest)
 Q_DECLARE_METATYPE(AttentionRequest)
 Q_DECLARE_METATYPE(twb::nn::AttentionCapture)
+Q_DECLARE_METATYPE(twb::nn::HeadScores)
+Q_DECLARE_METATYPE(std::vector<twb::nn::HeadScores>)
 Q_DECLARE_METATYPE(twb::nn::PositionTable)
 Q_DECLARE_METATYPE(twb::ProbeTimeline)
 
@@ -96,9 +98,12 @@ signals:
     void generated(const GenerateResult& result);
     void compareCell(int row, int column, const QString& header, const QString& text);
     void compareFinished(bool cancelled);
-    void captured(const twb::nn::AttentionCapture& capture, qint64 step);
+    /// A capture with its head scores (computed here, off the UI thread).
+    void captured(const twb::nn::AttentionCapture& capture, const twb::nn::HeadScores& scores, qint64 step);
     void positionsLoaded(const twb::nn::PositionTable& table);
-    void probeLoaded(const QString& run, const twb::ProbeTimeline& timeline);
+    /// The run's probe timeline and the head scores of each of its steps.
+    void probeLoaded(const QString& run, const twb::ProbeTimeline& timeline,
+                     const std::vector<twb::nn::HeadScores>& scores);
     void historyLoaded(const QString& run, const QJsonArray& entries);
     void validationText(const QString& text);
     void failed(const QString& error);
