@@ -42,11 +42,6 @@
 #include <QtConcurrent>
 
 namespace {
-struct PreviewResult {
-    QString error, before, after, info;
-    TextDiff diff;
-};
-
 QString q(const std::string& s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
@@ -72,8 +67,6 @@ const char* kCleanLabels[][2] = {{"nfkc", "Unicode NFKC (ligatures, full-width �
                                  {"dedupe", "Drop duplicate lines"}};
 }  // namespace
 
-Q_DECLARE_METATYPE(PreviewResult)
-Q_DECLARE_METATYPE(TokenizerAnalysis)
 
 DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     setAcceptDrops(true);
@@ -499,8 +492,8 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
         showError(e);
     });
     connect(synBtn, &QPushButton::clicked, this, &DatasetsPanel::generateSynthetic);
-    connect(&m_previewWatch, &QFutureWatcher<QVariant>::finished, this, [this] {
-        const auto r = m_previewWatch.result().value<PreviewResult>();
+    connect(&m_previewWatch, &QFutureWatcher<CleaningPreviewResult>::finished, this, [this] {
+        const auto r = m_previewWatch.result();
         m_previewPending = false;
         if (!r.error.isEmpty()) {
             m_before->clear();
@@ -516,28 +509,21 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
         m_previewChanged = r.diff.charsChanged;
         m_previewInfo->setText(r.info);
     });
-    connect(&m_jobWatch, &QFutureWatcher<QVariant>::finished, this, [this] {
-        const QVariant v = m_jobWatch.result();
+    connect(&m_jobWatch, &QFutureWatcher<DatasetJob>::finished, this, [this] {
+        const DatasetJob job = m_jobWatch.result();
         setBusy(false);
-        if (v.canConvert<TokenizerAnalysis>()) {
-            const auto a = v.value<TokenizerAnalysis>();
-            if (!a.error.isEmpty())
-                return showError(a.error);
-            const int which = a.label.startsWith("B:") ? 1 : 0;
-            (which ? m_b : m_a) = a;
-            (which ? m_b : m_a).label = a.label.mid(2);
-            showAnalysis(which);
-            return;
+        if (!job.error.isEmpty())
+            return showError(job.error);
+        if (job.which >= 0) {
+            (job.which ? m_b : m_a) = job.analysis;
+            return showAnalysis(job.which);
         }
-        const QString s = v.toString();
-        if (s.startsWith("error:"))
-            return showError(s.mid(6));
         refreshPrepared();
-        emit statusMessage(tr("Prepared %1").arg(s));
-        emit datasetPrepared(s);
+        emit statusMessage(tr("Prepared %1").arg(job.dir));
+        emit datasetPrepared(job.dir);
     });
-    connect(&m_statusWatch, &QFutureWatcher<QVariant>::finished, this, [this] {
-        const QStringList st = m_statusWatch.result().toStringList();
+    connect(&m_statusWatch, &QFutureWatcher<QStringList>::finished, this, [this] {
+        const QStringList st = m_statusWatch.result();
         for (int r = 0; r < st.size() && r < m_catalogue->rowCount(); ++r)
             m_catalogue->item(r, 3)->setText(st[r]);
     });
@@ -696,19 +682,19 @@ void DatasetsPanel::refreshPreview() {
         return showError(q(e.what()));
     }
     m_previewPending = true;
-    m_previewWatch.setFuture(QtConcurrent::run([o]() -> QVariant {
-        PreviewResult r;
+    m_previewWatch.setFuture(QtConcurrent::run([o] {
+        CleaningPreviewResult r;
         try {
             const auto p = twb::preview_cleaning(o.corpus, o.cleaning);
-            r.before = q(p.before);
+            const QString before = q(p.before);
             r.after = q(p.after);
-            r.diff = diff_texts(r.before, r.after);
+            r.diff = diff_texts(before, r.after);
             QStringList per;
             for (const auto& [opt, n] : p.per_option)  // code points removed (negative: added)
                 per << QStringLiteral("%1 %2%3").arg(q(opt)).arg(n >= 0 ? "−" : "+").arg(std::abs(n));
             r.info = QObject::tr("Preview of the first %1 characters: %2 lines changed, %3 removed, %4 characters "
                                  "changed, %5 characters %6%7")
-                         .arg(r.before.size())
+                         .arg(before.size())
                          .arg(r.diff.linesChanged)
                          .arg(r.diff.linesRemoved)
                          .arg(r.diff.charsChanged)
@@ -718,7 +704,7 @@ void DatasetsPanel::refreshPreview() {
         } catch (const std::exception& e) {
             r.error = q(e.what());
         }
-        return QVariant::fromValue(r);
+        return r;
     }));
 }
 
@@ -815,14 +801,12 @@ void DatasetsPanel::runAnalysis(int which) {
     auto cancel = newCancel();
     setBusy(true, which ? tr("Tokenizing with B…") : tr("Tokenizing…"));
     const auto progress = progressFn(cancel);
-    const QString label =
-        QStringLiteral("%1:%2%3")
-            .arg(which ? "B" : "A")
-            .arg(q(o.tokenizer.kind))
-            .arg(o.tokenizer.vocab_size ? QStringLiteral(" %1").arg(o.tokenizer.vocab_size) : QString());
-    m_jobWatch.setFuture(QtConcurrent::run([o, progress, label]() -> QVariant {
-        TokenizerAnalysis a;
-        a.label = label;
+    m_jobWatch.setFuture(QtConcurrent::run([o, progress, which] {
+        DatasetJob job;
+        job.which = which;
+        TokenizerAnalysis& a = job.analysis;
+        a.label = q(o.tokenizer.kind) +
+                  (o.tokenizer.vocab_size ? QStringLiteral(" %1").arg(o.tokenizer.vocab_size) : QString());
         try {
             const auto res = twb::prepare_dataset(o, progress);
             a.stats = res.stats;
@@ -842,11 +826,11 @@ void DatasetsPanel::runAnalysis(int which) {
                         a.previewIds.push_back(f.at(i));
             }
         } catch (const twb::Cancelled&) {
-            a.error = QObject::tr("Tokenizing cancelled; nothing was written.");
+            job.error = QObject::tr("Tokenizing cancelled; nothing was written.");
         } catch (const std::exception& e) {
-            a.error = q(e.what());
+            job.error = q(e.what());
         }
-        return QVariant::fromValue(a);
+        return job;
     }));
 }
 
@@ -865,15 +849,17 @@ void DatasetsPanel::prepare() {
     auto cancel = newCancel();
     setBusy(true, tr("Preparing…"));
     const auto progress = progressFn(cancel);
-    m_jobWatch.setFuture(QtConcurrent::run([o, progress]() -> QVariant {
+    m_jobWatch.setFuture(QtConcurrent::run([o, progress] {
+        DatasetJob job;
         try {
             twb::prepare_dataset(o, progress);
-            return q(o.out.string());
+            job.dir = q(o.out.string());
         } catch (const twb::Cancelled&) {
-            return QObject::tr("error:Preparing cancelled; nothing was written.");
+            job.error = QObject::tr("Preparing cancelled; nothing was written.");
         } catch (const std::exception& e) {
-            return QStringLiteral("error:") + q(e.what());
+            job.error = q(e.what());
         }
+        return job;
     }));
 }
 
@@ -1031,7 +1017,7 @@ void DatasetsPanel::selectCatalogue(const QString& name) {
         }
         // Whether cached files are intact means hashing them: off the UI thread.
         const auto entries = m_entries;
-        m_statusWatch.setFuture(QtConcurrent::run([entries]() -> QVariant {
+        m_statusWatch.setFuture(QtConcurrent::run([entries] {
             QStringList statuses;
             for (const auto& e : entries) {
                 if (e.files.empty())

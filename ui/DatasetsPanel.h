@@ -7,6 +7,7 @@
 #pragma once
 #include "engine/data/catalogue.h"
 #include "engine/data/prepare.h"
+#include "ui/TextDiff.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -34,13 +35,26 @@ class QTextBrowser;
 
 /// What tokenizing a corpus showed (computed off the UI thread).
 struct TokenizerAnalysis {
-    QString error;
     QString label;  // "char", "bpe 2000"
     twb::DatasetStats stats;
     uint64_t trainTokens = 0, valTokens = 0;
     std::vector<uint64_t> counts;     // per id, over train + val
     QStringList tokenTexts;           // per id
     std::vector<int32_t> previewIds;  // the first tokens of the training split
+};
+
+/// What a tokenize-and-inspect or prepare job hands back to the UI thread.
+struct DatasetJob {
+    int which = -1;              // the analysis it fills: A (0) or B (1); -1 = a prepare job
+    QString error;               // empty on success
+    QString dir;                 // prepare: the dataset written
+    TokenizerAnalysis analysis;  // analysis jobs
+};
+
+/// The cleaning preview, raw and cleaned, with its diff (computed off the UI thread).
+struct CleaningPreviewResult {
+    QString error, after, info;
+    TextDiff diff;
 };
 
 class DatasetsPanel : public QWidget {
@@ -173,9 +187,9 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;
     QElapsedTimer m_jobClock;
     QTimer m_previewTimer;
-    QFutureWatcher<QVariant> m_previewWatch;
-    QFutureWatcher<QVariant> m_jobWatch;
-    QFutureWatcher<QVariant> m_statusWatch;  // catalogue statuses (hashing cached files)
+    QFutureWatcher<CleaningPreviewResult> m_previewWatch;
+    QFutureWatcher<DatasetJob> m_jobWatch;
+    QFutureWatcher<QStringList> m_statusWatch;  // catalogue statuses (hashing cached files)
     QString m_previewAfterText;
     int m_previewChanged = 0;
     TokenizerAnalysis m_a, m_b;
