@@ -72,17 +72,14 @@ void Downloader::nextFile() {
     req.setTransferTimeout(30000);
     if (m_resumeFrom > 0)
         req.setRawHeader("Range", "bytes=" + QByteArray::number(m_resumeFrom) + "-");
-    m_checkedStatus = false;
-    m_status = 0;
+    m_status = -1;
     m_reply = m_net.get(req);
     connect(m_reply, &QNetworkReply::readyRead, this, [this] {
-        if (!m_checkedStatus) {
-            m_checkedStatus = true;
+        if (m_status < 0) {  // the first data of this reply: decide whether it continues the part
             m_status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            const int status = m_status;
-            if (status == 206 && m_resumeFrom > 0)
+            if (m_status == 206 && m_resumeFrom > 0)
                 m_part.seek(m_resumeFrom);  // the server continues the file
-            else {
+            else if (m_status < 400) {
                 m_resumeFrom = 0;  // a whole file (the server ignored the range): start over
                 m_part.resize(0);
                 m_part.seek(0);

@@ -43,6 +43,6 @@ private:
     int m_index = -1;
     QFile m_part;
     qint64 m_resumeFrom = 0, m_doneBefore = 0, m_total = 0;
-    bool m_cancelled = false, m_checkedStatus = false;
-    int m_status = 0;
+    bool m_cancelled = false;
+    int m_status = -1;  // HTTP status of the current reply, -1 until its first data
 };

@@ -22,7 +22,7 @@ void ModelSession::open(const std::string& run, const std::string& which) {
     const std::string ck = find_checkpoint(run, which).string();
     if (d->open && d->m.checkpoint == ck)
         return;
-    d->m = load_model(run, which);
+    d->m = load_model(ck);  // a checkpoint folder names itself
     d->open = true;
 }
 

@@ -28,15 +28,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int64_t kProbeTokens = 64;
 
-/// The probe's ids: the stored ones when resuming, else the configured prompt, else the first tokens
-/// of the validation split (train when val is too short). Empty (with a message) when none can be made.
-std::vector<int32_t> choose_probe(const RunConfig& cfg, const fs::path& runDir, bool resume, const TokenFile& text,
-                                  const Tokenizer& tok) {
-    if (resume) {
-        auto ids = probe_ids(runDir);
-        if (!ids.empty())
-            return ids;
-    }
+/// A new probe's ids: the configured prompt, else the first tokens of the given split; at most
+/// min(block_size, 64) tokens.
+std::vector<int32_t> new_probe(const RunConfig& cfg, const TokenFile& text, const Tokenizer& tok) {
     std::vector<int32_t> ids;
     if (!cfg.probe_prompt.empty())
         ids = tok.encode(cfg.probe_prompt);
@@ -123,11 +117,13 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
     // cannot be made is reported and skipped; it never stops training.
     std::vector<int32_t> probe;
     try {
-        const auto tok = load_tokenizer(runDir / "tokenizer");
-        probe = choose_probe(cfg, runDir, job.resume, haveVal ? valFile : trainFile, *tok);
-        if (probe.empty())
-            throw InputError("the probe prompt is empty");
-        if (!job.resume || probe_ids(runDir).empty()) {
+        if (job.resume)
+            probe = probe_ids(runDir);  // a resumed run keeps its timeline
+        if (probe.empty()) {
+            const auto tok = load_tokenizer(runDir / "tokenizer");
+            probe = new_probe(cfg, haveVal ? valFile : trainFile, *tok);
+            if (probe.empty())
+                throw InputError("the probe prompt is empty");
             std::vector<std::string> texts;
             for (int32_t id : probe)
                 texts.push_back(tok->token_text(id));
