@@ -96,8 +96,13 @@ private slots:
         slider->setValue(4);
         QCOMPARE(p.shownStep(), qint64(40));
         QVERIFY(p.capture().weights != first);
-        // one score curve per head, one point per evaluation
+        // one score curve per head, one point per evaluation, and a line at the step shown
         QCOMPARE(p.scorePlot()->graphCount(), 4);
+        QCOMPARE(p.scorePlot()->itemCount(), 1);
+        auto* line = qobject_cast<QCPItemStraightLine*>(p.scorePlot()->item(0));
+        QCOMPARE(line->point1->coords().x(), 40.0);
+        slider->setValue(2);
+        QCOMPARE(line->point1->coords().x(), 20.0);  // scrubbing moves the line, the curves stay
         QCOMPARE(p.scorePlot()->graph(0)->data()->size(), 5);
     }
 

@@ -130,6 +130,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     m_slider->setObjectName("timelineSlider");
     m_slider->setEnabled(false);
     m_slider->setToolTip(tr("Scrub through the evaluations of the run"));
+    m_slider->setPageStep(1);  // a click beside the handle moves one evaluation
     m_stepLabel = new QLabel(tr("no timeline"));
 
     m_scorePlot = new QCustomPlot;
