@@ -228,45 +228,45 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     connect(this, &AttentionPanel::validationRequested, m_worker, &ModelWorker::pickValidationText);
     connect(m_worker, &ModelWorker::captured, this,
             [this](const twb::nn::AttentionCapture& c, const twb::nn::HeadScores& scores, qint64 step) {
-        setBusy(false);
-        if (!m_modePrompt->isChecked())
-            return;
-        showCapture(c, scores, step);
-        if (!c.warnings.empty())
-            emit statusMessage(QString::fromStdString(c.warnings.front()));
-    });
+                setBusy(false);
+                if (!m_modePrompt->isChecked())
+                    return;
+                showCapture(c, scores, step);
+                if (!c.warnings.empty())
+                    emit statusMessage(QString::fromStdString(c.warnings.front()));
+            });
     connect(m_worker, &ModelWorker::probeLoaded, this,
             [this](const QString& run, const twb::ProbeTimeline& t, const std::vector<twb::nn::HeadScores>& scores) {
-        setBusy(false);
-        if (run != m_picker->run())
-            return;
-        const bool atEnd = m_timeline.empty() || m_slider->value() >= m_slider->maximum();  // follow the newest
-        m_timeline = t;
-        m_timelineScores = scores;
-        m_probeBytes = QFileInfo(run + "/probe/attention.u8").size();
-        if (t.empty()) {
-            m_slider->setEnabled(false);
-            m_stepLabel->setText(tr("no timeline"));
-            showError(
-                tr("This run has no probe timeline yet: it is written at every evaluation of runs trained by "
-                   "this version (the first at step 0)."));
-            redrawScores();
-            return;
-        }
-        m_error->clear();
-        QString probe;  // the probe's text, shown where the prompt goes
-        for (const auto& tok : t.tokens)
-            probe += QString::fromStdString(tok);
-        m_prompt->setPlainText(probe);
-        QSignalBlocker b(m_slider);
-        m_slider->setEnabled(true);
-        m_slider->setRange(0, static_cast<int>(t.steps.size()) - 1);
-        if (atEnd || m_slider->value() > m_slider->maximum())
-            m_slider->setValue(m_slider->maximum());
-        b.unblock();
-        redrawScores();
-        setTimelineIndex(m_slider->value());
-    });
+                setBusy(false);
+                if (run != m_picker->run())
+                    return;
+                const bool atEnd = m_timeline.empty() || m_slider->value() >= m_slider->maximum();  // follow the newest
+                m_timeline = t;
+                m_timelineScores = scores;
+                m_probeBytes = QFileInfo(run + "/probe/attention.u8").size();
+                if (t.empty()) {
+                    m_slider->setEnabled(false);
+                    m_stepLabel->setText(tr("no timeline"));
+                    showError(
+                        tr("This run has no probe timeline yet: it is written at every evaluation of runs trained by "
+                           "this version (the first at step 0)."));
+                    redrawScores();
+                    return;
+                }
+                m_error->clear();
+                QString probe;  // the probe's text, shown where the prompt goes
+                for (const auto& tok : t.tokens)
+                    probe += QString::fromStdString(tok);
+                m_prompt->setPlainText(probe);
+                QSignalBlocker b(m_slider);
+                m_slider->setEnabled(true);
+                m_slider->setRange(0, static_cast<int>(t.steps.size()) - 1);
+                if (atEnd || m_slider->value() > m_slider->maximum())
+                    m_slider->setValue(m_slider->maximum());
+                b.unblock();
+                redrawScores();
+                setTimelineIndex(m_slider->value());
+            });
     connect(m_worker, &ModelWorker::positionsLoaded, this, [this](const twb::nn::PositionTable& t) {
         setBusy(false);
         QStringList rows, cols;
@@ -477,8 +477,7 @@ std::vector<float> AttentionPanel::currentScores() const {
     return scoreOf(m_scores, m_score->currentIndex());
 }
 
-void AttentionPanel::showCapture(const twb::nn::AttentionCapture& cap, const twb::nn::HeadScores& scores,
-                                 qint64 step) {
+void AttentionPanel::showCapture(const twb::nn::AttentionCapture& cap, const twb::nn::HeadScores& scores, qint64 step) {
     m_cap = cap;
     m_step = step;
     m_scores = scores;

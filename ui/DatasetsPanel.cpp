@@ -55,7 +55,9 @@ QString human_bytes(uint64_t b) {
 }
 
 /// "lines" -> "line", "documents" -> "document".
-QString singular(const QString& unit) { return unit.endsWith('s') ? unit.chopped(1) : unit; }
+QString singular(const QString& unit) {
+    return unit.endsWith('s') ? unit.chopped(1) : unit;
+}
 
 const char* kCleanLabels[][2] = {{"nfkc", "Unicode NFKC (ligatures, full-width → plain)"},
                                  {"whitespace", "Normalise whitespace (CRLF, runs of spaces, trailing)"},
@@ -66,7 +68,6 @@ const char* kCleanLabels[][2] = {{"nfkc", "Unicode NFKC (ligatures, full-width �
                                  {"drop-empty", "Drop empty lines"},
                                  {"dedupe", "Drop duplicate lines"}};
 }  // namespace
-
 
 DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     setAcceptDrops(true);
@@ -535,7 +536,8 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : QWidget(parent) {
     selectCatalogue(QString());
     setBusy(false);
     setTokenizer(st.value("datasets/tokenizer", "char").toString(), st.value("datasets/vocab", 2000).toInt());
-    setCompareTokenizer(st.value("datasets/compareTokenizer", "bpe").toString(), st.value("datasets/compareVocab", 2000).toInt());
+    setCompareTokenizer(st.value("datasets/compareTokenizer", "bpe").toString(),
+                        st.value("datasets/compareVocab", 2000).toInt());
     m_valFraction->setValue(st.value("datasets/valFraction", 0.1).toDouble());
 }
 
@@ -692,8 +694,9 @@ void DatasetsPanel::refreshPreview() {
             QStringList per;
             for (const auto& [opt, n] : p.per_option)  // code points removed (negative: added)
                 per << QStringLiteral("%1 %2%3").arg(q(opt)).arg(n >= 0 ? "−" : "+").arg(std::abs(n));
-            r.info = QObject::tr("Preview of the first %1 characters: %2 lines changed, %3 removed, %4 characters "
-                                 "changed, %5 characters %6%7")
+            r.info = QObject::tr(
+                         "Preview of the first %1 characters: %2 lines changed, %3 removed, %4 characters "
+                         "changed, %5 characters %6%7")
                          .arg(before.size())
                          .arg(r.diff.linesChanged)
                          .arg(r.diff.linesRemoved)
@@ -1021,7 +1024,8 @@ void DatasetsPanel::selectCatalogue(const QString& name) {
             QStringList statuses;
             for (const auto& e : entries) {
                 if (e.files.empty())
-                    statuses << (QFileInfo::exists(q(e.local_path)) ? QObject::tr("installed") : QObject::tr("missing"));
+                    statuses << (QFileInfo::exists(q(e.local_path)) ? QObject::tr("installed")
+                                                                    : QObject::tr("missing"));
                 else
                     statuses << (twb::entry_cached(Downloader::cacheDir(q(e.name)).toStdString(), e)
                                      ? QObject::tr("downloaded")

@@ -110,9 +110,10 @@ void ModelWorker::compare(const CompareRequest& r) {
         for (int c = 0; c < r.columns.size() && !cancelled; ++c) {
             open(r.columns[c].first, r.columns[c].second);
             // Columns of the panel's own run say just the step; other runs add their name.
-            const QString header = r.columns[c].first == r.baseRun
-                                       ? tr("step %1").arg(m_session.step())
-                                       : tr("%1 · step %2").arg(QFileInfo(r.columns[c].first).fileName()).arg(m_session.step());
+            const QString header =
+                r.columns[c].first == r.baseRun
+                    ? tr("step %1").arg(m_session.step())
+                    : tr("%1 · step %2").arg(QFileInfo(r.columns[c].first).fileName()).arg(m_session.step());
             const auto ids = m_session.encode(r.prompt.toStdString());
             for (int row = 0; row < r.temperatures.size(); ++row) {
                 auto o = r.options;

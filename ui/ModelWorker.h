@@ -20,7 +20,7 @@
 struct UiToken {
     int sample = 0;
     int id = 0;
-    QString text;       // text to append (may be empty inside a multi-byte character)
+    QString text;  // text to append (may be empty inside a multi-byte character)
     double prob = 0;
     QVector<int> altIds;
     QVector<QString> altTexts;

@@ -373,9 +373,10 @@ SamplingPanel::SamplingPanel(QWidget* parent) : QWidget(parent) {
         if (s >= m_out.samples.size() || i >= m_out.samples[s].size())
             return;
         const UiToken& t = m_out.samples[s][i];
-        QString tip = std::isnan(t.prob)
-                          ? tr("<b>%1</b><br>beam search: no per-token probabilities").arg(shown(t.text).toHtmlEscaped())
-                          : tr("<b>%1</b> p = %2<br>").arg(shown(t.text).toHtmlEscaped()).arg(t.prob, 0, 'f', 3);
+        QString tip =
+            std::isnan(t.prob)
+                ? tr("<b>%1</b><br>beam search: no per-token probabilities").arg(shown(t.text).toHtmlEscaped())
+                : tr("<b>%1</b> p = %2<br>").arg(shown(t.text).toHtmlEscaped()).arg(t.prob, 0, 'f', 3);
         for (int k = 0; k < t.altIds.size(); ++k)
             tip += QStringLiteral("%1 &nbsp; %2<br>")
                        .arg(t.altProbs[k], 0, 'f', 3)
