@@ -1,6 +1,6 @@
 // twb doctor.
 #include "app/twb/commands.h"
-#include "engine/nn/doctor.h"
+#include "twb/doctor.h"
 
 #include <cstdio>
 

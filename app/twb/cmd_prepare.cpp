@@ -1,12 +1,14 @@
 // twb prepare / tokenize / datasets: the data-side commands.
 #include "app/twb/commands.h"
 #include "app/twb/progress_line.h"
-#include "engine/data/catalogue.h"
-#include "engine/data/errors.h"
-#include "engine/data/prepare.h"
-#include "engine/data/synthetic.h"
-#include "engine/data/text_utils.h"
+#include "twb/catalogue.h"
+#include "twb/errors.h"
+#include "twb/dataset.h"
+#include "twb/synthetic.h"
+#include "twb/text.h"
+#include "twb/tokenizer.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <iterator>
@@ -30,7 +32,7 @@ Action add_prepare(CLI::App& app) {
                    "Use a preset instead of --input: fortunes (Debian's fortune cookies, "
                    "offline) or a downloaded catalogue entry");
     app.add_option("--tokenizer,-t", o->tokenizer, "char | byte | word | bpe | unigram")
-        ->check(CLI::IsMember({"char", "byte", "word", "bpe", "unigram"}));
+        ->check(CLI::IsMember(choice_names<TokenizerKind>()));
     app.add_option("--vocab-size", o->vocab, "Vocabulary size for word/bpe/unigram (e.g. 2000)");
     app.add_option("--val-fraction", o->val, "Share kept for validation, in [0,1) (default 0.1)");
     app.add_option("--split", o->split, "tail: last fraction of tokens (nanoGPT); shuffle: shuffled documents")
@@ -60,12 +62,12 @@ Action add_prepare(CLI::App& app) {
                 throw InputError("give --input PATH (or --preset fortunes)");
             p.corpus.inputs = o->inputs;
             p.corpus.format = parse_input_format(o->format);
-            p.tokenizer.kind = o->tokenizer;
+            p.tokenizer.kind = parse_choice<TokenizerKind>(o->tokenizer, "tokenizer");
         }
         p.out = o->out;
         p.overwrite = o->force;
-        if (!o->preset.empty() && o->tokenizer != "char")
-            p.tokenizer.kind = o->tokenizer;
+        if (!o->preset.empty() && o->tokenizer != to_string(TokenizerKind::Char))
+            p.tokenizer.kind = parse_choice<TokenizerKind>(o->tokenizer, "tokenizer");
         if (o->vocab)
             p.tokenizer.vocab_size = o->vocab;
         p.tokenizer.lowercase = o->lowercase;
@@ -93,7 +95,7 @@ Action add_prepare(CLI::App& app) {
             std::cerr << "twb: warning: " << w << "\n";
         const auto& s = r.stats;
         std::printf("prepared %s\n", r.dir.c_str());
-        std::printf("  tokenizer %s, vocab %d (%d used)\n", p.tokenizer.kind.c_str(), s.vocab_size, s.vocab_used);
+        std::printf("  tokenizer %s, vocab %d (%d used)\n", to_string(p.tokenizer.kind).c_str(), s.vocab_size, s.vocab_used);
         std::printf("  train %llu tokens, val %llu tokens\n", static_cast<unsigned long long>(r.train_tokens),
                     static_cast<unsigned long long>(r.val_tokens));
         std::printf("  %llu characters, %llu documents, %.3f characters/token, unknown %.4f%%\n",
@@ -128,13 +130,52 @@ Action add_synth(CLI::App& app) {
     };
 }
 
+namespace {
+/// `twb tokenize --stats`: what the Datasets panel's inspection shows, as text.
+int print_stats(const std::string& dir, int top) {
+    const TokenizerInspection r = inspect_prepared(dir, 40);
+    const auto& s = r.stats;
+    const auto tok = TextTokenizer::load(dir);
+    uint64_t used = 0;
+    for (auto c : r.counts)
+        used += c > 0;
+    std::printf("%s: %s tokenizer, vocab %d (%llu used)\n", dir.c_str(), to_string(tok.kind()).c_str(),
+                tok.vocab_size(), static_cast<unsigned long long>(used));
+    std::printf("train %llu tokens, val %llu tokens, %.3f characters/token, unknown %.4f%%\n",
+                static_cast<unsigned long long>(r.train_tokens), static_cast<unsigned long long>(r.val_tokens),
+                s.chars_per_token, 100.0 * s.unk_rate);
+    std::printf("token length per %s: mean %.1f, max %llu\n", s.length_unit.c_str(), s.length_mean,
+                static_cast<unsigned long long>(s.length_max));
+    for (size_t i = 0; i + 1 < s.length_bin_edges.size() && i < s.length_counts.size(); ++i)
+        std::printf("  [%6.0f, %6.0f) %llu\n", s.length_bin_edges[i], s.length_bin_edges[i + 1],
+                    static_cast<unsigned long long>(s.length_counts[i]));
+    std::vector<int> ids(r.counts.size());
+    for (size_t i = 0; i < ids.size(); ++i)
+        ids[i] = static_cast<int>(i);
+    std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) { return r.counts[a] > r.counts[b]; });
+    std::printf("most frequent tokens:\n");
+    for (int i = 0; i < top && i < static_cast<int>(ids.size()) && r.counts[ids[i]] > 0; ++i)
+        std::printf("  %6d  %-16s %llu\n", ids[i], visible_whitespace(r.token_texts[ids[i]]).c_str(),
+                    static_cast<unsigned long long>(r.counts[ids[i]]));
+    return 0;
+}
+}  // namespace
+
 Action add_tokenize(CLI::App& app) {
     auto dir = std::make_shared<std::string>();
     auto decode = std::make_shared<bool>(false);
+    auto stats = std::make_shared<bool>(false);
+    auto top = std::make_shared<int>(20);
     app.add_option("--data,-d", *dir, "Prepared dataset folder (holds tokenizer.json)")->required();
     app.add_flag("--decode", *decode, "Read space-separated ids on stdin and write the text (byte-exact)");
-    return [dir, decode]() {
-        const auto tok = load_tokenizer(*dir);
+    app.add_flag("--stats", *stats,
+                 "Print the dataset's token statistics instead: vocabulary used, length histogram, most frequent "
+                 "tokens");
+    app.add_option("--top", *top, "With --stats: how many of the most frequent tokens (default 20)");
+    return [dir, decode, stats, top]() {
+        if (*stats)
+            return print_stats(*dir, *top);
+        const auto tok = TextTokenizer::load(*dir);
         std::string in((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
         if (*decode) {
             std::vector<int32_t> ids;
@@ -151,10 +192,10 @@ Action add_tokenize(CLI::App& app) {
                     throw InputError("'" + w + "' is not a token id; give whole numbers separated by spaces");
                 }
             }
-            const std::string text = tok->decode(ids);
+            const std::string text = tok.decode(ids);
             std::fwrite(text.data(), 1, text.size(), stdout);
         } else {
-            const auto ids = tok->encode(in);
+            const auto ids = tok.encode(in);
             std::string line;
             for (size_t i = 0; i < ids.size(); ++i) {
                 if (i)

@@ -1,27 +1,21 @@
-// twb sample / twb attention.
+// twb sample / twb attention: both through the engine's ModelSession, as the GUI does.
 #include "app/twb/commands.h"
-#include "engine/data/errors.h"
-#include "engine/data/text_utils.h"
-#include "engine/nn/sampler.h"
+#include "app/twb/interrupt.h"
+#include "twb/attention.h"
+#include "twb/errors.h"
+#include "twb/samples_history.h"
+#include "twb/session.h"
+#include "twb/text.h"
 
-#include <csignal>
 #include <cstdio>
 
 namespace twb::cli {
 
-namespace {
-std::atomic<bool> g_cancel{false};
-extern "C" void on_sigint_sample(int) {
-    if (g_cancel) std::_Exit(130);
-    g_cancel = true;
-}
-} // namespace
-
 Action add_sample(CLI::App& app) {
     struct Opts {
         std::string run, checkpoint = "best", prompt, promptFile;
-        nn::SamplingOptions s;
-        bool greedy = false, noCache = false, showProbs = false;
+        SamplingOptions s;
+        bool greedy = false, noCache = false, showProbs = false, noHistory = false;
         int beam = 1;
     };
     auto o = std::make_shared<Opts>();
@@ -43,6 +37,7 @@ Action add_sample(CLI::App& app) {
     app.add_option("--stop", o->s.stop_strings, "Stop when this text appears (repeatable)");
     app.add_flag("--no-kv-cache", o->noCache, "Recompute the whole context for every token (slow; for comparison)");
     app.add_flag("--show-probs", o->showProbs, "Print each token with its probability and alternatives");
+    app.add_flag("--no-history", o->noHistory, "Do not add this generation to the run's samples.jsonl");
     return [o]() {
         std::string prompt = o->prompt;
         if (!o->promptFile.empty()) prompt = read_file(o->promptFile);
@@ -51,11 +46,13 @@ Action add_sample(CLI::App& app) {
         s.beam_width = o->beam;
         s.use_kv_cache = !o->noCache;
         s.validate();
-        auto m = nn::load_model(o->run, o->checkpoint);
-        std::signal(SIGINT, on_sigint_sample);
+        ModelSession m;
+        m.open(o->run, o->checkpoint);
+        const auto ids = m.encode(prompt);
+        const auto& cancel = install_interrupt_flag();
         const bool several = s.num_samples > 1;
         int current = -1;
-        auto res = nn::generate_text(m, prompt, s, [&](const nn::TokenEvent& ev) {
+        auto res = m.generate(ids, s, [&](const TokenEvent& ev) {
             if (several || s.beam_width > 1) return;  // printed whole at the end
             if (current < 0) {
                 std::fwrite(prompt.data(), 1, prompt.size(), stdout);
@@ -65,15 +62,15 @@ Action add_sample(CLI::App& app) {
                 std::string alts;
                 for (auto& [id, p] : ev.alternatives) {
                     char b[64];
-                    std::snprintf(b, sizeof b, " %s=%.3f", visible_whitespace(m.tokenizer->token_text(id)).c_str(), p);
+                    std::snprintf(b, sizeof b, " %s=%.3f", visible_whitespace(m.token_text(id)).c_str(), p);
                     alts += b;
                 }
                 std::fprintf(stderr, "[%lld] %s p=%.4f |%s\n", static_cast<long long>(ev.index),
-                             visible_whitespace(m.tokenizer->token_text(ev.token)).c_str(), ev.prob, alts.c_str());
+                             visible_whitespace(m.token_text(ev.token)).c_str(), ev.prob, alts.c_str());
             }
             std::fwrite(ev.text.data(), 1, ev.text.size(), stdout);
             std::fflush(stdout);
-        }, &g_cancel);
+        }, &cancel);
         if (several || s.beam_width > 1) {
             for (size_t i = 0; i < res.texts.size(); ++i) {
                 if (res.texts.size() > 1) std::printf("--- sample %zu (log-prob %.2f)\n", i + 1, res.logprob[i]);
@@ -85,7 +82,21 @@ Action add_sample(CLI::App& app) {
         for (auto& w : res.warnings) std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
         std::fprintf(stderr, "twb: %lld tokens in %.2f s (%.1f tokens/s)%s, checkpoint step %lld\n",
                      static_cast<long long>(res.generated), res.seconds, res.tokens_per_s,
-                     res.cancelled ? ", cancelled" : "", static_cast<long long>(m.step));
+                     res.cancelled ? ", cancelled" : "", static_cast<long long>(m.step()));
+        if (!o->noHistory) {
+            SampleRecord rec;
+            rec.source = "cli";
+            rec.checkpoint_step = m.step();
+            rec.prompt = prompt;
+            rec.options = s;
+            rec.outputs = res.texts;
+            rec.cancelled = res.cancelled;
+            try {
+                append_sample_history(m.run(), rec);
+            } catch (const Error& e) {
+                std::fprintf(stderr, "twb: warning: the sample was not added to the run's history: %s\n", e.what());
+            }
+        }
         return res.cancelled ? 130 : 0;
     };
 }
@@ -98,40 +109,17 @@ Action add_attention(CLI::App& app) {
     app.add_option("--run,-r", o->run, "Run folder or checkpoint folder")->required();
     app.add_option("--checkpoint", o->checkpoint, "best (default), last or a step number");
     app.add_option("--prompt,-p", o->prompt, "Text whose attention to capture")->required();
-    app.add_option("--out,-o", o->out, "Output JSON: {tokens, weights[layer][head][query][key]}")->required();
+    app.add_option("--out,-o", o->out, "Output JSON (the attention export format: tokens, weights[layer][head][query][key], next_token_top)")->required();
     return [o]() {
-        auto m = nn::load_model(o->run, o->checkpoint);
-        const auto cap = nn::capture_attention(m, o->prompt);
-        nlohmann::json j;
-        j["tokens"] = cap.tokens;
-        j["layers"] = cap.layers;
-        j["heads"] = cap.heads;
-        j["checkpoint"] = m.checkpoint;
-        j["step"] = m.step;
-        nlohmann::json w = nlohmann::json::array();
-        for (int64_t l = 0; l < cap.layers; ++l) {
-            nlohmann::json lh = nlohmann::json::array();
-            for (int64_t h = 0; h < cap.heads; ++h) {
-                nlohmann::json rows = nlohmann::json::array();
-                for (int64_t q = 0; q < cap.length; ++q) {
-                    std::vector<float> r(static_cast<size_t>(cap.length));
-                    for (int64_t k = 0; k < cap.length; ++k) r[static_cast<size_t>(k)] = cap.at(l, h, q, k);
-                    rows.push_back(r);
-                }
-                lh.push_back(rows);
-            }
-            w.push_back(lh);
-        }
-        j["weights"] = w;
-        nlohmann::json next = nlohmann::json::array();
-        for (auto& row : cap.next_top) {
-            nlohmann::json r = nlohmann::json::array();
-            for (auto& [id, p] : row) r.push_back({{"token", m.tokenizer->token_text(id)}, {"prob", p}});
-            next.push_back(r);
-        }
-        j["next_token_top"] = next;
-        write_file_atomic(o->out, j.dump());
-        for (auto& w2 : cap.warnings) std::fprintf(stderr, "twb: warning: %s\n", w2.c_str());
+        ModelSession m;
+        m.open(o->run, o->checkpoint);
+        const auto cap = m.attention(o->prompt);
+        AttentionExportInfo info;
+        info.checkpoint = m.checkpoint();
+        info.step = m.step();
+        info.token_text = [&](int id) { return m.token_text(id); };
+        write_attention_json(o->out, cap, info);
+        for (auto& w : cap.warnings) std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
         std::printf("wrote %s: %lld layers x %lld heads x %lld tokens\n", o->out.c_str(),
                     static_cast<long long>(cap.layers), static_cast<long long>(cap.heads),
                     static_cast<long long>(cap.length));
@@ -139,4 +127,4 @@ Action add_attention(CLI::App& app) {
     };
 }
 
-} // namespace twb::cli
+}  // namespace twb::cli

@@ -1,28 +1,17 @@
 // twb train / twb eval.
 #include "app/twb/commands.h"
-#include "engine/data/errors.h"
-#include "engine/data/prepare.h"
-#include "engine/data/text_utils.h"
-#include "engine/nn/checkpoint.h"
-#include "engine/nn/device.h"
-#include "engine/nn/evaluator.h"
-#include "engine/nn/trainer.h"
+#include "app/twb/interrupt.h"
+#include "twb/config.h"
+#include "twb/errors.h"
+#include "twb/run_folder.h"
+#include "twb/session.h"
+#include "twb/text.h"
+#include "twb/training.h"
 
-#include <csignal>
 #include <cstdio>
+#include <filesystem>
 
 namespace twb::cli {
-
-namespace {
-TrainControl* g_control = nullptr;
-extern "C" void on_sigint(int) {
-    if (g_control && !g_control->stop_requested()) {
-        g_control->request_stop_from_signal();
-    } else {
-        std::_Exit(130);
-    }
-}
-} // namespace
 
 Action add_train(CLI::App& app) {
     struct Opts {
@@ -37,7 +26,7 @@ Action add_train(CLI::App& app) {
     app.add_option("--preset", o->preset,
                    "Starting config: default (4x4x128, rotary, lr 3e-3), nanogpt-cpu (nanoGPT's CPU recipe exactly), "
                    "baby-gpt (6x6x384), tiny")
-        ->check(CLI::IsMember({"default", "nanogpt-cpu", "baby-gpt", "tiny"}));
+        ->check(CLI::IsMember(preset_config_names()));
     app.add_option("--set,-s", o->sets, "Override one key, repeatable: --set n_layer=6 --set dropout=0.1");
     app.add_flag("--resume", o->resume, "Continue the run in --out from its last checkpoint");
     app.add_option("--init-from", o->initFrom, "Start from the weights of another run or checkpoint (finetuning)");
@@ -46,7 +35,7 @@ Action add_train(CLI::App& app) {
     return [o]() {
         RunConfig cfg;
         if (o->resume) {
-            cfg = nn::read_run_config(o->out);
+            cfg = read_run_config(o->out);
         } else {
             cfg = preset_config(o->preset);
             if (!o->configFile.empty()) {
@@ -58,7 +47,7 @@ Action add_train(CLI::App& app) {
             }
         }
         for (auto& s : o->sets) cfg.set(s);
-        if (!o->data.empty()) cfg.data_dir = fs::absolute(o->data).string();
+        if (!o->data.empty()) cfg.data_dir = std::filesystem::absolute(o->data).string();
         if (cfg.data_dir.empty()) throw ConfigError("give the dataset with --data DIR (a folder from twb prepare)");
 
         TrainJob job;
@@ -68,8 +57,7 @@ Action add_train(CLI::App& app) {
         job.init_from = o->initFrom;
         job.init_checkpoint = o->initCheckpoint;
         TrainControl control;
-        g_control = &control;
-        std::signal(SIGINT, on_sigint);
+        install_interrupt_flag(&control);
 
         TrainCallbacks cb;
         cb.on_start = [&](const TrainStartInfo& s) {
@@ -99,7 +87,6 @@ Action add_train(CLI::App& app) {
             if (!o->quiet) std::printf("checkpoint %s\n", p.c_str());
         };
         const auto s = train(job, cb, &control);
-        g_control = nullptr;
         std::printf("%s at step %lld: best val loss %.4f (step %lld), last val loss %.4f, median %.2f ms/step, "
                     "%.1f s\n",
                     s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step), s.best_val_loss,
@@ -123,28 +110,20 @@ Action add_eval(CLI::App& app) {
     app.add_option("--max-tokens", o->maxTokens, "Evaluate at most this many tokens (default: the whole split)");
     app.add_option("--batch-size", o->batch, "Blocks per forward pass");
     return [o]() {
-        const fs::path ck = nn::find_checkpoint(o->run, o->checkpoint);
-        auto loaded = nn::read_checkpoint(ck);
-        RunConfig cfg = loaded.state.config;
-        nn::apply_threads(cfg.threads);
-        const auto data = open_prepared(o->data.empty() ? cfg.data_dir : o->data);
-        if (data.vocab_size != cfg.vocab_size)
-            throw InputError("the dataset's vocab size " + std::to_string(data.vocab_size) +
-                             " differs from the model's " + std::to_string(cfg.vocab_size) +
-                             "; evaluate on data prepared with the same tokenizer");
-        const torch::Device device = nn::resolve_device(cfg.device);
-        nn::GPT model(cfg);
-        model->to(device);
-        nn::load_weights(model, loaded.weights, ck.string());
-        TokenFile f(data.dir / (o->split + ".bin"), data.dtype);
-        const auto r = nn::evaluate_sequential(model, f, o->batch, o->maxTokens, device, cfg.dtype == "bfloat16");
-        const double bpc = r.loss / std::log(2.0) / std::max(1e-9, data.chars_per_token);
-        std::printf("checkpoint %s (step %lld)\n", ck.c_str(), static_cast<long long>(loaded.state.step));
-        std::printf("%s: %lld tokens\n", o->split.c_str(), static_cast<long long>(r.tokens));
+        ModelSession session;
+        session.open(o->run, o->checkpoint);
+        EvalOptions opt;
+        opt.data_dir = o->data;
+        opt.split = o->split;
+        opt.batch_size = o->batch;
+        opt.max_tokens = o->maxTokens;
+        const EvalResult r = session.evaluate(opt);
+        std::printf("checkpoint %s (step %lld)\n", session.checkpoint().c_str(), static_cast<long long>(session.step()));
+        std::printf("%s: %lld tokens\n", r.split.c_str(), static_cast<long long>(r.tokens));
         std::printf("loss        %.4f\naccuracy    %.4f\nperplexity  %.3f\nbits/char   %.4f\n", r.loss, r.accuracy,
-                    std::exp(r.loss), bpc);
+                    r.perplexity, r.bits_per_char);
         return 0;
     };
 }
 
-} // namespace twb::cli
+}  // namespace twb::cli

@@ -20,7 +20,5 @@ Action add_eval(CLI::App& app);
 Action add_sample(CLI::App& app);
 Action add_attention(CLI::App& app);
 
-/// Installs SIGINT handling: the first Ctrl-C sets the returned flag, the second exits.
-const std::atomic<bool>& install_interrupt_flag();
 
 }  // namespace twb::cli

@@ -1,6 +1,6 @@
 // twb: the headless command line over the engine. Thin: parses, dispatches, reports errors.
 #include "app/twb/commands.h"
-#include "engine/data/errors.h"
+#include "twb/errors.h"
 
 #include <iostream>
 

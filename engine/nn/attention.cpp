@@ -1,5 +1,5 @@
 // Attention maths. Heads are batched as (B*H) for one baddbmm (scale and mask fused) and one bmm.
-#include "engine/nn/attention.h"
+#include "nn/attention.h"
 
 #include <algorithm>
 #include <cmath>

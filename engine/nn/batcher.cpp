@@ -1,7 +1,7 @@
 // Batch sampling.
-#include "engine/nn/batcher.h"
+#include "nn/batcher.h"
 
-#include "engine/data/errors.h"
+#include "twb/errors.h"
 
 namespace twb::nn {
 

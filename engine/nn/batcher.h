@@ -2,7 +2,7 @@
 // offsets, x = tokens[i : i+T], y = tokens[i+1 : i+T+1]. Its own seeded generator (a splitmix64 stream)
 // whose state is one integer, so checkpoints resume the exact batch sequence.
 #pragma once
-#include "engine/data/token_file.h"
+#include "core/data/token_file.h"
 
 #include <torch/torch.h>
 

@@ -1,14 +1,16 @@
 // Checkpoint files.
-#include "engine/nn/checkpoint.h"
+#include "nn/checkpoint.h"
 
-#include "engine/data/errors.h"
-#include "engine/data/text_utils.h"
+#include "twb/errors.h"
+#include "twb/text.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <random>
 
 namespace twb::nn {
+
+namespace fs = std::filesystem;
 
 namespace {
 std::string step_name(int64_t step) { return checkpoint_dir_name(step); }

@@ -3,11 +3,11 @@
 // checkpoint; the last N and the best by val loss are kept. Loading checks names, dtypes and shapes
 // against the config and says which tensor does not fit.
 #pragma once
-#include "engine/nn/model.h"
-#include "engine/nn/optimizer.h"
-#include "engine/nn/safetensors.h"
-#include "engine/run_config.h"
-#include "engine/run_files.h"
+#include "nn/model.h"
+#include "nn/optimizer.h"
+#include "nn/safetensors.h"
+#include "twb/config.h"
+#include "twb/run_folder.h"
 
 #include <filesystem>
 #include <optional>

@@ -1,21 +1,29 @@
 // Device and thread helpers.
-#include "engine/nn/device.h"
+#include "nn/device.h"
 
-#include "engine/data/errors.h"
+#include "twb/choices.h"
+#include "twb/errors.h"
 
 #include <thread>
 
 namespace twb::nn {
 
 torch::Device resolve_device(const std::string& name) {
-    if (name == "auto" || name.empty()) return torch::cuda::is_available() ? torch::Device(torch::kCUDA) : torch::kCPU;
-    if (name == "cpu") return torch::kCPU;
-    if (name.rfind("cuda", 0) == 0) {
+    const DeviceChoice d = parse_device(name.empty() ? "auto" : name);
+    switch (d.kind) {
+    case DeviceKind::Auto:
+        return torch::cuda::is_available() ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+    case DeviceKind::Cpu:
+        return torch::kCPU;
+    case DeviceKind::Cuda:
         if (!torch::cuda::is_available())
             throw ConfigError("device '" + name + "' asked for, but this libtorch sees no CUDA GPU; use device=cpu");
-        return torch::Device(name);
+        if (d.index >= static_cast<int>(torch::cuda::device_count()))
+            throw ConfigError("device '" + name + "' asked for, but this machine has " +
+                              std::to_string(torch::cuda::device_count()) + " CUDA device(s)");
+        return torch::Device(torch::kCUDA, static_cast<torch::DeviceIndex>(d.index));
     }
-    throw ConfigError("unknown device '" + name + "'; use auto, cpu or cuda[:N]");
+    return torch::kCPU;
 }
 
 int apply_threads(int threads) {

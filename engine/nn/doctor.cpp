@@ -1,9 +1,9 @@
 // Runtime facts. The BLAS in use is read from the process's own memory map after a matmul has run,
 // so it reports what is loaded, not what is installed.
-#include "engine/nn/doctor.h"
+#include "twb/doctor.h"
 
-#include "engine/data/tokenizer.h"
-#include "engine/nn/device.h"
+#include "core/tokenizers/tokenizer.h"
+#include "nn/device.h"
 
 #include <torch/torch.h>
 

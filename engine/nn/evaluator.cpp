@@ -1,7 +1,7 @@
 // Evaluation loops.
-#include "engine/nn/evaluator.h"
+#include "nn/evaluator.h"
 
-#include "engine/nn/batcher.h"
+#include "nn/batcher.h"
 
 #include <ATen/autocast_mode.h>
 

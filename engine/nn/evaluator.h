@@ -2,8 +2,8 @@
 // batches (as nanoGPT's estimate_loss, during training) or over the whole file in consecutive blocks
 // (twb eval). Puts the model in eval mode for the call and restores train mode after.
 #pragma once
-#include "engine/data/token_file.h"
-#include "engine/nn/model.h"
+#include "core/data/token_file.h"
+#include "nn/model.h"
 
 namespace twb::nn {
 

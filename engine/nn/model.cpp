@@ -1,5 +1,5 @@
 // GPT model construction, GPT-2 initialisation and the forward pass.
-#include "engine/nn/model.h"
+#include "nn/model.h"
 
 #include <cmath>
 #include <limits>
@@ -37,7 +37,7 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const AttentionContext&
 
 TransformerImpl::TransformerImpl(const RunConfig& c) {
     wte = register_module("wte", torch::nn::Embedding(c.vocab_size, c.n_embd));
-    if (c.position == "learned") wpe = register_module("wpe", torch::nn::Embedding(c.block_size, c.n_embd));
+    if (c.position == Position::Learned) wpe = register_module("wpe", torch::nn::Embedding(c.block_size, c.n_embd));
     drop = register_module("drop", torch::nn::Dropout(c.dropout));
     h = register_module("h", torch::nn::ModuleList());
     for (int i = 0; i < c.n_layer; ++i) h->push_back(Block(c.n_embd, c.n_head, c.dropout, c.bias));
@@ -61,8 +61,8 @@ GPTImpl::GPTImpl(const RunConfig& c) : m_cfg(c) {
     m_mask = register_buffer("causal_mask",
                              torch::full({c.block_size, c.block_size}, -std::numeric_limits<float>::infinity())
                                  .triu(1));
-    if (c.position == "sinusoidal") m_sinusoid = register_buffer("sinusoid", sinusoidal_table(c.block_size, c.n_embd));
-    if (c.position == "rotary") {
+    if (c.position == Position::Sinusoidal) m_sinusoid = register_buffer("sinusoid", sinusoidal_table(c.block_size, c.n_embd));
+    if (c.position == Position::Rotary) {
         auto [cs, sn] = rotary_tables(c.block_size, c.n_embd / c.n_head);
         m_rope_cos = register_buffer("rope_cos", cs);
         m_rope_sin = register_buffer("rope_sin", sn);
@@ -95,16 +95,16 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, const ForwardOptions& o
     TORCH_CHECK(P + T <= m_cfg.block_size, "sequence of ", P + T, " tokens is longer than block_size ",
                 m_cfg.block_size);
     auto x = transformer->wte(idx);  // (B, T, C)
-    if (m_cfg.position == "learned") {
+    if (m_cfg.position == Position::Learned) {
         x = x + transformer->wpe(torch::arange(P, P + T, idx.options()));
-    } else if (m_cfg.position == "sinusoidal") {
+    } else if (m_cfg.position == Position::Sinusoidal) {
         x = x + m_sinusoid.narrow(0, P, T);
     }
     x = transformer->drop(x);
     AttentionContext ctx;
     ctx.mask = m_mask.narrow(0, P, T).narrow(1, 0, P + T);  // (T, S)
     ctx.cache_capacity = m_cfg.block_size;
-    if (m_cfg.position == "rotary") {
+    if (m_cfg.position == Position::Rotary) {
         ctx.rope_cos = m_rope_cos.narrow(0, P, T);
         ctx.rope_sin = m_rope_sin.narrow(0, P, T);
     }

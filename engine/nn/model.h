@@ -3,8 +3,8 @@
 // head tied to the token embedding. Parameter names follow nanoGPT / GPT-2 (transformer.wte.weight,
 // transformer.h.0.attn.c_attn.weight, ...). Not thread-safe: one thread drives a model at a time.
 #pragma once
-#include "engine/nn/attention.h"
-#include "engine/run_config.h"
+#include "nn/attention.h"
+#include "twb/config.h"
 
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 // Flat AdamW.
-#include "engine/nn/optimizer.h"
+#include "nn/optimizer.h"
 
-#include "engine/data/errors.h"
+#include "twb/errors.h"
 
 #include <cmath>
 

@@ -3,7 +3,7 @@
 // global gradient norm is one reduction. Weight decay applies to matrices only (dim >= 2), optionally
 // not to embeddings. Same maths as torch.optim.AdamW (decoupled decay, bias correction, eps 1e-8).
 #pragma once
-#include "engine/run_config.h"
+#include "twb/config.h"
 
 #include <torch/torch.h>
 

@@ -1,8 +1,8 @@
 // safetensors reader and writer.
-#include "engine/nn/safetensors.h"
+#include "nn/safetensors.h"
 
-#include "engine/data/errors.h"
-#include "engine/data/text_utils.h"
+#include "twb/errors.h"
+#include "twb/text.h"
 
 #include <cstring>
 #include <fstream>

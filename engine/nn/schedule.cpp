@@ -1,5 +1,5 @@
 // Learning-rate schedules.
-#include "engine/nn/schedule.h"
+#include "nn/schedule.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 namespace twb::nn {
 
 double learning_rate_at(const RunConfig& c, int64_t it) {
-    if (c.schedule == "constant") return c.learning_rate;
-    if (c.schedule == "inverse_sqrt") {
+    if (c.schedule == Schedule::Constant) return c.learning_rate;
+    if (c.schedule == Schedule::InverseSqrt) {
         const double s = static_cast<double>(it + 1), w = std::max(1, c.warmup_iters);
         // Peak-normalised Vaswani schedule: rises linearly to 1 at s = w, then falls as sqrt(w / s).
         return c.learning_rate * std::min(s / w, std::sqrt(w / s));

@@ -1,6 +1,6 @@
 // Learning-rate schedules. Pure functions of the config and the step.
 #pragma once
-#include "engine/run_config.h"
+#include "twb/config.h"
 
 #include <cstdint>
 

@@ -1,25 +1,27 @@
 // The training loop.
-#include "engine/nn/trainer.h"
+#include "twb/training.h"
 
-#include "engine/data/errors.h"
-#include "engine/data/prepare.h"
-#include "engine/data/text_utils.h"
-#include "engine/nn/batcher.h"
-#include "engine/nn/checkpoint.h"
-#include "engine/nn/device.h"
-#include "engine/nn/evaluator.h"
-#include "engine/nn/metrics_log.h"
-#include "engine/nn/model.h"
-#include "engine/nn/optimizer.h"
-#include "engine/nn/sampler.h"
-#include "engine/nn/schedule.h"
-#include "engine/probe_log.h"
+#include "twb/errors.h"
+#include "twb/dataset.h"
+#include "twb/text.h"
+#include "nn/batcher.h"
+#include "nn/checkpoint.h"
+#include "nn/device.h"
+#include "nn/evaluator.h"
+#include "twb/metrics.h"
+#include "nn/model.h"
+#include "nn/optimizer.h"
+#include "nn/attention_capture.h"
+#include "nn/schedule.h"
+#include "twb/probe.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
 namespace twb {
+
+namespace fs = std::filesystem;
 
 using namespace twb::nn;
 
@@ -67,7 +69,7 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
 
     const int threads = apply_threads(cfg.threads);
     const torch::Device device = resolve_device(cfg.device);
-    const bool bf16 = cfg.dtype == "bfloat16";
+    const bool bf16 = cfg.dtype == DType::BFloat16;
     torch::manual_seed(cfg.seed);
 
     TokenFile trainFile(data.dir / "train.bin", data.dtype), valFile(data.dir / "val.bin", data.dtype);
@@ -192,9 +194,10 @@ TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* 
             ev.step = step;
             ev.train_loss = tr.loss;
             ev.val_loss = va.loss;
-            ev.val_accuracy = va.accuracy;
-            ev.val_perplexity = std::exp(va.loss);
-            ev.val_bpc = va.loss / std::log(2.0) / std::max(1e-9, data.chars_per_token);
+            const SplitMetrics sm = split_metrics(va.loss, va.accuracy, data.chars_per_token);
+            ev.val_accuracy = sm.accuracy;
+            ev.val_perplexity = sm.perplexity;
+            ev.val_bpc = sm.bits_per_char;
             ev.is_best = std::isnan(st.best_val_loss) || va.loss < st.best_val_loss;
             ev.elapsed_s = elapsed();
             if (ev.is_best) {

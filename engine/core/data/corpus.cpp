@@ -1,0 +1,428 @@
+// Corpus readers, one per input format, all feeding the same document sink.
+#include "core/data/corpus.h"
+#include "core/data/cleaning.h"
+
+#include "twb/errors.h"
+
+#include <algorithm>
+#include <fstream>
+
+namespace twb {
+
+namespace fs = std::filesystem;
+
+InputFormat parse_input_format(const std::string& name) {
+    if (name == "text" || name == "txt")
+        return InputFormat::Text;
+    if (name == "jsonl")
+        return InputFormat::Jsonl;
+    if (name == "csv")
+        return InputFormat::Csv;
+    if (name == "tsv")
+        return InputFormat::Tsv;
+    if (name == "parallel")
+        return InputFormat::Parallel;
+    if (name == "records" || name == "fortune")
+        return InputFormat::Records;
+    throw ConfigError("unknown input format '" + name + "'; choose text, jsonl, csv, tsv, parallel or records");
+}
+
+std::string to_string(InputFormat f) {
+    switch (f) {
+        case InputFormat::Text:
+            return "text";
+        case InputFormat::Jsonl:
+            return "jsonl";
+        case InputFormat::Csv:
+            return "csv";
+        case InputFormat::Tsv:
+            return "tsv";
+        case InputFormat::Parallel:
+            return "parallel";
+        case InputFormat::Records:
+            return "records";
+    }
+    return "text";
+}
+
+void to_json(nlohmann::json& j, const CorpusSpec& s) {
+    j = {{"format", to_string(s.format)}, {"inputs", s.inputs}};
+    if (s.format == InputFormat::Jsonl)
+        j["field"] = s.field;
+    if (s.format == InputFormat::Csv || s.format == InputFormat::Tsv)
+        j["column"] = s.column;
+    if (s.format == InputFormat::Records)
+        j["record_separator"] = s.record_separator;
+    if (s.format == InputFormat::Parallel)
+        j["pair_separator"] = s.pair_separator;
+    j["replace_invalid_utf8"] = s.replace_invalid_utf8;
+}
+
+std::vector<fs::path> expand_inputs(const std::vector<std::string>& inputs) {
+    if (inputs.empty())
+        throw InputError("no input given; name at least one file or folder (--input PATH)");
+    std::vector<fs::path> out;
+    for (const auto& in : inputs) {
+        const fs::path p(in);
+        std::error_code ec;
+        if (!fs::exists(p, ec))
+            throw InputError(in + ": no such file or folder");
+        if (fs::is_directory(p, ec)) {
+            std::vector<fs::path> files;
+            for (auto it = fs::recursive_directory_iterator(p, ec); it != fs::recursive_directory_iterator();
+                 it.increment(ec)) {
+                const auto name = it->path().filename().string();
+                if (!name.empty() && name[0] == '.') {
+                    if (it->is_directory())
+                        it.disable_recursion_pending();
+                    continue;
+                }
+                if (it->is_regular_file())
+                    files.push_back(it->path());
+            }
+            std::sort(files.begin(), files.end());
+            if (files.empty())
+                throw InputError(in + ": the folder holds no files");
+            for (auto& f : files)
+                if (fs::file_size(f) > 0)
+                    out.push_back(f);
+        } else {
+            if (fs::file_size(p, ec) == 0)
+                throw InputError(in + ": the file is empty");
+            out.push_back(p);
+        }
+    }
+    if (out.empty())
+        throw InputError("every input is empty; nothing to read");
+    return out;
+}
+
+namespace {
+
+/// Reads a file in validated UTF-8 blocks that end on a line boundary; checks binary and encoding.
+class FileReader {
+public:
+    FileReader(const fs::path& path, bool replace, CorpusReadResult& result)
+        : m_path(path), m_replace(replace), m_result(result), m_in(path, std::ios::binary) {
+        if (!m_in)
+            throw InputError(path.string() + ": cannot open the file (check permissions)");
+    }
+    /// Next block of whole lines (the last block may end without a newline); false at end.
+    bool next(std::string& block) {
+        block.clear();
+        while (true) {
+            if (m_eof) {
+                if (m_carry.empty())
+                    return false;
+                block.swap(m_carry);
+                check(block);
+                return true;
+            }
+            std::vector<char> buf(4 << 20);
+            m_in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+            const size_t got = static_cast<size_t>(m_in.gcount());
+            if (got == 0) {
+                m_eof = true;
+                continue;
+            }
+            if (m_offset == 0 && looks_binary(std::string_view(buf.data(), std::min<size_t>(got, 8192))))
+                throw InputError(m_path.string() +
+                                 ": looks like a binary file, not text (NUL or control bytes "
+                                 "near the start); give a UTF-8 text file");
+            m_carry.append(buf.data(), got);
+            const size_t nl = m_carry.rfind('\n');
+            if (nl == std::string::npos)
+                continue;
+            block = m_carry.substr(0, nl + 1);
+            m_carry.erase(0, nl + 1);
+            check(block);
+            return true;
+        }
+    }
+    uint64_t offset() const { return m_offset; }
+
+private:
+    void check(std::string& block) {
+        const size_t bad = find_invalid_utf8(block);
+        if (bad != std::string::npos) {
+            if (!m_replace)
+                throw InputError(m_path.string() + ": invalid UTF-8 at byte offset " + std::to_string(m_offset + bad) +
+                                 " (convert the file to UTF-8, or use the option to replace bad bytes)");
+            m_result.invalid_bytes_replaced += replace_invalid_utf8(block);
+        }
+        if (block.find('\0') != std::string::npos)
+            throw InputError(m_path.string() + ": holds NUL bytes; it looks binary, not text");
+        m_offset += block.size();
+    }
+    fs::path m_path;
+    bool m_replace;
+    CorpusReadResult& m_result;
+    std::ifstream m_in;
+    std::string m_carry;
+    bool m_eof = false;
+    uint64_t m_offset = 0;
+};
+
+/// Calls fn(line, line_number) for each line of a file (newline stripped, CR kept).
+template <typename Fn>
+void for_each_line(FileReader& r, Fn&& fn) {
+    std::string block;
+    uint64_t lineNo = 0;
+    while (r.next(block)) {
+        size_t pos = 0;
+        while (pos < block.size()) {
+            size_t nl = block.find('\n', pos);
+            if (nl == std::string::npos)
+                nl = block.size();
+            fn(std::string_view(block).substr(pos, nl - pos), ++lineNo);
+            pos = nl + 1;
+        }
+    }
+}
+
+std::vector<std::string> split_csv_line(std::string_view line, char sep) {
+    std::vector<std::string> out;
+    std::string cur;
+    bool quoted = false;
+    for (size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                cur += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                cur += c;
+            }
+        } else if (c == '"' && cur.empty()) {
+            quoted = true;
+        } else if (c == sep) {
+            out.push_back(cur);
+            cur.clear();
+        } else if (c != '\r') {
+            cur += c;
+        }
+    }
+    out.push_back(cur);
+    return out;
+}
+
+}  // namespace
+
+CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, const ProgressFn& progress) {
+    CorpusReadResult result;
+    const auto files = expand_inputs(spec.inputs);
+    uint64_t total = 0, doneBefore = 0;
+    for (auto& f : files)
+        total += fs::file_size(f);
+    for (auto& f : files)
+        result.files.push_back({f.string(), fs::file_size(f), spec.hash_sources ? sha256_file(f) : ""});
+    auto report = [&](uint64_t done) {
+        if (progress && !progress(done, total))
+            throw Cancelled();
+    };
+
+    if (spec.format == InputFormat::Parallel) {
+        if (files.size() != 2)
+            throw InputError("parallel input needs exactly two files, source then target (got " +
+                             std::to_string(files.size()) + ")");
+        FileReader src(files[0], spec.replace_invalid_utf8, result), tgt(files[1], spec.replace_invalid_utf8, result);
+        // Line-aligned: read both in step. Keep memory bounded by reading block pairs line by line.
+        std::string sb, tb;
+        size_t sp = 0, tp = 0;
+        uint64_t line = 0;
+        auto nextLine = [](FileReader& r, std::string& buf, size_t& pos, std::string& out) {
+            while (true) {
+                const size_t nl = buf.find('\n', pos);
+                if (nl != std::string::npos) {
+                    out.assign(buf, pos, nl - pos);
+                    pos = nl + 1;
+                    return true;
+                }
+                std::string rest = buf.substr(pos);
+                std::string more;
+                if (!r.next(more)) {
+                    if (rest.empty())
+                        return false;
+                    out = rest;
+                    buf.clear();
+                    pos = 0;
+                    return true;
+                }
+                buf = rest + more;
+                pos = 0;
+            }
+        };
+        std::string a, b;
+        while (true) {
+            const bool ha = nextLine(src, sb, sp, a), hb = nextLine(tgt, tb, tp, b);
+            if (!ha && !hb)
+                break;
+            ++line;
+            if (ha != hb)
+                throw InputError("parallel files are not line-aligned: " + (ha ? files[1] : files[0]).string() +
+                                 " ends at line " + std::to_string(line - 1) + " while the other goes on");
+            if (!a.empty() && a.back() == '\r')
+                a.pop_back();
+            if (!b.empty() && b.back() == '\r')
+                b.pop_back();
+            sink(a + spec.pair_separator + b, true);
+            ++result.documents;
+            if (line % 4096 == 0)
+                report(src.offset() + tgt.offset());
+        }
+        report(total);
+        return result;
+    }
+
+    for (auto& f : files) {
+        FileReader r(f, spec.replace_invalid_utf8, result);
+        switch (spec.format) {
+            case InputFormat::Text: {
+                std::string block;
+                while (r.next(block)) {
+                    sink(block, false);
+                    report(doneBefore + r.offset());
+                }
+                sink({}, true);
+                ++result.documents;
+                break;
+            }
+            case InputFormat::Records: {
+                std::string rec;
+                bool any = false;
+                for_each_line(r, [&](std::string_view line, uint64_t n) {
+                    std::string_view l = line;
+                    if (!l.empty() && l.back() == '\r')
+                        l.remove_suffix(1);
+                    if (l == spec.record_separator) {
+                        if (any) {
+                            if (!rec.empty() && rec.back() == '\n')
+                                rec.pop_back();
+                            sink(rec, true);
+                            ++result.documents;
+                        }
+                        rec.clear();
+                        any = false;
+                    } else {
+                        rec.append(line);
+                        rec += '\n';
+                        any = true;
+                    }
+                    if (n % 4096 == 0)
+                        report(doneBefore + r.offset());
+                });
+                if (any) {
+                    if (!rec.empty() && rec.back() == '\n')
+                        rec.pop_back();
+                    sink(rec, true);
+                    ++result.documents;
+                }
+                break;
+            }
+            case InputFormat::Jsonl: {
+                for_each_line(r, [&](std::string_view line, uint64_t n) {
+                    if (line.find_first_not_of(" \t\r") == std::string_view::npos)
+                        return;
+                    nlohmann::json j;
+                    try {
+                        j = nlohmann::json::parse(line);
+                    } catch (const nlohmann::json::exception&) {
+                        throw InputError(f.string() + ": line " + std::to_string(n) + " is not valid JSON");
+                    }
+                    if (!j.is_object() || !j.contains(spec.field) || !j[spec.field].is_string())
+                        throw InputError(f.string() + ": line " + std::to_string(n) + " has no string field '" +
+                                         spec.field + "' (choose the field with --field)");
+                    sink(j[spec.field].get<std::string>(), true);
+                    ++result.documents;
+                    if (n % 4096 == 0)
+                        report(doneBefore + r.offset());
+                });
+                break;
+            }
+            case InputFormat::Csv:
+            case InputFormat::Tsv: {
+                const char sep = spec.format == InputFormat::Csv ? ',' : '\t';
+                int col = -1;
+                bool header = false;
+                if (spec.column.empty())
+                    col = 0;
+                else if (std::all_of(spec.column.begin(), spec.column.end(), ::isdigit))
+                    col = std::stoi(spec.column);
+                else
+                    header = true;
+                for_each_line(r, [&](std::string_view line, uint64_t n) {
+                    auto cells = split_csv_line(line, sep);
+                    if (header && n == 1) {
+                        auto it = std::find(cells.begin(), cells.end(), spec.column);
+                        if (it == cells.end())
+                            throw InputError(f.string() + ": the header row has no column '" + spec.column + "'");
+                        col = static_cast<int>(it - cells.begin());
+                        return;
+                    }
+                    if (line.empty())
+                        return;
+                    if (col >= static_cast<int>(cells.size()))
+                        throw InputError(f.string() + ": line " + std::to_string(n) + " has only " +
+                                         std::to_string(cells.size()) + " columns, column " + std::to_string(col) +
+                                         " asked for");
+                    sink(cells[static_cast<size_t>(col)], true);
+                    ++result.documents;
+                    if (n % 4096 == 0)
+                        report(doneBefore + r.offset());
+                });
+                break;
+            }
+            case InputFormat::Parallel:
+                break;
+        }
+        doneBefore += fs::file_size(f);
+        report(doneBefore);
+    }
+    return result;
+}
+
+CleaningPreview preview_cleaning(const CorpusSpec& specIn, const CleaningOptions& cleaning, size_t maxBytes) {
+    CorpusSpec spec = specIn;
+    spec.hash_sources = false;
+    CleaningPreview p;
+    Cleaner cleaner(cleaning);
+    std::string doc;
+    bool full = false;
+    auto flush = [&] {
+        if (!p.before.empty()) {
+            p.before += "\n\n";
+            p.after += "\n\n";
+        }
+        p.before += doc;
+        p.after += cleaner.clean(doc);
+        doc.clear();
+        full = p.before.size() >= maxBytes;
+    };
+    try {
+        read_corpus(
+            spec,
+            [&](std::string_view piece, bool end) {
+                if (full)
+                    return;
+                doc.append(
+                    piece.substr(0, std::min(piece.size(), maxBytes + 4096 - std::min(maxBytes + 4096, doc.size()))));
+                if (end || doc.size() >= maxBytes)
+                    flush();
+            },
+            [&](uint64_t, uint64_t) { return !full; });
+    } catch (const Cancelled&) {
+    }
+    if (!doc.empty() && !full)
+        flush();
+    for (const auto& e : cleaner.report().effects) {
+        p.lines_changed += e.lines_changed;
+        p.lines_removed += e.lines_removed;
+        p.chars_removed += e.chars_removed;
+        p.per_option.emplace_back(e.option, e.chars_removed);
+    }
+    return p;
+}
+
+}  // namespace twb

@@ -1,0 +1,438 @@
+// The preparation pipeline and statistics.
+#include "twb/dataset.h"
+
+#include "core/data/cleaning.h"
+#include "core/data/corpus.h"
+#include "core/data/token_file.h"
+#include "core/tokenizers/tokenizer.h"
+#include "twb/text.h"
+
+#include "twb/errors.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <numeric>
+#include <random>
+
+namespace twb {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr int kMetaFormatVersion = 1;
+
+size_t code_points(std::string_view s) {
+    size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+}
+
+/// Lengths seen in a stream: exact count, mean and max, plus a bounded uniform sample (reservoir) for
+/// the histogram, so a corpus of any size costs at most a few MB here.
+struct LengthSample {
+    static constexpr size_t kCap = 1 << 20;
+    std::vector<uint32_t> sample;
+    uint64_t n = 0, sum = 0;
+    uint32_t max = 0;
+    std::mt19937_64 rng{12345};
+    void add(uint32_t v) {
+        ++n;
+        sum += v;
+        max = std::max(max, v);
+        if (sample.size() < kCap) sample.push_back(v);
+        else if (const uint64_t j = rng() % n; j < kCap) sample[j] = v;
+    }
+};
+
+/// Collects counts and lengths while encoding.
+struct StatsBuilder {
+    explicit StatsBuilder(const Tokenizer& t) : tok(t), counts(static_cast<size_t>(t.vocab_size()), 0) {}
+    const Tokenizer& tok;
+    std::vector<uint64_t> counts;
+    LengthSample lineLengths, docLengths;
+    uint64_t chars = 0, bytes = 0, tokens = 0, docs = 0;
+
+    void add_tokens(const int32_t* ids, size_t n) {
+        for (size_t i = 0; i < n; ++i) ++counts[static_cast<size_t>(ids[i])];
+        tokens += n;
+    }
+    DatasetStats finish() const {
+        DatasetStats s;
+        s.characters = chars;
+        s.bytes = bytes;
+        s.tokens = tokens;
+        s.documents = docs;
+        s.lines = lineLengths.n;
+        s.vocab_size = tok.vocab_size();
+        s.chars_per_token = tokens ? static_cast<double>(chars) / static_cast<double>(tokens) : 0;
+        s.vocab_used = static_cast<int>(std::count_if(counts.begin(), counts.end(), [](uint64_t c) { return c > 0; }));
+        if (tok.unk_id() >= 0 && tokens)
+            s.unk_rate = static_cast<double>(counts[static_cast<size_t>(tok.unk_id())]) / static_cast<double>(tokens);
+        // Histogram of documents when there are many, else of lines.
+        const bool byDoc = docLengths.n >= 100;
+        const auto& L = byDoc ? docLengths : lineLengths;
+        s.length_unit = byDoc ? "documents" : "lines";
+        if (L.n > 0) {
+            std::vector<uint32_t> sorted(L.sample);
+            std::sort(sorted.begin(), sorted.end());
+            s.length_max = L.max;
+            s.length_mean = static_cast<double>(L.sum) / static_cast<double>(L.n);
+            const double hi = std::max<double>(1.0, sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)]);
+            const int bins = 20;
+            const double w = std::max(1.0, std::ceil(hi / bins));
+            for (int b = 0; b <= bins; ++b) s.length_bin_edges.push_back(b * w);
+            s.length_counts.assign(bins, 0);
+            // Exact up to a million lines/documents; beyond, the sample scaled to the true count.
+            const double scale = static_cast<double>(L.n) / static_cast<double>(L.sample.size());
+            std::vector<double> c(bins, 0.0);
+            for (uint32_t v : L.sample) c[std::min<size_t>(bins - 1, static_cast<size_t>(v / w))] += scale;
+            for (int b = 0; b < bins; ++b) s.length_counts[static_cast<size_t>(b)] = static_cast<uint64_t>(std::llround(c[static_cast<size_t>(b)]));
+        }
+        std::vector<int> order(counts.size());
+        std::iota(order.begin(), order.end(), 0);
+        const size_t top = std::min<size_t>(50, order.size());
+        std::partial_sort(order.begin(), order.begin() + static_cast<long>(top), order.end(),
+                          [&](int a, int b) { return counts[static_cast<size_t>(a)] > counts[static_cast<size_t>(b)]; });
+        for (size_t i = 0; i < top && counts[static_cast<size_t>(order[i])] > 0; ++i)
+            s.top_tokens.push_back({order[i], tok.token_text(order[i]), counts[static_cast<size_t>(order[i])]});
+        return s;
+    }
+};
+
+/// Encodes text made of whole lines, recording tokens per line; returns its token count. With a
+/// newline token the whole text goes to the tokenizer at once (far fewer calls), else line by line.
+size_t encode_document(const Tokenizer& tok, std::string_view doc, std::vector<int32_t>& ids, StatsBuilder& st) {
+    const size_t before = ids.size();
+    const int nl = tok.newline_id();
+    if (nl >= 0) {
+        tok.encode(doc, ids);
+        uint32_t run = 0;
+        for (size_t i = before; i < ids.size(); ++i) {
+            ++run;
+            if (ids[i] == nl) {
+                st.lineLengths.add(run);
+                run = 0;
+            }
+        }
+        if (run) st.lineLengths.add(run);
+        return ids.size() - before;
+    }
+    size_t pos = 0;
+    while (pos < doc.size()) {
+        size_t nl = doc.find('\n', pos);
+        nl = nl == std::string_view::npos ? doc.size() : nl + 1;
+        const size_t lb = ids.size();
+        tok.encode(doc.substr(pos, nl - pos), ids);
+        st.lineLengths.add(static_cast<uint32_t>(ids.size() - lb));
+        pos = nl;
+    }
+    return ids.size() - before;
+}
+
+struct TempDir {
+    fs::path path;
+    bool keep = false;
+    ~TempDir() {
+        if (!keep && !path.empty()) {
+            std::error_code ec;
+            fs::remove_all(path, ec);
+        }
+    }
+};
+} // namespace
+
+void to_json(nlohmann::json& j, const DatasetStats& s) {
+    j = {{"characters", s.characters}, {"bytes", s.bytes}, {"tokens", s.tokens}, {"documents", s.documents},
+         {"lines", s.lines}, {"chars_per_token", s.chars_per_token}, {"vocab_size", s.vocab_size},
+         {"vocab_used", s.vocab_used}, {"unk_rate", s.unk_rate}, {"length_unit", s.length_unit},
+         {"length_bin_edges", s.length_bin_edges}, {"length_counts", s.length_counts},
+         {"length_mean", s.length_mean}, {"length_max", s.length_max}, {"top_tokens", nlohmann::json::array()}};
+    for (auto& t : s.top_tokens) j["top_tokens"].push_back({{"id", t.id}, {"text", t.text}, {"count", t.count}});
+}
+
+void from_json(const nlohmann::json& j, DatasetStats& s) {
+    s.characters = j.value("characters", 0ull);
+    s.bytes = j.value("bytes", 0ull);
+    s.tokens = j.value("tokens", 0ull);
+    s.documents = j.value("documents", 0ull);
+    s.lines = j.value("lines", 0ull);
+    s.chars_per_token = j.value("chars_per_token", 0.0);
+    s.vocab_size = j.value("vocab_size", 0);
+    s.vocab_used = j.value("vocab_used", 0);
+    s.unk_rate = j.value("unk_rate", 0.0);
+    s.length_unit = j.value("length_unit", "");
+    s.length_bin_edges = j.value("length_bin_edges", std::vector<double>{});
+    s.length_counts = j.value("length_counts", std::vector<uint64_t>{});
+    s.length_mean = j.value("length_mean", 0.0);
+    s.length_max = j.value("length_max", 0ull);
+    s.top_tokens.clear();
+    for (auto& t : j.value("top_tokens", nlohmann::json::array()))
+        s.top_tokens.push_back({t.value("id", 0), t.value("text", ""), t.value("count", 0ull)});
+}
+
+PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressFn& progress) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (opts.out.empty()) throw ConfigError("no output folder given (--out DIR)");
+    if (!(opts.val_fraction >= 0.0 && opts.val_fraction < 1.0))
+        throw ConfigError("val fraction " + std::to_string(opts.val_fraction) + " must be in [0, 1)");
+    if (opts.split != "tail" && opts.split != "shuffle")
+        throw ConfigError("split '" + opts.split + "' is unknown; choose tail or shuffle");
+    const fs::path out = fs::absolute(opts.out).lexically_normal();
+    if (fs::exists(out) && !opts.overwrite && !fs::is_empty(out))
+        throw IoError(out.string() + " already exists; choose another output folder or allow overwriting (--force)");
+    std::error_code ec;
+    fs::create_directories(out.parent_path(), ec);
+    TempDir tmp;
+    tmp.path = out.parent_path() / ("." + out.filename().string() + ".tmp-" + std::to_string(std::random_device{}()));
+    if (!fs::create_directory(tmp.path, ec) || ec)
+        throw IoError(out.parent_path().string() + ": cannot write here (" + ec.message() +
+                      "); choose a writable output folder");
+    auto stage = [&](const std::string& name) {
+        return [&, name](uint64_t done, uint64_t total) { return !progress || progress(name, done, total); };
+    };
+
+    // 1. Read and clean into corpus.txt, remembering where each document ends.
+    PrepareResult result;
+    const fs::path corpusFile = tmp.path / "corpus.txt";
+    std::vector<std::pair<uint64_t, uint64_t>> docs;  // [start, end) byte ranges in corpus.txt
+    uint64_t chars = 0, bytes = 0;
+    Cleaner cleaner(opts.cleaning);
+    CorpusReadResult readResult;
+    {
+        std::ofstream cf(corpusFile, std::ios::binary);
+        if (!cf) throw IoError(corpusFile.string() + ": cannot write the working copy");
+        std::string cleaned;
+        uint64_t docStart = 0;
+        char lastByte = '\n';
+        auto write = [&](const std::string& s) {
+            cf.write(s.data(), static_cast<std::streamsize>(s.size()));
+            lastByte = s.back();
+            chars += code_points(s);
+            bytes += s.size();
+        };
+        readResult = read_corpus(opts.corpus, [&](std::string_view piece, bool end) {
+            cleaned.clear();
+            cleaner.feed(piece, cleaned);
+            if (end) cleaner.end_document(cleaned);
+            if (!cleaned.empty()) {
+                if (bytes == docStart && !docs.empty() && lastByte != '\n') {
+                    // Documents are separated by a newline in the working copy (outside both documents).
+                    write("\n");
+                    docStart = bytes;
+                }
+                write(cleaned);
+            }
+            if (end) {
+                if (bytes > docStart) {
+                    docs.emplace_back(docStart, bytes);
+                }
+                docStart = bytes;
+            }
+        }, stage("reading"));
+        if (!cf) throw IoError(corpusFile.string() + ": write failed (disk full?)");
+    }
+    result.cleaning = cleaner.report();
+    result.warnings = readResult.warnings;
+    if (readResult.invalid_bytes_replaced)
+        result.warnings.push_back(std::to_string(readResult.invalid_bytes_replaced) +
+                                  " invalid UTF-8 bytes were replaced with U+FFFD");
+    if (bytes == 0) throw InputError("the corpus is empty after cleaning; check the inputs and cleaning options");
+
+    // 2. Train the tokenizer on the cleaned text.
+    const auto tok = train_tokenizer(opts.tokenizer, corpusFile, stage("tokenizer"));
+    const TokenDtype dtype = dtype_for_vocab(tok->vocab_size());
+
+    // 3. Encode document by document, line by line.
+    std::vector<bool> isVal(docs.size(), false);
+    if (opts.split == "shuffle") {
+        std::vector<size_t> order(docs.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::mt19937_64 rng(opts.seed);
+        std::shuffle(order.begin(), order.end(), rng);
+        const auto nVal = static_cast<size_t>(std::llround(opts.val_fraction * static_cast<double>(docs.size())));
+        if (opts.val_fraction > 0 && nVal == 0 && docs.size() > 1)
+            result.warnings.push_back("too few documents for a shuffled validation split; val is empty");
+        for (size_t i = 0; i < nVal && i < order.size(); ++i) isVal[order[i]] = true;
+    }
+    StatsBuilder st(*tok);
+    st.chars = chars;
+    st.bytes = bytes;
+    st.docs = docs.size();
+    const fs::path allFile = tmp.path / "train.bin";
+    TokenWriter trainW(allFile, dtype);
+    std::unique_ptr<TokenWriter> valW;
+    if (opts.split == "shuffle") valW = std::make_unique<TokenWriter>(tmp.path / "val.bin", dtype);
+    {
+        std::ifstream cf(corpusFile, std::ios::binary);
+        std::vector<int32_t> ids;
+        std::string buf;
+        const int eos = tok->eos_id();
+        uint64_t prevEnd = 0;
+        for (size_t d = 0; d < docs.size(); ++d) {
+            auto [s, e] = docs[d];
+            ids.clear();
+            if (eos < 0 && s > prevEnd) {  // separator newline between documents
+                buf.assign(static_cast<size_t>(s - prevEnd), '\0');
+                cf.seekg(static_cast<std::streamoff>(prevEnd));
+                cf.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+                tok->encode(buf, ids);
+            }
+            // Read the document in pieces that end on line boundaries so huge documents stream.
+            cf.seekg(static_cast<std::streamoff>(s));
+            uint64_t pos = s;
+            size_t docTokens = 0;
+            while (pos < e) {
+                const uint64_t n = std::min<uint64_t>(e - pos, 1 << 20);  // 1 MB of text at a time
+                buf.resize(static_cast<size_t>(n));
+                cf.read(buf.data(), static_cast<std::streamsize>(n));
+                size_t use = buf.size();
+                if (pos + n < e) {
+                    const size_t nl = buf.rfind('\n');
+                    use = nl == std::string::npos ? buf.size() - utf8_incomplete_tail(buf) : nl + 1;
+                    cf.seekg(static_cast<std::streamoff>(pos + use));
+                }
+                docTokens += encode_document(*tok, std::string_view(buf).substr(0, use), ids, st);
+                pos += use;
+                if (ids.size() > (1u << 20)) {
+                    st.add_tokens(ids.data(), ids.size());
+                    (isVal[d] ? *valW : trainW).write(ids.data(), ids.size());
+                    ids.clear();
+                }
+                if (progress && !progress("encoding", pos, bytes)) throw Cancelled();
+            }
+            if (eos >= 0) ids.push_back(eos);
+            st.docLengths.add(static_cast<uint32_t>(docTokens));
+            st.add_tokens(ids.data(), ids.size());
+            (isVal[d] ? *valW : trainW).write(ids.data(), ids.size());
+            prevEnd = e;
+        }
+        trainW.close();
+        if (valW) valW->close();
+    }
+    result.stats = st.finish();
+
+    // 4. Split (tail: the last val_fraction of tokens, as nanoGPT does with characters).
+    if (progress && !progress("writing", 0, 1)) throw Cancelled();
+    if (opts.split == "tail") {
+        const uint64_t n = trainW.count();
+        const auto nTrain = static_cast<uint64_t>(std::floor(static_cast<double>(n) * (1.0 - opts.val_fraction)));
+        const size_t w = dtype_size(dtype);
+        {
+            std::ifstream in(allFile, std::ios::binary);
+            std::ofstream vo(tmp.path / "val.bin", std::ios::binary);
+            in.seekg(static_cast<std::streamoff>(nTrain * w));
+            if (n > nTrain) vo << in.rdbuf();  // streaming an empty buffer would set failbit
+            if (!vo) throw IoError((tmp.path / "val.bin").string() + ": write failed (disk full?)");
+        }
+        fs::resize_file(allFile, nTrain * w);
+        result.train_tokens = nTrain;
+        result.val_tokens = n - nTrain;
+    } else {
+        result.train_tokens = trainW.count();
+        result.val_tokens = valW->count();
+    }
+    if (result.train_tokens == 0) throw InputError("the training split is empty; lower the val fraction or add text");
+
+    // 5. Tokenizer files and meta.json, then move into place.
+    fs::remove(corpusFile);
+    tok->save(tmp.path);
+    if (fs::exists(tmp.path / "spm_train.model") && fs::exists(tmp.path / "tokenizer.model"))
+        fs::remove(tmp.path / "spm_train.model");
+    nlohmann::json meta;
+    meta["format_version"] = kMetaFormatVersion;
+    meta["tokenizer"] = tok->kind();
+    meta["vocab_size"] = tok->vocab_size();
+    meta["dtype"] = to_string(dtype);
+    meta["train_tokens"] = result.train_tokens;
+    meta["val_tokens"] = result.val_tokens;
+    meta["characters"] = chars;
+    meta["chars_per_token"] = result.stats.chars_per_token;
+    meta["special_tokens"] = {{"pad", tok->pad_id()}, {"unk", tok->unk_id()}, {"bos", tok->bos_id()},
+                              {"eos", tok->eos_id()}};
+    meta["tokenizer_spec"] = {{"kind", opts.tokenizer.kind}, {"vocab_size", opts.tokenizer.vocab_size},
+                              {"lowercase", opts.tokenizer.lowercase},
+                              {"min_frequency", opts.tokenizer.min_frequency}};
+    meta["split"] = {{"mode", opts.split}, {"val_fraction", opts.val_fraction}, {"seed", opts.seed}};
+    meta["corpus"] = opts.corpus;
+    meta["sources"] = nlohmann::json::array();
+    for (auto& f : readResult.files)
+        meta["sources"].push_back({{"path", f.path}, {"bytes", f.bytes}, {"sha256", f.sha256}});
+    meta["cleaning"] = opts.cleaning;
+    meta["cleaning_report"] = result.cleaning;
+    meta["stats"] = result.stats;
+    meta["warnings"] = result.warnings;
+    const std::time_t now = std::time(nullptr);
+    char when[32];
+    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    meta["created"] = when;
+    write_file_atomic(tmp.path / "meta.json", meta.dump(2));
+
+    if (fs::exists(out)) {
+        const fs::path old = out.parent_path() / ("." + out.filename().string() + ".old");
+        fs::remove_all(old, ec);
+        fs::rename(out, old, ec);
+        if (ec) throw IoError(out.string() + ": cannot replace the existing folder (" + ec.message() + ")");
+        fs::rename(tmp.path, out, ec);
+        if (ec) {
+            fs::rename(old, out);
+            throw IoError(out.string() + ": cannot move the prepared dataset into place (" + ec.message() + ")");
+        }
+        fs::remove_all(old, ec);
+    } else {
+        fs::rename(tmp.path, out, ec);
+        if (ec) throw IoError(out.string() + ": cannot move the prepared dataset into place (" + ec.message() + ")");
+    }
+    tmp.keep = true;
+    result.dir = out;
+    if (progress) progress("writing", 1, 1);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+PreparedDataset open_prepared(const fs::path& dir) {
+    PreparedDataset d;
+    d.dir = dir;
+    const fs::path metaFile = dir / "meta.json";
+    if (!fs::exists(metaFile))
+        throw InputError(dir.string() + ": no meta.json; prepare the data first (twb prepare ... --out " +
+                         dir.string() + ")");
+    try {
+        d.meta = nlohmann::json::parse(read_file(metaFile));
+        d.dtype = parse_token_dtype(d.meta.value("dtype", "uint16"));
+        d.vocab_size = d.meta.at("vocab_size").get<int>();
+        d.train_tokens = d.meta.at("train_tokens").get<uint64_t>();
+        d.val_tokens = d.meta.at("val_tokens").get<uint64_t>();
+        d.chars_per_token = d.meta.value("chars_per_token", 1.0);
+        d.tokenizer_kind = d.meta.value("tokenizer", "");
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(metaFile.string() + ": unreadable (" + e.what() + "); prepare the data again");
+    }
+    for (auto [name, n] : {std::pair<const char*, uint64_t>{"train.bin", d.train_tokens}, {"val.bin", d.val_tokens}}) {
+        const fs::path f = dir / name;
+        if (!fs::exists(f)) throw FormatError(f.string() + ": missing; prepare the data again");
+        if (fs::file_size(f) != n * dtype_size(d.dtype))
+            throw FormatError(f.string() + ": holds " + std::to_string(fs::file_size(f) / dtype_size(d.dtype)) +
+                              " tokens but meta.json says " + std::to_string(n) + "; prepare the data again");
+    }
+    return d;
+}
+
+std::vector<PreparedDataset> list_prepared(const fs::path& parent) {
+    std::vector<PreparedDataset> out;
+    std::error_code ec;
+    if (!fs::is_directory(parent, ec)) return out;
+    for (auto& e : fs::directory_iterator(parent, ec)) {
+        if (!e.is_directory() || !fs::exists(e.path() / "meta.json")) continue;
+        try {
+            out.push_back(open_prepared(e.path()));
+        } catch (const Error&) {
+        }
+    }
+    std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.dir < b.dir; });
+    return out;
+}
+
+} // namespace twb

@@ -1,0 +1,75 @@
+// Run-folder files without torch.
+#include "twb/run_folder.h"
+
+#include "twb/errors.h"
+#include "twb/text.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace twb {
+
+namespace fs = std::filesystem;
+
+std::string checkpoint_dir_name(int64_t step) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "step_%08lld", static_cast<long long>(step));
+    return buf;
+}
+
+std::vector<int64_t> list_checkpoints(const fs::path& run_dir) {
+    std::vector<int64_t> steps;
+    std::error_code ec;
+    const fs::path root = run_dir / "checkpoints";
+    if (!fs::is_directory(root, ec)) return steps;
+    for (auto& e : fs::directory_iterator(root, ec)) {
+        const auto name = e.path().filename().string();
+        if (name.rfind("step_", 0) != 0 || !fs::exists(e.path() / "state.json")) continue;
+        try {
+            steps.push_back(std::stoll(name.substr(5)));
+        } catch (const std::exception&) {
+        }
+    }
+    std::sort(steps.begin(), steps.end());
+    return steps;
+}
+
+std::filesystem::path find_checkpoint(const std::filesystem::path& path, const std::string& which) {
+    if (fs::exists(path / "state.json") && fs::exists(path / "model.safetensors")) return path;  // a checkpoint itself
+    const auto steps = list_checkpoints(path);
+    if (steps.empty())
+        throw InputError(path.string() + ": no checkpoints here; is this a run folder written by 'twb train'?");
+    int64_t step;
+    if (which == "last" || which.empty()) {
+        step = steps.back();
+    } else if (which == "best") {
+        const fs::path bf = path / "checkpoints" / "best.json";
+        if (!fs::exists(bf)) throw InputError(path.string() + ": no best checkpoint recorded yet; use last");
+        step = nlohmann::json::parse(read_file(bf)).at("step").get<int64_t>();
+    } else {
+        try {
+            step = std::stoll(which);
+        } catch (const std::exception&) {
+            throw InputError("checkpoint '" + which + "' is not best, last or a step number");
+        }
+    }
+    if (!std::binary_search(steps.begin(), steps.end(), step)) {
+        std::string have;
+        for (auto s : steps) have += (have.empty() ? "" : ", ") + std::to_string(s);
+        throw InputError(path.string() + ": no checkpoint at step " + std::to_string(step) + "; available: " + have);
+    }
+    return path / "checkpoints" / checkpoint_dir_name(step);
+}
+
+RunConfig read_run_config(const fs::path& run_dir) {
+    const fs::path f = run_dir / "config.json";
+    if (!fs::exists(f)) throw InputError(run_dir.string() + ": no config.json; is this a run folder written by 'twb train'?");
+    try {
+        return nlohmann::json::parse(read_file(f)).get<RunConfig>();
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(f.string() + ": unreadable (" + e.what() + ")");
+    }
+}
+
+} // namespace twb

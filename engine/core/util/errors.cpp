@@ -1,0 +1,2 @@
+// Anchors the error classes' vtables in one translation unit.
+#include "twb/errors.h"

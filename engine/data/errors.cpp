@@ -1,2 +1,0 @@
-// Anchors the error classes' vtables in one translation unit.
-#include "engine/data/errors.h"

@@ -1,0 +1,149 @@
+// ModelSession: the one model facade of the engine, a LoadedModel behind a pimpl. `twb sample`,
+// `twb attention`, `twb eval` and the GUI's workers all go through it.
+#include "twb/session.h"
+
+#include "core/data/token_file.h"
+#include "nn/attention_capture.h"
+#include "nn/device.h"
+#include "nn/evaluator.h"
+#include "nn/gpt_source.h"
+#include "nn/model_loader.h"
+#include "twb/dataset.h"
+#include "twb/errors.h"
+#include "twb/metrics.h"
+#include "twb/run_folder.h"
+
+#include <cmath>
+
+namespace twb {
+
+using namespace twb::nn;
+
+struct ModelSession::Impl {
+    LoadedModel m;
+    bool open = false;
+};
+
+ModelSession::ModelSession() : d(std::make_unique<Impl>()) {}
+ModelSession::~ModelSession() = default;
+
+void ModelSession::open(const std::string& run, const std::string& which) {
+    const std::string ck = find_checkpoint(run, which).string();
+    if (d->open && d->m.checkpoint == ck)
+        return;
+    d->open = false;
+    d->m = load_model(ck);  // a checkpoint folder names itself
+    d->open = true;
+}
+
+bool ModelSession::is_open() const {
+    return d->open;
+}
+std::string ModelSession::run() const {
+    return d->open ? std::filesystem::path(d->m.checkpoint).parent_path().parent_path().string() : std::string();
+}
+std::string ModelSession::checkpoint() const {
+    return d->m.checkpoint;
+}
+int64_t ModelSession::step() const {
+    return d->m.step;
+}
+const RunConfig& ModelSession::config() const {
+    return d->m.config;
+}
+
+namespace {
+LoadedModel& need(ModelSession::Impl& d) {
+    if (!d.open)
+        throw InputError("no checkpoint is loaded; choose a run first");
+    return d.m;
+}
+}  // namespace
+
+std::vector<int32_t> ModelSession::encode(const std::string& prompt) const {
+    return encode_prompt(need(*d), prompt);
+}
+std::string ModelSession::decode(const std::vector<int32_t>& ids) const {
+    return need(*d).tokenizer->decode(ids);
+}
+std::string ModelSession::token_text(int id) const {
+    return need(*d).tokenizer->token_text(id);
+}
+int ModelSession::vocab_size() const {
+    return need(*d).tokenizer->vocab_size();
+}
+
+SampleResult ModelSession::generate(const std::vector<int32_t>& prompt, const SamplingOptions& opt,
+                                    const TokenCallback& on_token, const std::atomic<bool>* cancel) {
+    auto& m = need(*d);
+    opt.validate();
+    if (prompt.empty())
+        throw InputError("the prompt has no tokens");
+    GptSource src(m.model, m.device, opt.use_kv_cache);
+    auto res = generate_ids(
+        src, prompt, opt, m.tokenizer->eos_id(), [&](const std::vector<int32_t>& v) { return m.tokenizer->decode(v); },
+        on_token, cancel);
+    if (static_cast<int64_t>(prompt.size()) > m.config.block_size)
+        res.warnings.push_back("the prompt has " + std::to_string(prompt.size()) + " tokens, more than block_size " +
+                               std::to_string(m.config.block_size) + "; the model sees only the most recent ones");
+    return res;
+}
+
+AttentionCapture ModelSession::attention(const std::string& text, int top) {
+    return capture_attention(need(*d), text, top);
+}
+
+PositionTable ModelSession::positions(int64_t maxRows) const {
+    const auto& m = need(*d);
+    torch::NoGradGuard ng;
+    const auto& c = m.config;
+    PositionTable t;
+    t.kind = c.position;
+    t.rows = std::min<int64_t>(maxRows, c.block_size);
+    torch::Tensor table;
+    if (c.position == Position::Learned) {
+        table = m.model->transformer->wpe->weight.slice(0, 0, t.rows);
+        t.col_label = "embedding dimension";
+    } else if (c.position == Position::Sinusoidal) {
+        table = sinusoidal_table(t.rows, c.n_embd);
+        t.col_label = "embedding dimension";
+    } else {
+        const int64_t hd = c.n_embd / c.n_head;
+        table = rotary_tables(t.rows, hd).first;  // cos(position * theta_i)
+        t.col_label = "dimension pair (rotation frequency falls to the right)";
+        for (int64_t i = 0; i < hd / 2; ++i)
+            t.frequencies.push_back(static_cast<float>(std::pow(10000.0, -2.0 * static_cast<double>(i) / hd)));
+    }
+    table = table.to(torch::kCPU, torch::kFloat32).contiguous();
+    t.cols = table.size(1);
+    t.values.assign(table.data_ptr<float>(), table.data_ptr<float>() + table.numel());
+    return t;
+}
+
+EvalResult ModelSession::evaluate(const EvalOptions& opt) {
+    auto& m = need(*d);
+    if (opt.split != "val" && opt.split != "train")
+        throw ConfigError("split must be val or train (got '" + opt.split + "')");
+    if (opt.batch_size < 1)
+        throw ConfigError("batch size must be at least 1 (got " + std::to_string(opt.batch_size) + ")");
+    if (opt.max_tokens < 0)
+        throw ConfigError("max tokens must not be negative (0 = the whole split)");
+    const auto data = open_prepared(opt.data_dir.empty() ? m.config.data_dir : opt.data_dir);
+    if (data.vocab_size != m.config.vocab_size)
+        throw InputError("the dataset's vocab size " + std::to_string(data.vocab_size) + " differs from the model's " +
+                         std::to_string(m.config.vocab_size) + "; evaluate on data prepared with the same tokenizer");
+    TokenFile f(data.dir / (opt.split + ".bin"), data.dtype);
+    const auto r = evaluate_sequential(m.model, f, opt.batch_size, opt.max_tokens, m.device,
+                                       m.config.dtype == DType::BFloat16);
+    const SplitMetrics sm = split_metrics(r.loss, r.accuracy, data.chars_per_token);
+    EvalResult out;
+    out.split = opt.split;
+    out.tokens = r.tokens;
+    out.loss = sm.loss;
+    out.accuracy = sm.accuracy;
+    out.perplexity = sm.perplexity;
+    out.bits_per_char = sm.bits_per_char;
+    return out;
+}
+
+}  // namespace twb

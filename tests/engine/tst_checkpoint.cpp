@@ -1,0 +1,99 @@
+// safetensors and checkpoints: round trip, refusal of truncated and mismatched files, atomic writes.
+#include "twb/errors.h"
+#include "nn/checkpoint.h"
+#include "test_util.h"
+
+using namespace twb;
+using namespace twb::nn;
+
+class TestCheckpoint : public QObject {
+    Q_OBJECT
+    static RunConfig small() {
+        RunConfig c = preset_config("tiny");
+        c.vocab_size = 17;
+        return c;
+    }
+private slots:
+    void safetensorsRoundTrip() {
+        QTemporaryDir d;
+        auto a = torch::randn({3, 5}), b = torch::arange(7, torch::kInt64), h = torch::randn({4}).to(torch::kBFloat16);
+        save_safetensors(twbtest::path(d, "x.safetensors"), {{"a", a}, {"b", b}, {"h", h}}, {{"k", "v"}});
+        auto r = load_safetensors(twbtest::path(d, "x.safetensors"));
+        QVERIFY(torch::equal(r.tensors["a"], a));
+        QVERIFY(torch::equal(r.tensors["b"], b));
+        QVERIFY(torch::equal(r.tensors["h"], h));
+        QCOMPARE(r.metadata["k"], std::string("v"));
+        // the header is the documented layout: 8-byte little-endian length, then JSON
+        std::ifstream in(twbtest::path(d, "x.safetensors"), std::ios::binary);
+        unsigned char len[8];
+        in.read(reinterpret_cast<char*>(len), 8);
+        char first;
+        in.read(&first, 1);
+        QCOMPARE(first, '{');
+        QCOMPARE(len[7], (unsigned char)0);
+    }
+    void truncatedFileIsRefused() {
+        QTemporaryDir d;
+        const auto p = twbtest::path(d, "x.safetensors");
+        save_safetensors(p, {{"a", torch::randn({64, 64})}});
+        std::filesystem::resize_file(p, std::filesystem::file_size(p) - 100);
+        try {
+            load_safetensors(p);
+            QFAIL("expected FormatError");
+        } catch (const FormatError& e) {
+            QVERIFY2(std::string(e.what()).find("truncated") != std::string::npos, e.what());
+        }
+        twbtest::write(p, std::string("\xff\xff\xff\xff\xff\xff\xff\x7f{}", 10));
+        QVERIFY_THROWS_EXCEPTION(FormatError, load_safetensors(p));
+    }
+    void checkpointRoundTripAndMismatch() {
+        QTemporaryDir d;
+        const auto run = twbtest::path(d, "run");
+        GPT m(small());
+        FlatAdamW opt(m->named_weights(), small());
+        CheckpointState st;
+        st.step = 42;
+        st.batcher_state = 0xFEDCBA9876543210ull;
+        st.config = small();
+        const auto dir = save_checkpoint(run, m, &opt, st);
+        QCOMPARE(list_checkpoints(run), std::vector<int64_t>{42});
+        QCOMPARE(find_checkpoint(run, "last"), dir);
+        // no temp folder left behind
+        for (auto& e : std::filesystem::directory_iterator(run / "checkpoints"))
+            QVERIFY(e.path().filename().string()[0] != '.');
+        auto loaded = read_checkpoint(dir);
+        QCOMPARE(loaded.state.batcher_state, st.batcher_state);
+        GPT m2(small());
+        load_weights(m2, loaded.weights, dir.string());
+        QVERIFY(torch::equal(m2->transformer->wte->weight, m->transformer->wte->weight));
+        // a different config is refused with the tensor's name
+        RunConfig other = small();
+        other.n_embd = 32;
+        GPT m3(other);
+        try {
+            load_weights(m3, loaded.weights, dir.string());
+            QFAIL("expected FormatError");
+        } catch (const FormatError& e) {
+            QVERIFY2(std::string(e.what()).find("transformer.wte.weight") != std::string::npos, e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, find_checkpoint(run, "7"));
+    }
+    void stateDictNamesFollowNanoGPT() {
+        RunConfig learned = small();
+        learned.position = Position::Learned;  // only learned positions have a wpe table
+        GPT m(learned);
+        std::set<std::string> names;
+        for (auto& [n, t] : m->named_weights()) names.insert(n);
+        for (const char* k : {"transformer.wte.weight", "transformer.wpe.weight", "transformer.h.0.ln_1.weight",
+                              "transformer.h.0.attn.c_attn.weight", "transformer.h.0.attn.c_proj.bias",
+                              "transformer.h.1.mlp.c_fc.weight", "transformer.h.1.mlp.c_proj.weight",
+                              "transformer.ln_f.bias"})
+            QVERIFY2(names.count(k), k);
+        QCOMPARE(static_cast<int64_t>(m->num_parameters()), learned.parameter_count());
+        GPT rotary(small());
+        QCOMPARE(static_cast<int64_t>(rotary->num_parameters()), small().parameter_count());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCheckpoint)
+#include "tst_checkpoint.moc"
