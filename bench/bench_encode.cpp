@@ -1,6 +1,7 @@
 // Encoding throughput of the tokenizers (MB/s of UTF-8 text), and end-to-end `prepare` speed.
 // Usage: bench_encode [corpus.txt]   (default: ../shared/datasets/tinyshakespeare/input.txt)
-#include "engine/data/prepare.h"
+#include "core/tokenizers/tokenizer.h"
+#include "twb/dataset.h"
 
 #include <chrono>
 #include <cstdio>
@@ -22,10 +23,10 @@ int main(int argc, char** argv) {
     fs::remove_all(tmp);
     fs::create_directories(tmp);
     fs::copy_file(corpus, tmp / "corpus.txt");
-    for (auto [kind, vocab] : {std::pair<const char*, int>{"char", 0}, {"byte", 0}, {"word", 8000}, {"bpe", 2000},
-                               {"unigram", 2000}}) {
+    for (auto [kind, vocab] :
+         {std::pair<const char*, int>{"char", 0}, {"byte", 0}, {"word", 8000}, {"bpe", 2000}, {"unigram", 2000}}) {
         TokenizerSpec spec;
-        spec.kind = kind;
+        spec.kind = parse_choice<TokenizerKind>(kind, "tokenizer");
         spec.vocab_size = vocab;
         auto t0 = std::chrono::steady_clock::now();
         auto tok = train_tokenizer(spec, tmp / "corpus.txt");
@@ -54,7 +55,7 @@ int main(int argc, char** argv) {
     for (auto kind : {"char", "bpe"}) {
         PrepareOptions o;
         o.corpus.inputs = {corpus.string()};
-        o.tokenizer.kind = kind;
+        o.tokenizer.kind = parse_choice<TokenizerKind>(kind, "tokenizer");
         o.tokenizer.vocab_size = 2000;
         o.out = tmp / (std::string("prep-") + kind);
         const auto r = prepare_dataset(o);

@@ -1,8 +1,8 @@
 // Generation speed on a 6-layer, 6-head, 384-wide, block-256 model with random weights:
 // KV cache against recomputing the context (1000 greedy tokens), beam search cost against width, and
 // batched sampling throughput. Usage: bench_sample [threads] [tokens] [cache-only]
-#include "engine/nn/device.h"
-#include "engine/nn/sampler.h"
+#include "nn/device.h"
+#include "nn/gpt_source.h"
 
 #include <torch/csrc/autograd/profiler_legacy.h>
 
@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
     c.dropout = 0;
     GPT model(c);
     model->eval();
-    if (std::getenv("TWB_BENCH_BF16")) model->to(torch::kBFloat16);
+    if (std::getenv("TWB_BENCH_BF16"))
+        model->to(torch::kBFloat16);
     std::printf("model 6x6x384, block 256, vocab 65, %.2fM parameters, %d threads\n", model->num_parameters() / 1e6,
                 threads);
     auto decode = [](const std::vector<int32_t>& v) { return std::string(v.size(), 'x'); };
@@ -34,9 +35,17 @@ int main(int argc, char** argv) {
     o.stop_at_eos = false;
     double withCache = 0, without = 0;
     for (bool cache : {true, false}) {
-        if (!cache && cacheOnly) break;
+        if (!cache && cacheOnly)
+            break;
         GptSource src(model, torch::kCPU, cache);
-        generate_ids(src, {1}, [&] { auto w = o; w.max_new_tokens = 20; return w; }(), -1, decode);  // warm-up
+        generate_ids(
+            src, {1},
+            [&] {
+                auto w = o;
+                w.max_new_tokens = 20;
+                return w;
+            }(),
+            -1, decode);  // warm-up
         const auto r = generate_ids(src, {1}, o, -1, decode);
         (cache ? withCache : without) = r.tokens_per_s;
         std::printf("greedy %d tokens, KV cache %-3s: %7.1f tokens/s (%.2f s)\n", tokens, cache ? "on" : "off",
@@ -45,9 +54,17 @@ int main(int argc, char** argv) {
     if (const char* trace = std::getenv("TWB_PROFILE")) {  // chrome trace of 300 cached tokens, for digging
         GptSource src(model, torch::kCPU, true);
         torch::autograd::profiler::RecordProfile guard(trace);
-        generate_ids(src, {1}, [&] { auto w = o; w.max_new_tokens = 300; return w; }(), -1, decode);
+        generate_ids(
+            src, {1},
+            [&] {
+                auto w = o;
+                w.max_new_tokens = 300;
+                return w;
+            }(),
+            -1, decode);
     }
-    if (cacheOnly) return 0;
+    if (cacheOnly)
+        return 0;
     std::printf("KV cache speed-up: %.1fx\n", withCache / without);
     {
         // What the sampling console pays for streaming each token with its 8 alternatives (as the GUI asks),
@@ -59,7 +76,8 @@ int main(int argc, char** argv) {
         for (int round = 0; round < 3; ++round)
             for (bool stream : {false, true}) {
                 GptSource src(model, torch::kCPU, true);
-                const auto r = generate_ids(src, {1}, s, -1, decode, stream ? TokenCallback([](const TokenEvent&) {}) : TokenCallback());
+                const auto r = generate_ids(src, {1}, s, -1, decode,
+                                            stream ? TokenCallback([](const TokenEvent&) {}) : TokenCallback());
                 (stream ? streamed : plain).push_back(r.tokens_per_s);
             }
         std::sort(plain.begin(), plain.end());

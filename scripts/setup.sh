@@ -9,7 +9,7 @@ PKGS=(
   libtorch-dev libopenblas0-openmp
   libsentencepiece-dev sentencepiece
   nlohmann-json3-dev libcli11-dev libicu-dev libssl-dev zlib1g-dev
-  xvfb xauth fortunes
+  xvfb xauth fortunes clang-format
 )
 missing=()
 for p in "${PKGS[@]}"; do

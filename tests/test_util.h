@@ -27,14 +27,15 @@ inline std::string hard_unicode() {
 
 /// A deterministic English-like corpus of about n bytes.
 inline std::string english_like(size_t n, unsigned seed = 7) {
-    const char* words[] = {"the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "and", "runs",
-                           "away", "from", "a", "small", "cat", "that", "sleeps", "in", "sun", "today"};
+    const char* words[] = {"the",  "quick", "brown", "fox",   "jumps", "over", "lazy",   "dog", "and", "runs",
+                           "away", "from",  "a",     "small", "cat",   "that", "sleeps", "in",  "sun", "today"};
     std::mt19937 rng(seed);
     std::string s;
     while (s.size() < n) {
         const int len = 4 + static_cast<int>(rng() % 8);
         for (int i = 0; i < len; ++i) {
-            if (i) s += ' ';
+            if (i)
+                s += ' ';
             s += words[rng() % 20];
         }
         s += ".\n";
@@ -44,20 +45,22 @@ inline std::string english_like(size_t n, unsigned seed = 7) {
 
 /// Varied pseudo-English (random words from syllables): enough distinct pieces for larger vocabularies.
 inline std::string syllable_text(size_t n, unsigned seed = 11) {
-    const char* syl[] = {"ka", "lo", "mi", "ten", "ra", "shu", "vel", "dor", "pin", "que", "ast", "ber", "cu",
-                         "fy", "gro", "hal", "ix", "jo", "nem", "op", "sto", "tri", "um", "wex", "zor", "ble"};
+    const char* syl[] = {"ka", "lo",  "mi",  "ten", "ra", "shu", "vel", "dor", "pin", "que", "ast", "ber", "cu",
+                         "fy", "gro", "hal", "ix",  "jo", "nem", "op",  "sto", "tri", "um",  "wex", "zor", "ble"};
     std::mt19937 rng(seed);
     std::string s;
     while (s.size() < n) {
         const int words = 3 + static_cast<int>(rng() % 9);
         for (int w = 0; w < words; ++w) {
-            if (w) s += ' ';
+            if (w)
+                s += ' ';
             const int k = 1 + static_cast<int>(rng() % 3);
-            for (int i = 0; i < k; ++i) s += syl[rng() % 26];
+            for (int i = 0; i < k; ++i)
+                s += syl[rng() % 26];
         }
         s += rng() % 3 ? ".\n" : ", ";
     }
     return s;
 }
 
-} // namespace twbtest
+}  // namespace twbtest

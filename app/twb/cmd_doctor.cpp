@@ -16,4 +16,4 @@ Action add_doctor(CLI::App& app) {
     };
 }
 
-} // namespace twb::cli
+}  // namespace twb::cli

@@ -2,8 +2,8 @@
 #include "app/twb/commands.h"
 #include "app/twb/progress_line.h"
 #include "twb/catalogue.h"
-#include "twb/errors.h"
 #include "twb/dataset.h"
+#include "twb/errors.h"
 #include "twb/synthetic.h"
 #include "twb/text.h"
 #include "twb/tokenizer.h"
@@ -95,7 +95,8 @@ Action add_prepare(CLI::App& app) {
             std::cerr << "twb: warning: " << w << "\n";
         const auto& s = r.stats;
         std::printf("prepared %s\n", r.dir.c_str());
-        std::printf("  tokenizer %s, vocab %d (%d used)\n", to_string(p.tokenizer.kind).c_str(), s.vocab_size, s.vocab_used);
+        std::printf("  tokenizer %s, vocab %d (%d used)\n", to_string(p.tokenizer.kind).c_str(), s.vocab_size,
+                    s.vocab_used);
         std::printf("  train %llu tokens, val %llu tokens\n", static_cast<unsigned long long>(r.train_tokens),
                     static_cast<unsigned long long>(r.val_tokens));
         std::printf("  %llu characters, %llu documents, %.3f characters/token, unknown %.4f%%\n",

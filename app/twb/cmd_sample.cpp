@@ -40,9 +40,11 @@ Action add_sample(CLI::App& app) {
     app.add_flag("--no-history", o->noHistory, "Do not add this generation to the run's samples.jsonl");
     return [o]() {
         std::string prompt = o->prompt;
-        if (!o->promptFile.empty()) prompt = read_file(o->promptFile);
+        if (!o->promptFile.empty())
+            prompt = read_file(o->promptFile);
         auto s = o->s;
-        if (o->greedy) s.temperature = 0;
+        if (o->greedy)
+            s.temperature = 0;
         s.beam_width = o->beam;
         s.use_kv_cache = !o->noCache;
         s.validate();
@@ -52,34 +54,40 @@ Action add_sample(CLI::App& app) {
         const auto& cancel = install_interrupt_flag();
         const bool several = s.num_samples > 1;
         int current = -1;
-        auto res = m.generate(ids, s, [&](const TokenEvent& ev) {
-            if (several || s.beam_width > 1) return;  // printed whole at the end
-            if (current < 0) {
-                std::fwrite(prompt.data(), 1, prompt.size(), stdout);
-                current = 0;
-            }
-            if (o->showProbs) {
-                std::string alts;
-                for (auto& [id, p] : ev.alternatives) {
-                    char b[64];
-                    std::snprintf(b, sizeof b, " %s=%.3f", visible_whitespace(m.token_text(id)).c_str(), p);
-                    alts += b;
+        auto res = m.generate(
+            ids, s,
+            [&](const TokenEvent& ev) {
+                if (several || s.beam_width > 1)
+                    return;  // printed whole at the end
+                if (current < 0) {
+                    std::fwrite(prompt.data(), 1, prompt.size(), stdout);
+                    current = 0;
                 }
-                std::fprintf(stderr, "[%lld] %s p=%.4f |%s\n", static_cast<long long>(ev.index),
-                             visible_whitespace(m.token_text(ev.token)).c_str(), ev.prob, alts.c_str());
-            }
-            std::fwrite(ev.text.data(), 1, ev.text.size(), stdout);
-            std::fflush(stdout);
-        }, &cancel);
+                if (o->showProbs) {
+                    std::string alts;
+                    for (auto& [id, p] : ev.alternatives) {
+                        char b[64];
+                        std::snprintf(b, sizeof b, " %s=%.3f", visible_whitespace(m.token_text(id)).c_str(), p);
+                        alts += b;
+                    }
+                    std::fprintf(stderr, "[%lld] %s p=%.4f |%s\n", static_cast<long long>(ev.index),
+                                 visible_whitespace(m.token_text(ev.token)).c_str(), ev.prob, alts.c_str());
+                }
+                std::fwrite(ev.text.data(), 1, ev.text.size(), stdout);
+                std::fflush(stdout);
+            },
+            &cancel);
         if (several || s.beam_width > 1) {
             for (size_t i = 0; i < res.texts.size(); ++i) {
-                if (res.texts.size() > 1) std::printf("--- sample %zu (log-prob %.2f)\n", i + 1, res.logprob[i]);
+                if (res.texts.size() > 1)
+                    std::printf("--- sample %zu (log-prob %.2f)\n", i + 1, res.logprob[i]);
                 std::printf("%s%s\n", prompt.c_str(), res.texts[i].c_str());
             }
         } else {
             std::printf("\n");
         }
-        for (auto& w : res.warnings) std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
+        for (auto& w : res.warnings)
+            std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
         std::fprintf(stderr, "twb: %lld tokens in %.2f s (%.1f tokens/s)%s, checkpoint step %lld\n",
                      static_cast<long long>(res.generated), res.seconds, res.tokens_per_s,
                      res.cancelled ? ", cancelled" : "", static_cast<long long>(m.step()));
@@ -109,7 +117,10 @@ Action add_attention(CLI::App& app) {
     app.add_option("--run,-r", o->run, "Run folder or checkpoint folder")->required();
     app.add_option("--checkpoint", o->checkpoint, "best (default), last or a step number");
     app.add_option("--prompt,-p", o->prompt, "Text whose attention to capture")->required();
-    app.add_option("--out,-o", o->out, "Output JSON (the attention export format: tokens, weights[layer][head][query][key], next_token_top)")->required();
+    app.add_option(
+           "--out,-o", o->out,
+           "Output JSON (the attention export format: tokens, weights[layer][head][query][key], next_token_top)")
+        ->required();
     return [o]() {
         ModelSession m;
         m.open(o->run, o->checkpoint);
@@ -119,7 +130,8 @@ Action add_attention(CLI::App& app) {
         info.step = m.step();
         info.token_text = [&](int id) { return m.token_text(id); };
         write_attention_json(o->out, cap, info);
-        for (auto& w : cap.warnings) std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
+        for (auto& w : cap.warnings)
+            std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
         std::printf("wrote %s: %lld layers x %lld heads x %lld tokens\n", o->out.c_str(),
                     static_cast<long long>(cap.layers), static_cast<long long>(cap.heads),
                     static_cast<long long>(cap.length));

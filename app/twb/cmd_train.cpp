@@ -46,9 +46,12 @@ Action add_train(CLI::App& app) {
                 }
             }
         }
-        for (auto& s : o->sets) cfg.set(s);
-        if (!o->data.empty()) cfg.data_dir = std::filesystem::absolute(o->data).string();
-        if (cfg.data_dir.empty()) throw ConfigError("give the dataset with --data DIR (a folder from twb prepare)");
+        for (auto& s : o->sets)
+            cfg.set(s);
+        if (!o->data.empty())
+            cfg.data_dir = std::filesystem::absolute(o->data).string();
+        if (cfg.data_dir.empty())
+            throw ConfigError("give the dataset with --data DIR (a folder from twb prepare)");
 
         TrainJob job;
         job.config = cfg;
@@ -76,22 +79,26 @@ Action add_train(CLI::App& app) {
             return true;
         };
         cb.on_eval = [&](const EvalReport& e) {
-            std::printf("eval step %lld: train loss %.4f, val loss %.4f, val accuracy %.4f, perplexity %.3f, "
-                        "bits/char %.4f%s\n",
-                        static_cast<long long>(e.step), e.train_loss, e.val_loss, e.val_accuracy, e.val_perplexity,
-                        e.val_bpc, e.is_best ? " (best)" : "");
+            std::printf(
+                "eval step %lld: train loss %.4f, val loss %.4f, val accuracy %.4f, perplexity %.3f, "
+                "bits/char %.4f%s\n",
+                static_cast<long long>(e.step), e.train_loss, e.val_loss, e.val_accuracy, e.val_perplexity, e.val_bpc,
+                e.is_best ? " (best)" : "");
             std::fflush(stdout);
         };
         cb.on_message = [](const std::string& m) { std::fprintf(stderr, "twb: %s\n", m.c_str()); };
         cb.on_checkpoint = [&](const std::string& p, int64_t) {
-            if (!o->quiet) std::printf("checkpoint %s\n", p.c_str());
+            if (!o->quiet)
+                std::printf("checkpoint %s\n", p.c_str());
         };
         const auto s = train(job, cb, &control);
-        std::printf("%s at step %lld: best val loss %.4f (step %lld), last val loss %.4f, median %.2f ms/step, "
-                    "%.1f s\n",
-                    s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step), s.best_val_loss,
-                    static_cast<long long>(s.best_step), s.last_val_loss, s.median_ms_per_step, s.elapsed_s);
-        if (s.stopped) std::printf("continue with: twb train --out %s --resume\n", o->out.c_str());
+        std::printf(
+            "%s at step %lld: best val loss %.4f (step %lld), last val loss %.4f, median %.2f ms/step, "
+            "%.1f s\n",
+            s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step), s.best_val_loss,
+            static_cast<long long>(s.best_step), s.last_val_loss, s.median_ms_per_step, s.elapsed_s);
+        if (s.stopped)
+            std::printf("continue with: twb train --out %s --resume\n", o->out.c_str());
         return s.stopped ? 130 : 0;
     };
 }
@@ -118,7 +125,8 @@ Action add_eval(CLI::App& app) {
         opt.batch_size = o->batch;
         opt.max_tokens = o->maxTokens;
         const EvalResult r = session.evaluate(opt);
-        std::printf("checkpoint %s (step %lld)\n", session.checkpoint().c_str(), static_cast<long long>(session.step()));
+        std::printf("checkpoint %s (step %lld)\n", session.checkpoint().c_str(),
+                    static_cast<long long>(session.step()));
         std::printf("%s: %lld tokens\n", r.split.c_str(), static_cast<long long>(r.tokens));
         std::printf("loss        %.4f\naccuracy    %.4f\nperplexity  %.3f\nbits/char   %.4f\n", r.loss, r.accuracy,
                     r.perplexity, r.bits_per_char);

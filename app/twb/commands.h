@@ -20,5 +20,4 @@ Action add_eval(CLI::App& app);
 Action add_sample(CLI::App& app);
 Action add_attention(CLI::App& app);
 
-
 }  // namespace twb::cli

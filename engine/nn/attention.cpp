@@ -8,7 +8,8 @@ namespace twb::nn {
 
 torch::Tensor linear(torch::nn::Linear& layer, const torch::Tensor& x) {
     const int64_t in = x.size(-1);
-    if (x.numel() != in || torch::GradMode::is_enabled() || !x.device().is_cpu()) return layer->forward(x);
+    if (x.numel() != in || torch::GradMode::is_enabled() || !x.device().is_cpu())
+        return layer->forward(x);
     auto shape = x.sizes().vec();
     shape.back() = layer->weight.size(0);
     auto y = layer->bias.defined() ? torch::addmv(layer->bias, layer->weight, x.reshape({in}))
@@ -74,9 +75,9 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         // Decoding one token: a gemm per head would cost more in packing and thread wake-ups than the
         // maths; multiply-and-reduce does it in a few vectorised passes. The causal mask allows every key.
         auto k3 = k.reshape({B * H, S, D}), v3 = v.reshape({B * H, S, D});
-        auto scores = (k3 * q.reshape({B * H, 1, D})).sum(-1).mul_(scale);                // (BH, S)
+        auto scores = (k3 * q.reshape({B * H, 1, D})).sum(-1).mul_(scale);  // (BH, S)
         auto w = torch::softmax(scores, -1, torch::kFloat32).to(v.scalar_type());
-        auto y1 = (w.unsqueeze(-1) * v3).sum(1);                                            // (BH, D)
+        auto y1 = (w.unsqueeze(-1) * v3).sum(1);  // (BH, D)
         return resid_dropout(linear(c_proj, y1.view({B, H, 1, D}).transpose(1, 2).reshape({B, 1, C})));
     }
     if (ctx.key_padding.defined()) {
@@ -87,11 +88,12 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         att = torch::baddbmm(ctx.mask.to(q3.scalar_type()).expand({B * H, T, S}), q3, kt, 1.0, scale);
     }
     att = torch::softmax(att, -1, torch::kFloat32).to(v.scalar_type());
-    if (ctx.weights_out) *ctx.weights_out = att.view({B, H, T, S}).detach();
+    if (ctx.weights_out)
+        *ctx.weights_out = att.view({B, H, T, S}).detach();
     att = attn_dropout(att);
-    auto y = torch::bmm(att, v.reshape({B * H, S, D}));                        // (BH, T, D)
-    y = y.view({B, H, T, D}).transpose(1, 2).reshape({B, T, C});              // (B, T, C)
+    auto y = torch::bmm(att, v.reshape({B * H, S, D}));           // (BH, T, D)
+    y = y.view({B, H, T, D}).transpose(1, 2).reshape({B, T, C});  // (B, T, C)
     return resid_dropout(linear(c_proj, y));
 }
 
-} // namespace twb::nn
+}  // namespace twb::nn

@@ -20,7 +20,8 @@ struct LayerCache {
     }
     /// Beam search: row i continues row parents[i].
     void reorder(const torch::Tensor& parents) {
-        if (!k.defined()) return;
+        if (!k.defined())
+            return;
         k = k.index_select(0, parents);
         v = v.index_select(0, parents);
     }
@@ -28,12 +29,12 @@ struct LayerCache {
 
 /// What one attention call needs besides its input.
 struct AttentionContext {
-    torch::Tensor mask;          // additive (T, S) causal mask: 0 where allowed, -inf above the diagonal
-    torch::Tensor rope_cos;      // (T, D/2) for the query positions, or undefined when not rotary
+    torch::Tensor mask;      // additive (T, S) causal mask: 0 where allowed, -inf above the diagonal
+    torch::Tensor rope_cos;  // (T, D/2) for the query positions, or undefined when not rotary
     torch::Tensor rope_sin;
-    torch::Tensor key_padding;   // optional additive (B, 1, 1, S) mask for padded keys
-    LayerCache* cache = nullptr; // when set: append this call's k, v and attend over the whole cache
-    int64_t cache_capacity = 0;  // positions to allocate for a new cache (block_size)
+    torch::Tensor key_padding;             // optional additive (B, 1, 1, S) mask for padded keys
+    LayerCache* cache = nullptr;           // when set: append this call's k, v and attend over the whole cache
+    int64_t cache_capacity = 0;            // positions to allocate for a new cache (block_size)
     torch::Tensor* weights_out = nullptr;  // when set: receives the softmax weights (B, H, T, S)
 };
 
@@ -59,4 +60,4 @@ public:
 };
 TORCH_MODULE(CausalSelfAttention);
 
-} // namespace twb::nn
+}  // namespace twb::nn

@@ -28,8 +28,9 @@ std::pair<torch::Tensor, torch::Tensor> Batcher::next(const torch::Device& devic
         m_file.copy_to(start, static_cast<uint64_t>(m_block + 1), p + b * (m_block + 1));
     }
     auto x = buf.narrow(1, 0, m_block), y = buf.narrow(1, 1, m_block);
-    if (device.is_cpu()) return {x.contiguous(), y.contiguous()};
+    if (device.is_cpu())
+        return {x.contiguous(), y.contiguous()};
     return {x.to(device), y.to(device)};
 }
 
-} // namespace twb::nn
+}  // namespace twb::nn

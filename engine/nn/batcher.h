@@ -23,4 +23,4 @@ private:
     uint64_t m_state;
 };
 
-} // namespace twb::nn
+}  // namespace twb::nn

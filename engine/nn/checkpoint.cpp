@@ -13,13 +13,17 @@ namespace twb::nn {
 namespace fs = std::filesystem;
 
 namespace {
-std::string step_name(int64_t step) { return checkpoint_dir_name(step); }
+std::string step_name(int64_t step) {
+    return checkpoint_dir_name(step);
+}
 
-nlohmann::json number_or_null(double v) { return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v); }
+nlohmann::json number_or_null(double v) {
+    return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v);
+}
 double json_double(const nlohmann::json& j, const char* key) {
     return j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::nan("");
 }
-} // namespace
+}  // namespace
 
 fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* opt, const CheckpointState& st) {
     const fs::path root = run_dir / "checkpoints";
@@ -28,8 +32,8 @@ fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* o
     const fs::path tmp = root / ("." + step_name(st.step) + ".tmp" + std::to_string(std::random_device{}()));
     fs::create_directories(tmp);
     try {
-        std::map<std::string, std::string> meta{{"format", "pt"}, {"producer", "transformer-workbench"},
-                                                {"step", std::to_string(st.step)}};
+        std::map<std::string, std::string> meta{
+            {"format", "pt"}, {"producer", "transformer-workbench"}, {"step", std::to_string(st.step)}};
         save_safetensors(tmp / "model.safetensors", model->named_weights(), meta);
         if (opt) {
             auto state = opt->state();
@@ -52,7 +56,8 @@ fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* o
         j["config"] = st.config;
         write_file_atomic(tmp / "state.json", j.dump(2));
         std::error_code ec;
-        if (fs::exists(final)) fs::remove_all(final, ec);
+        if (fs::exists(final))
+            fs::remove_all(final, ec);
         fs::rename(tmp, final);
     } catch (...) {
         std::error_code ec;
@@ -84,7 +89,8 @@ LoadedCheckpoint read_checkpoint(const fs::path& dir) {
     c.state.tokens_seen = j.value("tokens_seen", 0ull);
     c.state.config = j.value("config", nlohmann::json::object()).get<RunConfig>();
     c.weights = load_safetensors(dir / "model.safetensors");
-    if (fs::exists(dir / "optimizer.safetensors")) c.optimizer = load_safetensors(dir / "optimizer.safetensors");
+    if (fs::exists(dir / "optimizer.safetensors"))
+        c.optimizer = load_safetensors(dir / "optimizer.safetensors");
     return c;
 }
 
@@ -97,8 +103,8 @@ void load_weights(GPT& model, const SafetensorsData& w, const std::string& where
         const auto& t = it->second;
         if (t.sizes() != p.sizes()) {
             std::ostringstream ss;
-            ss << where << ": tensor '" << name << "' has shape " << t.sizes() << " but this config needs "
-               << p.sizes() << " (check n_layer, n_head, n_embd, block_size, vocab_size)";
+            ss << where << ": tensor '" << name << "' has shape " << t.sizes() << " but this config needs " << p.sizes()
+               << " (check n_layer, n_head, n_embd, block_size, vocab_size)";
             throw FormatError(ss.str());
         }
         if (!at::isFloatingType(t.scalar_type()))
@@ -109,7 +115,8 @@ void load_weights(GPT& model, const SafetensorsData& w, const std::string& where
 
 void restore_rng(const SafetensorsData& optimizer) {
     auto it = optimizer.tensors.find("rng.torch_cpu");
-    if (it == optimizer.tensors.end()) return;
+    if (it == optimizer.tensors.end())
+        return;
     auto gen = at::detail::getDefaultCPUGenerator();
     std::lock_guard<std::mutex> lock(gen.mutex());
     gen.set_state(it->second);
@@ -119,10 +126,11 @@ void prune_checkpoints(const fs::path& run_dir, int keep_last, int64_t best_step
     auto steps = list_checkpoints(run_dir);
     const int n = static_cast<int>(steps.size());
     for (int i = 0; i < n - keep_last; ++i) {
-        if (steps[static_cast<size_t>(i)] == best_step) continue;
+        if (steps[static_cast<size_t>(i)] == best_step)
+            continue;
         std::error_code ec;
         fs::remove_all(run_dir / "checkpoints" / step_name(steps[static_cast<size_t>(i)]), ec);
     }
 }
 
-} // namespace twb::nn
+}  // namespace twb::nn

@@ -21,12 +21,12 @@ using twb::read_run_config;
 
 /// Everything besides tensors that a resume needs.
 struct CheckpointState {
-    int64_t step = 0;                 // optimiser steps done
-    uint64_t batcher_state = 0;       // data position (generator state)
-    double val_loss = std::nan("");   // at this step, when evaluated
+    int64_t step = 0;                // optimiser steps done
+    uint64_t batcher_state = 0;      // data position (generator state)
+    double val_loss = std::nan("");  // at this step, when evaluated
     double best_val_loss = std::nan("");
     int64_t best_step = -1;
-    double elapsed_s = 0;             // training time so far
+    double elapsed_s = 0;  // training time so far
     uint64_t tokens_seen = 0;
     RunConfig config;
 };
@@ -52,4 +52,4 @@ void restore_rng(const SafetensorsData& optimizer);
 /// Deletes all but the newest keep_last checkpoints and the best one.
 void prune_checkpoints(const fs::path& run_dir, int keep_last, int64_t best_step);
 
-} // namespace twb::nn
+}  // namespace twb::nn

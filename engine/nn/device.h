@@ -13,4 +13,4 @@ torch::Device resolve_device(const std::string& name);
 /// starts with 1 unless OMP_NUM_THREADS is set, so this must be called.
 int apply_threads(int threads);
 
-} // namespace twb::nn
+}  // namespace twb::nn

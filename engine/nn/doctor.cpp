@@ -27,7 +27,8 @@ DoctorReport run_doctor(int threads, bool measure) {
     if (measure) {
         const int reps = 20;
         const auto t0 = std::chrono::steady_clock::now();
-        for (int i = 0; i < reps; ++i) c = torch::mm(a, b);
+        for (int i = 0; i < reps; ++i)
+            c = torch::mm(a, b);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         r.sgemm_gflops = 2.0 * 512 * 512 * 512 * reps / s / 1e9;
     }
@@ -35,7 +36,8 @@ DoctorReport run_doctor(int threads, bool measure) {
     std::string line;
     while (std::getline(maps, line)) {
         const auto pos = line.find('/');
-        if (pos == std::string::npos) continue;
+        if (pos == std::string::npos)
+            continue;
         const std::string path = line.substr(pos);
         if (path.find("libblas") != std::string::npos || path.find("libopenblas") != std::string::npos ||
             path.find("libmkl") != std::string::npos || path.find("libblis") != std::string::npos) {
@@ -43,14 +45,18 @@ DoctorReport run_doctor(int threads, bool measure) {
             break;
         }
     }
-    if (r.blas_library.empty()) r.blas_library = "(none found in the process map)";
+    if (r.blas_library.empty())
+        r.blas_library = "(none found in the process map)";
     r.reference_blas = r.blas_library.find("openblas") == std::string::npos &&
-                       r.blas_library.find("mkl") == std::string::npos && r.blas_library.find("blis") == std::string::npos;
+                       r.blas_library.find("mkl") == std::string::npos &&
+                       r.blas_library.find("blis") == std::string::npos;
     if (r.reference_blas)
-        r.warnings.push_back("the reference BLAS is in use: training runs about 17x slower. Install "
-                             "libopenblas0-openmp (sudo apt-get install libopenblas0-openmp)");
+        r.warnings.push_back(
+            "the reference BLAS is in use: training runs about 17x slower. Install "
+            "libopenblas0-openmp (sudo apt-get install libopenblas0-openmp)");
     r.sentencepiece = spm_module_path();
-    if (r.sentencepiece.rfind("not loaded", 0) == 0) r.warnings.push_back("sentencepiece: " + r.sentencepiece);
+    if (r.sentencepiece.rfind("not loaded", 0) == 0)
+        r.warnings.push_back("sentencepiece: " + r.sentencepiece);
     return r;
 }
 
@@ -66,8 +72,9 @@ std::string format_doctor(const DoctorReport& r) {
         std::snprintf(b, sizeof b, "%.1f GFLOP/s", r.sgemm_gflops);
         s << "fp32 matmul     " << b << " (512x512, " << r.threads << " threads)\n";
     }
-    for (auto& w : r.warnings) s << "warning: " << w << "\n";
+    for (auto& w : r.warnings)
+        s << "warning: " << w << "\n";
     return s.str();
 }
 
-} // namespace twb
+}  // namespace twb

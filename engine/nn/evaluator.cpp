@@ -24,8 +24,10 @@ void with_autocast(const torch::Device& device, bool bf16, const std::function<v
             }
         }
         ~Guard() {
-            if (cpu) at::autocast::set_cpu_enabled(false);
-            else at::autocast::set_enabled(false);
+            if (cpu)
+                at::autocast::set_cpu_enabled(false);
+            else
+                at::autocast::set_enabled(false);
             at::autocast::clear_cache();
         }
     } guard(device.is_cpu());
@@ -47,14 +49,14 @@ void accumulate(GPT& model, const torch::Tensor& x, const torch::Tensor& y, cons
         const int64_t V = logits.size(-1);
         auto flat = logits.view({-1, V});
         auto tgt = y.reshape({-1});
-        lossSum += torch::nn::functional::cross_entropy(flat, tgt, torch::nn::functional::CrossEntropyFuncOptions()
-                                                                      .reduction(torch::kSum))
+        lossSum += torch::nn::functional::cross_entropy(
+                       flat, tgt, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
                        .item<double>();
         correct += flat.argmax(-1).eq(tgt).sum().item<double>();
         n += tgt.numel();
     });
 }
-} // namespace
+}  // namespace
 
 SplitEval evaluate_random(GPT& model, const TokenFile& file, int batch_size, int iters, uint64_t seed,
                           const torch::Device& device, bool bf16) {
@@ -76,7 +78,8 @@ SplitEval evaluate_sequential(GPT& model, const TokenFile& file, int batch_size,
     EvalModeGuard eg(model);
     const int64_t T = model->config().block_size;
     int64_t avail = static_cast<int64_t>(file.size()) - 1;
-    if (max_tokens > 0) avail = std::min(avail, max_tokens);
+    if (max_tokens > 0)
+        avail = std::min(avail, max_tokens);
     const int64_t blocks = avail / T;
     double lossSum = 0, correct = 0;
     int64_t n = 0;
@@ -96,4 +99,4 @@ SplitEval evaluate_sequential(GPT& model, const TokenFile& file, int batch_size,
     return {lossSum / static_cast<double>(n), correct / static_cast<double>(n), n};
 }
 
-} // namespace twb::nn
+}  // namespace twb::nn

@@ -24,4 +24,4 @@ SplitEval evaluate_sequential(GPT& model, const TokenFile& file, int batch_size,
 /// Runs fn with bf16 autocast on the device when enabled (CPU or CUDA).
 void with_autocast(const torch::Device& device, bool bf16, const std::function<void()>& fn);
 
-} // namespace twb::nn
+}  // namespace twb::nn

@@ -8,7 +8,8 @@ namespace twb::nn {
 
 LayerNormImpl::LayerNormImpl(int64_t n_, bool with_bias) : n(n_) {
     weight = register_parameter("weight", torch::ones({n}));
-    if (with_bias) bias = register_parameter("bias", torch::zeros({n}));
+    if (with_bias)
+        bias = register_parameter("bias", torch::zeros({n}));
 }
 
 torch::Tensor LayerNormImpl::forward(const torch::Tensor& x) {
@@ -21,7 +22,9 @@ MLPImpl::MLPImpl(int64_t n_embd, double p, bool bias) {
     dropout = register_module("dropout", torch::nn::Dropout(p));
 }
 
-torch::Tensor MLPImpl::forward(const torch::Tensor& x) { return dropout(linear(c_proj, torch::gelu(linear(c_fc, x)))); }
+torch::Tensor MLPImpl::forward(const torch::Tensor& x) {
+    return dropout(linear(c_proj, torch::gelu(linear(c_fc, x))));
+}
 
 BlockImpl::BlockImpl(int64_t n_embd, int64_t n_head, double dropout, bool bias) {
     ln_1 = register_module("ln_1", LayerNorm(n_embd, bias));
@@ -37,10 +40,12 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const AttentionContext&
 
 TransformerImpl::TransformerImpl(const RunConfig& c) {
     wte = register_module("wte", torch::nn::Embedding(c.vocab_size, c.n_embd));
-    if (c.position == Position::Learned) wpe = register_module("wpe", torch::nn::Embedding(c.block_size, c.n_embd));
+    if (c.position == Position::Learned)
+        wpe = register_module("wpe", torch::nn::Embedding(c.block_size, c.n_embd));
     drop = register_module("drop", torch::nn::Dropout(c.dropout));
     h = register_module("h", torch::nn::ModuleList());
-    for (int i = 0; i < c.n_layer; ++i) h->push_back(Block(c.n_embd, c.n_head, c.dropout, c.bias));
+    for (int i = 0; i < c.n_layer; ++i)
+        h->push_back(Block(c.n_embd, c.n_head, c.dropout, c.bias));
     ln_f = register_module("ln_f", LayerNorm(c.n_embd, c.bias));
 }
 
@@ -48,7 +53,8 @@ torch::Tensor sinusoidal_table(int64_t positions, int64_t dim) {
     auto pe = torch::zeros({positions, dim}, torch::kFloat64);
     auto pos = torch::arange(0, positions, torch::kFloat64).unsqueeze(1);
     auto div = torch::exp(torch::arange(0, dim, 2, torch::kFloat64) * (-std::log(10000.0) / static_cast<double>(dim)));
-    pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)}, torch::sin(pos * div));
+    pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)},
+                  torch::sin(pos * div));
     auto cosPart = torch::cos(pos * div).narrow(1, 0, dim / 2);
     pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(1, torch::indexing::None, 2)}, cosPart);
     return pe.to(torch::kFloat32);
@@ -57,11 +63,12 @@ torch::Tensor sinusoidal_table(int64_t positions, int64_t dim) {
 GPTImpl::GPTImpl(const RunConfig& c) : m_cfg(c) {
     transformer = register_module("transformer", Transformer(c));
     if (!c.tie_embeddings)
-        lm_head = register_module("lm_head", torch::nn::Linear(torch::nn::LinearOptions(c.n_embd, c.vocab_size).bias(false)));
-    m_mask = register_buffer("causal_mask",
-                             torch::full({c.block_size, c.block_size}, -std::numeric_limits<float>::infinity())
-                                 .triu(1));
-    if (c.position == Position::Sinusoidal) m_sinusoid = register_buffer("sinusoid", sinusoidal_table(c.block_size, c.n_embd));
+        lm_head =
+            register_module("lm_head", torch::nn::Linear(torch::nn::LinearOptions(c.n_embd, c.vocab_size).bias(false)));
+    m_mask = register_buffer(
+        "causal_mask", torch::full({c.block_size, c.block_size}, -std::numeric_limits<float>::infinity()).triu(1));
+    if (c.position == Position::Sinusoidal)
+        m_sinusoid = register_buffer("sinusoid", sinusoidal_table(c.block_size, c.n_embd));
     if (c.position == Position::Rotary) {
         auto [cs, sn] = rotary_tables(c.block_size, c.n_embd / c.n_head);
         m_rope_cos = register_buffer("rope_cos", cs);
@@ -78,8 +85,10 @@ void GPTImpl::init_weights() {
         torch::Tensor& p = item.value();
         const bool isBias = name.size() >= 4 && name.compare(name.size() - 4, 4, "bias") == 0;
         if (name.find("ln_") != std::string::npos) {
-            if (isBias) p.zero_();
-            else p.fill_(1.0);
+            if (isBias)
+                p.zero_();
+            else
+                p.fill_(1.0);
         } else if (isBias) {
             p.zero_();
         } else if (name.find("c_proj.weight") != std::string::npos) {
@@ -108,30 +117,35 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, const ForwardOptions& o
         ctx.rope_cos = m_rope_cos.narrow(0, P, T);
         ctx.rope_sin = m_rope_sin.narrow(0, P, T);
     }
-    if (opt.attention) opt.attention->assign(transformer->h->size(), torch::Tensor());
+    if (opt.attention)
+        opt.attention->assign(transformer->h->size(), torch::Tensor());
     for (size_t i = 0; i < transformer->h->size(); ++i) {
         ctx.cache = opt.cache ? &(*opt.cache)[i] : nullptr;
         ctx.weights_out = opt.attention ? &(*opt.attention)[i] : nullptr;
         x = transformer->h[i]->as<Block>()->forward(x, ctx);
     }
-    if (opt.last_only) x = x.narrow(1, T - 1, 1);
+    if (opt.last_only)
+        x = x.narrow(1, T - 1, 1);
     x = transformer->ln_f(x);
-    if (lm_head) return linear(lm_head, x);
+    if (lm_head)
+        return linear(lm_head, x);
     if (x.numel() == x.size(-1) && !torch::GradMode::is_enabled() && x.device().is_cpu())
         return torch::mv(transformer->wte->weight, x.reshape({-1})).view({1, 1, -1});  // one row: no gemm packing
-    return torch::matmul(x, transformer->wte->weight.t());  // tied LM head: (B, T, V)
+    return torch::matmul(x, transformer->wte->weight.t());                             // tied LM head: (B, T, V)
 }
 
 std::vector<std::pair<std::string, torch::Tensor>> GPTImpl::named_weights() const {
     std::vector<std::pair<std::string, torch::Tensor>> out;
-    for (auto& item : named_parameters()) out.emplace_back(item.key(), item.value());
+    for (auto& item : named_parameters())
+        out.emplace_back(item.key(), item.value());
     return out;
 }
 
 int64_t GPTImpl::num_parameters() const {
     int64_t n = 0;
-    for (auto& p : parameters()) n += p.numel();
+    for (auto& p : parameters())
+        n += p.numel();
     return n;
 }
 
-} // namespace twb::nn
+}  // namespace twb::nn

@@ -52,10 +52,10 @@ TORCH_MODULE(Transformer);
 
 /// Options of one forward pass.
 struct ForwardOptions {
-    int64_t pos_offset = 0;                          // absolute position of the first input token
-    std::vector<LayerCache>* cache = nullptr;        // KV cache, one entry per layer (grown in place)
-    std::vector<torch::Tensor>* attention = nullptr; // receives (B, H, T, S) weights per layer
-    bool last_only = false;                          // logits for the last position only
+    int64_t pos_offset = 0;                           // absolute position of the first input token
+    std::vector<LayerCache>* cache = nullptr;         // KV cache, one entry per layer (grown in place)
+    std::vector<torch::Tensor>* attention = nullptr;  // receives (B, H, T, S) weights per layer
+    bool last_only = false;                           // logits for the last position only
 };
 
 class GPTImpl : public torch::nn::Module {
@@ -74,13 +74,13 @@ public:
 private:
     void init_weights();
     RunConfig m_cfg;
-    torch::Tensor m_mask;                 // (block, block) additive causal mask
-    torch::Tensor m_sinusoid;             // (block, C) when position == sinusoidal
-    torch::Tensor m_rope_cos, m_rope_sin; // (block, D/2) when rotary
+    torch::Tensor m_mask;                  // (block, block) additive causal mask
+    torch::Tensor m_sinusoid;              // (block, C) when position == sinusoidal
+    torch::Tensor m_rope_cos, m_rope_sin;  // (block, D/2) when rotary
 };
 TORCH_MODULE(GPT);
 
 /// Sinusoidal table of Vaswani et al.: PE[p, 2i] = sin(p / 10000^(2i/C)), PE[p, 2i+1] = cos(...).
 torch::Tensor sinusoidal_table(int64_t positions, int64_t dim);
 
-} // namespace twb::nn
+}  // namespace twb::nn

@@ -10,7 +10,8 @@ namespace twb::nn {
 FlatAdamW::FlatAdamW(const std::vector<std::pair<std::string, torch::Tensor>>& params, const RunConfig& c)
     : m_beta1(c.beta1), m_beta2(c.beta2), m_wd(c.weight_decay) {
     int64_t n = 0;
-    for (auto& [name, p] : params) n += p.numel();
+    for (auto& [name, p] : params)
+        n += p.numel();
     const auto opts = params.empty() ? torch::TensorOptions() : params.front().second.options();
     m_params = torch::empty({n}, opts.requires_grad(false));
     m_grads = torch::zeros({n}, opts.requires_grad(false));
@@ -24,7 +25,8 @@ FlatAdamW::FlatAdamW(const std::vector<std::pair<std::string, torch::Tensor>>& p
         p.set_data(slot.view(p.sizes()));
         p.mutable_grad() = m_grads.narrow(0, off, k).view(p.sizes());
         const bool isEmbedding = name.find("wte") != std::string::npos || name.find("wpe") != std::string::npos;
-        if (p.dim() >= 2 && (c.decay_embeddings || !isEmbedding)) m_decayMask.narrow(0, off, k).fill_(1.0);
+        if (p.dim() >= 2 && (c.decay_embeddings || !isEmbedding))
+            m_decayMask.narrow(0, off, k).fill_(1.0);
         off += k;
     }
     m_expAvg = torch::zeros_like(m_params);
@@ -33,16 +35,20 @@ FlatAdamW::FlatAdamW(const std::vector<std::pair<std::string, torch::Tensor>>& p
 
 double FlatAdamW::clip_grad_norm(double max_norm) {
     const double norm = m_grads.norm().item<double>();
-    if (max_norm > 0 && norm > max_norm) m_grads.mul_(max_norm / (norm + 1e-6));
+    if (max_norm > 0 && norm > max_norm)
+        m_grads.mul_(max_norm / (norm + 1e-6));
     return norm;
 }
 
-bool FlatAdamW::grads_finite() const { return torch::isfinite(m_grads).all().item<bool>(); }
+bool FlatAdamW::grads_finite() const {
+    return torch::isfinite(m_grads).all().item<bool>();
+}
 
 void FlatAdamW::step(double lr) {
     torch::NoGradGuard ng;
     ++m_step;
-    if (m_wd > 0) m_params.addcmul_(m_params, m_decayMask, -lr * m_wd);  // decoupled decay, matrices only
+    if (m_wd > 0)
+        m_params.addcmul_(m_params, m_decayMask, -lr * m_wd);  // decoupled decay, matrices only
     m_expAvg.lerp_(m_grads, 1.0 - m_beta1);
     m_expAvgSq.mul_(m_beta2).addcmul_(m_grads, m_grads, 1.0 - m_beta2);
     const double bc1 = 1.0 - std::pow(m_beta1, static_cast<double>(m_step));
@@ -57,7 +63,8 @@ std::vector<std::pair<std::string, torch::Tensor>> FlatAdamW::state() const {
 
 void FlatAdamW::load_state(const std::map<std::string, torch::Tensor>& st) {
     for (const char* k : {"exp_avg", "exp_avg_sq", "step"})
-        if (!st.count(k)) throw FormatError(std::string("optimizer state lacks '") + k + "'");
+        if (!st.count(k))
+            throw FormatError(std::string("optimizer state lacks '") + k + "'");
     const auto& a = st.at("exp_avg");
     if (a.numel() != m_params.numel())
         throw FormatError("optimizer state holds " + std::to_string(a.numel()) + " values but the model has " +
@@ -68,4 +75,4 @@ void FlatAdamW::load_state(const std::map<std::string, torch::Tensor>& st) {
     m_step = st.at("step").item<int64_t>();
 }
 
-} // namespace twb::nn
+}  // namespace twb::nn

@@ -34,4 +34,4 @@ private:
     int64_t m_step = 0;
 };
 
-} // namespace twb::nn
+}  // namespace twb::nn

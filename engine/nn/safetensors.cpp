@@ -15,54 +15,76 @@ constexpr uint64_t kMaxHeader = 100ull << 20;  // the format's own limit is 100 
 
 std::string dtype_name(torch::ScalarType t) {
     switch (t) {
-    case torch::kFloat32: return "F32";
-    case torch::kFloat16: return "F16";
-    case torch::kBFloat16: return "BF16";
-    case torch::kFloat64: return "F64";
-    case torch::kInt64: return "I64";
-    case torch::kInt32: return "I32";
-    case torch::kUInt8: return "U8";
-    case torch::kInt8: return "I8";
-    case torch::kBool: return "BOOL";
-    default: throw FormatError(std::string("cannot store dtype ") + c10::toString(t) + " in safetensors");
+        case torch::kFloat32:
+            return "F32";
+        case torch::kFloat16:
+            return "F16";
+        case torch::kBFloat16:
+            return "BF16";
+        case torch::kFloat64:
+            return "F64";
+        case torch::kInt64:
+            return "I64";
+        case torch::kInt32:
+            return "I32";
+        case torch::kUInt8:
+            return "U8";
+        case torch::kInt8:
+            return "I8";
+        case torch::kBool:
+            return "BOOL";
+        default:
+            throw FormatError(std::string("cannot store dtype ") + c10::toString(t) + " in safetensors");
     }
 }
 
 torch::ScalarType dtype_from(const std::string& s, const std::string& where) {
-    if (s == "F32") return torch::kFloat32;
-    if (s == "F16") return torch::kFloat16;
-    if (s == "BF16") return torch::kBFloat16;
-    if (s == "F64") return torch::kFloat64;
-    if (s == "I64") return torch::kInt64;
-    if (s == "I32") return torch::kInt32;
-    if (s == "U8") return torch::kUInt8;
-    if (s == "I8") return torch::kInt8;
-    if (s == "BOOL") return torch::kBool;
+    if (s == "F32")
+        return torch::kFloat32;
+    if (s == "F16")
+        return torch::kFloat16;
+    if (s == "BF16")
+        return torch::kBFloat16;
+    if (s == "F64")
+        return torch::kFloat64;
+    if (s == "I64")
+        return torch::kInt64;
+    if (s == "I32")
+        return torch::kInt32;
+    if (s == "U8")
+        return torch::kUInt8;
+    if (s == "I8")
+        return torch::kInt8;
+    if (s == "BOOL")
+        return torch::kBool;
     throw FormatError(where + ": unsupported dtype '" + s + "'");
 }
-} // namespace
+}  // namespace
 
 void save_safetensors(const std::filesystem::path& path,
                       const std::vector<std::pair<std::string, torch::Tensor>>& tensors,
                       const std::map<std::string, std::string>& metadata) {
     nlohmann::json header = nlohmann::json::object();
-    if (!metadata.empty()) header["__metadata__"] = metadata;
+    if (!metadata.empty())
+        header["__metadata__"] = metadata;
     std::vector<torch::Tensor> cpu;
     uint64_t off = 0;
     for (auto& [name, t] : tensors) {
         auto c = t.detach().to(torch::kCPU).contiguous();
         const uint64_t n = static_cast<uint64_t>(c.numel()) * c.element_size();
-        header[name] = {{"dtype", dtype_name(c.scalar_type())}, {"shape", c.sizes().vec()},
-                        {"data_offsets", {off, off + n}}};
+        header[name] = {
+            {"dtype", dtype_name(c.scalar_type())}, {"shape", c.sizes().vec()}, {"data_offsets", {off, off + n}}};
         off += n;
         cpu.push_back(c);
     }
     std::string h = header.dump();
-    while (h.size() % 8) h += ' ';
+    while (h.size() % 8)
+        h += ' ';
     std::string out;
     out.resize(8 + h.size() + off);
     const uint64_t hl = h.size();
-    for (int i = 0; i < 8; ++i) out[static_cast<size_t>(i)] = static_cast<char>((hl >> (8 * i)) & 0xFF);
+    for (int i = 0; i < 8; ++i)
+        out[static_cast<size_t>(i)] = static_cast<char>((hl >> (8 * i)) & 0xFF);
     std::memcpy(out.data() + 8, h.data(), h.size());
     char* data = out.data() + 8 + h.size();
     for (auto& c : cpu) {
@@ -76,15 +98,22 @@ void save_safetensors(const std::filesystem::path& path,
 SafetensorsData load_safetensors(const std::filesystem::path& path) {
     const std::string where = path.string();
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(where + ": cannot open the file");
+    if (!in)
+        throw InputError(where + ": cannot open the file");
     const uint64_t size = std::filesystem::file_size(path);
-    if (size < 8) throw FormatError(where + ": truncated (" + std::to_string(size) + " bytes, no header)");
+    if (size < 8)
+        throw FormatError(where + ": truncated (" + std::to_string(size) + " bytes, no header)");
     unsigned char lenBytes[8];
     in.read(reinterpret_cast<char*>(lenBytes), 8);
     uint64_t hl = 0;
-    for (int i = 7; i >= 0; --i) hl = (hl << 8) | lenBytes[i];
-    if (hl > kMaxHeader) throw FormatError(where + ": header length " + std::to_string(hl) + " is beyond the 100 MB limit; not a safetensors file");
-    if (8 + hl > size) throw FormatError(where + ": truncated (header says " + std::to_string(hl) + " bytes, file has " + std::to_string(size) + ")");
+    for (int i = 7; i >= 0; --i)
+        hl = (hl << 8) | lenBytes[i];
+    if (hl > kMaxHeader)
+        throw FormatError(where + ": header length " + std::to_string(hl) +
+                          " is beyond the 100 MB limit; not a safetensors file");
+    if (8 + hl > size)
+        throw FormatError(where + ": truncated (header says " + std::to_string(hl) + " bytes, file has " +
+                          std::to_string(size) + ")");
     std::string h(hl, '\0');
     in.read(h.data(), static_cast<std::streamsize>(hl));
     nlohmann::json header;
@@ -93,7 +122,8 @@ SafetensorsData load_safetensors(const std::filesystem::path& path) {
     } catch (const nlohmann::json::exception& e) {
         throw FormatError(where + ": header is not valid JSON (" + e.what() + ")");
     }
-    if (!header.is_object()) throw FormatError(where + ": header is not a JSON object");
+    if (!header.is_object())
+        throw FormatError(where + ": header is not a JSON object");
     const uint64_t dataSize = size - 8 - hl;
     std::string data(dataSize, '\0');
     in.read(data.data(), static_cast<std::streamsize>(dataSize));
@@ -101,7 +131,8 @@ SafetensorsData load_safetensors(const std::filesystem::path& path) {
     for (auto& [name, v] : header.items()) {
         if (name == "__metadata__") {
             for (auto& [k, mv] : v.items())
-                if (mv.is_string()) out.metadata[k] = mv.get<std::string>();
+                if (mv.is_string())
+                    out.metadata[k] = mv.get<std::string>();
             continue;
         }
         try {
@@ -115,7 +146,8 @@ SafetensorsData load_safetensors(const std::filesystem::path& path) {
                                   " bytes); the file is truncated or corrupt");
             int64_t numel = 1;
             for (auto d : shape) {
-                if (d < 0) throw FormatError(where + ": tensor '" + name + "' has a negative dimension");
+                if (d < 0)
+                    throw FormatError(where + ": tensor '" + name + "' has a negative dimension");
                 numel *= d;
             }
             auto t = torch::empty(shape, torch::TensorOptions().dtype(dt));
@@ -130,4 +162,4 @@ SafetensorsData load_safetensors(const std::filesystem::path& path) {
     return out;
 }
 
-} // namespace twb::nn
+}  // namespace twb::nn

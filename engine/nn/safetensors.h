@@ -24,4 +24,4 @@ void save_safetensors(const std::filesystem::path& path,
 /// Reads a whole file. Throws FormatError for a truncated, oversized-header or inconsistent file.
 SafetensorsData load_safetensors(const std::filesystem::path& path);
 
-} // namespace twb::nn
+}  // namespace twb::nn

@@ -11,4 +11,4 @@ namespace twb::nn {
 /// min(s^-0.5, s * w^-1.5), scaled so that its peak at s = warmup_iters equals learning_rate.
 double learning_rate_at(const RunConfig& c, int64_t step);
 
-} // namespace twb::nn
+}  // namespace twb::nn

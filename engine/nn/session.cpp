@@ -133,8 +133,8 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
         throw InputError("the dataset's vocab size " + std::to_string(data.vocab_size) + " differs from the model's " +
                          std::to_string(m.config.vocab_size) + "; evaluate on data prepared with the same tokenizer");
     TokenFile f(data.dir / (opt.split + ".bin"), data.dtype);
-    const auto r = evaluate_sequential(m.model, f, opt.batch_size, opt.max_tokens, m.device,
-                                       m.config.dtype == DType::BFloat16);
+    const auto r =
+        evaluate_sequential(m.model, f, opt.batch_size, opt.max_tokens, m.device, m.config.dtype == DType::BFloat16);
     const SplitMetrics sm = split_metrics(r.loss, r.accuracy, data.chars_per_token);
     EvalResult out;
     out.split = opt.split;

@@ -1,19 +1,19 @@
 // The training loop.
 #include "twb/training.h"
 
-#include "twb/errors.h"
-#include "twb/dataset.h"
-#include "twb/text.h"
+#include "nn/attention_capture.h"
 #include "nn/batcher.h"
 #include "nn/checkpoint.h"
 #include "nn/device.h"
 #include "nn/evaluator.h"
-#include "twb/metrics.h"
 #include "nn/model.h"
 #include "nn/optimizer.h"
-#include "nn/attention_capture.h"
 #include "nn/schedule.h"
+#include "twb/dataset.h"
+#include "twb/errors.h"
+#include "twb/metrics.h"
 #include "twb/probe.h"
+#include "twb/text.h"
 
 #include <algorithm>
 #include <chrono>

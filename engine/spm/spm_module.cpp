@@ -23,15 +23,20 @@ struct twb_spm {
 
 namespace {
 void set_err(char* err, size_t len, const std::string& msg) {
-    if (!err || len == 0) return;
+    if (!err || len == 0)
+        return;
     std::strncpy(err, msg.c_str(), len - 1);
     err[len - 1] = 0;
 }
-} // namespace
+}  // namespace
 
-TWB_EXPORT int twb_spm_api_version() { return TWB_SPM_API_VERSION; }
+TWB_EXPORT int twb_spm_api_version() {
+    return TWB_SPM_API_VERSION;
+}
 
-TWB_EXPORT const char* twb_spm_version() { return "0.1.97 (Debian libsentencepiece)"; }
+TWB_EXPORT const char* twb_spm_version() {
+    return "0.1.97 (Debian libsentencepiece)";
+}
 
 TWB_EXPORT int twb_spm_train(const char* options, char* err, size_t err_len) {
     try {
@@ -40,10 +45,12 @@ TWB_EXPORT int twb_spm_train(const char* options, char* err, size_t err_len) {
         size_t pos = 0;
         while (pos <= all.size()) {
             size_t end = all.find('\x1f', pos);
-            if (end == std::string::npos) end = all.size();
+            if (end == std::string::npos)
+                end = all.size();
             std::string item = all.substr(pos, end - pos);
             const size_t eq = item.find('=');
-            if (eq != std::string::npos) kw[item.substr(0, eq)] = item.substr(eq + 1);
+            if (eq != std::string::npos)
+                kw[item.substr(0, eq)] = item.substr(eq + 1);
             pos = end + 1;
         }
         // Quiet unless asked: training logs every step at INFO level.
@@ -76,12 +83,15 @@ TWB_EXPORT twb_spm* twb_spm_load(const char* path, char* err, size_t err_len) {
     }
 }
 
-TWB_EXPORT void twb_spm_free(twb_spm* m) { delete m; }
+TWB_EXPORT void twb_spm_free(twb_spm* m) {
+    delete m;
+}
 
 TWB_EXPORT size_t twb_spm_encode(const twb_spm* m, const char* text, size_t len, int32_t* ids, size_t cap) {
     std::vector<int> out;
     m->sp.Encode(std::string(text, len), &out).IgnoreError();
-    for (size_t i = 0; i < out.size() && i < cap; ++i) ids[i] = out[i];
+    for (size_t i = 0; i < out.size() && i < cap; ++i)
+        ids[i] = out[i];
     return out.size();
 }
 
@@ -89,11 +99,14 @@ TWB_EXPORT size_t twb_spm_decode(const twb_spm* m, const int32_t* ids, size_t n,
     std::vector<int> v(ids, ids + n);
     std::string text;
     m->sp.Decode(v, &text).IgnoreError();
-    if (cap > 0) std::memcpy(out, text.data(), text.size() < cap ? text.size() : cap);
+    if (cap > 0)
+        std::memcpy(out, text.data(), text.size() < cap ? text.size() : cap);
     return text.size();
 }
 
-TWB_EXPORT int twb_spm_vocab_size(const twb_spm* m) { return m->sp.GetPieceSize(); }
+TWB_EXPORT int twb_spm_vocab_size(const twb_spm* m) {
+    return m->sp.GetPieceSize();
+}
 
 TWB_EXPORT const char* twb_spm_piece(const twb_spm* m, int id, int* kind) {
     if (kind) {

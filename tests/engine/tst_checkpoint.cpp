@@ -1,7 +1,7 @@
 // safetensors and checkpoints: round trip, refusal of truncated and mismatched files, atomic writes.
-#include "twb/errors.h"
 #include "nn/checkpoint.h"
 #include "test_util.h"
+#include "twb/errors.h"
 
 using namespace twb;
 using namespace twb::nn;
@@ -83,11 +83,12 @@ private slots:
         learned.position = Position::Learned;  // only learned positions have a wpe table
         GPT m(learned);
         std::set<std::string> names;
-        for (auto& [n, t] : m->named_weights()) names.insert(n);
-        for (const char* k : {"transformer.wte.weight", "transformer.wpe.weight", "transformer.h.0.ln_1.weight",
-                              "transformer.h.0.attn.c_attn.weight", "transformer.h.0.attn.c_proj.bias",
-                              "transformer.h.1.mlp.c_fc.weight", "transformer.h.1.mlp.c_proj.weight",
-                              "transformer.ln_f.bias"})
+        for (auto& [n, t] : m->named_weights())
+            names.insert(n);
+        for (const char* k :
+             {"transformer.wte.weight", "transformer.wpe.weight", "transformer.h.0.ln_1.weight",
+              "transformer.h.0.attn.c_attn.weight", "transformer.h.0.attn.c_proj.bias",
+              "transformer.h.1.mlp.c_fc.weight", "transformer.h.1.mlp.c_proj.weight", "transformer.ln_f.bias"})
             QVERIFY2(names.count(k), k);
         QCOMPARE(static_cast<int64_t>(m->num_parameters()), learned.parameter_count());
         GPT rotary(small());

@@ -1,7 +1,9 @@
 // The twb command-line contract: prepare writes the documented files, tokenize round-trips byte-exact,
 // errors exit non-zero with one line on stderr, help describes the options.
-#include "twb/synthetic.h"
 #include "test_util.h"
+#include "twb/attention.h"
+#include "twb/samples_history.h"
+#include "twb/synthetic.h"
 
 #include <QProcess>
 #include <nlohmann/json.hpp>
@@ -54,6 +56,53 @@ private slots:
         auto dec = run({"tokenize", "--data", out, "--decode"}, enc.out);
         QCOMPARE(dec.code, 0);
         QCOMPARE(dec.out, text);
+    }
+    void sampleAttentionAndEvalShareTheRunFolder() {
+        // A tiny run, then the commands that read it: sample appends to the history the GUI lists,
+        // attention writes the one export format, eval and tokenize --stats print their figures.
+        const auto in = twbtest::path(m_dir, "small.txt");
+        twbtest::write(in, twbtest::english_like(20000));
+        const QString data = QString::fromStdString(twbtest::path(m_dir, "small-data").string());
+        const QString runDir = QString::fromStdString(twbtest::path(m_dir, "small-run").string());
+        auto p = run({"prepare", "--input", QString::fromStdString(in.string()), "--out", data, "--quiet"});
+        QVERIFY2(p.code == 0, p.err.constData());
+        auto t = run({"train", "--data", data, "--out", runDir, "--preset", "tiny", "--quiet", "--set", "max_iters=4",
+                      "--set", "eval_interval=2", "--set", "eval_iters=1", "--set", "n_layer=1", "--set", "threads=1"});
+        QVERIFY2(t.code == 0, t.err.constData());
+
+        auto s = run({"sample", "--run", runDir, "--prompt", "the ", "-n", "5", "--seed", "3"});
+        QVERIFY2(s.code == 0, s.err.constData());
+        auto hist = twb::read_sample_history(runDir.toStdString());
+        QCOMPARE(hist.size(), size_t(1));
+        QCOMPARE(hist[0].source, std::string("cli"));
+        QCOMPARE(hist[0].prompt, std::string("the "));
+        QCOMPARE(hist[0].options.max_new_tokens, 5);
+        QCOMPARE(hist[0].options.seed, int64_t(3));
+        QCOMPARE(QByteArray::fromStdString("the " + hist[0].outputs.at(0) + "\n"), s.out);
+        QVERIFY(run({"sample", "--run", runDir, "-n", "2", "--no-history"}).code == 0);
+        QCOMPARE(twb::read_sample_history(runDir.toStdString()).size(), size_t(1));
+
+        const QString att = QString::fromStdString(twbtest::path(m_dir, "att.json").string());
+        auto a = run({"attention", "--run", runDir, "--prompt", "the cat", "--out", att});
+        QVERIFY2(a.code == 0, a.err.constData());
+        const auto cap = twb::read_attention_json(att.toStdString());
+        QCOMPARE(cap.layers, int64_t(1));
+        QCOMPARE(cap.length, int64_t(7));
+        QCOMPARE(cap.tokens.front(), std::string("t"));
+        const auto j = nlohmann::json::parse(twb_read(att));
+        QCOMPARE(j["format"].get<std::string>(), std::string("twb-attention"));
+        QCOMPARE(j["next_token_top"].size(), size_t(7));
+
+        auto e = run({"eval", "--run", runDir, "--checkpoint", "last", "--max-tokens", "2000"});
+        QVERIFY2(e.code == 0, e.err.constData());
+        QVERIFY(e.out.contains("bits/char"));
+        auto zero = run({"eval", "--run", runDir, "--batch-size", "0"});
+        QCOMPARE(zero.code, 1);
+        QVERIFY2(zero.err.contains("batch size must be at least 1"), zero.err.constData());
+
+        auto st = run({"tokenize", "--data", data, "--stats", "--top", "3"});
+        QVERIFY2(st.code == 0, st.err.constData());
+        QVERIFY2(st.out.contains("char tokenizer") && st.out.contains("most frequent tokens"), st.out.constData());
     }
     void errorsAreOneLineAndNonZero() {
         const auto bin = twbtest::path(m_dir, "b.bin");

@@ -1,7 +1,7 @@
 // RunConfig: validation messages, key=value overrides, JSON round trip with defaults, parameter count.
-#include "twb/errors.h"
-#include "twb/config.h"
 #include "test_util.h"
+#include "twb/config.h"
+#include "twb/errors.h"
 
 using namespace twb;
 
@@ -9,7 +9,8 @@ class TestConfig : public QObject {
     Q_OBJECT
 private slots:
     void defaultsAreValid() {
-        for (auto& n : preset_config_names()) QVERIFY(preset_config(n).validate().empty());
+        for (auto& n : preset_config_names())
+            QVERIFY(preset_config(n).validate().empty());
     }
     void problemsAreNamed() {
         RunConfig c;

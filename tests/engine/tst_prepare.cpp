@@ -1,10 +1,10 @@
 // Dataset preparation: split sizes, formats, cleaning reports, refusal of bad input with no partial output.
-#include "twb/errors.h"
-#include "twb/dataset.h"
 #include "core/data/cleaning.h"
 #include "core/data/token_file.h"
 #include "core/tokenizers/tokenizer.h"
 #include "test_util.h"
+#include "twb/dataset.h"
+#include "twb/errors.h"
 
 using namespace twb;
 
@@ -13,7 +13,8 @@ class TestPrepare : public QObject {
 
     static size_t entries(const std::filesystem::path& dir) {
         size_t n = 0;
-        for (auto& e : std::filesystem::directory_iterator(dir)) n += e.path().filename() != "in" ? 1 : 0;
+        for (auto& e : std::filesystem::directory_iterator(dir))
+            n += e.path().filename() != "in" ? 1 : 0;
         return n;
     }
 
@@ -38,8 +39,10 @@ private slots:
         auto tok = load_tokenizer(o.out);
         TokenFile tr(o.out / "train.bin", ds.dtype), va(o.out / "val.bin", ds.dtype);
         std::vector<int32_t> ids;
-        for (uint64_t i = 0; i < tr.size(); ++i) ids.push_back(tr.at(i));
-        for (uint64_t i = 0; i < va.size(); ++i) ids.push_back(va.at(i));
+        for (uint64_t i = 0; i < tr.size(); ++i)
+            ids.push_back(tr.at(i));
+        for (uint64_t i = 0; i < va.size(); ++i)
+            ids.push_back(va.at(i));
         QCOMPARE(tok->decode(ids), text);
     }
     void recordsJsonlCsvAndParallel() {
@@ -53,12 +56,15 @@ private slots:
             InputFormat f;
             std::vector<std::string> in;
             uint64_t docs;
-        } cases[] = {{InputFormat::Records, {"f"}, 3}, {InputFormat::Jsonl, {"x.jsonl"}, 2},
-                     {InputFormat::Csv, {"x.csv"}, 2}, {InputFormat::Parallel, {"s.txt", "t.txt"}, 2}};
+        } cases[] = {{InputFormat::Records, {"f"}, 3},
+                     {InputFormat::Jsonl, {"x.jsonl"}, 2},
+                     {InputFormat::Csv, {"x.csv"}, 2},
+                     {InputFormat::Parallel, {"s.txt", "t.txt"}, 2}};
         int k = 0;
         for (auto& c : cases) {
             PrepareOptions o;
-            for (auto& f : c.in) o.corpus.inputs.push_back(twbtest::path(d, f.c_str()).string());
+            for (auto& f : c.in)
+                o.corpus.inputs.push_back(twbtest::path(d, f.c_str()).string());
             o.corpus.format = c.f;
             o.corpus.column = "body";
             o.tokenizer.kind = TokenizerKind::Byte;
@@ -71,13 +77,18 @@ private slots:
             uint64_t eos = 0;
             std::string text;
             for (uint64_t i = 0; i < tf.size(); ++i) {
-                if (tf.at(i) == 258) ++eos;
-                else text += static_cast<char>(tf.at(i));
+                if (tf.at(i) == 258)
+                    ++eos;
+                else
+                    text += static_cast<char>(tf.at(i));
             }
             QCOMPARE(eos, c.docs);
-            if (c.f == InputFormat::Csv) QVERIFY(text.find("say \"hi\"") != std::string::npos);
-            if (c.f == InputFormat::Parallel) QVERIFY(text.find("ein Hund\ta dog") != std::string::npos);
-            if (c.f == InputFormat::Records) QVERIFY(text.find("first fortune\nline two") != std::string::npos);
+            if (c.f == InputFormat::Csv)
+                QVERIFY(text.find("say \"hi\"") != std::string::npos);
+            if (c.f == InputFormat::Parallel)
+                QVERIFY(text.find("ein Hund\ta dog") != std::string::npos);
+            if (c.f == InputFormat::Records)
+                QVERIFY(text.find("first fortune\nline two") != std::string::npos);
         }
     }
     void cleaningIsReported() {
@@ -96,10 +107,12 @@ private slots:
         auto tok = load_tokenizer(o.out);
         TokenFile tf(o.out / "train.bin", TokenDtype::U16);
         std::vector<int32_t> ids;
-        for (uint64_t i = 0; i < tf.size(); ++i) ids.push_back(tf.at(i));
+        for (uint64_t i = 0; i < tf.size(); ++i)
+            ids.push_back(tf.at(i));
         QCOMPARE(tok->decode(ids), std::string("Cafe \"x\"\nsame\nfine\n"));
         std::map<std::string, CleaningEffect> eff;
-        for (auto& e : r.cleaning.effects) eff[e.option] = e;
+        for (auto& e : r.cleaning.effects)
+            eff[e.option] = e;
         QCOMPARE(eff["nfkc"].lines_changed, uint64_t(1));
         QCOMPARE(eff["ascii"].lines_changed, uint64_t(1));
         QCOMPARE(eff["dedupe"].lines_removed, uint64_t(1));
@@ -111,15 +124,20 @@ private slots:
             o.strip_gutenberg = true;
             return o;
         }());
-        const auto out = c.clean("Title page\nlicence\n*** START OF THE PROJECT GUTENBERG EBOOK X ***\nBody one\nBody two\n"
-                                 "*** END OF THE PROJECT GUTENBERG EBOOK X ***\nfooter\n");
+        const auto out = c.clean(
+            "Title page\nlicence\n*** START OF THE PROJECT GUTENBERG EBOOK X ***\nBody one\nBody two\n"
+            "*** END OF THE PROJECT GUTENBERG EBOOK X ***\nfooter\n");
         QCOMPARE(out, std::string("Body one\nBody two\n"));
         QCOMPARE(c.report().effects[0].lines_removed, uint64_t(5));
     }
     void badInputIsRefusedAndLeavesNothing_data() {
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("expect");
-        QTest::newRow("binary") << QByteArray("\x7f" "ELF\x02\x01\x00\x00\x00\x00", 10) << "binary";
+        QTest::newRow("binary") << QByteArray(
+                                       "\x7f"
+                                       "ELF\x02\x01\x00\x00\x00\x00",
+                                       10)
+                                << "binary";
         QTest::newRow("utf8") << QByteArray("good text\nbad \xff here\n") << "byte offset 14";
         QTest::newRow("empty") << QByteArray() << "empty";
     }

@@ -1,11 +1,11 @@
 // Decoding: each mode's defining property, the KV cache's equivalence, reproducible seeds, and the
 // attention capture against a reference computed the long way.
-#include "twb/errors.h"
 #include "nn/attention_capture.h"
 #include "nn/gpt_source.h"
 #include "nn/model_loader.h"
-#include "twb/session.h"
 #include "test_util.h"
+#include "twb/errors.h"
+#include "twb/session.h"
 
 using namespace twb;
 using namespace twb::nn;

@@ -1,7 +1,7 @@
 // Tokenizers: lossless round trips on hard Unicode, vocabulary rules, unknown characters, save/load.
-#include "twb/errors.h"
 #include "core/tokenizers/tokenizer.h"
 #include "test_util.h"
+#include "twb/errors.h"
 
 using namespace twb;
 
@@ -10,7 +10,8 @@ class TestTokenizers : public QObject {
     QTemporaryDir m_dir;
     std::filesystem::path corpus() {
         auto p = twbtest::path(m_dir, "corpus.txt");
-        if (!std::filesystem::exists(p)) twbtest::write(p, twbtest::english_like(100000) + twbtest::syllable_text(200000) + twbtest::hard_unicode());
+        if (!std::filesystem::exists(p))
+            twbtest::write(p, twbtest::english_like(100000) + twbtest::syllable_text(200000) + twbtest::hard_unicode());
         return p;
     }
 
@@ -56,7 +57,8 @@ private slots:
         QCOMPARE(tok->vocab_size(), 400);
         QCOMPARE(tok->eos_id(), 3);
         // Text never seen in training, with every hard case.
-        const std::string unseen = "Zebra\u2019s \u201Cquiz\u201D \u2014 \u00E9t\u00E9 \u6F22\u5B57 \U0001F680\t\tx\r\n  y\n\n";
+        const std::string unseen =
+            "Zebra\u2019s \u201Cquiz\u201D \u2014 \u00E9t\u00E9 \u6F22\u5B57 \U0001F680\t\tx\r\n  y\n\n";
         const auto ids = tok->encode(unseen);
         QVERIFY(!ids.empty());
         QCOMPARE(tok->decode(ids), unseen);

@@ -1,15 +1,15 @@
 // Training: a small model learns, resume reproduces the uninterrupted run bit for bit, stop writes a
 // checkpoint, bad settings and diverging runs stop with a message while checkpoints stay intact.
-#include "twb/errors.h"
-#include "twb/dataset.h"
 #include "core/data/token_file.h"
 #include "nn/checkpoint.h"
-#include "twb/metrics.h"
 #include "nn/optimizer.h"
 #include "nn/schedule.h"
-#include "twb/training.h"
-#include "twb/probe.h"
 #include "test_util.h"
+#include "twb/dataset.h"
+#include "twb/errors.h"
+#include "twb/metrics.h"
+#include "twb/probe.h"
+#include "twb/training.h"
 
 using namespace twb;
 

@@ -21,19 +21,22 @@ const char* kFortunesDir = "/usr/share/games/fortunes";
 
 uint64_t CatalogueEntry::total_bytes() const {
     uint64_t n = 0;
-    for (auto& f : files) n += f.bytes;
+    for (auto& f : files)
+        n += f.bytes;
     return n;
 }
 
 fs::path catalogue_path() {
     std::vector<fs::path> c;
-    if (const char* env = std::getenv("TWB_DATASETS_DIR")) c.emplace_back(env);
+    if (const char* env = std::getenv("TWB_DATASETS_DIR"))
+        c.emplace_back(env);
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec).parent_path();
     c.push_back(exe / ".." / "share" / "transformer-workbench" / "datasets");
     c.emplace_back(TWB_SOURCE_DATASETS_DIR);
     for (auto& d : c)
-        if (!d.empty() && fs::exists(d / "catalogue.json")) return d / "catalogue.json";
+        if (!d.empty() && fs::exists(d / "catalogue.json"))
+            return d / "catalogue.json";
     return fs::path(TWB_SOURCE_DATASETS_DIR) / "catalogue.json";
 }
 
@@ -75,10 +78,12 @@ PrepareOptions fortunes_preset(const fs::path& out) {
     for (auto& e : fs::directory_iterator(kFortunesDir, ec)) {
         const auto name = e.path().filename().string();
         // The text files have no extension; .dat are indexes, .u8 links to the same text.
-        if (e.is_regular_file() && name.find('.') == std::string::npos) files.push_back(e.path().string());
+        if (e.is_regular_file() && name.find('.') == std::string::npos)
+            files.push_back(e.path().string());
     }
     std::sort(files.begin(), files.end());
-    if (files.empty()) throw InputError(std::string(kFortunesDir) + " holds no fortune files; reinstall fortunes");
+    if (files.empty())
+        throw InputError(std::string(kFortunesDir) + " holds no fortune files; reinstall fortunes");
     o.corpus.inputs = files;
     o.corpus.format = InputFormat::Records;
     o.corpus.record_separator = "%";
@@ -91,9 +96,11 @@ PrepareOptions fortunes_preset(const fs::path& out) {
 }
 
 PrepareOptions preset_options(const std::string& name, const fs::path& out, const fs::path& local_dir) {
-    if (name == "fortunes") return fortunes_preset(out);
+    if (name == "fortunes")
+        return fortunes_preset(out);
     for (auto& e : load_catalogue()) {
-        if (e.name != name) continue;
+        if (e.name != name)
+            continue;
         PrepareOptions o;
         o.out = out;
         o.corpus.format = parse_input_format(e.format);
@@ -102,7 +109,8 @@ PrepareOptions preset_options(const std::string& name, const fs::path& out, cons
         o.tokenizer.vocab_size = e.vocab_size;
         const fs::path dir = local_dir.empty() ? fs::path(e.local_path) : local_dir;
         for (auto& f : e.files) {
-            if (o.corpus.format == InputFormat::Parallel && f.path.rfind("train.", 0) != 0) continue;
+            if (o.corpus.format == InputFormat::Parallel && f.path.rfind("train.", 0) != 0)
+                continue;
             o.corpus.inputs.push_back((dir / f.path).string());
         }
         for (auto& in : o.corpus.inputs)
@@ -110,7 +118,8 @@ PrepareOptions preset_options(const std::string& name, const fs::path& out, cons
                 throw InputError(in + " is missing; download the '" + name + "' dataset first (or pass --input)");
         return o;
     }
-    throw ConfigError("unknown preset '" + name + "'; known presets: fortunes and the catalogue entries (twb datasets)");
+    throw ConfigError("unknown preset '" + name +
+                      "'; known presets: fortunes and the catalogue entries (twb datasets)");
 }
 
-} // namespace twb
+}  // namespace twb

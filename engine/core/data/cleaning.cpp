@@ -15,12 +15,13 @@ namespace twb {
 
 namespace {
 enum Step { kGutenberg, kNfkc, kAscii, kStrip, kLower, kWhitespace, kEmpty, kDedupe, kStepCount };
-const char* kStepNames[kStepCount] = {"gutenberg", "nfkc", "ascii", "strip", "lowercase",
-                                      "whitespace", "drop-empty", "dedupe"};
+const char* kStepNames[kStepCount] = {"gutenberg", "nfkc",       "ascii",      "strip",
+                                      "lowercase", "whitespace", "drop-empty", "dedupe"};
 
 size_t count_code_points(std::string_view s) {
     size_t n = 0;
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    for (unsigned char c : s)
+        n += (c & 0xC0) != 0x80;
     return n;
 }
 
@@ -33,21 +34,32 @@ uint64_t fnv1a(std::string_view s) {
     return h;
 }
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-} // namespace
+bool starts_with(std::string_view s, std::string_view p) {
+    return s.substr(0, p.size()) == p;
+}
+}  // namespace
 
 void CleaningOptions::enable(const std::string& name) {
-    if (name == "nfkc") nfkc = true;
-    else if (name == "whitespace") normalize_whitespace = true;
-    else if (name == "ascii") transliterate_ascii = true;
-    else if (name == "strip") strip_outside = true;
-    else if (name == "gutenberg") strip_gutenberg = true;
-    else if (name == "lowercase") lowercase = true;
-    else if (name == "drop-empty") drop_empty_lines = true;
-    else if (name == "dedupe") drop_duplicate_lines = true;
+    if (name == "nfkc")
+        nfkc = true;
+    else if (name == "whitespace")
+        normalize_whitespace = true;
+    else if (name == "ascii")
+        transliterate_ascii = true;
+    else if (name == "strip")
+        strip_outside = true;
+    else if (name == "gutenberg")
+        strip_gutenberg = true;
+    else if (name == "lowercase")
+        lowercase = true;
+    else if (name == "drop-empty")
+        drop_empty_lines = true;
+    else if (name == "dedupe")
+        drop_duplicate_lines = true;
     else {
         std::string all;
-        for (auto& n : names()) all += (all.empty() ? "" : ", ") + n;
+        for (auto& n : names())
+            all += (all.empty() ? "" : ", ") + n;
         throw ConfigError("unknown cleaning option '" + name + "'; choose from: " + all);
     }
 }
@@ -102,9 +114,10 @@ struct Cleaner::Icu {
 };
 
 Cleaner::Cleaner(CleaningOptions opts) : m_opts(std::move(opts)), m_icu(std::make_unique<Icu>()) {
-    const bool on[kStepCount] = {m_opts.strip_gutenberg, m_opts.nfkc, m_opts.transliterate_ascii,
-                                 m_opts.strip_outside, m_opts.lowercase, m_opts.normalize_whitespace,
-                                 m_opts.drop_empty_lines, m_opts.drop_duplicate_lines};
+    const bool on[kStepCount] = {m_opts.strip_gutenberg,     m_opts.nfkc,
+                                 m_opts.transliterate_ascii, m_opts.strip_outside,
+                                 m_opts.lowercase,           m_opts.normalize_whitespace,
+                                 m_opts.drop_empty_lines,    m_opts.drop_duplicate_lines};
     for (int s = 0; s < kStepCount; ++s) {
         m_effectIndex[s] = SIZE_MAX;
         if (on[s]) {
@@ -115,7 +128,8 @@ Cleaner::Cleaner(CleaningOptions opts) : m_opts(std::move(opts)), m_icu(std::mak
     UErrorCode err = U_ZERO_ERROR;
     if (m_opts.nfkc) {
         m_icu->nfkc = icu::Normalizer2::getNFKCInstance(err);
-        if (U_FAILURE(err)) throw Error(std::string("ICU NFKC normaliser unavailable: ") + u_errorName(err));
+        if (U_FAILURE(err))
+            throw Error(std::string("ICU NFKC normaliser unavailable: ") + u_errorName(err));
     }
     if (m_opts.transliterate_ascii) {
         m_icu->ascii.reset(icu::Transliterator::createInstance("Any-Latin; Latin-ASCII", UTRANS_FORWARD, err));
@@ -125,7 +139,8 @@ Cleaner::Cleaner(CleaningOptions opts) : m_opts(std::move(opts)), m_icu(std::mak
     if (m_opts.strip_outside) {
         std::string set = m_opts.allowed_chars;
         if (set.empty())
-            for (int c = 0x20; c < 0x7F; ++c) set += static_cast<char>(c);
+            for (int c = 0x20; c < 0x7F; ++c)
+                set += static_cast<char>(c);
         set += "\n\t";
         for (size_t i = 0; i < set.size();) {
             size_t n = 0;
@@ -139,7 +154,8 @@ Cleaner::~Cleaner() = default;
 
 bool Cleaner::process_line(std::string& line) {
     auto step = [&](int s, const std::function<void(std::string&)>& fn) {
-        if (m_effectIndex[s] == SIZE_MAX) return;
+        if (m_effectIndex[s] == SIZE_MAX)
+            return;
         const size_t before = count_code_points(line);
         std::string copy = line;
         fn(line);
@@ -152,7 +168,8 @@ bool Cleaner::process_line(std::string& line) {
     step(kNfkc, [&](std::string& l) {
         UErrorCode err = U_ZERO_ERROR;
         icu::UnicodeString u = icu::UnicodeString::fromUTF8(l);
-        if (m_icu->nfkc->isNormalized(u, err)) return;
+        if (m_icu->nfkc->isNormalized(u, err))
+            return;
         err = U_ZERO_ERROR;
         icu::UnicodeString n = m_icu->nfkc->normalize(u, err);
         if (U_SUCCESS(err)) {
@@ -162,8 +179,10 @@ bool Cleaner::process_line(std::string& line) {
     });
     step(kAscii, [&](std::string& l) {
         bool ascii = true;
-        for (unsigned char c : l) ascii &= c < 0x80;
-        if (ascii) return;
+        for (unsigned char c : l)
+            ascii &= c < 0x80;
+        if (ascii)
+            return;
         icu::UnicodeString u = icu::UnicodeString::fromUTF8(l);
         m_icu->ascii->transliterate(u);
         l.clear();
@@ -174,7 +193,8 @@ bool Cleaner::process_line(std::string& line) {
         for (size_t i = 0; i < l.size();) {
             size_t n = 0;
             const uint32_t cp = utf8_decode_at(l, i, &n);
-            if (m_icu->allowed.count(cp)) out.append(l, i, n);
+            if (m_icu->allowed.count(cp))
+                out.append(l, i, n);
             i += n;
         }
         l.swap(out);
@@ -196,7 +216,8 @@ bool Cleaner::process_line(std::string& line) {
             if (ws) {
                 space = true;
             } else {
-                if (space && !out.empty()) out += ' ';
+                if (space && !out.empty())
+                    out += ' ';
                 space = false;
                 out.append(l, i, n);
             }
@@ -221,16 +242,20 @@ bool Cleaner::process_line(std::string& line) {
 
 void Cleaner::emit_line(std::string& line, bool had_newline, std::string& out) {
     ++m_report.lines_in;
-    if (m_opts.normalize_whitespace && !line.empty() && line.back() == '\r') line.pop_back();
-    if (!process_line(line)) return;
+    if (m_opts.normalize_whitespace && !line.empty() && line.back() == '\r')
+        line.pop_back();
+    if (!process_line(line))
+        return;
     ++m_report.lines_out;
     out += line;
-    if (had_newline) out += '\n';
+    if (had_newline)
+        out += '\n';
 }
 
 void Cleaner::feed(std::string_view text, std::string& out) {
     if (!m_opts.any()) {  // fast path: lossless pass-through
-        for (char c : text) m_report.lines_in += c == '\n';
+        for (char c : text)
+            m_report.lines_in += c == '\n';
         m_report.lines_out = m_report.lines_in;
         out.append(text);
         return;
@@ -239,7 +264,8 @@ void Cleaner::feed(std::string_view text, std::string& out) {
     while (pos < text.size()) {
         size_t nl = text.find('\n', pos);
         const bool had_newline = nl != std::string_view::npos;
-        if (!had_newline) nl = text.size();
+        if (!had_newline)
+            nl = text.size();
         std::string line(text.substr(pos, nl - pos));
         pos = nl + 1;
         if (!m_opts.strip_gutenberg) {
@@ -272,7 +298,8 @@ void Cleaner::feed(std::string_view text, std::string& out) {
             m_lookahead.emplace_back(line, had_newline);
             if (m_lookahead.size() > 2000) {  // no header within reach: keep it all
                 m_gut = Gut::Body;
-                for (auto& [l, nlf] : m_lookahead) emit_line(l, nlf, out);
+                for (auto& [l, nlf] : m_lookahead)
+                    emit_line(l, nlf, out);
                 m_lookahead.clear();
             }
             continue;
@@ -288,7 +315,8 @@ void Cleaner::feed(std::string_view text, std::string& out) {
 }
 
 void Cleaner::end_document(std::string& out) {
-    for (auto& [l, nlf] : m_lookahead) emit_line(l, nlf, out);
+    for (auto& [l, nlf] : m_lookahead)
+        emit_line(l, nlf, out);
     m_lookahead.clear();
     m_gut = Gut::Looking;
 }
@@ -300,4 +328,4 @@ std::string Cleaner::clean(std::string_view document) {
     return out;
 }
 
-} // namespace twb
+}  // namespace twb

@@ -46,4 +46,4 @@ private:
     size_t m_effectIndex[9] = {};
 };
 
-} // namespace twb
+}  // namespace twb

@@ -38,9 +38,11 @@ void gunzip_file(const fs::path& src, const fs::path& dst) {
 bool cached_file_ok(const fs::path& dir, const CatalogueFile& f) {
     const fs::path p = dir / f.path;
     std::error_code ec;
-    if (!fs::is_regular_file(p, ec)) return false;
+    if (!fs::is_regular_file(p, ec))
+        return false;
     try {
-        if (!f.sha256.empty()) return sha256_file(p) == f.sha256;
+        if (!f.sha256.empty())
+            return sha256_file(p) == f.sha256;
     } catch (const Error&) {
         return false;  // unreadable: not usable, so not cached
     }

@@ -26,7 +26,8 @@ constexpr int kMetaFormatVersion = 1;
 
 size_t code_points(std::string_view s) {
     size_t n = 0;
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    for (unsigned char c : s)
+        n += (c & 0xC0) != 0x80;
     return n;
 }
 
@@ -42,8 +43,10 @@ struct LengthSample {
         ++n;
         sum += v;
         max = std::max(max, v);
-        if (sample.size() < kCap) sample.push_back(v);
-        else if (const uint64_t j = rng() % n; j < kCap) sample[j] = v;
+        if (sample.size() < kCap)
+            sample.push_back(v);
+        else if (const uint64_t j = rng() % n; j < kCap)
+            sample[j] = v;
     }
 };
 
@@ -56,7 +59,8 @@ struct StatsBuilder {
     uint64_t chars = 0, bytes = 0, tokens = 0, docs = 0;
 
     void add_tokens(const int32_t* ids, size_t n) {
-        for (size_t i = 0; i < n; ++i) ++counts[static_cast<size_t>(ids[i])];
+        for (size_t i = 0; i < n; ++i)
+            ++counts[static_cast<size_t>(ids[i])];
         tokens += n;
     }
     DatasetStats finish() const {
@@ -83,19 +87,24 @@ struct StatsBuilder {
             const double hi = std::max<double>(1.0, sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)]);
             const int bins = 20;
             const double w = std::max(1.0, std::ceil(hi / bins));
-            for (int b = 0; b <= bins; ++b) s.length_bin_edges.push_back(b * w);
+            for (int b = 0; b <= bins; ++b)
+                s.length_bin_edges.push_back(b * w);
             s.length_counts.assign(bins, 0);
             // Exact up to a million lines/documents; beyond, the sample scaled to the true count.
             const double scale = static_cast<double>(L.n) / static_cast<double>(L.sample.size());
             std::vector<double> c(bins, 0.0);
-            for (uint32_t v : L.sample) c[std::min<size_t>(bins - 1, static_cast<size_t>(v / w))] += scale;
-            for (int b = 0; b < bins; ++b) s.length_counts[static_cast<size_t>(b)] = static_cast<uint64_t>(std::llround(c[static_cast<size_t>(b)]));
+            for (uint32_t v : L.sample)
+                c[std::min<size_t>(bins - 1, static_cast<size_t>(v / w))] += scale;
+            for (int b = 0; b < bins; ++b)
+                s.length_counts[static_cast<size_t>(b)] =
+                    static_cast<uint64_t>(std::llround(c[static_cast<size_t>(b)]));
         }
         std::vector<int> order(counts.size());
         std::iota(order.begin(), order.end(), 0);
         const size_t top = std::min<size_t>(50, order.size());
-        std::partial_sort(order.begin(), order.begin() + static_cast<long>(top), order.end(),
-                          [&](int a, int b) { return counts[static_cast<size_t>(a)] > counts[static_cast<size_t>(b)]; });
+        std::partial_sort(order.begin(), order.begin() + static_cast<long>(top), order.end(), [&](int a, int b) {
+            return counts[static_cast<size_t>(a)] > counts[static_cast<size_t>(b)];
+        });
         for (size_t i = 0; i < top && counts[static_cast<size_t>(order[i])] > 0; ++i)
             s.top_tokens.push_back({order[i], tok.token_text(order[i]), counts[static_cast<size_t>(order[i])]});
         return s;
@@ -117,7 +126,8 @@ size_t encode_document(const Tokenizer& tok, std::string_view doc, std::vector<i
                 run = 0;
             }
         }
-        if (run) st.lineLengths.add(run);
+        if (run)
+            st.lineLengths.add(run);
         return ids.size() - before;
     }
     size_t pos = 0;
@@ -142,15 +152,26 @@ struct TempDir {
         }
     }
 };
-} // namespace
+}  // namespace
 
 void to_json(nlohmann::json& j, const DatasetStats& s) {
-    j = {{"characters", s.characters}, {"bytes", s.bytes}, {"tokens", s.tokens}, {"documents", s.documents},
-         {"lines", s.lines}, {"chars_per_token", s.chars_per_token}, {"vocab_size", s.vocab_size},
-         {"vocab_used", s.vocab_used}, {"unk_rate", s.unk_rate}, {"length_unit", s.length_unit},
-         {"length_bin_edges", s.length_bin_edges}, {"length_counts", s.length_counts},
-         {"length_mean", s.length_mean}, {"length_max", s.length_max}, {"top_tokens", nlohmann::json::array()}};
-    for (auto& t : s.top_tokens) j["top_tokens"].push_back({{"id", t.id}, {"text", t.text}, {"count", t.count}});
+    j = {{"characters", s.characters},
+         {"bytes", s.bytes},
+         {"tokens", s.tokens},
+         {"documents", s.documents},
+         {"lines", s.lines},
+         {"chars_per_token", s.chars_per_token},
+         {"vocab_size", s.vocab_size},
+         {"vocab_used", s.vocab_used},
+         {"unk_rate", s.unk_rate},
+         {"length_unit", s.length_unit},
+         {"length_bin_edges", s.length_bin_edges},
+         {"length_counts", s.length_counts},
+         {"length_mean", s.length_mean},
+         {"length_max", s.length_max},
+         {"top_tokens", nlohmann::json::array()}};
+    for (auto& t : s.top_tokens)
+        j["top_tokens"].push_back({{"id", t.id}, {"text", t.text}, {"count", t.count}});
 }
 
 void from_json(const nlohmann::json& j, DatasetStats& s) {
@@ -175,7 +196,8 @@ void from_json(const nlohmann::json& j, DatasetStats& s) {
 
 PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressFn& progress) {
     const auto t0 = std::chrono::steady_clock::now();
-    if (opts.out.empty()) throw ConfigError("no output folder given (--out DIR)");
+    if (opts.out.empty())
+        throw ConfigError("no output folder given (--out DIR)");
     if (!(opts.val_fraction >= 0.0 && opts.val_fraction < 1.0))
         throw ConfigError("val fraction " + std::to_string(opts.val_fraction) + " must be in [0, 1)");
     if (opts.split != "tail" && opts.split != "shuffle")
@@ -203,7 +225,8 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
     CorpusReadResult readResult;
     {
         std::ofstream cf(corpusFile, std::ios::binary);
-        if (!cf) throw IoError(corpusFile.string() + ": cannot write the working copy");
+        if (!cf)
+            throw IoError(corpusFile.string() + ": cannot write the working copy");
         std::string cleaned;
         uint64_t docStart = 0;
         char lastByte = '\n';
@@ -213,33 +236,39 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
             chars += code_points(s);
             bytes += s.size();
         };
-        readResult = read_corpus(opts.corpus, [&](std::string_view piece, bool end) {
-            cleaned.clear();
-            cleaner.feed(piece, cleaned);
-            if (end) cleaner.end_document(cleaned);
-            if (!cleaned.empty()) {
-                if (bytes == docStart && !docs.empty() && lastByte != '\n') {
-                    // Documents are separated by a newline in the working copy (outside both documents).
-                    write("\n");
+        readResult = read_corpus(
+            opts.corpus,
+            [&](std::string_view piece, bool end) {
+                cleaned.clear();
+                cleaner.feed(piece, cleaned);
+                if (end)
+                    cleaner.end_document(cleaned);
+                if (!cleaned.empty()) {
+                    if (bytes == docStart && !docs.empty() && lastByte != '\n') {
+                        // Documents are separated by a newline in the working copy (outside both documents).
+                        write("\n");
+                        docStart = bytes;
+                    }
+                    write(cleaned);
+                }
+                if (end) {
+                    if (bytes > docStart) {
+                        docs.emplace_back(docStart, bytes);
+                    }
                     docStart = bytes;
                 }
-                write(cleaned);
-            }
-            if (end) {
-                if (bytes > docStart) {
-                    docs.emplace_back(docStart, bytes);
-                }
-                docStart = bytes;
-            }
-        }, stage("reading"));
-        if (!cf) throw IoError(corpusFile.string() + ": write failed (disk full?)");
+            },
+            stage("reading"));
+        if (!cf)
+            throw IoError(corpusFile.string() + ": write failed (disk full?)");
     }
     result.cleaning = cleaner.report();
     result.warnings = readResult.warnings;
     if (readResult.invalid_bytes_replaced)
         result.warnings.push_back(std::to_string(readResult.invalid_bytes_replaced) +
                                   " invalid UTF-8 bytes were replaced with U+FFFD");
-    if (bytes == 0) throw InputError("the corpus is empty after cleaning; check the inputs and cleaning options");
+    if (bytes == 0)
+        throw InputError("the corpus is empty after cleaning; check the inputs and cleaning options");
 
     // 2. Train the tokenizer on the cleaned text.
     const auto tok = train_tokenizer(opts.tokenizer, corpusFile, stage("tokenizer"));
@@ -255,7 +284,8 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
         const auto nVal = static_cast<size_t>(std::llround(opts.val_fraction * static_cast<double>(docs.size())));
         if (opts.val_fraction > 0 && nVal == 0 && docs.size() > 1)
             result.warnings.push_back("too few documents for a shuffled validation split; val is empty");
-        for (size_t i = 0; i < nVal && i < order.size(); ++i) isVal[order[i]] = true;
+        for (size_t i = 0; i < nVal && i < order.size(); ++i)
+            isVal[order[i]] = true;
     }
     StatsBuilder st(*tok);
     st.chars = chars;
@@ -264,7 +294,8 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
     const fs::path allFile = tmp.path / "train.bin";
     TokenWriter trainW(allFile, dtype);
     std::unique_ptr<TokenWriter> valW;
-    if (opts.split == "shuffle") valW = std::make_unique<TokenWriter>(tmp.path / "val.bin", dtype);
+    if (opts.split == "shuffle")
+        valW = std::make_unique<TokenWriter>(tmp.path / "val.bin", dtype);
     {
         std::ifstream cf(corpusFile, std::ios::binary);
         std::vector<int32_t> ids;
@@ -301,21 +332,25 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
                     (isVal[d] ? *valW : trainW).write(ids.data(), ids.size());
                     ids.clear();
                 }
-                if (progress && !progress("encoding", pos, bytes)) throw Cancelled();
+                if (progress && !progress("encoding", pos, bytes))
+                    throw Cancelled();
             }
-            if (eos >= 0) ids.push_back(eos);
+            if (eos >= 0)
+                ids.push_back(eos);
             st.docLengths.add(static_cast<uint32_t>(docTokens));
             st.add_tokens(ids.data(), ids.size());
             (isVal[d] ? *valW : trainW).write(ids.data(), ids.size());
             prevEnd = e;
         }
         trainW.close();
-        if (valW) valW->close();
+        if (valW)
+            valW->close();
     }
     result.stats = st.finish();
 
     // 4. Split (tail: the last val_fraction of tokens, as nanoGPT does with characters).
-    if (progress && !progress("writing", 0, 1)) throw Cancelled();
+    if (progress && !progress("writing", 0, 1))
+        throw Cancelled();
     if (opts.split == "tail") {
         const uint64_t n = trainW.count();
         const auto nTrain = static_cast<uint64_t>(std::floor(static_cast<double>(n) * (1.0 - opts.val_fraction)));
@@ -324,8 +359,10 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
             std::ifstream in(allFile, std::ios::binary);
             std::ofstream vo(tmp.path / "val.bin", std::ios::binary);
             in.seekg(static_cast<std::streamoff>(nTrain * w));
-            if (n > nTrain) vo << in.rdbuf();  // streaming an empty buffer would set failbit
-            if (!vo) throw IoError((tmp.path / "val.bin").string() + ": write failed (disk full?)");
+            if (n > nTrain)
+                vo << in.rdbuf();  // streaming an empty buffer would set failbit
+            if (!vo)
+                throw IoError((tmp.path / "val.bin").string() + ": write failed (disk full?)");
         }
         fs::resize_file(allFile, nTrain * w);
         result.train_tokens = nTrain;
@@ -334,7 +371,8 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
         result.train_tokens = trainW.count();
         result.val_tokens = valW->count();
     }
-    if (result.train_tokens == 0) throw InputError("the training split is empty; lower the val fraction or add text");
+    if (result.train_tokens == 0)
+        throw InputError("the training split is empty; lower the val fraction or add text");
 
     // 5. Tokenizer files and meta.json, then move into place.
     fs::remove(corpusFile);
@@ -350,9 +388,10 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
     meta["val_tokens"] = result.val_tokens;
     meta["characters"] = chars;
     meta["chars_per_token"] = result.stats.chars_per_token;
-    meta["special_tokens"] = {{"pad", tok->pad_id()}, {"unk", tok->unk_id()}, {"bos", tok->bos_id()},
-                              {"eos", tok->eos_id()}};
-    meta["tokenizer_spec"] = {{"kind", opts.tokenizer.kind}, {"vocab_size", opts.tokenizer.vocab_size},
+    meta["special_tokens"] = {
+        {"pad", tok->pad_id()}, {"unk", tok->unk_id()}, {"bos", tok->bos_id()}, {"eos", tok->eos_id()}};
+    meta["tokenizer_spec"] = {{"kind", opts.tokenizer.kind},
+                              {"vocab_size", opts.tokenizer.vocab_size},
                               {"lowercase", opts.tokenizer.lowercase},
                               {"min_frequency", opts.tokenizer.min_frequency}};
     meta["split"] = {{"mode", opts.split}, {"val_fraction", opts.val_fraction}, {"seed", opts.seed}};
@@ -374,7 +413,8 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
         const fs::path old = out.parent_path() / ("." + out.filename().string() + ".old");
         fs::remove_all(old, ec);
         fs::rename(out, old, ec);
-        if (ec) throw IoError(out.string() + ": cannot replace the existing folder (" + ec.message() + ")");
+        if (ec)
+            throw IoError(out.string() + ": cannot replace the existing folder (" + ec.message() + ")");
         fs::rename(tmp.path, out, ec);
         if (ec) {
             fs::rename(old, out);
@@ -383,11 +423,13 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
         fs::remove_all(old, ec);
     } else {
         fs::rename(tmp.path, out, ec);
-        if (ec) throw IoError(out.string() + ": cannot move the prepared dataset into place (" + ec.message() + ")");
+        if (ec)
+            throw IoError(out.string() + ": cannot move the prepared dataset into place (" + ec.message() + ")");
     }
     tmp.keep = true;
     result.dir = out;
-    if (progress) progress("writing", 1, 1);
+    if (progress)
+        progress("writing", 1, 1);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }
@@ -412,7 +454,8 @@ PreparedDataset open_prepared(const fs::path& dir) {
     }
     for (auto [name, n] : {std::pair<const char*, uint64_t>{"train.bin", d.train_tokens}, {"val.bin", d.val_tokens}}) {
         const fs::path f = dir / name;
-        if (!fs::exists(f)) throw FormatError(f.string() + ": missing; prepare the data again");
+        if (!fs::exists(f))
+            throw FormatError(f.string() + ": missing; prepare the data again");
         if (fs::file_size(f) != n * dtype_size(d.dtype))
             throw FormatError(f.string() + ": holds " + std::to_string(fs::file_size(f) / dtype_size(d.dtype)) +
                               " tokens but meta.json says " + std::to_string(n) + "; prepare the data again");
@@ -423,9 +466,11 @@ PreparedDataset open_prepared(const fs::path& dir) {
 std::vector<PreparedDataset> list_prepared(const fs::path& parent) {
     std::vector<PreparedDataset> out;
     std::error_code ec;
-    if (!fs::is_directory(parent, ec)) return out;
+    if (!fs::is_directory(parent, ec))
+        return out;
     for (auto& e : fs::directory_iterator(parent, ec)) {
-        if (!e.is_directory() || !fs::exists(e.path() / "meta.json")) continue;
+        if (!e.is_directory() || !fs::exists(e.path() / "meta.json"))
+            continue;
         try {
             out.push_back(open_prepared(e.path()));
         } catch (const Error&) {
@@ -435,4 +480,4 @@ std::vector<PreparedDataset> list_prepared(const fs::path& parent) {
     return out;
 }
 
-} // namespace twb
+}  // namespace twb

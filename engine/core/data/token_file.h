@@ -13,8 +13,12 @@ namespace twb {
 
 namespace fs = std::filesystem;
 
-inline TokenDtype dtype_for_vocab(int vocab) { return vocab <= 65536 ? TokenDtype::U16 : TokenDtype::U32; }
-inline size_t dtype_size(TokenDtype d) { return d == TokenDtype::U16 ? 2 : 4; }
+inline TokenDtype dtype_for_vocab(int vocab) {
+    return vocab <= 65536 ? TokenDtype::U16 : TokenDtype::U32;
+}
+inline size_t dtype_size(TokenDtype d) {
+    return d == TokenDtype::U16 ? 2 : 4;
+}
 
 class TokenWriter {
 public:
@@ -58,4 +62,4 @@ private:
     TokenDtype m_dtype = TokenDtype::U16;
 };
 
-} // namespace twb
+}  // namespace twb

@@ -15,7 +15,8 @@ const char* kHeader =
     "step,kind,train_loss,val_loss,val_accuracy,val_perplexity,val_bpc,lr,ms_per_step,tokens_per_s,elapsed_s";
 
 std::string num(double v) {
-    if (std::isnan(v)) return "";
+    if (std::isnan(v))
+        return "";
     char b[32];
     std::snprintf(b, sizeof b, "%.6g", v);
     return b;
@@ -25,11 +26,13 @@ std::vector<std::string> split(const std::string& line) {
     std::vector<std::string> out;
     std::string cur;
     std::istringstream ss(line);
-    while (std::getline(ss, cur, ',')) out.push_back(cur);
-    if (!line.empty() && line.back() == ',') out.emplace_back();
+    while (std::getline(ss, cur, ','))
+        out.push_back(cur);
+    if (!line.empty() && line.back() == ',')
+        out.emplace_back();
     return out;
 }
-} // namespace
+}  // namespace
 
 MetricsLog::MetricsLog(const std::filesystem::path& path, int64_t resume_step, bool keep_eval_at_resume) {
     if (resume_step >= 0 && std::filesystem::exists(path)) {
@@ -40,7 +43,8 @@ MetricsLog::MetricsLog(const std::filesystem::path& path, int64_t resume_step, b
         kept = std::string(kHeader) + "\n";
         while (std::getline(in, line)) {
             const auto cells = split(line);
-            if (cells.size() < 2) continue;
+            if (cells.size() < 2)
+                continue;
             const long long s = std::atoll(cells[0].c_str());
             const bool eval = cells[1] == "eval";
             if ((!eval && s <= resume_step) || (eval && (s < resume_step || (s == resume_step && keep_eval_at_resume))))
@@ -50,13 +54,16 @@ MetricsLog::MetricsLog(const std::filesystem::path& path, int64_t resume_step, b
     }
     const bool fresh = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
     m_f = std::fopen(path.c_str(), "a");
-    if (!m_f) throw IoError(path.string() + ": cannot write the metrics file");
-    if (fresh) std::fprintf(m_f, "%s\n", kHeader);
+    if (!m_f)
+        throw IoError(path.string() + ": cannot write the metrics file");
+    if (fresh)
+        std::fprintf(m_f, "%s\n", kHeader);
     std::fflush(m_f);
 }
 
 MetricsLog::~MetricsLog() {
-    if (m_f) std::fclose(m_f);
+    if (m_f)
+        std::fclose(m_f);
 }
 
 void MetricsLog::append(const MetricsRow& r) {
@@ -117,23 +124,27 @@ EvalReport eval_report(const MetricsRow& row) {
 
 std::vector<MetricsRow> read_metrics(const std::filesystem::path& path) {
     std::ifstream in(path);
-    if (!in) throw InputError(path.string() + ": cannot read the metrics file");
+    if (!in)
+        throw InputError(path.string() + ": cannot read the metrics file");
     std::string line;
     std::getline(in, line);
     const auto header = split(line);
     std::map<std::string, size_t> col;
-    for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
+    for (size_t i = 0; i < header.size(); ++i)
+        col[header[i]] = i;
     std::vector<MetricsRow> rows;
     while (std::getline(in, line)) {
         const auto c = split(line);
         auto get = [&](const char* name) -> double {
             auto it = col.find(name);
-            if (it == col.end() || it->second >= c.size() || c[it->second].empty()) return NAN;
+            if (it == col.end() || it->second >= c.size() || c[it->second].empty())
+                return NAN;
             return std::atof(c[it->second].c_str());
         };
         MetricsRow r;
         r.step = static_cast<int64_t>(get("step"));
-        if (col.count("kind") && col["kind"] < c.size()) r.kind = c[col["kind"]];
+        if (col.count("kind") && col["kind"] < c.size())
+            r.kind = c[col["kind"]];
         r.train_loss = get("train_loss");
         r.val_loss = get("val_loss");
         r.val_accuracy = get("val_accuracy");

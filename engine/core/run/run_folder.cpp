@@ -22,10 +22,12 @@ std::vector<int64_t> list_checkpoints(const fs::path& run_dir) {
     std::vector<int64_t> steps;
     std::error_code ec;
     const fs::path root = run_dir / "checkpoints";
-    if (!fs::is_directory(root, ec)) return steps;
+    if (!fs::is_directory(root, ec))
+        return steps;
     for (auto& e : fs::directory_iterator(root, ec)) {
         const auto name = e.path().filename().string();
-        if (name.rfind("step_", 0) != 0 || !fs::exists(e.path() / "state.json")) continue;
+        if (name.rfind("step_", 0) != 0 || !fs::exists(e.path() / "state.json"))
+            continue;
         try {
             steps.push_back(std::stoll(name.substr(5)));
         } catch (const std::exception&) {
@@ -36,7 +38,8 @@ std::vector<int64_t> list_checkpoints(const fs::path& run_dir) {
 }
 
 std::filesystem::path find_checkpoint(const std::filesystem::path& path, const std::string& which) {
-    if (fs::exists(path / "state.json") && fs::exists(path / "model.safetensors")) return path;  // a checkpoint itself
+    if (fs::exists(path / "state.json") && fs::exists(path / "model.safetensors"))
+        return path;  // a checkpoint itself
     const auto steps = list_checkpoints(path);
     if (steps.empty())
         throw InputError(path.string() + ": no checkpoints here; is this a run folder written by 'twb train'?");
@@ -45,7 +48,8 @@ std::filesystem::path find_checkpoint(const std::filesystem::path& path, const s
         step = steps.back();
     } else if (which == "best") {
         const fs::path bf = path / "checkpoints" / "best.json";
-        if (!fs::exists(bf)) throw InputError(path.string() + ": no best checkpoint recorded yet; use last");
+        if (!fs::exists(bf))
+            throw InputError(path.string() + ": no best checkpoint recorded yet; use last");
         step = nlohmann::json::parse(read_file(bf)).at("step").get<int64_t>();
     } else {
         try {
@@ -56,7 +60,8 @@ std::filesystem::path find_checkpoint(const std::filesystem::path& path, const s
     }
     if (!std::binary_search(steps.begin(), steps.end(), step)) {
         std::string have;
-        for (auto s : steps) have += (have.empty() ? "" : ", ") + std::to_string(s);
+        for (auto s : steps)
+            have += (have.empty() ? "" : ", ") + std::to_string(s);
         throw InputError(path.string() + ": no checkpoint at step " + std::to_string(step) + "; available: " + have);
     }
     return path / "checkpoints" / checkpoint_dir_name(step);
@@ -64,7 +69,8 @@ std::filesystem::path find_checkpoint(const std::filesystem::path& path, const s
 
 RunConfig read_run_config(const fs::path& run_dir) {
     const fs::path f = run_dir / "config.json";
-    if (!fs::exists(f)) throw InputError(run_dir.string() + ": no config.json; is this a run folder written by 'twb train'?");
+    if (!fs::exists(f))
+        throw InputError(run_dir.string() + ": no config.json; is this a run folder written by 'twb train'?");
     try {
         return nlohmann::json::parse(read_file(f)).get<RunConfig>();
     } catch (const nlohmann::json::exception& e) {
@@ -72,4 +78,4 @@ RunConfig read_run_config(const fs::path& run_dir) {
     }
 }
 
-} // namespace twb
+}  // namespace twb

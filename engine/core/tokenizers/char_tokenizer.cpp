@@ -1,7 +1,7 @@
 // Character tokenizer: one id per Unicode code point seen in the corpus, ids in code-point order
 // (as nanoGPT's sorted(set(text))). No special tokens, so tiny shakespeare gives vocab 65.
-#include "twb/errors.h"
 #include "core/tokenizers/tokenizer.h"
+#include "twb/errors.h"
 
 #include <algorithm>
 #include <map>
@@ -18,7 +18,8 @@ public:
     explicit CharTokenizer(std::vector<uint32_t> cps) : m_cps(std::move(cps)) {
         std::fill(std::begin(m_ascii), std::end(m_ascii), -1);
         for (size_t i = 0; i < m_cps.size(); ++i) {
-            if (m_cps[i] < 128) m_ascii[m_cps[i]] = static_cast<int32_t>(i);
+            if (m_cps[i] < 128)
+                m_ascii[m_cps[i]] = static_cast<int32_t>(i);
             m_index[m_cps[i]] = static_cast<int32_t>(i);
             std::string s;
             utf8_append(s, m_cps[i]);
@@ -31,7 +32,8 @@ public:
     int newline_id() const override { return m_ascii['\n']; }
 
     void encode(std::string_view text, std::vector<int32_t>& out) const override {
-        if (out.capacity() < out.size() + text.size()) out.reserve(out.size() + std::max(out.size(), text.size()));
+        if (out.capacity() < out.size() + text.size())
+            out.reserve(out.size() + std::max(out.size(), text.size()));
         for (size_t i = 0; i < text.size();) {
             const unsigned char c = static_cast<unsigned char>(text[i]);
             if (c < 128 && m_ascii[c] >= 0) {
@@ -42,7 +44,8 @@ public:
             size_t n = 0;
             const uint32_t cp = utf8_decode_at(text, i, &n);
             auto it = m_index.find(cp);
-            if (it == m_index.end()) throw_unknown(text);
+            if (it == m_index.end())
+                throw_unknown(text);
             out.push_back(it->second);
             i += n;
         }
@@ -50,9 +53,9 @@ public:
     std::string decode(const std::vector<int32_t>& ids) const override {
         std::string s;
         for (int32_t id : ids) {
-            if (id < 0 || id >= vocab_size()) throw InputError("token id " + std::to_string(id) +
-                                                               " is outside the vocabulary (0.." +
-                                                               std::to_string(vocab_size() - 1) + ")");
+            if (id < 0 || id >= vocab_size())
+                throw InputError("token id " + std::to_string(id) + " is outside the vocabulary (0.." +
+                                 std::to_string(vocab_size() - 1) + ")");
             s += m_text[static_cast<size_t>(id)];
         }
         return s;
@@ -85,7 +88,8 @@ private:
     [[noreturn]] void throw_unknown(std::string_view text) const {
         std::string list;
         for (auto& c : unknown_chars(text)) {
-            if (!list.empty()) list += ", ";
+            if (!list.empty())
+                list += ", ";
             list += "'" + visible_whitespace(c) + "'";
             if (list.size() > 200) {
                 list += ", ...";
@@ -106,29 +110,35 @@ std::unique_ptr<Tokenizer> make_char(std::vector<uint32_t> cps) {
     cps.erase(std::unique(cps.begin(), cps.end()), cps.end());
     return std::make_unique<CharTokenizer>(std::move(cps));
 }
-} // namespace
+}  // namespace
 
 std::unique_ptr<Tokenizer> train_char_tokenizer(const fs::path& corpus, const ProgressFn& progress) {
     std::vector<bool> ascii(128, false);
     std::map<uint32_t, bool> other;
-    for_each_block(corpus, false, [&](std::string_view block) {
-        for (size_t i = 0; i < block.size();) {
-            const unsigned char c = static_cast<unsigned char>(block[i]);
-            if (c < 128) {
-                ascii[c] = true;
-                ++i;
-                continue;
+    for_each_block(
+        corpus, false,
+        [&](std::string_view block) {
+            for (size_t i = 0; i < block.size();) {
+                const unsigned char c = static_cast<unsigned char>(block[i]);
+                if (c < 128) {
+                    ascii[c] = true;
+                    ++i;
+                    continue;
+                }
+                size_t n = 0;
+                other[utf8_decode_at(block, i, &n)] = true;
+                i += n;
             }
-            size_t n = 0;
-            other[utf8_decode_at(block, i, &n)] = true;
-            i += n;
-        }
-    }, progress);
+        },
+        progress);
     std::vector<uint32_t> cps;
     for (uint32_t c = 0; c < 128; ++c)
-        if (ascii[c]) cps.push_back(c);
-    for (auto& [cp, _] : other) cps.push_back(cp);
-    if (cps.empty()) throw InputError(corpus.string() + ": the corpus is empty; nothing to build a vocabulary from");
+        if (ascii[c])
+            cps.push_back(c);
+    for (auto& [cp, _] : other)
+        cps.push_back(cp);
+    if (cps.empty())
+        throw InputError(corpus.string() + ": the corpus is empty; nothing to build a vocabulary from");
     return make_char(std::move(cps));
 }
 
@@ -136,10 +146,11 @@ std::unique_ptr<Tokenizer> load_char_tokenizer(const fs::path& dir, const nlohma
     std::vector<uint32_t> cps;
     for (auto& s : j.at("vocab")) {
         const std::string t = s.get<std::string>();
-        if (t.empty()) throw FormatError((dir / "tokenizer.json").string() + ": empty vocabulary entry");
+        if (t.empty())
+            throw FormatError((dir / "tokenizer.json").string() + ": empty vocabulary entry");
         cps.push_back(utf8_decode_at(t, 0, nullptr));
     }
     return make_char(std::move(cps));
 }
 
-} // namespace twb
+}  // namespace twb

@@ -1,9 +1,9 @@
 // sentencepiece BPE and unigram tokenizers through the project's own module libtwb_spm.so, loaded
 // with dlopen(RTLD_NOW|RTLD_LOCAL|RTLD_DEEPBIND) (linking sentencepiece beside libtorch crashes).
 // Trained lossless: identity normalisation, whitespace kept as is, byte fallback, "\n" a piece.
-#include "twb/errors.h"
 #include "core/tokenizers/tokenizer.h"
 #include "spm/spm_api.h"
+#include "twb/errors.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -44,10 +44,11 @@ fs::path exe_dir() {
 
 std::vector<fs::path> module_candidates() {
     std::vector<fs::path> c;
-    if (const char* env = std::getenv("TWB_SPM_MODULE")) c.emplace_back(env);
+    if (const char* env = std::getenv("TWB_SPM_MODULE"))
+        c.emplace_back(env);
     const fs::path dir = exe_dir();
-    c.push_back(dir / "libtwb_spm.so");                                       // build tree: bin/
-    c.push_back(dir / ".." / "bin" / "libtwb_spm.so");                        // tests in a sibling folder
+    c.push_back(dir / "libtwb_spm.so");                                           // build tree: bin/
+    c.push_back(dir / ".." / "bin" / "libtwb_spm.so");                            // tests in a sibling folder
     c.push_back(dir / ".." / "lib" / "transformer-workbench" / "libtwb_spm.so");  // installed tree
     c.push_back(fs::path(TWB_MODULE_INSTALL_DIR) / "libtwb_spm.so");
     return c;
@@ -88,10 +89,13 @@ const SpmModule& module() {
             m.version = reinterpret_cast<twb_spm_version_fn>(sym("twb_spm_version"));
             return;
         }
-        error = "the sentencepiece module libtwb_spm.so could not be loaded; set TWB_SPM_MODULE to its path."
-                " Tried:" + tried;
+        error =
+            "the sentencepiece module libtwb_spm.so could not be loaded; set TWB_SPM_MODULE to its path."
+            " Tried:" +
+            tried;
     });
-    if (!m.handle) throw Error(error);
+    if (!m.handle)
+        throw Error(error);
     return m;
 }
 
@@ -101,17 +105,20 @@ public:
         const auto& mod = module();
         char err[512] = {0};
         m_model = mod.load(m_file.c_str(), err, sizeof err);
-        if (!m_model) throw FormatError(m_file.string() + ": not a loadable sentencepiece model (" + err + ")");
+        if (!m_model)
+            throw FormatError(m_file.string() + ": not a loadable sentencepiece model (" + err + ")");
         m_vocab = mod.vocab_size(m_model);
         for (int i = 0; i < m_vocab; ++i) {
             int k = 0;
             std::string p = mod.piece(m_model, i, &k);
             m_display.push_back(display(p, k));
-            if (p == "\n" && k == 0) m_newline = i;  // the user-defined "\n" piece
+            if (p == "\n" && k == 0)
+                m_newline = i;  // the user-defined "\n" piece
         }
     }
     ~SpmTokenizer() override {
-        if (m_model) module().free(m_model);
+        if (m_model)
+            module().free(m_model);
     }
     TokenizerKind kind() const override { return m_kind; }
     int vocab_size() const override { return m_vocab; }
@@ -126,7 +133,8 @@ public:
         // sentencepiece's BPE is superlinear in the input length, so long texts go in pieces of ~16 KB cut
         // after a newline ("\n" is a piece of its own, so cutting there changes no ids), spread over cores.
         constexpr size_t kPiece = 16 << 10;
-        if (text.size() <= 2 * kPiece) return encode_piece(text, out);
+        if (text.size() <= 2 * kPiece)
+            return encode_piece(text, out);
         std::vector<std::string_view> pieces;
         size_t pos = 0;
         while (pos < text.size()) {
@@ -143,11 +151,15 @@ public:
         std::vector<std::thread> pool;
         for (size_t w = 1; w < workers; ++w)
             pool.emplace_back([&, w] {
-                for (size_t i = w; i < pieces.size(); i += workers) encode_piece(pieces[i], parts[i]);
+                for (size_t i = w; i < pieces.size(); i += workers)
+                    encode_piece(pieces[i], parts[i]);
             });
-        for (size_t i = 0; i < pieces.size(); i += workers) encode_piece(pieces[i], parts[i]);
-        for (auto& t : pool) t.join();
-        for (auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+        for (size_t i = 0; i < pieces.size(); i += workers)
+            encode_piece(pieces[i], parts[i]);
+        for (auto& t : pool)
+            t.join();
+        for (auto& p : parts)
+            out.insert(out.end(), p.begin(), p.end());
     }
 
 private:
@@ -187,8 +199,8 @@ public:
         if (fs::absolute(target) != fs::absolute(m_file)) {
             fs::copy_file(m_file, target, fs::copy_options::overwrite_existing);
         }
-        nlohmann::json j{{"kind", m_kind}, {"model", "tokenizer.model"}, {"vocab_size", m_vocab},
-                         {"library", module().version()}};
+        nlohmann::json j{
+            {"kind", m_kind}, {"model", "tokenizer.model"}, {"vocab_size", m_vocab}, {"library", module().version()}};
         write_file_atomic(dir / "tokenizer.json", j.dump(1));
     }
 
@@ -196,8 +208,10 @@ private:
     static std::string display(const std::string& p, int k) {
         if (k == 3 && p.size() == 6) {  // <0xNN>: show printable bytes as themselves
             const int v = std::stoi(p.substr(3, 2), nullptr, 16);
-            if (v == '\n') return "\n";
-            if (v == '\t') return "\t";
+            if (v == '\n')
+                return "\n";
+            if (v == '\t')
+                return "\t";
         }
         std::string out;
         for (size_t i = 0; i < p.size();) {
@@ -217,7 +231,7 @@ private:
     int m_newline = -1;
     std::vector<std::string> m_display;
 };
-} // namespace
+}  // namespace
 
 std::string spm_module_path() {
     try {
@@ -234,9 +248,11 @@ std::unique_ptr<Tokenizer> train_spm_tokenizer(const TokenizerSpec& spec, const 
     if (spec.vocab_size > 65535 * 4)
         throw ConfigError("vocab size " + std::to_string(spec.vocab_size) + " is beyond what " + to_string(spec.kind) +
                           " allows here (at most 262140)");
-    if (fs::file_size(corpus) == 0) throw InputError(corpus.string() + ": the corpus is empty");
+    if (fs::file_size(corpus) == 0)
+        throw InputError(corpus.string() + ": the corpus is empty");
     const auto& mod = module();
-    if (progress && !progress(0, 1)) throw Cancelled();
+    if (progress && !progress(0, 1))
+        throw Cancelled();
     const fs::path prefix = corpus.parent_path() / "spm_train";
     std::vector<std::pair<std::string, std::string>> opts = {
         {"input", corpus.string()},
@@ -250,7 +266,10 @@ std::unique_ptr<Tokenizer> train_spm_tokenizer(const TokenizerSpec& spec, const 
         {"remove_extra_whitespaces", "false"},
         {"allow_whitespace_only_pieces", "true"},
         {"split_digits", "false"},
-        {"pad_id", "0"}, {"unk_id", "1"}, {"bos_id", "2"}, {"eos_id", "3"},
+        {"pad_id", "0"},
+        {"unk_id", "1"},
+        {"bos_id", "2"},
+        {"eos_id", "3"},
         {"user_defined_symbols", "\n"},
         {"input_sentence_size", "2000000"},
         {"shuffle_input_sentence", "true"},
@@ -259,27 +278,32 @@ std::unique_ptr<Tokenizer> train_spm_tokenizer(const TokenizerSpec& spec, const 
         {"hard_vocab_limit", "true"},
     };
     std::string joined;
-    for (auto& [k, v] : opts) joined += k + "=" + v + '\x1f';
+    for (auto& [k, v] : opts)
+        joined += k + "=" + v + '\x1f';
     joined.pop_back();
     char err[2048] = {0};
     if (mod.train(joined.c_str(), err, sizeof err) != 0) {
         std::string msg = err;
         const size_t vs = msg.find("Vocabulary size");
-        if (vs != std::string::npos) msg = msg.substr(vs);
+        if (vs != std::string::npos)
+            msg = msg.substr(vs);
         if (msg.find("Vocabulary size too high") != std::string::npos ||
             msg.find("Vocabulary size is smaller") != std::string::npos)
-            throw InputError("cannot train " + to_string(spec.kind) + " with vocab size " + std::to_string(spec.vocab_size) +
-                             ": " + msg + " (the corpus is too small for this vocab size, or the size is below "
+            throw InputError("cannot train " + to_string(spec.kind) + " with vocab size " +
+                             std::to_string(spec.vocab_size) + ": " + msg +
+                             " (the corpus is too small for this vocab size, or the size is below "
                              "the 256 byte pieces + characters + 4 specials it needs)");
         throw InputError("sentencepiece training failed: " + msg);
     }
-    if (progress) progress(1, 1);
+    if (progress)
+        progress(1, 1);
     fs::remove(prefix.string() + ".vocab");
     return std::make_unique<SpmTokenizer>(spec.kind, prefix.string() + ".model");
 }
 
 std::unique_ptr<Tokenizer> load_spm_tokenizer(const fs::path& dir, const nlohmann::json& j) {
-    return std::make_unique<SpmTokenizer>(parse_choice<TokenizerKind>(j.value("kind", "bpe"), "tokenizer kind"), dir / j.value("model", "tokenizer.model"));
+    return std::make_unique<SpmTokenizer>(parse_choice<TokenizerKind>(j.value("kind", "bpe"), "tokenizer kind"),
+                                          dir / j.value("model", "tokenizer.model"));
 }
 
-} // namespace twb
+}  // namespace twb

@@ -13,15 +13,15 @@ namespace fs = std::filesystem;
 std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerSpec& spec, const fs::path& corpus_file,
                                            const ProgressFn& progress) {
     switch (spec.kind) {
-    case TokenizerKind::Char:
-        return train_char_tokenizer(corpus_file, progress);
-    case TokenizerKind::Byte:
-        return make_byte_tokenizer();
-    case TokenizerKind::Word:
-        return train_word_tokenizer(spec, corpus_file, progress);
-    case TokenizerKind::Bpe:
-    case TokenizerKind::Unigram:
-        return train_spm_tokenizer(spec, corpus_file, progress);
+        case TokenizerKind::Char:
+            return train_char_tokenizer(corpus_file, progress);
+        case TokenizerKind::Byte:
+            return make_byte_tokenizer();
+        case TokenizerKind::Word:
+            return train_word_tokenizer(spec, corpus_file, progress);
+        case TokenizerKind::Bpe:
+        case TokenizerKind::Unigram:
+            return train_spm_tokenizer(spec, corpus_file, progress);
     }
     throw ConfigError("unknown tokenizer kind");
 }
@@ -37,17 +37,22 @@ std::unique_ptr<Tokenizer> load_tokenizer(const fs::path& dir) {
         throw FormatError(file.string() + ": not valid JSON (" + e.what() + ")");
     }
     const std::string kind = j.value("kind", "");
-    if (kind == "char") return load_char_tokenizer(dir, j);
-    if (kind == "byte") return make_byte_tokenizer();
-    if (kind == "word") return load_word_tokenizer(dir, j);
-    if (kind == "bpe" || kind == "unigram") return load_spm_tokenizer(dir, j);
+    if (kind == "char")
+        return load_char_tokenizer(dir, j);
+    if (kind == "byte")
+        return make_byte_tokenizer();
+    if (kind == "word")
+        return load_word_tokenizer(dir, j);
+    if (kind == "bpe" || kind == "unigram")
+        return load_spm_tokenizer(dir, j);
     throw FormatError(file.string() + ": unknown tokenizer kind '" + kind + "'");
 }
 
 void for_each_block(const fs::path& file, bool by_line, const std::function<void(std::string_view)>& fn,
                     const ProgressFn& progress) {
     std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputError(file.string() + ": cannot open the file");
+    if (!in)
+        throw InputError(file.string() + ": cannot open the file");
     const uint64_t total = fs::file_size(file);
     uint64_t done = 0;
     std::string carry;
@@ -55,7 +60,8 @@ void for_each_block(const fs::path& file, bool by_line, const std::function<void
     while (in) {
         in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
         const size_t got = static_cast<size_t>(in.gcount());
-        if (got == 0) break;
+        if (got == 0)
+            break;
         done += got;
         carry.append(buf.data(), got);
         size_t cut;
@@ -69,9 +75,11 @@ void for_each_block(const fs::path& file, bool by_line, const std::function<void
             fn(std::string_view(carry).substr(0, cut));
             carry.erase(0, cut);
         }
-        if (progress && !progress(done, total)) throw Cancelled();
+        if (progress && !progress(done, total))
+            throw Cancelled();
     }
-    if (!carry.empty()) fn(carry);
+    if (!carry.empty())
+        fn(carry);
 }
 
-} // namespace twb
+}  // namespace twb

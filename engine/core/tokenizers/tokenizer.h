@@ -31,7 +31,10 @@ public:
     /// The text one token stands for, as a person should see it ("<eos>", " the", "\n").
     virtual std::string token_text(int id) const = 0;
     /// Characters of text that cannot be encoded (empty when all can, or when <unk>/bytes cover them).
-    virtual std::vector<std::string> unknown_chars(std::string_view text) const { (void)text; return {}; }
+    virtual std::vector<std::string> unknown_chars(std::string_view text) const {
+        (void)text;
+        return {};
+    }
     /// True when decode(encode(x)) == x for any text the vocabulary covers.
     virtual bool lossless() const = 0;
     /// Writes tokenizer.json (and any model files) into dir.
@@ -80,4 +83,4 @@ std::string spm_module_path();
 void for_each_block(const fs::path& file, bool by_line, const std::function<void(std::string_view)>& fn,
                     const ProgressFn& progress = {});
 
-} // namespace twb
+}  // namespace twb

@@ -2,8 +2,8 @@
 // letters or digits, single punctuation marks, and each newline/tab on its own. The most frequent
 // pieces (at least min_frequency times) form the vocabulary after <pad> <unk> <bos> <eos>; the rest
 // becomes <unk>. Lossless except for <unk> and the lowercase option.
-#include "twb/errors.h"
 #include "core/tokenizers/tokenizer.h"
+#include "twb/errors.h"
 
 #include <unicode/uchar.h>
 
@@ -19,13 +19,17 @@ namespace {
 enum class Cls { Letter, Digit, Space, OtherWs, Punct };
 
 Cls classify(uint32_t cp) {
-    if (cp == ' ') return Cls::Space;
-    if (cp == '\n' || cp == '\t' || cp == '\r' || cp == '\f' || cp == '\v') return Cls::OtherWs;
-    if (u_isdigit(static_cast<UChar32>(cp))) return Cls::Digit;
+    if (cp == ' ')
+        return Cls::Space;
+    if (cp == '\n' || cp == '\t' || cp == '\r' || cp == '\f' || cp == '\v')
+        return Cls::OtherWs;
+    if (u_isdigit(static_cast<UChar32>(cp)))
+        return Cls::Digit;
     if (u_isalpha(static_cast<UChar32>(cp)) || u_hasBinaryProperty(static_cast<UChar32>(cp), UCHAR_DIACRITIC) ||
         cp == '\'')
         return Cls::Letter;
-    if (u_isUWhiteSpace(static_cast<UChar32>(cp))) return Cls::OtherWs;
+    if (u_isUWhiteSpace(static_cast<UChar32>(cp)))
+        return Cls::OtherWs;
     return Cls::Punct;
 }
 
@@ -36,7 +40,8 @@ void pretokenize(std::string_view text, bool lowercase, Fn&& fn) {
     Cls curCls = Cls::Punct;
     bool inWord = false;
     auto flush = [&] {
-        if (!cur.empty()) fn(cur);
+        if (!cur.empty())
+            fn(cur);
         cur.clear();
         inWord = false;
     };
@@ -45,14 +50,16 @@ void pretokenize(std::string_view text, bool lowercase, Fn&& fn) {
         uint32_t cp = utf8_decode_at(text, i, &n);
         i += n;
         const Cls c = classify(cp);
-        if (lowercase) cp = static_cast<uint32_t>(u_tolower(static_cast<UChar32>(cp)));
+        if (lowercase)
+            cp = static_cast<uint32_t>(u_tolower(static_cast<UChar32>(cp)));
         if (c == Cls::Letter || c == Cls::Digit) {
             if (inWord && curCls == c) {
                 utf8_append(cur, cp);
                 continue;
             }
             // A pending lone space becomes this word's prefix.
-            if (!(cur == " " && !inWord)) flush();
+            if (!(cur == " " && !inWord))
+                flush();
             utf8_append(cur, cp);
             inWord = true;
             curCls = c;
@@ -60,7 +67,8 @@ void pretokenize(std::string_view text, bool lowercase, Fn&& fn) {
             flush();
             cur = " ";
         } else if (c == Cls::Punct) {
-            if (!(cur == " " && !inWord)) flush();
+            if (!(cur == " " && !inWord))
+                flush();
             utf8_append(cur, cp);
             flush();
         } else {
@@ -75,7 +83,8 @@ void pretokenize(std::string_view text, bool lowercase, Fn&& fn) {
 class WordTokenizer : public Tokenizer {
 public:
     WordTokenizer(std::vector<std::string> vocab, bool lowercase) : m_vocab(std::move(vocab)), m_lower(lowercase) {
-        for (size_t i = 0; i < m_vocab.size(); ++i) m_index.emplace(m_vocab[i], static_cast<int32_t>(i));
+        for (size_t i = 0; i < m_vocab.size(); ++i)
+            m_index.emplace(m_vocab[i], static_cast<int32_t>(i));
     }
     TokenizerKind kind() const override { return TokenizerKind::Word; }
     int vocab_size() const override { return static_cast<int>(m_vocab.size()); }
@@ -99,8 +108,10 @@ public:
         for (int32_t id : ids) {
             if (id < 0 || id >= vocab_size())
                 throw InputError("token id " + std::to_string(id) + " is outside the vocabulary");
-            if (id == 1) s += "<unk>";
-            else if (id > 3) s += m_vocab[static_cast<size_t>(id)];
+            if (id == 1)
+                s += "<unk>";
+            else if (id > 3)
+                s += m_vocab[static_cast<size_t>(id)];
         }
         return s;
     }
@@ -117,7 +128,7 @@ private:
     bool m_lower;
     std::unordered_map<std::string, int32_t> m_index;
 };
-} // namespace
+}  // namespace
 
 std::unique_ptr<Tokenizer> train_word_tokenizer(const TokenizerSpec& spec, const fs::path& corpus,
                                                 const ProgressFn& progress) {
@@ -125,18 +136,21 @@ std::unique_ptr<Tokenizer> train_word_tokenizer(const TokenizerSpec& spec, const
         throw ConfigError("word vocab size " + std::to_string(spec.vocab_size) +
                           " is too small: it needs at least 5 (4 special tokens + 1 word)");
     std::unordered_map<std::string, uint64_t> counts;
-    for_each_block(corpus, true, [&](std::string_view block) {
-        pretokenize(block, spec.lowercase, [&](const std::string& p) { ++counts[p]; });
-    }, progress);
-    if (counts.empty()) throw InputError(corpus.string() + ": the corpus is empty; nothing to build a vocabulary from");
+    for_each_block(
+        corpus, true,
+        [&](std::string_view block) { pretokenize(block, spec.lowercase, [&](const std::string& p) { ++counts[p]; }); },
+        progress);
+    if (counts.empty())
+        throw InputError(corpus.string() + ": the corpus is empty; nothing to build a vocabulary from");
     std::vector<std::pair<std::string, uint64_t>> sorted(counts.begin(), counts.end());
-    std::sort(sorted.begin(), sorted.end(), [](auto& a, auto& b) {
-        return a.second != b.second ? a.second > b.second : a.first < b.first;
-    });
+    std::sort(sorted.begin(), sorted.end(),
+              [](auto& a, auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
     std::vector<std::string> vocab(std::begin(kSpecialTokens), std::end(kSpecialTokens));
     for (auto& [w, c] : sorted) {
-        if (c < static_cast<uint64_t>(std::max(1, spec.min_frequency))) break;
-        if (spec.vocab_size > 0 && static_cast<int>(vocab.size()) >= spec.vocab_size) break;
+        if (c < static_cast<uint64_t>(std::max(1, spec.min_frequency)))
+            break;
+        if (spec.vocab_size > 0 && static_cast<int>(vocab.size()) >= spec.vocab_size)
+            break;
         vocab.push_back(w);
     }
     return std::make_unique<WordTokenizer>(std::move(vocab), spec.lowercase);
@@ -147,4 +161,4 @@ std::unique_ptr<Tokenizer> load_word_tokenizer(const fs::path& dir, const nlohma
     return std::make_unique<WordTokenizer>(j.at("vocab").get<std::vector<std::string>>(), j.value("lowercase", false));
 }
 
-} // namespace twb
+}  // namespace twb

@@ -17,35 +17,49 @@ namespace fs = std::filesystem;
 size_t utf8_sequence_length(std::string_view s, size_t i) {
     const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
     const unsigned char c = b(i);
-    if (c < 0x80) return 1;
+    if (c < 0x80)
+        return 1;
     size_t n;
     uint32_t cp;
-    if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; }
-    else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0F; }
-    else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07; }
-    else return 0;
-    if (i + n > s.size()) return 0;
+    if ((c & 0xE0) == 0xC0) {
+        n = 2;
+        cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+        n = 3;
+        cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+        n = 4;
+        cp = c & 0x07;
+    } else
+        return 0;
+    if (i + n > s.size())
+        return 0;
     for (size_t k = 1; k < n; ++k) {
-        if ((b(i + k) & 0xC0) != 0x80) return 0;
+        if ((b(i + k) & 0xC0) != 0x80)
+            return 0;
         cp = (cp << 6) | (b(i + k) & 0x3F);
     }
     // Reject overlong forms, surrogates and values past U+10FFFF.
-    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000)) return 0;
-    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000))
+        return 0;
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
     return n;
 }
 
 size_t find_invalid_utf8(std::string_view s) {
     for (size_t i = 0; i < s.size();) {
         const size_t n = utf8_sequence_length(s, i);
-        if (n == 0) return i;
+        if (n == 0)
+            return i;
         i += n;
     }
     return std::string::npos;
 }
 
 size_t replace_invalid_utf8(std::string& s) {
-    if (find_invalid_utf8(s) == std::string::npos) return 0;
+    if (find_invalid_utf8(s) == std::string::npos)
+        return 0;
     std::string out;
     out.reserve(s.size());
     size_t replaced = 0;
@@ -67,11 +81,15 @@ size_t replace_invalid_utf8(std::string& s) {
 uint32_t utf8_decode_at(std::string_view s, size_t i, size_t* len) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     size_t n = utf8_sequence_length(s, i);
-    if (n == 0) n = 1;
-    if (len) *len = n;
-    if (n == 1) return c;
+    if (n == 0)
+        n = 1;
+    if (len)
+        *len = n;
+    if (n == 1)
+        return c;
     uint32_t cp = c & (0x7F >> n);
-    for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    for (size_t k = 1; k < n; ++k)
+        cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
     return cp;
 }
 
@@ -98,11 +116,15 @@ size_t utf8_incomplete_tail(std::string_view s) {
     const size_t n = s.size();
     for (size_t back = 1; back <= 3 && back <= n; ++back) {
         const unsigned char c = static_cast<unsigned char>(s[n - back]);
-        if ((c & 0xC0) == 0x80) continue;  // continuation byte, keep looking
+        if ((c & 0xC0) == 0x80)
+            continue;  // continuation byte, keep looking
         size_t need = 1;
-        if ((c & 0xE0) == 0xC0) need = 2;
-        else if ((c & 0xF0) == 0xE0) need = 3;
-        else if ((c & 0xF8) == 0xF0) need = 4;
+        if ((c & 0xE0) == 0xC0)
+            need = 2;
+        else if ((c & 0xF0) == 0xE0)
+            need = 3;
+        else if ((c & 0xF8) == 0xF0)
+            need = 4;
         return need > back ? back : 0;
     }
     return 0;
@@ -111,15 +133,18 @@ size_t utf8_incomplete_tail(std::string_view s) {
 bool looks_binary(std::string_view head) {
     size_t control = 0;
     for (unsigned char c : head) {
-        if (c == 0) return true;
-        if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v' && c != 0x1B) ++control;
+        if (c == 0)
+            return true;
+        if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v' && c != 0x1B)
+            ++control;
     }
     return !head.empty() && control * 100 > head.size() * 5;
 }
 
 std::string read_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path.string() + ": cannot open the file (check that it exists and is readable)");
+    if (!in)
+        throw InputError(path.string() + ": cannot open the file (check that it exists and is readable)");
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();
@@ -130,7 +155,8 @@ void write_file_atomic(const fs::path& path, std::string_view content) {
     const fs::path tmp = path.string() + ".tmp" + std::to_string(rd());
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw IoError(path.string() + ": cannot write here (check the folder exists and is writable)");
+        if (!out)
+            throw IoError(path.string() + ": cannot write here (check the folder exists and is writable)");
         out.write(content.data(), static_cast<std::streamsize>(content.size()));
         out.flush();
         if (!out) {
@@ -157,17 +183,19 @@ std::string to_hex(const unsigned char* d, unsigned n) {
     }
     return s;
 }
-} // namespace
+}  // namespace
 
 std::string sha256_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path.string() + ": cannot open the file to hash it");
+    if (!in)
+        throw InputError(path.string() + ": cannot open the file to hash it");
     EVP_MD_CTX* ctx = EVP_MD_CTX_new();
     EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
     std::vector<char> buf(1 << 20);
     while (in) {
         in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-        if (in.gcount() > 0) EVP_DigestUpdate(ctx, buf.data(), static_cast<size_t>(in.gcount()));
+        if (in.gcount() > 0)
+            EVP_DigestUpdate(ctx, buf.data(), static_cast<size_t>(in.gcount()));
     }
     unsigned char d[EVP_MAX_MD_SIZE];
     unsigned n = 0;
@@ -193,14 +221,23 @@ std::string visible_whitespace(std::string_view s) {
     std::string out;
     for (char c : s) {
         switch (c) {
-        case '\n': out += "\u21B5"; break;
-        case ' ': out += "\u00B7"; break;
-        case '\t': out += "\u2192"; break;
-        case '\r': out += "\u240D"; break;
-        default: out += c;
+            case '\n':
+                out += "\u21B5";
+                break;
+            case ' ':
+                out += "\u00B7";
+                break;
+            case '\t':
+                out += "\u2192";
+                break;
+            case '\r':
+                out += "\u240D";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
 }
 
-} // namespace twb
+}  // namespace twb

@@ -1,0 +1,63 @@
+// Tokenizer inspection for the Datasets panel and `twb tokenize --stats`: how often each id occurs, how
+// the text starts as tokens, and the statistics prepare stores. A corpus is tokenized by preparing it
+// into a scratch folder (so the figures are exactly what prepare would give) that is removed again.
+#include "core/data/token_file.h"
+#include "core/tokenizers/tokenizer.h"
+#include "twb/dataset.h"
+#include "twb/errors.h"
+
+#include <unistd.h>
+#include <atomic>
+#include <chrono>
+
+namespace twb {
+
+TokenizerInspection inspect_prepared(const std::filesystem::path& dir, size_t preview_tokens) {
+    const PreparedDataset d = open_prepared(dir);
+    TokenizerInspection r;
+    if (d.meta.contains("stats"))
+        r.stats = d.meta["stats"].get<DatasetStats>();
+    r.train_tokens = d.train_tokens;
+    r.val_tokens = d.val_tokens;
+    const auto tok = load_tokenizer(d.dir);
+    r.token_texts.reserve(static_cast<size_t>(tok->vocab_size()));
+    for (int i = 0; i < tok->vocab_size(); ++i)
+        r.token_texts.push_back(tok->token_text(i));
+    r.counts.assign(static_cast<size_t>(tok->vocab_size()), 0);
+    for (const char* split : {"train.bin", "val.bin"}) {
+        TokenFile f(d.dir / split, d.dtype);
+        for (uint64_t i = 0; i < f.size(); ++i) {
+            const auto id = static_cast<size_t>(f.at(i));
+            if (id >= r.counts.size())
+                throw FormatError((d.dir / split).string() + ": token id " + std::to_string(id) +
+                                  " is outside the vocabulary of " + std::to_string(r.counts.size()) +
+                                  "; prepare the dataset again");
+            ++r.counts[id];
+        }
+        if (std::string(split) == "train.bin")
+            for (uint64_t i = 0; i < std::min<uint64_t>(f.size(), preview_tokens); ++i)
+                r.preview_ids.push_back(f.at(i));
+    }
+    return r;
+}
+
+TokenizerInspection inspect_tokenization(PrepareOptions opts, const PrepareProgressFn& progress,
+                                         size_t preview_tokens) {
+    static std::atomic<int> counter{0};
+    const auto scratch = std::filesystem::temp_directory_path() /
+                         ("twb-inspect-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    opts.out = scratch / "dataset";
+    opts.overwrite = false;
+    struct Cleanup {
+        std::filesystem::path dir;
+        ~Cleanup() {
+            std::error_code ec;
+            std::filesystem::remove_all(dir, ec);
+        }
+    } cleanup{scratch};
+    std::filesystem::create_directories(scratch);
+    prepare_dataset(opts, progress);
+    return inspect_prepared(opts.out, preview_tokens);
+}
+
+}  // namespace twb

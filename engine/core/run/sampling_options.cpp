@@ -1,0 +1,30 @@
+// SamplingOptions::validate: every decoding option's range, checked before a generation starts.
+#include "twb/errors.h"
+#include "twb/generation.h"
+
+#include <string>
+
+namespace twb {
+
+void SamplingOptions::validate() const {
+    if (max_new_tokens < 0)
+        throw ConfigError("max new tokens must not be negative");
+    if (!(temperature >= 0))
+        throw ConfigError("temperature must be 0 (greedy) or positive, not " + std::to_string(temperature));
+    if (!(top_p > 0 && top_p <= 1))
+        throw ConfigError("top-p must be in (0, 1], not " + std::to_string(top_p));
+    if (top_k < 0)
+        throw ConfigError("top-k must be 0 (off) or positive");
+    if (!(repetition_penalty > 0))
+        throw ConfigError("repetition penalty must be positive (1 = off)");
+    if (no_repeat_ngram < 0)
+        throw ConfigError("no-repeat-ngram must be 0 (off) or positive");
+    if (beam_width < 1)
+        throw ConfigError("beam width must be at least 1");
+    if (num_samples < 1)
+        throw ConfigError("number of samples must be at least 1");
+    if (beam_width > 1 && num_samples > beam_width)
+        throw ConfigError("beam search returns at most beam-width sequences; lower num_samples");
+}
+
+}  // namespace twb

@@ -1,0 +1,53 @@
+// Every fixed choice of the engine as an enum with its spelling in one place: position kind, learning
+// rate schedule, dtype, device kind and tokenizer kind. Config files, `--set`, the CLI's option checks
+// and the GUI's combo boxes all take the names from here, so a choice is never retyped in a layer.
+// Public API; no torch.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace twb {
+
+enum class Position { Learned, Sinusoidal, Rotary };
+enum class Schedule { Constant, Cosine, InverseSqrt };
+enum class DType { Float32, BFloat16 };
+enum class DeviceKind { Auto, Cpu, Cuda };
+enum class TokenizerKind { Char, Byte, Word, Bpe, Unigram };
+
+/// The spelling of a choice ("rotary", "inverse_sqrt", "bfloat16", "cuda", "bpe").
+std::string to_string(Position v);
+std::string to_string(Schedule v);
+std::string to_string(DType v);
+std::string to_string(DeviceKind v);
+std::string to_string(TokenizerKind v);
+
+/// All spellings of a choice, in the order the GUI lists them.
+template <class E>
+std::vector<std::string> choice_names();
+
+/// Parses a spelling; throws ConfigError naming what (e.g. "position") and listing the valid names.
+template <class E>
+E parse_choice(const std::string& text, const std::string& what);
+
+/// A device as configured: auto, cpu, cuda or cuda:N (index -1 = the default device).
+struct DeviceChoice {
+    DeviceKind kind = DeviceKind::Auto;
+    int index = -1;
+};
+/// "auto" | "cpu" | "cuda" | "cuda:N"; throws ConfigError otherwise.
+DeviceChoice parse_device(const std::string& text);
+std::string to_string(const DeviceChoice& d);
+
+// JSON as the spelling (config.json, meta.json); reading an unknown spelling throws ConfigError.
+void to_json(nlohmann::json& j, Position v);
+void from_json(const nlohmann::json& j, Position& v);
+void to_json(nlohmann::json& j, Schedule v);
+void from_json(const nlohmann::json& j, Schedule& v);
+void to_json(nlohmann::json& j, DType v);
+void from_json(const nlohmann::json& j, DType& v);
+void to_json(nlohmann::json& j, TokenizerKind v);
+void from_json(const nlohmann::json& j, TokenizerKind& v);
+
+}  // namespace twb

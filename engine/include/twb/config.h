@@ -1,0 +1,79 @@
+// RunConfig: the one configuration of a training run (model + data + optimisation + evaluation), with
+// nanoGPT's key names. JSON in and out with a format_version; missing keys take defaults; unknown keys
+// are refused by set() so typos are caught. validate() lists every problem in readable words.
+// Plain data, part of the public API: no torch here.
+#pragma once
+#include "twb/choices.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace twb {
+
+struct RunConfig {
+    // --- data ---
+    std::string data_dir;  // prepared dataset folder (twb prepare --out), e.g. "data/shakespeare"
+    int vocab_size = 0;    // filled from the dataset's meta.json when 0
+    // --- model ---
+    int n_layer = 4;                       // transformer blocks
+    int n_head = 4;                        // attention heads per block; n_embd must divide by it
+    int n_embd = 128;                      // model width (channels)
+    int block_size = 64;                   // context length in tokens
+    double dropout = 0.0;                  // embedding, attention and residual dropout, e.g. 0.1
+    bool bias = true;                      // biases in Linear layers and LayerNorms
+    Position position = Position::Rotary;  // learned | sinusoidal | rotary (rotary: lowest val loss in bench/)
+    bool tie_embeddings = true;            // LM head shares the token embedding matrix
+    // --- optimisation ---
+    int batch_size = 12;  // sequences per micro-batch
+    int gradient_accumulation_steps = 1;
+    double learning_rate = 3e-3;           // peak learning rate (3e-3 beat 1e-3, 2e-3 and 5e-3 for 4x4x128 in bench/)
+    int max_iters = 2000;                  // optimiser steps
+    Schedule schedule = Schedule::Cosine;  // constant | cosine (warmup + cosine to min_lr) | inverse_sqrt (Vaswani)
+    int warmup_iters = 100;                // linear warmup steps
+    int lr_decay_iters = 2000;             // cosine reaches min_lr here
+    double min_lr = 3e-4;                  // floor of the cosine schedule (learning_rate / 10)
+    double weight_decay = 0.1;             // AdamW decay on weight matrices only
+    bool decay_embeddings = true;          // also decay the embedding matrices
+    double beta1 = 0.9;
+    double beta2 = 0.99;
+    double grad_clip = 1.0;        // max global gradient norm; 0 = off
+    double label_smoothing = 0.0;  // e.g. 0.1
+    // --- evaluation and checkpoints ---
+    int eval_interval = 250;   // steps between evaluations (and checkpoints)
+    int eval_iters = 20;       // batches per evaluation split
+    int log_interval = 10;     // steps between progress reports
+    int keep_checkpoints = 3;  // most recent checkpoints kept (the best is always kept)
+    std::string probe_prompt;  // text whose attention is captured at each evaluation; "" = from val
+    // --- runtime ---
+    uint64_t seed = 1337;
+    int threads = 0;               // intra-op threads; 0 = all cores
+    std::string device = "auto";   // auto | cpu | cuda | cuda:N (parse_device in choices.h)
+    DType dtype = DType::Float32;  // float32 | bfloat16 (autocast matmuls; fp32 master weights)
+
+    /// Every problem, one readable sentence each; empty when the config is usable.
+    std::vector<std::string> validate() const;
+    /// Throws ConfigError listing the problems.
+    void check() const;
+    /// Sets one key from text ("n_layer=6", "dropout=0.1"); throws ConfigError for unknown keys or bad values.
+    void set(const std::string& key_equals_value);
+    /// Model parameter count for this config (vocab_size must be known).
+    int64_t parameter_count() const;
+    /// Rough training memory in bytes (weights, grads, Adam state, activations).
+    int64_t estimated_memory_bytes() const;
+    /// All key names, for help texts and error messages.
+    static std::vector<std::string> keys();
+};
+
+inline constexpr int kConfigFormatVersion = 1;
+void to_json(nlohmann::json& j, const RunConfig& c);
+/// Missing keys fall back to defaults; unknown keys are ignored (use RunConfig::set to refuse them).
+void from_json(const nlohmann::json& j, RunConfig& c);
+
+/// Named presets: "default" (4x4x128, block 64, rotary, lr 3e-3: the tuned defaults), "nanogpt-cpu"
+/// (nanoGPT's CPU recipe exactly: learned positions, lr 1e-3), "baby-gpt" (6x6x384, block 256), "tiny"
+/// (trains in well under a minute: the first-run default).
+RunConfig preset_config(const std::string& name);
+std::vector<std::string> preset_config_names();
+
+}  // namespace twb

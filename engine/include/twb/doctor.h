@@ -1,0 +1,28 @@
+// Facts about the runtime for `twb doctor` and the GUI's About box: versions, the BLAS library really
+// loaded, threads, device, and a quick matmul speed figure. A slow machine gets explained. Public API.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace twb {
+
+struct DoctorReport {
+    std::string torch_version;
+    std::string sentencepiece;    // module path or why it failed to load
+    std::string blas_library;     // resolved path of the BLAS in use
+    bool reference_blas = false;  // the slow reference BLAS is in use
+    int threads = 0;
+    std::string device;
+    bool cuda_available = false;
+    bool mkldnn = false;
+    double sgemm_gflops = 0;  // fp32 512x512 matmul on the configured threads
+    std::vector<std::string> warnings;
+};
+
+/// Gathers the facts; threads as RunConfig (0 = all cores). measure=false skips the matmul timing.
+DoctorReport run_doctor(int threads = 0, bool measure = true);
+
+/// Multi-line human-readable text of a report.
+std::string format_doctor(const DoctorReport& r);
+
+}  // namespace twb

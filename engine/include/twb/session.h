@@ -1,0 +1,87 @@
+// ModelSession: one loaded checkpoint behind a torch-free interface, the model facade both `twb` and
+// the GUI use: open a run's checkpoint, encode and decode text, generate with streaming and cancel,
+// capture attention, read the position table, and evaluate on a prepared dataset. One session serves
+// one thread at a time; opening another checkpoint replaces the model. Public API.
+#pragma once
+#include "twb/attention.h"
+#include "twb/config.h"
+#include "twb/generation.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace twb {
+
+/// A position table for the viewer: values[row * cols + col].
+struct PositionTable {
+    Position kind = Position::Rotary;
+    std::string col_label;  // what the columns are (rows are positions)
+    int64_t rows = 0, cols = 0;
+    std::vector<float> values;
+    std::vector<float> frequencies;  // rotary: angle per position of each dimension pair (radians)
+};
+
+/// What to evaluate: a split of a prepared dataset, in consecutive blocks.
+struct EvalOptions {
+    std::string data_dir;       // prepared dataset; empty = the run's own
+    std::string split = "val";  // val | train
+    int batch_size = 32;        // blocks per forward pass
+    int64_t max_tokens = 0;     // at most this many tokens; 0 = the whole split
+};
+
+/// Loss and what follows from it, every figure from its definition (see metrics.h).
+struct EvalResult {
+    std::string split;
+    int64_t tokens = 0;
+    double loss = 0;           // mean cross-entropy, nats per token
+    double accuracy = 0;       // share of positions whose most probable token is the target
+    double perplexity = 0;     // exp(loss)
+    double bits_per_char = 0;  // loss / ln 2 / characters per token of the dataset
+};
+
+class ModelSession {
+public:
+    ModelSession();
+    ~ModelSession();
+    ModelSession(const ModelSession&) = delete;
+    ModelSession& operator=(const ModelSession&) = delete;
+
+    /// Loads RUN's checkpoint ("best", "last" or a step; RUN may be a checkpoint folder). Keeps the
+    /// current model when it is already the one asked for. Throws InputError/FormatError.
+    void open(const std::string& run, const std::string& which = "best");
+    bool is_open() const;
+    std::string run() const;         // the run folder
+    std::string checkpoint() const;  // folder of the loaded checkpoint
+    int64_t step() const;
+    const RunConfig& config() const;
+
+    /// Prompt -> ids; InputError naming characters the tokenizer cannot encode. An empty prompt
+    /// becomes <bos>, or a newline, or token 0.
+    std::vector<int32_t> encode(const std::string& prompt) const;
+    std::string decode(const std::vector<int32_t>& ids) const;
+    std::string token_text(int id) const;
+    int vocab_size() const;
+
+    /// Generates from prompt ids, streaming each token to on_token; cancel is checked per token.
+    SampleResult generate(const std::vector<int32_t>& prompt, const SamplingOptions& opt,
+                          const TokenCallback& on_token = {}, const std::atomic<bool>* cancel = nullptr);
+    /// One forward pass over text (cropped to the last block_size tokens), with the weights of every
+    /// layer and head and the `top` most probable next tokens at each position.
+    AttentionCapture attention(const std::string& text, int top = 5);
+    /// The model's positions: learned (wpe), sinusoidal (the fixed table) or rotary (cos of the
+    /// angle per position and dimension pair), for positions 0..min(max_rows, block_size)-1.
+    PositionTable positions(int64_t max_rows = 256) const;
+    /// Loss, accuracy, perplexity and bits per character over a split. Throws InputError when the
+    /// dataset's tokenizer differs from the model's.
+    EvalResult evaluate(const EvalOptions& opt);
+
+    struct Impl;  // opaque: holds the torch model
+
+private:
+    std::unique_ptr<Impl> d;
+};
+
+}  // namespace twb

@@ -1,0 +1,49 @@
+// Small UTF-8, file and hashing helpers shared by every layer. Not a Unicode library: ICU does
+// normalisation and transliteration in the cleaning step. Public API; no torch.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace twb {
+
+/// Length of the valid UTF-8 sequence starting at s[i], or 0 when the bytes there are invalid.
+size_t utf8_sequence_length(std::string_view s, size_t i);
+
+/// Offset of the first invalid UTF-8 byte, or std::string::npos when the text is valid.
+size_t find_invalid_utf8(std::string_view s);
+
+/// Replaces invalid bytes with U+FFFD; returns how many were replaced.
+size_t replace_invalid_utf8(std::string& s);
+
+/// Decodes one code point at s[i] (valid UTF-8 assumed).
+uint32_t utf8_decode_at(std::string_view s, size_t i, size_t* len);
+
+/// Appends the UTF-8 encoding of a code point.
+void utf8_append(std::string& out, uint32_t cp);
+
+/// How many bytes at the end of s form an incomplete (not yet finished) UTF-8 sequence.
+size_t utf8_incomplete_tail(std::string_view s);
+
+/// True when the first bytes of a file look binary (NUL bytes or many control bytes).
+bool looks_binary(std::string_view head);
+
+/// Reads a whole file; throws InputError naming the file when it cannot.
+std::string read_file(const std::filesystem::path& path);
+
+/// Writes a file atomically: to a temporary beside it (flushed), then renamed over the target, so a
+/// reader sees the old file or the new one, never half of one. The one atomic-write helper of the engine.
+void write_file_atomic(const std::filesystem::path& path, std::string_view content);
+
+/// Hex sha256 of a file's bytes, read in blocks.
+std::string sha256_file(const std::filesystem::path& path);
+
+/// Human-readable size ("1.2 MB").
+std::string human_bytes(uint64_t n);
+
+/// Makes whitespace and control characters visible: "\n" -> "↵", " " -> "·", "\t" -> "→".
+std::string visible_whitespace(std::string_view s);
+
+}  // namespace twb
