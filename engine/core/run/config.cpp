@@ -7,15 +7,15 @@
 
 namespace twb {
 
-#define TWB_CONFIG_FIELDS(X)                                                                                          \
-    X(data_dir)                                                                                                       \
-    X(vocab_size)                                                                                                     \
-    X(n_layer)                                                                                                        \
-    X(n_head) X(n_embd) X(block_size) X(dropout) X(bias) X(position) X(tie_embeddings) X(batch_size)                  \
-        X(gradient_accumulation_steps) X(learning_rate) X(max_iters) X(schedule) X(warmup_iters) X(lr_decay_iters)    \
-            X(min_lr) X(weight_decay) X(decay_embeddings) X(beta1) X(beta2) X(grad_clip) X(label_smoothing)           \
-                X(eval_interval) X(eval_iters) X(log_interval) X(keep_checkpoints) X(probe_prompt) X(seed) X(threads) \
-                    X(device) X(dtype)
+// clang-format off
+#define TWB_CONFIG_FIELDS(X) \
+    X(data_dir) X(vocab_size) X(n_layer) X(n_head) X(n_embd) X(block_size) X(dropout) X(bias) \
+    X(position) X(tie_embeddings) X(batch_size) X(gradient_accumulation_steps) X(learning_rate) \
+    X(max_iters) X(schedule) X(warmup_iters) X(lr_decay_iters) X(min_lr) X(weight_decay) \
+    X(decay_embeddings) X(beta1) X(beta2) X(grad_clip) X(label_smoothing) X(eval_interval) \
+    X(eval_iters) X(log_interval) X(keep_checkpoints) X(probe_prompt) X(seed) X(threads) X(device) \
+    X(dtype)
+// clang-format on
 
 void to_json(nlohmann::json& j, const RunConfig& c) {
     j = nlohmann::json::object();
