@@ -1,13 +1,9 @@
-// The training loop.
-#include "twb/training.h"
+// The training loop as named steps (trainer.h), and twb::train, its public entry point.
+#include "nn/trainer.h"
 
 #include "nn/attention_capture.h"
-#include "nn/batcher.h"
-#include "nn/checkpoint.h"
 #include "nn/device.h"
 #include "nn/evaluator.h"
-#include "nn/model.h"
-#include "nn/optimizer.h"
 #include "nn/schedule.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
@@ -19,11 +15,9 @@
 #include <chrono>
 #include <cmath>
 
-namespace twb {
+namespace twb::nn {
 
 namespace fs = std::filesystem;
-
-using namespace twb::nn;
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -49,244 +43,290 @@ uint64_t eval_seed(uint64_t seed, int64_t step, int split) {
 }
 }  // namespace
 
-TrainSummary train(const TrainJob& job, const TrainCallbacks& cb, TrainControl* ctl) {
-    RunConfig cfg = job.config;
-    if (cfg.data_dir.empty())
+Trainer::Trainer(const TrainJob& job, const TrainCallbacks& callbacks, TrainControl* control)
+    : m_job(job), m_cb(callbacks), m_ctl(control), m_cfg(job.config) {}
+
+TrainSummary Trainer::run() {
+    prepare();
+    restore();
+    open_run_folder();
+    report_start();
+    m_model->train();
+    while (true) {
+        const int64_t step = m_state.step;
+        if (m_ctl)
+            m_ctl->wait_while_paused();
+        if (stop_requested()) {
+            checkpoint(NAN);
+            m_summary.stopped = true;
+            break;
+        }
+        if (evaluation_due(step))
+            evaluate(step);
+        m_skipFirstEval = false;
+        if (step >= m_cfg.max_iters)
+            break;
+        train_step(step);
+        if (m_ctl && m_ctl->take_checkpoint_request())
+            checkpoint(NAN);
+    }
+    return finish();
+}
+
+void Trainer::prepare() {
+    if (m_cfg.data_dir.empty())
         throw ConfigError("no dataset given; set data_dir (twb train --data DIR)");
-    const PreparedDataset data = open_prepared(cfg.data_dir);
-    if (cfg.vocab_size == 0)
-        cfg.vocab_size = data.vocab_size;
-    if (cfg.vocab_size != data.vocab_size)
-        throw ConfigError("config vocab_size " + std::to_string(cfg.vocab_size) + " differs from the dataset's " +
-                          std::to_string(data.vocab_size) + "; a run trains on one tokenizer");
-    cfg.check();
+    m_data = open_prepared(m_cfg.data_dir);
+    if (m_cfg.vocab_size == 0)
+        m_cfg.vocab_size = m_data.vocab_size;
+    if (m_cfg.vocab_size != m_data.vocab_size)
+        throw ConfigError("config vocab_size " + std::to_string(m_cfg.vocab_size) + " differs from the dataset's " +
+                          std::to_string(m_data.vocab_size) + "; a run trains on one tokenizer");
+    m_cfg.check();
 
-    const fs::path runDir(job.run_dir);
-    if (runDir.empty())
+    m_runDir = fs::path(m_job.run_dir);
+    if (m_runDir.empty())
         throw ConfigError("no run folder given (twb train --out RUN)");
-    if (!job.resume && !list_checkpoints(runDir).empty())
-        throw InputError(runDir.string() + " already holds a run; continue it with --resume or choose another folder");
+    if (!m_job.resume && !list_checkpoints(m_runDir).empty())
+        throw InputError(m_runDir.string() +
+                         " already holds a run; continue it with --resume or choose another folder");
 
-    const int threads = apply_threads(cfg.threads);
-    const torch::Device device = resolve_device(cfg.device);
-    const bool bf16 = cfg.dtype == DType::BFloat16;
-    torch::manual_seed(cfg.seed);
+    m_threads = apply_threads(m_cfg.threads);
+    m_device = resolve_device(m_cfg.device);
+    m_bf16 = m_cfg.dtype == DType::BFloat16;
+    torch::manual_seed(m_cfg.seed);
 
-    TokenFile trainFile(data.dir / "train.bin", data.dtype), valFile(data.dir / "val.bin", data.dtype);
-    const bool haveVal = static_cast<int64_t>(valFile.size()) > cfg.block_size;
-    if (!haveVal && cb.on_message)
-        cb.on_message("the validation split has fewer than block_size+1 tokens; evaluating on train only");
+    m_trainFile = std::make_unique<TokenFile>(m_data.dir / "train.bin", m_data.dtype);
+    m_valFile = std::make_unique<TokenFile>(m_data.dir / "val.bin", m_data.dtype);
+    m_haveVal = static_cast<int64_t>(m_valFile->size()) > m_cfg.block_size;
+    if (!m_haveVal && m_cb.on_message)
+        m_cb.on_message("the validation split has fewer than block_size+1 tokens; evaluating on train only");
 
-    GPT model(cfg);
-    model->to(device);
-    if (!job.init_from.empty()) {
-        const fs::path ck = find_checkpoint(job.init_from, job.init_checkpoint);
+    m_model = GPT(m_cfg);
+    m_model->to(m_device);
+}
+
+void Trainer::restore() {
+    if (!m_job.init_from.empty()) {
+        const fs::path ck = find_checkpoint(m_job.init_from, m_job.init_checkpoint);
         const auto loaded = read_checkpoint(ck);
-        load_weights(model, loaded.weights, ck.string());
-        if (cb.on_message)
-            cb.on_message("initialised weights from " + ck.string());
+        load_weights(m_model, loaded.weights, ck.string());
+        if (m_cb.on_message)
+            m_cb.on_message("initialised weights from " + ck.string());
     }
-    FlatAdamW opt(model->named_weights(), cfg);
-    Batcher batcher(trainFile, cfg.block_size, cfg.batch_size, cfg.seed);
+    m_opt = std::make_unique<FlatAdamW>(m_model->named_weights(), m_cfg);
+    m_batcher = std::make_unique<Batcher>(*m_trainFile, m_cfg.block_size, m_cfg.batch_size, m_cfg.seed);
+    m_state.config = m_cfg;
+    if (!m_job.resume)
+        return;
+    const fs::path ck = find_checkpoint(m_runDir, "last");
+    auto loaded = read_checkpoint(ck);
+    load_weights(m_model, loaded.weights, ck.string());
+    if (loaded.optimizer.tensors.empty())
+        throw FormatError(ck.string() + ": holds no optimizer state, so the run cannot resume exactly");
+    m_opt->load_state(loaded.optimizer.tensors);
+    restore_rng(loaded.optimizer);
+    m_batcher->set_state(loaded.state.batcher_state);
+    m_state = loaded.state;
+    m_state.config = m_cfg;
+    m_skipFirstEval = !std::isnan(loaded.state.val_loss);
+    if (m_cb.on_message)
+        m_cb.on_message("resuming from " + ck.string());
+}
 
-    CheckpointState st;
-    st.config = cfg;
-    bool skipFirstEval = false;
-    if (job.resume) {
-        const fs::path ck = find_checkpoint(runDir, "last");
-        auto loaded = read_checkpoint(ck);
-        load_weights(model, loaded.weights, ck.string());
-        if (loaded.optimizer.tensors.empty())
-            throw FormatError(ck.string() + ": holds no optimizer state, so the run cannot resume exactly");
-        opt.load_state(loaded.optimizer.tensors);
-        restore_rng(loaded.optimizer);
-        batcher.set_state(loaded.state.batcher_state);
-        st = loaded.state;
-        st.config = cfg;
-        skipFirstEval = !std::isnan(loaded.state.val_loss);
-        if (cb.on_message)
-            cb.on_message("resuming from " + ck.string());
-    }
-    fs::create_directories(runDir / "tokenizer");
+void Trainer::open_run_folder() {
+    fs::create_directories(m_runDir / "tokenizer");
     // The run carries its tokenizer, so it samples even when the dataset folder moves.
     for (const char* f : {"tokenizer.json", "tokenizer.model"})
-        if (fs::exists(data.dir / f))
-            fs::copy_file(data.dir / f, runDir / "tokenizer" / f, fs::copy_options::overwrite_existing);
-    write_file_atomic(runDir / "config.json", nlohmann::json(cfg).dump(2));
-    MetricsLog metrics(runDir / "metrics.csv", job.resume ? st.step : -1, skipFirstEval);
+        if (fs::exists(m_data.dir / f))
+            fs::copy_file(m_data.dir / f, m_runDir / "tokenizer" / f, fs::copy_options::overwrite_existing);
+    write_file_atomic(m_runDir / "config.json", nlohmann::json(m_cfg).dump(2));
+    m_metrics =
+        std::make_unique<MetricsLog>(m_runDir / "metrics.csv", m_job.resume ? m_state.step : -1, m_skipFirstEval);
 
     // The attention probe: one fixed prompt captured at every evaluation (RUN/probe/). A probe that
     // cannot be made is reported and skipped; it never stops training.
-    std::vector<int32_t> probe;
     try {
-        if (job.resume)
-            probe = probe_ids(runDir);  // a resumed run keeps its timeline
-        if (probe.empty()) {
-            const auto tok = load_tokenizer(runDir / "tokenizer");
-            probe = new_probe(cfg, haveVal ? valFile : trainFile, *tok);
-            if (probe.empty())
+        if (m_job.resume)
+            m_probe = probe_ids(m_runDir);  // a resumed run keeps its timeline
+        if (m_probe.empty()) {
+            const auto tok = load_tokenizer(m_runDir / "tokenizer");
+            m_probe = new_probe(m_cfg, m_haveVal ? *m_valFile : *m_trainFile, *tok);
+            if (m_probe.empty())
                 throw InputError("the probe prompt is empty");
             std::vector<std::string> texts;
-            for (int32_t id : probe)
+            for (int32_t id : m_probe)
                 texts.push_back(tok->token_text(id));
-            start_probe(runDir, probe, texts, cfg.n_layer, cfg.n_head);
+            start_probe(m_runDir, m_probe, texts, m_cfg.n_layer, m_cfg.n_head);
         }
     } catch (const Error& e) {
-        probe.clear();
-        if (cb.on_message)
-            cb.on_message(std::string("no attention probe for this run: ") + e.what());
+        m_probe.clear();
+        if (m_cb.on_message)
+            m_cb.on_message(std::string("no attention probe for this run: ") + e.what());
     }
+}
 
-    TrainSummary summary;
-    summary.parameters = model->num_parameters();
-    summary.run_dir = runDir.string();
-    if (cb.on_start) {
-        TrainStartInfo info;
-        info.parameters = summary.parameters;
-        info.start_step = st.step;
-        info.threads = threads;
-        info.device = device.str();
-        info.run_dir = runDir.string();
-        info.config = cfg;
-        info.train_tokens = trainFile.size();
-        info.val_tokens = valFile.size();
-        cb.on_start(info);
+void Trainer::report_start() {
+    m_summary.parameters = m_model->num_parameters();
+    m_summary.run_dir = m_runDir.string();
+    m_elapsedBefore = m_state.elapsed_s;
+    m_t0 = Clock::now();
+    m_tokensPerStep = static_cast<int64_t>(m_cfg.batch_size) * m_cfg.block_size * m_cfg.gradient_accumulation_steps;
+    if (!m_cb.on_start)
+        return;
+    TrainStartInfo info;
+    info.parameters = m_summary.parameters;
+    info.start_step = m_state.step;
+    info.threads = m_threads;
+    info.device = m_device.str();
+    info.run_dir = m_runDir.string();
+    info.config = m_cfg;
+    info.train_tokens = m_trainFile->size();
+    info.val_tokens = m_valFile->size();
+    m_cb.on_start(info);
+}
+
+double Trainer::elapsed() const {
+    return m_elapsedBefore + std::chrono::duration<double>(Clock::now() - m_t0).count();
+}
+
+bool Trainer::stop_requested() const {
+    return m_localStop || (m_ctl && m_ctl->stop_requested());
+}
+
+bool Trainer::evaluation_due(int64_t step) const {
+    // Every eval_interval steps and at the end, as nanoGPT does.
+    return (step % m_cfg.eval_interval == 0 || step == m_cfg.max_iters) && !m_skipFirstEval;
+}
+
+void Trainer::evaluate(int64_t step) {
+    const auto tr = evaluate_random(m_model, *m_trainFile, m_cfg.batch_size, m_cfg.eval_iters,
+                                    eval_seed(m_cfg.seed, step, 0), m_device, m_bf16);
+    const auto va = m_haveVal ? evaluate_random(m_model, *m_valFile, m_cfg.batch_size, m_cfg.eval_iters,
+                                                eval_seed(m_cfg.seed, step, 1), m_device, m_bf16)
+                              : tr;
+    EvalReport ev;
+    ev.step = step;
+    ev.train_loss = tr.loss;
+    ev.val_loss = va.loss;
+    const SplitMetrics sm = split_metrics(va.loss, va.accuracy, m_data.chars_per_token);
+    ev.val_accuracy = sm.accuracy;
+    ev.val_perplexity = sm.perplexity;
+    ev.val_bpc = sm.bits_per_char;
+    ev.is_best = std::isnan(m_state.best_val_loss) || va.loss < m_state.best_val_loss;
+    ev.elapsed_s = elapsed();
+    if (ev.is_best) {
+        m_state.best_val_loss = va.loss;
+        m_state.best_step = step;
     }
+    m_summary.last_val_loss = va.loss;
+    MetricsRow row = metrics_row(ev);
+    row.lr = learning_rate_at(m_cfg, step);
+    m_metrics->append(row);
+    if (!m_probe.empty())
+        append_probe(m_runDir, step, capture_attention_ids(m_model, m_probe, m_device, 1));
+    if (m_cb.on_eval)
+        m_cb.on_eval(ev);
+    if (step > 0)
+        checkpoint(va.loss);
+}
 
-    const double elapsedBefore = st.elapsed_s;
-    const auto t0 = Clock::now();
-    auto elapsed = [&] { return elapsedBefore + std::chrono::duration<double>(Clock::now() - t0).count(); };
-    const int64_t tokensPerStep =
-        static_cast<int64_t>(cfg.batch_size) * cfg.block_size * cfg.gradient_accumulation_steps;
-    std::vector<double> stepMs;
-    double intervalMs = 0;
-    int intervalSteps = 0;
-
-    auto checkpoint = [&](double valLoss) {
-        st.val_loss = valLoss;
-        st.batcher_state = batcher.state();
-        st.elapsed_s = elapsed();
-        const fs::path p = save_checkpoint(runDir, model, &opt, st);
-        prune_checkpoints(runDir, cfg.keep_checkpoints, st.best_step);
-        if (cb.on_checkpoint)
-            cb.on_checkpoint(p.string(), st.step);
-    };
-
-    bool localStop = false;  // set when on_step asks to stop
-    model->train();
-    while (true) {
-        const int64_t step = st.step;
-        if (ctl)
-            ctl->wait_while_paused();
-        if (localStop || (ctl && ctl->stop_requested())) {
-            checkpoint(NAN);
-            summary.stopped = true;
-            break;
-        }
-        // Evaluate (and checkpoint) every eval_interval steps and at the end, as nanoGPT does.
-        if ((step % cfg.eval_interval == 0 || step == cfg.max_iters) && !skipFirstEval) {
-            const auto tr = evaluate_random(model, trainFile, cfg.batch_size, cfg.eval_iters,
-                                            eval_seed(cfg.seed, step, 0), device, bf16);
-            const auto va = haveVal ? evaluate_random(model, valFile, cfg.batch_size, cfg.eval_iters,
-                                                      eval_seed(cfg.seed, step, 1), device, bf16)
-                                    : tr;
-            EvalReport ev;
-            ev.step = step;
-            ev.train_loss = tr.loss;
-            ev.val_loss = va.loss;
-            const SplitMetrics sm = split_metrics(va.loss, va.accuracy, data.chars_per_token);
-            ev.val_accuracy = sm.accuracy;
-            ev.val_perplexity = sm.perplexity;
-            ev.val_bpc = sm.bits_per_char;
-            ev.is_best = std::isnan(st.best_val_loss) || va.loss < st.best_val_loss;
-            ev.elapsed_s = elapsed();
-            if (ev.is_best) {
-                st.best_val_loss = va.loss;
-                st.best_step = step;
-            }
-            summary.last_val_loss = va.loss;
-            MetricsRow row = metrics_row(ev);
-            row.lr = learning_rate_at(cfg, step);
-            metrics.append(row);
-            if (!probe.empty())
-                append_probe(runDir, step, capture_attention_ids(model, probe, device, 1));
-            if (cb.on_eval)
-                cb.on_eval(ev);
-            if (step > 0)
-                checkpoint(va.loss);
-        }
-        skipFirstEval = false;
-        if (step >= cfg.max_iters)
-            break;
-
-        // One optimiser step over gradient_accumulation_steps micro-batches.
-        const auto s0 = Clock::now();
-        const double lr = learning_rate_at(cfg, step);
-        double lossSum = 0;
-        for (int micro = 0; micro < cfg.gradient_accumulation_steps; ++micro) {
-            auto [x, y] = batcher.next(device);
-            torch::Tensor loss;
-            with_autocast(device, bf16, [&] {
-                auto logits = model->forward(x);
-                const int64_t V = logits.size(-1);
-                loss = torch::nn::functional::cross_entropy(
-                    logits.view({-1, V}).to(torch::kFloat32), y.reshape({-1}),
-                    torch::nn::functional::CrossEntropyFuncOptions().label_smoothing(cfg.label_smoothing));
-            });
-            if (cfg.gradient_accumulation_steps > 1)
-                loss = loss / cfg.gradient_accumulation_steps;
-            loss.backward();
-            lossSum += loss.item<double>();
-        }
-        if (!std::isfinite(lossSum) || !opt.grads_finite()) {
-            const auto have = list_checkpoints(runDir);
-            throw Error("training diverged: the loss became " + std::string(std::isnan(lossSum) ? "NaN" : "infinite") +
-                        " at step " + std::to_string(step) + ". " +
-                        (have.empty()
-                             ? std::string("No checkpoint was written yet. ")
-                             : "The last good checkpoint (step " + std::to_string(have.back()) + ") is intact. ") +
-                        "Lower learning_rate, raise warmup_iters or set grad_clip (e.g. 1.0).");
-        }
-        const double gradNorm = opt.clip_grad_norm(cfg.grad_clip);
-        opt.step(lr);
-        opt.zero_grad();
-        st.step = step + 1;
-        st.tokens_seen += static_cast<uint64_t>(tokensPerStep);
-        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s0).count();
-        stepMs.push_back(ms);
-        intervalMs += ms;
-        ++intervalSteps;
-
-        if (st.step % cfg.log_interval == 0 || st.step == cfg.max_iters) {
-            StepReport r;
-            r.step = st.step;
-            r.max_iters = cfg.max_iters;
-            r.loss = lossSum;  // micro-batch losses were divided by the accumulation steps
-            r.lr = lr;
-            r.grad_norm = gradNorm;
-            r.ms_per_step = intervalMs / intervalSteps;
-            r.tokens_per_s = 1000.0 * static_cast<double>(tokensPerStep) / r.ms_per_step;
-            r.elapsed_s = elapsed();
-            intervalMs = 0;
-            intervalSteps = 0;
-            const MetricsRow row = metrics_row(r);
-            metrics.append(row);
-            if (cb.on_step && !cb.on_step(r))
-                localStop = true;
-        }
-        if (ctl && ctl->take_checkpoint_request())
-            checkpoint(NAN);
+double Trainer::forward_backward() {
+    double lossSum = 0;
+    for (int micro = 0; micro < m_cfg.gradient_accumulation_steps; ++micro) {
+        auto [x, y] = m_batcher->next(m_device);
+        torch::Tensor loss;
+        with_autocast(m_device, m_bf16, [&] {
+            auto logits = m_model->forward(x);
+            const int64_t V = logits.size(-1);
+            loss = torch::nn::functional::cross_entropy(
+                logits.view({-1, V}).to(torch::kFloat32), y.reshape({-1}),
+                torch::nn::functional::CrossEntropyFuncOptions().label_smoothing(m_cfg.label_smoothing));
+        });
+        if (m_cfg.gradient_accumulation_steps > 1)
+            loss = loss / m_cfg.gradient_accumulation_steps;
+        loss.backward();
+        lossSum += loss.item<double>();
     }
-    summary.final_step = st.step;
-    summary.best_val_loss = st.best_val_loss;
-    summary.best_step = st.best_step;
-    summary.elapsed_s = elapsed();
-    if (!stepMs.empty()) {
-        std::vector<double> s(stepMs);
+    return lossSum;  // micro-batch losses were divided by the accumulation steps
+}
+
+void Trainer::check_finite(double loss, int64_t step) const {
+    if (std::isfinite(loss) && m_opt->grads_finite())
+        return;
+    const auto have = list_checkpoints(m_runDir);
+    throw Error("training diverged: the loss became " + std::string(std::isnan(loss) ? "NaN" : "infinite") +
+                " at step " + std::to_string(step) + ". " +
+                (have.empty() ? std::string("No checkpoint was written yet. ")
+                              : "The last good checkpoint (step " + std::to_string(have.back()) + ") is intact. ") +
+                "Lower learning_rate, raise warmup_iters or set grad_clip (e.g. 1.0).");
+}
+
+void Trainer::train_step(int64_t step) {
+    const auto s0 = Clock::now();
+    const double lr = learning_rate_at(m_cfg, step);
+    const double loss = forward_backward();
+    check_finite(loss, step);
+    const double gradNorm = m_opt->clip_grad_norm(m_cfg.grad_clip);
+    m_opt->step(lr);
+    m_opt->zero_grad();
+    m_state.step = step + 1;
+    m_state.tokens_seen += static_cast<uint64_t>(m_tokensPerStep);
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s0).count();
+    report_step(loss, lr, gradNorm, ms);
+}
+
+void Trainer::report_step(double loss, double lr, double gradNorm, double ms) {
+    m_stepMs.push_back(ms);
+    m_intervalMs += ms;
+    ++m_intervalSteps;
+    if (m_state.step % m_cfg.log_interval != 0 && m_state.step != m_cfg.max_iters)
+        return;
+    StepReport r;
+    r.step = m_state.step;
+    r.max_iters = m_cfg.max_iters;
+    r.loss = loss;
+    r.lr = lr;
+    r.grad_norm = gradNorm;
+    r.ms_per_step = m_intervalMs / m_intervalSteps;
+    r.tokens_per_s = 1000.0 * static_cast<double>(m_tokensPerStep) / r.ms_per_step;
+    r.elapsed_s = elapsed();
+    m_intervalMs = 0;
+    m_intervalSteps = 0;
+    m_metrics->append(metrics_row(r));
+    if (m_cb.on_step && !m_cb.on_step(r))
+        m_localStop = true;
+}
+
+void Trainer::checkpoint(double valLoss) {
+    m_state.val_loss = valLoss;
+    m_state.batcher_state = m_batcher->state();
+    m_state.elapsed_s = elapsed();
+    const fs::path p = save_checkpoint(m_runDir, m_model, m_opt.get(), m_state);
+    prune_checkpoints(m_runDir, m_cfg.keep_checkpoints, m_state.best_step);
+    if (m_cb.on_checkpoint)
+        m_cb.on_checkpoint(p.string(), m_state.step);
+}
+
+TrainSummary Trainer::finish() {
+    m_summary.final_step = m_state.step;
+    m_summary.best_val_loss = m_state.best_val_loss;
+    m_summary.best_step = m_state.best_step;
+    m_summary.elapsed_s = elapsed();
+    if (!m_stepMs.empty()) {
+        std::vector<double> s(m_stepMs);
         std::nth_element(s.begin(), s.begin() + static_cast<long>(s.size() / 2), s.end());
-        summary.median_ms_per_step = s[s.size() / 2];
+        m_summary.median_ms_per_step = s[s.size() / 2];
     }
-    return summary;
+    return m_summary;
+}
+
+}  // namespace twb::nn
+
+namespace twb {
+
+TrainSummary train(const TrainJob& job, const TrainCallbacks& callbacks, TrainControl* control) {
+    return nn::Trainer(job, callbacks, control).run();
 }
 
 }  // namespace twb
