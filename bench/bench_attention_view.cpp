@@ -3,10 +3,11 @@
 // weights: the time does not depend on training), rollout, and drawing on the UI thread (the all-heads
 // grid and the large heatmap, replotted immediately, offscreen).
 // Usage: bench_attention_view [threads]   (run with QT_QPA_PLATFORM=offscreen)
-#include "engine/nn/device.h"
-#include "engine/nn/sampler.h"
-#include "ui/HeadGrid.h"
-#include "ui/Heatmap.h"
+#include "nn/attention_capture.h"
+#include "nn/device.h"
+#include "nn/model.h"
+#include "ui/attention/HeadGrid.h"
+#include "ui/attention/Heatmap.h"
 
 #include <qcustomplot.h>
 #include <QApplication>
@@ -45,10 +46,10 @@ int main(int argc, char** argv) {
         for (int i = 0; i < T; ++i)
             cap.tokens.push_back(std::string(1, char('a' + i % 26)));
         t = Clock::now();
-        const auto s = twb::nn::head_scores(cap);
+        const auto s = twb::head_scores(cap);
         const double scoreMs = ms_since(t);
         t = Clock::now();
-        const auto roll = twb::nn::attention_rollout(cap, cap.layers - 1);
+        const auto roll = twb::attention_rollout(cap, cap.layers - 1);
         const double rollMs = ms_since(t);
         t = Clock::now();
         grid.setCapture(cap, s.entropy, "entropy");

@@ -2,11 +2,11 @@
 // UI thread while training (a 5 ms heartbeat timer on the UI thread; a gap much longer than 5 ms means
 // the UI could not respond). The machine is noisy, so headless and GUI runs alternate for several rounds
 // and the ratio of the medians is reported. Usage: bench_gui_train DATASET_DIR [ITERS] [ROUNDS] [BEAT_MS]
-#include "engine/nn/trainer.h"
-#include "ui/ConfigForm.h"
-#include "ui/TrainingPanel.h"
-#include "ui/TrainWorker.h"
+#include "twb/training.h"
 #include "ui/Workspace.h"
+#include "ui/training/ConfigForm.h"
+#include "ui/training/TrainingPanel.h"
+#include "ui/workers/TrainWorker.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -49,11 +49,13 @@ int main(int argc, char** argv) {
     const int beatMs = argc > 4 ? std::atoi(argv[4]) : 5;
     heartbeat.setInterval(beatMs);
     QObject::connect(&heartbeat, &QTimer::timeout, [&] {
-        if (measuring && beat.isValid()) gaps.push_back(beat.nsecsElapsed() / 1e6);
+        if (measuring && beat.isValid())
+            gaps.push_back(beat.nsecsElapsed() / 1e6);
         beat.restart();
     });
     heartbeat.start();
-    QObject::connect(panel.worker(), &TrainWorker::stepReported, [&](const twb::StepReport& r) { gui.push_back(r.ms_per_step); });
+    QObject::connect(panel.worker(), &TrainWorker::stepReported,
+                     [&](const twb::StepReport& r) { gui.push_back(r.ms_per_step); });
     QObject::connect(panel.worker(), &TrainWorker::finished, &app, &QApplication::quit);
     QObject::connect(panel.worker(), &TrainWorker::failed, &app, [&](const QString& e) {
         std::fprintf(stderr, "failed: %s\n", qPrintable(e));
@@ -81,7 +83,8 @@ int main(int argc, char** argv) {
     }
 
     auto median = [](std::vector<double> v) {
-        if (v.empty()) return 0.0;
+        if (v.empty())
+            return 0.0;
         std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
         return v[v.size() / 2];
     };
@@ -91,7 +94,7 @@ int main(int argc, char** argv) {
     std::printf("headless (engine API):  median %.2f ms/step\n", median(headless));
     std::printf("GUI (worker thread):    median %.2f ms/step  (%+.1f%% against headless)\n", median(gui),
                 100.0 * (median(gui) / median(headless) - 1.0));
-    std::printf("UI heartbeat (%d ms): %zu beats, longest gap %.1f ms, 99th percentile %.1f ms\n", beatMs,
-                gaps.size(), gaps.empty() ? 0.0 : gaps.back(), p99);
+    std::printf("UI heartbeat (%d ms): %zu beats, longest gap %.1f ms, 99th percentile %.1f ms\n", beatMs, gaps.size(),
+                gaps.empty() ? 0.0 : gaps.back(), p99);
     return 0;
 }

@@ -1,13 +1,14 @@
 #include "ui/MainWindow.h"
 
-#include "engine/nn/doctor.h"
-#include "ui/AttentionPanel.h"
-#include "ui/DatasetsPanel.h"
-#include "ui/MetricsPlot.h"
-#include "ui/RunPicker.h"
-#include "ui/SamplingPanel.h"
-#include "ui/TrainingPanel.h"
+#include "twb/doctor.h"
 #include "ui/Workspace.h"
+#include "ui/attention/AttentionPanel.h"
+#include "ui/datasets/DatasetsPanel.h"
+#include "ui/sampling/SamplingPanel.h"
+#include "ui/training/MetricsPlot.h"
+#include "ui/training/TrainingPanel.h"
+#include "ui/widgets/RunPicker.h"
+#include "ui/workers/ModelThread.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -43,9 +44,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_datasets = new DatasetsPanel;
     add(tr("Datasets"), m_datasets);
     add(tr("Training"), m_training);
-    m_attention = new AttentionPanel;
+    m_model = std::make_unique<ModelThread>();
+    m_attention = new AttentionPanel(m_model.get());
     add(tr("Attention"), m_attention);
-    m_sampling = new SamplingPanel;
+    m_sampling = new SamplingPanel(m_model.get());
     add(tr("Sampling"), m_sampling);
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
     auto* central = new QWidget;
@@ -103,6 +105,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     if (!s.contains("window/geometry"))
         resize(1400, 860);
     showPanel(s.value("window/panel", "Training").toString());
+}
+
+MainWindow::~MainWindow() {
+    // The panels go first: they cancel their generations, so the shared model thread can then be joined.
+    delete takeCentralWidget();
 }
 
 void MainWindow::showPanel(const QString& name) {

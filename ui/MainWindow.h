@@ -1,11 +1,13 @@
 // The main window composes the panels (Datasets, Training, Attention, Sampling), menus, shortcuts and
 // the status bar with device, threads and BLAS. It wires signals and remembers layout; no tensors, no
-// parsing, no training logic live here.
+// parsing, no training logic live here. It owns the one model thread the Attention and Sampling panels
+// share, so a checkpoint both show is loaded once.
 #pragma once
-#include "engine/nn/doctor.h"
+#include "twb/doctor.h"
 
 #include <QFutureWatcher>
 #include <QMainWindow>
+#include <memory>
 
 class QListWidget;
 class QStackedWidget;
@@ -15,11 +17,13 @@ class TrainingPanel;
 class SamplingPanel;
 class AttentionPanel;
 class DatasetsPanel;
+class ModelThread;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
     TrainingPanel* trainingPanel() const { return m_training; }
     SamplingPanel* samplingPanel() const { return m_sampling; }
     AttentionPanel* attentionPanel() const { return m_attention; }
@@ -39,6 +43,7 @@ private:
     void exportPlots();
     void about();
 
+    std::unique_ptr<ModelThread> m_model;  // shared by the Attention and Sampling panels
     QListWidget* m_nav = nullptr;
     QStackedWidget* m_stack = nullptr;
     TrainingPanel* m_training = nullptr;

@@ -1,6 +1,6 @@
 #include "ui/Workspace.h"
 
-#include "engine/data/prepare.h"
+#include "twb/dataset.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -11,12 +11,15 @@
 QString Workspace::root() {
     QSettings s;
     QString r = s.value("workspace").toString();
-    if (r.isEmpty()) r = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/transformer-workbench";
+    if (r.isEmpty())
+        r = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/transformer-workbench";
     QDir().mkpath(r);
     return r;
 }
 
-void Workspace::setRoot(const QString& path) { QSettings().setValue("workspace", path); }
+void Workspace::setRoot(const QString& path) {
+    QSettings().setValue("workspace", path);
+}
 
 QString Workspace::runsDir() {
     const QString d = root() + "/runs";
@@ -34,29 +37,35 @@ QStringList Workspace::runs() {
     QStringList out;
     const auto entries = QDir(runsDir()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
     for (const auto& e : entries)
-        if (QFileInfo::exists(e.filePath() + "/config.json")) out << e.filePath();
+        if (QFileInfo::exists(e.filePath() + "/config.json"))
+            out << e.filePath();
     return out;
 }
 
 QStringList Workspace::datasets() {
     QStringList out;
-    for (const auto& d : twb::list_prepared(datasetsDir().toStdString())) out << QString::fromStdString(d.dir.string());
+    for (const auto& d : twb::list_prepared(datasetsDir().toStdString()))
+        out << QString::fromStdString(d.dir.string());
     return out;
 }
 
 QString Workspace::newRunPath(const QString& stem) {
     const QString base = runsDir() + "/" + stem + "-" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss");
     QString p = base;
-    for (int i = 2; QFileInfo::exists(p); ++i) p = base + "-" + QString::number(i);
+    for (int i = 2; QFileInfo::exists(p); ++i)
+        p = base + "-" + QString::number(i);
     return p;
 }
 
-QStringList Workspace::recentRuns() { return QSettings().value("recentRuns").toStringList(); }
+QStringList Workspace::recentRuns() {
+    return QSettings().value("recentRuns").toStringList();
+}
 
 void Workspace::addRecentRun(const QString& path) {
     QStringList r = recentRuns();
     r.removeAll(path);
     r.prepend(path);
-    while (r.size() > 8) r.removeLast();
+    while (r.size() > 8)
+        r.removeLast();
     QSettings().setValue("recentRuns", r);
 }

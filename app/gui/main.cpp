@@ -1,6 +1,5 @@
 // transformer-workbench: the desktop app. Thin: application setup and the main window.
 #include "ui/MainWindow.h"
-#include "ui/TrainWorker.h"
 
 #include <QApplication>
 #include <QMessageBox>
@@ -12,7 +11,6 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("transformer-workbench");
     QApplication::setApplicationDisplayName("Transformer Workbench");
     QApplication::setDesktopFileName("transformer-workbench");
-    TrainWorker::registerTypes();
     try {
         MainWindow w;
         w.show();

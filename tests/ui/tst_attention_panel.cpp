@@ -1,10 +1,11 @@
 // The attention viewer driven offscreen over a tiny trained run: the heatmap shows exactly the
 // engine's captured weights with the future masked, the aggregations are what they claim, the probe
 // timeline scrubs through the run's evaluations, positions load, and exports hold every weight.
-#include "engine/nn/model_session.h"
-#include "ui/AttentionPanel.h"
-#include "ui/Heatmap.h"
-#include "ui/RunPicker.h"
+#include "twb/attention.h"
+#include "twb/session.h"
+#include "ui/attention/AttentionPanel.h"
+#include "ui/attention/Heatmap.h"
+#include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
 
 #include <qcustomplot.h>
@@ -36,7 +37,7 @@ private slots:
         QCOMPARE(c.weights.size(), size_t(2 * 2 * 11 * 11));
         QCOMPARE(p.shownStep(), qint64(40));
         // the same weights as the engine computes for that checkpoint
-        twb::nn::ModelSession s;
+        twb::ModelSession s;
         s.open(m_run.toStdString(), "40");
         const auto ref = s.attention("the cat sat");
         QCOMPARE(c.weights, ref.weights);
@@ -76,6 +77,33 @@ private slots:
         QVERIFY(cf.open(QIODevice::ReadOnly));
         QCOMPARE(cf.readAll().count('\n'), 1 + 2 * 2 * (11 * 12 / 2));
         QVERIFY(!QFile::exists(out.path() + "/w.csv.tmp.csv"));
+    }
+
+    void jsonExportIsTheEngineFormat() {
+        AttentionPanel p;
+        p.setRun(m_run);
+        p.picker()->setCheckpoint("40");
+        p.setPrompt("the cat sat");
+        p.showPrompt();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QTemporaryDir out;
+        const QString file = out.path() + "/a.json";
+        QVERIFY(p.exportJson(file));
+        // read back by the engine's reader, the one `twb attention --out` files are read with
+        const auto back = twb::read_attention_json(file.toStdString());
+        const auto& c = p.capture();
+        QCOMPARE(back.tokens, c.tokens);
+        QCOMPARE(back.layers, c.layers);
+        QCOMPARE(back.heads, c.heads);
+        QCOMPARE(back.length, c.length);
+        QCOMPARE(back.weights, c.weights);
+        QFile jf(file);
+        QVERIFY(jf.open(QIODevice::ReadOnly));
+        const auto j = QJsonDocument::fromJson(jf.readAll()).object();
+        QCOMPARE(j["format"].toString(), QString("twb-attention"));
+        QCOMPARE(j["step"].toInteger(), qint64(40));
+        QVERIFY(j["checkpoint"].toString().endsWith("step_00000040"));
     }
 
     void timelineScrubsThroughEvaluations() {

@@ -3,14 +3,15 @@
 // a message and creates nothing; catalogue downloads from a loopback HTTP server resume after an
 // interruption, refuse a checksum mismatch and say so when the server cannot be reached; synthetic
 // tasks are generated from a seed.
-#include "engine/data/prepare.h"
-#include "engine/data/synthetic.h"
-#include "engine/data/text_utils.h"
 #include "test_util.h"
-#include "ui/DatasetsPanel.h"
-#include "ui/TextDiff.h"
+#include "twb/dataset.h"
+#include "twb/synthetic.h"
+#include "twb/text.h"
 #include "ui/Workspace.h"
+#include "ui/datasets/DatasetsPanel.h"
+#include "ui/datasets/TextDiff.h"
 
+#include <qcustomplot.h>
 #include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -23,7 +24,6 @@
 #include <QTableWidget>
 #include <QTcpServer>
 #include <QTcpSocket>
-#include <qcustomplot.h>
 
 namespace {
 /// A minimal HTTP/1.1 server on 127.0.0.1: /good.txt is cut off half-way on the first plain request
@@ -60,8 +60,8 @@ public:
             ++goodRequests;
             const qint64 from = range.startsWith("bytes=") ? range.mid(6, range.indexOf('-') - 6).toLongLong() : -1;
             if (from >= good.size()) {
-                s->write("HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */" + QByteArray::number(good.size()) +
-                         "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                s->write("HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */" +
+                         QByteArray::number(good.size()) + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
                 s->disconnectFromHost();
             } else if (from >= 0) {
                 const QByteArray rest = good.mid(from);
@@ -193,8 +193,8 @@ private slots:
         QCOMPARE(t->item(0, 1)->text(), QString("char"));
         QCOMPARE(t->item(0, 2)->text(), QString("bpe 400"));
         QVERIFY(t->item(2, 1)->text().toDouble() > t->item(2, 2)->text().toDouble());  // tokens per character
-        QCOMPARE(p.histogram()->plottableCount(), 2);  // A and B overlaid
-        p.tokenize();  // A again replaces A's bars only
+        QCOMPARE(p.histogram()->plottableCount(), 2);                                  // A and B overlaid
+        p.tokenize();                                                                  // A again replaces A's bars only
         waitIdle(p);
         QCOMPARE(p.histogram()->plottableCount(), 2);
 

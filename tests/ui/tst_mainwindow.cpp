@@ -1,11 +1,11 @@
 // The main window composes the four panels, offers the documented shortcuts and remembers its panel.
 #include "test_util.h"
-#include "ui/AttentionPanel.h"
-#include "ui/DatasetsPanel.h"
 #include "ui/MainWindow.h"
-#include "ui/SamplingPanel.h"
-#include "ui/TrainingPanel.h"
 #include "ui/Workspace.h"
+#include "ui/attention/AttentionPanel.h"
+#include "ui/datasets/DatasetsPanel.h"
+#include "ui/sampling/SamplingPanel.h"
+#include "ui/training/TrainingPanel.h"
 
 #include <QListWidget>
 #include <QMenuBar>
@@ -27,7 +27,8 @@ private slots:
         auto* nav = w.findChild<QListWidget*>("navigation");
         QVERIFY(nav);
         QStringList names;
-        for (int i = 0; i < nav->count(); ++i) names << nav->item(i)->text();
+        for (int i = 0; i < nav->count(); ++i)
+            names << nav->item(i)->text();
         QCOMPARE(names, (QStringList{"Datasets", "Training", "Attention", "Sampling"}));
         QVERIFY(w.trainingPanel());
         // each navigation entry shows its panel
@@ -37,7 +38,8 @@ private slots:
         QCOMPARE(stack->widget(2), static_cast<QWidget*>(w.attentionPanel()));
         QCOMPARE(stack->widget(3), static_cast<QWidget*>(w.samplingPanel()));
         QStringList shortcuts;
-        for (auto* a : w.menuBar()->findChildren<QAction*>()) shortcuts << a->shortcut().toString();
+        for (auto* a : w.menuBar()->findChildren<QAction*>())
+            shortcuts << a->shortcut().toString();
         for (auto s : {"Ctrl+N", "Ctrl+O", "Ctrl+Q", "F5", "F6", "Shift+F5", "Ctrl+S", "Ctrl+R"})
             QVERIFY2(shortcuts.contains(s), s);
         w.showPanel("Sampling");

@@ -2,10 +2,14 @@
 // generation early, greedy is reproducible, branching continues from the chosen alternative, the
 // comparison has one column per checkpoint, history is kept with the run, and a prompt the tokenizer
 // cannot encode gives a message naming the characters.
-#include "ui/RunPicker.h"
-#include "ui/SamplingPanel.h"
+#include "ui/sampling/SamplingPanel.h"
+#include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
 
+#include "twb/samples_history.h"
+
+#include <QListWidget>
+#include <QPlainTextEdit>
 #include <QSpinBox>
 
 #include <QTableWidget>
@@ -16,6 +20,9 @@ class TestSamplingPanel : public QObject {
     QString m_run;
 
     static void waitIdle(SamplingPanel& p) { QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000); }
+    /// The run's history as the engine reads it (RUN/samples.jsonl).
+    std::vector<twb::SampleRecord> history() const { return twb::read_sample_history(m_run.toStdString()); }
+    static QString q(const std::string& s) { return QString::fromStdString(s); }
 
 private slots:
     void initTestCase() { m_run = twbtest::make_tiny_run(m_ws); }
@@ -46,8 +53,8 @@ private slots:
         waitIdle(p);
         QCOMPARE(p.outputText(), first);
         // the history kept with the run has both generations
-        QTRY_COMPARE(ModelWorker::readHistory(m_run).size(), qsizetype(2));
-        QCOMPARE(ModelWorker::readHistory(m_run).last().toObject()["outputs"].toArray()[0].toString(), first);
+        QTRY_COMPARE(history().size(), size_t(2));
+        QCOMPARE(q(history().back().outputs[0]), first);
     }
 
     void stopEndsEarly() {
@@ -62,7 +69,7 @@ private slots:
         waitIdle(p);
         const auto n = p.output().samples[0].size();
         QVERIFY2(n < 100000, qPrintable(QString::number(n)));
-        QTRY_VERIFY(ModelWorker::readHistory(m_run).last().toObject()["cancelled"].toBool());
+        QTRY_VERIFY(history().back().cancelled);
     }
 
     void branchContinuesFromChosenToken() {
@@ -140,11 +147,12 @@ private slots:
         waitIdle(p);
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
         QCOMPARE(p.output().samples.size(), qsizetype(3));
-        for (const auto& s : p.output().samples) QCOMPARE(s.size(), qsizetype(20));
+        for (const auto& s : p.output().samples)
+            QCOMPARE(s.size(), qsizetype(20));
         QVERIFY(p.outputText(0) != p.outputText(1) || p.outputText(1) != p.outputText(2));
-        const auto outs = ModelWorker::readHistory(m_run).last().toObject()["outputs"].toArray();
-        QCOMPARE(outs.size(), 3);
-        QCOMPARE(outs[2].toString(), p.outputText(2));
+        const auto outs = history().back().outputs;
+        QCOMPARE(outs.size(), size_t(3));
+        QCOMPARE(q(outs[2]), p.outputText(2));
     }
 
     void beamSearchShowsItsText() {
@@ -158,7 +166,29 @@ private slots:
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
         QCOMPARE(p.output().samples.size(), qsizetype(1));
         QVERIFY(!p.outputText().isEmpty());
-        QCOMPARE(ModelWorker::readHistory(m_run).last().toObject()["outputs"].toArray()[0].toString(), p.outputText());
+        QCOMPARE(q(history().back().outputs[0]), p.outputText());
+    }
+
+    void historyListsGenerationsOfTheCli() {
+        // What `twb sample` records: the engine's writer with source "cli".
+        twb::SampleRecord r;
+        r.source = "cli";
+        r.checkpoint_step = 40;
+        r.prompt = "from the command line";
+        r.options.temperature = 0.7;
+        r.outputs = {"a cli sample"};
+        twb::append_sample_history(m_run.toStdString(), r);
+        SamplingPanel p;
+        p.setRun(m_run);
+        auto* list = p.findChild<QListWidget*>("history");
+        QVERIFY(list);
+        QTRY_COMPARE(list->count(), static_cast<int>(history().size()));
+        const QString newest = list->item(0)->text();  // newest first
+        QVERIFY2(newest.contains("from the command line") && newest.contains("cli") && newest.contains("step 40"),
+                 qPrintable(newest));
+        list->setCurrentRow(0);
+        QCOMPARE(p.findChild<QPlainTextEdit*>("historyText")->toPlainText(),
+                 QString("from the command linea cli sample"));
     }
 
     void unencodablePromptNamesCharacters() {

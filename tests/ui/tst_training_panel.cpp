@@ -1,12 +1,12 @@
 // The training panel driven offscreen: a tiny run starts, step and evaluation signals arrive, pause and
 // resume, stop writes a checkpoint, the run reopens with its curves, and an invalid config blocks Start.
-#include "engine/data/prepare.h"
-#include "engine/run_files.h"
 #include "test_util.h"
-#include "ui/ConfigForm.h"
-#include "ui/MetricsPlot.h"
-#include "ui/TrainingPanel.h"
+#include "twb/dataset.h"
+#include "twb/run_folder.h"
 #include "ui/Workspace.h"
+#include "ui/training/ConfigForm.h"
+#include "ui/training/MetricsPlot.h"
+#include "ui/training/TrainingPanel.h"
 
 #include <qcustomplot.h>
 #include <QLabel>

@@ -1,9 +1,9 @@
 // A tiny trained run for the panels' tests: a char dataset of English-like text and a one-layer
 // model trained for 40 steps with a checkpoint every 10 (all kept), made through the engine API.
 #pragma once
-#include "engine/data/prepare.h"
-#include "engine/nn/trainer.h"
 #include "test_util.h"
+#include "twb/dataset.h"
+#include "twb/training.h"
 #include "ui/Workspace.h"
 
 #include <QSettings>
@@ -13,7 +13,7 @@ namespace twbtest {
 
 /// Points the workspace at dir (test-mode settings), prepares a dataset and trains a run in runs/NAME.
 inline QString make_tiny_run(const QTemporaryDir& dir, const char* name = "tiny", int iters = 40,
-                              const char* position = "rotary") {
+                             const char* position = "rotary") {
     QStandardPaths::setTestModeEnabled(true);
     QSettings().clear();
     Workspace::setRoot(dir.path());
@@ -40,7 +40,7 @@ inline QString make_tiny_run(const QTemporaryDir& dir, const char* name = "tiny"
     c.keep_checkpoints = 100;
     c.threads = 1;
     c.dropout = 0;
-    c.position = position;
+    c.position = twb::parse_choice<twb::Position>(position, "position");
     twb::TrainJob job;
     job.config = c;
     job.run_dir = (Workspace::runsDir() + "/" + name).toStdString();

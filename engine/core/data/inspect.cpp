@@ -41,6 +41,43 @@ TokenizerInspection inspect_prepared(const std::filesystem::path& dir, size_t pr
     return r;
 }
 
+std::vector<int32_t> read_tokens(const PreparedDataset& d, const std::string& split, uint64_t offset, uint64_t count) {
+    if (split != "train" && split != "val")
+        throw ConfigError("split must be train or val (got '" + split + "')");
+    const TokenFile f(d.dir / (split + ".bin"), d.dtype);
+    std::vector<int32_t> ids;
+    for (uint64_t i = offset; i < f.size() && i - offset < count; ++i)
+        ids.push_back(f.at(i));
+    return ids;
+}
+
+double split_chars_per_token(const PreparedDataset& d, const std::string& split) {
+    if (split != "train" && split != "val")
+        throw ConfigError("split must be train or val (got '" + split + "')");
+    const TokenFile f(d.dir / (split + ".bin"), d.dtype);
+    if (f.size() == 0)
+        return 1.0;
+    const auto tok = load_tokenizer(d.dir);
+    // Decoded in blocks; code points are counted as the bytes that do not continue a UTF-8 sequence,
+    // so a character split across two blocks (byte tokens) is still counted once.
+    constexpr uint64_t kBlock = 1 << 16;
+    uint64_t chars = 0;
+    std::vector<int32_t> ids;
+    for (uint64_t start = 0; start < f.size(); start += kBlock) {
+        ids.clear();
+        for (uint64_t i = start; i < std::min<uint64_t>(f.size(), start + kBlock); ++i) {
+            const int32_t id = f.at(i);
+            if (id < 0 || id >= tok->vocab_size())
+                throw FormatError((d.dir / (split + ".bin")).string() + ": token id " + std::to_string(id) +
+                                  " is outside the vocabulary; prepare the dataset again");
+            ids.push_back(id);
+        }
+        for (unsigned char c : tok->decode(ids))
+            chars += (c & 0xC0) != 0x80;
+    }
+    return static_cast<double>(chars) / static_cast<double>(f.size());
+}
+
 TokenizerInspection inspect_tokenization(PrepareOptions opts, const PrepareProgressFn& progress,
                                          size_t preview_tokens) {
     static std::atomic<int> counter{0};

@@ -169,6 +169,17 @@ struct PreparedDataset {
 /// Reads DIR/meta.json and checks the token files match it. Throws InputError/FormatError.
 PreparedDataset open_prepared(const std::filesystem::path& dir);
 
+/// Up to count token ids of a split ("train" or "val") from offset on (fewer at the end of the split).
+/// Throws InputError naming the file when it cannot be read.
+std::vector<int32_t> read_tokens(const PreparedDataset& data, const std::string& split, uint64_t offset,
+                                 uint64_t count);
+
+/// Characters per token of one split ("train" or "val"): the split's ids decoded and their code points
+/// counted. Bits per character = nats per token / ln 2 / this, the same for every tokenizer, so a
+/// character model and a BPE model of the same text rank fairly. Reads the whole split (fast: decoding
+/// is linear); 1 when the split is empty.
+double split_chars_per_token(const PreparedDataset& data, const std::string& split);
+
 /// Lists prepared datasets (folders with meta.json) directly under a folder.
 std::vector<PreparedDataset> list_prepared(const std::filesystem::path& parent);
 

@@ -1,8 +1,0 @@
-#include "ui/ErrorLabel.h"
-
-ErrorLabel::ErrorLabel(QWidget* parent) : QLabel(parent) {
-    setObjectName("error");
-    setStyleSheet("color:#b00020");
-    setWordWrap(true);
-    setTextInteractionFlags(Qt::TextSelectableByMouse);
-}

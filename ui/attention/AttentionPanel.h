@@ -1,0 +1,135 @@
+// The attention viewer: for a run's checkpoint and any prompt, every layer and head at a glance
+// (HeadGrid, with entropy / previous-token / first-token scores) and one view large (a head, a layer's
+// mean over heads, or attention rollout) as a labelled heatmap with hover, zoom and pan. The probe
+// timeline scrubs through the attention captured at every evaluation of a run, live while it trains,
+// with the chosen score of every head plotted against step (HeadScorePlot). A Positions tab shows the
+// positional encoding (PositionsView). Capture runs in a ModelWorker on a ModelThread, shared with the
+// Sampling panel when the main window hands one in. Weights export in the engine's one attention
+// format (twb::write_attention_json, as `twb attention --out`) or as CSV.
+#pragma once
+#include "ui/widgets/PanelBase.h"
+#include "ui/workers/ModelWorker.h"
+
+#include <QSet>
+#include <QTimer>
+#include <map>
+#include <memory>
+
+class Heatmap;
+class HeadGrid;
+class HeadScorePlot;
+class ModelThread;
+class PositionsView;
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QRadioButton;
+class QScrollArea;
+class QSlider;
+class QSpinBox;
+class QTabWidget;
+class RunPicker;
+
+class AttentionPanel : public PanelBase {
+    Q_OBJECT
+public:
+    /// model: the thread that runs checkpoints, shared with other panels; null = the panel makes its own.
+    explicit AttentionPanel(ModelThread* model = nullptr, QWidget* parent = nullptr);
+    ~AttentionPanel() override;
+
+    enum class View { Head, LayerMean, Rollout };
+    RunPicker* picker() const { return m_picker; }
+    const twb::AttentionCapture& capture() const { return m_cap; }
+    const twb::ProbeTimeline& timeline() const { return m_timeline; }
+    Heatmap* heatmap() const { return m_heat; }
+    Heatmap* positionMap() const;
+    QCustomPlot* scorePlot() const;
+    QSlider* timelineSlider() const { return m_slider; }
+    /// Step shown: the checkpoint's for a prompt, the slider's in timeline mode.
+    qint64 shownStep() const { return m_step; }
+
+    void setPrompt(const QString& text);
+    void setView(View v);
+    void setScore(int index);  // 0 entropy, 1 previous token, 2 first token, 3 self
+
+    /// The capture shown, in the engine's attention export format (twb::write_attention_json).
+    bool exportJson(const QString& path) const;
+    bool exportCsv(const QString& path) const;
+
+public slots:
+    void setRun(const QString& dir);
+    /// Captures the prompt's attention at the chosen checkpoint.
+    void showPrompt();
+    /// Switches to the run's probe timeline (reloads it).
+    void showTimeline();
+    void setTimelineIndex(int i);
+    void select(int layer, int head);
+    void loadPositions();
+    /// A run wrote a checkpoint: refresh live views of that run.
+    void runUpdated(const QString& run);
+
+signals:
+    void captureRequested(const AttentionRequest& r);
+    void positionsRequested(quint64 id, const QString& run, const QString& checkpoint);
+    void probeRequested(quint64 id, const QString& run);
+    void validationRequested(quint64 id, const QString& run);
+
+protected:
+    void showEvent(QShowEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    void busyChanged(bool busy) override;
+
+private:
+    QWidget* buildSelectedTab();
+    void connectControls();
+    void connectWorker(ModelWorker* worker);
+    quint64 newRequest();
+    void showCapture(const twb::AttentionCapture& cap, const twb::HeadScores& scores, qint64 step);
+    void showProbe(const QString& run, const twb::ProbeTimeline& t, const std::vector<twb::HeadScores>& scores);
+    void redraw();
+    void redrawScores();
+    void exportView();
+    void exportData();
+    std::vector<float> currentScores() const;
+
+    RunPicker* m_picker;
+    QPlainTextEdit* m_prompt;
+    QPushButton* m_show;
+    QPushButton* m_fromVal;
+    QPushButton* m_exportView;
+    QPushButton* m_exportData;
+    QRadioButton* m_modePrompt;
+    QRadioButton* m_modeTimeline;
+    QComboBox* m_view;
+    QComboBox* m_score;
+    QSpinBox* m_layerBox;
+    QSpinBox* m_headBox;
+    HeadGrid* m_grid;
+    QScrollArea* m_gridScroll;
+    Heatmap* m_heat;
+    QLabel* m_hover;
+    QLabel* m_info;
+    QSlider* m_slider;
+    QLabel* m_stepLabel;
+    HeadScorePlot* m_scorePlot;
+    PositionsView* m_positions;
+    QTabWidget* m_tabs;
+    QCheckBox* m_live = nullptr;
+
+    std::unique_ptr<ModelThread> m_ownModel;  // only when no shared thread was given
+    ModelThread* m_model;
+    QSet<quint64> m_pending;  // requests sent and not yet answered
+    twb::AttentionCapture m_cap;
+    twb::HeadScores m_scores;                 // of m_cap, computed by the worker with the capture
+    QString m_checkpoint;                     // folder m_cap came from, for the export
+    std::map<int, std::string> m_tokenTexts;  // tokens m_cap.next_top names, for the export
+    twb::ProbeTimeline m_timeline;
+    std::vector<twb::HeadScores> m_timelineScores;
+    qint64 m_step = 0;
+    int m_layer = 0, m_head = 0;
+    QTimer m_poll;
+    qint64 m_probeBytes = -1;
+};

@@ -1,0 +1,64 @@
+#include "ui/attention/HeadScorePlot.h"
+
+HeadScorePlot::HeadScorePlot(QWidget* parent) : QCustomPlot(parent) {
+    xAxis->setLabel(tr("step"));
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    legend->setVisible(true);
+    legend->setFont(QFont(font().family(), 7));
+}
+
+QStringList HeadScorePlot::scoreNames() {
+    return {tr("entropy (1 = uniform)"), tr("previous-token weight"), tr("first-token weight"), tr("self weight")};
+}
+
+const std::vector<float>& HeadScorePlot::score(const twb::HeadScores& s, int index) {
+    switch (index) {
+        case 1:
+            return s.previous;
+        case 2:
+            return s.first;
+        case 3:
+            return s.diagonal;
+        default:
+            return s.entropy;
+    }
+}
+
+void HeadScorePlot::setTimeline(const twb::ProbeTimeline& timeline, const std::vector<twb::HeadScores>& scores,
+                                int index, qint64 step) {
+    clearGraphs();
+    clearItems();
+    m_stepLine = nullptr;  // deleted with the items
+    yAxis->setLabel(scoreNames().value(index));
+    if (scores.empty()) {
+        replot();
+        return;
+    }
+    const int L = static_cast<int>(timeline.layers), H = static_cast<int>(timeline.heads);
+    for (int l = 0; l < L; ++l)
+        for (int h = 0; h < H; ++h) {
+            auto* g = addGraph();
+            g->setName(tr("L%1 H%2").arg(l).arg(h));
+            g->setPen(QPen(
+                QColor::fromHsvF(static_cast<double>(l) / std::max(1, L), 0.8, 0.35 + 0.6 * h / std::max(1, H)), 1.5));
+            for (size_t i = 0; i < scores.size(); ++i)
+                g->addData(static_cast<double>(timeline.steps[i]),
+                           score(scores[i], index)[static_cast<size_t>(l * H + h)]);
+        }
+    m_stepLine = new QCPItemStraightLine(this);
+    m_stepLine->setPen(QPen(Qt::gray, 1, Qt::DashLine));
+    m_stepLine->point1->setCoords(static_cast<double>(step), 0);
+    m_stepLine->point2->setCoords(static_cast<double>(step), 1);
+    rescaleAxes();
+    yAxis->setRange(0, 1.02);
+    legend->setVisible(L * H <= 24);
+    replot();
+}
+
+void HeadScorePlot::setStep(qint64 step) {
+    if (!m_stepLine)
+        return;
+    m_stepLine->point1->setCoords(static_cast<double>(step), 0);
+    m_stepLine->point2->setCoords(static_cast<double>(step), 1);
+    replot(QCustomPlot::rpQueuedReplot);
+}

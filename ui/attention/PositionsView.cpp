@@ -1,0 +1,75 @@
+#include "ui/attention/PositionsView.h"
+
+#include "ui/attention/Heatmap.h"
+
+#include <qcustomplot.h>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+PositionsView::PositionsView(QWidget* parent) : QWidget(parent) {
+    m_map = new Heatmap;
+    m_freqPlot = new QCustomPlot;
+    m_freqPlot->setMaximumHeight(180);
+    m_freqPlot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    m_freqPlot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    m_freqPlot->xAxis->setLabel(tr("dimension pair i"));
+    m_freqPlot->yAxis->setLabel(tr("θ_i (radians per position)"));
+    m_info = new QLabel;
+    m_info->setWordWrap(true);
+    auto* load = new QPushButton(tr("Show positions"));
+    auto* col = new QVBoxLayout(this);
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_info, 1);
+    row->addWidget(load);
+    col->addLayout(row);
+    col->addWidget(m_map, 3);
+    col->addWidget(m_freqPlot, 1);
+    connect(load, &QPushButton::clicked, this, &PositionsView::loadClicked);
+}
+
+bool PositionsView::isEmpty() const {
+    return m_map->rows() == 0;
+}
+
+void PositionsView::setTable(const twb::PositionTable& t) {
+    QStringList rows, cols;
+    for (int64_t i = 0; i < t.rows; ++i)
+        rows << QString::number(i);
+    for (int64_t i = 0; i < t.cols; ++i)
+        cols << QString::number(i);
+    m_map->setMatrix(static_cast<int>(t.rows), static_cast<int>(t.cols), t.values, rows, cols, tr("position"),
+                     QString::fromStdString(t.col_label), -1, 1, true);
+    switch (t.kind) {
+        case twb::Position::Rotary:
+            m_info->setText(
+                tr("Rotary positions (RoPE): each pair of query/key dimensions i is rotated by "
+                   "position·θ_i with θ_i = 10000^(−2i/d). The map shows cos(position·θ_i); "
+                   "the plot below the frequencies."));
+            break;
+        case twb::Position::Sinusoidal:
+            m_info->setText(
+                tr("Sinusoidal positions (Vaswani et al. 2017): sin on even, cos on odd dimensions, "
+                   "wavelengths growing geometrically across the embedding."));
+            break;
+        case twb::Position::Learned:
+            m_info->setText(
+                tr("Learned positions: the rows of wpe, the position embedding table the model "
+                   "trained (values clipped to −1..1 in colour)."));
+            break;
+    }
+    m_freqPlot->clearGraphs();
+    m_freqPlot->setVisible(!t.frequencies.empty());
+    if (t.frequencies.empty())
+        return;
+    auto* g = m_freqPlot->addGraph();
+    for (size_t i = 0; i < t.frequencies.size(); ++i)
+        g->addData(static_cast<double>(i), t.frequencies[i]);
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
+    m_freqPlot->rescaleAxes();
+    m_freqPlot->xAxis->setRange(-0.5, static_cast<double>(t.frequencies.size()) - 0.5);
+    m_freqPlot->yAxis->setRange(t.frequencies.back() / 2, t.frequencies.front() * 2);
+    m_freqPlot->replot();
+}

@@ -1,0 +1,199 @@
+#include "ui/datasets/CatalogueTab.h"
+
+#include "ui/workers/Downloader.h"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace {
+QString q(const std::string& s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+QString human_bytes(uint64_t b) {
+    if (b >= 1000000)
+        return QStringLiteral("%1 MB").arg(b / 1e6, 0, 'f', 1);
+    if (b >= 1000)
+        return QStringLiteral("%1 kB").arg(b / 1e3, 0, 'f', 0);
+    return QStringLiteral("%1 B").arg(b);
+}
+}  // namespace
+
+CatalogueTab::CatalogueTab(QWidget* parent) : QWidget(parent) {
+    m_table = new QTableWidget(0, 4);
+    m_table->setObjectName("catalogue");
+    m_table->setHorizontalHeaderLabels({tr("dataset"), tr("size"), tr("licence"), tr("status")});
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(3, QHeaderView::ResizeToContents);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_info = new QLabel;
+    m_info->setWordWrap(true);
+    m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_progress = new QProgressBar;
+    m_progress->setObjectName("downloadProgress");
+    m_download = new QPushButton(tr("Download"));
+    m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setEnabled(false);
+    auto* use = new QPushButton(tr("Use for import"));
+    use->setToolTip(tr("Take this corpus's files, format and suggested tokenizer into Import and Tokenize"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_download);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_progress, 1);
+    buttons->addWidget(use);
+    auto* col = new QVBoxLayout(this);
+    col->addWidget(m_table, 1);
+    col->addWidget(m_info);
+    col->addLayout(buttons);
+    m_downloader = new Downloader(this);
+
+    connect(m_table, &QTableWidget::currentCellChanged, this, &CatalogueTab::showEntry);
+    connect(m_download, &QPushButton::clicked, this, &CatalogueTab::download);
+    connect(m_cancel, &QPushButton::clicked, m_downloader, &Downloader::cancel);
+    connect(use, &QPushButton::clicked, this, &CatalogueTab::useClicked);
+    connect(m_downloader, &Downloader::progress, this, &CatalogueTab::showProgress);
+    connect(m_downloader, &Downloader::finished, this, [this](const QString& dir) {
+        m_download->setEnabled(true);
+        m_cancel->setEnabled(false);
+        m_progress->setFormat(tr("downloaded and checked"));
+        emit statusMessage(tr("Downloaded into %1").arg(dir));
+        const int row = m_table->currentRow();
+        select(QString());  // refresh statuses
+        m_table->setCurrentCell(row, 0);
+    });
+    connect(m_downloader, &Downloader::failed, this, [this](const QString& e) {
+        m_download->setEnabled(true);
+        m_cancel->setEnabled(false);
+        m_progress->setFormat(tr("failed"));
+        emit errorChanged(e);
+    });
+    connect(&m_statusWatch, &QFutureWatcher<QStringList>::finished, this, [this] {
+        const QStringList st = m_statusWatch.result();
+        for (int r = 0; r < st.size() && r < m_table->rowCount(); ++r)
+            m_table->item(r, 3)->setText(st[r]);
+    });
+}
+
+CatalogueTab::~CatalogueTab() {
+    m_downloader->cancel();
+    m_statusWatch.waitForFinished();
+}
+
+void CatalogueTab::showEntry(int row) {
+    if (row < 0 || row >= static_cast<int>(m_entries.size()))
+        return;
+    const auto& e = m_entries[static_cast<size_t>(row)];
+    QString files;
+    for (const auto& f : e.files)
+        files += QStringLiteral("<br>%1 (%2) — <code>%3</code>").arg(q(f.path), human_bytes(f.bytes), q(f.url));
+    m_info->setText(tr("<b>%1</b>: %2<br>Licence: %3. Suggested: %4 tokenizer%5, %6 model.%7<br>Cached in %8")
+                        .arg(q(e.title), q(e.description).toHtmlEscaped(), q(e.licence).toHtmlEscaped(), q(e.tokenizer))
+                        .arg(e.vocab_size ? tr(" (%1)").arg(e.vocab_size) : QString(), q(e.model_preset), files,
+                             e.files.empty() ? q(e.local_path) : Downloader::cacheDir(q(e.name))));
+    m_download->setEnabled(!e.files.empty());
+}
+
+void CatalogueTab::showProgress(qint64 done, qint64 total, const QString& file) {
+    m_progress->setMaximum(total > 0 ? 1000 : 0);
+    if (total > 0)
+        m_progress->setValue(static_cast<int>(1000.0 * done / total));
+    const double s = m_clock.elapsed() / 1000.0;
+    const double rate = s > 0 ? done / s : 0;
+    m_progress->setFormat(total > 0 && rate > 0 ? tr("%1 · %2 of %3 · %4 s left")
+                                                      .arg(file, human_bytes(done), human_bytes(total))
+                                                      .arg(qRound((total - done) / rate))
+                                                : file);
+}
+
+void CatalogueTab::reload() {
+    try {
+        m_entries = twb::load_catalogue();
+    } catch (const std::exception& e) {
+        m_entries.clear();
+        emit errorChanged(q(e.what()));
+    }
+    m_table->setRowCount(static_cast<int>(m_entries.size()));
+    for (int r = 0; r < static_cast<int>(m_entries.size()); ++r) {
+        const auto& e = m_entries[static_cast<size_t>(r)];
+        const bool local = e.files.empty();
+        m_table->setItem(r, 0, new QTableWidgetItem(q(e.title)));
+        m_table->setItem(r, 1, new QTableWidgetItem(local ? tr("local") : human_bytes(e.total_bytes())));
+        m_table->setItem(r, 2, new QTableWidgetItem(q(e.licence)));
+        m_table->setItem(r, 3, new QTableWidgetItem(tr("checking…")));
+    }
+    // Whether cached files are intact means hashing them: off the UI thread.
+    m_statusWatch.setFuture(QtConcurrent::run([entries = m_entries] {
+        QStringList statuses;
+        for (const auto& e : entries) {
+            if (e.files.empty())
+                statuses << (QFileInfo::exists(q(e.local_path)) ? QObject::tr("installed") : QObject::tr("missing"));
+            else
+                statuses << (twb::entry_cached(Downloader::cacheDir(q(e.name)).toStdString(), e)
+                                 ? QObject::tr("downloaded")
+                                 : QObject::tr("not downloaded"));
+        }
+        return statuses;
+    }));
+}
+
+void CatalogueTab::select(const QString& name) {
+    if (name.isEmpty() || m_entries.empty())
+        reload();
+    for (int r = 0; r < static_cast<int>(m_entries.size()); ++r)
+        if (q(m_entries[static_cast<size_t>(r)].name) == name)
+            m_table->setCurrentCell(r, 0);
+}
+
+QStringList CatalogueTab::names() const {
+    QStringList out;
+    for (const auto& e : m_entries)
+        out << q(e.name);
+    return out;
+}
+
+QString CatalogueTab::status() const {
+    const int r = m_table->currentRow();
+    return r >= 0 && m_table->item(r, 3) ? m_table->item(r, 3)->text() : QString();
+}
+
+void CatalogueTab::download() {
+    const int r = m_table->currentRow();
+    if (r < 0 || r >= static_cast<int>(m_entries.size()))
+        return emit errorChanged(tr("Choose a dataset in the catalogue first."));
+    if (m_downloader->isRunning())
+        return;
+    const auto& e = m_entries[static_cast<size_t>(r)];
+    emit errorChanged({});
+    m_download->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_progress->setValue(0);
+    m_clock.start();
+    m_downloader->start(e, Downloader::cacheDir(q(e.name)));
+}
+
+std::optional<CatalogueTab::Preset> CatalogueTab::chosenPreset() {
+    const int r = m_table->currentRow();
+    if (r < 0 || r >= static_cast<int>(m_entries.size())) {
+        emit errorChanged(tr("Choose a dataset in the catalogue first."));
+        return std::nullopt;
+    }
+    const auto& e = m_entries[static_cast<size_t>(r)];
+    try {
+        const auto cache = e.files.empty() ? std::filesystem::path()
+                                           : std::filesystem::path(Downloader::cacheDir(q(e.name)).toStdString());
+        return Preset{twb::preset_options(e.name, {}, cache), q(e.name)};
+    } catch (const std::exception& ex) {
+        emit errorChanged(q(ex.what()));
+        return std::nullopt;
+    }
+}

@@ -1,0 +1,60 @@
+// The Datasets panel's "Catalogue" tab: the public corpora of datasets/catalogue.json with size,
+// licence and whether they are cached intact (hashing runs off the UI thread), their description, and
+// downloading them (a Downloader: progress, resume, sha256) into the workspace cache.
+#pragma once
+#include "twb/catalogue.h"
+
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QWidget>
+#include <optional>
+#include <vector>
+
+class Downloader;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+
+class CatalogueTab : public QWidget {
+    Q_OBJECT
+public:
+    explicit CatalogueTab(QWidget* parent = nullptr);
+    ~CatalogueTab() override;
+
+    /// A catalogue entry ready to import: the preset's options (files cached or local) and its name.
+    struct Preset {
+        twb::PrepareOptions options;
+        QString name;
+    };
+    /// The chosen entry as a preset; nullopt (and errorChanged) when none is chosen or it is unusable.
+    std::optional<Preset> chosenPreset();
+    QString status() const;  // of the chosen entry: "downloaded", "not downloaded", ...
+    QStringList names() const;
+
+public slots:
+    /// Selects an entry by name; an empty name (or a first call) re-reads the catalogue and statuses.
+    void select(const QString& name);
+    void download();
+
+signals:
+    /// The error to show; empty when a new download starts.
+    void errorChanged(const QString& text);
+    void statusMessage(const QString& text);
+    void useClicked();
+
+private:
+    void showEntry(int row);
+    void showProgress(qint64 done, qint64 total, const QString& file);
+    void reload();
+
+    QTableWidget* m_table;
+    QLabel* m_info;
+    QProgressBar* m_progress;
+    QPushButton* m_download;
+    QPushButton* m_cancel;
+    Downloader* m_downloader;
+    std::vector<twb::CatalogueEntry> m_entries;
+    QElapsedTimer m_clock;
+    QFutureWatcher<QStringList> m_statusWatch;  // statuses (hashing cached files)
+};

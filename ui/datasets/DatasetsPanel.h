@@ -1,0 +1,115 @@
+// The Datasets panel: the prepared datasets beside four tabs, each its own class: import files and
+// folders (dialogs or drag-and-drop) and clean them with a live preview (ImportTab); tokenize and
+// inspect with two tokenizers side by side, and prepare exactly what `twb prepare` writes
+// (TokenizeTab); download catalogue corpora (CatalogueTab); generate synthetic tasks (SyntheticTab).
+// The panel composes them and runs the long jobs (the engine's inspect_tokenization and
+// prepare_dataset) off the UI thread with progress and Cancel; a bad file gives a message here and
+// changes nothing.
+#pragma once
+#include "twb/dataset.h"
+#include "ui/datasets/TokenizeTab.h"
+#include "ui/widgets/PanelBase.h"
+
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <atomic>
+#include <memory>
+
+class CatalogueTab;
+class ImportTab;
+class PreparedDatasets;
+class QCustomPlot;
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QTableWidget;
+class SyntheticTab;
+
+/// What a tokenize-and-inspect or prepare job hands back to the UI thread.
+struct DatasetJob {
+    int which = -1;              // the analysis it fills: A (0) or B (1); -1 = a prepare job
+    QString error;               // empty on success
+    QString dir;                 // prepare: the dataset written
+    TokenizerAnalysis analysis;  // analysis jobs
+};
+
+class DatasetsPanel : public PanelBase {
+    Q_OBJECT
+public:
+    explicit DatasetsPanel(QWidget* parent = nullptr);
+    ~DatasetsPanel() override;
+
+    // Driving the panel (tests, other panels).
+    void addSources(const QStringList& paths);
+    void clearSources();
+    QStringList sources() const;
+    void setFormat(const QString& format);  // text | jsonl | csv | tsv | parallel | records
+    void setCleaning(const QString& option, bool on);
+    void setTokenizer(const QString& kind, int vocab = 0);
+    void setCompareTokenizer(const QString& kind, int vocab = 0);
+    void setDatasetName(const QString& name);
+    void setValFraction(double f);
+    /// Current options as prepare_dataset takes them (out = the workspace's datasets/NAME).
+    twb::PrepareOptions options() const;
+
+    bool previewPending() const;
+    QString previewAfter() const;
+    int previewChangedChars() const;
+    const TokenizerAnalysis& analysis(int which = 0) const;
+    QTableWidget* compareTable() const;
+    QTableWidget* vocabTable() const;
+    QCustomPlot* histogram() const;
+    QListWidget* preparedList() const;
+    QString catalogueStatus() const;
+    QStringList catalogueNames() const;
+
+public slots:
+    void refreshPreview();
+    void tokenize();
+    void compare();
+    void prepare();
+    void cancel();
+    void refreshPrepared();
+    /// Deletes a prepared dataset folder (asks first unless confirm is false).
+    bool deletePrepared(const QString& dir, bool confirm = true);
+    void selectCatalogue(const QString& name);
+    void download();
+    /// Puts the chosen catalogue entry's (cached or local) files into the import settings.
+    bool useCatalogueEntry();
+    /// Writes a synthetic task to the workspace and imports it.
+    QString generateSynthetic();
+
+signals:
+    void datasetPrepared(const QString& dir);
+    void useForTraining(const QString& dir);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+    void busyChanged(bool busy) override;
+
+private:
+    void connectTabs();
+    void runAnalysis(int which);
+    void jobDone(const DatasetJob& job);
+    /// Checks a job can start and gathers its options; false (with the message shown) when not.
+    bool jobOptions(twb::PrepareOptions& o);
+    void startJob(const QString& what);
+    twb::PrepareProgressFn progressFn();
+    void showProgress(const QString& stage, uint64_t done, uint64_t total);
+
+    ImportTab* m_import;
+    TokenizeTab* m_tokenize;
+    CatalogueTab* m_catalogue;
+    SyntheticTab* m_synthetic;
+    PreparedDatasets* m_prepared;
+    QTabWidget* m_tabs;
+    QProgressBar* m_progress;
+    QLabel* m_stage;
+    QPushButton* m_cancel;
+    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
+    QElapsedTimer m_jobClock;
+    QFutureWatcher<DatasetJob> m_jobWatch;
+};

@@ -1,0 +1,281 @@
+#include "ui/datasets/ImportTab.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace {
+QString q(const std::string& s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+const char* kCleanLabels[][2] = {{"nfkc", "Unicode NFKC (ligatures, full-width → plain)"},
+                                 {"whitespace", "Normalise whitespace (CRLF, runs of spaces, trailing)"},
+                                 {"ascii", "Transliterate to ASCII (“café” → \"cafe\")"},
+                                 {"strip", "Strip characters outside printable ASCII"},
+                                 {"gutenberg", "Drop Project Gutenberg header/footer"},
+                                 {"lowercase", "Lowercase"},
+                                 {"drop-empty", "Drop empty lines"},
+                                 {"dedupe", "Drop duplicate lines"}};
+
+/// A captioned text view for one side of the preview.
+QWidget* captioned(const QString& caption, QWidget* view) {
+    auto* w = new QWidget;
+    auto* c = new QVBoxLayout(w);
+    c->setContentsMargins(0, 0, 0, 0);
+    c->addWidget(new QLabel(caption));
+    c->addWidget(view);
+    return w;
+}
+
+/// Runs on a worker thread: the engine's preview and its diff.
+CleaningPreviewResult computePreview(const twb::CorpusSpec& corpus, const twb::CleaningOptions& cleaning) {
+    CleaningPreviewResult r;
+    try {
+        const auto p = twb::preview_cleaning(corpus, cleaning);
+        const QString before = q(p.before);
+        r.after = q(p.after);
+        r.diff = diff_texts(before, r.after);
+        QStringList per;
+        for (const auto& [opt, n] : p.per_option)  // code points removed (negative: added)
+            per << QStringLiteral("%1 %2%3").arg(q(opt)).arg(n >= 0 ? "−" : "+").arg(std::abs(n));
+        r.info = QObject::tr(
+                     "Preview of the first %1 characters: %2 lines changed, %3 removed, %4 characters "
+                     "changed, %5 characters %6%7")
+                     .arg(before.size())
+                     .arg(r.diff.linesChanged)
+                     .arg(r.diff.linesRemoved)
+                     .arg(r.diff.charsChanged)
+                     .arg(std::abs(p.chars_removed))
+                     .arg(p.chars_removed >= 0 ? QObject::tr("fewer") : QObject::tr("more"))
+                     .arg(per.isEmpty() ? QString() : " (" + per.join(", ") + ")");
+    } catch (const std::exception& e) {
+        r.error = q(e.what());
+    }
+    return r;
+}
+}  // namespace
+
+ImportTab::ImportTab(QWidget* parent) : QWidget(parent) {
+    m_sources = new QListWidget;
+    m_sources->setObjectName("sources");
+    m_sources->setTextElideMode(Qt::ElideLeft);  // the file name matters most
+    m_sources->setToolTip(tr("Files and folders to read (drop them here). Parallel: source file, then target file."));
+    auto* addFiles = new QPushButton(tr("Add files…"));
+    auto* addFolder = new QPushButton(tr("Add folder…"));
+    auto* remove = new QPushButton(tr("Remove"));
+    m_format = new QComboBox;
+    m_format->setObjectName("format");
+    m_format->addItem(tr("Plain text"), "text");
+    m_format->addItem(tr("JSON lines (one field)"), "jsonl");
+    m_format->addItem(tr("CSV (one column)"), "csv");
+    m_format->addItem(tr("TSV (one column)"), "tsv");
+    m_format->addItem(tr("Parallel pair (source, target)"), "parallel");
+    m_format->addItem(tr("Records with a separator line"), "records");
+    m_field = new QLineEdit("text");
+    m_column = new QLineEdit;
+    m_column->setPlaceholderText(tr("name or 0-based index"));
+    m_separator = new QLineEdit("%");
+    auto* fmtForm = new QFormLayout;
+    fmtForm->addRow(tr("Format"), m_format);
+    fmtForm->addRow(tr("JSON field"), m_field);
+    fmtForm->addRow(tr("Column"), m_column);
+    fmtForm->addRow(tr("Record separator"), m_separator);
+    auto* cleanBox = new QGroupBox(tr("Cleaning"));
+    auto* cleanCol = new QVBoxLayout(cleanBox);
+    for (const auto& c : kCleanLabels) {
+        auto* cb = new QCheckBox(tr(c[1]));
+        cb->setObjectName(QStringLiteral("clean-%1").arg(c[0]));
+        m_clean.emplace_back(c[0], cb);
+        cleanCol->addWidget(cb);
+        connect(cb, &QCheckBox::toggled, this, &ImportTab::schedulePreview);
+    }
+    m_before = new QTextBrowser;
+    m_after = new QTextBrowser;
+    m_before->setPlaceholderText(tr("Raw text of the first documents"));
+    m_after->setPlaceholderText(tr("The same after cleaning"));
+    m_previewInfo = new QLabel(tr("Add text files to see a preview."));
+    m_previewInfo->setWordWrap(true);
+
+    auto* srcBtns = new QHBoxLayout;
+    srcBtns->addWidget(addFiles);
+    srcBtns->addWidget(addFolder);
+    srcBtns->addWidget(remove);
+    auto* left = new QVBoxLayout;
+    auto* dropHint = new QLabel(tr("Sources: drop files or folders here, or add them below"));
+    dropHint->setWordWrap(true);
+    left->addWidget(dropHint);
+    left->addWidget(m_sources, 1);
+    left->addLayout(srcBtns);
+    left->addLayout(fmtForm);
+    left->addWidget(cleanBox);
+    auto* previews = new QSplitter(Qt::Horizontal);
+    previews->addWidget(captioned(tr("Before (changed or removed in red)"), m_before));
+    previews->addWidget(captioned(tr("After (changed in green)"), m_after));
+    auto* right = new QVBoxLayout;
+    right->addWidget(previews, 1);
+    right->addWidget(m_previewInfo);
+    auto* row = new QHBoxLayout(this);
+    row->addLayout(left, 2);
+    row->addLayout(right, 5);
+
+    connect(addFiles, &QPushButton::clicked, this, [this] {
+        const auto files =
+            QFileDialog::getOpenFileNames(this, tr("Add text files"), QSettings().value("lastImportDir").toString());
+        if (!files.isEmpty())
+            QSettings().setValue("lastImportDir", QFileInfo(files.first()).absolutePath());
+        addSources(files);
+    });
+    connect(addFolder, &QPushButton::clicked, this, [this] {
+        const auto d = QFileDialog::getExistingDirectory(this, tr("Add a folder of text files"),
+                                                         QSettings().value("lastImportDir").toString());
+        if (d.isEmpty())
+            return;
+        QSettings().setValue("lastImportDir", d);
+        addSources({d});
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        qDeleteAll(m_sources->selectedItems());
+        schedulePreview();
+    });
+    connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
+        updateFormatFields();
+        schedulePreview();
+    });
+    for (auto* e : {m_field, m_column, m_separator})
+        connect(e, &QLineEdit::editingFinished, this, &ImportTab::schedulePreview);
+    connect(&m_previewWatch, &QFutureWatcher<CleaningPreviewResult>::finished, this,
+            [this] { showPreview(m_previewWatch.result()); });
+    m_previewTimer.setSingleShot(true);
+    m_previewTimer.setInterval(300);
+    connect(&m_previewTimer, &QTimer::timeout, this, &ImportTab::refreshPreview);
+    updateFormatFields();
+}
+
+ImportTab::~ImportTab() {
+    m_previewWatch.waitForFinished();
+}
+
+void ImportTab::addSources(const QStringList& paths) {
+    for (const QString& p : paths) {
+        if (p.isEmpty())
+            continue;
+        const QString abs = QFileInfo(p).absoluteFilePath();
+        if (m_sources->findItems(abs, Qt::MatchExactly).isEmpty()) {
+            m_sources->addItem(abs);
+            m_sources->item(m_sources->count() - 1)->setToolTip(abs);
+        }
+    }
+    emit sourcesChanged();
+    schedulePreview();
+}
+
+void ImportTab::clearSources() {
+    m_sources->clear();
+    schedulePreview();
+}
+
+QStringList ImportTab::sources() const {
+    QStringList out;
+    for (int i = 0; i < m_sources->count(); ++i)
+        out << m_sources->item(i)->text();
+    return out;
+}
+
+void ImportTab::setFormat(const QString& f) {
+    m_format->setCurrentIndex(std::max(0, m_format->findData(f)));
+}
+void ImportTab::setRecordSeparator(const QString& separator) {
+    m_separator->setText(separator);
+}
+void ImportTab::setCleaning(const QString& option, bool on) {
+    for (auto& [name, cb] : m_clean)
+        if (q(name) == option)
+            cb->setChecked(on);
+}
+
+void ImportTab::updateFormatFields() {
+    const QString f = m_format->currentData().toString();
+    m_field->setEnabled(f == "jsonl");
+    m_column->setEnabled(f == "csv" || f == "tsv");
+    m_separator->setEnabled(f == "records");
+}
+
+twb::CorpusSpec ImportTab::corpus() const {
+    twb::CorpusSpec c;
+    for (const QString& s : sources())
+        c.inputs.push_back(s.toStdString());
+    c.format = twb::parse_input_format(m_format->currentData().toString().toStdString());
+    c.field = m_field->text().toStdString();
+    c.column = m_column->text().toStdString();
+    c.record_separator = m_separator->text().toStdString();
+    return c;
+}
+
+twb::CleaningOptions ImportTab::cleaning() const {
+    twb::CleaningOptions o;
+    for (const auto& [name, cb] : m_clean)
+        if (cb->isChecked())
+            o.enable(name);
+    return o;
+}
+
+void ImportTab::schedulePreview() {
+    m_previewPending = true;
+    m_previewTimer.start();
+}
+
+void ImportTab::refreshPreview() {
+    if (m_previewWatch.isRunning())
+        return schedulePreview();  // one at a time; the newest settings win
+    if (m_sources->count() == 0) {
+        m_previewPending = false;
+        m_before->clear();
+        m_after->clear();
+        m_previewInfo->setText(tr("Add text files to see a preview."));
+        return;
+    }
+    twb::CorpusSpec c;
+    twb::CleaningOptions o;
+    try {
+        c = corpus();
+        o = cleaning();
+    } catch (const std::exception& e) {
+        m_previewPending = false;
+        emit errorChanged(q(e.what()));
+        return;
+    }
+    m_previewPending = true;
+    m_previewWatch.setFuture(QtConcurrent::run([c, o] { return computePreview(c, o); }));
+}
+
+void ImportTab::showPreview(const CleaningPreviewResult& r) {
+    m_previewPending = false;
+    if (!r.error.isEmpty()) {
+        m_before->clear();
+        m_after->clear();
+        m_previewAfterText.clear();
+        m_previewInfo->setText(r.error);
+        emit errorChanged(r.error);
+        return;
+    }
+    emit errorChanged({});
+    m_before->setHtml(r.diff.beforeHtml);
+    m_after->setHtml(r.diff.afterHtml);
+    m_previewAfterText = r.after;
+    m_previewChanged = r.diff.charsChanged;
+    m_previewInfo->setText(r.info);
+}

@@ -1,0 +1,75 @@
+// The Datasets panel's "Import & clean" tab: the source files and folders, their format (text, JSON
+// lines, CSV/TSV column, parallel pair, records), the cleaning options, and a live before/after
+// preview of the first documents (computed by the engine off the UI thread, diffed with TextDiff).
+#pragma once
+#include "twb/dataset.h"
+#include "ui/datasets/TextDiff.h"
+
+#include <QFutureWatcher>
+#include <QTimer>
+#include <QWidget>
+#include <utility>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QTextBrowser;
+
+/// The cleaning preview, raw and cleaned, with its diff (computed off the UI thread).
+struct CleaningPreviewResult {
+    QString error, after, info;
+    TextDiff diff;
+};
+
+class ImportTab : public QWidget {
+    Q_OBJECT
+public:
+    explicit ImportTab(QWidget* parent = nullptr);
+    ~ImportTab() override;
+
+    void addSources(const QStringList& paths);
+    void clearSources();
+    QStringList sources() const;
+    void setFormat(const QString& format);  // text | jsonl | csv | tsv | parallel | records
+    void setRecordSeparator(const QString& separator);
+    void setCleaning(const QString& option, bool on);
+    /// The corpus and cleaning as the engine takes them; throws twb::ConfigError on a bad choice.
+    twb::CorpusSpec corpus() const;
+    twb::CleaningOptions cleaning() const;
+
+    bool previewPending() const { return m_previewPending; }
+    QString previewAfter() const { return m_previewAfterText; }
+    int previewChangedChars() const { return m_previewChanged; }
+
+public slots:
+    void refreshPreview();
+    /// Refreshes the preview shortly (settings changing in a row give one preview).
+    void schedulePreview();
+
+signals:
+    /// The error to show for the preview; empty when the preview worked.
+    void errorChanged(const QString& text);
+    void sourcesChanged();
+
+private:
+    void updateFormatFields();
+    void showPreview(const CleaningPreviewResult& r);
+
+    QListWidget* m_sources;
+    QComboBox* m_format;
+    QLineEdit* m_field;
+    QLineEdit* m_column;
+    QLineEdit* m_separator;
+    std::vector<std::pair<std::string, QCheckBox*>> m_clean;
+    QTextBrowser* m_before;
+    QTextBrowser* m_after;
+    QLabel* m_previewInfo;
+    QTimer m_previewTimer;
+    QFutureWatcher<CleaningPreviewResult> m_previewWatch;
+    bool m_previewPending = false;
+    QString m_previewAfterText;
+    int m_previewChanged = 0;
+};

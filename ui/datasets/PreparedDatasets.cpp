@@ -1,0 +1,86 @@
+#include "ui/datasets/PreparedDatasets.h"
+
+#include "twb/dataset.h"
+#include "ui/Workspace.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+PreparedDatasets::PreparedDatasets(QWidget* parent) : QGroupBox(tr("Prepared datasets"), parent) {
+    m_list = new QListWidget;
+    m_list->setObjectName("prepared");
+    m_info = new QLabel;
+    m_info->setWordWrap(true);
+    auto* train = new QPushButton(tr("Train on it"));
+    auto* del = new QPushButton(tr("Delete"));
+    auto* col = new QVBoxLayout(this);
+    col->addWidget(m_list, 1);
+    col->addWidget(m_info);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(train);
+    buttons->addWidget(del);
+    col->addLayout(buttons);
+    setMaximumWidth(260);
+
+    connect(m_list, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* it) {
+        if (!it)
+            return m_info->clear();
+        showInfo(it->data(Qt::UserRole).toString());
+    });
+    connect(train, &QPushButton::clicked, this, [this] {
+        if (auto* it = m_list->currentItem())
+            emit useForTraining(it->data(Qt::UserRole).toString());
+    });
+    connect(del, &QPushButton::clicked, this, [this] {
+        if (auto* it = m_list->currentItem())
+            deletePrepared(it->data(Qt::UserRole).toString());
+    });
+    refresh();
+}
+
+void PreparedDatasets::showInfo(const QString& dir) {
+    try {
+        const auto d = twb::open_prepared(dir.toStdString());
+        m_info->setText(tr("%1 tokenizer, vocabulary %2<br>train %3 tokens, val %4<br>%5 characters/token")
+                            .arg(QString::fromStdString(d.tokenizer_kind))
+                            .arg(d.vocab_size)
+                            .arg(d.train_tokens)
+                            .arg(d.val_tokens)
+                            .arg(d.chars_per_token, 0, 'f', 3));
+    } catch (const std::exception& e) {
+        m_info->setText(QString::fromStdString(e.what()));
+    }
+}
+
+void PreparedDatasets::refresh() {
+    m_list->clear();
+    for (const QString& d : Workspace::datasets()) {
+        auto* it = new QListWidgetItem(QFileInfo(d).fileName());
+        it->setData(Qt::UserRole, d);
+        m_list->addItem(it);
+    }
+}
+
+bool PreparedDatasets::deletePrepared(const QString& dir, bool confirm) {
+    if (!QFileInfo::exists(dir + "/meta.json")) {
+        emit errorChanged(tr("%1 is not a prepared dataset; nothing deleted.").arg(dir));
+        return false;
+    }
+    if (confirm &&
+        QMessageBox::question(this, tr("Delete dataset"),
+                              tr("Delete %1 and its token files? Runs trained on it keep their own tokenizer "
+                                 "copy and still sample, but cannot continue training.")
+                                  .arg(dir)) != QMessageBox::Yes)
+        return false;
+    const bool ok = QDir(dir).removeRecursively();
+    if (!ok)
+        emit errorChanged(tr("Could not delete all of %1; check permissions.").arg(dir));
+    refresh();
+    return ok;
+}

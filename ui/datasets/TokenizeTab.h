@@ -1,0 +1,81 @@
+// The Datasets panel's "Tokenize & prepare" tab: tokenizer A (the one prepared) and B (to compare),
+// validation share, split and dataset name; and what tokenizing showed: statistics, the token-length
+// histogram (A and B overlaid), the first tokens with their boundaries and ids, the vocabulary with
+// search and counts, and A against B. The panel runs the jobs; this tab shows their results.
+#pragma once
+#include "twb/dataset.h"
+
+#include <QStringList>
+#include <QWidget>
+
+class QComboBox;
+class QCPBars;
+class QCustomPlot;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTableWidget;
+class QTextBrowser;
+
+/// What tokenizing a corpus showed (twb::TokenizerInspection with Qt strings and a label).
+struct TokenizerAnalysis {
+    QString label;  // "char", "bpe 2000"
+    twb::DatasetStats stats;
+    uint64_t trainTokens = 0, valTokens = 0;
+    std::vector<uint64_t> counts;     // per id, over train + val
+    QStringList tokenTexts;           // per id
+    std::vector<int32_t> previewIds;  // the first tokens of the training split
+};
+
+class TokenizeTab : public QWidget {
+    Q_OBJECT
+public:
+    explicit TokenizeTab(QWidget* parent = nullptr);
+    ~TokenizeTab() override;  // remembers the tokenizer choices
+
+    /// Tokenizer A (0, the one prepared) or B (1, compared).
+    twb::TokenizerSpec tokenizerSpec(int which) const;
+    /// "char", "bpe 400": how a tokenizer spec is named in the views.
+    static QString label(const twb::TokenizerSpec& spec);
+    void setTokenizer(int which, const QString& kind, int vocab = 0);
+    QString datasetName() const;
+    void setDatasetName(const QString& name);
+    double valFraction() const;
+    void setValFraction(double f);
+    QString split() const;  // "tail" | "shuffle"
+
+    void setAnalysis(int which, const TokenizerAnalysis& analysis);
+    const TokenizerAnalysis& analysis(int which) const { return which == 0 ? m_a : m_b; }
+    QTableWidget* compareTable() const { return m_compareTable; }
+    QTableWidget* vocabTable() const { return m_vocab; }
+    QCustomPlot* histogram() const { return m_hist; }
+
+signals:
+    void tokenizeClicked();
+    void compareClicked();
+    void prepareClicked();
+
+private:
+    QWidget* buildInspector();
+    void showStats();
+    void showVocabulary();
+    void showHistogram(int which);
+    void showCompare();
+    void renderTokenPreview();
+    void filterVocab(const QString& text);
+
+    QComboBox* m_kind[2];
+    QSpinBox* m_vocabSize[2];
+    QDoubleSpinBox* m_valFraction;
+    QComboBox* m_split;
+    QLineEdit* m_name;
+    QLabel* m_stats;
+    QCustomPlot* m_hist;
+    QCPBars* m_bars[2] = {nullptr, nullptr};  // A and B token-length histograms
+    QTextBrowser* m_tokPreview;
+    QLineEdit* m_vocabSearch;
+    QTableWidget* m_vocab;
+    QTableWidget* m_compareTable;
+    TokenizerAnalysis m_a, m_b;
+};

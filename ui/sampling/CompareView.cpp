@@ -1,0 +1,156 @@
+#include "ui/sampling/CompareView.h"
+
+#include "ui/Workspace.h"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHash>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace {
+QString md_cell(QString s) {
+    return s.replace('|', "\\|").replace('\n', "<br>").trimmed();
+}
+}  // namespace
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+    m_ckList = new QListWidget;
+    m_ckList->setObjectName("compareCheckpoints");
+    m_ckList->setToolTip(tr("Columns: tick checkpoints of this run, or the best checkpoint of other runs"));
+    m_temps = new QLineEdit(QSettings().value("sampling/compareTemps", "0.5, 1.0").toString());
+    m_temps->setToolTip(tr("One row per temperature, comma-separated (0 = greedy)"));
+    m_compareBtn = new QPushButton(tr("Compare"));
+    m_compareBtn->setObjectName("compare");
+    auto* exportMd = new QPushButton(tr("Export Markdown…"));
+    m_table = new QTableWidget;
+    m_table->setObjectName("compareTable");
+    m_table->setWordWrap(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto* row = new QHBoxLayout(this);
+    auto* left = new QVBoxLayout;
+    left->addWidget(new QLabel(tr("Columns")));
+    left->addWidget(m_ckList, 1);
+    left->addWidget(new QLabel(tr("Temperatures")));
+    left->addWidget(m_temps);
+    left->addWidget(m_compareBtn);
+    left->addWidget(exportMd);
+    row->addLayout(left);
+    row->addWidget(m_table, 1);
+    connect(m_compareBtn, &QPushButton::clicked, this, &CompareView::compareClicked);
+    connect(exportMd, &QPushButton::clicked, this, &CompareView::exportClicked);
+}
+
+CompareView::~CompareView() {
+    QSettings().setValue("sampling/compareTemps", m_temps->text());
+}
+
+void CompareView::fillChoices(const QString& run, const QList<qint64>& steps) {
+    QHash<QString, Qt::CheckState> before;
+    for (int i = 0; i < m_ckList->count(); ++i) {
+        const auto* it = m_ckList->item(i);
+        before[it->data(Qt::UserRole).toString() + '|' + it->data(Qt::UserRole + 1).toString()] = it->checkState();
+    }
+    const bool sameRun = m_ckList->count() > 0 && m_ckList->item(0)->data(Qt::UserRole).toString() == run;
+    m_ckList->clear();
+    if (run.isEmpty())
+        return;
+    auto state = [&](const QString& r, const QString& which, Qt::CheckState fallback) {
+        return sameRun ? before.value(r + '|' + which, fallback) : fallback;
+    };
+    for (int i = 0; i < steps.size(); ++i) {
+        auto* it = new QListWidgetItem(tr("step %1").arg(steps[i]));
+        it->setData(Qt::UserRole, run);
+        it->setData(Qt::UserRole + 1, QString::number(steps[i]));
+        // the last four by default
+        it->setCheckState(state(run, QString::number(steps[i]), i >= steps.size() - 4 ? Qt::Checked : Qt::Unchecked));
+        m_ckList->addItem(it);
+    }
+    for (const QString& other : Workspace::runs()) {
+        if (other == run)
+            continue;
+        auto* it = new QListWidgetItem(tr("%1 · best").arg(QFileInfo(other).fileName()));
+        it->setData(Qt::UserRole, other);
+        it->setData(Qt::UserRole + 1, QStringLiteral("best"));
+        it->setCheckState(state(other, QStringLiteral("best"), Qt::Unchecked));
+        m_ckList->addItem(it);
+    }
+}
+
+void CompareView::setChoices(const QString& run, const QList<qint64>& steps, const QVector<double>& temperatures) {
+    for (int i = 0; i < m_ckList->count(); ++i) {
+        auto* it = m_ckList->item(i);
+        const bool mine = it->data(Qt::UserRole).toString() == run;
+        it->setCheckState(mine && steps.contains(it->data(Qt::UserRole + 1).toLongLong()) ? Qt::Checked
+                                                                                          : Qt::Unchecked);
+    }
+    QStringList t;
+    for (double v : temperatures)
+        t << QString::number(v);
+    m_temps->setText(t.join(", "));
+}
+
+QString CompareView::selection(QVector<QPair<QString, QString>>& columns, QVector<double>& temperatures) const {
+    for (int i = 0; i < m_ckList->count(); ++i) {
+        auto* it = m_ckList->item(i);
+        if (it->checkState() == Qt::Checked)
+            columns.append({it->data(Qt::UserRole).toString(), it->data(Qt::UserRole + 1).toString()});
+    }
+    for (const QString& part : m_temps->text().split(',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const double t = part.trimmed().toDouble(&ok);
+        if (!ok || t < 0 || t > 5)
+            return tr("Temperatures: '%1' is not a number between 0 and 5; write e.g. 0, 0.8, 1.2").arg(part.trimmed());
+        temperatures.append(t);
+    }
+    if (columns.isEmpty())
+        return tr("Tick at least one checkpoint (or run) to compare.");
+    if (temperatures.isEmpty())
+        return tr("Give at least one temperature, e.g. 0.8.");
+    return {};
+}
+
+void CompareView::begin(int columns, const QVector<double>& temperatures) {
+    m_table->clear();
+    m_table->setColumnCount(columns);
+    m_table->setRowCount(static_cast<int>(temperatures.size()));
+    QStringList rows;
+    for (double t : temperatures)
+        rows << (t == 0 ? tr("greedy") : tr("T = %1").arg(t));
+    m_table->setVerticalHeaderLabels(rows);
+}
+
+void CompareView::setCell(int row, int column, const QString& header, const QString& text) {
+    m_table->setHorizontalHeaderItem(column, new QTableWidgetItem(header));
+    m_table->setItem(row, column, new QTableWidgetItem(text));
+}
+
+void CompareView::setBusy(bool busy) {
+    m_compareBtn->setEnabled(!busy);
+}
+
+QString CompareView::markdown(const QString& prompt) const {
+    QString md = tr("Prompt: `%1`\n\n| |").arg(QString(prompt).replace('\n', "\\n"));
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        md += " " + md_cell(m_table->horizontalHeaderItem(c) ? m_table->horizontalHeaderItem(c)->text() : QString()) +
+              " |";
+    md += "\n|---|";
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        md += "---|";
+    md += "\n";
+    for (int r = 0; r < m_table->rowCount(); ++r) {
+        md +=
+            "| " + md_cell(m_table->verticalHeaderItem(r) ? m_table->verticalHeaderItem(r)->text() : QString()) + " |";
+        for (int c = 0; c < m_table->columnCount(); ++c)
+            md += " " + md_cell(m_table->item(r, c) ? m_table->item(r, c)->text() : QString()) + " |";
+        md += "\n";
+    }
+    return md;
+}

@@ -1,0 +1,44 @@
+// The Sampling panel's decoding controls: presets, temperature (slider and box), top-k, top-p, length,
+// repetition penalty, beam width, seed, samples and KV cache, remembered between sessions. It turns
+// the controls into twb::SamplingOptions and nothing else.
+#pragma once
+#include "twb/generation.h"
+
+#include <QGroupBox>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QSlider;
+class QSpinBox;
+
+class DecodingForm : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit DecodingForm(QWidget* parent = nullptr);
+    ~DecodingForm() override;  // remembers the settings
+
+    /// The options the controls say; a random seed is drawn here when "random" is ticked.
+    twb::SamplingOptions options() const;
+    int maxNewTokens() const;
+    void setTemperature(double t);
+    void setMaxTokens(int n);
+    void setSeed(qint64 seed);  // -1 = random
+    void setSamples(int n);
+
+private:
+    void applyPreset(int index);
+
+    QComboBox* m_preset;
+    QSlider* m_tempSlider;
+    QDoubleSpinBox* m_temp;
+    QSpinBox* m_topK;
+    QDoubleSpinBox* m_topP;
+    QSpinBox* m_maxNew;
+    QDoubleSpinBox* m_repPen;
+    QSpinBox* m_beam;
+    QSpinBox* m_seed;
+    QCheckBox* m_randomSeed;
+    QSpinBox* m_samples;
+    QCheckBox* m_cache;
+};

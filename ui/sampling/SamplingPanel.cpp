@@ -1,0 +1,493 @@
+#include "ui/sampling/SamplingPanel.h"
+
+#include "ui/sampling/CompareView.h"
+#include "ui/sampling/DecodingForm.h"
+#include "ui/sampling/HistoryView.h"
+#include "ui/widgets/ErrorLabel.h"
+#include "ui/widgets/RunPicker.h"
+#include "ui/widgets/TokenDisplay.h"
+#include "ui/workers/ModelThread.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollBar>
+#include <QSettings>
+#include <QShortcut>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTextBrowser>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+namespace {
+/// Background for a token of probability p: red (unlikely) through yellow to green (likely).
+QString tint(double p) {
+    if (std::isnan(p))
+        return QStringLiteral("#eeeeee");  // beam search reports no per-token probability
+    return QColor::fromHsvF(std::clamp(p, 0.0, 1.0) * 0.33, 0.28, 1.0).name();
+}
+
+/// A token quoted in a label or list.
+QString shown(const QString& tokenText) {
+    return "“" + visibleToken(tokenText) + "”";
+}
+}  // namespace
+
+SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(parent) {
+    if (!model) {
+        m_ownModel = std::make_unique<ModelThread>();
+        model = m_ownModel.get();
+    }
+    m_model = model;
+    m_picker = new RunPicker;
+    m_decoding = new DecodingForm;
+    m_compare = new CompareView;
+    m_history = new HistoryView;
+
+    m_tabs = new QTabWidget;
+    m_tabs->addTab(buildGenerateTab(), tr("Generate"));
+    m_tabs->addTab(m_compare, tr("Compare checkpoints"));
+    m_tabs->addTab(m_history, tr("History"));
+
+    auto* left = new QVBoxLayout;
+    left->addWidget(m_decoding);
+    left->addStretch(1);
+    auto* body = new QHBoxLayout;
+    body->addLayout(left);
+    body->addWidget(m_tabs, 1);
+    auto* col = new QVBoxLayout(this);
+    col->addWidget(m_picker);
+    col->addLayout(body, 1);
+
+    connectWorker(m_model->worker());
+
+    m_renderTimer.setSingleShot(true);
+    m_renderTimer.setInterval(50);  // batch streamed tokens: at most 20 re-renders a second
+    connect(&m_renderTimer, &QTimer::timeout, this, &SamplingPanel::render);
+    connect(m_generate, &QPushButton::clicked, this, &SamplingPanel::generate);
+    connect(m_stop, &QPushButton::clicked, this, &SamplingPanel::stop);
+    connect(m_back_, &QPushButton::clicked, this, &SamplingPanel::back);
+    connect(m_copy, &QPushButton::clicked, this, [this] {
+        QApplication::clipboard()->setText(m_out.promptText + outputText(0));
+        emit statusMessage(tr("Output copied"));
+    });
+    connect(new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this), &QShortcut::activated, this,
+            &SamplingPanel::generate);
+    connect(new QShortcut(QKeySequence(Qt::Key_Escape), this), &QShortcut::activated, this, &SamplingPanel::stop);
+    connect(m_view, &QTextBrowser::anchorClicked, this, [this](const QUrl& u) {
+        const auto parts = u.toString().split(':');
+        if (parts.size() == 3)
+            showAlternatives(parts[1].toInt(), parts[2].toInt());
+    });
+    connect(m_view, &QTextBrowser::highlighted, this, &SamplingPanel::showTokenTip);
+    for (auto signal : {&QListWidget::itemActivated, &QListWidget::itemClicked})
+        connect(m_alts, signal, this, [this](QListWidgetItem* it) {
+            if (m_selSample == 0)
+                branch(m_selIndex, it->data(Qt::UserRole).toInt());
+        });
+    connect(m_compare, &CompareView::compareClicked, this, &SamplingPanel::runCompare);
+    connect(m_compare, &CompareView::exportClicked, this, &SamplingPanel::exportMarkdown);
+    connect(m_history, &HistoryView::usePrompt, this, [this](const QString& prompt) {
+        setPrompt(prompt);
+        m_tabs->setCurrentIndex(0);
+    });
+    connect(m_history, &HistoryView::failed, this, &SamplingPanel::showError);
+    connect(m_picker, &RunPicker::changed, this, [this] {
+        m_compare->fillChoices(m_picker->run(), m_picker->steps());
+        refreshHistory();
+    });
+    m_compare->fillChoices(m_picker->run(), m_picker->steps());
+    refreshHistory();
+}
+
+QWidget* SamplingPanel::buildGenerateTab() {
+    m_generate = new QPushButton(tr("Generate"));
+    m_generate->setObjectName("generate");
+    m_generate->setToolTip(tr("Generate (Ctrl+Return)"));
+    m_stop = new QPushButton(tr("Stop"));
+    m_stop->setObjectName("stop");
+    m_stop->setToolTip(tr("Stop (Esc): ends within one token"));
+    m_stop->setEnabled(false);
+    m_back_ = new QPushButton(tr("◀ Back"));
+    m_back_->setToolTip(tr("Return to the output before the last branch"));
+    m_back_->setEnabled(false);
+    m_copy = new QPushButton(tr("Copy"));
+    m_copy->setToolTip(tr("Copy the prompt and output as plain text"));
+    m_status = new QLabel;
+    m_status->setObjectName("samplingStatus");
+
+    m_prompt = new QPlainTextEdit;
+    m_prompt->setObjectName("prompt");
+    m_prompt->setPlaceholderText(tr("Prompt (empty = start from nothing)"));
+    m_prompt->setPlainText(QSettings().value("sampling/prompt").toString());
+    m_view = new QTextBrowser;
+    m_view->setObjectName("output");
+    m_view->setOpenLinks(false);
+    m_view->setMouseTracking(true);
+    m_view->setPlaceholderText(
+        tr("Generated text appears here, each token tinted by its probability "
+           "(green = likely, red = unlikely). Hover a token for its alternatives; click it, "
+           "then click an alternative to branch."));
+    m_alts = new QListWidget;
+    m_alts->setObjectName("alternatives");
+    m_altTitle = new QLabel(tr("Click a generated token to see the alternatives the model weighed there."));
+    m_altTitle->setWordWrap(true);
+
+    auto* buttons = new QHBoxLayout;
+    for (auto* b : {m_generate, m_stop, m_back_, m_copy})
+        buttons->addWidget(b);
+    buttons->addStretch(1);
+    buttons->addWidget(m_status);
+
+    auto* altBox = new QWidget;
+    auto* altCol = new QVBoxLayout(altBox);
+    altCol->setContentsMargins(0, 0, 0, 0);
+    altCol->addWidget(m_altTitle);
+    altCol->addWidget(m_alts, 1);
+
+    auto* outSplit = new QSplitter(Qt::Horizontal);
+    outSplit->addWidget(m_view);
+    outSplit->addWidget(altBox);
+    outSplit->setStretchFactor(0, 3);
+    outSplit->setStretchFactor(1, 1);
+
+    auto* tab = new QWidget;
+    auto* col = new QVBoxLayout(tab);
+    auto* vsplit = new QSplitter(Qt::Vertical);
+    vsplit->addWidget(m_prompt);
+    vsplit->addWidget(outSplit);
+    vsplit->setStretchFactor(0, 1);
+    vsplit->setStretchFactor(1, 4);
+    col->addWidget(vsplit, 1);
+    col->addLayout(buttons);
+    col->addWidget(errorLabel());
+    return tab;
+}
+
+void SamplingPanel::connectWorker(ModelWorker* worker) {
+    connect(this, &SamplingPanel::generateRequested, worker, &ModelWorker::generate);
+    connect(this, &SamplingPanel::compareRequested, worker, &ModelWorker::compare);
+    connect(this, &SamplingPanel::historyRequested, worker, &ModelWorker::loadHistory);
+    connect(worker, &ModelWorker::token, this, [this](quint64 id, const UiToken& t) {
+        if (id != m_requestId)
+            return;
+        while (m_out.samples.size() <= t.sample)
+            m_out.samples.append(QVector<UiToken>{});
+        m_out.samples[t.sample].append(t);
+        ++m_streamed;
+        if (!m_renderTimer.isActive())
+            m_renderTimer.start();
+    });
+    connect(worker, &ModelWorker::generated, this, [this](const GenerateResult& r) {
+        if (!finished(r.id) || r.id != m_requestId)
+            return;
+        if (m_out.promptIds.empty())
+            m_out.promptIds = r.promptIds;
+        setBusy(false);
+        render();
+        m_status->setText(tr("%1 tokens · %2 tok/s · step %3%4")
+                              .arg(r.generated)
+                              .arg(r.tokensPerS, 0, 'f', 1)
+                              .arg(r.step)
+                              .arg(r.cancelled ? tr(" · stopped") : QString()));
+        if (!r.warnings.isEmpty()) {
+            m_status->setText(m_status->text() + " · " + r.warnings.join("; "));
+            emit statusMessage(r.warnings.join("; "));
+        }
+        refreshHistory();
+    });
+    connect(worker, &ModelWorker::compareCell, this,
+            [this](quint64 id, int row, int c, const QString& header, const QString& text) {
+                if (m_pending.contains(id))
+                    m_compare->setCell(row, c, header, text);
+            });
+    connect(worker, &ModelWorker::compareFinished, this, [this](quint64 id, bool cancelled) {
+        if (!finished(id))
+            return;
+        setBusy(false);
+        m_status->setText(cancelled ? tr("comparison stopped") : tr("comparison done"));
+    });
+    connect(worker, &ModelWorker::historyLoaded, this,
+            [this](quint64 id, const QString& run, const std::vector<twb::SampleRecord>& records) {
+                if (finished(id) && id == m_historyId && run == m_picker->run())
+                    m_history->setRecords(records);
+            });
+    connect(worker, &ModelWorker::failed, this, [this](quint64 id, const QString& e) {
+        if (!finished(id))
+            return;
+        if (id != m_historyId)
+            setBusy(false);
+        showError(e);
+    });
+}
+
+SamplingPanel::~SamplingPanel() {
+    if (m_cancel)
+        *m_cancel = true;  // a generation in progress ends within a token, so the thread can stop
+    QSettings().setValue("sampling/prompt", m_prompt->toPlainText().left(4000));
+}
+
+QTableWidget* SamplingPanel::compareTable() const {
+    return m_compare->table();
+}
+void SamplingPanel::setRun(const QString& dir) {
+    m_picker->setRun(dir);
+}
+void SamplingPanel::setPrompt(const QString& text) {
+    m_prompt->setPlainText(text);
+}
+void SamplingPanel::setTemperature(double t) {
+    m_decoding->setTemperature(t);
+}
+void SamplingPanel::setMaxTokens(int n) {
+    m_decoding->setMaxTokens(n);
+}
+void SamplingPanel::setSamples(int n) {
+    m_decoding->setSamples(n);
+}
+void SamplingPanel::setSeed(qint64 seed) {
+    m_decoding->setSeed(seed);
+}
+
+void SamplingPanel::refreshHistory() {
+    m_historyId = m_model->nextRequestId();
+    m_pending.insert(m_historyId);
+    emit historyRequested(m_historyId, m_picker->run());
+}
+
+void SamplingPanel::busyChanged(bool busy) {
+    m_generate->setEnabled(!busy);
+    m_compare->setBusy(busy);
+    m_stop->setEnabled(busy);
+    m_back_->setEnabled(!busy && !m_back.isEmpty());
+    m_picker->setEnabled(!busy);
+}
+
+void SamplingPanel::startRequest(const GenerateRequest& r) {
+    m_pending.insert(r.id);
+    m_selSample = m_selIndex = -1;
+    m_alts->clear();
+    m_streamed = 0;
+    m_clock.start();
+    setBusy(true);
+    render();
+    emit generateRequested(r);
+}
+
+void SamplingPanel::generate() {
+    if (isBusy())
+        return;
+    if (m_picker->run().isEmpty())
+        return showError(tr("No run to sample from: train one in the Training panel or open a run folder (…)."));
+    clearError();
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    GenerateRequest r;
+    r.id = m_requestId = m_model->nextRequestId();
+    r.run = m_picker->run();
+    r.checkpoint = m_picker->checkpoint();
+    r.prompt = m_prompt->toPlainText();
+    r.options = m_decoding->options();
+    r.cancel = m_cancel;
+    m_out = Output{};
+    m_out.promptText = r.prompt;
+    m_out.label = tr("generated");
+    m_back.clear();
+    m_status->setText(tr("loading…"));
+    startRequest(r);
+}
+
+void SamplingPanel::stop() {
+    if (m_cancel)
+        *m_cancel = true;
+}
+
+void SamplingPanel::branch(int index, int alt) {
+    if (isBusy() || m_out.samples.isEmpty() || index < 0 || index >= m_out.samples[0].size())
+        return;
+    const UiToken& at = m_out.samples[0][index];
+    if (alt < 0 || alt >= at.altIds.size())
+        return;
+    Output next;
+    next.promptText = m_out.promptText;
+    next.promptIds = m_out.promptIds;
+    next.samples = {m_out.samples[0].mid(0, index)};
+    UiToken chosen = at;
+    chosen.id = at.altIds[alt];
+    chosen.text = at.altTexts[alt];
+    chosen.prob = at.altProbs[alt];
+    next.samples[0].append(chosen);
+    next.label = tr("branch at token %1: %2 → %3").arg(index).arg(shown(at.text), shown(chosen.text));
+    GenerateRequest r;
+    r.id = m_requestId = m_model->nextRequestId();
+    r.run = m_picker->run();
+    r.checkpoint = m_picker->checkpoint();
+    r.ids = next.promptIds;
+    for (const UiToken& t : next.samples[0])
+        r.ids.push_back(t.id);
+    r.prompt = m_out.promptText;
+    r.options = m_decoding->options();
+    r.options.num_samples = 1;
+    r.options.max_new_tokens = std::max(1, m_decoding->maxNewTokens() - static_cast<int>(next.samples[0].size()));
+    r.note = next.label;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    r.cancel = m_cancel;
+    m_back.append(m_out);
+    m_out = next;
+    m_altTitle->setText(next.label);
+    startRequest(r);
+}
+
+void SamplingPanel::back() {
+    if (isBusy() || m_back.isEmpty())
+        return;
+    m_out = m_back.takeLast();
+    m_selSample = m_selIndex = -1;
+    m_alts->clear();
+    m_altTitle->setText(m_back.isEmpty() ? tr("Back at the original output.") : m_out.label);
+    setBusy(false);
+    render();
+}
+
+QString SamplingPanel::outputText(int sample) const {
+    QString s;
+    if (sample < m_out.samples.size())
+        for (const UiToken& t : m_out.samples[sample])
+            s += t.text;
+    return s;
+}
+
+void SamplingPanel::render() {
+    QElapsedTimer took;
+    took.start();
+    QString html = QStringLiteral("<div style=\"white-space:pre-wrap; font-family:monospace\">");
+    for (int s = 0; s < std::max<qsizetype>(1, m_out.samples.size()); ++s) {
+        if (m_out.samples.size() > 1)
+            html += tr("<p style=\"color:#666\">— sample %1 —</p>").arg(s + 1);
+        html += QStringLiteral("<span style=\"color:#555\">%1</span>").arg(tokenHtml(m_out.promptText));
+        if (s >= m_out.samples.size())
+            break;
+        const auto& toks = m_out.samples[s];
+        for (int i = 0; i < toks.size(); ++i) {
+            const bool sel = s == m_selSample && i == m_selIndex;
+            html += QStringLiteral(
+                        "<a href=\"t:%1:%2\" style=\"text-decoration:none;color:#000;background-color:%3%4\">%5</a>")
+                        .arg(s)
+                        .arg(i)
+                        .arg(tint(toks[i].prob), sel ? QStringLiteral(";font-weight:bold;color:#0040c0") : QString(),
+                             toks[i].text.isEmpty() ? QStringLiteral("·") : tokenHtml(toks[i].text));
+        }
+    }
+    html += "</div>";
+    const int scroll = m_view->verticalScrollBar() ? m_view->verticalScrollBar()->value() : 0;
+    const bool atEnd = m_view->verticalScrollBar()->value() >= m_view->verticalScrollBar()->maximum() - 4;
+    m_view->setHtml(html);
+    m_view->verticalScrollBar()->setValue(atEnd && isBusy() ? m_view->verticalScrollBar()->maximum() : scroll);
+    if (isBusy() && m_clock.isValid()) {
+        const double sec = std::max(1e-3, m_clock.elapsed() / 1000.0);
+        m_status->setText(tr("%1 tokens · %2 tok/s").arg(m_streamed).arg(m_streamed / sec, 0, 'f', 1));
+    }
+    m_back_->setEnabled(!isBusy() && !m_back.isEmpty());
+    // A long output costs more to lay out: keep re-rendering under ~25% of the UI thread's time.
+    m_renderTimer.setInterval(std::clamp(static_cast<int>(took.elapsed()) * 4, 50, 1000));
+}
+
+void SamplingPanel::showTokenTip(const QUrl& link) {
+    const auto parts = link.toString().split(':');
+    if (parts.size() != 3)
+        return QToolTip::hideText();
+    const int s = parts[1].toInt(), i = parts[2].toInt();
+    if (s >= m_out.samples.size() || i >= m_out.samples[s].size())
+        return;
+    const UiToken& t = m_out.samples[s][i];
+    QString tip = std::isnan(t.prob)
+                      ? tr("<b>%1</b><br>beam search: no per-token probabilities").arg(shown(t.text).toHtmlEscaped())
+                      : tr("<b>%1</b> p = %2<br>").arg(shown(t.text).toHtmlEscaped()).arg(t.prob, 0, 'f', 3);
+    for (int k = 0; k < t.altIds.size(); ++k)
+        tip +=
+            QStringLiteral("%1 &nbsp; %2<br>").arg(t.altProbs[k], 0, 'f', 3).arg(shown(t.altTexts[k]).toHtmlEscaped());
+    QToolTip::showText(QCursor::pos(), tip, m_view);
+}
+
+void SamplingPanel::showAlternatives(int sample, int index) {
+    if (sample >= m_out.samples.size() || index >= m_out.samples[sample].size())
+        return;
+    m_selSample = sample;
+    m_selIndex = index;
+    const UiToken& t = m_out.samples[sample][index];
+    m_alts->clear();
+    if (t.altIds.isEmpty()) {
+        m_altTitle->setText(tr("Token %1 %2: beam search keeps whole sequences, so it reports no per-token "
+                               "alternatives. Sample (beam width 1) to branch.")
+                                .arg(index)
+                                .arg(shown(t.text)));
+        return render();
+    }
+    m_altTitle->setText(sample == 0 ? tr("Token %1 %2 (p = %3). Click an alternative to continue from it:")
+                                          .arg(index)
+                                          .arg(shown(t.text))
+                                          .arg(t.prob, 0, 'f', 3)
+                                    : tr("Token %1 of sample %2 %3 (p = %4). Branching works on sample 1.")
+                                          .arg(index)
+                                          .arg(sample + 1)
+                                          .arg(shown(t.text))
+                                          .arg(t.prob, 0, 'f', 3));
+    for (int k = 0; k < t.altIds.size(); ++k) {
+        auto* it =
+            new QListWidgetItem(QStringLiteral("%1  %2").arg(t.altProbs[k], 5, 'f', 3).arg(shown(t.altTexts[k])));
+        it->setData(Qt::UserRole, k);
+        it->setBackground(QColor(tint(t.altProbs[k])));
+        if (t.altIds[k] == t.id) {
+            QFont f = it->font();
+            f.setBold(true);
+            it->setFont(f);
+        }
+        m_alts->addItem(it);
+    }
+    render();
+}
+
+void SamplingPanel::setCompare(const QList<qint64>& steps, const QVector<double>& temperatures) {
+    m_compare->setChoices(m_picker->run(), steps, temperatures);
+}
+
+void SamplingPanel::runCompare() {
+    if (isBusy())
+        return;
+    CompareRequest r;
+    const QString problem = m_compare->selection(r.columns, r.temperatures);
+    if (!problem.isEmpty())
+        return showError(problem);
+    clearError();
+    r.id = m_model->nextRequestId();
+    r.prompt = m_prompt->toPlainText();
+    r.baseRun = m_picker->run();
+    r.options = m_decoding->options();  // one seed for every cell, so only the checkpoint and temperature differ
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    r.cancel = m_cancel;
+    m_compare->begin(static_cast<int>(r.columns.size()), r.temperatures);
+    m_status->setText(tr("comparing (seed %1)…").arg(r.options.seed));
+    m_pending.insert(r.id);
+    setBusy(true);
+    emit compareRequested(r);
+}
+
+QString SamplingPanel::compareMarkdown() const {
+    return m_compare->markdown(m_prompt->toPlainText());
+}
+
+void SamplingPanel::exportMarkdown() {
+    const QString f = QFileDialog::getSaveFileName(this, tr("Export comparison"), QString(), tr("Markdown (*.md)"));
+    if (f.isEmpty())
+        return;
+    QSaveFile out(f);
+    if (!out.open(QIODevice::WriteOnly) || out.write(compareMarkdown().toUtf8()) < 0 || !out.commit())
+        return showError(tr("Cannot write %1: check the folder exists and is writable.").arg(f));
+    emit statusMessage(tr("Comparison written to %1").arg(f));
+}

@@ -1,0 +1,118 @@
+// The sampling console: prompt, decoding controls and presets, streamed output with every token
+// tinted by its probability, alternatives on hover and click, branching from any token (with a way
+// back), checkpoint comparison as a table exportable to Markdown (CompareView), and the run's prompt
+// history (HistoryView). Generation runs in a ModelWorker on a ModelThread, shared with the Attention
+// panel when the main window hands one in; Stop sets the request's atomic cancel flag.
+#pragma once
+#include "ui/widgets/PanelBase.h"
+#include "ui/workers/ModelWorker.h"
+
+#include <QElapsedTimer>
+#include <QSet>
+#include <QTimer>
+#include <memory>
+
+class CompareView;
+class DecodingForm;
+class HistoryView;
+class ModelThread;
+class QLabel;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QTableWidget;
+class QTabWidget;
+class QTextBrowser;
+class RunPicker;
+
+class SamplingPanel : public PanelBase {
+    Q_OBJECT
+public:
+    /// model: the thread that runs checkpoints, shared with other panels; null = the panel makes its own.
+    explicit SamplingPanel(ModelThread* model = nullptr, QWidget* parent = nullptr);
+    ~SamplingPanel() override;
+
+    /// What the output shows: the context it continues and the tokens of each sample.
+    struct Output {
+        std::vector<int32_t> promptIds;
+        QString promptText;
+        QVector<QVector<UiToken>> samples;  // the tokens as streamed, per sample
+        QString label;                      // "generated" or "branch at token 12"
+    };
+
+    RunPicker* picker() const { return m_picker; }
+    const Output& output() const { return m_out; }
+    int branchDepth() const { return static_cast<int>(m_back.size()); }
+    QTableWidget* compareTable() const;
+    HistoryView* history() const { return m_history; }
+    /// Output text of one sample (decoded pieces joined).
+    QString outputText(int sample = 0) const;
+    QString compareMarkdown() const;
+
+    void setPrompt(const QString& text);
+    void setTemperature(double t);
+    void setMaxTokens(int n);
+    void setSeed(qint64 seed);  // -1 = random
+    void setSamples(int n);
+    /// Checks the checkpoints (steps) to compare and sets the temperatures (one row each).
+    void setCompare(const QList<qint64>& steps, const QVector<double>& temperatures);
+
+public slots:
+    void setRun(const QString& dir);
+    void generate();
+    void stop();
+    /// Continues sample 0 from token index with alternative alt in place of the token generated there.
+    void branch(int index, int alt);
+    /// Returns to the output before the last branch.
+    void back();
+    void runCompare();
+    void exportMarkdown();
+    /// Re-reads the run's history (RUN/samples.jsonl).
+    void refreshHistory();
+
+signals:
+    void generateRequested(const GenerateRequest& r);
+    void compareRequested(const CompareRequest& r);
+    void historyRequested(quint64 id, const QString& run);
+
+protected:
+    void busyChanged(bool busy) override;
+
+private:
+    void connectWorker(ModelWorker* worker);
+    QWidget* buildGenerateTab();
+    void startRequest(const GenerateRequest& r);
+    void render();
+    void showAlternatives(int sample, int index);
+    void showTokenTip(const QUrl& link);
+    /// True (and forgets it) when id is a request of this panel that has now ended.
+    bool finished(quint64 id) { return m_pending.remove(id); }
+
+    RunPicker* m_picker;
+    DecodingForm* m_decoding;
+    QPlainTextEdit* m_prompt;
+    QTextBrowser* m_view;
+    QListWidget* m_alts;
+    QLabel* m_altTitle;
+    QPushButton* m_generate;
+    QPushButton* m_stop;
+    QPushButton* m_back_;
+    QPushButton* m_copy;
+    QLabel* m_status;
+    QTabWidget* m_tabs;
+    CompareView* m_compare;
+    HistoryView* m_history;
+
+    std::unique_ptr<ModelThread> m_ownModel;  // only when no shared thread was given
+    ModelThread* m_model;
+    QSet<quint64> m_pending;  // requests sent and not yet answered
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    quint64 m_requestId = 0;  // the generation whose tokens are shown
+    quint64 m_historyId = 0;  // the newest history request
+    Output m_out;
+    QVector<Output> m_back;
+    int m_selSample = -1, m_selIndex = -1;
+    QTimer m_renderTimer;
+    QElapsedTimer m_clock;
+    qint64 m_streamed = 0;
+};

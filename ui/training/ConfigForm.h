@@ -1,0 +1,54 @@
+// The run-config form: grouped fields (model, optimisation, evaluation, runtime) with tooltips, a preset
+// chooser, live parameter count and memory estimate, and inline validation that says what is wrong.
+// It edits a twb::RunConfig and nothing else.
+#pragma once
+#include "twb/config.h"
+
+#include <QWidget>
+#include <functional>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QFormLayout;
+
+class ConfigForm : public QWidget {
+    Q_OBJECT
+public:
+    explicit ConfigForm(QWidget* parent = nullptr);
+    twb::RunConfig config() const;
+    void setConfig(const twb::RunConfig& c);
+    /// The dataset's vocabulary size, for the parameter count (0 = unknown).
+    void setVocabSize(int v);
+    /// Problems of the current values (empty = Start may proceed).
+    std::vector<std::string> problems() const;
+    void applyPreset(const QString& name);
+
+signals:
+    void changed();
+
+private:
+    void refresh();
+    struct Field {
+        std::function<void(twb::RunConfig&)> read;         // widget -> config
+        std::function<void(const twb::RunConfig&)> write;  // config -> widget
+    };
+    void addInt(QFormLayout* f, const char* key, const QString& label, int twb::RunConfig::*member, int lo, int hi,
+                const QString& tip);
+    void addDouble(QFormLayout* f, const char* key, const QString& label, double twb::RunConfig::*member, double lo,
+                   double hi, int decimals, const QString& tip);
+    /// A combo box over one of the engine's choices (choices.h): its names, in the engine's order.
+    template <class E>
+    void addChoice(QFormLayout* f, const char* key, const QString& label, E twb::RunConfig::*member,
+                   const QString& tip);
+    void addBool(QFormLayout* f, const char* key, const QString& label, bool twb::RunConfig::*member,
+                 const QString& tip);
+
+    std::vector<Field> m_fields;
+    twb::RunConfig m_base;  // keeps fields the form does not show (data_dir, probe_prompt, ...)
+    QComboBox* m_preset = nullptr;
+    QLabel* m_summary = nullptr;
+    QLabel* m_problems = nullptr;
+    int m_vocab = 0;
+    bool m_loading = false;
+};

@@ -1,0 +1,207 @@
+#include "ui/training/MetricsPlot.h"
+
+#include <qcustomplot.h>
+#include <QFile>
+#include <QGridLayout>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QTextStream>
+#include <QToolTip>
+
+#include <cmath>
+
+namespace {
+const QColor kTrain(31, 119, 180),
+    kVal(214, 39, 40), kOther[] = {QColor(44, 160, 44),   QColor(148, 103, 189), QColor(140, 86, 75),
+                                   QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34)};
+}
+
+MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    m_loss = makePlot(tr("Loss"), tr("cross-entropy (nats)"));
+    m_acc = makePlot(tr("Validation accuracy"), tr("next-token accuracy"));
+    m_lr = makePlot(tr("Learning rate"), tr("lr"));
+    m_speed = makePlot(tr("Throughput"), tr("tokens/s"));
+    grid->addWidget(m_loss, 0, 0, 1, 2);
+    grid->addWidget(m_acc, 1, 0);
+    grid->addWidget(m_lr, 1, 1);
+    grid->addWidget(m_speed, 2, 0, 1, 2);
+    grid->setRowStretch(0, 3);
+    grid->setRowStretch(1, 2);
+    grid->setRowStretch(2, 2);
+    auto graph = [](QCustomPlot* p, const QColor& c, const QString& name, bool dots) {
+        auto* g = p->addGraph();
+        g->setName(name);
+        g->setPen(QPen(c, 1.5));
+        if (dots)
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
+        return g;
+    };
+    m_train = graph(m_loss, kTrain.lighter(150), tr("train (step)"), false);
+    m_trainSmooth = graph(m_loss, kTrain, tr("train (smoothed)"), false);
+    m_val = graph(m_loss, kVal, tr("validation"), true);
+    m_loss->legend->setVisible(true);
+    m_loss->legend->setFont(QFont(font().family(), 8));
+    m_accGraph = graph(m_acc, kVal, tr("val accuracy"), true);
+    m_lrGraph = graph(m_lr, QColor(255, 127, 14), tr("lr"), false);
+    m_speedGraph = graph(m_speed, QColor(23, 190, 207), tr("tokens/s"), false);
+    m_timer.setInterval(40);  // at most ~25 replots a second
+    m_timer.setSingleShot(true);
+    connect(&m_timer, &QTimer::timeout, this, &MetricsPlot::replotIfDirty);
+}
+
+QCustomPlot* MetricsPlot::makePlot(const QString& title, const QString& yLabel) {
+    auto* p = new QCustomPlot(this);
+    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    p->plotLayout()->insertRow(0);
+    p->plotLayout()->addElement(0, 0, new QCPTextElement(p, title, QFont(font().family(), 9, QFont::Bold)));
+    p->xAxis->setLabel(tr("step"));
+    p->yAxis->setLabel(yLabel);
+    p->setMinimumHeight(120);
+    p->setNoAntialiasingOnDrag(true);
+    // Hover read-out: the nearest point of each graph under the cursor.
+    connect(p, &QCustomPlot::mouseMove, this, [p](QMouseEvent* e) {
+        QString text;
+        const double x = p->xAxis->pixelToCoord(e->pos().x());
+        for (int i = 0; i < p->graphCount(); ++i) {
+            auto* g = p->graph(i);
+            if (g->data()->isEmpty() || !g->visible())
+                continue;
+            auto it = g->data()->findBegin(x);
+            if (it == g->data()->constEnd())
+                continue;
+            text += QString("%1: step %2, %3\n").arg(g->name()).arg(it->key).arg(it->value, 0, 'g', 5);
+        }
+        if (!text.isEmpty())
+            QToolTip::showText(e->globalPosition().toPoint(), text.trimmed(), p);
+    });
+    return p;
+}
+
+void MetricsPlot::clear() {
+    for (auto* g : {m_train, m_trainSmooth, m_val, m_accGraph, m_lrGraph, m_speedGraph})
+        g->data()->clear();
+    m_steps.clear();
+    m_losses.clear();
+    m_rows.clear();
+    markDirty();
+}
+
+void MetricsPlot::addStep(const twb::StepReport& r) {
+    m_train->addData(r.step, r.loss);
+    m_steps.push_back(static_cast<double>(r.step));
+    m_losses.push_back(r.loss);
+    const double prev = m_trainSmooth->data()->isEmpty() ? r.loss : (m_trainSmooth->data()->constEnd() - 1)->value;
+    m_trainSmooth->addData(r.step, m_alpha * prev + (1 - m_alpha) * r.loss);
+    m_lrGraph->addData(r.step, r.lr);
+    m_speedGraph->addData(r.step, r.tokens_per_s);
+    const twb::MetricsRow row = twb::metrics_row(r);
+    m_rows.push_back(row);
+    markDirty();
+}
+
+void MetricsPlot::addEval(const twb::EvalReport& r) {
+    m_val->addData(r.step, r.val_loss);
+    m_accGraph->addData(r.step, r.val_accuracy);
+    const twb::MetricsRow row = twb::metrics_row(r);
+    m_rows.push_back(row);
+    markDirty();
+}
+
+void MetricsPlot::loadRows(const std::vector<twb::MetricsRow>& rows) {
+    clear();
+    for (const auto& row : rows) {
+        if (row.kind == "eval")
+            addEval(twb::eval_report(row));
+        else
+            addStep(twb::step_report(row));
+    }
+}
+
+void MetricsPlot::addComparison(const QString& name, const std::vector<twb::MetricsRow>& rows) {
+    auto* g = m_loss->addGraph();
+    g->setName(name);
+    g->setPen(QPen(kOther[m_compare.size() % 6], 1.5, Qt::DashLine));
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+    for (auto& r : rows)
+        if (r.kind == "eval" && !std::isnan(r.val_loss))
+            g->addData(r.step, r.val_loss);
+    m_compare.push_back(g);
+    markDirty();
+}
+
+void MetricsPlot::clearComparisons() {
+    for (auto* g : m_compare)
+        m_loss->removeGraph(g);
+    m_compare.clear();
+    markDirty();
+}
+
+void MetricsPlot::setLogScale(bool on) {
+    m_loss->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (on)
+        m_loss->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    else
+        m_loss->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    markDirty();
+}
+
+void MetricsPlot::setSmoothing(double alpha) {
+    m_alpha = std::clamp(alpha, 0.0, 0.99);
+    rebuildSmoothed();
+}
+
+void MetricsPlot::rebuildSmoothed() {
+    m_trainSmooth->data()->clear();
+    double s = 0;
+    for (size_t i = 0; i < m_losses.size(); ++i) {
+        s = i == 0 ? m_losses[i] : m_alpha * s + (1 - m_alpha) * m_losses[i];
+        m_trainSmooth->addData(m_steps[i], s);
+    }
+    markDirty();
+}
+
+void MetricsPlot::replotIfDirty() {
+    if (!m_dirty)
+        return;
+    m_dirty = false;
+    for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
+        p->rescaleAxes(true);
+        p->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+int MetricsPlot::trainPoints() const {
+    return m_train->data()->size();
+}
+int MetricsPlot::evalPoints() const {
+    return m_val->data()->size();
+}
+
+bool MetricsPlot::savePng(const QString& path) {
+    return grab().save(path, "PNG");
+}
+
+bool MetricsPlot::saveSvg(const QString& path) {
+    QSvgGenerator gen;
+    gen.setFileName(path);
+    gen.setSize(size());
+    gen.setViewBox(rect());
+    QPainter painter(&gen);
+    render(&painter);
+    return painter.end();
+}
+
+bool MetricsPlot::saveCsv(const QString& path) const {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    QTextStream out(&f);
+    auto num = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 7); };
+    out << "step,kind,train_loss,val_loss,val_accuracy,lr,tokens_per_s\n";
+    for (const auto& r : m_rows)
+        out << r.step << ',' << QString::fromStdString(r.kind) << ',' << num(r.train_loss) << ',' << num(r.val_loss)
+            << ',' << num(r.val_accuracy) << ',' << num(r.lr) << ',' << num(r.tokens_per_s) << '\n';
+    return true;
+}

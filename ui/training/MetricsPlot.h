@@ -1,0 +1,55 @@
+// Live training curves (QCustomPlot): loss (train and val, log-scale toggle, smoothing), validation
+// accuracy, learning rate and tokens/s. Points are appended as they arrive; a ~25 Hz timer replots only
+// when something changed. Zoom and pan with the mouse, hover read-out, PNG/SVG/CSV export, and other
+// runs' validation loss overlaid for comparison.
+#pragma once
+#include "twb/metrics.h"
+#include "twb/training.h"
+
+#include <QTimer>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPGraph;
+
+class MetricsPlot : public QWidget {
+    Q_OBJECT
+public:
+    explicit MetricsPlot(QWidget* parent = nullptr);
+    void clear();
+    void addStep(const twb::StepReport& r);
+    void addEval(const twb::EvalReport& r);
+    /// Shows a finished run's metrics.csv rows (replaces what is shown).
+    void loadRows(const std::vector<twb::MetricsRow>& rows);
+    /// Overlays another run's validation loss on the loss plot.
+    void addComparison(const QString& name, const std::vector<twb::MetricsRow>& rows);
+    void clearComparisons();
+    void setLogScale(bool on);
+    void setSmoothing(double alpha);  // 0 = raw, up to 0.99 (EMA of the train loss shown)
+    bool savePng(const QString& path);
+    bool saveSvg(const QString& path);
+    bool saveCsv(const QString& path) const;
+    int trainPoints() const;
+    int evalPoints() const;
+    QCustomPlot* lossPlot() const { return m_loss; }
+
+private:
+    /// Arms a single-shot replot within ~40 ms; no timer runs while nothing changes, so an idle window
+    /// never wakes the UI thread (on 2 cores every wake-up takes time from the training threads).
+    void markDirty() {
+        m_dirty = true;
+        if (!m_timer.isActive())
+            m_timer.start();
+    }
+    void replotIfDirty();
+    void rebuildSmoothed();
+    QCustomPlot* makePlot(const QString& title, const QString& yLabel);
+    QCustomPlot *m_loss, *m_acc, *m_lr, *m_speed;
+    QCPGraph *m_train, *m_trainSmooth, *m_val, *m_accGraph, *m_lrGraph, *m_speedGraph;
+    std::vector<QCPGraph*> m_compare;
+    std::vector<double> m_steps, m_losses;
+    std::vector<twb::MetricsRow> m_rows;  // everything shown, for CSV export
+    double m_alpha = 0.0;
+    bool m_dirty = false;
+    QTimer m_timer;
+};

@@ -1,0 +1,116 @@
+#include "ui/widgets/RunPicker.h"
+
+#include "twb/run_folder.h"
+#include "ui/Workspace.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSettings>
+#include <QToolButton>
+
+RunPicker::RunPicker(QWidget* parent) : QWidget(parent) {
+    m_run = new QComboBox;
+    m_run->setObjectName("runCombo");
+    m_run->setMinimumContentsLength(18);
+    m_run->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_ck = new QComboBox;
+    m_ck->setObjectName("checkpointCombo");
+    m_ck->setToolTip(tr("Checkpoint: best (lowest validation loss), last, or any saved step"));
+    auto* browse = new QToolButton;
+    browse->setText(tr("…"));
+    browse->setToolTip(tr("Open a run folder from anywhere (CLI runs too)"));
+    auto* reload = new QToolButton;
+    reload->setText(tr("⟳"));
+    reload->setToolTip(tr("Re-read runs and checkpoints"));
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(new QLabel(tr("Run")));
+    row->addWidget(m_run, 1);
+    row->addWidget(browse);
+    row->addWidget(reload);
+    row->addWidget(new QLabel(tr("Checkpoint")));
+    row->addWidget(m_ck);
+    connect(browse, &QToolButton::clicked, this, [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Open run folder"), Workspace::runsDir());
+        if (!d.isEmpty())
+            setRun(d);
+    });
+    connect(reload, &QToolButton::clicked, this, &RunPicker::refresh);
+    connect(m_run, &QComboBox::currentIndexChanged, this, [this] {
+        fillCheckpoints();
+        emit changed();
+    });
+    connect(m_ck, &QComboBox::currentIndexChanged, this, &RunPicker::changed);
+    refresh();
+}
+
+QString RunPicker::run() const {
+    return m_run->currentData().toString();
+}
+
+QString RunPicker::checkpoint() const {
+    const QVariant v = m_ck->currentData();
+    return v.isValid() ? v.toString() : QStringLiteral("best");
+}
+
+QList<qint64> RunPicker::steps() const {
+    QList<qint64> out;
+    if (run().isEmpty())
+        return out;
+    for (int64_t s : twb::list_checkpoints(run().toStdString()))
+        out << s;
+    return out;
+}
+
+void RunPicker::refresh() {
+    const QString keep = run(), keepCk = checkpoint();
+    QSignalBlocker b(m_run);
+    m_run->clear();
+    QStringList all = Workspace::runs();
+    for (const QString& e : m_extra)
+        if (!all.contains(e))
+            all << e;
+    for (const QString& r : all)
+        m_run->addItem(QFileInfo(r).fileName(), r);
+    const int i = m_run->findData(keep);
+    m_run->setCurrentIndex(i >= 0 ? i : (m_run->count() ? 0 : -1));
+    b.unblock();
+    fillCheckpoints();
+    setCheckpoint(keepCk);
+    emit changed();
+}
+
+void RunPicker::setRun(const QString& dir) {
+    if (dir.isEmpty())
+        return;
+    const QString clean = QFileInfo(dir).absoluteFilePath();
+    if (m_run->findData(clean) < 0) {
+        m_extra << clean;
+        m_run->addItem(QFileInfo(clean).fileName(), clean);
+    }
+    m_run->setCurrentIndex(m_run->findData(clean));
+}
+
+void RunPicker::setCheckpoint(const QString& which) {
+    const int i = m_ck->findData(which);
+    if (i >= 0)
+        m_ck->setCurrentIndex(i);
+}
+
+void RunPicker::fillCheckpoints() {
+    QSignalBlocker b(m_ck);
+    const QString keep = checkpoint();
+    m_ck->clear();
+    const auto s = steps();
+    if (!s.isEmpty()) {
+        m_ck->addItem(tr("best"), "best");
+        m_ck->addItem(tr("last (%1)").arg(s.back()), "last");
+        for (qint64 step : s)
+            m_ck->addItem(tr("step %1").arg(step), QString::number(step));
+    }
+    const int i = m_ck->findData(keep);
+    m_ck->setCurrentIndex(i >= 0 ? i : 0);
+}

@@ -1,0 +1,16 @@
+#include "ui/workers/ModelThread.h"
+
+#include "ui/workers/ModelWorker.h"
+
+ModelThread::ModelThread(QObject* parent) : QObject(parent), m_worker(new ModelWorker) {
+    ModelWorker::registerTypes();
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread.setObjectName("model");
+    m_thread.start();
+}
+
+ModelThread::~ModelThread() {
+    m_thread.quit();
+    m_thread.wait();
+}

@@ -1,0 +1,177 @@
+#include "ui/workers/ModelWorker.h"
+
+#include "twb/dataset.h"
+#include "twb/errors.h"
+#include "twb/run_folder.h"
+#include "twb/tokenizer.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QRandomGenerator>
+
+namespace {
+template <class F>
+void guarded(ModelWorker* w, quint64 id, F&& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        emit w->failed(id, QString::fromStdString(e.what()));
+    }
+}
+
+QString std2q(const std::string& s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+}  // namespace
+
+ModelWorker::ModelWorker(QObject* parent) : QObject(parent) {}
+
+void ModelWorker::registerTypes() {
+    qRegisterMetaType<UiToken>();
+    qRegisterMetaType<GenerateRequest>();
+    qRegisterMetaType<GenerateResult>();
+    qRegisterMetaType<CompareRequest>();
+    qRegisterMetaType<AttentionRequest>();
+    qRegisterMetaType<CaptureResult>();
+    qRegisterMetaType<twb::AttentionCapture>();
+    qRegisterMetaType<twb::HeadScores>();
+    qRegisterMetaType<std::vector<twb::HeadScores>>();
+    qRegisterMetaType<twb::PositionTable>();
+    qRegisterMetaType<twb::ProbeTimeline>();
+    qRegisterMetaType<std::vector<twb::SampleRecord>>();
+}
+
+void ModelWorker::open(const QString& run, const QString& checkpoint) {
+    if (run.isEmpty())
+        throw twb::InputError("no run chosen; train one first or open a run folder");
+    m_session.open(run.toStdString(), checkpoint.isEmpty() ? "best" : checkpoint.toStdString());
+}
+
+void ModelWorker::generate(const GenerateRequest& r) {
+    guarded(this, r.id, [&] {
+        open(r.run, r.checkpoint);
+        GenerateResult out;
+        out.id = r.id;
+        out.promptIds = r.ids.empty() ? m_session.encode(r.prompt.toStdString()) : r.ids;
+        out.promptText = r.prompt;
+        out.step = m_session.step();
+        auto cb = [&](const twb::TokenEvent& e) {
+            UiToken t;
+            t.sample = e.sample;
+            t.id = e.token;
+            t.text = std2q(e.text);
+            t.prob = e.prob;
+            for (const auto& [id, p] : e.alternatives) {
+                t.altIds << id;
+                t.altTexts << std2q(m_session.token_text(id));
+                t.altProbs << p;
+            }
+            emit token(r.id, t);
+        };
+        const auto res = m_session.generate(out.promptIds, r.options, cb, r.cancel.get());
+        for (const auto& s : res.texts)
+            out.texts << std2q(s);
+        for (const auto& w : res.warnings)
+            out.warnings << std2q(w);
+        out.tokensPerS = res.tokens_per_s;
+        out.seconds = res.seconds;
+        out.generated = res.generated;
+        out.cancelled = res.cancelled;
+        if (r.record) {
+            twb::SampleRecord rec;
+            rec.source = "gui";
+            rec.checkpoint_step = out.step;
+            rec.prompt = r.ids.empty() ? r.prompt.toStdString() : m_session.decode(r.ids);
+            rec.options = r.options;
+            rec.outputs = res.texts;
+            rec.cancelled = res.cancelled;
+            rec.note = r.note.toStdString();
+            twb::append_sample_history(r.run.toStdString(), rec);
+        }
+        emit generated(out);
+    });
+}
+
+void ModelWorker::compare(const CompareRequest& r) {
+    guarded(this, r.id, [&] {
+        bool cancelled = false;
+        for (int c = 0; c < r.columns.size() && !cancelled; ++c) {
+            open(r.columns[c].first, r.columns[c].second);
+            // Columns of the panel's own run say just the step; other runs add their name.
+            const QString header =
+                r.columns[c].first == r.baseRun
+                    ? tr("step %1").arg(m_session.step())
+                    : tr("%1 · step %2").arg(QFileInfo(r.columns[c].first).fileName()).arg(m_session.step());
+            const auto ids = m_session.encode(r.prompt.toStdString());
+            for (int row = 0; row < r.temperatures.size(); ++row) {
+                auto o = r.options;
+                o.temperature = r.temperatures[row];
+                o.num_samples = 1;
+                const auto res = m_session.generate(ids, o, {}, r.cancel.get());
+                if (res.cancelled) {
+                    cancelled = true;
+                    break;
+                }
+                emit compareCell(r.id, row, c, header, std2q(res.texts.front()));
+            }
+        }
+        emit compareFinished(r.id, cancelled);
+    });
+}
+
+void ModelWorker::capture(const AttentionRequest& r) {
+    guarded(this, r.id, [&] {
+        open(r.run, r.checkpoint);
+        CaptureResult out;
+        out.id = r.id;
+        out.capture = m_session.attention(r.text.toStdString());
+        out.scores = twb::head_scores(out.capture);
+        out.step = m_session.step();
+        out.checkpoint = QString::fromStdString(m_session.checkpoint());
+        for (const auto& top : out.capture.next_top)
+            for (const auto& alternative : top)
+                out.tokenTexts.emplace(alternative.first, m_session.token_text(alternative.first));
+        emit captured(out);
+    });
+}
+
+void ModelWorker::loadPositions(quint64 id, const QString& run, const QString& checkpoint) {
+    guarded(this, id, [&] {
+        open(run, checkpoint);
+        emit positionsLoaded(id, m_session.positions());
+    });
+}
+
+void ModelWorker::loadProbe(quint64 id, const QString& run) {
+    guarded(this, id, [&] {
+        const auto t = twb::read_probe(run.toStdString());
+        std::vector<twb::HeadScores> scores;
+        for (size_t i = 0; i < t.steps.size(); ++i)
+            scores.push_back(twb::head_scores(t.at(i)));
+        emit probeLoaded(id, run, t, scores);
+    });
+}
+
+void ModelWorker::loadHistory(quint64 id, const QString& run) {
+    guarded(this, id, [&] {
+        emit historyLoaded(
+            id, run, run.isEmpty() ? std::vector<twb::SampleRecord>{} : twb::read_sample_history(run.toStdString()));
+    });
+}
+
+void ModelWorker::pickValidationText(quint64 id, const QString& run) {
+    guarded(this, id, [&] {
+        const auto cfg = twb::read_run_config(run.toStdString());
+        const auto data = twb::open_prepared(cfg.data_dir);
+        const bool val = data.val_tokens > 1;
+        const uint64_t size = val ? data.val_tokens : data.train_tokens;
+        const auto tokDir = QFileInfo::exists(run + "/tokenizer/tokenizer.json")
+                                ? std::filesystem::path(run.toStdString()) / "tokenizer"
+                                : data.dir;
+        const auto tok = twb::TextTokenizer::load(tokDir);
+        const uint64_t n = std::min<uint64_t>(size, static_cast<uint64_t>(std::min<int64_t>(cfg.block_size, 128)));
+        const uint64_t start = size > n ? QRandomGenerator::global()->bounded(static_cast<quint64>(size - n)) : 0;
+        emit validationText(id, std2q(tok.decode(twb::read_tokens(data, val ? "val" : "train", start, n))));
+    });
+}

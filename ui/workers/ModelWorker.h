@@ -1,0 +1,128 @@
+// Runs a loaded checkpoint off the UI thread for the Sampling and Attention panels: generation with
+// per-token streaming, checkpoint comparison, attention capture, position tables, the run's probe
+// timeline and its sample history (RUN/samples.jsonl, through the engine's samples_history.h). Lives
+// on a ModelThread, which the two panels may share; every request carries an id and every answer
+// (failed() included) carries it back. Every slot catches engine errors and emits failed(). Stop is a
+// shared atomic flag the panel sets directly (the generation loop checks it per token).
+#pragma once
+#include "twb/generation.h"
+#include "twb/probe.h"
+#include "twb/samples_history.h"
+#include "twb/session.h"
+
+#include <QObject>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+#include <atomic>
+#include <map>
+#include <memory>
+
+/// One streamed token, with its alternatives already turned into text.
+struct UiToken {
+    int sample = 0;
+    int id = 0;
+    QString text;  // text to append (may be empty inside a multi-byte character)
+    double prob = 0;
+    QVector<int> altIds;
+    QVector<QString> altTexts;
+    QVector<double> altProbs;
+};
+
+struct GenerateRequest {
+    quint64 id = 0;
+    QString run, checkpoint;
+    QString prompt;            // encoded by the worker unless ids are given
+    std::vector<int32_t> ids;  // branching: the exact context to continue
+    twb::SamplingOptions options;
+    std::shared_ptr<std::atomic<bool>> cancel;
+    bool record = true;  // append to RUN/samples.jsonl
+    QString note;        // recorded with the history entry ("branch at token 12")
+};
+
+struct GenerateResult {
+    quint64 id = 0;
+    std::vector<int32_t> promptIds;
+    QString promptText;
+    qint64 step = 0;
+    QStringList texts;
+    double tokensPerS = 0, seconds = 0;
+    qint64 generated = 0;
+    bool cancelled = false;
+    QStringList warnings;
+};
+
+struct CompareRequest {
+    quint64 id = 0;
+    QString prompt;
+    QVector<QPair<QString, QString>> columns;  // (run, checkpoint) per column
+    QString baseRun;                           // the run chosen in the panel
+    QVector<double> temperatures;              // one row each
+    twb::SamplingOptions options;              // seed fixed by the panel
+    std::shared_ptr<std::atomic<bool>> cancel;
+};
+
+struct AttentionRequest {
+    quint64 id = 0;
+    QString run, checkpoint, text;
+};
+
+/// A capture with what the viewer shows and exports beside it (computed off the UI thread).
+struct CaptureResult {
+    quint64 id = 0;
+    twb::AttentionCapture capture;
+    twb::HeadScores scores;
+    qint64 step = 0;
+    QString checkpoint;                     // folder of the checkpoint it came from
+    std::map<int, std::string> tokenTexts;  // the tokens capture.next_top names
+};
+
+Q_DECLARE_METATYPE(UiToken)
+Q_DECLARE_METATYPE(GenerateRequest)
+Q_DECLARE_METATYPE(GenerateResult)
+Q_DECLARE_METATYPE(CompareRequest)
+Q_DECLARE_METATYPE(AttentionRequest)
+Q_DECLARE_METATYPE(CaptureResult)
+Q_DECLARE_METATYPE(twb::AttentionCapture)
+Q_DECLARE_METATYPE(twb::HeadScores)
+Q_DECLARE_METATYPE(std::vector<twb::HeadScores>)
+Q_DECLARE_METATYPE(twb::PositionTable)
+Q_DECLARE_METATYPE(twb::ProbeTimeline)
+Q_DECLARE_METATYPE(std::vector<twb::SampleRecord>)
+
+class ModelWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit ModelWorker(QObject* parent = nullptr);
+    static void registerTypes();
+
+public slots:
+    void generate(const GenerateRequest& request);
+    void compare(const CompareRequest& request);
+    void capture(const AttentionRequest& request);
+    void loadPositions(quint64 id, const QString& run, const QString& checkpoint);
+    void loadProbe(quint64 id, const QString& run);
+    void loadHistory(quint64 id, const QString& run);
+    /// A random stretch of the run's validation text, about block_size tokens (at most 128).
+    void pickValidationText(quint64 id, const QString& run);
+
+signals:
+    void token(quint64 id, const UiToken& t);
+    void generated(const GenerateResult& result);
+    void compareCell(quint64 id, int row, int column, const QString& header, const QString& text);
+    void compareFinished(quint64 id, bool cancelled);
+    void captured(const CaptureResult& result);
+    void positionsLoaded(quint64 id, const twb::PositionTable& table);
+    /// The run's probe timeline and the head scores of each of its steps.
+    void probeLoaded(quint64 id, const QString& run, const twb::ProbeTimeline& timeline,
+                     const std::vector<twb::HeadScores>& scores);
+    /// Every generation recorded in the run (by the GUI or `twb sample`), oldest first.
+    void historyLoaded(quint64 id, const QString& run, const std::vector<twb::SampleRecord>& records);
+    void validationText(quint64 id, const QString& text);
+    void failed(quint64 id, const QString& error);
+
+private:
+    void open(const QString& run, const QString& checkpoint);
+    twb::ModelSession m_session;
+};

@@ -1,0 +1,53 @@
+#include "ui/workers/TrainWorker.h"
+
+#include "twb/errors.h"
+
+TrainWorker::TrainWorker(QObject* parent) : QObject(parent) {
+    registerTypes();
+}
+
+void TrainWorker::registerTypes() {
+    qRegisterMetaType<TrainRequest>();
+    qRegisterMetaType<PrepareRequest>();
+    qRegisterMetaType<twb::TrainStartInfo>();
+    qRegisterMetaType<twb::StepReport>();
+    qRegisterMetaType<twb::EvalReport>();
+    qRegisterMetaType<twb::TrainSummary>();
+}
+
+void TrainWorker::train(const TrainRequest& request) {
+    try {
+        twb::TrainCallbacks cb;
+        cb.on_start = [this](const twb::TrainStartInfo& i) { emit started(i); };
+        cb.on_step = [this](const twb::StepReport& r) {
+            emit stepReported(r);
+            return true;
+        };
+        cb.on_eval = [this](const twb::EvalReport& r) { emit evaluated(r); };
+        cb.on_checkpoint = [this](const std::string& p, int64_t s) {
+            emit checkpointWritten(QString::fromStdString(p), s);
+        };
+        cb.on_message = [this](const std::string& m) { emit message(QString::fromStdString(m)); };
+        const auto summary = twb::train(request.job, cb, request.control.get());
+        emit finished(summary);
+    } catch (const std::exception& e) {
+        emit failed(QString::fromStdString(e.what()));
+    } catch (...) {
+        emit failed(tr("training failed with an unknown error"));
+    }
+}
+
+void TrainWorker::prepare(const PrepareRequest& request) {
+    try {
+        const auto r =
+            twb::prepare_dataset(request.options, [&](const std::string& stage, uint64_t done, uint64_t total) {
+                emit preparing(QString::fromStdString(stage), total ? double(done) / double(total) : 0.0);
+                return !(request.cancel && *request.cancel);
+            });
+        emit prepared(QString::fromStdString(r.dir.string()));
+    } catch (const twb::Cancelled&) {
+        emit failed(tr("preparation cancelled"));
+    } catch (const std::exception& e) {
+        emit failed(QString::fromStdString(e.what()));
+    }
+}
