@@ -19,5 +19,9 @@ Action add_train(CLI::App& app);
 Action add_eval(CLI::App& app);
 Action add_sample(CLI::App& app);
 Action add_attention(CLI::App& app);
+Action add_sweep(CLI::App& app);
+Action add_runs(CLI::App& app);
+Action add_lr_find(CLI::App& app);
+Action add_baselines(CLI::App& app);
 
 }  // namespace twb::cli

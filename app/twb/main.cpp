@@ -27,6 +27,13 @@ int main(int argc, char** argv) {
     reg("sample", "Generate text from a trained run", twb::cli::add_sample);
     reg("attention", "Write the attention weights of every layer and head for a prompt as JSON",
         twb::cli::add_attention);
+    reg("sweep", "Train a grid (or a random draw) of configs, one run per cell; resumable; prints the results table",
+        twb::cli::add_sweep);
+    reg("runs", "Print the results table of a folder of runs (a sweep or any folder)", twb::cli::add_runs);
+    reg("lr-find", "Learning-rate range finder: the loss against an exponentially growing rate, with suggestions",
+        twb::cli::add_lr_find);
+    reg("baselines", "Uniform, unigram and bigram baselines of a prepared dataset, in the models' units",
+        twb::cli::add_baselines);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

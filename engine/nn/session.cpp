@@ -135,7 +135,7 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
     TokenFile f(data.dir / (opt.split + ".bin"), data.dtype);
     const auto r =
         evaluate_sequential(m.model, f, opt.batch_size, opt.max_tokens, m.device, m.config.dtype == DType::BFloat16);
-    const SplitMetrics sm = split_metrics(r.loss, r.accuracy, data.chars_per_token);
+    const SplitMetrics sm = split_metrics(r.loss, r.accuracy, split_chars_per_token(data, opt.split));
     EvalResult out;
     out.split = opt.split;
     out.tokens = r.tokens;

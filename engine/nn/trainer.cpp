@@ -99,6 +99,7 @@ void Trainer::prepare() {
     m_trainFile = std::make_unique<TokenFile>(m_data.dir / "train.bin", m_data.dtype);
     m_valFile = std::make_unique<TokenFile>(m_data.dir / "val.bin", m_data.dtype);
     m_haveVal = static_cast<int64_t>(m_valFile->size()) > m_cfg.block_size;
+    m_valCharsPerToken = split_chars_per_token(m_data, m_haveVal ? "val" : "train");
     if (!m_haveVal && m_cb.on_message)
         m_cb.on_message("the validation split has fewer than block_size+1 tokens; evaluating on train only");
 
@@ -209,7 +210,7 @@ void Trainer::evaluate(int64_t step) {
     ev.step = step;
     ev.train_loss = tr.loss;
     ev.val_loss = va.loss;
-    const SplitMetrics sm = split_metrics(va.loss, va.accuracy, m_data.chars_per_token);
+    const SplitMetrics sm = split_metrics(va.loss, va.accuracy, m_valCharsPerToken);
     ev.val_accuracy = sm.accuracy;
     ev.val_perplexity = sm.perplexity;
     ev.val_bpc = sm.bits_per_char;

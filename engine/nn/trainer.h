@@ -56,6 +56,7 @@ private:
     bool m_bf16 = false;
     std::unique_ptr<TokenFile> m_trainFile, m_valFile;
     bool m_haveVal = false;
+    double m_valCharsPerToken = 1;  // of the split evaluated as "val": bits per character divide by it
     GPT m_model{nullptr};
     std::unique_ptr<FlatAdamW> m_opt;
     std::unique_ptr<Batcher> m_batcher;

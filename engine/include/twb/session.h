@@ -39,7 +39,7 @@ struct EvalResult {
     double loss = 0;           // mean cross-entropy, nats per token
     double accuracy = 0;       // share of positions whose most probable token is the target
     double perplexity = 0;     // exp(loss)
-    double bits_per_char = 0;  // loss / ln 2 / characters per token of the dataset
+    double bits_per_char = 0;  // loss / ln 2 / characters per token of the split (split_chars_per_token)
 };
 
 class ModelSession {

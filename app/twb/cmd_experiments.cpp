@@ -1,0 +1,156 @@
+// twb sweep / runs / lr-find / baselines: the experiment commands.
+#include "app/twb/commands.h"
+#include "app/twb/interrupt.h"
+#include "app/twb/run_options.h"
+#include "twb/errors.h"
+#include "twb/experiments.h"
+#include "twb/text.h"
+
+#include <cstdio>
+#include <filesystem>
+
+namespace twb::cli {
+
+namespace {
+std::string cell_label(const SweepCell& cell) {
+    std::string s;
+    for (const auto& [k, v] : cell)
+        s += (s.empty() ? "" : ", ") + k + "=" + v;
+    return s;
+}
+}  // namespace
+
+Action add_sweep(CLI::App& app) {
+    struct Opts {
+        RunOptions run;
+        std::vector<std::string> axes;
+        std::string out;
+        bool resume = false, quiet = false;
+        int random = 0;
+        uint64_t seed = 1;
+    };
+    auto o = std::make_shared<Opts>();
+    o->run.add_to(app);
+    app.add_option("--axis,-a", o->axes,
+                   "A swept key, repeatable: n_head=1,4,8,16 | learning_rate=1e-4..1e-1 log 4 | dropout=0..0.3 lin 4 | "
+                   "data_dir=A,B (tokenizers) | seed=1,2,3 (repeats)");
+    app.add_option("--out,-o", o->out, "Sweep folder: sweep.json and one run folder per cell")->required();
+    app.add_option("--random", o->random, "Run N cells drawn from the grid instead of all of it");
+    app.add_option("--random-seed", o->seed, "Seed of the --random draw");
+    app.add_flag("--resume", o->resume, "Continue the sweep in --out: finished cells are kept");
+    app.add_flag("--quiet,-q", o->quiet, "Print only cells and the table");
+    return [o]() {
+        SweepSpec spec;
+        if (o->resume) {
+            spec = read_sweep(o->out);
+        } else {
+            spec.base = o->run.config();
+            for (const auto& a : o->axes)
+                spec.axes.push_back(parse_sweep_axis(a));
+            spec.random_samples = o->random;
+            spec.seed = o->seed;
+        }
+        TrainControl control;
+        install_interrupt_flag(&control);
+        SweepCallbacks cb;
+        cb.on_cell_start = [&](size_t i, size_t n, const SweepCell& cell, bool resumed) {
+            std::printf("cell %zu/%zu: %s%s\n", i + 1, n, cell_label(cell).c_str(), resumed ? " (resumed)" : "");
+            std::fflush(stdout);
+        };
+        cb.on_cell_done = [&](size_t i, const TrainSummary& s, bool skipped) {
+            if (skipped)
+                std::printf("cell %zu: finished earlier, kept\n", i + 1);
+            else
+                std::printf("cell %zu: %s at step %lld, best val loss %.4f, %.1f s\n", i + 1,
+                            s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step), s.best_val_loss,
+                            s.elapsed_s);
+            std::fflush(stdout);
+        };
+        cb.train.on_eval = [&](const EvalReport& e) {
+            if (!o->quiet)
+                std::printf("  eval step %lld: val loss %.4f, accuracy %.4f, bits/char %.4f\n",
+                            static_cast<long long>(e.step), e.val_loss, e.val_accuracy, e.val_bpc);
+        };
+        cb.train.on_message = [](const std::string& m) { std::fprintf(stderr, "twb: %s\n", m.c_str()); };
+        const bool done = run_sweep(o->out, spec, cb, &control);
+        std::printf("\n%s", runs_table_markdown(collect_runs(o->out)).c_str());
+        write_file_atomic(std::filesystem::path(o->out) / "results.md", runs_table_markdown(collect_runs(o->out)));
+        write_file_atomic(std::filesystem::path(o->out) / "results.csv", runs_table_csv(collect_runs(o->out)));
+        if (!done) {
+            std::printf("stopped; continue with: twb sweep --out %s --resume\n", o->out.c_str());
+            return 130;
+        }
+        return 0;
+    };
+}
+
+Action add_runs(CLI::App& app) {
+    struct Opts {
+        std::string folder, format = "markdown";
+        bool each = false;
+    };
+    auto o = std::make_shared<Opts>();
+    app.add_option("folder", o->folder, "A sweep folder, or any folder holding run folders")->required();
+    app.add_option("--format", o->format, "markdown (default) or csv")->check(CLI::IsMember({"markdown", "csv"}));
+    app.add_flag("--each", o->each, "One row per run even when runs repeat a setting with other seeds");
+    return [o]() {
+        const auto runs = collect_runs(o->folder);
+        if (runs.empty())
+            throw InputError(o->folder + ": no run folders here (folders with config.json from twb train)");
+        const std::string t = o->format == "csv" ? runs_table_csv(runs) : runs_table_markdown(runs, !o->each);
+        std::fwrite(t.data(), 1, t.size(), stdout);
+        return 0;
+    };
+}
+
+Action add_lr_find(CLI::App& app) {
+    struct Opts {
+        RunOptions run;
+        LrFindOptions lf;
+        std::string out;
+    };
+    auto o = std::make_shared<Opts>();
+    o->run.add_to(app);
+    app.add_option("--min-lr", o->lf.min_lr, "First learning rate (default 1e-7)");
+    app.add_option("--max-lr", o->lf.max_lr, "Last learning rate (default 1)");
+    app.add_option("--steps", o->lf.steps, "Steps from the first to the last rate (default 100)");
+    app.add_option("--out,-o", o->out, "Write the curve as CSV (step,lr,loss,smoothed)");
+    return [o]() {
+        auto lf = o->lf;
+        lf.config = o->run.config();
+        const auto& stop = install_interrupt_flag();
+        const auto r = find_learning_rate(lf, [&](const LrFindPoint& p) {
+            if (p.step % 10 == 0)
+                std::fprintf(stderr, "step %4d  lr %.3g  loss %.4f  smoothed %.4f\n", p.step, p.lr, p.loss, p.smoothed);
+            return !stop.load();
+        });
+        if (!o->out.empty())
+            write_lr_curve(o->out, r);
+        std::printf("%zu steps%s; lowest smoothed loss at lr %.3g\n", r.curve.size(),
+                    r.diverged ? " (stopped when the loss diverged)" : "", r.min_loss_lr);
+        std::printf("suggested learning_rate: %.3g (a tenth of that); steepest descent at %.3g\n", r.suggested_lr,
+                    r.steepest_lr);
+        return 0;
+    };
+}
+
+Action add_baselines(CLI::App& app) {
+    struct Opts {
+        std::string data;
+        double k = 1.0;
+    };
+    auto o = std::make_shared<Opts>();
+    app.add_option("--data,-d", o->data, "Prepared dataset folder")->required();
+    app.add_option("--add-k", o->k, "Add-k smoothing of the unigram and bigram counts (default 1)");
+    return [o]() {
+        const auto rows = evaluate_baselines(o->data, o->k);
+        std::printf(
+            "| baseline | val loss (nats/token) | accuracy | perplexity | bits/char |\n|---|---|---|---|---|\n");
+        for (const auto& b : rows)
+            std::printf("| %s | %.4f | %.4f | %.3f | %.4f |\n", b.name.c_str(), b.loss, b.accuracy, b.perplexity,
+                        b.bits_per_char);
+        return 0;
+    };
+}
+
+}  // namespace twb::cli

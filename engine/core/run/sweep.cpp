@@ -1,0 +1,187 @@
+// Sweep definitions: parsing an axis, the cells of a grid or a random draw from it, each cell's config
+// and folder name, and SWEEP/sweep.json. Running the cells is nn/sweep_runner.cpp's job.
+#include "twb/errors.h"
+#include "twb/experiments.h"
+#include "twb/text.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+namespace twb {
+
+namespace {
+
+std::string trim(const std::string& s) {
+    const auto a = s.find_first_not_of(" \t");
+    const auto b = s.find_last_not_of(" \t");
+    return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+std::string number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+double parse_number(const std::string& text, const std::string& axis) {
+    size_t used = 0;
+    double v = 0;
+    try {
+        v = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || !std::isfinite(v))
+        throw ConfigError("sweep axis '" + axis + "': '" + text + "' is not a number");
+    return v;
+}
+
+}  // namespace
+
+SweepAxis parse_sweep_axis(const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw ConfigError("sweep axis '" + text +
+                          "' is not key=values (e.g. n_head=1,4,8 or learning_rate=1e-4..1e-1 log 4)");
+    SweepAxis axis;
+    axis.key = trim(text.substr(0, eq));
+    const auto keys = RunConfig::keys();
+    if (std::find(keys.begin(), keys.end(), axis.key) == keys.end())
+        throw ConfigError("sweep axis '" + text + "': unknown config key '" + axis.key + "'");
+    const std::string rest = trim(text.substr(eq + 1));
+    const auto dots = rest.find("..");
+    if (dots != std::string::npos) {
+        // A range: "A..B log N" or "A..B lin N".
+        std::istringstream in(rest.substr(dots + 2));
+        std::string hi, mode, count;
+        in >> hi >> mode >> count;
+        const double a = parse_number(trim(rest.substr(0, dots)), text), b = parse_number(hi, text);
+        if (mode != "log" && mode != "lin")
+            throw ConfigError("sweep axis '" + text + "': a range needs 'log N' or 'lin N' after it");
+        const int n = static_cast<int>(parse_number(count, text));
+        if (n < 2 || n > 1000 || std::to_string(n) != count)
+            throw ConfigError("sweep axis '" + text + "': the number of values must be a whole number from 2 to 1000");
+        if (mode == "log" && (a <= 0 || b <= 0))
+            throw ConfigError("sweep axis '" + text + "': a log range needs positive ends");
+        for (int i = 0; i < n; ++i) {
+            const double t = static_cast<double>(i) / (n - 1);
+            axis.values.push_back(
+                number(mode == "log" ? std::exp(std::log(a) + t * (std::log(b) - std::log(a))) : a + t * (b - a)));
+        }
+    } else {
+        std::istringstream in(rest);
+        std::string v;
+        while (std::getline(in, v, ','))
+            if (!trim(v).empty())
+                axis.values.push_back(trim(v));
+    }
+    if (axis.values.empty())
+        throw ConfigError("sweep axis '" + text + "' has no values");
+    return axis;
+}
+
+RunConfig cell_config(const SweepSpec& spec, const SweepCell& cell) {
+    RunConfig c = spec.base;
+    for (const auto& [k, v] : cell)
+        c.set(k + "=" + v);
+    return c;
+}
+
+std::vector<SweepCell> sweep_cells(const SweepSpec& spec) {
+    if (spec.axes.empty())
+        throw ConfigError("a sweep needs at least one axis (e.g. --axis n_head=1,4,8)");
+    std::vector<SweepCell> cells{SweepCell{}};
+    for (const auto& axis : spec.axes) {
+        std::vector<SweepCell> next;
+        for (const auto& c : cells)
+            for (const auto& v : axis.values) {
+                SweepCell n = c;
+                n.emplace_back(axis.key, v);
+                next.push_back(std::move(n));
+            }
+        cells = std::move(next);
+        if (cells.size() > 100000)
+            throw ConfigError("the sweep has more than 100,000 cells; use fewer values or --random N");
+    }
+    if (spec.random_samples > 0 && static_cast<size_t>(spec.random_samples) < cells.size()) {
+        std::mt19937_64 rng(spec.seed);
+        std::shuffle(cells.begin(), cells.end(), rng);
+        cells.resize(static_cast<size_t>(spec.random_samples));
+    }
+    for (size_t i = 0; i < cells.size(); ++i) {
+        std::string label;
+        for (const auto& [k, v] : cells[i])
+            label += (label.empty() ? "" : ", ") + k + "=" + v;
+        try {
+            RunConfig c = cell_config(spec, cells[i]);
+            const auto problems = c.validate();
+            if (!problems.empty())
+                throw ConfigError(problems.front());
+        } catch (const ConfigError& e) {
+            throw ConfigError("sweep cell " + std::to_string(i) + " (" + label +
+                              ") is not a valid config: " + e.what());
+        }
+    }
+    return cells;
+}
+
+std::string cell_name(size_t index, const SweepCell& cell) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%03zu", index);
+    std::string name = buf;
+    for (const auto& [k, v] : cell) {
+        // A dataset path is named by its folder; anything unsafe in a file name becomes '-'.
+        std::string value = k == "data_dir" ? std::filesystem::path(v).filename().string() : v;
+        for (char& ch : value)
+            if (ch == '/' || ch == '\\' || ch == ' ' || ch == ':' || static_cast<unsigned char>(ch) < 32)
+                ch = '-';
+        name += "_" + k + "=" + value;
+    }
+    if (name.size() > 120)
+        name.resize(120);
+    return name;
+}
+
+namespace {
+nlohmann::json sweep_json(const SweepSpec& spec, const std::vector<SweepCell>& cells) {
+    nlohmann::json j;
+    j["format_version"] = 1;
+    j["base"] = spec.base;
+    j["axes"] = nlohmann::json::array();
+    for (const auto& a : spec.axes)
+        j["axes"].push_back({{"key", a.key}, {"values", a.values}});
+    j["random_samples"] = spec.random_samples;
+    j["seed"] = spec.seed;
+    j["cells"] = cells;
+    return j;
+}
+}  // namespace
+
+void write_sweep(const std::filesystem::path& sweep_dir, const SweepSpec& spec) {
+    write_file_atomic(sweep_dir / "sweep.json", sweep_json(spec, sweep_cells(spec)).dump(2));
+}
+
+SweepSpec read_sweep(const std::filesystem::path& sweep_dir) {
+    const auto file = sweep_dir / "sweep.json";
+    if (!std::filesystem::exists(file))
+        throw InputError(sweep_dir.string() + ": no sweep.json; is this a folder written by 'twb sweep'?");
+    SweepSpec spec;
+    try {
+        const auto j = nlohmann::json::parse(read_file(file));
+        spec.base = j.at("base").get<RunConfig>();
+        for (const auto& a : j.at("axes"))
+            spec.axes.push_back({a.at("key").get<std::string>(), a.at("values").get<std::vector<std::string>>()});
+        spec.random_samples = j.value("random_samples", 0);
+        spec.seed = j.value("seed", uint64_t(1));
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(file.string() + ": unreadable sweep (" + e.what() + ")");
+    }
+    return spec;
+}
+
+}  // namespace twb
