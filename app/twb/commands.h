@@ -23,5 +23,6 @@ Action add_sweep(CLI::App& app);
 Action add_runs(CLI::App& app);
 Action add_lr_find(CLI::App& app);
 Action add_baselines(CLI::App& app);
+Action add_bleu(CLI::App& app);
 
 }  // namespace twb::cli

@@ -34,6 +34,9 @@ int main(int argc, char** argv) {
         twb::cli::add_lr_find);
     reg("baselines", "Uniform, unigram and bigram baselines of a prepared dataset, in the models' units",
         twb::cli::add_baselines);
+    reg("bleu",
+        "Corpus BLEU (sacreBLEU's default: 13a, exp smoothing) and chrF of a hypothesis file against references",
+        twb::cli::add_bleu);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
