@@ -4,6 +4,7 @@
 #include "twb/config.h"
 #include "twb/errors.h"
 #include "twb/run_folder.h"
+#include "twb/samples_history.h"
 #include "twb/session.h"
 #include "twb/text.h"
 #include "twb/training.h"
@@ -105,7 +106,7 @@ Action add_train(CLI::App& app) {
 
 Action add_eval(CLI::App& app) {
     struct Opts {
-        std::string run, data, checkpoint = "best", split = "val";
+        std::string run, data, checkpoint = "best", split = "val", text, samples;
         int64_t maxTokens = 0;
         int batch = 32;
     };
@@ -116,17 +117,58 @@ Action add_eval(CLI::App& app) {
     app.add_option("--split", o->split, "val (default) or train")->check(CLI::IsMember({"val", "train"}));
     app.add_option("--max-tokens", o->maxTokens, "Evaluate at most this many tokens (default: the whole split)");
     app.add_option("--batch-size", o->batch, "Blocks per forward pass");
+    app.add_option("--text", o->text,
+                   "Score a text file instead of a dataset split: perplexity and bits/char of the text under this run "
+                   "(its tokenizer)");
+    app.add_option("--samples", o->samples,
+                   "Judge another run's generations: every output in RUN/samples.jsonl scored by this run (prompt as "
+                   "context, output scored)");
     return [o]() {
         ModelSession session;
         session.open(o->run, o->checkpoint);
+        std::printf("checkpoint %s (step %lld)\n", session.checkpoint().c_str(),
+                    static_cast<long long>(session.step()));
+        if (!o->text.empty()) {
+            const EvalResult r = session.score_text(read_file(o->text));
+            std::printf("%s: %lld tokens scored\nloss        %.4f\nperplexity  %.3f\nbits/char   %.4f\n",
+                        o->text.c_str(), static_cast<long long>(r.tokens), r.loss, r.perplexity, r.bits_per_char);
+            return 0;
+        }
+        if (!o->samples.empty()) {
+            const auto history = read_sample_history(o->samples);
+            if (history.empty())
+                throw InputError(o->samples + ": no samples.jsonl entries to judge (generate with twb sample first)");
+            double sumPpl = 0;
+            int n = 0;
+            for (size_t i = 0; i < history.size(); ++i)
+                for (size_t k = 0; k < history[i].outputs.size(); ++k) {
+                    const auto prompt = session.encode(history[i].prompt);
+                    auto ids = prompt;
+                    const auto out = session.encode(history[i].outputs[k]);
+                    ids.insert(ids.end(), out.begin(), out.end());
+                    if (out.empty())
+                        continue;
+                    const auto lp = session.log_probs(ids, std::max<size_t>(1, prompt.size()));
+                    double nats = 0;
+                    for (double v : lp)
+                        nats -= v;
+                    const double ppl = std::exp(nats / static_cast<double>(lp.size()));
+                    std::printf("sample %zu.%zu (step %lld, %zu tokens): perplexity %.3f\n", i + 1, k + 1,
+                                static_cast<long long>(history[i].checkpoint_step), lp.size(), ppl);
+                    sumPpl += ppl;
+                    ++n;
+                }
+            if (n == 0)
+                throw InputError(o->samples + ": every output is empty");
+            std::printf("mean perplexity over %d outputs: %.3f\n", n, sumPpl / n);
+            return 0;
+        }
         EvalOptions opt;
         opt.data_dir = o->data;
         opt.split = o->split;
         opt.batch_size = o->batch;
         opt.max_tokens = o->maxTokens;
         const EvalResult r = session.evaluate(opt);
-        std::printf("checkpoint %s (step %lld)\n", session.checkpoint().c_str(),
-                    static_cast<long long>(session.step()));
         std::printf("%s: %lld tokens\n", r.split.c_str(), static_cast<long long>(r.tokens));
         std::printf("loss        %.4f\naccuracy    %.4f\nperplexity  %.3f\nbits/char   %.4f\n", r.loss, r.accuracy,
                     r.perplexity, r.bits_per_char);

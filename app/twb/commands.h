@@ -24,5 +24,6 @@ Action add_runs(CLI::App& app);
 Action add_lr_find(CLI::App& app);
 Action add_baselines(CLI::App& app);
 Action add_bleu(CLI::App& app);
+Action add_generate_eval(CLI::App& app);
 
 }  // namespace twb::cli

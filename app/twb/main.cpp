@@ -37,6 +37,10 @@ int main(int argc, char** argv) {
     reg("bleu",
         "Corpus BLEU (sacreBLEU's default: 13a, exp smoothing) and chrF of a hypothesis file against references",
         twb::cli::add_bleu);
+    reg("generate-eval",
+        "Generate every prompt of a file with several decoding settings and compare them: speed, perplexity under "
+        "the model, distinct-n, repetition, BLEU",
+        twb::cli::add_generate_eval);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

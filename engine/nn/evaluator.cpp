@@ -99,4 +99,33 @@ SplitEval evaluate_sequential(GPT& model, const TokenFile& file, int batch_size,
     return {lossSum / static_cast<double>(n), correct / static_cast<double>(n), n};
 }
 
+std::vector<double> token_log_probs(GPT& model, const std::vector<int32_t>& ids, size_t from,
+                                    const torch::Device& device, bool bf16) {
+    torch::NoGradGuard ng;
+    EvalModeGuard mode(model);
+    const auto n = static_cast<int64_t>(ids.size());
+    const int64_t block = model->config().block_size;
+    const int64_t stride = std::max<int64_t>(1, block / 2);
+    std::vector<double> out;
+    if (from < 1)
+        from = 1;
+    int64_t scored = static_cast<int64_t>(from) - 1;  // positions up to here are done (or not wanted)
+    for (int64_t begin = 0; scored < n - 1; begin += stride) {
+        // The window ids[begin .. end) predicts ids[begin+1 .. end); it scores what is not scored yet.
+        const int64_t end = std::min(n, begin + block + 1);
+        if (end - 1 <= scored)
+            continue;
+        std::vector<int64_t> x(ids.begin() + begin, ids.begin() + end - 1);
+        auto input = torch::tensor(x, torch::kInt64).unsqueeze(0).to(device);
+        torch::Tensor logp;
+        with_autocast(device, bf16, [&] {
+            logp = torch::log_softmax(model->forward(input).to(torch::kFloat32)[0], -1).to(torch::kCPU);  // (T, V)
+        });
+        for (int64_t t = std::max(scored + 1, begin + 1); t < end; ++t)
+            out.push_back(logp[t - begin - 1][ids[static_cast<size_t>(t)]].item<double>());
+        scored = end - 1;
+    }
+    return out;
+}
+
 }  // namespace twb::nn

@@ -21,6 +21,12 @@ SplitEval evaluate_random(GPT& model, const TokenFile& file, int batch_size, int
 SplitEval evaluate_sequential(GPT& model, const TokenFile& file, int batch_size, int64_t max_tokens,
                               const torch::Device& device, bool bf16);
 
+/// log P(ids[i] | ids[<i]) for every i >= from (from >= 1), under the model. Sequences longer than
+/// block_size are scored in windows that overlap by half a block, so each token is predicted with at
+/// least block_size/2 tokens of context (the first block's tokens with all they have).
+std::vector<double> token_log_probs(GPT& model, const std::vector<int32_t>& ids, size_t from,
+                                    const torch::Device& device, bool bf16);
+
 /// Runs fn with bf16 autocast on the device when enabled (CPU or CUDA).
 void with_autocast(const torch::Device& device, bool bf16, const std::function<void()>& fn);
 

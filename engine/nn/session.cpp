@@ -146,4 +146,39 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
     return out;
 }
 
+std::vector<double> ModelSession::log_probs(const std::vector<int32_t>& ids, size_t from) {
+    auto& m = need(*d);
+    for (int32_t id : ids)
+        if (id < 0 || id >= m.config.vocab_size)
+            throw InputError("token id " + std::to_string(id) + " is outside this model's vocabulary");
+    return token_log_probs(m.model, ids, from, m.device, m.config.dtype == DType::BFloat16);
+}
+
+EvalResult ModelSession::score_text(const std::string& text) {
+    const auto ids = encode(text);
+    if (ids.size() < 2)
+        throw InputError("the text has fewer than two tokens; there is nothing to predict");
+    const auto lp = log_probs(ids, 1);
+    double nats = 0;
+    for (double v : lp)
+        nats -= v;
+    uint64_t chars = 0;
+    for (unsigned char c : decode(ids))
+        chars += (c & 0xC0) != 0x80;
+    // The first token is context only: the characters it covers are not predicted.
+    const std::string first = decode({ids.front()});
+    for (unsigned char c : first)
+        chars -= (c & 0xC0) != 0x80;
+    EvalResult r;
+    r.split = "text";
+    r.tokens = static_cast<int64_t>(lp.size());
+    const SplitMetrics sm = split_metrics(nats / static_cast<double>(lp.size()), NAN,
+                                          chars ? static_cast<double>(chars) / static_cast<double>(lp.size()) : 1.0);
+    r.loss = sm.loss;
+    r.accuracy = NAN;
+    r.perplexity = sm.perplexity;
+    r.bits_per_char = sm.bits_per_char;
+    return r;
+}
+
 }  // namespace twb

@@ -74,6 +74,12 @@ public:
     /// The model's positions: learned (wpe), sinusoidal (the fixed table) or rotary (cos of the
     /// angle per position and dimension pair), for positions 0..min(max_rows, block_size)-1.
     PositionTable positions(int64_t max_rows = 256) const;
+    /// log P(token | everything before it) for each of ids[from..], under this model (from >= 1).
+    std::vector<double> log_probs(const std::vector<int32_t>& ids, size_t from = 1);
+    /// How well this model predicts a text: the text's tokens scored from the second on. Its loss is
+    /// nats per token, bits per character the total over the text's characters. Seed report 001's judge:
+    /// generated text scored by another model.
+    EvalResult score_text(const std::string& text);
     /// Loss, accuracy, perplexity and bits per character over a split. Throws InputError when the
     /// dataset's tokenizer differs from the model's.
     EvalResult evaluate(const EvalOptions& opt);
