@@ -8,7 +8,7 @@ PKGS=(
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
   libtorch-dev libopenblas0-openmp
   libsentencepiece-dev sentencepiece
-  nlohmann-json3-dev libcli11-dev libicu-dev libssl-dev zlib1g-dev
+  nlohmann-json3-dev libcli11-dev libicu-dev libssl-dev zlib1g-dev libgloo-dev
   xvfb xauth fortunes clang-format
 )
 missing=()

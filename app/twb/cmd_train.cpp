@@ -1,6 +1,7 @@
 // twb train / twb eval.
 #include "app/twb/commands.h"
 #include "app/twb/interrupt.h"
+#include "app/twb/launcher.h"
 #include "twb/config.h"
 #include "twb/errors.h"
 #include "twb/run_folder.h"
@@ -11,6 +12,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 namespace twb::cli {
 
@@ -19,6 +21,7 @@ Action add_train(CLI::App& app) {
         std::string data, out, configFile, preset = "default", initFrom, initCheckpoint = "best";
         std::vector<std::string> sets;
         bool resume = false, quiet = false;
+        int nproc = 1;
     };
     auto o = std::make_shared<Opts>();
     app.add_option("--data,-d", o->data, "Prepared dataset folder (from twb prepare)");
@@ -33,6 +36,11 @@ Action add_train(CLI::App& app) {
     app.add_option("--init-from", o->initFrom, "Start from the weights of another run or checkpoint (finetuning)");
     app.add_option("--init-checkpoint", o->initCheckpoint, "With --init-from: best (default), last or a step");
     app.add_flag("--quiet,-q", o->quiet, "Print only evaluations and the summary");
+    app.add_option("--nproc", o->nproc,
+                   "Data-parallel training in N processes on this machine (c10d, Gloo on CPU); the global batch is "
+                   "N x batch_size x gradient_accumulation_steps. torchrun's RANK/WORLD_SIZE/MASTER_ADDR/"
+                   "MASTER_PORT are honoured too")
+        ->check(CLI::Range(1, 256));
     return [o]() {
         RunConfig cfg;
         if (o->resume) {
@@ -54,7 +62,21 @@ Action add_train(CLI::App& app) {
         if (cfg.data_dir.empty())
             throw ConfigError("give the dataset with --data DIR (a folder from twb prepare)");
 
+        const DistributedEnv dist = distributed_from_env();
+        if (o->nproc > 1) {
+            if (dist.active())
+                throw ConfigError("--nproc starts its own ranks; do not combine it with WORLD_SIZE (torchrun)");
+            cfg.check();  // a bad config is reported once, not by every rank
+            bool threadsSet = false;
+            for (auto& s : o->sets)
+                threadsSet = threadsSet || s.rfind("threads=", 0) == 0;
+            const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+            return launch_local(o->nproc, threadsSet || cfg.threads > 0 ? 0 : std::max(1, cores / o->nproc));
+        }
+        const bool lead = dist.rank == 0;  // only rank 0 of a multi-process run prints progress
+
         TrainJob job;
+        job.distributed = dist;
         job.config = cfg;
         job.run_dir = o->out;
         job.resume = o->resume;
@@ -65,6 +87,11 @@ Action add_train(CLI::App& app) {
 
         TrainCallbacks cb;
         cb.on_start = [&](const TrainStartInfo& s) {
+            if (!lead)
+                return;
+            if (s.world_size > 1)
+                std::printf("%d ranks, global batch %lld sequences per step\n", s.world_size,
+                            static_cast<long long>(s.global_batch));
             std::printf("run %s: %.2fM parameters, %d threads, %s, train %llu / val %llu tokens, from step %lld\n",
                         s.run_dir.c_str(), static_cast<double>(s.parameters) / 1e6, s.threads, s.device.c_str(),
                         static_cast<unsigned long long>(s.train_tokens), static_cast<unsigned long long>(s.val_tokens),
@@ -72,7 +99,7 @@ Action add_train(CLI::App& app) {
             std::fflush(stdout);
         };
         cb.on_step = [&](const StepReport& r) {
-            if (!o->quiet)
+            if (!o->quiet && lead)
                 std::printf("step %6lld/%lld | loss %.4f | lr %.2e | %.1f ms/step | %.0f tok/s | %.1f s\n",
                             static_cast<long long>(r.step), static_cast<long long>(r.max_iters), r.loss, r.lr,
                             r.ms_per_step, r.tokens_per_s, r.elapsed_s);
@@ -80,6 +107,8 @@ Action add_train(CLI::App& app) {
             return true;
         };
         cb.on_eval = [&](const EvalReport& e) {
+            if (!lead)
+                return;
             std::printf(
                 "eval step %lld: train loss %.4f, val loss %.4f, val accuracy %.4f, perplexity %.3f, "
                 "bits/char %.4f%s\n",
@@ -87,12 +116,17 @@ Action add_train(CLI::App& app) {
                 e.is_best ? " (best)" : "");
             std::fflush(stdout);
         };
-        cb.on_message = [](const std::string& m) { std::fprintf(stderr, "twb: %s\n", m.c_str()); };
+        cb.on_message = [&](const std::string& m) {
+            if (lead)
+                std::fprintf(stderr, "twb: %s\n", m.c_str());
+        };
         cb.on_checkpoint = [&](const std::string& p, int64_t) {
             if (!o->quiet)
                 std::printf("checkpoint %s\n", p.c_str());
         };
         const auto s = train(job, cb, &control);
+        if (!lead)
+            return s.stopped ? 130 : 0;
         std::printf(
             "%s at step %lld: best val loss %.4f (step %lld), last val loss %.4f, median %.2f ms/step, "
             "%.1f s\n",

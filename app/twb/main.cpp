@@ -1,5 +1,6 @@
 // twb: the headless command line over the engine. Thin: parses, dispatches, reports errors.
 #include "app/twb/commands.h"
+#include "app/twb/launcher.h"
 #include "twb/errors.h"
 
 #include <iostream>
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
         "Generate every prompt of a file with several decoding settings and compare them: speed, perplexity under "
         "the model, distinct-n, repetition, BLEU",
         twb::cli::add_generate_eval);
+    twb::cli::set_command_line(argc, argv);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

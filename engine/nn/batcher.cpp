@@ -23,10 +23,12 @@ std::pair<torch::Tensor, torch::Tensor> Batcher::next(const torch::Device& devic
     const uint64_t range = m_file.size() - static_cast<uint64_t>(m_block);  // start in [0, N - T - 1]
     auto buf = torch::empty({m_batch, m_block + 1}, torch::kInt64);
     int64_t* p = buf.data_ptr<int64_t>();
-    for (int64_t b = 0; b < m_batch; ++b) {
-        const uint64_t start = next_u64() % range;
-        m_file.copy_to(start, static_cast<uint64_t>(m_block + 1), p + b * (m_block + 1));
-    }
+    for (int64_t r = 0; r < m_world; ++r)
+        for (int64_t b = 0; b < m_batch; ++b) {
+            const uint64_t start = next_u64() % range;
+            if (r == m_rank)
+                m_file.copy_to(start, static_cast<uint64_t>(m_block + 1), p + b * (m_block + 1));
+        }
     auto x = buf.narrow(1, 0, m_block), y = buf.narrow(1, 1, m_block);
     if (device.is_cpu())
         return {x.contiguous(), y.contiguous()};

@@ -4,6 +4,7 @@
 
 #include "core/tokenizers/tokenizer.h"
 #include "nn/device.h"
+#include "twb/distributed.h"
 
 #include <torch/torch.h>
 
@@ -67,6 +68,10 @@ std::string format_doctor(const DoctorReport& r) {
     s << "BLAS            " << r.blas_library << (r.reference_blas ? "  <- reference BLAS, slow" : "") << "\n";
     s << "threads         " << r.threads << "\n";
     s << "device          " << r.device << (r.cuda_available ? "" : " (no CUDA device)") << "\n";
+    std::string backends;
+    for (const auto& b : distributed_backends())
+        backends += (backends.empty() ? "" : ", ") + b;
+    s << "multi-process   " << (backends.empty() ? "none (install libgloo-dev and rebuild)" : backends) << "\n";
     if (r.sgemm_gflops > 0) {
         char b[64];
         std::snprintf(b, sizeof b, "%.1f GFLOP/s", r.sgemm_gflops);

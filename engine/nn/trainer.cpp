@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 
 namespace twb::nn {
 
@@ -94,6 +95,12 @@ void Trainer::prepare() {
     m_threads = apply_threads(m_cfg.threads);
     m_device = resolve_device(m_cfg.device);
     m_bf16 = m_cfg.dtype == DType::BFloat16;
+    if (m_job.distributed.active()) {
+        m_comm = std::make_unique<Communicator>(m_job.distributed, m_device);
+        m_writer = m_comm->rank() == 0;
+        const char* verify = std::getenv("TWB_DIST_VERIFY");  // tests: compare the weights after every step
+        m_verifyEachStep = verify && std::string(verify) == "1";
+    }
     torch::manual_seed(m_cfg.seed);
 
     m_trainFile = std::make_unique<TokenFile>(m_data.dir / "train.bin", m_data.dtype);
@@ -117,9 +124,17 @@ void Trainer::restore() {
     }
     m_opt = std::make_unique<FlatAdamW>(m_model->named_weights(), m_cfg);
     m_batcher = std::make_unique<Batcher>(*m_trainFile, m_cfg.block_size, m_cfg.batch_size, m_cfg.seed);
+    if (m_comm)
+        m_batcher->set_shard(m_comm->rank(), m_comm->world());
     m_state.config = m_cfg;
-    if (!m_job.resume)
+    if (!m_job.resume) {
+        if (m_comm) {
+            // Every rank starts from rank 0's weights, so the ranks never drift apart.
+            auto params = m_opt->flat_params();
+            m_comm->broadcast(params);
+        }
         return;
+    }
     const fs::path ck = find_checkpoint(m_runDir, "last");
     auto loaded = read_checkpoint(ck);
     load_weights(m_model, loaded.weights, ck.string());
@@ -131,11 +146,17 @@ void Trainer::restore() {
     m_state = loaded.state;
     m_state.config = m_cfg;
     m_skipFirstEval = !std::isnan(loaded.state.val_loss);
+    if (m_comm) {
+        auto params = m_opt->flat_params();  // every rank read the same checkpoint; rank 0's is the truth
+        m_comm->broadcast(params);
+    }
     if (m_cb.on_message)
         m_cb.on_message("resuming from " + ck.string());
 }
 
 void Trainer::open_run_folder() {
+    if (!m_writer)
+        return;  // rank 0 alone writes the run folder: config, metrics, probe and checkpoints
     fs::create_directories(m_runDir / "tokenizer");
     // The run carries its tokenizer, so it samples even when the dataset folder moves.
     for (const char* f : {"tokenizer.json", "tokenizer.model"})
@@ -172,7 +193,8 @@ void Trainer::report_start() {
     m_summary.run_dir = m_runDir.string();
     m_elapsedBefore = m_state.elapsed_s;
     m_t0 = Clock::now();
-    m_tokensPerStep = static_cast<int64_t>(m_cfg.batch_size) * m_cfg.block_size * m_cfg.gradient_accumulation_steps;
+    m_tokensPerStep = static_cast<int64_t>(m_cfg.batch_size) * m_cfg.block_size * m_cfg.gradient_accumulation_steps *
+                      (m_comm ? m_comm->world() : 1);
     if (!m_cb.on_start)
         return;
     TrainStartInfo info;
@@ -184,6 +206,9 @@ void Trainer::report_start() {
     info.config = m_cfg;
     info.train_tokens = m_trainFile->size();
     info.val_tokens = m_valFile->size();
+    info.rank = m_comm ? m_comm->rank() : 0;
+    info.world_size = m_comm ? m_comm->world() : 1;
+    info.global_batch = static_cast<int64_t>(info.world_size) * m_cfg.batch_size * m_cfg.gradient_accumulation_steps;
     m_cb.on_start(info);
 }
 
@@ -192,7 +217,8 @@ double Trainer::elapsed() const {
 }
 
 bool Trainer::stop_requested() const {
-    return m_localStop || (m_ctl && m_ctl->stop_requested());
+    const bool here = m_localStop || (m_ctl && m_ctl->stop_requested());
+    return m_comm ? m_comm->any(here) : here;  // every rank stops at the same step
 }
 
 bool Trainer::evaluation_due(int64_t step) const {
@@ -201,9 +227,14 @@ bool Trainer::evaluation_due(int64_t step) const {
 }
 
 void Trainer::evaluate(int64_t step) {
-    const auto tr = evaluate_random(m_model, *m_trainFile, m_cfg.batch_size, m_cfg.eval_iters,
-                                    eval_seed(m_cfg.seed, step, 0), m_device, m_bf16);
-    const auto va = m_haveVal ? evaluate_random(m_model, *m_valFile, m_cfg.batch_size, m_cfg.eval_iters,
+    // Every rank evaluates the global batch (the same figures a single process of that batch gets).
+    const int batch = m_cfg.batch_size * (m_comm ? m_comm->world() : 1);
+    if (m_comm && !m_comm->identical(m_opt->flat_params()))
+        throw Error("distributed training: the ranks' weights differ at step " + std::to_string(step) +
+                    " (they must stay identical); resume from the last checkpoint with --resume");
+    const auto tr = evaluate_random(m_model, *m_trainFile, batch, m_cfg.eval_iters, eval_seed(m_cfg.seed, step, 0),
+                                    m_device, m_bf16);
+    const auto va = m_haveVal ? evaluate_random(m_model, *m_valFile, batch, m_cfg.eval_iters,
                                                 eval_seed(m_cfg.seed, step, 1), m_device, m_bf16)
                               : tr;
     EvalReport ev;
@@ -221,9 +252,11 @@ void Trainer::evaluate(int64_t step) {
         m_state.best_step = step;
     }
     m_summary.last_val_loss = va.loss;
-    MetricsRow row = metrics_row(ev);
-    row.lr = learning_rate_at(m_cfg, step);
-    m_metrics->append(row);
+    if (m_writer) {
+        MetricsRow row = metrics_row(ev);
+        row.lr = learning_rate_at(m_cfg, step);
+        m_metrics->append(row);
+    }
     if (!m_probe.empty())
         append_probe(m_runDir, step, capture_attention_ids(m_model, m_probe, m_device, 1));
     if (m_cb.on_eval)
@@ -249,6 +282,11 @@ double Trainer::forward_backward() {
         loss.backward();
         lossSum += loss.item<double>();
     }
+    if (m_comm) {
+        auto grads = m_opt->flat_grads();
+        m_comm->average(grads);  // the mean gradient of the global batch, identical on every rank
+        lossSum = m_comm->average(lossSum);
+    }
     return lossSum;  // micro-batch losses were divided by the accumulation steps
 }
 
@@ -271,6 +309,8 @@ void Trainer::train_step(int64_t step) {
     const double gradNorm = m_opt->clip_grad_norm(m_cfg.grad_clip);
     m_opt->step(lr);
     m_opt->zero_grad();
+    if (m_verifyEachStep && !m_comm->identical(m_opt->flat_params()))
+        throw Error("distributed training: the ranks' weights differ after step " + std::to_string(step + 1));
     m_state.step = step + 1;
     m_state.tokens_seen += static_cast<uint64_t>(m_tokensPerStep);
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s0).count();
@@ -294,12 +334,15 @@ void Trainer::report_step(double loss, double lr, double gradNorm, double ms) {
     r.elapsed_s = elapsed();
     m_intervalMs = 0;
     m_intervalSteps = 0;
-    m_metrics->append(metrics_row(r));
+    if (m_writer)
+        m_metrics->append(metrics_row(r));
     if (m_cb.on_step && !m_cb.on_step(r))
         m_localStop = true;
 }
 
 void Trainer::checkpoint(double valLoss) {
+    if (!m_writer)
+        return;
     m_state.val_loss = valLoss;
     m_state.batcher_state = m_batcher->state();
     m_state.elapsed_s = elapsed();

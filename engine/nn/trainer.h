@@ -6,6 +6,7 @@
 #include "core/data/token_file.h"
 #include "nn/batcher.h"
 #include "nn/checkpoint.h"
+#include "nn/communicator.h"
 #include "nn/model.h"
 #include "nn/optimizer.h"
 #include "twb/dataset.h"
@@ -59,6 +60,9 @@ private:
     double m_valCharsPerToken = 1;  // of the split evaluated as "val": bits per character divide by it
     GPT m_model{nullptr};
     std::unique_ptr<FlatAdamW> m_opt;
+    std::unique_ptr<Communicator> m_comm;  // a multi-process run; null for one process
+    bool m_writer = true;                  // rank 0 (or the only process) writes the run folder
+    bool m_verifyEachStep = false;         // TWB_DIST_VERIFY=1: check the ranks' weights after every step
     std::unique_ptr<Batcher> m_batcher;
     CheckpointState m_state;
     bool m_skipFirstEval = false;  // a resumed run whose checkpoint had evaluated does not evaluate again

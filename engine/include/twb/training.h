@@ -4,6 +4,7 @@
 // both drive this API. Public API; no torch.
 #pragma once
 #include "twb/config.h"
+#include "twb/distributed.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -23,6 +24,8 @@ struct TrainStartInfo {
     std::string run_dir;
     RunConfig config;  // as used (vocab_size filled in)
     uint64_t train_tokens = 0, val_tokens = 0;
+    int rank = 0, world_size = 1;  // a multi-process run: this process's rank and the number of ranks
+    int64_t global_batch = 0;      // sequences per optimiser step over all ranks: world * batch * accumulation
 };
 
 struct StepReport {
@@ -100,6 +103,7 @@ struct TrainJob {
     bool resume = false;                   // continue from the run's last checkpoint
     std::string init_from;                 // run folder or checkpoint folder whose weights start this run (finetuning)
     std::string init_checkpoint = "best";  // with init_from: best | last | step number
+    DistributedEnv distributed;            // world_size > 1: one rank of a data-parallel run (rank 0 writes run_dir)
 };
 
 /// Runs a training job to max_iters or until stopped. On stop a checkpoint is written first.
