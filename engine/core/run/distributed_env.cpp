@@ -29,9 +29,11 @@ int env_int(const char* name, int fallback, int lo, int hi) {
 
 DistributedEnv distributed_from_env() {
     DistributedEnv e;
-    e.world_size = env_int("WORLD_SIZE", 1, 1, 65536);
-    e.rank = env_int("RANK", 0, 0, 65535);
-    e.local_rank = env_int("LOCAL_RANK", 0, 0, 65535);
+    // torchrun's variables; under Slurm (srun) without them, Slurm's own.
+    const bool slurm = !std::getenv("WORLD_SIZE") && std::getenv("SLURM_NTASKS") && std::getenv("SLURM_PROCID");
+    e.world_size = env_int(slurm ? "SLURM_NTASKS" : "WORLD_SIZE", 1, 1, 65536);
+    e.rank = env_int(slurm ? "SLURM_PROCID" : "RANK", 0, 0, 65535);
+    e.local_rank = env_int(slurm ? "SLURM_LOCALID" : "LOCAL_RANK", 0, 0, 65535);
     e.master_port = env_int("MASTER_PORT", e.master_port, 1, 65535);
     e.timeout_s = env_int("TWB_DIST_TIMEOUT", e.timeout_s, 1, 86400);
     if (const char* a = std::getenv("MASTER_ADDR"); a && *a)
