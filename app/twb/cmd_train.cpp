@@ -103,6 +103,9 @@ Action add_train(CLI::App& app) {
                 std::printf("step %6lld/%lld | loss %.4f | lr %.2e | %.1f ms/step | %.0f tok/s | %.1f s\n",
                             static_cast<long long>(r.step), static_cast<long long>(r.max_iters), r.loss, r.lr,
                             r.ms_per_step, r.tokens_per_s, r.elapsed_s);
+            if (!o->quiet && lead && r.comm_ms_per_step > 0)
+                std::printf("           all-reduce %.2f ms/step (%.0f%% of the step)\n", r.comm_ms_per_step,
+                            100.0 * r.comm_ms_per_step / r.ms_per_step);
             std::fflush(stdout);
             return true;
         };

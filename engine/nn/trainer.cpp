@@ -283,9 +283,11 @@ double Trainer::forward_backward() {
         lossSum += loss.item<double>();
     }
     if (m_comm) {
+        const auto c0 = Clock::now();
         auto grads = m_opt->flat_grads();
         m_comm->average(grads);  // the mean gradient of the global batch, identical on every rank
         lossSum = m_comm->average(lossSum);
+        m_intervalCommMs += std::chrono::duration<double, std::milli>(Clock::now() - c0).count();
     }
     return lossSum;  // micro-batch losses were divided by the accumulation steps
 }
@@ -331,6 +333,8 @@ void Trainer::report_step(double loss, double lr, double gradNorm, double ms) {
     r.grad_norm = gradNorm;
     r.ms_per_step = m_intervalMs / m_intervalSteps;
     r.tokens_per_s = 1000.0 * static_cast<double>(m_tokensPerStep) / r.ms_per_step;
+    r.comm_ms_per_step = m_intervalCommMs / m_intervalSteps;
+    m_intervalCommMs = 0;
     r.elapsed_s = elapsed();
     m_intervalMs = 0;
     m_intervalSteps = 0;

@@ -74,6 +74,7 @@ private:
     int64_t m_tokensPerStep = 0;
     std::vector<double> m_stepMs;
     double m_intervalMs = 0;
+    double m_intervalCommMs = 0;
     int m_intervalSteps = 0;
     bool m_localStop = false;  // on_step asked to stop
 };

@@ -36,7 +36,8 @@ struct StepReport {
     double grad_norm = 0;
     double ms_per_step = 0;  // mean over the steps since the last report
     double tokens_per_s = 0;
-    double elapsed_s = 0;  // training time of the run so far (resumes add up)
+    double elapsed_s = 0;         // training time of the run so far (resumes add up)
+    double comm_ms_per_step = 0;  // multi-process runs: time in the gradient all-reduce, mean per step
 };
 
 struct EvalReport {
