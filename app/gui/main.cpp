@@ -1,4 +1,5 @@
 // transformer-workbench: the desktop app. Thin: application setup and the main window.
+#include "twb/process.h"
 #include "ui/MainWindow.h"
 
 #include <QApplication>
@@ -6,6 +7,7 @@
 #include <exception>
 
 int main(int argc, char** argv) {
+    twb::ensure_openmp_wait_policy(argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName("transformer-workbench");
     QApplication::setApplicationName("transformer-workbench");

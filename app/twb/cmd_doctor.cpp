@@ -8,9 +8,11 @@ namespace twb::cli {
 
 Action add_doctor(CLI::App& app) {
     auto threads = std::make_shared<int>(0);
+    auto noSpeed = std::make_shared<bool>(false);
     app.add_option("--threads", *threads, "Threads to report for (0 = all cores)");
-    return [threads]() {
-        const auto r = run_doctor(*threads, true);
+    app.add_flag("--no-speed", *noSpeed, "Skip the matmul speed measurement");
+    return [threads, noSpeed]() {
+        const auto r = run_doctor(*threads, !*noSpeed);
         std::fputs(format_doctor(r).c_str(), stdout);
         return 0;
     };

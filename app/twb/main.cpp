@@ -1,11 +1,13 @@
 // twb: the headless command line over the engine. Thin: parses, dispatches, reports errors.
 #include "app/twb/commands.h"
 #include "app/twb/launcher.h"
+#include "twb/process.h"
 #include "twb/errors.h"
 
 #include <iostream>
 
 int main(int argc, char** argv) {
+    twb::ensure_openmp_wait_policy(argv);
     CLI::App app{
         "twb - Transformer Workbench command line: prepare data, train, evaluate and sample "
         "small transformer language models"};

@@ -5,6 +5,7 @@
 #include "core/tokenizers/tokenizer.h"
 #include "nn/device.h"
 #include "twb/distributed.h"
+#include "twb/process.h"
 
 #include <torch/torch.h>
 
@@ -71,6 +72,7 @@ std::string format_doctor(const DoctorReport& r) {
     std::string backends;
     for (const auto& b : distributed_backends())
         backends += (backends.empty() ? "" : ", ") + b;
+    s << "OpenMP waiting  " << openmp_wait_policy() << "\n";
     s << "multi-process   " << (backends.empty() ? "none (install libgloo-dev and rebuild)" : backends) << "\n";
     if (r.sgemm_gflops > 0) {
         char b[64];

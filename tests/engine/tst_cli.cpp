@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 namespace {
-QString twb() {
+QString twbBinary() {
     return QString::fromStdString((std::filesystem::read_symlink("/proc/self/exe").parent_path() / "twb").string());
 }
 struct Out {
@@ -18,7 +18,7 @@ struct Out {
 };
 Out run(const QStringList& args, const QByteArray& input = {}) {
     QProcess p;
-    p.start(twb(), args);
+    p.start(twbBinary(), args);
     p.waitForStarted();
     p.write(input);
     p.closeWriteChannel();
@@ -103,6 +103,23 @@ private slots:
         auto st = run({"tokenize", "--data", data, "--stats", "--top", "3"});
         QVERIFY2(st.code == 0, st.err.constData());
         QVERIFY2(st.out.contains("char tokenizer") && st.out.contains("most frequent tokens"), st.out.constData());
+    }
+    void openmpThreadsSleepInsteadOfSpinning() {
+        // Unset, the wait policy becomes PASSIVE (the program re-executes itself once, before torch starts);
+        // a user's own policy is kept.
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.remove("OMP_WAIT_POLICY");
+        env.remove("TWB_WAIT_POLICY_SET");
+        p.setProcessEnvironment(env);
+        p.start(twbBinary(), {"doctor", "--no-speed"});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.readAllStandardOutput().contains("OpenMP waiting  PASSIVE"), "the policy was not set");
+        env.insert("OMP_WAIT_POLICY", "active");
+        p.setProcessEnvironment(env);
+        p.start(twbBinary(), {"doctor", "--no-speed"});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY(p.readAllStandardOutput().contains("OpenMP waiting  active"));
     }
     void errorsAreOneLineAndNonZero() {
         const auto bin = twbtest::path(m_dir, "b.bin");
