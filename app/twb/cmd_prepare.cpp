@@ -19,7 +19,7 @@ namespace twb::cli {
 Action add_prepare(CLI::App& app) {
     struct Opts {
         std::vector<std::string> inputs, clean;
-        std::string preset, tokenizer = "char", format = "text", field = "text", column, recordSep = "%",
+        std::string tokenizerFrom, preset, tokenizer = "char", format = "text", field = "text", column, recordSep = "%",
                             split = "tail", out, allowed;
         int vocab = 0, minFreq = 1;
         double val = 0.1;
@@ -34,6 +34,9 @@ Action add_prepare(CLI::App& app) {
     app.add_option("--tokenizer,-t", o->tokenizer, "char | byte | word | bpe | unigram")
         ->check(CLI::IsMember(choice_names<TokenizerKind>()));
     app.add_option("--vocab-size", o->vocab, "Vocabulary size for word/bpe/unigram (e.g. 2000)");
+    app.add_option("--tokenizer-from", o->tokenizerFrom,
+                   "Encode with the tokenizer of this prepared dataset or run instead of training one (for "
+                   "finetuning: the ids then mean what the pretrained model learned)");
     app.add_option("--val-fraction", o->val, "Share kept for validation, in [0,1) (default 0.1)");
     app.add_option("--split", o->split, "tail: last fraction of tokens (nanoGPT); shuffle: shuffled documents")
         ->check(CLI::IsMember({"tail", "shuffle"}));
@@ -66,6 +69,7 @@ Action add_prepare(CLI::App& app) {
         }
         p.out = o->out;
         p.overwrite = o->force;
+        p.tokenizer_from = o->tokenizerFrom;
         if (!o->preset.empty() && o->tokenizer != to_string(TokenizerKind::Char))
             p.tokenizer.kind = parse_choice<TokenizerKind>(o->tokenizer, "tokenizer");
         if (o->vocab)
@@ -95,7 +99,7 @@ Action add_prepare(CLI::App& app) {
             std::cerr << "twb: warning: " << w << "\n";
         const auto& s = r.stats;
         std::printf("prepared %s\n", r.dir.c_str());
-        std::printf("  tokenizer %s, vocab %d (%d used)\n", to_string(p.tokenizer.kind).c_str(), s.vocab_size,
+        std::printf("  tokenizer %s, vocab %d (%d used)\n", to_string(TextTokenizer::load(r.dir).kind()).c_str(), s.vocab_size,
                     s.vocab_used);
         std::printf("  train %llu tokens, val %llu tokens\n", static_cast<unsigned long long>(r.train_tokens),
                     static_cast<unsigned long long>(r.val_tokens));

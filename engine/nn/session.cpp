@@ -12,6 +12,7 @@
 #include "twb/errors.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
+#include "twb/tokenizer.h"
 
 #include <cmath>
 
@@ -129,6 +130,8 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
     if (opt.max_tokens < 0)
         throw ConfigError("max tokens must not be negative (0 = the whole split)");
     const auto data = open_prepared(opt.data_dir.empty() ? m.config.data_dir : opt.data_dir);
+    if (!opt.data_dir.empty())
+        require_same_tokenizer(run(), data.dir, "evaluate on another dataset");
     if (data.vocab_size != m.config.vocab_size)
         throw InputError("the dataset's vocab size " + std::to_string(data.vocab_size) + " differs from the model's " +
                          std::to_string(m.config.vocab_size) + "; evaluate on data prepared with the same tokenizer");

@@ -10,6 +10,7 @@
 #include "twb/metrics.h"
 #include "twb/probe.h"
 #include "twb/text.h"
+#include "twb/tokenizer.h"
 
 #include <algorithm>
 #include <chrono>
@@ -117,6 +118,7 @@ void Trainer::prepare() {
 void Trainer::restore() {
     if (!m_job.init_from.empty()) {
         const fs::path ck = find_checkpoint(m_job.init_from, m_job.init_checkpoint);
+        require_same_tokenizer(m_job.init_from, m_data.dir, "initialise from " + m_job.init_from);
         const auto loaded = read_checkpoint(ck);
         load_weights(m_model, loaded.weights, ck.string());
         if (m_cb.on_message)

@@ -6,6 +6,7 @@
 #include "core/data/token_file.h"
 #include "core/tokenizers/tokenizer.h"
 #include "twb/text.h"
+#include "twb/tokenizer.h"
 
 #include "twb/errors.h"
 
@@ -271,7 +272,9 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
         throw InputError("the corpus is empty after cleaning; check the inputs and cleaning options");
 
     // 2. Train the tokenizer on the cleaned text.
-    const auto tok = train_tokenizer(opts.tokenizer, corpusFile, stage("tokenizer"));
+    const auto tok = opts.tokenizer_from.empty() ? train_tokenizer(opts.tokenizer, corpusFile, stage("tokenizer"))
+                                                 : load_tokenizer(find_tokenizer_dir(opts.tokenizer_from));
+    const std::string fingerprint = tok->fingerprint();  // before save() moves a sentencepiece model
     const TokenDtype dtype = dtype_for_vocab(tok->vocab_size());
 
     // 3. Encode document by document, line by line.
@@ -383,6 +386,9 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
     meta["format_version"] = kMetaFormatVersion;
     meta["tokenizer"] = tok->kind();
     meta["vocab_size"] = tok->vocab_size();
+    meta["tokenizer_fingerprint"] = fingerprint;
+    if (!opts.tokenizer_from.empty())
+        meta["tokenizer_from"] = fs::absolute(opts.tokenizer_from).string();
     meta["dtype"] = to_string(dtype);
     meta["train_tokens"] = result.train_tokens;
     meta["val_tokens"] = result.val_tokens;

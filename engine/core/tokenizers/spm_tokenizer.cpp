@@ -194,6 +194,7 @@ public:
     std::string token_text(int id) const override {
         return id >= 0 && id < m_vocab ? m_display[static_cast<size_t>(id)] : "?";
     }
+    std::string fingerprint() const override { return sha256_hex(to_string(m_kind) + ":" + sha256_file(m_file)); }
     void save(const fs::path& dir) const override {
         const fs::path target = dir / "tokenizer.model";
         if (fs::absolute(target) != fs::absolute(m_file)) {

@@ -34,5 +34,32 @@ std::string TextTokenizer::token_text(int id) const {
 int TextTokenizer::eos_id() const {
     return m_impl->eos_id();
 }
+std::string TextTokenizer::fingerprint() const {
+    return m_impl->fingerprint();
+}
+
+std::filesystem::path find_tokenizer_dir(const std::filesystem::path& p) {
+    namespace fs = std::filesystem;
+    for (const fs::path& d : {p, p / "tokenizer", p.parent_path().parent_path() / "tokenizer"})
+        if (!d.empty() && fs::exists(d / "tokenizer.json"))
+            return d;
+    throw InputError(p.string() + ": no tokenizer here (a prepared dataset, a run or a checkpoint folder has one)");
+}
+
+void require_same_tokenizer(const std::filesystem::path& model, const std::filesystem::path& data,
+                            const std::string& what) {
+    const auto a = TextTokenizer::load(find_tokenizer_dir(model));
+    const auto b = TextTokenizer::load(find_tokenizer_dir(data));
+    if (a.fingerprint() == b.fingerprint())
+        return;
+    auto describe = [](const TextTokenizer& t) {
+        return to_string(t.kind()) + ", " + std::to_string(t.vocab_size()) + " tokens, fingerprint " +
+               t.fingerprint().substr(0, 12);
+    };
+    throw ConfigError("cannot " + what + ": " + model.string() + " uses one tokenizer (" + describe(a) + ") and " +
+                      data.string() + " another (" + describe(b) + "); the same id means different text in each. " +
+                      "Prepare the data with the model's tokenizer: twb prepare --tokenizer-from " + model.string() +
+                      " ...");
+}
 
 }  // namespace twb

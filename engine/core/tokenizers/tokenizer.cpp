@@ -26,6 +26,15 @@ std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerSpec& spec, const fs::
     throw ConfigError("unknown tokenizer kind");
 }
 
+std::string Tokenizer::fingerprint() const {
+    std::string all = to_string(kind());
+    for (int i = 0; i < vocab_size(); ++i) {
+        all += '\x1f';
+        all += token_text(i);
+    }
+    return sha256_hex(all);
+}
+
 std::unique_ptr<Tokenizer> load_tokenizer(const fs::path& dir) {
     const fs::path file = dir / "tokenizer.json";
     if (!fs::exists(file))

@@ -35,6 +35,10 @@ public:
         (void)text;
         return {};
     }
+    /// Identifies the tokenizer: equal fingerprints encode every text to the same ids. The sha256 of
+    /// the kind and every token's text in id order; sentencepiece models hash their model file (the
+    /// merge scores matter too).
+    virtual std::string fingerprint() const;
     /// True when decode(encode(x)) == x for any text the vocabulary covers.
     virtual bool lossless() const = 0;
     /// Writes tokenizer.json (and any model files) into dir.

@@ -204,6 +204,13 @@ std::string sha256_file(const fs::path& path) {
     return to_hex(d, n);
 }
 
+std::string sha256_hex(std::string_view data) {
+    unsigned char d[EVP_MAX_MD_SIZE];
+    unsigned n = 0;
+    EVP_Digest(data.data(), data.size(), d, &n, EVP_sha256(), nullptr);
+    return to_hex(d, n);
+}
+
 std::string human_bytes(uint64_t n) {
     const char* units[] = {"B", "KB", "MB", "GB", "TB"};
     double v = static_cast<double>(n);

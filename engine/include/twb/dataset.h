@@ -112,6 +112,9 @@ struct PrepareOptions {
     uint64_t seed = 1337;        // shuffle split seed
     std::filesystem::path out;   // output folder; must not exist unless overwrite
     bool overwrite = false;      // replace an existing prepared dataset at out
+    /// Encode with the tokenizer of this prepared dataset or run instead of training one (tokenizer is
+    /// then ignored): finetuning data that means what the pretrained model learned.
+    std::filesystem::path tokenizer_from;
 };
 
 /// Stages: "reading", "tokenizer", "encoding", "writing". Return false to cancel.

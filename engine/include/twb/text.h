@@ -40,6 +40,9 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
 /// Hex sha256 of a file's bytes, read in blocks.
 std::string sha256_file(const std::filesystem::path& path);
 
+/// Hex sha256 of bytes in memory.
+std::string sha256_hex(std::string_view data);
+
 /// Human-readable size ("1.2 MB").
 std::string human_bytes(uint64_t n);
 

@@ -30,10 +30,23 @@ public:
     /// The text one token stands for, as a person should see it ("<eos>", " the", "\n").
     std::string token_text(int id) const;
     int eos_id() const;  // -1 when the tokenizer has none
+    /// Equal fingerprints encode every text to the same ids (see tokenizers_match).
+    std::string fingerprint() const;
 
 private:
     explicit TextTokenizer(std::shared_ptr<const Tokenizer> impl);
     std::shared_ptr<const Tokenizer> m_impl;
 };
+
+/// The folder holding the tokenizer of a prepared dataset, a run (RUN/tokenizer) or a checkpoint of a
+/// run. Throws InputError when the path has none.
+std::filesystem::path find_tokenizer_dir(const std::filesystem::path& dataset_or_run);
+
+/// Throws ConfigError when the model side (a run or checkpoint) and the data side (a prepared dataset)
+/// use different tokenizers, naming both and saying how to prepare the data with the model's: token
+/// 4711 of one means something else in the other, so the weights would be silently wrong. `what` says
+/// what was attempted ("initialise from", "evaluate on").
+void require_same_tokenizer(const std::filesystem::path& model_side, const std::filesystem::path& data_side,
+                            const std::string& what);
 
 }  // namespace twb
