@@ -23,8 +23,12 @@ int main(int argc, char** argv) {
     fs::remove_all(tmp);
     fs::create_directories(tmp);
     fs::copy_file(corpus, tmp / "corpus.txt");
-    for (auto [kind, vocab] :
-         {std::pair<const char*, int>{"char", 0}, {"byte", 0}, {"word", 8000}, {"bpe", 2000}, {"unigram", 2000}}) {
+    for (auto [kind, vocab] : {std::pair<const char*, int>{"char", 0},
+                               {"byte", 0},
+                               {"word", 8000},
+                               {"bpe", 2000},
+                               {"unigram", 2000},
+                               {"bytebpe", 2000}}) {
         TokenizerSpec spec;
         spec.kind = parse_choice<TokenizerKind>(kind, "tokenizer");
         spec.vocab_size = vocab;

@@ -19,8 +19,8 @@ namespace twb::cli {
 Action add_prepare(CLI::App& app) {
     struct Opts {
         std::vector<std::string> inputs, clean;
-        std::string tokenizerFrom, preset, tokenizer = "char", format = "text", field = "text", column, recordSep = "%",
-                            split = "tail", out, allowed;
+        std::string tokenizerFrom, splitPattern, preset, tokenizer = "char", format = "text", field = "text", column,
+                                                         recordSep = "%", split = "tail", out, allowed;
         int vocab = 0, minFreq = 1;
         double val = 0.1;
         uint64_t seed = 1337;
@@ -31,9 +31,12 @@ Action add_prepare(CLI::App& app) {
     app.add_option("--preset", o->preset,
                    "Use a preset instead of --input: fortunes (Debian's fortune cookies, "
                    "offline) or a downloaded catalogue entry");
-    app.add_option("--tokenizer,-t", o->tokenizer, "char | byte | word | bpe | unigram")
+    app.add_option("--tokenizer,-t", o->tokenizer,
+                   "char | byte | word | bpe | unigram (sentencepiece) | bytebpe (byte-level BPE, GPT-2's scheme)")
         ->check(CLI::IsMember(choice_names<TokenizerKind>()));
-    app.add_option("--vocab-size", o->vocab, "Vocabulary size for word/bpe/unigram (e.g. 2000)");
+    app.add_option("--vocab-size", o->vocab, "Vocabulary size for word/bpe/unigram/bytebpe (e.g. 2000)");
+    app.add_option("--split-pattern", o->splitPattern, "bytebpe: how text is split before merging: gpt2 or gpt4")
+        ->check(CLI::IsMember({"gpt2", "gpt4"}));
     app.add_option("--tokenizer-from", o->tokenizerFrom,
                    "Encode with the tokenizer of this prepared dataset or run instead of training one (for "
                    "finetuning: the ids then mean what the pretrained model learned)");
@@ -70,6 +73,7 @@ Action add_prepare(CLI::App& app) {
         p.out = o->out;
         p.overwrite = o->force;
         p.tokenizer_from = o->tokenizerFrom;
+        p.tokenizer.split_pattern = o->splitPattern;
         if (!o->preset.empty() && o->tokenizer != to_string(TokenizerKind::Char))
             p.tokenizer.kind = parse_choice<TokenizerKind>(o->tokenizer, "tokenizer");
         if (o->vocab)
@@ -99,8 +103,8 @@ Action add_prepare(CLI::App& app) {
             std::cerr << "twb: warning: " << w << "\n";
         const auto& s = r.stats;
         std::printf("prepared %s\n", r.dir.c_str());
-        std::printf("  tokenizer %s, vocab %d (%d used)\n", to_string(TextTokenizer::load(r.dir).kind()).c_str(), s.vocab_size,
-                    s.vocab_used);
+        std::printf("  tokenizer %s, vocab %d (%d used)\n", to_string(TextTokenizer::load(r.dir).kind()).c_str(),
+                    s.vocab_size, s.vocab_used);
         std::printf("  train %llu tokens, val %llu tokens\n", static_cast<unsigned long long>(r.train_tokens),
                     static_cast<unsigned long long>(r.val_tokens));
         std::printf("  %llu characters, %llu documents, %.3f characters/token, unknown %.4f%%\n",

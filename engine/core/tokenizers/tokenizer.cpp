@@ -22,6 +22,8 @@ std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerSpec& spec, const fs::
         case TokenizerKind::Bpe:
         case TokenizerKind::Unigram:
             return train_spm_tokenizer(spec, corpus_file, progress);
+    case TokenizerKind::ByteBpe:
+        return train_bytebpe_tokenizer(spec, corpus_file, progress);
     }
     throw ConfigError("unknown tokenizer kind");
 }
@@ -54,6 +56,8 @@ std::unique_ptr<Tokenizer> load_tokenizer(const fs::path& dir) {
         return load_word_tokenizer(dir, j);
     if (kind == "bpe" || kind == "unigram")
         return load_spm_tokenizer(dir, j);
+    if (kind == "bytebpe")
+        return load_bytebpe_tokenizer(dir, j);
     throw FormatError(file.string() + ": unknown tokenizer kind '" + kind + "'");
 }
 

@@ -79,6 +79,9 @@ std::unique_ptr<Tokenizer> load_word_tokenizer(const fs::path& dir, const nlohma
 std::unique_ptr<Tokenizer> train_spm_tokenizer(const TokenizerSpec& spec, const fs::path& corpus,
                                                const ProgressFn& progress);
 std::unique_ptr<Tokenizer> load_spm_tokenizer(const fs::path& dir, const nlohmann::json& j);
+std::unique_ptr<Tokenizer> train_bytebpe_tokenizer(const TokenizerSpec& spec, const fs::path& corpus,
+                                                   const ProgressFn& progress);
+std::unique_ptr<Tokenizer> load_bytebpe_tokenizer(const fs::path& dir, const nlohmann::json& j);
 
 /// Where the sentencepiece module was loaded from (or why it was not), for `twb doctor`.
 std::string spm_module_path();

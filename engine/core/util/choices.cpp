@@ -37,7 +37,8 @@ struct Names<TokenizerKind> {
                                                                       {TokenizerKind::Byte, "byte"},
                                                                       {TokenizerKind::Word, "word"},
                                                                       {TokenizerKind::Bpe, "bpe"},
-                                                                      {TokenizerKind::Unigram, "unigram"}};
+                                                                      {TokenizerKind::Unigram, "unigram"},
+                                                                      {TokenizerKind::ByteBpe, "bytebpe"}};
 };
 
 template <class E>

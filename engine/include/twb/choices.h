@@ -14,7 +14,7 @@ enum class Position { Learned, Sinusoidal, Rotary };
 enum class Schedule { Constant, Cosine, InverseSqrt };
 enum class DType { Float32, BFloat16 };
 enum class DeviceKind { Auto, Cpu, Cuda };
-enum class TokenizerKind { Char, Byte, Word, Bpe, Unigram };
+enum class TokenizerKind { Char, Byte, Word, Bpe, Unigram, ByteBpe };
 
 /// The spelling of a choice ("rotary", "inverse_sqrt", "bfloat16", "cuda", "bpe").
 std::string to_string(Position v);

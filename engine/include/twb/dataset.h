@@ -93,6 +93,7 @@ struct TokenizerSpec {
     int min_frequency = 1;               // word: a word seen fewer times becomes <unk>
     double character_coverage = 0.9995;  // bpe/unigram: rarer characters fall back to bytes
     int threads = 2;                     // bpe/unigram training threads
+    std::string split_pattern;           // bytebpe: "gpt2" (default) or "gpt4", the regex that splits text into pieces
 };
 
 /// Progress of a long job: (done, total) in any unit; return false to cancel.
