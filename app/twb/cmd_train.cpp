@@ -113,10 +113,11 @@ Action add_train(CLI::App& app) {
             if (!lead)
                 return;
             std::printf(
-                "eval step %lld: train loss %.4f, val loss %.4f, val accuracy %.4f, perplexity %.3f, "
+                "eval step %lld: train loss %.4f, train accuracy %.4f, val loss %.4f, val accuracy %.4f, perplexity "
+                "%.3f, "
                 "bits/char %.4f%s\n",
-                static_cast<long long>(e.step), e.train_loss, e.val_loss, e.val_accuracy, e.val_perplexity, e.val_bpc,
-                e.is_best ? " (best)" : "");
+                static_cast<long long>(e.step), e.train_loss, e.train_accuracy, e.val_loss, e.val_accuracy,
+                e.val_perplexity, e.val_bpc, e.is_best ? " (best)" : "");
             std::fflush(stdout);
         };
         cb.on_message = [&](const std::string& m) {

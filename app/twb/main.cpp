@@ -1,8 +1,8 @@
 // twb: the headless command line over the engine. Thin: parses, dispatches, reports errors.
 #include "app/twb/commands.h"
 #include "app/twb/launcher.h"
-#include "twb/process.h"
 #include "twb/errors.h"
+#include "twb/process.h"
 
 #include <iostream>
 

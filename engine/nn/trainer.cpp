@@ -242,6 +242,7 @@ void Trainer::evaluate(int64_t step) {
     EvalReport ev;
     ev.step = step;
     ev.train_loss = tr.loss;
+    ev.train_accuracy = tr.accuracy;
     ev.val_loss = va.loss;
     const SplitMetrics sm = split_metrics(va.loss, va.accuracy, m_valCharsPerToken);
     ev.val_accuracy = sm.accuracy;

@@ -6,6 +6,7 @@
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/experiments.h"
+#include "twb/metrics.h"
 #include "twb/run_folder.h"
 #include "twb/session.h"
 #include "twb/tokenizer.h"
@@ -118,6 +119,15 @@ private slots:
         QCOMPARE(std::filesystem::last_write_time(cell0), stamp);  // finished cells untouched
         const auto runs = collect_runs(dir);
         QCOMPARE(runs.size(), size_t(4));
+        // Evaluations log the training split's accuracy beside the validation accuracy.
+        double lastTrainAccuracy = NAN;
+        for (const auto& row : read_metrics(dir / cell_name(0, cells[0]) / "metrics.csv"))
+            if (row.kind == "eval") {
+                QVERIFY2(row.train_accuracy >= 0 && row.train_accuracy <= 1,
+                         qPrintable(QString::number(row.train_accuracy)));
+                lastTrainAccuracy = row.train_accuracy;
+            }
+        QVERIFY(lastTrainAccuracy > 0);
         for (const auto& r : runs) {
             QCOMPARE(r.status, std::string("finished"));
             QCOMPARE(r.steps, int64_t(10));

@@ -12,7 +12,8 @@ namespace twb {
 
 namespace {
 const char* kHeader =
-    "step,kind,train_loss,val_loss,val_accuracy,val_perplexity,val_bpc,lr,ms_per_step,tokens_per_s,elapsed_s";
+    "step,kind,train_loss,val_loss,val_accuracy,val_perplexity,val_bpc,lr,ms_per_step,tokens_per_s,elapsed_s,"
+    "train_accuracy";  // columns are only ever added at the end, so older files still read
 
 std::string num(double v) {
     if (std::isnan(v))
@@ -67,10 +68,10 @@ MetricsLog::~MetricsLog() {
 }
 
 void MetricsLog::append(const MetricsRow& r) {
-    std::fprintf(m_f, "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", static_cast<long long>(r.step), r.kind.c_str(),
+    std::fprintf(m_f, "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", static_cast<long long>(r.step), r.kind.c_str(),
                  num(r.train_loss).c_str(), num(r.val_loss).c_str(), num(r.val_accuracy).c_str(),
                  num(r.val_perplexity).c_str(), num(r.val_bpc).c_str(), num(r.lr).c_str(), num(r.ms_per_step).c_str(),
-                 num(r.tokens_per_s).c_str(), num(r.elapsed_s).c_str());
+                 num(r.tokens_per_s).c_str(), num(r.elapsed_s).c_str(), num(r.train_accuracy).c_str());
     std::fflush(m_f);
 }
 
@@ -93,6 +94,7 @@ MetricsRow metrics_row(const EvalReport& r) {
     row.train_loss = r.train_loss;
     row.val_loss = r.val_loss;
     row.val_accuracy = r.val_accuracy;
+    row.train_accuracy = r.train_accuracy;
     row.val_perplexity = r.val_perplexity;
     row.val_bpc = r.val_bpc;
     row.elapsed_s = r.elapsed_s;
@@ -116,6 +118,7 @@ EvalReport eval_report(const MetricsRow& row) {
     e.train_loss = row.train_loss;
     e.val_loss = row.val_loss;
     e.val_accuracy = row.val_accuracy;
+    e.train_accuracy = row.train_accuracy;
     e.val_perplexity = row.val_perplexity;
     e.val_bpc = row.val_bpc;
     e.elapsed_s = row.elapsed_s;
@@ -148,6 +151,7 @@ std::vector<MetricsRow> read_metrics(const std::filesystem::path& path) {
         r.train_loss = get("train_loss");
         r.val_loss = get("val_loss");
         r.val_accuracy = get("val_accuracy");
+        r.train_accuracy = get("train_accuracy");
         r.val_perplexity = get("val_perplexity");
         r.val_bpc = get("val_bpc");
         r.lr = get("lr");

@@ -22,8 +22,8 @@ std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerSpec& spec, const fs::
         case TokenizerKind::Bpe:
         case TokenizerKind::Unigram:
             return train_spm_tokenizer(spec, corpus_file, progress);
-    case TokenizerKind::ByteBpe:
-        return train_bytebpe_tokenizer(spec, corpus_file, progress);
+        case TokenizerKind::ByteBpe:
+            return train_bytebpe_tokenizer(spec, corpus_file, progress);
     }
     throw ConfigError("unknown tokenizer kind");
 }

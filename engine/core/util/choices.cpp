@@ -33,12 +33,9 @@ struct Names<DeviceKind> {
 };
 template <>
 struct Names<TokenizerKind> {
-    static constexpr std::pair<TokenizerKind, const char*> items[] = {{TokenizerKind::Char, "char"},
-                                                                      {TokenizerKind::Byte, "byte"},
-                                                                      {TokenizerKind::Word, "word"},
-                                                                      {TokenizerKind::Bpe, "bpe"},
-                                                                      {TokenizerKind::Unigram, "unigram"},
-                                                                      {TokenizerKind::ByteBpe, "bytebpe"}};
+    static constexpr std::pair<TokenizerKind, const char*> items[] = {
+        {TokenizerKind::Char, "char"}, {TokenizerKind::Byte, "byte"},       {TokenizerKind::Word, "word"},
+        {TokenizerKind::Bpe, "bpe"},   {TokenizerKind::Unigram, "unigram"}, {TokenizerKind::ByteBpe, "bytebpe"}};
 };
 
 template <class E>

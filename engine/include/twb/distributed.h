@@ -22,7 +22,8 @@ struct DistributedEnv {
 
 /// Reads RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT and TWB_DIST_TIMEOUT (seconds); a
 /// world size of 1 when WORLD_SIZE is unset. Under Slurm without WORLD_SIZE: SLURM_PROCID, SLURM_NTASKS
-/// and SLURM_LOCALID (MASTER_ADDR and MASTER_PORT still come from the job script). Throws ConfigError naming a malformed variable.
+/// and SLURM_LOCALID (MASTER_ADDR and MASTER_PORT still come from the job script). Throws ConfigError naming a
+/// malformed variable.
 DistributedEnv distributed_from_env();
 
 /// The collective backends this build has: "gloo" (CPU) and "nccl" (CUDA builds of libtorch with NCCL).

@@ -19,6 +19,7 @@ struct MetricsRow {
     std::string kind;  // "train" (a logged step) or "eval"
     double train_loss = NAN, val_loss = NAN, val_accuracy = NAN, val_perplexity = NAN, val_bpc = NAN;
     double lr = NAN, ms_per_step = NAN, tokens_per_s = NAN, elapsed_s = NAN;
+    double train_accuracy = NAN;  // eval rows: accuracy on the training split (beside val_accuracy)
 };
 
 class MetricsLog {

@@ -42,7 +42,7 @@ struct StepReport {
 
 struct EvalReport {
     int64_t step = 0;
-    double train_loss = 0, val_loss = 0, val_accuracy = 0, val_perplexity = 0, val_bpc = 0;
+    double train_loss = 0, train_accuracy = 0, val_loss = 0, val_accuracy = 0, val_perplexity = 0, val_bpc = 0;
     bool is_best = false;
     double elapsed_s = 0;
 };
