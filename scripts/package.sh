@@ -6,11 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
-for tool in rsvg-convert dpkg-shlibdeps gzip; do
+for tool in help2man rsvg-convert dpkg-shlibdeps gzip; do
   command -v "$tool" >/dev/null || { echo "package: $tool is missing; run bash scripts/setup.sh" >&2; exit 1; }
 done
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTWB_BUILD_GUI=ON
-cmake --build "$BUILD_DIR" -j"$(nproc)"
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target all twb_cli_docs
 out=$(cd "$BUILD_DIR" && pwd)/package
 rm -f "$out"/transformer-workbench_*.deb
 (cd "$BUILD_DIR" && cpack -G DEB -B "$out")
