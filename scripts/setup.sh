@@ -10,6 +10,8 @@ PKGS=(
   libsentencepiece-dev sentencepiece
   nlohmann-json3-dev libcli11-dev libicu-dev libssl-dev zlib1g-dev libgloo-dev
   xvfb xauth fortunes clang-format
+  # packaging (packaging/, scripts/package.sh, scripts/check-package.sh, ctest -L packaging)
+  dpkg-dev help2man librsvg2-bin desktop-file-utils appstream lintian bash-completion man-db xdotool x11-utils
 )
 missing=()
 for p in "${PKGS[@]}"; do

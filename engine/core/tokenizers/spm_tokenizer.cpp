@@ -17,6 +17,9 @@
 #ifndef TWB_MODULE_INSTALL_DIR
 #define TWB_MODULE_INSTALL_DIR "/usr/local/lib/transformer-workbench"
 #endif
+#ifndef TWB_MODULE_RELATIVE_DIR  // the module's folder relative to the executables' (../lib/<multiarch>/...)
+#define TWB_MODULE_RELATIVE_DIR "../lib/transformer-workbench"
+#endif
 
 namespace twb {
 
@@ -47,9 +50,9 @@ std::vector<fs::path> module_candidates() {
     if (const char* env = std::getenv("TWB_SPM_MODULE"))
         c.emplace_back(env);
     const fs::path dir = exe_dir();
-    c.push_back(dir / "libtwb_spm.so");                                           // build tree: bin/
-    c.push_back(dir / ".." / "bin" / "libtwb_spm.so");                            // tests in a sibling folder
-    c.push_back(dir / ".." / "lib" / "transformer-workbench" / "libtwb_spm.so");  // installed tree
+    c.push_back(dir / "libtwb_spm.so");                            // build tree: bin/
+    c.push_back(dir / ".." / "bin" / "libtwb_spm.so");             // tests in a sibling folder
+    c.push_back(dir / TWB_MODULE_RELATIVE_DIR / "libtwb_spm.so");  // installed tree
     c.push_back(fs::path(TWB_MODULE_INSTALL_DIR) / "libtwb_spm.so");
     return c;
 }
