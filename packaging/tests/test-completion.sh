@@ -46,7 +46,7 @@ expect "twb train --set position=r" "rotary " twb train --set position = r
 expect "twb train --set dtype=" "bfloat16 float32 " twb train --set dtype = ""
 expect "twb sweep --axis n_h" "n_head= " twb sweep --axis n_h
 expect "twb train --preset " "baby-gpt default nanogpt-cpu tiny " twb train --preset ""
-expect "twb prepare --tokenizer b" "bpe byte " twb prepare --tokenizer b
+expect "twb prepare --tokenizer b" "bpe byte bytebpe " twb prepare --tokenizer b
 expect "twb synth --task " "addition copy reverse sort " twb synth --task ""
 expect "twb sample --no-" "--no-history --no-kv-cache --no-repeat-ngram " twb sample --no-
 expect "twb sample --top-k " "" twb sample --top-k ""

@@ -92,7 +92,7 @@ private slots:
             QCOMPARE(to_string(parse_choice<DType>(n, "dtype")), n);
         for (const auto& n : choice_names<TokenizerKind>())
             QCOMPARE(to_string(parse_choice<TokenizerKind>(n, "tokenizer")), n);
-        QCOMPARE(choice_names<TokenizerKind>().size(), size_t(5));
+        QCOMPARE(choice_names<TokenizerKind>().size(), size_t(6));
         try {
             parse_choice<Position>("rotary2", "position");
             QFAIL("an unknown spelling was accepted");
