@@ -1,6 +1,7 @@
 // The training loop as named steps (trainer.h), and twb::train, its public entry point.
 #include "nn/trainer.h"
 
+#include "core/util/memory.h"
 #include "nn/attention_capture.h"
 #include "nn/device.h"
 #include "nn/evaluator.h"
@@ -89,6 +90,20 @@ void Trainer::prepare() {
     m_runDir = fs::path(m_job.run_dir);
     if (m_runDir.empty())
         throw ConfigError("no run folder given (twb train --out RUN)");
+    // Memory before anything is allocated: a model that cannot fit is refused now, not killed later.
+    if (!m_job.skip_memory_check)
+        check_memory_fits(m_cfg.estimated_memory_bytes(),
+                          "training this model (" + std::to_string(m_cfg.n_layer) + " layers x " +
+                              std::to_string(m_cfg.n_embd) + " wide)",
+                          "pass --ignore-memory-check to twb train");
+    // Only the process that writes the run folder (rank 0 of a multi-process run) locks it and tidies
+    // it: the other ranks read it and must neither be refused by rank 0's lock nor remove its temporaries.
+    if (m_job.distributed.rank == 0) {
+        m_lock = std::make_unique<RunLock>(m_runDir);
+        if (const int n = remove_stale_temporaries(m_runDir); n > 0 && m_cb.on_message)
+            m_cb.on_message("removed " + std::to_string(n) + " unfinished file(s) an interrupted run left in " +
+                            m_runDir.string());
+    }
     if (!m_job.resume && !list_checkpoints(m_runDir).empty())
         throw InputError(m_runDir.string() +
                          " already holds a run; continue it with --resume or choose another folder");
@@ -142,8 +157,12 @@ void Trainer::restore() {
     load_weights(m_model, loaded.weights, ck.string());
     if (loaded.optimizer.tensors.empty())
         throw FormatError(ck.string() + ": holds no optimizer state, so the run cannot resume exactly");
-    m_opt->load_state(loaded.optimizer.tensors);
-    restore_rng(loaded.optimizer);
+    try {
+        m_opt->load_state(loaded.optimizer.tensors);
+    } catch (const FormatError& e) {
+        throw FormatError(ck.string() + ": " + e.what());
+    }
+    restore_rng(loaded.optimizer, ck.string());
     m_batcher->set_state(loaded.state.batcher_state);
     m_state = loaded.state;
     m_state.config = m_cfg;
@@ -248,7 +267,9 @@ void Trainer::evaluate(int64_t step) {
     ev.val_accuracy = sm.accuracy;
     ev.val_perplexity = sm.perplexity;
     ev.val_bpc = sm.bits_per_char;
-    ev.is_best = std::isnan(m_state.best_val_loss) || va.loss < m_state.best_val_loss;
+    // Only evaluations that are checkpointed (step > 0) can be the best: best.json never names a
+    // checkpoint that was not saved (step 0 is not).
+    ev.is_best = step > 0 && (std::isnan(m_state.best_val_loss) || va.loss < m_state.best_val_loss);
     ev.elapsed_s = elapsed();
     if (ev.is_best) {
         m_state.best_val_loss = va.loss;

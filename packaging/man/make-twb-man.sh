@@ -25,7 +25,7 @@ esc='s/\\/\\e/g; s/^[.'"'"']/\\\&&/'
   echo
   echo "[COMMANDS]"
   twb --help | awk -f "$awk_help" | awk -F'\t' '$1 == "subcommand" { print $2 }' | while read -r cmd; do
-    help=$(twb "$cmd" --help)
+    help=$(twb "$cmd" --help) || { echo "make-twb-man.sh: 'twb $cmd --help' failed (exit $?)" >&2; exit 1; }
     summary=$(printf '%s\n' "$help" | head -n 1)
     usage=$(printf '%s\n' "$help" | sed -n 's/^Usage: twb //p')
     echo ".SS \"twb $cmd\""

@@ -37,7 +37,9 @@ expect() {
     fi
 }
 
-expect "twb " "$(printf '%s\n' $commands --help -h --version | sort | tr '\n' ' ')" twb ""
+# The program's own top-level options (-h,--help, --version, --verbose ...), split at commas.
+top_options=$("$twb" --help | awk -f "$awk_help" | awk -F'\t' '$1 == "option" { print $2 }' | tr ',' '\n')
+expect "twb " "$(printf '%s\n' $commands $top_options | sort | tr '\n' ' ')" twb ""
 expect "twb tr" "train " twb tr
 expect "twb train --se" "--set " twb train --se
 expect "twb train --set " "$all_keys" twb train --set ""
