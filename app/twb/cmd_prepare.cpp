@@ -1,5 +1,6 @@
 // twb prepare / tokenize / datasets: the data-side commands.
 #include "app/twb/commands.h"
+#include "app/twb/interrupt.h"
 #include "app/twb/progress_line.h"
 #include "twb/catalogue.h"
 #include "twb/dataset.h"
@@ -94,9 +95,12 @@ Action add_prepare(CLI::App& app) {
         p.cleaning.allowed_chars = o->allowed;
 
         ProgressLine bar(!o->quiet);
+        // Ctrl-C or SIGTERM cancels at the next progress report; the engine then removes its temporary
+        // folder, so nothing is left behind.
+        const auto& interrupted = install_interrupt_flag();
         const auto r = prepare_dataset(p, [&](const std::string& stage, uint64_t done, uint64_t total) {
             bar.update(stage, done, total);
-            return true;
+            return !interrupted.load();
         });
         bar.finish();
         for (auto& w : r.warnings)

@@ -20,17 +20,19 @@ Action add_train(CLI::App& app) {
     struct Opts {
         std::string data, out, configFile, preset = "default", initFrom, initCheckpoint = "best";
         std::vector<std::string> sets;
-        bool resume = false, quiet = false;
+        bool resume = false, quiet = false, ignoreMemory = false;
         int nproc = 1;
     };
     auto o = std::make_shared<Opts>();
     app.add_option("--data,-d", o->data, "Prepared dataset folder (from twb prepare)");
     app.add_option("--out,-o", o->out, "Run folder: config.json, metrics.csv and checkpoints/ go here")->required();
     app.add_option("--config,-c", o->configFile, "Config JSON (nanoGPT key names); applied over the preset");
-    app.add_option("--preset", o->preset,
-                   "Starting config: default (4x4x128, rotary, lr 3e-3), nanogpt-cpu (nanoGPT's CPU recipe exactly), "
-                   "baby-gpt (6x6x384), tiny")
-        ->check(CLI::IsMember(preset_config_names()));
+    auto* presetOpt =
+        app.add_option(
+               "--preset", o->preset,
+               "Starting config: default (4x4x128, rotary, lr 3e-3), nanogpt-cpu (nanoGPT's CPU recipe exactly), "
+               "baby-gpt (6x6x384), tiny")
+            ->check(CLI::IsMember(preset_config_names()));
     app.add_option("--set,-s", o->sets, "Override one key, repeatable: --set n_layer=6 --set dropout=0.1");
     app.add_flag("--resume", o->resume, "Continue the run in --out from its last checkpoint");
     app.add_option("--init-from", o->initFrom, "Start from the weights of another run or checkpoint (finetuning)");
@@ -41,19 +43,21 @@ Action add_train(CLI::App& app) {
                    "N x batch_size x gradient_accumulation_steps. torchrun's RANK/WORLD_SIZE/MASTER_ADDR/"
                    "MASTER_PORT are honoured too")
         ->check(CLI::Range(1, 256));
-    return [o]() {
+    app.add_flag("--ignore-memory-check", o->ignoreMemory,
+                 "Train even when the model's memory estimate exceeds the available memory");
+    return [o, presetOpt]() {
         RunConfig cfg;
+        if (o->resume && (presetOpt->count() > 0 || !o->configFile.empty()))
+            throw ConfigError(
+                "--preset and --config start a new run; --resume continues the run's own config.json "
+                "(change keys with --set)");
         if (o->resume) {
             cfg = read_run_config(o->out);
         } else {
+            // Precedence: the preset, then the file's keys over it, then each --set.
             cfg = preset_config(o->preset);
-            if (!o->configFile.empty()) {
-                try {
-                    cfg = nlohmann::json::parse(read_file(o->configFile)).get<RunConfig>();
-                } catch (const nlohmann::json::exception& e) {
-                    throw InputError(o->configFile + ": not a valid config JSON (" + e.what() + ")");
-                }
-            }
+            if (!o->configFile.empty())
+                cfg = read_config_file(o->configFile, cfg);
         }
         for (auto& s : o->sets)
             cfg.set(s);
@@ -82,6 +86,7 @@ Action add_train(CLI::App& app) {
         job.resume = o->resume;
         job.init_from = o->initFrom;
         job.init_checkpoint = o->initCheckpoint;
+        job.skip_memory_check = o->ignoreMemory;
         TrainControl control;
         install_interrupt_flag(&control);
 

@@ -4,7 +4,35 @@
 #include "twb/errors.h"
 #include "twb/process.h"
 
+#include <cstdlib>
 #include <iostream>
+#include <string>
+
+namespace {
+/// A message as one line: a library's trace is cut to its first line; an engine message whose parts
+/// span lines has them joined.
+std::string one_line(const std::string& msg, bool first_only) {
+    std::string out;
+    size_t pos = 0;
+    while (pos <= msg.size()) {
+        size_t nl = msg.find('\n', pos);
+        if (nl == std::string::npos)
+            nl = msg.size();
+        std::string line = msg.substr(pos, nl - pos);
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+            line.pop_back();
+        if (!line.empty()) {
+            if (!out.empty())
+                out += "; ";
+            out += line;
+            if (first_only)
+                break;
+        }
+        pos = nl + 1;
+    }
+    return out.empty() ? "unknown error" : out;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
     twb::ensure_openmp_wait_policy(argv);
@@ -12,6 +40,7 @@ int main(int argc, char** argv) {
         "twb - Transformer Workbench command line: prepare data, train, evaluate and sample "
         "small transformer language models"};
     app.require_subcommand(1);
+    app.fallthrough();  // --verbose after the subcommand too
     app.set_version_flag("--version", "twb 0.1.0");
     std::vector<std::pair<CLI::App*, twb::cli::Action>> cmds;
     auto reg = [&](const char* name, const char* help, twb::cli::Action (*add)(CLI::App&)) {
@@ -45,11 +74,23 @@ int main(int argc, char** argv) {
         "the model, distinct-n, repetition, BLEU",
         twb::cli::add_generate_eval);
     twb::cli::set_command_line(argc, argv);
+    bool verbose = std::getenv("TWB_VERBOSE") != nullptr;
+    app.add_flag("--verbose", verbose, "On an error, print the full message (a library's stack trace too)");
     try {
         app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
+    } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        // CLI11 would print two lines; every twb error is one.
+        std::cerr << "twb: error: " << one_line(e.what(), false) << " (see twb --help or twb COMMAND --help)\n";
+        return e.get_exit_code() ? e.get_exit_code() : 1;
     }
+    // Every failure ends as one line on stderr: the engine's own errors say what to do; anything
+    // else (a library's exception, a bug) is cut to its first line, and --verbose shows it whole.
     try {
         for (auto& [sub, action] : cmds)
             if (sub->parsed())
@@ -57,8 +98,21 @@ int main(int argc, char** argv) {
     } catch (const twb::Cancelled&) {
         std::cerr << "twb: cancelled\n";
         return 130;
+    } catch (const twb::Error& e) {
+        std::cerr << "twb: error: " << (verbose ? std::string(e.what()) : one_line(e.what(), false)) << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "twb: error: out of memory; use a smaller model, batch or input\n";
+        return 1;
     } catch (const std::exception& e) {
-        std::cerr << "twb: error: " << e.what() << "\n";
+        if (verbose)
+            std::cerr << "twb: error: " << e.what() << "\n";
+        else
+            std::cerr << "twb: error: " << one_line(e.what(), true)
+                      << " (unexpected: run again with --verbose for details and report it)\n";
+        return 1;
+    } catch (...) {
+        std::cerr << "twb: error: an unknown exception (unexpected: please report it)\n";
         return 1;
     }
     return 0;

@@ -17,12 +17,6 @@ std::string step_name(int64_t step) {
     return checkpoint_dir_name(step);
 }
 
-nlohmann::json number_or_null(double v) {
-    return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v);
-}
-double json_double(const nlohmann::json& j, const char* key) {
-    return j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::nan("");
-}
 }  // namespace
 
 fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* opt, const CheckpointState& st) {
@@ -44,17 +38,7 @@ fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* o
             }
             save_safetensors(tmp / "optimizer.safetensors", state);
         }
-        nlohmann::json j;
-        j["format_version"] = 1;
-        j["step"] = st.step;
-        j["batcher_state"] = std::to_string(st.batcher_state);  // string: JSON numbers lose 64-bit precision
-        j["val_loss"] = number_or_null(st.val_loss);
-        j["best_val_loss"] = number_or_null(st.best_val_loss);
-        j["best_step"] = st.best_step;
-        j["elapsed_s"] = st.elapsed_s;
-        j["tokens_seen"] = st.tokens_seen;
-        j["config"] = st.config;
-        write_file_atomic(tmp / "state.json", j.dump(2));
+        write_file_atomic(tmp / "state.json", checkpoint_state_json(st));
         std::error_code ec;
         if (fs::exists(final))
             fs::remove_all(final, ec);
@@ -64,30 +48,16 @@ fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* o
         fs::remove_all(tmp, ec);
         throw;
     }
-    if (!std::isnan(st.best_val_loss) && st.best_step >= 0) {
-        nlohmann::json b{{"step", st.best_step}, {"val_loss", st.best_val_loss}};
-        write_file_atomic(root / "best.json", b.dump(2));
-    }
+    // best.json only ever names a checkpoint that exists (this one or an earlier one kept by pruning).
+    if (!std::isnan(st.best_val_loss) && st.best_step >= 0 && fs::exists(root / step_name(st.best_step) / "state.json"))
+        write_file_atomic(root / "best.json", best_json(st.best_step, st.best_val_loss));
     return final;
 }
 
 LoadedCheckpoint read_checkpoint(const fs::path& dir) {
     LoadedCheckpoint c;
     c.dir = dir;
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(read_file(dir / "state.json"));
-    } catch (const nlohmann::json::exception& e) {
-        throw FormatError((dir / "state.json").string() + ": unreadable (" + e.what() + ")");
-    }
-    c.state.step = j.value("step", 0ll);
-    c.state.batcher_state = std::stoull(j.value("batcher_state", std::string("0")));
-    c.state.val_loss = json_double(j, "val_loss");
-    c.state.best_val_loss = json_double(j, "best_val_loss");
-    c.state.best_step = j.value("best_step", -1ll);
-    c.state.elapsed_s = j.value("elapsed_s", 0.0);
-    c.state.tokens_seen = j.value("tokens_seen", 0ull);
-    c.state.config = j.value("config", nlohmann::json::object()).get<RunConfig>();
+    c.state = parse_checkpoint_state(read_file(dir / "state.json"), (dir / "state.json").string());
     c.weights = load_safetensors(dir / "model.safetensors");
     if (fs::exists(dir / "optimizer.safetensors"))
         c.optimizer = load_safetensors(dir / "optimizer.safetensors");
@@ -109,17 +79,32 @@ void load_weights(GPT& model, const SafetensorsData& w, const std::string& where
         }
         if (!at::isFloatingType(t.scalar_type()))
             throw FormatError(where + ": tensor '" + name + "' is not floating point");
+        if (!torch::isfinite(t).all().item<bool>())
+            throw FormatError(where + ": tensor '" + name +
+                              "' holds NaN or infinite values; the checkpoint is damaged (use an earlier one)");
         p.copy_(t.to(p.scalar_type()));
     }
 }
 
-void restore_rng(const SafetensorsData& optimizer) {
+void restore_rng(const SafetensorsData& optimizer, const std::string& where) {
     auto it = optimizer.tensors.find("rng.torch_cpu");
     if (it == optimizer.tensors.end())
-        return;
+        throw FormatError(where +
+                          ": holds no random-generator state (rng.torch_cpu), so the run cannot resume "
+                          "exactly; start a new run, or --init-from this one");
     auto gen = at::detail::getDefaultCPUGenerator();
     std::lock_guard<std::mutex> lock(gen.mutex());
-    gen.set_state(it->second);
+    const auto want = gen.get_state();
+    const auto& t = it->second;
+    if (t.scalar_type() != want.scalar_type() || t.numel() != want.numel())
+        throw FormatError(where + ": its random-generator state has " + std::to_string(t.numel()) + " " +
+                          c10::toString(t.scalar_type()) + " values where this libtorch needs " +
+                          std::to_string(want.numel()) + "; the checkpoint is damaged or from another libtorch");
+    try {
+        gen.set_state(t.reshape({-1}).contiguous());
+    } catch (const c10::Error&) {
+        throw FormatError(where + ": its random-generator state is not valid; the checkpoint is damaged");
+    }
 }
 
 void prune_checkpoints(const fs::path& run_dir, int keep_last, int64_t best_step) {

@@ -3,6 +3,7 @@
 // checkpoint; the last N and the best by val loss are kept. Loading checks names, dtypes and shapes
 // against the config and says which tensor does not fit.
 #pragma once
+#include "core/run/checkpoint_state.h"
 #include "nn/model.h"
 #include "nn/optimizer.h"
 #include "nn/safetensors.h"
@@ -19,18 +20,6 @@ using twb::find_checkpoint;
 using twb::list_checkpoints;
 using twb::read_run_config;
 
-/// Everything besides tensors that a resume needs.
-struct CheckpointState {
-    int64_t step = 0;                // optimiser steps done
-    uint64_t batcher_state = 0;      // data position (generator state)
-    double val_loss = std::nan("");  // at this step, when evaluated
-    double best_val_loss = std::nan("");
-    int64_t best_step = -1;
-    double elapsed_s = 0;  // training time so far
-    uint64_t tokens_seen = 0;
-    RunConfig config;
-};
-
 struct LoadedCheckpoint {
     fs::path dir;
     CheckpointState state;
@@ -46,8 +35,9 @@ LoadedCheckpoint read_checkpoint(const fs::path& checkpoint_dir);
 /// Copies weights into the model; FormatError naming the first missing or mismatched tensor.
 void load_weights(GPT& model, const SafetensorsData& weights, const std::string& where);
 
-/// Restores torch's CPU generator from a checkpoint's optimizer file (when present).
-void restore_rng(const SafetensorsData& optimizer);
+/// Restores torch's CPU generator from a checkpoint's optimizer file. FormatError naming `where`
+/// when the state is missing or not one this libtorch's generator takes (a resume would not be exact).
+void restore_rng(const SafetensorsData& optimizer, const std::string& where);
 
 /// Deletes all but the newest keep_last checkpoints and the best one.
 void prune_checkpoints(const fs::path& run_dir, int keep_last, int64_t best_step);

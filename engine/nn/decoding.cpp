@@ -18,6 +18,23 @@ namespace twb::nn {
 
 namespace {
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+/// NaN logits mean broken weights (or a diverged model): refused with a message, never sampled from.
+void check_logits(const torch::Tensor& row) {
+    if (torch::isnan(row).any().item<bool>())
+        throw FormatError(
+            "the model's output is NaN: its weights are broken (a diverged run?); sample from an earlier checkpoint");
+}
+
+/// True when the filters banned every token (e.g. a no-repeat-ngram that exhausted the vocabulary).
+bool nothing_allowed(const torch::Tensor& row) {
+    return row.max().item<float>() == kNegInf;
+}
+
+std::string exhausted_warning(const SamplingOptions& opt, int64_t at) {
+    return "no-repeat-ngram " + std::to_string(opt.no_repeat_ngram) + " left no token to choose after " +
+           std::to_string(at) + " generated tokens, so generation stopped there (use a larger n or a shorter output)";
+}
 }  // namespace
 
 // ---------------------------------------------------------------- filters
@@ -116,10 +133,20 @@ SampleResult beam_search(LogitsSource& src, const std::vector<int32_t>& prompt, 
         auto logits = src.next_logits(seqs);
         const int64_t V = logits.size(1);
         std::vector<std::tuple<double, int64_t, int32_t>> cands;  // score, parent, token
+        std::vector<bool> ended(alive.size(), false);
         for (size_t b = 0; b < alive.size(); ++b) {
             auto row = logits[static_cast<int64_t>(b)].clone();
+            check_logits(row);
             apply_repetition_penalty(row, seqs[b], opt.repetition_penalty);
             apply_no_repeat_ngram(row, seqs[b], opt.no_repeat_ngram);
+            if (nothing_allowed(row)) {
+                // This hypothesis cannot go on without breaking the rule: it ends here.
+                ended[b] = true;
+                finished.push_back(alive[b]);
+                if (res.warnings.empty())
+                    res.warnings.push_back(exhausted_warning(opt, static_cast<int64_t>(alive[b].gen.size())));
+                continue;
+            }
             auto lp = torch::log_softmax(row, 0);
             auto [vals, idx] = lp.topk(std::min<int64_t>(2 * W, V));
             for (int64_t j = 0; j < vals.size(0); ++j)
@@ -143,8 +170,14 @@ SampleResult beam_search(LogitsSource& src, const std::vector<int32_t>& prompt, 
             if (static_cast<int>(next.size()) == W)
                 break;
         }
-        if (next.empty())
+        if (next.empty()) {
+            std::vector<Hyp> rest;  // the ended ones are in finished already
+            for (size_t b = 0; b < alive.size(); ++b)
+                if (!ended[b])
+                    rest.push_back(alive[b]);
+            alive = std::move(rest);
             break;
+        }
         res.generated += static_cast<int64_t>(next.size());
         // Done when W hypotheses have finished and none alive can still beat the best of them.
         if (static_cast<int>(finished.size()) >= W) {
@@ -225,8 +258,18 @@ SampleResult generate_ids(LogitsSource& src, const std::vector<int32_t>& prompt,
                     continue;
                 }
                 auto row = logits[b].clone();
+                check_logits(row);
                 apply_repetition_penalty(row, seq, opt.repetition_penalty);
                 apply_no_repeat_ngram(row, seq, opt.no_repeat_ngram);
+                if (nothing_allowed(row)) {
+                    done[static_cast<size_t>(b)] = true;
+                    seq.push_back(filler);
+                    const std::string w =
+                        exhausted_warning(opt, static_cast<int64_t>(out[static_cast<size_t>(b)].size()));
+                    if (std::find(res.warnings.begin(), res.warnings.end(), w) == res.warnings.end())
+                        res.warnings.push_back(w);
+                    continue;
+                }
                 const auto logp = torch::log_softmax(row, 0);
                 int32_t tok;
                 torch::Tensor shown;  // distribution reported to the user

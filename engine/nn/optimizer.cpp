@@ -65,14 +65,23 @@ void FlatAdamW::load_state(const std::map<std::string, torch::Tensor>& st) {
     for (const char* k : {"exp_avg", "exp_avg_sq", "step"})
         if (!st.count(k))
             throw FormatError(std::string("optimizer state lacks '") + k + "'");
-    const auto& a = st.at("exp_avg");
-    if (a.numel() != m_params.numel())
-        throw FormatError("optimizer state holds " + std::to_string(a.numel()) + " values but the model has " +
-                          std::to_string(m_params.numel()) + " parameters; the checkpoint belongs to another config");
+    for (const char* k : {"exp_avg", "exp_avg_sq"}) {
+        const auto& a = st.at(k);
+        if (a.numel() != m_params.numel())
+            throw FormatError(std::string("optimizer state '") + k + "' holds " + std::to_string(a.numel()) +
+                              " values but the model has " + std::to_string(m_params.numel()) +
+                              " parameters; the checkpoint belongs to another config or is damaged");
+        if (!at::isFloatingType(a.scalar_type()))
+            throw FormatError(std::string("optimizer state '") + k +
+                              "' is not floating point; the checkpoint is damaged");
+    }
+    const auto& s = st.at("step");
+    if (s.numel() != 1 || at::isFloatingType(s.scalar_type()) || s.scalar_type() == torch::kBool)
+        throw FormatError("optimizer state 'step' is not a single whole number; the checkpoint is damaged");
     torch::NoGradGuard ng;
-    m_expAvg.copy_(a.reshape({-1}));
+    m_expAvg.copy_(st.at("exp_avg").reshape({-1}));
     m_expAvgSq.copy_(st.at("exp_avg_sq").reshape({-1}));
-    m_step = st.at("step").item<int64_t>();
+    m_step = s.reshape({-1})[0].item<int64_t>();
 }
 
 }  // namespace twb::nn

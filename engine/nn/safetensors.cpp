@@ -1,6 +1,8 @@
 // safetensors reader and writer.
 #include "nn/safetensors.h"
 
+#include "core/run/safetensors_header.h"
+
 #include "twb/errors.h"
 #include "twb/text.h"
 
@@ -11,8 +13,6 @@
 namespace twb::nn {
 
 namespace {
-constexpr uint64_t kMaxHeader = 100ull << 20;  // the format's own limit is 100 MB
-
 std::string dtype_name(torch::ScalarType t) {
     switch (t) {
         case torch::kFloat32:
@@ -100,64 +100,29 @@ SafetensorsData load_safetensors(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(where + ": cannot open the file");
-    const uint64_t size = std::filesystem::file_size(path);
-    if (size < 8)
-        throw FormatError(where + ": truncated (" + std::to_string(size) + " bytes, no header)");
-    unsigned char lenBytes[8];
-    in.read(reinterpret_cast<char*>(lenBytes), 8);
-    uint64_t hl = 0;
-    for (int i = 7; i >= 0; --i)
-        hl = (hl << 8) | lenBytes[i];
-    if (hl > kMaxHeader)
-        throw FormatError(where + ": header length " + std::to_string(hl) +
-                          " is beyond the 100 MB limit; not a safetensors file");
-    if (8 + hl > size)
-        throw FormatError(where + ": truncated (header says " + std::to_string(hl) + " bytes, file has " +
-                          std::to_string(size) + ")");
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec)
+        throw InputError(where + ": cannot read the file (" + ec.message() + ")");
+    char lenBytes[8] = {};
+    in.read(lenBytes, 8);
+    const uint64_t hl =
+        safetensors_header_length(std::string_view(lenBytes, static_cast<size_t>(in.gcount())), size, where);
     std::string h(hl, '\0');
     in.read(h.data(), static_cast<std::streamsize>(hl));
-    nlohmann::json header;
-    try {
-        header = nlohmann::json::parse(h);
-    } catch (const nlohmann::json::exception& e) {
-        throw FormatError(where + ": header is not valid JSON (" + e.what() + ")");
-    }
-    if (!header.is_object())
-        throw FormatError(where + ": header is not a JSON object");
     const uint64_t dataSize = size - 8 - hl;
+    const SafetensorsHeader header = parse_safetensors_header(h, dataSize, where);
     std::string data(dataSize, '\0');
     in.read(data.data(), static_cast<std::streamsize>(dataSize));
+    if (static_cast<uint64_t>(in.gcount()) != dataSize)
+        throw FormatError(where + ": could not read the whole file; it changed while being read or is damaged");
     SafetensorsData out;
-    for (auto& [name, v] : header.items()) {
-        if (name == "__metadata__") {
-            for (auto& [k, mv] : v.items())
-                if (mv.is_string())
-                    out.metadata[k] = mv.get<std::string>();
-            continue;
-        }
-        try {
-            const auto dt = dtype_from(v.at("dtype").get<std::string>(), where + " tensor '" + name + "'");
-            const auto shape = v.at("shape").get<std::vector<int64_t>>();
-            const auto offs = v.at("data_offsets").get<std::vector<uint64_t>>();
-            if (offs.size() != 2 || offs[0] > offs[1] || offs[1] > dataSize)
-                throw FormatError(where + ": tensor '" + name + "' lies outside the file (offsets " +
-                                  std::to_string(offs.empty() ? 0 : offs[0]) + ".." +
-                                  std::to_string(offs.size() < 2 ? 0 : offs[1]) + ", data " + std::to_string(dataSize) +
-                                  " bytes); the file is truncated or corrupt");
-            int64_t numel = 1;
-            for (auto d : shape) {
-                if (d < 0)
-                    throw FormatError(where + ": tensor '" + name + "' has a negative dimension");
-                numel *= d;
-            }
-            auto t = torch::empty(shape, torch::TensorOptions().dtype(dt));
-            if (static_cast<uint64_t>(numel) * t.element_size() != offs[1] - offs[0])
-                throw FormatError(where + ": tensor '" + name + "' shape does not match its byte size");
-            std::memcpy(t.data_ptr(), data.data() + offs[0], offs[1] - offs[0]);
-            out.tensors[name] = t;
-        } catch (const nlohmann::json::exception& e) {
-            throw FormatError(where + ": tensor '" + name + "' entry is malformed (" + e.what() + ")");
-        }
+    out.metadata = header.metadata;
+    for (const auto& e : header.tensors) {
+        auto t = torch::empty(e.shape,
+                              torch::TensorOptions().dtype(dtype_from(e.dtype, where + " tensor '" + e.name + "'")));
+        std::memcpy(t.data_ptr(), data.data() + e.begin, e.end - e.begin);
+        out.tensors[e.name] = t;
     }
     return out;
 }

@@ -4,6 +4,7 @@
 // touched from other threads.
 #pragma once
 #include "core/data/token_file.h"
+#include "core/run/run_lock.h"
 #include "nn/batcher.h"
 #include "nn/checkpoint.h"
 #include "nn/communicator.h"
@@ -52,6 +53,7 @@ private:
     RunConfig m_cfg;
     PreparedDataset m_data;
     std::filesystem::path m_runDir;
+    std::unique_ptr<RunLock> m_lock;  // held from prepare() until the trainer is destroyed
     int m_threads = 0;
     torch::Device m_device{torch::kCPU};
     bool m_bf16 = false;

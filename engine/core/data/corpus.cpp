@@ -99,6 +99,31 @@ std::vector<fs::path> expand_inputs(const std::vector<std::string>& inputs) {
 
 namespace {
 
+/// "UTF-16LE"/"UTF-16BE"/"UTF-32LE"/"UTF-32BE" when the start of a file is in one of them (by its byte
+/// order mark, or for UTF-16 without one by the zero byte in every other position), else nullptr.
+const char* utf16_or_32(std::string_view h) {
+    auto at = [&](size_t i) { return static_cast<unsigned char>(h[i]); };
+    if (h.size() >= 4 && at(0) == 0xFF && at(1) == 0xFE && at(2) == 0 && at(3) == 0)
+        return "UTF-32LE";
+    if (h.size() >= 4 && at(0) == 0 && at(1) == 0 && at(2) == 0xFE && at(3) == 0xFF)
+        return "UTF-32BE";
+    if (h.size() >= 2 && at(0) == 0xFF && at(1) == 0xFE)
+        return "UTF-16LE";
+    if (h.size() >= 2 && at(0) == 0xFE && at(1) == 0xFF)
+        return "UTF-16BE";
+    size_t zeroEven = 0, zeroOdd = 0;
+    for (size_t i = 0; i + 1 < h.size(); i += 2) {
+        zeroEven += at(i) == 0;
+        zeroOdd += at(i + 1) == 0;
+    }
+    const size_t pairs = h.size() / 2;
+    if (pairs >= 2 && zeroOdd * 10 >= pairs * 8 && zeroEven == 0)
+        return "UTF-16LE";
+    if (pairs >= 2 && zeroEven * 10 >= pairs * 8 && zeroOdd == 0)
+        return "UTF-16BE";
+    return nullptr;
+}
+
 /// Reads a file in validated UTF-8 blocks that end on a line boundary; checks binary and encoding.
 class FileReader {
 public:
@@ -125,11 +150,23 @@ public:
                 m_eof = true;
                 continue;
             }
-            if (m_offset == 0 && looks_binary(std::string_view(buf.data(), std::min<size_t>(got, 8192))))
-                throw InputError(m_path.string() +
-                                 ": looks like a binary file, not text (NUL or control bytes "
-                                 "near the start); give a UTF-8 text file");
-            m_carry.append(buf.data(), got);
+            size_t skip = 0;
+            if (m_offset == 0 && m_carry.empty() && !m_started) {
+                m_started = true;
+                const std::string_view head(buf.data(), std::min<size_t>(got, 8192));
+                if (const char* enc = utf16_or_32(head))
+                    throw InputError(m_path.string() + ": the text is " + enc +
+                                     "; convert it to UTF-8 with iconv (iconv -f " + enc +
+                                     " -t UTF-8 FILE > FILE.utf8)");
+                if (head.substr(0, 3) == "\xEF\xBB\xBF")
+                    skip = 3;  // a UTF-8 byte order mark is not text
+                if (looks_binary(head.substr(skip)))
+                    throw InputError(m_path.string() +
+                                     ": looks like a binary file, not text (NUL or control bytes "
+                                     "near the start); give a UTF-8 text file");
+                m_offset = skip;
+            }
+            m_carry.append(buf.data() + skip, got - skip);
             const size_t nl = m_carry.rfind('\n');
             if (nl == std::string::npos)
                 continue;
@@ -160,6 +197,7 @@ private:
     std::ifstream m_in;
     std::string m_carry;
     bool m_eof = false;
+    bool m_started = false;
     uint64_t m_offset = 0;
 };
 

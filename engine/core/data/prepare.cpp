@@ -3,6 +3,7 @@
 
 #include "core/data/cleaning.h"
 #include "core/data/corpus.h"
+#include "core/data/dataset_meta.h"
 #include "core/data/token_file.h"
 #include "core/tokenizers/tokenizer.h"
 #include "twb/text.h"
@@ -10,9 +11,14 @@
 
 #include "twb/errors.h"
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <numeric>
@@ -63,6 +69,12 @@ struct StatsBuilder {
         for (size_t i = 0; i < n; ++i)
             ++counts[static_cast<size_t>(ids[i])];
         tokens += n;
+    }
+    int64_t max_id() const {
+        for (size_t i = counts.size(); i-- > 0;)
+            if (counts[i] > 0)
+                return static_cast<int64_t>(i);
+        return -1;
     }
     DatasetStats finish() const {
         DatasetStats s;
@@ -143,6 +155,67 @@ size_t encode_document(const Tokenizer& tok, std::string_view doc, std::vector<i
     return ids.size() - before;
 }
 
+/// --out may be replaced only when it is recognisably a prepared dataset (its meta.json is one), and
+/// never when an input lies inside it: --force must not delete a folder of notes or the corpus itself.
+void check_output_folder(const fs::path& out, const PrepareOptions& opts) {
+    std::error_code ec;
+    const fs::path outCanon = fs::weakly_canonical(out, ec);
+    for (const auto& in : opts.corpus.inputs) {
+        const fs::path inCanon = fs::weakly_canonical(fs::absolute(in), ec);
+        const auto rel = inCanon.lexically_relative(outCanon);
+        if (!rel.empty() && *rel.begin() != "..")
+            throw InputError("the output folder " + out.string() + " holds the input " + in +
+                             "; choose an --out outside the inputs");
+    }
+    if (!fs::exists(out, ec))
+        return;
+    if (!fs::is_directory(out, ec))
+        throw IoError(out.string() + " exists and is not a folder; choose another output folder");
+    if (fs::is_empty(out, ec))
+        return;
+    if (!opts.overwrite)
+        throw IoError(out.string() + " already exists; choose another output folder or allow overwriting (--force)");
+    bool dataset = false;
+    try {
+        parse_prepared_meta(read_file(out / "meta.json"), out);
+        dataset = true;
+    } catch (const Error&) {
+    }
+    if (!dataset)
+        throw IoError(out.string() +
+                      " is not a prepared dataset (no valid meta.json), so --force does not replace it; "
+                      "choose another output folder");
+}
+
+/// Removes .NAME.tmp-PID-N folders whose process has ended (a Ctrl-C'd or killed prepare), folders of
+/// the older .NAME.tmp-N naming untouched for a day, and a .NAME.old left by an interrupted replace.
+void remove_stale_prepare_temporaries(const fs::path& out) {
+    const std::string prefix = "." + out.filename().string() + ".tmp-";
+    std::error_code ec;
+    std::vector<fs::path> stale;
+    for (auto& e : fs::directory_iterator(out.parent_path(), ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind(prefix, 0) != 0 || !e.is_directory(ec))
+            continue;
+        const std::string rest = name.substr(prefix.size());
+        const size_t dash = rest.find('-');
+        if (dash != std::string::npos) {
+            const long pid = std::strtol(rest.substr(0, dash).c_str(), nullptr, 10);
+            if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+                stale.push_back(e.path());
+        } else {
+            const auto age = fs::file_time_type::clock::now() - fs::last_write_time(e.path(), ec);
+            if (!ec && age > std::chrono::hours(24))
+                stale.push_back(e.path());
+        }
+    }
+    const fs::path old = out.parent_path() / ("." + out.filename().string() + ".old");
+    if (fs::exists(out, ec) && fs::exists(old, ec))
+        stale.push_back(old);
+    for (auto& p : stale)
+        fs::remove_all(p, ec);
+}
+
 struct TempDir {
     fs::path path;
     bool keep = false;
@@ -203,13 +276,16 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
         throw ConfigError("val fraction " + std::to_string(opts.val_fraction) + " must be in [0, 1)");
     if (opts.split != "tail" && opts.split != "shuffle")
         throw ConfigError("split '" + opts.split + "' is unknown; choose tail or shuffle");
-    const fs::path out = fs::absolute(opts.out).lexically_normal();
-    if (fs::exists(out) && !opts.overwrite && !fs::is_empty(out))
-        throw IoError(out.string() + " already exists; choose another output folder or allow overwriting (--force)");
+    fs::path out = fs::absolute(opts.out).lexically_normal();
+    if (out.filename().empty())
+        out = out.parent_path();  // "data/" names the folder data
+    check_output_folder(out, opts);
     std::error_code ec;
     fs::create_directories(out.parent_path(), ec);
+    remove_stale_prepare_temporaries(out);
     TempDir tmp;
-    tmp.path = out.parent_path() / ("." + out.filename().string() + ".tmp-" + std::to_string(std::random_device{}()));
+    tmp.path = out.parent_path() / ("." + out.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
+                                    std::to_string(std::random_device{}()));
     if (!fs::create_directory(tmp.path, ec) || ec)
         throw IoError(out.parent_path().string() + ": cannot write here (" + ec.message() +
                       "); choose a writable output folder");
@@ -389,6 +465,7 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
     meta["tokenizer_fingerprint"] = fingerprint;
     if (!opts.tokenizer_from.empty())
         meta["tokenizer_from"] = fs::absolute(opts.tokenizer_from).string();
+    meta["max_token_id"] = st.max_id();
     meta["dtype"] = to_string(dtype);
     meta["train_tokens"] = result.train_tokens;
     meta["val_tokens"] = result.val_tokens;
@@ -441,23 +518,11 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
 }
 
 PreparedDataset open_prepared(const fs::path& dir) {
-    PreparedDataset d;
-    d.dir = dir;
     const fs::path metaFile = dir / "meta.json";
     if (!fs::exists(metaFile))
         throw InputError(dir.string() + ": no meta.json; prepare the data first (twb prepare ... --out " +
                          dir.string() + ")");
-    try {
-        d.meta = nlohmann::json::parse(read_file(metaFile));
-        d.dtype = parse_token_dtype(d.meta.value("dtype", "uint16"));
-        d.vocab_size = d.meta.at("vocab_size").get<int>();
-        d.train_tokens = d.meta.at("train_tokens").get<uint64_t>();
-        d.val_tokens = d.meta.at("val_tokens").get<uint64_t>();
-        d.chars_per_token = d.meta.value("chars_per_token", 1.0);
-        d.tokenizer_kind = d.meta.value("tokenizer", "");
-    } catch (const nlohmann::json::exception& e) {
-        throw FormatError(metaFile.string() + ": unreadable (" + e.what() + "); prepare the data again");
-    }
+    PreparedDataset d = parse_prepared_meta(read_file(metaFile), dir);
     for (auto [name, n] : {std::pair<const char*, uint64_t>{"train.bin", d.train_tokens}, {"val.bin", d.val_tokens}}) {
         const fs::path f = dir / name;
         if (!fs::exists(f))
@@ -465,6 +530,17 @@ PreparedDataset open_prepared(const fs::path& dir) {
         if (fs::file_size(f) != n * dtype_size(d.dtype))
             throw FormatError(f.string() + ": holds " + std::to_string(fs::file_size(f) / dtype_size(d.dtype)) +
                               " tokens but meta.json says " + std::to_string(n) + "; prepare the data again");
+    }
+    // Ids beyond the vocabulary would index past the embedding table: refused here, by meta.json's
+    // max_token_id (written by prepare) or, for datasets older than that field, by one scan.
+    if (!d.meta.contains("max_token_id")) {
+        for (const char* name : {"train.bin", "val.bin"}) {
+            const int64_t mx = scan_max_token_id(dir / name, d.dtype);
+            if (mx >= d.vocab_size)
+                throw FormatError((dir / name).string() + ": holds token id " + std::to_string(mx) +
+                                  " but the vocabulary has " + std::to_string(d.vocab_size) +
+                                  " ids; the files do not belong together: prepare the data again");
+        }
     }
     return d;
 }

@@ -2,8 +2,11 @@
 #include "twb/config.h"
 
 #include "twb/errors.h"
+#include "twb/text.h"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 
 namespace twb {
 
@@ -25,11 +28,108 @@ void to_json(nlohmann::json& j, const RunConfig& c) {
 #undef X
 }
 
-void from_json(const nlohmann::json& j, RunConfig& c) {
-    const RunConfig d;
-#define X(f) c.f = j.value(#f, d.f);
-    TWB_CONFIG_FIELDS(X)
+namespace {
+// Strict readers, one per field type: the JSON value must have the field's type and range, so a
+// config file, a checkpoint's state.json and `--set` all refuse what the struct cannot hold exactly
+// (2.7 for an integer, 4294967344 for an int, "yes" for a bool) instead of converting it.
+std::string shown(const nlohmann::json& v) {
+    std::string s = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+[[noreturn]] void bad(const std::string& where, const char* key, const nlohmann::json& v, const std::string& want) {
+    throw ConfigError(where + ": " + key + " takes " + want + ", not " + shown(v));
+}
+void read_field(const nlohmann::json& v, int& f, const std::string& where, const char* key) {
+    if (!v.is_number_integer())
+        bad(where, key, v, "a whole number");
+    const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= static_cast<uint64_t>(INT_MAX)
+                                             : v.get<int64_t>() >= INT_MIN && v.get<int64_t>() <= INT_MAX;
+    if (!fits)
+        bad(where, key, v, "a whole number between " + std::to_string(INT_MIN) + " and " + std::to_string(INT_MAX));
+    f = static_cast<int>(v.get<int64_t>());
+}
+void read_field(const nlohmann::json& v, uint64_t& f, const std::string& where, const char* key) {
+    if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<int64_t>() < 0))
+        bad(where, key, v, "a whole number of at least 0");
+    f = v.get<uint64_t>();
+}
+void read_field(const nlohmann::json& v, double& f, const std::string& where, const char* key) {
+    if (!v.is_number() || !std::isfinite(v.get<double>()))
+        bad(where, key, v, "a number");
+    f = v.get<double>();
+}
+void read_field(const nlohmann::json& v, bool& f, const std::string& where, const char* key) {
+    if (!v.is_boolean())
+        bad(where, key, v, "true or false");
+    f = v.get<bool>();
+}
+void read_field(const nlohmann::json& v, std::string& f, const std::string& where, const char* key) {
+    if (!v.is_string())
+        bad(where, key, v, "a string");
+    f = v.get<std::string>();
+}
+template <class E>
+void read_field(const nlohmann::json& v, E& f, const std::string& where, const char* key) {
+    if (!v.is_string())
+        bad(
+            where, key, v, "one of " + [] {
+                std::string all;
+                for (auto& n : choice_names<E>())
+                    all += (all.empty() ? "" : ", ") + n;
+                return all;
+            }());
+    try {
+        f = parse_choice<E>(v.get<std::string>(), key);
+    } catch (const ConfigError& e) {
+        throw ConfigError(where + ": " + e.what());
+    }
+}
+
+std::string known_keys() {
+    std::string all;
+    for (auto& s : RunConfig::keys())
+        all += (all.empty() ? "" : ", ") + s;
+    return all;
+}
+}  // namespace
+
+RunConfig config_from_json(const nlohmann::json& j, const RunConfig& base, const std::string& where) {
+    if (!j.is_object())
+        throw ConfigError(where + ": a config is a JSON object of key: value pairs, not " + std::string(j.type_name()));
+    RunConfig c = base;
+    for (auto& [key, v] : j.items()) {
+        if (key == "format_version") {
+            if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > kConfigFormatVersion)
+                throw ConfigError(where + ": format_version " + shown(v) + " is not one this program reads (1.." +
+                                  std::to_string(kConfigFormatVersion) + ")");
+            continue;
+        }
+        bool known = false;
+#define X(f)                           \
+    if (!known && key == #f) {         \
+        read_field(v, c.f, where, #f); \
+        known = true;                  \
+    }
+        TWB_CONFIG_FIELDS(X)
 #undef X
+        if (!known)
+            throw ConfigError(where + ": unknown config key '" + key + "'; known keys: " + known_keys());
+    }
+    return c;
+}
+
+void from_json(const nlohmann::json& j, RunConfig& c) {
+    c = config_from_json(j, RunConfig{}, "config");
+}
+
+RunConfig read_config_file(const std::string& path, const RunConfig& base) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(read_file(path));
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(path + ": not valid JSON (" + std::string(e.what()) + "); a config is {\"n_layer\": 6, ...}");
+    }
+    return config_from_json(j, base, path);
 }
 
 std::vector<std::string> RunConfig::keys() {
@@ -47,8 +147,8 @@ std::vector<std::string> RunConfig::validate() const {
             p.push_back(msg);
     };
     need(n_layer >= 1 && n_layer <= 128, "n_layer must be between 1 and 128 (got " + std::to_string(n_layer) + ")");
-    need(n_head >= 1, "n_head must be at least 1 (got " + std::to_string(n_head) + ")");
-    need(n_embd >= 1, "n_embd must be at least 1 (got " + std::to_string(n_embd) + ")");
+    need(n_head >= 1 && n_head <= 1024, "n_head must be between 1 and 1024 (got " + std::to_string(n_head) + ")");
+    need(n_embd >= 1 && n_embd <= 65536, "n_embd must be between 1 and 65536 (got " + std::to_string(n_embd) + ")");
     if (n_head >= 1 && n_embd >= 1)
         need(n_embd % n_head == 0,
              "n_embd " + std::to_string(n_embd) + " must be divisible by n_head " + std::to_string(n_head));
@@ -57,8 +157,10 @@ std::vector<std::string> RunConfig::validate() const {
              "rotary positions need an even head size (n_embd / n_head = " + std::to_string(n_embd / n_head) + ")");
     need(block_size >= 1 && block_size <= 65536, "block_size must be between 1 and 65536");
     need(dropout >= 0 && dropout < 1, "dropout must be in [0, 1)");
-    need(batch_size >= 1, "batch_size must be at least 1");
-    need(gradient_accumulation_steps >= 1, "gradient_accumulation_steps must be at least 1");
+    need(batch_size >= 1 && batch_size <= 65536,
+         "batch_size must be between 1 and 65536 (got " + std::to_string(batch_size) + ")");
+    need(gradient_accumulation_steps >= 1 && gradient_accumulation_steps <= 65536,
+         "gradient_accumulation_steps must be between 1 and 65536");
     need(learning_rate > 0 && learning_rate < 10, "learning_rate must be positive and below 10 (e.g. 1e-3)");
     need(max_iters >= 0, "max_iters must not be negative");
     need(warmup_iters >= 0, "warmup_iters must not be negative");
@@ -83,7 +185,7 @@ std::vector<std::string> RunConfig::validate() const {
     } catch (const ConfigError& e) {
         p.push_back(e.what());
     }
-    need(vocab_size >= 0, "vocab_size must not be negative");
+    need(vocab_size >= 0 && vocab_size <= (1 << 24), "vocab_size must be between 0 (from the dataset) and 16777216");
     return p;
 }
 
@@ -103,32 +205,22 @@ void RunConfig::set(const std::string& kv) {
         throw ConfigError("'" + kv + "' is not key=value (e.g. n_layer=6)");
     const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
     const auto k = keys();
-    if (std::find(k.begin(), k.end(), key) == k.end()) {
-        std::string all;
-        for (auto& s : k)
-            all += (all.empty() ? "" : ", ") + s;
-        throw ConfigError("unknown config key '" + key + "'; known keys: " + all);
-    }
-    nlohmann::json j = *this;
-    const nlohmann::json& old = j[key];
+    if (std::find(k.begin(), k.end(), key) == k.end())
+        throw ConfigError("unknown config key '" + key + "'; known keys: " + known_keys());
+    // The text becomes a JSON value (a string when it is not a JSON number or literal), then takes the
+    // same strict path as a config file: type, whole number and range are checked there.
     nlohmann::json v;
-    if (old.is_string()) {
+    try {
+        v = nlohmann::json::parse(value);
+        if (!v.is_primitive())
+            v = value;
+    } catch (const nlohmann::json::exception&) {
         v = value;
-    } else {
-        try {
-            v = nlohmann::json::parse(value);
-        } catch (const nlohmann::json::exception&) {
-            throw ConfigError("value '" + value + "' for " + key + " is not a " + old.type_name());
-        }
-        if (old.is_boolean() && !v.is_boolean())
-            throw ConfigError(key + " takes true or false, not '" + value + "'");
-        if (old.is_number() && !v.is_number())
-            throw ConfigError(key + " takes a number, not '" + value + "'");
-        if (old.is_number_integer() && !v.is_number_integer())
-            throw ConfigError(key + " takes a whole number, not '" + value + "'");
     }
-    j[key] = v;
-    *this = j.get<RunConfig>();
+    const nlohmann::json cur = nlohmann::json(*this)[key];
+    if (cur.is_string())
+        v = value;  // string keys take the text as it is ("device=cpu", "probe_prompt=1")
+    *this = config_from_json(nlohmann::json{{key, v}}, *this, "--set " + kv);
 }
 
 int64_t RunConfig::parameter_count() const {
@@ -148,12 +240,16 @@ int64_t RunConfig::parameter_count() const {
 }
 
 int64_t RunConfig::estimated_memory_bytes() const {
-    const int64_t P = parameter_count();
-    const int64_t B = batch_size, T = block_size, C = n_embd, L = n_layer, H = n_head, V = vocab_size;
+    // In double: a hostile config (huge width, batch and context) must not overflow into a small number.
+    const double C = n_embd, V = vocab_size, L = n_layer, T = block_size, b = bias ? 1 : 0;
+    const double P = V * C + (position == Position::Learned ? T * C : 0) +
+                     L * (2 * (C + b * C) + 12 * C * C + b * 9 * C) + C + b * C + (tie_embeddings ? 0 : V * C);
+    const double B = batch_size, H = n_head;
     // weights + grads + two Adam moments, fp32; activations kept for backward (rough: ~16 C-wide
     // tensors and the attention matrices per layer, plus logits).
-    const int64_t acts = B * T * (L * (16 * C + 2 * H * T) + 2 * V);
-    return 4 * (4 * P + acts);
+    const double acts = B * T * (L * (16 * C + 2 * H * T) + 2 * V);
+    const double bytes = 4 * (4 * P + acts);
+    return bytes >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(bytes);
 }
 
 RunConfig preset_config(const std::string& name) {

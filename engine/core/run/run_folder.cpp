@@ -1,6 +1,8 @@
 // Run-folder files without torch.
 #include "twb/run_folder.h"
 
+#include "core/run/checkpoint_state.h"
+
 #include "twb/errors.h"
 #include "twb/text.h"
 
@@ -50,13 +52,16 @@ std::filesystem::path find_checkpoint(const std::filesystem::path& path, const s
         const fs::path bf = path / "checkpoints" / "best.json";
         if (!fs::exists(bf))
             throw InputError(path.string() + ": no best checkpoint recorded yet; use last");
-        step = nlohmann::json::parse(read_file(bf)).at("step").get<int64_t>();
+        step = parse_best_step(read_file(bf), bf.string());
     } else {
+        size_t used = 0;
         try {
-            step = std::stoll(which);
+            step = std::stoll(which, &used);
         } catch (const std::exception&) {
-            throw InputError("checkpoint '" + which + "' is not best, last or a step number");
+            used = 0;
         }
+        if (used == 0 || used != which.size() || step < 0)
+            throw InputError("checkpoint '" + which + "' is not best, last or a step number");
     }
     if (!std::binary_search(steps.begin(), steps.end(), step)) {
         std::string have;
@@ -71,11 +76,15 @@ RunConfig read_run_config(const fs::path& run_dir) {
     const fs::path f = run_dir / "config.json";
     if (!fs::exists(f))
         throw InputError(run_dir.string() + ": no config.json; is this a run folder written by 'twb train'?");
+    nlohmann::json j;
     try {
-        return nlohmann::json::parse(read_file(f)).get<RunConfig>();
-    } catch (const nlohmann::json::exception& e) {
-        throw FormatError(f.string() + ": unreadable (" + e.what() + ")");
+        j = nlohmann::json::parse(read_file(f));
+    } catch (const nlohmann::json::exception&) {
+        throw FormatError(f.string() + ": not valid JSON; the run folder is damaged (restore config.json)");
     }
+    const RunConfig c = config_from_json(j, RunConfig{}, f.string());
+    check_model_config(c, f.string());
+    return c;
 }
 
 }  // namespace twb

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <unordered_map>
 
 namespace twb {
@@ -143,12 +144,26 @@ std::unique_ptr<Tokenizer> train_char_tokenizer(const fs::path& corpus, const Pr
 }
 
 std::unique_ptr<Tokenizer> load_char_tokenizer(const fs::path& dir, const nlohmann::json& j) {
+    const std::string file = (dir / "tokenizer.json").string();
+    if (!j.contains("vocab") || !j["vocab"].is_array() || j["vocab"].empty())
+        throw FormatError(file + ": the char tokenizer has no vocab list; prepare the data again");
     std::vector<uint32_t> cps;
-    for (auto& s : j.at("vocab")) {
+    std::set<uint32_t> seen;
+    for (auto& s : j["vocab"]) {
+        if (!s.is_string())
+            throw FormatError(file + ": a vocabulary entry is not a string; prepare the data again");
         const std::string t = s.get<std::string>();
-        if (t.empty())
-            throw FormatError((dir / "tokenizer.json").string() + ": empty vocabulary entry");
-        cps.push_back(utf8_decode_at(t, 0, nullptr));
+        // Exactly one valid UTF-8 character per entry, each once.
+        if (t.empty() || utf8_sequence_length(t, 0) != t.size())
+            throw FormatError(file + ": vocabulary entry " +
+                              nlohmann::json(t).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace) +
+                              " is not one character; prepare the data again");
+        const uint32_t cp = utf8_decode_at(t, 0, nullptr);
+        if (!seen.insert(cp).second)
+            throw FormatError(file + ": vocabulary entry " +
+                              nlohmann::json(t).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace) +
+                              " appears twice; prepare the data again");
+        cps.push_back(cp);
     }
     return make_char(std::move(cps));
 }

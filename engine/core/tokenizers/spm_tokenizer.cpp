@@ -21,6 +21,21 @@
 #define TWB_MODULE_RELATIVE_DIR "../lib/transformer-workbench"
 #endif
 
+// AddressSanitizer refuses RTLD_DEEPBIND; its builds (scripts/sanitize.sh, fuzz/) never link libtorch, so
+// the two protobufs DEEPBIND keeps apart never meet there.
+#if defined(__SANITIZE_ADDRESS__)
+#define TWB_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TWB_ASAN 1
+#endif
+#endif
+#ifdef TWB_ASAN
+constexpr int kDlopenFlags = RTLD_NOW | RTLD_LOCAL;
+#else
+constexpr int kDlopenFlags = RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND;
+#endif
+
 namespace twb {
 
 namespace fs = std::filesystem;
@@ -68,7 +83,7 @@ const SpmModule& module() {
                 tried += "\n  " + p.string() + " (missing)";
                 continue;
             }
-            void* h = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+            void* h = dlopen(p.c_str(), kDlopenFlags);
             if (!h) {
                 tried += "\n  " + p.string() + " (" + dlerror() + ")";
                 continue;
@@ -297,6 +312,20 @@ std::unique_ptr<Tokenizer> train_spm_tokenizer(const TokenizerSpec& spec, const 
                              std::to_string(spec.vocab_size) + ": " + msg +
                              " (the corpus is too small for this vocab size, or the size is below "
                              "the 256 byte pieces + characters + 4 specials it needs)");
+        if (msg.find("sentences_.empty()") != std::string::npos)
+            throw InputError(
+                "cannot train " + to_string(spec.kind) +
+                ": sentencepiece learns from lines of at most 16384 bytes and the corpus has none (one huge "
+                "line?); break the text into lines (e.g. fold -s -w 2000 FILE) or use the char, byte or word "
+                "tokenizer");
+        // sentencepiece's own messages start with its source location ("trainer_interface.cc(428) ").
+        if (const size_t loc = msg.find(") "); loc != std::string::npos && msg.find(".cc(") < loc)
+            msg = msg.substr(loc + 2);
+        while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' '))
+            msg.pop_back();
+        for (auto& c : msg)
+            if (c == '\n')
+                c = ' ';
         throw InputError("sentencepiece training failed: " + msg);
     }
     if (progress)

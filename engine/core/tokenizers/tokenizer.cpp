@@ -47,17 +47,25 @@ std::unique_ptr<Tokenizer> load_tokenizer(const fs::path& dir) {
     } catch (const nlohmann::json::exception& e) {
         throw FormatError(file.string() + ": not valid JSON (" + e.what() + ")");
     }
-    const std::string kind = j.value("kind", "");
-    if (kind == "char")
-        return load_char_tokenizer(dir, j);
-    if (kind == "byte")
-        return make_byte_tokenizer();
-    if (kind == "word")
-        return load_word_tokenizer(dir, j);
-    if (kind == "bpe" || kind == "unigram")
-        return load_spm_tokenizer(dir, j);
-    if (kind == "bytebpe")
-        return load_bytebpe_tokenizer(dir, j);
+    if (!j.is_object() || !j.contains("kind") || !j["kind"].is_string())
+        throw FormatError(file.string() +
+                          ": not a tokenizer file (a JSON object with a \"kind\"); prepare the data again");
+    const std::string kind = j["kind"].get<std::string>();
+    try {
+        if (kind == "char")
+            return load_char_tokenizer(dir, j);
+        if (kind == "byte")
+            return make_byte_tokenizer();
+        if (kind == "word")
+            return load_word_tokenizer(dir, j);
+        if (kind == "bpe" || kind == "unigram")
+            return load_spm_tokenizer(dir, j);
+        if (kind == "bytebpe")
+            return load_bytebpe_tokenizer(dir, j);
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(file.string() + ": malformed " + kind + " tokenizer (" + e.what() +
+                          "); prepare the data again");
+    }
     throw FormatError(file.string() + ": unknown tokenizer kind '" + kind + "'");
 }
 

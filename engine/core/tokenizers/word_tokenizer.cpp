@@ -157,8 +157,13 @@ std::unique_ptr<Tokenizer> train_word_tokenizer(const TokenizerSpec& spec, const
 }
 
 std::unique_ptr<Tokenizer> load_word_tokenizer(const fs::path& dir, const nlohmann::json& j) {
-    (void)dir;
-    return std::make_unique<WordTokenizer>(j.at("vocab").get<std::vector<std::string>>(), j.value("lowercase", false));
+    const std::string file = (dir / "tokenizer.json").string();
+    if (!j.contains("vocab") || !j["vocab"].is_array() || j["vocab"].size() < std::size(kSpecialTokens))
+        throw FormatError(file + ": the word tokenizer needs a vocab list starting with its " +
+                          std::to_string(std::size(kSpecialTokens)) + " special tokens; prepare the data again");
+    if (j.contains("lowercase") && !j["lowercase"].is_boolean())
+        throw FormatError(file + ": lowercase must be true or false; prepare the data again");
+    return std::make_unique<WordTokenizer>(j["vocab"].get<std::vector<std::string>>(), j.value("lowercase", false));
 }
 
 }  // namespace twb

@@ -1,6 +1,8 @@
 // RunConfig: the one configuration of a training run (model + data + optimisation + evaluation), with
-// nanoGPT's key names. JSON in and out with a format_version; missing keys take defaults; unknown keys
-// are refused by set() so typos are caught. validate() lists every problem in readable words.
+// nanoGPT's key names. JSON in and out with a format_version; missing keys take the base's values;
+// unknown keys, wrong types, fractions for whole numbers and out-of-range numbers are refused on every
+// path (config files, checkpoints, `--set`) so typos are caught. validate() lists every problem in
+// readable words.
 // Plain data, part of the public API: no torch here.
 #pragma once
 #include "twb/choices.h"
@@ -67,8 +69,16 @@ struct RunConfig {
 
 inline constexpr int kConfigFormatVersion = 1;
 void to_json(nlohmann::json& j, const RunConfig& c);
-/// Missing keys fall back to defaults; unknown keys are ignored (use RunConfig::set to refuse them).
+/// Strict: config_from_json over the struct's defaults (ConfigError for unknown keys or bad values).
 void from_json(const nlohmann::json& j, RunConfig& c);
+
+/// Reads a config from JSON over base: keys present replace base's values, missing keys keep them.
+/// Throws ConfigError, naming `where` and the key, for a non-object, an unknown key, a value of the
+/// wrong type, a fraction for a whole-number key or a number the field cannot hold. Does not validate().
+RunConfig config_from_json(const nlohmann::json& j, const RunConfig& base = {}, const std::string& where = "config");
+
+/// Reads a config file (JSON) over base, as config_from_json; InputError/ConfigError naming the file.
+RunConfig read_config_file(const std::string& path, const RunConfig& base);
 
 /// Named presets: "default" (4x4x128, block 64, rotary, lr 3e-3: the tuned defaults), "nanogpt-cpu"
 /// (nanoGPT's CPU recipe exactly: learned positions, lr 1e-3), "baby-gpt" (6x6x384, block 256), "tiny"

@@ -105,10 +105,13 @@ struct TrainJob {
     std::string init_from;                 // run folder or checkpoint folder whose weights start this run (finetuning)
     std::string init_checkpoint = "best";  // with init_from: best | last | step number
     DistributedEnv distributed;            // world_size > 1: one rank of a data-parallel run (rank 0 writes run_dir)
+    bool skip_memory_check = false;        // train even when the memory estimate exceeds the available memory
 };
 
 /// Runs a training job to max_iters or until stopped. On stop a checkpoint is written first.
-/// Throws twb::Error subclasses with actionable messages (bad config, data, NaN loss naming the step).
+/// Throws twb::Error subclasses with actionable messages (bad config, data, NaN loss naming the step,
+/// a model that does not fit in memory). The run folder is locked while the job writes it: a second
+/// job on the same folder, in this process or another, is refused naming the process that holds it.
 TrainSummary train(const TrainJob& job, const TrainCallbacks& callbacks = {}, TrainControl* control = nullptr);
 
 }  // namespace twb

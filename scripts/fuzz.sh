@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Fuzzes every parser of outside data with libFuzzer (+ASan +UBSan) against the torch-free core:
+# safetensors headers, run configs, checkpoint state, meta.json, tokenizer files, the corpus readers
+# and the samples history. Builds build-fuzz with clang, writes seed corpora, runs each target for
+# SECONDS (default 60; CI uses 8). Findings land in build-fuzz/crashes/; the script fails on any.
+#   bash scripts/fuzz.sh [SECONDS] [TARGET...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECS=${1:-60}
+shift || true
+B=build-fuzz
+ALL=(safetensors_header config checkpoint_state meta tokenizer_file corpus samples_history)
+TARGETS=("${@:-${ALL[@]}}")
+[ $# -gt 0 ] || TARGETS=("${ALL[@]}")
+
+if [ ! -f $B/build.ninja ]; then
+    CC=clang CXX=clang++ cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTWB_FUZZ=ON >/dev/null
+fi
+nice -n 10 ninja -C $B $(printf "fuzz_%s " "${TARGETS[@]}") >/dev/null
+
+# Seed corpora: one or a few valid inputs per parser, generated here (nothing binary is committed).
+S=$B/seeds
+rm -rf "$S"
+mkdir -p "$S"/{safetensors_header,config,checkpoint_state,meta,tokenizer_file,corpus,samples_history}
+python3 - "$S" <<'PY'
+import json, struct, sys, os
+S = sys.argv[1]
+def w(d, name, data):
+    with open(os.path.join(S, d, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+h = json.dumps({"__metadata__": {"format": "pt"},
+                "wte.weight": {"dtype": "F32", "shape": [4, 2], "data_offsets": [0, 32]},
+                "step": {"dtype": "I64", "shape": [1], "data_offsets": [32, 40]}}).encode()
+h += b" " * (-len(h) % 8)
+w("safetensors_header", "ok", struct.pack("<Q", len(h)) + h + bytes(40))
+w("safetensors_header", "empty", struct.pack("<Q", 2) + b"{}")
+cfg = {"format_version": 1, "data_dir": "/d", "vocab_size": 65, "n_layer": 2, "n_head": 4, "n_embd": 64,
+       "block_size": 32, "dropout": 0.1, "bias": True, "position": "rotary", "schedule": "cosine",
+       "dtype": "float32", "device": "cpu", "seed": 1337, "learning_rate": 0.001}
+w("config", "file", json.dumps(cfg))
+w("config", "set", "n_layer=6")
+w("config", "set_float", "dropout=0.25")
+st = {"format_version": 1, "step": 20, "batcher_state": "123456789", "val_loss": 2.5, "best_val_loss": 2.5,
+      "best_step": 20, "elapsed_s": 1.5, "tokens_seen": 4096, "config": cfg}
+w("checkpoint_state", "state", json.dumps(st))
+w("checkpoint_state", "best", json.dumps({"step": 20, "val_loss": 2.5}))
+w("meta", "meta", json.dumps({"format_version": 1, "tokenizer": "char", "vocab_size": 65, "max_token_id": 64,
+                              "dtype": "uint16", "train_tokens": 100, "val_tokens": 10, "chars_per_token": 1.0,
+                              "stats": {"characters": 110, "tokens": 110, "top_tokens": [{"id": 1, "text": "a",
+                                                                                           "count": 3}]}}))
+w("tokenizer_file", "char", json.dumps({"kind": "char", "vocab": ["\n", " ", "a", "b", "\u00e9", "\u65e5"]}))
+w("tokenizer_file", "byte", json.dumps({"kind": "byte"}))
+w("tokenizer_file", "word", json.dumps({"kind": "word", "lowercase": True,
+                                        "vocab": ["<pad>", "<unk>", "<bos>", "<eos>", "hello", " ", ",", "\n"]}))
+w("corpus", "text", "Hello world.\nSecond line, caf\u00e9.\n")
+w("corpus", "jsonl", '{"text": "one"}\n{"text": "two\\nlines"}\n')
+w("corpus", "csv", 'text,label\n"a, quoted ""x""",1\nplain,2\n')
+w("corpus", "records", "first record\n%\nsecond\nrecord\n%\n")
+w("corpus", "parallel", "source one\nsource two\n\xff".encode("latin1") + "target one\ntarget two\n".encode())
+w("corpus", "bom", b"\xef\xbb\xbfwith a BOM\n")
+w("samples_history", "history", json.dumps({"time": "2026-01-01T00:00:00Z", "source": "cli", "checkpoint_step": 5,
+    "prompt": "ROMEO:", "options": {"temperature": 0.8, "top_k": 40}, "outputs": ["x"], "cancelled": False}) + "\n")
+PY
+
+mkdir -p $B/crashes
+failed=()
+for t in "${TARGETS[@]}"; do
+    mkdir -p $B/corpus/$t
+    echo "fuzz_$t: ${SECS}s"
+    if ! nice -n 10 $B/bin/fuzz_$t -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix=$B/crashes/$t- $B/corpus/$t "$S/$t" >$B/fuzz_$t.log 2>&1; then
+        failed+=("$t")
+        tail -40 $B/fuzz_$t.log
+    else
+        grep -E "stat::number_of_executed_units|stat::new_units_added" $B/fuzz_$t.log | tr '\n' ' '
+        echo
+    fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "fuzzing found problems in: ${failed[*]} (inputs in $B/crashes/)" >&2
+    exit 1
+fi
+echo "fuzzing: ${#TARGETS[@]} targets clean"

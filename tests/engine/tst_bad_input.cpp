@@ -1,0 +1,436 @@
+// The bad-input table (issue 22): `twb` as a careless or hostile user drives it. Every case asserts
+// the exit status, exactly one line on stderr starting "twb: error:", and that no file outside the
+// intended output changed (a snapshot of paths, sizes and mtimes of the whole scratch folder before
+// and after). Beside the table: two trainers into one run folder (the run lock), SIGTERM during
+// training (checkpoint, then exit 130, and the resume works), Ctrl-C during prepare (nothing left).
+#include "test_util.h"
+
+#include <QProcess>
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <map>
+#include <thread>
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+QString twb() {
+    return QString::fromStdString((fs::read_symlink("/proc/self/exe").parent_path() / "twb").string());
+}
+struct Out {
+    int code;
+    QByteArray out, err;
+};
+Out run(const QStringList& args, int timeoutMs = 300000) {
+    QProcess p;
+    p.start(twb(), args);
+    p.waitForStarted();
+    p.closeWriteChannel();
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, p.readAllStandardOutput(), "timed out: " + args.join(' ').toUtf8()};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : 128 + p.exitCode(), p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+QString q(const fs::path& p) {
+    return QString::fromStdString(p.string());
+}
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+/// Every path under root with its size and mtime: what "nothing else changed" compares.
+using Snapshot = std::map<std::string, std::pair<uintmax_t, int64_t>>;
+Snapshot snapshot(const fs::path& root) {
+    Snapshot s;
+    for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+        std::error_code ec;
+        const auto size = it->is_regular_file(ec) ? it->file_size(ec) : 0;
+        const auto t = it->last_write_time(ec).time_since_epoch().count();
+        s[it->path().lexically_relative(root).string()] = {size, static_cast<int64_t>(t)};
+    }
+    return s;
+}
+/// Paths added, removed or changed between two snapshots, outside the allowed prefixes.
+QStringList changes(const Snapshot& a, const Snapshot& b, const QStringList& allowed) {
+    QStringList out;
+    auto ok = [&](const std::string& p) {
+        // The run lock's file is rewritten by every trainer that takes it (it names the holder).
+        if (p == ".lock" || (p.size() > 6 && p.compare(p.size() - 6, 6, "/.lock") == 0))
+            return true;
+        for (auto& pre : allowed)
+            if (QString::fromStdString(p).startsWith(pre))
+                return true;
+        return false;
+    };
+    for (auto& [p, v] : a)
+        if (!ok(p) && (!b.count(p) || b.at(p) != v))
+            out << QString::fromStdString(p);
+    for (auto& [p, v] : b)
+        if (!ok(p) && !a.count(p))
+            out << QString::fromStdString(p);
+    return out;
+}
+
+/// Rewrites a safetensors file's header with edit(header) (the data section stays as it is).
+template <class F>
+void edit_safetensors(const fs::path& file, F edit) {
+    std::string s = slurp(file);
+    uint64_t hl = 0;
+    for (int i = 7; i >= 0; --i)
+        hl = (hl << 8) | static_cast<unsigned char>(s[static_cast<size_t>(i)]);
+    json h = json::parse(s.substr(8, hl));
+    edit(h);
+    std::string nh = h.dump();
+    while (nh.size() % 8)
+        nh += ' ';
+    std::string out(8, '\0');
+    for (int i = 0; i < 8; ++i)
+        out[static_cast<size_t>(i)] = static_cast<char>((nh.size() >> (8 * i)) & 0xFF);
+    twbtest::write(file, out + nh + s.substr(8 + hl));
+}
+}  // namespace
+
+class TestBadInput : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    fs::path m_root, m_in, m_data, m_run;
+
+    fs::path p(const std::string& name) const { return m_root / name; }
+    /// A copy of the trained run to damage.
+    fs::path copy_run(const std::string& name) {
+        const auto dst = p(name);
+        fs::remove_all(dst);
+        fs::copy(m_run, dst, fs::copy_options::recursive);
+        return dst;
+    }
+    fs::path last_checkpoint(const fs::path& run) const {
+        fs::path last;
+        for (auto& e : fs::directory_iterator(run / "checkpoints"))
+            if (e.path().filename().string().rfind("step_", 0) == 0 && e.path() > last)
+                last = e.path();
+        return last;
+    }
+
+private slots:
+    void initTestCase() {
+        m_root = fs::path(m_dir.path().toStdString());
+        m_in = p("corpus.txt");
+        twbtest::write(m_in, twbtest::english_like(30000));
+        m_data = p("data");
+        m_run = p("run");
+        auto r = run({"prepare", "--input", q(m_in), "--out", q(m_data), "--quiet"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = run({"train", "--data", q(m_data), "--out", q(m_run), "--preset", "tiny", "--quiet", "--set", "max_iters=6",
+                 "--set", "eval_interval=2", "--set", "eval_iters=1", "--set", "n_layer=1", "--set", "threads=1"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        // best.json never names a checkpoint that was not saved.
+        const auto best = json::parse(slurp(m_run / "checkpoints" / "best.json"))["step"].get<int64_t>();
+        QVERIFY(best > 0);
+        QVERIFY(fs::exists(m_run / "checkpoints" / ("step_0000000" + std::to_string(best)) / "state.json"));
+    }
+
+    void refusedWithOneLine_data() {
+        QTest::addColumn<QString>("setup");  // what to damage first (see refusedWithOneLine)
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expect");       // part of the one error line
+        QTest::addColumn<QStringList>("allowed");  // paths (prefixes) that may change
+        const QString data = q(m_data), runDir = q(m_run), in = q(m_in);
+        const QStringList none;
+        auto row = [&](const char* name, const char* setup, QStringList args, const char* expect,
+                       QStringList allowed = {}) {
+            QTest::newRow(name) << QString(setup) << args << QString(expect) << allowed;
+        };
+        // Crashes and hangs.
+        row("n_head 0 in state.json: sample", "n_head0", {"sample", "--run", q(p("bad")), "--checkpoint", "last"},
+            "n_head");
+        row("n_head 0 in state.json: eval", "n_head0", {"eval", "--run", q(p("bad")), "--checkpoint", "last"},
+            "n_head");
+        row("n_head 0 in state.json: attention", "n_head0",
+            {"attention", "--run", q(p("bad")), "--checkpoint", "last", "--prompt", "the", "--out", q(p("a.json"))},
+            "n_head");
+        row("eval batch size 0", "", {"eval", "--run", runDir, "--batch-size", "0"}, "batch size must be at least 1");
+        row("eval batch size -1", "", {"eval", "--run", runDir, "--batch-size", "-1"}, "batch size must be at least 1");
+        row("prepare --force over notes", "notes",
+            {"prepare", "--input", in, "--out", q(p("notes")), "--force", "--quiet"}, "not a prepared dataset");
+        row("prepare --force over the input's folder", "",
+            {"prepare", "--input", in, "--out", q(m_root), "--force", "--quiet"}, "holds the input");
+        row("model too large for memory", "",
+            {"train", "--data", data, "--out", q(p("huge")), "--set", "n_layer=48", "--set", "n_embd=8192"},
+            "--ignore-memory-check");
+        row("best.json names an unsaved step", "best0", {"sample", "--run", q(p("bad")), "-n", "2"},
+            "no checkpoint at step 0");
+        // Silent wrong results.
+        row("--config unknown key", "cfg_unknown",
+            {"train", "--data", data, "--out", q(p("r2")), "--config", q(p("cfg.json"))}, "unknown config key");
+        row("--config 2.7 for an integer", "cfg_fraction",
+            {"train", "--data", data, "--out", q(p("r2")), "--config", q(p("cfg.json"))}, "whole number");
+        row("--config with --resume", "", {"train", "--out", runDir, "--resume", "--preset", "tiny"},
+            "--resume continues");
+        row("--set wraps", "", {"train", "--data", data, "--out", q(p("r2")), "--set", "n_embd=4294967344"},
+            "n_embd takes a whole number between");
+        row("--set unknown key", "", {"train", "--data", data, "--out", q(p("r2")), "--set", "n_layers=2"},
+            "unknown config key 'n_layers'");
+        row("ids beyond the vocabulary", "vocab_small", {"train", "--data", q(p("baddata")), "--out", q(p("r2"))},
+            "ids up to");
+        row("unknown position kind in a checkpoint", "position",
+            {"sample", "--run", q(p("bad")), "--checkpoint", "last"}, "position must be");
+        row("missing RNG state on resume", "no_rng", {"train", "--out", q(p("bad")), "--resume", "--quiet"},
+            "random-generator state", {"bad/"});
+        // One line instead of a library's trace or raw message.
+        row("safetensors shape overflow", "shape_overflow", {"sample", "--run", q(p("bad")), "--checkpoint", "last"},
+            "shape is too large");
+        row("RNG state of the wrong size", "rng_size", {"train", "--out", q(p("bad")), "--resume", "--quiet"},
+            "random-generator state has", {"bad/"});
+        row("optimizer state of the wrong size", "opt_size", {"train", "--out", q(p("bad")), "--resume", "--quiet"},
+            "optimizer state", {"bad/"});
+        row("NaN weights", "nan", {"sample", "--run", q(p("bad")), "--checkpoint", "last", "-n", "3"}, "NaN");
+        row("batcher_state not a number", "stoull", {"train", "--out", q(p("bad")), "--resume", "--quiet"},
+            "batcher_state", {"bad/"});
+        row("meta.json is an array", "meta_array", {"train", "--data", q(p("baddata")), "--out", q(p("r2"))},
+            "not a JSON object");
+        row("config.json is an array", "config_array", {"train", "--out", q(p("bad")), "--resume"}, "config.json");
+        row("sentencepiece on one huge line", "one_line",
+            {"prepare", "--input", q(p("oneline.txt")), "--tokenizer", "bpe", "--vocab-size", "300", "--out",
+             q(p("spm")), "--quiet"},
+            "break the text into lines");
+        row("UTF-16 input", "utf16", {"prepare", "--input", q(p("u16.txt")), "--out", q(p("u16")), "--quiet"},
+            "UTF-16LE");
+        // What already held.
+        row("binary input", "binary", {"prepare", "--input", q(p("b.bin")), "--out", q(p("x")), "--quiet"}, "binary");
+        row("missing input", "", {"prepare", "--input", q(p("nope.txt")), "--out", q(p("x"))}, "no such file");
+        row("invalid UTF-8", "latin1", {"prepare", "--input", q(p("latin1.txt")), "--out", q(p("x"))},
+            "invalid UTF-8 at byte offset");
+        row("existing output without --force", "", {"prepare", "--input", in, "--out", data}, "--force");
+        row("unknown option", "", {"sample", "--run", runDir, "--bogus"}, "--bogus");
+        row("option not a number", "", {"sample", "--run", runDir, "-n", "many"}, "many");
+        row("top-p out of range", "", {"sample", "--run", runDir, "--top-p", "2"}, "top-p");
+        row("negative temperature", "", {"sample", "--run", runDir, "--temperature", "-1"}, "temperature");
+        row("checkpoint not a step", "", {"sample", "--run", runDir, "--checkpoint", "12abc"}, "not best, last");
+        row("not a run folder", "", {"sample", "--run", data}, "no checkpoints here");
+        row("run folder exists", "", {"train", "--data", data, "--out", runDir}, "--resume");
+        row("no dataset", "", {"train", "--out", q(p("r2"))}, "--data");
+    }
+
+    void refusedWithOneLine() {
+        QFETCH(QString, setup);
+        QFETCH(QStringList, args);
+        QFETCH(QString, expect);
+        QFETCH(QStringList, allowed);
+        damage(setup.toStdString());
+        const Snapshot before = snapshot(m_root);
+        const Out r = run(args);
+        const Snapshot after = snapshot(m_root);
+        // 1 from the engine's errors, CLI11's own codes (100-120) for options that do not parse.
+        QVERIFY2(r.code == 1 || (r.code >= 100 && r.code <= 120),
+                 qPrintable(QString("exit %1: %2").arg(r.code).arg(QString(r.err))));
+        QVERIFY2(r.err.count('\n') == 1 && r.err.endsWith('\n'), r.err.constData());
+        QVERIFY2(r.err.startsWith("twb: error: "), r.err.constData());
+        QVERIFY2(r.err.contains(expect.toUtf8()), r.err.constData());
+        const QStringList changed = changes(before, after, allowed);
+        QVERIFY2(changed.isEmpty(), qPrintable("changed: " + changed.join(", ")));
+        undamage();
+    }
+
+    void noRepeatNgramThatExhaustsTheVocabularyStopsWithAWarning_data() {
+        QTest::addColumn<QStringList>("mode");
+        QTest::newRow("sampling") << QStringList{"--temperature", "1", "--seed", "1"};
+        QTest::newRow("greedy") << QStringList{"--greedy"};
+        QTest::newRow("beam") << QStringList{"--beam", "2"};
+    }
+    void noRepeatNgramThatExhaustsTheVocabularyStopsWithAWarning() {
+        QFETCH(QStringList, mode);
+        const Out r = run(QStringList{"sample", "--run", q(m_run), "--checkpoint", "last", "--prompt", "the",
+                                      "--no-repeat-ngram", "1", "-n", "200", "--no-history"} +
+                          mode);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("twb: warning: no-repeat-ngram 1 left no token"), r.err.constData());
+        // The rule held: no character repeats in prompt + output (char tokenizer).
+        QString text = QString::fromUtf8(r.out).trimmed();
+        if (mode.contains("--beam"))
+            text = text.section('\n', -1);
+        QSet<QChar> seen;
+        for (QChar c : text) {
+            QVERIFY2(!seen.contains(c), qPrintable("repeated '" + QString(c) + "' in " + text));
+            seen.insert(c);
+        }
+    }
+
+    void twoTrainersIntoOneRunFolder() {
+        const fs::path runDir = p("locked");
+        QProcess first;
+        first.start(twb(), {"train", "--data", q(m_data), "--out", q(runDir), "--preset", "tiny", "--set",
+                            "max_iters=100000", "--set", "n_layer=1", "--set", "threads=1", "--set", "eval_iters=1"});
+        QVERIFY(first.waitForStarted());
+        QVERIFY(first.waitForReadyRead(120000));  // the start line: the lock is held
+        const Out second = run({"train", "--data", q(m_data), "--out", q(runDir), "--resume", "--set", "threads=1"});
+        QCOMPARE(second.code, 1);
+        QCOMPARE(second.err.count('\n'), 1);
+        QVERIFY2(second.err.contains("is being written by process " + QByteArray::number(first.processId())),
+                 second.err.constData());
+        ::kill(static_cast<pid_t>(first.processId()), SIGKILL);
+        first.waitForFinished();
+        // The kernel released the lock with the process: a resume now works.
+        const Out resumed = run({"train", "--out", q(runDir), "--resume", "--quiet", "--set", "max_iters=2"});
+        QVERIFY2(resumed.code == 0 || resumed.err.contains("no checkpoints"), resumed.err.constData());
+    }
+
+    void sigtermDuringTrainingCheckpointsAndResumes() {
+        const fs::path runDir = p("term");
+        QProcess t;
+        t.start(twb(), {"train", "--data", q(m_data), "--out", q(runDir), "--preset", "tiny", "--set",
+                        "max_iters=100000", "--set", "n_layer=1", "--set", "threads=1", "--set", "eval_iters=1"});
+        QVERIFY(t.waitForStarted());
+        QByteArray out;
+        while (!out.contains("step ") && t.waitForReadyRead(120000))
+            out += t.readAllStandardOutput();
+        ::kill(static_cast<pid_t>(t.processId()), SIGTERM);
+        QVERIFY(t.waitForFinished(120000));
+        out += t.readAllStandardOutput();
+        QCOMPARE(t.exitCode(), 130);
+        QVERIFY2(out.contains("stopped at step") && out.contains("--resume"), out.constData());
+        const fs::path ck = last_checkpoint(runDir);
+        QVERIFY(!ck.empty());
+        const int step = QString::fromStdString(ck.filename().string().substr(5)).toInt();
+        const Out resumed = run(
+            {"train", "--out", q(runDir), "--resume", "--quiet", "--set", "max_iters=" + QString::number(step + 1)});
+        QVERIFY2(resumed.code == 0, resumed.err.constData());
+        QVERIFY(resumed.err.contains("resuming from"));
+    }
+
+    void ctrlCDuringPrepareLeavesNothing() {
+        const fs::path big = p("big.txt");
+        twbtest::write(big, twbtest::english_like(40u << 20));
+        const fs::path out = p("big-data");
+        QProcess pr;
+        pr.start(twb(), {"prepare", "--input", q(big), "--tokenizer", "word", "--out", q(out)});
+        QVERIFY(pr.waitForStarted());
+        // Interrupt once it is working: its temporary folder exists (the handler is installed by then).
+        auto working = [&] {
+            for (auto& e : fs::directory_iterator(m_root))
+                if (e.path().filename().string().rfind(".big-data.tmp-", 0) == 0)
+                    return true;
+            return false;
+        };
+        for (int i = 0; i < 1200 && !working(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        QVERIFY(working());
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        ::kill(static_cast<pid_t>(pr.processId()), SIGINT);
+        QVERIFY(pr.waitForFinished(120000));
+        QCOMPARE(pr.exitCode(), 130);
+        for (auto& e : fs::directory_iterator(m_root))
+            QVERIFY2(e.path().filename().string().rfind(".big-data", 0) != 0, e.path().c_str());
+        QVERIFY(!fs::exists(out));
+        fs::remove(big);
+    }
+
+private:
+    std::vector<fs::path> m_undo;
+
+    void damage(const std::string& what) {
+        if (what.empty())
+            return;
+        const fs::path bad = copy_run("bad");
+        m_undo = {bad};
+        const fs::path ck = last_checkpoint(bad);
+        auto editState = [&](auto edit) {
+            json j = json::parse(slurp(ck / "state.json"));
+            edit(j);
+            twbtest::write(ck / "state.json", j.dump(2));
+        };
+        auto badData = [&]() {
+            const fs::path d = p("baddata");
+            fs::copy(m_data, d, fs::copy_options::recursive);
+            m_undo.push_back(d);
+            return d;
+        };
+        if (what == "n_head0")
+            editState([](json& j) { j["config"]["n_head"] = 0; });
+        else if (what == "position")
+            editState([](json& j) { j["config"]["position"] = "spiral"; });
+        else if (what == "stoull")
+            editState([](json& j) { j["batcher_state"] = "twelve"; });
+        else if (what == "best0")
+            twbtest::write(bad / "checkpoints" / "best.json", R"({"step": 0, "val_loss": 3.0})");
+        else if (what == "config_array")
+            twbtest::write(bad / "config.json", "[]");
+        else if (what == "no_rng")
+            edit_safetensors(ck / "optimizer.safetensors", [](json& h) { h.erase("rng.torch_cpu"); });
+        else if (what == "rng_size")
+            edit_safetensors(ck / "optimizer.safetensors", [](json& h) {
+                auto& e = h["rng.torch_cpu"];
+                const auto b = e["data_offsets"][0].get<uint64_t>();
+                e["shape"] = {8};
+                e["data_offsets"] = {b, b + 8};
+            });
+        else if (what == "opt_size")
+            edit_safetensors(ck / "optimizer.safetensors", [](json& h) {
+                auto& e = h["exp_avg"];
+                const auto b = e["data_offsets"][0].get<uint64_t>();
+                e["shape"] = {4};
+                e["data_offsets"] = {b, b + 16};
+            });
+        else if (what == "shape_overflow")
+            edit_safetensors(ck / "model.safetensors", [](json& h) {
+                for (auto& [k, v] : h.items())
+                    if (k != "__metadata__") {
+                        v["shape"] = {uint64_t(1) << 62, 8};
+                        break;
+                    }
+            });
+        else if (what == "nan") {
+            std::string s = slurp(ck / "model.safetensors");
+            uint64_t hl = 0;
+            for (int i = 7; i >= 0; --i)
+                hl = (hl << 8) | static_cast<unsigned char>(s[static_cast<size_t>(i)]);
+            for (size_t i = 8 + hl; i + 4 <= s.size(); i += 4)
+                s.replace(i, 4, std::string("\x00\x00\xC0\x7F", 4));  // every float NaN
+            twbtest::write(ck / "model.safetensors", s);
+        } else if (what == "vocab_small") {
+            const fs::path d = badData();
+            json m = json::parse(slurp(d / "meta.json"));
+            m["vocab_size"] = 5;
+            twbtest::write(d / "meta.json", m.dump(2));
+        } else if (what == "meta_array") {
+            twbtest::write(badData() / "meta.json", "[]");
+        } else if (what == "notes") {
+            fs::create_directories(p("notes"));
+            twbtest::write(p("notes") / "todo.txt", "my notes");
+            m_undo.push_back(p("notes"));
+        } else if (what == "cfg_unknown") {
+            twbtest::write(p("cfg.json"), R"({"n_layers": 2})");
+        } else if (what == "cfg_fraction") {
+            twbtest::write(p("cfg.json"), R"({"n_layer": 2.7})");
+        } else if (what == "one_line") {
+            std::string line;
+            while (line.size() < 200000)
+                line += "word" + std::to_string(line.size() % 97) + " ";
+            twbtest::write(p("oneline.txt"), line);
+        } else if (what == "utf16") {
+            std::string u16 = "\xFF\xFE";
+            for (char c : twbtest::english_like(2000))
+                u16 += std::string{c, '\0'};
+            twbtest::write(p("u16.txt"), u16);
+        } else if (what == "binary") {
+            twbtest::write(p("b.bin"), std::string("\0\1\2\3binary", 10));
+        } else if (what == "latin1") {
+            twbtest::write(p("latin1.txt"), "caf\xe9 au lait\n");
+        } else {
+            QFAIL(("unknown setup " + what).c_str());
+        }
+    }
+    void undamage() {
+        for (auto& d : m_undo)
+            fs::remove_all(d);
+        m_undo.clear();
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBadInput)
+#include "tst_bad_input.moc"

@@ -1,0 +1,243 @@
+// The torch-free core refuses bad input instead of using it (issue 22): configs from any file or
+// --set are strict (unknown keys, fractions for whole numbers, out-of-range numbers) and keep the
+// precedence preset -> file -> --set; a checkpoint's state.json is validated like a typed config; the
+// run lock refuses a second writer and is released when its holder is SIGKILLed; the safetensors
+// header and meta.json parsers catch overflowing shapes and out-of-vocabulary ids; prepare --force
+// replaces only a prepared dataset and never a folder holding an input, strips a UTF-8 BOM, names
+// UTF-16, and removes the temporaries a killed prepare left. Runs under ASan/UBSan in CI.
+#include "core/data/dataset_meta.h"
+#include "core/run/checkpoint_state.h"
+#include "core/run/run_lock.h"
+#include "core/run/safetensors_header.h"
+#include "core/tokenizers/tokenizer.h"
+#include "test_util.h"
+#include "twb/config.h"
+#include "twb/dataset.h"
+#include "twb/errors.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+using namespace twb;
+namespace fs = std::filesystem;
+
+namespace {
+template <class E, class F>
+std::string error_of(F&& f) {
+    try {
+        f();
+    } catch (const E& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+bool has(const std::string& s, const char* part) {
+    return s.find(part) != std::string::npos;
+}
+}  // namespace
+
+class TestCoreHardening : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void configFilesAreStrictAndKeepPrecedence() {
+        const auto f = twbtest::path(m_dir, "cfg.json");
+        twbtest::write(f, R"({"n_layer": 2, "dropout": 0.1})");
+        // preset -> file -> --set: the file's keys over the preset, the preset's values elsewhere.
+        RunConfig c = read_config_file(f.string(), preset_config("tiny"));
+        QCOMPARE(c.n_layer, 2);
+        QCOMPARE(c.n_embd, preset_config("tiny").n_embd);
+        QCOMPARE(c.max_iters, preset_config("tiny").max_iters);
+        c.set("n_layer=5");
+        QCOMPARE(c.n_layer, 5);
+
+        twbtest::write(f, R"({"n_layers": 2})");
+        QVERIFY(has(error_of<ConfigError>([&] { read_config_file(f.string(), RunConfig{}); }), "unknown config key"));
+        twbtest::write(f, R"({"n_layer": 2.7})");
+        QVERIFY(has(error_of<ConfigError>([&] { read_config_file(f.string(), RunConfig{}); }), "whole number"));
+        twbtest::write(f, R"({"n_embd": 4294967344})");
+        QVERIFY(has(error_of<ConfigError>([&] { read_config_file(f.string(), RunConfig{}); }), "n_embd"));
+        twbtest::write(f, R"([1, 2])");
+        QVERIFY(has(error_of<ConfigError>([&] { read_config_file(f.string(), RunConfig{}); }), "JSON object"));
+        twbtest::write(f, R"({"bias": "yes"})");
+        QVERIFY(has(error_of<ConfigError>([&] { read_config_file(f.string(), RunConfig{}); }), "true or false"));
+        twbtest::write(f, R"({"position": "spiral"})");
+        QVERIFY(has(error_of<ConfigError>([&] { read_config_file(f.string(), RunConfig{}); }), "position"));
+        twbtest::write(f, "{not json");
+        QVERIFY(has(error_of<InputError>([&] { read_config_file(f.string(), RunConfig{}); }), "not valid JSON"));
+
+        RunConfig s;
+        QVERIFY(has(error_of<ConfigError>([&] { s.set("n_embd=4294967344"); }), "between"));
+        QVERIFY(has(error_of<ConfigError>([&] { s.set("n_layer=2.7"); }), "whole number"));
+        QVERIFY(has(error_of<ConfigError>([&] { s.set("seed=-1"); }), "at least 0"));
+        QVERIFY(has(error_of<ConfigError>([&] { s.set("learning_rate=abc"); }), "a number"));
+        s.set("device=cpu");
+        s.set("probe_prompt=123");
+        QCOMPARE(s.probe_prompt, std::string("123"));
+        QCOMPARE(s.n_embd, RunConfig().n_embd);  // nothing half-applied by the refusals
+    }
+
+    void checkpointStateIsValidatedLikeATypedConfig() {
+        CheckpointState st;
+        st.step = 10;
+        st.batcher_state = 18446744073709551615ull;
+        st.config = preset_config("tiny");
+        st.config.vocab_size = 65;
+        const auto back = parse_checkpoint_state(checkpoint_state_json(st), "state.json");
+        QCOMPARE(back.step, int64_t(10));
+        QCOMPARE(back.batcher_state, st.batcher_state);
+
+        auto j = nlohmann::json::parse(checkpoint_state_json(st));
+        auto edited = [&](auto edit) {
+            auto k = j;
+            edit(k);
+            return k.dump();
+        };
+        QVERIFY(has(error_of<ConfigError>(
+                        [&] { parse_checkpoint_state(edited([](auto& k) { k["config"]["n_head"] = 0; }), "s"); }),
+                    "n_head"));
+        QVERIFY(has(error_of<ConfigError>([&] {
+                        parse_checkpoint_state(edited([](auto& k) { k["config"]["position"] = "spiral"; }), "s");
+                    }),
+                    "position"));
+        QVERIFY(has(error_of<ConfigError>(
+                        [&] { parse_checkpoint_state(edited([](auto& k) { k["config"]["vocab_size"] = 0; }), "s"); }),
+                    "vocab_size"));
+        QVERIFY(has(error_of<FormatError>(
+                        [&] { parse_checkpoint_state(edited([](auto& k) { k["batcher_state"] = "12x"; }), "s"); }),
+                    "batcher_state"));
+        QVERIFY(has(error_of<FormatError>([&] { parse_checkpoint_state("[1]", "s"); }), "JSON object"));
+        QVERIFY(
+            has(error_of<FormatError>([&] { parse_checkpoint_state(edited([](auto& k) { k.erase("config"); }), "s"); }),
+                "no config"));
+        QVERIFY(has(error_of<FormatError>([&] { parse_best_step(R"({"step": "x"})", "best.json"); }), "step"));
+        QCOMPARE(parse_best_step(best_json(40, 1.5), "best.json"), int64_t(40));
+    }
+
+    void runLockRefusesASecondWriterAndDiesWithItsHolder() {
+        const auto run = twbtest::path(m_dir, "locked-run");
+        {
+            RunLock a(run);
+            const std::string e = error_of<InputError>([&] { RunLock b(run); });
+            QVERIFY2(has(e, ("is being written by process " + std::to_string(::getpid()) + " (").c_str()), e.c_str());
+            QVERIFY(has(RunLock::holder(run), std::to_string(::getpid()).c_str()));
+        }
+        QVERIFY(RunLock::holder(run).empty());
+        // A holder killed with SIGKILL leaves the run unlocked.
+        int ready[2];
+        QVERIFY(::pipe(ready) == 0);
+        const pid_t child = ::fork();
+        if (child == 0) {
+            RunLock held(run);
+            [[maybe_unused]] const ssize_t w = ::write(ready[1], "x", 1);
+            ::pause();
+            ::_exit(0);
+        }
+        char c;
+        QVERIFY(::read(ready[0], &c, 1) == 1);
+        QVERIFY(has(error_of<InputError>([&] { RunLock b(run); }), std::to_string(child).c_str()));
+        ::kill(child, SIGKILL);
+        ::waitpid(child, nullptr, 0);
+        RunLock again(run);  // no throw
+        QVERIFY(RunLock::holder(run).empty() == false);
+    }
+
+    void staleTemporariesOfARunAreRemoved() {
+        const auto run = twbtest::path(m_dir, "stale-run");
+        fs::create_directories(run / "checkpoints" / ".step_00000004.tmp123");
+        fs::create_directories(run / "checkpoints" / "step_00000002");
+        twbtest::write(run / "config.json.tmp99", "x");
+        twbtest::write(run / "metrics.csv", "x");
+        RunLock lock(run);
+        QCOMPARE(remove_stale_temporaries(run), 2);
+        QVERIFY(fs::exists(run / "checkpoints" / "step_00000002"));
+        QVERIFY(fs::exists(run / "metrics.csv"));
+        QVERIFY(!fs::exists(run / "config.json.tmp99"));
+    }
+
+    void safetensorsHeaderRefusesOverflowingShapes() {
+        const std::string big = R"({"w": {"dtype": "F32", "shape": [4611686018427387904, 4], "data_offsets": [0, 0]}})";
+        QVERIFY(has(error_of<FormatError>([&] { parse_safetensors_header(big, 0, "m.safetensors"); }), "'w'"));
+        const std::string neg = R"({"w": {"dtype": "F32", "shape": [-1], "data_offsets": [0, 4]}})";
+        QVERIFY(has(error_of<FormatError>([&] { parse_safetensors_header(neg, 4, "m"); }), "at least 0"));
+        const std::string ok = R"({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}})";
+        QCOMPARE(parse_safetensors_header(ok, 8, "m").tensors.size(), size_t(1));
+        QVERIFY(has(error_of<FormatError>([&] { parse_safetensors_header(ok, 7, "m"); }), "outside the file"));
+        QVERIFY(
+            has(error_of<FormatError>([&] { safetensors_header_length(std::string(8, '\xff'), 100, "m"); }), "100 MB"));
+    }
+
+    void metaRefusesIdsBeyondTheVocabulary() {
+        QVERIFY(has(error_of<FormatError>([&] {
+                        parse_prepared_meta(R"({"vocab_size": 10, "train_tokens": 0, "val_tokens": 0,
+                                                "max_token_id": 10})",
+                                            "/d");
+                    }),
+                    "ids up to 10"));
+        QVERIFY(has(error_of<FormatError>([&] { parse_prepared_meta(R"([])", "/d"); }), "JSON object"));
+        QVERIFY(has(error_of<FormatError>([&] { parse_prepared_meta(R"({"vocab_size": "x"})", "/d"); }), "vocab_size"));
+        // A dataset without max_token_id (older) is scanned: a token file holding id 70 for vocab 65.
+        const auto d = twbtest::path(m_dir, "old-data");
+        fs::create_directories(d);
+        const uint16_t ids[] = {1, 2, 70, 3};
+        twbtest::write(d / "train.bin", std::string(reinterpret_cast<const char*>(ids), sizeof ids));
+        twbtest::write(d / "val.bin", "");
+        twbtest::write(d / "meta.json", R"({"vocab_size": 65, "train_tokens": 4, "val_tokens": 0})");
+        QVERIFY(has(error_of<FormatError>([&] { open_prepared(d); }), "token id 70"));
+    }
+
+    void prepareForceReplacesOnlyADatasetAndNeverAnInput() {
+        const auto in = twbtest::path(m_dir, "in.txt");
+        twbtest::write(in, "\xEF\xBB\xBF" + twbtest::english_like(4000));
+        PrepareOptions o;
+        o.corpus.inputs = {in.string()};
+        o.overwrite = true;
+
+        // A folder of notes is not a dataset: --force refuses it and leaves it as it was.
+        const auto notes = twbtest::path(m_dir, "notes");
+        fs::create_directories(notes);
+        twbtest::write(notes / "todo.txt", "my notes");
+        o.out = notes;
+        QVERIFY(has(error_of<IoError>([&] { prepare_dataset(o); }), "not a prepared dataset"));
+        QVERIFY(fs::exists(notes / "todo.txt"));
+
+        // The folder holding the input is never the output, even empty of meta.json or with it.
+        o.out = in.parent_path();
+        QVERIFY(has(error_of<InputError>([&] { prepare_dataset(o); }), "holds the input"));
+        QVERIFY(fs::exists(in));
+
+        // A real dataset is replaced; a stale temporary of a killed prepare is removed.
+        const auto data = twbtest::path(m_dir, "data");
+        o.out = data;
+        prepare_dataset(o);
+        fs::create_directories(twbtest::path(m_dir, ".data.tmp-999999999-1"));
+        const auto r = prepare_dataset(o);
+        QVERIFY(!fs::exists(twbtest::path(m_dir, ".data.tmp-999999999-1")));
+        // The BOM is not text: no U+FEFF in the vocabulary.
+        const auto tok = load_tokenizer(data);
+        QVERIFY(tok->unknown_chars("\xEF\xBB\xBF").size() > 0);
+        QCOMPARE(r.stats.vocab_size, load_tokenizer(data)->vocab_size());
+        QVERIFY(nlohmann::json::parse(read_file(data / "meta.json")).contains("max_token_id"));
+    }
+
+    void utf16IsNamedNotCalledBinary() {
+        const auto in = twbtest::path(m_dir, "u16.txt");
+        std::string u16 = "\xFF\xFE";
+        for (char c : std::string("hello world\n"))
+            u16 += std::string{c, '\0'};
+        twbtest::write(in, u16);
+        PrepareOptions o;
+        o.corpus.inputs = {in.string()};
+        o.out = twbtest::path(m_dir, "u16-data");
+        const std::string e = error_of<InputError>([&] { prepare_dataset(o); });
+        QVERIFY2(has(e, "UTF-16LE") && has(e, "iconv"), e.c_str());
+        QVERIFY(!fs::exists(o.out));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCoreHardening)
+#include "tst_core_hardening.moc"
