@@ -34,16 +34,18 @@ std::pair<torch::Tensor, torch::Tensor> rotary_tables(int64_t positions, int64_t
     return {torch::cos(ang).to(torch::kFloat32), torch::sin(ang).to(torch::kFloat32)};
 }
 
-CausalSelfAttentionImpl::CausalSelfAttentionImpl(int64_t n_embd_, int64_t n_head_, double dropout, bool bias)
-    : n_head(n_head_), n_embd(n_embd_) {
-    c_attn = register_module("c_attn", torch::nn::Linear(torch::nn::LinearOptions(n_embd, 3 * n_embd).bias(bias)));
-    c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(n_embd, n_embd).bias(bias)));
+CausalSelfAttentionImpl::CausalSelfAttentionImpl(int64_t n_embd_, int64_t n_head_, int64_t head_size_, double dropout,
+                                                 bool bias)
+    : n_head(n_head_), n_embd(n_embd_), head_size(head_size_) {
+    const int64_t A = n_head * head_size;  // attention width (n_embd unless head_size is set)
+    c_attn = register_module("c_attn", torch::nn::Linear(torch::nn::LinearOptions(n_embd, 3 * A).bias(bias)));
+    c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(A, n_embd).bias(bias)));
     attn_dropout = register_module("attn_dropout", torch::nn::Dropout(dropout));
     resid_dropout = register_module("resid_dropout", torch::nn::Dropout(dropout));
 }
 
 torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const AttentionContext& ctx) {
-    const int64_t B = x.size(0), T = x.size(1), C = x.size(2), H = n_head, D = C / H;
+    const int64_t B = x.size(0), T = x.size(1), H = n_head, D = head_size, A = H * D;
     auto qkv = linear(c_attn, x).view({B, T, 3, H, D}).permute({2, 0, 3, 1, 4});  // (3, B, H, T, D)
     auto q = qkv[0], k = qkv[1], v = qkv[2];
     if (ctx.rope_cos.defined()) {  // queries and keys rotated in one pass: (2, B, H, T, D)
@@ -78,7 +80,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         auto scores = (k3 * q.reshape({B * H, 1, D})).sum(-1).mul_(scale);  // (BH, S)
         auto w = torch::softmax(scores, -1, torch::kFloat32).to(v.scalar_type());
         auto y1 = (w.unsqueeze(-1) * v3).sum(1);  // (BH, D)
-        return resid_dropout(linear(c_proj, y1.view({B, H, 1, D}).transpose(1, 2).reshape({B, 1, C})));
+        return resid_dropout(linear(c_proj, y1.view({B, H, 1, D}).transpose(1, 2).reshape({B, 1, A})));
     }
     if (ctx.key_padding.defined()) {
         att = torch::matmul(q3, kt).view({B, H, T, S}) * scale + ctx.mask + ctx.key_padding;
@@ -92,7 +94,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         *ctx.weights_out = att.view({B, H, T, S}).detach();
     att = attn_dropout(att);
     auto y = torch::bmm(att, v.reshape({B * H, S, D}));           // (BH, T, D)
-    y = y.view({B, H, T, D}).transpose(1, 2).reshape({B, T, C});  // (B, T, C)
+    y = y.view({B, H, T, D}).transpose(1, 2).reshape({B, T, A});  // (B, T, A)
     return resid_dropout(linear(c_proj, y));
 }
 

@@ -50,13 +50,14 @@ std::pair<torch::Tensor, torch::Tensor> rotary_tables(int64_t positions, int64_t
 
 class CausalSelfAttentionImpl : public torch::nn::Module {
 public:
-    CausalSelfAttentionImpl(int64_t n_embd, int64_t n_head, double dropout, bool bias);
+    /// Projects n_embd to n_head heads of head_size channels each (q, k and v) and back.
+    CausalSelfAttentionImpl(int64_t n_embd, int64_t n_head, int64_t head_size, double dropout, bool bias);
     /// x: (B, T, C) -> (B, T, C).
     torch::Tensor forward(const torch::Tensor& x, const AttentionContext& ctx);
 
     torch::nn::Linear c_attn{nullptr}, c_proj{nullptr};
     torch::nn::Dropout attn_dropout{nullptr}, resid_dropout{nullptr};
-    int64_t n_head, n_embd;
+    int64_t n_head, n_embd, head_size;
 };
 TORCH_MODULE(CausalSelfAttention);
 

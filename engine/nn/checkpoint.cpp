@@ -74,7 +74,7 @@ void load_weights(GPT& model, const SafetensorsData& w, const std::string& where
         if (t.sizes() != p.sizes()) {
             std::ostringstream ss;
             ss << where << ": tensor '" << name << "' has shape " << t.sizes() << " but this config needs " << p.sizes()
-               << " (check n_layer, n_head, n_embd, block_size, vocab_size)";
+               << " (check n_layer, n_head, n_embd, head_size, ffn_hidden, norm, block_size, vocab_size)";
             throw FormatError(ss.str());
         }
         if (!at::isFloatingType(t.scalar_type()))

@@ -6,34 +6,55 @@
 
 namespace twb::nn {
 
-LayerNormImpl::LayerNormImpl(int64_t n_, bool with_bias) : n(n_) {
+NormImpl::NormImpl(int64_t n_, NormKind kind_, bool with_bias, double eps_) : n(n_), kind(kind_), eps(eps_) {
     weight = register_parameter("weight", torch::ones({n}));
-    if (with_bias)
+    if (with_bias && kind == NormKind::LayerNorm)
         bias = register_parameter("bias", torch::zeros({n}));
 }
 
-torch::Tensor LayerNormImpl::forward(const torch::Tensor& x) {
-    return torch::layer_norm(x, {n}, weight, bias, 1e-5);
+torch::Tensor NormImpl::forward(const torch::Tensor& x) {
+    if (kind == NormKind::LayerNorm)
+        return torch::layer_norm(x, {n}, weight, bias, eps);
+    // RMSNorm in float32 (as autocast runs layer_norm), whatever the activations' dtype.
+    const auto xf = x.to(torch::kFloat32);
+    return xf * torch::rsqrt(xf.pow(2).mean(-1, /*keepdim=*/true) + eps) * weight;
 }
 
-MLPImpl::MLPImpl(int64_t n_embd, double p, bool bias) {
-    c_fc = register_module("c_fc", torch::nn::Linear(torch::nn::LinearOptions(n_embd, 4 * n_embd).bias(bias)));
-    c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(4 * n_embd, n_embd).bias(bias)));
+torch::Tensor activate(const torch::Tensor& x, Activation a) {
+    switch (a) {
+        case Activation::GeluTanh:
+            return torch::gelu(x, "tanh");
+        case Activation::Relu:
+            return torch::relu(x);
+        case Activation::Gelu:
+            break;
+    }
+    return torch::gelu(x);
+}
+
+MLPImpl::MLPImpl(int64_t n_embd, int64_t hidden, Activation activation_, double p, bool bias)
+    : activation(activation_) {
+    c_fc = register_module("c_fc", torch::nn::Linear(torch::nn::LinearOptions(n_embd, hidden).bias(bias)));
+    c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(hidden, n_embd).bias(bias)));
     dropout = register_module("dropout", torch::nn::Dropout(p));
 }
 
 torch::Tensor MLPImpl::forward(const torch::Tensor& x) {
-    return dropout(linear(c_proj, torch::gelu(linear(c_fc, x))));
+    return dropout(linear(c_proj, activate(linear(c_fc, x), activation)));
 }
 
-BlockImpl::BlockImpl(int64_t n_embd, int64_t n_head, double dropout, bool bias) {
-    ln_1 = register_module("ln_1", LayerNorm(n_embd, bias));
-    attn = register_module("attn", CausalSelfAttention(n_embd, n_head, dropout, bias));
-    ln_2 = register_module("ln_2", LayerNorm(n_embd, bias));
-    mlp = register_module("mlp", MLP(n_embd, dropout, bias));
+BlockImpl::BlockImpl(const RunConfig& c) : post_norm(c.norm_position == NormPosition::Post) {
+    ln_1 = register_module("ln_1", Norm(c.n_embd, c.norm, c.bias, c.norm_eps));
+    attn = register_module("attn", CausalSelfAttention(c.n_embd, c.n_head, c.head_dim(), c.dropout, c.bias));
+    ln_2 = register_module("ln_2", Norm(c.n_embd, c.norm, c.bias, c.norm_eps));
+    mlp = register_module("mlp", MLP(c.n_embd, c.ffn_dim(), c.activation, c.dropout, c.bias));
 }
 
 torch::Tensor BlockImpl::forward(const torch::Tensor& x, const AttentionContext& ctx) {
+    if (post_norm) {  // Vaswani et al.: each sublayer's residual sum is normalised
+        auto y = ln_1(x + attn(x, ctx));
+        return ln_2(y + mlp(y));
+    }
     auto y = x + attn(ln_1(x), ctx);
     return y + mlp(ln_2(y));
 }
@@ -45,8 +66,9 @@ TransformerImpl::TransformerImpl(const RunConfig& c) {
     drop = register_module("drop", torch::nn::Dropout(c.dropout));
     h = register_module("h", torch::nn::ModuleList());
     for (int i = 0; i < c.n_layer; ++i)
-        h->push_back(Block(c.n_embd, c.n_head, c.dropout, c.bias));
-    ln_f = register_module("ln_f", LayerNorm(c.n_embd, c.bias));
+        h->push_back(Block(c));
+    if (c.norm_position == NormPosition::Pre)
+        ln_f = register_module("ln_f", Norm(c.n_embd, c.norm, c.bias, c.norm_eps));
 }
 
 torch::Tensor sinusoidal_table(int64_t positions, int64_t dim) {
@@ -70,11 +92,13 @@ GPTImpl::GPTImpl(const RunConfig& c) : m_cfg(c) {
     if (c.position == Position::Sinusoidal)
         m_sinusoid = register_buffer("sinusoid", sinusoidal_table(c.block_size, c.n_embd));
     if (c.position == Position::Rotary) {
-        auto [cs, sn] = rotary_tables(c.block_size, c.n_embd / c.n_head);
+        auto [cs, sn] = rotary_tables(c.block_size, c.head_dim());
         m_rope_cos = register_buffer("rope_cos", cs);
         m_rope_sin = register_buffer("rope_sin", sn);
     }
     init_weights();
+    if (c.freeze_embeddings)  // the optimizer leaves it alone (no gradient, no decay); tied: the LM head too
+        transformer->wte->weight.set_requires_grad(false);
 }
 
 void GPTImpl::init_weights() {
@@ -126,7 +150,8 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, const ForwardOptions& o
     }
     if (opt.last_only)
         x = x.narrow(1, T - 1, 1);
-    x = transformer->ln_f(x);
+    if (transformer->ln_f)
+        x = transformer->ln_f(x);
     if (lm_head)
         return linear(lm_head, x);
     if (x.numel() == x.size(-1) && !torch::GradMode::is_enabled() && x.device().is_cpu())

@@ -1,7 +1,11 @@
-// The GPT-style decoder: token (+ learned or sinusoidal) embeddings, pre-norm blocks (LayerNorm ->
-// causal self-attention -> residual; LayerNorm -> GELU MLP 4x -> residual), final LayerNorm and an LM
-// head tied to the token embedding. Parameter names follow nanoGPT / GPT-2 (transformer.wte.weight,
-// transformer.h.0.attn.c_attn.weight, ...). Not thread-safe: one thread drives a model at a time.
+// The GPT-style decoder: token (+ learned or sinusoidal) embeddings, blocks of causal self-attention and a
+// feed-forward MLP, each around a residual with a norm, a final norm and an LM head tied to the token
+// embedding. The defaults are GPT-2's: pre-norm LayerNorm, exact GELU, MLP 4x wide, n_embd / n_head
+// channels per head. RunConfig chooses the norm (LayerNorm | RMSNorm, its epsilon), its position (pre |
+// post, where post-norm blocks end normalised and have no final norm), the activation, the MLP width and
+// the head size. Parameter names follow nanoGPT / GPT-2 (transformer.wte.weight,
+// transformer.h.0.attn.c_attn.weight, ...) whatever the options. Not thread-safe: one thread drives a
+// model at a time.
 #pragma once
 #include "nn/attention.h"
 #include "twb/config.h"
@@ -10,32 +14,40 @@
 
 namespace twb::nn {
 
-/// LayerNorm with an optional bias (nanoGPT's bias=False option).
-class LayerNormImpl : public torch::nn::Module {
+/// LayerNorm with an optional bias (nanoGPT's bias=False option), or RMSNorm (weight only):
+/// x / sqrt(mean(x^2) + eps) * weight over the last dimension, computed in float32.
+class NormImpl : public torch::nn::Module {
 public:
-    LayerNormImpl(int64_t n, bool bias);
+    NormImpl(int64_t n, NormKind kind, bool bias, double eps);
     torch::Tensor forward(const torch::Tensor& x);
     torch::Tensor weight, bias;
     int64_t n;
+    NormKind kind;
+    double eps;
 };
-TORCH_MODULE(LayerNorm);
+TORCH_MODULE(Norm);
+
+/// Applies a feed-forward activation: exact GELU, GELU's tanh approximation or ReLU.
+torch::Tensor activate(const torch::Tensor& x, Activation a);
 
 class MLPImpl : public torch::nn::Module {
 public:
-    MLPImpl(int64_t n_embd, double dropout, bool bias);
+    MLPImpl(int64_t n_embd, int64_t hidden, Activation activation, double dropout, bool bias);
     torch::Tensor forward(const torch::Tensor& x);
     torch::nn::Linear c_fc{nullptr}, c_proj{nullptr};
     torch::nn::Dropout dropout{nullptr};
+    Activation activation;
 };
 TORCH_MODULE(MLP);
 
 class BlockImpl : public torch::nn::Module {
 public:
-    BlockImpl(int64_t n_embd, int64_t n_head, double dropout, bool bias);
+    explicit BlockImpl(const RunConfig& c);
     torch::Tensor forward(const torch::Tensor& x, const AttentionContext& ctx);
-    LayerNorm ln_1{nullptr}, ln_2{nullptr};
+    Norm ln_1{nullptr}, ln_2{nullptr};
     CausalSelfAttention attn{nullptr};
     MLP mlp{nullptr};
+    bool post_norm = false;
 };
 TORCH_MODULE(Block);
 
@@ -46,7 +58,7 @@ public:
     torch::nn::Embedding wte{nullptr}, wpe{nullptr};
     torch::nn::Dropout drop{nullptr};
     torch::nn::ModuleList h{nullptr};
-    LayerNorm ln_f{nullptr};
+    Norm ln_f{nullptr};  // pre-norm only
 };
 TORCH_MODULE(Transformer);
 

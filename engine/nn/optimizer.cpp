@@ -25,7 +25,8 @@ FlatAdamW::FlatAdamW(const std::vector<std::pair<std::string, torch::Tensor>>& p
         p.set_data(slot.view(p.sizes()));
         p.mutable_grad() = m_grads.narrow(0, off, k).view(p.sizes());
         const bool isEmbedding = name.find("wte") != std::string::npos || name.find("wpe") != std::string::npos;
-        if (p.dim() >= 2 && (c.decay_embeddings || !isEmbedding))
+        // A frozen parameter (freeze_embeddings) gets no gradient and no decay, so it never moves.
+        if (p.requires_grad() && p.dim() >= 2 && (c.decay_embeddings || !isEmbedding))
             m_decayMask.narrow(0, off, k).fill_(1.0);
         off += k;
     }

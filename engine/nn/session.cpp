@@ -109,7 +109,7 @@ PositionTable ModelSession::positions(int64_t maxRows) const {
         table = sinusoidal_table(t.rows, c.n_embd);
         t.col_label = "embedding dimension";
     } else {
-        const int64_t hd = c.n_embd / c.n_head;
+        const int64_t hd = c.head_dim();
         table = rotary_tables(t.rows, hd).first;  // cos(position * theta_i)
         t.col_label = "dimension pair (rotation frequency falls to the right)";
         for (int64_t i = 0; i < hd / 2; ++i)

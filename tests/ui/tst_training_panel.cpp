@@ -9,8 +9,10 @@
 #include "ui/training/TrainingPanel.h"
 
 #include <qcustomplot.h>
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -127,6 +129,28 @@ private slots:
         QVERIFY(p.findChild<QLabel*>("configProblems")->text().contains("divisible"));
         setSpin(p, "n_head", 2);
         QVERIFY(start->isEnabled());
+    }
+    void architectureFieldsEditTheConfig() {
+        TrainingPanel p;
+        p.setDataset(m_data);
+        smallConfig(p, 10);
+        auto* start = p.findChild<QPushButton*>("start");
+        auto* summary = p.findChild<QLabel*>("configSummary");
+        const QString before = summary->text();
+        auto* norm = p.form()->findChild<QComboBox*>("norm");
+        QVERIFY(norm);
+        norm->setCurrentText("rmsnorm");  // the combo lists the engine's spellings
+        QCOMPARE(p.form()->config().norm, twb::NormKind::RmsNorm);
+        QVERIFY(summary->text() != before);  // RMSNorm drops the norms' biases: the count follows
+        QCOMPARE(summary->text().section(' ', 0, 0).remove(QRegularExpression("[^0-9]")).toLongLong(),
+                 static_cast<qlonglong>(p.form()->config().parameter_count()));
+        setSpin(p, "n_head", 3);  // 32 is not divisible by 3 ...
+        QVERIFY(!start->isEnabled());
+        setSpin(p, "head_size", 5);  // ... which head_size allows, but rotary needs an even one
+        QVERIFY(start->toolTip().contains("even head size"));
+        setSpin(p, "head_size", 6);
+        QVERIFY(start->isEnabled());
+        QCOMPARE(p.form()->config().head_dim(), 6);
     }
 };
 

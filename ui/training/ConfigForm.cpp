@@ -58,6 +58,23 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     addBool(model, "bias", tr("Bias"), &C::bias, tr("Biases in linear layers and LayerNorms"));
     addBool(model, "tie_embeddings", tr("Tie embeddings"), &C::tie_embeddings,
             tr("The output layer shares the token embedding matrix"));
+    auto* arch = group(tr("Architecture"));
+    addInt(arch, "ffn_hidden", tr("Feed-forward width"), &C::ffn_hidden, 0, 1048576,
+           tr("Hidden width of each block's MLP (ffn_hidden); 0 = 4 x width"), tr("4 x width"));
+    addChoice(arch, "activation", tr("Activation"), &C::activation,
+              tr("gelu: exact GELU; gelu_tanh: its tanh approximation (GPT-2's gelu_new); relu"));
+    addInt(arch, "head_size", tr("Head size"), &C::head_size, 0, 4096,
+           tr("Channels per attention head (head_size); 0 = width / heads. Otherwise attention projects the width "
+              "to heads x head size and back"),
+           tr("width / heads"));
+    addChoice(arch, "norm", tr("Norm"), &C::norm,
+              tr("layernorm: (x - mean) / std * weight + bias; rmsnorm: x / rms(x) * weight, no bias"));
+    addChoice(arch, "norm_position", tr("Norm position"), &C::norm_position,
+              tr("pre: x + f(norm(x)) with a final norm (GPT-2); post: norm(x + f(x)), the original transformer"));
+    addDouble(arch, "norm_eps", tr("Norm epsilon"), &C::norm_eps, 1e-10, 0.1, 6,
+              tr("Added to the variance (or mean square) in every norm, e.g. 1e-5"));
+    addBool(arch, "freeze_embeddings", tr("Freeze embeddings"), &C::freeze_embeddings,
+            tr("The token embedding is not trained; with tied embeddings the output layer is frozen too"));
     auto* optim = group(tr("Optimisation"));
     addInt(optim, "batch_size", tr("Batch size"), &C::batch_size, 1, 4096, tr("Sequences per micro-batch"));
     addInt(optim, "gradient_accumulation_steps", tr("Accumulation"), &C::gradient_accumulation_steps, 1, 1024,
@@ -97,10 +114,11 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
 }
 
 void ConfigForm::addInt(QFormLayout* f, const char* key, const QString& label, int twb::RunConfig::*member, int lo,
-                        int hi, const QString& tip) {
+                        int hi, const QString& tip, const QString& zeroText) {
     auto* w = new QSpinBox;
     w->setObjectName(key);
     w->setRange(lo, hi);
+    w->setSpecialValueText(zeroText);  // shown at the minimum (0 = the automatic value) when given
     w->setToolTip(tip);
     w->setGroupSeparatorShown(true);
     f->addRow(label, w);
@@ -202,9 +220,14 @@ void ConfigForm::refresh() {
     m_problems->setText(text.trimmed());
     if (m_vocab > 0 && p.empty()) {
         const QLocale loc;
-        m_summary->setText(tr("%1 parameters, about %2 MB while training")
-                               .arg(loc.toString(static_cast<qlonglong>(c.parameter_count())))
-                               .arg(c.estimated_memory_bytes() / 1e6, 0, 'f', 0));
+        const auto parts = c.parameter_parts();
+        auto n = [&](int64_t v) { return loc.toString(static_cast<qlonglong>(v)); };
+        m_summary->setText(tr("%1 parameters, about %2 MB while training\n"
+                              "embeddings %3, attention %4, feed-forward %5, norms %6%7")
+                               .arg(n(c.parameter_count()))
+                               .arg(c.estimated_memory_bytes() / 1e6, 0, 'f', 0)
+                               .arg(n(parts.embeddings), n(parts.attention), n(parts.feed_forward), n(parts.norms),
+                                    parts.lm_head ? tr(", output layer %1").arg(n(parts.lm_head)) : QString()));
     } else {
         m_summary->setText(m_vocab > 0 ? QString() : tr("Choose a dataset to see the parameter count"));
     }

@@ -1,6 +1,6 @@
-// The run-config form: grouped fields (model, optimisation, evaluation, runtime) with tooltips, a preset
-// chooser, live parameter count and memory estimate, and inline validation that says what is wrong.
-// It edits a twb::RunConfig and nothing else.
+// The run-config form: grouped fields (model, architecture, optimisation, evaluation, runtime) with
+// tooltips, a preset chooser, live parameter count (by part) and memory estimate, and inline validation
+// that says what is wrong. It edits a twb::RunConfig and nothing else.
 #pragma once
 #include "twb/config.h"
 
@@ -34,7 +34,7 @@ private:
         std::function<void(const twb::RunConfig&)> write;  // config -> widget
     };
     void addInt(QFormLayout* f, const char* key, const QString& label, int twb::RunConfig::*member, int lo, int hi,
-                const QString& tip);
+                const QString& tip, const QString& zeroText = QString());
     void addDouble(QFormLayout* f, const char* key, const QString& label, double twb::RunConfig::*member, double lo,
                    double hi, int decimals, const QString& tip);
     /// A combo box over one of the engine's choices (choices.h): its names, in the engine's order.

@@ -17,7 +17,8 @@ namespace twb {
     X(max_iters) X(schedule) X(warmup_iters) X(lr_decay_iters) X(min_lr) X(weight_decay) \
     X(decay_embeddings) X(beta1) X(beta2) X(grad_clip) X(label_smoothing) X(eval_interval) \
     X(eval_iters) X(log_interval) X(keep_checkpoints) X(probe_prompt) X(seed) X(threads) X(device) \
-    X(dtype)
+    X(dtype) X(ffn_hidden) X(activation) X(head_size) X(norm) X(norm_position) X(norm_eps) \
+    X(freeze_embeddings)
 // clang-format on
 
 void to_json(nlohmann::json& j, const RunConfig& c) {
@@ -149,12 +150,24 @@ std::vector<std::string> RunConfig::validate() const {
     need(n_layer >= 1 && n_layer <= 128, "n_layer must be between 1 and 128 (got " + std::to_string(n_layer) + ")");
     need(n_head >= 1 && n_head <= 1024, "n_head must be between 1 and 1024 (got " + std::to_string(n_head) + ")");
     need(n_embd >= 1 && n_embd <= 65536, "n_embd must be between 1 and 65536 (got " + std::to_string(n_embd) + ")");
-    if (n_head >= 1 && n_embd >= 1)
-        need(n_embd % n_head == 0,
-             "n_embd " + std::to_string(n_embd) + " must be divisible by n_head " + std::to_string(n_head));
-    if (position == Position::Rotary && n_head >= 1 && n_embd % n_head == 0)
-        need((n_embd / n_head) % 2 == 0,
-             "rotary positions need an even head size (n_embd / n_head = " + std::to_string(n_embd / n_head) + ")");
+    need(head_size >= 0, "head_size must be 0 (n_embd / n_head) or a positive number of channels (got " +
+                             std::to_string(head_size) + ")");
+    if (n_head >= 1 && n_embd >= 1 && head_size == 0)
+        need(n_embd % n_head == 0, "n_embd " + std::to_string(n_embd) + " must be divisible by n_head " +
+                                       std::to_string(n_head) + " (or set head_size to choose the head width)");
+    if (n_head >= 1 && head_size > 0)
+        need(static_cast<int64_t>(n_head) * head_size <= 65536,
+             "the attention width n_head * head_size = " + std::to_string(n_head) + " * " + std::to_string(head_size) +
+                 " = " + std::to_string(static_cast<int64_t>(n_head) * head_size) + " must be at most 65536");
+    if (position == Position::Rotary && n_head >= 1 && n_embd >= 1 && (head_size > 0 || n_embd % n_head == 0))
+        need(head_dim() % 2 == 0, "rotary positions rotate pairs of channels, so they need an even head size (" +
+                                      std::string(head_size > 0 ? "head_size" : "n_embd / n_head") + " = " +
+                                      std::to_string(head_dim()) + ")");
+    need(
+        ffn_hidden >= 0 && ffn_hidden <= 1048576,
+        "ffn_hidden must be 0 (4 * n_embd) or a positive width up to 1048576 (got " + std::to_string(ffn_hidden) + ")");
+    need(norm_eps > 0 && norm_eps <= 0.1,
+         "norm_eps must be positive and small, e.g. 1e-5 (got " + nlohmann::json(norm_eps).dump() + ")");
     need(block_size >= 1 && block_size <= 65536, "block_size must be between 1 and 65536");
     need(dropout >= 0 && dropout < 1, "dropout must be in [0, 1)");
     need(batch_size >= 1 && batch_size <= 65536,
@@ -223,31 +236,33 @@ void RunConfig::set(const std::string& kv) {
     *this = config_from_json(nlohmann::json{{key, v}}, *this, "--set " + kv);
 }
 
-int64_t RunConfig::parameter_count() const {
+RunConfig::ParameterParts RunConfig::parameter_parts() const {
     const int64_t C = n_embd, V = vocab_size, L = n_layer, T = block_size, b = bias ? 1 : 0;
-    int64_t n = V * C;  // wte
-    if (position == Position::Learned)
-        n += T * C;                                // wpe
-    const int64_t block = 2 * (C + b * C)          // ln_1, ln_2
-                          + 3 * C * C + b * 3 * C  // c_attn
-                          + C * C + b * C          // attn c_proj
-                          + 4 * C * C + b * 4 * C  // c_fc
-                          + 4 * C * C + b * C;     // mlp c_proj
-    n += L * block + C + b * C;                    // blocks + ln_f
-    if (!tie_embeddings)
-        n += V * C;  // lm_head
-    return n;
+    const int64_t A = static_cast<int64_t>(n_head) * head_dim(), F = ffn_dim();  // attention and MLP widths
+    const int64_t perNorm = norm == NormKind::RmsNorm ? C : C + b * C;           // RMSNorm has no bias
+    ParameterParts p;
+    p.embeddings = V * C + (position == Position::Learned ? T * C : 0);  // wte, wpe
+    p.attention = L * (C * 3 * A + b * 3 * A + A * C + b * C);           // c_attn, attn c_proj
+    p.feed_forward = L * (C * F + b * F + F * C + b * C);                // c_fc, mlp c_proj
+    // ln_1, ln_2; ln_f only for pre-norm (post-norm blocks end normalised)
+    p.norms = L * 2 * perNorm + (norm_position == NormPosition::Pre ? perNorm : 0);
+    p.lm_head = tie_embeddings ? 0 : V * C;
+    return p;
+}
+
+int64_t RunConfig::parameter_count() const {
+    return parameter_parts().total();
 }
 
 int64_t RunConfig::estimated_memory_bytes() const {
     // In double: a hostile config (huge width, batch and context) must not overflow into a small number.
-    const double C = n_embd, V = vocab_size, L = n_layer, T = block_size, b = bias ? 1 : 0;
-    const double P = V * C + (position == Position::Learned ? T * C : 0) +
-                     L * (2 * (C + b * C) + 12 * C * C + b * 9 * C) + C + b * C + (tie_embeddings ? 0 : V * C);
-    const double B = batch_size, H = n_head;
-    // weights + grads + two Adam moments, fp32; activations kept for backward (rough: ~16 C-wide
-    // tensors and the attention matrices per layer, plus logits).
-    const double acts = B * T * (L * (16 * C + 2 * H * T) + 2 * V);
+    const double P = static_cast<double>(parameter_count());
+    const double B = batch_size, T = block_size, C = n_embd, L = n_layer, H = n_head, V = vocab_size;
+    const double A = H * head_dim(), F = ffn_dim();
+    // weights + grads + two Adam moments, fp32; activations kept for backward (rough: per layer four
+    // C-wide tensors, q, k, v and the heads' output, two F-wide MLP tensors and the attention matrices,
+    // which is 16 C at the default widths; plus logits).
+    const double acts = B * T * (L * (4 * C + 4 * A + 2 * F + 2 * H * T) + 2 * V);
     const double bytes = 4 * (4 * P + acts);
     return bytes >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(bytes);
 }

@@ -37,6 +37,21 @@ struct Names<TokenizerKind> {
         {TokenizerKind::Char, "char"}, {TokenizerKind::Byte, "byte"},       {TokenizerKind::Word, "word"},
         {TokenizerKind::Bpe, "bpe"},   {TokenizerKind::Unigram, "unigram"}, {TokenizerKind::ByteBpe, "bytebpe"}};
 };
+template <>
+struct Names<Activation> {
+    static constexpr std::pair<Activation, const char*> items[] = {
+        {Activation::Gelu, "gelu"}, {Activation::GeluTanh, "gelu_tanh"}, {Activation::Relu, "relu"}};
+};
+template <>
+struct Names<NormKind> {
+    static constexpr std::pair<NormKind, const char*> items[] = {{NormKind::LayerNorm, "layernorm"},
+                                                                 {NormKind::RmsNorm, "rmsnorm"}};
+};
+template <>
+struct Names<NormPosition> {
+    static constexpr std::pair<NormPosition, const char*> items[] = {{NormPosition::Pre, "pre"},
+                                                                     {NormPosition::Post, "post"}};
+};
 
 template <class E>
 std::string name_of(E v) {
@@ -82,6 +97,9 @@ TWB_CHOICE(Schedule)
 TWB_CHOICE(DType)
 TWB_CHOICE(DeviceKind)
 TWB_CHOICE(TokenizerKind)
+TWB_CHOICE(Activation)
+TWB_CHOICE(NormKind)
+TWB_CHOICE(NormPosition)
 #undef TWB_CHOICE
 
 #define TWB_CHOICE_JSON(E, what)                                                  \
@@ -98,6 +116,9 @@ TWB_CHOICE_JSON(Position, "position")
 TWB_CHOICE_JSON(Schedule, "schedule")
 TWB_CHOICE_JSON(DType, "dtype")
 TWB_CHOICE_JSON(TokenizerKind, "tokenizer")
+TWB_CHOICE_JSON(Activation, "activation")
+TWB_CHOICE_JSON(NormKind, "norm")
+TWB_CHOICE_JSON(NormPosition, "norm_position")
 #undef TWB_CHOICE_JSON
 
 DeviceChoice parse_device(const std::string& text) {

@@ -1,7 +1,7 @@
 // Every fixed choice of the engine as an enum with its spelling in one place: position kind, learning
-// rate schedule, dtype, device kind and tokenizer kind. Config files, `--set`, the CLI's option checks
-// and the GUI's combo boxes all take the names from here, so a choice is never retyped in a layer.
-// Public API; no torch.
+// rate schedule, dtype, device kind, tokenizer kind, feed-forward activation, norm kind and norm position. Config
+// files, `--set`, the CLI's option checks and the GUI's combo boxes all take the names from here, so a choice is never
+// retyped in a layer. Public API; no torch.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -15,6 +15,12 @@ enum class Schedule { Constant, Cosine, InverseSqrt };
 enum class DType { Float32, BFloat16 };
 enum class DeviceKind { Auto, Cpu, Cuda };
 enum class TokenizerKind { Char, Byte, Word, Bpe, Unigram, ByteBpe };
+/// The feed-forward activation: exact (erf) GELU, GELU's tanh approximation (GPT-2's gelu_new), ReLU.
+enum class Activation { Gelu, GeluTanh, Relu };
+/// LayerNorm ((x - mean) / sqrt(var + eps) * weight + bias) or RMSNorm (x / sqrt(mean(x^2) + eps) * weight).
+enum class NormKind { LayerNorm, RmsNorm };
+/// Pre-norm (GPT-2: x + sublayer(norm(x))) or post-norm (Vaswani et al.: norm(x + sublayer(x))).
+enum class NormPosition { Pre, Post };
 
 /// The spelling of a choice ("rotary", "inverse_sqrt", "bfloat16", "cuda", "bpe").
 std::string to_string(Position v);
@@ -22,6 +28,9 @@ std::string to_string(Schedule v);
 std::string to_string(DType v);
 std::string to_string(DeviceKind v);
 std::string to_string(TokenizerKind v);
+std::string to_string(Activation v);
+std::string to_string(NormKind v);
+std::string to_string(NormPosition v);
 
 /// All spellings of a choice, in the order the GUI lists them.
 template <class E>
@@ -49,5 +58,11 @@ void to_json(nlohmann::json& j, DType v);
 void from_json(const nlohmann::json& j, DType& v);
 void to_json(nlohmann::json& j, TokenizerKind v);
 void from_json(const nlohmann::json& j, TokenizerKind& v);
+void to_json(nlohmann::json& j, Activation v);
+void from_json(const nlohmann::json& j, Activation& v);
+void to_json(nlohmann::json& j, NormKind v);
+void from_json(const nlohmann::json& j, NormKind& v);
+void to_json(nlohmann::json& j, NormPosition v);
+void from_json(const nlohmann::json& j, NormPosition& v);
 
 }  // namespace twb

@@ -19,13 +19,20 @@ struct RunConfig {
     int vocab_size = 0;    // filled from the dataset's meta.json when 0
     // --- model ---
     int n_layer = 4;                       // transformer blocks
-    int n_head = 4;                        // attention heads per block; n_embd must divide by it
+    int n_head = 4;                        // attention heads per block; n_embd divides by it unless head_size is set
     int n_embd = 128;                      // model width (channels)
     int block_size = 64;                   // context length in tokens
     double dropout = 0.0;                  // embedding, attention and residual dropout, e.g. 0.1
     bool bias = true;                      // biases in Linear layers and LayerNorms
     Position position = Position::Rotary;  // learned | sinusoidal | rotary (rotary: lowest val loss in bench/)
     bool tie_embeddings = true;            // LM head shares the token embedding matrix
+    int ffn_hidden = 0;                    // feed-forward hidden width; 0 = 4 * n_embd
+    Activation activation = Activation::Gelu;  // feed-forward activation (gelu_tanh = GPT-2's gelu_new)
+    int head_size = 0;  // channels per attention head; 0 = n_embd / n_head (attention is n_head * head_size wide)
+    NormKind norm = NormKind::LayerNorm;             // layernorm | rmsnorm (no bias: x / sqrt(mean(x^2) + eps) * w)
+    NormPosition norm_position = NormPosition::Pre;  // post = original transformer, x = norm(x + f(x)); no final norm
+    double norm_eps = 1e-5;                          // epsilon added to the variance in every norm
+    bool freeze_embeddings = false;  // token embedding not trained (with tie_embeddings, the LM head neither)
     // --- optimisation ---
     int batch_size = 12;  // sequences per micro-batch
     int gradient_accumulation_steps = 1;
@@ -59,8 +66,22 @@ struct RunConfig {
     void check() const;
     /// Sets one key from text ("n_layer=6", "dropout=0.1"); throws ConfigError for unknown keys or bad values.
     void set(const std::string& key_equals_value);
+    /// Channels per attention head: head_size, or n_embd / n_head when head_size is 0.
+    int head_dim() const { return head_size > 0 ? head_size : (n_head > 0 ? n_embd / n_head : 0); }
+    /// Feed-forward hidden width: ffn_hidden, or 4 * n_embd when ffn_hidden is 0.
+    int ffn_dim() const { return ffn_hidden > 0 ? ffn_hidden : 4 * n_embd; }
     /// Model parameter count for this config (vocab_size must be known).
     int64_t parameter_count() const;
+    /// The same count by part, over all layers (what the config form shows).
+    struct ParameterParts {
+        int64_t embeddings = 0;    // token (and learned position) embeddings
+        int64_t attention = 0;     // c_attn and c_proj of every block
+        int64_t feed_forward = 0;  // c_fc and c_proj of every block
+        int64_t norms = 0;         // ln_1, ln_2 of every block and ln_f
+        int64_t lm_head = 0;       // 0 when tied to the token embedding
+        int64_t total() const { return embeddings + attention + feed_forward + norms + lm_head; }
+    };
+    ParameterParts parameter_parts() const;
     /// Rough training memory in bytes (weights, grads, Adam state, activations).
     int64_t estimated_memory_bytes() const;
     /// All key names, for help texts and error messages.
