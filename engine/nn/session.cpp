@@ -190,12 +190,17 @@ EvalResult ModelSession::score_text(const std::string& text) {
 // ---------------------------------------------------------------- embedding explorer
 
 namespace {
-std::vector<int32_t> embedding_query(const ModelSession& s, const std::string& text, const char* what) {
+std::vector<int32_t> embedding_query(const LoadedModel& m, const std::string& text, const char* what) {
     if (text.empty())
         throw InputError(std::string("the ") + what + " is empty; type a word or a short text");
-    auto ids = s.encode(text);  // InputError naming characters the tokenizer lacks
+    auto ids = encode_prompt(m, text);  // InputError naming characters the tokenizer lacks
     if (ids.empty())
         throw InputError(std::string("the ") + what + " '" + text + "' has no tokens");
+    // A word tokenizer maps words it lacks to <unk>: their neighbours would be <unk>'s, not the word's.
+    const int unk = m.tokenizer->unk_id();
+    if (unk >= 0 && std::find(ids.begin(), ids.end(), unk) != ids.end())
+        throw InputError(std::string("the ") + what + " '" + text +
+                         "' is not in the vocabulary (it encodes to <unk>); try a word the dataset has");
     return ids;
 }
 const torch::Tensor& wte_of(const LoadedModel& m) {
@@ -209,7 +214,7 @@ NeighbourResult ModelSession::nearest_tokens(const std::string& text, int k) con
         throw InputError("the number of neighbours must be at least 1 (got " + std::to_string(k) + ")");
     NeighbourResult r;
     r.query = text;
-    r.query_ids = embedding_query(*this, text, "word");
+    r.query_ids = embedding_query(m, text, "word");
     const auto sims = cosine_to_rows(wte_of(m), mean_embedding(wte_of(m), r.query_ids));
     const auto* sim = sims.data_ptr<double>();
     std::vector<int> order;
@@ -228,8 +233,8 @@ NeighbourResult ModelSession::nearest_tokens(const std::string& text, int k) con
 SimilarityResult ModelSession::similarity(const std::string& a, const std::string& b) const {
     const auto& m = need(*d);
     SimilarityResult r;
-    r.a_ids = embedding_query(*this, a, "first text");
-    r.b_ids = embedding_query(*this, b, "second text");
+    r.a_ids = embedding_query(m, a, "first text");
+    r.b_ids = embedding_query(m, b, "second text");
     r.similarity = cosine(mean_embedding(wte_of(m), r.a_ids), mean_embedding(wte_of(m), r.b_ids));
     return r;
 }

@@ -147,6 +147,44 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, s.embedding_map(1));
     }
 
+    void wordsTheVocabularyLacksAreAnError() {
+        // A word tokenizer maps words it lacks to <unk>; the explorer says so instead of listing <unk>'s
+        // neighbours as the word's.
+        std::string text;
+        for (int i = 0; i < 300; ++i)
+            text += "the cat sat on the mat\n";
+        twbtest::write(twbtest::path(m_dir, "w.txt"), text);
+        PrepareOptions o;
+        o.corpus.inputs = {twbtest::path(m_dir, "w.txt").string()};
+        o.out = twbtest::path(m_dir, "wdata");
+        o.tokenizer.kind = TokenizerKind::Word;
+        o.tokenizer.vocab_size = 20;
+        prepare_dataset(o);
+        RunConfig c = preset_config("tiny");
+        c.data_dir = o.out.string();
+        c.vocab_size = TextTokenizer::load(o.out).vocab_size();
+        c.n_layer = 1;
+        c.n_head = 1;
+        c.n_embd = 4;
+        c.block_size = 8;
+        nn::GPT model(c);
+        nn::CheckpointState st;
+        st.step = 1;
+        st.config = c;
+        const auto run = twbtest::path(m_dir, "wrun");
+        nn::save_checkpoint(run, model, nullptr, st);
+        ModelSession s;
+        s.open(run.string(), "1");
+        QVERIFY(!s.nearest_tokens("cat", 3).neighbours.empty());
+        try {
+            s.nearest_tokens("dog", 3);
+            QFAIL("no error for a word the vocabulary lacks");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("'dog' is not in the vocabulary") != std::string::npos, e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, s.similarity("cat", "the dog"));
+    }
+
     void mapOfTheMostFrequentTokens() {
         ModelSession s;
         s.open(m_run, "2");
