@@ -197,11 +197,20 @@ std::vector<int32_t> embedding_query(const LoadedModel& m, const std::string& te
     if (ids.empty())
         throw InputError(std::string("the ") + what + " '" + text + "' has no tokens");
     // A word tokenizer maps words it lacks to <unk>: their neighbours would be <unk>'s, not the word's.
+    // Its words carry the space before them (" king"), so a bare word is tried with one.
     const int unk = m.tokenizer->unk_id();
-    if (unk >= 0 && std::find(ids.begin(), ids.end(), unk) != ids.end())
-        throw InputError(std::string("the ") + what + " '" + text +
-                         "' is not in the vocabulary (it encodes to <unk>); try a word the dataset has");
-    return ids;
+    auto has_unk = [unk](const std::vector<int32_t>& v) {
+        return unk >= 0 && std::find(v.begin(), v.end(), unk) != v.end();
+    };
+    if (!has_unk(ids))
+        return ids;
+    if (text.front() != ' ') {
+        auto spaced = encode_prompt(m, " " + text);
+        if (!has_unk(spaced))
+            return spaced;
+    }
+    throw InputError(std::string("the ") + what + " '" + text +
+                     "' is not in the vocabulary (it encodes to <unk>); try a word the dataset has");
 }
 const torch::Tensor& wte_of(const LoadedModel& m) {
     return m.model->transformer->wte->weight;

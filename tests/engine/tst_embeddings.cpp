@@ -175,7 +175,11 @@ private slots:
         nn::save_checkpoint(run, model, nullptr, st);
         ModelSession s;
         s.open(run.string(), "1");
-        QVERIFY(!s.nearest_tokens("cat", 3).neighbours.empty());
+        // Its words carry their space (" cat"); a bare word is looked up with one.
+        const auto cat = s.nearest_tokens("cat", 3);
+        QCOMPARE(cat.query_ids, s.encode(" cat"));
+        QCOMPARE(cat.query_ids.size(), size_t(1));
+        QVERIFY(!cat.neighbours.empty());
         try {
             s.nearest_tokens("dog", 3);
             QFAIL("no error for a word the vocabulary lacks");
