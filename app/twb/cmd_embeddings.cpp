@@ -30,16 +30,20 @@ Action add_embeddings(CLI::App& app) {
     app.add_option("--checkpoint", o->checkpoint, "best (default), last or a step number");
     auto* near = app.add_option("--near", o->near,
                                 "Print the tokens nearest to WORD by cosine similarity of their embeddings (a word "
-                                "of several tokens stands for their mean)");
+                                "of several tokens stands for their mean)")
+                     ->type_name("WORD");
     app.add_option("-k", o->k, "How many neighbours --near prints (default 10)");
     auto* sim = app.add_option("--similarity", o->similarity,
                                "Print the cosine similarity of two words or short texts (A B), each the mean of "
                                "its tokens' embeddings")
-                    ->expected(2);
+                    ->expected(2)
+                    ->type_name("A B");
     auto* map = app.add_option("--map", o->map,
                                "Project the N most frequent tokens on the top two principal components of their "
-                               "embeddings; CSV id,token,count,x,y");
-    app.add_option("--out,-o", o->out, "Write the --map CSV to this file (default: standard output)");
+                               "embeddings; CSV id,token,count,x,y")
+                    ->type_name("N");
+    app.add_option("--out,-o", o->out, "Write the --map CSV to this file (default: standard output)")
+        ->type_name("FILE");
     near->excludes(sim)->excludes(map);
     sim->excludes(map);
     return [o, near, sim, map]() {
