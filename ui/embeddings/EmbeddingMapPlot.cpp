@@ -47,9 +47,10 @@ void EmbeddingMapPlot::setMap(const twb::EmbeddingMap& map, int labelled) {
     xAxis->setLabel(tr("first principal component (%1% of the variance)").arg(100 * map.explained[0], 0, 'f', 1));
     yAxis->setLabel(tr("second principal component (%1%)").arg(100 * map.explained[1], 0, 'f', 1));
     rescaleAxes();
-    // Room for the labels at the edges.
-    xAxis->scaleRange(1.12, xAxis->range().center());
-    yAxis->scaleRange(1.12, yAxis->range().center());
+    // Room for the labels (drawn right of and above their points) at the edges.
+    const QCPRange xr = xAxis->range(), yr = yAxis->range();
+    xAxis->setRange(xr.lower - 0.04 * xr.size(), xr.upper + 0.16 * xr.size());
+    yAxis->setRange(yr.lower - 0.04 * yr.size(), yr.upper + 0.08 * yr.size());
     replot();
 }
 

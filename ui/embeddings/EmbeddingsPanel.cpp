@@ -320,9 +320,14 @@ void EmbeddingsPanel::exportMapAsked() {
 
 void EmbeddingsPanel::showEvent(QShowEvent* e) {
     PanelBase::showEvent(e);
-    // First look: draw the map at once rather than an empty plot.
-    if (m_plot->map().points.empty() && !isBusy() && lastError().isEmpty() && !m_picker->run().isEmpty())
+    // First look: answer the remembered queries and draw the map at once rather than show empty views.
+    if (m_plot->map().points.empty() && !isBusy() && lastError().isEmpty() && !m_picker->run().isEmpty()) {
+        if (!m_word->text().isEmpty())
+            findNeighbours();
+        if (!m_a->text().isEmpty() && !m_b->text().isEmpty())
+            compare();
         drawMap();
+    }
 }
 
 void EmbeddingsPanel::busyChanged(bool busy) {
