@@ -25,5 +25,6 @@ Action add_lr_find(CLI::App& app);
 Action add_baselines(CLI::App& app);
 Action add_bleu(CLI::App& app);
 Action add_generate_eval(CLI::App& app);
+Action add_embeddings(CLI::App& app);
 
 }  // namespace twb::cli

@@ -59,6 +59,9 @@ int main(int argc, char** argv) {
     reg("sample", "Generate text from a trained run", twb::cli::add_sample);
     reg("attention", "Write the attention weights of every layer and head for a prompt as JSON",
         twb::cli::add_attention);
+    reg("embeddings",
+        "Explore a run's token embeddings: nearest tokens of a word, similarity of two texts, a 2-D map (PCA)",
+        twb::cli::add_embeddings);
     reg("sweep", "Train a grid (or a random draw) of configs, one run per cell; resumable; prints the results table",
         twb::cli::add_sweep);
     reg("runs", "Print the results table of a folder of runs (a sweep or any folder)", twb::cli::add_runs);

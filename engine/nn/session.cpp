@@ -5,6 +5,7 @@
 #include "core/data/token_file.h"
 #include "nn/attention_capture.h"
 #include "nn/device.h"
+#include "nn/embedding_geometry.h"
 #include "nn/evaluator.h"
 #include "nn/gpt_source.h"
 #include "nn/model_loader.h"
@@ -14,7 +15,9 @@
 #include "twb/run_folder.h"
 #include "twb/tokenizer.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace twb {
 
@@ -182,6 +185,115 @@ EvalResult ModelSession::score_text(const std::string& text) {
     r.perplexity = sm.perplexity;
     r.bits_per_char = sm.bits_per_char;
     return r;
+}
+
+// ---------------------------------------------------------------- embedding explorer
+
+namespace {
+std::vector<int32_t> embedding_query(const LoadedModel& m, const std::string& text, const char* what) {
+    if (text.empty())
+        throw InputError(std::string("the ") + what + " is empty; type a word or a short text");
+    auto ids = encode_prompt(m, text);  // InputError naming characters the tokenizer lacks
+    if (ids.empty())
+        throw InputError(std::string("the ") + what + " '" + text + "' has no tokens");
+    // A word tokenizer maps words it lacks to <unk>: their neighbours would be <unk>'s, not the word's.
+    // Its words carry the space before them (" king"), so a bare word is tried with one.
+    const int unk = m.tokenizer->unk_id();
+    auto has_unk = [unk](const std::vector<int32_t>& v) {
+        return unk >= 0 && std::find(v.begin(), v.end(), unk) != v.end();
+    };
+    if (!has_unk(ids))
+        return ids;
+    if (text.front() != ' ') {
+        auto spaced = encode_prompt(m, " " + text);
+        if (!has_unk(spaced))
+            return spaced;
+    }
+    throw InputError(std::string("the ") + what + " '" + text +
+                     "' is not in the vocabulary (it encodes to <unk>); try a word the dataset has");
+}
+const torch::Tensor& wte_of(const LoadedModel& m) {
+    return m.model->transformer->wte->weight;
+}
+}  // namespace
+
+NeighbourResult ModelSession::nearest_tokens(const std::string& text, int k) const {
+    const auto& m = need(*d);
+    if (k < 1)
+        throw InputError("the number of neighbours must be at least 1 (got " + std::to_string(k) + ")");
+    NeighbourResult r;
+    r.query = text;
+    r.query_ids = embedding_query(m, text, "word");
+    const auto sims = cosine_to_rows(wte_of(m), mean_embedding(wte_of(m), r.query_ids));
+    const auto* sim = sims.data_ptr<double>();
+    std::vector<int> order;
+    for (int id = 0; id < static_cast<int>(sims.size(0)); ++id)
+        if (std::find(r.query_ids.begin(), r.query_ids.end(), id) == r.query_ids.end())
+            order.push_back(id);
+    const size_t n = std::min(order.size(), static_cast<size_t>(k));
+    // Most similar first; ties by id, so the list does not depend on the sort.
+    std::partial_sort(order.begin(), order.begin() + static_cast<long>(n), order.end(),
+                      [&](int a, int b) { return sim[a] != sim[b] ? sim[a] > sim[b] : a < b; });
+    for (size_t i = 0; i < n; ++i)
+        r.neighbours.push_back({order[i], token_text(order[i]), sim[order[i]]});
+    return r;
+}
+
+SimilarityResult ModelSession::similarity(const std::string& a, const std::string& b) const {
+    const auto& m = need(*d);
+    SimilarityResult r;
+    r.a_ids = embedding_query(m, a, "first text");
+    r.b_ids = embedding_query(m, b, "second text");
+    r.similarity = cosine(mean_embedding(wte_of(m), r.a_ids), mean_embedding(wte_of(m), r.b_ids));
+    return r;
+}
+
+EmbeddingMap ModelSession::embedding_map(int n) const {
+    const auto& m = need(*d);
+    const int vocab = static_cast<int>(wte_of(m).size(0));
+    if (n < 2)
+        throw InputError("the map needs at least 2 tokens (got " + std::to_string(n) + ")");
+    EmbeddingMap map;
+    std::vector<uint64_t> counts;
+    try {
+        counts = inspect_prepared(m.config.data_dir, 0).counts;
+        if (counts.size() != static_cast<size_t>(vocab))
+            throw InputError("its vocabulary has " + std::to_string(counts.size()) + " tokens, the model's " +
+                             std::to_string(vocab));
+    } catch (const Error& e) {
+        counts.clear();
+        map.source = "the run's dataset could not be read (" + std::string(e.what()) + "), so these are the first " +
+                     std::to_string(std::min(n, vocab)) + " token ids";
+    }
+    std::vector<int> ids(static_cast<size_t>(vocab));
+    std::iota(ids.begin(), ids.end(), 0);
+    if (!counts.empty()) {
+        map.by_frequency = true;
+        std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) { return counts[a] > counts[b]; });
+        ids.erase(std::find_if(ids.begin(), ids.end(), [&](int id) { return counts[id] == 0; }), ids.end());
+    }
+    if (static_cast<int>(ids.size()) > n)
+        ids.resize(static_cast<size_t>(n));
+    if (map.by_frequency)
+        map.source =
+            "the " + std::to_string(ids.size()) + " most frequent tokens of " + m.config.data_dir + " (train + val)";
+    if (ids.size() < 2)
+        throw InputError("the map needs at least 2 tokens, and only " + std::to_string(ids.size()) +
+                         " occur in the run's dataset");
+    if (wte_of(m).size(1) < 2)
+        throw InputError("the embedding has fewer than 2 dimensions; there is nothing to map");
+    torch::NoGradGuard ng;
+    const auto rows =
+        wte_of(m).index_select(0, torch::tensor(std::vector<int64_t>(ids.begin(), ids.end()),
+                                                torch::TensorOptions().dtype(torch::kLong).device(wte_of(m).device())));
+    const auto pca = pca_2d(rows);
+    const auto* xy = pca.coords.data_ptr<double>();
+    for (size_t i = 0; i < ids.size(); ++i)
+        map.points.push_back({ids[i], token_text(ids[i]), counts.empty() ? 0 : counts[static_cast<size_t>(ids[i])],
+                              xy[2 * i], xy[2 * i + 1]});
+    map.explained[0] = pca.explained[0];
+    map.explained[1] = pca.explained[1];
+    return map;
 }
 
 }  // namespace twb

@@ -6,6 +6,7 @@
 #include "twb/synthetic.h"
 
 #include <QProcess>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -104,6 +105,67 @@ private slots:
         QVERIFY2(st.code == 0, st.err.constData());
         QVERIFY2(st.out.contains("char tokenizer") && st.out.contains("most frequent tokens"), st.out.constData());
     }
+    void embeddingsNearSimilarityAndMap() {
+        // A tiny char run; the three modes agree with each other and with the corpus's own counts.
+        const auto in = twbtest::path(m_dir, "emb.txt");
+        const std::string text = twbtest::english_like(20000, 5);
+        twbtest::write(in, text);
+        const QString data = QString::fromStdString(twbtest::path(m_dir, "emb-data").string());
+        const QString runDir = QString::fromStdString(twbtest::path(m_dir, "emb-run").string());
+        QVERIFY(run({"prepare", "--input", QString::fromStdString(in.string()), "--out", data, "--quiet"}).code == 0);
+        auto t = run({"train", "--data", data, "--out", runDir, "--preset", "tiny", "--quiet", "--set", "max_iters=2",
+                      "--set", "eval_interval=2", "--set", "eval_iters=1", "--set", "n_layer=1", "--set", "threads=1"});
+        QVERIFY2(t.code == 0, t.err.constData());
+
+        auto n = run({"embeddings", "--run", runDir, "--near", "o", "-k", "3"});
+        QVERIFY2(n.code == 0, n.err.constData());
+        const auto lines = n.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 4);  // a title and k = 3 neighbours
+        QVERIFY2(lines[0].startsWith("nearest to \"o\" (token "), lines[0].constData());
+        // "  1  +0.1234      5  e": rank, similarity, id, token.
+        const auto first = lines[1].simplified().split(' ');
+        QCOMPARE(first.size(), 4);
+        QCOMPARE(first[0], QByteArray("1"));
+        const double nearSim = first[1].toDouble();
+        const QByteArray token = first[3];
+        QVERIFY(token != "o");  // the word itself is left out
+        for (int i = 2; i < 4; ++i)
+            QVERIFY(lines[i].simplified().split(' ')[1].toDouble() <= nearSim);
+
+        // The same pair through --similarity gives the same cosine (printed with more digits).
+        // (The listing shows a space as U+00B7 and a newline as U+21B5.)
+        const QString raw = QString::fromUtf8(token).replace(QChar(0xB7), ' ').replace(QChar(0x21B5), '\n');
+        auto sm = run({"embeddings", "--run", runDir, "--similarity", "o", raw});
+        QVERIFY2(sm.code == 0, sm.err.constData());
+        QVERIFY2(sm.out.startsWith("similarity "), sm.out.constData());
+        QVERIFY(std::abs(sm.out.split(' ')[1].toDouble() - nearSim) < 1e-4);
+        auto self = run({"embeddings", "--run", runDir, "--similarity", "the", "the"});
+        QVERIFY(std::abs(self.out.split(' ')[1].toDouble() - 1) < 1e-6);
+
+        // The map: the 10 most frequent tokens, the first the corpus's most frequent character (space),
+        // with its count over the whole text (train + val).
+        const QString csv = QString::fromStdString(twbtest::path(m_dir, "map.csv").string());
+        auto m = run({"embeddings", "--run", runDir, "--map", "10", "--out", csv});
+        QVERIFY2(m.code == 0, m.err.constData());
+        QVERIFY2(m.err.contains("most frequent tokens"), m.err.constData());
+        const auto rows = QByteArray::fromStdString(twb_read(csv)).trimmed().split('\n');
+        QCOMPARE(rows.size(), 11);
+        QCOMPARE(rows[0], QByteArray("id,token,count,x,y"));
+        const auto spaces = static_cast<long long>(std::count(text.begin(), text.end(), ' '));
+        QVERIFY2(rows[1].contains(",\" \"," + QByteArray::number(spaces) + ","), rows[1].constData());
+
+        // Bad input: one line naming the problem, non-zero exit, no output file.
+        auto bad = run({"embeddings", "--run", runDir, "--near", "日"});
+        QVERIFY(bad.code != 0);
+        QCOMPARE(bad.err.count('\n'), 1);
+        QVERIFY2(bad.err.startsWith("twb: error: ") && bad.err.contains("日"), bad.err.constData());
+        auto none = run({"embeddings", "--run", runDir});
+        QVERIFY(none.code != 0);
+        QVERIFY2(none.err.contains("--near WORD, --similarity A B or --map N"), none.err.constData());
+        const QString csv2 = QString::fromStdString(twbtest::path(m_dir, "map2.csv").string());
+        QVERIFY(run({"embeddings", "--run", runDir, "--map", "1", "--out", csv2}).code != 0);
+        QVERIFY(!QFile::exists(csv2));
+    }
     void openmpThreadsSleepInsteadOfSpinning() {
         // Unset, the wait policy becomes PASSIVE (the program re-executes itself once, before torch starts);
         // a user's own policy is kept.
@@ -152,7 +214,8 @@ private slots:
         for (auto opt : {"--input", "--tokenizer", "--vocab-size", "--val-fraction", "--clean", "--format", "--out"})
             QVERIFY2(r.out.contains(opt), opt);
         auto top = run({"--help"});
-        for (auto cmd : {"prepare", "tokenize", "synth", "train", "eval", "sample", "attention", "doctor"})
+        for (auto cmd :
+             {"prepare", "tokenize", "synth", "train", "eval", "sample", "attention", "doctor", "embeddings"})
             QVERIFY2(top.out.contains(cmd), cmd);
     }
 

@@ -6,6 +6,7 @@
 #include "ui/attention/HeadScorePlot.h"
 #include "ui/attention/Heatmap.h"
 #include "ui/attention/PositionsView.h"
+#include "ui/embeddings/EmbeddingsPanel.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/widgets/TokenDisplay.h"
@@ -127,12 +128,29 @@ AttentionPanel::AttentionPanel(ModelThread* model, QWidget* parent) : PanelBase(
     timeRow->addWidget(m_slider, 1);
     timeRow->addWidget(m_stepLabel);
 
-    auto* col = new QVBoxLayout(this);
+    auto* attentionPage = new QWidget;
+    auto* col = new QVBoxLayout(attentionPage);
     col->addWidget(m_picker);
     col->addLayout(promptRow);
     col->addWidget(errorLabel());
     col->addWidget(split, 1);
     col->addLayout(timeRow);
+
+    // The embedding explorer beside it, on the same model thread; it follows this panel's run.
+    m_embeddings = new EmbeddingsPanel(m_model);
+    m_pages = new QTabWidget;
+    m_pages->setObjectName("attentionPages");
+    m_pages->setDocumentMode(true);
+    m_pages->addTab(attentionPage, tr("Attention"));
+    m_pages->addTab(m_embeddings, tr("Embeddings"));
+    m_pages->setCurrentIndex(QSettings().value("attention/page", 0).toInt());
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(m_pages);
+    connect(m_embeddings, &EmbeddingsPanel::statusMessage, this, &AttentionPanel::statusMessage);
+    connect(m_picker, &RunPicker::changed, this, [this] { m_embeddings->setRun(m_picker->run()); });
+    if (!m_picker->run().isEmpty())
+        m_embeddings->setRun(m_picker->run());
 
     connectWorker(m_model->worker());
     connectControls();
@@ -296,6 +314,7 @@ AttentionPanel::~AttentionPanel() {
     st.setValue("attention/prompt", m_prompt->toPlainText().left(4000));
     st.setValue("attention/view", m_view->currentIndex());
     st.setValue("attention/score", m_score->currentIndex());
+    st.setValue("attention/page", m_pages->currentIndex());
 }
 
 Heatmap* AttentionPanel::positionMap() const {

@@ -5,7 +5,8 @@
 // with the chosen score of every head plotted against step (HeadScorePlot). A Positions tab shows the
 // positional encoding (PositionsView). Capture runs in a ModelWorker on a ModelThread, shared with the
 // Sampling panel when the main window hands one in. Weights export in the engine's one attention
-// format (twb::write_attention_json, as `twb attention --out`) or as CSV.
+// format (twb::write_attention_json, as `twb attention --out`) or as CSV. Beside the attention view,
+// an Embeddings tab holds the embedding explorer (EmbeddingsPanel, on the same model thread).
 #pragma once
 #include "ui/widgets/PanelBase.h"
 #include "ui/workers/ModelWorker.h"
@@ -15,6 +16,7 @@
 #include <map>
 #include <memory>
 
+class EmbeddingsPanel;
 class Heatmap;
 class HeadGrid;
 class HeadScorePlot;
@@ -42,6 +44,9 @@ public:
 
     enum class View { Head, LayerMean, Rollout };
     RunPicker* picker() const { return m_picker; }
+    /// The Embeddings tab (the embedding explorer) and the tabs that hold it beside the attention view.
+    EmbeddingsPanel* embeddings() const { return m_embeddings; }
+    QTabWidget* pages() const { return m_pages; }
     const twb::AttentionCapture& capture() const { return m_cap; }
     const twb::ProbeTimeline& timeline() const { return m_timeline; }
     Heatmap* heatmap() const { return m_heat; }
@@ -118,6 +123,8 @@ private:
     PositionsView* m_positions;
     QTabWidget* m_tabs;
     QCheckBox* m_live = nullptr;
+    QTabWidget* m_pages;
+    EmbeddingsPanel* m_embeddings;
 
     std::unique_ptr<ModelThread> m_ownModel;  // only when no shared thread was given
     ModelThread* m_model;

@@ -40,6 +40,9 @@ void ModelWorker::registerTypes() {
     qRegisterMetaType<twb::PositionTable>();
     qRegisterMetaType<twb::ProbeTimeline>();
     qRegisterMetaType<std::vector<twb::SampleRecord>>();
+    qRegisterMetaType<twb::NeighbourResult>();
+    qRegisterMetaType<twb::SimilarityResult>();
+    qRegisterMetaType<twb::EmbeddingMap>();
 }
 
 void ModelWorker::open(const QString& run, const QString& checkpoint) {
@@ -173,5 +176,27 @@ void ModelWorker::pickValidationText(quint64 id, const QString& run) {
         const uint64_t n = std::min<uint64_t>(size, static_cast<uint64_t>(std::min<int64_t>(cfg.block_size, 128)));
         const uint64_t start = size > n ? QRandomGenerator::global()->bounded(static_cast<quint64>(size - n)) : 0;
         emit validationText(id, std2q(tok.decode(twb::read_tokens(data, val ? "val" : "train", start, n))));
+    });
+}
+
+void ModelWorker::nearestTokens(quint64 id, const QString& run, const QString& checkpoint, const QString& text, int k) {
+    guarded(this, id, [&] {
+        open(run, checkpoint);
+        emit neighboursFound(id, m_session.nearest_tokens(text.toStdString(), k), m_session.step());
+    });
+}
+
+void ModelWorker::tokenSimilarity(quint64 id, const QString& run, const QString& checkpoint, const QString& a,
+                                  const QString& b) {
+    guarded(this, id, [&] {
+        open(run, checkpoint);
+        emit similarityFound(id, m_session.similarity(a.toStdString(), b.toStdString()), m_session.step());
+    });
+}
+
+void ModelWorker::embeddingMap(quint64 id, const QString& run, const QString& checkpoint, int n) {
+    guarded(this, id, [&] {
+        open(run, checkpoint);
+        emit embeddingMapReady(id, m_session.embedding_map(n), m_session.step());
     });
 }

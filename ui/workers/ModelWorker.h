@@ -1,9 +1,10 @@
 // Runs a loaded checkpoint off the UI thread for the Sampling and Attention panels: generation with
 // per-token streaming, checkpoint comparison, attention capture, position tables, the run's probe
-// timeline and its sample history (RUN/samples.jsonl, through the engine's samples_history.h). Lives
-// on a ModelThread, which the two panels may share; every request carries an id and every answer
-// (failed() included) carries it back. Every slot catches engine errors and emits failed(). Stop is a
-// shared atomic flag the panel sets directly (the generation loop checks it per token).
+// timeline, its sample history (RUN/samples.jsonl, through the engine's samples_history.h) and the
+// embedding explorer's queries. Lives on a ModelThread, which the two panels may share; every
+// request carries an id and every answer (failed() included) carries it back. Every slot catches
+// engine errors and emits failed(). Stop is a shared atomic flag the panel sets directly (the
+// generation loop checks it per token).
 #pragma once
 #include "twb/generation.h"
 #include "twb/probe.h"
@@ -90,6 +91,9 @@ Q_DECLARE_METATYPE(std::vector<twb::HeadScores>)
 Q_DECLARE_METATYPE(twb::PositionTable)
 Q_DECLARE_METATYPE(twb::ProbeTimeline)
 Q_DECLARE_METATYPE(std::vector<twb::SampleRecord>)
+Q_DECLARE_METATYPE(twb::NeighbourResult)
+Q_DECLARE_METATYPE(twb::SimilarityResult)
+Q_DECLARE_METATYPE(twb::EmbeddingMap)
 
 class ModelWorker : public QObject {
     Q_OBJECT
@@ -106,6 +110,11 @@ public slots:
     void loadHistory(quint64 id, const QString& run);
     /// A random stretch of the run's validation text, about block_size tokens (at most 128).
     void pickValidationText(quint64 id, const QString& run);
+    /// The embedding explorer (twb/embeddings.h): a text's k nearest tokens, two texts' similarity,
+    /// the map of the n most frequent tokens.
+    void nearestTokens(quint64 id, const QString& run, const QString& checkpoint, const QString& text, int k);
+    void tokenSimilarity(quint64 id, const QString& run, const QString& checkpoint, const QString& a, const QString& b);
+    void embeddingMap(quint64 id, const QString& run, const QString& checkpoint, int n);
 
 signals:
     void token(quint64 id, const UiToken& t);
@@ -120,6 +129,9 @@ signals:
     /// Every generation recorded in the run (by the GUI or `twb sample`), oldest first.
     void historyLoaded(quint64 id, const QString& run, const std::vector<twb::SampleRecord>& records);
     void validationText(quint64 id, const QString& text);
+    void neighboursFound(quint64 id, const twb::NeighbourResult& result, qint64 step);
+    void similarityFound(quint64 id, const twb::SimilarityResult& result, qint64 step);
+    void embeddingMapReady(quint64 id, const twb::EmbeddingMap& map, qint64 step);
     void failed(quint64 id, const QString& error);
 
 private:

@@ -5,6 +5,7 @@
 #pragma once
 #include "twb/attention.h"
 #include "twb/config.h"
+#include "twb/embeddings.h"
 #include "twb/generation.h"
 
 #include <atomic>
@@ -83,6 +84,16 @@ public:
     /// Loss, accuracy, perplexity and bits per character over a split. Throws InputError when the
     /// dataset's tokenizer differs from the model's.
     EvalResult evaluate(const EvalOptions& opt);
+
+    /// The k tokens whose embedding rows are nearest (cosine) to the text's: a text of several tokens
+    /// stands for the mean of their rows, and its own tokens are left out. InputError for an empty
+    /// text or characters the tokenizer lacks.
+    NeighbourResult nearest_tokens(const std::string& text, int k = 10) const;
+    /// Cosine similarity of two texts' mean embeddings (a single token is its own row).
+    SimilarityResult similarity(const std::string& a, const std::string& b) const;
+    /// The n most frequent tokens of the run's dataset (train + val counts; when the dataset cannot
+    /// be read, the first n ids, and the map's source says why) on the top two principal components.
+    EmbeddingMap embedding_map(int n = 200) const;
 
     struct Impl;  // opaque: holds the torch model
 

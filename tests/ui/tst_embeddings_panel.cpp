@@ -1,0 +1,119 @@
+// The embedding explorer driven offscreen over a tiny trained run: a neighbour query fills the table
+// with exactly the engine's neighbours, the similarity label shows the engine's figure, the map holds
+// the engine's points and hovering names a token, bad words show one error, and the Attention panel
+// carries the explorer as its Embeddings tab, following its run.
+#include "twb/session.h"
+#include "ui/attention/AttentionPanel.h"
+#include "ui/embeddings/EmbeddingMapPlot.h"
+#include "ui/embeddings/EmbeddingsPanel.h"
+#include "ui/widgets/RunPicker.h"
+#include "ui_fixture.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QTabWidget>
+#include <QTableWidget>
+
+class TestEmbeddingsPanel : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws;
+    QString m_run;
+
+    static void waitIdle(EmbeddingsPanel& p) { QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000); }
+
+private slots:
+    void initTestCase() { m_run = twbtest::make_tiny_run(m_ws, "tiny", 20); }
+
+    void neighbourQueryFillsTheTable() {
+        EmbeddingsPanel p;
+        p.setRun(m_run);
+        p.picker()->setCheckpoint("last");
+        p.setWord("the");
+        p.findNeighbours();
+        QVERIFY(p.isBusy());
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        twb::ModelSession s;
+        s.open(m_run.toStdString(), "last");
+        const auto ref = s.nearest_tokens("the", 10);
+        auto* t = p.neighbourTable();
+        QCOMPARE(t->rowCount(), 10);
+        for (int i = 0; i < 10; ++i) {
+            const auto& n = ref.neighbours[static_cast<size_t>(i)];
+            QCOMPARE(t->item(i, 1)->data(Qt::DisplayRole).toInt(), n.id);
+            QCOMPARE(t->item(i, 0)->data(Qt::UserRole).toString(), QString::fromStdString(n.text));
+            QCOMPARE(t->item(i, 2)->text(), QString::number(n.similarity, 'f', 4));
+        }
+        // Sorted: most similar first.
+        for (int i = 1; i < 10; ++i)
+            QVERIFY(t->item(i - 1, 2)->text().toDouble() >= t->item(i, 2)->text().toDouble());
+    }
+
+    void similarityAndMapShowTheEnginesFigures() {
+        EmbeddingsPanel p;
+        p.setRun(m_run);
+        p.picker()->setCheckpoint("last");
+        p.setTexts("cat", "dog");
+        p.compare();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        twb::ModelSession s;
+        s.open(m_run.toStdString(), "last");
+        const double sim = s.similarity("cat", "dog").similarity;
+        QVERIFY2(p.similarityLabel()->text().contains(QString::number(sim, 'f', 4)),
+                 qPrintable(p.similarityLabel()->text()));
+
+        p.drawMap();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const auto ref = s.embedding_map(200);
+        const auto& shown = p.mapPlot()->map();
+        QCOMPARE(shown.points.size(), ref.points.size());
+        QVERIFY(shown.by_frequency);
+        QCOMPARE(shown.points.front().id, ref.points.front().id);
+        QCOMPARE(shown.points.front().x, ref.points.front().x);
+        // Hover: the pixel of the most frequent point names its token.
+        p.resize(1000, 700);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        auto* plot = p.mapPlot();
+        plot->replot();
+        const QPointF at(plot->xAxis->coordToPixel(ref.points[0].x), plot->yAxis->coordToPixel(ref.points[0].y));
+        QCOMPARE(plot->pointAt(at), 0);
+        QSignalSpy hovered(plot, &EmbeddingMapPlot::hovered);
+        QMouseEvent move(QEvent::MouseMove, at, plot->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(plot, &move);
+        QCOMPARE(hovered.count(), 1);
+        QVERIFY(hovered[0][0].toString().contains(QString("id %1").arg(ref.points[0].id)));
+        // The CSV export is the engine's format.
+        const QString csv = m_ws.path() + "/map.csv";
+        QVERIFY(p.exportMap(csv));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray::fromStdString(twb::embedding_map_csv(ref)));
+    }
+
+    void anUnknownWordIsOneError() {
+        EmbeddingsPanel p;
+        p.setRun(m_run);
+        p.setWord("日本");
+        p.findNeighbours();
+        waitIdle(p);
+        QVERIFY(!p.lastError().isEmpty());
+        QVERIFY(!p.lastError().contains('\n'));
+        QCOMPARE(p.neighbourTable()->rowCount(), 0);
+    }
+
+    void attentionPanelHasTheEmbeddingsTab() {
+        AttentionPanel a;
+        a.setRun(m_run);
+        QCOMPARE(a.pages()->count(), 2);
+        QCOMPARE(a.pages()->tabText(1), QString("Embeddings"));
+        QCOMPARE(a.pages()->widget(1), static_cast<QWidget*>(a.embeddings()));
+        QCOMPARE(a.embeddings()->picker()->run(), a.picker()->run());
+    }
+};
+
+QTEST_MAIN(TestEmbeddingsPanel)
+#include "tst_embeddings_panel.moc"

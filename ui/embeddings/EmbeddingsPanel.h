@@ -1,0 +1,79 @@
+// The embedding explorer, shown as the Embeddings tab of the Attention panel: for a run's checkpoint,
+// a word's nearest tokens by cosine similarity of their embedding rows (a word of several tokens is
+// their mean), the similarity of two words or short texts, and a 2-D map (PCA) of the most frequent
+// tokens with hover (EmbeddingMapPlot). Every query runs on the shared ModelWorker; the panel only
+// sends requests and shows answers. The figures come from twb::ModelSession (twb/embeddings.h), the
+// same as `twb embeddings`.
+#pragma once
+#include "ui/widgets/PanelBase.h"
+#include "ui/workers/ModelWorker.h"
+
+#include <QSet>
+#include <memory>
+
+class EmbeddingMapPlot;
+class ModelThread;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class RunPicker;
+
+class EmbeddingsPanel : public PanelBase {
+    Q_OBJECT
+public:
+    /// model: the thread that runs checkpoints, shared with other panels; null = the panel makes its own.
+    explicit EmbeddingsPanel(ModelThread* model = nullptr, QWidget* parent = nullptr);
+    ~EmbeddingsPanel() override;
+
+    RunPicker* picker() const { return m_picker; }
+    QTableWidget* neighbourTable() const { return m_table; }
+    EmbeddingMapPlot* mapPlot() const { return m_plot; }
+    QLabel* similarityLabel() const { return m_simResult; }
+
+    void setWord(const QString& word);
+    void setTexts(const QString& a, const QString& b);
+
+public slots:
+    void setRun(const QString& dir);
+    /// The word box's nearest tokens.
+    void findNeighbours();
+    /// The two boxes' similarity.
+    void compare();
+    /// The map of the N most frequent tokens.
+    void drawMap();
+    /// Writes the map shown as CSV (twb::embedding_map_csv, as `twb embeddings --map`).
+    bool exportMap(const QString& path);
+
+protected:
+    void showEvent(QShowEvent* e) override;
+    void busyChanged(bool busy) override;
+
+private:
+    void connectWorker(ModelWorker* worker);
+    quint64 newRequest();
+    void exportMapAsked();
+
+    RunPicker* m_picker;
+    QLineEdit* m_word;
+    QSpinBox* m_k;
+    QPushButton* m_find;
+    QTableWidget* m_table;
+    QLabel* m_nearInfo;
+    QLineEdit* m_a;
+    QLineEdit* m_b;
+    QPushButton* m_compare;
+    QLabel* m_simResult;
+    QSpinBox* m_count;
+    QPushButton* m_draw;
+    QPushButton* m_export;
+    EmbeddingMapPlot* m_plot;
+    QLabel* m_mapInfo;
+    QLabel* m_hover;
+
+    std::unique_ptr<ModelThread> m_ownModel;  // only when no shared thread was given
+    ModelThread* m_model;
+    QSet<quint64> m_pending;
+    QString m_mapRun;  // run and checkpoint the map shown came from, to redraw it when they change
+};
