@@ -63,7 +63,7 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     grid->addWidget(m_title, 3, 0, 1, 2);  // under the plots: names the run on screen and in exports
     m_loss = makePlot(tr("Loss"), tr("cross-entropy (nats)"));
-    m_acc = makePlot(tr("Validation accuracy"), tr("next-token accuracy"));
+    m_acc = makePlot(tr("Validation accuracy"), tr("accuracy"));  // short: the plot is small
     m_lr = makePlot(tr("Learning rate"), tr("lr"));
     m_speed = makePlot(tr("Throughput"), tr("tokens/s"));
     grid->addWidget(m_loss, 0, 0, 1, 2);
