@@ -1,6 +1,7 @@
 #include "ui/MainWindow.h"
 
 #include "twb/doctor.h"
+#include "twb/run_folder.h"
 #include "ui/Workspace.h"
 #include "ui/attention/AttentionPanel.h"
 #include "ui/datasets/DatasetsPanel.h"
@@ -8,6 +9,7 @@
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/RunPicker.h"
+#include "ui/widgets/WheelGuard.h"
 #include "ui/workers/ModelThread.h"
 
 #include <QAction>
@@ -21,9 +23,11 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -33,58 +37,86 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowIcon(QIcon(":/icons/transformer-workbench.svg"));
     m_nav = new QListWidget;
     m_nav->setObjectName("navigation");
-    m_nav->setFixedWidth(130);
-    m_nav->setIconSize(QSize(20, 20));
+    m_nav->setFixedWidth(132);
+    m_nav->setIconSize(QSize(22, 22));
+    m_nav->setFrameShape(QFrame::NoFrame);
+    m_nav->setSpacing(2);
+    // The current panel stands out also while the list has no focus (the inactive highlight is faint).
+    m_nav->setStyleSheet(
+        "QListWidget#navigation { background: palette(window); }"
+        "QListWidget#navigation::item { padding: 8px 4px; border-radius: 4px; }"
+        "QListWidget#navigation::item:selected { background: palette(highlight); color: palette(highlighted-text); }");
     m_stack = new QStackedWidget;
     m_training = new TrainingPanel;
-    auto add = [&](const QString& name, QWidget* w) {
-        m_nav->addItem(name);
+    auto add = [&](const QString& name, QStyle::StandardPixmap icon, const QString& tip, QWidget* w) {
+        auto* item = new QListWidgetItem(style()->standardIcon(icon), name, m_nav);
+        item->setToolTip(tip);
         m_stack->addWidget(w);
     };
     m_datasets = new DatasetsPanel;
-    add(tr("Datasets"), m_datasets);
-    add(tr("Training"), m_training);
+    add(tr("Datasets"), QStyle::SP_DirIcon, tr("Import, clean and tokenize text (Alt+1)"), m_datasets);
+    add(tr("Training"), QStyle::SP_MediaPlay, tr("Train a model and watch it learn (Alt+2)"), m_training);
     m_model = std::make_unique<ModelThread>();
     m_attention = new AttentionPanel(m_model.get());
-    add(tr("Attention"), m_attention);
+    add(tr("Attention"), QStyle::SP_FileDialogContentsView, tr("Look inside a run's attention heads (Alt+3)"),
+        m_attention);
     m_sampling = new SamplingPanel(m_model.get());
-    add(tr("Sampling"), m_sampling);
+    add(tr("Sampling"), QStyle::SP_FileDialogDetailedView, tr("Generate text from a run (Alt+4)"), m_sampling);
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
+    WheelGuard::protect(m_stack);  // no panel's spin box or combo box changes under a scrolling wheel
     auto* central = new QWidget;
     auto* row = new QHBoxLayout(central);
     row->setContentsMargins(4, 4, 4, 4);
-    row->addWidget(m_nav);
+    // The side bar is as tall as its entries; the space below says where help is instead of staying empty.
+    auto* side = new QVBoxLayout;
+    m_nav->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_nav->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Maximum);
+    side->addWidget(m_nav);
+    side->addStretch(1);
+    auto* hint = new QLabel(tr("F1: getting started\nCtrl+/: shortcuts"));
+    hint->setObjectName("navigationHint");
+    hint->setStyleSheet("color: palette(mid);");
+    hint->setWordWrap(true);
+    side->addWidget(hint);
+    row->addLayout(side);
     row->addWidget(m_stack, 1);
     setCentralWidget(central);
 
     m_runtime = new QLabel(tr("checking runtime…"));
     statusBar()->addPermanentWidget(m_runtime);
-    connect(m_training, &TrainingPanel::statusMessage, this,
-            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_training, &TrainingPanel::statusMessage, this, &MainWindow::showStatus);
     connect(m_training, &TrainingPanel::runChanged, this, [this](const QString& dir) {
         setWindowTitle(dir.isEmpty() ? tr("Transformer Workbench")
                                      : tr("%1 — Transformer Workbench").arg(QFileInfo(dir).fileName()));
         rebuildRecent();
+        // A run is offered to the other panels once its folder exists (a failed start leaves none).
         for (RunPicker* p : {m_sampling->picker(), m_attention->picker()}) {
             p->refresh();
-            if (!dir.isEmpty())
+            if (!dir.isEmpty() && QFileInfo::exists(dir + "/config.json"))
                 p->setRun(dir);
         }
     });
+    connect(m_training->worker(), &TrainWorker::started, this, [this] {
+        rebuildRecent();
+        for (RunPicker* p : {m_sampling->picker(), m_attention->picker()}) {
+            p->refresh();
+            p->setRun(m_training->currentRun());
+        }
+    });
+    connect(m_training, &TrainingPanel::datasetsPanelRequested, this, [this] { showPanel("Datasets"); });
     connect(m_training->worker(), &TrainWorker::checkpointWritten, m_sampling->picker(), &RunPicker::refresh);
     connect(m_training->worker(), &TrainWorker::checkpointWritten, this,
             [this] { m_attention->runUpdated(m_training->currentRun()); });
-    connect(m_datasets, &DatasetsPanel::statusMessage, this,
-            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_datasets, &DatasetsPanel::statusMessage, this, &MainWindow::showStatus);
     connect(m_datasets, &DatasetsPanel::datasetPrepared, m_training, &TrainingPanel::refreshDatasets);
+    // the Quick start prepares fortunes on the training side: the Datasets panel lists it at once
+    connect(m_training->worker(), &TrainWorker::prepared, m_datasets, &DatasetsPanel::refreshPrepared);
     connect(m_datasets, &DatasetsPanel::useForTraining, this, [this](const QString& dir) {
         m_training->setDataset(dir);
         showPanel("Training");
     });
-    connect(m_attention, &AttentionPanel::statusMessage, this,
-            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
-    connect(m_sampling, &SamplingPanel::statusMessage, this,
-            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_attention, &AttentionPanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_sampling, &SamplingPanel::statusMessage, this, &MainWindow::showStatus);
     // Runtime facts come from the engine off the UI thread (loading BLAS and timing a matmul take a moment).
     connect(&m_doctor, &QFutureWatcher<twb::DoctorReport>::finished, this, [this] {
         const auto r = m_doctor.result();
@@ -102,14 +134,37 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     QSettings s;
     restoreGeometry(s.value("window/geometry").toByteArray());
     restoreState(s.value("window/state").toByteArray());
-    if (!s.contains("window/geometry"))
-        resize(1400, 860);
+    // Open within the screen (a 1280x720 laptop included), also when the saved size came from a larger one.
+    const QRect avail = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 720);
+    setMinimumSize(QSize(900, 560).boundedTo(avail.size()));
+    if (!s.contains("window/geometry") || !avail.contains(frameGeometry()))
+        setGeometry(initialGeometry(avail));
     showPanel(s.value("window/panel", "Training").toString());
+    // The last run used, when it stopped before its last step (a crash, a closed window), is offered
+    // for resuming.
+    const QStringList recent = Workspace::recentRuns();
+    if (!recent.isEmpty() && QFileInfo::exists(recent.first() + "/config.json"))
+        try {
+            const auto steps = twb::list_checkpoints(recent.first().toStdString());
+            if (!steps.empty() && steps.back() < twb::read_run_config(recent.first().toStdString()).max_iters)
+                m_training->offerResume(recent.first());
+        } catch (const std::exception&) {
+        }
 }
 
 MainWindow::~MainWindow() {
     // The panels go first: they cancel their generations, so the shared model thread can then be joined.
     delete takeCentralWidget();
+}
+
+QRect MainWindow::initialGeometry(const QRect& available) {
+    // Leave room for the window frame and title bar, which geometry() does not include.
+    const QSize frame(16, 48);
+    const QSize size = QSize(1400, 860).boundedTo(available.size() - frame);
+    QRect r(QPoint(0, 0), size);
+    r.moveCenter(available.center());
+    r.moveTop(std::max(available.top() + frame.height() - 8, r.top()));
+    return r;
 }
 
 void MainWindow::showPanel(const QString& name) {
@@ -138,12 +193,12 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), this, &QWidget::close);
 
     auto* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("&Quick start on fortunes"), QKeySequence(Qt::CTRL | Qt::Key_R), m_training,
-                   &TrainingPanel::quickStart);
-    run->addAction(tr("&Start / continue"), QKeySequence(Qt::Key_F5), m_training, &TrainingPanel::start);
-    run->addAction(tr("&Pause / resume"), QKeySequence(Qt::Key_F6), m_training, &TrainingPanel::togglePause);
-    run->addAction(tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5), m_training, &TrainingPanel::stop);
-    run->addAction(tr("Save &checkpoint now"), QKeySequence::Save, m_training, &TrainingPanel::saveCheckpointNow);
+    // The panel's own actions: each is enabled only when it can act (no F5 while Start is disabled).
+    run->addAction(m_training->quickStartAction());
+    run->addAction(m_training->startAction());
+    run->addAction(m_training->pauseAction());
+    run->addAction(m_training->stopAction());
+    run->addAction(m_training->checkpointAction());
     run->addSeparator();
     run->addAction(tr("&Initialise from run (finetune)…"), this, &MainWindow::initFromDialog);
     run->addAction(tr("&Compare runs…"), this, &MainWindow::compareDialog);
@@ -154,6 +209,9 @@ void MainWindow::buildMenus() {
         view->addAction(name, QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this, [this, name] { showPanel(name); });
     }
     auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Getting started"), QKeySequence::HelpContents, this, &MainWindow::gettingStarted);
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this,
+                    &MainWindow::shortcutsHelp);
     help->addAction(tr("&About / runtime"), this, &MainWindow::about);
 }
 
@@ -228,6 +286,53 @@ void MainWindow::about() {
         tr("<h3>Transformer Workbench 0.1</h3><p>Train small transformer language models on your own "
            "text, watch them learn, look inside.</p><pre>%1</pre>")
             .arg((m_doctorText.isEmpty() ? tr("(runtime check still running)") : m_doctorText).toHtmlEscaped()));
+}
+
+void MainWindow::showStatus(const QString& text) {
+    // One line, cut to the room left of the runtime facts; the whole text stays in the tooltip.
+    const int room = std::max(100, statusBar()->width() - m_runtime->width() - 40);
+    const QString line = text.simplified();
+    statusBar()->showMessage(statusBar()->fontMetrics().elidedText(line, Qt::ElideRight, room), 8000);
+    statusBar()->setToolTip(line);
+}
+
+void MainWindow::shortcutsHelp() {
+    // Listed from the menus themselves, so the table cannot drift from what the keys do.
+    QString rows;
+    for (QAction* top : menuBar()->actions()) {
+        if (!top->menu())
+            continue;
+        for (QAction* a : top->menu()->actions())
+            if (!a->shortcut().isEmpty())
+                rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2 → %3</td></tr>")
+                            .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
+                                 top->text().remove('&'), a->text().remove('&').toHtmlEscaped());
+    }
+    QMessageBox box(this);
+    box.setWindowTitle(tr("Keyboard shortcuts"));
+    box.setTextFormat(Qt::RichText);
+    box.setText(tr("<table cellspacing=6>%1</table><p>In the forms, the mouse wheel changes a value only in the "
+                   "field that has the keyboard focus (click it first); elsewhere it scrolls.</p>")
+                    .arg(rows));
+    box.exec();
+}
+
+void MainWindow::gettingStarted() {
+    QMessageBox box(this);
+    box.setWindowTitle(tr("Getting started"));
+    box.setTextFormat(Qt::RichText);
+    box.setText(
+        tr("<h3>Getting started</h3><ol>"
+           "<li><b>Quick start</b> (Ctrl+R, Training panel) prepares Debian's fortune cookies and trains a tiny "
+           "model in about a minute: watch the loss fall.</li>"
+           "<li><b>Sampling</b> (Alt+4): type a prompt and generate text from the run's best checkpoint.</li>"
+           "<li><b>Attention</b> (Alt+3): see what each head looks at, token by token.</li>"
+           "<li><b>Your own text</b>: Datasets (Alt+1) → add text files, choose cleaning and a tokenizer, "
+           "Prepare, then <i>Train on it</i>. A dataset that does not match the open run starts a new run.</li>"
+           "<li>Runs live in the workspace folder (File → Set workspace folder); File → Open run reopens one, "
+           "and Start (F5) continues an interrupted run.</li></ol>"
+           "<p>Help → Keyboard shortcuts (Ctrl+/) lists every key.</p>"));
+    box.exec();
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -30,6 +30,9 @@ public:
     DatasetsPanel* datasetsPanel() const { return m_datasets; }
     /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling").
     void showPanel(const QString& name);
+    /// Where the window opens on a screen whose free area is `available`: the preferred 1400x860 or less,
+    /// never past the screen's edges, centred.
+    static QRect initialGeometry(const QRect& available);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -42,6 +45,9 @@ private:
     void initFromDialog();
     void exportPlots();
     void about();
+    void shortcutsHelp();
+    void showStatus(const QString& text);
+    void gettingStarted();
 
     std::unique_ptr<ModelThread> m_model;  // shared by the Attention and Sampling panels
     QListWidget* m_nav = nullptr;

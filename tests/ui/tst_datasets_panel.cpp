@@ -248,6 +248,17 @@ private slots:
         QVERIFY(d.afterHtml.contains("caf<span style=\"background:#c9f2c9\">e</span> ok"));
     }
 
+    void quotesMadeStraightAreChangedNotRemoved() {
+        // ascii transliteration changes a short quoted line at both ends: still one changed line (as the
+        // engine counts it), none removed.
+        const auto d =
+            diff_texts(QString::fromUtf8("\u201cHi!\u201d\n\u2018No.\u2019\nkeep\n"), "\"Hi!\"\n'No.'\nkeep\n");
+        QCOMPARE(d.linesRemoved, 0);
+        QCOMPARE(d.linesChanged, 2);
+        QCOMPARE(d.charsChanged, 4);  // the four quotes, nothing else
+        QVERIFY(!d.beforeHtml.contains("line-through"));
+    }
+
     void badFileChangesNothing() {
         std::string bin(4096, '\0');
         for (size_t i = 0; i < bin.size(); ++i)

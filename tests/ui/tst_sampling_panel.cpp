@@ -2,12 +2,14 @@
 // generation early, greedy is reproducible, branching continues from the chosen alternative, the
 // comparison has one column per checkpoint, history is kept with the run, and a prompt the tokenizer
 // cannot encode gives a message naming the characters.
+#include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
 
 #include "twb/samples_history.h"
 
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QSpinBox>
@@ -27,6 +29,15 @@ class TestSamplingPanel : public QObject {
 private slots:
     void initTestCase() { m_run = twbtest::make_tiny_run(m_ws); }
 
+    void decodingFormOffersStopStringsAndNoRepeatNgram() {
+        DecodingForm f;
+        f.findChild<QSpinBox*>("noRepeatNgram")->setValue(3);
+        f.findChild<QLineEdit*>("stopStrings")->setText(" THE END | \\n\\n|");
+        const auto o = f.options();
+        QCOMPARE(o.no_repeat_ngram, 3);
+        QCOMPARE(o.stop_strings,
+                 (std::vector<std::string>{"THE END", "\n\n"}));  // trimmed, \n unescaped, empties dropped
+    }
     void greedyStreamsAndIsReproducible() {
         SamplingPanel p;
         p.setRun(m_run);

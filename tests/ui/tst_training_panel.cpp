@@ -1,5 +1,8 @@
 // The training panel driven offscreen: a tiny run starts, step and evaluation signals arrive, pause and
-// resume, stop writes a checkpoint, the run reopens with its curves, and an invalid config blocks Start.
+// resume, stop writes a checkpoint, the run reopens with its curves, and an invalid config blocks Start
+// with the reason beside the field. A dataset that does not fit the open run starts a new run; actions
+// are enabled only when they can act; Browse refuses a folder that is not a prepared dataset; the wheel
+// edits only a focused field.
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/run_folder.h"
@@ -9,14 +12,19 @@
 #include "ui/training/TrainingPanel.h"
 
 #include <qcustomplot.h>
+#include <QAction>
+#include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QWheelEvent>
 
 class TestTrainingPanel : public QObject {
     Q_OBJECT
@@ -151,6 +159,166 @@ private slots:
         setSpin(p, "head_size", 6);
         QVERIFY(start->isEnabled());
         QCOMPARE(p.form()->config().head_dim(), 6);
+    }
+    void validationSpeaksTheFormsWordsBesideTheField() {
+        TrainingPanel p;
+        p.setDataset(m_data);
+        smallConfig(p, 10);
+        auto* start = p.findChild<QPushButton*>("start");
+        auto note = [&](const char* key) { return p.form()->findChild<QLabel*>(QString(key) + "_problem"); };
+        auto* heads = p.form()->findChild<QSpinBox*>("n_head");
+        setSpin(p, "n_head", 5);  // width 32 does not divide by 5
+        QVERIFY(!start->isEnabled());
+        QVERIFY(!note("n_head")->isHidden());
+        QCOMPARE(note("n_head")->text(), QString("Width 32 must be divisible by Heads 5"));
+        QVERIFY(heads->property("invalid").toBool());
+        QCOMPARE(start->toolTip(), QString("Width 32 must be divisible by Heads 5"));
+        QVERIFY(note("n_layer")->isHidden());
+        setSpin(p, "n_head", 2);
+        QVERIFY(note("n_head")->isHidden());
+        QVERIFY(!heads->property("invalid").toBool());
+        QVERIFY(start->isEnabled());
+        // zero steps is refused, not run as a long evaluation
+        setSpin(p, "max_iters", 0);
+        QVERIFY(!start->isEnabled());
+        QCOMPARE(note("max_iters")->text(), QString("Steps must be at least 1"));
+        setSpin(p, "max_iters", 10);
+        // a typed context past the limit stays as typed and is explained, not cut to another number
+        setSpin(p, "block_size", 100000);
+        QCOMPARE(p.form()->findChild<QSpinBox*>("block_size")->value(), 100000);
+        QVERIFY(note("block_size")->text().startsWith("Context can be at most 65"));
+        QVERIFY(!start->isEnabled());
+        setSpin(p, "block_size", 16);
+        setSpin(p, "warmup_iters", 99999);  // beyond the decay steps (10)
+        QCOMPARE(note("warmup_iters")->text(), QString("Decay steps (10) must be larger than Warmup (99999)"));
+        QCOMPARE(note("lr_decay_iters")->text(), note("warmup_iters")->text());
+        QVERIFY(!start->isEnabled());
+    }
+    void aDatasetThatDoesNotFitTheRunStartsANewRun() {
+        // a run trained on the workspace dataset
+        TrainingPanel p;
+        p.setDataset(m_data);
+        smallConfig(p, 5);
+        QSignalSpy done(p.worker(), &TrainWorker::finished), failed(p.worker(), &TrainWorker::failed);
+        p.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || !failed.isEmpty(), 60000);
+        QCOMPARE(failed.count(), 0);
+        QTRY_VERIFY(!p.isBusy());
+        const QString first = p.currentRun();
+        QVERIFY(!first.isEmpty());
+        // another dataset, with another vocabulary (digits only)
+        std::string digits;
+        for (int i = 0; i < 20000; ++i)
+            digits += static_cast<char>('0' + (i * 7 + i / 13) % 10);
+        twbtest::write(twbtest::path(m_ws, "digits.txt"), digits);
+        twb::PrepareOptions o;
+        o.corpus.inputs = {twbtest::path(m_ws, "digits.txt").string()};
+        o.out = std::filesystem::path(Workspace::datasetsDir().toStdString()) / "digits";
+        twb::prepare_dataset(o);
+        const QString other = QString::fromStdString(o.out.string());
+        QSignalSpy runChanged(&p, &TrainingPanel::runChanged);
+        p.setDataset(other);
+        QVERIFY(p.currentRun().isEmpty());  // "Train on it" turned to a new run
+        QCOMPARE(runChanged.count(), 1);
+        QVERIFY(p.findChild<QLabel*>("runLabel")->text().contains("New run"));
+        QSignalSpy started(p.worker(), &TrainWorker::started);
+        p.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty() || !failed.isEmpty(), 60000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
+        QCOMPARE(started.first().at(0).value<twb::TrainStartInfo>().start_step, 0);
+        QVERIFY(p.currentRun() != first);
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 2, 60000);
+        QTRY_VERIFY(!p.isBusy());
+        // reopening the first run selects its own dataset and keeps the run
+        QVERIFY(p.openRun(first));
+        QCOMPARE(p.currentRun(), first);
+        QVERIFY(twb::list_checkpoints(first.toStdString()).size() >= 1);
+        QDir(other).removeRecursively();
+    }
+    void trainMoreExtendsAFinishedRun() {
+        TrainingPanel p;
+        p.setDataset(m_data);
+        smallConfig(p, 5);
+        QSignalSpy started(p.worker(), &TrainWorker::started), done(p.worker(), &TrainWorker::finished),
+            failed(p.worker(), &TrainWorker::failed);
+        auto* more = p.findChild<QWidget*>("trainMore");
+        QVERIFY(!more->isVisibleTo(&p));  // nothing finished yet
+        p.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || !failed.isEmpty(), 60000);
+        QTRY_VERIFY(!p.isBusy());
+        QVERIFY(more->isVisibleTo(&p));
+        const QString run = p.currentRun();
+        p.trainMore(3);
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 2 || !failed.isEmpty(), 60000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
+        QCOMPARE(started.at(1).at(0).value<twb::TrainStartInfo>().start_step, 5);
+        QCOMPARE(done.at(1).at(0).value<twb::TrainSummary>().final_step, 8);
+        QCOMPARE(p.currentRun(), run);  // the same run, extended
+        QCOMPARE(twb::read_run_config(run.toStdString()).max_iters, 8);
+    }
+    void actionsFollowThePanelsState() {
+        QTemporaryDir empty;  // a workspace without any dataset
+        const QString keep = Workspace::root();
+        Workspace::setRoot(empty.path());
+        {
+            TrainingPanel p;
+            for (QAction* a : {p.startAction(), p.pauseAction(), p.stopAction(), p.checkpointAction()})
+                QVERIFY2(!a->isEnabled(), qPrintable(a->text()));
+            QVERIFY(p.quickStartAction()->isEnabled());
+            // F5 anyway (a disabled action does not trigger; the slot is called directly): a clear
+            // message, no run named, no folder made
+            p.start();
+            QVERIFY2(p.lastError().startsWith("Choose a prepared dataset first"), qPrintable(p.lastError()));
+            QVERIFY(p.currentRun().isEmpty());
+            QCOMPARE(QDir(Workspace::runsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 0);
+        }
+        Workspace::setRoot(keep);
+        TrainingPanel p;
+        p.setDataset(m_data);
+        smallConfig(p, 10);
+        QVERIFY(p.startAction()->isEnabled());
+        QVERIFY(!p.pauseAction()->isEnabled() && !p.stopAction()->isEnabled() && !p.checkpointAction()->isEnabled());
+        setSpin(p, "n_head", 3);
+        QVERIFY(!p.startAction()->isEnabled());
+    }
+    void browseRefusesAFolderThatIsNotADataset() {
+        TrainingPanel p;
+        p.setDataset(m_data);
+        QTemporaryDir notData;
+        QSignalSpy wantDatasets(&p, &TrainingPanel::datasetsPanelRequested);
+        QVERIFY(!p.chooseDatasetFolder(notData.path()));
+        QVERIFY2(p.lastError().contains("no meta.json"), qPrintable(p.lastError()));
+        QVERIFY(p.lastError().contains("Datasets panel"));
+        QCOMPARE(wantDatasets.count(), 1);
+        QCOMPARE(p.form()->config().vocab_size > 0, true);  // the chosen dataset stays
+        QVERIFY(p.chooseDatasetFolder(m_data));
+        QVERIFY(p.lastError().isEmpty());
+    }
+    void wheelEditsOnlyTheFocusedField() {
+        QScrollArea area;
+        auto* form = new ConfigForm;
+        area.setWidget(form);
+        area.setWidgetResizable(true);
+        area.resize(400, 300);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        auto* steps = form->findChild<QSpinBox*>("max_iters");
+        auto wheel = [&] {
+            QWheelEvent e(QPointF(5, 5), steps->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(steps, &e);
+        };
+        const int before = steps->value();
+        QVERIFY(!steps->hasFocus());
+        wheel();
+        QCOMPARE(steps->value(), before);                 // scrolling past the field leaves it alone
+        QCOMPARE(steps->focusPolicy(), Qt::StrongFocus);  // and the wheel does not focus it
+        area.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&area));
+        steps->setFocus();
+        QTRY_VERIFY(steps->hasFocus());
+        wheel();
+        QCOMPARE(steps->value(), before + 1);  // one notch, one single step
     }
 };
 

@@ -505,6 +505,8 @@ void AttentionPanel::redraw() {
             m[static_cast<size_t>(q) * T + k] = NAN;  // the masked future stays blank
     const QStringList lab = labels(m_cap.tokens);
     m_heat->setMatrix(T, T, m, lab, lab, tr("query"), tr("key"), 0, 1);
+    m_hover->setText(
+        tr("Hover the map for query, key and weight; wheel zooms, drag pans."));  // none from the last view
     m_info->setText(tr("%1 · step %2 · %3 tokens").arg(what).arg(m_step).arg(T));
 }
 

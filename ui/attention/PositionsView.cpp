@@ -15,7 +15,14 @@ PositionsView::PositionsView(QWidget* parent) : QWidget(parent) {
     m_freqPlot->yAxis->setScaleType(QCPAxis::stLogarithmic);
     m_freqPlot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     m_freqPlot->xAxis->setLabel(tr("dimension pair i"));
-    m_freqPlot->yAxis->setLabel(tr("θ_i (radians per position)"));
+    m_freqPlot->yAxis->setLabel(tr("θ_i (rad/position)"));  // short enough for the plot's height
+    {
+        // dimension pairs are whole numbers: no tick at 2.5
+        auto pairs = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
+        pairs->setTickStep(1);
+        pairs->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        m_freqPlot->xAxis->setTicker(pairs);
+    }
     m_info = new QLabel;
     m_info->setWordWrap(true);
     auto* load = new QPushButton(tr("Show positions"));

@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QTextBrowser>
@@ -56,8 +57,8 @@ CleaningPreviewResult computePreview(const twb::CorpusSpec& corpus, const twb::C
                      "Preview of the first %1 characters: %2 lines changed, %3 removed, %4 characters "
                      "changed, %5 characters %6%7")
                      .arg(before.size())
-                     .arg(r.diff.linesChanged)
-                     .arg(r.diff.linesRemoved)
+                     .arg(p.lines_changed)  // the engine's counts, as meta.json will report them
+                     .arg(p.lines_removed)
                      .arg(r.diff.charsChanged)
                      .arg(std::abs(p.chars_removed))
                      .arg(p.chars_removed >= 0 ? QObject::tr("fewer") : QObject::tr("more"))
@@ -125,6 +126,17 @@ ImportTab::ImportTab(QWidget* parent) : QWidget(parent) {
     auto* previews = new QSplitter(Qt::Horizontal);
     previews->addWidget(captioned(tr("Before (changed or removed in red)"), m_before));
     previews->addWidget(captioned(tr("After (changed in green)"), m_after));
+    // The two sides scroll together (by proportion: removed lines make the after side shorter).
+    for (auto [from, to] : {std::pair{m_before, m_after}, std::pair{m_after, m_before}})
+        connect(from->verticalScrollBar(), &QScrollBar::valueChanged, to, [from, to](int v) {
+            const QScrollBar *a = from->verticalScrollBar(), *b = to->verticalScrollBar();
+            if (a->maximum() > 0 && !b->isSliderDown() && !to->property("syncing").toBool()) {
+                from->setProperty("syncing", true);
+                to->verticalScrollBar()->setValue(
+                    static_cast<int>(static_cast<double>(v) / a->maximum() * b->maximum() + 0.5));
+                from->setProperty("syncing", false);
+            }
+        });
     auto* right = new QVBoxLayout;
     right->addWidget(previews, 1);
     right->addWidget(m_previewInfo);

@@ -25,11 +25,24 @@ std::pair<qsizetype, qsizetype> common_ends(const QString& x, const QString& y) 
     return {p, s};
 }
 
-/// Two lines are alike when what they share at the start and end covers half the longer one.
+/// Two lines are alike when what they share covers half the longer one: first their common start and
+/// end (cheap), else their longest common subsequence of characters, so a line whose first and last
+/// characters changed (curly quotes made straight) is still a changed line, not a removed one.
 bool similar(const QString& x, const QString& y) {
     const qsizetype longer = std::max(x.size(), y.size());
     const auto [p, s] = common_ends(x, y);
-    return longer == 0 || 2 * (p + s) >= longer;
+    if (longer == 0 || 2 * (p + s) >= longer)
+        return true;
+    const QString xm = x.mid(p, x.size() - p - s), ym = y.mid(p, y.size() - p - s);
+    if (xm.size() * ym.size() > 250000)
+        return false;
+    std::vector<int> row(static_cast<size_t>(ym.size() + 1), 0), next(row.size(), 0);
+    for (qsizetype i = xm.size() - 1; i >= 0; --i) {
+        for (qsizetype j = ym.size() - 1; j >= 0; --j)
+            next[j] = xm[i] == ym[j] ? row[j + 1] + 1 : std::max(row[j], next[j + 1]);
+        std::swap(row, next);
+    }
+    return 2 * (p + s + row[0]) >= longer;
 }
 
 /// Aligns a[0..n) with b[0..m) by a longest common subsequence under eq(i, j) and walks the alignment

@@ -263,6 +263,7 @@ void TokenizeTab::showVocabulary() {
         c->setData(Qt::DisplayRole, static_cast<qulonglong>(m_a.counts[static_cast<size_t>(i)]));
         m_vocab->setItem(i, 2, c);
     }
+    m_vocab->horizontalHeader()->setSortIndicator(1, Qt::AscendingOrder);  // by id, as the tokenizer numbers
     m_vocab->setSortingEnabled(true);
     filterVocab(m_vocabSearch->text());
 }

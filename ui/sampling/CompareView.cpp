@@ -33,6 +33,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_table->setObjectName("compareTable");
     m_table->setWordWrap(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->horizontalHeader()->setTextElideMode(Qt::ElideMiddle);  // keeps the run and the step in view
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* row = new QHBoxLayout(this);
     auto* left = new QVBoxLayout;
@@ -128,8 +129,12 @@ void CompareView::begin(int columns, const QVector<double>& temperatures) {
 }
 
 void CompareView::setCell(int row, int column, const QString& header, const QString& text) {
-    m_table->setHorizontalHeaderItem(column, new QTableWidgetItem(header));
-    m_table->setItem(row, column, new QTableWidgetItem(text));
+    auto* h = new QTableWidgetItem(header);
+    h->setToolTip(header);  // a narrow column elides its header; the whole of it is here
+    m_table->setHorizontalHeaderItem(column, h);
+    auto* cell = new QTableWidgetItem(text);
+    cell->setTextAlignment(Qt::AlignLeft | Qt::AlignTop);  // texts of different lengths start level
+    m_table->setItem(row, column, cell);
 }
 
 void CompareView::setBusy(bool busy) {

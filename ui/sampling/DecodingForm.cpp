@@ -5,6 +5,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLineEdit>
 #include <QRandomGenerator>
 #include <QSettings>
 #include <QSlider>
@@ -49,6 +50,17 @@ DecodingForm::DecodingForm(QWidget* parent) : QGroupBox(tr("Decoding"), parent) 
     m_repPen->setRange(1.0, 3.0);
     m_repPen->setSingleStep(0.05);
     m_repPen->setToolTip(tr("> 1 makes tokens already in the text less likely"));
+    m_noRepeat = new QSpinBox;
+    m_noRepeat->setObjectName("noRepeatNgram");
+    m_noRepeat->setRange(0, 16);
+    m_noRepeat->setSpecialValueText(tr("off"));
+    m_noRepeat->setToolTip(tr("Never repeat an n-gram of this many tokens (twb sample --no-repeat-ngram); 0 = off"));
+    m_stops = new QLineEdit;
+    m_stops->setObjectName("stopStrings");
+    m_stops->setPlaceholderText(tr("e.g. \\n\\n | THE END"));
+    m_stops->setToolTip(
+        tr("Generation ends when the text produces one of these strings (twb sample --stop); "
+           "separate several with |, write a newline as \\n"));
     m_beam = new QSpinBox;
     m_beam->setObjectName("beamWidth");
     m_beam->setRange(1, 16);
@@ -67,6 +79,8 @@ DecodingForm::DecodingForm(QWidget* parent) : QGroupBox(tr("Decoding"), parent) 
     m_topP->setValue(st.value("sampling/topP", 1.0).toDouble());
     m_maxNew->setValue(st.value("sampling/maxNew", 300).toInt());
     m_repPen->setValue(st.value("sampling/repetition", 1.0).toDouble());
+    m_noRepeat->setValue(st.value("sampling/noRepeatNgram", 0).toInt());
+    m_stops->setText(st.value("sampling/stopStrings").toString());
     m_beam->setValue(1);
     m_seed->setValue(st.value("sampling/seed", 1337).toInt());
     m_randomSeed->setChecked(st.value("sampling/randomSeed", false).toBool());
@@ -95,6 +109,8 @@ DecodingForm::DecodingForm(QWidget* parent) : QGroupBox(tr("Decoding"), parent) 
     form->addRow(tr("Top-p"), m_topP);
     form->addRow(tr("Max new tokens"), m_maxNew);
     form->addRow(tr("Repetition penalty"), m_repPen);
+    form->addRow(tr("No repeat n-gram"), m_noRepeat);
+    form->addRow(tr("Stop at"), m_stops);
     form->addRow(tr("Beam width"), m_beam);
     auto* seedRow = new QHBoxLayout;
     seedRow->addWidget(m_seed, 1);
@@ -111,6 +127,8 @@ DecodingForm::~DecodingForm() {
     st.setValue("sampling/topP", m_topP->value());
     st.setValue("sampling/maxNew", m_maxNew->value());
     st.setValue("sampling/repetition", m_repPen->value());
+    st.setValue("sampling/noRepeatNgram", m_noRepeat->value());
+    st.setValue("sampling/stopStrings", m_stops->text());
     st.setValue("sampling/seed", m_seed->value());
     st.setValue("sampling/randomSeed", m_randomSeed->isChecked());
 }
@@ -151,6 +169,14 @@ twb::SamplingOptions DecodingForm::options() const {
     o.top_p = m_topP->value();
     o.max_new_tokens = m_maxNew->value();
     o.repetition_penalty = m_repPen->value();
+    o.no_repeat_ngram = m_noRepeat->value();
+    for (QString stop : m_stops->text().split('|')) {
+        stop = stop.trimmed()
+                   .replace(QLatin1String("\\n"), QLatin1String("\n"))
+                   .replace(QLatin1String("\\t"), QLatin1String("\t"));
+        if (!stop.isEmpty())
+            o.stop_strings.push_back(stop.toStdString());
+    }
     o.beam_width = m_beam->value();
     o.num_samples = m_beam->value() > 1 ? 1 : m_samples->value();
     o.seed = m_randomSeed->isChecked() ? static_cast<int64_t>(QRandomGenerator::global()->bounded(1 << 30))

@@ -9,6 +9,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLineEdit;
 class QSlider;
 class QSpinBox;
 
@@ -36,6 +37,8 @@ private:
     QDoubleSpinBox* m_topP;
     QSpinBox* m_maxNew;
     QDoubleSpinBox* m_repPen;
+    QSpinBox* m_noRepeat = nullptr;  // no_repeat_ngram: 0 = off
+    QLineEdit* m_stops = nullptr;    // stop strings, separated by |, \n for a newline
     QSpinBox* m_beam;
     QSpinBox* m_seed;
     QCheckBox* m_randomSeed;

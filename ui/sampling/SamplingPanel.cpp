@@ -287,6 +287,8 @@ void SamplingPanel::generate() {
     if (m_picker->run().isEmpty())
         return showError(tr("No run to sample from: train one in the Training panel or open a run folder (…)."));
     clearError();
+    m_altTitle->setText(  // a new generation: no note left from the last one
+        tr("Click a generated token to see the alternatives the model weighed there."));
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     GenerateRequest r;
     r.id = m_requestId = m_model->nextRequestId();

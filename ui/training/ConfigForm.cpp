@@ -1,5 +1,7 @@
 #include "ui/training/ConfigForm.h"
 
+#include "ui/widgets/WheelGuard.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -7,6 +9,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -34,8 +37,12 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     m_preset->addItem(tr("nanoGPT CPU recipe (4x4x128)"), "nanogpt-cpu");
     m_preset->addItem(tr("Baby GPT (6x6x384, block 256)"), "baby-gpt");
     m_preset->addItem(tr("Tiny, under a minute (3x4x96)"), "tiny");
+    m_preset->addItem(tr("Custom"), QString());  // shown when the values match no preset
     m_preset->setToolTip(tr("Fill the form with a known-good configuration"));
-    connect(m_preset, &QComboBox::activated, this, [this](int i) { applyPreset(m_preset->itemData(i).toString()); });
+    connect(m_preset, &QComboBox::activated, this, [this](int i) {
+        if (!m_preset->itemData(i).toString().isEmpty())
+            applyPreset(m_preset->itemData(i).toString());
+    });
     top->addRow(tr("Preset"), m_preset);
     v->addLayout(top);
 
@@ -47,10 +54,10 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     };
     using C = twb::RunConfig;
     auto* model = group(tr("Model"));
-    addInt(model, "n_layer", tr("Layers"), &C::n_layer, 1, 64, tr("Transformer blocks (n_layer)"));
+    addInt(model, "n_layer", tr("Layers"), &C::n_layer, 1, 128, tr("Transformer blocks (n_layer)"));
     addInt(model, "n_head", tr("Heads"), &C::n_head, 1, 64, tr("Attention heads per block; width must divide by it"));
     addInt(model, "n_embd", tr("Width"), &C::n_embd, 8, 4096, tr("Embedding width n_embd (channels)"));
-    addInt(model, "block_size", tr("Context"), &C::block_size, 4, 8192, tr("Context length in tokens (block_size)"));
+    addInt(model, "block_size", tr("Context"), &C::block_size, 4, 65536, tr("Context length in tokens (block_size)"));
     addDouble(model, "dropout", tr("Dropout"), &C::dropout, 0, 0.9, 2,
               tr("Dropout on embeddings, attention and residuals"));
     addChoice(model, "position", tr("Positions"), &C::position,
@@ -80,7 +87,7 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     addInt(optim, "gradient_accumulation_steps", tr("Accumulation"), &C::gradient_accumulation_steps, 1, 1024,
            tr("Micro-batches per optimiser step"));
     addDouble(optim, "learning_rate", tr("Learning rate"), &C::learning_rate, 1e-7, 5, 6, tr("Peak learning rate"));
-    addInt(optim, "max_iters", tr("Steps"), &C::max_iters, 0, 10000000, tr("Optimiser steps (max_iters)"));
+    addInt(optim, "max_iters", tr("Steps"), &C::max_iters, 1, 10000000, tr("Optimiser steps (max_iters)"));
     addChoice(optim, "schedule", tr("Schedule"), &C::schedule,
               tr("cosine: warmup then cosine to min LR; inverse_sqrt: Vaswani's schedule peaking at the LR"));
     addInt(optim, "warmup_iters", tr("Warmup"), &C::warmup_iters, 0, 1000000, tr("Linear warmup steps"));
@@ -97,6 +104,8 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
            tr("Steps between evaluations and checkpoints"));
     addInt(ev, "eval_iters", tr("Eval batches"), &C::eval_iters, 1, 100000, tr("Batches per evaluation"));
     addInt(ev, "log_interval", tr("Report every"), &C::log_interval, 1, 100000, tr("Steps between progress reports"));
+    addInt(ev, "keep_checkpoints", tr("Keep checkpoints"), &C::keep_checkpoints, 1, 100000,
+           tr("Most recent checkpoints kept on disk (the best one is always kept as well)"));
     addInt(ev, "seed", tr("Seed"), nullptr, 0, 2147483647, tr("Random seed"));
     addInt(ev, "threads", tr("Threads"), &C::threads, 0, 256, tr("CPU threads; 0 = all cores"));
     addChoice(ev, "dtype", tr("Precision"), &C::dtype,
@@ -110,26 +119,58 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     v->addWidget(m_summary);
     v->addWidget(m_problems);
     v->addStretch();
+    WheelGuard::protect(this);
     setConfig(twb::preset_config("default"));
+}
+
+ConfigForm::Field& ConfigForm::addRow(QFormLayout* f, const char* key, const QString& label, QWidget* w) {
+    auto* box = new QWidget;
+    auto* col = new QVBoxLayout(box);
+    col->setContentsMargins(0, 0, 0, 0);
+    col->setSpacing(1);
+    col->addWidget(w);
+    auto* note = new QLabel;
+    note->setObjectName(QString(key) + "_problem");
+    note->setWordWrap(true);
+    note->setStyleSheet("color: #b00020;");
+    note->hide();
+    col->addWidget(note);
+    f->addRow(label, box);
+    Field field;
+    field.key = key;
+    field.label = label;
+    field.widget = w;
+    field.note = note;
+    m_fields.push_back(std::move(field));
+    return m_fields.back();
 }
 
 void ConfigForm::addInt(QFormLayout* f, const char* key, const QString& label, int twb::RunConfig::*member, int lo,
                         int hi, const QString& tip, const QString& zeroText) {
     auto* w = new QSpinBox;
     w->setObjectName(key);
-    w->setRange(lo, hi);
+    // The spin box takes any count a user may type; [lo, hi] is checked by the form and explained beside
+    // the field, rather than a typed value being silently cut to the nearest limit.
+    w->setRange(member ? std::min(lo, 0) : lo, member ? std::max(hi, 99999999) : hi);
     w->setSpecialValueText(zeroText);  // shown at the minimum (0 = the automatic value) when given
     w->setToolTip(tip);
-    w->setGroupSeparatorShown(true);
-    f->addRow(label, w);
+    w->setGroupSeparatorShown(member != nullptr);  // a seed is a name, not a quantity: no "1,337"
+    Field& field = addRow(f, key, label, w);
     connect(w, &QSpinBox::valueChanged, this, [this] { refresh(); });
+    field.rangeProblem = [w, lo, hi, label]() -> QString {
+        if (w->value() < lo)
+            return tr("%1 must be at least %2").arg(label, QLocale().toString(lo));
+        if (w->value() > hi)
+            return tr("%1 can be at most %2").arg(label, QLocale().toString(hi));
+        return {};
+    };
     if (!member) {  // the seed is 64-bit in the config; the form offers the 31-bit range
-        m_fields.push_back({[w](twb::RunConfig& c) { c.seed = static_cast<uint64_t>(w->value()); },
-                            [w](const twb::RunConfig& c) { w->setValue(static_cast<int>(c.seed & 0x7fffffff)); }});
+        field.read = [w](twb::RunConfig& c) { c.seed = static_cast<uint64_t>(w->value()); };
+        field.write = [w](const twb::RunConfig& c) { w->setValue(static_cast<int>(c.seed & 0x7fffffff)); };
         return;
     }
-    m_fields.push_back({[w, member](twb::RunConfig& c) { c.*member = w->value(); },
-                        [w, member](const twb::RunConfig& c) { w->setValue(c.*member); }});
+    field.read = [w, member](twb::RunConfig& c) { c.*member = w->value(); };
+    field.write = [w, member](const twb::RunConfig& c) { w->setValue(c.*member); };
 }
 
 void ConfigForm::addDouble(QFormLayout* f, const char* key, const QString& label, double twb::RunConfig::*member,
@@ -140,10 +181,10 @@ void ConfigForm::addDouble(QFormLayout* f, const char* key, const QString& label
     w->setRange(lo, hi);
     w->setSingleStep(decimals >= 6 ? 1 : std::pow(10.0, -decimals));
     w->setToolTip(tip);
-    f->addRow(label, w);
+    Field& field = addRow(f, key, label, w);
     connect(w, &QDoubleSpinBox::valueChanged, this, [this] { refresh(); });
-    m_fields.push_back({[w, member](twb::RunConfig& c) { c.*member = w->value(); },
-                        [w, member](const twb::RunConfig& c) { w->setValue(c.*member); }});
+    field.read = [w, member](twb::RunConfig& c) { c.*member = w->value(); };
+    field.write = [w, member](const twb::RunConfig& c) { w->setValue(c.*member); };
 }
 
 template <class E>
@@ -154,13 +195,14 @@ void ConfigForm::addChoice(QFormLayout* f, const char* key, const QString& label
     for (const auto& name : twb::choice_names<E>())
         w->addItem(QString::fromStdString(name));
     w->setToolTip(tip);
-    f->addRow(label, w);
+    Field& field = addRow(f, key, label, w);
     connect(w, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
-    m_fields.push_back(
-        {[w, member, key](twb::RunConfig& c) { c.*member = twb::parse_choice<E>(w->currentText().toStdString(), key); },
-         [w, member](const twb::RunConfig& c) {
-             w->setCurrentText(QString::fromStdString(twb::to_string(c.*member)));
-         }});
+    field.read = [w, member, key](twb::RunConfig& c) {
+        c.*member = twb::parse_choice<E>(w->currentText().toStdString(), key);
+    };
+    field.write = [w, member](const twb::RunConfig& c) {
+        w->setCurrentText(QString::fromStdString(twb::to_string(c.*member)));
+    };
 }
 
 void ConfigForm::addBool(QFormLayout* f, const char* key, const QString& label, bool twb::RunConfig::*member,
@@ -168,10 +210,10 @@ void ConfigForm::addBool(QFormLayout* f, const char* key, const QString& label, 
     auto* w = new QCheckBox;
     w->setObjectName(key);
     w->setToolTip(tip);
-    f->addRow(label, w);
+    Field& field = addRow(f, key, label, w);
     connect(w, &QCheckBox::toggled, this, [this] { refresh(); });
-    m_fields.push_back({[w, member](twb::RunConfig& c) { c.*member = w->isChecked(); },
-                        [w, member](const twb::RunConfig& c) { w->setChecked(c.*member); }});
+    field.read = [w, member](twb::RunConfig& c) { c.*member = w->isChecked(); };
+    field.write = [w, member](const twb::RunConfig& c) { w->setChecked(c.*member); };
 }
 
 twb::RunConfig ConfigForm::config() const {
@@ -188,7 +230,28 @@ void ConfigForm::setConfig(const twb::RunConfig& c) {
     for (auto& f : m_fields)
         f.write(c);
     m_loading = false;
+    selectMatchingPreset();
     refresh();
+}
+
+void ConfigForm::selectMatchingPreset() {
+    // The preset chooser names the preset whose values the form shows, or "Custom".
+    const nlohmann::json mine = config();
+    for (int i = 0; i < m_preset->count(); ++i) {
+        const QString name = m_preset->itemData(i).toString();
+        if (name.isEmpty())
+            continue;
+        const nlohmann::json theirs = twb::preset_config(name.toStdString());
+        bool same = true;
+        for (const auto& f : m_fields)
+            same = same && mine.value(f.key.toStdString(), nlohmann::json()) ==
+                               theirs.value(f.key.toStdString(), nlohmann::json());
+        if (same) {
+            m_preset->setCurrentIndex(i);
+            return;
+        }
+    }
+    m_preset->setCurrentIndex(m_preset->findData(QString()));
 }
 
 void ConfigForm::setVocabSize(int v) {
@@ -205,19 +268,77 @@ void ConfigForm::applyPreset(const QString& name) {
         m_preset->setCurrentIndex(i);
 }
 
+std::vector<ConfigForm::Problem> ConfigForm::fieldProblems() const {
+    std::vector<Problem> out;
+    for (const auto& f : m_fields)
+        if (f.rangeProblem)
+            if (const QString p = f.rangeProblem(); !p.isEmpty())
+                out.push_back({p, {f.key}});
+    if (!out.empty())
+        return out;  // the engine's checks assume values inside the form's limits
+    for (const auto& s : config().validate()) {
+        // The engine speaks in config keys ("lr_decay_iters (500) must be larger than warmup_iters (99999)");
+        // the form says the same with its labels, under each field the problem names.
+        Problem p{QString::fromStdString(s), {}};
+        for (const auto& f : m_fields) {
+            const QRegularExpression word("\\b" + QRegularExpression::escape(f.key) + "\\b");
+            if (p.text.contains(word)) {
+                p.text.replace(word, f.label);
+                p.where << f.key;
+            }
+        }
+        if (!p.text.isEmpty())
+            p.text[0] = p.text[0].toUpper();
+        out.push_back(p);
+    }
+    return out;
+}
+
 std::vector<std::string> ConfigForm::problems() const {
-    return config().validate();
+    std::vector<std::string> out;
+    for (const auto& p : fieldProblems())
+        out.push_back(p.text.toStdString());
+    return out;
+}
+
+QString ConfigForm::problemSummary() const {
+    const auto p = fieldProblems();
+    return p.empty() ? QString() : p.front().text;
 }
 
 void ConfigForm::refresh() {
     if (m_loading)
         return;
     const auto c = config();
-    const auto p = c.validate();
+    const auto p = fieldProblems();
     QString text;
-    for (auto& s : p)
-        text += QString::fromStdString(s) + "\n";
+    for (const auto& f : m_fields) {
+        QStringList mine;
+        for (const auto& q : p)
+            if (q.where.contains(f.key))
+                mine << q.text;
+        f.note->setText(mine.join("\n"));
+        f.note->setVisible(!mine.isEmpty());
+        const bool invalid = !mine.isEmpty();
+        if (f.widget->property("invalid").toBool() != invalid) {
+            f.widget->setProperty("invalid", invalid);
+            f.widget->setStyleSheet(invalid ? "background-color: #ffe3e3;" : QString());
+        }
+    }
+    for (const auto& q : p)
+        text += q.text + "\n";
     m_problems->setText(text.trimmed());
+    if (!m_loading && !m_preset->currentData().toString().isEmpty()) {
+        // an edit away from the preset's values makes the form "Custom"
+        const nlohmann::json theirs = twb::preset_config(m_preset->currentData().toString().toStdString());
+        const nlohmann::json mine = c;
+        for (const auto& f : m_fields)
+            if (mine.value(f.key.toStdString(), nlohmann::json()) !=
+                theirs.value(f.key.toStdString(), nlohmann::json())) {
+                m_preset->setCurrentIndex(m_preset->findData(QString()));
+                break;
+            }
+    }
     if (m_vocab > 0 && p.empty()) {
         const QLocale loc;
         const auto parts = c.parameter_parts();

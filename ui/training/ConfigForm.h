@@ -20,8 +20,10 @@ public:
     void setConfig(const twb::RunConfig& c);
     /// The dataset's vocabulary size, for the parameter count (0 = unknown).
     void setVocabSize(int v);
-    /// Problems of the current values (empty = Start may proceed).
+    /// Problems of the current values in the form's words (empty = Start may proceed).
     std::vector<std::string> problems() const;
+    /// The first problem, in the form's words ("Heads: ..."), empty when there is none.
+    QString problemSummary() const;
     void applyPreset(const QString& name);
 
 signals:
@@ -29,10 +31,22 @@ signals:
 
 private:
     void refresh();
+    void selectMatchingPreset();
+    struct Problem {
+        QString text;       // in the form's words (labels, not config keys)
+        QStringList where;  // the keys of the fields it concerns (may be empty)
+    };
+    std::vector<Problem> fieldProblems() const;
     struct Field {
         std::function<void(twb::RunConfig&)> read;         // widget -> config
         std::function<void(const twb::RunConfig&)> write;  // config -> widget
+        QString key, label;
+        QWidget* widget = nullptr;
+        QLabel* note = nullptr;                 // below the field: what is wrong with it (hidden when nothing)
+        std::function<QString()> rangeProblem;  // the form's own limits, e.g. "Steps must be at least 1"
     };
+    /// Puts a field and its (hidden) problem note into a row of f.
+    Field& addRow(QFormLayout* f, const char* key, const QString& label, QWidget* w);
     void addInt(QFormLayout* f, const char* key, const QString& label, int twb::RunConfig::*member, int lo, int hi,
                 const QString& tip, const QString& zeroText = QString());
     void addDouble(QFormLayout* f, const char* key, const QString& label, double twb::RunConfig::*member, double lo,

@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 #include <QFile>
 #include <QGridLayout>
+#include <QLabel>
 #include <QPainter>
 #include <QSvgGenerator>
 #include <QTextStream>
@@ -14,13 +15,55 @@ namespace {
 const QColor kTrain(31, 119, 180),
     kVal(214, 39, 40), kOther[] = {QColor(44, 160, 44),   QColor(148, 103, 189), QColor(140, 86, 75),
                                    QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34)};
+
+/// Axes that frame the data: a margin so no point sits on the edge, a range around a single point
+/// (never below zero for quantities that are never negative), and a neutral frame with no numbers while
+/// there is nothing to show.
+void fitAxes(QCustomPlot* p) {
+    bool any = false;
+    double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+    for (int i = 0; i < p->graphCount(); ++i) {
+        auto* g = p->graph(i);
+        if (!g->visible())
+            continue;
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+            if (!std::isfinite(it->value) || (p->yAxis->scaleType() == QCPAxis::stLogarithmic && it->value <= 0))
+                continue;
+            x0 = any ? std::min(x0, it->key) : it->key;
+            x1 = any ? std::max(x1, it->key) : it->key;
+            y0 = any ? std::min(y0, it->value) : it->value;
+            y1 = any ? std::max(y1, it->value) : it->value;
+            any = true;
+        }
+    }
+    p->xAxis->setTickLabels(any);
+    p->yAxis->setTickLabels(any);
+    if (!any) {
+        p->xAxis->setRange(0, 1);
+        p->yAxis->setRange(p->yAxis->scaleType() == QCPAxis::stLogarithmic ? QCPRange(1, 10) : QCPRange(0, 1));
+        return;
+    }
+    const double xs = x1 > x0 ? x1 - x0 : std::max(1.0, std::abs(x0) * 0.1);
+    p->xAxis->setRange(std::max(x0 >= 0 ? 0.0 : -1e300, x0 - 0.03 * xs), x1 + 0.03 * xs);
+    if (p->yAxis->scaleType() == QCPAxis::stLogarithmic) {
+        p->yAxis->setRange(y0 / 1.1, y1 * 1.1);
+        return;
+    }
+    const double ys = y1 > y0 ? y1 - y0 : std::max(1e-9, std::abs(y0) * 0.1);
+    p->yAxis->setRange(y0 >= 0 ? std::max(0.0, y0 - 0.06 * ys) : y0 - 0.06 * ys, y1 + 0.06 * ys);
 }
+}  // namespace
 
 MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
+    m_title = new QLabel;
+    m_title->setObjectName("plotTitle");
+    m_title->setStyleSheet("font-weight: bold;");
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    grid->addWidget(m_title, 3, 0, 1, 2);  // under the plots: names the run on screen and in exports
     m_loss = makePlot(tr("Loss"), tr("cross-entropy (nats)"));
-    m_acc = makePlot(tr("Validation accuracy"), tr("next-token accuracy"));
+    m_acc = makePlot(tr("Validation accuracy"), tr("accuracy"));  // short: the plot is small
     m_lr = makePlot(tr("Learning rate"), tr("lr"));
     m_speed = makePlot(tr("Throughput"), tr("tokens/s"));
     grid->addWidget(m_loss, 0, 0, 1, 2);
@@ -43,6 +86,14 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     m_val = graph(m_loss, kVal, tr("validation"), true);
     m_loss->legend->setVisible(true);
     m_loss->legend->setFont(QFont(font().family(), 8));
+    // The legend sits in a row of its own under the loss plot, never over the curves.
+    auto* legendRow = new QCPLayoutGrid;
+    m_loss->plotLayout()->addElement(2, 0, legendRow);
+    legendRow->setMargins(QMargins(4, 0, 4, 2));
+    legendRow->addElement(0, 0, m_loss->legend);
+    m_loss->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_loss->legend->setBorderPen(Qt::NoPen);
+    m_loss->plotLayout()->setRowStretchFactor(2, 0.001);
     m_accGraph = graph(m_acc, kVal, tr("val accuracy"), true);
     m_lrGraph = graph(m_lr, QColor(255, 127, 14), tr("lr"), false);
     m_speedGraph = graph(m_speed, QColor(23, 190, 207), tr("tokens/s"), false);
@@ -57,6 +108,11 @@ QCustomPlot* MetricsPlot::makePlot(const QString& title, const QString& yLabel) 
     p->plotLayout()->insertRow(0);
     p->plotLayout()->addElement(0, 0, new QCPTextElement(p, title, QFont(font().family(), 9, QFont::Bold)));
     p->xAxis->setLabel(tr("step"));
+    // steps are whole numbers: ticks at multiples of 1, 2, 5, 10, ... (never at 2.5)
+    auto steps = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
+    steps->setTickStep(1);
+    steps->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    p->xAxis->setTicker(steps);
     p->yAxis->setLabel(yLabel);
     p->setMinimumHeight(120);
     p->setNoAntialiasingOnDrag(true);
@@ -167,9 +223,17 @@ void MetricsPlot::replotIfDirty() {
         return;
     m_dirty = false;
     for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
-        p->rescaleAxes(true);
+        fitAxes(p);
         p->replot(QCustomPlot::rpQueuedReplot);
     }
+}
+
+void MetricsPlot::setRunName(const QString& name) {
+    m_title->setText(name.isEmpty() ? QString() : tr("Run %1").arg(name));
+}
+
+QString MetricsPlot::runName() const {
+    return m_title->text();
 }
 
 int MetricsPlot::trainPoints() const {

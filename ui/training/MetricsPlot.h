@@ -11,6 +11,7 @@
 
 class QCustomPlot;
 class QCPGraph;
+class QLabel;
 
 class MetricsPlot : public QWidget {
     Q_OBJECT
@@ -26,6 +27,9 @@ public:
     void clearComparisons();
     void setLogScale(bool on);
     void setSmoothing(double alpha);  // 0 = raw, up to 0.99 (EMA of the train loss shown)
+    /// The run's name under the plots (and so in exported images); empty hides it.
+    void setRunName(const QString& name);
+    QString runName() const;
     bool savePng(const QString& path);
     bool saveSvg(const QString& path);
     bool saveCsv(const QString& path) const;
@@ -45,6 +49,7 @@ private:
     void rebuildSmoothed();
     QCustomPlot* makePlot(const QString& title, const QString& yLabel);
     QCustomPlot *m_loss, *m_acc, *m_lr, *m_speed;
+    QLabel* m_title = nullptr;
     QCPGraph *m_train, *m_trainSmooth, *m_val, *m_accGraph, *m_lrGraph, *m_speedGraph;
     std::vector<QCPGraph*> m_compare;
     std::vector<double> m_steps, m_losses;

@@ -7,6 +7,7 @@
 #include "ui/training/ConfigForm.h"
 #include "ui/training/MetricsPlot.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -20,6 +21,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSlider>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -29,6 +31,19 @@ QString duration(double s) {
     return t >= 3600
                ? QString("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QChar('0')).arg(t % 60, 2, 10, QChar('0'))
                : QString("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QChar('0'));
+}
+/// The same folder, however it is spelled (symlinks, "..", a trailing slash).
+bool sameFolder(const QString& a, const QString& b) {
+    const QString ca = QFileInfo(a).canonicalFilePath(), cb = QFileInfo(b).canonicalFilePath();
+    return !ca.isEmpty() ? ca == cb : QFileInfo(a).absoluteFilePath() == QFileInfo(b).absoluteFilePath();
+}
+/// The dataset folder a run was made on (empty when its config cannot be read).
+QString runDataDir(const QString& run) {
+    try {
+        return QString::fromStdString(twb::read_run_config(run.toStdString()).data_dir);
+    } catch (const std::exception&) {
+        return {};
+    }
 }
 int datasetVocab(const QString& dir) {
     try {
@@ -71,7 +86,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
         if (d.isEmpty())
             return;
         QSettings().setValue("lastDatasetDir", d);
-        setDataset(d);
+        chooseDatasetFolder(d);
     });
     connect(m_dataset, &QComboBox::currentIndexChanged, this, &TrainingPanel::onDatasetChanged);
     m_form = new ConfigForm;
@@ -104,11 +119,43 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     for (auto* b : {m_start, m_pause, m_stop, m_save})
         buttons->addWidget(b);
     lv->addLayout(buttons);
+    m_moreRow = new QWidget;
+    auto* more = new QHBoxLayout(m_moreRow);
+    more->setContentsMargins(0, 0, 0, 0);
+    auto* moreButton = new QPushButton(tr("Train more"));
+    moreButton->setObjectName("trainMore");
+    moreButton->setToolTip(tr("Continue this finished run for more steps, at its minimum learning rate"));
+    m_moreSteps = new QSpinBox;
+    m_moreSteps->setObjectName("moreSteps");
+    m_moreSteps->setRange(1, 1000000);
+    m_moreSteps->setSingleStep(100);
+    m_moreSteps->setValue(QSettings().value("trainMoreSteps", 500).toInt());
+    m_moreSteps->setSuffix(tr(" steps"));
+    more->addWidget(moreButton);
+    more->addWidget(m_moreSteps, 1);
+    lv->addWidget(m_moreRow);
+    m_moreRow->hide();
+    connect(moreButton, &QPushButton::clicked, this, [this] {
+        QSettings().setValue("trainMoreSteps", m_moreSteps->value());
+        trainMore(m_moreSteps->value());
+    });
     connect(m_quick, &QPushButton::clicked, this, &TrainingPanel::quickStart);
     connect(m_start, &QPushButton::clicked, this, &TrainingPanel::start);
     connect(m_pause, &QPushButton::clicked, this, &TrainingPanel::togglePause);
     connect(m_stop, &QPushButton::clicked, this, &TrainingPanel::stop);
     connect(m_save, &QPushButton::clicked, this, &TrainingPanel::saveCheckpointNow);
+    // The menu's actions mirror the buttons: busyChanged and updateStartEnabled set both.
+    auto action = [this](const QString& text, const QKeySequence& key, void (TrainingPanel::*slot)()) {
+        auto* a = new QAction(text, this);
+        a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    m_quickAct = action(tr("&Quick start on fortunes"), QKeySequence(Qt::CTRL | Qt::Key_R), &TrainingPanel::quickStart);
+    m_startAct = action(tr("&Start / continue"), QKeySequence(Qt::Key_F5), &TrainingPanel::start);
+    m_pauseAct = action(tr("&Pause / resume"), QKeySequence(Qt::Key_F6), &TrainingPanel::togglePause);
+    m_stopAct = action(tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &TrainingPanel::stop);
+    m_saveAct = action(tr("Save &checkpoint now"), QKeySequence::Save, &TrainingPanel::saveCheckpointNow);
 
     // Right: progress and plots.
     auto* right = new QWidget;
@@ -119,8 +166,24 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     m_status = new QLabel(tr("Idle"));
     m_status->setObjectName("status");
     m_status->setWordWrap(true);  // long messages must not widen the window
+    m_offer = new QLabel;
+    m_offer->setObjectName("resumeOffer");
+    m_offer->setWordWrap(true);
+    m_offer->setStyleSheet("background: #fff4ce; padding: 4px;");
+    m_offer->hide();
+    connect(m_offer, &QLabel::linkActivated, this, [this](const QString& link) {
+        m_offer->hide();
+        if (link == "resume" && openRun(m_offerRun))
+            start();
+    });
+    rv->addWidget(m_offer);
     rv->addWidget(m_progress);
     rv->addWidget(m_status);
+    m_evalLabel = new QLabel;
+    m_evalLabel->setObjectName("evalReadout");
+    m_evalLabel->setWordWrap(true);
+    m_evalLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    rv->addWidget(m_evalLabel);
     rv->addWidget(errorLabel());
     auto* opts = new QHBoxLayout;
     m_logScale = new QCheckBox(tr("Log-scale loss"));
@@ -153,40 +216,54 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     // Worker signals (queued: they come from the training thread).
     connect(m_worker, &TrainWorker::started, this, [this](const twb::TrainStartInfo& i) {
         m_maxIters = i.config.max_iters;
+        m_lastStep = i.start_step;
+        m_pausedSeconds = 0;
+        m_progress->setFormat(tr("step %v / %m"));
         m_progress->setRange(0, static_cast<int>(i.config.max_iters));
         m_progress->setValue(static_cast<int>(i.start_step));
         m_status->setText(tr("Training %1 parameters on %2 thread(s), %3")
                               .arg(QLocale().toString(static_cast<qlonglong>(i.parameters)))
                               .arg(i.threads)
                               .arg(QString::fromStdString(i.device)));
+        Workspace::addRecentRun(m_runDir);  // only now does the run folder exist
     });
     connect(m_worker, &TrainWorker::stepReported, this, [this](const twb::StepReport& r) {
         m_plot->addStep(r);
+        m_lastStep = r.step;
         m_progress->setValue(static_cast<int>(r.step));
+        if (m_control && m_control->paused()) {
+            m_status->setText(pausedText());
+            return;
+        }
         const double eta = (m_maxIters - r.step) * r.ms_per_step / 1000.0;
-        m_status->setText(tr("step %1 / %2 · loss %3 · %4 tok/s · %5 ms/step · elapsed %6 · ETA %7%8")
+        m_status->setText(tr("step %1 / %2 · loss %3 · %4 tok/s · %5 ms/step · elapsed %6 · ETA %7")
                               .arg(r.step)
                               .arg(m_maxIters)
                               .arg(r.loss, 0, 'f', 4)
                               .arg(QLocale().toString(r.tokens_per_s, 'f', 0))
                               .arg(r.ms_per_step, 0, 'f', 1)
-                              .arg(duration(r.elapsed_s))
-                              .arg(duration(eta))
-                              .arg(m_control && m_control->paused() ? tr(" · pausing") : QString()));
+                              .arg(duration(std::max(0.0, r.elapsed_s - m_pausedSeconds)))
+                              .arg(duration(eta)));
     });
     connect(m_worker, &TrainWorker::evaluated, this, [this](const twb::EvalReport& e) {
         m_plot->addEval(e);
-        emit statusMessage(tr("step %1: val loss %2, accuracy %3%4")
-                               .arg(e.step)
-                               .arg(e.val_loss, 0, 'f', 4)
-                               .arg(e.val_accuracy, 0, 'f', 3)
-                               .arg(e.is_best ? tr(" (best)") : QString()));
+        m_lastEval = tr("val loss %1 · perplexity %2 · %3 bits/char · accuracy %4")
+                         .arg(e.val_loss, 0, 'f', 4)
+                         .arg(e.val_perplexity, 0, 'f', 2)
+                         .arg(e.val_bpc, 0, 'f', 3)
+                         .arg(e.val_accuracy, 0, 'f', 3);
+        m_evalLabel->setText(tr("Last evaluation (step %1): %2%3")
+                                 .arg(e.step)
+                                 .arg(m_lastEval)
+                                 .arg(e.is_best ? tr(" (best so far)") : QString()));
+        emit statusMessage(tr("step %1: %2%3").arg(e.step).arg(m_lastEval).arg(e.is_best ? tr(" (best)") : QString()));
     });
     connect(m_worker, &TrainWorker::checkpointWritten, this,
             [this](const QString& p, qint64) { emit statusMessage(tr("checkpoint written: %1").arg(p)); });
     connect(m_worker, &TrainWorker::message, this, &TrainingPanel::statusMessage);
     connect(m_worker, &TrainWorker::finished, this, [this](const twb::TrainSummary& s) {
         setBusy(false);
+        m_progress->setValue(static_cast<int>(s.final_step));  // the bar and the line name the same step
         m_status->setText((s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
                           tr(" · best val loss %1 at step %2 · median %3 ms/step · %4")
                               .arg(s.best_val_loss, 0, 'f', 4)
@@ -198,6 +275,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     connect(m_worker, &TrainWorker::failed, this, [this](const QString& e) {
         setBusy(false);
         m_startAfterPrepare = false;
+        forgetUnstartedRun();
         showError(e);
     });
     connect(m_worker, &TrainWorker::preparing, this, [this](const QString& stage, double f) {
@@ -216,13 +294,70 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
         }
     });
 
+    connect(this, &TrainingPanel::runChanged, this, &TrainingPanel::updateMoreRow);
     refreshDatasets();
     newRun();
     setBusy(false);
-    if (m_dataset->count() == 0)
-        m_status->setText(
-            tr("No prepared dataset yet: press <b>Quick start</b> (Ctrl+R) to prepare Debian's fortune "
-               "cookies and train a small model in under a minute."));
+}
+
+void TrainingPanel::showIdleStatus() {
+    m_status->setText(m_dataset->count() == 0
+                          ? tr("No prepared dataset yet: press <b>Quick start</b> (Ctrl+R) to prepare Debian's "
+                               "fortune cookies and train a small model in under a minute.")
+                          : tr("Ready: choose a dataset and a preset, then press <b>Start</b> (F5)."));
+    m_evalLabel->clear();
+    m_lastEval.clear();
+}
+
+QString TrainingPanel::pausedText() const {
+    return tr("Paused at step %1 of %2: Resume (F6) continues, Stop (Shift+F5) ends with a checkpoint.")
+        .arg(m_lastStep)
+        .arg(m_maxIters);
+}
+
+void TrainingPanel::offerResume(const QString& dir) {
+    const auto steps = twb::list_checkpoints(dir.toStdString());
+    if (steps.empty())
+        return;
+    m_offerRun = dir;
+    m_offer->setText(tr("Run <b>%1</b> was interrupted at step %2. <a href=\"resume\">Resume it</a> · "
+                        "<a href=\"dismiss\">Dismiss</a>")
+                         .arg(QFileInfo(dir).fileName().toHtmlEscaped())
+                         .arg(steps.back()));
+    m_offer->show();
+}
+
+void TrainingPanel::updateMoreRow() {
+    // Offered for a finished run only: an interrupted one continues with Start.
+    bool finished = false;
+    if (!isBusy() && !m_runDir.isEmpty())
+        try {
+            const auto steps = twb::list_checkpoints(m_runDir.toStdString());
+            finished = !steps.empty() && steps.back() >= twb::read_run_config(m_runDir.toStdString()).max_iters;
+        } catch (const std::exception&) {
+        }
+    m_moreRow->setVisible(finished);
+}
+
+void TrainingPanel::trainMore(int steps) {
+    if (isBusy() || m_runDir.isEmpty() || steps < 1)
+        return;
+    twb::RunConfig c = m_form->config();
+    c.max_iters += steps;  // lr_decay_iters stays: past it the cosine schedule holds min_lr
+    m_form->setConfig(c);
+    emit statusMessage(tr("training %1 more steps, to step %2").arg(steps).arg(c.max_iters));
+    resumeRun();
+}
+
+void TrainingPanel::forgetUnstartedRun() {
+    // A run that failed before its folder was written does not exist: do not name it anywhere.
+    if (m_runDir.isEmpty() || QFileInfo::exists(m_runDir + "/config.json"))
+        return;
+    m_runDir.clear();
+    m_plot->setRunName({});
+    m_runLabel->setText(
+        tr("<b>New run</b> (a folder under %1 is made on Start)").arg(Workspace::runsDir().toHtmlEscaped()));
+    emit runChanged({});
 }
 
 TrainingPanel::~TrainingPanel() {
@@ -245,6 +380,30 @@ void TrainingPanel::refreshDatasets() {
     onDatasetChanged();
 }
 
+bool TrainingPanel::chooseDatasetFolder(const QString& dir) {
+    QString why;
+    if (!QFileInfo(dir).isDir())
+        why = tr("%1 is not a folder.").arg(dir);
+    else if (!QFileInfo::exists(dir + "/meta.json"))
+        why = tr("%1 is not a prepared dataset: it has no meta.json (nor the train.bin, val.bin and tokenizer "
+                 "that go with it).")
+                  .arg(dir);
+    else
+        try {
+            twb::open_prepared(dir.toStdString());
+        } catch (const std::exception& e) {
+            why = tr("%1 cannot be used as a dataset: %2").arg(dir, QString::fromStdString(e.what()));
+        }
+    if (why.isEmpty()) {
+        showError({});
+        setDataset(dir);
+        return true;
+    }
+    showError(why + tr(" Prepare text files into a dataset in the Datasets panel (Alt+1)."));
+    emit datasetsPanelRequested();
+    return false;
+}
+
 void TrainingPanel::setDataset(const QString& dir) {
     int i = m_dataset->findData(dir);
     if (i < 0) {
@@ -256,28 +415,62 @@ void TrainingPanel::setDataset(const QString& dir) {
 }
 
 void TrainingPanel::onDatasetChanged() {
-    m_form->setVocabSize(datasetVocab(m_dataset->currentData().toString()));
+    const QString data = m_dataset->currentData().toString();
+    m_form->setVocabSize(datasetVocab(data));
+    if (!m_openingRun && !m_runDir.isEmpty() && !data.isEmpty() && QFileInfo::exists(m_runDir + "/config.json") &&
+        !sameFolder(runDataDir(m_runDir), data)) {
+        // The open run's weights fit its own dataset only: Start makes a new run, keeping the form.
+        const QString old = QFileInfo(m_runDir).fileName();
+        m_runDir.clear();
+        m_initFrom.clear();
+        m_plot->clear();
+        m_plot->clearComparisons();
+        m_plot->setRunName({});
+        m_progress->setFormat(tr("not started"));
+        m_progress->setRange(0, 1);
+        m_progress->setValue(0);
+        m_runLabel->setText(tr("<b>New run</b> on %1 (run %2 was trained on another dataset; it is kept)")
+                                .arg(QFileInfo(data).fileName().toHtmlEscaped(), old.toHtmlEscaped()));
+        showIdleStatus();
+        emit statusMessage(tr("new run on %1: %2 stays as it is").arg(QFileInfo(data).fileName(), old));
+        emit runChanged({});
+    }
     updateStartEnabled();
 }
 
+QString TrainingPanel::startBlocker() const {
+    if (isBusy())
+        return tr("Training is already running");
+    if (m_dataset->currentData().toString().isEmpty())
+        return tr(
+            "Choose a prepared dataset first: press Quick start (Ctrl+R), or prepare one in the Datasets "
+            "panel");
+    const QString p = m_form->problemSummary();
+    return p;
+}
+
 void TrainingPanel::updateStartEnabled() {
-    const bool haveData = !m_dataset->currentData().toString().isEmpty();
-    const auto problems = m_form->problems();
-    m_start->setEnabled(!isBusy() && haveData && problems.empty());
-    m_start->setToolTip(!haveData          ? tr("Choose a dataset first (or use Quick start)")
-                        : problems.empty() ? tr("Start training (F5)")
-                                           : QString::fromStdString(problems.front()));
+    const QString why = startBlocker();
+    m_start->setEnabled(why.isEmpty());
+    m_startAct->setEnabled(why.isEmpty());
+    m_start->setToolTip(why.isEmpty() ? tr("Start training (F5)") : why);
+    m_startAct->setToolTip(m_start->toolTip());
 }
 
 void TrainingPanel::busyChanged(bool busy) {
     m_pause->setEnabled(busy && m_control);
     m_stop->setEnabled(busy && m_control);
     m_save->setEnabled(busy && m_control);
+    m_pauseAct->setEnabled(m_pause->isEnabled());
+    m_stopAct->setEnabled(m_stop->isEnabled());
+    m_saveAct->setEnabled(m_save->isEnabled());
     m_quick->setEnabled(!busy);
+    m_quickAct->setEnabled(!busy);
     m_dataset->setEnabled(!busy);
     m_form->setEnabled(!busy);
     m_pause->setText(tr("Pause"));
     updateStartEnabled();
+    updateMoreRow();
 }
 
 void TrainingPanel::newRun() {
@@ -287,10 +480,13 @@ void TrainingPanel::newRun() {
     m_initFrom.clear();
     m_plot->clear();
     m_plot->clearComparisons();
+    m_plot->setRunName({});
+    m_progress->setFormat(tr("not started"));
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_runLabel->setText(
         tr("<b>New run</b> (a folder under %1 is made on Start)").arg(Workspace::runsDir().toHtmlEscaped()));
+    showIdleStatus();
     showError({});
     emit runChanged({});
 }
@@ -301,8 +497,10 @@ bool TrainingPanel::openRun(const QString& dir) {
     try {
         const auto cfg = twb::read_run_config(dir.toStdString());
         m_form->setConfig(cfg);
+        m_openingRun = true;
         if (!cfg.data_dir.empty())
             setDataset(QString::fromStdString(cfg.data_dir));
+        m_openingRun = false;
         m_plot->clearComparisons();
         const QString metrics = dir + "/metrics.csv";
         if (QFileInfo::exists(metrics))
@@ -310,18 +508,27 @@ bool TrainingPanel::openRun(const QString& dir) {
         else
             m_plot->clear();
         m_runDir = dir;
+        m_plot->setRunName(QFileInfo(dir).fileName());
         const auto steps = twb::list_checkpoints(dir.toStdString());
         m_runLabel->setText(tr("<b>Run</b> %1<br>%2 checkpoint(s)%3")
                                 .arg(dir.toHtmlEscaped())
                                 .arg(steps.size())
                                 .arg(steps.empty() ? QString() : tr(", last at step %1").arg(steps.back())));
+        m_progress->setFormat(tr("step %v / %m"));
         m_progress->setRange(0, std::max(1, cfg.max_iters));
         m_progress->setValue(steps.empty() ? 0 : static_cast<int>(steps.back()));
+        showIdleStatus();
+        m_status->setText(
+            steps.empty() ? tr("No checkpoint yet: Start trains this run from the beginning.")
+            : steps.back() >= cfg.max_iters
+                ? tr("Finished at step %1.").arg(steps.back())
+                : tr("Interrupted at step %1 of %2: Start (F5) continues it.").arg(steps.back()).arg(cfg.max_iters));
         Workspace::addRecentRun(dir);
         showError({});
         emit runChanged(dir);
         return true;
     } catch (const std::exception& e) {
+        m_openingRun = false;
         showError(QString::fromStdString(e.what()));
         return false;
     }
@@ -356,6 +563,10 @@ void TrainingPanel::quickStart() {
 void TrainingPanel::start() {
     if (isBusy())
         return;
+    if (const QString why = startBlocker(); !why.isEmpty()) {
+        showError(why);
+        return;
+    }
     const bool continuing = !m_runDir.isEmpty() && !twb::list_checkpoints(m_runDir.toStdString()).empty();
     if (continuing) {
         resumeRun();
@@ -382,6 +593,7 @@ void TrainingPanel::startJob(bool resume) {
     if (m_runDir.isEmpty())
         m_runDir = Workspace::newRunPath();
     req.job.run_dir = m_runDir.toStdString();
+    m_plot->setRunName(QFileInfo(m_runDir).fileName());
     req.job.resume = resume;
     req.job.init_from = m_initFrom.toStdString();
     m_control = std::make_shared<twb::TrainControl>();
@@ -393,7 +605,6 @@ void TrainingPanel::startJob(bool resume) {
         tr("<b>Run</b> %1%2")
             .arg(m_runDir.toHtmlEscaped(),
                  m_initFrom.isEmpty() ? QString() : tr("<br>initialised from %1").arg(m_initFrom.toHtmlEscaped())));
-    Workspace::addRecentRun(m_runDir);
     setBusy(true);
     emit runChanged(m_runDir);
     emit trainRequested(req);
@@ -404,11 +615,17 @@ void TrainingPanel::togglePause() {
         return;
     if (m_control->paused()) {
         m_control->resume();
+        if (m_pausedSince.isValid())
+            m_pausedSeconds += m_pausedSince.elapsed() / 1000.0;
+        m_pausedSince.invalidate();
         m_pause->setText(tr("Pause"));
+        m_status->setText(tr("Resumed at step %1").arg(m_lastStep));
         emit statusMessage(tr("resumed"));
     } else {
         m_control->pause();
+        m_pausedSince.start();
         m_pause->setText(tr("Resume"));
+        m_status->setText(pausedText());
         emit statusMessage(tr("paused"));
     }
 }

@@ -17,6 +17,8 @@ class QProgressBar;
 class QPushButton;
 class QCheckBox;
 class QSlider;
+class QSpinBox;
+class QAction;
 
 class TrainingPanel : public PanelBase {
     Q_OBJECT
@@ -28,8 +30,21 @@ public:
     ConfigForm* form() const { return m_form; }
     MetricsPlot* plot() const { return m_plot; }
     TrainWorker* worker() const { return m_worker; }
-    /// Selects a prepared dataset folder (adds it to the list if needed).
+    /// Selects a prepared dataset folder (adds it to the list if needed). When the open run was trained on
+    /// another dataset, the panel turns to a new run (the old one is kept): a run never continues on
+    /// data it was not made for.
     void setDataset(const QString& dir);
+    /// Takes a folder the user chose as a dataset: false (with a message naming what it lacks, and a
+    /// request to show the Datasets panel) when it is not a prepared dataset.
+    bool chooseDatasetFolder(const QString& dir);
+    /// Why Start cannot proceed now, in the form's words; empty when it can.
+    QString startBlocker() const;
+    /// The Run menu's actions; each is enabled only when it can do something.
+    QAction* quickStartAction() const { return m_quickAct; }
+    QAction* startAction() const { return m_startAct; }
+    QAction* pauseAction() const { return m_pauseAct; }
+    QAction* stopAction() const { return m_stopAct; }
+    QAction* checkpointAction() const { return m_saveAct; }
 
 public slots:
     void newRun();
@@ -44,12 +59,19 @@ public slots:
     void saveCheckpointNow();
     void initialiseFromRun(const QString& dir);
     void compareWith(const QStringList& runs);
+    /// Extends the open, finished run by `steps` and continues it. The cosine schedule has already
+    /// reached its floor, so the extra steps train at the minimum LR (no jump back up, no loss spike).
+    void trainMore(int steps);
+    /// Shows a line offering to resume an interrupted run (from the start-up check).
+    void offerResume(const QString& dir);
     void refreshDatasets();
 
 signals:
     void runChanged(const QString& dir);
     void trainRequested(const TrainRequest& request);
     void prepareRequested(const PrepareRequest& request);
+    /// The user asked to see the Datasets panel (a folder chosen in Browse was not a prepared dataset).
+    void datasetsPanelRequested();
 
 protected:
     void busyChanged(bool busy) override;
@@ -58,6 +80,10 @@ private:
     void startJob(bool resume);
     void updateStartEnabled();
     void onDatasetChanged();
+    void showIdleStatus();
+    QString pausedText() const;
+    void forgetUnstartedRun();
+    void updateMoreRow();
 
     QThread m_thread;
     TrainWorker* m_worker = nullptr;
@@ -66,11 +92,22 @@ private:
     MetricsPlot* m_plot = nullptr;
     QComboBox* m_dataset = nullptr;
     QPushButton *m_quick, *m_start, *m_pause, *m_stop, *m_save;
+    QAction *m_quickAct, *m_startAct, *m_pauseAct, *m_stopAct, *m_saveAct;
     QProgressBar* m_progress = nullptr;
     QLabel *m_status, *m_runLabel;
+    QLabel* m_evalLabel = nullptr;
+    QLabel* m_offer = nullptr;  // "Run X was interrupted at step N: Resume · Dismiss"
+    QString m_offerRun;
+    QWidget* m_moreRow = nullptr;     // "Train [500] more steps", for a finished run
+    QSpinBox* m_moreSteps = nullptr;  // the last evaluation: loss, perplexity, bits per character, accuracy
+    QString m_lastEval;
     QCheckBox* m_logScale = nullptr;
     QSlider* m_smooth = nullptr;
     QString m_runDir, m_initFrom;
     bool m_startAfterPrepare = false;
+    bool m_openingRun = false;  // openRun selects the run's own dataset: no switch to a new run
     int64_t m_maxIters = 0;
+    int64_t m_lastStep = 0;
+    QElapsedTimer m_pausedSince;  // running while paused
+    double m_pausedSeconds = 0;   // paused time of this session, left out of "elapsed"
 };

@@ -1,6 +1,14 @@
 #include "ui/widgets/TokenDisplay.h"
 
 QString visibleToken(const QString& s) {
+    // A byte-fallback piece of an ASCII character ("<0x58>") stands for that character: show "X".
+    // Bytes of a longer UTF-8 sequence mean nothing alone and keep their <0xE2> spelling.
+    if (s.size() == 6 && s.startsWith(QLatin1String("<0x")) && s.endsWith('>')) {
+        bool ok = false;
+        const int byte = s.mid(3, 2).toInt(&ok, 16);
+        if (ok && byte >= 0x09 && byte < 0x7f)
+            return visibleToken(QString(QChar(byte)));
+    }
     QString t = s;
     t.replace(' ', QChar(0x2423)).replace('\n', QChar(0x21B5)).replace('\t', QChar(0x2192)).replace('\r', "\\r");
     return t.isEmpty() ? QStringLiteral("∅") : t;

@@ -3,7 +3,8 @@
 #pragma once
 #include <QString>
 
-/// One token standing alone (labels, lists, tables): space ␣, newline ↵, tab →, CR \r, empty ∅.
+/// One token standing alone (labels, lists, tables): space ␣, newline ↵, tab →, CR \r, empty ∅; a
+/// byte piece of an ASCII character (<0x58>) as the character.
 QString visibleToken(const QString& s);
 /// A token inside running HTML text: escaped, newlines shown as a grey ↵ and broken, tabs as a grey →.
 QString tokenHtml(const QString& s);
