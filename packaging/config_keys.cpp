@@ -23,8 +23,9 @@ std::string choices_for(const nlohmann::json& value) {
     if (!value.is_string() || value.get<std::string>().empty())
         return "";
     const std::vector<std::vector<std::string>> lists = {
-        twb::choice_names<twb::Position>(), twb::choice_names<twb::Schedule>(), twb::choice_names<twb::DType>(),
-        twb::choice_names<twb::DeviceKind>(), twb::choice_names<twb::TokenizerKind>()};
+        twb::choice_names<twb::Position>(),      twb::choice_names<twb::Schedule>(),
+        twb::choice_names<twb::DType>(),         twb::choice_names<twb::DeviceKind>(),
+        twb::choice_names<twb::TokenizerKind>(), twb::choice_names<twb::Sequences>()};
     for (const auto& names : lists)
         for (const auto& n : names)
             if (n == value.get<std::string>())

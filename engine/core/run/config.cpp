@@ -14,7 +14,8 @@ namespace twb {
     X(max_iters) X(schedule) X(warmup_iters) X(lr_decay_iters) X(min_lr) X(weight_decay) \
     X(decay_embeddings) X(beta1) X(beta2) X(grad_clip) X(label_smoothing) X(eval_interval) \
     X(eval_iters) X(log_interval) X(keep_checkpoints) X(probe_prompt) X(seed) X(threads) X(device) \
-    X(dtype)
+    X(dtype) \
+    X(sequences)
 // clang-format on
 
 void to_json(nlohmann::json& j, const RunConfig& c) {

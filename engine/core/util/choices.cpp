@@ -37,6 +37,11 @@ struct Names<TokenizerKind> {
         {TokenizerKind::Char, "char"}, {TokenizerKind::Byte, "byte"},       {TokenizerKind::Word, "word"},
         {TokenizerKind::Bpe, "bpe"},   {TokenizerKind::Unigram, "unigram"}, {TokenizerKind::ByteBpe, "bytebpe"}};
 };
+template <>
+struct Names<Sequences> {
+    static constexpr std::pair<Sequences, const char*> items[] = {{Sequences::Stream, "stream"},
+                                                                  {Sequences::Documents, "documents"}};
+};
 
 template <class E>
 std::string name_of(E v) {
@@ -82,6 +87,7 @@ TWB_CHOICE(Schedule)
 TWB_CHOICE(DType)
 TWB_CHOICE(DeviceKind)
 TWB_CHOICE(TokenizerKind)
+TWB_CHOICE(Sequences)
 #undef TWB_CHOICE
 
 #define TWB_CHOICE_JSON(E, what)                                                  \
@@ -98,6 +104,7 @@ TWB_CHOICE_JSON(Position, "position")
 TWB_CHOICE_JSON(Schedule, "schedule")
 TWB_CHOICE_JSON(DType, "dtype")
 TWB_CHOICE_JSON(TokenizerKind, "tokenizer")
+TWB_CHOICE_JSON(Sequences, "sequences")
 #undef TWB_CHOICE_JSON
 
 DeviceChoice parse_device(const std::string& text) {

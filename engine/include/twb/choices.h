@@ -15,6 +15,9 @@ enum class Schedule { Constant, Cosine, InverseSqrt };
 enum class DType { Float32, BFloat16 };
 enum class DeviceKind { Auto, Cpu, Cuda };
 enum class TokenizerKind { Char, Byte, Word, Bpe, Unigram, ByteBpe };
+/// How the decoder LM cuts training sequences: nanoGPT's continuous token stream, or one document
+/// (<bos> … <eos>) per sequence, padded (needs a dataset prepared with --documents).
+enum class Sequences { Stream, Documents };
 
 /// The spelling of a choice ("rotary", "inverse_sqrt", "bfloat16", "cuda", "bpe").
 std::string to_string(Position v);
@@ -22,6 +25,7 @@ std::string to_string(Schedule v);
 std::string to_string(DType v);
 std::string to_string(DeviceKind v);
 std::string to_string(TokenizerKind v);
+std::string to_string(Sequences v);
 
 /// All spellings of a choice, in the order the GUI lists them.
 template <class E>
@@ -49,5 +53,7 @@ void to_json(nlohmann::json& j, DType v);
 void from_json(const nlohmann::json& j, DType& v);
 void to_json(nlohmann::json& j, TokenizerKind v);
 void from_json(const nlohmann::json& j, TokenizerKind& v);
+void to_json(nlohmann::json& j, Sequences v);
+void from_json(const nlohmann::json& j, Sequences& v);
 
 }  // namespace twb
