@@ -26,7 +26,8 @@ std::string choices_for(const nlohmann::json& value) {
         twb::choice_names<twb::Position>(),      twb::choice_names<twb::Schedule>(),
         twb::choice_names<twb::DType>(),         twb::choice_names<twb::DeviceKind>(),
         twb::choice_names<twb::TokenizerKind>(), twb::choice_names<twb::Activation>(),
-        twb::choice_names<twb::NormKind>(),      twb::choice_names<twb::NormPosition>()};
+        twb::choice_names<twb::NormKind>(),      twb::choice_names<twb::NormPosition>(),
+        twb::choice_names<twb::Sequences>()};
     for (const auto& names : lists)
         for (const auto& n : names)
             if (n == value.get<std::string>())

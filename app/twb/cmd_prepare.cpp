@@ -25,7 +25,7 @@ Action add_prepare(CLI::App& app) {
         int vocab = 0, minFreq = 1;
         double val = 0.1;
         uint64_t seed = 1337;
-        bool force = false, replaceBad = false, lowercase = false, quiet = false;
+        bool force = false, replaceBad = false, lowercase = false, quiet = false, documents = false;
     };
     auto o = std::make_shared<Opts>();
     app.add_option("--input,-i", o->inputs, "Input file or folder (repeat for several; parallel: source then target)");
@@ -41,6 +41,10 @@ Action add_prepare(CLI::App& app) {
     app.add_option("--tokenizer-from", o->tokenizerFrom,
                    "Encode with the tokenizer of this prepared dataset or run instead of training one (for "
                    "finetuning: the ids then mean what the pretrained model learned)");
+    app.add_flag("--documents", o->documents,
+                 "Keep document boundaries for sequences=documents: each record, jsonl/csv row, line pair or "
+                 "text paragraph (blank-line separated; else each line) is one document (needs <bos>/<eos>: "
+                 "not char)");
     app.add_option("--val-fraction", o->val, "Share kept for validation, in [0,1) (default 0.1)");
     app.add_option("--split", o->split, "tail: last fraction of tokens (nanoGPT); shuffle: shuffled documents")
         ->check(CLI::IsMember({"tail", "shuffle"}));
@@ -90,6 +94,7 @@ Action add_prepare(CLI::App& app) {
         if (o->preset.empty() || o->split != "tail")
             p.split = o->split;
         p.seed = o->seed;
+        p.documents = o->documents;
         for (auto& c : o->clean)
             p.cleaning.enable(c);
         p.cleaning.allowed_chars = o->allowed;
@@ -111,6 +116,11 @@ Action add_prepare(CLI::App& app) {
                     s.vocab_size, s.vocab_used);
         std::printf("  train %llu tokens, val %llu tokens\n", static_cast<unsigned long long>(r.train_tokens),
                     static_cast<unsigned long long>(r.val_tokens));
+        if (p.documents) {
+            const auto d = open_prepared(r.dir);
+            std::printf("  documents kept: train %llu, val %llu\n", static_cast<unsigned long long>(d.train_documents),
+                        static_cast<unsigned long long>(d.val_documents));
+        }
         std::printf("  %llu characters, %llu documents, %.3f characters/token, unknown %.4f%%\n",
                     static_cast<unsigned long long>(s.characters), static_cast<unsigned long long>(s.documents),
                     s.chars_per_token, 100.0 * s.unk_rate);
@@ -172,6 +182,30 @@ int print_stats(const std::string& dir, int top) {
                     static_cast<unsigned long long>(r.counts[ids[i]]));
     return 0;
 }
+/// `twb tokenize --merges`: what the Datasets panel's merge view shows, as text.
+int print_merges(const std::string& dir, int top) {
+    const std::string sample((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    const auto r = inspect_merges(dir, sample, top);
+    auto show = [](const std::vector<std::string>& tokens) {
+        std::string s;
+        for (const auto& t : tokens)
+            s += "[" + visible_whitespace(t) + "]";
+        return s;
+    };
+    std::printf("%d merges\n", r.merges);
+    for (const auto* list : {&r.first, &r.last}) {
+        std::puts(list == &r.first ? "first merges:" : "last merges:");
+        for (const auto& m : *list)
+            std::printf("  %6d  %s + %s -> %s (id %d)\n", m.rank, visible_whitespace(m.left).c_str(),
+                        visible_whitespace(m.right).c_str(), visible_whitespace(m.merged).c_str(), m.id);
+    }
+    if (sample.empty())
+        return 0;
+    std::printf("bytes: %s\n", show(r.start).c_str());
+    for (const auto& st : r.steps)
+        std::printf("  %6d  %s\n", st.merge.rank, show(st.tokens).c_str());
+    return 0;
+}
 }  // namespace
 
 Action add_tokenize(CLI::App& app) {
@@ -185,9 +219,15 @@ Action add_tokenize(CLI::App& app) {
                  "Print the dataset's token statistics instead: vocabulary used, length histogram, most frequent "
                  "tokens");
     app.add_option("--top", *top, "With --stats: how many of the most frequent tokens (default 20)");
-    return [dir, decode, stats, top]() {
+    auto merges = std::make_shared<bool>(false);
+    app.add_flag("--merges", *merges,
+                 "bytebpe: print the first and last --top merges, then how the text on stdin is merged step by "
+                 "step");
+    return [dir, decode, stats, top, merges]() {
         if (*stats)
             return print_stats(*dir, *top);
+        if (*merges)
+            return print_merges(*dir, *top);
         const auto tok = TextTokenizer::load(*dir);
         std::string in((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
         if (*decode) {

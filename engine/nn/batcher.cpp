@@ -1,7 +1,9 @@
-// Batch sampling.
+// Batch sampling: the token stream and documents.
 #include "nn/batcher.h"
 
 #include "twb/errors.h"
+
+#include <algorithm>
 
 namespace twb::nn {
 
@@ -12,6 +14,22 @@ Batcher::Batcher(const TokenFile& file, int64_t block_size, int64_t batch_size, 
                          std::to_string(block_size + 1) + "; use a smaller block_size or more text");
 }
 
+Batcher::Batcher(const TokenFile& file, const DocumentSource& docs, int64_t block_size, int64_t batch_size,
+                 uint64_t seed)
+    : m_file(file), m_block(block_size), m_batch(batch_size), m_state(seed * 0x9E3779B97F4A7C15ull + 1), m_docs(docs) {
+    if (!docs.index || docs.index->docs.empty())
+        throw InputError("the split holds no documents; prepare more text with --documents");
+    if (docs.bos < 0 || docs.eos < 0)
+        throw InputError("documents need <bos> and <eos> tokens, which this dataset's tokenizer lacks");
+    m_pieceStart.reserve(docs.index->docs.size() + 1);
+    m_pieceStart.push_back(0);
+    for (const auto& [s, e] : docs.index->docs) {
+        // <bos> doc <eos> has n+2 tokens, n+1 targets; a piece of at most T+1 tokens has at most T targets.
+        const uint64_t targets = e - s + 1, T = static_cast<uint64_t>(m_block);
+        m_pieceStart.push_back(m_pieceStart.back() + (targets + T - 1) / T);
+    }
+}
+
 uint64_t Batcher::next_u64() {
     uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -20,6 +38,8 @@ uint64_t Batcher::next_u64() {
 }
 
 std::pair<torch::Tensor, torch::Tensor> Batcher::next(const torch::Device& device) {
+    if (m_docs)
+        return next_documents(device);
     const uint64_t range = m_file.size() - static_cast<uint64_t>(m_block);  // start in [0, N - T - 1]
     auto buf = torch::empty({m_batch, m_block + 1}, torch::kInt64);
     int64_t* p = buf.data_ptr<int64_t>();
@@ -32,6 +52,45 @@ std::pair<torch::Tensor, torch::Tensor> Batcher::next(const torch::Device& devic
     auto x = buf.narrow(1, 0, m_block), y = buf.narrow(1, 1, m_block);
     if (device.is_cpu())
         return {x.contiguous(), y.contiguous()};
+    return {x.to(device), y.to(device)};
+}
+
+std::pair<torch::Tensor, torch::Tensor> Batcher::next_documents(const torch::Device& device) {
+    const auto& docs = m_docs->index->docs;
+    // This rank's rows: the sequence s = <bos> doc <eos> of each drawn piece, from s[k*T] on.
+    std::vector<std::vector<int64_t>> rows;
+    rows.reserve(static_cast<size_t>(m_batch));
+    const uint64_t T = static_cast<uint64_t>(m_block);
+    for (int64_t r = 0; r < m_world; ++r)
+        for (int64_t b = 0; b < m_batch; ++b) {
+            const uint64_t piece = next_u64() % pieces();
+            if (r != m_rank)
+                continue;
+            const auto it = std::upper_bound(m_pieceStart.begin(), m_pieceStart.end(), piece) - 1;
+            const auto d = static_cast<size_t>(it - m_pieceStart.begin());
+            const uint64_t k = piece - *it, n = docs[d].second - docs[d].first, len = n + 2;
+            const uint64_t from = k * T, to = std::min(len, from + T + 1);
+            std::vector<int64_t> row(static_cast<size_t>(to - from));
+            for (uint64_t i = from; i < to; ++i)
+                row[static_cast<size_t>(i - from)] = i == 0         ? m_docs->bos
+                                                     : i == len - 1 ? m_docs->eos
+                                                                    : m_file.at(docs[d].first + i - 1);
+            rows.push_back(std::move(row));
+        }
+    size_t longest = 0;
+    for (const auto& row : rows)
+        longest = std::max(longest, row.size());
+    const auto L = static_cast<int64_t>(longest) - 1;  // every piece has at least 2 tokens
+    auto x = torch::full({m_batch, L}, m_docs->pad >= 0 ? m_docs->pad : m_docs->eos, torch::kInt64);
+    auto y = torch::full({m_batch, L}, kIgnoreIndex, torch::kInt64);
+    int64_t *px = x.data_ptr<int64_t>(), *py = y.data_ptr<int64_t>();
+    for (size_t b = 0; b < rows.size(); ++b)
+        for (size_t t = 0; t + 1 < rows[b].size(); ++t) {
+            px[static_cast<int64_t>(b) * L + static_cast<int64_t>(t)] = rows[b][t];
+            py[static_cast<int64_t>(b) * L + static_cast<int64_t>(t)] = rows[b][t + 1];
+        }
+    if (device.is_cpu())
+        return {x, y};
     return {x.to(device), y.to(device)};
 }
 

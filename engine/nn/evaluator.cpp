@@ -34,6 +34,21 @@ void with_autocast(const torch::Device& device, bool bf16, const std::function<v
     fn();
 }
 
+torch::Tensor masked_cross_entropy(const torch::Tensor& logits, const torch::Tensor& targets,
+                                   torch::nn::functional::CrossEntropyFuncOptions::reduction_t reduction,
+                                   double label_smoothing) {
+    return torch::nn::functional::cross_entropy(logits, targets,
+                                                torch::nn::functional::CrossEntropyFuncOptions()
+                                                    .ignore_index(kIgnoreIndex)
+                                                    .reduction(reduction)
+                                                    .label_smoothing(label_smoothing));
+}
+
+std::pair<int64_t, int64_t> masked_correct(const torch::Tensor& logits, const torch::Tensor& targets) {
+    const auto real = targets.ne(kIgnoreIndex);  // padding (documents mode) is neither right nor wrong
+    return {logits.argmax(-1).eq(targets).logical_and(real).sum().item<int64_t>(), real.sum().item<int64_t>()};
+}
+
 namespace {
 struct EvalModeGuard {
     GPT& m;
@@ -49,20 +64,20 @@ void accumulate(GPT& model, const torch::Tensor& x, const torch::Tensor& y, cons
         const int64_t V = logits.size(-1);
         auto flat = logits.view({-1, V});
         auto tgt = y.reshape({-1});
-        lossSum += torch::nn::functional::cross_entropy(
-                       flat, tgt, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
-                       .item<double>();
-        correct += flat.argmax(-1).eq(tgt).sum().item<double>();
-        n += tgt.numel();
+        lossSum += masked_cross_entropy(flat, tgt, torch::kSum).item<double>();
+        const auto [right, real] = masked_correct(flat, tgt);
+        correct += static_cast<double>(right);
+        n += real;
     });
 }
 }  // namespace
 
 SplitEval evaluate_random(GPT& model, const TokenFile& file, int batch_size, int iters, uint64_t seed,
-                          const torch::Device& device, bool bf16) {
+                          const torch::Device& device, bool bf16, const DocumentSource* docs) {
     torch::NoGradGuard ng;
     EvalModeGuard eg(model);
-    Batcher b(file, model->config().block_size, batch_size, seed);
+    Batcher b = docs ? Batcher(file, *docs, model->config().block_size, batch_size, seed)
+                     : Batcher(file, model->config().block_size, batch_size, seed);
     double lossSum = 0, correct = 0;
     int64_t n = 0;
     for (int i = 0; i < iters; ++i) {

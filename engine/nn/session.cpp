@@ -83,9 +83,15 @@ SampleResult ModelSession::generate(const std::vector<int32_t>& prompt, const Sa
     opt.validate();
     if (prompt.empty())
         throw InputError("the prompt has no tokens");
+    // A documents run learned every sequence from <bos>: its samples start there too, and end at the
+    // <eos> it learned to put at each document's end (stop_at_eos).
+    std::vector<int32_t> ids = prompt;
+    const int bos = m.tokenizer->bos_id();
+    if (m.config.sequences == Sequences::Documents && bos >= 0 && ids.front() != bos)
+        ids.insert(ids.begin(), bos);
     GptSource src(m.model, m.device, opt.use_kv_cache);
     auto res = generate_ids(
-        src, prompt, opt, m.tokenizer->eos_id(), [&](const std::vector<int32_t>& v) { return m.tokenizer->decode(v); },
+        src, ids, opt, m.tokenizer->eos_id(), [&](const std::vector<int32_t>& v) { return m.tokenizer->decode(v); },
         on_token, cancel);
     if (static_cast<int64_t>(prompt.size()) > m.config.block_size)
         res.warnings.push_back("the prompt has " + std::to_string(prompt.size()) + " tokens, more than block_size " +

@@ -122,12 +122,38 @@ void Trainer::prepare() {
     m_trainFile = std::make_unique<TokenFile>(m_data.dir / "train.bin", m_data.dtype);
     m_valFile = std::make_unique<TokenFile>(m_data.dir / "val.bin", m_data.dtype);
     m_haveVal = static_cast<int64_t>(m_valFile->size()) > m_cfg.block_size;
+    if (m_cfg.sequences == Sequences::Documents)
+        open_documents();
     m_valCharsPerToken = split_chars_per_token(m_data, m_haveVal ? "val" : "train");
     if (!m_haveVal && m_cb.on_message)
         m_cb.on_message("the validation split has fewer than block_size+1 tokens; evaluating on train only");
 
     m_model = GPT(m_cfg);
     m_model->to(m_device);
+}
+
+void Trainer::open_documents() {
+    if (!m_data.has_documents)
+        throw ConfigError("sequences=documents needs a dataset prepared with --documents, and " + m_data.dir.string() +
+                          " keeps no document boundaries; prepare it again with --documents or use sequences=stream");
+    const auto special = m_data.meta.value("special_tokens", nlohmann::json::object());
+    DocumentSource src;
+    src.bos = special.value("bos", -1);
+    src.eos = special.value("eos", -1);
+    src.pad = special.value("pad", -1);
+    if (src.bos < 0 || src.eos < 0)
+        throw ConfigError(m_data.dir.string() + ": its tokenizer has no <bos>/<eos>, which documents need");
+    m_trainDocs = DocumentIndex::read(m_data.dir / "train.docs", m_trainFile->size(), m_data.train_documents);
+    m_valDocs = DocumentIndex::read(m_data.dir / "val.docs", m_valFile->size(), m_data.val_documents);
+    src.index = &m_trainDocs;
+    m_trainDocSrc = src;
+    src.index = &m_valDocs;
+    m_valDocSrc = src;
+    m_haveVal = !m_valDocs.docs.empty();
+    if (m_trainDocs.docs.empty())
+        throw InputError(m_data.dir.string() +
+                         ": the training split holds no documents; add text or lower the "
+                         "val fraction");
 }
 
 void Trainer::restore() {
@@ -140,7 +166,9 @@ void Trainer::restore() {
             m_cb.on_message("initialised weights from " + ck.string());
     }
     m_opt = std::make_unique<FlatAdamW>(m_model->named_weights(), m_cfg);
-    m_batcher = std::make_unique<Batcher>(*m_trainFile, m_cfg.block_size, m_cfg.batch_size, m_cfg.seed);
+    m_batcher = m_trainDocSrc ? std::make_unique<Batcher>(*m_trainFile, *m_trainDocSrc, m_cfg.block_size,
+                                                          m_cfg.batch_size, m_cfg.seed)
+                              : std::make_unique<Batcher>(*m_trainFile, m_cfg.block_size, m_cfg.batch_size, m_cfg.seed);
     if (m_comm)
         m_batcher->set_shard(m_comm->rank(), m_comm->world());
     m_state.config = m_cfg;
@@ -254,10 +282,11 @@ void Trainer::evaluate(int64_t step) {
         throw Error("distributed training: the ranks' weights differ at step " + std::to_string(step) +
                     " (they must stay identical); resume from the last checkpoint with --resume");
     const auto tr = evaluate_random(m_model, *m_trainFile, batch, m_cfg.eval_iters, eval_seed(m_cfg.seed, step, 0),
-                                    m_device, m_bf16);
-    const auto va = m_haveVal ? evaluate_random(m_model, *m_valFile, batch, m_cfg.eval_iters,
-                                                eval_seed(m_cfg.seed, step, 1), m_device, m_bf16)
-                              : tr;
+                                    m_device, m_bf16, m_trainDocSrc ? &*m_trainDocSrc : nullptr);
+    const auto va = m_haveVal
+                        ? evaluate_random(m_model, *m_valFile, batch, m_cfg.eval_iters, eval_seed(m_cfg.seed, step, 1),
+                                          m_device, m_bf16, m_valDocSrc ? &*m_valDocSrc : nullptr)
+                        : tr;
     EvalReport ev;
     ev.step = step;
     ev.train_loss = tr.loss;
@@ -297,9 +326,8 @@ double Trainer::forward_backward() {
         with_autocast(m_device, m_bf16, [&] {
             auto logits = m_model->forward(x);
             const int64_t V = logits.size(-1);
-            loss = torch::nn::functional::cross_entropy(
-                logits.view({-1, V}).to(torch::kFloat32), y.reshape({-1}),
-                torch::nn::functional::CrossEntropyFuncOptions().label_smoothing(m_cfg.label_smoothing));
+            loss = masked_cross_entropy(logits.view({-1, V}).to(torch::kFloat32), y.reshape({-1}), torch::kMean,
+                                        m_cfg.label_smoothing);
         });
         if (m_cfg.gradient_accumulation_steps > 1)
             loss = loss / m_cfg.gradient_accumulation_steps;

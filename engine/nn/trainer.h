@@ -30,6 +30,7 @@ public:
 private:
     // The named steps, in the order run() takes them.
     void prepare();          // config checked against the dataset, device, threads, model, optimiser, data
+    void open_documents();   // sequences=documents: the validated document indexes and special ids
     void restore();          // weights of init_from, or the whole state of the run's last checkpoint
     void open_run_folder();  // tokenizer copy, config.json, metrics.csv, the attention probe
     void report_start();
@@ -66,6 +67,8 @@ private:
     bool m_writer = true;                  // rank 0 (or the only process) writes the run folder
     bool m_verifyEachStep = false;         // TWB_DIST_VERIFY=1: check the ranks' weights after every step
     std::unique_ptr<Batcher> m_batcher;
+    DocumentIndex m_trainDocs, m_valDocs;                      // sequences=documents: the splits' indexes
+    std::optional<DocumentSource> m_trainDocSrc, m_valDocSrc;  // set in documents mode only
     CheckpointState m_state;
     bool m_skipFirstEval = false;  // a resumed run whose checkpoint had evaluated does not evaluate again
     std::unique_ptr<MetricsLog> m_metrics;

@@ -7,11 +7,13 @@
 #include "twb/dataset.h"
 #include "twb/synthetic.h"
 #include "twb/text.h"
+#include "twb/tokenizer.h"
 #include "ui/Workspace.h"
 #include "ui/datasets/DatasetsPanel.h"
 #include "ui/datasets/TextDiff.h"
 
 #include <qcustomplot.h>
+#include <QCheckBox>
 #include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,11 +21,13 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTextBrowser>
 
 namespace {
 /// A minimal HTTP/1.1 server on 127.0.0.1: /good.txt is cut off half-way on the first plain request
@@ -214,6 +218,66 @@ private slots:
         QVERIFY(p.deletePrepared(dir, false));
         QVERIFY(!QFileInfo::exists(dir));
         QVERIFY(p.preparedList()->findItems("cats", Qt::MatchExactly).isEmpty());
+    }
+
+    void documentsTokenizerReuseAndMerges() {
+        // Paragraphs separated by blank lines: with "Keep documents" each is one document.
+        std::string text;
+        const std::string words = twbtest::english_like(20000, 3);
+        for (size_t i = 0; i < words.size(); i += 200)
+            text += words.substr(i, 200) + "\n\n";
+        twbtest::write(twbtest::path(m_ws, "paras.txt"), text);
+        DatasetsPanel p;
+        p.addSources({QString::fromStdString(twbtest::path(m_ws, "paras.txt").string())});
+        p.setTokenizer("bytebpe", 300);
+        p.findChild<QCheckBox*>("documents")->setChecked(true);
+        p.setDatasetName("paras");
+        p.prepare();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const std::filesystem::path dir = (Workspace::datasetsDir() + "/paras").toStdString();
+        const auto d = twb::open_prepared(dir);
+        QVERIFY(d.has_documents);
+        QCOMPARE(d.train_documents + d.val_documents, uint64_t((words.size() + 199) / 200));
+
+        // "Use the tokenizer of…": the new dataset is encoded with that tokenizer, not a new one.
+        p.findChild<QLineEdit*>("tokenizerFrom")->setText(QString::fromStdString(dir.string()));
+        p.setTokenizer("char");  // ignored while a tokenizer is reused
+        p.findChild<QCheckBox*>("documents")->setChecked(false);
+        p.setDatasetName("reuse");
+        p.prepare();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const std::filesystem::path reuse = (Workspace::datasetsDir() + "/reuse").toStdString();
+        QCOMPARE(twb::TextTokenizer::load(reuse).fingerprint(), twb::TextTokenizer::load(dir).fingerprint());
+        QVERIFY(!twb::open_prepared(reuse).has_documents);
+
+        // The merge view: the engine's inspection, shown; the last step is the sample's encoding.
+        p.findChild<QLineEdit*>("mergesSource")->setText(QString::fromStdString(dir.string()));
+        p.findChild<QLineEdit*>("mergesSample")->setText("the quick fox");
+        QTest::mouseClick(p.findChild<QPushButton*>("showMerges"), Qt::LeftButton);
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const auto r = twb::inspect_merges(dir, "the quick fox", 12);
+        QVERIFY(!r.steps.empty());
+        const QString shown = p.findChild<QTextBrowser*>("merges")->toPlainText();
+        QVERIFY(shown.contains(QStringLiteral("%1 merges").arg(r.merges)));
+        QVERIFY(shown.contains("First merges") && shown.contains("Last merges"));
+        std::string joined;
+        for (const auto& t : r.steps.back().tokens)
+            joined += t;
+        QCOMPARE(joined, std::string("the quick fox"));
+        QCOMPARE(r.steps.back().tokens.size(), twb::TextTokenizer::load(dir).encode("the quick fox").size());
+        // A character tokenizer has no merges: said plainly.
+        p.setTokenizer("char");
+        p.findChild<QLineEdit*>("tokenizerFrom")->clear();
+        p.setDatasetName("chars");
+        p.prepare();
+        waitIdle(p);
+        p.findChild<QLineEdit*>("mergesSource")->setText(Workspace::datasetsDir() + "/chars");
+        QTest::mouseClick(p.findChild<QPushButton*>("showMerges"), Qt::LeftButton);
+        waitIdle(p);
+        QVERIFY2(p.lastError().contains("not bytebpe"), qPrintable(p.lastError()));
     }
 
     void dropAddsFilesAndCancelLeavesNothing() {

@@ -118,6 +118,7 @@ void DatasetsPanel::connectTabs() {
     connect(m_tokenize, &TokenizeTab::tokenizeClicked, this, &DatasetsPanel::tokenize);
     connect(m_tokenize, &TokenizeTab::compareClicked, this, &DatasetsPanel::compare);
     connect(m_tokenize, &TokenizeTab::prepareClicked, this, &DatasetsPanel::prepare);
+    connect(m_tokenize, &TokenizeTab::mergesClicked, this, &DatasetsPanel::showMerges);
     connect(m_catalogue, &CatalogueTab::useClicked, this, &DatasetsPanel::useCatalogueEntry);
     connect(m_synthetic, &SyntheticTab::generated, this, [this](const QString& path, const QString& name, int n) {
         m_import->clearSources();
@@ -239,6 +240,8 @@ twb::PrepareOptions DatasetsPanel::options() const {
     o.tokenizer = m_tokenize->tokenizerSpec(0);
     o.val_fraction = m_tokenize->valFraction();
     o.split = m_tokenize->split().toStdString();
+    o.tokenizer_from = m_tokenize->tokenizerFrom().toStdString();
+    o.documents = m_tokenize->documents();
     QString name = m_tokenize->datasetName().trimmed();
     name.replace(QRegularExpression("[^A-Za-z0-9._-]+"), "-");
     o.out = (Workspace::datasetsDir() + "/" + (name.isEmpty() ? QStringLiteral("dataset") : name)).toStdString();
@@ -346,6 +349,25 @@ void DatasetsPanel::runAnalysis(int which) {
     m_jobWatch.setFuture(QtConcurrent::run(inspect, o, progressFn(), which));
 }
 
+void DatasetsPanel::showMerges() {
+    if (isBusy())
+        return;
+    const QString dir = m_tokenize->mergesSource();
+    if (dir.isEmpty())
+        return showError(tr("Choose a prepared bytebpe dataset or a run to show its merges."));
+    startJob(tr("Reading merges…"));
+    m_jobWatch.setFuture(QtConcurrent::run([dir, sample = m_tokenize->mergesSample().toStdString()] {
+        DatasetJob job;
+        job.which = -2;
+        try {
+            job.merges = twb::inspect_merges(dir.toStdString(), sample, 12);
+        } catch (const std::exception& e) {
+            job.error = q(e.what());
+        }
+        return job;
+    }));
+}
+
 void DatasetsPanel::prepare() {
     twb::PrepareOptions o;
     if (!jobOptions(o))
@@ -367,7 +389,11 @@ void DatasetsPanel::jobDone(const DatasetJob& job) {
         return showError(job.error);
     if (job.which >= 0)
         return m_tokenize->setAnalysis(job.which, job.analysis);
+    if (job.which == -2)
+        return m_tokenize->setMerges(job.merges);
     refreshPrepared();
+    if (m_tokenize->tokenizerSpec(0).kind == twb::TokenizerKind::ByteBpe && m_tokenize->tokenizerFrom().isEmpty())
+        m_tokenize->setMergesSource(job.dir);  // the merge view follows the newest bytebpe dataset
     emit statusMessage(tr("Prepared %1").arg(job.dir));
     emit datasetPrepared(job.dir);
 }

@@ -29,10 +29,11 @@ class SyntheticTab;
 
 /// What a tokenize-and-inspect or prepare job hands back to the UI thread.
 struct DatasetJob {
-    int which = -1;              // the analysis it fills: A (0) or B (1); -1 = a prepare job
-    QString error;               // empty on success
-    QString dir;                 // prepare: the dataset written
-    TokenizerAnalysis analysis;  // analysis jobs
+    int which = -1;                  // the analysis it fills: A (0) or B (1); -1 = a prepare job; -2 = merges
+    QString error;                   // empty on success
+    QString dir;                     // prepare: the dataset written
+    TokenizerAnalysis analysis;      // analysis jobs
+    twb::BpeMergeInspection merges;  // merges job
 };
 
 class DatasetsPanel : public PanelBase {
@@ -93,6 +94,7 @@ protected:
 private:
     void connectTabs();
     void runAnalysis(int which);
+    void showMerges();
     void jobDone(const DatasetJob& job);
     /// Checks a job can start and gathers its options; false (with the message shown) when not.
     bool jobOptions(twb::PrepareOptions& o);

@@ -3,8 +3,10 @@
 #include "ui/widgets/TokenDisplay.h"
 
 #include <qcustomplot.h>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -43,6 +45,8 @@ QString kindLabel(twb::TokenizerKind k) {
             return QObject::tr("sentencepiece BPE");
         case twb::TokenizerKind::Unigram:
             return QObject::tr("sentencepiece unigram");
+        case twb::TokenizerKind::ByteBpe:
+            return QObject::tr("byte-level BPE");
     }
     return {};
 }
@@ -75,6 +79,32 @@ TokenizeTab::TokenizeTab(QWidget* parent) : QWidget(parent) {
     m_split = new QComboBox;
     m_split->addItem(tr("tail (last part of the text, as nanoGPT)"), "tail");
     m_split->addItem(tr("shuffled documents"), "shuffle");
+    // Finetuning data must mean what the pretrained model learned: encode with its tokenizer.
+    m_tokenizerFrom = new QLineEdit;
+    m_tokenizerFrom->setObjectName("tokenizerFrom");
+    m_tokenizerFrom->setPlaceholderText(tr("train tokenizer A"));
+    m_tokenizerFrom->setClearButtonEnabled(true);
+    m_tokenizerFrom->setToolTip(
+        tr("Encode with the tokenizer of this prepared dataset or run instead of training "
+           "one (twb prepare --tokenizer-from): for finetuning data"));
+    auto* chooseFrom = new QPushButton(tr("Use the tokenizer of…"));
+    chooseFrom->setObjectName("chooseTokenizerFrom");
+    connect(chooseFrom, &QPushButton::clicked, this, [this] {
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("A prepared dataset or a run"), m_tokenizerFrom->text());
+        if (!dir.isEmpty())
+            m_tokenizerFrom->setText(dir);
+    });
+    connect(m_tokenizerFrom, &QLineEdit::textChanged, this, [this](const QString& t) {
+        m_kind[0]->setEnabled(t.trimmed().isEmpty());
+        m_vocabSize[0]->setEnabled(t.trimmed().isEmpty() && !fixedVocabulary(m_kind[0]->currentData().toString()));
+    });
+    m_documents = new QCheckBox(tr("Keep documents (each one sequence: <bos> … <eos>)"));
+    m_documents->setObjectName("documents");
+    m_documents->setToolTip(
+        tr("Each record, jsonl/csv row, line pair or paragraph becomes one document, for "
+           "training with sequences = documents (twb prepare --documents); needs a "
+           "tokenizer with <bos>/<eos>: not characters"));
     m_name = new QLineEdit;
     m_name->setObjectName("datasetName");
     m_name->setPlaceholderText(tr("dataset name"));
@@ -99,6 +129,11 @@ TokenizeTab::TokenizeTab(QWidget* parent) : QWidget(parent) {
         row->addWidget(m_vocabSize[which]);
         form->addRow(rowNames[which], row);
     }
+    auto* fromRow = new QHBoxLayout;
+    fromRow->addWidget(m_tokenizerFrom, 1);
+    fromRow->addWidget(chooseFrom);
+    form->addRow(tr("Or reuse"), fromRow);
+    form->addRow(QString(), m_documents);
     form->addRow(tr("Validation share"), m_valFraction);
     form->addRow(tr("Split"), m_split);
     form->addRow(tr("Name"), m_name);
@@ -123,6 +158,7 @@ TokenizeTab::TokenizeTab(QWidget* parent) : QWidget(parent) {
     setTokenizer(1, st.value("datasets/compareTokenizer", "bpe").toString(),
                  st.value("datasets/compareVocab", 2000).toInt());
     m_valFraction->setValue(st.value("datasets/valFraction", 0.1).toDouble());
+    m_documents->setChecked(st.value("datasets/documents", false).toBool());
 }
 
 QWidget* TokenizeTab::buildInspector() {
@@ -157,6 +193,7 @@ QWidget* TokenizeTab::buildInspector() {
     vocabC->addWidget(m_vocab);
     tabs->addTab(vocabW, tr("Vocabulary"));
     tabs->addTab(m_compareTable, tr("A against B"));
+    tabs->addTab(buildMerges(), tr("Merges"));
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_hist);
     split->addWidget(tabs);
@@ -174,13 +211,96 @@ QWidget* TokenizeTab::buildInspector() {
     return split;
 }
 
+QWidget* TokenizeTab::buildMerges() {
+    QSettings st;
+    m_mergesSource = new QLineEdit(st.value("datasets/mergesSource").toString());
+    m_mergesSource->setObjectName("mergesSource");
+    m_mergesSource->setPlaceholderText(tr("a prepared bytebpe dataset or a run"));
+    auto* choose = new QPushButton(tr("Choose…"));
+    connect(choose, &QPushButton::clicked, this, [this] {
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("A bytebpe dataset or run"), m_mergesSource->text());
+        if (!dir.isEmpty())
+            m_mergesSource->setText(dir);
+    });
+    m_mergesSample = new QLineEdit(st.value("datasets/mergesSample", tr("The quick brown fox")).toString());
+    m_mergesSample->setObjectName("mergesSample");
+    m_mergesSample->setToolTip(tr("Text to merge step by step"));
+    auto* show = new QPushButton(tr("Show merges"));
+    show->setObjectName("showMerges");
+    show->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    show->setToolTip(tr("The first and last merges, and the sample merged from its bytes (Ctrl+M)"));
+    connect(show, &QPushButton::clicked, this, &TokenizeTab::mergesClicked);
+    connect(m_mergesSample, &QLineEdit::returnPressed, this, &TokenizeTab::mergesClicked);
+    m_merges = new QTextBrowser;
+    m_merges->setObjectName("merges");
+    m_merges->setPlaceholderText(tr("Byte-level BPE only: its merge list and how a sample text is merged"));
+    auto* w = new QWidget;
+    auto* form = new QFormLayout;
+    auto* srcRow = new QHBoxLayout;
+    srcRow->addWidget(m_mergesSource, 1);
+    srcRow->addWidget(choose);
+    form->addRow(tr("Tokenizer of"), srcRow);
+    auto* sampleRow = new QHBoxLayout;
+    sampleRow->addWidget(m_mergesSample, 1);
+    sampleRow->addWidget(show);
+    form->addRow(tr("Sample"), sampleRow);
+    auto* col = new QVBoxLayout(w);
+    col->addLayout(form);
+    col->addWidget(m_merges, 1);
+    return w;
+}
+
+QString TokenizeTab::mergesSource() const {
+    return m_mergesSource->text().trimmed();
+}
+void TokenizeTab::setMergesSource(const QString& dir) {
+    m_mergesSource->setText(dir);
+}
+QString TokenizeTab::mergesSample() const {
+    return m_mergesSample->text();
+}
+
+void TokenizeTab::setMerges(const twb::BpeMergeInspection& r) {
+    auto tokens = [](const std::vector<std::string>& ts) {
+        QString h;
+        const char* colours[] = {"#dbe8ff", "#ffe6c7"};
+        for (size_t i = 0; i < ts.size(); ++i) {
+            const QString shown = tokenHtml(q(ts[i]));
+            h += QStringLiteral("<span style=\"background-color:%1\">%2</span>")
+                     .arg(colours[i % 2], shown.isEmpty() ? QStringLiteral("∅") : shown);
+        }
+        return h;
+    };
+    auto merges = [](const std::vector<twb::BpeMerge>& list) {
+        QString h;
+        for (const auto& m : list)
+            h += QStringLiteral("<tr><td align=right>%1</td><td>%2 + %3 → <b>%4</b></td><td>id %5</td></tr>")
+                     .arg(m.rank)
+                     .arg(tokenHtml(q(m.left)), tokenHtml(q(m.right)), tokenHtml(q(m.merged)))
+                     .arg(m.id);
+        return h;
+    };
+    QString html = QStringLiteral("<div style=\"font-family:monospace\">");
+    html += tr("<p>%1 merges</p>").arg(r.merges);
+    html += tr("<p><b>First merges</b></p><table>%1</table>").arg(merges(r.first));
+    html += tr("<p><b>Last merges</b></p><table>%1</table>").arg(merges(r.last));
+    html += tr("<p><b>The sample, step by step</b></p><table><tr><td>bytes</td><td>%1</td></tr>").arg(tokens(r.start));
+    for (const auto& st : r.steps)
+        html += QStringLiteral("<tr><td align=right>%1</td><td>%2</td></tr>").arg(st.merge.rank).arg(tokens(st.tokens));
+    m_merges->setHtml(html + "</table></div>");
+}
+
 TokenizeTab::~TokenizeTab() {
     QSettings st;
+    st.setValue("datasets/mergesSource", m_mergesSource->text());
+    st.setValue("datasets/mergesSample", m_mergesSample->text());
     st.setValue("datasets/tokenizer", m_kind[0]->currentData());
     st.setValue("datasets/vocab", m_vocabSize[0]->value());
     st.setValue("datasets/compareTokenizer", m_kind[1]->currentData());
     st.setValue("datasets/compareVocab", m_vocabSize[1]->value());
     st.setValue("datasets/valFraction", m_valFraction->value());
+    st.setValue("datasets/documents", m_documents->isChecked());
 }
 
 twb::TokenizerSpec TokenizeTab::tokenizerSpec(int which) const {
@@ -214,6 +334,19 @@ void TokenizeTab::setValFraction(double f) {
 }
 QString TokenizeTab::split() const {
     return m_split->currentData().toString();
+}
+
+QString TokenizeTab::tokenizerFrom() const {
+    return m_tokenizerFrom->text().trimmed();
+}
+void TokenizeTab::setTokenizerFrom(const QString& dir) {
+    m_tokenizerFrom->setText(dir);
+}
+bool TokenizeTab::documents() const {
+    return m_documents->isChecked();
+}
+void TokenizeTab::setDocuments(bool on) {
+    m_documents->setChecked(on);
 }
 
 void TokenizeTab::setAnalysis(int which, const TokenizerAnalysis& analysis) {

@@ -4,10 +4,12 @@
 // search and counts, and A against B. The panel runs the jobs; this tab shows their results.
 #pragma once
 #include "twb/dataset.h"
+#include "twb/tokenizer.h"
 
 #include <QStringList>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QCPBars;
 class QCustomPlot;
@@ -44,8 +46,20 @@ public:
     double valFraction() const;
     void setValFraction(double f);
     QString split() const;  // "tail" | "shuffle"
+    /// A prepared dataset or run whose tokenizer encodes the corpus ("" = train tokenizer A).
+    QString tokenizerFrom() const;
+    void setTokenizerFrom(const QString& dir);
+    /// Keep document boundaries (twb prepare --documents).
+    bool documents() const;
+    void setDocuments(bool on);
 
     void setAnalysis(int which, const TokenizerAnalysis& analysis);
+    /// The merge view's inputs: a bytebpe dataset or run, and the sample text to merge.
+    QString mergesSource() const;
+    void setMergesSource(const QString& dir);
+    QString mergesSample() const;
+    /// Shows a bytebpe tokenizer's first and last merges and the sample merged step by step.
+    void setMerges(const twb::BpeMergeInspection& merges);
     const TokenizerAnalysis& analysis(int which) const { return which == 0 ? m_a : m_b; }
     QTableWidget* compareTable() const { return m_compareTable; }
     QTableWidget* vocabTable() const { return m_vocab; }
@@ -55,9 +69,11 @@ signals:
     void tokenizeClicked();
     void compareClicked();
     void prepareClicked();
+    void mergesClicked();
 
 private:
     QWidget* buildInspector();
+    QWidget* buildMerges();
     void showStats();
     void showVocabulary();
     void showHistogram(int which);
@@ -70,6 +86,8 @@ private:
     QDoubleSpinBox* m_valFraction;
     QComboBox* m_split;
     QLineEdit* m_name;
+    QLineEdit* m_tokenizerFrom;
+    QCheckBox* m_documents;
     QLabel* m_stats;
     QCustomPlot* m_hist;
     QCPBars* m_bars[2] = {nullptr, nullptr};  // A and B token-length histograms
@@ -77,5 +95,8 @@ private:
     QLineEdit* m_vocabSearch;
     QTableWidget* m_vocab;
     QTableWidget* m_compareTable;
+    QLineEdit* m_mergesSource;
+    QLineEdit* m_mergesSample;
+    QTextBrowser* m_merges;
     TokenizerAnalysis m_a, m_b;
 };

@@ -99,6 +99,10 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     addDouble(optim, "beta2", tr("Adam β2"), &C::beta2, 0, 0.9999, 4, tr("Second-moment decay"));
     addDouble(optim, "grad_clip", tr("Grad clip"), &C::grad_clip, 0, 100, 2, tr("Max global gradient norm; 0 = off"));
     addDouble(optim, "label_smoothing", tr("Label smoothing"), &C::label_smoothing, 0, 0.9, 2, tr("e.g. 0.1"));
+    // How batches are cut (documents as sequences).
+    addChoice(optim, "sequences", tr("Sequences"), &C::sequences,
+              tr("stream: random windows of the token stream (nanoGPT); documents: one <bos> … <eos> document "
+                 "per row, padded (needs a dataset prepared with Keep documents)"));
     auto* ev = group(tr("Evaluation and runtime"));
     addInt(ev, "eval_interval", tr("Eval every"), &C::eval_interval, 1, 1000000,
            tr("Steps between evaluations and checkpoints"));

@@ -4,6 +4,7 @@
 #include "core/data/cleaning.h"
 #include "core/data/corpus.h"
 #include "core/data/dataset_meta.h"
+#include "core/data/document_index.h"
 #include "core/data/token_file.h"
 #include "core/tokenizers/tokenizer.h"
 #include "twb/text.h"
@@ -216,6 +217,45 @@ void remove_stale_prepare_temporaries(const fs::path& out) {
         fs::remove_all(p, ec);
 }
 
+/// Plain text in documents mode: the paragraphs (runs of non-blank lines) of the byte range [s, e) of
+/// the working copy, or each non-blank line when the range has no blank line. Ranges exclude the line
+/// breaks that end them.
+std::vector<std::pair<uint64_t, uint64_t>> split_paragraphs(std::ifstream& in, uint64_t s, uint64_t e) {
+    auto isBlank = [](const std::string& l) { return l.find_first_not_of(" \t\r") == std::string::npos; };
+    auto forLines = [&](const std::function<void(uint64_t, uint64_t, bool)>& fn) {
+        in.clear();
+        in.seekg(static_cast<std::streamoff>(s));
+        std::string line;
+        uint64_t pos = s;
+        while (pos < e && std::getline(in, line)) {
+            const uint64_t start = pos;
+            pos += line.size() + 1;
+            if (start + line.size() > e)
+                line.resize(static_cast<size_t>(e - start));
+            uint64_t end = start + line.size();
+            if (!line.empty() && line.back() == '\r')
+                --end;
+            fn(start, end, isBlank(line));
+        }
+        in.clear();
+    };
+    bool anyBlank = false;
+    forLines([&](uint64_t, uint64_t, bool blank) { anyBlank = anyBlank || blank; });
+    std::vector<std::pair<uint64_t, uint64_t>> out;
+    bool open = false;
+    forLines([&](uint64_t a, uint64_t b, bool blank) {
+        if (blank) {
+            open = false;
+        } else if (anyBlank && open) {
+            out.back().second = b;
+        } else {
+            out.emplace_back(a, b);
+            open = anyBlank;
+        }
+    });
+    return out;
+}
+
 struct TempDir {
     fs::path path;
     bool keep = false;
@@ -276,6 +316,10 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
         throw ConfigError("val fraction " + std::to_string(opts.val_fraction) + " must be in [0, 1)");
     if (opts.split != "tail" && opts.split != "shuffle")
         throw ConfigError("split '" + opts.split + "' is unknown; choose tail or shuffle");
+    if (opts.documents && opts.tokenizer_from.empty() && opts.tokenizer.kind == TokenizerKind::Char)
+        throw ConfigError(
+            "the char tokenizer has no <bos>/<eos> tokens, which documents need; choose byte, word, "
+            "bpe, unigram or bytebpe, or prepare without --documents");
     fs::path out = fs::absolute(opts.out).lexically_normal();
     if (out.filename().empty())
         out = out.parent_path();  // "data/" names the folder data
@@ -346,10 +390,22 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
                                   " invalid UTF-8 bytes were replaced with U+FFFD");
     if (bytes == 0)
         throw InputError("the corpus is empty after cleaning; check the inputs and cleaning options");
+    if (opts.documents && opts.corpus.format == InputFormat::Text) {
+        std::ifstream cf(corpusFile, std::ios::binary);
+        std::vector<std::pair<uint64_t, uint64_t>> paragraphs;
+        for (auto [s, e] : docs)
+            for (auto p : split_paragraphs(cf, s, e))
+                paragraphs.push_back(p);
+        docs.swap(paragraphs);
+    }
 
     // 2. Train the tokenizer on the cleaned text.
     const auto tok = opts.tokenizer_from.empty() ? train_tokenizer(opts.tokenizer, corpusFile, stage("tokenizer"))
                                                  : load_tokenizer(find_tokenizer_dir(opts.tokenizer_from));
+    if (opts.documents && (tok->bos_id() < 0 || tok->eos_id() < 0))
+        throw ConfigError("the " + to_string(tok->kind()) +
+                          " tokenizer has no <bos>/<eos> tokens, which documents need; choose byte, word, bpe, "
+                          "unigram or bytebpe, or prepare without --documents");
     const std::string fingerprint = tok->fingerprint();  // before save() moves a sentencepiece model
     const TokenDtype dtype = dtype_for_vocab(tok->vocab_size());
 
@@ -366,6 +422,7 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
         for (size_t i = 0; i < nVal && i < order.size(); ++i)
             isVal[order[i]] = true;
     }
+    DocumentIndex trainDocs, valDocs;
     StatsBuilder st(*tok);
     st.chars = chars;
     st.bytes = bytes;
@@ -384,6 +441,8 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
         for (size_t d = 0; d < docs.size(); ++d) {
             auto [s, e] = docs[d];
             ids.clear();
+            // Documents mode has an <eos>, so no separator is encoded and the document starts here.
+            const uint64_t docStart = (isVal[d] ? *valW : trainW).count();
             if (eos < 0 && s > prevEnd) {  // separator newline between documents
                 buf.assign(static_cast<size_t>(s - prevEnd), '\0');
                 cf.seekg(static_cast<std::streamoff>(prevEnd));
@@ -417,6 +476,8 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
             if (eos >= 0)
                 ids.push_back(eos);
             st.docLengths.add(static_cast<uint32_t>(docTokens));
+            if (opts.documents && docTokens > 0)
+                (isVal[d] ? valDocs : trainDocs).docs.emplace_back(docStart, docStart + docTokens);
             st.add_tokens(ids.data(), ids.size());
             (isVal[d] ? *valW : trainW).write(ids.data(), ids.size());
             prevEnd = e;
@@ -432,7 +493,20 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
         throw Cancelled();
     if (opts.split == "tail") {
         const uint64_t n = trainW.count();
-        const auto nTrain = static_cast<uint64_t>(std::floor(static_cast<double>(n) * (1.0 - opts.val_fraction)));
+        auto nTrain = static_cast<uint64_t>(std::floor(static_cast<double>(n) * (1.0 - opts.val_fraction)));
+        if (opts.documents) {
+            // Cut at the first document that starts at or after the cut, so no document is split.
+            auto it = std::find_if(trainDocs.docs.begin(), trainDocs.docs.end(),
+                                   [&](const auto& r) { return r.first >= nTrain; });
+            nTrain = it == trainDocs.docs.end() ? n : it->first;
+            for (auto v = it; v != trainDocs.docs.end(); ++v)
+                valDocs.docs.emplace_back(v->first - nTrain, v->second - nTrain);
+            trainDocs.docs.erase(it, trainDocs.docs.end());
+            if (opts.val_fraction > 0 && nTrain == n)
+                result.warnings.push_back(
+                    "too few documents for a validation split at a document boundary; val "
+                    "is empty");
+        }
         const size_t w = dtype_size(dtype);
         {
             std::ifstream in(allFile, std::ios::binary);
@@ -477,6 +551,11 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
                               {"vocab_size", opts.tokenizer.vocab_size},
                               {"lowercase", opts.tokenizer.lowercase},
                               {"min_frequency", opts.tokenizer.min_frequency}};
+    if (opts.documents) {
+        trainDocs.write(tmp.path / "train.docs");
+        valDocs.write(tmp.path / "val.docs");
+        meta["documents"] = {{"train", trainDocs.docs.size()}, {"val", valDocs.docs.size()}, {"format", "u64 pairs"}};
+    }
     meta["split"] = {{"mode", opts.split}, {"val_fraction", opts.val_fraction}, {"seed", opts.seed}};
     meta["corpus"] = opts.corpus;
     meta["sources"] = nlohmann::json::array();
@@ -523,6 +602,16 @@ PreparedDataset open_prepared(const fs::path& dir) {
         throw InputError(dir.string() + ": no meta.json; prepare the data first (twb prepare ... --out " +
                          dir.string() + ")");
     PreparedDataset d = parse_prepared_meta(read_file(metaFile), dir);
+    if (d.meta.contains("documents")) {
+        try {
+            d.has_documents = true;
+            d.train_documents = d.meta.at("documents").at("train").get<uint64_t>();
+            d.val_documents = d.meta.at("documents").at("val").get<uint64_t>();
+        } catch (const nlohmann::json::exception& e) {
+            throw FormatError(metaFile.string() + ": its documents entry is unreadable (" + e.what() +
+                              "); prepare the data again");
+        }
+    }
     for (auto [name, n] : {std::pair<const char*, uint64_t>{"train.bin", d.train_tokens}, {"val.bin", d.val_tokens}}) {
         const fs::path f = dir / name;
         if (!fs::exists(f))
@@ -542,6 +631,14 @@ PreparedDataset open_prepared(const fs::path& dir) {
                                   " ids; the files do not belong together: prepare the data again");
         }
     }
+    if (d.has_documents)
+        for (auto [name, n] :
+             {std::pair<const char*, uint64_t>{"train.docs", d.train_documents}, {"val.docs", d.val_documents}}) {
+            const fs::path f = dir / name;
+            if (!fs::exists(f) || fs::file_size(f) != n * 16)
+                throw FormatError(f.string() + (fs::exists(f) ? ": does not hold " : ": missing; it should hold ") +
+                                  std::to_string(n) + " documents as meta.json says; prepare the data again");
+        }
     return d;
 }
 

@@ -43,6 +43,13 @@ public:
     int special_id(const std::string& name) const;  // -1 when absent
     const std::vector<std::pair<int32_t, int32_t>>& merges() const;
     const std::string& pattern_name() const;
+    /// Id the merge of rank r gives.
+    int32_t merged_id(int rank) const;
+    /// text's pieces as byte ids (start) and the merges encode applies to them, lowest rank first over
+    /// all pieces (the same result as merging piece by piece): each step's rank and the ids after it,
+    /// at most max_steps steps. The last step's ids are encode(text).
+    std::vector<std::pair<int, std::vector<int32_t>>> merge_trace(std::string_view text, int max_steps,
+                                                                  std::vector<int32_t>& start) const;
 
 private:
     struct Impl;

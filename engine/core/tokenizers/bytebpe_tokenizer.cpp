@@ -8,6 +8,7 @@
 #include "core/tokenizers/tokenizer.h"
 #include "twb/errors.h"
 #include "twb/text.h"
+#include "twb/tokenizer.h"
 
 #include <unicode/regex.h>
 #include <unicode/utext.h>
@@ -344,6 +345,54 @@ const std::vector<std::pair<int32_t, int32_t>>& ByteBpeModel::merges() const {
 const std::string& ByteBpeModel::pattern_name() const {
     return d->patternName;
 }
+int32_t ByteBpeModel::merged_id(int rank) const {
+    const auto [a, b] = d->mergeList.at(static_cast<size_t>(rank));
+    return d->merges.at(pair_key(a, b)).second;
+}
+
+std::vector<std::pair<int, std::vector<int32_t>>> ByteBpeModel::merge_trace(std::string_view text, int max_steps,
+                                                                            std::vector<int32_t>& start) const {
+    std::vector<std::vector<int32_t>> pieces;
+    d->splitter->split(text, [&](std::string_view piece) {
+        std::vector<int32_t> ids;
+        for (unsigned char c : piece)
+            ids.push_back(d->byteId[c]);
+        pieces.push_back(std::move(ids));
+    });
+    auto flat = [&] {
+        std::vector<int32_t> all;
+        for (const auto& p : pieces)
+            all.insert(all.end(), p.begin(), p.end());
+        return all;
+    };
+    start = flat();
+    std::vector<std::pair<int, std::vector<int32_t>>> steps;
+    while (static_cast<int>(steps.size()) < max_steps) {
+        int best = INT32_MAX;
+        for (const auto& p : pieces)
+            for (size_t i = 0; i + 1 < p.size(); ++i)
+                if (const auto it = d->merges.find(pair_key(p[i], p[i + 1])); it != d->merges.end())
+                    best = std::min(best, it->second.first);
+        if (best == INT32_MAX)
+            break;
+        const auto [a, b] = d->mergeList[static_cast<size_t>(best)];
+        const int32_t merged = d->merges.at(pair_key(a, b)).second;
+        for (auto& p : pieces) {
+            std::vector<int32_t> next;
+            for (size_t i = 0; i < p.size();) {
+                if (i + 1 < p.size() && p[i] == a && p[i + 1] == b) {
+                    next.push_back(merged);
+                    i += 2;
+                } else {
+                    next.push_back(p[i++]);
+                }
+            }
+            p.swap(next);
+        }
+        steps.emplace_back(best, flat());
+    }
+    return steps;
+}
 
 // ---------------------------------------------------------------- the Tokenizer
 
@@ -390,6 +439,42 @@ private:
 };
 
 }  // namespace
+
+BpeMergeInspection inspect_merges(const fs::path& dataset_or_run, const std::string& sample, int count, int max_steps) {
+    const fs::path dir = find_tokenizer_dir(dataset_or_run);
+    const auto tok = load_tokenizer(dir);
+    const auto* bpe = dynamic_cast<const ByteBpeTokenizer*>(tok.get());
+    if (!bpe)
+        throw InputError(dir.string() + ": its tokenizer is " + to_string(tok->kind()) +
+                         ", not bytebpe; only byte-level BPE has a merge list to show");
+    if (find_invalid_utf8(sample) != std::string::npos)
+        throw InputError("the sample text is not valid UTF-8");
+    const auto& m = bpe->model();
+    BpeMergeInspection r;
+    r.merges = static_cast<int>(m.merges().size());
+    auto merge = [&](int rank) {
+        const auto [a, b] = m.merges()[static_cast<size_t>(rank)];
+        const int32_t id = m.merged_id(rank);
+        return BpeMerge{rank, id, bpe->token_text(a), bpe->token_text(b), bpe->token_text(id)};
+    };
+    count = std::max(0, count);
+    for (int i = 0; i < std::min(count, r.merges); ++i)
+        r.first.push_back(merge(i));
+    for (int i = std::max(std::min(count, r.merges), r.merges - count); i < r.merges; ++i)
+        r.last.push_back(merge(i));
+    auto texts = [&](const std::vector<int32_t>& ids) {
+        std::vector<std::string> t;
+        for (int32_t id : ids)
+            t.push_back(bpe->token_text(id));
+        return t;
+    };
+    std::vector<int32_t> start;
+    const auto trace = m.merge_trace(sample, std::max(0, max_steps), start);
+    r.start = texts(start);
+    for (const auto& [rank, ids] : trace)
+        r.steps.push_back({merge(rank), texts(ids)});
+    return r;
+}
 
 std::unique_ptr<Tokenizer> train_bytebpe_tokenizer(const TokenizerSpec& spec, const fs::path& corpus,
                                                    const ProgressFn& progress) {

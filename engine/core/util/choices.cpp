@@ -52,6 +52,11 @@ struct Names<NormPosition> {
     static constexpr std::pair<NormPosition, const char*> items[] = {{NormPosition::Pre, "pre"},
                                                                      {NormPosition::Post, "post"}};
 };
+template <>
+struct Names<Sequences> {
+    static constexpr std::pair<Sequences, const char*> items[] = {{Sequences::Stream, "stream"},
+                                                                  {Sequences::Documents, "documents"}};
+};
 
 template <class E>
 std::string name_of(E v) {
@@ -100,6 +105,7 @@ TWB_CHOICE(TokenizerKind)
 TWB_CHOICE(Activation)
 TWB_CHOICE(NormKind)
 TWB_CHOICE(NormPosition)
+TWB_CHOICE(Sequences)
 #undef TWB_CHOICE
 
 #define TWB_CHOICE_JSON(E, what)                                                  \
@@ -119,6 +125,7 @@ TWB_CHOICE_JSON(TokenizerKind, "tokenizer")
 TWB_CHOICE_JSON(Activation, "activation")
 TWB_CHOICE_JSON(NormKind, "norm")
 TWB_CHOICE_JSON(NormPosition, "norm_position")
+TWB_CHOICE_JSON(Sequences, "sequences")
 #undef TWB_CHOICE_JSON
 
 DeviceChoice parse_device(const std::string& text) {

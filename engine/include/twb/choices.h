@@ -21,6 +21,9 @@ enum class Activation { Gelu, GeluTanh, Relu };
 enum class NormKind { LayerNorm, RmsNorm };
 /// Pre-norm (GPT-2: x + sublayer(norm(x))) or post-norm (Vaswani et al.: norm(x + sublayer(x))).
 enum class NormPosition { Pre, Post };
+/// How the decoder LM cuts training sequences: nanoGPT's continuous token stream, or one document
+/// (<bos> … <eos>) per sequence, padded (needs a dataset prepared with --documents).
+enum class Sequences { Stream, Documents };
 
 /// The spelling of a choice ("rotary", "inverse_sqrt", "bfloat16", "cuda", "bpe").
 std::string to_string(Position v);
@@ -31,6 +34,7 @@ std::string to_string(TokenizerKind v);
 std::string to_string(Activation v);
 std::string to_string(NormKind v);
 std::string to_string(NormPosition v);
+std::string to_string(Sequences v);
 
 /// All spellings of a choice, in the order the GUI lists them.
 template <class E>
@@ -64,5 +68,7 @@ void to_json(nlohmann::json& j, NormKind v);
 void from_json(const nlohmann::json& j, NormKind& v);
 void to_json(nlohmann::json& j, NormPosition v);
 void from_json(const nlohmann::json& j, NormPosition& v);
+void to_json(nlohmann::json& j, Sequences v);
+void from_json(const nlohmann::json& j, Sequences& v);
 
 }  // namespace twb

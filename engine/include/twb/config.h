@@ -15,8 +15,9 @@ namespace twb {
 
 struct RunConfig {
     // --- data ---
-    std::string data_dir;  // prepared dataset folder (twb prepare --out), e.g. "data/shakespeare"
-    int vocab_size = 0;    // filled from the dataset's meta.json when 0
+    std::string data_dir;                     // prepared dataset folder (twb prepare --out), e.g. "data/shakespeare"
+    int vocab_size = 0;                       // filled from the dataset's meta.json when 0
+    Sequences sequences = Sequences::Stream;  // stream (continuous, as nanoGPT) | documents (<bos> doc <eos> per row)
     // --- model ---
     int n_layer = 4;                       // transformer blocks
     int n_head = 4;                        // attention heads per block; n_embd divides by it unless head_size is set

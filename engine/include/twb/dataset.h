@@ -116,6 +116,11 @@ struct PrepareOptions {
     /// Encode with the tokenizer of this prepared dataset or run instead of training one (tokenizer is
     /// then ignored): finetuning data that means what the pretrained model learned.
     std::filesystem::path tokenizer_from;
+    /// Keep document boundaries: each record, jsonl/csv row, line pair, or plain-text paragraph
+    /// (blank-line separated; a file without blank lines: each line) is one document, indexed in
+    /// train.docs/val.docs for training with sequences=documents. Needs a tokenizer with <bos> and
+    /// <eos> (every kind but char); the tail split then cuts at a document boundary.
+    bool documents = false;
 };
 
 /// Stages: "reading", "tokenizer", "encoding", "writing". Return false to cancel.
@@ -169,6 +174,8 @@ struct PreparedDataset {
     uint64_t train_tokens = 0, val_tokens = 0;
     double chars_per_token = 1.0;
     std::string tokenizer_kind;
+    bool has_documents = false;  // prepared with --documents (train.docs, val.docs)
+    uint64_t train_documents = 0, val_documents = 0;
 };
 /// Reads DIR/meta.json and checks the token files match it. Throws InputError/FormatError.
 PreparedDataset open_prepared(const std::filesystem::path& dir);

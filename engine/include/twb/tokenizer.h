@@ -38,6 +38,29 @@ private:
     std::shared_ptr<const Tokenizer> m_impl;
 };
 
+/// One merge of a byte-level BPE tokenizer: rank `rank` joins left and right into token `id`
+/// (texts as token_text shows them).
+struct BpeMerge {
+    int rank = 0;
+    int id = 0;
+    std::string left, right, merged;
+};
+/// One step of merging a sample: the merge applied (to every occurrence) and the tokens after it.
+struct BpeMergeStep {
+    BpeMerge merge;
+    std::vector<std::string> tokens;
+};
+struct BpeMergeInspection {
+    int merges = 0;                     // merges the tokenizer has
+    std::vector<BpeMerge> first, last;  // its first and last `count` merges (disjoint)
+    std::vector<std::string> start;     // the sample as bytes, after the split pattern
+    std::vector<BpeMergeStep> steps;    // lowest rank first; the last step's tokens are encode(sample)
+};
+/// The merge list of a bytebpe tokenizer (a prepared dataset or a run) and `sample` merged step by step
+/// (at most max_steps steps). Throws InputError for another kind of tokenizer.
+BpeMergeInspection inspect_merges(const std::filesystem::path& dataset_or_run, const std::string& sample,
+                                  int count = 10, int max_steps = 500);
+
 /// The folder holding the tokenizer of a prepared dataset, a run (RUN/tokenizer) or a checkpoint of a
 /// run. Throws InputError when the path has none.
 std::filesystem::path find_tokenizer_dir(const std::filesystem::path& dataset_or_run);
