@@ -9,6 +9,7 @@
 // and a wrong sign or offset moves the logits by far more than the 1e-5 tolerance.
 #include "core/data/token_file.h"
 #include "nn/checkpoint.h"
+#include "nn/decoding.h"
 #include "nn/evaluator.h"
 #include "nn/gpt_source.h"
 #include "nn/model.h"
@@ -19,6 +20,7 @@
 #include "twb/training.h"
 
 #include <cmath>
+#include <set>
 
 using namespace twb;
 using torch::indexing::Slice;
@@ -177,6 +179,28 @@ nn::GPT constant_model(const RunConfig& cfg, const std::vector<double>& l) {
     return model;
 }
 
+/// Next-token logits that depend only on the last token: row t of a table.
+class TableSource : public nn::LogitsSource {
+public:
+    explicit TableSource(torch::Tensor table) : m_table(std::move(table)) {}
+    torch::Tensor next_logits(const std::vector<std::vector<int32_t>>& seqs) override {
+        std::vector<torch::Tensor> rows;
+        for (auto& q : seqs)
+            rows.push_back(m_table[q.back()]);
+        return torch::stack(rows);
+    }
+
+private:
+    torch::Tensor m_table;
+};
+
+std::string letters(const std::vector<int32_t>& ids) {
+    std::string s;
+    for (int32_t i : ids)
+        s += static_cast<char>('a' + i);
+    return s;
+}
+
 double max_diff(const torch::Tensor& a, const torch::Tensor& b) {
     return (a.to(torch::kFloat64) - b.to(torch::kFloat64)).abs().max().item<double>();
 }
@@ -283,6 +307,61 @@ private slots:
             const double d = max_diff(got[0], expect[expect.size(0) - 1]);
             QVERIFY2(d < 1e-5, qPrintable(QString("length %1: %2").arg(n).arg(d)));
         }
+    }
+
+    void generationStopsAndPenalties() {
+        // A chain a -> b -> c -> d -> a (logit 5), token e = 4 is <eos>; greedy decoding.
+        auto table = torch::zeros({5, 5});
+        for (int t = 0; t < 4; ++t)
+            table[t][(t + 1) % 4] = 5.0;
+        SamplingOptions o;
+        o.temperature = 0;
+        o.max_new_tokens = 9;
+        TableSource chain(table.clone());
+        auto r = nn::generate_ids(chain, {0}, o, 4, letters);
+        QCOMPARE(r.texts[0], std::string("bcdabcdab"));
+        // A stop string ends the text where it begins; the token that completed it is the last one.
+        o.stop_strings = {"da"};
+        r = nn::generate_ids(chain, {0}, o, 4, letters);
+        QCOMPARE(r.texts[0], std::string("bc"));
+        QCOMPARE(r.tokens[0], (std::vector<int32_t>{1, 2, 3, 0}));
+        o.stop_strings.clear();
+        // <eos> after c: generation ends there, <eos> not in the text; without stop_at_eos it goes on.
+        auto withEos = table.clone();
+        withEos[2][4] = 6.0;
+        TableSource eos(withEos);
+        r = nn::generate_ids(eos, {0}, o, 4, letters);
+        QCOMPARE(r.tokens[0], (std::vector<int32_t>{1, 2}));
+        QCOMPARE(r.generated, int64_t(3));
+        o.stop_at_eos = false;
+        r = nn::generate_ids(eos, {0}, o, 4, letters);
+        QCOMPARE(r.tokens[0].size(), size_t(9));
+        o.stop_at_eos = true;
+        // Repetition penalty (CTRL): after a, b scores 3 and c 2; b is in the prompt, so with r = 2 its
+        // logit becomes 1.5 and c wins.
+        auto rep = torch::full({5, 5}, -5.0);
+        rep[0][1] = 3.0;
+        rep[0][2] = 2.0;
+        TableSource repSrc(rep);
+        o.max_new_tokens = 1;
+        QCOMPARE(nn::generate_ids(repSrc, {1, 0}, o, -1, letters).tokens[0], (std::vector<int32_t>{1}));
+        o.repetition_penalty = 2.0;
+        QCOMPARE(nn::generate_ids(repSrc, {1, 0}, o, -1, letters).tokens[0], (std::vector<int32_t>{2}));
+        o.repetition_penalty = 1.0;
+        // No-repeat bigrams: from the prompt a b c the chain writes d a and would go on with b, but
+        // "a b" is taken, so the second best after a (d, logit 4) comes instead; no bigram repeats.
+        auto ng = table.clone();
+        ng[0][3] = 4.0;
+        TableSource ngSrc(ng);
+        o.max_new_tokens = 6;
+        o.no_repeat_ngram = 2;
+        r = nn::generate_ids(ngSrc, {0, 1, 2}, o, -1, letters);
+        QCOMPARE(std::vector<int32_t>(r.tokens[0].begin(), r.tokens[0].begin() + 3), (std::vector<int32_t>{3, 0, 3}));
+        std::vector<int32_t> all = {0, 1, 2};
+        all.insert(all.end(), r.tokens[0].begin(), r.tokens[0].end());
+        std::set<std::pair<int32_t, int32_t>> seen;
+        for (size_t i = 1; i < all.size(); ++i)
+            QVERIFY2(seen.insert({all[i - 1], all[i]}).second, letters(all).c_str());
     }
 
     void metricsOfAKnownModel() {
