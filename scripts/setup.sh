@@ -12,6 +12,8 @@ PKGS=(
   xvfb xauth fortunes clang-format
   # packaging (packaging/, scripts/package.sh, scripts/check-package.sh, ctest -L packaging)
   dpkg-dev help2man librsvg2-bin desktop-file-utils appstream lintian bash-completion man-db xdotool x11-utils
+  # tests: plain PyTorch, the independent reference of tst_parity (tests/python/reference.py)
+  python3-torch
 )
 missing=()
 for p in "${PKGS[@]}"; do

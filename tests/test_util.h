@@ -3,8 +3,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <random>
 #include <string>
 
@@ -64,3 +67,49 @@ inline std::string syllable_text(size_t n, unsigned seed = 11) {
 }
 
 }  // namespace twbtest
+
+namespace twbtest {
+
+/// Runs a test object so that one unexpected exception fails one test function instead of ending the
+/// executable: Qt 6.4's qExec reports it and rethrows, so when that happens every test function is
+/// run again on its own (a fresh test object each, so fresh temporary folders and initTestCase), and
+/// the count of failing functions is the exit code. A normal run costs nothing extra.
+inline int run_guarded(const std::function<std::unique_ptr<QObject>()>& make, int argc, char** argv) {
+    try {
+        auto tc = make();
+        return QTest::qExec(tc.get(), argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "twbtest: an exception escaped a test function: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "twbtest: an exception escaped a test function\n");
+    }
+    if (argc > 1)
+        return 1;  // functions or options were named: report the failure as it is
+    std::fprintf(stderr, "twbtest: running each test function on its own\n");
+    const QMetaObject* mo = make()->metaObject();
+    int failed = 0;
+    for (int i = mo->methodOffset(); i < mo->methodCount(); ++i) {
+        const QMetaMethod m = mo->method(i);
+        QByteArray name = m.name();
+        if (m.methodType() != QMetaMethod::Slot || m.access() != QMetaMethod::Private || m.parameterCount() != 0 ||
+            name.endsWith("_data") || name == "initTestCase" || name == "cleanupTestCase" || name == "init" ||
+            name == "cleanup")
+            continue;
+        char* args[] = {argv[0], name.data(), nullptr};
+        try {
+            auto tc = make();
+            failed += QTest::qExec(tc.get(), 2, args) != 0 ? 1 : 0;
+        } catch (...) {
+            ++failed;
+        }
+    }
+    return failed > 0 ? failed : 1;
+}
+
+}  // namespace twbtest
+
+/// QTEST_APPLESS_MAIN with run_guarded.
+#define TWB_APPLESS_MAIN(TestObject)                                                                      \
+    int main(int argc, char** argv) {                                                                     \
+        return twbtest::run_guarded([] { return std::unique_ptr<QObject>(new TestObject); }, argc, argv); \
+    }

@@ -2,11 +2,16 @@
 // errors exit non-zero with one line on stderr, help describes the options.
 #include "test_util.h"
 #include "twb/attention.h"
+#include "twb/catalogue.h"
 #include "twb/samples_history.h"
 #include "twb/synthetic.h"
 
 #include <QProcess>
+#include <QRegularExpression>
 #include <algorithm>
+
+#include <cmath>
+#include <csignal>
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -165,6 +170,86 @@ private slots:
         const QString csv2 = QString::fromStdString(twbtest::path(m_dir, "map2.csv").string());
         QVERIFY(run({"embeddings", "--run", runDir, "--map", "1", "--out", csv2}).code != 0);
         QVERIFY(!QFile::exists(csv2));
+    }
+    void trainResumeInitFromInterruptEval() {
+        // twb train end to end: a run, the refusal to overwrite it, --resume, --init-from, Ctrl-C
+        // (SIGINT) writing a checkpoint and exiting 130, and eval's figures agreeing with each other.
+        const auto in = twbtest::path(m_dir, "e2e.txt");
+        twbtest::write(in, twbtest::english_like(20000, 5));
+        const QString data = QString::fromStdString(twbtest::path(m_dir, "e2e-data").string());
+        QCOMPARE(run({"prepare", "--input", QString::fromStdString(in.string()), "--out", data, "--quiet"}).code, 0);
+        const QString a = QString::fromStdString(twbtest::path(m_dir, "e2e-a").string());
+        const QStringList small{
+            "--data",    data,        "--preset", "tiny",         "--set",         "n_layer=1",      "--set",
+            "n_embd=32", "--set",     "n_head=2", "--set",        "block_size=16", "--set",          "batch_size=4",
+            "--set",     "threads=1", "--set",    "eval_iters=1", "--set",         "eval_interval=2"};
+        auto t = run(QStringList{"train", "--out", a, "--set", "max_iters=2"} + small);
+        QVERIFY2(t.code == 0, t.err.constData());
+        QVERIFY2(t.out.contains("finished at step 2"), t.out.constData());
+        QVERIFY(QFile::exists(a + "/checkpoints/step_00000002/model.safetensors"));
+
+        auto again = run(QStringList{"train", "--out", a, "--set", "max_iters=2"} + small);
+        QCOMPARE(again.code, 1);
+        QCOMPARE(again.err.count('\n'), 1);
+        QVERIFY2(again.err.startsWith("twb: error: ") && again.err.contains("--resume"), again.err.constData());
+
+        auto resumed = run(QStringList{"train", "--out", a, "--resume", "--set", "max_iters=4"} + small);
+        QVERIFY2(resumed.code == 0, resumed.err.constData());
+        QVERIFY2(resumed.out.contains("from step 2") && resumed.out.contains("finished at step 4"),
+                 resumed.out.constData());
+
+        const QString b = QString::fromStdString(twbtest::path(m_dir, "e2e-b").string());
+        auto ft = run(
+            QStringList{"train", "--out", b, "--init-from", a, "--init-checkpoint", "last", "--set", "max_iters=1"} +
+            small);
+        QVERIFY2(ft.code == 0, ft.err.constData());
+        QVERIFY2(ft.err.contains("initialised weights from") && ft.err.contains("step_00000004"), ft.err.constData());
+
+        // Ctrl-C: wait until training prints its first step, then interrupt.
+        const QString c = QString::fromStdString(twbtest::path(m_dir, "e2e-c").string());
+        QProcess p;
+        p.start(twbBinary(),
+                QStringList{"train", "--out", c, "--set", "max_iters=1000000", "--set", "log_interval=1"} + small);
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        while (!out.contains("step ") || !out.contains("loss")) {
+            QVERIFY2(p.waitForReadyRead(120000), "twb train printed no step");
+            out += p.readAllStandardOutput();
+        }
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(120000));
+        out += p.readAllStandardOutput();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 130);
+        QVERIFY2(out.contains("stopped at step") && out.contains("--resume"), out.constData());
+        const auto steps = QDir(c + "/checkpoints").entryList({"step_*"}, QDir::Dirs);
+        QCOMPARE(steps.size(), 1);
+
+        auto e = run({"eval", "--run", a, "--checkpoint", "last"});
+        QVERIFY2(e.code == 0, e.err.constData());
+        const auto figure = [&](const char* name) {
+            const auto m = QRegularExpression(QString("%1 +([0-9.]+)").arg(name)).match(QString::fromUtf8(e.out));
+            return m.hasMatch() ? m.captured(1).toDouble() : NAN;
+        };
+        const double loss = figure("loss"), ppl = figure("perplexity"), bpc = figure("bits/char"),
+                     acc = figure("accuracy");
+        QVERIFY2(loss > 0 && acc >= 0 && acc <= 1, e.out.constData());
+        // Printed to 4 and 3 decimals: perplexity = exp(loss), bits/char = loss / ln 2 (one char a token).
+        QVERIFY2(std::abs(ppl - std::exp(loss)) < 1e-3 + std::exp(loss) * 6e-5, e.out.constData());
+        QVERIFY2(std::abs(bpc - loss / std::log(2.0)) < 2e-4, e.out.constData());
+    }
+    void doctorAndDatasets() {
+        auto d = run({"doctor", "--no-speed"});
+        QCOMPARE(d.code, 0);
+        QVERIFY2(d.out.contains("OpenMP"), d.out.constData());
+        auto ds = run({"datasets"});
+        QCOMPARE(ds.code, 0);
+        const auto entries = twb::load_catalogue();
+        QVERIFY(!entries.empty());
+        for (auto& entry : entries)
+            QVERIFY2(ds.out.contains(QByteArray::fromStdString(entry.name)), entry.name.c_str());
+        auto bad = run({"datasets", "--no-such-option"});
+        QVERIFY(bad.code != 0);
     }
     void openmpThreadsSleepInsteadOfSpinning() {
         // Unset, the wait policy becomes PASSIVE (the program re-executes itself once, before torch starts);

@@ -1,0 +1,499 @@
+// The model's maths against an independent implementation written here from the definitions, in
+// double precision and one position and head at a time: token and position embeddings (learned,
+// sinusoidal per Vaswani et al., rotary in the GPT-NeoX half-split layout), pre-norm blocks, causal
+// softmax attention, the GELU MLP, the final LayerNorm and a tied or untied head. Checked for every
+// position kind, with and without bias, tied and untied: logits and attention weights of a full
+// forward pass and of KV-cached decoding. Generation's sliding window is checked against what the
+// model must see after the window moves; loss, accuracy, perplexity and bits per character against a
+// hand-made model whose logits are known. Weights are re-drawn large (std 0.5) so attention is sharp
+// and a wrong sign or offset moves the logits by far more than the 1e-5 tolerance.
+#include "core/data/token_file.h"
+#include "nn/checkpoint.h"
+#include "nn/decoding.h"
+#include "nn/evaluator.h"
+#include "nn/gpt_source.h"
+#include "nn/model.h"
+#include "test_util.h"
+#include "twb/dataset.h"
+#include "twb/metrics.h"
+#include "twb/session.h"
+#include "twb/training.h"
+
+#include <cmath>
+#include <set>
+
+using namespace twb;
+using torch::indexing::Slice;
+
+namespace {
+
+RunConfig small_config(Position pos, bool bias, bool tie) {
+    RunConfig c;
+    c.vocab_size = 11;
+    c.n_layer = 2;
+    c.n_head = 2;
+    c.n_embd = 16;
+    c.block_size = 12;
+    c.dropout = 0;
+    c.bias = bias;
+    c.tie_embeddings = tie;
+    c.position = pos;
+    return c;
+}
+
+/// A model whose every parameter is drawn from N(0, 0.5^2) (LayerNorm gains around 1).
+nn::GPT random_model(const RunConfig& c, uint64_t seed) {
+    torch::manual_seed(seed);
+    nn::GPT m(c);
+    torch::NoGradGuard ng;
+    for (auto& item : m->named_parameters()) {
+        if (item.key().find("ln_") != std::string::npos && item.key().find("weight") != std::string::npos)
+            item.value().normal_(1.0, 0.2);
+        else
+            item.value().normal_(0.0, 0.5);
+    }
+    m->eval();
+    return m;
+}
+
+/// The reference: weights as double, every step written out from its definition.
+struct Reference {
+    RunConfig c;
+    std::map<std::string, torch::Tensor> w;
+    explicit Reference(const nn::GPT& m) : c(m->config()) {
+        for (auto& item : m->named_parameters())
+            w[item.key()] = item.value().detach().to(torch::kFloat64);
+    }
+    torch::Tensor p(const std::string& name) const {
+        auto it = w.find(name);
+        if (it == w.end())
+            throw std::runtime_error("reference: no parameter " + name);
+        return it->second;
+    }
+    bool has(const std::string& name) const { return w.count(name) > 0; }
+
+    torch::Tensor layer_norm(const torch::Tensor& x, const std::string& pre) const {  // x: (T, C)
+        auto mean = x.mean(-1, true);
+        auto var = (x - mean).pow(2).mean(-1, true);  // biased variance, as LayerNorm defines it
+        auto y = (x - mean) / torch::sqrt(var + 1e-5) * p(pre + ".weight");
+        return has(pre + ".bias") ? y + p(pre + ".bias") : y;
+    }
+    torch::Tensor affine(const torch::Tensor& x, const std::string& pre) const {
+        auto y = x.matmul(p(pre + ".weight").t());
+        return has(pre + ".bias") ? y + p(pre + ".bias") : y;
+    }
+    /// Rotates the pair (v[i], v[i + D/2]) by the angle pos * 10000^(-2i/D): counter-clockwise.
+    static void rotate(double* v, int64_t D, int64_t pos) {
+        for (int64_t i = 0; i < D / 2; ++i) {
+            const double th = static_cast<double>(pos) * std::pow(10000.0, -2.0 * static_cast<double>(i) / D);
+            const double a = v[i], b = v[i + D / 2];
+            v[i] = a * std::cos(th) - b * std::sin(th);
+            v[i + D / 2] = a * std::sin(th) + b * std::cos(th);
+        }
+    }
+    /// Logits (T, V) for ids; attention[l] receives (H, T, T) weights.
+    torch::Tensor forward(const std::vector<int64_t>& ids, std::vector<torch::Tensor>* attention = nullptr) const {
+        const int64_t T = static_cast<int64_t>(ids.size()), C = c.n_embd, H = c.n_head, D = C / H;
+        auto x = torch::zeros({T, C}, torch::kFloat64);
+        const auto wte = p("transformer.wte.weight");
+        for (int64_t t = 0; t < T; ++t) {
+            x[t] = wte[ids[static_cast<size_t>(t)]];
+            if (c.position == Position::Learned)
+                x[t] += p("transformer.wpe.weight")[t];
+            if (c.position == Position::Sinusoidal)
+                for (int64_t i = 0; i < C; ++i) {
+                    const double ang = static_cast<double>(t) / std::pow(10000.0, static_cast<double>(i - i % 2) / C);
+                    x[t][i] += i % 2 == 0 ? std::sin(ang) : std::cos(ang);
+                }
+        }
+        if (attention)
+            attention->clear();
+        for (int l = 0; l < c.n_layer; ++l) {
+            const std::string pre = "transformer.h." + std::to_string(l) + ".";
+            auto qkv = affine(layer_norm(x, pre + "ln_1"), pre + "attn.c_attn").contiguous();  // (T, 3C)
+            auto y = torch::zeros({T, C}, torch::kFloat64);
+            auto weights = torch::zeros({H, T, T}, torch::kFloat64);
+            for (int64_t h = 0; h < H; ++h) {
+                std::vector<std::vector<double>> q(T, std::vector<double>(D)), k = q, v = q;
+                auto acc = qkv.accessor<double, 2>();
+                for (int64_t t = 0; t < T; ++t) {
+                    for (int64_t d = 0; d < D; ++d) {
+                        q[t][d] = acc[t][h * D + d];
+                        k[t][d] = acc[t][C + h * D + d];
+                        v[t][d] = acc[t][2 * C + h * D + d];
+                    }
+                    if (c.position == Position::Rotary) {
+                        rotate(q[t].data(), D, t);
+                        rotate(k[t].data(), D, t);
+                    }
+                }
+                for (int64_t t = 0; t < T; ++t) {
+                    std::vector<double> s(t + 1);
+                    double mx = -1e300, sum = 0;
+                    for (int64_t j = 0; j <= t; ++j) {  // causal: keys up to the query's own position
+                        double dot = 0;
+                        for (int64_t d = 0; d < D; ++d)
+                            dot += q[t][d] * k[j][d];
+                        s[j] = dot / std::sqrt(static_cast<double>(D));
+                        mx = std::max(mx, s[j]);
+                    }
+                    for (auto& e : s)
+                        sum += (e = std::exp(e - mx));
+                    for (int64_t j = 0; j <= t; ++j) {
+                        weights[h][t][j] = s[j] / sum;
+                        for (int64_t d = 0; d < D; ++d)
+                            y[t][h * D + d] += s[j] / sum * v[j][d];
+                    }
+                }
+            }
+            if (attention)
+                attention->push_back(weights);
+            x = x + affine(y, pre + "attn.c_proj");
+            auto m = affine(layer_norm(x, pre + "ln_2"), pre + "mlp.c_fc");
+            m = 0.5 * m * (1.0 + torch::erf(m / std::sqrt(2.0)));  // exact GELU
+            x = x + affine(m, pre + "mlp.c_proj");
+        }
+        x = layer_norm(x, "transformer.ln_f");
+        return x.matmul((c.tie_embeddings ? wte : p("lm_head.weight")).t());
+    }
+};
+
+std::vector<int64_t> ids_of(int n, int vocab, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::vector<int64_t> ids(static_cast<size_t>(n));
+    for (auto& i : ids)
+        i = static_cast<int64_t>(rng() % static_cast<unsigned>(vocab));
+    return ids;
+}
+
+/// A model whose logits are l at every position: all block weights zero (each block adds nothing), the
+/// final LayerNorm's gain 0 and bias e0, so logits[v] = wte[v] . e0 = l[v]. Needs bias and a tied head.
+nn::GPT constant_model(const RunConfig& cfg, const std::vector<double>& l) {
+    nn::GPT model(cfg);
+    torch::NoGradGuard ng;
+    for (auto& p : model->parameters())
+        p.zero_();
+    model->transformer->ln_f->bias[0] = 1.0;
+    for (size_t v = 0; v < l.size(); ++v)
+        model->transformer->wte->weight[static_cast<int64_t>(v)][0] = l[v];
+    return model;
+}
+
+/// Next-token logits that depend only on the last token: row t of a table.
+class TableSource : public nn::LogitsSource {
+public:
+    explicit TableSource(torch::Tensor table) : m_table(std::move(table)) {}
+    torch::Tensor next_logits(const std::vector<std::vector<int32_t>>& seqs) override {
+        std::vector<torch::Tensor> rows;
+        for (auto& q : seqs)
+            rows.push_back(m_table[q.back()]);
+        return torch::stack(rows);
+    }
+
+private:
+    torch::Tensor m_table;
+};
+
+std::string letters(const std::vector<int32_t>& ids) {
+    std::string s;
+    for (int32_t i : ids)
+        s += static_cast<char>('a' + i);
+    return s;
+}
+
+double max_diff(const torch::Tensor& a, const torch::Tensor& b) {
+    return (a.to(torch::kFloat64) - b.to(torch::kFloat64)).abs().max().item<double>();
+}
+
+}  // namespace
+
+class TestReference : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void rotaryRotatesCounterClockwise() {
+        // D = 2, one pair: position p turns (1, 0) into (cos p, sin p) and (0, 1) into (-sin p, cos p).
+        auto [cs, sn] = nn::rotary_tables(4, 2);
+        auto x = torch::tensor({1.0f, 0.0f, 0.0f, 1.0f}).view({1, 2, 1, 2}).expand({1, 2, 4, 2}).contiguous();
+        auto r = nn::apply_rotary(x, cs, sn);
+        for (int64_t pos = 0; pos < 4; ++pos) {
+            const double c = std::cos(pos), s = std::sin(pos);
+            QVERIFY(std::abs(r[0][0][pos][0].item<double>() - c) < 1e-6);
+            QVERIFY(std::abs(r[0][0][pos][1].item<double>() - s) < 1e-6);
+            QVERIFY(std::abs(r[0][1][pos][0].item<double>() + s) < 1e-6);
+            QVERIFY(std::abs(r[0][1][pos][1].item<double>() - c) < 1e-6);
+        }
+        // D = 8: pair i turns at 10000^(-2i/8) radians per position.
+        auto [c8, s8] = nn::rotary_tables(6, 8);
+        for (int64_t i = 0; i < 4; ++i)
+            QVERIFY(std::abs(c8[5][i].item<double>() - std::cos(5 * std::pow(10000.0, -2.0 * i / 8))) < 1e-6);
+    }
+
+    void forwardMatchesReference_data() {
+        QTest::addColumn<int>("position");
+        QTest::addColumn<bool>("bias");
+        QTest::addColumn<bool>("tie");
+        const char* names[] = {"learned", "sinusoidal", "rotary"};
+        for (int p = 0; p < 3; ++p)
+            for (bool bias : {true, false})
+                for (bool tie : {true, false})
+                    QTest::newRow(qPrintable(
+                        QString("%1%2%3").arg(names[p]).arg(bias ? "" : " nobias").arg(tie ? " tied" : " untied")))
+                        << p << bias << tie;
+    }
+    void forwardMatchesReference() {
+        QFETCH(int, position);
+        QFETCH(bool, bias);
+        QFETCH(bool, tie);
+        const auto cfg = small_config(static_cast<Position>(position), bias, tie);
+        auto model = random_model(cfg, 5);
+        const Reference ref(model);
+        const auto ids = ids_of(static_cast<int>(cfg.block_size), static_cast<int>(cfg.vocab_size), 9);
+        std::vector<torch::Tensor> refAtt;
+        const auto expect = ref.forward(ids, &refAtt);
+        QVERIFY(expect.abs().max().item<double>() > 1.0);  // the logits are not all near zero
+
+        torch::NoGradGuard ng;
+        std::vector<torch::Tensor> att;
+        nn::ForwardOptions fo;
+        fo.attention = &att;
+        const auto got = model->forward(torch::tensor(ids).unsqueeze(0), fo)[0];
+        QVERIFY2(max_diff(got, expect) < 1e-5, qPrintable(QString::number(max_diff(got, expect))));
+        QCOMPARE(att.size(), size_t(2));
+        for (size_t l = 0; l < 2; ++l)
+            QVERIFY2(max_diff(att[l][0], refAtt[l]) < 1e-5,
+                     qPrintable(QString::number(max_diff(att[l][0], refAtt[l]))));
+
+        // KV-cached decoding: a prefill of 5 tokens, then one token at a time.
+        std::vector<nn::LayerCache> cache(2);
+        nn::ForwardOptions cf;
+        cf.cache = &cache;
+        auto idsT = torch::tensor(ids).unsqueeze(0);
+        auto pre = model->forward(idsT.narrow(1, 0, 5), cf)[0];
+        QVERIFY(max_diff(pre, expect.narrow(0, 0, 5)) < 1e-5);
+        for (int64_t t = 5; t < cfg.block_size; ++t) {
+            cf.pos_offset = t;
+            auto one = model->forward(idsT.narrow(1, t, 1), cf)[0][0];
+            QVERIFY2(max_diff(one, expect[t]) < 1e-5,
+                     qPrintable(QString("position %1: %2").arg(t).arg(max_diff(one, expect[t]))));
+        }
+    }
+
+    void slidingWindowSeesTheRightTokens_data() {
+        QTest::addColumn<bool>("cache");
+        QTest::newRow("cached") << true;
+        QTest::newRow("uncached") << false;
+    }
+    void slidingWindowSeesTheRightTokens() {
+        // Once a sequence passes block_size, the model sees its tokens from the window start on, where
+        // the window start is the smallest multiple of block/2 that leaves at most block_size tokens.
+        QFETCH(bool, cache);
+        const auto cfg = small_config(Position::Rotary, true, true);
+        auto model = random_model(cfg, 6);
+        const Reference ref(model);
+        nn::GptSource src(model, torch::kCPU, cache);
+        const auto ids = ids_of(static_cast<int>(3 * cfg.block_size + 5), static_cast<int>(cfg.vocab_size), 4);
+        std::vector<int32_t> seq;
+        for (size_t n = 1; n <= ids.size(); ++n) {
+            seq.push_back(static_cast<int32_t>(ids[n - 1]));
+            int64_t start = 0;
+            while (static_cast<int64_t>(n) - start > cfg.block_size)
+                start += cfg.block_size / 2;
+            QCOMPARE(src.window_start(static_cast<int64_t>(n)), start);
+            const auto got = src.next_logits({seq});  // (1, V)
+            const std::vector<int64_t> window(ids.begin() + start, ids.begin() + static_cast<long>(n));
+            const auto expect = ref.forward(window);
+            const double d = max_diff(got[0], expect[expect.size(0) - 1]);
+            QVERIFY2(d < 1e-5, qPrintable(QString("length %1: %2").arg(n).arg(d)));
+        }
+    }
+
+    void generationStopsAndPenalties() {
+        // A chain a -> b -> c -> d -> a (logit 5), token e = 4 is <eos>; greedy decoding.
+        auto table = torch::zeros({5, 5});
+        for (int t = 0; t < 4; ++t)
+            table[t][(t + 1) % 4] = 5.0;
+        SamplingOptions o;
+        o.temperature = 0;
+        o.max_new_tokens = 9;
+        TableSource chain(table.clone());
+        auto r = nn::generate_ids(chain, {0}, o, 4, letters);
+        QCOMPARE(r.texts[0], std::string("bcdabcdab"));
+        // A stop string ends the text where it begins; the token that completed it is the last one.
+        o.stop_strings = {"da"};
+        r = nn::generate_ids(chain, {0}, o, 4, letters);
+        QCOMPARE(r.texts[0], std::string("bc"));
+        QCOMPARE(r.tokens[0], (std::vector<int32_t>{1, 2, 3, 0}));
+        o.stop_strings.clear();
+        // <eos> after c: generation ends there, <eos> not in the text; without stop_at_eos it goes on.
+        auto withEos = table.clone();
+        withEos[2][4] = 6.0;
+        TableSource eos(withEos);
+        r = nn::generate_ids(eos, {0}, o, 4, letters);
+        QCOMPARE(r.tokens[0], (std::vector<int32_t>{1, 2}));
+        QCOMPARE(r.generated, int64_t(3));
+        o.stop_at_eos = false;
+        r = nn::generate_ids(eos, {0}, o, 4, letters);
+        QCOMPARE(r.tokens[0].size(), size_t(9));
+        o.stop_at_eos = true;
+        // Repetition penalty (CTRL): after a, b scores 3 and c 2; b is in the prompt, so with r = 2 its
+        // logit becomes 1.5 and c wins.
+        auto rep = torch::full({5, 5}, -5.0);
+        rep[0][1] = 3.0;
+        rep[0][2] = 2.0;
+        TableSource repSrc(rep);
+        o.max_new_tokens = 1;
+        QCOMPARE(nn::generate_ids(repSrc, {1, 0}, o, -1, letters).tokens[0], (std::vector<int32_t>{1}));
+        o.repetition_penalty = 2.0;
+        QCOMPARE(nn::generate_ids(repSrc, {1, 0}, o, -1, letters).tokens[0], (std::vector<int32_t>{2}));
+        o.repetition_penalty = 1.0;
+        // No-repeat bigrams: from the prompt a b c the chain writes d a and would go on with b, but
+        // "a b" is taken, so the second best after a (d, logit 4) comes instead; no bigram repeats.
+        auto ng = table.clone();
+        ng[0][3] = 4.0;
+        TableSource ngSrc(ng);
+        o.max_new_tokens = 6;
+        o.no_repeat_ngram = 2;
+        r = nn::generate_ids(ngSrc, {0, 1, 2}, o, -1, letters);
+        QCOMPARE(std::vector<int32_t>(r.tokens[0].begin(), r.tokens[0].begin() + 3), (std::vector<int32_t>{3, 0, 3}));
+        std::vector<int32_t> all = {0, 1, 2};
+        all.insert(all.end(), r.tokens[0].begin(), r.tokens[0].end());
+        std::set<std::pair<int32_t, int32_t>> seen;
+        for (size_t i = 1; i < all.size(); ++i)
+            QVERIFY2(seen.insert({all[i - 1], all[i]}).second, letters(all).c_str());
+    }
+
+    void metricsOfAKnownModel() {
+        RunConfig cfg = small_config(Position::Rotary, true, true);
+        cfg.vocab_size = 4;
+        cfg.n_embd = 4;
+        cfg.block_size = 5;
+        const std::vector<double> l = {2.0, 1.0, 0.0, -1.0};
+        auto model = constant_model(cfg, l);
+        // A known text: 1 + 3 blocks of 5 tokens; targets are ids[1..15].
+        const std::vector<int32_t> ids = {3, 0, 0, 1, 2, 0, 3, 3, 1, 0, 0, 2, 0, 1, 0, 3};
+        const auto file = twbtest::path(m_dir, "known.bin");
+        {
+            TokenWriter w(file, TokenDtype::U16);
+            w.write(ids.data(), ids.size());
+            w.close();
+        }
+        TokenFile tf(file, TokenDtype::U16);
+        // By hand: log Z = log(e^2 + e^1 + e^0 + e^-1); targets hold seven 0s, three 1s, two 2s, three 3s.
+        const double logZ = std::log(std::exp(2.0) + std::exp(1.0) + 1.0 + std::exp(-1.0));
+        const double counts[4] = {7, 3, 2, 3};
+        double nll = 0, n = 0;
+        for (int v = 0; v < 4; ++v) {
+            nll += counts[v] * (logZ - l[v]);
+            n += counts[v];
+        }
+        QCOMPARE(n, 15.0);
+        const double loss = nll / n, accuracy = 7.0 / 15.0;  // argmax is token 0 everywhere
+        // Batches of 2 blocks: the second holds one block, so a mean of batch means would differ.
+        const auto r = nn::evaluate_sequential(model, tf, 2, 0, torch::kCPU, false);
+        QCOMPARE(r.tokens, int64_t(15));
+        QVERIFY2(std::abs(r.loss - loss) < 1e-6, qPrintable(QString("%1 vs %2").arg(r.loss).arg(loss)));
+        QVERIFY2(std::abs(r.accuracy - accuracy) < 1e-12, qPrintable(QString::number(r.accuracy)));
+        const auto m = split_metrics(r.loss, r.accuracy, 2.5);
+        QVERIFY(std::abs(m.perplexity - std::exp(loss)) < 1e-5);
+        QVERIFY(std::abs(m.bits_per_char - loss / std::log(2.0) / 2.5) < 1e-6);
+        QCOMPARE(m.accuracy, r.accuracy);
+        // Per-token log-probabilities: log p(t) = l[t] - log Z, from the second token on.
+        const auto lp = nn::token_log_probs(model, ids, 1, torch::kCPU, false);
+        QCOMPARE(lp.size(), ids.size() - 1);
+        for (size_t i = 0; i < lp.size(); ++i)
+            QVERIFY(std::abs(lp[i] - (l[static_cast<size_t>(ids[i + 1])] - logZ)) < 1e-6);
+    }
+
+    void evaluationPathsOfAKnownModel() {
+        // The same figures through the run folder: a constant-logit checkpoint evaluated by ModelSession
+        // (what `twb eval` prints) and by the trainer's evaluation (what metrics.csv and the GUI show).
+        twbtest::write(twbtest::path(m_dir, "text.txt"), twbtest::english_like(6000));
+        PrepareOptions po;
+        po.corpus.inputs = {twbtest::path(m_dir, "text.txt").string()};
+        po.out = twbtest::path(m_dir, "data");
+        prepare_dataset(po);
+        const int V = open_prepared(po.out).vocab_size;
+        RunConfig cfg = small_config(Position::Rotary, true, true);
+        cfg.data_dir = po.out.string();
+        cfg.vocab_size = V;
+        cfg.n_head = 1;
+        cfg.n_embd = 4;
+        cfg.block_size = 8;
+        cfg.batch_size = 4;
+        cfg.max_iters = 1;
+        cfg.eval_interval = 1;
+        cfg.eval_iters = 2;
+        cfg.threads = 1;
+        const auto runDir = twbtest::path(m_dir, "run");
+        TrainJob job;
+        job.config = cfg;
+        job.run_dir = runDir.string();
+        train(job, {});
+        // Overwrite its checkpoint with the known model: logit v is (v % 5) / 2.
+        std::vector<double> l(static_cast<size_t>(V));
+        for (int v = 0; v < V; ++v)
+            l[static_cast<size_t>(v)] = (v % 5) / 2.0;
+        auto model = constant_model(cfg, l);
+        nn::CheckpointState st;
+        st.step = 1;
+        st.config = cfg;
+        nn::save_checkpoint(runDir, model, nullptr, st);
+
+        // Expected from the definitions over the val split's consecutive blocks of 8.
+        const auto data = open_prepared(po.out);
+        TokenFile val(po.out / "val.bin", data.dtype);
+        const uint64_t n = (val.size() - 1) / 8 * 8;
+        double logZ = 0;
+        for (double x : l)
+            logZ += std::exp(x);
+        logZ = std::log(logZ);
+        const auto best = static_cast<int32_t>(std::max_element(l.begin(), l.end()) - l.begin());  // first max
+        double nll = 0, hits = 0;
+        for (uint64_t i = 1; i <= n; ++i) {
+            nll += logZ - l[static_cast<size_t>(val.at(i))];
+            hits += val.at(i) == best;
+        }
+        QVERIFY(hits > 0 && hits < static_cast<double>(n));
+        const double cpt = split_chars_per_token(data, "val");
+        QCOMPARE(cpt, 1.0);  // ASCII text, one character per token
+        ModelSession session;
+        session.open(runDir.string(), "last");
+        EvalOptions eo;
+        eo.batch_size = 3;
+        const auto r = session.evaluate(eo);
+        QCOMPARE(r.tokens, static_cast<int64_t>(n));
+        const double loss = nll / static_cast<double>(n);
+        QVERIFY2(std::abs(r.loss - loss) < 1e-6, qPrintable(QString("%1 vs %2").arg(r.loss).arg(loss)));
+        QVERIFY2(std::abs(r.accuracy - hits / static_cast<double>(n)) < 1e-12, qPrintable(QString::number(r.accuracy)));
+        QVERIFY(std::abs(r.perplexity - std::exp(loss)) < 1e-6 * std::exp(loss));
+        QVERIFY(std::abs(r.bits_per_char - loss / std::log(2.0)) < 1e-6);
+
+        // The trainer's evaluation (at step 0) of a uniform model (all logits 0) from init_from: whatever
+        // its random batches hold, every target costs ln V nats, so loss = ln V, perplexity = V and
+        // bits per character = log2 V.
+        auto uniform = constant_model(cfg, std::vector<double>(l.size(), 0.0));
+        nn::save_checkpoint(runDir, uniform, nullptr, st);
+        TrainJob fine;
+        fine.config = cfg;
+        fine.run_dir = twbtest::path(m_dir, "fine").string();
+        fine.init_from = runDir.string();
+        fine.init_checkpoint = "last";
+        std::vector<EvalReport> evals;
+        TrainCallbacks cb;
+        cb.on_eval = [&](const EvalReport& e) { evals.push_back(e); };
+        train(fine, cb);
+        QVERIFY(!evals.empty());
+        const auto& e = evals[0];
+        QCOMPARE(e.step, int64_t(0));
+        QVERIFY2(std::abs(e.val_loss - std::log(V)) < 1e-6, qPrintable(QString::number(e.val_loss)));
+        QVERIFY2(std::abs(e.train_loss - std::log(V)) < 1e-6, qPrintable(QString::number(e.train_loss)));
+        QVERIFY2(std::abs(e.val_perplexity - V) < 1e-4, qPrintable(QString::number(e.val_perplexity)));
+        QVERIFY2(std::abs(e.val_bpc - std::log2(V)) < 1e-6, qPrintable(QString::number(e.val_bpc)));
+        QVERIFY(e.val_accuracy >= 0 && e.val_accuracy <= 1);
+    }
+};
+
+TWB_APPLESS_MAIN(TestReference)
+#include "tst_reference.moc"

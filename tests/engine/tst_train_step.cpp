@@ -1,0 +1,290 @@
+// One training step against the definitions: the trainer's first step is recomputed here from the same
+// initial weights and batches (the loss with label smoothing written out as its formula, the k
+// micro-batches as one batch of k*B rows, the global norm, clipping to max_norm, AdamW's first update
+// with its decay groups) and the checkpoint's weights must equal the result. Also: clipping on its own,
+// bf16 autocast near float32, divergence that stops naming the step with the last checkpoint intact,
+// checkpoint pruning with best.json, and "save a checkpoint now".
+#include "core/data/token_file.h"
+#include "nn/batcher.h"
+#include "nn/checkpoint.h"
+#include "nn/model.h"
+#include "nn/optimizer.h"
+#include "test_util.h"
+#include "twb/dataset.h"
+#include "twb/errors.h"
+#include "twb/run_folder.h"
+#include "twb/text.h"
+#include "twb/training.h"
+
+#include <cmath>
+
+using namespace twb;
+
+class TestTrainStep : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::filesystem::path m_data;
+    int m_vocab = 0;
+
+    RunConfig config() const {
+        RunConfig c;
+        c.data_dir = m_data.string();
+        c.n_layer = 1;
+        c.n_head = 2;
+        c.n_embd = 16;
+        c.block_size = 16;
+        c.batch_size = 4;
+        c.dropout = 0;
+        c.max_iters = 1;
+        c.eval_interval = 1;
+        c.eval_iters = 1;
+        c.log_interval = 1;
+        c.schedule = Schedule::Constant;
+        c.warmup_iters = 0;
+        c.learning_rate = 1e-2;
+        c.weight_decay = 0.1;
+        c.threads = 1;
+        c.seed = 42;
+        return c;
+    }
+    std::filesystem::path fresh(const char* name) const { return twbtest::path(m_dir, name); }
+
+    struct Outcome {
+        std::vector<StepReport> steps;
+        std::vector<EvalReport> evals;
+        TrainSummary summary;
+    };
+    static Outcome run(const RunConfig& c, const std::filesystem::path& dir, TrainControl* ctl = nullptr,
+                       bool resume = false) {
+        Outcome o;
+        TrainJob job;
+        job.config = c;
+        job.run_dir = dir.string();
+        job.resume = resume;
+        TrainCallbacks cb;
+        cb.on_step = [&](const StepReport& s) {
+            o.steps.push_back(s);
+            return true;
+        };
+        cb.on_eval = [&](const EvalReport& e) { o.evals.push_back(e); };
+        o.summary = train(job, cb, ctl);
+        return o;
+    }
+
+    /// The reference step: returns (loss, norm before clipping) and the updated weights by name.
+    std::pair<std::pair<double, double>, std::map<std::string, torch::Tensor>> reference_step(RunConfig c) const {
+        c.vocab_size = m_vocab;
+        torch::manual_seed(c.seed);  // the trainer seeds, then builds the model: the same initial weights
+        nn::GPT model(c);
+        const auto data = open_prepared(m_data);
+        TokenFile train(m_data / "train.bin", data.dtype);
+        nn::Batcher batcher(train, c.block_size, c.batch_size, c.seed);
+        std::vector<torch::Tensor> xs, ys;
+        for (int i = 0; i < c.gradient_accumulation_steps; ++i) {
+            auto [x, y] = batcher.next(torch::kCPU);
+            xs.push_back(x);
+            ys.push_back(y);
+        }
+        // k micro-batches of B rows are one batch of k*B rows: the mean over all positions.
+        auto x = torch::cat(xs), y = torch::cat(ys).reshape({-1});
+        auto logp = torch::log_softmax(model->forward(x).to(torch::kFloat64), -1).reshape({-1, c.vocab_size});
+        // Label smoothing eps: (1 - eps) * NLL(target) + eps * mean over the vocabulary of -log p.
+        const double eps = c.label_smoothing;
+        auto loss = ((1 - eps) * -logp.gather(1, y.unsqueeze(1)).squeeze(1) + eps * -logp.mean(1)).mean();
+        loss.backward();
+        double sq = 0;
+        for (auto& p : model->parameters())
+            sq += p.grad().to(torch::kFloat64).pow(2).sum().item<double>();
+        const double norm = std::sqrt(sq);
+        const double scale = c.grad_clip > 0 && norm > c.grad_clip ? c.grad_clip / (norm + 1e-6) : 1.0;
+        // AdamW, first step: m = (1-b1) g, v = (1-b2) g^2, bias-corrected, decoupled decay for matrices
+        // (and embeddings only when decay_embeddings).
+        std::map<std::string, torch::Tensor> out;
+        const double lr = c.learning_rate;
+        for (auto& item : model->named_parameters()) {
+            auto p = item.value().detach().to(torch::kFloat64);
+            auto g = item.value().grad().to(torch::kFloat64) * scale;
+            const bool emb = item.key().find("wte") != std::string::npos || item.key().find("wpe") != std::string::npos;
+            const bool decay = p.dim() >= 2 && (c.decay_embeddings || !emb);
+            auto mhat = (1 - c.beta1) * g / (1 - c.beta1);
+            auto vhat = (1 - c.beta2) * g * g / (1 - c.beta2);
+            auto next = p * (1 - (decay ? lr * c.weight_decay : 0.0)) - lr * mhat / (vhat.sqrt() + 1e-8);
+            out[item.key()] = next;
+        }
+        return {{loss.item<double>(), norm}, out};
+    }
+
+    void check_step(const RunConfig& c, const char* name) {
+        const auto dir = fresh(name);
+        const auto o = run(c, dir);
+        QCOMPARE(o.steps.size(), size_t(1));
+        const auto [figures, expect] = reference_step(c);
+        QVERIFY2(std::abs(o.steps[0].loss - figures.first) < 1e-5,
+                 qPrintable(QString("loss %1, by definition %2").arg(o.steps[0].loss).arg(figures.first)));
+        QVERIFY2(std::abs(o.steps[0].grad_norm - figures.second) < 1e-4 * figures.second,
+                 qPrintable(QString("norm %1, by definition %2").arg(o.steps[0].grad_norm).arg(figures.second)));
+        const auto ck = nn::read_checkpoint(nn::find_checkpoint(dir, "last"));
+        QCOMPARE(ck.state.step, int64_t(1));
+        QCOMPARE(ck.weights.tensors.size(), expect.size());
+        for (auto& [key, value] : expect) {
+            QVERIFY2(ck.weights.tensors.count(key), key.c_str());
+            const double d = (ck.weights.tensors.at(key).to(torch::kFloat64) - value).abs().max().item<double>();
+            // AdamW's first step moves each weight by about lr (lr g / |g|); float32 rounding of a gradient
+            // that nearly cancels can turn a few of those by a little, so: within 1/2000 of a step.
+            QVERIFY2(d < 5e-4 * c.learning_rate, qPrintable(QString("%1 differs by %2").arg(key.c_str()).arg(d)));
+        }
+    }
+
+private slots:
+    void initTestCase() {
+        twbtest::write(twbtest::path(m_dir, "c.txt"), twbtest::english_like(20000));
+        PrepareOptions o;
+        o.corpus.inputs = {twbtest::path(m_dir, "c.txt").string()};
+        o.out = twbtest::path(m_dir, "data");
+        prepare_dataset(o);
+        m_vocab = open_prepared(o.out).vocab_size;
+        m_data = o.out;
+    }
+
+    void plainStepMatchesDefinition() {
+        auto c = config();
+        c.grad_clip = 0;
+        c.decay_embeddings = true;
+        check_step(c, "plain");
+    }
+    void clippedSmoothedAccumulatedStepMatchesDefinition() {
+        auto c = config();
+        c.grad_clip = 0.05;  // well below the first step's norm (asserted below), so clipping fires
+        c.label_smoothing = 0.1;
+        c.gradient_accumulation_steps = 3;
+        c.decay_embeddings = false;
+        check_step(c, "clipped");
+        QVERIFY(reference_step(c).first.second > 10 * c.grad_clip);
+    }
+    void untiedLearnedStepMatchesDefinition() {
+        auto c = config();
+        c.position = Position::Learned;
+        c.tie_embeddings = false;
+        c.bias = false;
+        c.grad_clip = 1e-3;
+        c.decay_embeddings = false;
+        check_step(c, "untied");
+    }
+
+    void clippingScalesToMaxNorm() {
+        RunConfig c;
+        auto a = torch::zeros({2, 2}), b = torch::zeros({3});
+        nn::FlatAdamW opt({{"a", a}, {"b", b}}, c);
+        // Gradients (3, 4 | 0, 0, 12, 0, 0): global norm sqrt(9 + 16 + 144) = 13.
+        auto g = opt.flat_grads();
+        g.zero_();
+        g[0] = 3;
+        g[1] = 4;
+        g[4] = 12;
+        QCOMPARE(opt.clip_grad_norm(0), 13.0);  // 0 = off: reports, does not scale
+        QVERIFY(std::abs(g.norm().item<double>() - 13.0) < 1e-6);
+        QVERIFY(std::abs(opt.clip_grad_norm(20.0) - 13.0) < 1e-6);  // below max_norm: untouched
+        QVERIFY(std::abs(g.norm().item<double>() - 13.0) < 1e-6);
+        QVERIFY(std::abs(opt.clip_grad_norm(1.0) - 13.0) < 1e-6);
+        QVERIFY2(std::abs(g.norm().item<double>() - 1.0) < 1e-6, qPrintable(QString::number(g.norm().item<double>())));
+        QVERIFY(std::abs(g[4].item<double>() - 12.0 / 13.0) < 1e-6);  // direction kept
+    }
+
+    void bf16LossIsNearFloat32() {
+        // bf16 keeps 8 significant bits (relative error 2^-9 per rounding); through two small layers
+        // the first loss (about ln V = 3.3 nats) stays within 2% of float32's.
+        auto c = config();
+        c.grad_clip = 0;
+        const auto f = run(c, fresh("f32"));
+        c.dtype = DType::BFloat16;
+        const auto b = run(c, fresh("bf16"));
+        QVERIFY(f.steps[0].loss != b.steps[0].loss);  // autocast did something
+        QVERIFY2(std::abs(f.steps[0].loss - b.steps[0].loss) < 0.02 * f.steps[0].loss,
+                 qPrintable(QString("%1 vs %2").arg(f.steps[0].loss).arg(b.steps[0].loss)));
+    }
+
+    void divergenceNamesStepAndKeepsLastCheckpoint() {
+        // Two sane steps (a checkpoint at step 2), then a NaN injected into the optimiser state that the
+        // resumed run reads (exp_avg_sq = -1, whose square root is NaN): step 2's update turns every
+        // weight into NaN, so step 3's loss is NaN. The run must stop naming step 3 and the checkpoint
+        // of step 2, whose weights stay finite and load.
+        auto c = config();
+        c.max_iters = 2;
+        c.eval_interval = 2;
+        const auto dir = fresh("diverge");
+        run(c, dir);
+        const auto optFile = nn::find_checkpoint(dir, "last") / "optimizer.safetensors";
+        auto opt = nn::load_safetensors(optFile);
+        QVERIFY(opt.tensors.count("exp_avg_sq"));
+        opt.tensors["exp_avg_sq"].fill_(-1.0);
+        nn::save_safetensors(optFile, {opt.tensors.begin(), opt.tensors.end()}, opt.metadata);
+        c.max_iters = 10;
+        try {
+            run(c, dir, nullptr, true);
+            QFAIL("training on NaN weights did not stop");
+        } catch (const Error& e) {
+            const std::string msg = e.what();
+            QVERIFY2(msg.find("diverged") != std::string::npos, e.what());
+            QVERIFY2(msg.find("at step 3") != std::string::npos, e.what());
+            QVERIFY2(msg.find("(step 2)") != std::string::npos, e.what());
+        }
+        QCOMPARE(nn::list_checkpoints(dir), (std::vector<int64_t>{2}));
+        const auto ck = nn::read_checkpoint(nn::find_checkpoint(dir, "last"));
+        QCOMPARE(ck.state.step, int64_t(2));
+        for (auto& [name, t] : ck.weights.tensors)
+            QVERIFY2(torch::isfinite(t).all().item<bool>(), name.c_str());
+        auto model = nn::GPT([&] {
+            auto k = c;
+            k.vocab_size = m_vocab;
+            return k;
+        }());
+        nn::load_weights(model, ck.weights, "step 2");
+    }
+
+    void pruningKeepsLastNAndBest() {
+        // Four careful steps, then eight with a learning rate 500 times higher: the validation loss
+        // rises again, so the best checkpoint is an old one, kept beside the newest keep_checkpoints.
+        auto c = config();
+        c.max_iters = 4;
+        c.eval_interval = 2;
+        c.keep_checkpoints = 2;
+        c.learning_rate = 1e-3;
+        const auto dir = fresh("prune");
+        auto evals = run(c, dir).evals;
+        c.max_iters = 12;
+        c.learning_rate = 0.5;
+        const auto more = run(c, dir, nullptr, true).evals;
+        evals.insert(evals.end(), more.begin(), more.end());
+        auto best =
+            std::min_element(evals.begin(), evals.end(), [](auto& a, auto& b) { return a.val_loss < b.val_loss; });
+        QVERIFY2(best->step > 0 && best->step < 10, qPrintable(QString::number(best->step)));
+        const auto j = nlohmann::json::parse(read_file(dir / "checkpoints" / "best.json"));
+        QCOMPARE(j.at("step").get<int64_t>(), best->step);
+        QCOMPARE(j.at("val_loss").get<double>(), best->val_loss);
+        QCOMPARE(nn::list_checkpoints(dir), (std::vector<int64_t>{best->step, 10, 12}));
+        const auto ck = nn::read_checkpoint(nn::find_checkpoint(dir, "best"));
+        QCOMPARE(ck.state.step, best->step);
+    }
+
+    void checkpointNowWritesOneAtThatStep() {
+        auto c = config();
+        c.max_iters = 5;
+        c.eval_interval = 100;  // evaluations at 0 and 5 only
+        const auto dir = fresh("now");
+        TrainControl ctl;
+        TrainJob job;
+        job.config = c;
+        job.run_dir = dir.string();
+        TrainCallbacks cb;
+        cb.on_step = [&](const StepReport& s) {
+            if (s.step == 2)
+                ctl.request_checkpoint();
+            return true;
+        };
+        train(job, cb, &ctl);
+        QCOMPARE(nn::list_checkpoints(dir), (std::vector<int64_t>{2, 5}));
+    }
+};
+
+TWB_APPLESS_MAIN(TestTrainStep)
+#include "tst_train_step.moc"
