@@ -383,5 +383,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestArchitecture)
+TWB_APPLESS_MAIN(TestArchitecture)
 #include "tst_architecture.moc"

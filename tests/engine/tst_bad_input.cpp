@@ -432,5 +432,5 @@ private:
     }
 };
 
-QTEST_APPLESS_MAIN(TestBadInput)
+TWB_APPLESS_MAIN(TestBadInput)
 #include "tst_bad_input.moc"

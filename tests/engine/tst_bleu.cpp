@@ -78,5 +78,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestBleu)
+TWB_APPLESS_MAIN(TestBleu)
 #include "tst_bleu.moc"

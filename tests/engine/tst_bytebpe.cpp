@@ -91,5 +91,5 @@ private slots:
     void tooSmallAVocabularyIsRefused() { QVERIFY_THROWS_EXCEPTION(ConfigError, train("abc", 100)); }
 };
 
-QTEST_APPLESS_MAIN(TestByteBpe)
+TWB_APPLESS_MAIN(TestByteBpe)
 #include "tst_bytebpe.moc"

@@ -96,5 +96,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCheckpoint)
+TWB_APPLESS_MAIN(TestCheckpoint)
 #include "tst_checkpoint.moc"

@@ -86,6 +86,10 @@ private slots:
         QCOMPARE(hist[0].options.seed, int64_t(3));
         QCOMPARE(QByteArray::fromStdString("the " + hist[0].outputs.at(0) + "\n"), s.out);
         QVERIFY(run({"sample", "--run", runDir, "-n", "2", "--no-history"}).code == 0);
+        // A prompt longer than the context: generated all the same, with a warning naming block_size.
+        auto longPrompt = run({"sample", "--run", runDir, "--prompt", QString(300, 'a'), "-n", "2", "--no-history"});
+        QVERIFY2(longPrompt.code == 0, longPrompt.err.constData());
+        QVERIFY2(longPrompt.err.contains("more than block_size"), longPrompt.err.constData());
         QCOMPARE(twb::read_sample_history(runDir.toStdString()).size(), size_t(1));
 
         const QString att = QString::fromStdString(twbtest::path(m_dir, "att.json").string());
@@ -193,7 +197,8 @@ private slots:
         QCOMPARE(again.err.count('\n'), 1);
         QVERIFY2(again.err.startsWith("twb: error: ") && again.err.contains("--resume"), again.err.constData());
 
-        auto resumed = run(QStringList{"train", "--out", a, "--resume", "--set", "max_iters=4"} + small);
+        // --resume continues the run's own config: no --preset or --data, only --set changes.
+        auto resumed = run(QStringList{"train", "--out", a, "--resume", "--set", "max_iters=4"});
         QVERIFY2(resumed.code == 0, resumed.err.constData());
         QVERIFY2(resumed.out.contains("from step 2") && resumed.out.contains("finished at step 4"),
                  resumed.out.constData());
@@ -312,5 +317,5 @@ private:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCli)
+TWB_APPLESS_MAIN(TestCli)
 #include "tst_cli.moc"

@@ -55,5 +55,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestConfig)
+TWB_APPLESS_MAIN(TestConfig)
 #include "tst_config.moc"

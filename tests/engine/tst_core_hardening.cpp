@@ -239,5 +239,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCoreHardening)
+TWB_APPLESS_MAIN(TestCoreHardening)
 #include "tst_core_hardening.moc"

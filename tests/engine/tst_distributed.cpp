@@ -177,5 +177,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDistributed)
+TWB_APPLESS_MAIN(TestDistributed)
 #include "tst_distributed.moc"

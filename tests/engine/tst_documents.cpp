@@ -276,5 +276,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDocuments)
+TWB_APPLESS_MAIN(TestDocuments)
 #include "tst_documents.moc"

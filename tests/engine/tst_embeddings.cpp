@@ -39,7 +39,7 @@ class TestEmbeddings : public QObject {
             w[id].copy_(torch::tensor(rest));
         for (const auto& [ch, v] : rows)
             w[m_id.at(ch)].copy_(torch::tensor(v));
-        nn::CheckpointState st;
+        CheckpointState st;
         st.step = step;
         st.config = c;
         nn::save_checkpoint(m_run, model, nullptr, st);
@@ -168,7 +168,7 @@ private slots:
         c.n_embd = 4;
         c.block_size = 8;
         nn::GPT model(c);
-        nn::CheckpointState st;
+        CheckpointState st;
         st.step = 1;
         st.config = c;
         const auto run = twbtest::path(m_dir, "wrun");
@@ -257,5 +257,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestEmbeddings)
+TWB_APPLESS_MAIN(TestEmbeddings)
 #include "tst_embeddings.moc"

@@ -82,5 +82,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestEngineBoundary)
+TWB_APPLESS_MAIN(TestEngineBoundary)
 #include "tst_engine_boundary.moc"

@@ -221,5 +221,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestExperiments)
+TWB_APPLESS_MAIN(TestExperiments)
 #include "tst_experiments.moc"

@@ -120,5 +120,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestGenerationEval)
+TWB_APPLESS_MAIN(TestGenerationEval)
 #include "tst_generation_eval.moc"

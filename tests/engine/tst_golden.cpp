@@ -114,5 +114,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestGolden)
+TWB_APPLESS_MAIN(TestGolden)
 #include "tst_golden.moc"

@@ -196,5 +196,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestPrepare)
+TWB_APPLESS_MAIN(TestPrepare)
 #include "tst_prepare.moc"

@@ -436,7 +436,7 @@ private slots:
         for (int v = 0; v < V; ++v)
             l[static_cast<size_t>(v)] = (v % 5) / 2.0;
         auto model = constant_model(cfg, l);
-        nn::CheckpointState st;
+        CheckpointState st;
         st.step = 1;
         st.config = cfg;
         nn::save_checkpoint(runDir, model, nullptr, st);

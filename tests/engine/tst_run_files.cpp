@@ -137,5 +137,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRunFiles)
+TWB_APPLESS_MAIN(TestRunFiles)
 #include "tst_run_files.moc"

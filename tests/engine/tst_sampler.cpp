@@ -107,6 +107,26 @@ private slots:
         QCOMPARE(b.tokens[0], (std::vector<int32_t>{2, 3}));
         QVERIFY(b.logprob[0] > g.logprob[0]);
     }
+    void lengthPenaltyTradesScoreForLength() {
+        // From 0: <eos> (token 4) at once with p .55, or 1 (p .45) then 2 then <eos>, each near certain.
+        // Raw log-probs prefer the short one (ln .55 > ln .45); divided by length^1 the long one wins
+        // (ln .45 / 2 > ln .55 / 1): beam score = log-prob / length^length_penalty.
+        auto p = torch::full({5, 5}, 1e-9f);
+        p[0] = torch::tensor({1e-9f, 0.45f, 1e-9f, 1e-9f, 0.55f});
+        p[1][2] = 1.0f;
+        p[2][4] = 1.0f;
+        TableSource src(p.log());
+        SamplingOptions o;
+        o.max_new_tokens = 5;
+        o.temperature = 0;
+        o.beam_width = 2;
+        o.length_penalty = 0;
+        auto shortest = generate_ids(src, {0}, o, 4, no_decode);
+        QCOMPARE(shortest.tokens[0], (std::vector<int32_t>{}));
+        o.length_penalty = 1;
+        auto longer = generate_ids(src, {0}, o, 4, no_decode);
+        QCOMPARE(longer.tokens[0], (std::vector<int32_t>{1, 2}));
+    }
     void repetitionControls() {
         auto row = torch::tensor({2.0f, -1.0f, 0.5f});
         apply_repetition_penalty(row, {0, 1}, 2.0);
@@ -263,5 +283,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSampler)
+TWB_APPLESS_MAIN(TestSampler)
 #include "tst_sampler.moc"

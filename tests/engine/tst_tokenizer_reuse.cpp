@@ -93,5 +93,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTokenizerReuse)
+TWB_APPLESS_MAIN(TestTokenizerReuse)
 #include "tst_tokenizer_reuse.moc"

@@ -120,5 +120,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTokenizers)
+TWB_APPLESS_MAIN(TestTokenizers)
 #include "tst_tokenizers.moc"

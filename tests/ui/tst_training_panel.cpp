@@ -170,9 +170,11 @@ private slots:
         setSpin(p, "n_head", 5);  // width 32 does not divide by 5
         QVERIFY(!start->isEnabled());
         QVERIFY(!note("n_head")->isHidden());
-        QCOMPARE(note("n_head")->text(), QString("Width 32 must be divisible by Heads 5"));
+        QCOMPARE(note("n_head")->text(),
+                 QString("Width 32 must be divisible by Heads 5 (or set Head size to choose the head width)"));
         QVERIFY(heads->property("invalid").toBool());
-        QCOMPARE(start->toolTip(), QString("Width 32 must be divisible by Heads 5"));
+        QCOMPARE(start->toolTip(),
+                 QString("Width 32 must be divisible by Heads 5 (or set Head size to choose the head width)"));
         QVERIFY(note("n_layer")->isHidden());
         setSpin(p, "n_head", 2);
         QVERIFY(note("n_head")->isHidden());
