@@ -421,14 +421,7 @@ void TrainingPanel::onDatasetChanged() {
         !sameFolder(runDataDir(m_runDir), data)) {
         // The open run's weights fit its own dataset only: Start makes a new run, keeping the form.
         const QString old = QFileInfo(m_runDir).fileName();
-        m_runDir.clear();
-        m_initFrom.clear();
-        m_plot->clear();
-        m_plot->clearComparisons();
-        m_plot->setRunName({});
-        m_progress->setFormat(tr("not started"));
-        m_progress->setRange(0, 1);
-        m_progress->setValue(0);
+        clearRun();
         m_runLabel->setText(tr("<b>New run</b> on %1 (run %2 was trained on another dataset; it is kept)")
                                 .arg(QFileInfo(data).fileName().toHtmlEscaped(), old.toHtmlEscaped()));
         showIdleStatus();
@@ -473,9 +466,7 @@ void TrainingPanel::busyChanged(bool busy) {
     updateMoreRow();
 }
 
-void TrainingPanel::newRun() {
-    if (isBusy())
-        return;
+void TrainingPanel::clearRun() {
     m_runDir.clear();
     m_initFrom.clear();
     m_plot->clear();
@@ -484,6 +475,12 @@ void TrainingPanel::newRun() {
     m_progress->setFormat(tr("not started"));
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
+}
+
+void TrainingPanel::newRun() {
+    if (isBusy())
+        return;
+    clearRun();
     m_runLabel->setText(
         tr("<b>New run</b> (a folder under %1 is made on Start)").arg(Workspace::runsDir().toHtmlEscaped()));
     showIdleStatus();

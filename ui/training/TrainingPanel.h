@@ -77,6 +77,8 @@ protected:
     void busyChanged(bool busy) override;
 
 private:
+    /// Forgets the open run: no run folder, empty plots, an unstarted progress bar.
+    void clearRun();
     void startJob(bool resume);
     void updateStartEnabled();
     void onDatasetChanged();

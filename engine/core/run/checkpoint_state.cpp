@@ -55,7 +55,9 @@ std::string checkpoint_state_json(const CheckpointState& st) {
     return j.dump(2);
 }
 
-CheckpointState parse_checkpoint_state(const std::string& text, const std::string& where) {
+namespace {
+/// The text as a JSON object, or FormatError naming `where`.
+nlohmann::json parse_object(const std::string& text, const std::string& where) {
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
@@ -64,6 +66,12 @@ CheckpointState parse_checkpoint_state(const std::string& text, const std::strin
     }
     if (!j.is_object())
         bad(where, "not a JSON object");
+    return j;
+}
+}  // namespace
+
+CheckpointState parse_checkpoint_state(const std::string& text, const std::string& where) {
+    const nlohmann::json j = parse_object(text, where);
     CheckpointState s;
     if (j.contains("format_version") && !(j["format_version"].is_number_integer() && j["format_version"] == 1))
         bad(where, "format_version must be 1");
@@ -99,14 +107,7 @@ std::string best_json(int64_t step, double val_loss) {
 }
 
 int64_t parse_best_step(const std::string& text, const std::string& where) {
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception&) {
-        bad(where, "not valid JSON");
-    }
-    if (!j.is_object())
-        bad(where, "not a JSON object");
+    const nlohmann::json j = parse_object(text, where);
     const int64_t step = whole(j, "step", 0, -1, where);
     if (step < 0)
         bad(where, "has no step");
