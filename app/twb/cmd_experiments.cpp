@@ -23,7 +23,7 @@ std::string cell_label(const SweepCell& cell) {
 Action add_sweep(CLI::App& app) {
     struct Opts {
         RunOptions run;
-        std::vector<std::string> axes;
+        std::vector<std::string> axes, derived;
         std::string out;
         bool resume = false, quiet = false;
         int random = 0;
@@ -34,6 +34,9 @@ Action add_sweep(CLI::App& app) {
     app.add_option("--axis,-a", o->axes,
                    "A swept key, repeatable: n_head=1,4,8,16 | learning_rate=1e-4..1e-1 log 4 | dropout=0..0.3 lin 4 | "
                    "data_dir=A,B (tokenizers) | seed=1,2,3 (repeats)");
+    app.add_option(
+        "--derive", o->derived,
+        "A key that follows the swept ones, repeatable: n_embd=n_head*head_size (product of whole-number keys)");
     app.add_option("--out,-o", o->out, "Sweep folder: sweep.json and one run folder per cell")->required();
     app.add_option("--random", o->random, "Run N cells drawn from the grid instead of all of it");
     app.add_option("--random-seed", o->seed, "Seed of the --random draw");
@@ -47,6 +50,8 @@ Action add_sweep(CLI::App& app) {
             spec.base = o->run.config();
             for (const auto& a : o->axes)
                 spec.axes.push_back(parse_sweep_axis(a));
+            for (const auto& d : o->derived)
+                spec.derived.push_back(parse_sweep_derived(d));
             spec.random_samples = o->random;
             spec.seed = o->seed;
         }

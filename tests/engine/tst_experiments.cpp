@@ -150,6 +150,37 @@ private slots:
             QVERIFY2(std::string(e.what()).find("n_head=3") != std::string::npos, e.what());
         }
     }
+    void derivedKeyFollowsTheSweptOnes() {
+        // Seed report 000's grid: heads x head size, the width following as their product.
+        SweepSpec spec;
+        spec.base.n_layer = 1;
+        spec.axes = {parse_sweep_axis("n_head=1,4"), parse_sweep_axis("head_size=16,32")};
+        spec.derived = {parse_sweep_derived("n_embd = n_head * head_size")};
+        QCOMPARE(spec.derived[0].factors, (std::vector<std::string>{"n_head", "head_size"}));
+        const auto cells = sweep_cells(spec);
+        QCOMPARE(cells.size(), size_t(4));
+        const int widths[4] = {16, 32, 64, 128};  // 1*16, 1*32, 4*16, 4*32
+        for (size_t i = 0; i < cells.size(); ++i) {
+            const RunConfig c = cell_config(spec, cells[i]);
+            QCOMPARE(c.n_embd, widths[i]);
+            QCOMPARE(c.n_embd, c.n_head * c.head_size);
+        }
+        // sweep.json keeps it, so a resumed sweep derives the same widths.
+        const auto dir = twbtest::path(m_dir, "derived");
+        std::filesystem::create_directories(dir);
+        write_sweep(dir, spec);
+        const SweepSpec back = read_sweep(dir);
+        QCOMPARE(back.derived.size(), size_t(1));
+        QCOMPARE(cell_config(back, sweep_cells(back)[3]).n_embd, 128);
+        // Not a whole-number key, a key of itself, a swept key: refused with the reason.
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parse_sweep_derived("dropout=n_head*head_size"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parse_sweep_derived("n_embd=n_embd*n_head"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parse_sweep_derived("n_embd=n_head*learning_rate"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parse_sweep_derived("n_embd=n_head*"));
+        SweepSpec both = spec;
+        both.axes.push_back(parse_sweep_axis("n_embd=64"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, sweep_cells(both));
+    }
     void repeatsAreGroupedWithMeanAndSpread() {
         std::vector<RunSummary> runs(4);
         const double loss[4] = {2.0, 2.2, 1.0, 1.0};

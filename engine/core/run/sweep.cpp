@@ -85,16 +85,57 @@ SweepAxis parse_sweep_axis(const std::string& text) {
     return axis;
 }
 
+SweepDerived parse_sweep_derived(const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw ConfigError("derived key '" + text + "' is not key=a*b (e.g. n_embd=n_head*head_size)");
+    SweepDerived d;
+    d.key = trim(text.substr(0, eq));
+    const std::string rhs = trim(text.substr(eq + 1));
+    std::istringstream in(rhs);
+    std::string f;
+    while (std::getline(in, f, '*'))
+        d.factors.push_back(trim(f));
+    if (!rhs.empty() && rhs.back() == '*')
+        d.factors.emplace_back();  // "a*": the empty last factor is refused below
+    const nlohmann::json defaults = RunConfig{};
+    for (const auto& k : d.factors) {
+        if (k.empty())
+            throw ConfigError("derived key '" + text + "': an empty factor (write key=a*b)");
+        if (k == d.key)
+            throw ConfigError("derived key '" + text + "': " + k + " cannot be a factor of itself");
+    }
+    if (d.factors.empty())
+        throw ConfigError("derived key '" + text + "' has no factors (write key=a*b)");
+    d.factors.push_back(d.key);  // checked with the factors below, removed after
+    for (const auto& k : d.factors)
+        if (!defaults.contains(k) || !defaults.at(k).is_number_integer())
+            throw ConfigError("derived key '" + text + "': '" + k + "' is not a whole-number config key");
+    d.factors.pop_back();
+    return d;
+}
+
 RunConfig cell_config(const SweepSpec& spec, const SweepCell& cell) {
     RunConfig c = spec.base;
     for (const auto& [k, v] : cell)
         c.set(k + "=" + v);
+    for (const auto& d : spec.derived) {
+        const nlohmann::json j = c;
+        long long product = 1;
+        for (const auto& f : d.factors)
+            product *= j.at(f).get<long long>();
+        c.set(d.key + "=" + std::to_string(product));
+    }
     return c;
 }
 
 std::vector<SweepCell> sweep_cells(const SweepSpec& spec) {
     if (spec.axes.empty())
         throw ConfigError("a sweep needs at least one axis (e.g. --axis n_head=1,4,8)");
+    for (const auto& d : spec.derived)
+        for (const auto& axis : spec.axes)
+            if (axis.key == d.key)
+                throw ConfigError("'" + d.key + "' is both swept and derived; drop one of them");
     std::vector<SweepCell> cells{SweepCell{}};
     for (const auto& axis : spec.axes) {
         std::vector<SweepCell> next;
@@ -155,6 +196,11 @@ nlohmann::json sweep_json(const SweepSpec& spec, const std::vector<SweepCell>& c
     j["axes"] = nlohmann::json::array();
     for (const auto& a : spec.axes)
         j["axes"].push_back({{"key", a.key}, {"values", a.values}});
+    if (!spec.derived.empty()) {
+        j["derived"] = nlohmann::json::array();
+        for (const auto& d : spec.derived)
+            j["derived"].push_back({{"key", d.key}, {"factors", d.factors}});
+    }
     j["random_samples"] = spec.random_samples;
     j["seed"] = spec.seed;
     j["cells"] = cells;
@@ -176,6 +222,10 @@ SweepSpec read_sweep(const std::filesystem::path& sweep_dir) {
         spec.base = j.at("base").get<RunConfig>();
         for (const auto& a : j.at("axes"))
             spec.axes.push_back({a.at("key").get<std::string>(), a.at("values").get<std::vector<std::string>>()});
+        if (j.contains("derived"))
+            for (const auto& d : j.at("derived"))
+                spec.derived.push_back(
+                    {d.at("key").get<std::string>(), d.at("factors").get<std::vector<std::string>>()});
         spec.random_samples = j.value("random_samples", 0);
         spec.seed = j.value("seed", uint64_t(1));
     } catch (const nlohmann::json::exception& e) {

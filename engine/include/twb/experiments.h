@@ -78,11 +78,22 @@ struct SweepAxis {
 /// "dropout=0..0.3 lin 4" (evenly spaced); the key must be a config key. Throws ConfigError.
 SweepAxis parse_sweep_axis(const std::string& text);
 
+/// A key that follows the swept ones: its value is the product of whole-number keys, set after the cell's
+/// values (seed report 000's width = heads x head size).
+struct SweepDerived {
+    std::string key;
+    std::vector<std::string> factors;
+};
+
+/// "n_embd=n_head*head_size": whole-number config keys only, the key not among its factors. Throws ConfigError.
+SweepDerived parse_sweep_derived(const std::string& text);
+
 struct SweepSpec {
     RunConfig base;  // every cell starts from this config
     std::vector<SweepAxis> axes;
-    int random_samples = 0;  // 0 = the full grid; N = N cells drawn from the grid without repeats
-    uint64_t seed = 1;       // for the random draw
+    std::vector<SweepDerived> derived;  // applied in order after the axes' values
+    int random_samples = 0;             // 0 = the full grid; N = N cells drawn from the grid without repeats
+    uint64_t seed = 1;                  // for the random draw
 };
 
 /// One cell: the value of each axis, in the axes' order.
