@@ -121,9 +121,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&m_doctor, &QFutureWatcher<twb::DoctorReport>::finished, this, [this] {
         const auto r = m_doctor.result();
         m_doctorText = QString::fromStdString(twb::format_doctor(r));
-        m_runtime->setText(tr("%1 · %2 threads · %3")
+        m_runtime->setText(tr("%1 · %2 threads · %3 · %4")
                                .arg(QString::fromStdString(r.device))
                                .arg(r.threads)
+                               .arg(QString::fromStdString(r.precision))
                                .arg(r.reference_blas ? tr("reference BLAS (slow!)")
                                                      : QFileInfo(QString::fromStdString(r.blas_library)).fileName()));
         m_runtime->setToolTip(m_doctorText);

@@ -97,10 +97,12 @@ Action add_train(CLI::App& app) {
             if (s.world_size > 1)
                 std::printf("%d ranks, global batch %lld sequences per step\n", s.world_size,
                             static_cast<long long>(s.global_batch));
-            std::printf("run %s: %.2fM parameters, %d threads, %s, train %llu / val %llu tokens, from step %lld\n",
-                        s.run_dir.c_str(), static_cast<double>(s.parameters) / 1e6, s.threads, s.device.c_str(),
-                        static_cast<unsigned long long>(s.train_tokens), static_cast<unsigned long long>(s.val_tokens),
-                        static_cast<long long>(s.start_step));
+            std::printf(
+                "run %s: %.2fM parameters, %d threads, %s, %s (%s), train %llu / val %llu tokens, from step "
+                "%lld\n",
+                s.run_dir.c_str(), static_cast<double>(s.parameters) / 1e6, s.threads, s.device.c_str(),
+                s.dtype.c_str(), s.dtype_reason.c_str(), static_cast<unsigned long long>(s.train_tokens),
+                static_cast<unsigned long long>(s.val_tokens), static_cast<long long>(s.start_step));
             std::fflush(stdout);
         };
         cb.on_step = [&](const StepReport& r) {

@@ -27,6 +27,18 @@ torch::Device resolve_device(const std::string& name) {
     return torch::kCPU;
 }
 
+PrecisionChoice resolve_precision(DType dtype, const torch::Device& device) {
+    bool cuda_bf16 = false;
+#if defined(TWB_HAVE_CUDA_PROPERTIES)
+    if (device.is_cuda())
+        cuda_bf16 = at::cuda::getDeviceProperties(device.index() < 0 ? 0 : device.index())->major >= 8;
+#else
+    if (device.is_cuda() && dtype == DType::Auto)
+        return {DType::Float32, "auto: this build cannot ask the CUDA device about bf16"};
+#endif
+    return choose_precision(dtype, device.is_cuda(), cuda_bf16, device.is_cuda() ? std::string() : cpu_bf16_flag());
+}
+
 int apply_threads(int threads) {
     const int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     if (at::get_num_threads() != n)

@@ -1,5 +1,7 @@
 // Device and thread selection at run time: CUDA where present and asked for, CPU otherwise.
 #pragma once
+#include "twb/precision.h"
+
 #include <torch/torch.h>
 
 #include <string>
@@ -12,5 +14,8 @@ torch::Device resolve_device(const std::string& name);
 /// Sets torch's intra-op threads (0 = all cores) and returns the number in force. Debian's libtorch
 /// starts with 1 unless OMP_NUM_THREADS is set, so this must be called.
 int apply_threads(int threads);
+
+/// The precision dtype (auto, float32, bfloat16) resolves to on this device, with the reason.
+PrecisionChoice resolve_precision(DType dtype, const torch::Device& device);
 
 }  // namespace twb::nn

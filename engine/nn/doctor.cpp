@@ -23,6 +23,9 @@ DoctorReport run_doctor(int threads, bool measure) {
     r.cuda_available = torch::cuda::is_available();
     r.device = r.cuda_available ? "cuda" : "cpu";
     r.mkldnn = at::hasMKLDNN();
+    const PrecisionChoice p = nn::resolve_precision(DType::Auto, nn::resolve_device("auto"));
+    r.precision = to_string(p.dtype);
+    r.precision_reason = p.reason;
     // Run one matmul so the BLAS is loaded, then time a few.
     auto a = torch::randn({512, 512}), b = torch::randn({512, 512});
     auto c = torch::mm(a, b);
@@ -69,6 +72,8 @@ std::string format_doctor(const DoctorReport& r) {
     s << "BLAS            " << r.blas_library << (r.reference_blas ? "  <- reference BLAS, slow" : "") << "\n";
     s << "threads         " << r.threads << "\n";
     s << "device          " << r.device << (r.cuda_available ? "" : " (no CUDA device)") << "\n";
+    s << "precision       " << r.precision << " for dtype=auto ("
+      << r.precision_reason.substr(r.precision_reason.find(':') + 2) << ")\n";
     std::string backends;
     for (const auto& b : distributed_backends())
         backends += (backends.empty() ? "" : ", ") + b;

@@ -34,7 +34,7 @@ LrFindResult find_learning_rate(const LrFindOptions& o, const std::function<bool
     cfg.check();
     nn::apply_threads(cfg.threads);
     const torch::Device device = nn::resolve_device(cfg.device);
-    const bool bf16 = cfg.dtype == DType::BFloat16;
+    const bool bf16 = nn::resolve_precision(cfg.dtype, device).dtype == DType::BFloat16;
     torch::manual_seed(cfg.seed);
     TokenFile train(data.dir / "train.bin", data.dtype);
     if (static_cast<int64_t>(train.size()) <= cfg.block_size)

@@ -145,8 +145,8 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
         throw InputError("the dataset's vocab size " + std::to_string(data.vocab_size) + " differs from the model's " +
                          std::to_string(m.config.vocab_size) + "; evaluate on data prepared with the same tokenizer");
     TokenFile f(data.dir / (opt.split + ".bin"), data.dtype);
-    const auto r =
-        evaluate_sequential(m.model, f, opt.batch_size, opt.max_tokens, m.device, m.config.dtype == DType::BFloat16);
+    const auto r = evaluate_sequential(m.model, f, opt.batch_size, opt.max_tokens, m.device,
+                                       resolve_precision(m.config.dtype, m.device).dtype == DType::BFloat16);
     const SplitMetrics sm = split_metrics(r.loss, r.accuracy, split_chars_per_token(data, opt.split));
     EvalResult out;
     out.split = opt.split;
@@ -163,7 +163,8 @@ std::vector<double> ModelSession::log_probs(const std::vector<int32_t>& ids, siz
     for (int32_t id : ids)
         if (id < 0 || id >= m.config.vocab_size)
             throw InputError("token id " + std::to_string(id) + " is outside this model's vocabulary");
-    return token_log_probs(m.model, ids, from, m.device, m.config.dtype == DType::BFloat16);
+    return token_log_probs(m.model, ids, from, m.device,
+                           resolve_precision(m.config.dtype, m.device).dtype == DType::BFloat16);
 }
 
 EvalResult ModelSession::score_text(const std::string& text) {

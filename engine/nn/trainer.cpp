@@ -110,7 +110,8 @@ void Trainer::prepare() {
 
     m_threads = apply_threads(m_cfg.threads);
     m_device = resolve_device(m_cfg.device);
-    m_bf16 = m_cfg.dtype == DType::BFloat16;
+    m_precision = resolve_precision(m_cfg.dtype, m_device);
+    m_bf16 = m_precision.dtype == DType::BFloat16;
     if (m_job.distributed.active()) {
         m_comm = std::make_unique<Communicator>(m_job.distributed, m_device);
         m_writer = m_comm->rank() == 0;
@@ -251,6 +252,8 @@ void Trainer::report_start() {
     info.start_step = m_state.step;
     info.threads = m_threads;
     info.device = m_device.str();
+    info.dtype = to_string(m_precision.dtype);
+    info.dtype_reason = m_precision.reason;
     info.run_dir = m_runDir.string();
     info.config = m_cfg;
     info.train_tokens = m_trainFile->size();
@@ -386,6 +389,7 @@ void Trainer::report_step(double loss, double lr, double gradNorm, double ms) {
     r.ms_per_step = m_intervalMs / m_intervalSteps;
     r.tokens_per_s = 1000.0 * static_cast<double>(m_tokensPerStep) / r.ms_per_step;
     r.comm_ms_per_step = m_intervalCommMs / m_intervalSteps;
+    r.dtype = to_string(m_precision.dtype);
     m_intervalCommMs = 0;
     r.elapsed_s = elapsed();
     m_intervalMs = 0;

@@ -12,6 +12,7 @@
 #include "nn/optimizer.h"
 #include "twb/dataset.h"
 #include "twb/metrics.h"
+#include "twb/precision.h"
 #include "twb/training.h"
 
 #include <chrono>
@@ -57,6 +58,7 @@ private:
     std::unique_ptr<RunLock> m_lock;  // held from prepare() until the trainer is destroyed
     int m_threads = 0;
     torch::Device m_device{torch::kCPU};
+    PrecisionChoice m_precision;  // what dtype (auto) resolved to, and why
     bool m_bf16 = false;
     std::unique_ptr<TokenFile> m_trainFile, m_valFile;
     bool m_haveVal = false;

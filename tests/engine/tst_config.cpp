@@ -2,6 +2,7 @@
 #include "test_util.h"
 #include "twb/config.h"
 #include "twb/errors.h"
+#include "twb/precision.h"
 
 using namespace twb;
 
@@ -11,6 +12,24 @@ private slots:
     void defaultsAreValid() {
         for (auto& n : preset_config_names())
             QVERIFY(preset_config(n).validate().empty());
+    }
+    void autoPrecisionFollowsTheHardware() {
+        // The default is auto; an old config that says float32 keeps it.
+        QCOMPARE(RunConfig{}.dtype, DType::Auto);
+        QCOMPARE(nlohmann::json{{"dtype", "float32"}}.get<RunConfig>().dtype, DType::Float32);
+        // cpuinfo flags: AVX512-BF16 or AMX-BF16 is native bf16; AVX2 or plain AVX512 is not.
+        QCOMPARE(cpu_bf16_flag_of("fpu sse2 avx2 fma avx512f avx512_bf16 amx_tile"), std::string("avx512_bf16"));
+        QCOMPARE(cpu_bf16_flag_of("fpu avx2 amx_bf16 amx_tile"), std::string("amx_bf16"));
+        QCOMPARE(cpu_bf16_flag_of("fpu avx2 fma avx512f avx512_vnni"), std::string());
+        QCOMPARE(cpu_bf16_flag_of("xavx512_bf16 avx512_bf16x"), std::string());  // whole words only
+        // auto: bf16 where the device does it natively; an explicit choice stays.
+        QCOMPARE(choose_precision(DType::Auto, false, false, "avx512_bf16").dtype, DType::BFloat16);
+        QCOMPARE(choose_precision(DType::Auto, false, false, "").dtype, DType::Float32);
+        QCOMPARE(choose_precision(DType::Auto, true, true, "").dtype, DType::BFloat16);
+        QCOMPARE(choose_precision(DType::Auto, true, false, "avx512_bf16").dtype, DType::Float32);
+        QCOMPARE(choose_precision(DType::Float32, false, false, "avx512_bf16").dtype, DType::Float32);
+        QCOMPARE(choose_precision(DType::BFloat16, false, false, "").dtype, DType::BFloat16);
+        QVERIFY(choose_precision(DType::Auto, false, false, "amx_bf16").reason.find("amx_bf16") != std::string::npos);
     }
     void problemsAreNamed() {
         RunConfig c;

@@ -49,7 +49,9 @@ QStringList trainArgs(const std::string& data, const std::string& out, int batch
             "--set",
             "threads=1",
             "--set",
-            "warmup_iters=2"};
+            "warmup_iters=2",
+            "--set",
+            "dtype=float32"};  // compared with float32 tolerances; auto would be bf16 on an AVX512-BF16 CPU
 }
 
 struct Out {

@@ -48,6 +48,7 @@ class TestGolden : public QObject {
 
     std::vector<double> run(const char* position) {
         RunConfig c = preset_config("tiny");
+        c.dtype = DType::Float32;  // pinned: auto would be bf16 on a CPU with AVX512-BF16
         c.data_dir = m_data.string();
         c.set(std::string("position=") + position);
         c.n_layer = 2;

@@ -176,6 +176,7 @@ private slots:
         QFETCH(int, accumulation);
         QFETCH(bool, decayEmbeddings);
         RunConfig c;
+        c.dtype = DType::Float32;  // pinned: auto would be bf16 on a CPU with AVX512-BF16
         c.data_dir = m_data.string();
         c.vocab_size = m_vocab;
         c.n_layer = 1;

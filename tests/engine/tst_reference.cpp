@@ -29,6 +29,7 @@ namespace {
 
 RunConfig small_config(Position pos, bool bias, bool tie) {
     RunConfig c;
+    c.dtype = DType::Float32;  // pinned: auto would be bf16 on a CPU with AVX512-BF16
     c.vocab_size = 11;
     c.n_layer = 2;
     c.n_head = 2;

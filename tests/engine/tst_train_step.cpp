@@ -28,6 +28,7 @@ class TestTrainStep : public QObject {
 
     RunConfig config() const {
         RunConfig c;
+        c.dtype = DType::Float32;  // pinned: auto would be bf16 on a CPU with AVX512-BF16
         c.data_dir = m_data.string();
         c.n_layer = 1;
         c.n_head = 2;

@@ -21,6 +21,7 @@ class TestTrainer : public QObject {
 
     RunConfig config(int iters) const {
         RunConfig c = preset_config("tiny");
+        c.dtype = DType::Float32;  // pinned: auto would be bf16 on a CPU with AVX512-BF16
         c.data_dir = m_data.string();
         c.n_layer = 2;
         c.n_embd = 32;
@@ -79,6 +80,9 @@ private slots:
         const auto rows = read_metrics(twbtest::path(m_dir, "learn") / "metrics.csv");
         QCOMPARE(std::count_if(rows.begin(), rows.end(), [](auto& x) { return x.kind == "train"; }), 120l);
         QCOMPARE(std::count_if(rows.begin(), rows.end(), [](auto& x) { return x.kind == "eval"; }), 13l);
+        // Every training row names the precision in force (this config pins float32).
+        QVERIFY(
+            std::all_of(rows.begin(), rows.end(), [](auto& x) { return x.kind != "train" || x.dtype == "float32"; }));
     }
     void probeTimelineHasOneCapturePerEvaluation() {
         const auto dir = twbtest::path(m_dir, "probe");

@@ -221,10 +221,12 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
         m_progress->setFormat(tr("step %v / %m"));
         m_progress->setRange(0, static_cast<int>(i.config.max_iters));
         m_progress->setValue(static_cast<int>(i.start_step));
-        m_status->setText(tr("Training %1 parameters on %2 thread(s), %3")
+        m_status->setText(tr("Training %1 parameters on %2 thread(s), %3, %4")
                               .arg(QLocale().toString(static_cast<qlonglong>(i.parameters)))
                               .arg(i.threads)
-                              .arg(QString::fromStdString(i.device)));
+                              .arg(QString::fromStdString(i.device), QString::fromStdString(i.dtype)));
+        m_status->setToolTip(
+            tr("Precision %1: %2").arg(QString::fromStdString(i.dtype), QString::fromStdString(i.dtype_reason)));
         Workspace::addRecentRun(m_runDir);  // only now does the run folder exist
     });
     connect(m_worker, &TrainWorker::stepReported, this, [this](const twb::StepReport& r) {

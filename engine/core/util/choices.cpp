@@ -23,8 +23,8 @@ struct Names<Schedule> {
 };
 template <>
 struct Names<DType> {
-    static constexpr std::pair<DType, const char*> items[] = {{DType::Float32, "float32"},
-                                                              {DType::BFloat16, "bfloat16"}};
+    static constexpr std::pair<DType, const char*> items[] = {
+        {DType::Auto, "auto"}, {DType::Float32, "float32"}, {DType::BFloat16, "bfloat16"}};
 };
 template <>
 struct Names<DeviceKind> {

@@ -12,7 +12,9 @@ namespace twb {
 
 enum class Position { Learned, Sinusoidal, Rotary };
 enum class Schedule { Constant, Cosine, InverseSqrt };
-enum class DType { Float32, BFloat16 };
+/// Precision: auto (bf16 mixed precision where the hardware does bf16 natively, float32 elsewhere; see
+/// precision.h), float32, or bfloat16 (autocast matmuls, fp32 master weights).
+enum class DType { Auto, Float32, BFloat16 };
 enum class DeviceKind { Auto, Cpu, Cuda };
 enum class TokenizerKind { Char, Byte, Word, Bpe, Unigram, ByteBpe };
 /// The feed-forward activation: exact (erf) GELU, GELU's tanh approximation (GPT-2's gelu_new), ReLU.

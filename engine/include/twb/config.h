@@ -57,9 +57,9 @@ struct RunConfig {
     std::string probe_prompt;  // text whose attention is captured at each evaluation; "" = from val
     // --- runtime ---
     uint64_t seed = 1337;
-    int threads = 0;               // intra-op threads; 0 = all cores
-    std::string device = "auto";   // auto | cpu | cuda | cuda:N (parse_device in choices.h)
-    DType dtype = DType::Float32;  // float32 | bfloat16 (autocast matmuls; fp32 master weights)
+    int threads = 0;              // intra-op threads; 0 = all cores
+    std::string device = "auto";  // auto | cpu | cuda | cuda:N (parse_device in choices.h)
+    DType dtype = DType::Auto;    // auto (bf16 where the hardware does it natively) | float32 | bfloat16
 
     /// Every problem, one readable sentence each; empty when the config is usable.
     std::vector<std::string> validate() const;

@@ -15,7 +15,9 @@ struct DoctorReport {
     std::string device;
     bool cuda_available = false;
     bool mkldnn = false;
-    double sgemm_gflops = 0;  // fp32 512x512 matmul on the configured threads
+    std::string precision;         // what dtype = auto trains in on the default device: float32 | bfloat16
+    std::string precision_reason;  // and why
+    double sgemm_gflops = 0;       // fp32 512x512 matmul on the configured threads
     std::vector<std::string> warnings;
 };
 

@@ -20,6 +20,7 @@ struct MetricsRow {
     double train_loss = NAN, val_loss = NAN, val_accuracy = NAN, val_perplexity = NAN, val_bpc = NAN;
     double lr = NAN, ms_per_step = NAN, tokens_per_s = NAN, elapsed_s = NAN;
     double train_accuracy = NAN;  // eval rows: accuracy on the training split (beside val_accuracy)
+    std::string dtype;            // train rows: the precision in force (float32 or bfloat16; what auto chose)
 };
 
 class MetricsLog {

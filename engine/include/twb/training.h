@@ -21,6 +21,8 @@ struct TrainStartInfo {
     int64_t start_step = 0;
     int threads = 0;
     std::string device;
+    std::string dtype;         // the precision in force: float32 or bfloat16 (what auto chose)
+    std::string dtype_reason;  // why: "auto: the CPU has avx512_bf16", "asked for"
     std::string run_dir;
     RunConfig config;  // as used (vocab_size filled in)
     uint64_t train_tokens = 0, val_tokens = 0;
@@ -38,6 +40,7 @@ struct StepReport {
     double tokens_per_s = 0;
     double elapsed_s = 0;         // training time of the run so far (resumes add up)
     double comm_ms_per_step = 0;  // multi-process runs: time in the gradient all-reduce, mean per step
+    std::string dtype;            // the precision in force: float32 or bfloat16
 };
 
 struct EvalReport {
