@@ -242,7 +242,7 @@ private slots:
         // A run on the workspace dataset (a char tokenizer of its text).
         TrainingPanel p;
         p.setDataset(m_data);
-        smallConfig(p, 2);
+        smallConfig(p, 5);
         QSignalSpy done(p.worker(), &TrainWorker::finished), failed(p.worker(), &TrainWorker::failed);
         p.start();
         QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || !failed.isEmpty(), 60000);
@@ -265,7 +265,7 @@ private slots:
 
         TrainingPanel q;
         q.setDataset(other);
-        smallConfig(q, 2);
+        smallConfig(q, 5);
         q.initialiseFromRun(source);
         QSignalSpy started(q.worker(), &TrainWorker::started), refused(q.worker(), &TrainWorker::failed);
         q.start();

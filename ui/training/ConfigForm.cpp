@@ -92,7 +92,7 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
             tr("Start the token embedding from word vectors (a word2vec/GloVe/fastText .vec text file, as wide as "
                "the model, matched by token text) or from a run with the same tokenizer and width; tokens not "
                "found keep their random start. With Freeze embeddings they stay as imported"),
-            tr("none: random start"));
+            tr("none"));
     auto* optim = group(tr("Optimisation"));
     addInt(optim, "batch_size", tr("Batch size"), &C::batch_size, 1, 4096, tr("Sequences per micro-batch"));
     addInt(optim, "gradient_accumulation_steps", tr("Accumulation"), &C::gradient_accumulation_steps, 1, 1024,
