@@ -214,7 +214,14 @@ Action add_eval(CLI::App& app) {
         opt.batch_size = o->batch;
         opt.max_tokens = o->maxTokens;
         const EvalResult r = session.evaluate(opt);
-        std::printf("%s: %lld tokens\n", r.split.c_str(), static_cast<long long>(r.tokens));
+        if (r.sequences == Sequences::Documents)
+            std::printf(
+                "%s: %lld tokens, scored as documents as in training (%lld documents, each <bos> ... <eos>, "
+                "padding excluded)\n",
+                r.split.c_str(), static_cast<long long>(r.tokens), static_cast<long long>(r.documents));
+        else
+            std::printf("%s: %lld tokens, scored as a stream of consecutive blocks\n", r.split.c_str(),
+                        static_cast<long long>(r.tokens));
         std::printf("loss        %.4f\naccuracy    %.4f\nperplexity  %.3f\nbits/char   %.4f\n", r.loss, r.accuracy,
                     r.perplexity, r.bits_per_char);
         return 0;

@@ -8,6 +8,7 @@
 #pragma once
 #include "core/data/document_index.h"
 #include "core/data/token_file.h"
+#include "twb/dataset.h"
 
 #include <torch/torch.h>
 
@@ -23,6 +24,10 @@ struct DocumentSource {
     const DocumentIndex* index = nullptr;
     int64_t bos = -1, eos = -1, pad = -1;  // pad < 0: pad inputs with eos (never a target anyway)
 };
+
+/// A prepared dataset's special ids for documents mode (index left null). ConfigError when its
+/// tokenizer has no <bos>/<eos>.
+DocumentSource document_source(const PreparedDataset& data);
 
 class Batcher {
 public:
@@ -42,10 +47,18 @@ public:
     void set_state(uint64_t s) { m_state = s; }
     /// Documents mode: pieces to draw from (a document of n tokens gives ceil((n+1)/T) pieces).
     uint64_t pieces() const { return m_pieceStart.empty() ? 0 : m_pieceStart.back(); }
+    /// Documents mode: pieces [first, first+count) in order, padded as next() pads (for a whole pass over
+    /// a split: every piece once, so every real target once). The random stream is untouched.
+    std::pair<torch::Tensor, torch::Tensor> pieces_batch(uint64_t first, uint64_t count,
+                                                         const torch::Device& device) const;
 
 private:
     uint64_t next_u64();
     std::pair<torch::Tensor, torch::Tensor> next_documents(const torch::Device& device);
+    std::vector<int64_t> piece_tokens(uint64_t piece) const;
+    /// (x, y) of rows padded to the longest: inputs with pad (or eos), targets beyond a row kIgnoreIndex.
+    std::pair<torch::Tensor, torch::Tensor> padded(const std::vector<std::vector<int64_t>>& rows,
+                                                   const torch::Device& device) const;
     const TokenFile& m_file;
     int64_t m_block, m_batch;
     int m_rank = 0, m_world = 1;

@@ -114,6 +114,21 @@ SplitEval evaluate_sequential(GPT& model, const TokenFile& file, int batch_size,
     return {lossSum / static_cast<double>(n), correct / static_cast<double>(n), n};
 }
 
+SplitEval evaluate_documents(GPT& model, const TokenFile& file, const DocumentSource& docs, int batch_size,
+                             int64_t max_tokens, const torch::Device& device, bool bf16) {
+    torch::NoGradGuard ng;
+    EvalModeGuard eg(model);
+    const Batcher b(file, docs, model->config().block_size, batch_size, 0);
+    double lossSum = 0, correct = 0;
+    int64_t n = 0;
+    for (uint64_t first = 0; first < b.pieces() && (max_tokens <= 0 || n < max_tokens);
+         first += static_cast<uint64_t>(batch_size)) {
+        auto [x, y] = b.pieces_batch(first, static_cast<uint64_t>(batch_size), device);
+        accumulate(model, x, y, device, bf16, lossSum, correct, n);
+    }
+    return {lossSum / static_cast<double>(n), correct / static_cast<double>(n), n};
+}
+
 std::vector<double> token_log_probs(GPT& model, const std::vector<int32_t>& ids, size_t from,
                                     const torch::Device& device, bool bf16) {
     torch::NoGradGuard ng;

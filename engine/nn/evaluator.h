@@ -29,6 +29,13 @@ torch::Tensor masked_cross_entropy(const torch::Tensor& logits, const torch::Ten
 SplitEval evaluate_sequential(GPT& model, const TokenFile& file, int batch_size, int64_t max_tokens,
                               const torch::Device& device, bool bf16);
 
+/// Documents mode, the whole split: every piece of every <bos> doc <eos> once, in order, batch_size pieces
+/// per forward pass, padded as in training (padding counts in neither loss nor accuracy). The mean is
+/// over real targets, so it is what training's random validation batches estimate. Stops after the batch
+/// that reaches max_tokens targets (0 = all).
+SplitEval evaluate_documents(GPT& model, const TokenFile& file, const DocumentSource& docs, int batch_size,
+                             int64_t max_tokens, const torch::Device& device, bool bf16);
+
 /// log P(ids[i] | ids[<i]) for every i >= from (from >= 1), under the model. Sequences longer than
 /// block_size are scored in windows that overlap by half a block, so each token is predicted with at
 /// least block_size/2 tokens of context (the first block's tokens with all they have).

@@ -2,6 +2,7 @@
 // `twb attention`, `twb eval` and the GUI's workers all go through it.
 #include "twb/session.h"
 
+#include "core/data/document_index.h"
 #include "core/data/token_file.h"
 #include "nn/attention_capture.h"
 #include "nn/device.h"
@@ -145,10 +146,24 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
         throw InputError("the dataset's vocab size " + std::to_string(data.vocab_size) + " differs from the model's " +
                          std::to_string(m.config.vocab_size) + "; evaluate on data prepared with the same tokenizer");
     TokenFile f(data.dir / (opt.split + ".bin"), data.dtype);
-    const auto r = evaluate_sequential(m.model, f, opt.batch_size, opt.max_tokens, m.device,
-                                       resolve_precision(m.config.dtype, m.device).dtype == DType::BFloat16);
-    const SplitMetrics sm = split_metrics(r.loss, r.accuracy, split_chars_per_token(data, opt.split));
+    const bool bf16 = resolve_precision(m.config.dtype, m.device).dtype == DType::BFloat16;
     EvalResult out;
+    SplitEval r;
+    if (m.config.sequences == Sequences::Documents && data.has_documents) {
+        // As the run's validation saw the split: each document <bos> ... <eos>, padding not scored.
+        const auto index = DocumentIndex::read(data.dir / (opt.split + ".docs"), f.size(),
+                                               opt.split == "val" ? data.val_documents : data.train_documents);
+        if (index.docs.empty())
+            throw InputError(data.dir.string() + ": the " + opt.split + " split holds no documents to evaluate");
+        DocumentSource src = document_source(data);
+        src.index = &index;
+        r = evaluate_documents(m.model, f, src, opt.batch_size, opt.max_tokens, m.device, bf16);
+        out.sequences = Sequences::Documents;
+        out.documents = static_cast<int64_t>(index.docs.size());
+    } else {
+        r = evaluate_sequential(m.model, f, opt.batch_size, opt.max_tokens, m.device, bf16);
+    }
+    const SplitMetrics sm = split_metrics(r.loss, r.accuracy, split_chars_per_token(data, opt.split));
     out.split = opt.split;
     out.tokens = r.tokens;
     out.loss = sm.loss;

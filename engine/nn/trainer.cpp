@@ -4,6 +4,7 @@
 #include "core/util/memory.h"
 #include "nn/attention_capture.h"
 #include "nn/device.h"
+#include "nn/embedding_import.h"
 #include "nn/evaluator.h"
 #include "nn/schedule.h"
 #include "twb/dataset.h"
@@ -137,13 +138,7 @@ void Trainer::open_documents() {
     if (!m_data.has_documents)
         throw ConfigError("sequences=documents needs a dataset prepared with --documents, and " + m_data.dir.string() +
                           " keeps no document boundaries; prepare it again with --documents or use sequences=stream");
-    const auto special = m_data.meta.value("special_tokens", nlohmann::json::object());
-    DocumentSource src;
-    src.bos = special.value("bos", -1);
-    src.eos = special.value("eos", -1);
-    src.pad = special.value("pad", -1);
-    if (src.bos < 0 || src.eos < 0)
-        throw ConfigError(m_data.dir.string() + ": its tokenizer has no <bos>/<eos>, which documents need");
+    DocumentSource src = document_source(m_data);
     m_trainDocs = DocumentIndex::read(m_data.dir / "train.docs", m_trainFile->size(), m_data.train_documents);
     m_valDocs = DocumentIndex::read(m_data.dir / "val.docs", m_valFile->size(), m_data.val_documents);
     src.index = &m_trainDocs;
@@ -165,6 +160,11 @@ void Trainer::restore() {
         load_weights(m_model, loaded.weights, ck.string());
         if (m_cb.on_message)
             m_cb.on_message("initialised weights from " + ck.string());
+    }
+    if (!m_job.resume && !m_cfg.embeddings_from.empty()) {  // a resumed run has them in its checkpoint
+        const auto imported = import_embeddings(m_model, m_cfg.embeddings_from, m_data.dir);
+        if (m_cb.on_message)
+            m_cb.on_message(imported.message);
     }
     m_opt = std::make_unique<FlatAdamW>(m_model->named_weights(), m_cfg);
     m_batcher = m_trainDocSrc ? std::make_unique<Batcher>(*m_trainFile, *m_trainDocSrc, m_cfg.block_size,

@@ -32,7 +32,7 @@ private:
     // The named steps, in the order run() takes them.
     void prepare();          // config checked against the dataset, device, threads, model, optimiser, data
     void open_documents();   // sequences=documents: the validated document indexes and special ids
-    void restore();          // weights of init_from, or the whole state of the run's last checkpoint
+    void restore();          // weights of init_from and embeddings_from, or the run's last checkpoint's whole state
     void open_run_folder();  // tokenizer copy, config.json, metrics.csv, the attention probe
     void report_start();
     bool stop_requested() const;

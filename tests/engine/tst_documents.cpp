@@ -1,7 +1,7 @@
 // Documents as sequences: prepare --documents writes a document index that matches the text, the index
 // is validated when read, a documents batch is <bos> doc <eos> padded with ignored targets, the loss
 // and accuracy skip padding (checked against a hand computation), a documents run learns, resumes bit
-// for bit and samples from <bos> to <eos>.
+// for bit and samples from <bos> to <eos>; twb eval of a documents run scores documents as validation does.
 #include "core/data/document_index.h"
 #include "core/data/token_file.h"
 #include "nn/batcher.h"
@@ -273,6 +273,61 @@ private slots:
         // A prompt gets the <bos> prepended, so "hello" continues as a document start.
         r = s.generate(s.encode("hello"), opt);
         QCOMPARE(r.texts.at(0), std::string(" world"));
+    }
+
+    void evalScoresDocumentsAsValidationDoes() {
+        // twb eval of a documents run scores every val document as <bos> doc <eos>, padding excluded.
+        auto cfg = config(20);
+        const auto runDir = twbtest::path(m_dir, "docs-eval").string();
+        run(cfg, runDir);
+        ModelSession s;
+        s.open(runDir, "last");
+        EvalOptions opt;
+        opt.batch_size = 5;  // pieces of unequal length in one batch: padding is there to be skipped
+        const EvalResult r = s.evaluate(opt);
+        QCOMPARE(r.sequences, Sequences::Documents);
+        const auto d = open_prepared(m_data);
+        QCOMPARE(r.documents, static_cast<int64_t>(d.val_documents));
+        // Independently: each document's log-probabilities one sequence at a time (no batch, no padding).
+        const auto special = d.meta.at("special_tokens");
+        const int32_t bos = special.at("bos").get<int32_t>(), eos = special.at("eos").get<int32_t>();
+        const auto tok = TextTokenizer::load(m_data);
+        double nats = 0;
+        int64_t targets = 0;
+        for (const auto& doc : documents(m_data, "val")) {
+            std::vector<int32_t> ids{bos};
+            const auto body = tok.encode(doc);
+            ids.insert(ids.end(), body.begin(), body.end());
+            ids.push_back(eos);
+            for (double lp : s.log_probs(ids, 1))
+                nats -= lp;
+            targets += static_cast<int64_t>(ids.size()) - 1;
+        }
+        QCOMPARE(r.tokens, targets);
+        QVERIFY2(std::abs(r.loss - nats / static_cast<double>(targets)) < 1e-5,
+                 qPrintable(QString("%1 vs %2").arg(r.loss).arg(nats / static_cast<double>(targets))));
+
+        // Where every val document is the same, training's random validation batches see exactly the
+        // documents a whole pass sees, so its val loss and twb eval's agree on the same checkpoint.
+        std::string text;
+        for (int i = 0; i < 200; ++i)
+            text += "hello world\n%\n";
+        twbtest::write(twbtest::path(m_dir, "same.txt"), text);
+        auto o = options(twbtest::path(m_dir, "same.txt"), twbtest::path(m_dir, "same"));
+        o.corpus.format = InputFormat::Records;
+        prepare_dataset(o);
+        auto same = config(20);
+        same.data_dir = o.out.string();
+        TrainJob job;
+        job.config = same;
+        job.run_dir = twbtest::path(m_dir, "same-run").string();
+        const TrainSummary summary = train(job);
+        ModelSession t;
+        t.open(job.run_dir, "last");
+        QCOMPARE(t.step(), int64_t(20));
+        const EvalResult e = t.evaluate(EvalOptions{});
+        QVERIFY2(std::abs(e.loss - summary.last_val_loss) < 1e-5,
+                 qPrintable(QString("eval %1 vs training %2").arg(e.loss).arg(summary.last_val_loss)));
     }
 };
 

@@ -2,7 +2,8 @@
 // resume, stop writes a checkpoint, the run reopens with its curves, and an invalid config blocks Start
 // with the reason beside the field. A dataset that does not fit the open run starts a new run; actions
 // are enabled only when they can act; Browse refuses a folder that is not a prepared dataset; the wheel
-// edits only a focused field.
+// edits only a focused field. Initialise from a run whose tokenizer differs from the dataset's is refused
+// with a message naming both.
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/run_folder.h"
@@ -235,6 +236,48 @@ private slots:
         QVERIFY(p.openRun(first));
         QCOMPARE(p.currentRun(), first);
         QVERIFY(twb::list_checkpoints(first.toStdString()).size() >= 1);
+        QDir(other).removeRecursively();
+    }
+    void initialiseFromARunWithAnotherTokenizerIsRefused() {
+        // A run on the workspace dataset (a char tokenizer of its text).
+        TrainingPanel p;
+        p.setDataset(m_data);
+        smallConfig(p, 5);
+        QSignalSpy done(p.worker(), &TrainWorker::finished), failed(p.worker(), &TrainWorker::failed);
+        p.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || !failed.isEmpty(), 60000);
+        QCOMPARE(failed.count(), 0);
+        QTRY_VERIFY(!p.isBusy());
+        const QString source = p.currentRun();
+        // The same text with every letter shifted by one: as many characters, so the same vocabulary size
+        // and weight shapes, but each id stands for another character. Only the fingerprint tells.
+        std::string shifted = twbtest::english_like(20000);
+        for (char& c : shifted)
+            if (c >= 'a' && c < 'z')
+                c = static_cast<char>(c + 1);
+        twbtest::write(twbtest::path(m_ws, "shifted.txt"), shifted);
+        twb::PrepareOptions o;
+        o.corpus.inputs = {twbtest::path(m_ws, "shifted.txt").string()};
+        o.out = std::filesystem::path(Workspace::datasetsDir().toStdString()) / "shifted";
+        twb::prepare_dataset(o);
+        const QString other = QString::fromStdString(o.out.string());
+        QCOMPARE(twb::open_prepared(o.out).vocab_size, twb::open_prepared(m_data.toStdString()).vocab_size);
+
+        TrainingPanel q;
+        q.setDataset(other);
+        smallConfig(q, 5);
+        q.initialiseFromRun(source);
+        QSignalSpy started(q.worker(), &TrainWorker::started), refused(q.worker(), &TrainWorker::failed);
+        q.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty() || !refused.isEmpty(), 60000);
+        QCOMPARE(started.count(), 0);
+        QTRY_VERIFY(!q.isBusy());
+        // The panel says why, naming both sides and how to prepare the data with the run's tokenizer.
+        const QString e = q.lastError();
+        QVERIFY2(e.contains("cannot initialise from") && e.contains(source) && e.contains(other) &&
+                     e.contains("--tokenizer-from " + source),
+                 qPrintable(e));
+        QVERIFY(q.findChild<QPushButton*>("start")->isEnabled());  // nothing half-started is left behind
         QDir(other).removeRecursively();
     }
     void trainMoreExtendsAFinishedRun() {

@@ -5,12 +5,18 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace {
@@ -82,6 +88,11 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
               tr("Added to the variance (or mean square) in every norm, e.g. 1e-5"));
     addBool(arch, "freeze_embeddings", tr("Freeze embeddings"), &C::freeze_embeddings,
             tr("The token embedding is not trained; with tied embeddings the output layer is frozen too"));
+    addPath(arch, "embeddings_from", tr("Embeddings from"), &C::embeddings_from,
+            tr("Start the token embedding from word vectors (a word2vec/GloVe/fastText .vec text file, as wide as "
+               "the model, matched by token text) or from a run with the same tokenizer and width; tokens not "
+               "found keep their random start. With Freeze embeddings they stay as imported"),
+            tr("none"));
     auto* optim = group(tr("Optimisation"));
     addInt(optim, "batch_size", tr("Batch size"), &C::batch_size, 1, 4096, tr("Sequences per micro-batch"));
     addInt(optim, "gradient_accumulation_steps", tr("Accumulation"), &C::gradient_accumulation_steps, 1, 1024,
@@ -218,6 +229,46 @@ void ConfigForm::addBool(QFormLayout* f, const char* key, const QString& label, 
     connect(w, &QCheckBox::toggled, this, [this] { refresh(); });
     field.read = [w, member](twb::RunConfig& c) { c.*member = w->isChecked(); };
     field.write = [w, member](const twb::RunConfig& c) { w->setChecked(c.*member); };
+}
+
+void ConfigForm::addPath(QFormLayout* f, const char* key, const QString& label, std::string twb::RunConfig::*member,
+                         const QString& tip, const QString& placeholder) {
+    auto* box = new QWidget;
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    auto* w = new QLineEdit;
+    w->setObjectName(key);
+    w->setPlaceholderText(placeholder);
+    w->setToolTip(tip);
+    w->setClearButtonEnabled(true);
+    auto* browse = new QToolButton;
+    browse->setObjectName(QString(key) + "_browse");
+    browse->setText(tr("Browse…"));
+    browse->setToolTip(tr("Choose a word-vectors file"));
+    row->addWidget(w, 1);
+    row->addWidget(browse);
+    connect(browse, &QToolButton::clicked, this, [this, w, key] {
+        QSettings settings;
+        const QString settingsKey = QString("configForm/%1Dir").arg(key);
+        const QString file =
+            QFileDialog::getOpenFileName(this, tr("Word vectors"), settings.value(settingsKey).toString(),
+                                         tr("Word vectors (*.vec *.txt);;All files (*)"));
+        if (file.isEmpty())
+            return;
+        settings.setValue(settingsKey, QFileInfo(file).absolutePath());
+        w->setText(file);
+    });
+    Field& field = addRow(f, key, label, box);
+    field.widget = w;
+    connect(w, &QLineEdit::textChanged, this, [this] { refresh(); });
+    field.rangeProblem = [w, label]() -> QString {
+        const QString p = w->text().trimmed();
+        if (!p.isEmpty() && !QFileInfo::exists(p))
+            return tr("%1: %2 does not exist").arg(label, p);
+        return {};
+    };
+    field.read = [w, member](twb::RunConfig& c) { c.*member = w->text().trimmed().toStdString(); };
+    field.write = [w, member](const twb::RunConfig& c) { w->setText(QString::fromStdString(c.*member)); };
 }
 
 twb::RunConfig ConfigForm::config() const {

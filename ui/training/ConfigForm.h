@@ -57,6 +57,10 @@ private:
                    const QString& tip);
     void addBool(QFormLayout* f, const char* key, const QString& label, bool twb::RunConfig::*member,
                  const QString& tip);
+    /// A path field with a Browse button (files; a run folder may be typed); "" = unset. Names a
+    /// problem when the path does not exist.
+    void addPath(QFormLayout* f, const char* key, const QString& label, std::string twb::RunConfig::*member,
+                 const QString& tip, const QString& placeholder);
 
     std::vector<Field> m_fields;
     twb::RunConfig m_base;  // keeps fields the form does not show (data_dir, probe_prompt, ...)

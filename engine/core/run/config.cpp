@@ -18,7 +18,7 @@ namespace twb {
     X(decay_embeddings) X(beta1) X(beta2) X(grad_clip) X(label_smoothing) X(eval_interval) \
     X(eval_iters) X(log_interval) X(keep_checkpoints) X(probe_prompt) X(seed) X(threads) X(device) \
     X(dtype) X(ffn_hidden) X(activation) X(head_size) X(norm) X(norm_position) X(norm_eps) \
-    X(freeze_embeddings) X(sequences)
+    X(freeze_embeddings) X(sequences) X(embeddings_from)
 // clang-format on
 
 void to_json(nlohmann::json& j, const RunConfig& c) {

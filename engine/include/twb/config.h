@@ -34,6 +34,10 @@ struct RunConfig {
     NormPosition norm_position = NormPosition::Pre;  // post = original transformer, x = norm(x + f(x)); no final norm
     double norm_eps = 1e-5;                          // epsilon added to the variance in every norm
     bool freeze_embeddings = false;  // token embedding not trained (with tie_embeddings, the LM head neither)
+    // Token embedding rows taken from a word-vectors text file (word2vec/GloVe/fastText .vec: "word v1 ... vN"
+    // per line, n_embd values) matched by token text, or from a run/checkpoint with the same tokenizer and
+    // width; tokens the file lacks keep their random start. "" = none. E.g. "vectors/wiki.simple.vec"
+    std::string embeddings_from;
     // --- optimisation ---
     int batch_size = 12;  // sequences per micro-batch
     int gradient_accumulation_steps = 1;

@@ -25,22 +25,26 @@ struct PositionTable {
     std::vector<float> frequencies;  // rotary: angle per position of each dimension pair (radians)
 };
 
-/// What to evaluate: a split of a prepared dataset, in consecutive blocks.
+/// What to evaluate: a split of a prepared dataset, as the run trained on it: a run with
+/// sequences=documents scores every document of the split as <bos> doc <eos> (padding excluded), as its
+/// validation did, when the dataset keeps document boundaries; otherwise consecutive blocks of the stream.
 struct EvalOptions {
     std::string data_dir;       // prepared dataset; empty = the run's own
     std::string split = "val";  // val | train
-    int batch_size = 32;        // blocks per forward pass
+    int batch_size = 32;        // blocks (documents: pieces of documents) per forward pass
     int64_t max_tokens = 0;     // at most this many tokens; 0 = the whole split
 };
 
 /// Loss and what follows from it, every figure from its definition (see metrics.h).
 struct EvalResult {
     std::string split;
-    int64_t tokens = 0;
-    double loss = 0;           // mean cross-entropy, nats per token
-    double accuracy = 0;       // share of positions whose most probable token is the target
-    double perplexity = 0;     // exp(loss)
-    double bits_per_char = 0;  // loss / ln 2 / characters per token of the split (split_chars_per_token)
+    Sequences sequences = Sequences::Stream;  // how the split was scored: stream blocks or documents
+    int64_t documents = 0;                    // documents scored (sequences == documents)
+    int64_t tokens = 0;                       // targets scored (documents: <eos> included, padding not)
+    double loss = 0;                          // mean cross-entropy, nats per token
+    double accuracy = 0;                      // share of positions whose most probable token is the target
+    double perplexity = 0;                    // exp(loss)
+    double bits_per_char = 0;                 // loss / ln 2 / characters per token of the split (split_chars_per_token)
 };
 
 class ModelSession {

@@ -1,0 +1,137 @@
+// Word vectors in text format onto a tokenizer's vocabulary (see word_vectors.h).
+#include "core/data/word_vectors.h"
+
+#include "twb/errors.h"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <string_view>
+#include <unordered_map>
+
+namespace twb {
+
+namespace {
+/// A token's text without one leading space marker: what a vectors file calls the word.
+std::string_view bare(std::string_view t) {
+    for (std::string_view mark :
+         {std::string_view(" "), std::string_view("\xE2\x96\x81"), std::string_view("\xC4\xA0")})
+        if (t.size() > mark.size() && t.substr(0, mark.size()) == mark)
+            return t.substr(mark.size());
+    return t;
+}
+
+std::vector<std::string_view> fields(std::string_view line) {
+    std::vector<std::string_view> out;
+    size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+            ++i;
+        size_t j = i;
+        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r')
+            ++j;
+        if (j > i)
+            out.push_back(line.substr(i, j - i));
+        i = j;
+    }
+    return out;
+}
+
+bool whole_number(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+}  // namespace
+
+WordVectorRows read_word_vectors(const std::filesystem::path& file, const Tokenizer& tok, int dim) {
+    const std::string where = "embeddings_from " + file.string();
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+        throw InputError(where + " is a folder but holds no run; give a word-vectors text file or a run folder");
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw InputError("cannot read " + where + "; give a word-vectors text file (word v1 ... vN per line) or a run");
+
+    std::unordered_map<std::string, std::vector<int32_t>> byWord;  // bare token text -> ids
+    for (int id = 0; id < tok.vocab_size(); ++id)
+        byWord[std::string(bare(tok.token_text(id)))].push_back(id);
+
+    // id -> (row in `rows`, matched exactly); an exact match replaces a lowercased one.
+    std::map<int32_t, std::pair<size_t, bool>> taken;
+    std::vector<std::vector<float>> rows;
+    WordVectorRows out;
+    out.dim = dim;
+    std::string line;
+    int64_t lineNo = 0;
+    std::vector<float> vec(static_cast<size_t>(dim));
+    while (std::getline(in, line)) {
+        ++lineNo;
+        const auto f = fields(line);
+        if (f.empty())
+            continue;
+        if (out.vectors == 0 && lineNo == 1 && f.size() == 2 && whole_number(f[0]) && whole_number(f[1])) {
+            const int headerDim = std::stoi(std::string(f[1]));
+            if (headerDim != dim)
+                throw ConfigError(where + " holds vectors of " + std::to_string(headerDim) +
+                                  " values but the model is n_embd = " + std::to_string(dim) +
+                                  " wide; set n_embd=" + std::to_string(headerDim) + " or use vectors of that width");
+            continue;
+        }
+        const auto values = static_cast<int64_t>(f.size()) - 1;
+        if (values != dim)
+            throw ConfigError(where + " line " + std::to_string(lineNo) + " holds a vector of " +
+                              std::to_string(values) + " values but the model is n_embd = " + std::to_string(dim) +
+                              " wide; set n_embd=" + std::to_string(values) + " or use vectors of that width");
+        for (int k = 0; k < dim; ++k) {
+            const auto s = f[static_cast<size_t>(k) + 1];
+            const auto r = std::from_chars(s.data(), s.data() + s.size(), vec[static_cast<size_t>(k)]);
+            if (r.ec != std::errc() || r.ptr != s.data() + s.size())
+                throw FormatError(where + " line " + std::to_string(lineNo) + ": \"" + std::string(s) +
+                                  "\" is not a number");
+        }
+        ++out.vectors;
+        bool used = false;
+        auto give = [&](const std::vector<int32_t>& ids, bool exact) {
+            for (int32_t id : ids) {
+                auto it = taken.find(id);
+                if (it != taken.end() && (it->second.second || !exact))
+                    continue;  // the first exact match wins; a lowercased one only fills a gap
+                if (it == taken.end()) {
+                    taken[id] = {rows.size(), exact};
+                    rows.push_back(vec);
+                } else {
+                    rows[it->second.first] = vec;
+                    it->second.second = true;
+                }
+                used = true;
+            }
+        };
+        const std::string word(f[0]);
+        if (auto it = byWord.find(word); it != byWord.end())
+            give(it->second, true);
+        std::string lower = word;
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+                       [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
+        if (lower != word)
+            if (auto it = byWord.find(lower); it != byWord.end())
+                give(it->second, false);
+        if (!used)
+            ++out.unused;
+    }
+    if (in.bad())
+        throw InputError("cannot read " + where);
+    if (taken.empty())
+        throw ConfigError(where + ": none of its " + std::to_string(out.vectors) + " words is a token of the " +
+                          std::to_string(tok.vocab_size()) +
+                          "-token vocabulary; check that it is a word-vectors file for this language and tokenizer "
+                          "(a word tokenizer matches best)");
+    out.ids.reserve(taken.size());
+    out.values.reserve(taken.size() * static_cast<size_t>(dim));
+    for (const auto& [id, row] : taken) {
+        out.ids.push_back(id);
+        out.values.insert(out.values.end(), rows[row.first].begin(), rows[row.first].end());
+    }
+    return out;
+}
+
+}  // namespace twb
