@@ -47,6 +47,15 @@ macro(_twb_find_wheel_torch prefix)
   if(NOT TORCH_LIBRARY MATCHES "^${_twb_torch_root}/")
     message(FATAL_ERROR "the wheel's TorchConfig found ${TORCH_LIBRARY}, not the wheel's libtorch")
   endif()
+  # libtorch_cuda needs the wheel's own CUDA libraries (nvidia-* packages; its RPATH finds them at run
+  # time). The linker must see those too, not the CUDA toolkit's older NCCL in ldconfig's cache; and
+  # --as-needed drops the toolkit's libcudart/libnvrtc that TorchConfig adds but our code never calls,
+  # so at run time the wheel's (newer) ones load, as in Python.
+  file(GLOB _twb_nvidia_libs LIST_DIRECTORIES true "${_twb_site}/nvidia/*/lib")
+  foreach(_dir ${_twb_nvidia_libs})
+    add_link_options("LINKER:-rpath-link,${_dir}")
+  endforeach()
+  add_link_options("LINKER:--as-needed")
 endmacro()
 
 if(TWB_LIBTORCH STREQUAL "wheel")

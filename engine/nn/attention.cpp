@@ -115,7 +115,9 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         else if (T > 1)
             mask = ctx.mask.to(q.scalar_type());
         const double p = is_training() ? attn_dropout->options.p() : 0.0;
-        auto y = at::scaled_dot_product_attention(q, k, v, mask, p, causal);  // (B, H, T, D)
+        // An undefined tensor would count as a mask given: pass none.
+        const c10::optional<at::Tensor> m = mask.defined() ? c10::optional<at::Tensor>(mask) : c10::nullopt;
+        auto y = at::scaled_dot_product_attention(q, k, v, m, p, causal);  // (B, H, T, D)
         return resid_dropout(linear(c_proj, y.transpose(1, 2).reshape({B, T, A})));
     }
 #endif
