@@ -1,10 +1,42 @@
-// Attention maths. Heads are batched as (B*H) for one baddbmm (scale and mask fused) and one bmm.
+// Attention maths. The explicit path batches heads as (B*H) for one baddbmm (scale and mask fused) and
+// one bmm; with libtorch >= 2 the fused at::scaled_dot_product_attention serves every call that does not
+// ask for the weights.
 #include "nn/attention.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
+#include <string>
+
+#if TORCH_VERSION_MAJOR >= 2
+#define TWB_HAVE_SDPA 1
+#else
+#define TWB_HAVE_SDPA 0
+#endif
 
 namespace twb::nn {
+
+namespace {
+// TWB_ATTENTION=explicit in the environment starts with the explicit path (benchmarks compare the two).
+bool explicit_from_env() {
+    const char* e = std::getenv("TWB_ATTENTION");
+    return e && std::string(e) == "explicit";
+}
+std::atomic<bool> g_explicit{explicit_from_env()};
+}  // namespace
+
+bool sdpa_available() {
+    return TWB_HAVE_SDPA && !g_explicit.load();
+}
+
+const char* attention_kernel_name() {
+    return sdpa_available() ? "sdpa" : "explicit";
+}
+
+void set_explicit_attention(bool on) {
+    g_explicit.store(on);
+}
 
 torch::Tensor linear(torch::nn::Linear& layer, const torch::Tensor& x) {
     const int64_t in = x.size(-1);
@@ -69,6 +101,26 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         v = c.v.narrow(2, 0, c.len);
     }
     const int64_t S = k.size(2);
+#if TWB_HAVE_SDPA
+    if (!ctx.weights_out && sdpa_available()) {
+        // ctx.mask is the causal mask of query positions [S-T, S): with no cached prefix (S == T) it is
+        // is_causal (which lets CUDA pick the flash kernel); one new token sees every key; a chunk after a
+        // cached prefix needs the mask itself (SDPA's is_causal aligns to the top left).
+        torch::Tensor mask;
+        bool causal = false;
+        if (ctx.key_padding.defined())
+            mask = (ctx.mask + ctx.key_padding).to(q.scalar_type());
+        else if (S == T)
+            causal = T > 1;
+        else if (T > 1)
+            mask = ctx.mask.to(q.scalar_type());
+        const double p = is_training() ? attn_dropout->options.p() : 0.0;
+        // An undefined tensor would count as a mask given: pass none.
+        const c10::optional<at::Tensor> m = mask.defined() ? c10::optional<at::Tensor>(mask) : c10::nullopt;
+        auto y = at::scaled_dot_product_attention(q, k, v, m, p, causal);  // (B, H, T, D)
+        return resid_dropout(linear(c_proj, y.transpose(1, 2).reshape({B, T, A})));
+    }
+#endif
     const double scale = 1.0 / std::sqrt(static_cast<double>(D));
     auto q3 = q.reshape({B * H, T, D});
     auto kt = k.reshape({B * H, S, D}).transpose(1, 2);  // (BH, D, S)

@@ -1,7 +1,10 @@
-// Causal multi-head self-attention, written with matmul + masked softmax (libtorch 1.13 has no SDPA, and
-// the attention viewer needs the weights). One implementation serves training (full sequence), the
-// KV-cached decoder (prefill then one token at a time) and attention capture. A key-padding mask is part
-// of the interface so the encoder-decoder model can reuse it.
+// Causal multi-head self-attention. Two kernels compute the same function: the explicit one (matmul +
+// masked softmax: libtorch 1.13 has no SDPA, and the attention viewer and the probe need the weights) and,
+// with libtorch >= 2, at::scaled_dot_product_attention (fused flash / memory-efficient kernels) whenever
+// the weights are not asked for: training and plain generation, the KV-cached decoder included.
+// One module serves training (full sequence), the KV-cached decoder (prefill then one token at a time)
+// and attention capture. A key-padding mask is part of the interface so the encoder-decoder model can
+// reuse it.
 #pragma once
 #include <torch/torch.h>
 
@@ -47,6 +50,13 @@ torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, con
 
 /// (positions, D/2) cos and sin tables for rotary embeddings with base 10000.
 std::pair<torch::Tensor, torch::Tensor> rotary_tables(int64_t positions, int64_t head_dim);
+
+/// True when this libtorch has scaled_dot_product_attention (>= 2.0) and it has not been switched off.
+bool sdpa_available();
+/// "sdpa" or "explicit": the kernel used when the attention weights are not needed (`twb doctor`).
+const char* attention_kernel_name();
+/// Forces the explicit softmax path everywhere (tests compare the two; benchmarks). Process-wide.
+void set_explicit_attention(bool on);
 
 class CausalSelfAttentionImpl : public torch::nn::Module {
 public:

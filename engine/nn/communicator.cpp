@@ -1,13 +1,15 @@
 // Communicator over c10d's TCPStore and ProcessGroupGloo (and NCCL on CUDA builds that have it).
+// TWB_C10D_GLOO / TWB_C10D_NCCL are ours (engine/CMakeLists.txt): the wheel's torch target defines
+// USE_C10D_GLOO and USE_C10D_NCCL for every consumer, whether or not the headers they need are here.
 #include "nn/communicator.h"
 
 #include "twb/errors.h"
 
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
-#ifdef USE_C10D_GLOO
+#ifdef TWB_C10D_GLOO
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #endif
-#ifdef USE_C10D_NCCL
+#ifdef TWB_C10D_NCCL
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
@@ -21,10 +23,10 @@ namespace twb {
 
 std::vector<std::string> distributed_backends() {
     std::vector<std::string> b;
-#ifdef USE_C10D_GLOO
+#ifdef TWB_C10D_GLOO
     b.push_back("gloo");
 #endif
-#ifdef USE_C10D_NCCL
+#ifdef TWB_C10D_NCCL
     b.push_back("nccl");
 #endif
     return b;
@@ -62,9 +64,17 @@ private:
 };
 }  // namespace
 
+// libtorch 2.x made ProcessGroupGloo/NCCL backends (c10d::Backend) behind a ProcessGroup; a backend
+// alone has every collective used here, with the same signatures as 1.13's ProcessGroup.
+#if TORCH_VERSION_MAJOR >= 2
+using Group = c10d::Backend;
+#else
+using Group = c10d::ProcessGroup;
+#endif
+
 struct Communicator::Impl {
     c10::intrusive_ptr<c10d::Store> store;
-    c10::intrusive_ptr<c10d::ProcessGroup> group;
+    c10::intrusive_ptr<Group> group;
 };
 
 Communicator::~Communicator() = default;
@@ -100,7 +110,7 @@ Communicator::Communicator(const DistributedEnv& env, const torch::Device& devic
     }
     try {
         if (device.is_cuda()) {
-#ifdef USE_C10D_NCCL
+#ifdef TWB_C10D_NCCL
             auto opts = c10d::ProcessGroupNCCL::Options::create();
             opts->timeout = timeout;
             d->group = c10::make_intrusive<c10d::ProcessGroupNCCL>(d->store, env.rank, env.world_size, opts);
@@ -108,7 +118,7 @@ Communicator::Communicator(const DistributedEnv& env, const torch::Device& devic
             throw Error("distributed training on CUDA needs a libtorch built with NCCL; this one is not");
 #endif
         } else {
-#ifdef USE_C10D_GLOO
+#ifdef TWB_C10D_GLOO
             auto opts = c10d::ProcessGroupGloo::Options::create();
             opts->timeout = timeout;
             opts->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());

@@ -3,6 +3,7 @@
 #include "twb/doctor.h"
 
 #include "core/tokenizers/tokenizer.h"
+#include "nn/attention.h"
 #include "nn/device.h"
 #include "twb/distributed.h"
 #include "twb/process.h"
@@ -26,6 +27,14 @@ DoctorReport run_doctor(int threads, bool measure) {
     const PrecisionChoice p = nn::resolve_precision(DType::Auto, nn::resolve_device("auto"));
     r.precision = to_string(p.dtype);
     r.precision_reason = p.reason;
+#ifdef TWB_TORCH_CUDA
+    r.cuda_built = true;
+    r.cuda_version = TWB_TORCH_CUDA;
+#endif
+    r.cuda_devices = static_cast<int>(torch::cuda::device_count());
+    r.attention_kernel = nn::attention_kernel_name();
+    for (const auto& b : distributed_backends())
+        r.distributed_backends += (r.distributed_backends.empty() ? "" : ", ") + b;
     // Run one matmul so the BLAS is loaded, then time a few.
     auto a = torch::randn({512, 512}), b = torch::randn({512, 512});
     auto c = torch::mm(a, b);
@@ -50,9 +59,13 @@ DoctorReport run_doctor(int threads, bool measure) {
             break;
         }
     }
-    if (r.blas_library.empty())
+    // PyPI's wheel links MKL statically into libtorch_cpu: no BLAS library in the map, and no slow one.
+    const bool mkl_inside = r.blas_library.empty() && at::hasMKL();
+    if (mkl_inside)
+        r.blas_library = "MKL (linked into libtorch)";
+    else if (r.blas_library.empty())
         r.blas_library = "(none found in the process map)";
-    r.reference_blas = r.blas_library.find("openblas") == std::string::npos &&
+    r.reference_blas = !mkl_inside && r.blas_library.find("openblas") == std::string::npos &&
                        r.blas_library.find("mkl") == std::string::npos &&
                        r.blas_library.find("blis") == std::string::npos;
     if (r.reference_blas)
@@ -71,14 +84,19 @@ std::string format_doctor(const DoctorReport& r) {
     s << "sentencepiece   " << r.sentencepiece << "\n";
     s << "BLAS            " << r.blas_library << (r.reference_blas ? "  <- reference BLAS, slow" : "") << "\n";
     s << "threads         " << r.threads << "\n";
+    s << "CUDA            "
+      << (r.cuda_built ? "built with CUDA " + r.cuda_version : std::string("not built with CUDA (CPU-only libtorch)"))
+      << ", " << r.cuda_devices << " device(s) seen\n";
     s << "device          " << r.device << (r.cuda_available ? "" : " (no CUDA device)") << "\n";
     s << "precision       " << r.precision << " for dtype=auto ("
       << r.precision_reason.substr(r.precision_reason.find(':') + 2) << ")\n";
-    std::string backends;
-    for (const auto& b : distributed_backends())
-        backends += (backends.empty() ? "" : ", ") + b;
+    s << "attention       " << r.attention_kernel
+      << (r.attention_kernel == "sdpa" ? " (scaled_dot_product_attention; explicit softmax when weights are shown)"
+                                       : " (matmul + softmax)")
+      << "\n";
     s << "OpenMP waiting  " << openmp_wait_policy() << "\n";
-    s << "multi-process   " << (backends.empty() ? "none (install libgloo-dev and rebuild)" : backends) << "\n";
+    s << "multi-process   "
+      << (r.distributed_backends.empty() ? "none (install libgloo-dev and rebuild)" : r.distributed_backends) << "\n";
     if (r.sgemm_gflops > 0) {
         char b[64];
         std::snprintf(b, sizeof b, "%.1f GFLOP/s", r.sgemm_gflops);

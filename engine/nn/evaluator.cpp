@@ -12,25 +12,36 @@ void with_autocast(const torch::Device& device, bool bf16, const std::function<v
         fn();
         return;
     }
+    // libtorch 2.4 replaced the per-device setters (set_cpu_enabled, set_autocast_gpu_dtype, ...) with
+    // ones taking the device type; the old ones are deprecated there.
     struct Guard {
-        bool cpu;
-        explicit Guard(bool c) : cpu(c) {
-            if (cpu) {
+        at::DeviceType type;
+        explicit Guard(at::DeviceType t) : type(t) {
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+            at::autocast::set_autocast_dtype(type, at::kBFloat16);
+            at::autocast::set_autocast_enabled(type, true);
+#else
+            if (type == at::kCPU) {
                 at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
                 at::autocast::set_cpu_enabled(true);
             } else {
                 at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
                 at::autocast::set_enabled(true);
             }
+#endif
         }
         ~Guard() {
-            if (cpu)
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+            at::autocast::set_autocast_enabled(type, false);
+#else
+            if (type == at::kCPU)
                 at::autocast::set_cpu_enabled(false);
             else
                 at::autocast::set_enabled(false);
+#endif
             at::autocast::clear_cache();
         }
-    } guard(device.is_cpu());
+    } guard(device.is_cpu() ? at::kCPU : at::kCUDA);
     fn();
 }
 

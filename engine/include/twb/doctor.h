@@ -14,6 +14,11 @@ struct DoctorReport {
     int threads = 0;
     std::string device;
     bool cuda_available = false;
+    bool cuda_built = false;           // this libtorch was built with CUDA (PyPI's wheel; not Debian's 1.13)
+    std::string cuda_version;          // the CUDA toolkit it was compiled against, when cuda_built
+    int cuda_devices = 0;              // CUDA devices seen now (0 on a machine without a GPU or driver)
+    std::string attention_kernel;      // "sdpa" (fused, libtorch >= 2) or "explicit" (matmul + softmax)
+    std::string distributed_backends;  // e.g. "gloo, nccl"; empty when the build has none
     bool mkldnn = false;
     std::string precision;         // what dtype = auto trains in on the default device: float32 | bfloat16
     std::string precision_reason;  // and why
