@@ -1,16 +1,25 @@
-// The main window composes the four panels, offers the documented shortcuts and remembers its panel; it
-// opens within a 1280x720 screen, and the Run menu's actions follow the training panel's state.
+// The main window composes the five panels, offers the documented shortcuts and remembers its panel; it
+// opens within a 1280x720 screen, and the Run menu's actions follow the training panel's state. At
+// start-up an interrupted run is offered for resuming, and resuming continues that run to its end.
 #include "test_util.h"
+#include "twb/run_folder.h"
+#include "twb/text.h"
 #include "ui/MainWindow.h"
 #include "ui/Workspace.h"
 #include "ui/attention/AttentionPanel.h"
 #include "ui/datasets/DatasetsPanel.h"
+#include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui_fixture.h"
 
+#include <nlohmann/json.hpp>
+
+#include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
 
@@ -30,7 +39,7 @@ private slots:
         QStringList names;
         for (int i = 0; i < nav->count(); ++i)
             names << nav->item(i)->text();
-        QCOMPARE(names, (QStringList{"Datasets", "Training", "Attention", "Sampling"}));
+        QCOMPARE(names, (QStringList{"Datasets", "Training", "Attention", "Sampling", "Runs"}));
         QVERIFY(w.trainingPanel());
         // each navigation entry shows its panel
         auto* stack = w.findChild<QStackedWidget*>();
@@ -38,12 +47,14 @@ private slots:
         QCOMPARE(stack->widget(1), static_cast<QWidget*>(w.trainingPanel()));
         QCOMPARE(stack->widget(2), static_cast<QWidget*>(w.attentionPanel()));
         QCOMPARE(stack->widget(3), static_cast<QWidget*>(w.samplingPanel()));
+        QCOMPARE(stack->widget(4), static_cast<QWidget*>(w.runsPanel()));
         QStringList shortcuts;
         for (auto* top : w.menuBar()->actions())
             if (top->menu())
                 for (auto* a : top->menu()->actions())
                     shortcuts << a->shortcut().toString();
-        for (auto s : {"Ctrl+N", "Ctrl+O", "Ctrl+Q", "F5", "F6", "Shift+F5", "Ctrl+S", "Ctrl+R", "F1", "Ctrl+/"})
+        for (auto s :
+             {"Ctrl+N", "Ctrl+O", "Ctrl+Q", "F5", "F6", "Shift+F5", "Ctrl+S", "Ctrl+R", "F1", "Ctrl+/", "Alt+5"})
             QVERIFY2(shortcuts.contains(s), qPrintable(shortcuts.join(" ")));
         w.showPanel("Sampling");
         QCOMPARE(w.findChild<QStackedWidget*>()->currentIndex(), 3);
@@ -58,7 +69,7 @@ private slots:
         QCOMPARE(MainWindow::initialGeometry(QRect(0, 0, 1920, 1080)).size(), QSize(1400, 860));
         // every panel can be laid out in that space: nothing is forced larger than the window
         MainWindow w;
-        for (const QString name : {"Datasets", "Training", "Attention", "Sampling"}) {
+        for (const QString name : {"Datasets", "Training", "Attention", "Sampling", "Runs"}) {
             w.showPanel(name);
             const QSize need = w.minimumSizeHint().expandedTo(w.minimumSize());
             QVERIFY2(need.width() <= g.width() && need.height() <= g.height(),
@@ -77,6 +88,31 @@ private slots:
         QCOMPARE(enabled.value("Shift+F5", true), false);
         QCOMPARE(enabled.value("Ctrl+S", true), false);
         QCOMPARE(enabled.value("Ctrl+R", false), true);
+    }
+    void startUpOffersToResumeAnInterruptedRun() {
+        // Last: the fixture resets the settings. A run stopped at step 20 of 30, the last one used.
+        const QString run = twbtest::make_tiny_run(m_ws, "cut", 20);
+        auto cfg = twb::read_run_config(run.toStdString());
+        cfg.max_iters = 30;
+        twb::write_file_atomic(run.toStdString() + "/config.json", nlohmann::json(cfg).dump(2));
+        Workspace::addRecentRun(run);
+        MainWindow w;
+        auto* offer = w.trainingPanel()->findChild<QLabel*>("resumeOffer");
+        QVERIFY(offer && !offer->isHidden());
+        QVERIFY2(offer->text().contains("cut") && offer->text().contains("step 20"), qPrintable(offer->text()));
+        QSignalSpy started(w.trainingPanel()->worker(), &TrainWorker::started),
+            done(w.trainingPanel()->worker(), &TrainWorker::finished),
+            failed(w.trainingPanel()->worker(), &TrainWorker::failed);
+        emit offer->linkActivated("resume");  // the offer's "Resume it" link
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || !failed.isEmpty(), 60000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
+        QCOMPARE(w.trainingPanel()->currentRun(), run);  // the same run continued, no new folder
+        QCOMPARE(started.first().at(0).value<twb::TrainStartInfo>().start_step, int64_t(20));
+        QCOMPARE(twb::list_checkpoints(run.toStdString()).back(), int64_t(30));
+        QTRY_VERIFY(!w.trainingPanel()->isBusy());
+        // Finished now: the next start-up offers nothing.
+        MainWindow again;
+        QVERIFY(again.trainingPanel()->findChild<QLabel*>("resumeOffer")->isHidden());
     }
 };
 

@@ -58,7 +58,12 @@ public slots:
     void stop();
     void saveCheckpointNow();
     void initialiseFromRun(const QString& dir);
+    /// Overlays these runs' validation loss; when their tokenizers differ, in bits per character, saying why.
     void compareWith(const QStringList& runs);
+    /// A new run with another run's settings and dataset (the Runs view's "Duplicate config").
+    void duplicateRun(const QString& dir);
+    /// Shows the open run's name again (after the Runs view renamed it).
+    void refreshRunName();
     /// Extends the open, finished run by `steps` and continues it. The cosine schedule has already
     /// reached its floor, so the extra steps train at the minimum LR (no jump back up, no loss spike).
     void trainMore(int steps);
@@ -86,6 +91,8 @@ private:
     QString pausedText() const;
     void forgetUnstartedRun();
     void updateMoreRow();
+    /// "name (folder)" for the header, or the folder alone for an unnamed run; HTML.
+    QString runLabelText(const QString& dir) const;
 
     QThread m_thread;
     TrainWorker* m_worker = nullptr;
@@ -104,6 +111,8 @@ private:
     QSpinBox* m_moreSteps = nullptr;  // the last evaluation: loss, perplexity, bits per character, accuracy
     QString m_lastEval;
     QCheckBox* m_logScale = nullptr;
+    QComboBox* m_lossUnit = nullptr;  // nats per token / bits per character
+    QLabel* m_compareNote = nullptr;  // why the comparison is in the unit it is in
     QSlider* m_smooth = nullptr;
     QString m_runDir, m_initFrom;
     bool m_startAfterPrepare = false;

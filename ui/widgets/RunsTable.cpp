@@ -46,10 +46,10 @@ void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
     const QStringList selected = selectedRuns();
     const QString current = currentRun();
     m_model->setRuns(std::move(runs));
-    const bool firstFill =
-        horizontalHeader()->sectionSize(RunsTableModel::Dataset) == horizontalHeader()->defaultSectionSize();
-    if (firstFill && m_settingsKey.isEmpty())
-        resizeColumnsToContents();
+    if (!m_sized && m_settingsKey.isEmpty() && !m_model->runs().empty()) {
+        resizeColumnsToContents();  // without remembered widths, the first rows decide them
+        m_sized = true;
+    }
     QItemSelection sel;
     for (const QString& d : selected) {
         const int row = rowOf(d);
@@ -68,7 +68,11 @@ const std::vector<twb::RunSummary>& RunsTable::runs() const {
 }
 
 void RunsTable::setExtraColumns(const QStringList& configKeys) {
-    m_model->setExtraColumns(configKeys);
+    if (configKeys == m_model->extraColumns())
+        return;
+    m_model->setExtraColumns(configKeys);  // a model reset: the header's sections start again
+    m_sized = false;
+    restoreLayout();
 }
 
 void RunsTable::setSettingsKey(const QString& key) {

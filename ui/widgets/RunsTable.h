@@ -58,4 +58,5 @@ private:
     QSortFilterProxyModel* m_proxy = nullptr;
     QString m_settingsKey;
     bool m_restoring = false;
+    bool m_sized = false;  // columns fitted to the first rows (when no widths are remembered)
 };

@@ -28,9 +28,17 @@ QString statusText(const std::string& s) {
 RunsTableModel::RunsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void RunsTableModel::setRuns(std::vector<twb::RunSummary> runs) {
-    beginResetModel();
-    m_runs = std::move(runs);
-    endResetModel();
+    // Rows out and in, not a model reset: a reset would also reset the header's column widths.
+    if (!m_runs.empty()) {
+        beginRemoveRows({}, 0, rowCount() - 1);
+        m_runs.clear();
+        endRemoveRows();
+    }
+    if (!runs.empty()) {
+        beginInsertRows({}, 0, static_cast<int>(runs.size()) - 1);
+        m_runs = std::move(runs);
+        endInsertRows();
+    }
 }
 
 void RunsTableModel::setExtraColumns(const QStringList& configKeys) {
