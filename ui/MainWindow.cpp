@@ -74,8 +74,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     row->setContentsMargins(4, 4, 4, 4);
     // The side bar is as tall as its entries; the space below says where help is instead of staying empty.
     auto* side = new QVBoxLayout;
-    m_nav->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
-    m_nav->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Maximum);
+    // Exactly as tall as its entries (padding and spacing included): never a scroll bar in the side bar.
+    int navHeight = 2 * m_nav->frameWidth() + 4;
+    for (int i = 0; i < m_nav->count(); ++i)
+        navHeight += m_nav->sizeHintForRow(i) + 2 * m_nav->spacing();
+    m_nav->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_nav->setFixedHeight(navHeight);
     side->addWidget(m_nav);
     side->addStretch(1);
     auto* hint = new QLabel(tr("F1: getting started\nCtrl+/: shortcuts"));

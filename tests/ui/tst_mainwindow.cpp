@@ -10,6 +10,7 @@
 #include "ui/datasets/DatasetsPanel.h"
 #include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
+#include "ui/training/ConfigForm.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui_fixture.h"
 
@@ -18,6 +19,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
@@ -74,6 +76,31 @@ private slots:
             const QSize need = w.minimumSizeHint().expandedTo(w.minimumSize());
             QVERIFY2(need.width() <= g.width() && need.height() <= g.height(),
                      qPrintable(QString("%1 needs %2x%3").arg(name).arg(need.width()).arg(need.height())));
+        }
+    }
+    void sideBarAndFormShowEverythingAt1280x720() {
+        MainWindow w;
+        w.setGeometry(MainWindow::initialGeometry(QRect(0, 30, 1280, 690)));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // every side-bar entry is visible without scrolling
+        auto* nav = w.findChild<QListWidget*>("navigation");
+        const QRect last = nav->visualItemRect(nav->item(nav->count() - 1));
+        QVERIFY2(last.bottom() <= nav->viewport()->height(),
+                 qPrintable(QString("%1 > %2").arg(last.bottom()).arg(nav->viewport()->height())));
+        // the config form is never wider than its scroll area's viewport, so no field runs under the bar,
+        // whatever the preset puts into the fields
+        w.showPanel("Training");
+        ConfigForm* form = w.trainingPanel()->form();
+        auto* scroll = qobject_cast<QScrollArea*>(form->parentWidget()->parentWidget());
+        QVERIFY(scroll);
+        for (const QString preset : {"tiny", "default", "baby-gpt"}) {
+            form->applyPreset(preset);
+            QTRY_VERIFY2(form->width() <= scroll->viewport()->width(),
+                         qPrintable(QString("%1: form %2 > viewport %3")
+                                        .arg(preset)
+                                        .arg(form->width())
+                                        .arg(scroll->viewport()->width())));
         }
     }
     void runActionsFollowState() {

@@ -120,11 +120,11 @@ RunsPanel::RunsPanel(QWidget* parent) : PanelBase(parent) {
         int running = 0;
         for (const auto& r : runs)
             running += r.status == "running" ? 1 : 0;
-        m_summary->setText(runs.empty()
-                               ? tr("No runs yet in %1. Quick start (Ctrl+R) in the Training panel makes one.")
-                                     .arg(Workspace::runsDir())
-                               : tr("%n run(s) in %1", "", static_cast<int>(runs.size())).arg(Workspace::runsDir()) +
-                                     (running > 0 ? tr(" · %1 running").arg(running) : QString()));
+        m_summary->setText(runs.empty() ? tr("No runs yet in %1. Quick start (Ctrl+R) in the Training panel makes one.")
+                                              .arg(Workspace::runsDir())
+                                        : (runs.size() == 1 ? tr("1 run in %1") : tr("%1 runs in %2").arg(runs.size()))
+                                                  .arg(Workspace::runsDir()) +
+                                              (running > 0 ? tr(" · %1 running").arg(running) : QString()));
         m_table->setRuns(std::move(runs));
         if (m_table->selectedRuns().isEmpty() && !m_table->runs().empty())
             m_table->selectRun(m_table->model()->index(0, 0).data(RunsTableModel::DirRole).toString());

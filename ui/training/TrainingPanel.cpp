@@ -12,6 +12,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -122,9 +123,11 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     scroll->setWidget(m_form);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // The fields never run under the vertical scroll bar: the area is at least the form plus the bar wide.
-    scroll->setMinimumWidth(m_form->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() +
-                            2 * scroll->frameWidth());
+    // Always there: a bar that appears after the form was sized would cover the fields' right edge.
+    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    m_formScroll = scroll;
+    m_form->installEventFilter(this);  // follows the form's minimum width (see eventFilter)
+    fitFormWidth();
     lv->addWidget(scroll, 1);
     connect(m_form, &ConfigForm::changed, this, &TrainingPanel::updateStartEnabled);
 
@@ -350,6 +353,20 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     setBusy(false);
 }
 
+void TrainingPanel::fitFormWidth() {
+    // The fields never run under the vertical scroll bar: the area is at least the form plus the bar wide,
+    // also after a preset or a run changed what the fields hold (and so the form's minimum width).
+    m_formScroll->setMinimumWidth(m_form->minimumSizeHint().width() +
+                                  m_formScroll->verticalScrollBar()->sizeHint().width() +
+                                  2 * m_formScroll->frameWidth());
+}
+
+bool TrainingPanel::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == m_form && e->type() == QEvent::LayoutRequest)
+        fitFormWidth();
+    return PanelBase::eventFilter(watched, e);
+}
+
 void TrainingPanel::showIdleStatus() {
     m_status->setText(m_dataset->count() == 0
                           ? tr("No prepared dataset yet: press <b>Quick start</b> (Ctrl+R) to prepare Debian's "
@@ -567,8 +584,11 @@ bool TrainingPanel::openRun(const QString& dir) {
         m_progress->setRange(0, std::max(1, cfg.max_iters));
         m_progress->setValue(steps.empty() ? 0 : static_cast<int>(steps.back()));
         showIdleStatus();
+        const QString holder = QString::fromStdString(twb::run_holder(dir.toStdString()));
         m_status->setText(
-            steps.empty() ? tr("No checkpoint yet: Start trains this run from the beginning.")
+            !holder.isEmpty()
+                ? tr("Being trained now by %1: the curves are what it had written when opened.").arg(holder)
+            : steps.empty() ? tr("No checkpoint yet: Start trains this run from the beginning.")
             : steps.back() >= cfg.max_iters
                 ? tr("Finished at step %1.").arg(steps.back())
                 : tr("Interrupted at step %1 of %2: Start (F5) continues it.").arg(steps.back()).arg(cfg.max_iters));
@@ -748,8 +768,8 @@ void TrainingPanel::duplicateRun(const QString& dir) {
         m_form->setConfig(cfg);
         if (!cfg.data_dir.empty())
             setDataset(QString::fromStdString(cfg.data_dir));
-        m_runLabel->setText(tr("<b>New run</b> with the settings of %1 (a folder under %2 is made on Start)")
-                                .arg(runTitle(dir).toHtmlEscaped(), Workspace::runsDir().toHtmlEscaped()));
+        m_runLabel->setText(tr("<b>New run</b> with the settings of %1 (its folder is made on Start)")
+                                .arg(runTitle(dir).toHtmlEscaped()));
         emit statusMessage(tr("new run with the settings of %1: press Start (F5)").arg(runTitle(dir)));
     } catch (const std::exception& e) {
         showError(QString::fromStdString(e.what()));
@@ -767,8 +787,11 @@ void TrainingPanel::refreshRunName() {
 }
 
 QString TrainingPanel::runLabelText(const QString& dir) const {
+    // A named run by its name and folder name; the whole path is the label's tooltip.
+    m_runLabel->setToolTip(dir);
     const QString title = runTitle(dir);
-    return title == QFileInfo(dir).fileName() ? dir.toHtmlEscaped()
-                                              : QStringLiteral("%1 <span style=\"color: palette(mid)\">(%2)</span>")
-                                                    .arg(title.toHtmlEscaped(), dir.toHtmlEscaped());
+    return title == QFileInfo(dir).fileName()
+               ? dir.toHtmlEscaped()
+               : QStringLiteral("%1 <span style=\"color: #777\">(%2)</span>")
+                     .arg(title.toHtmlEscaped(), QFileInfo(dir).fileName().toHtmlEscaped());
 }

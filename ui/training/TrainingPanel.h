@@ -19,6 +19,7 @@ class QCheckBox;
 class QSlider;
 class QSpinBox;
 class QAction;
+class QScrollArea;
 
 class TrainingPanel : public PanelBase {
     Q_OBJECT
@@ -80,6 +81,7 @@ signals:
 
 protected:
     void busyChanged(bool busy) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     /// Forgets the open run: no run folder, empty plots, an unstarted progress bar.
@@ -93,11 +95,13 @@ private:
     void updateMoreRow();
     /// "name (folder)" for the header, or the folder alone for an unnamed run; HTML.
     QString runLabelText(const QString& dir) const;
+    void fitFormWidth();
 
     QThread m_thread;
     TrainWorker* m_worker = nullptr;
     std::shared_ptr<twb::TrainControl> m_control;
     ConfigForm* m_form = nullptr;
+    QScrollArea* m_formScroll = nullptr;
     MetricsPlot* m_plot = nullptr;
     QComboBox* m_dataset = nullptr;
     QPushButton *m_quick, *m_start, *m_pause, *m_stop, *m_save;
