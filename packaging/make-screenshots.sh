@@ -26,7 +26,7 @@ env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 BIN="$bin" OUT="$out" \
   "$BIN/twb" prepare --preset fortunes --out "$ws/datasets/fortunes" -q >/dev/null
   "$BIN/twb" train --data "$ws/datasets/fortunes" --preset tiny --out "$ws/runs/fortunes-tiny" >/dev/null
   "$BIN/twb" label "$ws/runs/fortunes-tiny" --name "fortunes, tiny (quick start)" \
-    --notes "The Quick start: characters, 2 layers." >/dev/null
+    --notes "The Quick start: characters, 3 layers." >/dev/null
   "$BIN/twb" prepare --preset fortunes --tokenizer bpe --vocab-size 500 --out "$ws/datasets/fortunes-bpe500" -q >/dev/null
   "$BIN/twb" train --data "$ws/datasets/fortunes-bpe500" --preset tiny --set max_iters=300 \
     --out "$ws/runs/fortunes-bpe" >/dev/null
