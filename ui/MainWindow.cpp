@@ -2,9 +2,11 @@
 
 #include "twb/doctor.h"
 #include "twb/run_folder.h"
+#include "twb/run_info.h"
 #include "ui/Workspace.h"
 #include "ui/attention/AttentionPanel.h"
 #include "ui/datasets/DatasetsPanel.h"
+#include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
@@ -62,6 +64,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_attention);
     m_sampling = new SamplingPanel(m_model.get());
     add(tr("Sampling"), QStyle::SP_FileDialogDetailedView, tr("Generate text from a run (Alt+4)"), m_sampling);
+    m_runs = new RunsPanel;
+    add(tr("Runs"), QStyle::SP_FileDialogListView,
+        tr("Every run of the workspace: name, notes, results; open, duplicate, compare, delete (Alt+5)"), m_runs);
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
     WheelGuard::protect(m_stack);  // no panel's spin box or combo box changes under a scrolling wheel
     auto* central = new QWidget;
@@ -69,8 +74,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     row->setContentsMargins(4, 4, 4, 4);
     // The side bar is as tall as its entries; the space below says where help is instead of staying empty.
     auto* side = new QVBoxLayout;
-    m_nav->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
-    m_nav->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Maximum);
+    // Exactly as tall as its entries (padding and spacing included): never a scroll bar in the side bar.
+    int navHeight = 2 * m_nav->frameWidth() + 4;
+    for (int i = 0; i < m_nav->count(); ++i)
+        navHeight += m_nav->sizeHintForRow(i) + 2 * m_nav->spacing();
+    m_nav->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_nav->setFixedHeight(navHeight);
     side->addWidget(m_nav);
     side->addStretch(1);
     auto* hint = new QLabel(tr("F1: getting started\nCtrl+/: shortcuts"));
@@ -117,6 +126,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(m_attention, &AttentionPanel::statusMessage, this, &MainWindow::showStatus);
     connect(m_sampling, &SamplingPanel::statusMessage, this, &MainWindow::showStatus);
+    wireRunsPanel();
     // Runtime facts come from the engine off the UI thread (loading BLAS and timing a matmul take a moment).
     connect(&m_doctor, &QFutureWatcher<twb::DoctorReport>::finished, this, [this] {
         const auto r = m_doctor.result();
@@ -147,7 +157,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     if (!recent.isEmpty() && QFileInfo::exists(recent.first() + "/config.json"))
         try {
             const auto steps = twb::list_checkpoints(recent.first().toStdString());
-            if (!steps.empty() && steps.back() < twb::read_run_config(recent.first().toStdString()).max_iters)
+            if (!steps.empty() && steps.back() < twb::read_run_config(recent.first().toStdString()).max_iters &&
+                twb::run_holder(recent.first().toStdString()).empty())  // not while another process trains it
                 m_training->offerResume(recent.first());
         } catch (const std::exception&) {
         }
@@ -166,6 +177,57 @@ QRect MainWindow::initialGeometry(const QRect& available) {
     r.moveCenter(available.center());
     r.moveTop(std::max(available.top() + frame.height() - 8, r.top()));
     return r;
+}
+
+void MainWindow::wireRunsPanel() {
+    connect(m_runs, &RunsPanel::statusMessage, this, &MainWindow::showStatus);
+    auto busyRefusal = [this] {
+        if (!m_training->isBusy())
+            return false;
+        showStatus(tr("training is running: stop it (Shift+F5) before opening another run"));
+        return true;
+    };
+    connect(m_runs, &RunsPanel::openRequested, this, [this, busyRefusal](const QString& dir) {
+        if (busyRefusal())
+            return;
+        if (m_training->openRun(dir))
+            showPanel("Training");
+    });
+    connect(m_runs, &RunsPanel::duplicateRequested, this, [this, busyRefusal](const QString& dir) {
+        if (busyRefusal())
+            return;
+        m_training->duplicateRun(dir);
+        showPanel("Training");
+    });
+    connect(m_runs, &RunsPanel::compareRequested, this, [this, busyRefusal](const QStringList& dirs) {
+        // The first selected run is opened; the others are drawn over it.
+        if (dirs.isEmpty() || busyRefusal())
+            return;
+        if (m_training->currentRun() != dirs.first() && !m_training->openRun(dirs.first()))
+            return;
+        m_training->compareWith(dirs.mid(1));
+        showPanel("Training");
+    });
+    connect(m_runs, &RunsPanel::runEdited, this, [this](const QString& dir) {
+        if (m_training->currentRun() == dir)
+            m_training->refreshRunName();
+        runsChanged();
+    });
+    connect(m_runs, &RunsPanel::runDeleted, this, [this](const QString& dir) {
+        if (m_training->currentRun() == dir && !m_training->isBusy())
+            m_training->newRun();
+        runsChanged();
+    });
+    // The table follows training: a run appears as running when it starts, and its figures when it ends.
+    connect(m_training->worker(), &TrainWorker::started, m_runs, &RunsPanel::refresh);
+    connect(m_training->worker(), &TrainWorker::finished, m_runs, &RunsPanel::refresh);
+    connect(m_training->worker(), &TrainWorker::failed, m_runs, &RunsPanel::refresh);
+}
+
+void MainWindow::runsChanged() {
+    rebuildRecent();
+    for (RunPicker* p : {m_sampling->picker(), m_attention->picker()})
+        p->refresh();
 }
 
 void MainWindow::showPanel(const QString& name) {
@@ -247,10 +309,21 @@ void MainWindow::compareDialog() {
     QDialog dlg(this);
     dlg.setWindowTitle(tr("Compare runs"));
     auto* v = new QVBoxLayout(&dlg);
-    v->addWidget(new QLabel(tr("Overlay the validation loss of:")));
+    auto* intro = new QLabel(
+        tr("Overlay the validation loss of these runs on the open run's plot. Runs with different tokenizers are "
+           "compared in bits per character."));
+    intro->setWordWrap(true);
+    v->addWidget(intro);
     auto* list = new QListWidget;
     for (const auto& r : Workspace::runs()) {
-        auto* it = new QListWidgetItem(QFileInfo(r).fileName());
+        QString title = QFileInfo(r).fileName();
+        try {
+            const auto info = twb::read_run_info(r.toStdString());
+            if (!info.name.empty())
+                title = QString::fromStdString(info.name) + " (" + title + ")";
+        } catch (const std::exception&) {
+        }
+        auto* it = new QListWidgetItem(title);
         it->setData(Qt::UserRole, r);
         it->setFlags(it->flags() | Qt::ItemIsUserCheckable);
         it->setCheckState(Qt::Unchecked);
@@ -330,6 +403,8 @@ void MainWindow::gettingStarted() {
            "<li><b>Attention</b> (Alt+3): see what each head looks at, token by token.</li>"
            "<li><b>Your own text</b>: Datasets (Alt+1) → add text files, choose cleaning and a tokenizer, "
            "Prepare, then <i>Train on it</i>. A dataset that does not match the open run starts a new run.</li>"
+           "<li><b>Runs</b> (Alt+5) lists every run of the workspace with its results: give runs names and "
+           "notes, open one, start a new run with its settings, compare several, delete old ones.</li>"
            "<li>Runs live in the workspace folder (File → Set workspace folder); File → Open run reopens one, "
            "and Start (F5) continues an interrupted run.</li></ol>"
            "<p>Help → Keyboard shortcuts (Ctrl+/) lists every key.</p>"));

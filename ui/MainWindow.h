@@ -1,4 +1,4 @@
-// The main window composes the panels (Datasets, Training, Attention, Sampling), menus, shortcuts and
+// The main window composes the panels (Datasets, Training, Attention, Sampling, Runs), menus, shortcuts and
 // the status bar with device, threads and BLAS. It wires signals and remembers layout; no tensors, no
 // parsing, no training logic live here. It owns the one model thread the Attention and Sampling panels
 // share, so a checkpoint both show is loaded once.
@@ -17,6 +17,7 @@ class TrainingPanel;
 class SamplingPanel;
 class AttentionPanel;
 class DatasetsPanel;
+class RunsPanel;
 class ModelThread;
 
 class MainWindow : public QMainWindow {
@@ -28,7 +29,8 @@ public:
     SamplingPanel* samplingPanel() const { return m_sampling; }
     AttentionPanel* attentionPanel() const { return m_attention; }
     DatasetsPanel* datasetsPanel() const { return m_datasets; }
-    /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling").
+    RunsPanel* runsPanel() const { return m_runs; }
+    /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling", "Runs").
     void showPanel(const QString& name);
     /// Where the window opens on a screen whose free area is `available`: the preferred 1400x860 or less,
     /// never past the screen's edges, centred.
@@ -48,6 +50,9 @@ private:
     void shortcutsHelp();
     void showStatus(const QString& text);
     void gettingStarted();
+    void wireRunsPanel();
+    /// The other panels' run lists after a run appeared, was renamed or was deleted.
+    void runsChanged();
 
     std::unique_ptr<ModelThread> m_model;  // shared by the Attention and Sampling panels
     QListWidget* m_nav = nullptr;
@@ -56,6 +61,7 @@ private:
     SamplingPanel* m_sampling = nullptr;
     AttentionPanel* m_attention = nullptr;
     DatasetsPanel* m_datasets = nullptr;
+    RunsPanel* m_runs = nullptr;
     QMenu* m_recent = nullptr;
     QLabel* m_runtime = nullptr;
     QString m_doctorText;

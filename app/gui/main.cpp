@@ -1,8 +1,11 @@
-// transformer-workbench: the desktop app. Thin: application setup and the main window.
+// transformer-workbench [RUN] [--panel NAME]: the desktop app. Thin: application setup, the command
+// line (a run folder to open, the panel to show first) and the main window.
 #include "twb/process.h"
 #include "ui/MainWindow.h"
+#include "ui/training/TrainingPanel.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QMessageBox>
 #include <exception>
 
@@ -13,9 +16,23 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("transformer-workbench");
     QApplication::setApplicationDisplayName("Transformer Workbench");
     QApplication::setDesktopFileName("transformer-workbench");
+    QCommandLineParser args;
+    args.setApplicationDescription(
+        "Train small transformer language models on your own text, watch them learn, look "
+        "inside.");
+    args.addHelpOption();
+    args.addPositionalArgument("run", "A run folder to open in the Training panel (optional).", "[RUN]");
+    QCommandLineOption panel("panel", "Show this panel first: Datasets, Training, Attention, Sampling or Runs.",
+                             "name");
+    args.addOption(panel);
+    args.process(app);
     try {
         MainWindow w;
         w.show();
+        if (!args.positionalArguments().isEmpty() && w.trainingPanel()->openRun(args.positionalArguments().first()))
+            w.showPanel("Training");
+        if (args.isSet(panel))
+            w.showPanel(args.value(panel));
         return QApplication::exec();
     } catch (const std::exception& e) {
         QMessageBox::critical(nullptr, "Transformer Workbench", QString("Unexpected error: %1").arg(e.what()));

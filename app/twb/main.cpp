@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
     reg("sweep", "Train a grid (or a random draw) of configs, one run per cell; resumable; prints the results table",
         twb::cli::add_sweep);
     reg("runs", "Print the results table of a folder of runs (a sweep or any folder)", twb::cli::add_runs);
+    reg("label", "Print or set a run's name and notes (RUN/run.json)", twb::cli::add_label);
     reg("lr-find", "Learning-rate range finder: the loss against an exponentially growing rate, with suggestions",
         twb::cli::add_lr_find);
     reg("baselines", "Uniform, unigram and bigram baselines of a prepared dataset, in the models' units",

@@ -1,13 +1,22 @@
 // The run folder's owners in the engine and the choices table: the samples history round-trips and
 // skips what does not parse, the attention export reads back what was written, every enum spelling
-// parses back to itself, and the tokenizer inspection counts what the token files hold.
+// parses back to itself, the tokenizer inspection counts what the token files hold, and a run's
+// name/notes (run.json), status (running while a trainer holds the lock) and whole deletion.
 #include "core/data/token_file.h"
+#include "core/run/run_lock.h"
 #include "test_util.h"
 #include "twb/attention.h"
 #include "twb/choices.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
+#include "twb/experiments.h"
+#include "twb/metrics.h"
+#include "twb/run_folder.h"
+#include "twb/run_info.h"
 #include "twb/samples_history.h"
+#include "twb/text.h"
+
+#include <nlohmann/json.hpp>
 
 using namespace twb;
 
@@ -134,6 +143,72 @@ private slots:
         const auto tmpAfter = std::distance(std::filesystem::directory_iterator(std::filesystem::temp_directory_path()),
                                             std::filesystem::directory_iterator());
         QCOMPARE(tmpAfter, tmpBefore);
+    }
+    void runNameNotesStatusAndWholeDeletion() {
+        // Three runs as collect_runs sees them: one finished, one interrupted, one held by a trainer.
+        const auto ws = twbtest::path(m_dir, "workspace");
+        auto makeRun = [&](const char* name, int64_t checkpoint, double bestLoss) {
+            const auto run = ws / name;
+            std::filesystem::create_directories(run / "checkpoints" / checkpoint_dir_name(checkpoint));
+            write_file_atomic(run / "checkpoints" / checkpoint_dir_name(checkpoint) / "state.json", "{}");
+            RunConfig cfg;
+            cfg.vocab_size = 65;
+            cfg.max_iters = 100;
+            write_file_atomic(run / "config.json", nlohmann::json(cfg).dump());
+            MetricsLog log(run / "metrics.csv");
+            MetricsRow row;
+            row.kind = "eval";
+            for (double loss : {bestLoss + 1, bestLoss, bestLoss + 0.5}) {  // the best is not the last
+                row.step += 10;
+                row.val_loss = loss;
+                log.append(row);
+            }
+            return run;
+        };
+        const auto a = makeRun("a", 100, 1.5), b = makeRun("b", 40, 2.0), c = makeRun("c", 20, 3.0);
+        // No run.json: unnamed, created = config.json's time, which is now (within the test's minute).
+        RunInfo info = read_run_info(a);
+        QVERIFY(info.name.empty() && info.notes.empty());
+        QCOMPARE(info.created.size(), size_t(20));  // 2026-11-24T01:02:03Z
+        const std::string created = info.created;
+        info.name = "  fortunes, 4 heads \n";
+        info.notes = "first try\nlr 1e-3";
+        write_run_info(a, info);
+        info = read_run_info(a);
+        QCOMPARE(info.name, std::string("fortunes, 4 heads"));  // trimmed
+        QCOMPARE(info.notes, std::string("first try\nlr 1e-3"));
+        QCOMPARE(info.created, created);  // kept through the rewrite
+        write_file_atomic(b / "run.json", "{broken");
+        QVERIFY(read_run_info(b).name.empty());                          // a broken label only loses the label
+        QVERIFY_THROWS_EXCEPTION(InputError, write_run_info(ws, info));  // not a run
+        {
+            RunLock lock(c);  // a trainer writing c
+            QVERIFY(run_holder(c).find("process") == 0);
+            QVERIFY(run_holder(a).empty());
+            const auto runs = collect_runs(ws);
+            QCOMPARE(runs.size(), size_t(3));
+            QCOMPARE(runs[0].display_name, std::string("fortunes, 4 heads"));
+            QCOMPARE(runs[0].notes, std::string("first try\nlr 1e-3"));
+            QCOMPARE(runs[0].status, std::string("finished"));
+            QCOMPARE(runs[0].best_val_loss, 1.5);
+            QCOMPARE(runs[1].display_name, std::string("b"));  // unnamed: its folder name
+            QCOMPARE(runs[1].status, std::string("interrupted"));
+            QCOMPARE(runs[2].status, std::string("running"));
+            QVERIFY2(runs_table_markdown(runs, false).find("| a “fortunes, 4 heads” |") != std::string::npos,
+                     runs_table_markdown(runs, false).c_str());
+            QVERIFY_THROWS_EXCEPTION(InputError, delete_run(c));  // refused while running
+            QVERIFY(std::filesystem::exists(c / "config.json"));
+        }
+        QCOMPARE(collect_runs(ws)[2].status, std::string("interrupted"));  // the trainer has let go
+        delete_run(c);
+        delete_run(b.string() + "/");
+        QVERIFY(!std::filesystem::exists(c) && !std::filesystem::exists(b));
+        // Nothing left beside the remaining run: no hidden half-deleted folder.
+        int entries = 0;
+        for (const auto& e : std::filesystem::directory_iterator(ws))
+            entries += e.path() == a ? 0 : 1;
+        QCOMPARE(entries, 0);
+        QVERIFY_THROWS_EXCEPTION(InputError, delete_run(ws));  // not a run
     }
 };
 

@@ -1,16 +1,27 @@
-// The main window composes the four panels, offers the documented shortcuts and remembers its panel; it
-// opens within a 1280x720 screen, and the Run menu's actions follow the training panel's state.
+// The main window composes the five panels, offers the documented shortcuts and remembers its panel; it
+// opens within a 1280x720 screen, and the Run menu's actions follow the training panel's state. At
+// start-up an interrupted run is offered for resuming, and resuming continues that run to its end.
 #include "test_util.h"
+#include "twb/run_folder.h"
+#include "twb/text.h"
 #include "ui/MainWindow.h"
 #include "ui/Workspace.h"
 #include "ui/attention/AttentionPanel.h"
 #include "ui/datasets/DatasetsPanel.h"
+#include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
+#include "ui/training/ConfigForm.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui_fixture.h"
 
+#include <nlohmann/json.hpp>
+
+#include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
 
@@ -30,7 +41,7 @@ private slots:
         QStringList names;
         for (int i = 0; i < nav->count(); ++i)
             names << nav->item(i)->text();
-        QCOMPARE(names, (QStringList{"Datasets", "Training", "Attention", "Sampling"}));
+        QCOMPARE(names, (QStringList{"Datasets", "Training", "Attention", "Sampling", "Runs"}));
         QVERIFY(w.trainingPanel());
         // each navigation entry shows its panel
         auto* stack = w.findChild<QStackedWidget*>();
@@ -38,12 +49,14 @@ private slots:
         QCOMPARE(stack->widget(1), static_cast<QWidget*>(w.trainingPanel()));
         QCOMPARE(stack->widget(2), static_cast<QWidget*>(w.attentionPanel()));
         QCOMPARE(stack->widget(3), static_cast<QWidget*>(w.samplingPanel()));
+        QCOMPARE(stack->widget(4), static_cast<QWidget*>(w.runsPanel()));
         QStringList shortcuts;
         for (auto* top : w.menuBar()->actions())
             if (top->menu())
                 for (auto* a : top->menu()->actions())
                     shortcuts << a->shortcut().toString();
-        for (auto s : {"Ctrl+N", "Ctrl+O", "Ctrl+Q", "F5", "F6", "Shift+F5", "Ctrl+S", "Ctrl+R", "F1", "Ctrl+/"})
+        for (auto s :
+             {"Ctrl+N", "Ctrl+O", "Ctrl+Q", "F5", "F6", "Shift+F5", "Ctrl+S", "Ctrl+R", "F1", "Ctrl+/", "Alt+5"})
             QVERIFY2(shortcuts.contains(s), qPrintable(shortcuts.join(" ")));
         w.showPanel("Sampling");
         QCOMPARE(w.findChild<QStackedWidget*>()->currentIndex(), 3);
@@ -58,11 +71,36 @@ private slots:
         QCOMPARE(MainWindow::initialGeometry(QRect(0, 0, 1920, 1080)).size(), QSize(1400, 860));
         // every panel can be laid out in that space: nothing is forced larger than the window
         MainWindow w;
-        for (const QString name : {"Datasets", "Training", "Attention", "Sampling"}) {
+        for (const QString name : {"Datasets", "Training", "Attention", "Sampling", "Runs"}) {
             w.showPanel(name);
             const QSize need = w.minimumSizeHint().expandedTo(w.minimumSize());
             QVERIFY2(need.width() <= g.width() && need.height() <= g.height(),
                      qPrintable(QString("%1 needs %2x%3").arg(name).arg(need.width()).arg(need.height())));
+        }
+    }
+    void sideBarAndFormShowEverythingAt1280x720() {
+        MainWindow w;
+        w.setGeometry(MainWindow::initialGeometry(QRect(0, 30, 1280, 690)));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // every side-bar entry is visible without scrolling
+        auto* nav = w.findChild<QListWidget*>("navigation");
+        const QRect last = nav->visualItemRect(nav->item(nav->count() - 1));
+        QVERIFY2(last.bottom() <= nav->viewport()->height(),
+                 qPrintable(QString("%1 > %2").arg(last.bottom()).arg(nav->viewport()->height())));
+        // the config form is never wider than its scroll area's viewport, so no field runs under the bar,
+        // whatever the preset puts into the fields
+        w.showPanel("Training");
+        ConfigForm* form = w.trainingPanel()->form();
+        auto* scroll = qobject_cast<QScrollArea*>(form->parentWidget()->parentWidget());
+        QVERIFY(scroll);
+        for (const QString preset : {"tiny", "default", "baby-gpt"}) {
+            form->applyPreset(preset);
+            QTRY_VERIFY2(form->width() <= scroll->viewport()->width(),
+                         qPrintable(QString("%1: form %2 > viewport %3")
+                                        .arg(preset)
+                                        .arg(form->width())
+                                        .arg(scroll->viewport()->width())));
         }
     }
     void runActionsFollowState() {
@@ -77,6 +115,31 @@ private slots:
         QCOMPARE(enabled.value("Shift+F5", true), false);
         QCOMPARE(enabled.value("Ctrl+S", true), false);
         QCOMPARE(enabled.value("Ctrl+R", false), true);
+    }
+    void startUpOffersToResumeAnInterruptedRun() {
+        // Last: the fixture resets the settings. A run stopped at step 20 of 30, the last one used.
+        const QString run = twbtest::make_tiny_run(m_ws, "cut", 20);
+        auto cfg = twb::read_run_config(run.toStdString());
+        cfg.max_iters = 30;
+        twb::write_file_atomic(run.toStdString() + "/config.json", nlohmann::json(cfg).dump(2));
+        Workspace::addRecentRun(run);
+        MainWindow w;
+        auto* offer = w.trainingPanel()->findChild<QLabel*>("resumeOffer");
+        QVERIFY(offer && !offer->isHidden());
+        QVERIFY2(offer->text().contains("cut") && offer->text().contains("step 20"), qPrintable(offer->text()));
+        QSignalSpy started(w.trainingPanel()->worker(), &TrainWorker::started),
+            done(w.trainingPanel()->worker(), &TrainWorker::finished),
+            failed(w.trainingPanel()->worker(), &TrainWorker::failed);
+        emit offer->linkActivated("resume");  // the offer's "Resume it" link
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || !failed.isEmpty(), 60000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
+        QCOMPARE(w.trainingPanel()->currentRun(), run);  // the same run continued, no new folder
+        QCOMPARE(started.first().at(0).value<twb::TrainStartInfo>().start_step, int64_t(20));
+        QCOMPARE(twb::list_checkpoints(run.toStdString()).back(), int64_t(30));
+        QTRY_VERIFY(!w.trainingPanel()->isBusy());
+        // Finished now: the next start-up offers nothing.
+        MainWindow again;
+        QVERIFY(again.trainingPanel()->findChild<QLabel*>("resumeOffer")->isHidden());
     }
 };
 

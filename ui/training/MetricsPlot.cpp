@@ -158,7 +158,7 @@ void MetricsPlot::addStep(const twb::StepReport& r) {
 }
 
 void MetricsPlot::addEval(const twb::EvalReport& r) {
-    m_val->addData(r.step, r.val_loss);
+    m_val->addData(r.step, m_bpc ? r.val_bpc : r.val_loss);
     m_accGraph->addData(r.step, r.val_accuracy);
     const twb::MetricsRow row = twb::metrics_row(r);
     m_rows.push_back(row);
@@ -180,18 +180,64 @@ void MetricsPlot::addComparison(const QString& name, const std::vector<twb::Metr
     g->setName(name);
     g->setPen(QPen(kOther[m_compare.size() % 6], 1.5, Qt::DashLine));
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
-    for (auto& r : rows)
-        if (r.kind == "eval" && !std::isnan(r.val_loss))
-            g->addData(r.step, r.val_loss);
     m_compare.push_back(g);
-    markDirty();
+    m_compareRows.push_back(rows);
+    fillValidation();
 }
 
 void MetricsPlot::clearComparisons() {
     for (auto* g : m_compare)
         m_loss->removeGraph(g);
     m_compare.clear();
+    m_compareRows.clear();
     markDirty();
+}
+
+void MetricsPlot::setBitsPerChar(bool on) {
+    m_bpc = on;
+    for (auto* g : {m_train, m_trainSmooth}) {
+        g->setVisible(!on);
+        if (on)
+            g->removeFromLegend();
+        else if (!m_loss->legend->hasItemWithPlottable(g))
+            g->addToLegend();
+    }
+    // Keep the legend's order: train, smoothed, validation, then the compared runs.
+    if (!on) {
+        std::vector<QCPGraph*> after{m_val};
+        after.insert(after.end(), m_compare.begin(), m_compare.end());
+        for (auto* g : after) {
+            g->removeFromLegend();
+            g->addToLegend();
+        }
+    }
+    m_loss->yAxis->setLabel(on ? tr("bits per character") : tr("cross-entropy (nats)"));
+    fillValidation();
+}
+
+void MetricsPlot::fillValidation() {
+    auto fill = [this](QCPGraph* g, const std::vector<twb::MetricsRow>& rows) {
+        g->data()->clear();
+        for (const auto& r : rows) {
+            const double v = m_bpc ? r.val_bpc : r.val_loss;
+            if (r.kind == "eval" && !std::isnan(v))
+                g->addData(r.step, v);
+        }
+    };
+    fill(m_val, m_rows);
+    for (size_t i = 0; i < m_compare.size(); ++i)
+        fill(m_compare[i], m_compareRows[i]);
+    markDirty();
+}
+
+int MetricsPlot::comparisonPoints(int index) const {
+    return index >= 0 && index < static_cast<int>(m_compare.size()) ? m_compare[index]->data()->size() : 0;
+}
+
+double MetricsPlot::comparisonValue(int index, int point) const {
+    if (point < 0 || point >= comparisonPoints(index))
+        return NAN;
+    return (m_compare[index]->data()->constBegin() + point)->value;
 }
 
 void MetricsPlot::setLogScale(bool on) {

@@ -1,7 +1,7 @@
 // Live training curves (QCustomPlot): loss (train and val, log-scale toggle, smoothing), validation
 // accuracy, learning rate and tokens/s. Points are appended as they arrive; a ~25 Hz timer replots only
 // when something changed. Zoom and pan with the mouse, hover read-out, PNG/SVG/CSV export, and other
-// runs' validation loss overlaid for comparison.
+// runs' validation loss overlaid for comparison, in nats per token or bits per character.
 #pragma once
 #include "twb/metrics.h"
 #include "twb/training.h"
@@ -27,6 +27,14 @@ public:
     void clearComparisons();
     void setLogScale(bool on);
     void setSmoothing(double alpha);  // 0 = raw, up to 0.99 (EMA of the train loss shown)
+    /// Shows the validation loss (this run's and the compared runs') in bits per character instead of
+    /// nats per token: the unit in which runs with different tokenizers compare. The training loss has
+    /// no per-character figure and is hidden meanwhile.
+    void setBitsPerChar(bool on);
+    bool bitsPerChar() const { return m_bpc; }
+    /// The points of a comparison graph (index in the order added), for tests.
+    int comparisonPoints(int index) const;
+    double comparisonValue(int index, int point) const;
     /// The run's name under the plots (and so in exported images); empty hides it.
     void setRunName(const QString& name);
     QString runName() const;
@@ -47,11 +55,14 @@ private:
     }
     void replotIfDirty();
     void rebuildSmoothed();
+    void fillValidation();
     QCustomPlot* makePlot(const QString& title, const QString& yLabel);
     QCustomPlot *m_loss, *m_acc, *m_lr, *m_speed;
     QLabel* m_title = nullptr;
     QCPGraph *m_train, *m_trainSmooth, *m_val, *m_accGraph, *m_lrGraph, *m_speedGraph;
     std::vector<QCPGraph*> m_compare;
+    std::vector<std::vector<twb::MetricsRow>> m_compareRows;
+    bool m_bpc = false;
     std::vector<double> m_steps, m_losses;
     std::vector<twb::MetricsRow> m_rows;  // everything shown, for CSV export
     double m_alpha = 0.0;

@@ -3,6 +3,7 @@
 #include "twb/catalogue.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
+#include "twb/run_info.h"
 #include "ui/Workspace.h"
 #include "ui/training/ConfigForm.h"
 #include "ui/training/MetricsPlot.h"
@@ -11,6 +12,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -19,6 +21,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QSet>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
@@ -41,6 +45,31 @@ bool sameFolder(const QString& a, const QString& b) {
 QString runDataDir(const QString& run) {
     try {
         return QString::fromStdString(twb::read_run_config(run.toStdString()).data_dir);
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+/// A run as people know it: its name (run.json) or, unnamed, its folder's name.
+QString runTitle(const QString& dir) {
+    try {
+        const auto info = twb::read_run_info(dir.toStdString());
+        if (!info.name.empty())
+            return QString::fromStdString(info.name);
+    } catch (const std::exception&) {
+    }
+    return QFileInfo(dir).fileName();
+}
+/// How a run turns text into tokens: the dataset's tokenizer kind and the vocabulary size. Runs that
+/// differ here have losses per token in different units.
+QString tokenization(const QString& run) {
+    try {
+        const auto cfg = twb::read_run_config(run.toStdString());
+        QString kind = QStringLiteral("?");
+        try {
+            kind = QString::fromStdString(twb::open_prepared(cfg.data_dir).tokenizer_kind);
+        } catch (const std::exception&) {
+        }
+        return QStringLiteral("%1 %2").arg(kind).arg(cfg.vocab_size);
     } catch (const std::exception&) {
         return {};
     }
@@ -94,6 +123,11 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     scroll->setWidget(m_form);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Always there: a bar that appears after the form was sized would cover the fields' right edge.
+    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    m_formScroll = scroll;
+    m_form->installEventFilter(this);  // follows the form's minimum width (see eventFilter)
+    fitFormWidth();
     lv->addWidget(scroll, 1);
     connect(m_form, &ConfigForm::changed, this, &TrainingPanel::updateStartEnabled);
 
@@ -191,15 +225,34 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     m_smooth->setRange(0, 99);
     m_smooth->setValue(QSettings().value("plotSmoothing", 60).toInt());
     m_smooth->setToolTip(tr("Smoothing of the training loss curve"));
+    m_lossUnit = new QComboBox;
+    m_lossUnit->setObjectName("lossUnit");
+    m_lossUnit->addItem(tr("nats per token"));
+    m_lossUnit->addItem(tr("bits per character"));
+    m_lossUnit->setToolTip(
+        tr("The validation loss's unit. Bits per character compares runs with different tokenizers fairly: a "
+           "BPE token spans several characters, so its loss per token is larger for the same text."));
     opts->addWidget(m_logScale);
     opts->addWidget(new QLabel(tr("Smoothing")));
     opts->addWidget(m_smooth);
+    opts->addWidget(new QLabel(tr("Loss in")));
+    opts->addWidget(m_lossUnit);
     opts->addStretch();
     rv->addLayout(opts);
+    m_compareNote = new QLabel;
+    m_compareNote->setObjectName("compareNote");
+    m_compareNote->setWordWrap(true);
+    m_compareNote->hide();
+    rv->addWidget(m_compareNote);
     m_plot = new MetricsPlot;
     rv->addWidget(m_plot, 1);
     m_plot->setSmoothing(m_smooth->value() / 100.0);
     connect(m_logScale, &QCheckBox::toggled, m_plot, &MetricsPlot::setLogScale);
+    connect(m_lossUnit, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_plot->setBitsPerChar(i == 1);
+        QSettings().setValue("plotLossUnit", i);
+    });
+    m_lossUnit->setCurrentIndex(QSettings().value("plotLossUnit", 0).toInt() == 1 ? 1 : 0);
     connect(m_smooth, &QSlider::valueChanged, this, [this](int v) {
         m_plot->setSmoothing(v / 100.0);
         QSettings().setValue("plotSmoothing", v);
@@ -302,6 +355,20 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     setBusy(false);
 }
 
+void TrainingPanel::fitFormWidth() {
+    // The fields never run under the vertical scroll bar: the area is at least the form plus the bar wide,
+    // also after a preset or a run changed what the fields hold (and so the form's minimum width).
+    m_formScroll->setMinimumWidth(m_form->minimumSizeHint().width() +
+                                  m_formScroll->verticalScrollBar()->sizeHint().width() +
+                                  2 * m_formScroll->frameWidth());
+}
+
+bool TrainingPanel::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == m_form && e->type() == QEvent::LayoutRequest)
+        fitFormWidth();
+    return PanelBase::eventFilter(watched, e);
+}
+
 void TrainingPanel::showIdleStatus() {
     m_status->setText(m_dataset->count() == 0
                           ? tr("No prepared dataset yet: press <b>Quick start</b> (Ctrl+R) to prepare Debian's "
@@ -324,7 +391,7 @@ void TrainingPanel::offerResume(const QString& dir) {
     m_offerRun = dir;
     m_offer->setText(tr("Run <b>%1</b> was interrupted at step %2. <a href=\"resume\">Resume it</a> · "
                         "<a href=\"dismiss\">Dismiss</a>")
-                         .arg(QFileInfo(dir).fileName().toHtmlEscaped())
+                         .arg(runTitle(dir).toHtmlEscaped())
                          .arg(steps.back()));
     m_offer->show();
 }
@@ -473,6 +540,7 @@ void TrainingPanel::clearRun() {
     m_initFrom.clear();
     m_plot->clear();
     m_plot->clearComparisons();
+    m_compareNote->hide();
     m_plot->setRunName({});
     m_progress->setFormat(tr("not started"));
     m_progress->setRange(0, 1);
@@ -501,24 +569,28 @@ bool TrainingPanel::openRun(const QString& dir) {
             setDataset(QString::fromStdString(cfg.data_dir));
         m_openingRun = false;
         m_plot->clearComparisons();
+        m_compareNote->hide();
         const QString metrics = dir + "/metrics.csv";
         if (QFileInfo::exists(metrics))
             m_plot->loadRows(twb::read_metrics(metrics.toStdString()));
         else
             m_plot->clear();
         m_runDir = dir;
-        m_plot->setRunName(QFileInfo(dir).fileName());
+        m_plot->setRunName(runTitle(dir));
         const auto steps = twb::list_checkpoints(dir.toStdString());
         m_runLabel->setText(tr("<b>Run</b> %1<br>%2 checkpoint(s)%3")
-                                .arg(dir.toHtmlEscaped())
+                                .arg(runLabelText(dir))
                                 .arg(steps.size())
                                 .arg(steps.empty() ? QString() : tr(", last at step %1").arg(steps.back())));
         m_progress->setFormat(tr("step %v / %m"));
         m_progress->setRange(0, std::max(1, cfg.max_iters));
         m_progress->setValue(steps.empty() ? 0 : static_cast<int>(steps.back()));
         showIdleStatus();
+        const QString holder = QString::fromStdString(twb::run_holder(dir.toStdString()));
         m_status->setText(
-            steps.empty() ? tr("No checkpoint yet: Start trains this run from the beginning.")
+            !holder.isEmpty()
+                ? tr("Being trained now by %1: the curves are what it had written when opened.").arg(holder)
+            : steps.empty() ? tr("No checkpoint yet: Start trains this run from the beginning.")
             : steps.back() >= cfg.max_iters
                 ? tr("Finished at step %1.").arg(steps.back())
                 : tr("Interrupted at step %1 of %2: Start (F5) continues it.").arg(steps.back()).arg(cfg.max_iters));
@@ -592,7 +664,7 @@ void TrainingPanel::startJob(bool resume) {
     if (m_runDir.isEmpty())
         m_runDir = Workspace::newRunPath();
     req.job.run_dir = m_runDir.toStdString();
-    m_plot->setRunName(QFileInfo(m_runDir).fileName());
+    m_plot->setRunName(runTitle(m_runDir));
     req.job.resume = resume;
     req.job.init_from = m_initFrom.toStdString();
     m_control = std::make_shared<twb::TrainControl>();
@@ -602,7 +674,7 @@ void TrainingPanel::startJob(bool resume) {
     showError({});
     m_runLabel->setText(
         tr("<b>Run</b> %1%2")
-            .arg(m_runDir.toHtmlEscaped(),
+            .arg(runLabelText(m_runDir),
                  m_initFrom.isEmpty() ? QString() : tr("<br>initialised from %1").arg(m_initFrom.toHtmlEscaped())));
     setBusy(true);
     emit runChanged(m_runDir);
@@ -652,14 +724,76 @@ void TrainingPanel::initialiseFromRun(const QString& dir) {
 
 void TrainingPanel::compareWith(const QStringList& runs) {
     m_plot->clearComparisons();
+    QSet<QString> tokenizations;
+    if (!m_runDir.isEmpty())
+        tokenizations << tokenization(m_runDir);
+    int shown = 0;
     for (const auto& r : runs) {
         const QString m = r + "/metrics.csv";
         if (!QFileInfo::exists(m))
             continue;
         try {
-            m_plot->addComparison(QFileInfo(r).fileName(), twb::read_metrics(m.toStdString()));
+            m_plot->addComparison(runTitle(r), twb::read_metrics(m.toStdString()));
+            tokenizations << tokenization(r);
+            ++shown;
         } catch (const std::exception& e) {
             showError(QString::fromStdString(e.what()));
         }
     }
+    tokenizations.remove(QString());
+    if (shown == 0) {
+        m_compareNote->hide();
+        return;
+    }
+    if (tokenizations.size() > 1) {
+        // Loss per token of a BPE run and of a character run are in different units: compare per character.
+        m_lossUnit->setCurrentIndex(1);
+        m_compareNote->setText(
+            tr("These runs split text into different tokens (%1), so their losses per token do not compare: the "
+               "validation loss is shown in <b>bits per character</b>, the unit they share.")
+                .arg(QStringList(tokenizations.values()).join(tr(", ")).toHtmlEscaped()));
+    } else {
+        m_compareNote->setText(
+            tr("Comparing %n other run(s) (dashed). Same tokenizer, so nats per token compare; "
+               "bits per character works too.",
+               "", shown));
+    }
+    m_compareNote->show();
+}
+
+void TrainingPanel::duplicateRun(const QString& dir) {
+    if (isBusy())
+        return;
+    try {
+        const auto cfg = twb::read_run_config(dir.toStdString());
+        newRun();
+        m_form->setConfig(cfg);
+        if (!cfg.data_dir.empty())
+            setDataset(QString::fromStdString(cfg.data_dir));
+        m_runLabel->setText(tr("<b>New run</b> with the settings of %1 (its folder is made on Start)")
+                                .arg(runTitle(dir).toHtmlEscaped()));
+        emit statusMessage(tr("new run with the settings of %1: press Start (F5)").arg(runTitle(dir)));
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+    }
+}
+
+void TrainingPanel::refreshRunName() {
+    if (m_runDir.isEmpty() || !QFileInfo::exists(m_runDir + "/config.json"))
+        return;
+    m_plot->setRunName(runTitle(m_runDir));
+    // The header's first line names the run; the rest (checkpoints, init) stays.
+    QString label = m_runLabel->text();
+    const int br = label.indexOf("<br>");
+    m_runLabel->setText(tr("<b>Run</b> %1").arg(runLabelText(m_runDir)) + (br >= 0 ? label.mid(br) : QString()));
+}
+
+QString TrainingPanel::runLabelText(const QString& dir) const {
+    // A named run by its name and folder name; the whole path is the label's tooltip.
+    m_runLabel->setToolTip(dir);
+    const QString title = runTitle(dir);
+    return title == QFileInfo(dir).fileName()
+               ? dir.toHtmlEscaped()
+               : QStringLiteral("%1 <span style=\"color: #777\">(%2)</span>")
+                     .arg(title.toHtmlEscaped(), QFileInfo(dir).fileName().toHtmlEscaped());
 }

@@ -19,6 +19,7 @@ class QCheckBox;
 class QSlider;
 class QSpinBox;
 class QAction;
+class QScrollArea;
 
 class TrainingPanel : public PanelBase {
     Q_OBJECT
@@ -58,7 +59,12 @@ public slots:
     void stop();
     void saveCheckpointNow();
     void initialiseFromRun(const QString& dir);
+    /// Overlays these runs' validation loss; when their tokenizers differ, in bits per character, saying why.
     void compareWith(const QStringList& runs);
+    /// A new run with another run's settings and dataset (the Runs view's "Duplicate config").
+    void duplicateRun(const QString& dir);
+    /// Shows the open run's name again (after the Runs view renamed it).
+    void refreshRunName();
     /// Extends the open, finished run by `steps` and continues it. The cosine schedule has already
     /// reached its floor, so the extra steps train at the minimum LR (no jump back up, no loss spike).
     void trainMore(int steps);
@@ -75,6 +81,7 @@ signals:
 
 protected:
     void busyChanged(bool busy) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     /// Forgets the open run: no run folder, empty plots, an unstarted progress bar.
@@ -86,11 +93,15 @@ private:
     QString pausedText() const;
     void forgetUnstartedRun();
     void updateMoreRow();
+    /// "name (folder)" for the header, or the folder alone for an unnamed run; HTML.
+    QString runLabelText(const QString& dir) const;
+    void fitFormWidth();
 
     QThread m_thread;
     TrainWorker* m_worker = nullptr;
     std::shared_ptr<twb::TrainControl> m_control;
     ConfigForm* m_form = nullptr;
+    QScrollArea* m_formScroll = nullptr;
     MetricsPlot* m_plot = nullptr;
     QComboBox* m_dataset = nullptr;
     QPushButton *m_quick, *m_start, *m_pause, *m_stop, *m_save;
@@ -104,6 +115,8 @@ private:
     QSpinBox* m_moreSteps = nullptr;  // the last evaluation: loss, perplexity, bits per character, accuracy
     QString m_lastEval;
     QCheckBox* m_logScale = nullptr;
+    QComboBox* m_lossUnit = nullptr;  // nats per token / bits per character
+    QLabel* m_compareNote = nullptr;  // why the comparison is in the unit it is in
     QSlider* m_smooth = nullptr;
     QString m_runDir, m_initFrom;
     bool m_startAfterPrepare = false;

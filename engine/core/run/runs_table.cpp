@@ -4,6 +4,7 @@
 #include "twb/experiments.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
+#include "twb/run_info.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +34,10 @@ RunSummary summarise(const fs::path& dir) {
     RunSummary r;
     r.dir = dir.string();
     r.name = dir.filename().string();
+    const RunInfo info = read_run_info(dir);
+    r.display_name = info.name.empty() ? r.name : info.name;
+    r.notes = info.notes;
+    r.created = info.created;
     const RunConfig cfg = read_run_config(dir);
     const nlohmann::json j = cfg;
     for (const auto& [k, v] : j.items())
@@ -58,7 +63,10 @@ RunSummary summarise(const fs::path& dir) {
     r.perplexity = std::exp(r.final_val_loss);
     r.tokens_per_s = median(speeds);
     const auto ck = list_checkpoints(dir);
-    r.status = ck.empty() ? "empty" : ck.back() >= cfg.max_iters ? "finished" : "interrupted";
+    r.status = !run_holder(dir).empty()     ? "running"
+               : ck.empty()                 ? "empty"
+               : ck.back() >= cfg.max_iters ? "finished"
+                                            : "interrupted";
     return r;
 }
 
@@ -172,7 +180,8 @@ std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_
     t += "\n" + rule + "\n";
     if (!grouping) {
         for (const auto& r : runs) {
-            t += "| " + r.name + " |";
+            t += "| " + r.name +
+                 (r.display_name.empty() || r.display_name == r.name ? "" : " “" + r.display_name + "”") + " |";
             for (const auto& k : keys)
                 t += " " + shown(k, r.config.count(k) ? r.config.at(k) : "") + " |";
             t += " " + std::to_string(r.parameters) + " | " + fmt(r.final_val_loss) + " | " + fmt(r.best_val_loss) +

@@ -135,8 +135,11 @@ SweepSpec read_sweep(const std::filesystem::path& sweep_dir);
 struct RunSummary {
     std::string dir;                            // run folder
     std::string name;                           // its folder name
+    std::string display_name;                   // run.json's name (run_info.h), else the folder name
+    std::string notes;                          // run.json's notes
+    std::string created;                        // UTC, ISO 8601 (run_info.h)
     std::map<std::string, std::string> config;  // every config key -> value as text
-    std::string status;                         // "finished", "interrupted" or "empty"
+    std::string status;                         // "running" (a trainer holds it), "finished", "interrupted", "empty"
     int64_t steps = 0;                          // last step logged
     int64_t parameters = 0;
     double final_val_loss = NAN, best_val_loss = NAN;

@@ -1,0 +1,201 @@
+// The Runs view driven offscreen over a workspace with real runs: it lists every run with its status
+// (finished, interrupted, running while another process holds the run lock) and its best validation
+// loss; a name and notes typed in persist in run.json; delete asks first, does nothing on Cancel,
+// refuses a running run and removes the folder on Delete; Duplicate config fills the Training panel's
+// form for a new run; Compare selected opens the first run and overlays the others; the table sorts
+// by number and remembers its sort.
+#include "test_util.h"
+#include "twb/metrics.h"
+#include "twb/run_folder.h"
+#include "twb/run_info.h"
+#include "twb/text.h"
+#include "ui/MainWindow.h"
+#include "ui/runs/RunsPanel.h"
+#include "ui/training/ConfigForm.h"
+#include "ui/training/MetricsPlot.h"
+#include "ui/training/TrainingPanel.h"
+#include "ui/widgets/RunsTable.h"
+#include "ui/widgets/RunsTableModel.h"
+#include "ui_fixture.h"
+
+#include <nlohmann/json.hpp>
+
+#include <qcustomplot.h>
+#include <QApplication>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTimer>
+
+namespace {
+/// The lowest validation loss in a run's metrics.csv: the definition of "best", computed here.
+double bestLoss(const QString& run) {
+    double best = INFINITY;
+    for (const auto& r : twb::read_metrics((run + "/metrics.csv").toStdString()))
+        if (r.kind == "eval")
+            best = std::min(best, r.val_loss);
+    return best;
+}
+
+/// Answers the next modal message box with this button.
+void answerNextMessageBox(QMessageBox::StandardButton answer, QString* text = nullptr) {
+    QTimer::singleShot(0, [answer, text] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        QVERIFY(box);
+        if (text)
+            *text = box->text();
+        box->button(answer)->click();
+    });
+}
+
+QString cell(RunsTable* t, const QString& run, int column) {
+    return t->model()->index(t->rowOf(run), column).data().toString();
+}
+}  // namespace
+
+class TestRunsPanel : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws;
+    QString m_finished, m_interrupted;
+
+    static void refreshed(RunsPanel& p) {
+        QSignalSpy spy(&p, &RunsPanel::refreshed);
+        p.refresh();
+        QVERIFY(spy.wait(20000));
+    }
+
+private slots:
+    void initTestCase() {
+        m_finished = twbtest::make_tiny_run(m_ws, "finished", 20);
+        // A run stopped before its end: trained to 20 of 30 steps (its config asks for 30).
+        m_interrupted = twbtest::make_tiny_run(m_ws, "interrupted", 20);
+        auto cfg = twb::read_run_config(m_interrupted.toStdString());
+        cfg.max_iters = 30;
+        twb::write_file_atomic(m_interrupted.toStdString() + "/config.json", nlohmann::json(cfg).dump(2));
+    }
+    void listsRunsWithStatusAndBestLoss() {
+        RunsPanel p;
+        refreshed(p);
+        RunsTable* t = p.table();
+        QCOMPARE(t->runs().size(), size_t(2));
+        QCOMPARE(cell(t, m_finished, RunsTableModel::Status), QString("finished"));
+        QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("interrupted"));
+        QCOMPARE(cell(t, m_interrupted, RunsTableModel::Steps), QString("20 of 30"));
+        QCOMPARE(cell(t, m_finished, RunsTableModel::Model), QString("2×2×32"));  // layers × heads × width
+        QCOMPARE(cell(t, m_finished, RunsTableModel::Dataset), QString("small"));
+        QCOMPARE(cell(t, m_finished, RunsTableModel::BestValLoss), QString::number(bestLoss(m_finished), 'f', 4));
+        QVERIFY(cell(t, m_finished, RunsTableModel::BitsPerChar).toDouble() > 0);
+        // Another process writing a run (flock(1) takes the same lock a trainer takes): shown as running,
+        // and it cannot be deleted.
+        QProcess holder;
+        holder.start("flock", {"-x", m_interrupted + "/.lock", "cat"});
+        QVERIFY(holder.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(!twb::run_holder(m_interrupted.toStdString()).empty(), 20000);
+        refreshed(p);
+        QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("running"));
+        QVERIFY(!p.deleteRun(m_interrupted));  // refused before any question
+        QVERIFY(p.lastError().contains("stop its training"));
+        QVERIFY(QFileInfo::exists(m_interrupted + "/config.json"));
+        holder.closeWriteChannel();
+        QVERIFY(holder.waitForFinished(20000));
+        refreshed(p);
+        QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("interrupted"));
+    }
+    void sortsByNumberAndRemembersTheSort() {
+        {
+            RunsPanel p;
+            refreshed(p);
+            p.table()->sortByColumn(RunsTableModel::BestValLoss, Qt::AscendingOrder);
+            const double first = p.table()->model()->index(0, RunsTableModel::BestValLoss).data().toDouble();
+            const double second = p.table()->model()->index(1, RunsTableModel::BestValLoss).data().toDouble();
+            QVERIFY(first <= second);
+        }
+        RunsPanel again;
+        QCOMPARE(again.table()->horizontalHeader()->sortIndicatorSection(), int(RunsTableModel::BestValLoss));
+        QCOMPARE(again.table()->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+    }
+    void nameAndNotesPersist() {
+        {
+            RunsPanel p;
+            refreshed(p);
+            QVERIFY(p.table()->selectRun(m_finished));
+            p.notesEdit()->setPlainText("lr 1e-3, no dropout");
+            QSignalSpy done(&p, &RunsPanel::refreshed);
+            p.nameEdit()->setText("fortunes baseline");
+            QTest::keyClick(p.nameEdit(), Qt::Key_Return);  // Enter saves name and notes
+            QVERIFY(done.wait(20000));
+            QCOMPARE(cell(p.table(), m_finished, RunsTableModel::Name), QString("fortunes baseline"));
+        }
+        const auto info = twb::read_run_info(m_finished.toStdString());
+        QCOMPARE(info.name, std::string("fortunes baseline"));
+        QCOMPARE(info.notes, std::string("lr 1e-3, no dropout"));
+        RunsPanel later;  // a new session reads them back
+        refreshed(later);
+        QVERIFY(later.table()->selectRun(m_finished));
+        QCOMPARE(later.nameEdit()->text(), QString("fortunes baseline"));
+        QCOMPARE(later.notesEdit()->toPlainText(), QString("lr 1e-3, no dropout"));
+        QVERIFY(later.renameRun(m_finished, "baseline 2"));
+        QCOMPARE(twb::read_run_info(m_finished.toStdString()).name, std::string("baseline 2"));
+    }
+    void duplicateFillsTheFormAndCompareOverlays() {
+        MainWindow w;
+        RunsPanel* p = w.runsPanel();
+        refreshed(*p);
+        TrainingPanel* tp = w.trainingPanel();
+        QVERIFY(p->table()->selectRun(m_interrupted));
+        tp->form()->applyPreset("tiny");  // something else in the form first
+        for (auto* b : p->findChildren<QPushButton*>())
+            if (b->text() == "Duplicate config")
+                b->click();
+        const auto want = twb::read_run_config(m_interrupted.toStdString());
+        QCOMPARE(tp->form()->config().n_embd, want.n_embd);
+        QCOMPARE(tp->form()->config().n_layer, want.n_layer);
+        QCOMPARE(tp->form()->config().max_iters, want.max_iters);
+        QVERIFY(tp->currentRun().isEmpty());  // a new run: nothing of the old one is continued
+        QCOMPARE(tp->findChild<QComboBox*>("dataset")->currentData().toString(), QString::fromStdString(want.data_dir));
+        // Compare selected: the first selected run opens, the second is drawn over it.
+        p->table()->selectAll();
+        QCOMPARE(p->table()->selectedRuns().size(), 2);
+        emit p->compareRequested(p->table()->selectedRuns());
+        QCOMPARE(tp->currentRun(), p->table()->selectedRuns().first());
+        QVERIFY(tp->plot()->comparisonPoints(0) > 0);
+        // The same tokenizer: nats per token stay; bits per character can be chosen and holds other values.
+        const double nats = tp->plot()->comparisonValue(0, 0);
+        tp->plot()->setBitsPerChar(true);
+        QVERIFY(tp->plot()->comparisonValue(0, 0) != nats);
+        tp->plot()->setBitsPerChar(false);
+        QCOMPARE(tp->plot()->comparisonValue(0, 0), nats);
+    }
+    void deleteAsksAndRemoves() {
+        // A third run, to delete.
+        const QString doomed = twbtest::make_tiny_run(m_ws, "doomed", 10);
+        QSettings().setValue("runsView/table/header", QByteArray());
+        RunsPanel p;
+        refreshed(p);
+        QVERIFY(p.table()->selectRun(doomed));
+        QString question;
+        answerNextMessageBox(QMessageBox::Cancel, &question);
+        p.deleteSelected();
+        QVERIFY2(question.contains("doomed"), qPrintable(question));
+        QVERIFY(QFileInfo::exists(doomed + "/config.json"));  // Cancel keeps it
+        QSignalSpy deleted(&p, &RunsPanel::runDeleted);
+        answerNextMessageBox(QMessageBox::Yes);
+        p.deleteSelected();
+        QCOMPARE(deleted.count(), 1);
+        QVERIFY(!QFileInfo::exists(doomed));
+        QSignalSpy done(&p, &RunsPanel::refreshed);
+        QVERIFY(done.wait(20000));
+        QCOMPARE(p.table()->rowOf(doomed), -1);
+        // Nothing half-deleted is left beside the runs.
+        QCOMPARE(QDir(Workspace::runsDir()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 (QStringList{"finished", "interrupted"}));
+    }
+};
+
+QTEST_MAIN(TestRunsPanel)
+#include "tst_runs_panel.moc"

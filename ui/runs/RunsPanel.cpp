@@ -1,0 +1,299 @@
+#include "ui/runs/RunsPanel.h"
+
+#include "twb/run_info.h"
+#include "ui/Workspace.h"
+#include "ui/widgets/RunsTable.h"
+#include "ui/widgets/RunsTableModel.h"
+
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+RunsPanel::RunsPanel(QWidget* parent) : PanelBase(parent) {
+    auto* v = new QVBoxLayout(this);
+    m_summary = new QLabel;
+    m_summary->setWordWrap(true);
+    v->addWidget(m_summary);
+    auto* buttons = new QHBoxLayout;
+    m_open = new QPushButton(tr("Open"));
+    m_open->setToolTip(tr("Open the run in the Training panel (Enter or double click)"));
+    m_duplicate = new QPushButton(tr("Duplicate config"));
+    m_duplicate->setToolTip(tr("A new run in the Training panel with this run's settings (Ctrl+D)"));
+    m_compare = new QPushButton(tr("Compare selected"));
+    m_compare->setToolTip(tr("Overlay the selected runs' validation curves in the Training panel (Ctrl+M)"));
+    m_delete = new QPushButton(tr("Delete…"));
+    m_delete->setToolTip(tr("Delete the selected runs and their checkpoints (Delete); asks first"));
+    auto* refreshButton = new QPushButton(tr("Refresh"));
+    refreshButton->setToolTip(tr("Read the workspace's runs again (Ctrl+Shift+R)"));
+    for (QPushButton* b : {m_open, m_duplicate, m_compare, m_delete, refreshButton})
+        buttons->addWidget(b);
+    buttons->addStretch(1);
+    v->addLayout(buttons);
+
+    m_table = new RunsTable;
+    m_table->setObjectName("runsTable");
+    m_table->setSettingsKey("runsView/table");
+    auto* details = new QGroupBox(tr("Selected run"));
+    auto* form = new QFormLayout(details);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_name = new QLineEdit;
+    m_name->setPlaceholderText(tr("a name to tell this run apart (F2)"));
+    m_notes = new QPlainTextEdit;
+    m_notes->setPlaceholderText(tr("what you tried, what you saw"));
+    m_notes->setTabChangesFocus(true);
+    m_folder = new QLabel;
+    m_folder->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_folder->setWordWrap(true);
+    m_saveDetails = new QPushButton(tr("Save name and notes"));
+    m_saveDetails->setToolTip(tr("Stored in the run folder's run.json (Ctrl+S); twb label shows and sets them too"));
+    form->addRow(tr("Name"), m_name);
+    form->addRow(tr("Notes"), m_notes);
+    form->addRow(tr("Folder"), m_folder);
+    auto* saveRow = new QHBoxLayout;
+    saveRow->addWidget(m_saveDetails);
+    saveRow->addStretch(1);
+    form->addRow(saveRow);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_table);
+    split->addWidget(details);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    v->addWidget(split, 1);
+    v->addWidget(errorLabel());
+
+    connect(m_table, &RunsTable::runActivated, this, &RunsPanel::openRequested);
+    connect(m_table, &RunsTable::selectedRunsChanged, this, [this] {
+        showDetails();
+        updateActions();
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
+        showDetails();
+        updateActions();
+    });
+    connect(m_open, &QPushButton::clicked, this, [this] {
+        if (!m_table->currentRun().isEmpty())
+            emit openRequested(m_table->currentRun());
+    });
+    connect(m_duplicate, &QPushButton::clicked, this, [this] {
+        if (!m_table->currentRun().isEmpty())
+            emit duplicateRequested(m_table->currentRun());
+    });
+    connect(m_compare, &QPushButton::clicked, this, [this] {
+        if (m_table->selectedRuns().size() >= 1)
+            emit compareRequested(m_table->selectedRuns());
+    });
+    connect(m_delete, &QPushButton::clicked, this, &RunsPanel::deleteSelected);
+    connect(refreshButton, &QPushButton::clicked, this, &RunsPanel::refresh);
+    connect(m_saveDetails, &QPushButton::clicked, this, &RunsPanel::saveDetails);
+    connect(m_name, &QLineEdit::returnPressed, this, &RunsPanel::saveDetails);
+    auto key = [this](const QKeySequence& k, auto slot) {
+        auto* s = new QShortcut(k, this);
+        s->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(s, &QShortcut::activated, this, slot);
+    };
+    key(QKeySequence(Qt::Key_F2), [this] {
+        m_name->setFocus();
+        m_name->selectAll();
+    });
+    key(QKeySequence(Qt::CTRL | Qt::Key_D), [this] { m_duplicate->click(); });
+    key(QKeySequence(Qt::CTRL | Qt::Key_M), [this] { m_compare->click(); });
+    key(QKeySequence(Qt::CTRL | Qt::Key_S), [this] { saveDetails(); });
+    key(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), [this] { refresh(); });
+    auto* del = new QShortcut(QKeySequence::Delete, m_table);
+    del->setContext(Qt::WidgetShortcut);
+    connect(del, &QShortcut::activated, this, &RunsPanel::deleteSelected);
+
+    connect(&m_loader, &QFutureWatcher<std::vector<twb::RunSummary>>::finished, this, [this] {
+        auto runs = m_loader.result();
+        int running = 0;
+        for (const auto& r : runs)
+            running += r.status == "running" ? 1 : 0;
+        m_summary->setText(runs.empty() ? tr("No runs yet in %1. Quick start (Ctrl+R) in the Training panel makes one.")
+                                              .arg(Workspace::runsDir())
+                                        : (runs.size() == 1 ? tr("1 run in %1") : tr("%1 runs in %2").arg(runs.size()))
+                                                  .arg(Workspace::runsDir()) +
+                                              (running > 0 ? tr(" · %1 running").arg(running) : QString()));
+        m_table->setRuns(std::move(runs));
+        if (m_table->selectedRuns().isEmpty() && !m_table->runs().empty())
+            m_table->selectRun(m_table->model()->index(0, 0).data(RunsTableModel::DirRole).toString());
+        showDetails();
+        updateActions();
+        emit refreshed();
+        if (m_refreshAgain) {
+            m_refreshAgain = false;
+            refresh();
+        }
+    });
+    updateActions();
+}
+
+RunsPanel::~RunsPanel() {
+    m_loader.waitForFinished();
+}
+
+void RunsPanel::refresh() {
+    if (m_loader.isRunning()) {
+        m_refreshAgain = true;
+        return;
+    }
+    const std::string dir = Workspace::runsDir().toStdString();
+    m_loader.setFuture(QtConcurrent::run([dir] {
+        try {
+            return twb::collect_runs(dir);
+        } catch (const std::exception&) {
+            return std::vector<twb::RunSummary>{};
+        }
+    }));
+}
+
+void RunsPanel::showEvent(QShowEvent* e) {
+    PanelBase::showEvent(e);
+    refresh();
+}
+
+void RunsPanel::showDetails() {
+    const QString dir = m_table->currentRun();
+    const twb::RunSummary* r = m_table->summary(dir);
+    if (dir == m_shownRun && r)
+        return;  // a refresh keeps what is being typed
+    m_shownRun = r ? dir : QString();
+    m_name->setText(r && r->display_name != r->name ? QString::fromStdString(r->display_name) : QString());
+    m_name->setPlaceholderText(r ? tr("unnamed (%1); a name to tell it apart (F2)").arg(QString::fromStdString(r->name))
+                                 : QString());
+    m_notes->setPlainText(r ? QString::fromStdString(r->notes) : QString());
+    m_folder->setText(r ? dir : QString());
+}
+
+void RunsPanel::updateActions() {
+    const QStringList sel = m_table->selectedRuns();
+    const bool one = !m_table->currentRun().isEmpty() && m_table->summary(m_table->currentRun());
+    m_open->setEnabled(one);
+    m_duplicate->setEnabled(one);
+    m_compare->setEnabled(sel.size() >= 2);
+    m_delete->setEnabled(!sel.isEmpty());
+    m_name->setEnabled(one);
+    m_notes->setEnabled(one);
+    m_saveDetails->setEnabled(one);
+}
+
+bool RunsPanel::renameRun(const QString& dir, const QString& name) {
+    try {
+        auto info = twb::read_run_info(dir.toStdString());
+        info.name = name.toStdString();
+        twb::write_run_info(dir.toStdString(), info);
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+        return false;
+    }
+    showError({});
+    m_shownRun.clear();  // show what was stored
+    emit runEdited(dir);
+    refresh();
+    return true;
+}
+
+bool RunsPanel::setNotes(const QString& dir, const QString& notes) {
+    try {
+        auto info = twb::read_run_info(dir.toStdString());
+        info.notes = notes.toStdString();
+        twb::write_run_info(dir.toStdString(), info);
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+        return false;
+    }
+    showError({});
+    m_shownRun.clear();
+    emit runEdited(dir);
+    refresh();
+    return true;
+}
+
+void RunsPanel::saveDetails() {
+    const QString dir = m_shownRun;
+    if (dir.isEmpty())
+        return;
+    try {
+        auto info = twb::read_run_info(dir.toStdString());
+        info.name = m_name->text().toStdString();
+        info.notes = m_notes->toPlainText().toStdString();
+        twb::write_run_info(dir.toStdString(), info);
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+        return;
+    }
+    showError({});
+    m_shownRun.clear();
+    emit statusMessage(tr("saved the name and notes of %1").arg(QFileInfo(dir).fileName()));
+    emit runEdited(dir);
+    refresh();
+}
+
+bool RunsPanel::deleteRun(const QString& dir, bool ask) {
+    const twb::RunSummary* r = m_table->summary(dir);
+    const QString shown = r ? QString::fromStdString(r->display_name) : QFileInfo(dir).fileName();
+    const std::string holder = twb::run_holder(dir.toStdString());
+    if (!holder.empty()) {
+        showError(tr("%1 is being trained (by %2): stop its training before deleting it.")
+                      .arg(shown, QString::fromStdString(holder)));
+        return false;
+    }
+    if (ask) {
+        QMessageBox box(QMessageBox::Warning, tr("Delete run"),
+                        tr("Delete the run “%1” with its checkpoints, curves and samples?\n\n%2\n\nThis cannot be "
+                           "undone.")
+                            .arg(shown, dir),
+                        QMessageBox::Yes | QMessageBox::Cancel, this);
+        box.setDefaultButton(QMessageBox::Cancel);
+        box.button(QMessageBox::Yes)->setText(tr("Delete"));
+        if (box.exec() != QMessageBox::Yes)
+            return false;
+    }
+    try {
+        twb::delete_run(dir.toStdString());
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+        return false;
+    }
+    showError({});
+    emit statusMessage(tr("deleted %1").arg(dir));
+    emit runDeleted(dir);
+    refresh();
+    return true;
+}
+
+void RunsPanel::deleteSelected() {
+    const QStringList sel = m_table->selectedRuns();
+    if (sel.isEmpty())
+        return;
+    if (sel.size() == 1) {
+        deleteRun(sel.first());
+        return;
+    }
+    for (const QString& d : sel)
+        if (!twb::run_holder(d.toStdString()).empty()) {
+            showError(tr("%1 is being trained: stop its training before deleting it.").arg(QFileInfo(d).fileName()));
+            return;
+        }
+    if (QMessageBox::warning(this, tr("Delete runs"),
+                             tr("Delete these %1 runs with their checkpoints, curves and samples?\n\n%2\n\nThis "
+                                "cannot be undone.")
+                                 .arg(sel.size())
+                                 .arg(sel.join('\n')),
+                             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes)
+        return;
+    for (const QString& d : sel)
+        if (!deleteRun(d, false))
+            return;
+}

@@ -1,0 +1,68 @@
+// The Runs view: every run of the workspace in a RunsTable (name, dataset, model size, steps, best
+// validation loss, bits per character, date, status), with the selected run's name and notes to edit,
+// and the actions people expect: open, duplicate config, compare selected, delete (asked first,
+// refused while a trainer writes the run). The table is read off the UI thread (twb::collect_runs);
+// names, notes and deletion go through the engine's run_info.h. Opening, duplicating and comparing are
+// the Training panel's: this panel only asks for them through signals.
+#pragma once
+#include "twb/experiments.h"
+#include "ui/widgets/PanelBase.h"
+
+#include <QFutureWatcher>
+#include <vector>
+
+class RunsTable;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+
+class RunsPanel : public PanelBase {
+    Q_OBJECT
+public:
+    explicit RunsPanel(QWidget* parent = nullptr);
+    ~RunsPanel() override;
+    RunsTable* table() const { return m_table; }
+    QLineEdit* nameEdit() const { return m_name; }
+    QPlainTextEdit* notesEdit() const { return m_notes; }
+
+    /// Gives a run a name (stored in RUN/run.json); false with the error shown when it cannot.
+    bool renameRun(const QString& dir, const QString& name);
+    /// Replaces a run's notes.
+    bool setNotes(const QString& dir, const QString& notes);
+    /// Deletes a run after asking (unless ask is false); refused while it is running.
+    bool deleteRun(const QString& dir, bool ask = true);
+
+public slots:
+    /// Re-reads the workspace's runs in the background; refreshed() follows.
+    void refresh();
+    /// Saves the name and notes fields into the selected run.
+    void saveDetails();
+    void deleteSelected();
+
+signals:
+    void refreshed();
+    void openRequested(const QString& dir);
+    void duplicateRequested(const QString& dir);
+    void compareRequested(const QStringList& dirs);
+    /// A run was renamed, its notes changed, or it was deleted.
+    void runEdited(const QString& dir);
+    void runDeleted(const QString& dir);
+
+protected:
+    void showEvent(QShowEvent* e) override;
+
+private:
+    void showDetails();
+    void updateActions();
+
+    RunsTable* m_table = nullptr;
+    QLabel* m_summary = nullptr;
+    QLabel* m_folder = nullptr;
+    QLineEdit* m_name = nullptr;
+    QPlainTextEdit* m_notes = nullptr;
+    QPushButton *m_open, *m_duplicate, *m_compare, *m_delete, *m_saveDetails;
+    QFutureWatcher<std::vector<twb::RunSummary>> m_loader;
+    bool m_refreshAgain = false;  // a refresh was asked for while one was running
+    QString m_shownRun;           // whose name and notes the fields hold
+};

@@ -1,0 +1,145 @@
+#include "ui/widgets/RunsTable.h"
+
+#include "ui/widgets/RunsTableModel.h"
+
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <algorithm>
+
+RunsTable::RunsTable(QWidget* parent) : QTableView(parent) {
+    m_model = new RunsTableModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(RunsTableModel::SortRole);
+    setModel(m_proxy);
+    setSortingEnabled(true);
+    sortByColumn(RunsTableModel::Created, Qt::DescendingOrder);  // newest first until the user sorts
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setSelectionMode(QAbstractItemView::ExtendedSelection);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setAlternatingRowColors(true);
+    setWordWrap(false);
+    verticalHeader()->hide();
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    horizontalHeader()->setStretchLastSection(false);
+    horizontalHeader()->setHighlightSections(false);
+    horizontalHeader()->setSectionsMovable(false);
+    setColumnWidth(RunsTableModel::Name, 220);
+    connect(this, &QAbstractItemView::activated, this,
+            [this](const QModelIndex& i) { emit runActivated(i.data(RunsTableModel::DirRole).toString()); });
+    connect(selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsTable::selectedRunsChanged);
+    connect(horizontalHeader(), &QHeaderView::sectionResized, this, [this] {
+        if (!m_restoring)
+            saveLayout();
+    });
+    connect(horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, [this] {
+        if (!m_restoring)
+            saveLayout();
+    });
+}
+
+RunsTable::~RunsTable() = default;
+
+void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
+    const QStringList selected = selectedRuns();
+    const QString current = currentRun();
+    m_model->setRuns(std::move(runs));
+    if (!m_sized && m_settingsKey.isEmpty() && !m_model->runs().empty()) {
+        resizeColumnsToContents();  // without remembered widths, the first rows decide them
+        m_sized = true;
+    }
+    QItemSelection sel;
+    for (const QString& d : selected) {
+        const int row = rowOf(d);
+        if (row >= 0)
+            sel.select(m_proxy->index(row, 0), m_proxy->index(row, m_proxy->columnCount() - 1));
+    }
+    selectionModel()->select(sel, QItemSelectionModel::ClearAndSelect);
+    const int cur = rowOf(current);
+    if (cur >= 0)
+        selectionModel()->setCurrentIndex(m_proxy->index(cur, 0), QItemSelectionModel::NoUpdate);
+    emit selectedRunsChanged();
+}
+
+const std::vector<twb::RunSummary>& RunsTable::runs() const {
+    return m_model->runs();
+}
+
+void RunsTable::setExtraColumns(const QStringList& configKeys) {
+    if (configKeys == m_model->extraColumns())
+        return;
+    m_model->setExtraColumns(configKeys);  // a model reset: the header's sections start again
+    m_sized = false;
+    restoreLayout();
+}
+
+void RunsTable::setSettingsKey(const QString& key) {
+    m_settingsKey = key;
+    restoreLayout();
+}
+
+QStringList RunsTable::selectedRuns() const {
+    QList<int> rows;
+    for (const QModelIndex& i : selectionModel()->selectedRows())
+        rows << i.row();
+    std::sort(rows.begin(), rows.end());
+    QStringList out;
+    for (int r : rows)
+        out << m_proxy->index(r, 0).data(RunsTableModel::DirRole).toString();
+    return out;
+}
+
+QString RunsTable::currentRun() const {
+    const QModelIndex i = currentIndex();
+    return i.isValid() ? i.data(RunsTableModel::DirRole).toString() : QString();
+}
+
+const twb::RunSummary* RunsTable::summary(const QString& dir) const {
+    const int row = m_model->rowOf(dir);
+    return row < 0 ? nullptr : &m_model->runs()[static_cast<size_t>(row)];
+}
+
+int RunsTable::rowOf(const QString& dir) const {
+    const int row = m_model->rowOf(dir);
+    return row < 0 ? -1 : m_proxy->mapFromSource(m_model->index(row, 0)).row();
+}
+
+bool RunsTable::selectRun(const QString& dir) {
+    const int row = rowOf(dir);
+    if (row < 0)
+        return false;
+    selectionModel()->setCurrentIndex(m_proxy->index(row, 0),
+                                      QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    scrollTo(m_proxy->index(row, 0));
+    return true;
+}
+
+void RunsTable::keyPressEvent(QKeyEvent* e) {
+    if ((e->key() == Qt::Key_Return || e->key() == Qt::Key_Enter) && currentIndex().isValid()) {
+        emit runActivated(currentRun());
+        return;
+    }
+    QTableView::keyPressEvent(e);
+}
+
+void RunsTable::saveLayout() {
+    if (m_settingsKey.isEmpty())
+        return;
+    QSettings s;
+    s.setValue(m_settingsKey + "/header", horizontalHeader()->saveState());
+}
+
+void RunsTable::restoreLayout() {
+    if (m_settingsKey.isEmpty())
+        return;
+    m_restoring = true;
+    const QByteArray state = QSettings().value(m_settingsKey + "/header").toByteArray();
+    if (state.isEmpty() || !horizontalHeader()->restoreState(state)) {
+        setColumnWidth(RunsTableModel::Name, 220);
+        for (int c = RunsTableModel::Dataset; c < RunsTableModel::FirstExtra; ++c)
+            setColumnWidth(c, c == RunsTableModel::Dataset ? 170 : c == RunsTableModel::Created ? 130 : 95);
+    }
+    m_restoring = false;
+}

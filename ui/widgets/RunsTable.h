@@ -1,0 +1,62 @@
+// A sortable table of runs (twb::RunSummary from twb::collect_runs): name, dataset, model size,
+// parameters, steps, best validation loss, bits per character, date and status, plus optional extra
+// columns for config keys that vary. Used by the Runs view and the Experiments panel's sweep results.
+// Remembers its column widths and sort order under a QSettings key when given one; keeps the
+// selection (by run folder) across setRuns(). It only shows runs: reading and changing them is the
+// caller's.
+#pragma once
+#include "twb/experiments.h"
+
+#include <QStringList>
+#include <QTableView>
+#include <vector>
+
+class RunsTableModel;
+class QSortFilterProxyModel;
+
+class RunsTable : public QTableView {
+    Q_OBJECT
+public:
+    explicit RunsTable(QWidget* parent = nullptr);
+    ~RunsTable() override;
+
+    /// Replaces the rows, keeping the selected runs selected and the sort order.
+    void setRuns(std::vector<twb::RunSummary> runs);
+    const std::vector<twb::RunSummary>& runs() const;
+    /// Config keys shown as extra columns after the fixed ones (twb::varied_keys gives a sweep's).
+    void setExtraColumns(const QStringList& configKeys);
+    /// Remembers column widths and the sort order under this QSettings group ("runsView/table").
+    void setSettingsKey(const QString& key);
+
+    /// The selected runs' folders, in the table's order.
+    QStringList selectedRuns() const;
+    /// The current run's folder ("" when none).
+    QString currentRun() const;
+    /// The summary of a run folder shown in the table, or nullptr.
+    const twb::RunSummary* summary(const QString& dir) const;
+    /// Makes this run current and selected; false when it is not in the table.
+    bool selectRun(const QString& dir);
+    /// The view row of a run folder, or -1.
+    int rowOf(const QString& dir) const;
+
+    RunsTableModel* tableModel() const { return m_model; }
+
+signals:
+    /// Double click or Enter on a run.
+    void runActivated(const QString& dir);
+    /// The selection changed (selectedRuns() tells which).
+    void selectedRunsChanged();
+
+protected:
+    void keyPressEvent(QKeyEvent* e) override;
+
+private:
+    void saveLayout();
+    void restoreLayout();
+
+    RunsTableModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QString m_settingsKey;
+    bool m_restoring = false;
+    bool m_sized = false;  // columns fitted to the first rows (when no widths are remembered)
+};
