@@ -1,4 +1,4 @@
-// The main window composes the panels (Datasets, Training, Attention, Sampling), menus, shortcuts and
+// The main window composes the panels (Datasets, Training, Attention, Sampling, Experiments), menus, shortcuts and
 // the status bar with device, threads and BLAS. It wires signals and remembers layout; no tensors, no
 // parsing, no training logic live here. It owns the one model thread the Attention and Sampling panels
 // share, so a checkpoint both show is loaded once.
@@ -17,6 +17,7 @@ class TrainingPanel;
 class SamplingPanel;
 class AttentionPanel;
 class DatasetsPanel;
+class ExperimentsPanel;
 class ModelThread;
 
 class MainWindow : public QMainWindow {
@@ -28,7 +29,8 @@ public:
     SamplingPanel* samplingPanel() const { return m_sampling; }
     AttentionPanel* attentionPanel() const { return m_attention; }
     DatasetsPanel* datasetsPanel() const { return m_datasets; }
-    /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling").
+    ExperimentsPanel* experimentsPanel() const { return m_experiments; }
+    /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling", "Experiments").
     void showPanel(const QString& name);
     /// Where the window opens on a screen whose free area is `available`: the preferred 1400x860 or less,
     /// never past the screen's edges, centred.
@@ -56,6 +58,7 @@ private:
     SamplingPanel* m_sampling = nullptr;
     AttentionPanel* m_attention = nullptr;
     DatasetsPanel* m_datasets = nullptr;
+    ExperimentsPanel* m_experiments = nullptr;
     QMenu* m_recent = nullptr;
     QLabel* m_runtime = nullptr;
     QString m_doctorText;

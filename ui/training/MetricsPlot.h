@@ -11,6 +11,7 @@
 
 class QCustomPlot;
 class QCPGraph;
+class QCPAbstractItem;
 class QLabel;
 
 class MetricsPlot : public QWidget {
@@ -25,6 +26,10 @@ public:
     /// Overlays another run's validation loss on the loss plot.
     void addComparison(const QString& name, const std::vector<twb::MetricsRow>& rows);
     void clearComparisons();
+    /// Horizontal reference lines on the loss plot (a dataset's uniform, unigram and bigram validation
+    /// losses), labelled; an empty list removes them. The loss axis widens to show them.
+    void setBaselines(const QVector<QPair<QString, double>>& lines);
+    int baselineCount() const { return int(m_baselines.size()); }
     void setLogScale(bool on);
     void setSmoothing(double alpha);  // 0 = raw, up to 0.99 (EMA of the train loss shown)
     /// The run's name under the plots (and so in exported images); empty hides it.
@@ -52,6 +57,8 @@ private:
     QLabel* m_title = nullptr;
     QCPGraph *m_train, *m_trainSmooth, *m_val, *m_accGraph, *m_lrGraph, *m_speedGraph;
     std::vector<QCPGraph*> m_compare;
+    QVector<QPair<QString, double>> m_baselines;
+    std::vector<QCPAbstractItem*> m_baselineItems;
     std::vector<double> m_steps, m_losses;
     std::vector<twb::MetricsRow> m_rows;  // everything shown, for CSV export
     double m_alpha = 0.0;

@@ -3,6 +3,7 @@
 // own QThread; this panel only turns clicks into requests and signals into widgets.
 #pragma once
 #include "ui/widgets/PanelBase.h"
+#include "ui/workers/ExperimentWorker.h"
 #include "ui/workers/TrainWorker.h"
 
 #include <QElapsedTimer>
@@ -19,6 +20,7 @@ class QCheckBox;
 class QSlider;
 class QSpinBox;
 class QAction;
+class LrFindDialog;
 
 class TrainingPanel : public PanelBase {
     Q_OBJECT
@@ -45,6 +47,12 @@ public:
     QAction* pauseAction() const { return m_pauseAct; }
     QAction* stopAction() const { return m_stopAct; }
     QAction* checkpointAction() const { return m_saveAct; }
+    QAction* lrFindAction() const { return m_lrFindAct; }
+    /// The config a Start would train: the form's values and the chosen dataset.
+    twb::RunConfig runConfig() const;
+    /// "Show baselines" over the loss plot (uniform, unigram and bigram validation losses).
+    QCheckBox* baselinesToggle() const { return m_baselines; }
+    ExperimentWorker* experimentWorker() const { return m_expWorker; }
 
 public slots:
     void newRun();
@@ -65,6 +73,10 @@ public slots:
     /// Shows a line offering to resume an interrupted run (from the start-up check).
     void offerResume(const QString& dir);
     void refreshDatasets();
+    /// Opens the learning-rate range finder on the form's config (non-modal); returns the dialog.
+    LrFindDialog* findLearningRate();
+    /// Sets the form's learning rate (the range finder's "Use this rate").
+    void setLearningRate(double lr);
 
 signals:
     void runChanged(const QString& dir);
@@ -86,8 +98,17 @@ private:
     QString pausedText() const;
     void forgetUnstartedRun();
     void updateMoreRow();
+    /// Shows the chosen dataset's baselines on the loss plot when the toggle is on (computed once per
+    /// dataset, in the experiment worker).
+    void updateBaselines();
 
     QThread m_thread;
+    QThread m_expThread;  // the range finder and baselines: training's thread is busy while it trains
+    ExperimentWorker* m_expWorker = nullptr;
+    QAction* m_lrFindAct = nullptr;
+    QCheckBox* m_baselines = nullptr;
+    std::map<QString, QVector<QPair<QString, double>>> m_baselineCache;  // dataset folder -> lines
+    QString m_baselinesPending;  // the dataset whose baselines are being computed
     TrainWorker* m_worker = nullptr;
     std::shared_ptr<twb::TrainControl> m_control;
     ConfigForm* m_form = nullptr;
