@@ -66,6 +66,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_experiments = new ExperimentsPanel;
     add(tr("Experiments"), QStyle::SP_FileDialogListView,
         tr("Sweeps over the config with a results table; compare tokenizers (Alt+5)"), m_experiments);
+    // Every entry shows without a scroll bar (AdjustToContents alone leaves five entries a little short).
+    int navHeight = 2 * m_nav->frameWidth();
+    for (int i = 0; i < m_nav->count(); ++i)
+        navHeight += m_nav->sizeHintForRow(i) + 2 * m_nav->spacing();
+    m_nav->setMinimumHeight(navHeight);
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
     WheelGuard::protect(m_stack);  // no panel's spin box or combo box changes under a scrolling wheel
     auto* central = new QWidget;

@@ -142,7 +142,7 @@ private slots:
         QVERIFY(p.resumeSweep(dir));
         QVERIFY(finished.wait(60000));
         for (int i = 0; i < 4; ++i)
-            QVERIFY2(p.queue()->item(i)->text().endsWith("done (kept)"), qPrintable(p.queue()->item(i)->text()));
+            QVERIFY2(p.queue()->item(i)->text().startsWith("done (kept)"), qPrintable(p.queue()->item(i)->text()));
         QCOMPARE(p.results()->rowCount(), 4);
     }
 
@@ -159,7 +159,7 @@ private slots:
         // happens before the UI thread returns to its event loop
         p.queue()->setCurrentRow(2);
         p.removeSelectedCell();
-        QVERIFY(p.queue()->item(2)->text().endsWith("removed"));
+        QVERIFY(p.queue()->item(2)->text().startsWith("removed"));
         QVERIFY(finished.wait(300000));
         QCOMPARE(p.results()->rowCount(), 2);
         // the offer to resume names the sweep: one cell is still to run

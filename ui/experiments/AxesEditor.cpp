@@ -18,6 +18,7 @@ AxesEditor::AxesEditor(QWidget* parent) : QWidget(parent) {
     m_table->setObjectName("axes");
     m_table->setHorizontalHeaderLabels({tr("Config field"), tr("Values")});
     m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_table->setColumnWidth(0, 150);  // "learning_rate" and its arrow
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setMinimumHeight(110);

@@ -135,7 +135,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget* parent) : PanelBase(parent) {
     lv->addWidget(m_offer);
     m_progress = new QProgressBar;
     m_progress->setObjectName("sweepProgress");
-    m_progress->setFormat(tr("%v / %m cells"));
+    m_progress->setFormat(tr("no sweep running"));
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     lv->addWidget(m_progress);
@@ -165,6 +165,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget* parent) : PanelBase(parent) {
     split->addWidget(left);
     split->addWidget(right);
     split->setStretchFactor(1, 2);
+    split->setSizes({340, 900});
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(split);
@@ -418,7 +419,8 @@ void ExperimentsPanel::setCellState(int index, const QString& state) {
     if (!it)
         return;
     it->setData(Qt::UserRole + 1, state);
-    it->setText(QString("%1 — %2").arg(it->data(Qt::UserRole).toString(), state));
+    it->setText(
+        QString("%1 — %2").arg(state, it->data(Qt::UserRole).toString()));  // the state first: it is what changes
 }
 
 void ExperimentsPanel::start() {
@@ -477,6 +479,7 @@ void ExperimentsPanel::run(const twb::SweepSpec& s, const QString& dir) {
     }
     m_dir = dir;
     m_current = -1;
+    m_progress->setFormat(tr("%v / %m cells"));
     m_progress->setRange(0, int(m_cellConfigs.size()));
     m_progress->setValue(0);
     m_status->setText(tr("starting %1").arg(dir));

@@ -23,6 +23,7 @@ ResultsTable::ResultsTable(QWidget* parent) : QTableWidget(parent) {
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::SingleSelection);
     setSortingEnabled(true);
+    horizontalHeader()->setSortIndicator(0, Qt::AscendingOrder);  // the cells' order until a header is clicked
     verticalHeader()->hide();
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     setContextMenuPolicy(Qt::CustomContextMenu);

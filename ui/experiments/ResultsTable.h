@@ -2,8 +2,10 @@
 // every config key that varies between them, then parameters, final and best validation loss,
 // accuracy, perplexity, bits per character, tokens/s, time and status. Sortable by any column
 // (numbers sort as numbers). A double click opens the run in the Training panel; the context menu opens
-// it in Training, Attention or Sampling, or removes the cell. Written for the Experiments panel
-// because the shared widgets/RunsTable had not landed when this was built.
+// it in Training, Attention or Sampling, or removes the cell. The shared widgets/RunsTable (branch gui)
+// is not used yet: it needs RunSummary fields from that branch's engine commit (display_name, notes,
+// created) and lacks the final loss, accuracy, perplexity, tokens/s and time columns a sweep's table
+// shows; swap this for it once it has them.
 #pragma once
 #include "twb/experiments.h"
 

@@ -33,7 +33,7 @@ SweepPlots::SweepPlots(QWidget* parent) : QWidget(parent) {
     v->setContentsMargins(0, 0, 0, 0);
     m_curves = makePlot(this, tr("step"), tr("validation loss"));
     m_curves->setObjectName("sweepCurves");
-    m_curves->legend->setVisible(true);
+    m_curves->legend->setVisible(false);  // until there is a curve
     m_curves->legend->setFont(QFont(font().family(), 7));
     v->addWidget(m_curves, 1);
     auto* row = new QHBoxLayout;
@@ -70,6 +70,7 @@ bool SweepPlots::parameterAxisIsLog() const {
 
 void SweepPlots::addEval(const QString& runDir, const twb::EvalReport& e) {
     curve(runDir)->addData(double(e.step), e.val_loss);
+    m_curves->legend->setVisible(true);
     m_curves->rescaleAxes();
     m_curves->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -88,6 +89,7 @@ void SweepPlots::setRuns(const std::vector<twb::RunSummary>& runs) {
             // a cell killed before its first row: no curve yet
         }
     }
+    m_curves->legend->setVisible(!m_graphs.empty());
     m_curves->rescaleAxes();
     m_curves->replot();
     const QString keep = m_key->currentText();

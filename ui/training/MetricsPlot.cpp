@@ -252,7 +252,7 @@ void MetricsPlot::replotIfDirty() {
             for (const auto& b : m_baselines) {  // the reference lines stay in view
                 const QCPRange r = p->yAxis->range();
                 if (b.second > r.upper)
-                    p->yAxis->setRangeUpper(b.second * 1.04);
+                    p->yAxis->setRangeUpper(b.second * 1.08);  // room for its label above it
                 if (b.second < r.lower && b.second > 0)
                     p->yAxis->setRangeLower(b.second * 0.96);
             }
