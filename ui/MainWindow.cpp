@@ -7,6 +7,7 @@
 #include "ui/attention/AttentionPanel.h"
 #include "ui/datasets/DatasetsPanel.h"
 #include "ui/runs/RunsPanel.h"
+#include "ui/experiments/ExperimentsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
@@ -64,9 +65,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_attention);
     m_sampling = new SamplingPanel(m_model.get());
     add(tr("Sampling"), QStyle::SP_FileDialogDetailedView, tr("Generate text from a run (Alt+4)"), m_sampling);
+    m_experiments = new ExperimentsPanel;
+    add(tr("Experiments"), QStyle::SP_FileDialogInfoView,
+        tr("Sweeps over the config with a results table; compare tokenizers (Alt+5)"), m_experiments);
     m_runs = new RunsPanel;
     add(tr("Runs"), QStyle::SP_FileDialogListView,
-        tr("Every run of the workspace: name, notes, results; open, duplicate, compare, delete (Alt+5)"), m_runs);
+        tr("Every run of the workspace: name, notes, results; open, duplicate, compare, delete (Alt+6)"), m_runs);
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
     WheelGuard::protect(m_stack);  // no panel's spin box or combo box changes under a scrolling wheel
     auto* central = new QWidget;
@@ -125,6 +129,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         showPanel("Training");
     });
     connect(m_attention, &AttentionPanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_experiments, &ExperimentsPanel::statusMessage, this, &MainWindow::showStatus);
+    // A sweep's cells start from what the Training panel would train now.
+    m_experiments->setBaseConfigProvider([this] { return m_training->runConfig(); });
+    connect(m_experiments, &ExperimentsPanel::openRunRequested, this, [this](const QString& dir, const QString& panel) {
+        if (panel == "Training") {
+            if (m_training->openRun(dir))
+                showPanel("Training");
+            return;
+        }
+        RunPicker* p = panel == "Attention" ? m_attention->picker() : m_sampling->picker();
+        p->setRun(dir);
+        showPanel(panel);
+    });
     connect(m_sampling, &SamplingPanel::statusMessage, this, &MainWindow::showStatus);
     wireRunsPanel();
     // Runtime facts come from the engine off the UI thread (loading BLAS and timing a matmul take a moment).
@@ -262,6 +279,10 @@ void MainWindow::buildMenus() {
     run->addAction(m_training->pauseAction());
     run->addAction(m_training->stopAction());
     run->addAction(m_training->checkpointAction());
+    run->addAction(m_training->lrFindAction());
+    run->addSeparator();
+    run->addAction(m_experiments->startAction());
+    run->addAction(m_experiments->stopAction());
     run->addSeparator();
     run->addAction(tr("&Initialise from run (finetune)…"), this, &MainWindow::initFromDialog);
     run->addAction(tr("&Compare runs…"), this, &MainWindow::compareDialog);
@@ -403,7 +424,9 @@ void MainWindow::gettingStarted() {
            "<li><b>Attention</b> (Alt+3): see what each head looks at, token by token.</li>"
            "<li><b>Your own text</b>: Datasets (Alt+1) → add text files, choose cleaning and a tokenizer, "
            "Prepare, then <i>Train on it</i>. A dataset that does not match the open run starts a new run.</li>"
-           "<li><b>Runs</b> (Alt+5) lists every run of the workspace with its results: give runs names and "
+           "<li><b>Experiments</b> (Alt+5): sweep config fields over a grid and compare the cells in one table; "
+           "Training → Find learning rate (Ctrl+L) suggests a rate.</li>"
+           "<li><b>Runs</b> (Alt+6) lists every run of the workspace with its results: give runs names and "
            "notes, open one, start a new run with its settings, compare several, delete old ones.</li>"
            "<li>Runs live in the workspace folder (File → Set workspace folder); File → Open run reopens one, "
            "and Start (F5) continues an interrupted run.</li></ol>"
@@ -415,6 +438,14 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     if (m_training->isBusy() &&
         QMessageBox::question(this, tr("Training is running"),
                               tr("Stop training (a checkpoint is written) and quit?")) != QMessageBox::Yes) {
+        e->ignore();
+        return;
+    }
+    if (m_experiments->isBusy() &&
+        QMessageBox::question(
+            this, tr("A sweep is running"),
+            tr("Stop the sweep (the running cell writes a checkpoint; Resume continues it) and quit?")) !=
+            QMessageBox::Yes) {
         e->ignore();
         return;
     }

@@ -1,5 +1,5 @@
-// The main window composes the panels (Datasets, Training, Attention, Sampling, Runs), menus, shortcuts and
-// the status bar with device, threads and BLAS. It wires signals and remembers layout; no tensors, no
+// The main window composes the panels (Datasets, Training, Attention, Sampling, Experiments, Runs), menus,
+// shortcuts and the status bar with device, threads, precision and BLAS. It wires signals and remembers layout; no tensors, no
 // parsing, no training logic live here. It owns the one model thread the Attention and Sampling panels
 // share, so a checkpoint both show is loaded once.
 #pragma once
@@ -18,6 +18,7 @@ class SamplingPanel;
 class AttentionPanel;
 class DatasetsPanel;
 class RunsPanel;
+class ExperimentsPanel;
 class ModelThread;
 
 class MainWindow : public QMainWindow {
@@ -30,7 +31,8 @@ public:
     AttentionPanel* attentionPanel() const { return m_attention; }
     DatasetsPanel* datasetsPanel() const { return m_datasets; }
     RunsPanel* runsPanel() const { return m_runs; }
-    /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling", "Runs").
+    ExperimentsPanel* experimentsPanel() const { return m_experiments; }
+    /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling", "Experiments", "Runs").
     void showPanel(const QString& name);
     /// Where the window opens on a screen whose free area is `available`: the preferred 1400x860 or less,
     /// never past the screen's edges, centred.
@@ -62,6 +64,7 @@ private:
     AttentionPanel* m_attention = nullptr;
     DatasetsPanel* m_datasets = nullptr;
     RunsPanel* m_runs = nullptr;
+    ExperimentsPanel* m_experiments = nullptr;
     QMenu* m_recent = nullptr;
     QLabel* m_runtime = nullptr;
     QString m_doctorText;

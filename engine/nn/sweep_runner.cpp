@@ -35,6 +35,8 @@ bool run_sweep(const fs::path& dir, const SweepSpec& spec, const SweepCallbacks&
             }
             continue;
         }
+        if (cb.skip_cell && cb.skip_cell(i))
+            continue;
         const bool resume = !steps.empty();
         if (!resume && fs::exists(runDir))
             fs::remove_all(runDir);  // killed before its first checkpoint: nothing to keep

@@ -8,6 +8,7 @@
 #include "ui/Workspace.h"
 #include "ui/attention/AttentionPanel.h"
 #include "ui/datasets/DatasetsPanel.h"
+#include "ui/experiments/ExperimentsPanel.h"
 #include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/ConfigForm.h"
@@ -41,7 +42,7 @@ private slots:
         QStringList names;
         for (int i = 0; i < nav->count(); ++i)
             names << nav->item(i)->text();
-        QCOMPARE(names, (QStringList{"Datasets", "Training", "Attention", "Sampling", "Runs"}));
+        QCOMPARE(names, (QStringList{"Datasets", "Training", "Attention", "Sampling", "Experiments", "Runs"}));
         QVERIFY(w.trainingPanel());
         // each navigation entry shows its panel
         auto* stack = w.findChild<QStackedWidget*>();
@@ -49,14 +50,15 @@ private slots:
         QCOMPARE(stack->widget(1), static_cast<QWidget*>(w.trainingPanel()));
         QCOMPARE(stack->widget(2), static_cast<QWidget*>(w.attentionPanel()));
         QCOMPARE(stack->widget(3), static_cast<QWidget*>(w.samplingPanel()));
-        QCOMPARE(stack->widget(4), static_cast<QWidget*>(w.runsPanel()));
+        QCOMPARE(stack->widget(4), static_cast<QWidget*>(w.experimentsPanel()));
+        QCOMPARE(stack->widget(5), static_cast<QWidget*>(w.runsPanel()));
         QStringList shortcuts;
         for (auto* top : w.menuBar()->actions())
             if (top->menu())
                 for (auto* a : top->menu()->actions())
                     shortcuts << a->shortcut().toString();
-        for (auto s :
-             {"Ctrl+N", "Ctrl+O", "Ctrl+Q", "F5", "F6", "Shift+F5", "Ctrl+S", "Ctrl+R", "F1", "Ctrl+/", "Alt+5"})
+        for (auto s : {"Ctrl+N", "Ctrl+O", "Ctrl+Q", "F5", "F6", "Shift+F5", "Ctrl+S", "Ctrl+R", "F1", "Ctrl+/",
+                       "Alt+5", "Alt+6", "Ctrl+L", "Ctrl+Shift+R"})
             QVERIFY2(shortcuts.contains(s), qPrintable(shortcuts.join(" ")));
         w.showPanel("Sampling");
         QCOMPARE(w.findChild<QStackedWidget*>()->currentIndex(), 3);

@@ -2,6 +2,7 @@
 
 #include "ui/sampling/CompareView.h"
 #include "ui/sampling/DecodingForm.h"
+#include "ui/sampling/GenerationEvalView.h"
 #include "ui/sampling/HistoryView.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
@@ -55,6 +56,8 @@ SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(pa
     m_tabs->addTab(buildGenerateTab(), tr("Generate"));
     m_tabs->addTab(m_compare, tr("Compare checkpoints"));
     m_tabs->addTab(m_history, tr("History"));
+    m_evaluation = new GenerationEvalView(m_model, m_picker);
+    m_tabs->addTab(m_evaluation, tr("Evaluate settings"));
 
     auto* left = new QVBoxLayout;
     left->addWidget(m_decoding);
@@ -229,6 +232,7 @@ void SamplingPanel::connectWorker(ModelWorker* worker) {
 }
 
 SamplingPanel::~SamplingPanel() {
+    m_evaluation->cancel();
     if (m_cancel)
         *m_cancel = true;  // a generation in progress ends within a token, so the thread can stop
     QSettings().setValue("sampling/prompt", m_prompt->toPlainText().left(4000));

@@ -14,6 +14,7 @@
 
 class CompareView;
 class DecodingForm;
+class GenerationEvalView;
 class HistoryView;
 class ModelThread;
 class QLabel;
@@ -45,6 +46,7 @@ public:
     int branchDepth() const { return static_cast<int>(m_back.size()); }
     QTableWidget* compareTable() const;
     HistoryView* history() const { return m_history; }
+    GenerationEvalView* evaluation() const { return m_evaluation; }
     /// Output text of one sample (decoded pieces joined).
     QString outputText(int sample = 0) const;
     QString compareMarkdown() const;
@@ -102,6 +104,7 @@ private:
     QTabWidget* m_tabs;
     CompareView* m_compare;
     HistoryView* m_history;
+    GenerationEvalView* m_evaluation = nullptr;
 
     std::unique_ptr<ModelThread> m_ownModel;  // only when no shared thread was given
     ModelThread* m_model;

@@ -185,6 +185,30 @@ void MetricsPlot::addComparison(const QString& name, const std::vector<twb::Metr
     fillValidation();
 }
 
+void MetricsPlot::setBaselines(const QVector<QPair<QString, double>>& lines) {
+    for (auto* it : m_baselineItems)
+        m_loss->removeItem(it);
+    m_baselineItems.clear();
+    m_baselines = lines;
+    for (const auto& [name, value] : lines) {
+        auto* line = new QCPItemStraightLine(m_loss);
+        line->point1->setCoords(0, value);
+        line->point2->setCoords(1, value);
+        line->setPen(QPen(QColor(120, 120, 120), 1, Qt::DotLine));
+        auto* label = new QCPItemText(m_loss);
+        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        label->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        label->position->setCoords(0.99, value);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->setText(QString("%1 %2").arg(name).arg(value, 0, 'f', 3));
+        label->setColor(QColor(100, 100, 100));
+        label->setFont(QFont(font().family(), 7));
+        m_baselineItems.push_back(line);
+        m_baselineItems.push_back(label);
+    }
+    markDirty();
+}
+
 void MetricsPlot::clearComparisons() {
     for (auto* g : m_compare)
         m_loss->removeGraph(g);
@@ -270,6 +294,14 @@ void MetricsPlot::replotIfDirty() {
     m_dirty = false;
     for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
         fitAxes(p);
+        if (p == m_loss)
+            for (const auto& b : m_baselines) {  // the reference lines stay in view
+                const QCPRange r = p->yAxis->range();
+                if (b.second > r.upper)
+                    p->yAxis->setRangeUpper(b.second * 1.08);  // room for its label above it
+                if (b.second < r.lower && b.second > 0)
+                    p->yAxis->setRangeLower(b.second * 0.96);
+            }
         p->replot(QCustomPlot::rpQueuedReplot);
     }
 }

@@ -11,6 +11,7 @@
 
 class QCustomPlot;
 class QCPGraph;
+class QCPAbstractItem;
 class QLabel;
 
 class MetricsPlot : public QWidget {
@@ -25,6 +26,10 @@ public:
     /// Overlays another run's validation loss on the loss plot.
     void addComparison(const QString& name, const std::vector<twb::MetricsRow>& rows);
     void clearComparisons();
+    /// Horizontal reference lines on the loss plot (a dataset's uniform, unigram and bigram validation
+    /// losses), labelled; an empty list removes them. The loss axis widens to show them.
+    void setBaselines(const QVector<QPair<QString, double>>& lines);
+    int baselineCount() const { return int(m_baselines.size()); }
     void setLogScale(bool on);
     void setSmoothing(double alpha);  // 0 = raw, up to 0.99 (EMA of the train loss shown)
     /// Shows the validation loss (this run's and the compared runs') in bits per character instead of
@@ -63,6 +68,8 @@ private:
     std::vector<QCPGraph*> m_compare;
     std::vector<std::vector<twb::MetricsRow>> m_compareRows;
     bool m_bpc = false;
+    QVector<QPair<QString, double>> m_baselines;
+    std::vector<QCPAbstractItem*> m_baselineItems;
     std::vector<double> m_steps, m_losses;
     std::vector<twb::MetricsRow> m_rows;  // everything shown, for CSV export
     double m_alpha = 0.0;

@@ -6,6 +6,7 @@
 #include "twb/run_info.h"
 #include "ui/Workspace.h"
 #include "ui/training/ConfigForm.h"
+#include "ui/training/LrFindDialog.h"
 #include "ui/training/MetricsPlot.h"
 
 #include <QAction>
@@ -91,6 +92,11 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     connect(this, &TrainingPanel::prepareRequested, m_worker, &TrainWorker::prepare, Qt::QueuedConnection);
     m_thread.setObjectName("training");
     m_thread.start();
+    m_expWorker = new ExperimentWorker;
+    m_expWorker->moveToThread(&m_expThread);
+    connect(&m_expThread, &QThread::finished, m_expWorker, &QObject::deleteLater);
+    m_expThread.setObjectName("lr-find");
+    m_expThread.start();
 
     // Left: dataset, config, controls.
     auto* left = new QWidget;
@@ -153,6 +159,11 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     for (auto* b : {m_start, m_pause, m_stop, m_save})
         buttons->addWidget(b);
     lv->addLayout(buttons);
+    auto* lrFind = new QPushButton(tr("Find learning rate…"));
+    lrFind->setObjectName("findLearningRate");
+    lrFind->setToolTip(tr("The range finder on a fresh model of this config; the open run is not touched (Ctrl+L)"));
+    lv->addWidget(lrFind);
+    connect(lrFind, &QPushButton::clicked, this, &TrainingPanel::findLearningRate);
     m_moreRow = new QWidget;
     auto* more = new QHBoxLayout(m_moreRow);
     more->setContentsMargins(0, 0, 0, 0);
@@ -190,6 +201,9 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     m_pauseAct = action(tr("&Pause / resume"), QKeySequence(Qt::Key_F6), &TrainingPanel::togglePause);
     m_stopAct = action(tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &TrainingPanel::stop);
     m_saveAct = action(tr("Save &checkpoint now"), QKeySequence::Save, &TrainingPanel::saveCheckpointNow);
+    m_lrFindAct = new QAction(tr("Find &learning rate…"), this);
+    m_lrFindAct->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(m_lrFindAct, &QAction::triggered, this, [this] { findLearningRate(); });
 
     // Right: progress and plots.
     auto* right = new QWidget;
@@ -233,6 +247,12 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
         tr("The validation loss's unit. Bits per character compares runs with different tokenizers fairly: a "
            "BPE token spans several characters, so its loss per token is larger for the same text."));
     opts->addWidget(m_logScale);
+    m_baselines = new QCheckBox(tr("Baselines"));
+    m_baselines->setObjectName("baselines");
+    m_baselines->setToolTip(
+        tr("The dataset's uniform, unigram and bigram validation losses as reference lines on the loss plot"));
+    m_baselines->setChecked(QSettings().value("plotBaselines", false).toBool());
+    opts->addWidget(m_baselines);
     opts->addWidget(new QLabel(tr("Smoothing")));
     opts->addWidget(m_smooth);
     opts->addWidget(new QLabel(tr("Loss in")));
@@ -251,8 +271,34 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     connect(m_lossUnit, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_plot->setBitsPerChar(i == 1);
         QSettings().setValue("plotLossUnit", i);
+        updateBaselines();
     });
     m_lossUnit->setCurrentIndex(QSettings().value("plotLossUnit", 0).toInt() == 1 ? 1 : 0);
+    connect(m_baselines, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue("plotBaselines", on);
+        updateBaselines();
+    });
+    connect(m_expWorker, &ExperimentWorker::baselinesReady, this,
+            [this](const QString& dir, const std::vector<twb::BaselineResult>& rows) {
+                QVector<QPair<QString, double>> lines, bpc;
+                for (const auto& b : rows) {
+                    lines.append({QString::fromStdString(b.name), b.loss});
+                    bpc.append({QString::fromStdString(b.name), b.bits_per_char});
+                }
+                m_baselineCache[dir] = lines;
+                m_baselineBpcCache[dir] = bpc;
+                if (m_baselinesPending == dir)
+                    m_baselinesPending.clear();
+                updateBaselines();
+            });
+    connect(m_expWorker, &ExperimentWorker::failed, this, [this](const QString& e) {
+        if (m_baselinesPending.isEmpty())
+            return;                                // the range finder's errors are the dialog's
+        m_baselineCache[m_baselinesPending] = {};  // not retried for this dataset in this session
+        m_baselineBpcCache[m_baselinesPending] = {};
+        m_baselinesPending.clear();
+        showError(tr("baselines: %1").arg(e));
+    });
     connect(m_smooth, &QSlider::valueChanged, this, [this](int v) {
         m_plot->setSmoothing(v / 100.0);
         QSettings().setValue("plotSmoothing", v);
@@ -432,8 +478,71 @@ void TrainingPanel::forgetUnstartedRun() {
 TrainingPanel::~TrainingPanel() {
     if (m_control)
         m_control->request_stop();
+    for (auto* d : findChildren<LrFindDialog*>())
+        d->cancel();
     m_thread.quit();
     m_thread.wait();
+    m_expThread.quit();
+    m_expThread.wait();
+}
+
+twb::RunConfig TrainingPanel::runConfig() const {
+    twb::RunConfig c = m_form->config();
+    c.data_dir = m_dataset->currentData().toString().toStdString();
+    return c;
+}
+
+LrFindDialog* TrainingPanel::findLearningRate() {
+    showError({});
+    const twb::RunConfig c = runConfig();
+    if (c.data_dir.empty()) {
+        showError(tr("choose a dataset first: the range finder trains on it"));
+        return nullptr;
+    }
+    if (const QString p = m_form->problemSummary(); !p.isEmpty()) {
+        showError(p);
+        return nullptr;
+    }
+    for (auto* d : findChildren<LrFindDialog*>())
+        if (d->isRunning()) {
+            d->raise();
+            return d;
+        }
+    auto* dlg = new LrFindDialog(m_expWorker, c, this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &LrFindDialog::rateChosen, this, &TrainingPanel::setLearningRate);
+    connect(dlg, &QDialog::finished, dlg, &LrFindDialog::cancel);
+    dlg->show();
+    return dlg;
+}
+
+void TrainingPanel::setLearningRate(double lr) {
+    twb::RunConfig c = m_form->config();
+    c.learning_rate = lr;
+    m_form->setConfig(c);
+    emit statusMessage(tr("learning rate set to %1").arg(lr, 0, 'g', 3));
+}
+
+void TrainingPanel::updateBaselines() {
+    if (!m_baselines || !m_plot)
+        return;  // during construction
+    const QString data = m_dataset->currentData().toString();
+    if (!m_baselines->isChecked() || data.isEmpty()) {
+        m_plot->setBaselines({});
+        return;
+    }
+    // In the unit the loss plot shows: nats per token, or bits per character.
+    const auto& cache = m_plot->bitsPerChar() ? m_baselineBpcCache : m_baselineCache;
+    const auto it = cache.find(data);
+    if (it != cache.end()) {
+        m_plot->setBaselines(it->second);
+        return;
+    }
+    m_plot->setBaselines({});
+    if (!m_baselinesPending.isEmpty())
+        return;  // one at a time; the answer calls back here
+    m_baselinesPending = data;
+    QMetaObject::invokeMethod(m_expWorker, "computeBaselines", Qt::QueuedConnection, Q_ARG(QString, data));
 }
 
 void TrainingPanel::refreshDatasets() {
@@ -486,6 +595,7 @@ void TrainingPanel::setDataset(const QString& dir) {
 void TrainingPanel::onDatasetChanged() {
     const QString data = m_dataset->currentData().toString();
     m_form->setVocabSize(datasetVocab(data));
+    updateBaselines();
     if (!m_openingRun && !m_runDir.isEmpty() && !data.isEmpty() && QFileInfo::exists(m_runDir + "/config.json") &&
         !sameFolder(runDataDir(m_runDir), data)) {
         // The open run's weights fit its own dataset only: Start makes a new run, keeping the form.

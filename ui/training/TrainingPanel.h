@@ -3,6 +3,7 @@
 // own QThread; this panel only turns clicks into requests and signals into widgets.
 #pragma once
 #include "ui/widgets/PanelBase.h"
+#include "ui/workers/ExperimentWorker.h"
 #include "ui/workers/TrainWorker.h"
 
 #include <QElapsedTimer>
@@ -20,6 +21,7 @@ class QSlider;
 class QSpinBox;
 class QAction;
 class QScrollArea;
+class LrFindDialog;
 
 class TrainingPanel : public PanelBase {
     Q_OBJECT
@@ -46,6 +48,12 @@ public:
     QAction* pauseAction() const { return m_pauseAct; }
     QAction* stopAction() const { return m_stopAct; }
     QAction* checkpointAction() const { return m_saveAct; }
+    QAction* lrFindAction() const { return m_lrFindAct; }
+    /// The config a Start would train: the form's values and the chosen dataset.
+    twb::RunConfig runConfig() const;
+    /// "Show baselines" over the loss plot (uniform, unigram and bigram validation losses).
+    QCheckBox* baselinesToggle() const { return m_baselines; }
+    ExperimentWorker* experimentWorker() const { return m_expWorker; }
 
 public slots:
     void newRun();
@@ -71,6 +79,10 @@ public slots:
     /// Shows a line offering to resume an interrupted run (from the start-up check).
     void offerResume(const QString& dir);
     void refreshDatasets();
+    /// Opens the learning-rate range finder on the form's config (non-modal); returns the dialog.
+    LrFindDialog* findLearningRate();
+    /// Sets the form's learning rate (the range finder's "Use this rate").
+    void setLearningRate(double lr);
 
 signals:
     void runChanged(const QString& dir);
@@ -96,8 +108,18 @@ private:
     /// "name (folder)" for the header, or the folder alone for an unnamed run; HTML.
     QString runLabelText(const QString& dir) const;
     void fitFormWidth();
+    /// Shows the chosen dataset's baselines on the loss plot when the toggle is on (computed once per
+    /// dataset, in the experiment worker).
+    void updateBaselines();
 
     QThread m_thread;
+    QThread m_expThread;  // the range finder and baselines: training's thread is busy while it trains
+    ExperimentWorker* m_expWorker = nullptr;
+    QAction* m_lrFindAct = nullptr;
+    QCheckBox* m_baselines = nullptr;
+    std::map<QString, QVector<QPair<QString, double>>> m_baselineCache;  // dataset folder -> lines
+    std::map<QString, QVector<QPair<QString, double>>> m_baselineBpcCache;  // the same lines in bits per character
+    QString m_baselinesPending;  // the dataset whose baselines are being computed
     TrainWorker* m_worker = nullptr;
     std::shared_ptr<twb::TrainControl> m_control;
     ConfigForm* m_form = nullptr;

@@ -33,6 +33,8 @@ void ModelWorker::registerTypes() {
     qRegisterMetaType<GenerateResult>();
     qRegisterMetaType<CompareRequest>();
     qRegisterMetaType<AttentionRequest>();
+    qRegisterMetaType<GenerationEvalRequest>();
+    qRegisterMetaType<std::vector<twb::GenerationEvalRow>>();
     qRegisterMetaType<CaptureResult>();
     qRegisterMetaType<twb::AttentionCapture>();
     qRegisterMetaType<twb::HeadScores>();
@@ -198,5 +200,19 @@ void ModelWorker::embeddingMap(quint64 id, const QString& run, const QString& ch
     guarded(this, id, [&] {
         open(run, checkpoint);
         emit embeddingMapReady(id, m_session.embedding_map(n), m_session.step());
+    });
+}
+
+void ModelWorker::evaluateGenerations(const GenerationEvalRequest& r) {
+    guarded(this, r.id, [&] {
+        open(r.run, r.checkpoint);
+        bool cancelled = false;
+        const auto rows =
+            twb::evaluate_generations(m_session, r.prompts, r.references, r.settings, [&](size_t done, size_t total) {
+                emit generationEvalProgress(r.id, int(done), int(total));
+                cancelled = r.cancel && *r.cancel;
+                return !cancelled;
+            });
+        emit generationEvalFinished(r.id, rows, cancelled);
     });
 }

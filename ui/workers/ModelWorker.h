@@ -1,12 +1,12 @@
 // Runs a loaded checkpoint off the UI thread for the Sampling and Attention panels: generation with
-// per-token streaming, checkpoint comparison, attention capture, position tables, the run's probe
-// timeline, its sample history (RUN/samples.jsonl, through the engine's samples_history.h) and the
-// embedding explorer's queries. Lives on a ModelThread, which the two panels may share; every
-// request carries an id and every answer (failed() included) carries it back. Every slot catches
-// engine errors and emits failed(). Stop is a shared atomic flag the panel sets directly (the
-// generation loop checks it per token).
+// per-token streaming, checkpoint comparison, batch evaluation of decoding settings, attention capture, position
+// tables, the run's probe timeline, its sample history (RUN/samples.jsonl, through the engine's samples_history.h) and
+// the embedding explorer's queries. Lives on a ModelThread, which the two panels may share; every request carries an id
+// and every answer (failed() included) carries it back. Every slot catches engine errors and emits failed(). Stop is a
+// shared atomic flag the panel sets directly (the generation loop checks it per token).
 #pragma once
 #include "twb/generation.h"
+#include "twb/generation_eval.h"
 #include "twb/probe.h"
 #include "twb/samples_history.h"
 #include "twb/session.h"
@@ -64,6 +64,15 @@ struct CompareRequest {
     std::shared_ptr<std::atomic<bool>> cancel;
 };
 
+/// Batch evaluation of generations (twb/generation_eval.h): every prompt with every setting.
+struct GenerationEvalRequest {
+    quint64 id = 0;
+    QString run, checkpoint;
+    std::vector<std::string> prompts, references;  // references: empty or one per prompt
+    std::vector<twb::DecodingSetting> settings;
+    std::shared_ptr<std::atomic<bool>> cancel;
+};
+
 struct AttentionRequest {
     quint64 id = 0;
     QString run, checkpoint, text;
@@ -84,6 +93,8 @@ Q_DECLARE_METATYPE(GenerateRequest)
 Q_DECLARE_METATYPE(GenerateResult)
 Q_DECLARE_METATYPE(CompareRequest)
 Q_DECLARE_METATYPE(AttentionRequest)
+Q_DECLARE_METATYPE(GenerationEvalRequest)
+Q_DECLARE_METATYPE(std::vector<twb::GenerationEvalRow>)
 Q_DECLARE_METATYPE(CaptureResult)
 Q_DECLARE_METATYPE(twb::AttentionCapture)
 Q_DECLARE_METATYPE(twb::HeadScores)
@@ -104,6 +115,7 @@ public:
 public slots:
     void generate(const GenerateRequest& request);
     void compare(const CompareRequest& request);
+    void evaluateGenerations(const GenerationEvalRequest& request);
     void capture(const AttentionRequest& request);
     void loadPositions(quint64 id, const QString& run, const QString& checkpoint);
     void loadProbe(quint64 id, const QString& run);
@@ -121,6 +133,9 @@ signals:
     void generated(const GenerateResult& result);
     void compareCell(quint64 id, int row, int column, const QString& header, const QString& text);
     void compareFinished(quint64 id, bool cancelled);
+    void generationEvalProgress(quint64 id, int done, int total);
+    /// The rows so far (every setting unless cancelled).
+    void generationEvalFinished(quint64 id, const std::vector<twb::GenerationEvalRow>& rows, bool cancelled);
     void captured(const CaptureResult& result);
     void positionsLoaded(quint64 id, const twb::PositionTable& table);
     /// The run's probe timeline and the head scores of each of its steps.

@@ -114,6 +114,9 @@ struct SweepCallbacks {
     std::function<void(size_t index, size_t total, const SweepCell& cell, bool resumed)> on_cell_start;
     /// A finished or skipped cell.
     std::function<void(size_t index, const TrainSummary& summary, bool skipped)> on_cell_done;
+    /// Asked before a cell that has not finished runs: true leaves it out of this pass (the GUI's
+    /// "remove cell"); it is reported neither started nor done, and a later resume may run it.
+    std::function<bool(size_t index)> skip_cell;
     TrainCallbacks train;  // every cell's training reports
 };
 

@@ -5,6 +5,7 @@
 #pragma once
 #include "twb/generation.h"
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>

@@ -1,0 +1,248 @@
+// The experiment features of the GUI driven offscreen: the Experiments panel turns axes into cells (a
+// grid is the product of the axes' lengths, a random draw its N), a 2x2 sweep of a tiny model run from
+// the panel fills the results table with 4 rows and the plot with 4 curves, a resumed finished sweep
+// keeps every cell, and a pending cell removed from the queue is left out; the Training panel's range
+// finder puts its suggestion into the form and its baselines appear as lines on the loss plot; the
+// Sampling console's "Evaluate settings" tab gives one row per decoding setting.
+#include "test_util.h"
+#include "twb/dataset.h"
+#include "twb/experiments.h"
+#include "twb/run_folder.h"
+#include "ui/Workspace.h"
+#include "ui/experiments/AxesEditor.h"
+#include "ui/experiments/ExperimentsPanel.h"
+#include "ui/experiments/ResultsTable.h"
+#include "ui/experiments/SweepPlots.h"
+#include "ui/sampling/GenerationEvalView.h"
+#include "ui/sampling/SamplingPanel.h"
+#include "ui/training/ConfigForm.h"
+#include "ui/training/LrFindDialog.h"
+#include "ui/training/MetricsPlot.h"
+#include "ui/training/TrainingPanel.h"
+#include "ui/widgets/RunPicker.h"
+#include "ui_fixture.h"
+
+#include <qcustomplot.h>
+#include <QCheckBox>
+#include <QListWidget>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+
+class TestExperimentsPanel : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws;
+    QString m_data;
+
+    /// A model that trains in well under a second a cell: one layer, width 16, 10 steps.
+    twb::RunConfig tinyConfig() const {
+        twb::RunConfig c = twb::preset_config("tiny");
+        c.data_dir = m_data.toStdString();
+        c.n_layer = 1;
+        c.n_embd = 16;
+        c.n_head = 2;
+        c.block_size = 16;
+        c.batch_size = 4;
+        c.max_iters = 10;
+        c.lr_decay_iters = 10;
+        c.warmup_iters = 2;
+        c.eval_interval = 5;
+        c.eval_iters = 2;
+        c.log_interval = 1;
+        c.threads = 1;
+        return c;
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        Workspace::setRoot(m_ws.path());
+        twbtest::write(twbtest::path(m_ws, "c.txt"), twbtest::english_like(20000));
+        twb::PrepareOptions o;
+        o.corpus.inputs = {twbtest::path(m_ws, "c.txt").string()};
+        o.out = std::filesystem::path(Workspace::datasetsDir().toStdString()) / "small";
+        twb::prepare_dataset(o);
+        m_data = QString::fromStdString(o.out.string());
+    }
+
+    void axesGiveTheNumberOfCells() {
+        ExperimentsPanel p;
+        p.setBaseConfig(tinyConfig());
+        p.axes()->clear();
+        p.axes()->addAxis("n_head", "1,2");
+        p.axes()->addAxis("n_embd", "16,32");
+        QCOMPARE(p.cellCount(), 4);  // 2 x 2
+        p.axes()->addAxis("learning_rate", "1e-3..1e-1 log 3");
+        QString why;
+        QVERIFY2(p.cellCount(&why) == 12, qPrintable(why));  // x 3 rates
+        p.setRandomSamples(5);
+        QCOMPARE(p.cellCount(), 5);  // 5 of the 12, drawn without repeats
+        p.setRandomSamples(0);
+        QVERIFY(p.estimatedSeconds() > 0);
+        QVERIFY(p.findChild<QLabel*>("estimate")->text().contains("12 cells"));
+        p.axes()->addAxis("no_such_key", "1");
+        QCOMPARE(p.cellCount(&why), -1);
+        QVERIFY2(why.contains("no_such_key"), qPrintable(why));
+        p.axes()->removeAxis(3);
+        p.axes()->addAxis("n_layer", "");
+        QCOMPARE(p.cellCount(&why), -1);
+        QVERIFY2(why.contains("n_layer") && why.contains("no values"), qPrintable(why));
+        // seed report 000's grid: heads x head size, head size set apart from the width
+        p.axes()->clear();
+        p.axes()->addAxis("n_head", "1,4,8,16");
+        p.axes()->addAxis("head_size", "16,32,64");
+        QVERIFY2(p.cellCount(&why) == 12, qPrintable(why));
+        // a cell that is not a valid config is named before anything runs: a rate below min_lr
+        p.axes()->clear();
+        p.axes()->addAxis("learning_rate", "1e-6,1e-3");
+        QCOMPARE(p.cellCount(&why), -1);
+        QVERIFY2(why.contains("cell 0") && why.contains("min_lr"), qPrintable(why));
+    }
+
+    void twoByTwoSweepFillsTheTableAndResumes() {
+        const QString dir = m_ws.path() + "/sweeps/grid";
+        {
+            ExperimentsPanel p;
+            p.setBaseConfig(tinyConfig());
+            p.axes()->clear();
+            p.axes()->addAxis("n_head", "1,2");
+            p.axes()->addAxis("learning_rate", "1e-3,3e-3");
+            p.setRandomSamples(0);
+            p.setSweepFolder(dir);
+            QSignalSpy finished(&p, &ExperimentsPanel::sweepFinished);
+            p.start();
+            QVERIFY(p.isBusy());
+            QCOMPARE(p.queue()->count(), 4);
+            QVERIFY(finished.wait(300000));
+            QCOMPARE(finished.first().first().toBool(), true);
+            QCOMPARE(p.results()->rowCount(), 4);
+            QCOMPARE(p.plots()->curveCount(), 4);
+            // every cell trained to its last step and is a run folder of its own
+            for (const auto& r : p.results()->runs()) {
+                QCOMPARE(r.steps, int64_t(10));
+                QCOMPARE(r.status, std::string("finished"));
+            }
+            QVERIFY(QFileInfo::exists(dir + "/results.md"));
+            // the table sorts numerically: by final val loss, ascending
+            const int col = 4;  // cell, n_head, learning_rate, params, final val
+            QCOMPARE(p.results()->horizontalHeaderItem(1)->text(), QString("n_head"));
+            QCOMPARE(p.results()->horizontalHeaderItem(2)->text(), QString("learning_rate"));
+            QCOMPARE(p.results()->horizontalHeaderItem(col)->text(), QString("final val"));
+            p.results()->sortByColumn(col, Qt::AscendingOrder);
+            for (int r = 1; r < 4; ++r)
+                QVERIFY(p.results()->item(r - 1, col)->data(Qt::EditRole).toDouble() <=
+                        p.results()->item(r, col)->data(Qt::EditRole).toDouble());
+        }
+        // A new panel offers nothing to resume (every cell finished); resuming keeps all four.
+        ExperimentsPanel p;
+        QVERIFY(!p.findChild<QLabel*>("sweepOffer")->isVisibleTo(&p));
+        QSignalSpy finished(&p, &ExperimentsPanel::sweepFinished);
+        QVERIFY(p.resumeSweep(dir));
+        QVERIFY(finished.wait(60000));
+        for (int i = 0; i < 4; ++i)
+            QVERIFY2(p.queue()->item(i)->text().startsWith("done (kept)"), qPrintable(p.queue()->item(i)->text()));
+        QCOMPARE(p.results()->rowCount(), 4);
+    }
+
+    void removedPendingCellIsLeftOut() {
+        ExperimentsPanel p;
+        p.setBaseConfig(tinyConfig());
+        p.axes()->clear();
+        p.axes()->addAxis("seed", "1,2,3");
+        p.setRandomSamples(0);
+        p.setSweepFolder(m_ws.path() + "/sweeps/removed");
+        QSignalSpy finished(&p, &ExperimentsPanel::sweepFinished);
+        p.start();
+        // removed before the worker reaches it: two whole cells train before cell 2, and the removal
+        // happens before the UI thread returns to its event loop
+        p.queue()->setCurrentRow(2);
+        p.removeSelectedCell();
+        QVERIFY(p.queue()->item(2)->text().startsWith("removed"));
+        QVERIFY(finished.wait(300000));
+        QCOMPARE(p.results()->rowCount(), 2);
+        // the offer to resume names the sweep: one cell is still to run
+        ExperimentsPanel again;
+        auto* offer = again.findChild<QLabel*>("sweepOffer");
+        QVERIFY(offer->isVisibleTo(&again));
+        QVERIFY2(offer->text().contains("2 of 3"), qPrintable(offer->text()));
+    }
+
+    void rangeFinderFillsTheForm() {
+        TrainingPanel p;
+        p.setDataset(m_data);
+        twb::RunConfig c = tinyConfig();
+        c.learning_rate = 0.5;  // far from any suggestion
+        p.form()->setConfig(c);
+        LrFindDialog* d = p.findLearningRate();
+        QVERIFY(d);
+        d->setSteps(30);
+        d->setBounds(1e-5, 1.0);
+        QSignalSpy found(p.experimentWorker(), &ExperimentWorker::lrFound);
+        d->start();
+        QVERIFY(found.wait(120000));
+        QTRY_VERIFY(!d->isRunning());
+        const double lr = d->result().suggested_lr;
+        QVERIFY(lr >= 1e-5 && lr <= 1.0);
+        QCOMPARE(d->plot()->graph(0)->dataCount(), int(d->result().curve.size()));
+        QCOMPARE(d->plot()->itemCount(), 4);  // two marked suggestions, each a line and a label
+        d->useRate();
+        // the form keeps the rate to its field's precision (8 significant digits here)
+        QVERIFY2(std::abs(p.form()->config().learning_rate - lr) <= 1e-6 * lr,
+                 qPrintable(QString::number(p.form()->config().learning_rate, 'g', 12)));
+        QVERIFY(p.currentRun().isEmpty() || !QFileInfo::exists(p.currentRun()));  // no run was made
+    }
+
+    void baselinesAreLinesOnTheLossPlot() {
+        TrainingPanel p;
+        p.setDataset(m_data);
+        p.baselinesToggle()->setChecked(false);
+        QCOMPARE(p.plot()->baselineCount(), 0);
+        p.baselinesToggle()->setChecked(true);
+        QTRY_COMPARE_WITH_TIMEOUT(p.plot()->baselineCount(), 3, 60000);  // uniform, unigram, bigram
+        // drawn at the engine's values: a line and a label each
+        const auto expected = twb::evaluate_baselines(m_data.toStdString());
+        QCOMPARE(p.plot()->lossPlot()->itemCount(), 6);
+        auto* label = qobject_cast<QCPItemText*>(p.plot()->lossPlot()->item(5));
+        QVERIFY(label);
+        QCOMPARE(label->text(), QString("bigram %1").arg(expected[2].loss, 0, 'f', 3));
+        p.baselinesToggle()->setChecked(false);
+        QCOMPARE(p.plot()->baselineCount(), 0);
+        QCOMPARE(p.plot()->lossPlot()->itemCount(), 0);
+    }
+
+    void generateEvalGivesARowPerSetting() {
+        const QString run = twbtest::make_tiny_run(m_ws, "tiny-eval", 20);
+        SamplingPanel p;
+        p.picker()->refresh();
+        p.picker()->setRun(run);
+        auto* v = p.evaluation();
+        v->setPrompts("the \nand so\n");
+        v->setReferences("the cat\nand so on\n");
+        v->setSettings({"greedy", "temperature=0.8,top_k=5", "beam=2"});
+        v->setMaxTokens(6);
+        QSignalSpy finished(v, &GenerationEvalView::finished);
+        v->run();
+        QVERIFY(v->isRunning());
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(v->table()->rowCount(), 3);
+        QCOMPARE(v->table()->item(0, 0)->text(), QString("greedy"));
+        QCOMPARE(v->table()->item(2, 0)->text(), QString("beam=2"));
+        for (const auto& r : v->rows()) {
+            QCOMPARE(r.outputs.size(), size_t(2));  // one per prompt
+            QCOMPARE(r.tokens, int64_t(12));        // 6 per prompt: a char model without an end token
+            QVERIFY(std::isfinite(r.bleu));         // references were given
+        }
+        QVERIFY(v->markdown().contains("beam=2"));
+        QCOMPARE(v->csv().count('\n') >= 4, true);  // a header and three rows
+        // references that do not pair with the prompts are refused before anything runs
+        v->setReferences("only one\n");
+        v->run();
+        QVERIFY(!v->isRunning());
+        QVERIFY(v->findChild<QLabel*>("evalStatus")->text().contains("one per prompt"));
+    }
+};
+
+QTEST_MAIN(TestExperimentsPanel)
+#include "tst_experiments_panel.moc"

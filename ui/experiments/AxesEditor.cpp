@@ -1,0 +1,108 @@
+#include "ui/experiments/AxesEditor.h"
+
+#include "twb/config.h"
+#include "twb/errors.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+AxesEditor::AxesEditor(QWidget* parent) : QWidget(parent) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    m_table = new QTableWidget(0, 2);
+    m_table->setObjectName("axes");
+    m_table->setHorizontalHeaderLabels({tr("Config field"), tr("Values")});
+    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_table->setColumnWidth(0, 150);  // "learning_rate" and its arrow
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setMinimumHeight(110);
+    v->addWidget(m_table);
+    auto* row = new QHBoxLayout;
+    auto* add = new QPushButton(tr("Add axis"));
+    add->setObjectName("addAxis");
+    auto* remove = new QPushButton(tr("Remove axis"));
+    remove->setObjectName("removeAxis");
+    row->addWidget(add);
+    row->addWidget(remove);
+    row->addStretch();
+    v->addLayout(row);
+    connect(add, &QPushButton::clicked, this, [this] { addAxis(); });
+    connect(remove, &QPushButton::clicked, this, [this] { removeAxis(m_table->currentRow()); });
+}
+
+void AxesEditor::addAxis(const QString& key, const QString& values) {
+    const int r = m_table->rowCount();
+    m_table->insertRow(r);
+    auto* keys = new QComboBox;
+    for (const auto& k : twb::RunConfig::keys())
+        keys->addItem(QString::fromStdString(k));
+    keys->setToolTip(tr("A field of the run config (the Training panel's form)"));
+    if (!key.isEmpty()) {
+        if (keys->findText(key) < 0)
+            keys->addItem(key);  // kept as given (an old setting), so parsing names it rather than it changing
+        keys->setCurrentText(key);
+    }
+    auto* edit = new QLineEdit(values);
+    edit->setPlaceholderText(tr("1,4,8,16  or  1e-4..1e-1 log 4  or  0..0.3 lin 4"));
+    edit->setToolTip(tr("A list of values, or a range: 'a..b log n' (n values evenly spaced in log), 'a..b lin n'"));
+    m_table->setCellWidget(r, 0, keys);
+    m_table->setCellWidget(r, 1, edit);
+    connect(keys, &QComboBox::currentTextChanged, this, &AxesEditor::changed);
+    connect(edit, &QLineEdit::textChanged, this, &AxesEditor::changed);
+    emit changed();
+}
+
+void AxesEditor::removeAxis(int row) {
+    if (row < 0 || row >= m_table->rowCount())
+        return;
+    m_table->removeRow(row);
+    emit changed();
+}
+
+void AxesEditor::clear() {
+    m_table->setRowCount(0);
+    emit changed();
+}
+
+int AxesEditor::count() const {
+    return m_table->rowCount();
+}
+
+QStringList AxesEditor::texts() const {
+    QStringList out;
+    for (int r = 0; r < m_table->rowCount(); ++r)
+        out << static_cast<QComboBox*>(m_table->cellWidget(r, 0))->currentText() + "=" +
+                   static_cast<QLineEdit*>(m_table->cellWidget(r, 1))->text().trimmed();
+    return out;
+}
+
+void AxesEditor::setTexts(const QStringList& texts) {
+    m_table->setRowCount(0);
+    for (const auto& t : texts) {
+        const int eq = t.indexOf('=');
+        if (eq > 0)
+            addAxis(t.left(eq), t.mid(eq + 1));
+    }
+    emit changed();
+}
+
+std::vector<twb::SweepAxis> AxesEditor::axes() const {
+    std::vector<twb::SweepAxis> out;
+    const QStringList t = texts();
+    for (int r = 0; r < t.size(); ++r) {
+        if (t[r].endsWith('='))
+            throw twb::ConfigError(
+                tr("axis %1 (%2) has no values; type a list like 1,2,4 or a range like 1e-4..1e-1 log 4")
+                    .arg(r + 1)
+                    .arg(t[r].chopped(1))
+                    .toStdString());
+        out.push_back(twb::parse_sweep_axis(t[r].toStdString()));
+    }
+    return out;
+}

@@ -1,0 +1,31 @@
+// The sweep's axes, built from the config form's fields: one row per axis, a config key picked from a
+// list of every key and its values typed as `twb sweep --axis` takes them ("1,4,8,16",
+// "1e-4..1e-1 log 4", "0..0.3 lin 4"). It edits text and parses it with the engine; nothing else.
+#pragma once
+#include "twb/experiments.h"
+
+#include <QWidget>
+
+class QTableWidget;
+
+class AxesEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit AxesEditor(QWidget* parent = nullptr);
+    /// Adds a row (key empty = the first key of the list).
+    void addAxis(const QString& key = QString(), const QString& values = QString());
+    void removeAxis(int row);
+    void clear();
+    int count() const;
+    /// The axes as the engine parses them; throws twb::ConfigError naming a bad row.
+    std::vector<twb::SweepAxis> axes() const;
+    /// The rows as "key=values" texts (what QSettings keeps).
+    QStringList texts() const;
+    void setTexts(const QStringList& texts);
+
+signals:
+    void changed();
+
+private:
+    QTableWidget* m_table = nullptr;
+};

@@ -1,0 +1,609 @@
+#include "ui/experiments/ExperimentsPanel.h"
+
+#include "twb/dataset.h"
+#include "twb/errors.h"
+#include "twb/run_folder.h"
+#include "ui/Workspace.h"
+#include "ui/experiments/AxesEditor.h"
+#include "ui/experiments/CompareTokenizersDialog.h"
+#include "ui/experiments/ResultsTable.h"
+#include "ui/experiments/SweepPlots.h"
+
+#include <QAction>
+#include <QButtonGroup>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <filesystem>
+
+namespace {
+QString duration(double s) {
+    const int t = static_cast<int>(s + 0.5);
+    return t >= 3600
+               ? QString("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QChar('0')).arg(t % 60, 2, 10, QChar('0'))
+               : QString("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QChar('0'));
+}
+/// Model FLOPs per second this machine reached in the last measured cell (6 x parameters x tokens/s);
+/// before any measurement a modest 2 GFLOP/s, about what two cores of this kind give the tiny preset.
+double flopsPerSecond() {
+    return QSettings().value("experiments/flopsPerSecond", 2e9).toDouble();
+}
+QString sweepsDir() {
+    return Workspace::root() + "/sweeps";
+}
+/// Cells of a sweep folder with a finished run (its last checkpoint at max_iters).
+int finishedCells(const QString& dir, const twb::SweepSpec& spec, const std::vector<twb::SweepCell>& cells) {
+    int done = 0;
+    for (size_t i = 0; i < cells.size(); ++i) {
+        const auto steps =
+            twb::list_checkpoints(std::filesystem::path(dir.toStdString()) / twb::cell_name(i, cells[i]));
+        done += !steps.empty() && steps.back() >= twb::cell_config(spec, cells[i]).max_iters;
+    }
+    return done;
+}
+}  // namespace
+
+ExperimentsPanel::ExperimentsPanel(QWidget* parent) : PanelBase(parent) {
+    m_worker = new ExperimentWorker;
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(this, &ExperimentsPanel::sweepRequested, m_worker, &ExperimentWorker::runSweep, Qt::QueuedConnection);
+    connect(this, &ExperimentsPanel::prepareRequested, m_worker, &ExperimentWorker::prepareSet, Qt::QueuedConnection);
+    m_thread.setObjectName("experiments");
+    m_thread.start();
+
+    // Left: what to sweep, the estimate, the controls and the queue.
+    auto* left = new QWidget;
+    auto* lv = new QVBoxLayout(left);
+    auto* base =
+        new QLabel(tr("Every cell starts from the Training panel's config and dataset; each axis "
+                      "replaces one field."));
+    base->setWordWrap(true);
+    lv->addWidget(base);
+    m_axes = new AxesEditor;
+    lv->addWidget(m_axes);
+    auto* mode = new QHBoxLayout;
+    m_grid = new QRadioButton(tr("Full grid"));
+    m_grid->setObjectName("grid");
+    m_random = new QRadioButton(tr("Random"));
+    m_random->setObjectName("random");
+    m_samples = new QSpinBox;
+    m_samples->setObjectName("samples");
+    m_samples->setRange(1, 10000);
+    m_samples->setValue(QSettings().value("experiments/samples", 8).toInt());
+    m_samples->setSuffix(tr(" cells"));
+    auto* group = new QButtonGroup(this);
+    group->addButton(m_grid);
+    group->addButton(m_random);
+    (QSettings().value("experiments/random", false).toBool() ? m_random : m_grid)->setChecked(true);
+    mode->addWidget(m_grid);
+    mode->addWidget(m_random);
+    mode->addWidget(m_samples);
+    mode->addStretch();
+    lv->addLayout(mode);
+    auto* folderRow = new QHBoxLayout;
+    m_folder = new QLineEdit;
+    m_folder->setObjectName("sweepFolder");
+    m_folder->setToolTip(tr("The sweep folder: sweep.json, results.md/.csv and one run folder per cell"));
+    auto* browse = new QPushButton(tr("Browse…"));
+    folderRow->addWidget(new QLabel(tr("Folder")));
+    folderRow->addWidget(m_folder, 1);
+    folderRow->addWidget(browse);
+    lv->addLayout(folderRow);
+    m_estimate = new QLabel;
+    m_estimate->setObjectName("estimate");
+    m_estimate->setWordWrap(true);
+    lv->addWidget(m_estimate);
+    auto* buttons = new QHBoxLayout;
+    m_start = new QPushButton(tr("Start sweep"));
+    m_start->setObjectName("startSweep");
+    m_start->setToolTip(tr("Run every cell, one after another (Ctrl+Shift+R)"));
+    m_stop = new QPushButton(tr("Stop"));
+    m_stop->setObjectName("stopSweep");
+    m_stop->setToolTip(tr("Stop after a checkpoint of the running cell; Resume continues it"));
+    m_resume = new QPushButton(tr("Resume…"));
+    m_resume->setObjectName("resumeSweep");
+    m_resume->setToolTip(tr("Continue an interrupted sweep folder: finished cells are kept"));
+    for (auto* b : {m_start, m_stop, m_resume})
+        buttons->addWidget(b);
+    lv->addLayout(buttons);
+    auto* compare = new QPushButton(tr("Compare tokenizers…"));
+    compare->setObjectName("compareTokenizers");
+    compare->setToolTip(
+        tr("The same text prepared with char and BPE tokenizers, the same model, a table in bits "
+           "per character"));
+    lv->addWidget(compare);
+    m_offer = new QLabel;
+    m_offer->setObjectName("sweepOffer");
+    m_offer->setWordWrap(true);
+    m_offer->setStyleSheet("background: #fff4ce; padding: 4px;");
+    m_offer->hide();
+    lv->addWidget(m_offer);
+    m_progress = new QProgressBar;
+    m_progress->setObjectName("sweepProgress");
+    m_progress->setFormat(tr("no sweep running"));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    lv->addWidget(m_progress);
+    m_status = new QLabel(tr("Idle"));
+    m_status->setObjectName("sweepStatus");
+    m_status->setWordWrap(true);
+    lv->addWidget(m_status);
+    lv->addWidget(errorLabel());
+    lv->addWidget(new QLabel(tr("Queue")));
+    m_queue = new QListWidget;
+    m_queue->setObjectName("queue");
+    lv->addWidget(m_queue, 1);
+    m_remove = new QPushButton(tr("Remove cell"));
+    m_remove->setObjectName("removeCell");
+    m_remove->setToolTip(tr("Leave the selected pending cell out, or delete a finished cell's run folder (Del)"));
+    m_remove->setShortcut(QKeySequence::Delete);
+    lv->addWidget(m_remove);
+
+    // Right: the results table over the plots.
+    auto* right = new QSplitter(Qt::Vertical);
+    m_results = new ResultsTable;
+    m_plots = new SweepPlots;
+    right->addWidget(m_results);
+    right->addWidget(m_plots);
+    right->setStretchFactor(1, 2);
+    auto* split = new QSplitter;
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(1, 2);
+    split->setSizes({340, 900});
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(split);
+
+    m_startAct = new QAction(tr("Start s&weep"), this);
+    m_startAct->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_stopAct = new QAction(tr("Stop sweep"), this);
+    connect(m_startAct, &QAction::triggered, this, &ExperimentsPanel::start);
+    connect(m_stopAct, &QAction::triggered, this, &ExperimentsPanel::stop);
+    connect(m_start, &QPushButton::clicked, this, &ExperimentsPanel::start);
+    connect(m_stop, &QPushButton::clicked, this, &ExperimentsPanel::stop);
+    connect(m_remove, &QPushButton::clicked, this, &ExperimentsPanel::removeSelectedCell);
+    connect(compare, &QPushButton::clicked, this, &ExperimentsPanel::compareTokenizersDialog);
+    connect(m_resume, &QPushButton::clicked, this, [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Sweep folder to continue"), sweepsDir());
+        if (!d.isEmpty())
+            resumeSweep(d);
+    });
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Sweep folder"), sweepsDir());
+        if (!d.isEmpty())
+            m_folder->setText(d);
+    });
+    connect(m_offer, &QLabel::linkActivated, this, [this](const QString& link) {
+        m_offer->hide();
+        if (link == "resume")
+            resumeSweep(m_offerDir);
+    });
+    connect(m_axes, &AxesEditor::changed, this, &ExperimentsPanel::updateEstimate);
+    connect(m_grid, &QRadioButton::toggled, this, &ExperimentsPanel::updateEstimate);
+    connect(m_samples, &QSpinBox::valueChanged, this, &ExperimentsPanel::updateEstimate);
+    connect(m_results, &ResultsTable::openRequested, this, &ExperimentsPanel::openRunRequested);
+    connect(m_results, &ResultsTable::removeRequested, this, &ExperimentsPanel::removeCellFolder);
+
+    connect(m_worker, &ExperimentWorker::cellStarted, this, [this](int i, int total, const QString& dir, bool resumed) {
+        m_current = i;
+        m_currentDir = dir;
+        m_currentStep = 0;
+        m_currentMsPerStep = 0;
+        m_progress->setMaximum(total);
+        setCellState(i, resumed ? tr("running (resumed)") : tr("running"));
+    });
+    connect(m_worker, &ExperimentWorker::stepReported, this, [this](const twb::StepReport& r) {
+        m_currentStep = r.step;
+        m_currentMsPerStep = r.ms_per_step;
+        if (m_current >= 0 && m_current < int(m_cellConfigs.size()) && r.tokens_per_s > 0) {
+            // Remember the throughput for the next estimate: model FLOPs per second of this cell.
+            const auto& c = m_cellConfigs[size_t(m_current)];
+            QSettings().setValue("experiments/flopsPerSecond", 6.0 * double(c.parameter_count()) * r.tokens_per_s);
+        }
+        setCellState(m_current, tr("running, step %1 / %2").arg(r.step).arg(r.max_iters));
+        double left = r.ms_per_step * double(r.max_iters - r.step) / 1000.0;
+        for (size_t i = size_t(m_current) + 1; i < m_cellConfigs.size(); ++i)
+            if (!m_skipped || !m_skipped->contains(i))
+                left += cellSeconds(m_cellConfigs[i]);
+        m_status->setText(tr("cell %1 of %2 · step %3 / %4 · about %5 left")
+                              .arg(m_current + 1)
+                              .arg(m_cellConfigs.size())
+                              .arg(r.step)
+                              .arg(r.max_iters)
+                              .arg(duration(left)));
+    });
+    connect(m_worker, &ExperimentWorker::evaluated, this,
+            [this](const twb::EvalReport& e) { m_plots->addEval(m_currentDir, e); });
+    connect(m_worker, &ExperimentWorker::cellDone, this, [this](int i, const QString&, bool skipped) {
+        setCellState(i, skipped ? tr("done (kept)") : tr("done"));
+        m_progress->setValue(m_progress->value() + 1);
+        refreshResults();
+    });
+    connect(m_worker, &ExperimentWorker::sweepFinished, this, [this](bool complete) {
+        setBusy(false);
+        for (int i = 0; i < m_queue->count(); ++i)
+            if (m_queue->item(i)->data(Qt::UserRole + 1).toString().startsWith(tr("running")))
+                setCellState(i, tr("stopped (resumable)"));
+        m_status->setText(complete ? tr("Sweep finished: %1").arg(m_dir)
+                                   : tr("Sweep stopped; Resume continues it from the running cell's checkpoint"));
+        refreshResults();
+        emit statusMessage(m_status->text());
+        emit sweepFinished(complete);
+    });
+    connect(m_worker, &ExperimentWorker::preparing, this, [this](const QString& what, double f) {
+        m_status->setText(tr("preparing %1 … %2%").arg(what).arg(int(f * 100)));
+    });
+    connect(m_worker, &ExperimentWorker::setPrepared, this, [this](const QStringList& dirs) {
+        setBusy(false);
+        m_axes->clear();
+        m_axes->addAxis("data_dir", dirs.join(','));
+        m_grid->setChecked(true);
+        m_folder->setText(
+            QString("%1/tokenizers-%2").arg(sweepsDir(), QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss")));
+        start();
+    });
+    connect(m_worker, &ExperimentWorker::failed, this, [this](const QString& e) {
+        setBusy(false);
+        showError(e);
+        m_status->setText(tr("Idle"));
+    });
+
+    m_axes->setTexts(QSettings().value("experiments/axes").toStringList());
+    if (m_axes->count() == 0)
+        m_axes->addAxis("learning_rate", "1e-3..1e-2 log 3");
+    m_folder->setText(
+        QString("%1/sweep-%2").arg(sweepsDir(), QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss")));
+    busyChanged(false);
+    offerInterruptedSweep();
+}
+
+ExperimentsPanel::~ExperimentsPanel() {
+    if (m_control)
+        m_control->request_stop();
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void ExperimentsPanel::setBaseConfigProvider(std::function<twb::RunConfig()> provider) {
+    m_provider = std::move(provider);
+    updateEstimate();
+}
+
+void ExperimentsPanel::setBaseConfig(const twb::RunConfig& c) {
+    m_base = c;
+    updateEstimate();
+}
+
+twb::RunConfig ExperimentsPanel::baseConfig() const {
+    return m_provider ? m_provider() : m_base;
+}
+
+QString ExperimentsPanel::sweepFolder() const {
+    return m_folder->text().trimmed();
+}
+
+void ExperimentsPanel::setSweepFolder(const QString& dir) {
+    m_folder->setText(dir);
+}
+
+void ExperimentsPanel::setRandomSamples(int n) {
+    (n > 0 ? m_random : m_grid)->setChecked(true);
+    if (n > 0)
+        m_samples->setValue(n);
+}
+
+twb::SweepSpec ExperimentsPanel::spec() const {
+    twb::SweepSpec s;
+    s.base = baseConfig();
+    s.axes = m_axes->axes();
+    const bool dataAxis = std::any_of(s.axes.begin(), s.axes.end(), [](const auto& a) { return a.key == "data_dir"; });
+    if (s.base.data_dir.empty() && !dataAxis)
+        throw twb::ConfigError(tr("no dataset: choose one in the Training panel first").toStdString());
+    s.random_samples = m_random->isChecked() ? m_samples->value() : 0;
+    return s;
+}
+
+int ExperimentsPanel::cellCount(QString* why) const {
+    try {
+        return int(twb::sweep_cells(spec()).size());
+    } catch (const std::exception& e) {
+        if (why)
+            *why = QString::fromStdString(e.what());
+        return -1;
+    }
+}
+
+int ExperimentsPanel::vocabOf(const std::string& dataDir) const {
+    auto it = m_vocab.find(dataDir);
+    if (it != m_vocab.end())
+        return it->second;
+    int v = 0;
+    try {
+        v = twb::open_prepared(dataDir).vocab_size;  // meta.json only: a few hundred bytes
+    } catch (const std::exception&) {
+    }
+    return m_vocab[dataDir] = v;
+}
+
+double ExperimentsPanel::cellSeconds(const twb::RunConfig& c) const {
+    // Training: 6 FLOPs per parameter per token (forward and backward); evaluation: 2, over both splits.
+    const double tokens = double(c.batch_size) * double(c.block_size) * double(c.gradient_accumulation_steps);
+    const double p = double(c.parameter_count());
+    const double evals = c.eval_interval > 0 ? double(c.max_iters / c.eval_interval + 1) : 1.0;
+    const double evalTokens = evals * 2.0 * double(c.eval_iters) * double(c.batch_size) * double(c.block_size);
+    return (6.0 * p * tokens * double(c.max_iters) + 2.0 * p * evalTokens) / flopsPerSecond();
+}
+
+double ExperimentsPanel::estimatedSeconds() const {
+    const auto s = spec();
+    double total = 0;
+    for (const auto& cell : twb::sweep_cells(s)) {
+        auto c = twb::cell_config(s, cell);
+        c.vocab_size = vocabOf(c.data_dir);
+        total += cellSeconds(c);
+    }
+    return total;
+}
+
+void ExperimentsPanel::updateEstimate() {
+    if (isBusy())
+        return;
+    QSettings().setValue("experiments/axes", m_axes->texts());
+    QSettings().setValue("experiments/random", m_random->isChecked());
+    QSettings().setValue("experiments/samples", m_samples->value());
+    m_samples->setEnabled(m_random->isChecked());
+    QString why;
+    const int n = cellCount(&why);
+    if (n < 0) {
+        m_estimate->setText(tr("<span style='color:#b00'>%1</span>").arg(why.toHtmlEscaped()));
+        m_start->setEnabled(false);
+        m_startAct->setEnabled(false);
+        return;
+    }
+    double seconds = 0;
+    try {
+        seconds = estimatedSeconds();
+    } catch (const std::exception&) {
+    }
+    m_estimate->setText(tr("<b>%1</b>, estimated %2 in all (at %3 GFLOP/s, the last measured rate)")
+                            .arg(n == 1 ? tr("1 cell") : tr("%1 cells").arg(n))
+                            .arg(duration(seconds))
+                            .arg(flopsPerSecond() / 1e9, 0, 'f', 1));
+    m_start->setEnabled(true);
+    m_startAct->setEnabled(true);
+}
+
+void ExperimentsPanel::busyChanged(bool busy) {
+    m_start->setEnabled(!busy);
+    m_startAct->setEnabled(!busy);
+    m_resume->setEnabled(!busy);
+    m_stop->setEnabled(busy);
+    m_stopAct->setEnabled(busy);
+    m_axes->setEnabled(!busy);
+    if (!busy)
+        updateEstimate();
+}
+
+void ExperimentsPanel::fillQueue(const twb::SweepSpec& s) {
+    m_queue->clear();
+    m_cellConfigs.clear();
+    const auto cells = twb::sweep_cells(s);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        auto c = twb::cell_config(s, cells[i]);
+        c.vocab_size = vocabOf(c.data_dir);
+        m_cellConfigs.push_back(c);
+        auto* it = new QListWidgetItem(m_queue);
+        it->setData(Qt::UserRole, QString::fromStdString(twb::cell_name(i, cells[i])));
+        setCellState(int(i), tr("pending"));
+    }
+}
+
+void ExperimentsPanel::setCellState(int index, const QString& state) {
+    auto* it = m_queue->item(index);
+    if (!it)
+        return;
+    it->setData(Qt::UserRole + 1, state);
+    it->setText(
+        QString("%1 — %2").arg(state, it->data(Qt::UserRole).toString()));  // the state first: it is what changes
+}
+
+void ExperimentsPanel::start() {
+    if (isBusy())
+        return;
+    showError({});
+    twb::SweepSpec s;
+    try {
+        s = spec();
+        twb::sweep_cells(s);
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+        return;
+    }
+    const QString dir = sweepFolder();
+    if (dir.isEmpty()) {
+        showError(tr("choose a sweep folder"));
+        return;
+    }
+    if (QFileInfo::exists(dir + "/sweep.json")) {
+        showError(tr("%1 already holds a sweep; use Resume to continue it, or choose another folder").arg(dir));
+        return;
+    }
+    run(s, dir);
+}
+
+bool ExperimentsPanel::resumeSweep(const QString& dir) {
+    if (isBusy())
+        return false;
+    showError({});
+    try {
+        const auto s = twb::read_sweep(dir.toStdString());
+        QStringList axes;
+        for (const auto& a : s.axes) {
+            QStringList v;
+            for (const auto& x : a.values)
+                v << QString::fromStdString(x);
+            axes << QString::fromStdString(a.key) + "=" + v.join(',');
+        }
+        m_axes->setTexts(axes);
+        m_folder->setText(dir);
+        run(s, dir);
+        return true;
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+void ExperimentsPanel::run(const twb::SweepSpec& s, const QString& dir) {
+    try {
+        fillQueue(s);
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+        return;
+    }
+    m_dir = dir;
+    m_current = -1;
+    m_progress->setFormat(tr("%v / %m cells"));
+    m_progress->setRange(0, int(m_cellConfigs.size()));
+    m_progress->setValue(0);
+    m_status->setText(tr("starting %1").arg(dir));
+    m_control = std::make_shared<twb::TrainControl>();
+    m_skipped = std::make_shared<SkippedCells>();
+    SweepRequest r;
+    r.dir = dir;
+    r.spec = s;
+    r.control = m_control;
+    r.skipped = m_skipped;
+    setBusy(true);
+    QDir().mkpath(QFileInfo(dir).path());
+    refreshResults();
+    emit sweepRequested(r);
+}
+
+void ExperimentsPanel::stop() {
+    if (m_control)
+        m_control->request_stop();
+    m_status->setText(tr("stopping after a checkpoint…"));
+}
+
+void ExperimentsPanel::removeSelectedCell() {
+    const int i = m_queue->currentRow();
+    if (i < 0)
+        return;
+    const QString state = m_queue->item(i)->data(Qt::UserRole + 1).toString();
+    if (state == tr("pending") && isBusy() && m_skipped) {
+        m_skipped->insert(size_t(i));
+        setCellState(i, tr("removed"));
+        return;
+    }
+    if (state.startsWith(tr("running"))) {
+        showError(tr("the running cell cannot be removed; Stop the sweep first"));
+        return;
+    }
+    removeCellFolder(m_dir + "/" + m_queue->item(i)->data(Qt::UserRole).toString());
+}
+
+void ExperimentsPanel::removeCellFolder(const QString& runDir) {
+    if (isBusy() && runDir == m_currentDir) {
+        showError(tr("the running cell cannot be removed; Stop the sweep first"));
+        return;
+    }
+    if (!QFileInfo::exists(runDir + "/config.json"))
+        return;
+    if (QMessageBox::question(this, tr("Remove cell"),
+                              tr("Delete the run folder %1? A resumed sweep trains this cell again.").arg(runDir)) !=
+        QMessageBox::Yes)
+        return;
+    QDir(runDir).removeRecursively();
+    for (int i = 0; i < m_queue->count(); ++i)
+        if (m_dir + "/" + m_queue->item(i)->data(Qt::UserRole).toString() == runDir)
+            setCellState(i, tr("removed"));
+    refreshResults();
+}
+
+void ExperimentsPanel::refreshResults() {
+    if (m_dir.isEmpty() || !QFileInfo::exists(m_dir))
+        return;
+    try {
+        const auto runs = twb::collect_runs(m_dir.toStdString());
+        m_results->setRuns(runs);
+        m_plots->setRuns(runs);
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+    }
+}
+
+void ExperimentsPanel::offerInterruptedSweep() {
+    // The newest sweep folder of the workspace whose cells are not all finished.
+    QDir d(sweepsDir());
+    for (const auto& fi : d.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time)) {
+        if (!QFileInfo::exists(fi.filePath() + "/sweep.json"))
+            continue;
+        try {
+            const auto s = twb::read_sweep(fi.filePath().toStdString());
+            const auto cells = twb::sweep_cells(s);
+            const int done = finishedCells(fi.filePath(), s, cells);
+            if (done < int(cells.size())) {
+                m_offerDir = fi.filePath();
+                m_offer->setText(tr("Sweep %1 was interrupted (%2 of %3 cells finished): "
+                                    "<a href='resume'>Resume</a> · <a href='dismiss'>Dismiss</a>")
+                                     .arg(fi.fileName())
+                                     .arg(done)
+                                     .arg(cells.size()));
+                m_offer->show();
+            }
+        } catch (const std::exception&) {
+        }
+        return;
+    }
+}
+
+void ExperimentsPanel::compareTokenizersDialog() {
+    CompareTokenizersDialog dlg(this);
+    if (dlg.exec() == QDialog::Accepted)
+        compareTokenizers(dlg.inputs(), dlg.tokenizers());
+}
+
+void ExperimentsPanel::compareTokenizers(const QStringList& inputs, const std::vector<twb::TokenizerSpec>& tokenizers) {
+    if (isBusy())
+        return;
+    showError({});
+    if (inputs.isEmpty() || tokenizers.empty()) {
+        showError(tr("choose a text file and at least one tokenizer"));
+        return;
+    }
+    PrepareSetRequest r;
+    const QString stem = QFileInfo(inputs.first()).completeBaseName();
+    for (const auto& t : tokenizers) {
+        twb::PrepareOptions o;
+        for (const auto& i : inputs)
+            o.corpus.inputs.push_back(i.toStdString());
+        o.tokenizer = t;
+        const QString name = t.kind == twb::TokenizerKind::Char
+                                 ? QString("%1-char").arg(stem)
+                                 : QString("%1-%2%3")
+                                       .arg(stem, QString::fromStdString(std::string(twb::to_string(t.kind))))
+                                       .arg(t.vocab_size);
+        o.out = (Workspace::datasetsDir() + "/" + name).toStdString();
+        r.datasets.push_back(o);
+    }
+    setBusy(true);
+    m_status->setText(tr("preparing %1 datasets…").arg(r.datasets.size()));
+    emit prepareRequested(r);
+}

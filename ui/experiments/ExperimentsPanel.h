@@ -1,0 +1,123 @@
+// The Experiments panel: a sweep over the Training panel's config. Axes come from the config form's
+// fields (AxesEditor); a grid or N random cells; the number of cells and an estimated total time before
+// starting; a queue with each cell's state, overall progress and ETA; the results table filling as cells
+// finish (ResultsTable) and the cells' validation curves and final loss against a swept parameter
+// (SweepPlots). Stop keeps finished cells and the running cell's checkpoint; Resume continues an
+// interrupted sweep folder (offered on start-up); a pending cell can be removed from the queue and a
+// finished one deleted. "Compare tokenizers" prepares one text under char and BPE tokenizers and sweeps
+// the dataset axis. The sweep runs in an ExperimentWorker on its own thread; this panel only turns
+// clicks into requests and signals into widgets.
+#pragma once
+#include "twb/config.h"
+#include "ui/widgets/PanelBase.h"
+#include "ui/workers/ExperimentWorker.h"
+
+#include <QElapsedTimer>
+#include <QThread>
+#include <functional>
+#include <map>
+#include <memory>
+
+class AxesEditor;
+class QAction;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QRadioButton;
+class QSpinBox;
+class ResultsTable;
+class SweepPlots;
+
+class ExperimentsPanel : public PanelBase {
+    Q_OBJECT
+public:
+    explicit ExperimentsPanel(QWidget* parent = nullptr);
+    ~ExperimentsPanel() override;
+
+    /// Where the base config comes from (the main window hands in the Training panel's form and
+    /// dataset); without one the panel uses the config set with setBaseConfig.
+    void setBaseConfigProvider(std::function<twb::RunConfig()> provider);
+    void setBaseConfig(const twb::RunConfig& c);
+    twb::RunConfig baseConfig() const;
+
+    AxesEditor* axes() const { return m_axes; }
+    ResultsTable* results() const { return m_results; }
+    SweepPlots* plots() const { return m_plots; }
+    QListWidget* queue() const { return m_queue; }
+    QString sweepFolder() const;
+    void setSweepFolder(const QString& dir);
+    void setRandomSamples(int n);  // 0 = the full grid
+    /// The spec the panel would run now; throws twb::ConfigError (a bad axis or cell).
+    twb::SweepSpec spec() const;
+    /// The number of cells of spec(), or -1 (and the reason) when it is not a valid sweep.
+    int cellCount(QString* why = nullptr) const;
+    /// Estimated seconds for every cell of spec() at the remembered throughput.
+    double estimatedSeconds() const;
+    QAction* startAction() const { return m_startAct; }
+    QAction* stopAction() const { return m_stopAct; }
+
+public slots:
+    void start();
+    void stop();
+    /// Continues the sweep in dir (its sweep.json is the spec).
+    bool resumeSweep(const QString& dir);
+    /// Leaves the queue's selected cell out (a pending cell) or deletes its run folder (a finished one).
+    void removeSelectedCell();
+    /// Re-reads the sweep folder's runs into the table and plots.
+    void refreshResults();
+    /// Prepares inputs under each tokenizer into the workspace's datasets and sweeps data_dir over them.
+    void compareTokenizers(const QStringList& inputs, const std::vector<twb::TokenizerSpec>& tokenizers);
+    void compareTokenizersDialog();
+
+signals:
+    void sweepRequested(const SweepRequest& r);
+    void prepareRequested(const PrepareSetRequest& r);
+    /// panel: "Training", "Attention" or "Sampling".
+    void openRunRequested(const QString& runDir, const QString& panel);
+    void sweepFinished(bool complete);
+
+protected:
+    void busyChanged(bool busy) override;
+
+private:
+    void updateEstimate();
+    void fillQueue(const twb::SweepSpec& spec);
+    void setCellState(int index, const QString& state);
+    void run(const twb::SweepSpec& spec, const QString& dir);
+    void removeCellFolder(const QString& runDir);
+    void offerInterruptedSweep();
+    double cellSeconds(const twb::RunConfig& c) const;
+    int vocabOf(const std::string& dataDir) const;
+
+    QThread m_thread;
+    ExperimentWorker* m_worker = nullptr;
+    std::shared_ptr<twb::TrainControl> m_control;
+    std::shared_ptr<SkippedCells> m_skipped;
+    std::function<twb::RunConfig()> m_provider;
+    twb::RunConfig m_base;
+    AxesEditor* m_axes = nullptr;
+    QRadioButton *m_grid = nullptr, *m_random = nullptr;
+    QSpinBox* m_samples = nullptr;
+    QLineEdit* m_folder = nullptr;
+    QLabel* m_estimate = nullptr;
+    QLabel* m_offer = nullptr;
+    QString m_offerDir;
+    QPushButton *m_start = nullptr, *m_stop = nullptr, *m_resume = nullptr, *m_remove = nullptr;
+    QAction *m_startAct = nullptr, *m_stopAct = nullptr;
+    QListWidget* m_queue = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_status = nullptr;
+    ResultsTable* m_results = nullptr;
+    SweepPlots* m_plots = nullptr;
+    // the running sweep
+    QString m_dir;
+    std::vector<twb::RunConfig> m_cellConfigs;
+    std::vector<double> m_cellEstimates;  // seconds, at the throughput known when it started
+    int m_current = -1;
+    QString m_currentDir;
+    int64_t m_currentStep = 0;
+    double m_currentMsPerStep = 0;
+    mutable std::map<std::string, int> m_vocab;  // dataset folder -> vocabulary size
+};

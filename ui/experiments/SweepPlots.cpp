@@ -1,0 +1,161 @@
+#include "ui/experiments/SweepPlots.h"
+
+#include "twb/metrics.h"
+
+#include <qcustomplot.h>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+#include <cmath>
+#include <filesystem>
+
+namespace {
+QColor colour(size_t i) {
+    static const QColor c[] = {
+        QColor(31, 119, 180), QColor(255, 127, 14),  QColor(44, 160, 44),   QColor(214, 39, 40),  QColor(148, 103, 189),
+        QColor(140, 86, 75),  QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34), QColor(23, 190, 207)};
+    return c[i % 10];
+}
+QCustomPlot* makePlot(QWidget* parent, const QString& x, const QString& y) {
+    auto* p = new QCustomPlot(parent);
+    p->xAxis->setLabel(x);
+    p->yAxis->setLabel(y);
+    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    p->setMinimumHeight(150);
+    return p;
+}
+}  // namespace
+
+SweepPlots::SweepPlots(QWidget* parent) : QWidget(parent) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    m_curves = makePlot(this, tr("step"), tr("validation loss"));
+    m_curves->setObjectName("sweepCurves");
+    m_curves->legend->setVisible(false);  // until there is a curve
+    m_curves->legend->setFont(QFont(font().family(), 7));
+    v->addWidget(m_curves, 1);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Final loss against")));
+    m_key = new QComboBox;
+    m_key->setObjectName("parameterKey");
+    row->addWidget(m_key, 1);
+    v->addLayout(row);
+    m_param = makePlot(this, QString(), tr("final validation loss"));
+    m_param->setObjectName("parameterPlot");
+    v->addWidget(m_param, 1);
+    connect(m_key, &QComboBox::currentTextChanged, this, [this] { refreshParameterPlot(); });
+}
+
+QCPGraph* SweepPlots::curve(const QString& runDir) {
+    auto it = m_graphs.find(runDir);
+    if (it != m_graphs.end())
+        return it->second;
+    auto* g = m_curves->addGraph();
+    g->setPen(QPen(colour(m_graphs.size()), 1.5));
+    g->setName(QFileInfo(runDir).fileName());
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 3));
+    m_graphs[runDir] = g;
+    return g;
+}
+
+int SweepPlots::curveCount() const {
+    return int(m_graphs.size());
+}
+
+bool SweepPlots::parameterAxisIsLog() const {
+    return m_log;
+}
+
+void SweepPlots::addEval(const QString& runDir, const twb::EvalReport& e) {
+    curve(runDir)->addData(double(e.step), e.val_loss);
+    m_curves->legend->setVisible(true);
+    m_curves->rescaleAxes();
+    m_curves->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SweepPlots::setRuns(const std::vector<twb::RunSummary>& runs) {
+    m_runs = runs;
+    m_curves->clearGraphs();
+    m_graphs.clear();
+    for (const auto& r : runs) {
+        auto* g = curve(QString::fromStdString(r.dir));
+        try {
+            for (const auto& row : twb::read_metrics(std::filesystem::path(r.dir) / "metrics.csv"))
+                if (row.kind == "eval" && std::isfinite(row.val_loss))
+                    g->addData(double(row.step), row.val_loss);
+        } catch (const std::exception&) {
+            // a cell killed before its first row: no curve yet
+        }
+    }
+    m_curves->legend->setVisible(!m_graphs.empty());
+    m_curves->rescaleAxes();
+    m_curves->replot();
+    const QString keep = m_key->currentText();
+    QSignalBlocker block(m_key);
+    m_key->clear();
+    for (const auto& k : twb::varied_keys(runs))
+        m_key->addItem(QString::fromStdString(k));
+    if (m_key->findText(keep) >= 0)
+        m_key->setCurrentText(keep);
+    refreshParameterPlot();
+}
+
+void SweepPlots::refreshParameterPlot() {
+    m_param->clearGraphs();
+    m_param->clearItems();
+    const std::string key = m_key->currentText().toStdString();
+    m_param->xAxis->setLabel(m_key->currentText());
+    QVector<double> xs, ys;
+    bool numeric = true;
+    QStringList labels;  // text values (a dataset, a position kind): placed at 1, 2, 3, ...
+    for (const auto& r : m_runs) {
+        if (!std::isfinite(r.final_val_loss))
+            continue;
+        const auto it = r.config.find(key);
+        const QString text = it == r.config.end() ? QString() : QString::fromStdString(it->second);
+        bool ok = false;
+        const double v = text.toDouble(&ok);
+        numeric = numeric && ok;
+        if (!labels.contains(text))
+            labels << text;
+        xs << (ok ? v : 0.0);
+        ys << r.final_val_loss;
+    }
+    if (!numeric)
+        for (int i = 0, k = 0; i < int(m_runs.size()); ++i) {
+            const auto& r = m_runs[size_t(i)];
+            if (!std::isfinite(r.final_val_loss))
+                continue;
+            const auto it = r.config.find(key);
+            xs[k++] = labels.indexOf(it == r.config.end() ? QString() : QString::fromStdString(it->second)) + 1;
+        }
+    double lo = 0, hi = 0;
+    if (!xs.isEmpty()) {
+        lo = *std::min_element(xs.begin(), xs.end());
+        hi = *std::max_element(xs.begin(), xs.end());
+    }
+    m_log = numeric && !xs.isEmpty() && lo > 0 && hi / lo >= 10.0;
+    m_param->xAxis->setScaleType(m_log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (m_log)
+        m_param->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    else if (!numeric) {
+        auto t = QSharedPointer<QCPAxisTickerText>::create();
+        for (int i = 0; i < labels.size(); ++i)
+            t->addTick(i + 1, QFileInfo(labels[i]).fileName());
+        m_param->xAxis->setTicker(t);
+    } else
+        m_param->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    auto* g = m_param->addGraph();
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(31, 119, 180), 7));
+    g->setData(xs, ys);
+    m_param->rescaleAxes();
+    if (m_log)
+        m_param->xAxis->setRange(lo / 1.5, hi * 1.5);
+    else
+        m_param->xAxis->setRange(lo - std::max(0.5, (hi - lo) * 0.1), hi + std::max(0.5, (hi - lo) * 0.1));
+    m_param->yAxis->scaleRange(1.2);
+    m_param->replot();
+}

@@ -1,0 +1,38 @@
+// The sweep's two plots: the validation loss curves of every cell overlaid (one colour per cell, the
+// running cell's curve growing live) and the final validation loss against one swept parameter, on a
+// log axis when its values are positive and span a factor of 10 or more (learning rates, widths).
+#pragma once
+#include "twb/experiments.h"
+#include "twb/training.h"
+
+#include <QWidget>
+#include <map>
+
+class QComboBox;
+class QCustomPlot;
+class QCPGraph;
+
+class SweepPlots : public QWidget {
+    Q_OBJECT
+public:
+    explicit SweepPlots(QWidget* parent = nullptr);
+    /// Shows the finished cells' curves (from their metrics.csv) and the final-loss plot.
+    void setRuns(const std::vector<twb::RunSummary>& runs);
+    /// The running cell's evaluation, added to its curve at once.
+    void addEval(const QString& runDir, const twb::EvalReport& e);
+    int curveCount() const;
+    bool parameterAxisIsLog() const;
+    QCustomPlot* curvesPlot() const { return m_curves; }
+    QCustomPlot* parameterPlot() const { return m_param; }
+
+private:
+    QCPGraph* curve(const QString& runDir);
+    void refreshParameterPlot();
+
+    QCustomPlot* m_curves = nullptr;
+    QCustomPlot* m_param = nullptr;
+    QComboBox* m_key = nullptr;
+    std::map<QString, QCPGraph*> m_graphs;
+    std::vector<twb::RunSummary> m_runs;
+    bool m_log = false;
+};

@@ -1,0 +1,265 @@
+#include "ui/sampling/GenerationEvalView.h"
+
+#include "twb/text.h"
+#include "ui/widgets/RunPicker.h"
+#include "ui/workers/ModelThread.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace {
+QTableWidgetItem* number(double v, int decimals) {
+    auto* it = new QTableWidgetItem(std::isfinite(v) ? QString::number(v, 'f', decimals) : QString());
+    it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return it;
+}
+std::vector<std::string> lines(const QString& text) {
+    std::vector<std::string> out;
+    for (const auto& l : text.split('\n'))
+        if (!l.trimmed().isEmpty())
+            out.push_back(l.toStdString());
+    return out;
+}
+}  // namespace
+
+GenerationEvalView::GenerationEvalView(ModelThread* model, RunPicker* picker, QWidget* parent)
+    : QWidget(parent), m_model(model), m_picker(picker) {
+    auto* v = new QVBoxLayout(this);
+    auto* inputs = new QHBoxLayout;
+    auto column = [&](const QString& title, QPlainTextEdit*& edit, const QString& name, const QString& placeholder) {
+        auto* c = new QVBoxLayout;
+        auto* head = new QHBoxLayout;
+        head->addWidget(new QLabel(title));
+        head->addStretch();
+        edit = new QPlainTextEdit;
+        edit->setObjectName(name);
+        edit->setPlaceholderText(placeholder);
+        edit->setLineWrapMode(QPlainTextEdit::NoWrap);
+        if (name != "settings") {
+            auto* load = new QPushButton(tr("Load file…"));
+            head->addWidget(load);
+            connect(load, &QPushButton::clicked, this, [this, edit, name] {
+                const QString f = QFileDialog::getOpenFileName(this, tr("Text file, one per line"),
+                                                               QSettings().value("genEval/lastDir").toString());
+                if (f.isEmpty())
+                    return;
+                QSettings().setValue("genEval/lastDir", QFileInfo(f).path());
+                QFile file(f);
+                if (file.open(QIODevice::ReadOnly))
+                    edit->setPlainText(QString::fromUtf8(file.readAll()));
+                else
+                    m_status->setText(tr("could not read %1").arg(f));
+            });
+        }
+        c->addLayout(head);
+        c->addWidget(edit);
+        inputs->addLayout(c, 1);
+    };
+    column(tr("Prompts (one per line)"), m_prompts, "prompts", tr("ROMEO:\nTo be, or not"));
+    column(tr("References (optional, one per prompt)"), m_refs, "references", tr("for BLEU"));
+    column(tr("Decoding settings (one per line)"), m_settings, "settings",
+           tr("greedy\ntemperature=0.8,top_k=40\nbeam=5"));
+    m_settings->setToolTip(
+        tr("'greedy', or key=value,... with temperature, top_k, top_p, beam, length_penalty, "
+           "repetition_penalty, no_repeat_ngram, max_new_tokens, seed"));
+    m_settings->setPlainText(QSettings().value("genEval/settings", "temperature=0.8\nbeam=5\nbeam=10").toString());
+    v->addLayout(inputs, 1);
+    auto* controls = new QHBoxLayout;
+    m_maxTokens = new QSpinBox;
+    m_maxTokens->setObjectName("evalMaxTokens");
+    m_maxTokens->setRange(1, 10000);
+    m_maxTokens->setValue(QSettings().value("genEval/maxTokens", 60).toInt());
+    controls->addWidget(new QLabel(tr("New tokens")));
+    controls->addWidget(m_maxTokens);
+    m_run = new QPushButton(tr("Evaluate"));
+    m_run->setObjectName("evaluate");
+    m_run->setToolTip(tr("Generate every prompt with every setting and score them (Ctrl+E)"));
+    m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setObjectName("cancelEvaluate");
+    m_md = new QPushButton(tr("Export Markdown…"));
+    m_csv = new QPushButton(tr("Export CSV…"));
+    m_progress = new QProgressBar;
+    m_progress->setObjectName("evalProgress");
+    m_progress->setFormat(tr("%v / %m generations"));
+    for (auto* b : {m_run, m_cancel})
+        controls->addWidget(b);
+    controls->addWidget(m_progress, 1);
+    controls->addWidget(m_md);
+    controls->addWidget(m_csv);
+    v->addLayout(controls);
+    m_status = new QLabel;
+    m_status->setObjectName("evalStatus");
+    m_status->setWordWrap(true);
+    v->addWidget(m_status);
+    m_table = new QTableWidget(0, 10);
+    m_table->setObjectName("evalTable");
+    m_table->setHorizontalHeaderLabels({tr("setting"), tr("tokens"), tr("tokens/s"), tr("mean log-prob"),
+                                        tr("perplexity"), tr("distinct-1"), tr("distinct-2"), tr("repetition"),
+                                        tr("BLEU"), tr("first output")});
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    v->addWidget(m_table, 2);
+    setRunning(false);
+
+    connect(m_run, &QPushButton::clicked, this, &GenerationEvalView::run);
+    connect(m_cancel, &QPushButton::clicked, this, &GenerationEvalView::cancel);
+    connect(m_md, &QPushButton::clicked, this, [this] { exportTo(true); });
+    connect(m_csv, &QPushButton::clicked, this, [this] { exportTo(false); });
+    auto* w = m_model->worker();
+    connect(this, &GenerationEvalView::evaluateRequested, w, &ModelWorker::evaluateGenerations, Qt::QueuedConnection);
+    connect(w, &ModelWorker::generationEvalProgress, this, [this](quint64 id, int done, int total) {
+        if (id != m_id)
+            return;
+        m_progress->setRange(0, total);
+        m_progress->setValue(done);
+    });
+    connect(w, &ModelWorker::generationEvalFinished, this,
+            [this](quint64 id, const std::vector<twb::GenerationEvalRow>& rows, bool cancelled) {
+                if (id != m_id)
+                    return;
+                m_rows = rows;
+                showRows();
+                setRunning(false);
+                m_status->setText(cancelled ? tr("cancelled: %1 of the settings finished").arg(rows.size())
+                                            : tr("%1 settings evaluated").arg(rows.size()));
+                emit finished();
+            });
+    connect(w, &ModelWorker::failed, this, [this](quint64 id, const QString& e) {
+        if (id != m_id)
+            return;
+        setRunning(false);
+        m_status->setText(tr("<span style='color:#b00'>%1</span>").arg(e.toHtmlEscaped()));
+        emit finished();
+    });
+}
+
+GenerationEvalView::~GenerationEvalView() {
+    cancel();
+}
+
+void GenerationEvalView::setPrompts(const QString& text) {
+    m_prompts->setPlainText(text);
+}
+void GenerationEvalView::setReferences(const QString& text) {
+    m_refs->setPlainText(text);
+}
+void GenerationEvalView::setSettings(const QStringList& settings) {
+    m_settings->setPlainText(settings.join('\n'));
+}
+void GenerationEvalView::setMaxTokens(int n) {
+    m_maxTokens->setValue(n);
+}
+
+void GenerationEvalView::setRunning(bool on) {
+    m_running = on;
+    m_run->setEnabled(!on);
+    m_cancel->setEnabled(on);
+    m_md->setEnabled(!on && !m_rows.empty());
+    m_csv->setEnabled(!on && !m_rows.empty());
+}
+
+void GenerationEvalView::run() {
+    if (m_running)
+        return;
+    GenerationEvalRequest r;
+    r.run = m_picker->run();
+    r.checkpoint = m_picker->checkpoint();
+    r.prompts = lines(m_prompts->toPlainText());
+    r.references = lines(m_refs->toPlainText());
+    auto fail = [this](const QString& e) { m_status->setText(tr("<span style='color:#b00'>%1</span>").arg(e)); };
+    if (r.run.isEmpty())
+        return fail(tr("choose a run above first"));
+    if (r.prompts.empty())
+        return fail(tr("type at least one prompt (one per line) or load a file"));
+    if (!r.references.empty() && r.references.size() != r.prompts.size())
+        return fail(tr("%1 references for %2 prompts: give one per prompt, or none")
+                        .arg(r.references.size())
+                        .arg(r.prompts.size()));
+    twb::SamplingOptions base;
+    base.max_new_tokens = m_maxTokens->value();
+    try {
+        for (const auto& s : lines(m_settings->toPlainText()))
+            r.settings.push_back(twb::parse_decoding_setting(s, base));
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()).toHtmlEscaped());
+    }
+    if (r.settings.empty())
+        return fail(tr("give at least one decoding setting, e.g. greedy"));
+    QSettings().setValue("genEval/settings", m_settings->toPlainText());
+    QSettings().setValue("genEval/maxTokens", m_maxTokens->value());
+    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    r.cancel = m_cancelFlag;
+    r.id = m_id = m_model->nextRequestId();
+    m_progress->setRange(0, int(r.prompts.size() * r.settings.size()));
+    m_progress->setValue(0);
+    m_status->setText(tr("generating %1 prompt(s) x %2 setting(s)…").arg(r.prompts.size()).arg(r.settings.size()));
+    setRunning(true);
+    emit evaluateRequested(r);
+}
+
+void GenerationEvalView::cancel() {
+    if (m_cancelFlag)
+        *m_cancelFlag = true;
+}
+
+void GenerationEvalView::showRows() {
+    m_table->setRowCount(int(m_rows.size()));
+    for (int i = 0; i < int(m_rows.size()); ++i) {
+        const auto& r = m_rows[size_t(i)];
+        m_table->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(r.setting)));
+        m_table->setItem(i, 1, number(double(r.tokens), 0));
+        m_table->setItem(i, 2, number(r.tokens_per_s, 0));
+        m_table->setItem(i, 3, number(r.mean_logprob, 3));
+        m_table->setItem(i, 4, number(r.perplexity, 2));
+        m_table->setItem(i, 5, number(r.distinct_1, 3));
+        m_table->setItem(i, 6, number(r.distinct_2, 3));
+        m_table->setItem(i, 7, number(r.repetition, 3));
+        m_table->setItem(i, 8, number(r.bleu, 2));
+        QString all;
+        for (size_t k = 0; k < r.outputs.size(); ++k)
+            all += QString("%1. %2\n").arg(k + 1).arg(QString::fromStdString(r.outputs[k]));
+        auto* out = new QTableWidgetItem(r.outputs.empty() ? QString()
+                                                           : QString::fromStdString(r.outputs.front()).simplified());
+        out->setToolTip(all.trimmed().toHtmlEscaped().replace('\n', "<br>"));
+        m_table->setItem(i, 9, out);
+    }
+}
+
+QString GenerationEvalView::markdown() const {
+    return QString::fromStdString(twb::generation_eval_markdown(m_rows));
+}
+
+QString GenerationEvalView::csv() const {
+    return QString::fromStdString(twb::generation_eval_csv(m_rows));
+}
+
+void GenerationEvalView::exportTo(bool md) {
+    const QString f =
+        QFileDialog::getSaveFileName(this, tr("Export the table"), QSettings().value("genEval/export").toString(),
+                                     md ? tr("Markdown (*.md)") : tr("CSV (*.csv)"));
+    if (f.isEmpty())
+        return;
+    QSettings().setValue("genEval/export", f);
+    try {
+        twb::write_file_atomic(f.toStdString(), (md ? markdown() : csv()).toStdString());
+        m_status->setText(tr("exported %1").arg(f));
+    } catch (const std::exception& e) {
+        m_status->setText(
+            tr("<span style='color:#b00'>%1</span>").arg(QString::fromStdString(e.what()).toHtmlEscaped()));
+    }
+}

@@ -1,0 +1,228 @@
+#include "ui/training/LrFindDialog.h"
+
+#include "ui/workers/ExperimentWorker.h"
+
+#include <qcustomplot.h>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+LrFindDialog::LrFindDialog(ExperimentWorker* worker, const twb::RunConfig& config, QWidget* parent)
+    : QDialog(parent), m_config(config) {
+    setWindowTitle(tr("Find learning rate"));
+    resize(640, 480);
+    auto* v = new QVBoxLayout(this);
+    auto* what =
+        new QLabel(tr("Trains a fresh model of this config for a few steps with the learning rate "
+                      "growing exponentially, and stops when the loss runs away. The open run is not "
+                      "touched."));
+    what->setWordWrap(true);
+    v->addWidget(what);
+    auto* form = new QHBoxLayout;
+    QSettings s;
+    m_lo = new QDoubleSpinBox;
+    m_lo->setObjectName("minLr");
+    m_lo->setDecimals(9);
+    m_lo->setRange(1e-9, 10);
+    m_lo->setValue(s.value("lrFind/min", 1e-7).toDouble());
+    m_hi = new QDoubleSpinBox;
+    m_hi->setObjectName("maxLr");
+    m_hi->setDecimals(6);
+    m_hi->setRange(1e-6, 100);
+    m_hi->setValue(s.value("lrFind/max", 1.0).toDouble());
+    m_steps = new QSpinBox;
+    m_steps->setObjectName("lrSteps");
+    m_steps->setRange(5, 10000);
+    m_steps->setValue(s.value("lrFind/steps", 100).toInt());
+    form->addWidget(new QLabel(tr("from")));
+    form->addWidget(m_lo);
+    form->addWidget(new QLabel(tr("to")));
+    form->addWidget(m_hi);
+    form->addWidget(new QLabel(tr("over")));
+    form->addWidget(m_steps);
+    form->addWidget(new QLabel(tr("steps")));
+    form->addStretch();
+    v->addLayout(form);
+    m_progress = new QProgressBar;
+    m_progress->setObjectName("lrProgress");
+    m_progress->setRange(0, m_steps->value());
+    m_progress->setValue(0);
+    v->addWidget(m_progress);
+    m_status = new QLabel;
+    m_status->setObjectName("lrStatus");
+    m_status->setWordWrap(true);
+    v->addWidget(m_status);
+    m_plot = new QCustomPlot;
+    m_plot->setObjectName("lrPlot");
+    m_plot->xAxis->setLabel(tr("learning rate"));
+    m_plot->yAxis->setLabel(tr("smoothed training loss"));
+    m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    m_plot->addGraph()->setPen(QPen(QColor(31, 119, 180), 1.5));
+    m_plot->setMinimumHeight(220);
+    v->addWidget(m_plot, 1);
+    auto* pick = new QHBoxLayout;
+    m_minRule = new QRadioButton;
+    m_minRule->setObjectName("minRule");
+    m_minRule->setChecked(true);
+    m_steepest = new QRadioButton;
+    m_steepest->setObjectName("steepest");
+    pick->addWidget(m_minRule);
+    pick->addWidget(m_steepest);
+    pick->addStretch();
+    v->addLayout(pick);
+    auto* buttons = new QHBoxLayout;
+    m_start = new QPushButton(tr("Start"));
+    m_start->setObjectName("lrStart");
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setObjectName("lrCancel");
+    m_use = new QPushButton(tr("Use this rate"));
+    m_use->setObjectName("useRate");
+    m_use->setToolTip(tr("Put the chosen rate into the config form's learning rate"));
+    auto* close = new QPushButton(tr("Close"));
+    buttons->addWidget(m_start);
+    buttons->addWidget(m_cancelButton);
+    buttons->addStretch();
+    buttons->addWidget(m_use);
+    buttons->addWidget(close);
+    v->addLayout(buttons);
+    m_cancelButton->setEnabled(false);
+    m_use->setEnabled(false);
+    m_minRule->setEnabled(false);
+    m_steepest->setEnabled(false);
+    m_minRule->setText(tr("lowest loss / 10"));
+    m_steepest->setText(tr("steepest fall"));
+
+    connect(m_start, &QPushButton::clicked, this, &LrFindDialog::start);
+    connect(m_cancelButton, &QPushButton::clicked, this, &LrFindDialog::cancel);
+    connect(m_use, &QPushButton::clicked, this, &LrFindDialog::useRate);
+    connect(close, &QPushButton::clicked, this, &QDialog::reject);
+    connect(this, &LrFindDialog::findRequested, worker, &ExperimentWorker::findLearningRate, Qt::QueuedConnection);
+    connect(worker, &ExperimentWorker::lrPoint, this, [this](const twb::LrFindPoint& p) {
+        if (!m_running)
+            return;
+        m_plot->graph(0)->addData(p.lr, p.smoothed);
+        m_plot->rescaleAxes();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        m_progress->setValue(p.step);
+        m_status->setText(tr("step %1 · lr %2 · loss %3").arg(p.step).arg(p.lr, 0, 'g', 3).arg(p.smoothed, 0, 'f', 4));
+    });
+    connect(worker, &ExperimentWorker::lrFound, this, [this](const twb::LrFindResult& r, bool cancelled) {
+        if (!m_running)
+            return;
+        m_running = false;
+        m_result = r;
+        m_start->setEnabled(true);
+        m_cancelButton->setEnabled(false);
+        if (cancelled) {
+            m_status->setText(tr("cancelled"));
+            return;
+        }
+        showResult();
+    });
+    connect(worker, &ExperimentWorker::failed, this, [this](const QString& e) {
+        if (!m_running)
+            return;
+        m_running = false;
+        m_start->setEnabled(true);
+        m_cancelButton->setEnabled(false);
+        m_status->setText(tr("<span style='color:#b00'>%1</span>").arg(e.toHtmlEscaped()));
+    });
+}
+
+LrFindDialog::~LrFindDialog() {
+    cancel();
+}
+
+void LrFindDialog::setSteps(int steps) {
+    m_steps->setValue(steps);
+}
+
+void LrFindDialog::setBounds(double lo, double hi) {
+    m_lo->setValue(lo);
+    m_hi->setValue(hi);
+}
+
+double LrFindDialog::chosenRate() const {
+    return m_steepest->isChecked() ? m_result.steepest_lr : m_result.suggested_lr;
+}
+
+void LrFindDialog::start() {
+    if (m_running)
+        return;
+    if (m_lo->value() >= m_hi->value()) {
+        m_status->setText(tr("<span style='color:#b00'>the first rate must be below the last</span>"));
+        return;
+    }
+    QSettings s;
+    s.setValue("lrFind/min", m_lo->value());
+    s.setValue("lrFind/max", m_hi->value());
+    s.setValue("lrFind/steps", m_steps->value());
+    LrFindRequest r;
+    r.options.config = m_config;
+    r.options.min_lr = m_lo->value();
+    r.options.max_lr = m_hi->value();
+    r.options.steps = m_steps->value();
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    r.cancel = m_cancel;
+    m_result = {};
+    m_plot->graph(0)->data()->clear();
+    m_plot->clearItems();
+    m_progress->setRange(0, m_steps->value());
+    m_progress->setValue(0);
+    m_status->setText(tr("training a fresh model…"));
+    m_running = true;
+    m_start->setEnabled(false);
+    m_cancelButton->setEnabled(true);
+    m_use->setEnabled(false);
+    emit findRequested(r);
+}
+
+void LrFindDialog::cancel() {
+    if (m_cancel)
+        *m_cancel = true;
+}
+
+void LrFindDialog::useRate() {
+    if (chosenRate() <= 0)
+        return;
+    emit rateChosen(chosenRate());
+    accept();
+}
+
+void LrFindDialog::showResult() {
+    auto mark = [this](double lr, const QColor& c, const QString& text, double y) {
+        auto* line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(lr, 0);
+        line->point2->setCoords(lr, 1);
+        line->setPen(QPen(c, 1.5, Qt::DashLine));
+        auto* label = new QCPItemText(m_plot);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(lr, y);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setText(text);
+        label->setColor(c);
+    };
+    mark(m_result.suggested_lr, QColor(44, 160, 44), tr(" lowest / 10: %1").arg(m_result.suggested_lr, 0, 'g', 2),
+         0.04);
+    mark(m_result.steepest_lr, QColor(214, 39, 40), tr(" steepest: %1").arg(m_result.steepest_lr, 0, 'g', 2), 0.12);
+    m_plot->replot();
+    m_minRule->setText(tr("lowest loss / 10: %1").arg(m_result.suggested_lr, 0, 'g', 2));
+    m_steepest->setText(tr("steepest fall: %1").arg(m_result.steepest_lr, 0, 'g', 2));
+    m_minRule->setEnabled(true);
+    m_steepest->setEnabled(true);
+    m_use->setEnabled(m_result.suggested_lr > 0);
+    m_progress->setValue(m_progress->maximum());
+    m_status->setText(m_result.diverged ? tr("the loss ran away at lr %1; suggestions below it")
+                                              .arg(m_result.curve.empty() ? 0.0 : m_result.curve.back().lr, 0, 'g', 2)
+                                        : tr("reached the last rate without diverging"));
+}
