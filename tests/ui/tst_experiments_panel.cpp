@@ -1,7 +1,8 @@
 // The experiment features of the GUI driven offscreen: the Experiments panel turns axes into cells (a
 // grid is the product of the axes' lengths, a random draw its N), a 2x2 sweep of a tiny model run from
 // the panel fills the results table with 4 rows and the plot with 4 curves, a resumed finished sweep
-// keeps every cell, and a pending cell removed from the queue is left out; the Training panel's range
+// keeps every cell, a pending cell removed from the queue is left out, and compare tokenizers prepares
+// a char and a BPE dataset of one text and sweeps them; the Training panel's range
 // finder puts its suggestion into the form and its baselines appear as lines on the loss plot; the
 // Sampling console's "Evaluate settings" tab gives one row per decoding setting.
 #include "test_util.h"
@@ -19,6 +20,7 @@
 #include "ui/training/LrFindDialog.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
 
@@ -167,6 +169,41 @@ private slots:
         auto* offer = again.findChild<QLabel*>("sweepOffer");
         QVERIFY(offer->isVisibleTo(&again));
         QVERIFY2(offer->text().contains("2 of 3"), qPrintable(offer->text()));
+    }
+
+    void compareTokenizersSweepsTheDatasets() {
+        ExperimentsPanel p;
+        p.setBaseConfig(tinyConfig());
+        twb::TokenizerSpec bpe;
+        bpe.kind = twb::TokenizerKind::Bpe;
+        bpe.vocab_size = 400;  // sentencepiece needs room for the 256 byte pieces and the characters
+        QSignalSpy finished(&p, &ExperimentsPanel::sweepFinished);
+        p.compareTokenizers({QString::fromStdString(twbtest::path(m_ws, "c.txt").string())},
+                            {twb::TokenizerSpec{}, bpe});
+        QVERIFY(finished.wait(300000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        // one cell per prepared dataset, the same model config, compared in bits per character
+        QCOMPARE(p.axes()->texts().size(), 1);
+        QVERIFY(p.axes()->texts().first().startsWith("data_dir="));
+        const auto& runs = p.results()->runs();
+        QCOMPARE(runs.size(), size_t(2));
+        QStringList datasets;
+        for (const auto& r : runs) {
+            QVERIFY(std::isfinite(r.bits_per_char) && r.bits_per_char > 0);
+            QCOMPARE(r.config.at("n_embd"), std::string("16"));
+            datasets << QFileInfo(QString::fromStdString(r.config.at("data_dir"))).fileName();
+        }
+        datasets.sort();
+        QCOMPARE(datasets, (QStringList{"c-bpe400", "c-char"}));
+        QCOMPARE(twb::open_prepared(Workspace::datasetsDir().toStdString() + "/c-bpe400").vocab_size, 400);
+        // a size the text cannot give is refused with the engine's reason, and no sweep starts
+        bpe.vocab_size = 120;
+        finished.clear();
+        p.compareTokenizers({QString::fromStdString(twbtest::path(m_ws, "c.txt").string())}, {bpe});
+        QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000);
+        QVERIFY2(p.findChild<ErrorLabel*>()->error().contains("vocab size 120"),
+                 qPrintable(p.findChild<ErrorLabel*>()->error()));
+        QCOMPARE(finished.count(), 0);
     }
 
     void rangeFinderFillsTheForm() {
