@@ -185,7 +185,8 @@ private slots:
         std::vector<RunSummary> runs(4);
         const double loss[4] = {2.0, 2.2, 1.0, 1.0};
         for (int i = 0; i < 4; ++i) {
-            runs[i].name = "r" + std::to_string(i);
+            runs[i].name = "r";  // not "r" + to_string: GCC 12 -O3 warns falsely (-Wrestrict, PR 105329)
+            runs[i].name += std::to_string(i);
             runs[i].config = {{"n_head", i < 2 ? "2" : "4"}, {"seed", std::to_string(i)}};
             runs[i].final_val_loss = loss[i];
         }
