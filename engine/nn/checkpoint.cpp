@@ -23,7 +23,11 @@ fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* o
     const fs::path root = run_dir / "checkpoints";
     fs::create_directories(root);
     const fs::path final = root / step_name(st.step);
-    const fs::path tmp = root / ("." + step_name(st.step) + ".tmp" + std::to_string(std::random_device{}()));
+    // Appended piece by piece: "." + string makes GCC 12 -O3 warn falsely (-Wstringop-overflow, PR 105329).
+    std::string tmpName = ".";
+    tmpName += step_name(st.step);
+    tmpName += ".tmp" + std::to_string(std::random_device{}());
+    const fs::path tmp = root / tmpName;
     fs::create_directories(tmp);
     try {
         std::map<std::string, std::string> meta{
