@@ -16,7 +16,8 @@ private slots:
     void autoPrecisionFollowsTheHardware() {
         // The default is auto; an old config that says float32 keeps it.
         QCOMPARE(RunConfig{}.dtype, DType::Auto);
-        QCOMPARE(nlohmann::json{{"dtype", "float32"}}.get<RunConfig>().dtype, DType::Float32);
+        const RunConfig old = nlohmann::json{{"dtype", "float32"}}.get<RunConfig>();
+        QCOMPARE(old.dtype, DType::Float32);
         // cpuinfo flags: AVX512-BF16 or AMX-BF16 is native bf16; AVX2 or plain AVX512 is not.
         QCOMPARE(cpu_bf16_flag_of("fpu sse2 avx2 fma avx512f avx512_bf16 amx_tile"), std::string("avx512_bf16"));
         QCOMPARE(cpu_bf16_flag_of("fpu avx2 amx_bf16 amx_tile"), std::string("amx_bf16"));
