@@ -1,6 +1,6 @@
 // The main window composes the panels (Datasets, Training, Attention, Sampling, Experiments, Runs), menus,
-// shortcuts and the status bar with device, threads, precision and BLAS. It wires signals and remembers layout; no tensors, no
-// parsing, no training logic live here. It owns the one model thread the Attention and Sampling panels
+// shortcuts and the status bar with device, threads, precision and BLAS. It wires signals and remembers layout; no
+// tensors, no parsing, no training logic live here. It owns the one model thread the Attention and Sampling panels
 // share, so a checkpoint both show is loaded once.
 #pragma once
 #include "twb/doctor.h"

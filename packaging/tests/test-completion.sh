@@ -45,7 +45,7 @@ expect "twb train --se" "--set " twb train --se
 expect "twb train --set " "$all_keys" twb train --set ""
 expect "twb train -s n_la" "n_layer= " twb train -s n_la
 expect "twb train --set position=r" "rotary " twb train --set position = r
-expect "twb train --set dtype=" "bfloat16 float32 " twb train --set dtype = ""
+expect "twb train --set dtype=" "auto bfloat16 float32 " twb train --set dtype = ""
 expect "twb sweep --axis n_h" "n_head= " twb sweep --axis n_h
 expect "twb train --preset " "baby-gpt default nanogpt-cpu tiny " twb train --preset ""
 expect "twb prepare --tokenizer b" "bpe byte bytebpe " twb prepare --tokenizer b

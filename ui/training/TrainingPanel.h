@@ -117,7 +117,7 @@ private:
     ExperimentWorker* m_expWorker = nullptr;
     QAction* m_lrFindAct = nullptr;
     QCheckBox* m_baselines = nullptr;
-    std::map<QString, QVector<QPair<QString, double>>> m_baselineCache;  // dataset folder -> lines
+    std::map<QString, QVector<QPair<QString, double>>> m_baselineCache;     // dataset folder -> lines
     std::map<QString, QVector<QPair<QString, double>>> m_baselineBpcCache;  // the same lines in bits per character
     QString m_baselinesPending;  // the dataset whose baselines are being computed
     TrainWorker* m_worker = nullptr;
