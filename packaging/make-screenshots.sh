@@ -52,5 +52,6 @@ env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 BIN="$bin" OUT="$out" \
   shoot Attention attention.png
   shoot Sampling sampling.png
   shoot Datasets datasets.png
+  shoot Experiments experiments.png
   shoot Runs runs.png'
 ls -l "$out"

@@ -38,9 +38,10 @@ QString duration(double s) {
                : QString("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QChar('0'));
 }
 /// Model FLOPs per second this machine reached in the last measured cell (6 x parameters x tokens/s);
-/// before any measurement a modest 2 GFLOP/s, about what two cores of this kind give the tiny preset.
+/// before any measurement 20 GFLOP/s, about what two idle AVX2 cores give the tiny and default presets
+/// in float32 (23.7 and 27.7 measured with twb train, 2026-11-24).
 double flopsPerSecond() {
-    return QSettings().value("experiments/flopsPerSecond", 2e9).toDouble();
+    return QSettings().value("experiments/flopsPerSecond", 20e9).toDouble();
 }
 QString sweepsDir() {
     return Workspace::root() + "/sweeps";
@@ -381,7 +382,10 @@ void ExperimentsPanel::updateEstimate() {
         seconds = estimatedSeconds();
     } catch (const std::exception&) {
     }
-    m_estimate->setText(tr("<b>%1</b>, estimated %2 in all (at %3 GFLOP/s, the last measured rate)")
+    const bool measured = QSettings().contains("experiments/flopsPerSecond");
+    m_estimate->setText((measured ? tr("<b>%1</b>, estimated %2 in all (at %3 GFLOP/s, the last measured rate)")
+                                  : tr("<b>%1</b>, estimated %2 in all (at an assumed %3 GFLOP/s until a sweep "
+                                       "measures this machine)"))
                             .arg(n == 1 ? tr("1 cell") : tr("%1 cells").arg(n))
                             .arg(duration(seconds))
                             .arg(flopsPerSecond() / 1e9, 0, 'f', 1));
