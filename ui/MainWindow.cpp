@@ -337,14 +337,7 @@ void MainWindow::compareDialog() {
     v->addWidget(intro);
     auto* list = new QListWidget;
     for (const auto& r : Workspace::runs()) {
-        QString title = QFileInfo(r).fileName();
-        try {
-            const auto info = twb::read_run_info(r.toStdString());
-            if (!info.name.empty())
-                title = QString::fromStdString(info.name) + " (" + title + ")";
-        } catch (const std::exception&) {
-        }
-        auto* it = new QListWidgetItem(title);
+        auto* it = new QListWidgetItem(Workspace::runLabel(r));
         it->setData(Qt::UserRole, r);
         it->setFlags(it->flags() | Qt::ItemIsUserCheckable);
         it->setCheckState(Qt::Unchecked);

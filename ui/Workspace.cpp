@@ -1,6 +1,7 @@
 #include "ui/Workspace.h"
 
 #include "twb/dataset.h"
+#include "twb/run_info.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -68,4 +69,19 @@ void Workspace::addRecentRun(const QString& path) {
     while (r.size() > 8)
         r.removeLast();
     QSettings().setValue("recentRuns", r);
+}
+
+QString Workspace::runName(const QString& dir) {
+    try {
+        const auto info = twb::read_run_info(dir.toStdString());
+        if (!info.name.empty())
+            return QString::fromStdString(info.name);
+    } catch (const std::exception&) {
+    }
+    return QFileInfo(dir).fileName();
+}
+
+QString Workspace::runLabel(const QString& dir) {
+    const QString folder = QFileInfo(dir).fileName(), name = runName(dir);
+    return name == folder ? folder : QStringLiteral("%1 (%2)").arg(name, folder);
 }

@@ -1,7 +1,6 @@
 #include "ui/widgets/RunPicker.h"
 
 #include "twb/run_folder.h"
-#include "twb/run_info.h"
 #include "ui/Workspace.h"
 
 #include <QComboBox>
@@ -11,20 +10,6 @@
 #include <QLabel>
 #include <QSettings>
 #include <QToolButton>
-
-namespace {
-/// A run as the list shows it: "name (folder)" for a named run (run.json), else its folder's name.
-QString runLabel(const QString& dir) {
-    const QString folder = QFileInfo(dir).fileName();
-    try {
-        const auto info = twb::read_run_info(dir.toStdString());
-        if (!info.name.empty())
-            return QStringLiteral("%1 (%2)").arg(QString::fromStdString(info.name), folder);
-    } catch (const std::exception&) {
-    }
-    return folder;
-}
-}  // namespace
 
 RunPicker::RunPicker(QWidget* parent) : QWidget(parent) {
     m_run = new QComboBox;
@@ -89,7 +74,7 @@ void RunPicker::refresh() {
         if (!all.contains(e))
             all << e;
     for (const QString& r : all)
-        m_run->addItem(runLabel(r), r);
+        m_run->addItem(Workspace::runLabel(r), r);
     const int i = m_run->findData(keep);
     m_run->setCurrentIndex(i >= 0 ? i : (m_run->count() ? 0 : -1));
     b.unblock();
@@ -104,7 +89,7 @@ void RunPicker::setRun(const QString& dir) {
     const QString clean = QFileInfo(dir).absoluteFilePath();
     if (m_run->findData(clean) < 0) {
         m_extra << clean;
-        m_run->addItem(runLabel(clean), clean);
+        m_run->addItem(Workspace::runLabel(clean), clean);
     }
     m_run->setCurrentIndex(m_run->findData(clean));
 }

@@ -1,0 +1,189 @@
+// TrainingPanel, which run it shows: a new run, an opened one, one initialised from or duplicating
+// another, the runs compared with it, and the run's name in the header and under the plots.
+#include "twb/dataset.h"
+#include "twb/metrics.h"
+#include "twb/run_folder.h"
+#include "twb/run_info.h"
+#include "ui/Workspace.h"
+#include "ui/training/ConfigForm.h"
+#include "ui/training/MetricsPlot.h"
+#include "ui/training/TrainingPanel.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QLabel>
+#include <QProgressBar>
+#include <QSet>
+
+namespace {
+/// How a run turns text into tokens: the dataset's tokenizer kind and the vocabulary size. Runs that
+/// differ here have losses per token in different units.
+QString tokenization(const QString& run) {
+    try {
+        const auto cfg = twb::read_run_config(run.toStdString());
+        QString kind = QStringLiteral("?");
+        try {
+            kind = QString::fromStdString(twb::open_prepared(cfg.data_dir).tokenizer_kind);
+        } catch (const std::exception&) {
+        }
+        return QStringLiteral("%1 %2").arg(kind).arg(cfg.vocab_size);
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+}  // namespace
+
+void TrainingPanel::clearRun() {
+    m_runDir.clear();
+    m_initFrom.clear();
+    m_plot->clear();
+    m_plot->clearComparisons();
+    m_compareNote->hide();
+    m_plot->setRunName({});
+    m_progress->setFormat(tr("not started"));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+}
+
+void TrainingPanel::newRun() {
+    if (isBusy())
+        return;
+    clearRun();
+    m_runLabel->setText(
+        tr("<b>New run</b> (a folder under %1 is made on Start)").arg(Workspace::runsDir().toHtmlEscaped()));
+    showIdleStatus();
+    showError({});
+    emit runChanged({});
+}
+
+bool TrainingPanel::openRun(const QString& dir) {
+    if (isBusy())
+        return false;
+    try {
+        const auto cfg = twb::read_run_config(dir.toStdString());
+        m_form->setConfig(cfg);
+        m_openingRun = true;
+        if (!cfg.data_dir.empty())
+            setDataset(QString::fromStdString(cfg.data_dir));
+        m_openingRun = false;
+        m_plot->clearComparisons();
+        m_compareNote->hide();
+        const QString metrics = dir + "/metrics.csv";
+        if (QFileInfo::exists(metrics))
+            m_plot->loadRows(twb::read_metrics(metrics.toStdString()));
+        else
+            m_plot->clear();
+        m_runDir = dir;
+        m_plot->setRunName(Workspace::runName(dir));
+        const auto steps = twb::list_checkpoints(dir.toStdString());
+        m_runLabel->setText(tr("<b>Run</b> %1<br>%2 checkpoint(s)%3")
+                                .arg(runLabelText(dir))
+                                .arg(steps.size())
+                                .arg(steps.empty() ? QString() : tr(", last at step %1").arg(steps.back())));
+        m_progress->setFormat(tr("step %v / %m"));
+        m_progress->setRange(0, std::max(1, cfg.max_iters));
+        m_progress->setValue(steps.empty() ? 0 : static_cast<int>(steps.back()));
+        showIdleStatus();
+        const QString holder = QString::fromStdString(twb::run_holder(dir.toStdString()));
+        m_status->setText(
+            !holder.isEmpty()
+                ? tr("Being trained now by %1: the curves are what it had written when opened.").arg(holder)
+            : steps.empty() ? tr("No checkpoint yet: Start trains this run from the beginning.")
+            : steps.back() >= cfg.max_iters
+                ? tr("Finished at step %1.").arg(steps.back())
+                : tr("Interrupted at step %1 of %2: Start (F5) continues it.").arg(steps.back()).arg(cfg.max_iters));
+        Workspace::addRecentRun(dir);
+        showError({});
+        emit runChanged(dir);
+        return true;
+    } catch (const std::exception& e) {
+        m_openingRun = false;
+        showError(QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+void TrainingPanel::initialiseFromRun(const QString& dir) {
+    if (isBusy())
+        return;
+    newRun();
+    m_initFrom = dir;
+    m_runLabel->setText(
+        tr("<b>New run</b> initialised from %1 (finetuning: same tokenizer, a new dataset)").arg(dir.toHtmlEscaped()));
+}
+
+void TrainingPanel::compareWith(const QStringList& runs) {
+    m_plot->clearComparisons();
+    QSet<QString> tokenizations;
+    if (!m_runDir.isEmpty())
+        tokenizations << tokenization(m_runDir);
+    int shown = 0;
+    for (const auto& r : runs) {
+        const QString m = r + "/metrics.csv";
+        if (!QFileInfo::exists(m))
+            continue;
+        try {
+            m_plot->addComparison(Workspace::runName(r), twb::read_metrics(m.toStdString()));
+            tokenizations << tokenization(r);
+            ++shown;
+        } catch (const std::exception& e) {
+            showError(QString::fromStdString(e.what()));
+        }
+    }
+    tokenizations.remove(QString());
+    if (shown == 0) {
+        m_compareNote->hide();
+        return;
+    }
+    if (tokenizations.size() > 1) {
+        // Loss per token of a BPE run and of a character run are in different units: compare per character.
+        m_lossUnit->setCurrentIndex(1);
+        m_compareNote->setText(
+            tr("These runs split text into different tokens (%1), so their losses per token do not compare: the "
+               "validation loss is shown in <b>bits per character</b>, the unit they share.")
+                .arg(QStringList(tokenizations.values()).join(tr(", ")).toHtmlEscaped()));
+    } else {
+        m_compareNote->setText(
+            tr("Comparing %n other run(s) (dashed). Same tokenizer, so nats per token compare; "
+               "bits per character works too.",
+               "", shown));
+    }
+    m_compareNote->show();
+}
+
+void TrainingPanel::duplicateRun(const QString& dir) {
+    if (isBusy())
+        return;
+    try {
+        const auto cfg = twb::read_run_config(dir.toStdString());
+        newRun();
+        m_form->setConfig(cfg);
+        if (!cfg.data_dir.empty())
+            setDataset(QString::fromStdString(cfg.data_dir));
+        m_runLabel->setText(tr("<b>New run</b> with the settings of %1 (its folder is made on Start)")
+                                .arg(Workspace::runName(dir).toHtmlEscaped()));
+        emit statusMessage(tr("new run with the settings of %1: press Start (F5)").arg(Workspace::runName(dir)));
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+    }
+}
+
+void TrainingPanel::refreshRunName() {
+    if (m_runDir.isEmpty() || !QFileInfo::exists(m_runDir + "/config.json"))
+        return;
+    m_plot->setRunName(Workspace::runName(m_runDir));
+    // The header's first line names the run; the rest (checkpoints, init) stays.
+    QString label = m_runLabel->text();
+    const int br = label.indexOf("<br>");
+    m_runLabel->setText(tr("<b>Run</b> %1").arg(runLabelText(m_runDir)) + (br >= 0 ? label.mid(br) : QString()));
+}
+
+QString TrainingPanel::runLabelText(const QString& dir) const {
+    // A named run by its name and folder name; the whole path is the label's tooltip.
+    m_runLabel->setToolTip(dir);
+    const QString title = Workspace::runName(dir);
+    return title == QFileInfo(dir).fileName()
+               ? dir.toHtmlEscaped()
+               : QStringLiteral("%1 <span style=\"color: #777\">(%2)</span>")
+                     .arg(title.toHtmlEscaped(), QFileInfo(dir).fileName().toHtmlEscaped());
+}
