@@ -119,7 +119,7 @@ private slots:
             QCOMPARE(p.queue()->count(), 4);
             QVERIFY(finished.wait(300000));
             QCOMPARE(finished.first().first().toBool(), true);
-            QCOMPARE(p.results()->rowCount(), 4);
+            QCOMPARE(p.results()->model()->rowCount(), 4);
             QCOMPARE(p.plots()->curveCount(), 4);
             // every cell trained to its last step and is a run folder of its own
             for (const auto& r : p.results()->runs()) {
@@ -129,13 +129,17 @@ private slots:
             QVERIFY(QFileInfo::exists(dir + "/results.md"));
             // the table sorts numerically: by final val loss, ascending
             const int col = 4;  // cell, n_head, learning_rate, params, final val
-            QCOMPARE(p.results()->horizontalHeaderItem(1)->text(), QString("n_head"));
-            QCOMPARE(p.results()->horizontalHeaderItem(2)->text(), QString("learning_rate"));
-            QCOMPARE(p.results()->horizontalHeaderItem(col)->text(), QString("final val"));
+            const auto* m = p.results()->model();
+            QCOMPARE(m->headerData(1, Qt::Horizontal).toString(), QString("n_head"));
+            QCOMPARE(m->headerData(2, Qt::Horizontal).toString(), QString("learning_rate"));
+            QCOMPARE(m->headerData(col, Qt::Horizontal).toString(), QString("Final val loss"));
             p.results()->sortByColumn(col, Qt::AscendingOrder);
             for (int r = 1; r < 4; ++r)
-                QVERIFY(p.results()->item(r - 1, col)->data(Qt::EditRole).toDouble() <=
-                        p.results()->item(r, col)->data(Qt::EditRole).toDouble());
+                QVERIFY(m->index(r - 1, col).data().toDouble() <= m->index(r, col).data().toDouble());
+            // the final loss shown is the cell's own, to four decimals
+            const auto* first = p.results()->summary(p.results()->runAt(0));
+            QVERIFY(first);
+            QCOMPARE(m->index(0, col).data().toString(), QString::number(first->final_val_loss, 'f', 4));
         }
         // A new panel offers nothing to resume (every cell finished); resuming keeps all four.
         ExperimentsPanel p;
@@ -145,7 +149,7 @@ private slots:
         QVERIFY(finished.wait(60000));
         for (int i = 0; i < 4; ++i)
             QVERIFY2(p.queue()->item(i)->text().startsWith("done (kept)"), qPrintable(p.queue()->item(i)->text()));
-        QCOMPARE(p.results()->rowCount(), 4);
+        QCOMPARE(p.results()->model()->rowCount(), 4);
     }
 
     void removedPendingCellIsLeftOut() {
@@ -163,7 +167,7 @@ private slots:
         p.removeSelectedCell();
         QVERIFY(p.queue()->item(2)->text().startsWith("removed"));
         QVERIFY(finished.wait(300000));
-        QCOMPARE(p.results()->rowCount(), 2);
+        QCOMPARE(p.results()->model()->rowCount(), 2);
         // the offer to resume names the sweep: one cell is still to run
         ExperimentsPanel again;
         auto* offer = again.findChild<QLabel*>("sweepOffer");

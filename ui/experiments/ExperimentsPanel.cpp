@@ -546,7 +546,7 @@ void ExperimentsPanel::refreshResults() {
         return;
     try {
         const auto runs = twb::collect_runs(m_dir.toStdString());
-        m_results->setRuns(runs);
+        m_results->showRuns(runs);
         m_plots->setRuns(runs);
     } catch (const std::exception& e) {
         showError(QString::fromStdString(e.what()));

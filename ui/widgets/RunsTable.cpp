@@ -15,7 +15,7 @@ RunsTable::RunsTable(QWidget* parent) : QTableView(parent) {
     m_proxy->setSortRole(RunsTableModel::SortRole);
     setModel(m_proxy);
     setSortingEnabled(true);
-    sortByColumn(RunsTableModel::Created, Qt::DescendingOrder);  // newest first until the user sorts
+    sortByColumn(m_model->columnOf(RunsTableModel::Created), Qt::DescendingOrder);  // newest first until the user sorts
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::ExtendedSelection);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -26,7 +26,7 @@ RunsTable::RunsTable(QWidget* parent) : QTableView(parent) {
     horizontalHeader()->setStretchLastSection(true);  // no empty strip right of the last column
     horizontalHeader()->setHighlightSections(false);
     horizontalHeader()->setSectionsMovable(false);
-    setColumnWidth(RunsTableModel::Name, 220);
+    setColumnWidth(m_model->columnOf(RunsTableModel::Name), 220);
     connect(this, &QAbstractItemView::activated, this,
             [this](const QModelIndex& i) { emit runActivated(i.data(RunsTableModel::DirRole).toString()); });
     connect(selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsTable::selectedRunsChanged);
@@ -63,6 +63,20 @@ void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
     emit selectedRunsChanged();
 }
 
+void RunsTable::setColumnLayout(RunsTableModel::Layout l) {
+    if (l == m_model->layout())
+        return;
+    m_model->setLayout(l);
+    sortByColumn(l == RunsTableModel::Layout::Runs ? m_model->columnOf(RunsTableModel::Created) : 0,
+                 l == RunsTableModel::Layout::Runs ? Qt::DescendingOrder : Qt::AscendingOrder);
+    m_sized = false;
+    restoreLayout();
+}
+
+QString RunsTable::runAt(int row) const {
+    return m_proxy->index(row, 0).data(RunsTableModel::DirRole).toString();
+}
+
 const std::vector<twb::RunSummary>& RunsTable::runs() const {
     return m_model->runs();
 }
@@ -87,7 +101,7 @@ QStringList RunsTable::selectedRuns() const {
     std::sort(rows.begin(), rows.end());
     QStringList out;
     for (int r : rows)
-        out << m_proxy->index(r, 0).data(RunsTableModel::DirRole).toString();
+        out << runAt(r);
     return out;
 }
 
@@ -137,9 +151,13 @@ void RunsTable::restoreLayout() {
     m_restoring = true;
     const QByteArray state = QSettings().value(m_settingsKey + "/header").toByteArray();
     if (state.isEmpty() || !horizontalHeader()->restoreState(state)) {
-        setColumnWidth(RunsTableModel::Name, 220);
-        for (int c = RunsTableModel::Dataset; c < RunsTableModel::FirstExtra; ++c)
-            setColumnWidth(c, c == RunsTableModel::Dataset ? 170 : c == RunsTableModel::Created ? 130 : 95);
+        for (int c = 0; c < m_model->columnCount(); ++c) {
+            const auto figure = m_model->columnAt(c);
+            setColumnWidth(c, figure == RunsTableModel::Name      ? 220
+                              : figure == RunsTableModel::Dataset ? 170
+                              : figure == RunsTableModel::Created ? 130
+                                                                  : 95);
+        }
     }
     m_restoring = false;
 }

@@ -1,17 +1,19 @@
 // A sortable table of runs (twb::RunSummary from twb::collect_runs): name, dataset, model size,
 // parameters, steps, best validation loss, bits per character, date and status, plus optional extra
-// columns for config keys that vary. Used by the Runs view and the Experiments panel's sweep results.
+// columns for config keys that vary; or, in the sweep-results layout, the cell, the swept keys and the
+// figures a sweep compares. Used by the Runs view and the Experiments panel's sweep results.
 // Remembers its column widths and sort order under a QSettings key when given one; keeps the
 // selection (by run folder) across setRuns(). It only shows runs: reading and changing them is the
 // caller's.
 #pragma once
 #include "twb/experiments.h"
+#include "ui/widgets/RunsTableModel.h"
 
+#include <QString>
 #include <QStringList>
 #include <QTableView>
 #include <vector>
 
-class RunsTableModel;
 class QSortFilterProxyModel;
 
 class RunsTable : public QTableView {
@@ -25,6 +27,10 @@ public:
     const std::vector<twb::RunSummary>& runs() const;
     /// Config keys shown as extra columns after the fixed ones (twb::varied_keys gives a sweep's).
     void setExtraColumns(const QStringList& configKeys);
+    /// The Runs view's columns (the default) or a sweep's results (sorted by cell until a header is clicked).
+    void setColumnLayout(RunsTableModel::Layout layout);
+    /// The folder of the run shown in view row `row` ("" when none).
+    QString runAt(int row) const;
     /// Remembers column widths and the sort order under this QSettings group ("runsView/table").
     void setSettingsKey(const QString& key);
 

@@ -25,7 +25,49 @@ QString statusText(const std::string& s) {
 }
 }  // namespace
 
-RunsTableModel::RunsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+RunsTableModel::RunsTableModel(QObject* parent) : QAbstractTableModel(parent) {
+    rebuildColumns();
+}
+
+void RunsTableModel::rebuildColumns() {
+    m_columns.clear();
+    const auto extras = [this] {
+        for (int i = 0; i < m_extra.size(); ++i)
+            m_columns.emplace_back(Extra, i);
+    };
+    if (m_layout == Layout::Runs) {
+        for (Column c : {Name, Dataset, Model, Parameters, Steps, BestValLoss, BitsPerChar, Created, Status})
+            m_columns.emplace_back(c, -1);
+        extras();
+    } else {
+        m_columns.emplace_back(Name, -1);
+        extras();
+        for (Column c : {Parameters, FinalValLoss, BestValLoss, Accuracy, Perplexity, BitsPerChar, TokensPerSecond,
+                         WallTime, Status})
+            m_columns.emplace_back(c, -1);
+    }
+}
+
+void RunsTableModel::setLayout(Layout layout) {
+    beginResetModel();
+    m_layout = layout;
+    rebuildColumns();
+    endResetModel();
+}
+
+int RunsTableModel::columnOf(Column c) const {
+    for (size_t i = 0; i < m_columns.size(); ++i)
+        if (m_columns[i].first == c)
+            return static_cast<int>(i);
+    return -1;
+}
+
+RunsTableModel::Column RunsTableModel::columnAt(int col, int* extra) const {
+    const auto& c = m_columns.at(static_cast<size_t>(col));
+    if (extra)
+        *extra = c.second;
+    return c.first;
+}
 
 void RunsTableModel::setRuns(std::vector<twb::RunSummary> runs) {
     // Rows out and in, not a model reset: a reset would also reset the header's column widths.
@@ -44,6 +86,7 @@ void RunsTableModel::setRuns(std::vector<twb::RunSummary> runs) {
 void RunsTableModel::setExtraColumns(const QStringList& configKeys) {
     beginResetModel();
     m_extra = configKeys;
+    rebuildColumns();
     endResetModel();
 }
 
@@ -59,7 +102,7 @@ int RunsTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int RunsTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : FirstExtra + static_cast<int>(m_extra.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_columns.size());
 }
 
 QString RunsTableModel::modelShape(const twb::RunSummary& r) {
@@ -77,70 +120,98 @@ QString RunsTableModel::parameterText(int64_t n) {
     return QStringLiteral("%1 M").arg(static_cast<double>(n) / 1e6, 0, 'f', n < 100000000 ? 2 : 0);
 }
 
-QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount())
-        return {};
-    const auto& r = m_runs[static_cast<size_t>(index.row())];
-    const int col = index.column();
-    if (role == DirRole)
-        return QString::fromStdString(r.dir);
-    const QString dataset = QFileInfo(configValue(r, "data_dir")).fileName();
-    const qint64 maxIters = configValue(r, "max_iters").toLongLong();
-    const QDateTime created = QDateTime::fromString(QString::fromStdString(r.created), Qt::ISODate);
+QVariant RunsTableModel::displayText(const twb::RunSummary& r, Column c, int extra) const {
     auto fixed = [](double v, int decimals) {
         return std::isnan(v) ? QStringLiteral("-") : QString::number(v, 'f', decimals);
     };
-    if (role == Qt::DisplayRole) {
-        switch (col) {
-            case Name:
-                return QString::fromStdString(r.display_name.empty() ? r.name : r.display_name);
-            case Dataset:
-                return dataset;
-            case Model:
-                return modelShape(r);
-            case Parameters:
-                return parameterText(r.parameters);
-            case Steps:
-                return maxIters > 0 && r.steps < maxIters ? tr("%1 of %2").arg(r.steps).arg(maxIters)
-                                                          : QString::number(r.steps);
-            case BestValLoss:
-                return fixed(r.best_val_loss, 4);
-            case BitsPerChar:
-                return fixed(r.bits_per_char, 3);
-            case Created:
-                return created.isValid() ? created.toLocalTime().toString("yyyy-MM-dd hh:mm") : QString();
-            case Status:
-                return statusText(r.status);
-            default:
-                return configValue(r, m_extra.value(col - FirstExtra).toStdString());
+    switch (c) {
+        case Name:
+            return QString::fromStdString(r.display_name.empty() ? r.name : r.display_name);
+        case Dataset:
+            return QFileInfo(configValue(r, "data_dir")).fileName();
+        case Model:
+            return modelShape(r);
+        case Parameters:
+            return parameterText(r.parameters);
+        case Steps: {
+            const qint64 maxIters = configValue(r, "max_iters").toLongLong();
+            return maxIters > 0 && r.steps < maxIters ? tr("%1 of %2").arg(r.steps).arg(maxIters)
+                                                      : QString::number(r.steps);
+        }
+        case BestValLoss:
+            return fixed(r.best_val_loss, 4);
+        case FinalValLoss:
+            return fixed(r.final_val_loss, 4);
+        case Accuracy:
+            return fixed(r.accuracy * 100.0, 1);
+        case Perplexity:
+            return fixed(r.perplexity, 2);
+        case BitsPerChar:
+            return fixed(r.bits_per_char, 3);
+        case TokensPerSecond:
+            return fixed(r.tokens_per_s, 0);
+        case WallTime:
+            return fixed(r.wall_s, 1);
+        case Created: {
+            const QDateTime created = QDateTime::fromString(QString::fromStdString(r.created), Qt::ISODate);
+            return created.isValid() ? created.toLocalTime().toString("yyyy-MM-dd hh:mm") : QString();
+        }
+        case Status:
+            return statusText(r.status);
+        case Extra:
+            return configValue(r, m_extra.value(extra).toStdString());
+    }
+    return {};
+}
+
+QVariant RunsTableModel::sortKey(const twb::RunSummary& r, Column c, int extra) const {
+    switch (c) {
+        case Name:
+            return displayText(r, c, extra).toString().toLower();
+        case Parameters:
+        case Model:
+            return static_cast<qlonglong>(r.parameters);
+        case Steps:
+            return static_cast<qlonglong>(r.steps);
+        case BestValLoss:
+            return number(r.best_val_loss);
+        case FinalValLoss:
+            return number(r.final_val_loss);
+        case Accuracy:
+            return number(r.accuracy);
+        case Perplexity:
+            return number(r.perplexity);
+        case BitsPerChar:
+            return number(r.bits_per_char);
+        case TokensPerSecond:
+            return number(r.tokens_per_s);
+        case WallTime:
+            return number(r.wall_s);
+        case Created:
+            return QString::fromStdString(r.created);
+        default: {
+            const QString text = displayText(r, c, extra).toString();
+            bool ok = false;
+            const double v = text.toDouble(&ok);
+            return ok ? QVariant(v) : QVariant(text.toLower());
         }
     }
-    if (role == SortRole) {
-        switch (col) {
-            case Name:
-                return QString::fromStdString(r.display_name).toLower();
-            case Parameters:
-                return static_cast<qlonglong>(r.parameters);
-            case Steps:
-                return static_cast<qlonglong>(r.steps);
-            case BestValLoss:
-                return number(r.best_val_loss);
-            case BitsPerChar:
-                return number(r.bits_per_char);
-            case Created:
-                return QString::fromStdString(r.created);
-            case Model:
-                return static_cast<qlonglong>(r.parameters);
-            default: {
-                const QString text = data(index, Qt::DisplayRole).toString();
-                bool ok = false;
-                const double v = text.toDouble(&ok);
-                return ok ? QVariant(v) : QVariant(text.toLower());
-            }
-        }
-    }
+}
+
+QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
+        return {};
+    const auto& r = m_runs[static_cast<size_t>(index.row())];
+    int extra = -1;
+    const Column col = columnAt(index.column(), &extra);
+    if (role == DirRole)
+        return QString::fromStdString(r.dir);
+    if (role == Qt::DisplayRole)
+        return displayText(r, col, extra);
+    if (role == SortRole)
+        return sortKey(r, col, extra);
     if (role == Qt::ToolTipRole) {
-        QString tip = tr("%1\n%2").arg(QString::fromStdString(r.display_name), QString::fromStdString(r.dir));
+        QString tip = tr("%1\n%2").arg(displayText(r, Name, -1).toString(), QString::fromStdString(r.dir));
         if (!r.notes.empty())
             tip += "\n\n" + QString::fromStdString(r.notes);
         if (col == BitsPerChar)
@@ -151,7 +222,8 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
             tip = tr("A trainer is writing this run now.");
         return tip;
     }
-    if (role == Qt::TextAlignmentRole && col >= Parameters && col <= BitsPerChar)
+    if (role == Qt::TextAlignmentRole && col != Name && col != Dataset && col != Model && col != Created &&
+        col != Status && col != Extra)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::FontRole && col == Status && r.status == "running") {
         QFont f;
@@ -162,16 +234,27 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant RunsTableModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal)
+    if (o != Qt::Horizontal || section < 0 || section >= columnCount())
         return {};
-    static const char* names[] = {QT_TR_NOOP("Name"),       QT_TR_NOOP("Dataset"), QT_TR_NOOP("Model"),
-                                  QT_TR_NOOP("Parameters"), QT_TR_NOOP("Steps"),   QT_TR_NOOP("Best val loss"),
-                                  QT_TR_NOOP("Bits/char"),  QT_TR_NOOP("Created"), QT_TR_NOOP("Status")};
-    if (role == Qt::DisplayRole)
-        return section < FirstExtra ? tr(names[section]) : m_extra.value(section - FirstExtra);
-    if (role == Qt::ToolTipRole && section == Model)
+    int extra = -1;
+    const Column c = columnAt(section, &extra);
+    static const char* names[] = {QT_TR_NOOP("Name"),           QT_TR_NOOP("Dataset"),    QT_TR_NOOP("Model"),
+                                  QT_TR_NOOP("Parameters"),     QT_TR_NOOP("Steps"),      QT_TR_NOOP("Best val loss"),
+                                  QT_TR_NOOP("Bits/char"),      QT_TR_NOOP("Created"),    QT_TR_NOOP("Status"),
+                                  QT_TR_NOOP("Final val loss"), QT_TR_NOOP("Accuracy %"), QT_TR_NOOP("Perplexity"),
+                                  QT_TR_NOOP("Tokens/s"),       QT_TR_NOOP("Time (s)")};
+    if (role == Qt::DisplayRole) {
+        if (c == Extra)
+            return m_extra.value(extra);
+        if (c == Name && m_layout == Layout::SweepResults)
+            return tr("Cell");
+        return tr(names[c]);
+    }
+    if (role == Qt::ToolTipRole && c == Model)
         return tr("layers × heads × embedding width");
-    if (role == Qt::ToolTipRole && section == BestValLoss)
-        return tr("Lowest validation loss, in nats per token (lower is better)");
+    if (role == Qt::ToolTipRole && (c == BestValLoss || c == FinalValLoss))
+        return tr("Validation loss, in nats per token (lower is better)");
+    if (role == Qt::ToolTipRole && c == Perplexity)
+        return tr("Validation perplexity at the last evaluation");
     return {};
 }

@@ -1,7 +1,9 @@
-// The table model behind RunsTable: one row per twb::RunSummary (from twb::collect_runs), fixed
-// columns for what every run has (name, dataset, model size, steps, losses, date, status) and optional
-// extra columns for config keys (what a sweep varied). Display text in Qt::DisplayRole; a sort key in
-// Qt::UserRole (numbers as numbers, a missing figure sorting last). It reads no files itself.
+// The table model behind RunsTable: one row per twb::RunSummary (from twb::collect_runs), a column per
+// figure a run has (name, dataset, model size, steps, losses, accuracy, speed, date, status) and extra
+// columns for config keys (what a sweep varied). Two layouts: the Runs view's (every run of a workspace:
+// fixed columns, then the extras) and a sweep's results (the cell, the swept keys, then the figures a
+// sweep compares). Display text in Qt::DisplayRole; a sort key in Qt::UserRole (numbers as numbers, a
+// missing figure sorting last). It reads no files itself.
 #pragma once
 #include "twb/experiments.h"
 
@@ -12,14 +14,40 @@
 class RunsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Dataset, Model, Parameters, Steps, BestValLoss, BitsPerChar, Created, Status, FirstExtra };
+    /// The figures a column can show. In the Runs layout the first nine are also the column indices.
+    enum Column {
+        Name,
+        Dataset,
+        Model,
+        Parameters,
+        Steps,
+        BestValLoss,
+        BitsPerChar,
+        Created,
+        Status,
+        FinalValLoss,
+        Accuracy,
+        Perplexity,
+        TokensPerSecond,
+        WallTime,
+        Extra  // a config key of extraColumns()
+    };
+    enum class Layout { Runs, SweepResults };
     static constexpr int SortRole = Qt::UserRole;
     static constexpr int DirRole = Qt::UserRole + 1;  // the run folder, in every column
 
     explicit RunsTableModel(QObject* parent = nullptr);
     void setRuns(std::vector<twb::RunSummary> runs);
     const std::vector<twb::RunSummary>& runs() const { return m_runs; }
-    /// Config keys shown after the fixed columns, with their values as text.
+    /// Runs: the fixed columns, then the extras. SweepResults: the name, the extras, then parameters,
+    /// final and best validation loss, accuracy, perplexity, bits per character, tokens/s, time, status.
+    void setLayout(Layout layout);
+    Layout layout() const { return m_layout; }
+    /// The view column of a figure (the first for Extra), -1 when the layout has none.
+    int columnOf(Column c) const;
+    /// What view column `col` shows, and for Extra which key (an index into extraColumns()).
+    Column columnAt(int col, int* extra = nullptr) const;
+    /// Config keys shown as extra columns, with their values as text.
     void setExtraColumns(const QStringList& configKeys);
     QStringList extraColumns() const { return m_extra; }
     /// The row of a run folder, or -1.
@@ -36,6 +64,12 @@ public:
     static QString parameterText(int64_t n);
 
 private:
+    void rebuildColumns();
+    QVariant displayText(const twb::RunSummary& r, Column c, int extra) const;
+    QVariant sortKey(const twb::RunSummary& r, Column c, int extra) const;
+
     std::vector<twb::RunSummary> m_runs;
     QStringList m_extra;
+    Layout m_layout = Layout::Runs;
+    std::vector<std::pair<Column, int>> m_columns;  // per view column: figure, extra key index
 };
