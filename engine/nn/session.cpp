@@ -14,6 +14,7 @@
 #include "twb/errors.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
+#include "twb/text.h"
 #include "twb/tokenizer.h"
 
 #include <algorithm>
@@ -212,6 +213,10 @@ EvalResult ModelSession::score_text(const std::string& text) {
 EvalResult ModelSession::score_continuation(const std::string& prompt, const std::string& continuation) {
     if (continuation.empty())
         throw InputError("the generated text is empty; there is nothing to judge");
+    if (find_invalid_utf8(continuation) != std::string::npos)
+        throw InputError(
+            "the generated text is not valid UTF-8 (a byte-level model broke a character), so it cannot "
+            "be encoded for the judge");
     auto ids = encode(prompt);
     const size_t from = ids.size();
     const auto out = encode(continuation);

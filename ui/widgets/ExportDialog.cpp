@@ -139,14 +139,23 @@ void ExportDialog::recheck() {
 
 void ExportDialog::applyReasons(const QStringList& reasons) {
     auto* model = qobject_cast<QStandardItemModel*>(m_format->model());
-    QStringList lines;
+    QStringList why;         // each reason once, in the order of the formats
+    QList<QStringList> who;  // the formats each reason blocks
     for (int i = 0; i < reasons.size() && i < m_format->count(); ++i) {
         QStandardItem* item = model->item(i);
         item->setEnabled(reasons[i].isEmpty());
         item->setToolTip(reasons[i].isEmpty() ? QString() : tr("Not available: %1").arg(reasons[i]));
-        if (!reasons[i].isEmpty())
-            lines << tr("%1: %2").arg(exportFormats()[i].label, reasons[i]);
+        if (reasons[i].isEmpty())
+            continue;
+        if (!why.contains(reasons[i])) {
+            why << reasons[i];
+            who << QStringList();
+        }
+        who[why.indexOf(reasons[i])] << exportFormats()[i].label;
     }
+    QStringList lines;
+    for (int k = 0; k < why.size(); ++k)
+        lines << tr("Not available (%1): %2").arg(who[k].join(tr("; ")), why[k]);
     if (!model->item(m_format->currentIndex())->isEnabled())
         for (int i = 0; i < m_format->count(); ++i)
             if (model->item(i)->isEnabled()) {
@@ -155,6 +164,7 @@ void ExportDialog::applyReasons(const QStringList& reasons) {
             }
     m_reasons->setText(lines.join('\n'));
     m_export->setEnabled(!m_busy && model->item(m_format->currentIndex())->isEnabled());
+    adjustSize();  // the reasons may need more lines
     emit checked();
 }
 
