@@ -11,6 +11,7 @@
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/ExportDialog.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/widgets/WheelGuard.h"
 #include "ui/workers/ModelThread.h"
@@ -269,6 +270,8 @@ void MainWindow::buildMenus() {
         statusBar()->showMessage(tr("workspace: %1").arg(d), 5000);
     });
     file->addAction(tr("&Export plots…"), this, &MainWindow::exportPlots);
+    file->addAction(tr("Export &model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
+                    &MainWindow::exportModelDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), this, &QWidget::close);
 
@@ -324,6 +327,15 @@ void MainWindow::initFromDialog() {
         QFileDialog::getExistingDirectory(this, tr("Run whose weights start the new run"), Workspace::runsDir());
     if (!d.isEmpty())
         m_training->initialiseFromRun(d);
+}
+
+void MainWindow::exportModelDialog() {
+    // Modeless: the export runs on the dialog's own thread while the rest of the window stays usable.
+    auto* dlg = new ExportDialog(m_training->currentRun(), this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &ExportDialog::exported, this,
+            [this](const QString& file) { statusBar()->showMessage(tr("Model exported to %1").arg(file), 8000); });
+    dlg->show();
 }
 
 void MainWindow::compareDialog() {

@@ -48,6 +48,7 @@ private:
     void compareDialog();
     void initFromDialog();
     void exportPlots();
+    void exportModelDialog();
     void about();
     void shortcutsHelp();
     void showStatus(const QString& text);

@@ -25,6 +25,7 @@ Action add_label(CLI::App& app);
 Action add_lr_find(CLI::App& app);
 Action add_baselines(CLI::App& app);
 Action add_bleu(CLI::App& app);
+Action add_export(CLI::App& app);
 Action add_generate_eval(CLI::App& app);
 Action add_embeddings(CLI::App& app);
 

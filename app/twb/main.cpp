@@ -73,6 +73,8 @@ int main(int argc, char** argv) {
     reg("bleu",
         "Corpus BLEU (sacreBLEU's default: 13a, exp smoothing) and chrF of a hypothesis file against references",
         twb::cli::add_bleu);
+    reg("export", "Write a run's checkpoint for other tools: GGUF (llama.cpp, architecture gpt2)",
+        twb::cli::add_export);
     reg("generate-eval",
         "Generate every prompt of a file with several decoding settings and compare them: speed, perplexity under "
         "the model, distinct-n, repetition, BLEU",

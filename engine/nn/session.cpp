@@ -14,6 +14,7 @@
 #include "twb/errors.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
+#include "twb/text.h"
 #include "twb/tokenizer.h"
 
 #include <algorithm>
@@ -202,6 +203,36 @@ EvalResult ModelSession::score_text(const std::string& text) {
     r.tokens = static_cast<int64_t>(lp.size());
     const SplitMetrics sm = split_metrics(nats / static_cast<double>(lp.size()), NAN,
                                           chars ? static_cast<double>(chars) / static_cast<double>(lp.size()) : 1.0);
+    r.loss = sm.loss;
+    r.accuracy = NAN;
+    r.perplexity = sm.perplexity;
+    r.bits_per_char = sm.bits_per_char;
+    return r;
+}
+
+EvalResult ModelSession::score_continuation(const std::string& prompt, const std::string& continuation) {
+    if (continuation.empty())
+        throw InputError("the generated text is empty; there is nothing to judge");
+    if (find_invalid_utf8(continuation) != std::string::npos)
+        throw InputError(
+            "the generated text is not valid UTF-8 (a byte-level model broke a character), so it cannot "
+            "be encoded for the judge");
+    auto ids = encode(prompt);
+    const size_t from = ids.size();
+    const auto out = encode(continuation);
+    ids.insert(ids.end(), out.begin(), out.end());
+    const auto lp = log_probs(ids, from);
+    double nats = 0;
+    for (double v : lp)
+        nats -= v;
+    uint64_t chars = 0;
+    for (unsigned char c : continuation)
+        chars += (c & 0xC0) != 0x80;
+    const double n = static_cast<double>(lp.size());
+    const SplitMetrics sm = split_metrics(nats / n, NAN, chars ? static_cast<double>(chars) / n : 1.0);
+    EvalResult r;
+    r.split = "text";
+    r.tokens = static_cast<int64_t>(lp.size());
     r.loss = sm.loss;
     r.accuracy = NAN;
     r.perplexity = sm.perplexity;

@@ -58,7 +58,7 @@ private slots:
                 for (auto* a : top->menu()->actions())
                     shortcuts << a->shortcut().toString();
         for (auto s : {"Ctrl+N", "Ctrl+O", "Ctrl+Q", "F5", "F6", "Shift+F5", "Ctrl+S", "Ctrl+R", "F1", "Ctrl+/",
-                       "Alt+5", "Alt+6", "Ctrl+L", "Ctrl+Shift+R"})
+                       "Alt+5", "Alt+6", "Ctrl+L", "Ctrl+Shift+R", "Ctrl+Shift+E"})
             QVERIFY2(shortcuts.contains(s), qPrintable(shortcuts.join(" ")));
         w.showPanel("Sampling");
         QCOMPARE(w.findChild<QStackedWidget*>()->currentIndex(), 3);

@@ -1,13 +1,16 @@
 // The sampling console driven offscreen over a tiny trained run: tokens stream in, Stop ends a long
 // generation early, greedy is reproducible, branching continues from the chosen alternative, the
-// comparison has one column per checkpoint, history is kept with the run, and a prompt the tokenizer
-// cannot encode gives a message naming the characters.
+// comparison has one column per checkpoint (and, with a judge run, each cell's perplexity under it: the
+// engine's own number), history is kept with the run, and a prompt the tokenizer cannot encode gives a
+// message naming the characters.
+#include "ui/sampling/CompareView.h"
 #include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
 
 #include "twb/samples_history.h"
+#include "twb/session.h"
 
 #include <QLineEdit>
 #include <QListWidget>
@@ -144,6 +147,73 @@ private slots:
         const QString md = p.compareMarkdown();
         QCOMPARE(md.count('\n'), 2 + 2 + 2);  // prompt + blank, header + rule, two rows
         QVERIFY(md.contains("| greedy |"));
+    }
+
+    void judgeColumnScoresEachTextAsTheEngineDoes() {
+        const QString judge = twbtest::make_tiny_run(m_ws, "judge", 20);
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.setPrompt("the ");
+        p.setMaxTokens(20);
+        p.setSeed(7);
+        p.setCompare({20, 40}, {0.0, 1.0});
+        p.setCompareJudge(judge);
+        p.runCompare();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        auto* t = p.compareTable();
+        QCOMPARE(t->columnCount(), 2);
+        twb::ModelSession s;  // the engine's judge, asked directly
+        s.open(judge.toStdString(), "best");
+        for (int r = 0; r < 2; ++r)
+            for (int c = 0; c < 2; ++c) {
+                auto* item = t->item(r, c);
+                QVERIFY(item);
+                const QString text = item->data(CompareView::TextRole).toString();
+                QVERIFY(!text.isEmpty());
+                const double want = s.score_continuation("the ", text.toStdString()).perplexity;
+                QVERIFY(item->data(CompareView::JudgeRole).isValid());
+                QCOMPARE(item->data(CompareView::JudgeRole).toDouble(), want);
+                QVERIFY(item->text().startsWith(text));
+                QVERIFY2(item->text().contains(QString::number(want, 'f', 2)), qPrintable(item->text()));
+            }
+        const QString md = p.compareMarkdown();
+        QVERIFY(md.contains("Judge: each text's perplexity under `judge`"));
+        QVERIFY(md.contains("judge perplexity: " +
+                            QString::number(t->item(0, 1)->data(CompareView::JudgeRole).toDouble(), 'f', 2)));
+
+        // A judge whose tokenizer lacks the texts' characters says so in the cell; nothing crashes.
+        QTemporaryDir other;
+        twbtest::write(twbtest::path(other, "ab.txt"), std::string(3000, 'a') + "\n" + std::string(3000, 'b') + "\n");
+        twb::PrepareOptions o;
+        o.corpus.inputs = {twbtest::path(other, "ab.txt").string()};
+        o.out = twbtest::path(other, "data");
+        twb::prepare_dataset(o);
+        twb::RunConfig cfg = twb::preset_config("tiny");
+        cfg.data_dir = o.out.string();
+        cfg.n_layer = 1;
+        cfg.n_embd = 16;
+        cfg.n_head = 2;
+        cfg.block_size = 16;
+        cfg.batch_size = 4;
+        cfg.max_iters = 2;
+        cfg.eval_interval = 2;
+        cfg.eval_iters = 1;
+        cfg.threads = 1;
+        twb::TrainJob job;
+        job.config = cfg;
+        job.run_dir = twbtest::path(other, "abjudge").string();
+        twb::train(job);
+        p.setCompareJudge(QString::fromStdString(job.run_dir));
+        p.runCompare();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        for (int r = 0; r < 2; ++r)
+            for (int c = 0; c < 2; ++c) {
+                auto* item = t->item(r, c);
+                QVERIFY(!item->data(CompareView::JudgeRole).isValid());
+                QVERIFY2(item->text().contains("the judge cannot score this text"), qPrintable(item->text()));
+            }
     }
 
     void severalSamplesStreamSideBySide() {

@@ -2,6 +2,7 @@
 
 #include "ui/Workspace.h"
 
+#include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHash>
@@ -13,6 +14,8 @@
 #include <QSettings>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 
 namespace {
 QString md_cell(QString s) {
@@ -26,6 +29,11 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_ckList->setToolTip(tr("Columns: tick checkpoints of this run, or the best checkpoint of other runs"));
     m_temps = new QLineEdit(QSettings().value("sampling/compareTemps", "0.5, 1.0").toString());
     m_temps->setToolTip(tr("One row per temperature, comma-separated (0 = greedy)"));
+    m_judge = new QComboBox;
+    m_judge->setObjectName("compareJudge");
+    m_judge->setToolTip(
+        tr("Score every generated text by another run: its perplexity under that run's best checkpoint, the prompt as "
+           "context (lower = the judge finds the text more likely)"));
     m_compareBtn = new QPushButton(tr("Compare"));
     m_compareBtn->setObjectName("compare");
     auto* exportMd = new QPushButton(tr("Export Markdown…"));
@@ -41,16 +49,42 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     left->addWidget(m_ckList, 1);
     left->addWidget(new QLabel(tr("Temperatures")));
     left->addWidget(m_temps);
+    left->addWidget(new QLabel(tr("Judge:")));
+    left->addWidget(m_judge);
     left->addWidget(m_compareBtn);
     left->addWidget(exportMd);
     row->addLayout(left);
     row->addWidget(m_table, 1);
+    fillJudges();
     connect(m_compareBtn, &QPushButton::clicked, this, &CompareView::compareClicked);
     connect(exportMd, &QPushButton::clicked, this, &CompareView::exportClicked);
 }
 
 CompareView::~CompareView() {
     QSettings().setValue("sampling/compareTemps", m_temps->text());
+    QSettings().setValue("sampling/compareJudge", judgeRun());
+}
+
+QString CompareView::judgeRun() const {
+    return m_judge->currentData().toString();
+}
+
+void CompareView::setJudgeRun(const QString& run) {
+    int i = m_judge->findData(run);
+    if (i < 0 && !run.isEmpty()) {
+        m_judge->addItem(QFileInfo(run).fileName(), run);
+        i = m_judge->count() - 1;
+    }
+    m_judge->setCurrentIndex(std::max(0, i));
+}
+
+void CompareView::fillJudges() {
+    const QString keep = m_judge->count() ? judgeRun() : QSettings().value("sampling/compareJudge").toString();
+    m_judge->clear();
+    m_judge->addItem(tr("(none)"), QString());
+    for (const QString& r : Workspace::runs())
+        m_judge->addItem(Workspace::runLabel(r), r);
+    setJudgeRun(keep);
 }
 
 void CompareView::fillChoices(const QString& run, const QList<qint64>& steps) {
@@ -61,6 +95,7 @@ void CompareView::fillChoices(const QString& run, const QList<qint64>& steps) {
     }
     const bool sameRun = m_ckList->count() > 0 && m_ckList->item(0)->data(Qt::UserRole).toString() == run;
     m_ckList->clear();
+    fillJudges();
     if (run.isEmpty())
         return;
     auto state = [&](const QString& r, const QString& which, Qt::CheckState fallback) {
@@ -126,6 +161,7 @@ void CompareView::begin(int columns, const QVector<double>& temperatures) {
     for (double t : temperatures)
         rows << (t == 0 ? tr("greedy") : tr("T = %1").arg(t));
     m_table->setVerticalHeaderLabels(rows);
+    m_tableJudge = judgeRun();
 }
 
 void CompareView::setCell(int row, int column, const QString& header, const QString& text) {
@@ -133,8 +169,29 @@ void CompareView::setCell(int row, int column, const QString& header, const QStr
     h->setToolTip(header);  // a narrow column elides its header; the whole of it is here
     m_table->setHorizontalHeaderItem(column, h);
     auto* cell = new QTableWidgetItem(text);
+    cell->setData(TextRole, text);
     cell->setTextAlignment(Qt::AlignLeft | Qt::AlignTop);  // texts of different lengths start level
+    if (!m_tableJudge.isEmpty())
+        cell->setText(text + "\n\n" + tr("— judge: scoring…"));
     m_table->setItem(row, column, cell);
+}
+
+void CompareView::setJudged(int row, int column, double perplexity, const QString& problem) {
+    auto* cell = m_table->item(row, column);
+    if (!cell)
+        return;
+    const QString text = cell->data(TextRole).toString();
+    if (std::isfinite(perplexity)) {
+        cell->setData(JudgeRole, perplexity);
+        cell->setText(
+            text + "\n\n" +
+            tr("— judge perplexity: %1 (%2)").arg(perplexity, 0, 'f', 2).arg(QFileInfo(m_tableJudge).fileName()));
+        cell->setToolTip(
+            tr("Perplexity of this text under %1's best checkpoint, the prompt as context").arg(m_tableJudge));
+    } else {
+        cell->setText(text + "\n\n" + tr("— the judge cannot score this text: %1").arg(problem));
+        cell->setToolTip(problem);
+    }
 }
 
 void CompareView::setBusy(bool busy) {
@@ -142,7 +199,11 @@ void CompareView::setBusy(bool busy) {
 }
 
 QString CompareView::markdown(const QString& prompt) const {
-    QString md = tr("Prompt: `%1`\n\n| |").arg(QString(prompt).replace('\n', "\\n"));
+    QString md = tr("Prompt: `%1`\n\n").arg(QString(prompt).replace('\n', "\\n"));
+    if (!m_tableJudge.isEmpty())
+        md += tr("Judge: each text's perplexity under `%1` (best checkpoint), the prompt as context.\n\n")
+                  .arg(QFileInfo(m_tableJudge).fileName());
+    md += "| |";
     for (int c = 0; c < m_table->columnCount(); ++c)
         md += " " + md_cell(m_table->horizontalHeaderItem(c) ? m_table->horizontalHeaderItem(c)->text() : QString()) +
               " |";

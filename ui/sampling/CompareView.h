@@ -1,11 +1,14 @@
 // The Sampling panel's "Compare checkpoints" tab: which columns (checkpoints of the run, or the best of
 // other runs) and which temperatures (rows) to compare, and the table the worker fills cell by cell,
-// exportable as Markdown. It holds no model: the panel sends the request and routes the cells here.
+// exportable as Markdown. A judge run (none by default, remembered) scores every generated text: its
+// perplexity under that run, the prompt as context (seed report 001's method), shown in the cell and
+// exported with it. It holds no model: the panel sends the request and routes the cells here.
 #pragma once
 #include <QPair>
 #include <QVector>
 #include <QWidget>
 
+class QComboBox;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
@@ -29,6 +32,14 @@ public:
     /// Empties the table and labels its rows for a new comparison.
     void begin(int columns, const QVector<double>& temperatures);
     void setCell(int row, int column, const QString& header, const QString& text);
+    /// The judge run's folder, "" for none.
+    QString judgeRun() const;
+    void setJudgeRun(const QString& run);
+    /// A cell's perplexity under the judge (NaN with the problem when it could not be scored).
+    void setJudged(int row, int column, double perplexity, const QString& problem);
+    /// Roles of a cell: its generated text alone, and the judge's perplexity (when scored).
+    static constexpr int TextRole = 0x0100 + 10;
+    static constexpr int JudgeRole = 0x0100 + 11;
     QString markdown(const QString& prompt) const;
     void setBusy(bool busy);
 
@@ -37,8 +48,11 @@ signals:
     void exportClicked();
 
 private:
+    void fillJudges();  // (none) and the workspace's runs, keeping the choice
     QListWidget* m_ckList;
     QLineEdit* m_temps;
+    QComboBox* m_judge;
+    QString m_tableJudge;  // the judge of the comparison in the table
     QPushButton* m_compareBtn;
     QTableWidget* m_table;
 };

@@ -211,6 +211,11 @@ void SamplingPanel::connectWorker(ModelWorker* worker) {
                 if (m_pending.contains(id))
                     m_compare->setCell(row, c, header, text);
             });
+    connect(worker, &ModelWorker::compareJudged, this,
+            [this](quint64 id, int row, int c, double perplexity, const QString& problem) {
+                if (m_pending.contains(id))
+                    m_compare->setJudged(row, c, perplexity, problem);
+            });
     connect(worker, &ModelWorker::compareFinished, this, [this](quint64 id, bool cancelled) {
         if (!finished(id))
             return;
@@ -463,6 +468,10 @@ void SamplingPanel::setCompare(const QList<qint64>& steps, const QVector<double>
     m_compare->setChoices(m_picker->run(), steps, temperatures);
 }
 
+void SamplingPanel::setCompareJudge(const QString& run) {
+    m_compare->setJudgeRun(run);
+}
+
 void SamplingPanel::runCompare() {
     if (isBusy())
         return;
@@ -474,6 +483,7 @@ void SamplingPanel::runCompare() {
     r.id = m_model->nextRequestId();
     r.prompt = m_prompt->toPlainText();
     r.baseRun = m_picker->run();
+    r.judgeRun = m_compare->judgeRun();
     r.options = m_decoding->options();  // one seed for every cell, so only the checkpoint and temperature differ
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     r.cancel = m_cancel;

@@ -58,6 +58,8 @@ public:
     void setSamples(int n);
     /// Checks the checkpoints (steps) to compare and sets the temperatures (one row each).
     void setCompare(const QList<qint64>& steps, const QVector<double>& temperatures);
+    /// The comparison's judge run ("" = none).
+    void setCompareJudge(const QString& run);
 
 public slots:
     void setRun(const QString& dir);

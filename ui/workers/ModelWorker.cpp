@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <cmath>
 
 namespace {
 template <class F>
@@ -119,10 +120,22 @@ void ModelWorker::compare(const CompareRequest& r) {
                     break;
                 }
                 emit compareCell(r.id, row, c, header, std2q(res.texts.front()));
+                if (!r.judgeRun.isEmpty())
+                    judge(r, row, c, res.texts.front());
             }
         }
         emit compareFinished(r.id, cancelled);
     });
+}
+
+void ModelWorker::judge(const CompareRequest& r, int row, int column, const std::string& text) {
+    try {
+        m_judge.open(r.judgeRun.toStdString(), "best");
+        const auto e = m_judge.score_continuation(r.prompt.toStdString(), text);
+        emit compareJudged(r.id, row, column, e.perplexity, QString());
+    } catch (const twb::Error& e) {  // this cell only: the others may still be scored
+        emit compareJudged(r.id, row, column, std::nan(""), QString::fromStdString(e.what()));
+    }
 }
 
 void ModelWorker::capture(const AttentionRequest& r) {

@@ -59,6 +59,7 @@ struct CompareRequest {
     QString prompt;
     QVector<QPair<QString, QString>> columns;  // (run, checkpoint) per column
     QString baseRun;                           // the run chosen in the panel
+    QString judgeRun;                          // "" = none; else every cell is scored by this run's best checkpoint
     QVector<double> temperatures;              // one row each
     twb::SamplingOptions options;              // seed fixed by the panel
     std::shared_ptr<std::atomic<bool>> cancel;
@@ -132,6 +133,9 @@ signals:
     void token(quint64 id, const UiToken& t);
     void generated(const GenerateResult& result);
     void compareCell(quint64 id, int row, int column, const QString& header, const QString& text);
+    /// A cell's perplexity under the judge run (the prompt as context, the generated text scored), or NaN
+    /// and why the judge cannot score it (a character its tokenizer lacks, say).
+    void compareJudged(quint64 id, int row, int column, double perplexity, const QString& problem);
     void compareFinished(quint64 id, bool cancelled);
     void generationEvalProgress(quint64 id, int done, int total);
     /// The rows so far (every setting unless cancelled).
@@ -151,5 +155,7 @@ signals:
 
 private:
     void open(const QString& run, const QString& checkpoint);
+    void judge(const CompareRequest& r, int row, int column, const std::string& text);
     twb::ModelSession m_session;
+    twb::ModelSession m_judge;  // the comparison's judge, kept loaded between comparisons
 };

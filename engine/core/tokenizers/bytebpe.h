@@ -14,6 +14,12 @@
 
 namespace twb {
 
+class Tokenizer;
+class ByteBpeModel;
+
+/// The byte-level BPE model behind a tokenizer, or nullptr when it is another kind.
+const ByteBpeModel* bytebpe_model(const Tokenizer& tokenizer);
+
 /// The regex of a split pattern by name: "gpt2" or "gpt4". Throws ConfigError otherwise.
 std::string bytebpe_pattern(const std::string& name);
 

@@ -440,6 +440,11 @@ private:
 
 }  // namespace
 
+const ByteBpeModel* bytebpe_model(const Tokenizer& tokenizer) {
+    const auto* bpe = dynamic_cast<const ByteBpeTokenizer*>(&tokenizer);
+    return bpe ? &bpe->model() : nullptr;
+}
+
 BpeMergeInspection inspect_merges(const fs::path& dataset_or_run, const std::string& sample, int count, int max_steps) {
     const fs::path dir = find_tokenizer_dir(dataset_or_run);
     const auto tok = load_tokenizer(dir);

@@ -85,6 +85,11 @@ public:
     /// nats per token, bits per character the total over the text's characters. Seed report 001's judge:
     /// generated text scored by another model.
     EvalResult score_text(const std::string& text);
+    /// A generated continuation judged as seed report 001 did and `twb eval --samples` does: the prompt is
+    /// context only (an empty prompt becomes what encode() makes of it), every token of the continuation is
+    /// scored. Bits per character are over the continuation's characters. InputError for an empty
+    /// continuation or characters this model's tokenizer cannot encode.
+    EvalResult score_continuation(const std::string& prompt, const std::string& continuation);
     /// Loss, accuracy, perplexity and bits per character over a split. Throws InputError when the
     /// dataset's tokenizer differs from the model's.
     EvalResult evaluate(const EvalOptions& opt);

@@ -1,0 +1,118 @@
+// File → Export model… driven offscreen: a GPT-2-architecture run with a byte-level BPE tokenizer is
+// exported as GGUF (the file appears, starts with GGUF's magic and version 3, and the dialog names it);
+// a run with rotary positions and a char tokenizer gets both formats disabled with the option named in
+// the tooltip and in the dialog's line; the output folder and format are remembered.
+#include "ui/widgets/ExportDialog.h"
+#include "ui/widgets/RunPicker.h"
+#include "ui_fixture.h"
+
+#include "twb/gguf_export.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+
+class TestExportDialog : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws;
+    QString m_gpt2, m_rotary;
+
+    /// A bytebpe dataset and a few steps of a GPT-2-architecture run on it, through the engine API.
+    QString make_gpt2_run() {
+        const auto data = std::filesystem::path(Workspace::datasetsDir().toStdString()) / "bpe";
+        twbtest::write(twbtest::path(m_ws, "b.txt"), twbtest::english_like(30000));
+        twb::PrepareOptions o;
+        o.corpus.inputs = {twbtest::path(m_ws, "b.txt").string()};
+        o.out = data;
+        o.tokenizer.kind = twb::TokenizerKind::ByteBpe;
+        o.tokenizer.vocab_size = 300;
+        twb::prepare_dataset(o);
+        twb::RunConfig c = twb::preset_config("tiny");
+        c.data_dir = data.string();
+        c.n_layer = 1;
+        c.n_embd = 16;
+        c.n_head = 2;
+        c.block_size = 16;
+        c.batch_size = 4;
+        c.max_iters = 4;
+        c.eval_interval = 2;
+        c.eval_iters = 1;
+        c.threads = 1;
+        c.position = twb::Position::Learned;
+        c.activation = twb::Activation::GeluTanh;
+        c.bias = true;
+        twb::TrainJob job;
+        job.config = c;
+        job.run_dir = (Workspace::runsDir() + "/gpt2").toStdString();
+        twb::train(job);
+        return QString::fromStdString(job.run_dir);
+    }
+
+    static bool enabled(ExportDialog& d, int i) {
+        return qobject_cast<QStandardItemModel*>(d.formatBox()->model())->item(i)->isEnabled();
+    }
+
+private slots:
+    void initTestCase() {
+        m_rotary = twbtest::make_tiny_run(m_ws, "rotary", 10);  // char tokenizer, rotary positions
+        m_gpt2 = make_gpt2_run();
+    }
+
+    void exportsGgufAndNamesTheFile() {
+        ExportDialog d(m_gpt2);
+        QSignalSpy checked(&d, &ExportDialog::checked);
+        QVERIFY(checked.wait(30000));
+        QCOMPARE(d.picker()->run(), m_gpt2);  // the open run preselected
+        QCOMPARE(d.reasons(), QString());     // every format usable
+        QVERIFY(enabled(d, 0) && enabled(d, 1));
+        QVERIFY(d.selectFormat("gguf-f16"));
+        const QString out = m_ws.filePath("out/model.gguf");
+        d.outputEdit()->setText(out);
+        QSignalSpy done(&d, &ExportDialog::exported);
+        d.startExport();
+        QVERIFY(d.isBusy());
+        QVERIFY(done.wait(60000));
+        QVERIFY2(d.error().isEmpty(), qPrintable(d.error()));
+        QCOMPARE(done.at(0).at(0).toString(), out);
+        QVERIFY2(d.status().contains(QDir::toNativeSeparators(out)), qPrintable(d.status()));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray head = f.read(8);
+        QCOMPARE(head.left(4), QByteArray("GGUF"));
+        QCOMPARE(head.at(4), char(3));  // version 3, little-endian
+        // The same bytes as the engine's own export of that checkpoint.
+        const QString again = m_ws.filePath("again.gguf");
+        twb::GgufOptions g;
+        g.f16 = true;
+        twb::export_gguf(m_gpt2.toStdString(), "best", again.toStdString(), g);
+        QFile a(again);
+        QVERIFY(a.open(QIODevice::ReadOnly));
+        f.seek(0);
+        QVERIFY(f.readAll() == a.readAll());
+        // remembered: the folder and the format
+        ExportDialog d2(m_gpt2);
+        QVERIFY(QSignalSpy(&d2, &ExportDialog::checked).wait(30000));
+        QCOMPARE(d2.formatBox()->currentData().toString(), QString("gguf-f16"));
+        QVERIFY2(d2.outputEdit()->text().startsWith(m_ws.filePath("out")), qPrintable(d2.outputEdit()->text()));
+    }
+
+    void aBlockedFormatShowsItsReason() {
+        ExportDialog d(m_rotary);
+        QVERIFY(QSignalSpy(&d, &ExportDialog::checked).wait(30000));
+        QVERIFY(!enabled(d, 0) && !enabled(d, 1));
+        const QString reason = qobject_cast<QStandardItemModel*>(d.formatBox()->model())->item(0)->toolTip();
+        QVERIFY2(reason.contains("position=rotary"), qPrintable(reason));
+        QVERIFY2(d.reasons().contains("position=rotary"), qPrintable(d.reasons()));
+        d.outputEdit()->setText(m_ws.filePath("rotary.gguf"));
+        d.startExport();
+        QVERIFY(!d.isBusy());
+        QVERIFY2(d.error().contains("position=rotary"), qPrintable(d.error()));
+        QVERIFY(!QFile::exists(m_ws.filePath("rotary.gguf")));
+    }
+};
+
+QTEST_MAIN(TestExportDialog)
+#include "tst_export_dialog.moc"

@@ -1,0 +1,243 @@
+#include "ui/widgets/ExportDialog.h"
+
+#include "ui/Workspace.h"
+#include "ui/widgets/ErrorLabel.h"
+#include "ui/widgets/RunPicker.h"
+#include "ui/workers/ExportWorker.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+ExportDialog::ExportDialog(const QString& run, QWidget* parent) : QDialog(parent), m_thread(new ExportThread(this)) {
+    setWindowTitle(tr("Export model"));
+    m_picker = new RunPicker;
+    m_format = new QComboBox;
+    m_format->setObjectName("exportFormat");
+    for (const auto& f : exportFormats())
+        m_format->addItem(f.label, f.id);
+    m_reasons = new QLabel;
+    m_reasons->setObjectName("exportReasons");
+    m_reasons->setWordWrap(true);
+    m_reasons->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_out = new QLineEdit;
+    m_out->setObjectName("exportOutput");
+    auto* browseBtn = new QPushButton(tr("Browse…"));
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 0);  // busy: the engine reports no fraction
+    m_progress->setVisible(false);
+    m_status = new QLabel;
+    m_status->setObjectName("exportStatus");
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error = new ErrorLabel;
+    m_export = new QPushButton(tr("&Export"));
+    m_export->setObjectName("exportButton");
+    m_export->setDefault(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    buttons->addButton(m_export, QDialogButtonBox::AcceptRole);
+
+    auto* out = new QHBoxLayout;
+    out->addWidget(m_out, 1);
+    out->addWidget(browseBtn);
+    auto* form = new QFormLayout;
+    form->addRow(m_picker);
+    form->addRow(tr("Format"), m_format);
+    form->addRow(QString(), m_reasons);
+    form->addRow(tr("Save to"), out);
+    auto* v = new QVBoxLayout(this);
+    v->addLayout(form);
+    v->addWidget(m_progress);
+    v->addWidget(m_status);
+    v->addWidget(m_error);
+    v->addWidget(buttons);
+    resize(640, sizeHint().height());
+
+    ExportWorker* w = m_thread->worker();
+    connect(w, &ExportWorker::checked, this, [this](quint64 id, const QStringList& reasons) {
+        if (id == m_checkId)
+            applyReasons(reasons);
+    });
+    connect(w, &ExportWorker::exported, this, [this](quint64 id, const QString& file, const QString& summary) {
+        if (id != m_exportId)
+            return;
+        setBusy(false);
+        m_status->setText(tr("Wrote %1 (%2)").arg(QDir::toNativeSeparators(file), summary));
+        emit exported(file);
+    });
+    connect(w, &ExportWorker::failed, this, [this](quint64 id, const QString& error) {
+        if (id == m_checkId) {
+            m_reasons->setText(error);
+            emit checked();
+        }
+        if (id != m_exportId || !m_busy)
+            return;
+        setBusy(false);
+        m_error->setText(error);
+        emit failed(error);
+    });
+    connect(m_picker, &RunPicker::changed, this, &ExportDialog::recheck);
+    connect(m_format, &QComboBox::currentIndexChanged, this, &ExportDialog::suggestOutput);
+    connect(browseBtn, &QPushButton::clicked, this, &ExportDialog::browse);
+    connect(m_export, &QPushButton::clicked, this, &ExportDialog::startExport);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    const int remembered = m_format->findData(QSettings().value("export/format").toString());
+    m_format->setCurrentIndex(std::max(0, remembered));
+    if (!run.isEmpty())
+        m_picker->setRun(run);
+    recheck();
+}
+
+ExportDialog::~ExportDialog() = default;
+
+QString ExportDialog::reasons() const {
+    return m_reasons->text();
+}
+
+QString ExportDialog::status() const {
+    return m_status->text();
+}
+
+QString ExportDialog::error() const {
+    return m_error->error();
+}
+
+bool ExportDialog::selectFormat(const QString& id) {
+    const int i = m_format->findData(id);
+    auto* model = qobject_cast<QStandardItemModel*>(m_format->model());
+    if (i < 0 || !model->item(i)->isEnabled())
+        return false;
+    m_format->setCurrentIndex(i);
+    return true;
+}
+
+void ExportDialog::recheck() {
+    m_error->clear();
+    m_status->clear();
+    suggestOutput();
+    if (m_picker->run().isEmpty()) {
+        m_reasons->setText(tr("Choose a run to export."));
+        return;
+    }
+    m_checkId = ++m_lastId;
+    m_reasons->setText(tr("Checking what this run's architecture allows…"));
+    QMetaObject::invokeMethod(m_thread->worker(), "check", Qt::QueuedConnection, Q_ARG(quint64, m_checkId),
+                              Q_ARG(QString, m_picker->run()), Q_ARG(QString, m_picker->checkpoint()));
+}
+
+void ExportDialog::applyReasons(const QStringList& reasons) {
+    auto* model = qobject_cast<QStandardItemModel*>(m_format->model());
+    QStringList why;         // each reason once, in the order of the formats
+    QList<QStringList> who;  // the formats each reason blocks
+    for (int i = 0; i < reasons.size() && i < m_format->count(); ++i) {
+        QStandardItem* item = model->item(i);
+        item->setEnabled(reasons[i].isEmpty());
+        item->setToolTip(reasons[i].isEmpty() ? QString() : tr("Not available: %1").arg(reasons[i]));
+        if (reasons[i].isEmpty())
+            continue;
+        if (!why.contains(reasons[i])) {
+            why << reasons[i];
+            who << QStringList();
+        }
+        who[why.indexOf(reasons[i])] << exportFormats()[i].label;
+    }
+    QStringList lines;
+    for (int k = 0; k < why.size(); ++k)
+        lines << tr("Not available (%1): %2").arg(who[k].join(tr("; ")), why[k]);
+    if (!model->item(m_format->currentIndex())->isEnabled())
+        for (int i = 0; i < m_format->count(); ++i)
+            if (model->item(i)->isEnabled()) {
+                m_format->setCurrentIndex(i);
+                break;
+            }
+    m_reasons->setText(lines.join('\n'));
+    m_export->setEnabled(!m_busy && model->item(m_format->currentIndex())->isEnabled());
+    adjustSize();  // the reasons may need more lines
+    emit checked();
+}
+
+void ExportDialog::suggestOutput() {
+    const QString run = m_picker->run();
+    if (run.isEmpty() || m_format->currentIndex() < 0)
+        return;
+    const ExportFormat& f = exportFormats()[m_format->currentIndex()];
+    QString dir = QSettings().value("export/dir").toString();
+    if (dir.isEmpty())
+        dir = QDir(Workspace::root()).filePath("exports");
+    QString name = QFileInfo(run).fileName();
+    if (m_picker->checkpoint() != "best")
+        name += "-" + m_picker->checkpoint();
+    if (f.id.endsWith("f16"))
+        name += "-f16";
+    m_out->setText(QDir(dir).filePath(f.suffix.isEmpty() ? name : name + "." + f.suffix));
+}
+
+void ExportDialog::browse() {
+    const ExportFormat& f = exportFormats()[std::max(0, m_format->currentIndex())];
+    const QString file = f.suffix.isEmpty() ? QFileDialog::getExistingDirectory(this, tr("Export to folder"),
+                                                                                QFileInfo(m_out->text()).path())
+                                            : QFileDialog::getSaveFileName(this, tr("Export to"), m_out->text(),
+                                                                           tr("%1 (*.%2)").arg(f.label, f.suffix));
+    if (!file.isEmpty())
+        m_out->setText(file);
+}
+
+void ExportDialog::done(int result) {
+    if (m_busy) {
+        m_closeWhenDone = true;
+        hide();
+        return;
+    }
+    QDialog::done(result);
+}
+
+void ExportDialog::setBusy(bool busy) {
+    m_busy = busy;
+    if (!busy && m_closeWhenDone)
+        QMetaObject::invokeMethod(
+            this, [this] { QDialog::done(QDialog::Rejected); }, Qt::QueuedConnection);
+    m_progress->setVisible(busy);
+    m_export->setEnabled(!busy);
+    m_picker->setEnabled(!busy);
+    m_format->setEnabled(!busy);
+}
+
+void ExportDialog::startExport() {
+    if (m_busy)
+        return;
+    m_error->clear();
+    m_status->clear();
+    const QString out = m_out->text().trimmed();
+    auto* model = qobject_cast<QStandardItemModel*>(m_format->model());
+    const int format = m_format->currentIndex();
+    if (m_picker->run().isEmpty())
+        return m_error->setText(tr("Choose a run to export."));
+    if (format < 0 || !model->item(format)->isEnabled())
+        return m_error->setText(
+            tr("This run cannot be exported in that format: %1").arg(model->item(format)->toolTip()));
+    if (out.isEmpty())
+        return m_error->setText(tr("Choose where to save the export (Browse…)."));
+    const QFileInfo info(out);
+    if (!QDir().mkpath(info.absolutePath()))
+        return m_error->setText(tr("Cannot create the folder %1; choose another place.").arg(info.absolutePath()));
+    QSettings().setValue("export/dir", info.absolutePath());
+    QSettings().setValue("export/format", exportFormats()[format].id);
+    m_exportId = ++m_lastId;
+    setBusy(true);
+    m_status->setText(tr("Exporting %1 to %2…").arg(QFileInfo(m_picker->run()).fileName(), out));
+    QMetaObject::invokeMethod(m_thread->worker(), "exportRun", Qt::QueuedConnection, Q_ARG(quint64, m_exportId),
+                              Q_ARG(int, format), Q_ARG(QString, m_picker->run()),
+                              Q_ARG(QString, m_picker->checkpoint()), Q_ARG(QString, out));
+}

@@ -1,0 +1,68 @@
+// File → Export model…: a run's checkpoint written in another tool's format (ui/workers/ExportWorker's
+// list: GGUF f32 and f16 today). Choose the run (the open one preselected) and checkpoint, the format and
+// the output file (its folder and the format remembered); formats the run's architecture or tokenizer
+// cannot hold are listed disabled, their reason in the tooltip and in a line of the dialog. The check and
+// the export run on the dialog's own ExportThread; a busy bar shows while it writes, and the dialog ends
+// with a line naming the file written.
+#pragma once
+#include <QDialog>
+
+class ErrorLabel;
+class ExportThread;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class RunPicker;
+
+class ExportDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit ExportDialog(const QString& run, QWidget* parent = nullptr);
+    ~ExportDialog() override;
+
+    RunPicker* picker() const { return m_picker; }
+    QComboBox* formatBox() const { return m_format; }
+    QLineEdit* outputEdit() const { return m_out; }
+    /// Why formats are unavailable for the chosen run ("" when all are usable).
+    QString reasons() const;
+    QString status() const;
+    QString error() const;
+    bool isBusy() const { return m_busy; }
+    /// Selects a format by id ("gguf-f16"); false when there is none or it is disabled for this run.
+    bool selectFormat(const QString& id);
+
+    /// Closing while an export runs hides the dialog; it closes for good when the export ends (the
+    /// UI thread never waits for the engine).
+    void done(int result) override;
+
+public slots:
+    /// Starts the export of the chosen run, checkpoint and format to the output path.
+    void startExport();
+
+signals:
+    /// Which formats the chosen run can use is known (after each change of run or checkpoint).
+    void checked();
+    void exported(const QString& file);
+    void failed(const QString& error);
+
+private:
+    void recheck();
+    void applyReasons(const QStringList& reasons);
+    void suggestOutput();
+    void browse();
+    void setBusy(bool busy);
+
+    ExportThread* m_thread;
+    RunPicker* m_picker;
+    QComboBox* m_format;
+    QLabel* m_reasons;
+    QLineEdit* m_out;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+    ErrorLabel* m_error;
+    QPushButton* m_export;
+    quint64 m_lastId = 0, m_checkId = 0, m_exportId = 0;
+    bool m_busy = false, m_closeWhenDone = false;
+};

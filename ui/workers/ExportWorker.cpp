@@ -1,0 +1,73 @@
+#include "ui/workers/ExportWorker.h"
+
+#include "twb/errors.h"
+#include "twb/gguf_export.h"
+
+namespace {
+
+QString std2q(const std::string& s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+ExportFormat gguf(bool f16) {
+    ExportFormat f;
+    f.id = f16 ? "gguf-f16" : "gguf-f32";
+    f.label = f16 ? QObject::tr("GGUF (llama.cpp, gpt2), f16 matrices") : QObject::tr("GGUF (llama.cpp, gpt2), f32");
+    f.suffix = "gguf";
+    f.blocker = [](const std::string& run, const std::string& ck) { return twb::gguf_run_blocker(run, ck); };
+    f.write = [f16](const std::string& run, const std::string& ck, const std::string& out) {
+        twb::GgufOptions o;
+        o.f16 = f16;
+        const auto r = twb::export_gguf(run, ck, out, o);
+        return QObject::tr("GGUF v3, step %1, %2 tensors, %3 tokens, %4 MB")
+            .arg(r.step)
+            .arg(r.tensors)
+            .arg(r.vocab)
+            .arg(static_cast<double>(r.bytes) / 1e6, 0, 'f', 1)
+            .toStdString();
+    };
+    return f;
+}
+
+}  // namespace
+
+const QVector<ExportFormat>& exportFormats() {
+    static const QVector<ExportFormat> formats = {gguf(false), gguf(true)};
+    return formats;
+}
+
+void ExportWorker::check(quint64 id, const QString& run, const QString& checkpoint) {
+    try {
+        QStringList reasons;
+        for (const auto& f : exportFormats())
+            reasons << std2q(f.blocker(run.toStdString(), checkpoint.toStdString()));
+        emit checked(id, reasons);
+    } catch (const std::exception& e) {
+        emit failed(id, std2q(e.what()));
+    }
+}
+
+void ExportWorker::exportRun(quint64 id, int format, const QString& run, const QString& checkpoint,
+                             const QString& out) {
+    try {
+        if (format < 0 || format >= exportFormats().size())
+            throw twb::InputError("no such export format");
+        const auto summary =
+            exportFormats()[format].write(run.toStdString(), checkpoint.toStdString(), out.toStdString());
+        emit exported(id, out, std2q(summary));
+    } catch (const std::exception& e) {
+        emit failed(id, std2q(e.what()));
+    }
+}
+
+ExportThread::ExportThread(QObject* parent) : QObject(parent), m_worker(new ExportWorker) {
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread.setObjectName("export");
+    m_thread.start();
+}
+
+ExportThread::~ExportThread() {
+    m_thread.quit();
+    m_thread.wait();
+}
