@@ -27,5 +27,7 @@ Action add_baselines(CLI::App& app);
 Action add_bleu(CLI::App& app);
 Action add_generate_eval(CLI::App& app);
 Action add_embeddings(CLI::App& app);
+Action add_import(CLI::App& app);
+Action add_export(CLI::App& app);
 
 }  // namespace twb::cli
