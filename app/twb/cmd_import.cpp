@@ -3,6 +3,7 @@
 #include "app/twb/commands.h"
 #include "twb/model_exchange.h"
 
+#include <unistd.h>
 #include <cstdio>
 
 namespace twb::cli {
@@ -19,8 +20,10 @@ Action add_import(CLI::App& app) {
     app.add_option("--out,-o", o->out, "Run folder to write (must not exist or be empty)")->required();
     app.add_option("--name", o->name, "The run's name (RUN/run.json); default: imported from FOLDER");
     return [o]() {
-        const HfImportResult r =
-            import_hf(o->hf, o->out, o->name, [](const std::string& m) { std::fprintf(stderr, "%s\n", m.c_str()); });
+        const HfImportResult r = import_hf(o->hf, o->out, o->name, [](const std::string& m) {
+            if (::isatty(2))  // stages on a terminal only: stderr otherwise holds just an error line
+                std::fprintf(stderr, "%s\n", m.c_str());
+        });
         const RunConfig& c = r.config;
         std::printf(
             "imported %s into %s: %d layers x %d heads x %d channels, block %d, vocab %d, %s, %s head, %lld "
