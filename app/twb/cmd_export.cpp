@@ -1,34 +1,61 @@
-// twb export: a run's checkpoint in a format other tools read. --format gguf writes llama.cpp's GGUF
-// (architecture gpt2; twb/gguf_export.h), refused with the option's name for a run whose architecture
-// or tokenizer GPT-2's lacks. Parses, calls the engine, prints.
+// twb export: a run's checkpoint in a format other tools read. --format hf: the Hugging Face GPT-2
+// layout (config.json, model.safetensors, vocab.json + merges.txt) that transformers' GPT2LMHeadModel
+// reads; --format safetensors: the workbench's own tensor names with config.json and the tokenizer, for
+// any architecture; --format gguf: llama.cpp's GGUF (architecture gpt2; twb/gguf_export.h). A format
+// that cannot hold the run's architecture or tokenizer is refused with the option's name. Parses, calls
+// the engine, prints.
 #include "app/twb/commands.h"
 #include "twb/errors.h"
 #include "twb/gguf_export.h"
+#include "twb/model_exchange.h"
 
 #include <cstdio>
 
 namespace twb::cli {
+
+namespace {
+int export_gguf_file(const std::string& run, const std::string& checkpoint, const std::string& out,
+                     const std::string& outtype) {
+    GgufOptions g;
+    g.f16 = outtype == "f16";
+    const auto r = export_gguf(run, checkpoint, out, g);
+    std::printf("wrote %s: GGUF v3, architecture gpt2, %s, step %lld, %d tensors, %d keys, %d tokens, %.1f MB\n",
+                r.file.c_str(), outtype.c_str(), static_cast<long long>(r.step), r.tensors, r.keys, r.vocab,
+                static_cast<double>(r.bytes) / 1e6);
+    return 0;
+}
+}  // namespace
 
 Action add_export(CLI::App& app) {
     struct Opts {
         std::string run, checkpoint = "best", format, out, outtype = "f32";
     };
     auto o = std::make_shared<Opts>();
-    app.add_option("--run,-r", o->run, "Run folder (from twb train) or a checkpoint folder")->required();
+    app.add_option("--run,-r", o->run, "Run folder (from twb train or twb import) or a checkpoint folder")->required();
     app.add_option("--checkpoint", o->checkpoint, "best (default), last or a step number");
-    app.add_option("--format", o->format, "gguf: llama.cpp's format, architecture gpt2")
+    app.add_option("--format,-f", o->format,
+                   "hf: Hugging Face GPT-2 layout (GPT-2 architectures only: learned positions, LayerNorm, pre-norm, "
+                   "biases); safetensors: the workbench's own names + config.json, any architecture; gguf: "
+                   "llama.cpp's format, architecture gpt2")
         ->required()
-        ->check(CLI::IsMember({"gguf"}));
-    app.add_option("--out,-o", o->out, "The file to write (gguf: FILE.gguf)")->required();
+        ->check(CLI::IsMember({"hf", "safetensors", "gguf"}));
+    app.add_option("--out,-o", o->out,
+                   "hf, safetensors: the folder to write (must not exist or be empty); gguf: FILE.gguf")
+        ->required();
     app.add_option("--outtype", o->outtype, "gguf: f32 (default) or f16 for the matrices; 1-D tensors stay f32")
         ->check(CLI::IsMember({"f32", "f16"}));
     return [o]() {
-        GgufOptions g;
-        g.f16 = o->outtype == "f16";
-        const auto r = export_gguf(o->run, o->checkpoint, o->out, g);
-        std::printf("wrote %s: GGUF v3, architecture gpt2, %s, step %lld, %d tensors, %d keys, %d tokens, %.1f MB\n",
-                    r.file.c_str(), o->outtype.c_str(), static_cast<long long>(r.step), r.tensors, r.keys, r.vocab,
-                    static_cast<double>(r.bytes) / 1e6);
+        if (o->format == "gguf")
+            return export_gguf_file(o->run, o->checkpoint, o->out, o->outtype);
+        const ExportResult r = o->format == "hf" ? export_hf(o->run, o->out, o->checkpoint)
+                                                 : export_safetensors(o->run, o->out, o->checkpoint);
+        std::string files;
+        for (const auto& f : r.files)
+            files += (files.empty() ? "" : ", ") + f;
+        std::printf("exported %s to %s (%s): %s\n", r.checkpoint.c_str(), r.out.string().c_str(), o->format.c_str(),
+                    files.c_str());
+        if (!r.note.empty())
+            std::printf("note: %s\n", r.note.c_str());
         return 0;
     };
 }

@@ -35,7 +35,9 @@ Action add_train(CLI::App& app) {
             ->check(CLI::IsMember(preset_config_names()));
     app.add_option("--set,-s", o->sets, "Override one key, repeatable: --set n_layer=6 --set dropout=0.1");
     app.add_flag("--resume", o->resume, "Continue the run in --out from its last checkpoint");
-    app.add_option("--init-from", o->initFrom, "Start from the weights of another run or checkpoint (finetuning)");
+    app.add_option("--init-from", o->initFrom,
+                   "Start from the weights of another run or checkpoint (finetuning); without --preset or --config its "
+                   "config too");
     app.add_option("--init-checkpoint", o->initCheckpoint, "With --init-from: best (default), last or a step");
     app.add_flag("--quiet,-q", o->quiet, "Print only evaluations and the summary");
     app.add_option("--nproc", o->nproc,
@@ -53,6 +55,15 @@ Action add_train(CLI::App& app) {
                 "(change keys with --set)");
         if (o->resume) {
             cfg = read_run_config(o->out);
+        } else if (!o->initFrom.empty() && presetOpt->count() == 0 && o->configFile.empty()) {
+            // Finetuning without --preset/--config: the model (and its settings) of the run it starts from.
+            const std::filesystem::path from =
+                std::filesystem::exists(std::filesystem::path(o->initFrom) / "config.json")
+                    ? std::filesystem::path(o->initFrom)
+                    : std::filesystem::path(o->initFrom).parent_path().parent_path();
+            cfg = read_run_config(from);
+            cfg.data_dir.clear();
+            cfg.vocab_size = 0;
         } else {
             // Precedence: the preset, then the file's keys over it, then each --set.
             cfg = preset_config(o->preset);

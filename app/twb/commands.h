@@ -28,5 +28,7 @@ Action add_bleu(CLI::App& app);
 Action add_export(CLI::App& app);
 Action add_generate_eval(CLI::App& app);
 Action add_embeddings(CLI::App& app);
+Action add_import(CLI::App& app);
+Action add_export(CLI::App& app);
 
 }  // namespace twb::cli

@@ -79,6 +79,12 @@ int main(int argc, char** argv) {
         "Generate every prompt of a file with several decoding settings and compare them: speed, perplexity under "
         "the model, distinct-n, repetition, BLEU",
         twb::cli::add_generate_eval);
+    reg("import",
+        "Import a GPT-2-family checkpoint in the Hugging Face layout (config.json, model.safetensors, vocab.json + "
+        "merges.txt) as a run",
+        twb::cli::add_import);
+    reg("export", "Export a run's checkpoint: Hugging Face GPT-2 layout (--format hf) or plain safetensors",
+        twb::cli::add_export);
     twb::cli::set_command_line(argc, argv);
     bool verbose = std::getenv("TWB_VERBOSE") != nullptr;
     app.add_flag("--verbose", verbose, "On an error, print the full message (a library's stack trace too)");

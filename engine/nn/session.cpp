@@ -140,6 +140,11 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
         throw ConfigError("batch size must be at least 1 (got " + std::to_string(opt.batch_size) + ")");
     if (opt.max_tokens < 0)
         throw ConfigError("max tokens must not be negative (0 = the whole split)");
+    if (opt.data_dir.empty() && m.config.data_dir.empty())
+        throw InputError(run() +
+                         ": this run has no dataset of its own (an imported model); give one prepared with its "
+                         "tokenizer (twb prepare --tokenizer-from " +
+                         run() + " ...), or score a text file (twb eval --text FILE)");
     const auto data = open_prepared(opt.data_dir.empty() ? m.config.data_dir : opt.data_dir);
     if (!opt.data_dir.empty())
         require_same_tokenizer(run(), data.dir, "evaluate on another dataset");

@@ -215,6 +215,13 @@ private slots:
         row("not a run folder", "", {"sample", "--run", data}, "no checkpoints here");
         row("run folder exists", "", {"train", "--data", data, "--out", runDir}, "--resume");
         row("no dataset", "", {"train", "--out", q(p("r2"))}, "--data");
+        // Weights in and out (issue 15): never pickle; an architecture GPT-2 lacks is named.
+        row("import a pickle-only folder", "hf_pickle", {"import", "--hf", q(p("hf")), "--out", q(p("hfrun"))},
+            "only model.safetensors is read");
+        row("import a folder without model.safetensors", "hf_empty",
+            {"import", "--hf", q(p("hf")), "--out", q(p("hfrun"))}, "model.safetensors: no such file");
+        row("export a rotary run in the GPT-2 layout", "",
+            {"export", "--run", runDir, "--format", "hf", "--out", q(p("hfout"))}, "position=rotary");
     }
 
     void refusedWithOneLine() {
@@ -417,6 +424,12 @@ private:
             for (char c : twbtest::english_like(2000))
                 u16 += std::string{c, '\0'};
             twbtest::write(p("u16.txt"), u16);
+        } else if (what == "hf_pickle" || what == "hf_empty") {
+            fs::create_directories(p("hf"));
+            twbtest::write(p("hf") / "config.json", R"({"model_type": "gpt2"})");
+            if (what == "hf_pickle")
+                twbtest::write(p("hf") / "pytorch_model.bin", "not read");
+            m_undo.push_back(p("hf"));
         } else if (what == "binary") {
             twbtest::write(p("b.bin"), std::string("\0\1\2\3binary", 10));
         } else if (what == "latin1") {

@@ -1,7 +1,8 @@
 // File → Export model… driven offscreen: a GPT-2-architecture run with a byte-level BPE tokenizer is
 // exported as GGUF (the file appears, starts with GGUF's magic and version 3, and the dialog names it);
-// a run with rotary positions and a char tokenizer gets both formats disabled with the option named in
-// the tooltip and in the dialog's line; the output folder and format are remembered.
+// the same run is exported as a Hugging Face GPT-2 folder; a run with rotary positions and a char
+// tokenizer gets the GGUF and HF formats disabled with the option named in the tooltip and in the
+// dialog's line, the plain safetensors export stays open; the output folder and format are remembered.
 #include "ui/widgets/ExportDialog.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
@@ -99,10 +100,26 @@ private slots:
         QVERIFY2(d2.outputEdit()->text().startsWith(m_ws.filePath("out")), qPrintable(d2.outputEdit()->text()));
     }
 
+    void exportsTheHuggingFaceFolder() {
+        ExportDialog d(m_gpt2);
+        QVERIFY(QSignalSpy(&d, &ExportDialog::checked).wait(30000));
+        QVERIFY(d.selectFormat("hf"));
+        const QString out = m_ws.filePath("out/hf");
+        d.outputEdit()->setText(out);
+        QSignalSpy done(&d, &ExportDialog::exported);
+        d.startExport();
+        QVERIFY(done.wait(60000));
+        QVERIFY2(d.error().isEmpty(), qPrintable(d.error()));
+        for (const char* f : {"config.json", "model.safetensors", "vocab.json", "merges.txt"})
+            QVERIFY2(QFile::exists(out + "/" + f), f);
+    }
+
     void aBlockedFormatShowsItsReason() {
         ExportDialog d(m_rotary);
         QVERIFY(QSignalSpy(&d, &ExportDialog::checked).wait(30000));
-        QVERIFY(!enabled(d, 0) && !enabled(d, 1));
+        QVERIFY(!enabled(d, 0) && !enabled(d, 1) && !enabled(d, 2));  // GGUF f32, f16, the HF folder
+        QVERIFY(enabled(d, 3));                                       // the plain export holds any architecture
+        QVERIFY(qobject_cast<QStandardItemModel*>(d.formatBox()->model())->item(2)->toolTip().contains("rotary"));
         const QString reason = qobject_cast<QStandardItemModel*>(d.formatBox()->model())->item(0)->toolTip();
         QVERIFY2(reason.contains("position=rotary"), qPrintable(reason));
         QVERIFY2(d.reasons().contains("position=rotary"), qPrintable(d.reasons()));

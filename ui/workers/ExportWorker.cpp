@@ -2,6 +2,8 @@
 
 #include "twb/errors.h"
 #include "twb/gguf_export.h"
+#include "twb/model_exchange.h"
+#include "twb/run_folder.h"
 
 namespace {
 
@@ -29,10 +31,32 @@ ExportFormat gguf(bool f16) {
     return f;
 }
 
+/// A folder format of twb/model_exchange.h: the Hugging Face GPT-2 layout, or the plain safetensors export.
+ExportFormat folder(bool hf) {
+    ExportFormat f;
+    f.id = hf ? "hf" : "safetensors";
+    f.label = hf ? QObject::tr("Hugging Face GPT-2 folder (transformers)")
+                 : QObject::tr("safetensors + config.json (any architecture)");
+    f.blocker = [hf](const std::string& run, const std::string&) {
+        return hf ? twb::hf_export_blocker(twb::read_run_config(run)) : std::string();
+    };
+    f.write = [hf](const std::string& run, const std::string& ck, const std::string& out) {
+        const auto r = hf ? twb::export_hf(run, out, ck) : twb::export_safetensors(run, out, ck);
+        std::string files;
+        for (const auto& name : r.files)
+            files += (files.empty() ? "" : ", ") + name;
+        return QObject::tr("%1: %2%3")
+            .arg(QString::fromStdString(r.checkpoint), QString::fromStdString(files),
+                 r.note.empty() ? QString() : QStringLiteral(" (") + QString::fromStdString(r.note) + ")")
+            .toStdString();
+    };
+    return f;
+}
+
 }  // namespace
 
 const QVector<ExportFormat>& exportFormats() {
-    static const QVector<ExportFormat> formats = {gguf(false), gguf(true)};
+    static const QVector<ExportFormat> formats = {gguf(false), gguf(true), folder(true), folder(false)};
     return formats;
 }
 

@@ -5,6 +5,7 @@
 // runs on ICU's regex engine over the UTF-8 text directly (UText), so \p{L} and \p{N} are Unicode's.
 #include "core/tokenizers/bytebpe.h"
 
+#include "core/tokenizers/gpt2_vocab.h"
 #include "core/tokenizers/tokenizer.h"
 #include "twb/errors.h"
 #include "twb/text.h"
@@ -401,12 +402,15 @@ namespace {
 class ByteBpeTokenizer : public Tokenizer {
 public:
     explicit ByteBpeTokenizer(ByteBpeModel m) : m_model(std::move(m)) {}
+    /// A vocabulary from elsewhere (GPT-2's): saved spelled out, with its own <bos>/<eos> ids.
+    ByteBpeTokenizer(ByteBpeModel m, int32_t bos, int32_t eos)
+        : m_model(std::move(m)), m_explicit(true), m_bos(bos), m_eos(eos) {}
     TokenizerKind kind() const override { return TokenizerKind::ByteBpe; }
     int vocab_size() const override { return m_model.vocab_size(); }
     bool lossless() const override { return true; }
-    int pad_id() const override { return m_model.special_id("<pad>"); }
-    int bos_id() const override { return m_model.special_id("<bos>"); }
-    int eos_id() const override { return m_model.special_id("<eos>"); }
+    int pad_id() const override { return m_explicit ? -1 : m_model.special_id("<pad>"); }
+    int bos_id() const override { return m_explicit ? m_bos : m_model.special_id("<bos>"); }
+    int eos_id() const override { return m_explicit ? m_eos : m_model.special_id("<eos>"); }
     void encode(std::string_view text, std::vector<int32_t>& out) const override { m_model.encode(text, out); }
     std::string decode(const std::vector<int32_t>& ids) const override { return m_model.decode(ids); }
     std::string token_text(int id) const override {
@@ -428,6 +432,24 @@ public:
         nlohmann::json merges = nlohmann::json::array();
         for (const auto& [a, b] : m_model.merges())
             merges.push_back({a, b});
+        if (m_explicit) {  // the token table in GPT-2's byte-to-unicode spelling, specials by name
+            nlohmann::json vocab = nlohmann::json::array(), specials = nlohmann::json::array();
+            for (int i = 0; i < vocab_size(); ++i) {
+                vocab.push_back(m_model.is_special(i) ? m_model.token_bytes(i)
+                                                      : gpt2_unicode_from_bytes(m_model.token_bytes(i)));
+                if (m_model.is_special(i))
+                    specials.push_back(i);
+            }
+            write_file_atomic(dir / "tokenizer.json", nlohmann::json{{"kind", "bytebpe"},
+                                                                     {"pattern", m_model.pattern_name()},
+                                                                     {"vocab", vocab},
+                                                                     {"specials", specials},
+                                                                     {"merges", merges},
+                                                                     {"bos", m_bos},
+                                                                     {"eos", m_eos}}
+                                                          .dump());
+            return;
+        }
         write_file_atomic(
             dir / "tokenizer.json",
             nlohmann::json{{"kind", "bytebpe"}, {"pattern", m_model.pattern_name()}, {"merges", merges}}.dump());
@@ -436,7 +458,58 @@ public:
 
 private:
     ByteBpeModel m_model;
+    bool m_explicit = false;
+    int32_t m_bos = -1, m_eos = -1;
 };
+
+/// A tokenizer.json written by an explicit-vocabulary ByteBpeTokenizer (an imported GPT-2 one).
+std::unique_ptr<Tokenizer> load_explicit_bytebpe(const nlohmann::json& j, const std::string& where) {
+    const std::string pattern = j.value("pattern", "gpt2");
+    bytebpe_pattern(pattern);  // a known name
+    const auto& vocab = j.at("vocab");
+    std::vector<bool> special(vocab.size(), false);
+    for (const auto& s : j.at("specials")) {
+        const auto id = s.get<int64_t>();
+        if (id < 0 || id >= static_cast<int64_t>(vocab.size()))
+            throw FormatError(where + ": special token id " + std::to_string(id) + " is out of range");
+        special[static_cast<size_t>(id)] = true;
+    }
+    std::vector<std::string> tokens;
+    std::vector<int32_t> specials;
+    for (size_t i = 0; i < vocab.size(); ++i) {
+        const std::string t = vocab[i].get<std::string>();
+        if (special[i]) {
+            tokens.push_back(t);
+            specials.push_back(static_cast<int32_t>(i));
+            continue;
+        }
+        std::string bytes;
+        if (!gpt2_bytes_from_unicode(t, bytes))
+            throw FormatError(where + ": token " + std::to_string(i) + " is not in GPT-2's byte spelling");
+        tokens.push_back(std::move(bytes));
+    }
+    std::unordered_map<std::string, int32_t> byBytes;
+    for (size_t i = 0; i < tokens.size(); ++i)
+        if (!special[i])
+            byBytes.emplace(tokens[i], static_cast<int32_t>(i));
+    std::vector<std::pair<int32_t, int32_t>> merges;
+    std::vector<int32_t> mergedIds;
+    for (const auto& m : j.at("merges")) {
+        const auto a = m.at(0).get<int32_t>(), b = m.at(1).get<int32_t>();
+        const auto n = static_cast<int32_t>(tokens.size());
+        if (a < 0 || b < 0 || a >= n || b >= n)
+            throw FormatError(where + ": merge " + std::to_string(merges.size()) + " names an unknown token");
+        const auto it = byBytes.find(tokens[static_cast<size_t>(a)] + tokens[static_cast<size_t>(b)]);
+        if (it == byBytes.end())
+            throw FormatError(where + ": merge " + std::to_string(merges.size()) +
+                              " gives a token not in the vocabulary");
+        merges.emplace_back(a, b);
+        mergedIds.push_back(it->second);
+    }
+    return std::make_unique<ByteBpeTokenizer>(
+        ByteBpeModel::from_parts(pattern, std::move(tokens), merges, mergedIds, specials), j.at("bos").get<int32_t>(),
+        j.at("eos").get<int32_t>());
+}
 
 }  // namespace
 
@@ -490,6 +563,8 @@ std::unique_ptr<Tokenizer> train_bytebpe_tokenizer(const TokenizerSpec& spec, co
 std::unique_ptr<Tokenizer> load_bytebpe_tokenizer(const fs::path& dir, const nlohmann::json& j) {
     const std::string where = (dir / "tokenizer.json").string();
     try {
+        if (j.contains("vocab"))
+            return load_explicit_bytebpe(j, where);
         const std::string pattern = j.value("pattern", "gpt2");
         bytebpe_pattern(pattern);  // a known name
         std::vector<std::string> tokens(256);
@@ -518,6 +593,31 @@ std::unique_ptr<Tokenizer> load_bytebpe_tokenizer(const fs::path& dir, const nlo
     } catch (const ConfigError& e) {
         throw FormatError(where + ": " + e.what());
     }
+}
+
+std::unique_ptr<Tokenizer> make_gpt2_tokenizer(Gpt2Vocab v) {
+    const int32_t bos = v.bos, eos = v.eos;
+    return std::make_unique<ByteBpeTokenizer>(
+        ByteBpeModel::from_parts("gpt2", std::move(v.tokens), v.merges, v.merged, v.specials), bos, eos);
+}
+
+void write_gpt2_vocab(const Tokenizer& tok, const fs::path& dir) {
+    const auto* bpe = dynamic_cast<const ByteBpeTokenizer*>(&tok);
+    if (!bpe)
+        throw InputError("the tokenizer is " + to_string(tok.kind()) +
+                         ", not byte-level BPE; GPT-2's vocab.json and merges.txt cannot hold it");
+    const auto& m = bpe->model();
+    auto spelled = [&](int id) {
+        return m.is_special(id) ? m.token_bytes(id) : gpt2_unicode_from_bytes(m.token_bytes(id));
+    };
+    nlohmann::ordered_json vocab = nlohmann::ordered_json::object();
+    for (int i = 0; i < m.vocab_size(); ++i)
+        vocab[spelled(i)] = i;
+    std::string merges = "#version: 0.2\n";
+    for (const auto& [a, b] : m.merges())
+        merges += spelled(a) + " " + spelled(b) + "\n";
+    write_file_atomic(dir / "vocab.json", vocab.dump());
+    write_file_atomic(dir / "merges.txt", merges);
 }
 
 }  // namespace twb
