@@ -5,6 +5,7 @@
 
 #include "core/run/checkpoint_state.h"
 #include "core/tokenizers/bytebpe.h"
+#include "core/tokenizers/gpt2_vocab.h"
 #include "twb/errors.h"
 #include "twb/gguf_export.h"
 #include "twb/run_folder.h"
@@ -12,39 +13,6 @@
 #include "twb/tokenizer.h"
 
 namespace twb {
-
-std::string gpt2_byte_char(unsigned char b) {
-    auto self = [](unsigned c) { return (c >= 0x21 && c <= 0x7e) || (c >= 0xa1 && c <= 0xac) || c >= 0xae; };
-    unsigned cp = b;
-    if (!self(b)) {
-        unsigned n = 0;  // the bytes that do not stand for themselves, numbered in byte order
-        for (unsigned c = 0; c < b; ++c)
-            if (!self(c))
-                ++n;
-        cp = 256 + n;
-    }
-    std::string s;
-    if (cp < 0x80) {
-        s += static_cast<char>(cp);
-    } else {  // all below U+0800: two bytes
-        s += static_cast<char>(0xc0 | (cp >> 6));
-        s += static_cast<char>(0x80 | (cp & 0x3f));
-    }
-    return s;
-}
-
-std::string gpt2_byte_string(const std::string& bytes) {
-    static const std::vector<std::string> table = [] {
-        std::vector<std::string> t;
-        for (int b = 0; b < 256; ++b)
-            t.push_back(gpt2_byte_char(static_cast<unsigned char>(b)));
-        return t;
-    }();
-    std::string s;
-    for (unsigned char c : bytes)
-        s += table[c];
-    return s;
-}
 
 std::string gguf_tokenizer_blocker(const Tokenizer& tokenizer) {
     const ByteBpeModel* m = bytebpe_model(tokenizer);
@@ -65,7 +33,7 @@ GgufVocab gguf_vocab(const Tokenizer& tokenizer) {
     v.pre = m.pattern_name() == "gpt2" ? "gpt-2" : "llama-bpe";
     for (int id = 0; id < m.vocab_size(); ++id) {
         const bool special = m.is_special(id);
-        v.tokens.push_back(special ? m.token_bytes(id) : gpt2_byte_string(m.token_bytes(id)));
+        v.tokens.push_back(special ? m.token_bytes(id) : gpt2_unicode_from_bytes(m.token_bytes(id)));
         v.types.push_back(special ? kGgufTokenControl : kGgufTokenNormal);
     }
     for (const auto& [a, b] : m.merges())

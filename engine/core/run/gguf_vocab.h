@@ -24,12 +24,6 @@ struct GgufVocab {
     int bos = -1, eos = -1, pad = -1;
 };
 
-/// GPT-2's byte-to-unicode map: byte b as the UTF-8 of the character standing for it (printable
-/// Latin-1 bytes stand for themselves, the others for U+0100 onwards in byte order).
-std::string gpt2_byte_char(unsigned char b);
-/// A byte string in that spelling.
-std::string gpt2_byte_string(const std::string& bytes);
-
 /// The tokenizer as llama.cpp's gpt2 BPE reads it. Throws InputError naming the tokenizer kind for
 /// anything but bytebpe.
 GgufVocab gguf_vocab(const Tokenizer& tokenizer);
