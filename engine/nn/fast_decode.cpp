@@ -103,49 +103,45 @@ __attribute__((target("avx2,fma"))) inline float hsum(__m256 v) {
     return _mm_cvtss_f32(s);
 }
 
-// Eight bf16 values widened to fp32: zero-extend to 32 bits, shift into the high half.
-__attribute__((target("avx2,fma"))) inline __m256 load_bf16x8(const uint16_t* p) {
-    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
-}
-
-// Four rows at a time share each load of x; two accumulators per row keep eight FMA chains in flight.
-__attribute__((target("avx2,fma"))) void gemv_rows_avx2(const Bf16Matrix& m, const float* x, float* y, int64_t r0,
-                                                        int64_t r1) {
-    const int64_t C = m.cols, c16 = C & ~int64_t{15}, c8 = C & ~int64_t{7};
+// Four rows at a time share each load of x. Sixteen bf16 weights come in one 256-bit load whose eight
+// 32-bit lanes each hold two of them: the low halves shifted up and the high halves masked are the even
+// and the odd columns as fp32, two ALU operations per 16 weights. xp holds x in that order (per block of
+// 16 columns: the 8 even, then the 8 odd ones). Two accumulators per row keep eight FMA chains in flight.
+__attribute__((target("avx2,fma"))) void gemv_rows_avx2(const Bf16Matrix& m, const float* x, const float* xp, float* y,
+                                                        int64_t r0, int64_t r1) {
+    const int64_t C = m.cols, c16 = C & ~int64_t{15};
+    const __m256i hiMask = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
     int64_t r = r0;
     for (; r + 4 <= r1; r += 4) {
         const uint16_t* w[4] = {m.w.data() + r * C, m.w.data() + (r + 1) * C, m.w.data() + (r + 2) * C,
                                 m.w.data() + (r + 3) * C};
         __m256 a[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
         __m256 b[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
-        int64_t c = 0;
-        for (; c < c16; c += 16) {
-            const __m256 x0 = _mm256_loadu_ps(x + c), x1 = _mm256_loadu_ps(x + c + 8);
+        for (int64_t c = 0; c < c16; c += 16) {
+            const __m256 xe = _mm256_loadu_ps(xp + c), xo = _mm256_loadu_ps(xp + c + 8);
             for (int k = 0; k < 4; ++k) {
-                a[k] = _mm256_fmadd_ps(load_bf16x8(w[k] + c), x0, a[k]);
-                b[k] = _mm256_fmadd_ps(load_bf16x8(w[k] + c + 8), x1, b[k]);
+                const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w[k] + c));
+                a[k] = _mm256_fmadd_ps(_mm256_castsi256_ps(_mm256_slli_epi32(v, 16)), xe, a[k]);
+                b[k] = _mm256_fmadd_ps(_mm256_castsi256_ps(_mm256_and_si256(v, hiMask)), xo, b[k]);
             }
-        }
-        for (; c < c8; c += 8) {
-            const __m256 x0 = _mm256_loadu_ps(x + c);
-            for (int k = 0; k < 4; ++k)
-                a[k] = _mm256_fmadd_ps(load_bf16x8(w[k] + c), x0, a[k]);
         }
         for (int k = 0; k < 4; ++k) {
             float s = hsum(_mm256_add_ps(a[k], b[k]));
-            for (int64_t t = c8; t < C; ++t)
+            for (int64_t t = c16; t < C; ++t)
                 s += from_bf16(w[k][t]) * x[t];
             y[r + k] = s;
         }
     }
     for (; r < r1; ++r) {
         const uint16_t* w = m.w.data() + r * C;
-        __m256 a = _mm256_setzero_ps();
-        for (int64_t c = 0; c < c8; c += 8)
-            a = _mm256_fmadd_ps(load_bf16x8(w + c), _mm256_loadu_ps(x + c), a);
-        float s = hsum(a);
-        for (int64_t t = c8; t < C; ++t)
+        __m256 a = _mm256_setzero_ps(), b = _mm256_setzero_ps();
+        for (int64_t c = 0; c < c16; c += 16) {
+            const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + c));
+            a = _mm256_fmadd_ps(_mm256_castsi256_ps(_mm256_slli_epi32(v, 16)), _mm256_loadu_ps(xp + c), a);
+            b = _mm256_fmadd_ps(_mm256_castsi256_ps(_mm256_and_si256(v, hiMask)), _mm256_loadu_ps(xp + c + 8), b);
+        }
+        float s = hsum(_mm256_add_ps(a, b));
+        for (int64_t t = c16; t < C; ++t)
             s += from_bf16(w[t]) * x[t];
         y[r] = s;
     }
@@ -197,10 +193,21 @@ void axpy(float a, const float* x, float* y, int64_t n, bool avx2) {
 }  // namespace
 
 void gemv_bf16(const Bf16Matrix& m, const float* x, float* y, bool avx2) {
+    // x in the AVX2 kernel's order: per 16 columns, the even ones then the odd ones.
+    thread_local std::vector<float> xp;
+    if (avx2) {
+        xp.resize(static_cast<size_t>(m.cols));
+        for (int64_t c = 0; c + 16 <= m.cols; c += 16)
+            for (int64_t j = 0; j < 8; ++j) {
+                xp[static_cast<size_t>(c + j)] = x[c + 2 * j];
+                xp[static_cast<size_t>(c + 8 + j)] = x[c + 2 * j + 1];
+            }
+    }
+    const float* xpp = xp.data();
     auto rows = [&](int64_t r0, int64_t r1) {
 #if TWB_X86
         if (avx2)
-            return gemv_rows_avx2(m, x, y, r0, r1);
+            return gemv_rows_avx2(m, x, xpp, y, r0, r1);
 #endif
         gemv_rows_portable(m, x, y, r0, r1);
     };
