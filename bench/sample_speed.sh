@@ -10,7 +10,7 @@
 # Usage: bench/sample_speed.sh [BUILD_DIR] [TOKENS] [ROUNDS]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=${1:-$here/../build}
+build=$(cd "${1:-$here/../build}" && pwd)
 tokens=${2:-1000}
 rounds=${3:-5}
 twb="$build/bin/twb"

@@ -10,7 +10,7 @@
 # Usage: DISPLAY=:64 bench/startup.sh [BUILD_DIR] [N]      (start `Xvfb :64 &` first)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=${1:-$here/../build}
+build=$(cd "${1:-$here/../build}" && pwd)
 n=${2:-5}
 twb="$build/bin/twb"
 gui="$build/bin/transformer-workbench"
