@@ -67,8 +67,8 @@ Action add_sample(CLI::App& app) {
         m.open(o->run, o->checkpoint);
         const double loaded = ms_since_process_start();
         const auto ids = m.encode(prompt);
-        if (!several_sequences(s))
-            std::fprintf(stderr, "twb: decoding with %s\n", m.decode_path(s).c_str());
+        // Said with the first token, so a generation that fails before it still errs in one line.
+        const std::string path = several_sequences(s) ? std::string() : m.decode_path(s);
         double first = -1;
         const auto& cancel = install_interrupt_flag();
         const bool several = s.num_samples > 1;
@@ -76,8 +76,11 @@ Action add_sample(CLI::App& app) {
         auto res = m.generate(
             ids, s,
             [&](const TokenEvent& ev) {
-                if (first < 0)
+                if (first < 0) {
                     first = ms_since_process_start();
+                    if (!path.empty())
+                        std::fprintf(stderr, "twb: decoding with %s\n", path.c_str());
+                }
                 if (several || s.beam_width > 1)
                     return;  // printed whole at the end
                 if (current < 0) {
