@@ -1,7 +1,10 @@
 // Generation speed on a 6-layer, 6-head, 384-wide, block-256 model with random weights:
 // KV cache against recomputing the context (1000 greedy tokens), beam search cost against width, and
-// batched sampling throughput. Usage: bench_sample [threads] [tokens] [cache-only]
+// batched sampling throughput. Usage: bench_sample [threads] [tokens] [cache-only|decoders]
+// `decoders`: the float32 libtorch path against the bf16 fast decoder (nn/fast_decode.h), alternated over
+// 5 rounds in this process, with the weight bytes each streams per token and the bandwidth that implies.
 #include "nn/device.h"
+#include "nn/fast_decode.h"
 #include "nn/gpt_source.h"
 
 #include <torch/csrc/autograd/profiler_legacy.h>
@@ -17,6 +20,7 @@ int main(int argc, char** argv) {
     const int threads = argc > 1 ? std::atoi(argv[1]) : 2;
     const int tokens = argc > 2 ? std::atoi(argv[2]) : 1000;
     const bool cacheOnly = argc > 3 && std::string(argv[3]) == "cache-only";  // for profiling
+    const bool decoders = argc > 3 && std::string(argv[3]) == "decoders";
     apply_threads(threads);
     torch::manual_seed(0);
     RunConfig c = preset_config("baby-gpt");
@@ -33,6 +37,29 @@ int main(int argc, char** argv) {
     o.temperature = 0;
     o.max_new_tokens = tokens;
     o.stop_at_eos = false;
+    if (decoders) {
+        const auto fw = make_fast_weights(model, cpu_has_avx2_fma());
+        int64_t fp32Bytes = 0;
+        for (auto& p : model->parameters())
+            if (p.dim() == 2 && p.size(0) != c.block_size)  // the matrices (not the position table)
+                fp32Bytes += p.numel() * 4;
+        std::printf("weights streamed per token: float32 %.1f MB, bf16 %.1f MB; kernels: %s\n", fp32Bytes / 1e6,
+                    fw->streamed_bytes() / 1e6, fw->avx2 ? "AVX2+FMA" : "portable");
+        std::vector<double> f32, bf;
+        for (int round = 0; round < 5; ++round)
+            for (bool fast : {false, true}) {
+                GptSource src(model, torch::kCPU, true, fast ? fw : nullptr);
+                const auto r = generate_ids(src, {1}, o, -1, decode);
+                (fast ? bf : f32).push_back(r.tokens_per_s);
+                std::printf("round %d %-8s %7.1f tokens/s\n", round + 1, fast ? "bf16" : "float32", r.tokens_per_s);
+            }
+        std::sort(f32.begin(), f32.end());
+        std::sort(bf.begin(), bf.end());
+        std::printf(
+            "median: float32 %.1f, bf16 %.1f tokens/s (%.2fx); bf16 weights at %.1f GB/s, float32 at %.1f GB/s\n",
+            f32[2], bf[2], bf[2] / f32[2], fw->streamed_bytes() * bf[2] / 1e9, fp32Bytes * f32[2] / 1e9);
+        return 0;
+    }
     double withCache = 0, without = 0;
     for (bool cache : {true, false}) {
         if (!cache && cacheOnly)

@@ -1,5 +1,6 @@
 // transformer-workbench [RUN] [--panel NAME]: the desktop app. Thin: application setup, the command
 // line (a run folder to open, the panel to show first) and the main window.
+#include "app/gui/FirstPaintReporter.h"
 #include "twb/process.h"
 #include "ui/MainWindow.h"
 #include "ui/training/TrainingPanel.h"
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
     args.process(app);
     try {
         MainWindow w;
+        FirstPaintReporter firstPaint(&w);  // TWB_REPORT_FIRST_PAINT=1|exit (bench/startup.sh)
         w.show();
         if (!args.positionalArguments().isEmpty() && w.trainingPanel()->openRun(args.positionalArguments().first()))
             w.showPanel("Training");

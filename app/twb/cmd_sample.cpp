@@ -3,6 +3,7 @@
 #include "app/twb/interrupt.h"
 #include "twb/attention.h"
 #include "twb/errors.h"
+#include "twb/process.h"
 #include "twb/samples_history.h"
 #include "twb/session.h"
 #include "twb/text.h"
@@ -11,11 +12,18 @@
 
 namespace twb::cli {
 
+namespace {
+/// Generation of more than one sequence at a time (samples, beams) never takes the single-sequence path.
+bool several_sequences(const SamplingOptions& s) {
+    return s.num_samples > 1 || s.beam_width > 1;
+}
+}  // namespace
+
 Action add_sample(CLI::App& app) {
     struct Opts {
-        std::string run, checkpoint = "best", prompt, promptFile;
+        std::string run, checkpoint = "best", prompt, promptFile, decodeWeights = "auto";
         SamplingOptions s;
-        bool greedy = false, noCache = false, showProbs = false, noHistory = false;
+        bool greedy = false, noCache = false, showProbs = false, noHistory = false, timing = false;
         int beam = 1;
     };
     auto o = std::make_shared<Opts>();
@@ -36,6 +44,12 @@ Action add_sample(CLI::App& app) {
     app.add_option("--seed", o->s.seed, "Random seed (default: random)");
     app.add_option("--stop", o->s.stop_strings, "Stop when this text appears (repeatable)");
     app.add_flag("--no-kv-cache", o->noCache, "Recompute the whole context for every token (slow; for comparison)");
+    app.add_option("--decode-weights", o->decodeWeights,
+                   "auto (bfloat16 on CPUs with AVX2+FMA, else float32), float32 or bfloat16: the weights one "
+                   "sequence is decoded with on the CPU")
+        ->check(CLI::IsMember({"auto", "float32", "bfloat16"}));
+    app.add_flag("--timing", o->timing,
+                 "Print load, first-token and per-token times (ms since the process started) to stderr");
     app.add_flag("--show-probs", o->showProbs, "Print each token with its probability and alternatives");
     app.add_flag("--no-history", o->noHistory, "Do not add this generation to the run's samples.jsonl");
     return [o]() {
@@ -47,16 +61,26 @@ Action add_sample(CLI::App& app) {
             s.temperature = 0;
         s.beam_width = o->beam;
         s.use_kv_cache = !o->noCache;
+        s.decode_weights = parse_decode_weights(o->decodeWeights);
         s.validate();
         ModelSession m;
         m.open(o->run, o->checkpoint);
+        const double loaded = ms_since_process_start();
         const auto ids = m.encode(prompt);
+        // Said with the first token, so a generation that fails before it still errs in one line.
+        const std::string path = several_sequences(s) ? std::string() : m.decode_path(s);
+        double first = -1;
         const auto& cancel = install_interrupt_flag();
         const bool several = s.num_samples > 1;
         int current = -1;
         auto res = m.generate(
             ids, s,
             [&](const TokenEvent& ev) {
+                if (first < 0) {
+                    first = ms_since_process_start();
+                    if (!path.empty())
+                        std::fprintf(stderr, "twb: decoding with %s\n", path.c_str());
+                }
                 if (several || s.beam_width > 1)
                     return;  // printed whole at the end
                 if (current < 0) {
@@ -91,6 +115,12 @@ Action add_sample(CLI::App& app) {
         std::fprintf(stderr, "twb: %lld tokens in %.2f s (%.1f tokens/s)%s, checkpoint step %lld\n",
                      static_cast<long long>(res.generated), res.seconds, res.tokens_per_s,
                      res.cancelled ? ", cancelled" : "", static_cast<long long>(m.step()));
+        if (o->timing) {
+            const double end = ms_since_process_start();
+            std::fprintf(
+                stderr, "twb: timing: loaded at %.0f ms, first token at %.0f ms, then %.3f ms/token, end at %.0f ms\n",
+                loaded, first, res.generated > 1 ? (end - first) / static_cast<double>(res.generated - 1) : 0.0, end);
+        }
         if (!o->noHistory) {
             SampleRecord rec;
             rec.source = "cli";

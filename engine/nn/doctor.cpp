@@ -5,6 +5,7 @@
 #include "core/tokenizers/tokenizer.h"
 #include "nn/attention.h"
 #include "nn/device.h"
+#include "nn/fast_decode.h"
 #include "twb/distributed.h"
 #include "twb/process.h"
 
@@ -33,6 +34,8 @@ DoctorReport run_doctor(int threads, bool measure) {
 #endif
     r.cuda_devices = static_cast<int>(torch::cuda::device_count());
     r.attention_kernel = nn::attention_kernel_name();
+    r.decode_weights = nn::cpu_has_avx2_fma() ? "bfloat16 for decode_weights=auto (AVX2+FMA gemv)"
+                                              : "float32 for decode_weights=auto (this CPU lacks AVX2+FMA)";
     for (const auto& b : distributed_backends())
         r.distributed_backends += (r.distributed_backends.empty() ? "" : ", ") + b;
     // Run one matmul so the BLAS is loaded, then time a few.
@@ -94,6 +97,7 @@ std::string format_doctor(const DoctorReport& r) {
       << (r.attention_kernel == "sdpa" ? " (scaled_dot_product_attention; explicit softmax when weights are shown)"
                                        : " (matmul + softmax)")
       << "\n";
+    s << "decoding        " << r.decode_weights << "; one sequence on the CPU\n";
     s << "OpenMP waiting  " << openmp_wait_policy() << "\n";
     s << "multi-process   "
       << (r.distributed_backends.empty() ? "none (install libgloo-dev and rebuild)" : r.distributed_backends) << "\n";

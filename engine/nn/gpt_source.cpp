@@ -5,9 +5,11 @@
 
 namespace twb::nn {
 
-GptSource::GptSource(GPT model, torch::Device device, bool use_cache)
+GptSource::GptSource(GPT model, torch::Device device, bool use_cache, std::shared_ptr<const FastWeights> fast)
     : m_model(std::move(model)), m_device(device), m_useCache(use_cache) {
     m_model->eval();
+    if (fast)
+        m_fast = std::make_unique<FastDecoder>(std::move(fast));
 }
 
 int64_t GptSource::window_start(int64_t n) const {
@@ -22,9 +24,11 @@ void GptSource::reset() {
     m_cache.clear();
     m_cacheStart = -1;
     m_cacheLen = 0;
+    m_fastStart = -1;
 }
 
 void GptSource::reorder(const std::vector<int64_t>& parents) {
+    m_fastStart = -1;  // the rows are other sequences now
     if (m_cache.empty())
         return;
     auto idx = torch::tensor(parents, torch::kInt64).to(m_device);
@@ -32,9 +36,30 @@ void GptSource::reorder(const std::vector<int64_t>& parents) {
         c.reorder(idx);
 }
 
+torch::Tensor GptSource::fast_logits(const std::vector<int32_t>& seq) {
+    // The same window policy as the libtorch path, so the text is the same with and without the cache.
+    // Without the cache the whole window is fed again for every token.
+    const int64_t n = static_cast<int64_t>(seq.size()), ws = window_start(n);
+    if (!m_useCache || m_fastStart != ws || m_fast->length() >= n - ws) {
+        m_fast->reset();
+        m_fastStart = ws;
+    }
+    const std::vector<float>* logits = nullptr;
+    for (int64_t i = ws + m_fast->length(); i < n; ++i)
+        logits = &m_fast->step(seq[static_cast<size_t>(i)]);
+    auto out = torch::empty({1, static_cast<int64_t>(logits->size())}, torch::kFloat32);
+    std::copy(logits->begin(), logits->end(), out.data_ptr<float>());
+    return out;
+}
+
 torch::Tensor GptSource::next_logits(const std::vector<std::vector<int32_t>>& seqs) {
     torch::NoGradGuard ng;
     const int64_t B = static_cast<int64_t>(seqs.size()), n = static_cast<int64_t>(seqs[0].size());
+    if (m_fast && B == 1) {
+        m_cache.clear();  // the libtorch cache no longer matches
+        return fast_logits(seqs[0]);
+    }
+    m_fastStart = -1;
     const int64_t ws = window_start(n);
     auto rows = [&](int64_t from, int64_t to) {
         auto t = torch::empty({B, to - from}, torch::kInt64);

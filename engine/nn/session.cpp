@@ -8,6 +8,7 @@
 #include "nn/device.h"
 #include "nn/embedding_geometry.h"
 #include "nn/evaluator.h"
+#include "nn/fast_decode.h"
 #include "nn/gpt_source.h"
 #include "nn/model_loader.h"
 #include "twb/dataset.h"
@@ -28,7 +29,38 @@ using namespace twb::nn;
 struct ModelSession::Impl {
     LoadedModel m;
     bool open = false;
+    std::shared_ptr<const FastWeights> fast;  // bf16 weights for the fast decoder, converted on first use
 };
+
+namespace {
+struct DecodeChoice {
+    bool fast = false;
+    std::string text;
+};
+
+/// Which decoder single-sequence generation uses, and the sentence that says so.
+DecodeChoice decode_choice(const LoadedModel& m, DecodeWeights want) {
+    const std::string opt = std::string(" (decode_weights ") + to_string(want);
+    if (want == DecodeWeights::Float32)
+        return {false, "float32 weights, libtorch" + opt + ")"};
+    if (!m.device.is_cpu()) {
+        if (want == DecodeWeights::BFloat16)
+            throw InputError("decode weights bfloat16 runs on the CPU only and this model is on " + m.device.str() +
+                             "; use auto or float32");
+        return {false, "libtorch on " + m.device.str() + opt + ": the bf16 decoder is CPU-only)"};
+    }
+    const std::string why = fast_decode_unsupported(m.config);
+    if (!why.empty()) {
+        if (want == DecodeWeights::BFloat16)
+            throw InputError("decode weights bfloat16 cannot decode this model: " + why + "; use auto or float32");
+        return {false, "float32 weights, libtorch" + opt + ": " + why + ")"};
+    }
+    const bool avx2 = cpu_has_avx2_fma();
+    if (want == DecodeWeights::Auto && !avx2)
+        return {false, "float32 weights, libtorch" + opt + ": this CPU lacks AVX2+FMA)"};
+    return {true, std::string("bfloat16 weights, ") + (avx2 ? "AVX2+FMA" : "portable") + " gemv" + opt + ")"};
+}
+}  // namespace
 
 ModelSession::ModelSession() : d(std::make_unique<Impl>()) {}
 ModelSession::~ModelSession() = default;
@@ -38,6 +70,7 @@ void ModelSession::open(const std::string& run, const std::string& which) {
     if (d->open && d->m.checkpoint == ck)
         return;
     d->open = false;
+    d->fast.reset();
     d->m = load_model(ck);  // a checkpoint folder names itself
     d->open = true;
 }
@@ -91,7 +124,10 @@ SampleResult ModelSession::generate(const std::vector<int32_t>& prompt, const Sa
     const int bos = m.tokenizer->bos_id();
     if (m.config.sequences == Sequences::Documents && bos >= 0 && ids.front() != bos)
         ids.insert(ids.begin(), bos);
-    GptSource src(m.model, m.device, opt.use_kv_cache);
+    const DecodeChoice choice = decode_choice(m, opt.decode_weights);
+    if (choice.fast && !d->fast)
+        d->fast = make_fast_weights(m.model, cpu_has_avx2_fma());
+    GptSource src(m.model, m.device, opt.use_kv_cache, choice.fast ? d->fast : nullptr);
     auto res = generate_ids(
         src, ids, opt, m.tokenizer->eos_id(), [&](const std::vector<int32_t>& v) { return m.tokenizer->decode(v); },
         on_token, cancel);
@@ -99,6 +135,10 @@ SampleResult ModelSession::generate(const std::vector<int32_t>& prompt, const Sa
         res.warnings.push_back("the prompt has " + std::to_string(prompt.size()) + " tokens, more than block_size " +
                                std::to_string(m.config.block_size) + "; the model sees only the most recent ones");
     return res;
+}
+
+std::string ModelSession::decode_path(const SamplingOptions& opt) const {
+    return decode_choice(need(*d), opt.decode_weights).text;
 }
 
 AttentionCapture ModelSession::attention(const std::string& text, int top) {

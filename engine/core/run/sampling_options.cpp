@@ -6,6 +6,25 @@
 
 namespace twb {
 
+const char* to_string(DecodeWeights w) {
+    switch (w) {
+        case DecodeWeights::Float32:
+            return "float32";
+        case DecodeWeights::BFloat16:
+            return "bfloat16";
+        case DecodeWeights::Auto:
+            break;
+    }
+    return "auto";
+}
+
+DecodeWeights parse_decode_weights(const std::string& s) {
+    for (auto w : {DecodeWeights::Auto, DecodeWeights::Float32, DecodeWeights::BFloat16})
+        if (s == to_string(w))
+            return w;
+    throw ConfigError("decode weights must be auto, float32 or bfloat16, not '" + s + "'");
+}
+
 void SamplingOptions::validate() const {
     if (max_new_tokens < 0)
         throw ConfigError("max new tokens must not be negative");

@@ -9,6 +9,14 @@
 
 namespace twb {
 
+/// Weights single-sequence CPU decoding streams per token: auto = bfloat16 (the fast decoder) when the
+/// CPU has AVX2+FMA, else float32 (libtorch); float32 = always libtorch; bfloat16 = the fast decoder even
+/// without AVX2 (portable loops). Batches, beams and CUDA devices always decode with libtorch.
+enum class DecodeWeights { Auto, Float32, BFloat16 };
+const char* to_string(DecodeWeights w);
+/// "auto" | "float32" | "bfloat16"; throws ConfigError otherwise.
+DecodeWeights parse_decode_weights(const std::string& s);
+
 struct SamplingOptions {
     int max_new_tokens = 200;
     double temperature = 0.8;         // 0 = greedy
@@ -24,6 +32,7 @@ struct SamplingOptions {
     bool stop_at_eos = true;
     std::vector<std::string> stop_strings;
     int alternatives = 5;  // top alternatives reported per token
+    DecodeWeights decode_weights = DecodeWeights::Auto;
     /// Throws ConfigError naming the bad value.
     void validate() const;
 };

@@ -11,6 +11,11 @@ namespace twb {
 /// unless the user set the variable. The call itself does nothing; it links the setting in.
 void ensure_openmp_wait_policy(char** argv);
 
+/// Milliseconds since this process was started (exec'd), from the kernel's start time in
+/// /proc/self/stat (10 ms resolution), so dynamic loading and any re-execution count; -1 when unknown.
+/// For start-up measurements (`twb sample --timing`, TWB_REPORT_FIRST_PAINT).
+double ms_since_process_start();
+
 /// The wait policy in force ("PASSIVE", "ACTIVE", or what the user set), for the doctor.
 const char* openmp_wait_policy();
 

@@ -73,6 +73,10 @@ public:
     /// Generates from prompt ids, streaming each token to on_token; cancel is checked per token.
     SampleResult generate(const std::vector<int32_t>& prompt, const SamplingOptions& opt,
                           const TokenCallback& on_token = {}, const std::atomic<bool>* cancel = nullptr);
+    /// Which weights and kernels single-sequence generation with opt uses here, as one sentence, e.g.
+    /// "bfloat16 weights, AVX2+FMA gemv (decode_weights auto)". InputError when opt asks for what this
+    /// model or device cannot do (bfloat16 on a CUDA device).
+    std::string decode_path(const SamplingOptions& opt) const;
     /// One forward pass over text (cropped to the last block_size tokens), with the weights of every
     /// layer and head and the `top` most probable next tokens at each position.
     AttentionCapture attention(const std::string& text, int top = 5);

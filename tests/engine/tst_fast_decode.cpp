@@ -1,0 +1,267 @@
+// The fast single-token decoder: bf16 rounding against libtorch's own conversion, the AVX2 gemv against
+// a plain loop on the same bf16 weights, the fused step against libtorch's forward on the same (rounded)
+// weights and against the float32 model within bf16's precision, the same greedy text with and without
+// its KV cache, and decode_weights float32 giving the old path's results bit for bit.
+#include "nn/fast_decode.h"
+#include "nn/gpt_source.h"
+#include "nn/model_loader.h"
+#include "test_util.h"
+#include "twb/dataset.h"
+#include "twb/errors.h"
+#include "twb/process.h"
+#include "twb/session.h"
+#include "twb/training.h"
+
+#include <QTemporaryDir>
+
+using namespace twb;
+using namespace twb::nn;
+
+namespace {
+std::string no_decode(const std::vector<int32_t>& ids) {
+    return std::string(ids.size(), 'x');
+}
+
+RunConfig small_model() {
+    RunConfig c = preset_config("tiny");
+    c.vocab_size = 29;
+    c.block_size = 16;
+    c.n_layer = 2;
+    c.n_head = 2;
+    c.n_embd = 24;  // head size 12: the gemv's 16-, 8- and 1-wide tails all run
+    c.dropout = 0;
+    return c;
+}
+
+/// Every weight matrix (the position table excepted: the decoder keeps it in fp32) rounded to bf16.
+void round_matrices_to_bf16(GPT& m) {
+    torch::NoGradGuard ng;
+    for (auto& p : m->named_parameters())
+        if (p.value().dim() == 2 && p.key().find("wpe") == std::string::npos)
+            p.value().copy_(p.value().to(torch::kBFloat16).to(torch::kFloat32));
+}
+
+/// Logits of both sources for each prefix of seq, as (steps, V).
+std::pair<torch::Tensor, torch::Tensor> logits_of(GptSource& a, GptSource& b, const std::vector<int32_t>& seq) {
+    std::vector<torch::Tensor> ra, rb;
+    for (size_t n = 1; n <= seq.size(); ++n) {
+        std::vector<std::vector<int32_t>> s{std::vector<int32_t>(seq.begin(), seq.begin() + static_cast<long>(n))};
+        ra.push_back(a.next_logits(s));
+        rb.push_back(b.next_logits(s));
+    }
+    return {torch::cat(ra), torch::cat(rb)};
+}
+
+std::vector<int32_t> some_tokens(int n, int vocab) {
+    std::vector<int32_t> seq;
+    for (int i = 0; i < n; ++i)
+        seq.push_back((i * 7 + 3) % vocab);
+    return seq;
+}
+}  // namespace
+
+class TestFastDecode : public QObject {
+    Q_OBJECT
+private slots:
+    void bf16RoundsToNearestEven() {
+        QCOMPARE(to_bf16(1.0f), uint16_t(0x3F80));
+        QCOMPARE(to_bf16(-2.0f), uint16_t(0xC000));
+        // 1 + 2^-8 is half-way between 1 and 1 + 2^-7: ties go to the even mantissa (1).
+        QCOMPARE(to_bf16(1.0f + 1.0f / 256), uint16_t(0x3F80));
+        // 1 + 3 * 2^-8 is half-way between 1 + 2^-7 (odd) and 1 + 2^-6 (even).
+        QCOMPARE(to_bf16(1.0f + 3.0f / 256), uint16_t(0x3F82));
+        QVERIFY(std::isnan(from_bf16(to_bf16(std::nanf("")))));
+        QVERIFY(std::isinf(from_bf16(to_bf16(std::numeric_limits<float>::infinity()))));
+        // libtorch's own conversion (also round to nearest even) on many values.
+        torch::manual_seed(3);
+        auto v = torch::randn({4096}) * 100;
+        auto ref = v.to(torch::kBFloat16).to(torch::kFloat32);
+        for (int64_t i = 0; i < v.numel(); ++i)
+            QCOMPARE(from_bf16(to_bf16(v[i].item<float>())), ref[i].item<float>());
+    }
+
+    void gemvMatchesPlainLoop_data() {
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("cols");
+        QTest::addColumn<bool>("bias");
+        QTest::newRow("1x1") << 1 << 1 << false;
+        QTest::newRow("5x7 bias") << 5 << 7 << true;
+        QTest::newRow("13x37") << 13 << 37 << false;
+        QTest::newRow("65x384") << 65 << 384 << false;
+        QTest::newRow("1152x384 bias (qkv)") << 1152 << 384 << true;
+        QTest::newRow("384x1536 (mlp proj, threaded)") << 384 << 1536 << true;
+    }
+    void gemvMatchesPlainLoop() {
+        QFETCH(int, rows);
+        QFETCH(int, cols);
+        QFETCH(bool, bias);
+        torch::manual_seed(rows * 1000 + cols);
+        const auto W = torch::randn({rows, cols});
+        const auto b = bias ? torch::randn({rows}) : torch::Tensor();
+        const auto m = Bf16Matrix::from(W, b);
+        auto x = torch::randn({cols});
+        std::vector<float> ref(static_cast<size_t>(rows)), got(static_cast<size_t>(rows));
+        gemv_bf16_reference(m, x.data_ptr<float>(), ref.data());
+        // The portable kernel sums in the reference's order: equal bit for bit, threaded or not.
+        gemv_bf16(m, x.data_ptr<float>(), got.data(), false);
+        QCOMPARE(got, ref);
+        // The reference itself against libtorch in double on the rounded weights.
+        const auto exact = torch::mv(W.to(torch::kBFloat16).to(torch::kFloat64), x.to(torch::kFloat64));
+        const auto absdot = torch::mv(W.abs().to(torch::kFloat64), x.abs().to(torch::kFloat64));
+        if (!cpu_has_avx2_fma())
+            QSKIP("this CPU has no AVX2+FMA: the AVX2 kernel cannot run here");
+        gemv_bf16(m, x.data_ptr<float>(), got.data(), true);
+        for (int r = 0; r < rows; ++r) {
+            // fp32 accumulation in another order: each differs from the exact sum by at most
+            // cols * 2^-24 * sum |w x| (the standard bound for recursive summation), so from each other by twice that.
+            const double bound = 2.0 * cols * std::ldexp(1.0, -24) * absdot[r].item<double>() + 1e-6;
+            const double e = exact[r].item<double>() + (bias ? b[r].item<double>() : 0.0);
+            QVERIFY2(std::abs(got[static_cast<size_t>(r)] - ref[static_cast<size_t>(r)]) <= bound,
+                     qPrintable(QString("row %1: %2 vs %3").arg(r).arg(got[r]).arg(ref[r])));
+            QVERIFY(std::abs(ref[static_cast<size_t>(r)] - e) <= bound);
+        }
+    }
+
+    void fastStepEqualsLibtorchOnRoundedWeights_data() {
+        QTest::addColumn<QString>("set");
+        QTest::newRow("default (rotary, pre-norm, tied)") << "";
+        QTest::newRow("learned") << "position=learned";
+        QTest::newRow("sinusoidal") << "position=sinusoidal";
+        QTest::newRow("post-norm rmsnorm relu") << "norm_position=post,norm=rmsnorm,activation=relu";
+        QTest::newRow("untied, no bias, gelu_tanh, head_size 8")
+            << "tie_embeddings=false,bias=false,activation=gelu_tanh,head_size=8";
+    }
+    void fastStepEqualsLibtorchOnRoundedWeights() {
+        QFETCH(QString, set);
+        RunConfig c = small_model();
+        for (const auto& kv : set.split(',', Qt::SkipEmptyParts))
+            c.set(kv.toStdString());
+        torch::manual_seed(21);
+        GPT m(c);
+        m->eval();
+        {
+            torch::NoGradGuard ng;  // larger weights than the 0.02 init, so differences would show
+            for (auto& p : m->parameters())
+                p.normal_(0.0, 0.3);
+        }
+        const auto seq = some_tokens(40, c.vocab_size);  // past block_size 16: the window slides twice
+        // 1. Same function: libtorch on the weights rounded to bf16 gives the fast decoder's logits up to
+        //    fp32 rounding (different summation order; softmax and norms in another order).
+        GPT rounded(c);
+        rounded->eval();
+        {
+            torch::NoGradGuard ng;
+            auto src = m->named_parameters();
+            for (auto& p : rounded->named_parameters())
+                p.value().copy_(src[p.key()]);
+        }
+        round_matrices_to_bf16(rounded);
+        const auto fw = make_fast_weights(m, cpu_has_avx2_fma());
+        GptSource fast(m, torch::kCPU, true, fw), torchRounded(rounded, torch::kCPU, true);
+        auto [lf, lr] = logits_of(fast, torchRounded, seq);
+        const double scale = lr.abs().max().item<double>();
+        const double diff = (lf - lr).abs().max().item<double>();
+        QVERIFY2(diff <= 1e-4 * scale, qPrintable(QString("max diff %1, max |logit| %2").arg(diff).arg(scale)));
+        // 2. Against the float32 model: bf16 keeps 8 significant bits, a relative error of at most 2^-9
+        //    per weight; through every layer that stays within a few percent of the logits' range.
+        GptSource fp32(m, torch::kCPU, true);
+        fast.reset();
+        auto [lf2, l32] = logits_of(fast, fp32, seq);
+        const double diff32 = (lf2 - l32).abs().max().item<double>();
+        const double scale32 = l32.abs().max().item<double>();
+        QVERIFY2(diff32 <= 0.05 * scale32, qPrintable(QString("max diff %1, max |logit| %2").arg(diff32).arg(scale32)));
+        QVERIFY(diff32 > 0);  // it did use the bf16 weights
+    }
+
+    void cacheGivesSameGreedyText_data() {
+        QTest::addColumn<QString>("position");
+        QTest::newRow("learned") << "learned";
+        QTest::newRow("sinusoidal") << "sinusoidal";
+        QTest::newRow("rotary") << "rotary";
+    }
+    void cacheGivesSameGreedyText() {
+        QFETCH(QString, position);
+        RunConfig c = small_model();
+        c.position = parse_choice<Position>(position.toStdString(), "position");
+        torch::manual_seed(11);
+        GPT m(c);
+        const auto fw = make_fast_weights(m, cpu_has_avx2_fma());
+        SamplingOptions o;
+        o.temperature = 0;
+        o.max_new_tokens = 40;  // well past block_size 16: the window slides twice
+        GptSource cached(m, torch::kCPU, true, fw), plain(m, torch::kCPU, false, fw);
+        const auto a = generate_ids(cached, {1, 2, 3}, o, -1, no_decode);
+        const auto b = generate_ids(plain, {1, 2, 3}, o, -1, no_decode);
+        QCOMPARE(a.tokens, b.tokens);
+        QCOMPARE(a.logprob, b.logprob);  // the same arithmetic either way
+        // Beam search starts with one sequence (fast path) and goes on with several (libtorch).
+        o.beam_width = 3;
+        o.max_new_tokens = 20;
+        GptSource beams(m, torch::kCPU, true, fw), beamsPlain(m, torch::kCPU, false, fw);
+        QCOMPARE(generate_ids(beams, {1, 2, 3}, o, -1, no_decode).tokens,
+                 generate_ids(beamsPlain, {1, 2, 3}, o, -1, no_decode).tokens);
+    }
+
+    void processStartIsInThePast() {
+        const double a = ms_since_process_start();
+        QVERIFY(a >= 0);
+        QVERIFY(a < 24 * 3600 * 1000.0);
+        QVERIFY(ms_since_process_start() >= a);
+    }
+
+    void sessionChoosesAndFloat32IsTheOldPath() {
+        QTemporaryDir dir;
+        twbtest::write(twbtest::path(dir, "c.txt"), twbtest::english_like(20000));
+        PrepareOptions po;
+        po.corpus.inputs = {twbtest::path(dir, "c.txt").string()};
+        po.out = twbtest::path(dir, "data");
+        prepare_dataset(po);
+        RunConfig c = preset_config("tiny");
+        c.data_dir = po.out.string();
+        c.n_layer = 1;
+        c.n_head = 2;
+        c.n_embd = 32;
+        c.block_size = 16;
+        c.max_iters = 20;
+        c.lr_decay_iters = 20;
+        c.warmup_iters = 5;
+        c.eval_interval = 20;
+        c.eval_iters = 1;
+        c.threads = 1;
+        TrainJob job;
+        job.config = c;
+        job.run_dir = twbtest::path(dir, "run").string();
+        train(job);
+
+        ModelSession s;
+        s.open(job.run_dir);
+        SamplingOptions o;
+        o.temperature = 0;
+        o.max_new_tokens = 30;
+        o.decode_weights = DecodeWeights::Float32;
+        QVERIFY(s.decode_path(o).find("float32 weights") == 0);
+        const auto ids = s.encode("the ");
+        const auto viaSession = s.generate(ids, o);
+        // The libtorch path on the same checkpoint, as before this option existed.
+        const auto lm = load_model(s.checkpoint());
+        GptSource old(lm.model, torch::kCPU, true);
+        const auto direct = generate_ids(old, ids, o, lm.tokenizer->eos_id(),
+                                         [&](const std::vector<int32_t>& v) { return lm.tokenizer->decode(v); });
+        QCOMPARE(viaSession.tokens, direct.tokens);
+        QCOMPARE(viaSession.logprob, direct.logprob);  // bit for bit
+
+        o.decode_weights = DecodeWeights::Auto;
+        const bool fast = s.decode_path(o).find("bfloat16 weights") == 0;
+        QCOMPARE(fast, cpu_has_avx2_fma());
+        o.decode_weights = DecodeWeights::BFloat16;
+        QVERIFY(s.decode_path(o).find("bfloat16 weights") == 0);
+        const auto bf = s.generate(ids, o);
+        QCOMPARE(bf.tokens.at(0).size(), size_t(30));
+        QVERIFY(bf.logprob != direct.logprob);  // other weights, other arithmetic
+        QCOMPARE(parse_decode_weights("bfloat16"), DecodeWeights::BFloat16);
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parse_decode_weights("int8"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFastDecode)
+#include "tst_fast_decode.moc"
