@@ -57,6 +57,8 @@ int main(int argc, char** argv) {
     reg("train", "Train a GPT model on a prepared dataset", twb::cli::add_train);
     reg("eval", "Evaluate a run's checkpoint: loss, accuracy, perplexity, bits/char", twb::cli::add_eval);
     reg("sample", "Generate text from a trained run", twb::cli::add_sample);
+    reg("translate", "Translate lines with an encoder-decoder run (greedy or beam search), one line out per line in",
+        twb::cli::add_translate);
     reg("attention", "Write the attention weights of every layer and head for a prompt as JSON",
         twb::cli::add_attention);
     reg("embeddings",

@@ -7,6 +7,7 @@
 #include "nn/embedding_import.h"
 #include "nn/evaluator.h"
 #include "nn/schedule.h"
+#include "nn/seq2seq_trainer.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/metrics.h"
@@ -81,6 +82,10 @@ void Trainer::prepare() {
     if (m_cfg.data_dir.empty())
         throw ConfigError("no dataset given; set data_dir (twb train --data DIR)");
     m_data = open_prepared(m_cfg.data_dir);
+    if (m_data.parallel)
+        throw ConfigError(m_data.dir.string() +
+                          " is a parallel dataset (translation pairs); train it with --set model_kind=encoder_decoder "
+                          "or --preset multi30k");
     if (m_cfg.vocab_size == 0)
         m_cfg.vocab_size = m_data.vocab_size;
     if (m_cfg.vocab_size != m_data.vocab_size)
@@ -430,6 +435,8 @@ TrainSummary Trainer::finish() {
 namespace twb {
 
 TrainSummary train(const TrainJob& job, const TrainCallbacks& callbacks, TrainControl* control) {
+    if (job.config.model_kind == ModelKind::EncoderDecoder)
+        return nn::Seq2SeqTrainer(job, callbacks, control).run();
     return nn::Trainer(job, callbacks, control).run();
 }
 
