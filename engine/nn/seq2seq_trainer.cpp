@@ -66,6 +66,7 @@ TrainSummary Seq2SeqTrainer::run() {
     m_summary.best_val_loss = m_state.best_val_loss;
     m_summary.best_step = m_state.best_step;
     m_summary.elapsed_s = elapsed();
+    m_summary.median_ms_per_step = m_meter.median_ms();
     return m_summary;
 }
 
@@ -265,24 +266,13 @@ void Seq2SeqTrainer::train_step(int64_t step) {
     m_state.step = step + 1;
     m_state.tokens_seen += static_cast<uint64_t>(tokens);
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s0).count();
-    m_intervalMs += ms;
-    m_intervalTokens += static_cast<double>(tokens);
-    ++m_intervalSteps;
-    if (m_state.step % m_cfg.log_interval != 0 && m_state.step != m_cfg.max_iters)
+    m_meter.add(ms, static_cast<double>(tokens));  // target tokens
+    if (!StepMeter::due(m_state.step, m_cfg))
         return;
-    StepReport r;
-    r.step = m_state.step;
-    r.max_iters = m_cfg.max_iters;
-    r.loss = loss;
-    r.lr = lr;
-    r.grad_norm = gradNorm;
-    r.ms_per_step = m_intervalMs / m_intervalSteps;
-    r.tokens_per_s = 1000.0 * m_intervalTokens / m_intervalMs;  // target tokens
+    StepReport r = m_meter.take(m_state.step, m_cfg, loss, lr, gradNorm);
     r.elapsed_s = elapsed();
     r.dtype = m_dtype;
     r.epoch = m_train->epoch();
-    m_intervalMs = m_intervalTokens = 0;
-    m_intervalSteps = 0;
     m_metrics->append(metrics_row(r));
     if (m_cb.on_step && !m_cb.on_step(r))
         m_localStop = true;

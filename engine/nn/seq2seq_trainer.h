@@ -12,6 +12,7 @@
 #include "nn/optimizer.h"
 #include "nn/pair_batcher.h"
 #include "nn/seq2seq_model.h"
+#include "nn/step_meter.h"
 #include "twb/dataset.h"
 #include "twb/metrics.h"
 #include "twb/training.h"
@@ -57,8 +58,7 @@ private:
     TrainSummary m_summary;
     double m_elapsedBefore = 0;
     std::chrono::steady_clock::time_point m_t0;
-    double m_intervalMs = 0, m_intervalTokens = 0;
-    int m_intervalSteps = 0;
+    StepMeter m_meter;
     bool m_localStop = false;
 };
 

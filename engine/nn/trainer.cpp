@@ -347,7 +347,7 @@ double Trainer::forward_backward() {
         auto grads = m_opt->flat_grads();
         m_comm->average(grads);  // the mean gradient of the global batch, identical on every rank
         lossSum = m_comm->average(lossSum);
-        m_intervalCommMs += std::chrono::duration<double, std::milli>(Clock::now() - c0).count();
+        m_meter.add_comm(std::chrono::duration<double, std::milli>(Clock::now() - c0).count());
     }
     return lossSum;  // micro-batch losses were divided by the accumulation steps
 }
@@ -380,25 +380,12 @@ void Trainer::train_step(int64_t step) {
 }
 
 void Trainer::report_step(double loss, double lr, double gradNorm, double ms) {
-    m_stepMs.push_back(ms);
-    m_intervalMs += ms;
-    ++m_intervalSteps;
-    if (m_state.step % m_cfg.log_interval != 0 && m_state.step != m_cfg.max_iters)
+    m_meter.add(ms, static_cast<double>(m_tokensPerStep));
+    if (!StepMeter::due(m_state.step, m_cfg))
         return;
-    StepReport r;
-    r.step = m_state.step;
-    r.max_iters = m_cfg.max_iters;
-    r.loss = loss;
-    r.lr = lr;
-    r.grad_norm = gradNorm;
-    r.ms_per_step = m_intervalMs / m_intervalSteps;
-    r.tokens_per_s = 1000.0 * static_cast<double>(m_tokensPerStep) / r.ms_per_step;
-    r.comm_ms_per_step = m_intervalCommMs / m_intervalSteps;
+    StepReport r = m_meter.take(m_state.step, m_cfg, loss, lr, gradNorm);
     r.dtype = to_string(m_precision.dtype);
-    m_intervalCommMs = 0;
     r.elapsed_s = elapsed();
-    m_intervalMs = 0;
-    m_intervalSteps = 0;
     if (m_writer)
         m_metrics->append(metrics_row(r));
     if (m_cb.on_step && !m_cb.on_step(r))
@@ -422,11 +409,7 @@ TrainSummary Trainer::finish() {
     m_summary.best_val_loss = m_state.best_val_loss;
     m_summary.best_step = m_state.best_step;
     m_summary.elapsed_s = elapsed();
-    if (!m_stepMs.empty()) {
-        std::vector<double> s(m_stepMs);
-        std::nth_element(s.begin(), s.begin() + static_cast<long>(s.size() / 2), s.end());
-        m_summary.median_ms_per_step = s[s.size() / 2];
-    }
+    m_summary.median_ms_per_step = m_meter.median_ms();
     return m_summary;
 }
 

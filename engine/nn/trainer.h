@@ -10,6 +10,7 @@
 #include "nn/communicator.h"
 #include "nn/model.h"
 #include "nn/optimizer.h"
+#include "nn/step_meter.h"
 #include "twb/dataset.h"
 #include "twb/metrics.h"
 #include "twb/precision.h"
@@ -79,10 +80,7 @@ private:
     double m_elapsedBefore = 0;
     std::chrono::steady_clock::time_point m_t0;
     int64_t m_tokensPerStep = 0;
-    std::vector<double> m_stepMs;
-    double m_intervalMs = 0;
-    double m_intervalCommMs = 0;
-    int m_intervalSteps = 0;
+    StepMeter m_meter;
     bool m_localStop = false;  // on_step asked to stop
 };
 
