@@ -1,6 +1,8 @@
 // The encoder-decoder's construction, initialisation and forward passes.
 #include "nn/seq2seq_model.h"
 
+#include "nn/module_weights.h"
+
 #include <cmath>
 #include <limits>
 
@@ -172,17 +174,11 @@ torch::Tensor Seq2SeqImpl::forward(const torch::Tensor& src, const torch::Tensor
 }
 
 std::vector<std::pair<std::string, torch::Tensor>> Seq2SeqImpl::named_weights() const {
-    std::vector<std::pair<std::string, torch::Tensor>> out;
-    for (auto& item : named_parameters())
-        out.emplace_back(item.key(), item.value());
-    return out;
+    return named_weights_of(*this);
 }
 
 int64_t Seq2SeqImpl::num_parameters() const {
-    int64_t n = 0;
-    for (auto& p : parameters())
-        n += p.numel();
-    return n;
+    return parameter_count_of(*this);
 }
 
 }  // namespace twb::nn

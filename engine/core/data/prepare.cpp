@@ -283,6 +283,21 @@ fs::path begin_output(const fs::path& requested, const std::vector<std::string>&
     return out;
 }
 
+void save_tokenizer_files(const Tokenizer& tok, const TempDir& tmp) {
+    tok.save(tmp.path);
+    if (fs::exists(tmp.path / "spm_train.model") && fs::exists(tmp.path / "tokenizer.model"))
+        fs::remove(tmp.path / "spm_train.model");
+}
+
+void finish_output(TempDir& tmp, const fs::path& out, nlohmann::json meta) {
+    const std::time_t now = std::time(nullptr);
+    char when[32];
+    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    meta["created"] = when;
+    write_file_atomic(tmp.path / "meta.json", meta.dump(2));
+    move_into_place(tmp, out);
+}
+
 void move_into_place(TempDir& tmp, const fs::path& out) {
     std::error_code ec;
     if (fs::exists(out)) {
@@ -553,9 +568,7 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
 
     // 5. Tokenizer files and meta.json, then move into place.
     fs::remove(corpusFile);
-    tok->save(tmp.path);
-    if (fs::exists(tmp.path / "spm_train.model") && fs::exists(tmp.path / "tokenizer.model"))
-        fs::remove(tmp.path / "spm_train.model");
+    save_tokenizer_files(*tok, tmp);
     nlohmann::json meta;
     meta["format_version"] = kMetaFormatVersion;
     meta["tokenizer"] = tok->kind();
@@ -589,13 +602,7 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
     meta["cleaning_report"] = result.cleaning;
     meta["stats"] = result.stats;
     meta["warnings"] = result.warnings;
-    const std::time_t now = std::time(nullptr);
-    char when[32];
-    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    meta["created"] = when;
-    write_file_atomic(tmp.path / "meta.json", meta.dump(2));
-
-    move_into_place(tmp, out);
+    finish_output(tmp, out, std::move(meta));
     result.dir = out;
     if (progress)
         progress("writing", 1, 1);

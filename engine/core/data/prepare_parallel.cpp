@@ -262,9 +262,7 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
                          "; raise --max-tokens");
 
     // 4. Tokenizer and meta.json, then into place.
-    tok->save(tmp.path);
-    if (fs::exists(tmp.path / "spm_train.model") && fs::exists(tmp.path / "tokenizer.model"))
-        fs::remove(tmp.path / "spm_train.model");
+    save_tokenizer_files(*tok, tmp);
     nlohmann::json meta;
     meta["format_version"] = 1;
     meta["tokenizer"] = tok->kind();
@@ -298,12 +296,7 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
                      {"val_fraction", opts.val_fraction},
                      {"test_fraction", opts.test_fraction},
                      {"seed", opts.seed}};
-    const std::time_t now = std::time(nullptr);
-    char when[32];
-    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    meta["created"] = when;
-    write_file_atomic(tmp.path / "meta.json", meta.dump(2));
-    move_into_place(tmp, out);
+    finish_output(tmp, out, std::move(meta));
     result.dir = out;
     result.vocab_size = tok->vocab_size();
     report("writing", 1, 1);
