@@ -6,6 +6,7 @@
 #include "nn/evaluator.h"
 #include "nn/schedule.h"
 #include "nn/seq2seq_source.h"
+#include "nn/train_loop.h"
 #include "twb/bleu.h"
 #include "twb/errors.h"
 #include "twb/precision.h"
@@ -44,24 +45,7 @@ TrainSummary Seq2SeqTrainer::run() {
         m_cb.on_start(info);
     }
     m_model->train();
-    while (true) {
-        const int64_t step = m_state.step;
-        if (m_ctl)
-            m_ctl->wait_while_paused();
-        if (m_localStop || (m_ctl && m_ctl->stop_requested())) {
-            checkpoint(NAN);
-            m_summary.stopped = true;
-            break;
-        }
-        if ((step % m_cfg.eval_interval == 0 || step == m_cfg.max_iters) && !m_skipFirstEval)
-            evaluate(step);
-        m_skipFirstEval = false;
-        if (step >= m_cfg.max_iters)
-            break;
-        train_step(step);
-        if (m_ctl && m_ctl->take_checkpoint_request())
-            checkpoint(NAN);
-    }
+    m_summary.stopped = run_train_loop(*this);
     m_summary.final_step = m_state.step;
     m_summary.best_val_loss = m_state.best_val_loss;
     m_summary.best_step = m_state.best_step;
@@ -172,6 +156,10 @@ void Seq2SeqTrainer::open_run_folder() {
     write_file_atomic(m_runDir / "config.json", nlohmann::json(m_cfg).dump(2));
     m_metrics =
         std::make_unique<MetricsLog>(m_runDir / "metrics.csv", m_job.resume ? m_state.step : -1, m_skipFirstEval);
+}
+
+bool Seq2SeqTrainer::stop_requested() const {
+    return m_localStop || (m_ctl && m_ctl->stop_requested());
 }
 
 double Seq2SeqTrainer::elapsed() const {

@@ -28,12 +28,15 @@ public:
     TrainSummary run();
 
 private:
+    template <class T>
+    friend bool run_train_loop(T& t);
     void prepare();
     void restore();
     void open_run_folder();
     void evaluate(int64_t step);
     void train_step(int64_t step);
     void checkpoint(double val_loss);
+    bool stop_requested() const;
     double elapsed() const;
 
     TrainJob m_job;

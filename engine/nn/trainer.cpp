@@ -8,6 +8,7 @@
 #include "nn/evaluator.h"
 #include "nn/schedule.h"
 #include "nn/seq2seq_trainer.h"
+#include "nn/train_loop.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/metrics.h"
@@ -57,24 +58,7 @@ TrainSummary Trainer::run() {
     open_run_folder();
     report_start();
     m_model->train();
-    while (true) {
-        const int64_t step = m_state.step;
-        if (m_ctl)
-            m_ctl->wait_while_paused();
-        if (stop_requested()) {
-            checkpoint(NAN);
-            m_summary.stopped = true;
-            break;
-        }
-        if (evaluation_due(step))
-            evaluate(step);
-        m_skipFirstEval = false;
-        if (step >= m_cfg.max_iters)
-            break;
-        train_step(step);
-        if (m_ctl && m_ctl->take_checkpoint_request())
-            checkpoint(NAN);
-    }
+    m_summary.stopped = run_train_loop(*this);
     return finish();
 }
 
@@ -276,11 +260,6 @@ double Trainer::elapsed() const {
 bool Trainer::stop_requested() const {
     const bool here = m_localStop || (m_ctl && m_ctl->stop_requested());
     return m_comm ? m_comm->any(here) : here;  // every rank stops at the same step
-}
-
-bool Trainer::evaluation_due(int64_t step) const {
-    // Every eval_interval steps and at the end, as nanoGPT does.
-    return (step % m_cfg.eval_interval == 0 || step == m_cfg.max_iters) && !m_skipFirstEval;
 }
 
 void Trainer::evaluate(int64_t step) {

@@ -30,6 +30,8 @@ public:
     TrainSummary run();
 
 private:
+    template <class T>
+    friend bool run_train_loop(T& t);
     // The named steps, in the order run() takes them.
     void prepare();          // config checked against the dataset, device, threads, model, optimiser, data
     void open_documents();   // sequences=documents: the validated document indexes and special ids
@@ -37,7 +39,6 @@ private:
     void open_run_folder();  // tokenizer copy, config.json, metrics.csv, the attention probe
     void report_start();
     bool stop_requested() const;
-    bool evaluation_due(int64_t step) const;
     void evaluate(int64_t step);    // both splits, metrics row, probe capture, callbacks, checkpoint
     void train_step(int64_t step);  // one optimiser step over the accumulated micro-batches
     void checkpoint(double val_loss);
