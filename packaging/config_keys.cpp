@@ -27,7 +27,8 @@ std::string choices_for(const nlohmann::json& value) {
         twb::choice_names<twb::DType>(),         twb::choice_names<twb::DeviceKind>(),
         twb::choice_names<twb::TokenizerKind>(), twb::choice_names<twb::Activation>(),
         twb::choice_names<twb::NormKind>(),      twb::choice_names<twb::NormPosition>(),
-        twb::choice_names<twb::Sequences>()};
+        twb::choice_names<twb::Sequences>(),     twb::choice_names<twb::ModelKind>(),
+        twb::choice_names<twb::BestBy>()};
     for (const auto& names : lists)
         for (const auto& n : names)
             if (n == value.get<std::string>())

@@ -9,9 +9,7 @@
 
 namespace twb::cli {
 
-namespace {
-std::vector<std::string> lines_of(const std::string& file) {
-    const std::string text = read_file(file);
+std::vector<std::string> text_lines(const std::string& text, const std::string& file) {
     if (find_invalid_utf8(text) != std::string::npos)
         throw InputError(file + ": not UTF-8 text");
     std::vector<std::string> out;
@@ -23,6 +21,11 @@ std::vector<std::string> lines_of(const std::string& file) {
         out.push_back(line);
     }
     return out;
+}
+
+namespace {
+std::vector<std::string> lines_of(const std::string& file) {
+    return text_lines(read_file(file), file);
 }
 }  // namespace
 

@@ -17,6 +17,46 @@
 
 namespace twb::cli {
 
+namespace {
+/// twb prepare --source/--target (or --pairs): a parallel dataset for twb train model_kind=encoder_decoder.
+int prepare_parallel_dataset(ParallelPrepareOptions p, const std::string& tokenizer, int vocab, double val,
+                             uint64_t seed, const std::string& out, bool force, bool quiet) {
+    p.tokenizer.kind = parse_choice<TokenizerKind>(tokenizer, "tokenizer");
+    p.tokenizer.vocab_size = vocab;
+    if (val >= 0)
+        p.val_fraction = val;
+    p.seed = seed;
+    p.out = out;
+    p.overwrite = force;
+    ProgressLine bar(!quiet);
+    const auto& interrupted = install_interrupt_flag();
+    const auto r = prepare_parallel(p, [&](const std::string& stage, uint64_t done, uint64_t total) {
+        bar.update(stage, done, total);
+        return !interrupted.load();
+    });
+    bar.finish();
+    std::printf("prepared %s (parallel%s%s%s)\n", r.dir.c_str(), p.source_lang.empty() ? "" : ", ",
+                p.source_lang.c_str(), p.target_lang.empty() ? "" : ("->" + p.target_lang).c_str());
+    std::printf("  tokenizer %s, one vocabulary of %d for both sides\n", tokenizer.c_str(), r.vocab_size);
+    std::printf("  pairs: train %llu, val %llu, test %llu\n", static_cast<unsigned long long>(r.train_pairs),
+                static_cast<unsigned long long>(r.val_pairs), static_cast<unsigned long long>(r.test_pairs));
+    if (p.max_tokens > 0)
+        std::printf("  dropped %llu training pairs with a side longer than %d tokens\n",
+                    static_cast<unsigned long long>(r.dropped_long), p.max_tokens);
+    auto lengths = [](const char* side, const SideLengths& l) {
+        std::printf("  %s tokens per sentence: mean %.1f, max %llu; per 8 tokens:", side, l.mean,
+                    static_cast<unsigned long long>(l.max));
+        for (auto c : l.histogram)
+            std::printf(" %llu", static_cast<unsigned long long>(c));
+        std::printf("\n");
+    };
+    lengths("source", r.source_lengths);
+    lengths("target", r.target_lengths);
+    std::printf("  done in %.1f s\n", r.seconds);
+    return 0;
+}
+}  // namespace
+
 Action add_prepare(CLI::App& app) {
     struct Opts {
         std::vector<std::string> inputs, clean;
@@ -26,8 +66,29 @@ Action add_prepare(CLI::App& app) {
         double val = 0.1;
         uint64_t seed = 1337;
         bool force = false, replaceBad = false, lowercase = false, quiet = false, documents = false;
+        ParallelPrepareOptions par;  // --source/--target or --pairs: a parallel dataset
+        bool valGiven = false;
     };
     auto o = std::make_shared<Opts>();
+    auto& par = o->par;
+    app.add_option("--source", par.source, "Parallel data: the training pairs' source file, one sentence a line");
+    app.add_option("--target", par.target,
+                   "Parallel data: the training pairs' target file, line-aligned with --source");
+    app.add_option("--pairs", par.pairs, "Parallel data: a tab-separated file of pairs (instead of --source/--target)");
+    app.add_option("--source-column", par.source_column, "--pairs: 0-based column of the source (default 0)");
+    app.add_option("--target-column", par.target_column, "--pairs: 0-based column of the target (default 1)");
+    app.add_option("--val-source", par.val_source, "Parallel data: the official validation source file");
+    app.add_option("--val-target", par.val_target, "Parallel data: the official validation target file");
+    app.add_option("--test-source", par.test_source, "Parallel data: the official test source file");
+    app.add_option("--test-target", par.test_target, "Parallel data: the official test target file");
+    app.add_option("--val-pairs", par.val_pairs, "Parallel data: validation pairs as a tab-separated file");
+    app.add_option("--test-pairs", par.test_pairs, "Parallel data: test pairs as a tab-separated file");
+    app.add_option("--source-lang", par.source_lang, "Parallel data: the source language's code (e.g. de)");
+    app.add_option("--target-lang", par.target_lang, "Parallel data: the target language's code (e.g. en)");
+    app.add_option("--test-fraction", par.test_fraction,
+                   "Parallel data: share of the training pairs held out for test when no test files are given");
+    app.add_option("--max-tokens", par.max_tokens,
+                   "Parallel data: drop training pairs with a side longer than this many tokens (counted)");
     app.add_option("--input,-i", o->inputs, "Input file or folder (repeat for several; parallel: source then target)");
     app.add_option("--preset", o->preset,
                    "Use a preset instead of --input: fortunes (Debian's fortune cookies, "
@@ -45,7 +106,8 @@ Action add_prepare(CLI::App& app) {
                  "Keep document boundaries for sequences=documents: each record, jsonl/csv row, line pair or "
                  "text paragraph (blank-line separated; else each line) is one document (needs <bos>/<eos>: "
                  "not char)");
-    app.add_option("--val-fraction", o->val, "Share kept for validation, in [0,1) (default 0.1)");
+    app.add_option("--val-fraction", o->val, "Share kept for validation, in [0,1) (default 0.1; parallel data 0.05)")
+        ->each([o](const std::string&) { o->valGiven = true; });
     app.add_option("--split", o->split, "tail: last fraction of tokens (nanoGPT); shuffle: shuffled documents")
         ->check(CLI::IsMember({"tail", "shuffle"}));
     app.add_option("--seed", o->seed, "Seed for the shuffled split");
@@ -65,6 +127,9 @@ Action add_prepare(CLI::App& app) {
     app.add_flag("--force", o->force, "Replace an existing prepared dataset at --out");
     app.add_flag("--quiet,-q", o->quiet, "No progress output");
     return [o]() {
+        if (!o->par.source.empty() || !o->par.target.empty() || !o->par.pairs.empty())
+            return prepare_parallel_dataset(o->par, o->tokenizer, o->vocab, o->valGiven ? o->val : -1, o->seed, o->out,
+                                            o->force, o->quiet);
         PrepareOptions p;
         if (!o->preset.empty()) {
             p = preset_options(o->preset, o->out);

@@ -9,7 +9,9 @@
 #include "twb/session.h"
 #include "twb/text.h"
 #include "twb/training.h"
+#include "twb/translation.h"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
@@ -130,6 +132,13 @@ Action add_train(CLI::App& app) {
         cb.on_eval = [&](const EvalReport& e) {
             if (!lead)
                 return;
+            if (!std::isnan(e.epoch)) {  // an encoder-decoder run
+                std::printf("eval step %lld (epoch %.2f): val loss %.4f, val accuracy %.4f, val BLEU %.2f%s\n",
+                            static_cast<long long>(e.step), e.epoch, e.val_loss, e.val_accuracy, e.val_bleu,
+                            e.is_best ? " (best)" : "");
+                std::fflush(stdout);
+                return;
+            }
             std::printf(
                 "eval step %lld: train loss %.4f, train accuracy %.4f, val loss %.4f, val accuracy %.4f, perplexity "
                 "%.3f, "
@@ -150,9 +159,11 @@ Action add_train(CLI::App& app) {
         if (!lead)
             return s.stopped ? 130 : 0;
         std::printf(
-            "%s at step %lld: best val loss %.4f (step %lld), last val loss %.4f, median %.2f ms/step, "
+            "%s at step %lld: best %s %.4f (step %lld), last val loss %.4f, median %.2f ms/step, "
             "%.1f s\n",
-            s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step), s.best_val_loss,
+            s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step),
+            job.config.best_by == BestBy::Bleu ? "val BLEU" : "val loss",
+            job.config.best_by == BestBy::Bleu ? -s.best_val_loss : s.best_val_loss,
             static_cast<long long>(s.best_step), s.last_val_loss, s.median_ms_per_step, s.elapsed_s);
         if (s.stopped)
             std::printf("continue with: twb train --out %s --resume\n", o->out.c_str());
@@ -164,13 +175,15 @@ Action add_eval(CLI::App& app) {
     struct Opts {
         std::string run, data, checkpoint = "best", split = "val", text, samples;
         int64_t maxTokens = 0;
-        int batch = 32;
+        int batch = 32, beam = 1;
     };
     auto o = std::make_shared<Opts>();
     app.add_option("--run,-r", o->run, "Run folder (from twb train) or a checkpoint folder")->required();
+    app.add_option("--beam", o->beam, "Translation runs: beam width for BLEU (default 1 = greedy)");
     app.add_option("--data,-d", o->data, "Dataset to evaluate on (default: the run's own; same tokenizer)");
     app.add_option("--checkpoint", o->checkpoint, "best (default), last or a step number");
-    app.add_option("--split", o->split, "val (default) or train")->check(CLI::IsMember({"val", "train"}));
+    app.add_option("--split", o->split, "val (default), train, or test (translation runs)")
+        ->check(CLI::IsMember({"val", "train", "test"}));
     app.add_option("--max-tokens", o->maxTokens, "Evaluate at most this many tokens (default: the whole split)");
     app.add_option("--batch-size", o->batch, "Blocks per forward pass");
     app.add_option("--text", o->text,
@@ -180,6 +193,10 @@ Action add_eval(CLI::App& app) {
                    "Judge another run's generations: every output in RUN/samples.jsonl scored by this run (prompt as "
                    "context, output scored)");
     return [o]() {
+        if (is_encoder_decoder_run(o->run))
+            return eval_translation(o->run, o->checkpoint, o->split, o->data, o->beam);
+        if (o->split == "test")
+            throw InputError("--split test is for translation runs; a decoder LM's dataset has train and val");
         ModelSession session;
         session.open(o->run, o->checkpoint);
         std::printf("checkpoint %s (step %lld)\n", session.checkpoint().c_str(),

@@ -57,6 +57,8 @@ int main(int argc, char** argv) {
     reg("train", "Train a GPT model on a prepared dataset", twb::cli::add_train);
     reg("eval", "Evaluate a run's checkpoint: loss, accuracy, perplexity, bits/char", twb::cli::add_eval);
     reg("sample", "Generate text from a trained run", twb::cli::add_sample);
+    reg("translate", "Translate lines with an encoder-decoder run (greedy or beam search), one line out per line in",
+        twb::cli::add_translate);
     reg("attention", "Write the attention weights of every layer and head for a prompt as JSON",
         twb::cli::add_attention);
     reg("embeddings",
@@ -73,8 +75,6 @@ int main(int argc, char** argv) {
     reg("bleu",
         "Corpus BLEU (sacreBLEU's default: 13a, exp smoothing) and chrF of a hypothesis file against references",
         twb::cli::add_bleu);
-    reg("export", "Write a run's checkpoint for other tools: GGUF (llama.cpp, architecture gpt2)",
-        twb::cli::add_export);
     reg("generate-eval",
         "Generate every prompt of a file with several decoding settings and compare them: speed, perplexity under "
         "the model, distinct-n, repetition, BLEU",
@@ -83,7 +83,9 @@ int main(int argc, char** argv) {
         "Import a GPT-2-family checkpoint in the Hugging Face layout (config.json, model.safetensors, vocab.json + "
         "merges.txt) as a run",
         twb::cli::add_import);
-    reg("export", "Export a run's checkpoint: Hugging Face GPT-2 layout (--format hf) or plain safetensors",
+    reg("export",
+        "Export a run's checkpoint: Hugging Face GPT-2 layout (--format hf), plain safetensors, or GGUF for "
+        "llama.cpp (--format gguf)",
         twb::cli::add_export);
     twb::cli::set_command_line(argc, argv);
     bool verbose = std::getenv("TWB_VERBOSE") != nullptr;

@@ -20,6 +20,11 @@ std::string step_name(int64_t step) {
 }  // namespace
 
 fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* opt, const CheckpointState& st) {
+    return save_checkpoint(run_dir, model->named_weights(), opt, st);
+}
+
+fs::path save_checkpoint(const fs::path& run_dir, const std::vector<std::pair<std::string, torch::Tensor>>& weights,
+                         const FlatAdamW* opt, const CheckpointState& st) {
     const fs::path root = run_dir / "checkpoints";
     fs::create_directories(root);
     const fs::path final = root / step_name(st.step);
@@ -32,7 +37,7 @@ fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* o
     try {
         std::map<std::string, std::string> meta{
             {"format", "pt"}, {"producer", "transformer-workbench"}, {"step", std::to_string(st.step)}};
-        save_safetensors(tmp / "model.safetensors", model->named_weights(), meta);
+        save_safetensors(tmp / "model.safetensors", weights, meta);
         if (opt) {
             auto state = opt->state();
             auto gen = at::detail::getDefaultCPUGenerator();
@@ -69,8 +74,13 @@ LoadedCheckpoint read_checkpoint(const fs::path& dir) {
 }
 
 void load_weights(GPT& model, const SafetensorsData& w, const std::string& where) {
+    load_weights(model->named_weights(), w, where);
+}
+
+void load_weights(const std::vector<std::pair<std::string, torch::Tensor>>& params, const SafetensorsData& w,
+                  const std::string& where) {
     torch::NoGradGuard ng;
-    for (auto& [name, p] : model->named_weights()) {
+    for (auto [name, p] : params) {
         auto it = w.tensors.find(name);
         if (it == w.tensors.end())
             throw FormatError(where + ": has no tensor '" + name + "'; it was written for a different model config");

@@ -29,11 +29,17 @@ struct LoadedCheckpoint {
 
 /// Writes a checkpoint for state.step; returns its folder. torch's CPU RNG state goes in too.
 fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* opt, const CheckpointState& st);
+/// The same for any model family, given its named weights.
+fs::path save_checkpoint(const fs::path& run_dir, const std::vector<std::pair<std::string, torch::Tensor>>& weights,
+                         const FlatAdamW* opt, const CheckpointState& st);
 
 LoadedCheckpoint read_checkpoint(const fs::path& checkpoint_dir);
 
 /// Copies weights into the model; FormatError naming the first missing or mismatched tensor.
 void load_weights(GPT& model, const SafetensorsData& weights, const std::string& where);
+/// The same for any model family, given its named weights.
+void load_weights(const std::vector<std::pair<std::string, torch::Tensor>>& params, const SafetensorsData& weights,
+                  const std::string& where);
 
 /// Restores torch's CPU generator from a checkpoint's optimizer file. FormatError naming `where`
 /// when the state is missing or not one this libtorch's generator takes (a resume would not be exact).

@@ -1,6 +1,8 @@
 // GPT model construction, GPT-2 initialisation and the forward pass.
 #include "nn/model.h"
 
+#include "nn/module_weights.h"
+
 #include <cmath>
 #include <limits>
 
@@ -160,17 +162,11 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, const ForwardOptions& o
 }
 
 std::vector<std::pair<std::string, torch::Tensor>> GPTImpl::named_weights() const {
-    std::vector<std::pair<std::string, torch::Tensor>> out;
-    for (auto& item : named_parameters())
-        out.emplace_back(item.key(), item.value());
-    return out;
+    return named_weights_of(*this);
 }
 
 int64_t GPTImpl::num_parameters() const {
-    int64_t n = 0;
-    for (auto& p : parameters())
-        n += p.numel();
-    return n;
+    return parameter_count_of(*this);
 }
 
 }  // namespace twb::nn

@@ -16,6 +16,10 @@ LoadedModel load_model(const std::string& run_or_checkpoint, const std::string& 
     const fs::path ck = find_checkpoint(run_or_checkpoint, which);
     auto loaded = read_checkpoint(ck);
     m.config = loaded.state.config;
+    if (m.config.model_kind == ModelKind::EncoderDecoder)
+        throw InputError(ck.string() +
+                         " is an encoder-decoder (translation) run; translate with twb translate --run RUN (sampling, "
+                         "attention and embeddings take decoder LM runs)");
     m.step = loaded.state.step;
     m.checkpoint = ck.string();
     apply_threads(m.config.threads);

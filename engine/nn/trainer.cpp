@@ -7,6 +7,8 @@
 #include "nn/embedding_import.h"
 #include "nn/evaluator.h"
 #include "nn/schedule.h"
+#include "nn/seq2seq_trainer.h"
+#include "nn/train_loop.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/metrics.h"
@@ -56,24 +58,7 @@ TrainSummary Trainer::run() {
     open_run_folder();
     report_start();
     m_model->train();
-    while (true) {
-        const int64_t step = m_state.step;
-        if (m_ctl)
-            m_ctl->wait_while_paused();
-        if (stop_requested()) {
-            checkpoint(NAN);
-            m_summary.stopped = true;
-            break;
-        }
-        if (evaluation_due(step))
-            evaluate(step);
-        m_skipFirstEval = false;
-        if (step >= m_cfg.max_iters)
-            break;
-        train_step(step);
-        if (m_ctl && m_ctl->take_checkpoint_request())
-            checkpoint(NAN);
-    }
+    m_summary.stopped = run_train_loop(*this);
     return finish();
 }
 
@@ -81,6 +66,10 @@ void Trainer::prepare() {
     if (m_cfg.data_dir.empty())
         throw ConfigError("no dataset given; set data_dir (twb train --data DIR)");
     m_data = open_prepared(m_cfg.data_dir);
+    if (m_data.parallel)
+        throw ConfigError(m_data.dir.string() +
+                          " is a parallel dataset (translation pairs); train it with --set model_kind=encoder_decoder "
+                          "or --preset multi30k");
     if (m_cfg.vocab_size == 0)
         m_cfg.vocab_size = m_data.vocab_size;
     if (m_cfg.vocab_size != m_data.vocab_size)
@@ -273,11 +262,6 @@ bool Trainer::stop_requested() const {
     return m_comm ? m_comm->any(here) : here;  // every rank stops at the same step
 }
 
-bool Trainer::evaluation_due(int64_t step) const {
-    // Every eval_interval steps and at the end, as nanoGPT does.
-    return (step % m_cfg.eval_interval == 0 || step == m_cfg.max_iters) && !m_skipFirstEval;
-}
-
 void Trainer::evaluate(int64_t step) {
     // Every rank evaluates the global batch (the same figures a single process of that batch gets).
     const int batch = m_cfg.batch_size * (m_comm ? m_comm->world() : 1);
@@ -342,7 +326,7 @@ double Trainer::forward_backward() {
         auto grads = m_opt->flat_grads();
         m_comm->average(grads);  // the mean gradient of the global batch, identical on every rank
         lossSum = m_comm->average(lossSum);
-        m_intervalCommMs += std::chrono::duration<double, std::milli>(Clock::now() - c0).count();
+        m_meter.add_comm(std::chrono::duration<double, std::milli>(Clock::now() - c0).count());
     }
     return lossSum;  // micro-batch losses were divided by the accumulation steps
 }
@@ -375,25 +359,12 @@ void Trainer::train_step(int64_t step) {
 }
 
 void Trainer::report_step(double loss, double lr, double gradNorm, double ms) {
-    m_stepMs.push_back(ms);
-    m_intervalMs += ms;
-    ++m_intervalSteps;
-    if (m_state.step % m_cfg.log_interval != 0 && m_state.step != m_cfg.max_iters)
+    m_meter.add(ms, static_cast<double>(m_tokensPerStep));
+    if (!StepMeter::due(m_state.step, m_cfg))
         return;
-    StepReport r;
-    r.step = m_state.step;
-    r.max_iters = m_cfg.max_iters;
-    r.loss = loss;
-    r.lr = lr;
-    r.grad_norm = gradNorm;
-    r.ms_per_step = m_intervalMs / m_intervalSteps;
-    r.tokens_per_s = 1000.0 * static_cast<double>(m_tokensPerStep) / r.ms_per_step;
-    r.comm_ms_per_step = m_intervalCommMs / m_intervalSteps;
+    StepReport r = m_meter.take(m_state.step, m_cfg, loss, lr, gradNorm);
     r.dtype = to_string(m_precision.dtype);
-    m_intervalCommMs = 0;
     r.elapsed_s = elapsed();
-    m_intervalMs = 0;
-    m_intervalSteps = 0;
     if (m_writer)
         m_metrics->append(metrics_row(r));
     if (m_cb.on_step && !m_cb.on_step(r))
@@ -417,11 +388,7 @@ TrainSummary Trainer::finish() {
     m_summary.best_val_loss = m_state.best_val_loss;
     m_summary.best_step = m_state.best_step;
     m_summary.elapsed_s = elapsed();
-    if (!m_stepMs.empty()) {
-        std::vector<double> s(m_stepMs);
-        std::nth_element(s.begin(), s.begin() + static_cast<long>(s.size() / 2), s.end());
-        m_summary.median_ms_per_step = s[s.size() / 2];
-    }
+    m_summary.median_ms_per_step = m_meter.median_ms();
     return m_summary;
 }
 
@@ -430,6 +397,8 @@ TrainSummary Trainer::finish() {
 namespace twb {
 
 TrainSummary train(const TrainJob& job, const TrainCallbacks& callbacks, TrainControl* control) {
+    if (job.config.model_kind == ModelKind::EncoderDecoder)
+        return nn::Seq2SeqTrainer(job, callbacks, control).run();
     return nn::Trainer(job, callbacks, control).run();
 }
 

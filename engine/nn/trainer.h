@@ -10,6 +10,7 @@
 #include "nn/communicator.h"
 #include "nn/model.h"
 #include "nn/optimizer.h"
+#include "nn/step_meter.h"
 #include "twb/dataset.h"
 #include "twb/metrics.h"
 #include "twb/precision.h"
@@ -29,6 +30,8 @@ public:
     TrainSummary run();
 
 private:
+    template <class T>
+    friend bool run_train_loop(T& t);
     // The named steps, in the order run() takes them.
     void prepare();          // config checked against the dataset, device, threads, model, optimiser, data
     void open_documents();   // sequences=documents: the validated document indexes and special ids
@@ -36,7 +39,6 @@ private:
     void open_run_folder();  // tokenizer copy, config.json, metrics.csv, the attention probe
     void report_start();
     bool stop_requested() const;
-    bool evaluation_due(int64_t step) const;
     void evaluate(int64_t step);    // both splits, metrics row, probe capture, callbacks, checkpoint
     void train_step(int64_t step);  // one optimiser step over the accumulated micro-batches
     void checkpoint(double val_loss);
@@ -79,10 +81,7 @@ private:
     double m_elapsedBefore = 0;
     std::chrono::steady_clock::time_point m_t0;
     int64_t m_tokensPerStep = 0;
-    std::vector<double> m_stepMs;
-    double m_intervalMs = 0;
-    double m_intervalCommMs = 0;
-    int m_intervalSteps = 0;
+    StepMeter m_meter;
     bool m_localStop = false;  // on_step asked to stop
 };
 

@@ -40,14 +40,14 @@ expect() {
 # The program's own top-level options (-h,--help, --version, --verbose ...), split at commas.
 top_options=$("$twb" --help | awk -f "$awk_help" | awk -F'\t' '$1 == "option" { print $2 }' | tr ',' '\n')
 expect "twb " "$(printf '%s\n' $commands $top_options | sort | tr '\n' ' ')" twb ""
-expect "twb tr" "train " twb tr
+expect "twb tr" "train translate " twb tr
 expect "twb train --se" "--set " twb train --se
 expect "twb train --set " "$all_keys" twb train --set ""
 expect "twb train -s n_la" "n_layer= " twb train -s n_la
 expect "twb train --set position=r" "rotary " twb train --set position = r
 expect "twb train --set dtype=" "auto bfloat16 float32 " twb train --set dtype = ""
 expect "twb sweep --axis n_h" "n_head= " twb sweep --axis n_h
-expect "twb train --preset " "baby-gpt default nanogpt-cpu tiny " twb train --preset ""
+expect "twb train --preset " "baby-gpt default multi30k nanogpt-cpu tatoeba tiny " twb train --preset ""
 expect "twb prepare --tokenizer b" "bpe byte bytebpe " twb prepare --tokenizer b
 expect "twb synth --task " "addition copy reverse sort " twb synth --task ""
 expect "twb sample --no-" "--no-history --no-kv-cache --no-repeat-ngram " twb sample --no-

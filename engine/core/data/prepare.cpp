@@ -5,6 +5,7 @@
 #include "core/data/corpus.h"
 #include "core/data/dataset_meta.h"
 #include "core/data/document_index.h"
+#include "core/data/prepare_output.h"
 #include "core/data/token_file.h"
 #include "core/tokenizers/tokenizer.h"
 #include "twb/text.h"
@@ -156,12 +157,12 @@ size_t encode_document(const Tokenizer& tok, std::string_view doc, std::vector<i
     return ids.size() - before;
 }
 
-/// --out may be replaced only when it is recognisably a prepared dataset (its meta.json is one), and
-/// never when an input lies inside it: --force must not delete a folder of notes or the corpus itself.
-void check_output_folder(const fs::path& out, const PrepareOptions& opts) {
+}  // namespace
+
+void check_output_folder(const fs::path& out, const std::vector<std::string>& inputs, bool overwrite) {
     std::error_code ec;
     const fs::path outCanon = fs::weakly_canonical(out, ec);
-    for (const auto& in : opts.corpus.inputs) {
+    for (const auto& in : inputs) {
         const fs::path inCanon = fs::weakly_canonical(fs::absolute(in), ec);
         const auto rel = inCanon.lexically_relative(outCanon);
         if (!rel.empty() && *rel.begin() != "..")
@@ -174,7 +175,7 @@ void check_output_folder(const fs::path& out, const PrepareOptions& opts) {
         throw IoError(out.string() + " exists and is not a folder; choose another output folder");
     if (fs::is_empty(out, ec))
         return;
-    if (!opts.overwrite)
+    if (!overwrite)
         throw IoError(out.string() + " already exists; choose another output folder or allow overwriting (--force)");
     bool dataset = false;
     try {
@@ -188,8 +189,6 @@ void check_output_folder(const fs::path& out, const PrepareOptions& opts) {
                       "choose another output folder");
 }
 
-/// Removes .NAME.tmp-PID-N folders whose process has ended (a Ctrl-C'd or killed prepare), folders of
-/// the older .NAME.tmp-N naming untouched for a day, and a .NAME.old left by an interrupted replace.
 void remove_stale_prepare_temporaries(const fs::path& out) {
     const std::string prefix = "." + out.filename().string() + ".tmp-";
     std::error_code ec;
@@ -217,6 +216,7 @@ void remove_stale_prepare_temporaries(const fs::path& out) {
         fs::remove_all(p, ec);
 }
 
+namespace {
 /// Plain text in documents mode: the paragraphs (runs of non-blank lines) of the byte range [s, e) of
 /// the working copy, or each non-blank line when the range has no blank line. Ranges exclude the line
 /// breaks that end them.
@@ -256,17 +256,69 @@ std::vector<std::pair<uint64_t, uint64_t>> split_paragraphs(std::ifstream& in, u
     return out;
 }
 
-struct TempDir {
-    fs::path path;
-    bool keep = false;
-    ~TempDir() {
-        if (!keep && !path.empty()) {
-            std::error_code ec;
-            fs::remove_all(path, ec);
-        }
-    }
-};
 }  // namespace
+
+TempDir::~TempDir() {
+    if (!keep && !path.empty()) {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+}
+
+fs::path begin_output(const fs::path& requested, const std::vector<std::string>& inputs, bool overwrite, TempDir& tmp) {
+    if (requested.empty())
+        throw ConfigError("no output folder given (--out DIR)");
+    fs::path out = fs::absolute(requested).lexically_normal();
+    if (out.filename().empty())
+        out = out.parent_path();  // "data/" names the folder data
+    check_output_folder(out, inputs, overwrite);
+    std::error_code ec;
+    fs::create_directories(out.parent_path(), ec);
+    remove_stale_prepare_temporaries(out);
+    tmp.path = out.parent_path() / ("." + out.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
+                                    std::to_string(std::random_device{}()));
+    if (!fs::create_directory(tmp.path, ec) || ec)
+        throw IoError(out.parent_path().string() + ": cannot write here (" + ec.message() +
+                      "); choose a writable output folder");
+    return out;
+}
+
+void save_tokenizer_files(const Tokenizer& tok, const TempDir& tmp) {
+    tok.save(tmp.path);
+    if (fs::exists(tmp.path / "spm_train.model") && fs::exists(tmp.path / "tokenizer.model"))
+        fs::remove(tmp.path / "spm_train.model");
+}
+
+void finish_output(TempDir& tmp, const fs::path& out, nlohmann::json meta) {
+    const std::time_t now = std::time(nullptr);
+    char when[32];
+    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    meta["created"] = when;
+    write_file_atomic(tmp.path / "meta.json", meta.dump(2));
+    move_into_place(tmp, out);
+}
+
+void move_into_place(TempDir& tmp, const fs::path& out) {
+    std::error_code ec;
+    if (fs::exists(out)) {
+        const fs::path old = out.parent_path() / ("." + out.filename().string() + ".old");
+        fs::remove_all(old, ec);
+        fs::rename(out, old, ec);
+        if (ec)
+            throw IoError(out.string() + ": cannot replace the existing folder (" + ec.message() + ")");
+        fs::rename(tmp.path, out, ec);
+        if (ec) {
+            fs::rename(old, out);
+            throw IoError(out.string() + ": cannot move the prepared dataset into place (" + ec.message() + ")");
+        }
+        fs::remove_all(old, ec);
+    } else {
+        fs::rename(tmp.path, out, ec);
+        if (ec)
+            throw IoError(out.string() + ": cannot move the prepared dataset into place (" + ec.message() + ")");
+    }
+    tmp.keep = true;
+}
 
 void to_json(nlohmann::json& j, const DatasetStats& s) {
     j = {{"characters", s.characters},
@@ -310,8 +362,6 @@ void from_json(const nlohmann::json& j, DatasetStats& s) {
 
 PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressFn& progress) {
     const auto t0 = std::chrono::steady_clock::now();
-    if (opts.out.empty())
-        throw ConfigError("no output folder given (--out DIR)");
     if (!(opts.val_fraction >= 0.0 && opts.val_fraction < 1.0))
         throw ConfigError("val fraction " + std::to_string(opts.val_fraction) + " must be in [0, 1)");
     if (opts.split != "tail" && opts.split != "shuffle")
@@ -320,19 +370,8 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
         throw ConfigError(
             "the char tokenizer has no <bos>/<eos> tokens, which documents need; choose byte, word, "
             "bpe, unigram or bytebpe, or prepare without --documents");
-    fs::path out = fs::absolute(opts.out).lexically_normal();
-    if (out.filename().empty())
-        out = out.parent_path();  // "data/" names the folder data
-    check_output_folder(out, opts);
-    std::error_code ec;
-    fs::create_directories(out.parent_path(), ec);
-    remove_stale_prepare_temporaries(out);
     TempDir tmp;
-    tmp.path = out.parent_path() / ("." + out.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
-                                    std::to_string(std::random_device{}()));
-    if (!fs::create_directory(tmp.path, ec) || ec)
-        throw IoError(out.parent_path().string() + ": cannot write here (" + ec.message() +
-                      "); choose a writable output folder");
+    const fs::path out = begin_output(opts.out, opts.corpus.inputs, opts.overwrite, tmp);
     auto stage = [&](const std::string& name) {
         return [&, name](uint64_t done, uint64_t total) { return !progress || progress(name, done, total); };
     };
@@ -529,9 +568,7 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
 
     // 5. Tokenizer files and meta.json, then move into place.
     fs::remove(corpusFile);
-    tok->save(tmp.path);
-    if (fs::exists(tmp.path / "spm_train.model") && fs::exists(tmp.path / "tokenizer.model"))
-        fs::remove(tmp.path / "spm_train.model");
+    save_tokenizer_files(*tok, tmp);
     nlohmann::json meta;
     meta["format_version"] = kMetaFormatVersion;
     meta["tokenizer"] = tok->kind();
@@ -565,30 +602,7 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
     meta["cleaning_report"] = result.cleaning;
     meta["stats"] = result.stats;
     meta["warnings"] = result.warnings;
-    const std::time_t now = std::time(nullptr);
-    char when[32];
-    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    meta["created"] = when;
-    write_file_atomic(tmp.path / "meta.json", meta.dump(2));
-
-    if (fs::exists(out)) {
-        const fs::path old = out.parent_path() / ("." + out.filename().string() + ".old");
-        fs::remove_all(old, ec);
-        fs::rename(out, old, ec);
-        if (ec)
-            throw IoError(out.string() + ": cannot replace the existing folder (" + ec.message() + ")");
-        fs::rename(tmp.path, out, ec);
-        if (ec) {
-            fs::rename(old, out);
-            throw IoError(out.string() + ": cannot move the prepared dataset into place (" + ec.message() + ")");
-        }
-        fs::remove_all(old, ec);
-    } else {
-        fs::rename(tmp.path, out, ec);
-        if (ec)
-            throw IoError(out.string() + ": cannot move the prepared dataset into place (" + ec.message() + ")");
-    }
-    tmp.keep = true;
+    finish_output(tmp, out, std::move(meta));
     result.dir = out;
     if (progress)
         progress("writing", 1, 1);
@@ -610,6 +624,28 @@ PreparedDataset open_prepared(const fs::path& dir) {
         } catch (const nlohmann::json::exception& e) {
             throw FormatError(metaFile.string() + ": its documents entry is unreadable (" + e.what() +
                               "); prepare the data again");
+        }
+    }
+    if (d.meta.contains("parallel")) {
+        try {
+            const auto& p = d.meta.at("parallel");
+            d.parallel = true;
+            d.train_pairs = p.at("train_pairs").get<uint64_t>();
+            d.val_pairs = p.at("val_pairs").get<uint64_t>();
+            d.test_pairs = p.at("test_pairs").get<uint64_t>();
+            d.source_lang = p.value("source_lang", "");
+            d.target_lang = p.value("target_lang", "");
+        } catch (const nlohmann::json::exception& e) {
+            throw FormatError(metaFile.string() + ": its parallel entry is unreadable (" + e.what() +
+                              "); prepare the data again");
+        }
+        for (auto [name, n] : {std::pair<const char*, uint64_t>{"train.pairs", d.train_pairs},
+                               {"val.pairs", d.val_pairs},
+                               {"test.pairs", d.test_pairs}}) {
+            const fs::path f = dir / name;
+            if (!fs::exists(f) || fs::file_size(f) != n * 32)
+                throw FormatError(f.string() + (fs::exists(f) ? ": does not hold " : ": missing; it should hold ") +
+                                  std::to_string(n) + " pairs as meta.json says; prepare the data again");
         }
     }
     for (auto [name, n] : {std::pair<const char*, uint64_t>{"train.bin", d.train_tokens}, {"val.bin", d.val_tokens}}) {

@@ -18,7 +18,8 @@ namespace twb {
     X(decay_embeddings) X(beta1) X(beta2) X(grad_clip) X(label_smoothing) X(eval_interval) \
     X(eval_iters) X(log_interval) X(keep_checkpoints) X(probe_prompt) X(seed) X(threads) X(device) \
     X(dtype) X(ffn_hidden) X(activation) X(head_size) X(norm) X(norm_position) X(norm_eps) \
-    X(freeze_embeddings) X(sequences) X(embeddings_from)
+    X(freeze_embeddings) X(sequences) X(embeddings_from) X(model_kind) X(n_encoder_layer) X(n_decoder_layer) \
+    X(max_epochs) X(batch_tokens) X(bleu_pairs) X(best_by)
 // clang-format on
 
 void to_json(nlohmann::json& j, const RunConfig& c) {
@@ -177,8 +178,19 @@ std::vector<std::string> RunConfig::validate() const {
     need(learning_rate > 0 && learning_rate < 10, "learning_rate must be positive and below 10 (e.g. 1e-3)");
     need(max_iters >= 0, "max_iters must not be negative");
     need(warmup_iters >= 0, "warmup_iters must not be negative");
-    if (schedule == Schedule::InverseSqrt)
-        need(warmup_iters >= 1, "inverse_sqrt needs warmup_iters of at least 1");
+    if (schedule == Schedule::InverseSqrt || schedule == Schedule::Noam)
+        need(warmup_iters >= 1, to_string(schedule) + " needs warmup_iters of at least 1");
+    need(n_encoder_layer >= 0 && n_encoder_layer <= 128, "n_encoder_layer must be 0 (n_layer) or up to 128");
+    need(n_decoder_layer >= 0 && n_decoder_layer <= 128, "n_decoder_layer must be 0 (n_layer) or up to 128");
+    need(max_epochs >= 0, "max_epochs must not be negative (0 = max_iters decides)");
+    need(batch_tokens >= 0, "batch_tokens must not be negative (0 = batch_size * block_size)");
+    need(bleu_pairs >= 0, "bleu_pairs must not be negative (0 = no BLEU at evaluations)");
+    if (model_kind == ModelKind::Decoder)
+        need(best_by == BestBy::Loss, "best_by=bleu needs model_kind=encoder_decoder (a decoder LM has no BLEU)");
+    if (best_by == BestBy::Bleu)
+        need(bleu_pairs > 0, "best_by=bleu needs bleu_pairs > 0 (the validation pairs BLEU is measured on)");
+    if (model_kind == ModelKind::EncoderDecoder)
+        need(sequences == Sequences::Stream, "model_kind=encoder_decoder trains on pairs; leave sequences at stream");
     if (schedule == Schedule::Cosine)
         need(lr_decay_iters > warmup_iters, "lr_decay_iters (" + std::to_string(lr_decay_iters) +
                                                 ") must be larger than warmup_iters (" + std::to_string(warmup_iters) +
@@ -247,6 +259,17 @@ RunConfig::ParameterParts RunConfig::parameter_parts() const {
     // ln_1, ln_2; ln_f only for pre-norm (post-norm blocks end normalised)
     p.norms = L * 2 * perNorm + (norm_position == NormPosition::Pre ? perNorm : 0);
     p.lm_head = tie_embeddings ? 0 : V * C;
+    if (model_kind == ModelKind::EncoderDecoder) {
+        // nn/seq2seq_model: one shared token embedding (learned positions: one table per side), encoder
+        // blocks as the decoder LM's, decoder blocks with a cross-attention (c_q, c_kv, c_proj) and a third norm.
+        const int64_t E = encoder_layers(), D = decoder_layers();
+        const int64_t self = C * 3 * A + b * 3 * A + A * C + b * C,
+                      cross = C * A + b * A + C * 2 * A + b * 2 * A + A * C + b * C;
+        p.embeddings = V * C + (position == Position::Learned ? 2 * T * C : 0);
+        p.attention = E * self + D * (self + cross);
+        p.feed_forward = (E + D) * (C * F + b * F + F * C + b * C);
+        p.norms = E * 2 * perNorm + D * 3 * perNorm + (norm_position == NormPosition::Pre ? 2 * perNorm : 0);
+    }
     return p;
 }
 
@@ -321,14 +344,55 @@ RunConfig preset_config(const std::string& name) {
         c.eval_interval = 100;
         c.eval_iters = 10;
         c.log_interval = 5;
+    } else if (name == "multi30k" || name == "tatoeba") {
+        // The encoder-decoder (Vaswani et al.'s model, smaller) for Multi30k de->en on 2 CPU cores:
+        // 3+3 blocks 256 wide, sinusoidal positions and ReLU as the paper, pre-norm (post-norm wants a longer
+        // warmup than a short run has); the paper's schedule, label smoothing 0.1, token-budget batches.
+        c.model_kind = ModelKind::EncoderDecoder;
+        c.n_layer = 3;
+        c.n_head = 4;
+        c.n_embd = 256;
+        c.ffn_hidden = 1024;
+        c.block_size = 96;
+        c.dropout = 0.1;
+        c.position = Position::Sinusoidal;
+        c.activation = Activation::Relu;
+        c.batch_tokens = 4096;
+        c.schedule = Schedule::Noam;
+        c.learning_rate = 1.0;
+        c.min_lr = 0;
+        c.warmup_iters = 800;
+        c.beta2 = 0.98;
+        c.weight_decay = 0.0;
+        c.label_smoothing = 0.1;
+        c.max_iters = 20000;
+        c.max_epochs = 20;
+        c.eval_interval = 250;
+        c.eval_iters = 50;
+        c.bleu_pairs = 200;
+        c.best_by = BestBy::Bleu;
+        if (name == "tatoeba") {  // 6k short pairs: a smaller model, shorter warmup
+            c.n_layer = 2;
+            c.n_embd = 128;
+            c.ffn_hidden = 512;
+            c.block_size = 64;
+            c.batch_tokens = 2048;
+            c.warmup_iters = 200;
+            c.eval_interval = 100;
+        }
     } else {
-        throw ConfigError("unknown preset '" + name + "'; choose default, nanogpt-cpu, baby-gpt or tiny");
+        throw ConfigError("unknown preset '" + name + "'; choose " + [] {
+            std::string all;
+            for (auto& n : preset_config_names())
+                all += (all.empty() ? "" : ", ") + n;
+            return all;
+        }());
     }
     return c;
 }
 
 std::vector<std::string> preset_config_names() {
-    return {"default", "nanogpt-cpu", "baby-gpt", "tiny"};
+    return {"default", "nanogpt-cpu", "baby-gpt", "tiny", "multi30k", "tatoeba"};
 }
 
 }  // namespace twb

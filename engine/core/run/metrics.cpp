@@ -13,7 +13,7 @@ namespace twb {
 namespace {
 const char* kHeader =
     "step,kind,train_loss,val_loss,val_accuracy,val_perplexity,val_bpc,lr,ms_per_step,tokens_per_s,elapsed_s,"
-    "train_accuracy,dtype";  // columns are only ever added at the end, so older files still read
+    "train_accuracy,dtype,val_bleu,epoch";  // columns are only ever added at the end, so older files still read
 
 std::string num(double v) {
     if (std::isnan(v))
@@ -68,10 +68,11 @@ MetricsLog::~MetricsLog() {
 }
 
 void MetricsLog::append(const MetricsRow& r) {
-    std::fprintf(m_f, "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", static_cast<long long>(r.step), r.kind.c_str(),
-                 num(r.train_loss).c_str(), num(r.val_loss).c_str(), num(r.val_accuracy).c_str(),
+    std::fprintf(m_f, "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", static_cast<long long>(r.step),
+                 r.kind.c_str(), num(r.train_loss).c_str(), num(r.val_loss).c_str(), num(r.val_accuracy).c_str(),
                  num(r.val_perplexity).c_str(), num(r.val_bpc).c_str(), num(r.lr).c_str(), num(r.ms_per_step).c_str(),
-                 num(r.tokens_per_s).c_str(), num(r.elapsed_s).c_str(), num(r.train_accuracy).c_str(), r.dtype.c_str());
+                 num(r.tokens_per_s).c_str(), num(r.elapsed_s).c_str(), num(r.train_accuracy).c_str(), r.dtype.c_str(),
+                 num(r.val_bleu).c_str(), num(r.epoch).c_str());
     std::fflush(m_f);
 }
 
@@ -85,6 +86,7 @@ MetricsRow metrics_row(const StepReport& r) {
     row.tokens_per_s = r.tokens_per_s;
     row.elapsed_s = r.elapsed_s;
     row.dtype = r.dtype;
+    row.epoch = r.epoch;
     return row;
 }
 
@@ -99,6 +101,8 @@ MetricsRow metrics_row(const EvalReport& r) {
     row.val_perplexity = r.val_perplexity;
     row.val_bpc = r.val_bpc;
     row.elapsed_s = r.elapsed_s;
+    row.val_bleu = r.val_bleu;
+    row.epoch = r.epoch;
     return row;
 }
 
@@ -111,6 +115,7 @@ StepReport step_report(const MetricsRow& row) {
     s.tokens_per_s = row.tokens_per_s;
     s.elapsed_s = row.elapsed_s;
     s.dtype = row.dtype;
+    s.epoch = row.epoch;
     return s;
 }
 
@@ -124,6 +129,8 @@ EvalReport eval_report(const MetricsRow& row) {
     e.val_perplexity = row.val_perplexity;
     e.val_bpc = row.val_bpc;
     e.elapsed_s = row.elapsed_s;
+    e.val_bleu = row.val_bleu;
+    e.epoch = row.epoch;
     return e;
 }
 
@@ -160,6 +167,8 @@ std::vector<MetricsRow> read_metrics(const std::filesystem::path& path) {
         r.ms_per_step = get("ms_per_step");
         r.tokens_per_s = get("tokens_per_s");
         r.elapsed_s = get("elapsed_s");
+        r.val_bleu = get("val_bleu");
+        r.epoch = get("epoch");
         if (col.count("dtype") && col["dtype"] < c.size())
             r.dtype = c[col["dtype"]];
         rows.push_back(r);

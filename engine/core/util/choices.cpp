@@ -18,8 +18,10 @@ struct Names<Position> {
 };
 template <>
 struct Names<Schedule> {
-    static constexpr std::pair<Schedule, const char*> items[] = {
-        {Schedule::Cosine, "cosine"}, {Schedule::Constant, "constant"}, {Schedule::InverseSqrt, "inverse_sqrt"}};
+    static constexpr std::pair<Schedule, const char*> items[] = {{Schedule::Cosine, "cosine"},
+                                                                 {Schedule::Constant, "constant"},
+                                                                 {Schedule::InverseSqrt, "inverse_sqrt"},
+                                                                 {Schedule::Noam, "noam"}};
 };
 template <>
 struct Names<DType> {
@@ -56,6 +58,15 @@ template <>
 struct Names<Sequences> {
     static constexpr std::pair<Sequences, const char*> items[] = {{Sequences::Stream, "stream"},
                                                                   {Sequences::Documents, "documents"}};
+};
+template <>
+struct Names<ModelKind> {
+    static constexpr std::pair<ModelKind, const char*> items[] = {{ModelKind::Decoder, "decoder"},
+                                                                  {ModelKind::EncoderDecoder, "encoder_decoder"}};
+};
+template <>
+struct Names<BestBy> {
+    static constexpr std::pair<BestBy, const char*> items[] = {{BestBy::Loss, "loss"}, {BestBy::Bleu, "bleu"}};
 };
 
 template <class E>
@@ -106,6 +117,8 @@ TWB_CHOICE(Activation)
 TWB_CHOICE(NormKind)
 TWB_CHOICE(NormPosition)
 TWB_CHOICE(Sequences)
+TWB_CHOICE(ModelKind)
+TWB_CHOICE(BestBy)
 #undef TWB_CHOICE
 
 #define TWB_CHOICE_JSON(E, what)                                                  \
@@ -126,6 +139,8 @@ TWB_CHOICE_JSON(Activation, "activation")
 TWB_CHOICE_JSON(NormKind, "norm")
 TWB_CHOICE_JSON(NormPosition, "norm_position")
 TWB_CHOICE_JSON(Sequences, "sequences")
+TWB_CHOICE_JSON(ModelKind, "model_kind")
+TWB_CHOICE_JSON(BestBy, "best_by")
 #undef TWB_CHOICE_JSON
 
 DeviceChoice parse_device(const std::string& text) {

@@ -11,7 +11,8 @@
 namespace twb {
 
 enum class Position { Learned, Sinusoidal, Rotary };
-enum class Schedule { Constant, Cosine, InverseSqrt };
+/// Noam: Vaswani et al.'s schedule exactly, learning_rate * n_embd^-0.5 * min(s^-0.5, s * warmup^-1.5).
+enum class Schedule { Constant, Cosine, InverseSqrt, Noam };
 /// Precision: auto (bf16 mixed precision where the hardware does bf16 natively, float32 elsewhere; see
 /// precision.h), float32, or bfloat16 (autocast matmuls, fp32 master weights).
 enum class DType { Auto, Float32, BFloat16 };
@@ -26,6 +27,10 @@ enum class NormPosition { Pre, Post };
 /// How the decoder LM cuts training sequences: nanoGPT's continuous token stream, or one document
 /// (<bos> … <eos>) per sequence, padded (needs a dataset prepared with --documents).
 enum class Sequences { Stream, Documents };
+/// The model family: the decoder LM (GPT) or the encoder-decoder translation model (Vaswani et al.).
+enum class ModelKind { Decoder, EncoderDecoder };
+/// Which evaluation names the best checkpoint: the lowest validation loss or the highest validation BLEU.
+enum class BestBy { Loss, Bleu };
 
 /// The spelling of a choice ("rotary", "inverse_sqrt", "bfloat16", "cuda", "bpe").
 std::string to_string(Position v);
@@ -37,6 +42,8 @@ std::string to_string(Activation v);
 std::string to_string(NormKind v);
 std::string to_string(NormPosition v);
 std::string to_string(Sequences v);
+std::string to_string(ModelKind v);
+std::string to_string(BestBy v);
 
 /// All spellings of a choice, in the order the GUI lists them.
 template <class E>
@@ -72,5 +79,9 @@ void to_json(nlohmann::json& j, NormPosition v);
 void from_json(const nlohmann::json& j, NormPosition& v);
 void to_json(nlohmann::json& j, Sequences v);
 void from_json(const nlohmann::json& j, Sequences& v);
+void to_json(nlohmann::json& j, ModelKind v);
+void from_json(const nlohmann::json& j, ModelKind& v);
+void to_json(nlohmann::json& j, BestBy v);
+void from_json(const nlohmann::json& j, BestBy& v);
 
 }  // namespace twb

@@ -19,7 +19,8 @@ struct RunConfig {
     int vocab_size = 0;                       // filled from the dataset's meta.json when 0
     Sequences sequences = Sequences::Stream;  // stream (continuous, as nanoGPT) | documents (<bos> doc <eos> per row)
     // --- model ---
-    int n_layer = 4;                       // transformer blocks
+    ModelKind model_kind = ModelKind::Decoder;  // decoder (GPT LM) | encoder_decoder (translation; parallel data)
+    int n_layer = 4;                            // transformer blocks
     int n_head = 4;                        // attention heads per block; n_embd divides by it unless head_size is set
     int n_embd = 128;                      // model width (channels)
     int block_size = 64;                   // context length in tokens
@@ -38,17 +39,24 @@ struct RunConfig {
     // per line, n_embd values) matched by token text, or from a run/checkpoint with the same tokenizer and
     // width; tokens the file lacks keep their random start. "" = none. E.g. "vectors/wiki.simple.vec"
     std::string embeddings_from;
+    int n_encoder_layer = 0;  // encoder_decoder: encoder blocks; 0 = n_layer
+    int n_decoder_layer = 0;  // encoder_decoder: decoder blocks; 0 = n_layer (block_size = max tokens per side)
     // --- optimisation ---
     int batch_size = 12;  // sequences per micro-batch
     int gradient_accumulation_steps = 1;
-    double learning_rate = 3e-3;           // peak learning rate (3e-3 beat 1e-3, 2e-3 and 5e-3 for 4x4x128 in bench/)
-    int max_iters = 2000;                  // optimiser steps
-    Schedule schedule = Schedule::Cosine;  // constant | cosine (warmup + cosine to min_lr) | inverse_sqrt (Vaswani)
-    int warmup_iters = 100;                // linear warmup steps
-    int lr_decay_iters = 2000;             // cosine reaches min_lr here
-    double min_lr = 3e-4;                  // floor of the cosine schedule (learning_rate / 10)
-    double weight_decay = 0.1;             // AdamW decay on weight matrices only
-    bool decay_embeddings = true;          // also decay the embedding matrices
+    double learning_rate = 3e-3;  // peak learning rate (3e-3 beat 1e-3, 2e-3 and 5e-3 for 4x4x128 in bench/)
+    int max_iters = 2000;         // optimiser steps
+    double max_epochs = 0;        // encoder_decoder: passes over the training pairs; when > 0 it sets max_iters
+    int batch_tokens =
+        0;  // encoder_decoder: tokens per micro-batch (source + target, padding included); 0 = batch_size * block_size
+    // constant | cosine (warmup + cosine to min_lr) | inverse_sqrt (peak learning_rate) | noam (Vaswani et al.
+    // exactly: learning_rate is the scale, lr = learning_rate * n_embd^-0.5 * min(s^-0.5, s * warmup_iters^-1.5))
+    Schedule schedule = Schedule::Cosine;
+    int warmup_iters = 100;        // linear warmup steps
+    int lr_decay_iters = 2000;     // cosine reaches min_lr here
+    double min_lr = 3e-4;          // floor of the cosine schedule (learning_rate / 10)
+    double weight_decay = 0.1;     // AdamW decay on weight matrices only
+    bool decay_embeddings = true;  // also decay the embedding matrices
     double beta1 = 0.9;
     double beta2 = 0.99;
     double grad_clip = 1.0;        // max global gradient norm; 0 = off
@@ -59,6 +67,9 @@ struct RunConfig {
     int log_interval = 10;     // steps between progress reports
     int keep_checkpoints = 3;  // most recent checkpoints kept (the best is always kept)
     std::string probe_prompt;  // text whose attention is captured at each evaluation; "" = from val
+    int bleu_pairs =
+        200;  // encoder_decoder: validation BLEU at each evaluation over the first N pairs (greedy); 0 = off
+    BestBy best_by = BestBy::Loss;  // encoder_decoder: the best checkpoint by val loss or by val BLEU (bleu)
     // --- runtime ---
     uint64_t seed = 1337;
     int threads = 0;              // intra-op threads; 0 = all cores
@@ -73,6 +84,8 @@ struct RunConfig {
     void set(const std::string& key_equals_value);
     /// Channels per attention head: head_size, or n_embd / n_head when head_size is 0.
     int head_dim() const { return head_size > 0 ? head_size : (n_head > 0 ? n_embd / n_head : 0); }
+    int encoder_layers() const { return n_encoder_layer > 0 ? n_encoder_layer : n_layer; }
+    int decoder_layers() const { return n_decoder_layer > 0 ? n_decoder_layer : n_layer; }
     /// Feed-forward hidden width: ffn_hidden, or 4 * n_embd when ffn_hidden is 0.
     int ffn_dim() const { return ffn_hidden > 0 ? ffn_hidden : 4 * n_embd; }
     /// Model parameter count for this config (vocab_size must be known).

@@ -176,7 +176,65 @@ struct PreparedDataset {
     std::string tokenizer_kind;
     bool has_documents = false;  // prepared with --documents (train.docs, val.docs)
     uint64_t train_documents = 0, val_documents = 0;
+    /// A parallel dataset (prepare_parallel): pairs as records in {train,val,test}.pairs.
+    bool parallel = false;
+    uint64_t train_pairs = 0, val_pairs = 0, test_pairs = 0;
+    std::string source_lang, target_lang;
 };
+// ---------------------------------------------------------------- parallel data (translation)
+
+/// A parallel corpus for an encoder-decoder model: line-aligned source and target files, or one
+/// tab-separated file with two chosen columns (Tatoeba: English, Bokmål, attribution). The official
+/// validation and test pairs may be given as files; otherwise they are held out of the training pairs.
+/// One vocabulary, trained on both sides of the training pairs, serves source and target.
+/// Every split is a token file {split}.bin (per pair: source ids, <eos>, target ids, <eos>) and a
+/// record index {split}.pairs in DocumentIndex's format: two [start, end) ranges per pair, source then
+/// target, each excluding its <eos>. A pair whose side is longer than max_tokens is dropped from
+/// training and counted; the decoder input starts with <bos> when batched (nn/pair_batcher).
+struct ParallelPrepareOptions {
+    std::string source, target;                // line-aligned files (the training pairs)
+    std::string pairs;                         // or: a TSV file of pairs (instead of source/target)
+    int source_column = 0, target_column = 1;  // pairs: 0-based columns
+    std::string val_source, val_target;        // official validation files (or val_pairs, a TSV)
+    std::string test_source, test_target;      // official test files (or test_pairs, a TSV)
+    std::string val_pairs, test_pairs;
+    std::string source_lang, target_lang;  // e.g. "de", "en" (meta.json; informative)
+    double val_fraction = 0.05;            // held out of the training pairs when no validation files are given
+    double test_fraction = 0.0;            // held out when no test files are given
+    int max_tokens = 0;                    // drop training pairs with a side longer than this (0 = keep all)
+    TokenizerSpec tokenizer;               // must have <bos>/<eos> (every kind but char)
+    uint64_t seed = 1337;                  // the held-out split's shuffle
+    std::filesystem::path out;
+    bool overwrite = false;
+};
+
+/// What one side of a split looks like in tokens (eos excluded).
+struct SideLengths {
+    double mean = 0;
+    uint64_t max = 0;
+    std::vector<uint64_t> histogram;  // pairs per bin of 8 tokens: [0,8), [8,16), ...; the last bin open
+};
+
+struct ParallelPrepareResult {
+    std::filesystem::path dir;
+    uint64_t train_pairs = 0, val_pairs = 0, test_pairs = 0;
+    uint64_t dropped_long = 0;  // training pairs over max_tokens
+    int vocab_size = 0;
+    SideLengths source_lengths, target_lengths;  // of the training pairs kept
+    double seconds = 0;
+};
+
+/// Prepares a parallel dataset. InputError naming the file (and line) for unaligned, empty or
+/// malformed input; ConfigError for bad options; Cancelled. Nothing is left behind on failure.
+ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const PrepareProgressFn& progress = {});
+
+/// One pair of a parallel dataset's split, as token ids without <bos>/<eos>.
+struct TokenPair {
+    std::vector<int32_t> source, target;
+};
+/// Reads every pair of split ("train", "val" or "test"). InputError/FormatError naming the file.
+std::vector<TokenPair> read_pairs(const PreparedDataset& data, const std::string& split);
+
 /// Reads DIR/meta.json and checks the token files match it. Throws InputError/FormatError.
 PreparedDataset open_prepared(const std::filesystem::path& dir);
 

@@ -21,6 +21,8 @@ struct MetricsRow {
     double lr = NAN, ms_per_step = NAN, tokens_per_s = NAN, elapsed_s = NAN;
     double train_accuracy = NAN;  // eval rows: accuracy on the training split (beside val_accuracy)
     std::string dtype;            // train rows: the precision in force (float32 or bfloat16; what auto chose)
+    double val_bleu = NAN;        // eval rows of an encoder-decoder: greedy BLEU on the first bleu_pairs val pairs
+    double epoch = NAN;           // encoder-decoder: passes over the training pairs so far
 };
 
 class MetricsLog {

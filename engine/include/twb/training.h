@@ -41,6 +41,7 @@ struct StepReport {
     double elapsed_s = 0;         // training time of the run so far (resumes add up)
     double comm_ms_per_step = 0;  // multi-process runs: time in the gradient all-reduce, mean per step
     std::string dtype;            // the precision in force: float32 or bfloat16
+    double epoch = NAN;           // encoder-decoder: passes over the training pairs so far
 };
 
 struct EvalReport {
@@ -48,6 +49,8 @@ struct EvalReport {
     double train_loss = 0, train_accuracy = 0, val_loss = 0, val_accuracy = 0, val_perplexity = 0, val_bpc = 0;
     bool is_best = false;
     double elapsed_s = 0;
+    double val_bleu = NAN;  // encoder-decoder: greedy BLEU on the first bleu_pairs validation pairs
+    double epoch = NAN;     // encoder-decoder: passes over the training pairs so far
 };
 
 struct TrainSummary {

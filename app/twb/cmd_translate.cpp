@@ -1,0 +1,92 @@
+// twb translate: an encoder-decoder run translates lines (a file or stdin), one line out per line in,
+// progress on stderr; and what twb eval prints for a translation run.
+#include "app/twb/commands.h"
+#include "app/twb/interrupt.h"
+#include "twb/errors.h"
+#include "twb/text.h"
+#include "twb/translation.h"
+
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+
+namespace twb::cli {
+
+namespace {
+void add_decoding_options(CLI::App& app, TranslateOptions& t) {
+    app.add_option("--beam", t.beam_width, "Beam width; 1 = greedy, batched over lines (default 1)");
+    app.add_option("--length-penalty", t.length_penalty, "Beam search: score / length^this (default 1.0)");
+    app.add_option("--max-ratio", t.max_length_ratio,
+                   "A translation stops after this many tokens per source token, plus --max-extra (default 1.5)");
+    app.add_option("--max-extra", t.max_length_extra, "Tokens allowed beyond --max-ratio (default 10)");
+    app.add_option("--batch-size", t.batch_size, "Greedy: source lines per encoder pass (default 32)");
+    app.add_flag_function(
+        "--no-kv-cache", [&t](int64_t) { t.use_kv_cache = false; },
+        "Recompute the whole prefix at each step (same output, slower)");
+}
+
+TranslateProgress stderr_progress(bool quiet) {
+    const auto& interrupted = install_interrupt_flag();
+    return [&interrupted, quiet](size_t done, size_t total) {
+        if (!quiet) {
+            std::fprintf(stderr, "\rtranslated %zu/%zu", done, total);
+            if (done == total)
+                std::fprintf(stderr, "\n");
+        }
+        return !interrupted.load();
+    };
+}
+}  // namespace
+
+Action add_translate(CLI::App& app) {
+    struct Opts {
+        std::string run, input, checkpoint = "best";
+        TranslateOptions t;
+        bool quiet = false;
+    };
+    auto o = std::make_shared<Opts>();
+    app.add_option("--run,-r", o->run, "Run folder of an encoder-decoder run (or a checkpoint folder)")->required();
+    app.add_option("--input,-i", o->input, "Source lines to translate (default: stdin)");
+    app.add_option("--checkpoint", o->checkpoint, "best (default), last or a step number");
+    add_decoding_options(app, o->t);
+    app.add_flag("--quiet,-q", o->quiet, "No progress on stderr");
+    return [o]() {
+        o->t.validate();
+        Translator tr;
+        tr.open(o->run, o->checkpoint);
+        std::string text;
+        if (o->input.empty() || o->input == "-")
+            text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+        else
+            text = read_file(o->input);
+        const auto lines = text_lines(text, o->input.empty() ? "stdin" : o->input);
+        if (!o->quiet)
+            std::fprintf(stderr, "checkpoint %s (step %lld), %zu lines, %s\n", tr.checkpoint().c_str(),
+                         static_cast<long long>(tr.step()), lines.size(),
+                         o->t.beam_width > 1 ? ("beam " + std::to_string(o->t.beam_width)).c_str() : "greedy");
+        for (const auto& out : tr.translate(lines, o->t, stderr_progress(o->quiet)))
+            std::printf("%s\n", out.c_str());
+        return 0;
+    };
+}
+
+int eval_translation(const std::string& run, const std::string& checkpoint, const std::string& split,
+                     const std::string& data, int beam) {
+    Translator tr;
+    tr.open(run, checkpoint);
+    std::printf("checkpoint %s (step %lld)\n", tr.checkpoint().c_str(), static_cast<long long>(tr.step()));
+    TranslateOptions t;
+    t.beam_width = beam;
+    const TranslationEval e = tr.evaluate(split, t, data, stderr_progress(false));
+    std::printf("%s: %lld pairs (%lld longer than block_size skipped), %lld target tokens, %s\n", e.split.c_str(),
+                static_cast<long long>(e.pairs), static_cast<long long>(e.skipped),
+                static_cast<long long>(e.target_tokens),
+                beam > 1 ? ("beam " + std::to_string(beam)).c_str() : "greedy");
+    std::printf("loss        %.4f\naccuracy    %.4f\n", e.loss, e.accuracy);
+    std::printf("BLEU        %.2f (references: the split's target ids decoded; %s)\n", e.bleu.score,
+                e.bleu.signature.c_str());
+    std::printf("chrF2       %.2f\n", e.chrf.score);
+    return 0;
+}
+
+}  // namespace twb::cli

@@ -1,0 +1,139 @@
+// Training the encoder-decoder end to end: a tiny model learns to copy short sequences through its
+// cross-attention (its validation BLEU rises far above 0), metrics.csv carries val_bleu, and resuming reproduces the
+// uninterrupted run exactly.
+#include "test_util.h"
+#include "twb/dataset.h"
+#include "twb/errors.h"
+#include "twb/metrics.h"
+#include "twb/training.h"
+#include "twb/translation.h"
+
+#include <random>
+
+using namespace twb;
+
+class TestSeq2SeqTraining : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::filesystem::path m_data;
+
+    RunConfig config(int iters) const {
+        RunConfig c = preset_config("tatoeba");
+        c.data_dir = m_data.string();
+        c.n_layer = 2;
+        c.n_embd = 64;
+        c.n_head = 4;
+        c.ffn_hidden = 128;
+        c.block_size = 16;
+        c.dropout = 0;
+        c.max_epochs = 0;
+        c.max_iters = iters;
+        c.batch_tokens = 400;
+        c.schedule = Schedule::Noam;
+        c.learning_rate = 0.15;  // peak 0.15 * 64^-0.5 * 50^-0.5 = 2.7e-3 at step 50
+        c.warmup_iters = 50;
+        c.label_smoothing = 0;
+        c.eval_interval = iters;
+        c.eval_iters = 5;
+        c.bleu_pairs = 40;
+        c.log_interval = 1;
+        c.threads = 1;
+        return c;
+    }
+    struct Run {
+        std::vector<double> losses;
+        TrainSummary summary;
+        std::vector<EvalReport> evals;
+    };
+    Run run(const RunConfig& c, const std::string& dir, bool resume = false, int stopAt = -1) {
+        Run r;
+        TrainJob job;
+        job.config = c;
+        job.run_dir = dir;
+        job.resume = resume;
+        TrainCallbacks cb;
+        cb.on_step = [&](const StepReport& s) {
+            r.losses.push_back(s.loss);
+            return s.step != stopAt;
+        };
+        cb.on_eval = [&](const EvalReport& e) { r.evals.push_back(e); };
+        r.summary = train(job, cb);
+        return r;
+    }
+
+private slots:
+    void initTestCase() {
+        // The copy task: "c a f" -> "c a f", letters a..h, 3 to 7 of them (the target is the source).
+        std::mt19937 rng(5);
+        std::string src, tgt;
+        for (int i = 0; i < 1500; ++i) {
+            const int n = 3 + static_cast<int>(rng() % 5);
+            std::vector<std::string> w;
+            for (int k = 0; k < n; ++k)
+                w.push_back(std::string(1, static_cast<char>('a' + rng() % 8)));
+            for (int k = 0; k < n; ++k)
+                src += w[static_cast<size_t>(k)] + (k + 1 < n ? " " : "\n");
+            for (int k = 0; k < n; ++k)
+                tgt += w[static_cast<size_t>(k)] + (k + 1 < n ? " " : "\n");
+        }
+        twbtest::write(twbtest::path(m_dir, "s.txt"), src);
+        twbtest::write(twbtest::path(m_dir, "t.txt"), tgt);
+        ParallelPrepareOptions o;
+        o.source = twbtest::path(m_dir, "s.txt").string();
+        o.target = twbtest::path(m_dir, "t.txt").string();
+        o.val_fraction = 0.05;
+        o.test_fraction = 0.05;
+        o.tokenizer.kind = TokenizerKind::Word;
+        o.out = twbtest::path(m_dir, "data");
+        prepare_parallel(o);
+        m_data = o.out;
+    }
+    void learnsToCopy() {
+        const auto dir = twbtest::path(m_dir, "learn").string();
+        const auto r = run(config(600), dir);
+        QCOMPARE(r.summary.final_step, int64_t(600));
+        QCOMPARE(r.evals.size(), size_t(2));
+        QVERIFY(r.evals[0].val_bleu < 5);  // untrained
+        // The same setup through twb train (1500 pairs, 1 thread) went BLEU 2.2 at step 300, 35.8 at 400, 81.8
+        // at 500 and 93.9 at 600: the threshold 50 is well past the plateau's end and well below the end.
+        qInfo("val BLEU after 600 steps: %.2f (loss %.3f)", r.evals[1].val_bleu, r.evals[1].val_loss);
+        QVERIFY(r.evals[1].val_bleu > 50);
+        const auto rows = read_metrics(std::filesystem::path(dir) / "metrics.csv");
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](auto& x) { return x.kind == "eval" && x.val_bleu > 50; }));
+        // The run translates and evaluates through the public API.
+        Translator tr;
+        tr.open(dir, "last");
+        QCOMPARE(tr.translate({"a b c d"})[0], std::string("a b c d"));
+        const auto ev = tr.evaluate("test");
+        QVERIFY(ev.pairs > 50);
+        QVERIFY(ev.bleu.score > 50);
+        TranslateOptions beam;
+        beam.beam_width = 4;
+        QVERIFY(tr.evaluate("test", beam).bleu.score > 50);
+    }
+    void resumeIsExact() {
+        auto cfg = config(30);
+        cfg.dropout = 0.1;  // exercises the RNG state too
+        cfg.eval_interval = 10;
+        cfg.bleu_pairs = 5;
+        const auto full = run(cfg, twbtest::path(m_dir, "full").string());
+        const auto first = run(cfg, twbtest::path(m_dir, "split").string(), false, 13);
+        QVERIFY(first.summary.stopped);
+        const auto second = run(cfg, twbtest::path(m_dir, "split").string(), true);
+        QCOMPARE(second.summary.final_step, int64_t(30));
+        std::vector<double> joined = first.losses;
+        joined.insert(joined.end(), second.losses.begin(), second.losses.end());
+        QCOMPARE(joined.size(), full.losses.size());
+        for (size_t i = 0; i < joined.size(); ++i)
+            QCOMPARE(joined[i], full.losses[i]);
+    }
+    void decoderRunsAndParallelDataDoNotMix() {
+        RunConfig c = config(5);
+        c.model_kind = ModelKind::Decoder;
+        c.best_by = BestBy::Loss;
+        QVERIFY_THROWS_EXCEPTION(ConfigError, run(c, twbtest::path(m_dir, "lm").string()));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSeq2SeqTraining)
+#include "tst_seq2seq_training.moc"
