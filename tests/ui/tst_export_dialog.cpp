@@ -123,6 +123,11 @@ private slots:
         const QString reason = qobject_cast<QStandardItemModel*>(d.formatBox()->model())->item(0)->toolTip();
         QVERIFY2(reason.contains("position=rotary"), qPrintable(reason));
         QVERIFY2(d.reasons().contains("position=rotary"), qPrintable(d.reasons()));
+        // the dialog moves to the first usable format; a blocked one cannot be chosen, and forced onto
+        // it (as a remembered format could be), the export refuses with the reason
+        QCOMPARE(d.formatBox()->currentData().toString(), QString("safetensors"));
+        QVERIFY(!d.selectFormat("gguf-f32"));
+        d.formatBox()->setCurrentIndex(0);
         d.outputEdit()->setText(m_ws.filePath("rotary.gguf"));
         d.startExport();
         QVERIFY(!d.isBusy());
