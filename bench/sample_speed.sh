@@ -14,12 +14,10 @@ build=$(cd "${1:-$here/../build}" && pwd)
 tokens=${2:-1000}
 rounds=${3:-5}
 twb="$build/bin/twb"
-corpus="$here/../../shared/datasets/tinyshakespeare/input.txt"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$twb" prepare -q --input "$corpus" --tokenizer char --val-fraction 0.1 --out "$work/data" > /dev/null
-"$twb" train -q --data "$work/data" --preset baby-gpt --set max_iters=1 --set lr_decay_iters=1 --set warmup_iters=0 \
-  --set batch_size=1 --set eval_iters=1 --set eval_interval=1 --set threads=2 --out "$work/run" > /dev/null
+. "$here/bench_run.sh"
+make_bench_run "$twb" "$work"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$twb" "$work/run" "$tokens" "$rounds" <<'PY'
 import re, statistics, subprocess, sys, time
