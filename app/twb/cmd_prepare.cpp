@@ -37,12 +37,19 @@ int prepare_parallel_dataset(ParallelPrepareOptions p, const std::string& tokeni
     bar.finish();
     std::printf("prepared %s (parallel%s%s%s)\n", r.dir.c_str(), p.source_lang.empty() ? "" : ", ",
                 p.source_lang.c_str(), p.target_lang.empty() ? "" : ("->" + p.target_lang).c_str());
-    std::printf("  tokenizer %s, one vocabulary of %d for both sides\n", tokenizer.c_str(), r.vocab_size);
+    if (r.source_vocab_size > 0)
+        std::printf("  tokenizer %s, separate vocabularies: source %d, target %d\n", tokenizer.c_str(),
+                    r.source_vocab_size, r.vocab_size);
+    else
+        std::printf("  tokenizer %s, one vocabulary of %d for both sides\n", tokenizer.c_str(), r.vocab_size);
     std::printf("  pairs: train %llu, val %llu, test %llu\n", static_cast<unsigned long long>(r.train_pairs),
                 static_cast<unsigned long long>(r.val_pairs), static_cast<unsigned long long>(r.test_pairs));
     if (p.max_tokens > 0)
         std::printf("  dropped %llu training pairs with a side longer than %d tokens\n",
                     static_cast<unsigned long long>(r.dropped_long), p.max_tokens);
+    if (p.max_length_ratio > 0)
+        std::printf("  dropped %llu training pairs whose longer side has over %g times the tokens of the shorter\n",
+                    static_cast<unsigned long long>(r.dropped_ratio), p.max_length_ratio);
     auto lengths = [](const char* side, const SideLengths& l) {
         std::printf("  %s tokens per sentence: mean %.1f, max %llu; per 8 tokens:", side, l.mean,
                     static_cast<unsigned long long>(l.max));
@@ -89,6 +96,11 @@ Action add_prepare(CLI::App& app) {
                    "Parallel data: share of the training pairs held out for test when no test files are given");
     app.add_option("--max-tokens", par.max_tokens,
                    "Parallel data: drop training pairs with a side longer than this many tokens (counted)");
+    app.add_option("--max-length-ratio", par.max_length_ratio,
+                   "Parallel data: drop training pairs whose longer side has more than this many times the tokens "
+                   "of the shorter (counted; 0 = keep all)");
+    app.add_flag("--separate-vocab", par.separate_vocab,
+                 "Parallel data: one vocabulary per side, each trained on its own side (default: one shared)");
     app.add_option("--input,-i", o->inputs, "Input file or folder (repeat for several; parallel: source then target)");
     app.add_option("--preset", o->preset,
                    "Use a preset instead of --input: fortunes (Debian's fortune cookies, "
@@ -130,6 +142,10 @@ Action add_prepare(CLI::App& app) {
         if (!o->par.source.empty() || !o->par.target.empty() || !o->par.pairs.empty())
             return prepare_parallel_dataset(o->par, o->tokenizer, o->vocab, o->valGiven ? o->val : -1, o->seed, o->out,
                                             o->force, o->quiet);
+        if (o->par.separate_vocab || o->par.max_length_ratio != 0 || o->par.max_tokens != 0)
+            throw ConfigError(
+                "--separate-vocab, --max-tokens and --max-length-ratio are for parallel data; give "
+                "--source and --target (or --pairs)");
         PrepareOptions p;
         if (!o->preset.empty()) {
             p = preset_options(o->preset, o->out);

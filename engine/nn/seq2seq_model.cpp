@@ -45,6 +45,8 @@ StackImpl::StackImpl(const RunConfig& c, int layers, bool decoder) {
 
 Seq2SeqImpl::Seq2SeqImpl(const RunConfig& c) : m_cfg(c) {
     wte = register_module("wte", torch::nn::Embedding(c.vocab_size, c.n_embd));
+    if (c.source_vocab_size > 0)
+        src_wte = register_module("src_wte", torch::nn::Embedding(c.source_vocab_size, c.n_embd));
     drop = register_module("drop", torch::nn::Dropout(c.dropout));
     encoder = register_module("encoder", Stack(c, c.encoder_layers(), false));
     decoder = register_module("decoder", Stack(c, c.decoder_layers(), true));
@@ -62,8 +64,11 @@ Seq2SeqImpl::Seq2SeqImpl(const RunConfig& c) : m_cfg(c) {
         m_rope_sin = register_buffer("rope_sin", sn);
     }
     init_weights();
-    if (c.freeze_embeddings)
+    if (c.freeze_embeddings) {
         wte->weight.set_requires_grad(false);
+        if (src_wte)
+            src_wte->weight.set_requires_grad(false);
+    }
 }
 
 void Seq2SeqImpl::init_weights() {
@@ -77,7 +82,7 @@ void Seq2SeqImpl::init_weights() {
             isBias ? p.zero_() : p.fill_(1.0);
         else if (isBias)
             p.zero_();
-        else if (name == "wte.weight")
+        else if (name == "wte.weight" || name == "src_wte.weight")
             p.normal_(0.0, std::pow(static_cast<double>(m_cfg.n_embd), -0.5));  // scaled by sqrt(C) in embed()
         else if (name.find("c_proj.weight") != std::string::npos)
             p.normal_(0.0, residStd);
@@ -97,7 +102,8 @@ torch::Tensor Seq2SeqImpl::embed(const torch::Tensor& ids, int64_t P, Stack& sta
     const int64_t T = ids.size(1);
     TORCH_CHECK(P + T <= m_cfg.block_size, "a sequence of ", P + T, " tokens is longer than block_size ",
                 m_cfg.block_size);
-    auto x = wte(ids) * std::sqrt(static_cast<double>(m_cfg.n_embd));
+    const bool source = stack.get() == encoder.get();
+    auto x = (source && src_wte ? src_wte(ids) : wte(ids)) * std::sqrt(static_cast<double>(m_cfg.n_embd));
     if (m_cfg.position == Position::Learned)
         x = x + stack->wpe(torch::arange(P, P + T, ids.options()));
     else if (m_cfg.position == Position::Sinusoidal)

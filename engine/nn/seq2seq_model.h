@@ -4,11 +4,12 @@
 // with a non-causal mask and a key-padding mask); a decoder of n_decoder_layer blocks of causal
 // self-attention, cross-attention over the encoder's output and a feed-forward MLP, each around a
 // residual with a norm (pre-norm by default, post-norm as the paper); a final norm per stack (pre-norm);
-// the output projection tied to the token embedding (one vocabulary for source and target).
-// Parameter names: wte.weight, encoder.wpe.weight (learned), encoder.h.N.{ln_1,attn,ln_2,mlp}.*,
-// encoder.ln_f.*, decoder.h.N.{ln_1,self_attn,ln_2,cross_attn,ln_3,mlp}.*, decoder.ln_f.*, lm_head.weight
-// (untied only). block_size bounds each stack's input: source + <eos>, and <bos> + target.
-// Not thread-safe: one thread drives a model at a time.
+// the output projection tied to the token embedding (one vocabulary for source and target; with separate
+// vocabularies, source_vocab_size > 0, the encoder reads its own src_wte and wte is the target's).
+// Parameter names: wte.weight, src_wte.weight (separate vocabularies), encoder.wpe.weight (learned),
+// encoder.h.N.{ln_1,attn,ln_2,mlp}.*, encoder.ln_f.*, decoder.h.N.{ln_1,self_attn,ln_2,cross_attn,ln_3,mlp}.*,
+// decoder.ln_f.*, lm_head.weight (untied only). block_size bounds each stack's input: source + <eos>, and <bos> +
+// target. Not thread-safe: one thread drives a model at a time.
 #pragma once
 #include "nn/attention.h"
 #include "nn/cross_attention.h"
@@ -75,6 +76,7 @@ public:
     const RunConfig& config() const { return m_cfg; }
 
     torch::nn::Embedding wte{nullptr};
+    torch::nn::Embedding src_wte{nullptr};  // separate vocabularies: the source side's (else wte serves both)
     torch::nn::Dropout drop{nullptr};
     Stack encoder{nullptr}, decoder{nullptr};
     torch::nn::Linear lm_head{nullptr};  // only when untied

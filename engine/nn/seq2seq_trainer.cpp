@@ -69,6 +69,12 @@ void Seq2SeqTrainer::prepare() {
     if (m_cfg.vocab_size != m_data.vocab_size)
         throw ConfigError("config vocab_size " + std::to_string(m_cfg.vocab_size) + " differs from the dataset's " +
                           std::to_string(m_data.vocab_size));
+    if (m_cfg.source_vocab_size == 0)
+        m_cfg.source_vocab_size = m_data.source_vocab_size;
+    if (m_cfg.source_vocab_size != m_data.source_vocab_size)
+        throw ConfigError("config source_vocab_size " + std::to_string(m_cfg.source_vocab_size) +
+                          " differs from the dataset's " + std::to_string(m_data.source_vocab_size) +
+                          " (0 = one vocabulary shared by both sides)");
     if (m_cfg.batch_tokens == 0)
         m_cfg.batch_tokens = m_cfg.batch_size * m_cfg.block_size;
     m_cfg.check();
@@ -149,10 +155,16 @@ void Seq2SeqTrainer::restore() {
 }
 
 void Seq2SeqTrainer::open_run_folder() {
-    fs::create_directories(m_runDir / "tokenizer");
-    for (const char* f : {"tokenizer.json", "tokenizer.model"})
-        if (fs::exists(m_data.dir / f))
-            fs::copy_file(m_data.dir / f, m_runDir / "tokenizer" / f, fs::copy_options::overwrite_existing);
+    // The run carries its tokenizers (the source side's too, with separate vocabularies).
+    for (const auto& [from, to] : {std::pair<fs::path, fs::path>{m_data.dir, m_runDir / "tokenizer"},
+                                   {m_data.dir / "source_tokenizer", m_runDir / "source_tokenizer"}}) {
+        if (!fs::exists(from / "tokenizer.json"))
+            continue;
+        fs::create_directories(to);
+        for (const char* f : {"tokenizer.json", "tokenizer.model"})
+            if (fs::exists(from / f))
+                fs::copy_file(from / f, to / f, fs::copy_options::overwrite_existing);
+    }
     write_file_atomic(m_runDir / "config.json", nlohmann::json(m_cfg).dump(2));
     m_metrics =
         std::make_unique<MetricsLog>(m_runDir / "metrics.csv", m_job.resume ? m_state.step : -1, m_skipFirstEval);

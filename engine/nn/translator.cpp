@@ -28,7 +28,9 @@ void TranslateOptions::validate() const {
 
 struct Translator::Impl {
     nn::Seq2Seq model{nullptr};
-    std::unique_ptr<Tokenizer> tok;
+    std::unique_ptr<Tokenizer> tok;      // the target side's (and the source's, when shared)
+    std::unique_ptr<Tokenizer> src_tok;  // separate vocabularies: the source side's
+    const Tokenizer& source_tok() const { return src_tok ? *src_tok : *tok; }
     RunConfig cfg;
     torch::Device device{torch::kCPU};
     std::string checkpoint;
@@ -66,6 +68,18 @@ void Translator::open(const std::string& run, const std::string& which) {
     if (d->tok->vocab_size() != d->cfg.vocab_size)
         throw FormatError("the tokenizer has " + std::to_string(d->tok->vocab_size()) + " tokens but the model " +
                           std::to_string(d->cfg.vocab_size) + "; the run's tokenizer files do not belong to it");
+    if (d->cfg.source_vocab_size > 0) {
+        const fs::path own = runDir / "source_tokenizer", data = fs::path(d->cfg.data_dir) / "source_tokenizer";
+        if (!fs::exists(own / "tokenizer.json") && !fs::exists(data / "tokenizer.json"))
+            throw FormatError(own.string() +
+                              ": missing; the run has separate vocabularies and needs its source "
+                              "side's tokenizer (copy it from the dataset's source_tokenizer folder)");
+        d->src_tok = load_tokenizer(fs::exists(own / "tokenizer.json") ? own : data);
+        if (d->src_tok->vocab_size() != d->cfg.source_vocab_size)
+            throw FormatError("the source tokenizer has " + std::to_string(d->src_tok->vocab_size()) +
+                              " tokens but the model's source embedding " + std::to_string(d->cfg.source_vocab_size) +
+                              "; the run's tokenizer files do not belong to it");
+    }
 }
 
 std::string Translator::checkpoint() const {
@@ -120,7 +134,7 @@ std::vector<std::string> Translator::translate(const std::vector<std::string>& l
     for (size_t i = 0; i < lines.size(); ++i) {
         if (find_invalid_utf8(lines[i]) != std::string::npos)
             throw InputError("line " + std::to_string(i + 1) + " of the input is not valid UTF-8 text");
-        sources.push_back(d->tok->encode(lines[i]));  // InputError naming characters the vocabulary lacks
+        sources.push_back(d->source_tok().encode(lines[i]));  // InputError naming characters the vocabulary lacks
     }
     std::vector<std::string> out;
     for (const auto& ids : translate_ids(d->model, *d->tok, sources, opt, d->device, progress))
@@ -133,9 +147,13 @@ TranslationEval Translator::evaluate(const std::string& split, const TranslateOp
     if (!d->model)
         throw InputError("no translation run is open");
     const PreparedDataset data = open_prepared(data_dir.empty() ? d->cfg.data_dir : data_dir);
-    if (data.vocab_size != d->cfg.vocab_size)
-        throw InputError(data.dir.string() + " has a vocabulary of " + std::to_string(data.vocab_size) +
-                         " but the model " + std::to_string(d->cfg.vocab_size) + "; evaluate on data of its tokenizer");
+    if (data.vocab_size != d->cfg.vocab_size || data.source_vocab_size != d->cfg.source_vocab_size)
+        throw InputError(
+            data.dir.string() + " has a vocabulary of " + std::to_string(data.vocab_size) +
+            (data.source_vocab_size ? " (source " + std::to_string(data.source_vocab_size) + ")" : "") +
+            " but the model " + std::to_string(d->cfg.vocab_size) +
+            (d->cfg.source_vocab_size ? " (source " + std::to_string(d->cfg.source_vocab_size) + ")" : "") +
+            "; evaluate on data of its tokenizer");
     TranslationEval ev;
     ev.split = split;
     nn::PairIds ids{d->tok->bos_id(), d->tok->eos_id(), d->tok->pad_id()};

@@ -305,6 +305,24 @@ private slots:
     }
 
     // ---------------------------------------------------------------- loss and batches
+    void separateSourceEmbedding() {
+        RunConfig c = tiny_config();
+        c.source_vocab_size = 20;  // the source side's vocabulary, larger than the target's 13
+        Seq2Seq m(c);
+        m->eval();
+        torch::NoGradGuard ng;
+        QCOMPARE(m->src_wte->weight.size(0), int64_t(20));
+        QCOMPARE(c.parameter_count(), m->num_parameters());
+        auto src = ids_tensor({{3, 17, 19, 2}});  // ids past the target vocabulary are fine on the source side
+        auto pad = torch::zeros({1, 4}, torch::kBool);
+        const auto a = m->encode(src, pad);
+        // (random changes: a constant added to every entry would vanish in the first LayerNorm)
+        m->wte->weight.add_(torch::randn_like(m->wte->weight));  // the target's embedding does not feed the encoder...
+        QVERIFY(torch::allclose(a, m->encode(src, pad), 1e-6, 1e-7));
+        m->src_wte->weight.add_(torch::randn_like(m->src_wte->weight));  // ...the source's does
+        QVERIFY(!torch::allclose(a, m->encode(src, pad), 1e-3, 1e-4));
+        QCOMPARE(m->forward(src, pad, ids_tensor({{1, 5, 12}})).size(2), int64_t(13));
+    }
     void paddedLossIsTheMeanOverRealTokens() {
         std::vector<TokenPair> pairs = {{{3, 4, 5}, {6}}, {{7}, {8, 9, 10, 11}}};
         PairBatcher pb(pairs, {1, 2, 0}, 12, 1000, 7);

@@ -635,6 +635,7 @@ PreparedDataset open_prepared(const fs::path& dir) {
             d.test_pairs = p.at("test_pairs").get<uint64_t>();
             d.source_lang = p.value("source_lang", "");
             d.target_lang = p.value("target_lang", "");
+            d.source_vocab_size = p.value("source_vocab_size", 0);
         } catch (const nlohmann::json::exception& e) {
             throw FormatError(metaFile.string() + ": its parallel entry is unreadable (" + e.what() +
                               "); prepare the data again");
@@ -647,6 +648,11 @@ PreparedDataset open_prepared(const fs::path& dir) {
                 throw FormatError(f.string() + (fs::exists(f) ? ": does not hold " : ": missing; it should hold ") +
                                   std::to_string(n) + " pairs as meta.json says; prepare the data again");
         }
+        if (d.source_vocab_size < 0 ||
+            (d.source_vocab_size > 0 && !fs::exists(dir / "source_tokenizer" / "tokenizer.json")))
+            throw FormatError((dir / "source_tokenizer").string() +
+                              ": the source side's tokenizer is missing though meta.json says the sides have separate "
+                              "vocabularies; prepare the data again");
     }
     for (auto [name, n] : {std::pair<const char*, uint64_t>{"train.bin", d.train_tokens}, {"val.bin", d.val_tokens}}) {
         const fs::path f = dir / name;

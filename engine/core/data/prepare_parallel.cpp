@@ -15,6 +15,7 @@
 #include <fstream>
 #include <numeric>
 #include <random>
+#include <sstream>
 
 namespace twb {
 
@@ -122,6 +123,8 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
         throw ConfigError("the validation and test fractions must be at least 0 and sum to less than 1");
     if (opts.max_tokens < 0)
         throw ConfigError("max tokens must be 0 (no limit) or a positive number of tokens per side");
+    if (!(opts.max_length_ratio == 0 || opts.max_length_ratio >= 1))
+        throw ConfigError("max length ratio must be 0 (no limit) or at least 1 (longer side / shorter side)");
     if (opts.tokenizer.kind == TokenizerKind::Char)
         throw ConfigError(
             "the char tokenizer has no <bos>/<eos> tokens, which translation pairs need; choose bpe, unigram, "
@@ -176,28 +179,51 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
         throw InputError("no training pairs are left; lower the validation and test fractions or add pairs");
     report("reading", 1, 1);
 
-    // 2. One vocabulary over both sides of the training pairs.
-    const fs::path corpus = tmp.path / "corpus.txt";
-    {
-        std::ofstream cf(corpus, std::ios::binary);
-        for (const auto& p : train)
-            cf << p.source << '\n' << p.target << '\n';
-        if (!cf)
-            throw IoError(corpus.string() + ": write failed (disk full?)");
+    // 2. One vocabulary over both sides of the training pairs, or one per side.
+    auto trainOn = [&](const fs::path& corpus, bool sources, bool targets) {
+        {
+            std::ofstream cf(corpus, std::ios::binary);
+            for (const auto& p : train) {
+                if (sources)
+                    cf << p.source << '\n';
+                if (targets)
+                    cf << p.target << '\n';
+            }
+            if (!cf)
+                throw IoError(corpus.string() + ": write failed (disk full?)");
+        }
+        auto tok = train_tokenizer(opts.tokenizer, corpus,
+                                   [&](uint64_t d, uint64_t t) { return !progress || progress("tokenizer", d, t); });
+        fs::remove(corpus);
+        if (tok->bos_id() < 0 || tok->eos_id() < 0)
+            throw ConfigError("the " + to_string(tok->kind()) + " tokenizer has no <bos>/<eos> tokens; choose bpe");
+        return tok;
+    };
+    const auto tok = trainOn(tmp.path / "corpus.txt", !opts.separate_vocab, true);
+    std::unique_ptr<Tokenizer> srcTok;
+    std::string srcFingerprint;
+    if (opts.separate_vocab) {
+        // The source side's tokenizer is trained in a folder of its own, so its files never meet the
+        // target's (sentencepiece writes its model beside the corpus).
+        TempDir srcDir;
+        srcDir.path = tmp.path / "source_tokenizer";
+        srcDir.keep = true;
+        fs::create_directories(srcDir.path);
+        srcTok = trainOn(srcDir.path / "corpus.txt", true, false);
+        srcFingerprint = srcTok->fingerprint();  // before saving: it hashes the trained model file
+        save_tokenizer_files(*srcTok, srcDir);
     }
-    const auto tok = train_tokenizer(opts.tokenizer, corpus,
-                                     [&](uint64_t d, uint64_t t) { return !progress || progress("tokenizer", d, t); });
-    fs::remove(corpus);
-    if (tok->bos_id() < 0 || tok->eos_id() < 0)
-        throw ConfigError("the " + to_string(tok->kind()) + " tokenizer has no <bos>/<eos> tokens; choose bpe");
+    const Tokenizer& sourceTok = srcTok ? *srcTok : *tok;
     const std::string fingerprint = tok->fingerprint();
-    const TokenDtype dtype = dtype_for_vocab(tok->vocab_size());
+    const TokenDtype dtype = dtype_for_vocab(std::max(tok->vocab_size(), sourceTok.vocab_size()));
     const int32_t eos = tok->eos_id();
+    if (sourceTok.eos_id() != eos)
+        throw ConfigError("the source and target tokenizers number <eos> differently; use one shared vocabulary");
 
     // 3. Encode the splits.
     ParallelPrepareResult result;
     nlohmann::json splitsMeta = nlohmann::json::object();
-    int64_t maxId = -1;
+    int64_t maxId = -1, maxSourceId = -1;
     uint64_t trainTokens = 0, valTokens = 0;
     const uint64_t total = train.size() + val.size() + test.size();
     uint64_t done = 0;
@@ -206,12 +232,12 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
         TokenWriter w(tmp.path / (std::string(name) + ".bin"), dtype);
         DocumentIndex index;
         std::vector<uint64_t> srcLen, tgtLen;
-        uint64_t dropped = 0;
+        uint64_t dropped = 0, droppedRatio = 0;
         std::vector<int32_t> s, t;
         for (const auto& p : *pairs) {
             s.clear();
             t.clear();
-            tok->encode(p.source, s);
+            sourceTok.encode(p.source, s);
             tok->encode(p.target, t);
             if (++done % 1000 == 0)
                 report("encoding", done, total);
@@ -221,8 +247,16 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
                 ++dropped;
                 continue;
             }
+            if (isTrain && opts.max_length_ratio > 0) {
+                const double a = static_cast<double>(std::max<size_t>(s.size(), 1)),
+                             b = static_cast<double>(std::max<size_t>(t.size(), 1));
+                if (std::max(a, b) > opts.max_length_ratio * std::min(a, b)) {
+                    ++droppedRatio;
+                    continue;
+                }
+            }
             for (int32_t id : s)
-                maxId = std::max<int64_t>(maxId, id);
+                (srcTok ? maxSourceId : maxId) = std::max<int64_t>(srcTok ? maxSourceId : maxId, id);
             for (int32_t id : t)
                 maxId = std::max<int64_t>(maxId, id);
             const uint64_t at = w.count();
@@ -246,10 +280,12 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
         if (n == "train") {
             result.train_pairs = srcLen.size();
             result.dropped_long = dropped;
+            result.dropped_ratio = droppedRatio;
             result.source_lengths = sl;
             result.target_lengths = tl;
             trainTokens = w.count();
             splitsMeta[name]["dropped_longer_than_max_tokens"] = dropped;
+            splitsMeta[name]["dropped_over_max_length_ratio"] = droppedRatio;
         } else if (n == "val") {
             result.val_pairs = srcLen.size();
             valTokens = w.count();
@@ -258,8 +294,14 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
         }
     }
     if (result.train_pairs == 0)
-        throw InputError("every training pair is longer than max tokens " + std::to_string(opts.max_tokens) +
-                         "; raise --max-tokens");
+        throw InputError("every training pair is dropped by the length filters (max tokens " +
+                         std::to_string(opts.max_tokens) + ", max length ratio " +
+                         [&] {
+                             std::ostringstream r;
+                             r << opts.max_length_ratio;
+                             return r.str();
+                         }() +
+                         "); raise --max-tokens or --max-length-ratio");
 
     // 4. Tokenizer and meta.json, then into place.
     save_tokenizer_files(*tok, tmp);
@@ -278,8 +320,9 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
     meta["parallel"] = {{"format_version", kParallelFormatVersion},
                         {"source_lang", opts.source_lang},
                         {"target_lang", opts.target_lang},
-                        {"shared_vocab", true},
+                        {"shared_vocab", !srcTok},
                         {"max_tokens", opts.max_tokens},
+                        {"max_length_ratio", opts.max_length_ratio},
                         {"train_pairs", result.train_pairs},
                         {"val_pairs", result.val_pairs},
                         {"test_pairs", result.test_pairs},
@@ -287,6 +330,11 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
                          "{split}.pairs: u64 [start, end) of source then target per pair, "
                          "<eos> after each range in {split}.bin"},
                         {"splits", splitsMeta}};
+    if (srcTok) {
+        meta["parallel"]["source_vocab_size"] = srcTok->vocab_size();
+        meta["parallel"]["source_tokenizer_fingerprint"] = srcFingerprint;
+        meta["parallel"]["source_max_token_id"] = maxSourceId;
+    }
     nlohmann::json sources = nlohmann::json::array();
     for (const auto& f : inputs)
         sources.push_back({{"path", fs::absolute(f).string()}, {"bytes", fs::file_size(f)}});
@@ -299,6 +347,7 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
     finish_output(tmp, out, std::move(meta));
     result.dir = out;
     result.vocab_size = tok->vocab_size();
+    result.source_vocab_size = srcTok ? srcTok->vocab_size() : 0;
     report("writing", 1, 1);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
@@ -326,7 +375,8 @@ std::vector<TokenPair> read_pairs(const PreparedDataset& data, const std::string
             auto& v = side == 0 ? out[i].source : out[i].target;
             for (uint64_t k = a; k < b; ++k) {
                 const int32_t id = file.at(k);
-                if (id < 0 || id >= data.vocab_size)
+                if (id < 0 ||
+                    id >= (side == 0 && data.source_vocab_size > 0 ? data.source_vocab_size : data.vocab_size))
                     throw FormatError((data.dir / (split + ".bin")).string() + ": holds token id " +
                                       std::to_string(id) + " outside the vocabulary; prepare the data again");
                 v.push_back(id);

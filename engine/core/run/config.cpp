@@ -19,7 +19,7 @@ namespace twb {
     X(eval_iters) X(log_interval) X(keep_checkpoints) X(probe_prompt) X(seed) X(threads) X(device) \
     X(dtype) X(ffn_hidden) X(activation) X(head_size) X(norm) X(norm_position) X(norm_eps) \
     X(freeze_embeddings) X(sequences) X(embeddings_from) X(model_kind) X(n_encoder_layer) X(n_decoder_layer) \
-    X(max_epochs) X(batch_tokens) X(bleu_pairs) X(best_by)
+    X(max_epochs) X(batch_tokens) X(bleu_pairs) X(best_by) X(source_vocab_size)
 // clang-format on
 
 void to_json(nlohmann::json& j, const RunConfig& c) {
@@ -211,6 +211,10 @@ std::vector<std::string> RunConfig::validate() const {
         p.push_back(e.what());
     }
     need(vocab_size >= 0 && vocab_size <= (1 << 24), "vocab_size must be between 0 (from the dataset) and 16777216");
+    need(source_vocab_size >= 0 && source_vocab_size <= (1 << 24),
+         "source_vocab_size must be between 0 (shared with the target) and 16777216");
+    need(source_vocab_size == 0 || model_kind == ModelKind::EncoderDecoder,
+         "source_vocab_size is for encoder-decoder runs (model_kind=encoder_decoder)");
     return p;
 }
 
@@ -265,7 +269,8 @@ RunConfig::ParameterParts RunConfig::parameter_parts() const {
         const int64_t E = encoder_layers(), D = decoder_layers();
         const int64_t self = C * 3 * A + b * 3 * A + A * C + b * C,
                       cross = C * A + b * A + C * 2 * A + b * 2 * A + A * C + b * C;
-        p.embeddings = V * C + (position == Position::Learned ? 2 * T * C : 0);
+        p.embeddings = V * C + static_cast<int64_t>(source_vocab_size) * C +
+                       (position == Position::Learned ? 2 * T * C : 0);  // + the source's own, when separate
         p.attention = E * self + D * (self + cross);
         p.feed_forward = (E + D) * (C * F + b * F + F * C + b * C);
         p.norms = E * 2 * perNorm + D * 3 * perNorm + (norm_position == NormPosition::Pre ? 2 * perNorm : 0);

@@ -17,6 +17,8 @@ struct RunConfig {
     // --- data ---
     std::string data_dir;                     // prepared dataset folder (twb prepare --out), e.g. "data/shakespeare"
     int vocab_size = 0;                       // filled from the dataset's meta.json when 0
+    int source_vocab_size = 0;                // encoder-decoder with separate vocabularies: the source side's
+                                              // (its own embedding); 0 = shared. Filled from the dataset.
     Sequences sequences = Sequences::Stream;  // stream (continuous, as nanoGPT) | documents (<bos> doc <eos> per row)
     // --- model ---
     ModelKind model_kind = ModelKind::Decoder;  // decoder (GPT LM) | encoder_decoder (translation; parallel data)

@@ -180,13 +180,18 @@ struct PreparedDataset {
     bool parallel = false;
     uint64_t train_pairs = 0, val_pairs = 0, test_pairs = 0;
     std::string source_lang, target_lang;
+    /// Separate vocabularies (prepared with separate_vocab): the source side's size, its tokenizer in
+    /// source_tokenizer/; vocab_size is then the target side's. 0 = one shared vocabulary.
+    int source_vocab_size = 0;
 };
 // ---------------------------------------------------------------- parallel data (translation)
 
 /// A parallel corpus for an encoder-decoder model: line-aligned source and target files, or one
 /// tab-separated file with two chosen columns (Tatoeba: English, Bokmål, attribution). The official
 /// validation and test pairs may be given as files; otherwise they are held out of the training pairs.
-/// One vocabulary, trained on both sides of the training pairs, serves source and target.
+/// One vocabulary, trained on both sides of the training pairs, serves source and target (the default);
+/// with separate_vocab each side gets its own, trained on that side alone (the source's in
+/// source_tokenizer/, the target's where a dataset's tokenizer always is).
 /// Every split is a token file {split}.bin (per pair: source ids, <eos>, target ids, <eos>) and a
 /// record index {split}.pairs in DocumentIndex's format: two [start, end) ranges per pair, source then
 /// target, each excluding its <eos>. A pair whose side is longer than max_tokens is dropped from
@@ -202,6 +207,9 @@ struct ParallelPrepareOptions {
     double val_fraction = 0.05;            // held out of the training pairs when no validation files are given
     double test_fraction = 0.0;            // held out when no test files are given
     int max_tokens = 0;                    // drop training pairs with a side longer than this (0 = keep all)
+    double max_length_ratio = 0;           // drop training pairs whose longer side has more than this many
+                                           // times the tokens of the shorter (0 = keep all)
+    bool separate_vocab = false;           // one vocabulary per side instead of one shared
     TokenizerSpec tokenizer;               // must have <bos>/<eos> (every kind but char)
     uint64_t seed = 1337;                  // the held-out split's shuffle
     std::filesystem::path out;
@@ -218,8 +226,10 @@ struct SideLengths {
 struct ParallelPrepareResult {
     std::filesystem::path dir;
     uint64_t train_pairs = 0, val_pairs = 0, test_pairs = 0;
-    uint64_t dropped_long = 0;  // training pairs over max_tokens
-    int vocab_size = 0;
+    uint64_t dropped_long = 0;                   // training pairs over max_tokens
+    uint64_t dropped_ratio = 0;                  // training pairs over max_length_ratio
+    int vocab_size = 0;                          // the target side's with separate vocabularies
+    int source_vocab_size = 0;                   // separate vocabularies: the source side's (0 = shared)
     SideLengths source_lengths, target_lengths;  // of the training pairs kept
     double seconds = 0;
 };
