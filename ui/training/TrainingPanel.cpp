@@ -28,6 +28,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace {
 QString duration(double s) {
     const int t = static_cast<int>(s + 0.5);
@@ -48,11 +50,12 @@ QString runDataDir(const QString& run) {
         return {};
     }
 }
-int datasetVocab(const QString& dir) {
+/// The dataset's facts (vocab_size 0 when it cannot be read).
+twb::PreparedDataset datasetFacts(const QString& dir) {
     try {
-        return twb::open_prepared(dir.toStdString()).vocab_size;
+        return twb::open_prepared(dir.toStdString());
     } catch (const std::exception&) {
-        return 0;
+        return {};
     }
 }
 }  // namespace
@@ -87,6 +90,12 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     dsRow->addWidget(m_dataset, 1);
     dsRow->addWidget(browse);
     lv->addLayout(dsRow);
+    m_kindNote = new QLabel;
+    m_kindNote->setObjectName("kindNote");
+    m_kindNote->setWordWrap(true);
+    m_kindNote->setStyleSheet("background: #e8f0fe; padding: 3px;");
+    m_kindNote->hide();
+    lv->addWidget(m_kindNote);
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString d =
             QFileDialog::getExistingDirectory(this, tr("Prepared dataset folder"),
@@ -230,6 +239,15 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     opts->addWidget(m_smooth);
     opts->addWidget(new QLabel(tr("Loss in")));
     opts->addWidget(m_lossUnit);
+    m_xAxis = new QComboBox;
+    m_xAxis->setObjectName("xAxis");
+    m_xAxis->addItem(tr("steps"));
+    m_xAxis->addItem(tr("epochs"));
+    m_xAxis->setToolTip(
+        tr("The plots' x-axis: optimiser steps, or passes over the training pairs (epochs) for an "
+           "encoder-decoder run; a decoder LM's curves stay in steps"));
+    opts->addWidget(new QLabel(tr("x in")));
+    opts->addWidget(m_xAxis);
     opts->addStretch();
     rv->addLayout(opts);
     m_compareNote = new QLabel;
@@ -247,6 +265,11 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
         updateBaselines();
     });
     m_lossUnit->setCurrentIndex(QSettings().value("plotLossUnit", 0).toInt() == 1 ? 1 : 0);
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_plot->setEpochAxis(i == 1);
+        QSettings().setValue("plotXEpochs", i == 1);
+    });
+    m_xAxis->setCurrentIndex(QSettings().value("plotXEpochs", false).toBool() ? 1 : 0);
     connect(m_baselines, &QCheckBox::toggled, this, [this](bool on) {
         QSettings().setValue("plotBaselines", on);
         updateBaselines();
@@ -326,6 +349,10 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
                          .arg(e.val_perplexity, 0, 'f', 2)
                          .arg(e.val_bpc, 0, 'f', 3)
                          .arg(e.val_accuracy, 0, 'f', 3);
+        if (!std::isnan(e.val_bleu))
+            m_lastEval += tr(" · BLEU %1").arg(e.val_bleu, 0, 'f', 2);
+        if (!std::isnan(e.epoch))
+            m_lastEval += tr(" · epoch %1").arg(e.epoch, 0, 'f', 2);
         m_evalLabel->setText(tr("Last evaluation (step %1): %2%3")
                                  .arg(e.step)
                                  .arg(m_lastEval)
@@ -567,7 +594,33 @@ void TrainingPanel::setDataset(const QString& dir) {
 
 void TrainingPanel::onDatasetChanged() {
     const QString data = m_dataset->currentData().toString();
-    m_form->setVocabSize(datasetVocab(data));
+    const twb::PreparedDataset facts = datasetFacts(data);
+    m_form->setVocabSize(facts.vocab_size);
+    m_dataParallel = facts.vocab_size > 0 ? int(facts.parallel) : -1;
+    m_dataPairs.clear();
+    if (facts.parallel) {
+        const QString langs = facts.source_lang.empty() && facts.target_lang.empty()
+                                  ? QString()
+                                  : QStringLiteral("%1→%2, ").arg(QString::fromStdString(facts.source_lang),
+                                                                  QString::fromStdString(facts.target_lang));
+        m_dataPairs = tr("%1%2 training pairs").arg(langs, QLocale().toString(qulonglong(facts.train_pairs)));
+    }
+    // The model kind follows the dataset: pairs train an encoder-decoder, a token stream a decoder LM.
+    // Said in a note, since fields appear or disappear with it.
+    if (m_kindNote->property("dataset").toString() != data)
+        m_kindNote->hide();  // the note speaks of one dataset (this is called again for the same one)
+    const auto want = facts.parallel ? twb::ModelKind::EncoderDecoder : twb::ModelKind::Decoder;
+    if (m_dataParallel >= 0 && !m_openingRun && m_form->modelKind() != want) {
+        m_form->setModelKind(want);
+        m_kindNote->setText(facts.parallel ? tr("Model kind set to <b>Encoder-decoder</b>: %1 is a parallel "
+                                                "dataset (%2).")
+                                                 .arg(QFileInfo(data).fileName().toHtmlEscaped(), m_dataPairs)
+                                           : tr("Model kind set to <b>Decoder LM</b>: %1 is a token-stream "
+                                                "dataset, not translation pairs.")
+                                                 .arg(QFileInfo(data).fileName().toHtmlEscaped()));
+        m_kindNote->setProperty("dataset", data);
+        m_kindNote->show();
+    }
     updateBaselines();
     if (!m_openingRun && !m_runDir.isEmpty() && !data.isEmpty() && QFileInfo::exists(m_runDir + "/config.json") &&
         !sameFolder(runDataDir(m_runDir), data)) {
@@ -590,6 +643,16 @@ QString TrainingPanel::startBlocker() const {
         return tr(
             "Choose a prepared dataset first: press Quick start (Ctrl+R), or prepare one in the Datasets "
             "panel");
+    const QString name = QFileInfo(m_dataset->currentData().toString()).fileName();
+    const bool ed = m_form->modelKind() == twb::ModelKind::EncoderDecoder;
+    if (m_dataParallel == 1 && !ed)
+        return tr("%1 is a parallel dataset (translation pairs): choose Model kind Encoder-decoder, or a "
+                  "token-stream dataset for a decoder LM")
+            .arg(name);
+    if (m_dataParallel == 0 && ed)
+        return tr("%1 is a token-stream dataset: an encoder-decoder trains on translation pairs; choose Model "
+                  "kind Decoder LM, or a parallel dataset (Datasets panel, Translation pairs)")
+            .arg(name);
     const QString p = m_form->problemSummary();
     return p;
 }
