@@ -169,6 +169,7 @@ private slots:
         // The user insists on a decoder LM for pairs: Start is refused, saying why.
         p.form()->setModelKind(twb::ModelKind::Decoder);
         QVERIFY(p.startBlocker().contains("parallel dataset"));
+        QVERIFY(p.kindNote()->isHidden());  // the note no longer says what the form shows
         QVERIFY(!p.findChild<QPushButton*>("start")->isEnabled());
         // A token-stream dataset turns the kind back.
         p.form()->setModelKind(twb::ModelKind::EncoderDecoder);

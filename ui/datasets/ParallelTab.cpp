@@ -71,8 +71,9 @@ ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
     cr->addWidget(m_sourceColumn);
     cr->addWidget(new QLabel(tr("target")));
     cr->addWidget(m_targetColumn);
+    cr->addWidget(new QLabel(tr("(0-based)")));
     cr->addStretch();
-    ff->addRow(tr("Columns (0-based)"), columns);
+    ff->addRow(tr("Columns"), columns);
     m_pairsRows.emplace_back(ff, columns);
     const QString official =
         tr("Optional: the corpus's official split. Without it the share below is held out of "
@@ -83,6 +84,14 @@ ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
     m_testSource = filesRow("testSourceFile", tr("Test source"), official);
     m_testTarget = filesRow("testTargetFile", tr("Test target"), official);
     m_testPairs = pairsRow("testPairsFile", tr("Test TSV"), official);
+    // The label column as wide as its widest label in either mode, so the fields stay put when it changes.
+    int labelWidth = 0;
+    for (int r = 0; r < ff->rowCount(); ++r)
+        if (auto* item = ff->itemAt(r, QFormLayout::LabelRole); item && item->widget())
+            labelWidth = std::max(labelWidth, item->widget()->sizeHint().width());
+    for (int r = 0; r < ff->rowCount(); ++r)
+        if (auto* item = ff->itemAt(r, QFormLayout::LabelRole); item && item->widget())
+            item->widget()->setMinimumWidth(labelWidth);
 
     auto* prep = new QGroupBox(tr("Preparation"));
     auto* pf = new QFormLayout(prep);

@@ -118,6 +118,11 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     fitFormWidth();
     lv->addWidget(scroll, 1);
     connect(m_form, &ConfigForm::changed, this, &TrainingPanel::updateStartEnabled);
+    connect(m_form, &ConfigForm::changed, this, [this] {
+        // The note says which kind the dataset chose; once the form shows another, it no longer holds.
+        if (!m_kindNote->isHidden() && int(m_form->modelKind()) != m_kindNote->property("kind").toInt())
+            m_kindNote->hide();
+    });
 
     m_quick = new QPushButton(tr("Quick start: train on fortunes"));
     m_quick->setObjectName("quickStart");
@@ -237,8 +242,10 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     opts->addWidget(m_baselines);
     opts->addWidget(new QLabel(tr("Smoothing")));
     opts->addWidget(m_smooth);
-    opts->addWidget(new QLabel(tr("Loss in")));
-    opts->addWidget(m_lossUnit);
+    // The units get a row of their own: beside the toggles they squeezed the smoothing slider away.
+    auto* units = new QHBoxLayout;
+    units->addWidget(new QLabel(tr("Loss in")));
+    units->addWidget(m_lossUnit);
     m_xAxis = new QComboBox;
     m_xAxis->setObjectName("xAxis");
     m_xAxis->addItem(tr("steps"));
@@ -246,10 +253,13 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     m_xAxis->setToolTip(
         tr("The plots' x-axis: optimiser steps, or passes over the training pairs (epochs) for an "
            "encoder-decoder run; a decoder LM's curves stay in steps"));
-    opts->addWidget(new QLabel(tr("x in")));
-    opts->addWidget(m_xAxis);
+    units->addSpacing(12);
+    units->addWidget(new QLabel(tr("x in")));
+    units->addWidget(m_xAxis);
+    units->addStretch();
     opts->addStretch();
     rv->addLayout(opts);
+    rv->addLayout(units);
     m_compareNote = new QLabel;
     m_compareNote->setObjectName("compareNote");
     m_compareNote->setWordWrap(true);
@@ -404,9 +414,12 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
 void TrainingPanel::fitFormWidth() {
     // The fields never run under the vertical scroll bar: the area is at least the form plus the bar wide,
     // also after a preset or a run changed what the fields hold (and so the form's minimum width).
-    m_formScroll->setMinimumWidth(m_form->minimumSizeHint().width() +
-                                  m_formScroll->verticalScrollBar()->sizeHint().width() +
-                                  2 * m_formScroll->frameWidth());
+    // Never narrower than it has been: the model kind shows and hides rows, and the fields must not jump
+    // sideways each time it changes.
+    m_formScroll->setMinimumWidth(
+        std::max(m_formScroll->minimumWidth(), m_form->minimumSizeHint().width() +
+                                                   m_formScroll->verticalScrollBar()->sizeHint().width() +
+                                                   2 * m_formScroll->frameWidth()));
 }
 
 bool TrainingPanel::eventFilter(QObject* watched, QEvent* e) {
@@ -619,6 +632,7 @@ void TrainingPanel::onDatasetChanged() {
                                                 "dataset, not translation pairs.")
                                                  .arg(QFileInfo(data).fileName().toHtmlEscaped()));
         m_kindNote->setProperty("dataset", data);
+        m_kindNote->setProperty("kind", int(want));
         m_kindNote->show();
     }
     updateBaselines();
