@@ -308,6 +308,8 @@ private slots:
             }
         QCOMPARE(evals, 3);                   // steps 0, 6 and 12 (the loop evaluates at the start too)
         QCOMPARE(p.plot()->bleuPoints(), 3);  // the live plot got them as they came
+        const QString readout = p.findChild<QLabel*>("evalReadout")->text();
+        QVERIFY2(readout.contains("BLEU") && !readout.contains("nan"), qPrintable(readout));
         // Reopened, the run shows the same BLEU points.
         const QString run = p.currentRun();
         TrainingPanel again;

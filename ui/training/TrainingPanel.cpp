@@ -354,10 +354,11 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     });
     connect(m_worker, &TrainWorker::evaluated, this, [this](const twb::EvalReport& e) {
         m_plot->addEval(e);
-        m_lastEval = tr("val loss %1 · perplexity %2 · %3 bits/char · accuracy %4")
+        // An encoder-decoder has no bits per character (its loss is per target token); it has BLEU.
+        m_lastEval = tr("val loss %1 · perplexity %2%3 · accuracy %4")
                          .arg(e.val_loss, 0, 'f', 4)
                          .arg(e.val_perplexity, 0, 'f', 2)
-                         .arg(e.val_bpc, 0, 'f', 3)
+                         .arg(std::isnan(e.val_bpc) ? QString() : tr(" · %1 bits/char").arg(e.val_bpc, 0, 'f', 3))
                          .arg(e.val_accuracy, 0, 'f', 3);
         if (!std::isnan(e.val_bleu))
             m_lastEval += tr(" · BLEU %1").arg(e.val_bleu, 0, 'f', 2);
