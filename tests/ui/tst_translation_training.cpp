@@ -310,6 +310,9 @@ private slots:
         QCOMPARE(p.plot()->bleuPoints(), 3);  // the live plot got them as they came
         const QString readout = p.findChild<QLabel*>("evalReadout")->text();
         QVERIFY2(readout.contains("BLEU") && !readout.contains("nan"), qPrintable(readout));
+        // The tatoeba preset keeps the best by BLEU: the finished line names the best BLEU, not a "loss".
+        const QString status = p.findChild<QLabel*>("status")->text();
+        QVERIFY2(status.contains("best val BLEU") && !status.contains("best val loss -"), qPrintable(status));
         // Reopened, the run shows the same BLEU points.
         const QString run = p.currentRun();
         TrainingPanel again;

@@ -321,6 +321,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     // Worker signals (queued: they come from the training thread).
     connect(m_worker, &TrainWorker::started, this, [this](const twb::TrainStartInfo& i) {
         m_maxIters = i.config.max_iters;
+        m_bestByBleu = i.config.best_by == twb::BestBy::Bleu;
         m_lastStep = i.start_step;
         m_pausedSeconds = 0;
         m_progress->setFormat(tr("step %v / %m"));
@@ -376,12 +377,15 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     connect(m_worker, &TrainWorker::finished, this, [this](const twb::TrainSummary& s) {
         setBusy(false);
         m_progress->setValue(static_cast<int>(s.final_step));  // the bar and the line name the same step
-        m_status->setText((s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
-                          tr(" · best val loss %1 at step %2 · median %3 ms/step · %4")
-                              .arg(s.best_val_loss, 0, 'f', 4)
-                              .arg(s.best_step)
-                              .arg(s.median_ms_per_step, 0, 'f', 1)
-                              .arg(duration(s.elapsed_s)));
+        m_status->setText(
+            (s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
+            // best_by=bleu: the engine keeps minus the BLEU as the best "loss" (lower is better)
+            (m_bestByBleu
+                 ? tr(" · best val BLEU %1 at step %2 · median %3 ms/step · %4").arg(-s.best_val_loss, 0, 'f', 2)
+                 : tr(" · best val loss %1 at step %2 · median %3 ms/step · %4").arg(s.best_val_loss, 0, 'f', 4))
+                .arg(s.best_step)
+                .arg(s.median_ms_per_step, 0, 'f', 1)
+                .arg(duration(s.elapsed_s)));
         emit statusMessage(m_status->text());
     });
     connect(m_worker, &TrainWorker::failed, this, [this](const QString& e) {

@@ -153,6 +153,7 @@ private:
     bool m_startAfterPrepare = false;
     bool m_openingRun = false;  // openRun selects the run's own dataset: no switch to a new run
     int64_t m_maxIters = 0;
+    bool m_bestByBleu = false;  // the running job keeps its best checkpoint by validation BLEU
     int64_t m_lastStep = 0;
     QElapsedTimer m_pausedSince;  // running while paused
     double m_pausedSeconds = 0;   // paused time of this session, left out of "elapsed"
