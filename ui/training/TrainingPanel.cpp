@@ -631,7 +631,8 @@ void TrainingPanel::onDatasetChanged() {
     if (m_dataParallel >= 0 && !m_openingRun && m_form->modelKind() != want) {
         m_form->setModelKind(want);
         m_kindNote->setText(facts.parallel ? tr("Model kind set to <b>Encoder-decoder</b>: %1 is a parallel "
-                                                "dataset (%2).")
+                                                "dataset (%2). The Multi30k and Tatoeba presets are starting "
+                                                "points for it.")
                                                  .arg(QFileInfo(data).fileName().toHtmlEscaped(), m_dataPairs)
                                            : tr("Model kind set to <b>Decoder LM</b>: %1 is a token-stream "
                                                 "dataset, not translation pairs.")
