@@ -96,7 +96,7 @@ private slots:
         ConfigForm* form = w.trainingPanel()->form();
         auto* scroll = qobject_cast<QScrollArea*>(form->parentWidget()->parentWidget());
         QVERIFY(scroll);
-        for (const QString preset : {"tiny", "default", "baby-gpt"}) {
+        for (const QString preset : {"tiny", "default", "baby-gpt", "multi30k"}) {
             form->applyPreset(preset);
             QTRY_VERIFY2(form->width() <= scroll->viewport()->width(),
                          qPrintable(QString("%1: form %2 > viewport %3")

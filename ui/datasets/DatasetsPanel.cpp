@@ -4,6 +4,7 @@
 #include "ui/Workspace.h"
 #include "ui/datasets/CatalogueTab.h"
 #include "ui/datasets/ImportTab.h"
+#include "ui/datasets/ParallelTab.h"
 #include "ui/datasets/PreparedDatasets.h"
 #include "ui/datasets/SyntheticTab.h"
 #include "ui/widgets/ErrorLabel.h"
@@ -51,6 +52,21 @@ DatasetJob inspect(const twb::PrepareOptions& o, const twb::PrepareProgressFn& p
     return job;
 }
 
+/// Runs on a worker thread: prepare_parallel.
+DatasetJob prepareParallelJob(const twb::ParallelPrepareOptions& o, const twb::PrepareProgressFn& progress) {
+    DatasetJob job;
+    job.which = -3;
+    try {
+        job.parallel = twb::prepare_parallel(o, progress);
+        job.dir = q(o.out.string());
+    } catch (const twb::Cancelled&) {
+        job.error = QObject::tr("Preparing cancelled; nothing was written.");
+    } catch (const std::exception& e) {
+        job.error = q(e.what());
+    }
+    return job;
+}
+
 /// Runs on a worker thread: prepare_dataset.
 DatasetJob prepareJob(const twb::PrepareOptions& o, const twb::PrepareProgressFn& progress) {
     DatasetJob job;
@@ -72,12 +88,14 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : PanelBase(parent) {
     m_tokenize = new TokenizeTab;
     m_catalogue = new CatalogueTab;
     m_synthetic = new SyntheticTab;
+    m_parallel = new ParallelTab;
     m_prepared = new PreparedDatasets;
     m_tabs = new QTabWidget;
     m_tabs->addTab(m_import, tr("Import && clean"));
     m_tabs->addTab(m_tokenize, tr("Tokenize && prepare"));
     m_tabs->addTab(m_catalogue, tr("Catalogue"));
     m_tabs->addTab(m_synthetic, tr("Synthetic tasks"));
+    m_tabs->addTab(m_parallel, tr("Translation pairs"));
 
     m_progress = new QProgressBar;
     m_progress->setObjectName("jobProgress");
@@ -118,6 +136,7 @@ void DatasetsPanel::connectTabs() {
     connect(m_tokenize, &TokenizeTab::tokenizeClicked, this, &DatasetsPanel::tokenize);
     connect(m_tokenize, &TokenizeTab::compareClicked, this, &DatasetsPanel::compare);
     connect(m_tokenize, &TokenizeTab::prepareClicked, this, &DatasetsPanel::prepare);
+    connect(m_parallel, &ParallelTab::prepareClicked, this, &DatasetsPanel::prepareParallel);
     connect(m_tokenize, &TokenizeTab::mergesClicked, this, &DatasetsPanel::showMerges);
     connect(m_catalogue, &CatalogueTab::useClicked, this, &DatasetsPanel::useCatalogueEntry);
     connect(m_synthetic, &SyntheticTab::generated, this, [this](const QString& path, const QString& name, int n) {
@@ -383,6 +402,26 @@ void DatasetsPanel::prepare() {
     m_jobWatch.setFuture(QtConcurrent::run(prepareJob, o, progressFn()));
 }
 
+void DatasetsPanel::prepareParallel() {
+    if (isBusy())
+        return;
+    twb::ParallelPrepareOptions o;
+    try {
+        o = m_parallel->options(Workspace::datasetsDir());
+    } catch (const std::exception& e) {
+        return showError(q(e.what()));
+    }
+    if (std::filesystem::exists(o.out)) {
+        if (QMessageBox::question(this, tr("Replace dataset"),
+                                  tr("A dataset named %1 exists. Replace it?").arg(q(o.out.filename().string()))) !=
+            QMessageBox::Yes)
+            return;
+        o.overwrite = true;
+    }
+    startJob(tr("Preparing pairs…"));
+    m_jobWatch.setFuture(QtConcurrent::run(prepareParallelJob, o, progressFn()));
+}
+
 void DatasetsPanel::jobDone(const DatasetJob& job) {
     setBusy(false);
     if (!job.error.isEmpty())
@@ -391,8 +430,11 @@ void DatasetsPanel::jobDone(const DatasetJob& job) {
         return m_tokenize->setAnalysis(job.which, job.analysis);
     if (job.which == -2)
         return m_tokenize->setMerges(job.merges);
+    if (job.which == -3)
+        m_parallel->setResult(job.parallel);
     refreshPrepared();
-    if (m_tokenize->tokenizerSpec(0).kind == twb::TokenizerKind::ByteBpe && m_tokenize->tokenizerFrom().isEmpty())
+    if (job.which == -1 && m_tokenize->tokenizerSpec(0).kind == twb::TokenizerKind::ByteBpe &&
+        m_tokenize->tokenizerFrom().isEmpty())
         m_tokenize->setMergesSource(job.dir);  // the merge view follows the newest bytebpe dataset
     emit statusMessage(tr("Prepared %1").arg(job.dir));
     emit datasetPrepared(job.dir);

@@ -1,7 +1,8 @@
 // The Datasets panel: the prepared datasets beside four tabs, each its own class: import files and
 // folders (dialogs or drag-and-drop) and clean them with a live preview (ImportTab); tokenize and
 // inspect with two tokenizers side by side, and prepare exactly what `twb prepare` writes
-// (TokenizeTab); download catalogue corpora (CatalogueTab); generate synthetic tasks (SyntheticTab).
+// (TokenizeTab); download catalogue corpora (CatalogueTab); generate synthetic tasks (SyntheticTab);
+// prepare translation pairs for an encoder-decoder (ParallelTab, the engine's prepare_parallel).
 // The panel composes them and runs the long jobs (the engine's inspect_tokenization and
 // prepare_dataset) off the UI thread with progress and Cancel; a bad file gives a message here and
 // changes nothing.
@@ -17,6 +18,7 @@
 
 class CatalogueTab;
 class ImportTab;
+class ParallelTab;
 class PreparedDatasets;
 class QCustomPlot;
 class QLabel;
@@ -29,11 +31,12 @@ class SyntheticTab;
 
 /// What a tokenize-and-inspect or prepare job hands back to the UI thread.
 struct DatasetJob {
-    int which = -1;                  // the analysis it fills: A (0) or B (1); -1 = a prepare job; -2 = merges
-    QString error;                   // empty on success
-    QString dir;                     // prepare: the dataset written
-    TokenizerAnalysis analysis;      // analysis jobs
-    twb::BpeMergeInspection merges;  // merges job
+    int which = -1;  // the analysis it fills: A (0) or B (1); -1 = a prepare job; -2 = merges; -3 = parallel
+    QString error;   // empty on success
+    QString dir;     // prepare: the dataset written
+    TokenizerAnalysis analysis;           // analysis jobs
+    twb::BpeMergeInspection merges;       // merges job
+    twb::ParallelPrepareResult parallel;  // parallel prepare job
 };
 
 class DatasetsPanel : public PanelBase {
@@ -64,6 +67,7 @@ public:
     QCustomPlot* histogram() const;
     QListWidget* preparedList() const;
     QString catalogueStatus() const;
+    ParallelTab* parallelTab() const { return m_parallel; }
     QStringList catalogueNames() const;
 
 public slots:
@@ -71,6 +75,8 @@ public slots:
     void tokenize();
     void compare();
     void prepare();
+    /// Prepares the Translation pairs tab's parallel dataset (prepare_parallel) off the UI thread.
+    void prepareParallel();
     void cancel();
     void refreshPrepared();
     /// Deletes a prepared dataset folder (asks first unless confirm is false).
@@ -106,6 +112,7 @@ private:
     TokenizeTab* m_tokenize;
     CatalogueTab* m_catalogue;
     SyntheticTab* m_synthetic;
+    ParallelTab* m_parallel;
     PreparedDatasets* m_prepared;
     QTabWidget* m_tabs;
     QProgressBar* m_progress;

@@ -47,6 +47,21 @@ PreparedDatasets::PreparedDatasets(QWidget* parent) : QGroupBox(tr("Prepared dat
 void PreparedDatasets::showInfo(const QString& dir) {
     try {
         const auto d = twb::open_prepared(dir.toStdString());
+        if (d.parallel) {
+            const QString langs = d.source_lang.empty() && d.target_lang.empty()
+                                      ? tr("source → target")
+                                      : QStringLiteral("%1 → %2").arg(QString::fromStdString(d.source_lang),
+                                                                      QString::fromStdString(d.target_lang));
+            m_info->setText(tr("<b>Parallel</b> (translation), %1<br>pairs: train %2, val %3, test %4<br>%5 "
+                               "tokenizer, one vocabulary of %6")
+                                .arg(langs.toHtmlEscaped())
+                                .arg(d.train_pairs)
+                                .arg(d.val_pairs)
+                                .arg(d.test_pairs)
+                                .arg(QString::fromStdString(d.tokenizer_kind))
+                                .arg(d.vocab_size));
+            return;
+        }
         m_info->setText(tr("%1 tokenizer, vocabulary %2<br>train %3 tokens, val %4<br>%5 characters/token")
                             .arg(QString::fromStdString(d.tokenizer_kind))
                             .arg(d.vocab_size)
@@ -61,7 +76,18 @@ void PreparedDatasets::showInfo(const QString& dir) {
 void PreparedDatasets::refresh() {
     m_list->clear();
     for (const QString& d : Workspace::datasets()) {
-        auto* it = new QListWidgetItem(QFileInfo(d).fileName());
+        // A parallel dataset says so in the list, with its languages: it trains an encoder-decoder.
+        QString text = QFileInfo(d).fileName();
+        try {
+            const auto p = twb::open_prepared(d.toStdString());
+            if (p.parallel)
+                text += p.source_lang.empty()
+                            ? tr(" (pairs)")
+                            : QStringLiteral(" (%1→%2)")
+                                  .arg(QString::fromStdString(p.source_lang), QString::fromStdString(p.target_lang));
+        } catch (const std::exception&) {
+        }
+        auto* it = new QListWidgetItem(text);
         it->setData(Qt::UserRole, d);
         m_list->addItem(it);
     }

@@ -39,10 +39,13 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     auto* v = new QVBoxLayout(this);
     auto* top = new QFormLayout;
     m_preset = new QComboBox;
+    m_preset->setObjectName("preset");
     m_preset->addItem(tr("Default (4x4x128, rotary)"), "default");
     m_preset->addItem(tr("nanoGPT CPU recipe (4x4x128)"), "nanogpt-cpu");
     m_preset->addItem(tr("Baby GPT (6x6x384, block 256)"), "baby-gpt");
     m_preset->addItem(tr("Tiny, under a minute (3x4x96)"), "tiny");
+    m_preset->addItem(tr("Multi30k translation (3+3x256)"), "multi30k");
+    m_preset->addItem(tr("Tatoeba translation (2+2x128)"), "tatoeba");
     m_preset->addItem(tr("Custom"), QString());  // shown when the values match no preset
     m_preset->setToolTip(tr("Fill the form with a known-good configuration"));
     connect(m_preset, &QComboBox::activated, this, [this](int i) {
@@ -60,7 +63,15 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     };
     using C = twb::RunConfig;
     auto* model = group(tr("Model"));
+    addChoice(model, "model_kind", tr("Model kind"), &C::model_kind,
+              tr("Decoder LM: a GPT that continues text (a token-stream dataset). Encoder-decoder: the original "
+                 "transformer for translation (a parallel dataset of pairs)"),
+              {tr("Decoder LM"), tr("Encoder-decoder")});
     addInt(model, "n_layer", tr("Layers"), &C::n_layer, 1, 128, tr("Transformer blocks (n_layer)"));
+    addInt(model, "n_encoder_layer", tr("Encoder layers"), &C::n_encoder_layer, 0, 128,
+           tr("Encoder blocks (n_encoder_layer); 0 = Layers"), tr("= layers"));
+    addInt(model, "n_decoder_layer", tr("Decoder layers"), &C::n_decoder_layer, 0, 128,
+           tr("Decoder blocks (n_decoder_layer), each with self- and cross-attention; 0 = Layers"), tr("= layers"));
     addInt(model, "n_head", tr("Heads"), &C::n_head, 1, 64, tr("Attention heads per block; width must divide by it"));
     addInt(model, "n_embd", tr("Width"), &C::n_embd, 8, 4096, tr("Embedding width n_embd (channels)"));
     addInt(model, "block_size", tr("Context"), &C::block_size, 4, 65536, tr("Context length in tokens (block_size)"));
@@ -95,12 +106,21 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
             tr("none"));
     auto* optim = group(tr("Optimisation"));
     addInt(optim, "batch_size", tr("Batch size"), &C::batch_size, 1, 4096, tr("Sequences per micro-batch"));
+    addInt(optim, "batch_tokens", tr("Tokens per batch"), &C::batch_tokens, 0, 10000000,
+           tr("Token budget of a micro-batch of pairs, source + target, padding included (batch_tokens); pairs "
+              "of similar length go together. 0 = batch size x context"),
+           tr("batch x context"));
     addInt(optim, "gradient_accumulation_steps", tr("Accumulation"), &C::gradient_accumulation_steps, 1, 1024,
            tr("Micro-batches per optimiser step"));
     addDouble(optim, "learning_rate", tr("Learning rate"), &C::learning_rate, 1e-7, 5, 6, tr("Peak learning rate"));
     addInt(optim, "max_iters", tr("Steps"), &C::max_iters, 1, 10000000, tr("Optimiser steps (max_iters)"));
+    addDouble(optim, "max_epochs", tr("Epochs"), &C::max_epochs, 0, 100000, 2,
+              tr("Passes over the training pairs (max_epochs); when set it decides the number of steps. "
+                 "0 = Steps decide"));
+    static_cast<QDoubleSpinBox*>(m_fields.back().widget)->setSpecialValueText(tr("steps decide"));
     addChoice(optim, "schedule", tr("Schedule"), &C::schedule,
-              tr("cosine: warmup then cosine to min LR; inverse_sqrt: Vaswani's schedule peaking at the LR"));
+              tr("cosine: warmup then cosine to min LR; inverse_sqrt: Vaswani's schedule peaking at the LR; "
+                 "noam: the paper's exactly, the LR a scale: LR x width^-0.5 x min(step^-0.5, step x warmup^-1.5)"));
     addInt(optim, "warmup_iters", tr("Warmup"), &C::warmup_iters, 0, 1000000, tr("Linear warmup steps"));
     addInt(optim, "lr_decay_iters", tr("Decay steps"), &C::lr_decay_iters, 1, 10000000,
            tr("Cosine reaches min LR here"));
@@ -121,10 +141,31 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     addInt(ev, "log_interval", tr("Report every"), &C::log_interval, 1, 100000, tr("Steps between progress reports"));
     addInt(ev, "keep_checkpoints", tr("Keep checkpoints"), &C::keep_checkpoints, 1, 100000,
            tr("Most recent checkpoints kept on disk (the best one is always kept as well)"));
+    addInt(ev, "bleu_pairs", tr("BLEU pairs"), &C::bleu_pairs, 0, 1000000,
+           tr("Validation BLEU at each evaluation, greedy, over the first N validation pairs (bleu_pairs); 0 = off"),
+           tr("off"));
+    addChoice(ev, "best_by", tr("Keep best by"), &C::best_by,
+              tr("The checkpoint kept as the best: lowest validation loss, or highest validation BLEU"),
+              {tr("validation loss"), tr("validation BLEU")});
     addInt(ev, "seed", tr("Seed"), nullptr, 0, 2147483647, tr("Random seed"));
     addInt(ev, "threads", tr("Threads"), &C::threads, 0, 256, tr("CPU threads; 0 = all cores"));
     addChoice(ev, "dtype", tr("Precision"), &C::dtype,
               tr("bfloat16: mixed precision matmuls (about 2x faster on CPUs with AVX512-BF16)"));
+    // What each model kind does not use is hidden rather than left to confuse: a decoder LM has no
+    // encoder, BLEU or token budget; the encoder-decoder trains on pairs (no document sequences) and
+    // takes no imported word vectors.
+    onlyFor(kDecoderOnly, {"sequences", "embeddings_from"});
+    onlyFor(kEncoderDecoderOnly,
+            {"n_encoder_layer", "n_decoder_layer", "batch_tokens", "max_epochs", "bleu_pairs", "best_by"});
+    // A kind's hidden field must not hold a value the other kind refuses (and nobody can see to fix).
+    connect(findChild<QComboBox*>("model_kind"), &QComboBox::activated, this, [this] {
+        twb::RunConfig c = config();
+        if (c.model_kind == twb::ModelKind::EncoderDecoder)
+            c.sequences = twb::Sequences::Stream;
+        else
+            c.best_by = twb::BestBy::Loss;
+        setConfig(c);
+    });
     m_summary = new QLabel;
     m_summary->setObjectName("configSummary");
     m_problems = new QLabel;
@@ -152,6 +193,8 @@ ConfigForm::Field& ConfigForm::addRow(QFormLayout* f, const char* key, const QSt
     col->addWidget(note);
     f->addRow(label, box);
     Field field;
+    field.form = f;
+    field.row = box;
     field.key = key;
     field.label = label;
     field.widget = w;
@@ -204,19 +247,24 @@ void ConfigForm::addDouble(QFormLayout* f, const char* key, const QString& label
 
 template <class E>
 void ConfigForm::addChoice(QFormLayout* f, const char* key, const QString& label, E twb::RunConfig::*member,
-                           const QString& tip) {
+                           const QString& tip, const QStringList& itemLabels) {
     auto* w = new QComboBox;
     w->setObjectName(key);
-    for (const auto& name : twb::choice_names<E>())
-        w->addItem(QString::fromStdString(name));
+    // The engine's name is the item's data; the text is the label given for it, or the name itself.
+    int i = 0;
+    for (const auto& name : twb::choice_names<E>()) {
+        const QString n = QString::fromStdString(name);
+        w->addItem(i < itemLabels.size() ? itemLabels[i] : n, n);
+        ++i;
+    }
     w->setToolTip(tip);
     Field& field = addRow(f, key, label, w);
     connect(w, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
     field.read = [w, member, key](twb::RunConfig& c) {
-        c.*member = twb::parse_choice<E>(w->currentText().toStdString(), key);
+        c.*member = twb::parse_choice<E>(w->currentData().toString().toStdString(), key);
     };
     field.write = [w, member](const twb::RunConfig& c) {
-        w->setCurrentText(QString::fromStdString(twb::to_string(c.*member)));
+        w->setCurrentIndex(w->findData(QString::fromStdString(twb::to_string(c.*member))));
     };
 }
 
@@ -361,9 +409,48 @@ QString ConfigForm::problemSummary() const {
     return p.empty() ? QString() : p.front().text;
 }
 
+void ConfigForm::onlyFor(int kinds, std::initializer_list<const char*> keys) {
+    for (const char* k : keys)
+        for (auto& f : m_fields)
+            if (f.key == k)
+                f.kinds = kinds;
+}
+
+twb::ModelKind ConfigForm::modelKind() const {
+    const auto* w = findChild<QComboBox*>("model_kind");
+    return twb::parse_choice<twb::ModelKind>(w->currentData().toString().toStdString(), "model_kind");
+}
+
+void ConfigForm::setModelKind(twb::ModelKind kind) {
+    if (kind == modelKind())
+        return;
+    twb::RunConfig c = config();
+    c.model_kind = kind;
+    if (kind == twb::ModelKind::EncoderDecoder)
+        c.sequences = twb::Sequences::Stream;  // pairs are the sequences; the hidden field must not object
+    else
+        c.best_by = twb::BestBy::Loss;  // a decoder LM has no BLEU
+    setConfig(c);
+}
+
+bool ConfigForm::isFieldShown(const QString& key) const {
+    for (const auto& f : m_fields)
+        if (f.key == key)
+            return f.form->isRowVisible(f.row);
+    return false;
+}
+
+void ConfigForm::updateKindRows() {
+    const int mine = modelKind() == twb::ModelKind::EncoderDecoder ? kEncoderDecoderOnly : kDecoderOnly;
+    for (const auto& f : m_fields)
+        if (f.form->isRowVisible(f.row) != bool(f.kinds & mine))
+            f.form->setRowVisible(f.row, f.kinds & mine);
+}
+
 void ConfigForm::refresh() {
     if (m_loading)
         return;
+    updateKindRows();
     const auto c = config();
     const auto p = fieldProblems();
     QString text;

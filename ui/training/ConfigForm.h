@@ -1,6 +1,7 @@
 // The run-config form: grouped fields (model, architecture, optimisation, evaluation, runtime) with
 // tooltips, a preset chooser, live parameter count (by part) and memory estimate, and inline validation
-// that says what is wrong. It edits a twb::RunConfig and nothing else.
+// that says what is wrong. The model kind (decoder LM / encoder-decoder) shows the fields that kind uses
+// and hides the others. It edits a twb::RunConfig and nothing else.
 #pragma once
 #include "twb/config.h"
 
@@ -25,6 +26,11 @@ public:
     /// The first problem, in the form's words ("Heads: ..."), empty when there is none.
     QString problemSummary() const;
     void applyPreset(const QString& name);
+    /// Sets the model kind (the form shows that kind's fields); the other values stay.
+    void setModelKind(twb::ModelKind kind);
+    twb::ModelKind modelKind() const;
+    /// Whether the field of this config key is shown for the current model kind (tests, the panel).
+    bool isFieldShown(const QString& key) const;
 
 signals:
     void changed();
@@ -44,7 +50,15 @@ private:
         QWidget* widget = nullptr;
         QLabel* note = nullptr;                 // below the field: what is wrong with it (hidden when nothing)
         std::function<QString()> rangeProblem;  // the form's own limits, e.g. "Steps must be at least 1"
+        QFormLayout* form = nullptr;            // the row's layout and its field box (for hiding the row)
+        QWidget* row = nullptr;
+        int kinds = kBothKinds;  // the model kinds that use the field (kDecoderOnly, kEncoderDecoderOnly)
     };
+    static constexpr int kDecoderOnly = 1, kEncoderDecoderOnly = 2, kBothKinds = 3;
+    /// Shows the rows the current model kind uses, hides the others.
+    void updateKindRows();
+    /// Marks the fields of these keys as used by one model kind only.
+    void onlyFor(int kinds, std::initializer_list<const char*> keys);
     /// Puts a field and its (hidden) problem note into a row of f.
     Field& addRow(QFormLayout* f, const char* key, const QString& label, QWidget* w);
     void addInt(QFormLayout* f, const char* key, const QString& label, int twb::RunConfig::*member, int lo, int hi,
@@ -53,8 +67,8 @@ private:
                    double hi, int decimals, const QString& tip);
     /// A combo box over one of the engine's choices (choices.h): its names, in the engine's order.
     template <class E>
-    void addChoice(QFormLayout* f, const char* key, const QString& label, E twb::RunConfig::*member,
-                   const QString& tip);
+    void addChoice(QFormLayout* f, const char* key, const QString& label, E twb::RunConfig::*member, const QString& tip,
+                   const QStringList& itemLabels = {});
     void addBool(QFormLayout* f, const char* key, const QString& label, bool twb::RunConfig::*member,
                  const QString& tip);
     /// A path field with a Browse button (files; a run folder may be typed); "" = unset. Names a

@@ -20,31 +20,44 @@ const QColor kTrain(31, 119, 180),
 /// (never below zero for quantities that are never negative), and a neutral frame with no numbers while
 /// there is nothing to show.
 void fitAxes(QCustomPlot* p) {
-    bool any = false;
-    double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+    bool any = false, anyX = false, anyRight = false;
+    double x0 = 0, x1 = 0, y0 = 0, y1 = 0, r1 = 0;
     for (int i = 0; i < p->graphCount(); ++i) {
         auto* g = p->graph(i);
         if (!g->visible())
             continue;
+        const bool left = g->valueAxis() == p->yAxis;  // a right-axis graph (BLEU) has its own range
         for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
-            if (!std::isfinite(it->value) || (p->yAxis->scaleType() == QCPAxis::stLogarithmic && it->value <= 0))
+            if (!std::isfinite(it->value) ||
+                (left && p->yAxis->scaleType() == QCPAxis::stLogarithmic && it->value <= 0))
                 continue;
-            x0 = any ? std::min(x0, it->key) : it->key;
-            x1 = any ? std::max(x1, it->key) : it->key;
+            x0 = anyX ? std::min(x0, it->key) : it->key;
+            x1 = anyX ? std::max(x1, it->key) : it->key;
+            anyX = true;
+            if (!left) {
+                r1 = anyRight ? std::max(r1, it->value) : it->value;
+                anyRight = true;
+                continue;
+            }
             y0 = any ? std::min(y0, it->value) : it->value;
             y1 = any ? std::max(y1, it->value) : it->value;
             any = true;
         }
     }
-    p->xAxis->setTickLabels(any);
+    // The right axis (BLEU, 0-100) from 0 to a little above its best, shown only while it has points.
+    p->yAxis2->setVisible(anyRight);
+    p->yAxis2->setRange(0, anyRight ? std::max(1.0, r1 * 1.1) : 1.0);
+    p->xAxis->setTickLabels(anyX);
     p->yAxis->setTickLabels(any);
-    if (!any) {
+    if (!anyX) {
         p->xAxis->setRange(0, 1);
         p->yAxis->setRange(p->yAxis->scaleType() == QCPAxis::stLogarithmic ? QCPRange(1, 10) : QCPRange(0, 1));
         return;
     }
     const double xs = x1 > x0 ? x1 - x0 : std::max(1.0, std::abs(x0) * 0.1);
     p->xAxis->setRange(std::max(x0 >= 0 ? 0.0 : -1e300, x0 - 0.03 * xs), x1 + 0.03 * xs);
+    if (!any)
+        return;
     if (p->yAxis->scaleType() == QCPAxis::stLogarithmic) {
         p->yAxis->setRange(y0 / 1.1, y1 * 1.1);
         return;
@@ -94,6 +107,12 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     m_loss->legend->setFillOrder(QCPLegend::foColumnsFirst);
     m_loss->legend->setBorderPen(Qt::NoPen);
     m_loss->plotLayout()->setRowStretchFactor(2, 0.001);
+    m_bleu = m_loss->addGraph(m_loss->xAxis, m_loss->yAxis2);
+    m_bleu->setName(tr("val BLEU (right axis)"));
+    m_bleu->setPen(QPen(kOther[0], 1.5));
+    m_bleu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
+    m_loss->yAxis2->setLabel(tr("BLEU"));
+    m_loss->yAxis2->setVisible(false);  // until a BLEU point arrives
     m_accGraph = graph(m_acc, kVal, tr("val accuracy"), true);
     m_lrGraph = graph(m_lr, QColor(255, 127, 14), tr("lr"), false);
     m_speedGraph = graph(m_speed, QColor(23, 190, 207), tr("tokens/s"), false);
@@ -118,6 +137,7 @@ QCustomPlot* MetricsPlot::makePlot(const QString& title, const QString& yLabel) 
     p->setNoAntialiasingOnDrag(true);
     // Hover read-out: the nearest point of each graph under the cursor.
     connect(p, &QCustomPlot::mouseMove, this, [p](QMouseEvent* e) {
+        const QString unit = p->xAxis->label();
         QString text;
         const double x = p->xAxis->pixelToCoord(e->pos().x());
         for (int i = 0; i < p->graphCount(); ++i) {
@@ -127,7 +147,7 @@ QCustomPlot* MetricsPlot::makePlot(const QString& title, const QString& yLabel) 
             auto it = g->data()->findBegin(x);
             if (it == g->data()->constEnd())
                 continue;
-            text += QString("%1: step %2, %3\n").arg(g->name()).arg(it->key).arg(it->value, 0, 'g', 5);
+            text += QString("%1: %2 %3, %4\n").arg(g->name(), unit).arg(it->key, 0, 'g', 5).arg(it->value, 0, 'g', 5);
         }
         if (!text.isEmpty())
             QToolTip::showText(e->globalPosition().toPoint(), text.trimmed(), p);
@@ -136,33 +156,107 @@ QCustomPlot* MetricsPlot::makePlot(const QString& title, const QString& yLabel) 
 }
 
 void MetricsPlot::clear() {
-    for (auto* g : {m_train, m_trainSmooth, m_val, m_accGraph, m_lrGraph, m_speedGraph})
+    for (auto* g : {m_train, m_trainSmooth, m_val, m_bleu, m_accGraph, m_lrGraph, m_speedGraph})
         g->data()->clear();
     m_steps.clear();
     m_losses.clear();
     m_rows.clear();
+    m_hasEpochs = false;
+    updateAxisLabels();
     markDirty();
 }
 
+double MetricsPlot::xOf(const twb::MetricsRow& row) const {
+    return m_epochAxis && !std::isnan(row.epoch) ? row.epoch : static_cast<double>(row.step);
+}
+
 void MetricsPlot::addStep(const twb::StepReport& r) {
-    m_train->addData(r.step, r.loss);
-    m_steps.push_back(static_cast<double>(r.step));
-    m_losses.push_back(r.loss);
-    const double prev = m_trainSmooth->data()->isEmpty() ? r.loss : (m_trainSmooth->data()->constEnd() - 1)->value;
-    m_trainSmooth->addData(r.step, m_alpha * prev + (1 - m_alpha) * r.loss);
-    m_lrGraph->addData(r.step, r.lr);
-    m_speedGraph->addData(r.step, r.tokens_per_s);
     const twb::MetricsRow row = twb::metrics_row(r);
     m_rows.push_back(row);
+    plotStep(row);
     markDirty();
 }
 
 void MetricsPlot::addEval(const twb::EvalReport& r) {
-    m_val->addData(r.step, m_bpc ? r.val_bpc : r.val_loss);
-    m_accGraph->addData(r.step, r.val_accuracy);
     const twb::MetricsRow row = twb::metrics_row(r);
     m_rows.push_back(row);
+    plotEval(row);
     markDirty();
+}
+
+void MetricsPlot::plotStep(const twb::MetricsRow& row) {
+    if (!std::isnan(row.epoch) && !m_hasEpochs) {
+        m_hasEpochs = true;
+        updateAxisLabels();
+    }
+    const double x = xOf(row);
+    m_train->addData(x, row.train_loss);
+    m_steps.push_back(x);
+    m_losses.push_back(row.train_loss);
+    const double prev =
+        m_trainSmooth->data()->isEmpty() ? row.train_loss : (m_trainSmooth->data()->constEnd() - 1)->value;
+    m_trainSmooth->addData(x, m_alpha * prev + (1 - m_alpha) * row.train_loss);
+    m_lrGraph->addData(x, row.lr);
+    m_speedGraph->addData(x, row.tokens_per_s);
+}
+
+void MetricsPlot::plotEval(const twb::MetricsRow& row) {
+    if (!std::isnan(row.epoch) && !m_hasEpochs) {
+        m_hasEpochs = true;
+        updateAxisLabels();
+    }
+    const double x = xOf(row);
+    m_val->addData(x, m_bpc ? row.val_bpc : row.val_loss);
+    m_accGraph->addData(x, row.val_accuracy);
+    if (!std::isnan(row.val_bleu))
+        m_bleu->addData(x, row.val_bleu);
+}
+
+void MetricsPlot::replotRows() {
+    for (auto* g : {m_train, m_trainSmooth, m_val, m_bleu, m_accGraph, m_lrGraph, m_speedGraph})
+        g->data()->clear();
+    m_steps.clear();
+    m_losses.clear();
+    for (const auto& row : m_rows)
+        row.kind == "eval" ? plotEval(row) : plotStep(row);
+    rebuildSmoothed();
+    fillValidation();
+}
+
+void MetricsPlot::setEpochAxis(bool on) {
+    if (on == m_epochAxis)
+        return;
+    m_epochAxis = on;
+    updateAxisLabels();
+    replotRows();
+}
+
+void MetricsPlot::updateAxisLabels() {
+    const bool epochs = showingEpochs();
+    for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
+        p->xAxis->setLabel(epochs ? tr("epoch") : tr("step"));
+        if (epochs) {
+            p->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));  // fractions of an epoch
+        } else {
+            // steps are whole numbers: ticks at multiples of 1, 2, 5, 10, ... (never at 2.5)
+            auto steps = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
+            steps->setTickStep(1);
+            steps->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+            p->xAxis->setTicker(steps);
+        }
+    }
+    markDirty();
+}
+
+int MetricsPlot::bleuPoints() const {
+    return m_bleu->data()->size();
+}
+
+QPointF MetricsPlot::bleuPoint(int i) const {
+    if (i < 0 || i >= bleuPoints())
+        return {NAN, NAN};
+    const auto it = m_bleu->data()->constBegin() + i;
+    return {it->key, it->value};
 }
 
 void MetricsPlot::loadRows(const std::vector<twb::MetricsRow>& rows) {
@@ -228,11 +322,12 @@ void MetricsPlot::setBitsPerChar(bool on) {
     }
     // Keep the legend's order: train, smoothed, validation, then the compared runs.
     if (!on) {
-        std::vector<QCPGraph*> after{m_val};
+        std::vector<QCPGraph*> after{m_val, m_bleu};
         after.insert(after.end(), m_compare.begin(), m_compare.end());
         for (auto* g : after) {
             g->removeFromLegend();
-            g->addToLegend();
+            if (g != m_bleu || !g->data()->isEmpty())
+                g->addToLegend();
         }
     }
     m_loss->yAxis->setLabel(on ? tr("bits per character") : tr("cross-entropy (nats)"));
@@ -245,7 +340,7 @@ void MetricsPlot::fillValidation() {
         for (const auto& r : rows) {
             const double v = m_bpc ? r.val_bpc : r.val_loss;
             if (r.kind == "eval" && !std::isnan(v))
-                g->addData(r.step, v);
+                g->addData(xOf(r), v);
         }
     };
     fill(m_val, m_rows);
@@ -292,6 +387,9 @@ void MetricsPlot::replotIfDirty() {
     if (!m_dirty)
         return;
     m_dirty = false;
+    // The BLEU entry is in the legend only for a run that has BLEU (an encoder-decoder's).
+    if (m_bleu->data()->isEmpty() == m_loss->legend->hasItemWithPlottable(m_bleu))
+        m_bleu->data()->isEmpty() ? m_bleu->removeFromLegend() : m_bleu->addToLegend();
     for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
         fitAxes(p);
         if (p == m_loss)
@@ -341,9 +439,10 @@ bool MetricsPlot::saveCsv(const QString& path) const {
         return false;
     QTextStream out(&f);
     auto num = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 7); };
-    out << "step,kind,train_loss,val_loss,val_accuracy,lr,tokens_per_s\n";
+    out << "step,kind,train_loss,val_loss,val_accuracy,lr,tokens_per_s,val_bleu,epoch\n";
     for (const auto& r : m_rows)
         out << r.step << ',' << QString::fromStdString(r.kind) << ',' << num(r.train_loss) << ',' << num(r.val_loss)
-            << ',' << num(r.val_accuracy) << ',' << num(r.lr) << ',' << num(r.tokens_per_s) << '\n';
+            << ',' << num(r.val_accuracy) << ',' << num(r.lr) << ',' << num(r.tokens_per_s) << ',' << num(r.val_bleu)
+            << ',' << num(r.epoch) << '\n';
     return true;
 }

@@ -1,7 +1,9 @@
 // Live training curves (QCustomPlot): loss (train and val, log-scale toggle, smoothing), validation
 // accuracy, learning rate and tokens/s. Points are appended as they arrive; a ~25 Hz timer replots only
 // when something changed. Zoom and pan with the mouse, hover read-out, PNG/SVG/CSV export, and other
-// runs' validation loss overlaid for comparison, in nats per token or bits per character.
+// runs' validation loss overlaid for comparison, in nats per token or bits per character. An
+// encoder-decoder run's validation BLEU on its own axis at the loss plot's right, and the x-axis in steps
+// or in epochs.
 #pragma once
 #include "twb/metrics.h"
 #include "twb/training.h"
@@ -37,6 +39,15 @@ public:
     /// no per-character figure and is hidden meanwhile.
     void setBitsPerChar(bool on);
     bool bitsPerChar() const { return m_bpc; }
+    /// The x-axis in epochs (passes over the training pairs) instead of steps, for the rows that carry an
+    /// epoch (an encoder-decoder run's); other rows stay at their step.
+    void setEpochAxis(bool on);
+    bool epochAxis() const { return m_epochAxis; }
+    /// Whether the x-axis shows epochs now (asked for, and the rows have them).
+    bool showingEpochs() const { return m_epochAxis && m_hasEpochs; }
+    /// The validation BLEU points (x in the axis's unit, BLEU 0-100), for tests.
+    int bleuPoints() const;
+    QPointF bleuPoint(int i) const;
     /// The points of a comparison graph (index in the order added), for tests.
     int comparisonPoints(int index) const;
     double comparisonValue(int index, int point) const;
@@ -61,10 +72,20 @@ private:
     void replotIfDirty();
     void rebuildSmoothed();
     void fillValidation();
+    /// The x of a row: its epoch when the axis shows epochs and the row has one, else its step.
+    double xOf(const twb::MetricsRow& row) const;
+    void plotStep(const twb::MetricsRow& row);
+    void plotEval(const twb::MetricsRow& row);
+    /// Redraws every graph from the rows (after the x-axis unit changed).
+    void replotRows();
+    void updateAxisLabels();
     QCustomPlot* makePlot(const QString& title, const QString& yLabel);
     QCustomPlot *m_loss, *m_acc, *m_lr, *m_speed;
     QLabel* m_title = nullptr;
     QCPGraph *m_train, *m_trainSmooth, *m_val, *m_accGraph, *m_lrGraph, *m_speedGraph;
+    QCPGraph* m_bleu = nullptr;  // on the loss plot's right axis (yAxis2)
+    bool m_epochAxis = false;
+    bool m_hasEpochs = false;
     std::vector<QCPGraph*> m_compare;
     std::vector<std::vector<twb::MetricsRow>> m_compareRows;
     bool m_bpc = false;

@@ -28,6 +28,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace {
 QString duration(double s) {
     const int t = static_cast<int>(s + 0.5);
@@ -48,11 +50,12 @@ QString runDataDir(const QString& run) {
         return {};
     }
 }
-int datasetVocab(const QString& dir) {
+/// The dataset's facts (vocab_size 0 when it cannot be read).
+twb::PreparedDataset datasetFacts(const QString& dir) {
     try {
-        return twb::open_prepared(dir.toStdString()).vocab_size;
+        return twb::open_prepared(dir.toStdString());
     } catch (const std::exception&) {
-        return 0;
+        return {};
     }
 }
 }  // namespace
@@ -87,6 +90,12 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     dsRow->addWidget(m_dataset, 1);
     dsRow->addWidget(browse);
     lv->addLayout(dsRow);
+    m_kindNote = new QLabel;
+    m_kindNote->setObjectName("kindNote");
+    m_kindNote->setWordWrap(true);
+    m_kindNote->setStyleSheet("background: #e8f0fe; padding: 3px;");
+    m_kindNote->hide();
+    lv->addWidget(m_kindNote);
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString d =
             QFileDialog::getExistingDirectory(this, tr("Prepared dataset folder"),
@@ -109,6 +118,11 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     fitFormWidth();
     lv->addWidget(scroll, 1);
     connect(m_form, &ConfigForm::changed, this, &TrainingPanel::updateStartEnabled);
+    connect(m_form, &ConfigForm::changed, this, [this] {
+        // The note says which kind the dataset chose; once the form shows another, it no longer holds.
+        if (!m_kindNote->isHidden() && int(m_form->modelKind()) != m_kindNote->property("kind").toInt())
+            m_kindNote->hide();
+    });
 
     m_quick = new QPushButton(tr("Quick start: train on fortunes"));
     m_quick->setObjectName("quickStart");
@@ -228,10 +242,24 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     opts->addWidget(m_baselines);
     opts->addWidget(new QLabel(tr("Smoothing")));
     opts->addWidget(m_smooth);
-    opts->addWidget(new QLabel(tr("Loss in")));
-    opts->addWidget(m_lossUnit);
+    // The units get a row of their own: beside the toggles they squeezed the smoothing slider away.
+    auto* units = new QHBoxLayout;
+    units->addWidget(new QLabel(tr("Loss in")));
+    units->addWidget(m_lossUnit);
+    m_xAxis = new QComboBox;
+    m_xAxis->setObjectName("xAxis");
+    m_xAxis->addItem(tr("steps"));
+    m_xAxis->addItem(tr("epochs"));
+    m_xAxis->setToolTip(
+        tr("The plots' x-axis: optimiser steps, or passes over the training pairs (epochs) for an "
+           "encoder-decoder run; a decoder LM's curves stay in steps"));
+    units->addSpacing(12);
+    units->addWidget(new QLabel(tr("x in")));
+    units->addWidget(m_xAxis);
+    units->addStretch();
     opts->addStretch();
     rv->addLayout(opts);
+    rv->addLayout(units);
     m_compareNote = new QLabel;
     m_compareNote->setObjectName("compareNote");
     m_compareNote->setWordWrap(true);
@@ -247,6 +275,11 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
         updateBaselines();
     });
     m_lossUnit->setCurrentIndex(QSettings().value("plotLossUnit", 0).toInt() == 1 ? 1 : 0);
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_plot->setEpochAxis(i == 1);
+        QSettings().setValue("plotXEpochs", i == 1);
+    });
+    m_xAxis->setCurrentIndex(QSettings().value("plotXEpochs", false).toBool() ? 1 : 0);
     connect(m_baselines, &QCheckBox::toggled, this, [this](bool on) {
         QSettings().setValue("plotBaselines", on);
         updateBaselines();
@@ -288,6 +321,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     // Worker signals (queued: they come from the training thread).
     connect(m_worker, &TrainWorker::started, this, [this](const twb::TrainStartInfo& i) {
         m_maxIters = i.config.max_iters;
+        m_bestByBleu = i.config.best_by == twb::BestBy::Bleu;
         m_lastStep = i.start_step;
         m_pausedSeconds = 0;
         m_progress->setFormat(tr("step %v / %m"));
@@ -321,11 +355,16 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     });
     connect(m_worker, &TrainWorker::evaluated, this, [this](const twb::EvalReport& e) {
         m_plot->addEval(e);
-        m_lastEval = tr("val loss %1 · perplexity %2 · %3 bits/char · accuracy %4")
+        // An encoder-decoder has no bits per character (its loss is per target token); it has BLEU.
+        m_lastEval = tr("val loss %1 · perplexity %2%3 · accuracy %4")
                          .arg(e.val_loss, 0, 'f', 4)
                          .arg(e.val_perplexity, 0, 'f', 2)
-                         .arg(e.val_bpc, 0, 'f', 3)
+                         .arg(std::isnan(e.val_bpc) ? QString() : tr(" · %1 bits/char").arg(e.val_bpc, 0, 'f', 3))
                          .arg(e.val_accuracy, 0, 'f', 3);
+        if (!std::isnan(e.val_bleu))
+            m_lastEval += tr(" · BLEU %1").arg(e.val_bleu, 0, 'f', 2);
+        if (!std::isnan(e.epoch))
+            m_lastEval += tr(" · epoch %1").arg(e.epoch, 0, 'f', 2);
         m_evalLabel->setText(tr("Last evaluation (step %1): %2%3")
                                  .arg(e.step)
                                  .arg(m_lastEval)
@@ -338,12 +377,15 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     connect(m_worker, &TrainWorker::finished, this, [this](const twb::TrainSummary& s) {
         setBusy(false);
         m_progress->setValue(static_cast<int>(s.final_step));  // the bar and the line name the same step
-        m_status->setText((s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
-                          tr(" · best val loss %1 at step %2 · median %3 ms/step · %4")
-                              .arg(s.best_val_loss, 0, 'f', 4)
-                              .arg(s.best_step)
-                              .arg(s.median_ms_per_step, 0, 'f', 1)
-                              .arg(duration(s.elapsed_s)));
+        m_status->setText(
+            (s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
+            // best_by=bleu: the engine keeps minus the BLEU as the best "loss" (lower is better)
+            (m_bestByBleu
+                 ? tr(" · best val BLEU %1 at step %2 · median %3 ms/step · %4").arg(-s.best_val_loss, 0, 'f', 2)
+                 : tr(" · best val loss %1 at step %2 · median %3 ms/step · %4").arg(s.best_val_loss, 0, 'f', 4))
+                .arg(s.best_step)
+                .arg(s.median_ms_per_step, 0, 'f', 1)
+                .arg(duration(s.elapsed_s)));
         emit statusMessage(m_status->text());
     });
     connect(m_worker, &TrainWorker::failed, this, [this](const QString& e) {
@@ -377,9 +419,12 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
 void TrainingPanel::fitFormWidth() {
     // The fields never run under the vertical scroll bar: the area is at least the form plus the bar wide,
     // also after a preset or a run changed what the fields hold (and so the form's minimum width).
-    m_formScroll->setMinimumWidth(m_form->minimumSizeHint().width() +
-                                  m_formScroll->verticalScrollBar()->sizeHint().width() +
-                                  2 * m_formScroll->frameWidth());
+    // Never narrower than it has been: the model kind shows and hides rows, and the fields must not jump
+    // sideways each time it changes.
+    m_formScroll->setMinimumWidth(
+        std::max(m_formScroll->minimumWidth(), m_form->minimumSizeHint().width() +
+                                                   m_formScroll->verticalScrollBar()->sizeHint().width() +
+                                                   2 * m_formScroll->frameWidth()));
 }
 
 bool TrainingPanel::eventFilter(QObject* watched, QEvent* e) {
@@ -567,7 +612,35 @@ void TrainingPanel::setDataset(const QString& dir) {
 
 void TrainingPanel::onDatasetChanged() {
     const QString data = m_dataset->currentData().toString();
-    m_form->setVocabSize(datasetVocab(data));
+    const twb::PreparedDataset facts = datasetFacts(data);
+    m_form->setVocabSize(facts.vocab_size);
+    m_dataParallel = facts.vocab_size > 0 ? int(facts.parallel) : -1;
+    m_dataPairs.clear();
+    if (facts.parallel) {
+        const QString langs = facts.source_lang.empty() && facts.target_lang.empty()
+                                  ? QString()
+                                  : QStringLiteral("%1→%2, ").arg(QString::fromStdString(facts.source_lang),
+                                                                  QString::fromStdString(facts.target_lang));
+        m_dataPairs = tr("%1%2 training pairs").arg(langs, QLocale().toString(qulonglong(facts.train_pairs)));
+    }
+    // The model kind follows the dataset: pairs train an encoder-decoder, a token stream a decoder LM.
+    // Said in a note, since fields appear or disappear with it.
+    if (m_kindNote->property("dataset").toString() != data)
+        m_kindNote->hide();  // the note speaks of one dataset (this is called again for the same one)
+    const auto want = facts.parallel ? twb::ModelKind::EncoderDecoder : twb::ModelKind::Decoder;
+    if (m_dataParallel >= 0 && !m_openingRun && m_form->modelKind() != want) {
+        m_form->setModelKind(want);
+        m_kindNote->setText(facts.parallel ? tr("Model kind set to <b>Encoder-decoder</b>: %1 is a parallel "
+                                                "dataset (%2). The Multi30k and Tatoeba presets are starting "
+                                                "points for it.")
+                                                 .arg(QFileInfo(data).fileName().toHtmlEscaped(), m_dataPairs)
+                                           : tr("Model kind set to <b>Decoder LM</b>: %1 is a token-stream "
+                                                "dataset, not translation pairs.")
+                                                 .arg(QFileInfo(data).fileName().toHtmlEscaped()));
+        m_kindNote->setProperty("dataset", data);
+        m_kindNote->setProperty("kind", int(want));
+        m_kindNote->show();
+    }
     updateBaselines();
     if (!m_openingRun && !m_runDir.isEmpty() && !data.isEmpty() && QFileInfo::exists(m_runDir + "/config.json") &&
         !sameFolder(runDataDir(m_runDir), data)) {
@@ -590,6 +663,16 @@ QString TrainingPanel::startBlocker() const {
         return tr(
             "Choose a prepared dataset first: press Quick start (Ctrl+R), or prepare one in the Datasets "
             "panel");
+    const QString name = QFileInfo(m_dataset->currentData().toString()).fileName();
+    const bool ed = m_form->modelKind() == twb::ModelKind::EncoderDecoder;
+    if (m_dataParallel == 1 && !ed)
+        return tr("%1 is a parallel dataset (translation pairs): choose Model kind Encoder-decoder, or a "
+                  "token-stream dataset for a decoder LM")
+            .arg(name);
+    if (m_dataParallel == 0 && ed)
+        return tr("%1 is a token-stream dataset: an encoder-decoder trains on translation pairs; choose Model "
+                  "kind Decoder LM, or a parallel dataset (Datasets panel, Translation pairs)")
+            .arg(name);
     const QString p = m_form->problemSummary();
     return p;
 }

@@ -54,6 +54,10 @@ public:
     /// "Show baselines" over the loss plot (uniform, unigram and bigram validation losses).
     QCheckBox* baselinesToggle() const { return m_baselines; }
     ExperimentWorker* experimentWorker() const { return m_expWorker; }
+    /// The note under the dataset saying the model kind was set from it (hidden when it was not).
+    QLabel* kindNote() const { return m_kindNote; }
+    /// The plots' x-axis: steps (false) or epochs (true, encoder-decoder runs).
+    QComboBox* xAxisChoice() const { return m_xAxis; }
 
 public slots:
     void newRun();
@@ -126,6 +130,11 @@ private:
     QScrollArea* m_formScroll = nullptr;
     MetricsPlot* m_plot = nullptr;
     QComboBox* m_dataset = nullptr;
+    QLabel* m_kindNote = nullptr;
+    QComboBox* m_xAxis = nullptr;
+    /// What the chosen dataset is: -1 unknown (none or unreadable), 0 a token stream, 1 parallel pairs.
+    int m_dataParallel = -1;
+    QString m_dataPairs;  // "de→en, 29,000 training pairs" for a parallel dataset
     QPushButton *m_quick, *m_start, *m_pause, *m_stop, *m_save;
     QAction *m_quickAct, *m_startAct, *m_pauseAct, *m_stopAct, *m_saveAct;
     QProgressBar* m_progress = nullptr;
@@ -144,6 +153,7 @@ private:
     bool m_startAfterPrepare = false;
     bool m_openingRun = false;  // openRun selects the run's own dataset: no switch to a new run
     int64_t m_maxIters = 0;
+    bool m_bestByBleu = false;  // the running job keeps its best checkpoint by validation BLEU
     int64_t m_lastStep = 0;
     QElapsedTimer m_pausedSince;  // running while paused
     double m_pausedSeconds = 0;   // paused time of this session, left out of "elapsed"

@@ -62,6 +62,7 @@ bool TrainingPanel::openRun(const QString& dir) {
     try {
         const auto cfg = twb::read_run_config(dir.toStdString());
         m_form->setConfig(cfg);
+        m_kindNote->hide();  // the kind is the run's own
         m_openingRun = true;
         if (!cfg.data_dir.empty())
             setDataset(QString::fromStdString(cfg.data_dir));

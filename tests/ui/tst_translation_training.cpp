@@ -1,0 +1,326 @@
+// The GUI's training side of translation, offscreen: the config form's model kind shows the fields that
+// kind uses and the config it produces carries them; the Multi30k preset is the engine's preset; the
+// Training panel picks the kind from the dataset and refuses a mismatch; the metrics plot's BLEU series
+// holds a metrics.csv's val_bleu (at its step, or its epoch); the Datasets panel's Translation pairs tab
+// prepares a parallel dataset the engine opens as parallel; and a tiny encoder-decoder trained from the
+// panel writes val_bleu into metrics.csv.
+#include "test_util.h"
+#include "twb/dataset.h"
+#include "twb/metrics.h"
+#include "ui/Workspace.h"
+#include "ui/datasets/DatasetsPanel.h"
+#include "ui/datasets/ParallelTab.h"
+#include "ui/training/ConfigForm.h"
+#include "ui/training/MetricsPlot.h"
+#include "ui/training/TrainingPanel.h"
+
+#include <qcustomplot.h>
+#include <QApplication>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+
+#include <fstream>
+
+namespace {
+const char* kWords[] = {"alpha", "beta", "gamma", "delta", "eps"};
+/// 40 line-aligned pairs over five words: the target a word-for-word function of the source.
+void writePairs(const std::filesystem::path& src, const std::filesystem::path& tgt, int n = 40) {
+    std::string s, t;
+    for (int i = 0; i < n; ++i) {
+        s += std::string(kWords[i % 5]) + " " + kWords[(i * 3) % 5] + "\n";
+        t += std::string(kWords[(i * 2) % 5]) + "\n";
+    }
+    twbtest::write(src, s);
+    twbtest::write(tgt, t);
+}
+}  // namespace
+
+class TestTranslationTraining : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws;
+    QString m_pairs;   // a parallel dataset (the engine's prepare_parallel)
+    QString m_stream;  // a token-stream dataset
+
+    static void choose(ConfigForm& f, const char* key, const char* value) {
+        auto* c = f.findChild<QComboBox*>(key);
+        QVERIFY2(c, key);
+        const int i = c->findData(value);
+        QVERIFY2(i >= 0, value);
+        c->setCurrentIndex(i);
+    }
+    static void setInt(QWidget& w, const char* key, int v) {
+        auto* s = w.findChild<QSpinBox*>(key);
+        QVERIFY2(s, key);
+        s->setValue(v);
+    }
+    static void setDouble(QWidget& w, const char* key, double v) {
+        auto* s = w.findChild<QDoubleSpinBox*>(key);
+        QVERIFY2(s, key);
+        s->setValue(v);
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        Workspace::setRoot(m_ws.path());
+        writePairs(twbtest::path(m_ws, "s.txt"), twbtest::path(m_ws, "t.txt"));
+        twb::ParallelPrepareOptions o;
+        o.source = twbtest::path(m_ws, "s.txt").string();
+        o.target = twbtest::path(m_ws, "t.txt").string();
+        o.tokenizer.kind = twb::TokenizerKind::Word;
+        o.val_fraction = 0.2;
+        o.out = std::filesystem::path(Workspace::datasetsDir().toStdString()) / "pairs";
+        twb::prepare_parallel(o);
+        m_pairs = QString::fromStdString(o.out.string());
+        twbtest::write(twbtest::path(m_ws, "c.txt"), twbtest::english_like(5000));
+        twb::PrepareOptions p;
+        p.corpus.inputs = {twbtest::path(m_ws, "c.txt").string()};
+        p.out = std::filesystem::path(Workspace::datasetsDir().toStdString()) / "stream";
+        twb::prepare_dataset(p);
+        m_stream = QString::fromStdString(p.out.string());
+    }
+
+    void modelKindShowsItsFieldsAndConfigCarriesThem() {
+        ConfigForm f;
+        const QStringList edOnly = {"n_encoder_layer", "n_decoder_layer", "batch_tokens",
+                                    "max_epochs",      "bleu_pairs",      "best_by"};
+        const QStringList lmOnly = {"sequences", "embeddings_from"};
+        const QStringList both = {"n_layer", "ffn_hidden", "norm_position", "schedule", "label_smoothing", "n_embd"};
+        QCOMPARE(f.modelKind(), twb::ModelKind::Decoder);
+        for (const auto& k : edOnly)
+            QVERIFY2(!f.isFieldShown(k), qPrintable(k));
+        for (const auto& k : lmOnly + both)
+            QVERIFY2(f.isFieldShown(k), qPrintable(k));
+
+        choose(f, "model_kind", "encoder_decoder");
+        for (const auto& k : edOnly + both)
+            QVERIFY2(f.isFieldShown(k), qPrintable(k));
+        for (const auto& k : lmOnly)
+            QVERIFY2(!f.isFieldShown(k), qPrintable(k));
+        setInt(f, "n_encoder_layer", 3);
+        setInt(f, "n_decoder_layer", 2);
+        setInt(f, "ffn_hidden", 384);
+        setInt(f, "batch_tokens", 1500);
+        setDouble(f, "max_epochs", 2.5);
+        setInt(f, "bleu_pairs", 17);
+        setDouble(f, "label_smoothing", 0.1);
+        choose(f, "best_by", "bleu");
+        choose(f, "schedule", "noam");
+        choose(f, "norm_position", "post");
+        const twb::RunConfig c = f.config();
+        QCOMPARE(c.model_kind, twb::ModelKind::EncoderDecoder);
+        QCOMPARE(c.n_encoder_layer, 3);
+        QCOMPARE(c.n_decoder_layer, 2);
+        QCOMPARE(c.ffn_hidden, 384);
+        QCOMPARE(c.batch_tokens, 1500);
+        QCOMPARE(c.max_epochs, 2.5);
+        QCOMPARE(c.bleu_pairs, 17);
+        QCOMPARE(c.label_smoothing, 0.1);
+        QCOMPARE(c.best_by, twb::BestBy::Bleu);
+        QCOMPARE(c.schedule, twb::Schedule::Noam);
+        QCOMPARE(c.norm_position, twb::NormPosition::Post);
+        // The JSON the run folder gets names the kind by the engine's word.
+        QCOMPARE(nlohmann::json(c).at("model_kind").get<std::string>(), std::string("encoder_decoder"));
+
+        // Back to the LM: its fields again, and no BLEU choice left behind that a decoder cannot have.
+        f.setModelKind(twb::ModelKind::Decoder);
+        for (const auto& k : edOnly)
+            QVERIFY2(!f.isFieldShown(k), qPrintable(k));
+        QVERIFY(f.isFieldShown("sequences"));
+        QCOMPARE(f.config().best_by, twb::BestBy::Loss);
+        QVERIFY2(f.problems().empty(), f.problems().empty() ? "" : f.problems().front().c_str());
+    }
+
+    void translationPresetsAreTheEngines() {
+        for (const char* name : {"multi30k", "tatoeba"}) {
+            ConfigForm f;
+            auto* preset = f.findChild<QComboBox*>("preset");
+            QVERIFY(preset->findData(name) >= 0);
+            f.applyPreset(name);
+            QCOMPARE(preset->currentData().toString(), QString(name));
+            nlohmann::json mine = f.config(), theirs = twb::preset_config(name);
+            for (auto* j : {&mine, &theirs}) {
+                j->erase("vocab_size");  // the dataset's, not the preset's
+                j->erase("data_dir");
+            }
+            QCOMPARE(QString::fromStdString(mine.dump()), QString::fromStdString(theirs.dump()));
+            QCOMPARE(f.modelKind(), twb::ModelKind::EncoderDecoder);
+            QVERIFY(f.isFieldShown("bleu_pairs"));
+        }
+    }
+
+    void panelTakesTheKindFromTheDataset() {
+        TrainingPanel p;
+        p.setDataset(m_stream);
+        p.form()->applyPreset("tiny");
+        p.setDataset(m_pairs);
+        QCOMPARE(p.form()->modelKind(), twb::ModelKind::EncoderDecoder);
+        QVERIFY(!p.kindNote()->isHidden());
+        QVERIFY(p.kindNote()->text().contains("parallel"));
+        QVERIFY(p.startBlocker().isEmpty());
+        // The user insists on a decoder LM for pairs: Start is refused, saying why.
+        p.form()->setModelKind(twb::ModelKind::Decoder);
+        QVERIFY(p.startBlocker().contains("parallel dataset"));
+        QVERIFY(p.kindNote()->isHidden());  // the note no longer says what the form shows
+        QVERIFY(!p.findChild<QPushButton*>("start")->isEnabled());
+        // A token-stream dataset turns the kind back.
+        p.form()->setModelKind(twb::ModelKind::EncoderDecoder);
+        p.setDataset(m_stream);
+        QCOMPARE(p.form()->modelKind(), twb::ModelKind::Decoder);
+        QVERIFY(p.kindNote()->text().contains("Decoder LM"));
+        p.form()->applyPreset("multi30k");  // an encoder-decoder preset on a stream: refused
+        QVERIFY(p.startBlocker().contains("token-stream"));
+    }
+
+    void plotShowsBleuOfMetricsCsv() {
+        // metrics.csv as another tool might write it: only some columns, in its own order.
+        const auto csv = twbtest::path(m_ws, "metrics.csv");
+        twbtest::write(csv,
+                       "step,kind,train_loss,val_loss,val_accuracy,lr,val_bleu,epoch\n"
+                       "5,train,3.5,,,0.001,,0.25\n"
+                       "10,train,3.0,,,0.001,,0.5\n"
+                       "10,eval,,2.75,0.3,,4.25,0.5\n"
+                       "20,train,2.5,,,0.001,,1\n"
+                       "20,eval,,2.25,0.4,,12.5,1\n");
+        MetricsPlot plot;
+        plot.loadRows(twb::read_metrics(csv));
+        QCOMPARE(plot.bleuPoints(), 2);
+        QCOMPARE(plot.bleuPoint(0), QPointF(10, 4.25));
+        QCOMPARE(plot.bleuPoint(1), QPointF(20, 12.5));
+        QVERIFY(!plot.showingEpochs());
+        plot.setEpochAxis(true);  // the same points at their epochs
+        QVERIFY(plot.showingEpochs());
+        QCOMPARE(plot.bleuPoint(0), QPointF(0.5, 4.25));
+        QCOMPARE(plot.bleuPoint(1), QPointF(1.0, 12.5));
+        QCOMPARE(plot.trainPoints(), 3);
+        QCOMPARE(plot.evalPoints(), 2);
+        QCOMPARE(plot.lossPlot()->xAxis->label(), QString("epoch"));
+        // Live, as the worker's reports arrive.
+        twb::EvalReport e;
+        e.step = 30;
+        e.val_loss = 2.0;
+        e.val_bleu = 20.0;
+        e.epoch = 1.5;
+        plot.addEval(e);
+        QCOMPARE(plot.bleuPoints(), 3);
+        QCOMPARE(plot.bleuPoint(2), QPointF(1.5, 20.0));
+        // A decoder LM's rows have no BLEU and no epoch: nothing on the BLEU axis, x stays in steps.
+        plot.loadRows({twb::metrics_row(twb::EvalReport{})});
+        QCOMPARE(plot.bleuPoints(), 0);
+        QVERIFY(!plot.showingEpochs());
+    }
+
+    void xAxisChoiceIsRemembered() {
+        {
+            TrainingPanel p;
+            p.xAxisChoice()->setCurrentIndex(1);
+            QVERIFY(p.plot()->epochAxis());
+        }
+        TrainingPanel again;
+        QCOMPARE(again.xAxisChoice()->currentIndex(), 1);
+        QVERIFY(again.plot()->epochAxis());
+        again.xAxisChoice()->setCurrentIndex(0);
+    }
+
+    void datasetsPanelPreparesPairs() {
+        writePairs(twbtest::path(m_ws, "gs.txt"), twbtest::path(m_ws, "gt.txt"));
+        DatasetsPanel p;
+        ParallelTab* tab = p.parallelTab();
+        tab->setFiles(QString::fromStdString(twbtest::path(m_ws, "gs.txt").string()),
+                      QString::fromStdString(twbtest::path(m_ws, "gt.txt").string()));
+        tab->setLanguages("xx", "yy");
+        tab->setTokenizer("word", 0);
+        tab->setDatasetName("gui-pairs");
+        tab->setFractions(0.1, 0.1);  // 4 of 40 for validation, 4 for test
+        QSignalSpy done(&p, &DatasetsPanel::datasetPrepared);
+        p.prepareParallel();
+        QVERIFY(p.isBusy());
+        QVERIFY(done.wait(60000));
+        const QString dir = done.first().first().toString();
+        const auto d = twb::open_prepared(dir.toStdString());
+        QVERIFY(d.parallel);
+        QCOMPARE(d.train_pairs + d.val_pairs + d.test_pairs, uint64_t(40));
+        QCOMPARE(d.val_pairs, uint64_t(4));
+        QCOMPARE(d.test_pairs, uint64_t(4));
+        QCOMPARE(d.source_lang, std::string("xx"));
+        QCOMPARE(d.target_lang, std::string("yy"));
+        QVERIFY(tab->resultText().contains("train 32"));
+        QVERIFY(!p.preparedList()->findItems("gui-pairs (xx→yy)", Qt::MatchExactly).isEmpty());
+
+        // Unaligned files: the engine's message, nothing written.
+        twbtest::write(twbtest::path(m_ws, "short.txt"), "alpha\nbeta\n");
+        tab->setFiles(QString::fromStdString(twbtest::path(m_ws, "gs.txt").string()),
+                      QString::fromStdString(twbtest::path(m_ws, "short.txt").string()));
+        tab->setDatasetName("bad-pairs");
+        p.prepareParallel();
+        QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000);
+        QVERIFY(!p.lastError().isEmpty());
+        QVERIFY(!QFileInfo::exists(Workspace::datasetsDir() + "/bad-pairs"));
+        // A missing target file is said before anything runs.
+        tab->setFiles(QString::fromStdString(twbtest::path(m_ws, "gs.txt").string()), QString());
+        p.prepareParallel();
+        QVERIFY(!p.isBusy());
+        QVERIFY(p.lastError().contains("target"));
+    }
+
+    void tinyEncoderDecoderTrainsFromThePanel() {
+        TrainingPanel p;
+        p.setDataset(m_pairs);
+        p.form()->applyPreset("tatoeba");
+        setInt(*p.form(), "n_layer", 1);
+        setInt(*p.form(), "n_embd", 32);
+        setInt(*p.form(), "n_head", 2);
+        setInt(*p.form(), "ffn_hidden", 64);
+        setInt(*p.form(), "block_size", 16);
+        setInt(*p.form(), "batch_tokens", 128);
+        setDouble(*p.form(), "max_epochs", 0);
+        setInt(*p.form(), "max_iters", 12);
+        setInt(*p.form(), "warmup_iters", 2);
+        setInt(*p.form(), "eval_interval", 6);
+        setInt(*p.form(), "eval_iters", 1);
+        setInt(*p.form(), "log_interval", 1);
+        setInt(*p.form(), "bleu_pairs", 4);
+        setInt(*p.form(), "threads", 1);
+        QVERIFY2(p.startBlocker().isEmpty(), qPrintable(p.startBlocker()));
+        QSignalSpy done(p.worker(), &TrainWorker::finished), failed(p.worker(), &TrainWorker::failed);
+        p.start();
+        QVERIFY(done.wait(120000));
+        QCOMPARE(failed.count(), 0);
+        const auto rows = twb::read_metrics((p.currentRun() + "/metrics.csv").toStdString());
+        std::ifstream in((p.currentRun() + "/metrics.csv").toStdString());
+        std::string header;
+        std::getline(in, header);
+        QVERIFY(QString::fromStdString(header).split(',').contains("val_bleu"));
+        int evals = 0;
+        for (const auto& r : rows)
+            if (r.kind == "eval") {
+                ++evals;
+                QVERIFY(!std::isnan(r.val_bleu));
+                QVERIFY(r.val_bleu >= 0 && r.val_bleu <= 100);
+            }
+        QCOMPARE(evals, 3);                   // steps 0, 6 and 12 (the loop evaluates at the start too)
+        QCOMPARE(p.plot()->bleuPoints(), 3);  // the live plot got them as they came
+        const QString readout = p.findChild<QLabel*>("evalReadout")->text();
+        QVERIFY2(readout.contains("BLEU") && !readout.contains("nan"), qPrintable(readout));
+        // The tatoeba preset keeps the best by BLEU: the finished line names the best BLEU, not a "loss".
+        const QString status = p.findChild<QLabel*>("status")->text();
+        QVERIFY2(status.contains("best val BLEU") && !status.contains("best val loss -"), qPrintable(status));
+        // Reopened, the run shows the same BLEU points.
+        const QString run = p.currentRun();
+        TrainingPanel again;
+        QVERIFY(again.openRun(run));
+        QCOMPARE(again.plot()->bleuPoints(), 3);
+        QCOMPARE(again.form()->modelKind(), twb::ModelKind::EncoderDecoder);
+    }
+};
+
+QTEST_MAIN(TestTranslationTraining)
+#include "tst_translation_training.moc"

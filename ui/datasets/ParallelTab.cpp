@@ -1,0 +1,325 @@
+#include "ui/datasets/ParallelTab.h"
+
+#include "twb/choices.h"
+#include "twb/errors.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace {
+std::string path(const QLineEdit* e) {
+    return e->text().trimmed().toStdString();
+}
+QString lengths(const twb::SideLengths& l) {
+    return QObject::tr("mean %1, max %2 tokens").arg(l.mean, 0, 'f', 1).arg(l.max);
+}
+}  // namespace
+
+ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
+    QSettings s;
+    auto* files = new QGroupBox(tr("Pairs"));
+    auto* ff = new QFormLayout(files);
+    m_mode = new QComboBox;
+    m_mode->setObjectName("parallelMode");
+    m_mode->addItem(tr("Two line-aligned files"), "files");
+    m_mode->addItem(tr("One TSV file, two columns"), "tsv");
+    m_mode->setToolTip(
+        tr("Line N of the source file translates line N of the target file; or one tab-separated "
+           "file with the two languages in two of its columns (Tatoeba: English, Bokmål, attribution)"));
+    ff->addRow(tr("Pairs from"), m_mode);
+    auto filesRow = [this, ff](const QString& name, const QString& label, const QString& tip) {
+        QLineEdit* e = addFile(ff, name, label, tip);
+        m_filesRows.emplace_back(ff, e->parentWidget());
+        return e;
+    };
+    auto pairsRow = [this, ff](const QString& name, const QString& label, const QString& tip) {
+        QLineEdit* e = addFile(ff, name, label, tip);
+        m_pairsRows.emplace_back(ff, e->parentWidget());
+        return e;
+    };
+    m_source = filesRow("sourceFile", tr("Source file"), tr("The training sentences in the source language"));
+    m_target = filesRow("targetFile", tr("Target file"), tr("Their translations, line by line"));
+    m_pairs = pairsRow("pairsFile", tr("TSV file"), tr("One pair per line, tab-separated columns"));
+    auto column = [](const QString& name, int value) {
+        auto* c = new QSpinBox;
+        c->setObjectName(name);
+        c->setRange(0, 99);
+        c->setValue(value);
+        c->setToolTip(QObject::tr("0-based column index, as twb prepare --source-column/--target-column"));
+        return c;
+    };
+    m_sourceColumn = column("sourceColumn", 0);
+    m_targetColumn = column("targetColumn", 1);
+    auto* columns = new QWidget;
+    auto* cr = new QHBoxLayout(columns);
+    cr->setContentsMargins(0, 0, 0, 0);
+    cr->addWidget(new QLabel(tr("source")));
+    cr->addWidget(m_sourceColumn);
+    cr->addWidget(new QLabel(tr("target")));
+    cr->addWidget(m_targetColumn);
+    cr->addWidget(new QLabel(tr("(0-based)")));
+    cr->addStretch();
+    ff->addRow(tr("Columns"), columns);
+    m_pairsRows.emplace_back(ff, columns);
+    const QString official =
+        tr("Optional: the corpus's official split. Without it the share below is held out of "
+           "the training pairs");
+    m_valSource = filesRow("valSourceFile", tr("Validation source"), official);
+    m_valTarget = filesRow("valTargetFile", tr("Validation target"), official);
+    m_valPairs = pairsRow("valPairsFile", tr("Validation TSV"), official);
+    m_testSource = filesRow("testSourceFile", tr("Test source"), official);
+    m_testTarget = filesRow("testTargetFile", tr("Test target"), official);
+    m_testPairs = pairsRow("testPairsFile", tr("Test TSV"), official);
+    // The label column as wide as its widest label in either mode, so the fields stay put when it changes.
+    int labelWidth = 0;
+    for (int r = 0; r < ff->rowCount(); ++r)
+        if (auto* item = ff->itemAt(r, QFormLayout::LabelRole); item && item->widget())
+            labelWidth = std::max(labelWidth, item->widget()->sizeHint().width());
+    for (int r = 0; r < ff->rowCount(); ++r)
+        if (auto* item = ff->itemAt(r, QFormLayout::LabelRole); item && item->widget())
+            item->widget()->setMinimumWidth(labelWidth);
+
+    auto* prep = new QGroupBox(tr("Preparation"));
+    auto* pf = new QFormLayout(prep);
+    m_sourceLang = new QLineEdit(s.value("parallel/sourceLang").toString());
+    m_targetLang = new QLineEdit(s.value("parallel/targetLang").toString());
+    m_sourceLang->setObjectName("sourceLang");
+    m_targetLang->setObjectName("targetLang");
+    m_sourceLang->setPlaceholderText(tr("e.g. de"));
+    m_targetLang->setPlaceholderText(tr("e.g. en"));
+    auto* langs = new QWidget;
+    auto* lr = new QHBoxLayout(langs);
+    lr->setContentsMargins(0, 0, 0, 0);
+    lr->addWidget(m_sourceLang);
+    lr->addWidget(new QLabel(QStringLiteral("→")));
+    lr->addWidget(m_targetLang);
+    pf->addRow(tr("Languages"), langs);
+    m_tokenizer = new QComboBox;
+    m_tokenizer->setObjectName("parallelTokenizer");
+    for (const auto& k : twb::choice_names<twb::TokenizerKind>())
+        if (k != twb::to_string(twb::TokenizerKind::Char))  // pairs need <bos>/<eos>: char has none
+            m_tokenizer->addItem(QString::fromStdString(k));
+    m_tokenizer->setToolTip(tr("One vocabulary, trained on both sides of the training pairs"));
+    m_tokenizer->setCurrentText(s.value("parallel/tokenizer", "bpe").toString());
+    m_vocab = new QSpinBox;
+    m_vocab->setObjectName("parallelVocab");
+    m_vocab->setRange(0, 1000000);
+    m_vocab->setSingleStep(1000);
+    m_vocab->setSpecialValueText(tr("automatic"));
+    m_vocab->setToolTip(tr("Vocabulary size, specials included (bpe, unigram, word); byte ignores it"));
+    m_vocab->setValue(s.value("parallel/vocab", 8000).toInt());
+    auto* tok = new QWidget;
+    auto* tr_ = new QHBoxLayout(tok);
+    tr_->setContentsMargins(0, 0, 0, 0);
+    tr_->addWidget(m_tokenizer);
+    tr_->addWidget(m_vocab, 1);
+    pf->addRow(tr("Tokenizer, vocabulary"), tok);
+    auto fraction = [](const QString& name, double v, const QString& tip) {
+        auto* f = new QDoubleSpinBox;
+        f->setObjectName(name);
+        f->setRange(0, 0.5);
+        f->setSingleStep(0.01);
+        f->setDecimals(3);
+        f->setValue(v);
+        f->setToolTip(tip);
+        return f;
+    };
+    m_valFraction = fraction("parallelValFraction", 0.05,
+                             tr("Share of the training pairs held out for validation when no validation file is "
+                                "given"));
+    m_testFraction = fraction("parallelTestFraction", 0.0,
+                              tr("Share of the training pairs held out for test when no test file is given"));
+    pf->addRow(tr("Held out: validation"), m_valFraction);
+    pf->addRow(tr("Held out: test"), m_testFraction);
+    m_maxTokens = new QSpinBox;
+    m_maxTokens->setObjectName("maxTokens");
+    m_maxTokens->setRange(0, 100000);
+    m_maxTokens->setSpecialValueText(tr("keep all"));
+    m_maxTokens->setToolTip(tr("Drop training pairs with a side longer than this many tokens (they are counted)"));
+    pf->addRow(tr("Max tokens per side"), m_maxTokens);
+    m_name = new QLineEdit;
+    m_name->setObjectName("parallelName");
+    m_name->setPlaceholderText(tr("e.g. multi30k-de-en"));
+    pf->addRow(tr("Dataset name"), m_name);
+    auto* prepare = new QPushButton(tr("Prepare pairs"));
+    prepare->setObjectName("preparePairs");
+    prepare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    prepare->setToolTip(tr("Tokenize and write the parallel dataset (Ctrl+Enter); as twb prepare --source/--target"));
+    pf->addRow(QString(), prepare);
+    m_result = new QLabel;
+    m_result->setObjectName("parallelResult");
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* right = new QVBoxLayout;
+    right->addWidget(prep);
+    right->addWidget(m_result);
+    right->addStretch();
+    auto* row = new QHBoxLayout(this);
+    auto* left = new QVBoxLayout;
+    left->addWidget(files);
+    left->addStretch();
+    row->addLayout(left, 3);
+    row->addLayout(right, 2);
+
+    connect(prepare, &QPushButton::clicked, this, &ParallelTab::prepareClicked);
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &ParallelTab::updateMode);
+    connect(m_source, &QLineEdit::textChanged, this, [this](const QString& t) {
+        if (m_name->text().isEmpty() || m_name->property("auto").toBool()) {  // named after the file until typed
+            m_name->setText(QFileInfo(t).completeBaseName());
+            m_name->setProperty("auto", true);
+        }
+    });
+    connect(m_name, &QLineEdit::textEdited, this, [this] { m_name->setProperty("auto", false); });
+    m_mode->setCurrentIndex(s.value("parallel/mode", 0).toInt() == 1 ? 1 : 0);
+    updateMode();
+}
+
+ParallelTab::~ParallelTab() {
+    QSettings s;
+    s.setValue("parallel/mode", m_mode->currentIndex());
+    s.setValue("parallel/tokenizer", m_tokenizer->currentText());
+    s.setValue("parallel/vocab", m_vocab->value());
+    s.setValue("parallel/sourceLang", m_sourceLang->text());
+    s.setValue("parallel/targetLang", m_targetLang->text());
+}
+
+QLineEdit* ParallelTab::addFile(QFormLayout* f, const QString& name, const QString& label, const QString& tip) {
+    auto* box = new QWidget;
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    auto* e = new QLineEdit;
+    e->setObjectName(name);
+    e->setToolTip(tip);
+    e->setClearButtonEnabled(true);
+    auto* browse = new QToolButton;
+    browse->setText(tr("Browse…"));
+    row->addWidget(e, 1);
+    row->addWidget(browse);
+    connect(browse, &QToolButton::clicked, this, [this, e, label] {
+        QSettings s;
+        const QString file = QFileDialog::getOpenFileName(this, label, s.value("parallel/lastDir").toString());
+        if (file.isEmpty())
+            return;
+        s.setValue("parallel/lastDir", QFileInfo(file).absolutePath());
+        e->setText(file);
+    });
+    f->addRow(label, box);
+    return e;
+}
+
+void ParallelTab::updateMode() {
+    const bool tsv = m_mode->currentData().toString() == "tsv";
+    for (auto& [form, w] : m_filesRows)
+        form->setRowVisible(w, !tsv);
+    for (auto& [form, w] : m_pairsRows)
+        form->setRowVisible(w, tsv);
+}
+
+twb::ParallelPrepareOptions ParallelTab::options(const QString& datasetsDir) const {
+    twb::ParallelPrepareOptions o;
+    if (m_mode->currentData().toString() == "tsv") {
+        o.pairs = path(m_pairs);
+        o.source_column = m_sourceColumn->value();
+        o.target_column = m_targetColumn->value();
+        o.val_pairs = path(m_valPairs);
+        o.test_pairs = path(m_testPairs);
+        if (o.pairs.empty())
+            throw twb::ConfigError("choose the TSV file of pairs first");
+    } else {
+        o.source = path(m_source);
+        o.target = path(m_target);
+        o.val_source = path(m_valSource);
+        o.val_target = path(m_valTarget);
+        o.test_source = path(m_testSource);
+        o.test_target = path(m_testTarget);
+        if (o.source.empty() || o.target.empty())
+            throw twb::ConfigError("choose both the source and the target file first");
+        if (o.val_source.empty() != o.val_target.empty())
+            throw twb::ConfigError("give both validation files (source and target), or neither");
+        if (o.test_source.empty() != o.test_target.empty())
+            throw twb::ConfigError("give both test files (source and target), or neither");
+    }
+    o.source_lang = m_sourceLang->text().trimmed().toStdString();
+    o.target_lang = m_targetLang->text().trimmed().toStdString();
+    o.tokenizer.kind = twb::parse_choice<twb::TokenizerKind>(m_tokenizer->currentText().toStdString(), "tokenizer");
+    o.tokenizer.vocab_size = m_vocab->value();
+    o.val_fraction = m_valFraction->value();
+    o.test_fraction = m_testFraction->value();
+    o.max_tokens = m_maxTokens->value();
+    QString name = m_name->text().trimmed();
+    name.replace(QRegularExpression("[^A-Za-z0-9._-]+"), "-");
+    if (name.isEmpty())
+        throw twb::ConfigError("name the dataset first");
+    o.out = (datasetsDir + "/" + name).toStdString();
+    return o;
+}
+
+void ParallelTab::setFiles(const QString& source, const QString& target) {
+    m_mode->setCurrentIndex(m_mode->findData("files"));
+    m_source->setText(source);
+    m_target->setText(target);
+}
+void ParallelTab::setPairsFile(const QString& tsv, int sourceColumn, int targetColumn) {
+    m_mode->setCurrentIndex(m_mode->findData("tsv"));
+    m_pairs->setText(tsv);
+    m_sourceColumn->setValue(sourceColumn);
+    m_targetColumn->setValue(targetColumn);
+}
+void ParallelTab::setValidationFiles(const QString& source, const QString& target) {
+    m_valSource->setText(source);
+    m_valTarget->setText(target);
+}
+void ParallelTab::setTestFiles(const QString& source, const QString& target) {
+    m_testSource->setText(source);
+    m_testTarget->setText(target);
+}
+void ParallelTab::setLanguages(const QString& source, const QString& target) {
+    m_sourceLang->setText(source);
+    m_targetLang->setText(target);
+}
+void ParallelTab::setTokenizer(const QString& kind, int vocab) {
+    m_tokenizer->setCurrentText(kind);
+    m_vocab->setValue(vocab);
+}
+void ParallelTab::setDatasetName(const QString& name) {
+    m_name->setText(name);
+    m_name->setProperty("auto", false);
+}
+void ParallelTab::setFractions(double val, double test) {
+    m_valFraction->setValue(val);
+    m_testFraction->setValue(test);
+}
+
+void ParallelTab::setResult(const twb::ParallelPrepareResult& r) {
+    const QLocale loc;
+    auto n = [&](uint64_t v) { return loc.toString(static_cast<qulonglong>(v)); };
+    QString text = tr("<b>%1</b>: train %2, validation %3, test %4 pairs; one vocabulary of %5")
+                       .arg(QString::fromStdString(r.dir.filename().string()).toHtmlEscaped(), n(r.train_pairs),
+                            n(r.val_pairs), n(r.test_pairs))
+                       .arg(r.vocab_size);
+    if (r.dropped_long)
+        text += tr("<br>%1 training pairs dropped: a side over the token limit").arg(n(r.dropped_long));
+    text += tr("<br>source: %1<br>target: %2<br>%3 s")
+                .arg(lengths(r.source_lengths), lengths(r.target_lengths))
+                .arg(r.seconds, 0, 'f', 1);
+    m_result->setText(text);
+}
+
+QString ParallelTab::resultText() const {
+    return m_result->text();
+}

@@ -1,0 +1,62 @@
+// The Datasets panel's "Translation pairs" tab: a parallel dataset for an encoder-decoder, as
+// `twb prepare --source/--target` or `--pairs` makes it. Two line-aligned files or one TSV file with the
+// two columns; optional official validation and test files; languages, tokenizer and vocabulary, held-out
+// shares and the length filter; and, after preparing, the pair counts and per-side token lengths. It
+// gathers options and shows results; the panel runs prepare_parallel off the UI thread.
+#pragma once
+#include "twb/dataset.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+class ParallelTab : public QWidget {
+    Q_OBJECT
+public:
+    explicit ParallelTab(QWidget* parent = nullptr);
+    ~ParallelTab() override;  // remembers the tokenizer, languages and mode
+
+    /// The options prepare_parallel takes, written to datasetsDir/NAME. Throws twb::ConfigError naming
+    /// what is missing (no source file, no TSV, no name).
+    twb::ParallelPrepareOptions options(const QString& datasetsDir) const;
+
+    // Driving the tab (tests, the catalogue).
+    void setFiles(const QString& source, const QString& target);
+    void setPairsFile(const QString& tsv, int sourceColumn, int targetColumn);
+    void setValidationFiles(const QString& source, const QString& target);
+    void setTestFiles(const QString& source, const QString& target);
+    void setLanguages(const QString& source, const QString& target);
+    void setTokenizer(const QString& kind, int vocab);
+    void setDatasetName(const QString& name);
+    void setFractions(double val, double test);
+    /// Shows what a finished preparation made.
+    void setResult(const twb::ParallelPrepareResult& r);
+    QString resultText() const;
+
+signals:
+    void prepareClicked();
+
+private:
+    /// A file field with a Browse button, added as a row of f; returns the line edit.
+    QLineEdit* addFile(QFormLayout* f, const QString& name, const QString& label, const QString& tip);
+    void updateMode();
+
+    QComboBox* m_mode;
+    QLineEdit *m_source, *m_target, *m_pairs;
+    QSpinBox *m_sourceColumn, *m_targetColumn;
+    QLineEdit *m_valSource, *m_valTarget, *m_valPairs;
+    QLineEdit *m_testSource, *m_testTarget, *m_testPairs;
+    QLineEdit *m_sourceLang, *m_targetLang;
+    QComboBox* m_tokenizer;
+    QSpinBox* m_vocab;
+    QDoubleSpinBox *m_valFraction, *m_testFraction;
+    QSpinBox* m_maxTokens;
+    QLineEdit* m_name;
+    QLabel* m_result;
+    std::vector<std::pair<QFormLayout*, QWidget*>> m_filesRows, m_pairsRows;  // shown per mode
+};
