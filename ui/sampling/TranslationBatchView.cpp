@@ -61,8 +61,12 @@ TranslationBatchView::TranslationBatchView(ModelThread* model, RunPicker* picker
     m_rows->setObjectName("batchRows");
     m_rows->setRange(0, 10000);
     m_rows->setValue(st.value("translation/batchRows", 50).toInt());
+    m_rows->setSuffix(tr(" rows"));
     m_rows->setToolTip(tr("How many (source, translation, reference) rows the table shows"));
-    form2->addRow(tr("Show first"), m_rows);
+    auto* rowsRow = new QHBoxLayout;
+    rowsRow->addWidget(m_rows);
+    rowsRow->addStretch(1);
+    form2->addRow(tr("Show first"), rowsRow);
 
     m_run = new QPushButton(tr("Translate file"));
     m_run->setObjectName("translateFile");
@@ -77,6 +81,7 @@ TranslationBatchView::TranslationBatchView(ModelThread* model, RunPicker* picker
     m_progress->setObjectName("batchProgress");
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
+    m_progress->setFormat(QString());  // nothing run yet
     m_eta = new QLabel;
     m_eta->setObjectName("batchEta");
     auto* buttons = new QHBoxLayout;
