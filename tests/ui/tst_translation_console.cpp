@@ -1,8 +1,9 @@
 // The Sampling console's translation mode driven offscreen: an encoder-decoder run switches the console
 // to it (and an LM run back), the streamed translation is exactly twb::Translator's for the same source and
 // settings (greedy and beam), the batch mode writes one line per input line equal to Translator::translate's
-// and shows the BLEU twb::corpus_bleu gives for the written file against the references, a reference of
-// another length is refused with nothing written, and a cancelled batch writes nothing.
+// and shows the BLEU twb::corpus_bleu gives for the written file against the references, the settings are
+// remembered, a reference of another length is refused with nothing written, and a cancelled batch writes
+// nothing.
 #include "tiny_translation.h"
 #include "twb/bleu.h"
 #include "twb/text.h"
@@ -15,6 +16,7 @@
 #include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
 
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QPlainTextEdit>
 #include <QTableWidget>
@@ -149,6 +151,23 @@ private slots:
         QCOMPARE(b->table()->item(3, 0)->text(), QString::fromStdString(m_sources[3]));
         QCOMPARE(b->table()->item(3, 1)->text(), QString::fromStdString(hyps[3]));
         QCOMPARE(b->table()->item(3, 2)->text(), QString::fromStdString(m_sources[3]));
+    }
+
+    void settingsAreRemembered() {
+        {
+            TranslationForm f;
+            f.setBeamWidth(5);
+            f.findChild<QDoubleSpinBox*>("lengthPenalty")->setValue(0.7);
+            f.findChild<QDoubleSpinBox*>("maxLengthRatio")->setValue(2.5);
+        }
+        TranslationForm again;
+        const auto o = again.options();
+        QCOMPARE(o.beam_width, 5);
+        QCOMPARE(o.length_penalty, 0.7);
+        QCOMPARE(o.max_length_ratio, 2.5);
+        QVERIFY(again.findChild<QDoubleSpinBox*>("lengthPenalty")->isEnabled());
+        again.setBeamWidth(1);  // greedy: the length penalty does not apply
+        QVERIFY(!again.findChild<QDoubleSpinBox*>("lengthPenalty")->isEnabled());
     }
 
     void batchRefusesMisalignedReferences() {

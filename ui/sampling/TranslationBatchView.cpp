@@ -197,6 +197,10 @@ void TranslationBatchView::run() {
     if (!ref.isEmpty() && !QFileInfo(ref).isFile())
         return fail(tr("%1 does not exist: choose the reference file, or leave it empty.").arg(ref));
     fail({});
+    QSettings st;  // now, not only at exit
+    st.setValue("translation/batchInput", in);
+    st.setValue("translation/batchOutput", out);
+    st.setValue("translation/batchReference", ref);
     m_score->setStyleSheet({});
     m_score->setText(tr("translating…"));
     m_table->setRowCount(0);

@@ -68,9 +68,10 @@ TranslationView::TranslationView(ModelThread* model, RunPicker* picker, QWidget*
         m_requestId = 0;
         setBusy(false);
         render();
-        m_status->setText(tr("%1 source tokens → %2 tokens · %3 tok/s · step %4%5")
+        m_status->setText(tr("%1 source tokens → %2 tokens · %3 · %4 tok/s · step %5%6")
                               .arg(r.sourceTokens)
                               .arg(r.tokens)
+                              .arg(r.beamWidth > 1 ? tr("beam %1").arg(r.beamWidth) : tr("greedy"))
                               .arg(r.seconds > 0 ? r.tokens / r.seconds : 0.0, 0, 'f', 1)
                               .arg(r.step)
                               .arg(r.cancelled ? tr(" · stopped") : QString()));
@@ -208,6 +209,7 @@ void TranslationView::translate() {
     if (source.isEmpty())
         return showError(tr("The source is empty: type a sentence to translate."));
     clearError();
+    QSettings().setValue("translation/source", m_source->toPlainText().left(4000));  // now, not only at exit
     m_tabs->setCurrentIndex(0);
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     TranslateRequest r;

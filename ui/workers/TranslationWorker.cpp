@@ -88,6 +88,7 @@ void TranslationWorker::translate(const TranslateRequest& r) {
         out.step = res.step;
         out.sourceTokens = static_cast<int>(res.source_ids.size());
         out.tokens = static_cast<int>(res.ids.size());
+        out.beamWidth = r.options.beam_width;
         out.seconds = res.seconds;
         out.cancelled = res.cancelled;
         emit translated(out);

@@ -30,6 +30,7 @@ struct TranslateResult {
     QString text;  // the whole translation (Translator::translate's for the source)
     qint64 step = 0;
     int sourceTokens = 0, tokens = 0;
+    int beamWidth = 1;
     double seconds = 0;
     bool cancelled = false;
 };
