@@ -85,6 +85,19 @@ void Seq2SeqSource::reorder(const std::vector<int64_t>& parents) {
         c.reorder(rows);
 }
 
+torch::Tensor Seq2SeqSource::prefix_logits(const std::vector<int32_t>& seq) {
+    torch::NoGradGuard ng;
+    const int64_t n = static_cast<int64_t>(seq.size());
+    auto ids = torch::empty({1, n}, torch::kInt64);
+    for (int64_t k = 0; k < n; ++k)
+        ids[0][k] = seq[static_cast<size_t>(k)];
+    DecodeOptions opt;  // every position, no cache: the beam's rows and the cache stay as they are
+    return m_model->decode(ids.to(m_device), m_kvOne, m_srcPad.narrow(0, 0, 1), opt)
+        .select(0, 0)
+        .to(torch::kFloat32)
+        .cpu();
+}
+
 std::vector<std::vector<int32_t>> greedy_translate(Seq2Seq& model, const std::vector<std::vector<int32_t>>& sources,
                                                    int64_t bos, int64_t eos, int64_t pad, double ratio, int extra,
                                                    const torch::Device& device, int batch_size, bool use_cache) {

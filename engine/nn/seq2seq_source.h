@@ -18,6 +18,9 @@ public:
     torch::Tensor next_logits(const std::vector<std::vector<int32_t>>& seqs) override;
     void reorder(const std::vector<int64_t>& parents) override;
     void reset() override;
+    /// Logits (n, V), float on the CPU, at every position of one whole target prefix seq (starting with <bos>)
+    /// in one decoder pass without the cache: row i predicts seq[i + 1]. Scores a finished hypothesis.
+    torch::Tensor prefix_logits(const std::vector<int32_t>& seq);
 
 private:
     Seq2Seq m_model;

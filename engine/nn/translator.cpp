@@ -8,6 +8,7 @@
 #include "nn/evaluator.h"
 #include "nn/pair_batcher.h"
 #include "nn/seq2seq_source.h"
+#include "nn/translator_stream.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/run_folder.h"
@@ -190,6 +191,27 @@ TranslationEval Translator::evaluate(const std::string& split, const TranslateOp
     ev.bleu = corpus_bleu(ev.hypotheses, ev.references);
     ev.chrf = corpus_chrf(ev.hypotheses, ev.references);
     return ev;
+}
+
+// ---- streamed translation (nn/translator_stream.*)
+
+StreamedTranslation Translator::translate_stream(const std::string& source, const TranslateOptions& opt,
+                                                 const TranslationTokenCallback& on_token, int alternatives,
+                                                 const std::atomic<bool>* cancel) {
+    if (!d->model)
+        throw InputError("no translation run is open");
+    if (find_invalid_utf8(source) != std::string::npos)
+        throw InputError("the source is not valid UTF-8 text");
+    auto out = nn::stream_translation(d->model, *d->tok, d->tok->encode(source), opt, d->device, on_token, alternatives,
+                                      cancel);
+    out.step = d->step;
+    return out;
+}
+
+std::string Translator::token_text(int id) const {
+    if (!d->tok)
+        throw InputError("no translation run is open");
+    return d->tok->token_text(id);
 }
 
 }  // namespace twb

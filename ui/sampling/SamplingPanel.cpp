@@ -4,10 +4,13 @@
 #include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/GenerationEvalView.h"
 #include "ui/sampling/HistoryView.h"
+#include "ui/sampling/TranslationView.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/widgets/TokenDisplay.h"
 #include "ui/workers/ModelThread.h"
+
+#include "twb/translation.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -22,17 +25,16 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QToolTip>
 #include <QVBoxLayout>
 
 namespace {
-/// Background for a token of probability p: red (unlikely) through yellow to green (likely).
+/// Background for a token of probability p (grey: beam search reports no per-token probability).
 QString tint(double p) {
-    if (std::isnan(p))
-        return QStringLiteral("#eeeeee");  // beam search reports no per-token probability
-    return QColor::fromHsvF(std::clamp(p, 0.0, 1.0) * 0.33, 0.28, 1.0).name();
+    return probabilityTint(p);
 }
 
 /// A token quoted in a label or list.
@@ -62,12 +64,19 @@ SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(pa
     auto* left = new QVBoxLayout;
     left->addWidget(m_decoding);
     left->addStretch(1);
-    auto* body = new QHBoxLayout;
+    m_lmPage = new QWidget;
+    auto* body = new QHBoxLayout(m_lmPage);
+    body->setContentsMargins(0, 0, 0, 0);
     body->addLayout(left);
     body->addWidget(m_tabs, 1);
+    m_translation = new TranslationView(m_model, m_picker);
+    m_modes = new QStackedWidget;
+    m_modes->addWidget(m_lmPage);
+    m_modes->addWidget(m_translation);
     auto* col = new QVBoxLayout(this);
     col->addWidget(m_picker);
-    col->addLayout(body, 1);
+    col->addWidget(m_modes, 1);
+    connect(m_translation, &PanelBase::statusMessage, this, &PanelBase::statusMessage);
 
     connectWorker(m_model->worker());
 
@@ -81,9 +90,17 @@ SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(pa
         QApplication::clipboard()->setText(m_out.promptText + outputText(0));
         emit statusMessage(tr("Output copied"));
     });
-    connect(new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this), &QShortcut::activated, this,
-            &SamplingPanel::generate);
-    connect(new QShortcut(QKeySequence(Qt::Key_Escape), this), &QShortcut::activated, this, &SamplingPanel::stop);
+    // One shortcut each for both modes (two on one key would be ambiguous and neither would fire).
+    connect(new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this), &QShortcut::activated, this, [this] {
+        if (isTranslationMode())
+            m_translation->translate();
+        else
+            generate();
+    });
+    connect(new QShortcut(QKeySequence(Qt::Key_Escape), this), &QShortcut::activated, this, [this] {
+        stop();
+        m_translation->stop();
+    });
     connect(m_view, &QTextBrowser::anchorClicked, this, [this](const QUrl& u) {
         const auto parts = u.toString().split(':');
         if (parts.size() == 3)
@@ -103,11 +120,29 @@ SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(pa
     });
     connect(m_history, &HistoryView::failed, this, &SamplingPanel::showError);
     connect(m_picker, &RunPicker::changed, this, [this] {
+        updateMode();
         m_compare->fillChoices(m_picker->run(), m_picker->steps());
         refreshHistory();
     });
+    updateMode();
     m_compare->fillChoices(m_picker->run(), m_picker->steps());
     refreshHistory();
+}
+
+bool SamplingPanel::isTranslationMode() const {
+    return m_modes->currentWidget() == m_translation;
+}
+
+void SamplingPanel::updateMode() {
+    bool translation = false;
+    if (!m_picker->run().isEmpty()) {
+        try {  // reads the newest checkpoint's state.json: a small file
+            translation = twb::is_encoder_decoder_run(m_picker->run().toStdString());
+        } catch (const std::exception&) {
+            translation = false;  // no checkpoint yet: the LM mode says so when asked to generate
+        }
+    }
+    m_modes->setCurrentWidget(translation ? static_cast<QWidget*>(m_translation) : m_lmPage);
 }
 
 QWidget* SamplingPanel::buildGenerateTab() {
@@ -238,6 +273,7 @@ void SamplingPanel::connectWorker(ModelWorker* worker) {
 
 SamplingPanel::~SamplingPanel() {
     m_evaluation->cancel();
+    m_translation->stop();  // before the panel's own model thread (if any) waits for its requests
     if (m_cancel)
         *m_cancel = true;  // a generation in progress ends within a token, so the thread can stop
     QSettings().setValue("sampling/prompt", m_prompt->toPlainText().left(4000));

@@ -1,8 +1,10 @@
 // The sampling console: prompt, decoding controls and presets, streamed output with every token
 // tinted by its probability, alternatives on hover and click, branching from any token (with a way
 // back), checkpoint comparison as a table exportable to Markdown (CompareView), and the run's prompt
-// history (HistoryView). Generation runs in a ModelWorker on a ModelThread, shared with the Attention
-// panel when the main window hands one in; Stop sets the request's atomic cancel flag.
+// history (HistoryView). An encoder-decoder run switches the console to its translation mode
+// (TranslationView: source in, target streamed, a file translated and scored), another run back. Generation runs in a
+// ModelWorker on a ModelThread, shared with the Attention panel when the main window hands one in; Stop sets the
+// request's atomic cancel flag.
 #pragma once
 #include "ui/widgets/PanelBase.h"
 #include "ui/workers/ModelWorker.h"
@@ -23,8 +25,10 @@ class QPlainTextEdit;
 class QPushButton;
 class QTableWidget;
 class QTabWidget;
+class QStackedWidget;
 class QTextBrowser;
 class RunPicker;
+class TranslationView;
 
 class SamplingPanel : public PanelBase {
     Q_OBJECT
@@ -47,6 +51,9 @@ public:
     QTableWidget* compareTable() const;
     HistoryView* history() const { return m_history; }
     GenerationEvalView* evaluation() const { return m_evaluation; }
+    /// The translation mode's page, shown instead of the LM controls for an encoder-decoder run.
+    TranslationView* translation() const { return m_translation; }
+    bool isTranslationMode() const;
     /// Output text of one sample (decoded pieces joined).
     QString outputText(int sample = 0) const;
     QString compareMarkdown() const;
@@ -84,6 +91,8 @@ protected:
 
 private:
     void connectWorker(ModelWorker* worker);
+    /// Shows the translation mode for an encoder-decoder run, the LM mode for any other.
+    void updateMode();
     QWidget* buildGenerateTab();
     void startRequest(const GenerateRequest& r);
     void render();
@@ -107,6 +116,9 @@ private:
     CompareView* m_compare;
     HistoryView* m_history;
     GenerationEvalView* m_evaluation = nullptr;
+    QStackedWidget* m_modes;
+    QWidget* m_lmPage;
+    TranslationView* m_translation;
 
     std::unique_ptr<ModelThread> m_ownModel;  // only when no shared thread was given
     ModelThread* m_model;

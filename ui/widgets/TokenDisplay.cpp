@@ -1,5 +1,9 @@
 #include "ui/widgets/TokenDisplay.h"
 
+#include <QColor>
+#include <algorithm>
+#include <cmath>
+
 QString visibleToken(const QString& s) {
     // A byte-fallback piece of an ASCII character ("<0x58>") stands for that character: show "X".
     // Bytes of a longer UTF-8 sequence mean nothing alone and keep their <0xE2> spelling.
@@ -18,4 +22,10 @@ QString tokenHtml(const QString& s) {
     return s.toHtmlEscaped()
         .replace('\n', QStringLiteral("<span style=\"color:#999\">↵</span><br>"))
         .replace('\t', QStringLiteral("<span style=\"color:#999\">→</span>"));
+}
+
+QString probabilityTint(double p) {
+    if (std::isnan(p))
+        return QStringLiteral("#eeeeee");
+    return QColor::fromHsvF(std::clamp(p, 0.0, 1.0) * 0.33, 0.28, 1.0).name();
 }

@@ -8,3 +8,6 @@
 QString visibleToken(const QString& s);
 /// A token inside running HTML text: escaped, newlines shown as a grey ↵ and broken, tabs as a grey →.
 QString tokenHtml(const QString& s);
+/// Background colour for a token of probability p: red (unlikely) through yellow to green (likely); light
+/// grey for NaN (no probability known).
+QString probabilityTint(double p);

@@ -8,6 +8,7 @@
 #include <QThread>
 
 class ModelWorker;
+class TranslationWorker;
 
 class ModelThread : public QObject {
     Q_OBJECT
@@ -16,11 +17,14 @@ public:
     /// Quits the thread and waits for the request in progress (cancel long generations first).
     ~ModelThread() override;
     ModelWorker* worker() const { return m_worker; }
+    /// The encoder-decoder runs' worker (the Sampling console's translation mode), on the same thread.
+    TranslationWorker* translationWorker() const { return m_translation; }
     /// A fresh request id, unique among all users of this thread (call from the UI thread).
     quint64 nextRequestId() { return ++m_lastId; }
 
 private:
     QThread m_thread;
     ModelWorker* m_worker;
+    TranslationWorker* m_translation;
     quint64 m_lastId = 0;
 };

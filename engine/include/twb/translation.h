@@ -4,6 +4,7 @@
 #pragma once
 #include "twb/bleu.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -38,6 +39,38 @@ struct TranslationEval {
 /// (done, total) sources; return false to cancel (Cancelled is thrown).
 using TranslateProgress = std::function<bool(size_t done, size_t total)>;
 
+// ---- streamed translation (one source, token by token; the Sampling console's translation mode) ----
+
+/// One of the most probable tokens at a step of a streamed translation.
+struct TranslationAlternative {
+    int token = 0;
+    std::string token_text;  // as the tokenizer shows the piece ("▁Hund")
+    double prob = 0;
+};
+
+/// One target token of a streamed translation.
+struct TranslationToken {
+    int64_t index = 0;  // 0-based position in the target
+    int token = 0;
+    std::string token_text;  // as the tokenizer shows the piece
+    std::string text;        // newly complete target text to append (may be empty inside a UTF-8 character)
+    /// p(token | source, target so far): the softmax of the model's logits (no temperature), in (0, 1].
+    double prob = 0;
+    std::vector<TranslationAlternative> alternatives;  // the most probable tokens at this step, best first
+};
+
+/// Return false to cancel (the result then says cancelled; nothing is thrown).
+using TranslationTokenCallback = std::function<bool(const TranslationToken&)>;
+
+struct StreamedTranslation {
+    std::string text;          // the whole translation, detokenized (what translate() returns for the source)
+    std::vector<int32_t> ids;  // its target ids, <eos> excluded
+    std::vector<int32_t> source_ids;
+    int64_t step = 0;  // the checkpoint's
+    double seconds = 0;
+    bool cancelled = false;
+};
+
 /// An encoder-decoder run's checkpoint with its tokenizer. Not thread-safe.
 class Translator {
 public:
@@ -55,6 +88,19 @@ public:
     /// split's target ids decoded.
     TranslationEval evaluate(const std::string& split, const TranslateOptions& opt = {},
                              const std::string& data_dir = "", const TranslateProgress& progress = {});
+
+    /// One source translated token by token, each target token streamed to on_token with its probability and
+    /// the `alternatives` most probable tokens at its step. Greedy (beam_width 1) streams as it decodes and
+    /// gives exactly translate()'s tokens; the emitted token is then the first alternative. Beam search
+    /// (beam_width > 1) streams nothing while it searches and then the final best hypothesis (translate()'s)
+    /// token by token, each token's probability and alternatives from one teacher-forced decoder pass over that
+    /// hypothesis (so a beam token need not be the first alternative). Cancel through on_token's return or
+    /// `cancel` (checked per decoding step, also during a beam search).
+    StreamedTranslation translate_stream(const std::string& source, const TranslateOptions& opt,
+                                         const TranslationTokenCallback& on_token, int alternatives = 5,
+                                         const std::atomic<bool>* cancel = nullptr);
+    /// The piece of a token id as the tokenizer shows it.
+    std::string token_text(int id) const;
 
 private:
     struct Impl;

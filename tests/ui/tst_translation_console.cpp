@@ -1,0 +1,207 @@
+// The Sampling console's translation mode driven offscreen: an encoder-decoder run switches the console
+// to it (and an LM run back), the streamed translation is exactly twb::Translator's for the same source and
+// settings (greedy and beam), the batch mode writes one line per input line equal to Translator::translate's
+// and shows the BLEU twb::corpus_bleu gives for the written file against the references, the settings are
+// remembered, a reference of another length is refused with nothing written, and a cancelled batch writes
+// nothing.
+#include "tiny_translation.h"
+#include "twb/bleu.h"
+#include "twb/text.h"
+#include "twb/translation.h"
+#include "ui/sampling/DecodingForm.h"
+#include "ui/sampling/SamplingPanel.h"
+#include "ui/sampling/TranslationBatchView.h"
+#include "ui/sampling/TranslationForm.h"
+#include "ui/sampling/TranslationView.h"
+#include "ui/widgets/RunPicker.h"
+#include "ui_fixture.h"
+
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QPlainTextEdit>
+#include <QTableWidget>
+
+namespace {
+std::vector<std::string> lines_of(const QString& file) {
+    std::vector<std::string> out;
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    for (const QByteArray& l : f.readAll().split('\n'))
+        out.push_back(l.toStdString());
+    if (!out.empty() && out.back().empty())
+        out.pop_back();  // the final newline
+    return out;
+}
+}  // namespace
+
+class TestTranslationConsole : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws, m_mtDir;
+    QString m_lm, m_mt;
+    twb::Translator m_tr;
+    std::vector<std::string> m_sources;
+
+    static void waitIdle(TranslationView* v) { QTRY_VERIFY_WITH_TIMEOUT(!v->isBusy(), 60000); }
+    static void waitBatch(TranslationBatchView* b) { QTRY_VERIFY_WITH_TIMEOUT(!b->isRunning(), 120000); }
+    QString file(const char* name) const { return QString::fromStdString(twbtest::path(m_mtDir, name).string()); }
+
+private slots:
+    void initTestCase() {
+        m_lm = twbtest::make_tiny_run(m_ws);  // also test-mode settings, cleared
+        m_mt = QString::fromStdString(twbtest::tiny_translation_run(m_mtDir));
+        m_tr.open(m_mt.toStdString(), "best");
+        // 45 sources (more than one greedy batch of 32), letters a..h as the copy task's
+        std::mt19937 rng(11);
+        for (int i = 0; i < 45; ++i) {
+            std::string s;
+            for (int k = 0, n = 2 + static_cast<int>(rng() % 6); k < n; ++k)
+                s += std::string(k ? " " : "") + static_cast<char>('a' + rng() % 8);
+            m_sources.push_back(s);
+        }
+    }
+
+    void runKindPicksTheMode() {
+        SamplingPanel p;
+        p.setRun(m_mt);
+        p.show();
+        QVERIFY(p.isTranslationMode());
+        QVERIFY(p.translation()->isVisible());
+        QVERIFY(!p.findChild<DecodingForm*>()->isVisible());  // the LM controls are hidden
+        QVERIFY(p.translation()->findChild<QPlainTextEdit*>("source")->isVisible());
+        p.setRun(m_lm);
+        QVERIFY(!p.isTranslationMode());
+        QVERIFY(!p.translation()->isVisible());
+        QVERIFY(p.findChild<DecodingForm*>()->isVisible());
+        // the LM run still samples
+        p.setPrompt("the ");
+        p.setTemperature(0);
+        p.setMaxTokens(5);
+        p.generate();
+        QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QCOMPARE(p.output().samples.value(0).size(), qsizetype(5));
+        p.setRun(m_mt);
+        QVERIFY(p.isTranslationMode());
+    }
+
+    void streamedTranslationIsTranslators() {
+        SamplingPanel p;
+        p.setRun(m_mt);
+        TranslationView* v = p.translation();
+        int seen = 0;
+        for (const int beam : {1, 3}) {
+            v->form()->setBeamWidth(beam);
+            const twb::TranslateOptions opt = v->form()->options();
+            QCOMPARE(opt.beam_width, beam);
+            for (const char* src : {"a b c d", "h g f e d c", "d e f g h a b"}) {
+                v->setSource(src);
+                v->translate();
+                QVERIFY(v->isBusy());
+                waitIdle(v);
+                QVERIFY2(v->lastError().isEmpty(), qPrintable(v->lastError()));
+                const QString expected = QString::fromStdString(m_tr.translate({src}, opt)[0]);
+                QCOMPARE(v->outputText(), expected);
+                for (const UiToken& t : v->tokens()) {
+                    QVERIFY(t.prob > 0 && t.prob <= 1);
+                    QVERIFY(!t.altIds.isEmpty());
+                    if (beam == 1)
+                        QCOMPARE(t.altIds[0], t.id);  // greedy: the most probable
+                }
+                seen += static_cast<int>(v->tokens().size());
+            }
+        }
+        QVERIFY(seen > 10);
+        // an empty source is refused with a message, nothing sent
+        v->setSource("  ");
+        v->translate();
+        QVERIFY(!v->isBusy());
+        QVERIFY(v->lastError().contains("empty"));
+    }
+
+    void batchWritesTranslatorsLinesAndBleu() {
+        std::string in, ref;
+        for (const auto& s : m_sources) {
+            in += s + "\n";
+            ref += s + "\n";  // the copy task: the reference is the source
+        }
+        twb::write_file_atomic(file("in.txt").toStdString(), in);
+        twb::write_file_atomic(file("ref.txt").toStdString(), ref);
+        SamplingPanel p;
+        p.setRun(m_mt);
+        TranslationView* v = p.translation();
+        v->form()->setBeamWidth(1);
+        TranslationBatchView* b = v->batch();
+        b->setFiles(file("in.txt"), file("out.txt"), file("ref.txt"));
+        b->setPreviewRows(10);
+        b->run();
+        QVERIFY(b->isRunning());
+        waitBatch(b);
+        QVERIFY2(b->lastError().isEmpty(), qPrintable(b->lastError()));
+        const auto hyps = lines_of(file("out.txt"));
+        QCOMPARE(hyps, m_tr.translate(m_sources, v->form()->options()));
+        const auto bleu = twb::corpus_bleu(hyps, lines_of(file("ref.txt")));
+        QVERIFY(b->result().scored);
+        QCOMPARE(b->result().bleu.score, bleu.score);
+        QVERIFY2(b->scoreText().contains(QStringLiteral("BLEU = %1").arg(bleu.score, 0, 'f', 2)),
+                 qPrintable(b->scoreText()));
+        QVERIFY(b->scoreText().contains(QString::fromStdString(bleu.signature)));
+        QCOMPARE(b->result().chrf.score, twb::corpus_chrf(hyps, lines_of(file("ref.txt"))).score);
+        QCOMPARE(b->table()->rowCount(), 10);
+        QCOMPARE(b->table()->item(3, 0)->text(), QString::fromStdString(m_sources[3]));
+        QCOMPARE(b->table()->item(3, 1)->text(), QString::fromStdString(hyps[3]));
+        QCOMPARE(b->table()->item(3, 2)->text(), QString::fromStdString(m_sources[3]));
+    }
+
+    void settingsAreRemembered() {
+        {
+            TranslationForm f;
+            f.setBeamWidth(5);
+            f.findChild<QDoubleSpinBox*>("lengthPenalty")->setValue(0.7);
+            f.findChild<QDoubleSpinBox*>("maxLengthRatio")->setValue(2.5);
+        }
+        TranslationForm again;
+        const auto o = again.options();
+        QCOMPARE(o.beam_width, 5);
+        QCOMPARE(o.length_penalty, 0.7);
+        QCOMPARE(o.max_length_ratio, 2.5);
+        QVERIFY(again.findChild<QDoubleSpinBox*>("lengthPenalty")->isEnabled());
+        again.setBeamWidth(1);  // greedy: the length penalty does not apply
+        QVERIFY(!again.findChild<QDoubleSpinBox*>("lengthPenalty")->isEnabled());
+    }
+
+    void batchRefusesMisalignedReferences() {
+        twb::write_file_atomic(file("in2.txt").toStdString(), "a b\nc d\ne f\n");
+        twb::write_file_atomic(file("ref2.txt").toStdString(), "a b\nc d\n");
+        SamplingPanel p;
+        p.setRun(m_mt);
+        TranslationBatchView* b = p.translation()->batch();
+        b->setFiles(file("in2.txt"), file("out2.txt"), file("ref2.txt"));
+        b->run();
+        waitBatch(b);
+        QVERIFY2(b->lastError().contains("has 2 lines") && b->lastError().contains("has 3"),
+                 qPrintable(b->lastError()));
+        QVERIFY(!QFile::exists(file("out2.txt")));
+    }
+
+    void cancelledBatchWritesNothing() {
+        std::string in;
+        for (int r = 0; r < 4; ++r)  // 180 lines: the flag is set long before the first batch of 32 ends
+            for (const auto& s : m_sources)
+                in += s + "\n";
+        twb::write_file_atomic(file("in3.txt").toStdString(), in);
+        SamplingPanel p;
+        p.setRun(m_mt);
+        TranslationBatchView* b = p.translation()->batch();
+        b->setFiles(file("in3.txt"), file("out3.txt"));
+        b->run();
+        b->cancel();
+        waitBatch(b);
+        QVERIFY(b->result().cancelled);
+        QVERIFY(!QFile::exists(file("out3.txt")));
+        QVERIFY(b->scoreText().contains("nothing was written"));
+    }
+};
+
+QTEST_MAIN(TestTranslationConsole)
+#include "tst_translation_console.moc"

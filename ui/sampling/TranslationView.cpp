@@ -1,0 +1,297 @@
+#include "ui/sampling/TranslationView.h"
+
+#include "ui/sampling/TranslationBatchView.h"
+#include "ui/sampling/TranslationForm.h"
+#include "ui/widgets/RunPicker.h"
+#include "ui/widgets/TokenDisplay.h"
+#include "ui/workers/ModelThread.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QShortcut>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTextBrowser>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace {
+QString shown(const QString& tokenText) {
+    return "“" + visibleToken(tokenText) + "”";
+}
+}  // namespace
+
+TranslationView::TranslationView(ModelThread* model, RunPicker* picker, QWidget* parent)
+    : PanelBase(parent), m_model(model), m_picker(picker) {
+    m_form = new TranslationForm;
+    m_batch = new TranslationBatchView(model, picker, m_form);
+    m_tabs = new QTabWidget;
+    m_tabs->addTab(buildTranslateTab(), tr("Translate"));
+    m_tabs->addTab(m_batch, tr("Translate a file"));
+
+    auto* note =
+        new QLabel(tr("This run is an <b>encoder-decoder</b> (translation) model: type a source "
+                      "sentence and translate it. Decoder LM runs show the sampling controls instead."));
+    note->setWordWrap(true);
+    note->setObjectName("translationNote");
+    auto* left = new QVBoxLayout;
+    left->addWidget(m_form);
+    left->addWidget(note);
+    left->addStretch(1);
+    auto* leftBox = new QWidget;
+    leftBox->setLayout(left);
+    leftBox->setMaximumWidth(300);
+    auto* body = new QHBoxLayout(this);
+    body->setContentsMargins(0, 0, 0, 0);
+    body->addWidget(leftBox);
+    body->addWidget(m_tabs, 1);
+
+    auto* worker = model->translationWorker();
+    connect(this, &TranslationView::translateRequested, worker, &TranslationWorker::translate);
+    connect(worker, &TranslationWorker::token, this, [this](quint64 id, const UiToken& t) {
+        if (id != m_requestId)
+            return;
+        m_tokens.append(t);
+        if (!m_renderTimer.isActive())
+            m_renderTimer.start();
+    });
+    connect(worker, &TranslationWorker::translated, this, [this](const TranslateResult& r) {
+        if (r.id != m_requestId)
+            return;
+        m_requestId = 0;
+        setBusy(false);
+        render();
+        m_status->setText(tr("%1 source tokens → %2 tokens · %3 · %4 tok/s · step %5%6")
+                              .arg(r.sourceTokens)
+                              .arg(r.tokens)
+                              .arg(r.beamWidth > 1 ? tr("beam %1").arg(r.beamWidth) : tr("greedy"))
+                              .arg(r.seconds > 0 ? r.tokens / r.seconds : 0.0, 0, 'f', 1)
+                              .arg(r.step)
+                              .arg(r.cancelled ? tr(" · stopped") : QString()));
+    });
+    connect(worker, &TranslationWorker::failed, this, [this](quint64 id, const QString& e) {
+        if (id != m_requestId)
+            return;
+        m_requestId = 0;
+        setBusy(false);
+        m_status->clear();
+        showError(e);
+    });
+    m_renderTimer.setSingleShot(true);
+    m_renderTimer.setInterval(50);  // at most 20 re-renders a second while tokens stream in
+    connect(&m_renderTimer, &QTimer::timeout, this, &TranslationView::render);
+    connect(m_translate, &QPushButton::clicked, this, &TranslationView::translate);
+    connect(m_stop, &QPushButton::clicked, this, &TranslationView::stop);
+    connect(m_toBatch, &QPushButton::clicked, this, &TranslationView::showBatch);
+    connect(m_copy, &QPushButton::clicked, this, [this] {
+        QApplication::clipboard()->setText(outputText());
+        emit statusMessage(tr("Translation copied"));
+    });
+    // Ctrl+Return and Esc are the Sampling panel's (one shortcut each for both modes); this one is ours.
+    auto* batchKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), this);
+    connect(batchKey, &QShortcut::activated, this, &TranslationView::showBatch);
+    connect(m_view, &QTextBrowser::anchorClicked, this, [this](const QUrl& u) {
+        const auto parts = u.toString().split(':');
+        if (parts.size() == 3)
+            showAlternatives(parts[2].toInt());
+    });
+    connect(m_view, &QTextBrowser::highlighted, this, &TranslationView::showTokenTip);
+    connect(m_batch, &TranslationBatchView::statusMessage, this, &TranslationView::statusMessage);
+}
+
+TranslationView::~TranslationView() {
+    if (m_cancel)
+        *m_cancel = true;  // a translation in progress ends within a token, so the thread can stop
+    QSettings().setValue("translation/source", m_source->toPlainText().left(4000));
+}
+
+QWidget* TranslationView::buildTranslateTab() {
+    m_translate = new QPushButton(tr("Translate"));
+    m_translate->setObjectName("translate");
+    m_translate->setToolTip(tr("Translate the source (Ctrl+Return)"));
+    m_stop = new QPushButton(tr("Stop"));
+    m_stop->setObjectName("stopTranslation");
+    m_stop->setToolTip(tr("Stop (Esc): ends within one token (a beam search within one step)"));
+    m_stop->setEnabled(false);
+    m_copy = new QPushButton(tr("Copy"));
+    m_copy->setToolTip(tr("Copy the translation as plain text"));
+    m_toBatch = new QPushButton(tr("Translate a file…"));
+    m_toBatch->setObjectName("openBatch");
+    m_toBatch->setToolTip(
+        tr("Translate a whole file, one sentence per line, and score it against references "
+           "(Ctrl+Shift+B)"));
+    m_status = new QLabel;
+    m_status->setObjectName("translationStatus");
+
+    m_source = new QPlainTextEdit;
+    m_source->setObjectName("source");
+    m_source->setPlaceholderText(tr("Source sentence to translate"));
+    m_source->setPlainText(QSettings().value("translation/source").toString());
+    m_view = new QTextBrowser;
+    m_view->setObjectName("translation");
+    m_view->setOpenLinks(false);
+    m_view->setMouseTracking(true);
+    m_view->setPlaceholderText(
+        tr("The translation appears here, each token tinted by its probability (green = likely, red = "
+           "unlikely). Hover a token for the alternatives the model weighed there, or click it."));
+    m_alts = new QListWidget;
+    m_alts->setObjectName("translationAlternatives");
+    m_altTitle = new QLabel(tr("Click a translated token to see the alternatives the model weighed there."));
+    m_altTitle->setWordWrap(true);
+
+    auto* buttons = new QHBoxLayout;
+    for (auto* b : {m_translate, m_stop, m_copy, m_toBatch})
+        buttons->addWidget(b);
+    buttons->addStretch(1);
+    buttons->addWidget(m_status);
+
+    auto* altBox = new QWidget;
+    auto* altCol = new QVBoxLayout(altBox);
+    altCol->setContentsMargins(0, 0, 0, 0);
+    altCol->addWidget(m_altTitle);
+    altCol->addWidget(m_alts, 1);
+    auto* outSplit = new QSplitter(Qt::Horizontal);
+    outSplit->addWidget(m_view);
+    outSplit->addWidget(altBox);
+    outSplit->setStretchFactor(0, 3);
+    outSplit->setStretchFactor(1, 1);
+
+    auto* tab = new QWidget;
+    auto* col = new QVBoxLayout(tab);
+    auto* vsplit = new QSplitter(Qt::Vertical);
+    vsplit->addWidget(m_source);
+    vsplit->addWidget(outSplit);
+    vsplit->setStretchFactor(0, 1);
+    vsplit->setStretchFactor(1, 3);
+    col->addWidget(vsplit, 1);
+    col->addLayout(buttons);
+    col->addWidget(errorLabel());
+    return tab;
+}
+
+QString TranslationView::outputText() const {
+    QString s;
+    for (const UiToken& t : m_tokens)
+        s += t.text;
+    return s;
+}
+
+QString TranslationView::statusText() const {
+    return m_status->text();
+}
+
+void TranslationView::setSource(const QString& text) {
+    m_source->setPlainText(text);
+}
+
+void TranslationView::showBatch() {
+    m_tabs->setCurrentWidget(m_batch);
+}
+
+void TranslationView::busyChanged(bool busy) {
+    m_translate->setEnabled(!busy);
+    m_stop->setEnabled(busy);
+}
+
+void TranslationView::translate() {
+    if (isBusy())
+        return;
+    if (m_picker->run().isEmpty())
+        return showError(tr("No run to translate with: train an encoder-decoder run or open a run folder (…)."));
+    const QString source = m_source->toPlainText().trimmed();
+    if (source.isEmpty())
+        return showError(tr("The source is empty: type a sentence to translate."));
+    clearError();
+    QSettings().setValue("translation/source", m_source->toPlainText().left(4000));  // now, not only at exit
+    m_tabs->setCurrentIndex(0);
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    TranslateRequest r;
+    r.id = m_requestId = m_model->nextRequestId();
+    r.run = m_picker->run();
+    r.checkpoint = m_picker->checkpoint();
+    r.source = source;
+    r.options = m_form->options();
+    r.cancel = m_cancel;
+    m_tokens.clear();
+    m_selIndex = -1;
+    m_alts->clear();
+    m_altTitle->setText(tr("Click a translated token to see the alternatives the model weighed there."));
+    m_status->setText(r.options.beam_width > 1 ? tr("beam search (width %1)…").arg(r.options.beam_width)
+                                               : tr("translating…"));
+    m_clock.start();
+    setBusy(true);
+    render();
+    emit translateRequested(r);
+}
+
+void TranslationView::stop() {
+    if (m_cancel)
+        *m_cancel = true;
+    m_batch->cancel();
+}
+
+void TranslationView::render() {
+    QString html = QStringLiteral("<div style=\"white-space:pre-wrap; font-family:monospace\">");
+    for (int i = 0; i < m_tokens.size(); ++i) {
+        const bool sel = i == m_selIndex;
+        html +=
+            QStringLiteral("<a href=\"t:0:%1\" style=\"text-decoration:none;color:#000;background-color:%2%3\">%4</a>")
+                .arg(i)
+                .arg(probabilityTint(m_tokens[i].prob),
+                     sel ? QStringLiteral(";font-weight:bold;color:#0040c0") : QString(),
+                     m_tokens[i].text.isEmpty() ? QStringLiteral("·") : tokenHtml(m_tokens[i].text));
+    }
+    html += "</div>";
+    m_view->setHtml(html);
+    if (isBusy() && m_clock.isValid() && !m_tokens.isEmpty()) {
+        const double sec = std::max(1e-3, m_clock.elapsed() / 1000.0);
+        m_status->setText(tr("%1 tokens · %2 tok/s").arg(m_tokens.size()).arg(m_tokens.size() / sec, 0, 'f', 1));
+    }
+}
+
+void TranslationView::showTokenTip(const QUrl& link) {
+    const auto parts = link.toString().split(':');
+    if (parts.size() != 3)
+        return QToolTip::hideText();
+    const int i = parts[2].toInt();
+    if (i < 0 || i >= m_tokens.size())
+        return;
+    const UiToken& t = m_tokens[i];
+    QString tip = tr("<b>%1</b> p = %2<br>").arg(shown(t.text).toHtmlEscaped()).arg(t.prob, 0, 'f', 3);
+    for (int k = 0; k < t.altIds.size(); ++k)
+        tip +=
+            QStringLiteral("%1 &nbsp; %2<br>").arg(t.altProbs[k], 0, 'f', 3).arg(shown(t.altTexts[k]).toHtmlEscaped());
+    QToolTip::showText(QCursor::pos(), tip, m_view);
+}
+
+void TranslationView::showAlternatives(int index) {
+    if (index < 0 || index >= m_tokens.size())
+        return;
+    m_selIndex = index;
+    const UiToken& t = m_tokens[index];
+    m_alts->clear();
+    m_altTitle->setText(tr("Token %1 %2 (p = %3): the most probable tokens at this step, given the source and "
+                           "the translation before it:")
+                            .arg(index)
+                            .arg(shown(t.text))
+                            .arg(t.prob, 0, 'f', 3));
+    for (int k = 0; k < t.altIds.size(); ++k) {
+        auto* it =
+            new QListWidgetItem(QStringLiteral("%1  %2").arg(t.altProbs[k], 5, 'f', 3).arg(shown(t.altTexts[k])));
+        it->setBackground(QColor(probabilityTint(t.altProbs[k])));
+        if (t.altIds[k] == t.id) {
+            QFont f = it->font();
+            f.setBold(true);
+            it->setFont(f);
+        }
+        m_alts->addItem(it);
+    }
+    render();
+}

@@ -1,0 +1,150 @@
+#include "ui/workers/TranslationWorker.h"
+
+#include "twb/errors.h"
+#include "twb/run_folder.h"
+#include "twb/text.h"
+
+#include <QElapsedTimer>
+#include <sstream>
+
+namespace {
+template <class F>
+void guarded(TranslationWorker* w, quint64 id, F&& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        emit w->failed(id, QString::fromStdString(e.what()));
+    }
+}
+
+QString std2q(const std::string& s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+/// A text file's lines as `twb translate` and `twb bleu` read them (a final newline ends the last line; CR
+/// before LF dropped). InputError naming the file when it is not UTF-8.
+std::vector<std::string> file_lines(const QString& file) {
+    const std::string text = twb::read_file(file.toStdString());
+    if (twb::find_invalid_utf8(text) != std::string::npos)
+        throw twb::InputError(file.toStdString() + ": not UTF-8 text; give a UTF-8 file, one sentence per line");
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        out.push_back(line);
+    }
+    return out;
+}
+}  // namespace
+
+TranslationWorker::TranslationWorker(QObject* parent) : QObject(parent) {}
+
+void TranslationWorker::registerTypes() {
+    qRegisterMetaType<TranslateRequest>();
+    qRegisterMetaType<TranslateResult>();
+    qRegisterMetaType<BatchTranslateRequest>();
+    qRegisterMetaType<BatchTranslateResult>();
+    qRegisterMetaType<UiToken>();
+}
+
+void TranslationWorker::open(const QString& run, const QString& checkpoint) {
+    if (run.isEmpty())
+        throw twb::InputError("no run chosen; train an encoder-decoder run first or open a run folder");
+    const QString which = checkpoint.isEmpty() ? QStringLiteral("best") : checkpoint;
+    // Reopen when another run or checkpoint is asked for, or when "best"/"last" now names a newer one.
+    const QString now = std2q(twb::find_checkpoint(run.toStdString(), which.toStdString()).string());
+    if (run == m_openRun && which == m_openWhich && now == m_openCheckpoint)
+        return;
+    m_openRun.clear();
+    m_translator.open(run.toStdString(), which.toStdString());
+    m_openRun = run;
+    m_openWhich = which;
+    m_openCheckpoint = now;
+}
+
+void TranslationWorker::translate(const TranslateRequest& r) {
+    guarded(this, r.id, [&] {
+        open(r.run, r.checkpoint);
+        auto cb = [&](const twb::TranslationToken& e) {
+            UiToken t;
+            t.id = e.token;
+            t.text = std2q(e.text);
+            t.prob = e.prob;
+            for (const auto& a : e.alternatives) {
+                t.altIds << a.token;
+                t.altTexts << std2q(a.token_text);
+                t.altProbs << a.prob;
+            }
+            emit token(r.id, t);
+            return !(r.cancel && *r.cancel);
+        };
+        const auto res =
+            m_translator.translate_stream(r.source.toStdString(), r.options, cb, r.alternatives, r.cancel.get());
+        TranslateResult out;
+        out.id = r.id;
+        out.text = std2q(res.text);
+        out.step = res.step;
+        out.sourceTokens = static_cast<int>(res.source_ids.size());
+        out.tokens = static_cast<int>(res.ids.size());
+        out.beamWidth = r.options.beam_width;
+        out.seconds = res.seconds;
+        out.cancelled = res.cancelled;
+        emit translated(out);
+    });
+}
+
+void TranslationWorker::translateFile(const BatchTranslateRequest& r) {
+    guarded(this, r.id, [&] {
+        if (r.input.isEmpty())
+            throw twb::InputError("no input file: choose a file with one source sentence per line");
+        if (r.output.isEmpty())
+            throw twb::InputError("no output file: choose where the translations are written");
+        QElapsedTimer clock;
+        clock.start();
+        const auto sources = file_lines(r.input);
+        if (sources.empty())
+            throw twb::InputError(r.input.toStdString() + " is empty; give one source sentence per line");
+        std::vector<std::string> refs;
+        if (!r.reference.isEmpty()) {
+            refs = file_lines(r.reference);
+            if (refs.size() != sources.size())
+                throw twb::InputError(r.reference.toStdString() + " has " + std::to_string(refs.size()) +
+                                      " lines but " + r.input.toStdString() + " has " + std::to_string(sources.size()) +
+                                      "; the reference must have one line per source line");
+        }
+        open(r.run, r.checkpoint);
+        BatchTranslateResult out;
+        out.id = r.id;
+        out.step = m_translator.step();
+        out.output = r.output;
+        out.lines = static_cast<qint64>(sources.size());
+        emit batchProgress(r.id, 0, out.lines);
+        std::vector<std::string> hyps;
+        try {
+            hyps = m_translator.translate(sources, r.options, [&](size_t done, size_t total) {
+                emit batchProgress(r.id, static_cast<qint64>(done), static_cast<qint64>(total));
+                return !(r.cancel && *r.cancel);
+            });
+        } catch (const twb::Cancelled&) {
+            out.cancelled = true;
+        }
+        if (!out.cancelled) {
+            std::string text;
+            for (const auto& h : hyps)
+                text += h + "\n";
+            twb::write_file_atomic(r.output.toStdString(), text);  // a temporary renamed at the end
+            if (!refs.empty()) {
+                out.scored = true;
+                out.bleu = twb::corpus_bleu(hyps, refs);
+                out.chrf = twb::corpus_chrf(hyps, refs);
+            }
+            for (size_t i = 0; i < hyps.size() && static_cast<int>(i) < r.previewRows; ++i)
+                out.rows.append(
+                    QStringList{std2q(sources[i]), std2q(hyps[i]), refs.empty() ? QString() : std2q(refs[i])});
+        }
+        out.seconds = static_cast<double>(clock.elapsed()) / 1000.0;
+        emit batchFinished(out);
+    });
+}
