@@ -63,6 +63,7 @@ private:
     std::chrono::steady_clock::time_point m_t0;
     StepMeter m_meter;
     bool m_localStop = false;
+    std::vector<int32_t> m_probeSource, m_probeTarget;  // the cross-attention probe's pair; empty = none
 };
 
 }  // namespace twb::nn

@@ -8,6 +8,7 @@
 #include "nn/evaluator.h"
 #include "nn/pair_batcher.h"
 #include "nn/seq2seq_source.h"
+#include "nn/translator_impl.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/run_folder.h"
@@ -25,15 +26,6 @@ void TranslateOptions::validate() const {
     if (batch_size < 1)
         throw ConfigError("batch size must be at least 1");
 }
-
-struct Translator::Impl {
-    nn::Seq2Seq model{nullptr};
-    std::unique_ptr<Tokenizer> tok;
-    RunConfig cfg;
-    torch::Device device{torch::kCPU};
-    std::string checkpoint;
-    int64_t step = 0;
-};
 
 Translator::Translator() : d(std::make_unique<Impl>()) {}
 Translator::~Translator() = default;

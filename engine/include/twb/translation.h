@@ -12,6 +12,8 @@
 
 namespace twb {
 
+struct TranslationAttention;  // translation_attention.h
+
 struct TranslateOptions {
     int beam_width = 1;             // 1 = greedy (batched over sources); > 1 = beam search per source
     double length_penalty = 1.0;    // beam score = log-prob / length^length_penalty
@@ -55,6 +57,12 @@ public:
     /// split's target ids decoded.
     TranslationEval evaluate(const std::string& split, const TranslateOptions& opt = {},
                              const std::string& data_dir = "", const TranslateProgress& progress = {});
+
+    // The attention viewer's capture (translation_attention.h; defined in translator_attention.cpp).
+    /// Encoder self-, decoder self- and cross-attention of every layer and head for a source sentence
+    /// and a target (teacher-forced), or the model's greedy translation when target is empty. InputError
+    /// for an empty source, text the vocabulary cannot encode, or a pair longer than block_size.
+    TranslationAttention attention(const std::string& source, const std::string& target = "");
 
 private:
     struct Impl;
