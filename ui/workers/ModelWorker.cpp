@@ -140,6 +140,27 @@ void ModelWorker::judge(const CompareRequest& r, int row, int column, const std:
 
 void ModelWorker::capture(const AttentionRequest& r) {
     guarded(this, r.id, [&] {
+        if (r.run.isEmpty())
+            throw twb::InputError("no run chosen; train one first or open a run folder");
+        if (twb::is_encoder_decoder_run(r.run.toStdString())) {
+            // Reopened only when the checkpoint folder changed (a new "last" while the run trains).
+            const auto ck =
+                twb::find_checkpoint(r.run.toStdString(), r.checkpoint.isEmpty() ? "best" : r.checkpoint.toStdString());
+            if (m_translator.checkpoint() != ck.string())
+                m_translator.open(ck.string(), "last");
+            CaptureResult out;
+            out.id = r.id;
+            out.translation = true;
+            out.pair = m_translator.attention(r.text.toStdString(), r.target.toStdString());
+            for (const auto* c : {&out.pair.encoder, &out.pair.decoder, &out.pair.cross})
+                out.pairScores.push_back(twb::head_scores(*c));
+            out.step = m_translator.step();
+            out.checkpoint = QString::fromStdString(m_translator.checkpoint());
+            emit captured(out);
+            return;
+        }
+        if (!r.target.isEmpty())
+            throw twb::InputError("a target is for translation (encoder-decoder) runs; this run is a decoder LM");
         open(r.run, r.checkpoint);
         CaptureResult out;
         out.id = r.id;
@@ -163,7 +184,10 @@ void ModelWorker::loadPositions(quint64 id, const QString& run, const QString& c
 
 void ModelWorker::loadProbe(quint64 id, const QString& run) {
     guarded(this, id, [&] {
-        const auto t = twb::read_probe(run.toStdString());
+        // A decoder LM's timeline, or an encoder-decoder's cross-attention one (probe/cross.*).
+        auto t = twb::read_probe(run.toStdString());
+        if (t.empty() && twb::has_cross_probe(run.toStdString()))
+            t = twb::read_cross_probe(run.toStdString());
         std::vector<twb::HeadScores> scores;
         for (size_t i = 0; i < t.steps.size(); ++i)
             scores.push_back(twb::head_scores(t.at(i)));
