@@ -266,6 +266,8 @@ void AttentionPanel::connectWorker(ModelWorker* worker) {
             return;
         setBusy(false);
         m_prompt->setPlainText(text);
+        if (m_translation)
+            m_target->clear();  // a new source sentence: show the model's own translation
         m_modePrompt->setChecked(true);
         showPrompt();
     });

@@ -212,6 +212,14 @@ void ModelWorker::pickValidationText(quint64 id, const QString& run) {
                                 ? std::filesystem::path(run.toStdString()) / "tokenizer"
                                 : data.dir;
         const auto tok = twb::TextTokenizer::load(tokDir);
+        if (data.parallel) {  // a translation run: one validation pair's source sentence
+            const auto pairs = twb::read_pairs(data, val ? "val" : "train");
+            if (pairs.empty())
+                throw twb::InputError(data.dir.string() + " holds no pair to take a source sentence from");
+            const auto i = QRandomGenerator::global()->bounded(static_cast<quint64>(pairs.size()));
+            emit validationText(id, std2q(tok.decode(pairs[static_cast<size_t>(i)].source)));
+            return;
+        }
         const uint64_t n = std::min<uint64_t>(size, static_cast<uint64_t>(std::min<int64_t>(cfg.block_size, 128)));
         const uint64_t start = size > n ? QRandomGenerator::global()->bounded(static_cast<quint64>(size - n)) : 0;
         emit validationText(id, std2q(tok.decode(twb::read_tokens(data, val ? "val" : "train", start, n))));
