@@ -59,7 +59,9 @@ int main(int argc, char** argv) {
     reg("sample", "Generate text from a trained run", twb::cli::add_sample);
     reg("translate", "Translate lines with an encoder-decoder run (greedy or beam search), one line out per line in",
         twb::cli::add_translate);
-    reg("attention", "Write the attention weights of every layer and head for a prompt as JSON",
+    reg("attention",
+        "Write the attention weights of every layer and head for a prompt (a translation run: encoder, decoder "
+        "and cross-attention of a sentence pair) as JSON",
         twb::cli::add_attention);
     reg("embeddings",
         "Explore a run's token embeddings: nearest tokens of a word, similarity of two texts, a 2-D map (PCA)",

@@ -5,11 +5,13 @@
 #include "nn/device.h"
 #include "nn/evaluator.h"
 #include "nn/schedule.h"
+#include "nn/seq2seq_attention.h"
 #include "nn/seq2seq_source.h"
 #include "nn/train_loop.h"
 #include "twb/bleu.h"
 #include "twb/errors.h"
 #include "twb/precision.h"
+#include "twb/probe.h"
 #include "twb/text.h"
 
 #include <cmath>
@@ -101,6 +103,8 @@ void Seq2SeqTrainer::prepare() {
     m_ids.eos = special.value("eos", -1);
     m_ids.pad = special.value("pad", -1);
     m_tok = load_tokenizer(m_data.dir);
+    if (m_data.source_vocab_size > 0)
+        m_srcTok = load_tokenizer(m_data.dir / "source_tokenizer");
     m_train = std::make_unique<PairBatcher>(read_pairs(m_data, "train"), m_ids, m_cfg.block_size, m_cfg.batch_tokens,
                                             m_cfg.seed);
     m_val = std::make_unique<PairBatcher>(read_pairs(m_data, "val"), m_ids, m_cfg.block_size, m_cfg.batch_tokens,
@@ -168,6 +172,37 @@ void Seq2SeqTrainer::open_run_folder() {
     write_file_atomic(m_runDir / "config.json", nlohmann::json(m_cfg).dump(2));
     m_metrics =
         std::make_unique<MetricsLog>(m_runDir / "metrics.csv", m_job.resume ? m_state.step : -1, m_skipFirstEval);
+
+    // The cross-attention probe: the first validation pair, teacher-forced with its reference, captured at
+    // every evaluation (RUN/probe/cross.*), so the viewer can show the alignment forming. A resumed run
+    // keeps its timeline and its pair. A probe that cannot be made is reported and skipped.
+    try {
+        if (m_job.resume && has_cross_probe(m_runDir)) {
+            const auto t = read_cross_probe(m_runDir);
+            m_probeSource.assign(t.key_ids.begin(), t.key_ids.end() - 1);  // without <eos>
+            m_probeTarget.assign(t.ids.begin(), t.ids.end() - 1);
+        } else {
+            if (m_val->pairs().empty())
+                throw InputError("the validation split holds no pair that fits block_size");
+            m_probeSource = m_val->pairs()[0].source;
+            m_probeTarget = m_val->pairs()[0].target;
+            auto texts = [&](std::vector<int32_t> ids, const Tokenizer& tok) {
+                ids.push_back(static_cast<int32_t>(m_ids.eos));
+                std::vector<std::string> out;
+                for (int32_t id : ids)
+                    out.push_back(tok.token_text(id));
+                return std::make_pair(ids, out);
+            };
+            const auto [tgtIds, tgtTexts] = texts(m_probeTarget, *m_tok);
+            const auto [srcIds, srcTexts] = texts(m_probeSource, m_srcTok ? *m_srcTok : *m_tok);
+            start_cross_probe(m_runDir, tgtIds, tgtTexts, srcIds, srcTexts, m_cfg.decoder_layers(), m_cfg.n_head);
+        }
+    } catch (const Error& e) {
+        m_probeSource.clear();
+        m_probeTarget.clear();
+        if (m_cb.on_message)
+            m_cb.on_message(std::string("no cross-attention probe for this run: ") + e.what());
+    }
 }
 
 bool Seq2SeqTrainer::stop_requested() const {
@@ -218,6 +253,10 @@ void Seq2SeqTrainer::evaluate(int64_t step) {
             hyps.push_back(m_tok->decode(ids));
         ev.val_bleu = corpus_bleu(hyps, refs).score;
     }
+    if (!m_probeSource.empty())
+        append_cross_probe(
+            m_runDir, step,
+            capture_seq2seq_attention(m_model, m_probeSource, m_probeTarget, m_ids.bos, m_ids.eos, m_device).cross);
     m_model->train();
     // best_by=bleu keeps minus the BLEU as the checkpoint's "best_val_loss", so lower is better throughout.
     const double score = m_cfg.best_by == BestBy::Bleu && !std::isnan(ev.val_bleu) ? -ev.val_bleu : ev.val_loss;

@@ -56,6 +56,7 @@ private:
     std::unique_ptr<FlatAdamW> m_opt;
     std::unique_ptr<MetricsLog> m_metrics;
     std::unique_ptr<Tokenizer> m_tok;
+    std::unique_ptr<Tokenizer> m_srcTok;  // separate vocabularies: the source side's (else m_tok)
     CheckpointState m_state;
     bool m_skipFirstEval = false;
     TrainSummary m_summary;
@@ -63,6 +64,7 @@ private:
     std::chrono::steady_clock::time_point m_t0;
     StepMeter m_meter;
     bool m_localStop = false;
+    std::vector<int32_t> m_probeSource, m_probeTarget;  // the cross-attention probe's pair; empty = none
 };
 
 }  // namespace twb::nn

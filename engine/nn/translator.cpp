@@ -8,6 +8,7 @@
 #include "nn/evaluator.h"
 #include "nn/pair_batcher.h"
 #include "nn/seq2seq_source.h"
+#include "nn/translator_impl.h"
 #include "nn/translator_stream.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
@@ -26,17 +27,6 @@ void TranslateOptions::validate() const {
     if (batch_size < 1)
         throw ConfigError("batch size must be at least 1");
 }
-
-struct Translator::Impl {
-    nn::Seq2Seq model{nullptr};
-    std::unique_ptr<Tokenizer> tok;      // the target side's (and the source's, when shared)
-    std::unique_ptr<Tokenizer> src_tok;  // separate vocabularies: the source side's
-    const Tokenizer& source_tok() const { return src_tok ? *src_tok : *tok; }
-    RunConfig cfg;
-    torch::Device device{torch::kCPU};
-    std::string checkpoint;
-    int64_t step = 0;
-};
 
 Translator::Translator() : d(std::make_unique<Impl>()) {}
 Translator::~Translator() = default;
@@ -202,8 +192,8 @@ StreamedTranslation Translator::translate_stream(const std::string& source, cons
         throw InputError("no translation run is open");
     if (find_invalid_utf8(source) != std::string::npos)
         throw InputError("the source is not valid UTF-8 text");
-    auto out = nn::stream_translation(d->model, *d->tok, d->tok->encode(source), opt, d->device, on_token, alternatives,
-                                      cancel);
+    auto out = nn::stream_translation(d->model, *d->tok, d->source_tok().encode(source), opt, d->device, on_token,
+                                      alternatives, cancel);
     out.step = d->step;
     return out;
 }

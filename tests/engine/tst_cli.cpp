@@ -3,8 +3,10 @@
 #include "test_util.h"
 #include "twb/attention.h"
 #include "twb/catalogue.h"
+#include "twb/probe.h"
 #include "twb/samples_history.h"
 #include "twb/synthetic.h"
+#include "twb/translation_attention.h"
 
 #include <QProcess>
 #include <QRegularExpression>
@@ -285,6 +287,39 @@ private slots:
         p.start(twbBinary(), {"doctor", "--no-speed"});
         QVERIFY(p.waitForFinished(60000));
         QVERIFY(p.readAllStandardOutput().contains("OpenMP waiting  active"));
+    }
+    void attentionOfATranslationRun() {
+        // A tiny copy-task translation run: twb attention writes its three captures in one file.
+        std::string pairs;
+        for (int i = 0; i < 60; ++i) {
+            const std::string s = std::string(1, static_cast<char>('a' + i % 5)) + " " +
+                                  std::string(1, static_cast<char>('a' + (i / 5) % 5)) + " c";
+            pairs += s + "\t" + s + "\n";
+        }
+        twbtest::write(twbtest::path(m_dir, "pairs.tsv"), pairs);
+        const QString data = QString::fromStdString(twbtest::path(m_dir, "pairs-data").string());
+        const QString runDir = QString::fromStdString(twbtest::path(m_dir, "pairs-run").string());
+        auto p = run({"prepare", "--pairs", QString::fromStdString(twbtest::path(m_dir, "pairs.tsv").string()),
+                      "--tokenizer", "word", "--out", data});
+        QVERIFY2(p.code == 0, p.err.constData());
+        QStringList train{"train", "--data", data, "--out", runDir, "--preset", "tatoeba", "--quiet"};
+        for (const char* kv : {"max_iters=2", "max_epochs=0", "n_layer=1", "n_embd=16", "n_head=2", "ffn_hidden=32",
+                               "block_size=8", "eval_interval=2", "threads=1"})
+            train << "--set" << kv;
+        auto t = run(train);
+        QVERIFY2(t.code == 0, t.err.constData());
+        const QString att = QString::fromStdString(twbtest::path(m_dir, "pair-att.json").string());
+        auto a = run({"attention", "--run", runDir, "--text", "a b c", "--target", "a b", "--out", att});
+        QVERIFY2(a.code == 0, a.err.constData());
+        const auto back = twb::read_translation_attention_json(att.toStdString());
+        QCOMPARE(back.cross.kind, twb::AttentionKind::Cross);
+        QCOMPARE(back.cross.length, int64_t(3));  // a b <eos>
+        QCOMPARE(back.cross.keys(), int64_t(4));  // a b c <eos>
+        QCOMPARE(back.encoder.length, int64_t(4));
+        QCOMPARE(back.decoder.length, int64_t(3));  // <bos> a b
+        QVERIFY(!back.target_from_model);
+        // The training probe of cross-attention: one frame per evaluation (steps 0 and 2).
+        QCOMPARE(twb::read_cross_probe(runDir.toStdString()).steps, (std::vector<int64_t>{0, 2}));
     }
     void errorsAreOneLineAndNonZero() {
         const auto bin = twbtest::path(m_dir, "b.bin");

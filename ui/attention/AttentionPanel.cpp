@@ -19,6 +19,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
@@ -34,6 +35,11 @@
 #include <sstream>
 
 namespace {
+/// The probe's record file whose size the live poll watches.
+QString probeFile(const QString& run, const twb::ProbeTimeline& t) {
+    return run + (t.kind == twb::AttentionKind::Cross ? "/probe/cross.u8" : "/probe/attention.u8");
+}
+
 QStringList labels(const std::vector<std::string>& toks) {
     QStringList l;
     for (const auto& t : toks)
@@ -66,6 +72,20 @@ AttentionPanel::AttentionPanel(ModelThread* model, QWidget* parent) : PanelBase(
         QSettings()
             .value("attention/prompt", "First Citizen:\nBefore we proceed any further, hear me speak.")
             .toString());
+    m_target = new QLineEdit;
+    m_target->setObjectName("attentionTarget");
+    m_target->setPlaceholderText(tr("Target sentence (empty = the model's own translation)"));
+    m_target->setToolTip(
+        tr("Translation runs: the target the decoder is fed (teacher-forced); leave it empty to see the "
+           "attention of the model's greedy translation"));
+    m_target->setText(QSettings().value("attention/target").toString());
+    m_kindBox = new QComboBox;
+    m_kindBox->setObjectName("attentionKind");
+    m_kindBox->addItems({tr("Encoder self"), tr("Decoder self"), tr("Cross")});
+    m_kindBox->setToolTip(
+        tr("Translation runs: the encoder's self-attention (source × source), the decoder's (target × target, "
+           "causal) or cross-attention (target ↓ × source →)"));
+    m_kindBox->setCurrentIndex(QSettings().value("attention/kind", 2).toInt());
     m_show = new QPushButton(tr("Show"));
     m_show->setObjectName("showAttention");
     m_show->setToolTip(tr("Capture this prompt's attention (Ctrl+Return)"));
@@ -97,7 +117,10 @@ AttentionPanel::AttentionPanel(ModelThread* model, QWidget* parent) : PanelBase(
     modeCol->addWidget(m_modeTimeline);
     modeCol->addWidget(m_live);
     promptRow->addLayout(modeCol);
-    promptRow->addWidget(m_prompt, 1);
+    auto* textCol = new QVBoxLayout;
+    textCol->addWidget(m_prompt, 1);
+    textCol->addWidget(m_target);
+    promptRow->addLayout(textCol, 1);
     auto* btnCol = new QVBoxLayout;
     btnCol->addWidget(m_show);
     btnCol->addWidget(m_fromVal);
@@ -154,6 +177,7 @@ AttentionPanel::AttentionPanel(ModelThread* model, QWidget* parent) : PanelBase(
 
     connectWorker(m_model->worker());
     connectControls();
+    showTranslationControls(false);
     m_view->setCurrentIndex(QSettings().value("attention/view", 0).toInt());
     m_score->setCurrentIndex(QSettings().value("attention/score", 0).toInt());
 }
@@ -178,6 +202,7 @@ QWidget* AttentionPanel::buildSelectedTab() {
     auto* tab = new QWidget;
     auto* col = new QVBoxLayout(tab);
     auto* row = new QHBoxLayout;
+    row->addWidget(m_kindBox);
     row->addWidget(m_view);
     row->addWidget(m_layerBox);
     row->addWidget(m_headBox);
@@ -204,6 +229,19 @@ void AttentionPanel::connectWorker(ModelWorker* worker) {
             return;
         m_checkpoint = r.checkpoint;
         m_tokenTexts = r.tokenTexts;
+        showTranslationControls(r.translation);
+        if (r.translation) {
+            m_pair = r.pair;
+            m_pairScores = r.pairScores;
+            m_step = r.step;
+            if (m_pair.target_from_model)
+                m_target->setPlaceholderText(tr("Model's translation: %1").arg(QString::fromStdString(m_pair.target)));
+            applyKind();
+            if (!m_pair.warnings.empty())
+                emit statusMessage(QString::fromStdString(m_pair.warnings.front()));
+            return;
+        }
+        m_pair = {};
         showCapture(r.capture, r.scores, r.step);
         if (!r.capture.warnings.empty())
             emit statusMessage(QString::fromStdString(r.capture.warnings.front()));
@@ -228,6 +266,8 @@ void AttentionPanel::connectWorker(ModelWorker* worker) {
             return;
         setBusy(false);
         m_prompt->setPlainText(text);
+        if (m_translation)
+            m_target->clear();  // a new source sentence: show the model's own translation
         m_modePrompt->setChecked(true);
         showPrompt();
     });
@@ -256,6 +296,7 @@ void AttentionPanel::connectControls() {
     });
     connect(m_modeTimeline, &QRadioButton::toggled, this, [this](bool on) {
         m_prompt->setEnabled(!on);
+        m_target->setEnabled(!on);
         m_fromVal->setEnabled(!on);
         if (on)
             showTimeline();
@@ -263,6 +304,15 @@ void AttentionPanel::connectControls() {
             m_poll.stop();  // an idle window does not wake up
             showPrompt();
         }
+    });
+    connect(m_kindBox, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_modeTimeline->isChecked() && m_timeline.kind == twb::AttentionKind::Cross &&
+            m_kindBox->currentIndex() != static_cast<int>(Kind::Cross)) {
+            QSignalBlocker b(m_kindBox);
+            m_kindBox->setCurrentIndex(static_cast<int>(Kind::Cross));
+            return showError(tr("The probe timeline holds cross-attention only; switch to Prompt for the others."));
+        }
+        applyKind();
     });
     connect(m_view, &QComboBox::currentIndexChanged, this, [this] {
         m_headBox->setEnabled(m_view->currentIndex() == 0);
@@ -303,7 +353,7 @@ void AttentionPanel::connectControls() {
     connect(&m_poll, &QTimer::timeout, this, [this] {
         if (!m_modeTimeline->isChecked() || isBusy() || m_picker->run().isEmpty() || !m_live->isChecked())
             return;
-        const qint64 size = QFileInfo(m_picker->run() + "/probe/attention.u8").size();
+        const qint64 size = QFileInfo(probeFile(m_picker->run(), m_timeline)).size();
         if (size != m_probeBytes)
             showTimeline();
     });
@@ -313,6 +363,8 @@ AttentionPanel::~AttentionPanel() {
     QSettings st;
     st.setValue("attention/prompt", m_prompt->toPlainText().left(4000));
     st.setValue("attention/view", m_view->currentIndex());
+    st.setValue("attention/kind", m_kindBox->currentIndex());
+    st.setValue("attention/target", m_target->text().left(4000));
     st.setValue("attention/score", m_score->currentIndex());
     st.setValue("attention/page", m_pages->currentIndex());
 }
@@ -349,6 +401,33 @@ void AttentionPanel::setView(View v) {
 void AttentionPanel::setScore(int i) {
     m_score->setCurrentIndex(i);
 }
+void AttentionPanel::setKind(Kind k) {
+    m_kindBox->setCurrentIndex(static_cast<int>(k));
+}
+void AttentionPanel::setTarget(const QString& text) {
+    m_target->setText(text);
+}
+
+void AttentionPanel::showTranslationControls(bool on) {
+    m_translation = on;
+    m_kindBox->setEnabled(on);
+    m_target->setVisible(on);
+    m_kindBox->setVisible(on);
+}
+
+void AttentionPanel::applyKind() {
+    if (!m_translation)
+        return;
+    const int k = m_kindBox->currentIndex();
+    if (m_modeTimeline->isChecked() && m_timeline.kind == twb::AttentionKind::Cross) {
+        redraw();
+        return;
+    }
+    if (m_pairScores.size() != 3)
+        return;  // nothing captured yet
+    const twb::AttentionCapture& cap = k == 0 ? m_pair.encoder : k == 1 ? m_pair.decoder : m_pair.cross;
+    showCapture(cap, m_pairScores[static_cast<size_t>(k)], m_step);
+}
 
 quint64 AttentionPanel::newRequest() {
     const quint64 id = m_model->nextRequestId();
@@ -368,8 +447,8 @@ void AttentionPanel::showPrompt() {
         return showError(tr("No run to look into: train one in the Training panel or open a run folder (…)."));
     clearError();
     setBusy(true);
-    emit captureRequested(
-        AttentionRequest{newRequest(), m_picker->run(), m_picker->checkpoint(), m_prompt->toPlainText()});
+    emit captureRequested(AttentionRequest{newRequest(), m_picker->run(), m_picker->checkpoint(),
+                                           m_prompt->toPlainText(), m_target->text()});
 }
 
 void AttentionPanel::showTimeline() {
@@ -391,7 +470,7 @@ void AttentionPanel::showProbe(const QString& run, const twb::ProbeTimeline& t,
     const bool atEnd = m_timeline.empty() || m_slider->value() >= m_slider->maximum();  // follow the newest
     m_timeline = t;
     m_timelineScores = scores;
-    m_probeBytes = QFileInfo(run + "/probe/attention.u8").size();
+    m_probeBytes = QFileInfo(probeFile(run, t)).size();
     if (t.empty()) {
         m_slider->setEnabled(false);
         m_stepLabel->setText(tr("no timeline"));
@@ -402,10 +481,23 @@ void AttentionPanel::showProbe(const QString& run, const twb::ProbeTimeline& t,
         return;
     }
     clearError();
-    QString probe;  // the probe's text, shown where the prompt goes
-    for (const auto& tok : t.tokens)
-        probe += QString::fromStdString(tok);
-    m_prompt->setPlainText(probe);
+    auto joined = [](const std::vector<std::string>& toks, size_t drop) {  // drop: trailing <eos>
+        QString text;
+        for (size_t i = 0; i + drop < toks.size(); ++i)
+            text += QString::fromStdString(toks[i]);
+        return text;
+    };
+    // The probe's text, shown where the prompt goes (a translation run's: source and target, token by token).
+    if (t.kind == twb::AttentionKind::Cross) {
+        showTranslationControls(true);
+        QSignalBlocker kb(m_kindBox);
+        m_kindBox->setCurrentIndex(static_cast<int>(Kind::Cross));
+        m_prompt->setPlainText(joined(t.key_tokens, 1).trimmed());
+        m_target->setText(joined(t.tokens, 1).trimmed());
+    } else {
+        showTranslationControls(false);
+        m_prompt->setPlainText(joined(t.tokens, 0));
+    }
     QSignalBlocker b(m_slider);
     m_slider->setEnabled(true);
     m_slider->setRange(0, static_cast<int>(t.steps.size()) - 1);
@@ -475,7 +567,8 @@ void AttentionPanel::select(int layer, int head) {
 void AttentionPanel::redraw() {
     if (m_cap.layers == 0)
         return;
-    const int T = static_cast<int>(m_cap.length);
+    const int T = static_cast<int>(m_cap.length), K = static_cast<int>(m_cap.keys());
+    const bool cross = m_cap.kind == twb::AttentionKind::Cross;
     const auto v = static_cast<View>(m_view->currentIndex());
     m_grid->setSelected(m_layer, v == View::Head ? m_head : -1);
     m_grid->fitWidth(m_gridScroll->viewport()->width());
@@ -483,16 +576,23 @@ void AttentionPanel::redraw() {
     std::vector<float> m;
     QString what;
     if (v == View::Head) {
-        m.assign(m_cap.weights.begin() + static_cast<long>((m_layer * m_cap.heads + m_head) * T * T),
-                 m_cap.weights.begin() + static_cast<long>((m_layer * m_cap.heads + m_head + 1) * T * T));
+        const long map = static_cast<long>(T) * K;
+        m.assign(m_cap.weights.begin() + (m_layer * m_cap.heads + m_head) * map,
+                 m_cap.weights.begin() + (m_layer * m_cap.heads + m_head + 1) * map);
         const auto& s = m_scores;
         const size_t i = static_cast<size_t>(m_layer * m_cap.heads + m_head);
-        what = tr("layer %1 head %2 · entropy %3 · previous token %4 · first token %5")
-                   .arg(m_layer)
-                   .arg(m_head)
-                   .arg(s.entropy[i], 0, 'f', 2)
-                   .arg(s.previous[i], 0, 'f', 2)
-                   .arg(s.first[i], 0, 'f', 2);
+        what = cross ? tr("layer %1 head %2 · entropy %3 · first source token %4 · same position %5")
+                           .arg(m_layer)
+                           .arg(m_head)
+                           .arg(s.entropy[i], 0, 'f', 2)
+                           .arg(s.first[i], 0, 'f', 2)
+                           .arg(s.diagonal[i], 0, 'f', 2)
+                     : tr("layer %1 head %2 · entropy %3 · previous token %4 · first token %5")
+                           .arg(m_layer)
+                           .arg(m_head)
+                           .arg(s.entropy[i], 0, 'f', 2)
+                           .arg(s.previous[i], 0, 'f', 2)
+                           .arg(s.first[i], 0, 'f', 2);
     } else if (v == View::LayerMean) {
         m = twb::mean_over_heads(m_cap, m_layer);
         what = tr("layer %1, mean over %2 heads").arg(m_layer).arg(m_cap.heads);
@@ -500,14 +600,28 @@ void AttentionPanel::redraw() {
         m = twb::attention_rollout(m_cap, m_layer);
         what = tr("rollout through layers 0–%1").arg(m_layer);
     }
-    for (int q = 0; q < T; ++q)
-        for (int k = q + 1; k < T; ++k)
-            m[static_cast<size_t>(q) * T + k] = NAN;  // the masked future stays blank
-    const QStringList lab = labels(m_cap.tokens);
-    m_heat->setMatrix(T, T, m, lab, lab, tr("query"), tr("key"), 0, 1);
+    if (m.empty()) {  // rollout of cross-attention
+        m_heat->clear();
+        m_info->setText(
+            tr("Rollout does not apply to cross-attention: its rows (target) and columns (source) are different "
+               "sequences, so the layers cannot be multiplied through. Choose Head or Layer mean."));
+        return;
+    }
+    if (m_cap.causal())
+        for (int q = 0; q < T; ++q)
+            for (int k = q + 1; k < K; ++k)
+                m[static_cast<size_t>(q) * K + k] = NAN;  // the masked future stays blank
+    const QStringList rows = labels(m_cap.tokens), cols = labels(m_cap.column_tokens());
+    if (cross)
+        m_heat->setMatrix(T, K, m, rows, cols, tr("target ↓"), tr("source →"), 0, 1);
+    else
+        m_heat->setMatrix(T, K, m, rows, cols, tr("query"), tr("key"), 0, 1);
     m_hover->setText(
         tr("Hover the map for query, key and weight; wheel zooms, drag pans."));  // none from the last view
-    m_info->setText(tr("%1 · step %2 · %3 tokens").arg(what).arg(m_step).arg(T));
+    const QString kind = m_translation ? m_kindBox->currentText() + " · " : QString();
+    m_info->setText(cross
+                        ? tr("%1%2 · step %3 · %4 target × %5 source tokens").arg(kind, what).arg(m_step).arg(T).arg(K)
+                        : tr("%1%2 · step %3 · %4 tokens").arg(kind, what).arg(m_step).arg(T));
 }
 
 void AttentionPanel::redrawScores() {
@@ -549,9 +663,9 @@ bool AttentionPanel::exportCsv(const QString& path) const {
     for (int64_t l = 0; l < m_cap.layers; ++l)
         for (int64_t h = 0; h < m_cap.heads; ++h)
             for (int64_t q = 0; q < m_cap.length; ++q)
-                for (int64_t k = 0; k <= q; ++k)
+                for (int64_t k = 0; k < (m_cap.causal() ? q + 1 : m_cap.keys()); ++k)
                     out << l << ',' << h << ',' << q << ',' << k << ',' << quote(m_cap.tokens[static_cast<size_t>(q)])
-                        << ',' << quote(m_cap.tokens[static_cast<size_t>(k)]) << ','
+                        << ',' << quote(m_cap.column_tokens()[static_cast<size_t>(k)]) << ','
                         << QString::number(m_cap.at(l, h, q, k)).toStdString() << '\n';
     try {
         twb::write_file_atomic(path.toStdString(), out.str());

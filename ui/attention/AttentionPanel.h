@@ -6,7 +6,10 @@
 // positional encoding (PositionsView). Capture runs in a ModelWorker on a ModelThread, shared with the
 // Sampling panel when the main window hands one in. Weights export in the engine's one attention
 // format (twb::write_attention_json, as `twb attention --out`) or as CSV. Beside the attention view,
-// an Embeddings tab holds the embedding explorer (EmbeddingsPanel, on the same model thread).
+// an Embeddings tab holds the embedding explorer (EmbeddingsPanel, on the same model thread). For an
+// encoder-decoder (translation) run, a kind selector picks encoder self-, decoder self- or
+// cross-attention (target tokens down, source tokens across) of a source sentence and a target (given, or
+// the model's translation); its probe timeline holds the cross-attention of a fixed validation pair.
 #pragma once
 #include "ui/widgets/PanelBase.h"
 #include "ui/workers/ModelWorker.h"
@@ -26,6 +29,7 @@ class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QRadioButton;
@@ -43,6 +47,8 @@ public:
     ~AttentionPanel() override;
 
     enum class View { Head, LayerMean, Rollout };
+    /// Which attention of an encoder-decoder run is shown (the kind selector's order).
+    enum class Kind { EncoderSelf, DecoderSelf, Cross };
     RunPicker* picker() const { return m_picker; }
     /// The Embeddings tab (the embedding explorer) and the tabs that hold it beside the attention view.
     EmbeddingsPanel* embeddings() const { return m_embeddings; }
@@ -50,6 +56,14 @@ public:
     const twb::AttentionCapture& capture() const { return m_cap; }
     const twb::ProbeTimeline& timeline() const { return m_timeline; }
     Heatmap* heatmap() const { return m_heat; }
+    /// The kind selector: enabled for encoder-decoder runs only.
+    QComboBox* kindBox() const { return m_kindBox; }
+    /// The target sentence (encoder-decoder runs; empty = the model's translation).
+    QLineEdit* targetEdit() const { return m_target; }
+    /// True when the capture shown comes from an encoder-decoder run.
+    bool isTranslation() const { return m_translation; }
+    /// The encoder-decoder capture last taken (its three kinds).
+    const twb::TranslationAttention& pairCapture() const { return m_pair; }
     Heatmap* positionMap() const;
     QCustomPlot* scorePlot() const;
     QSlider* timelineSlider() const { return m_slider; }
@@ -59,6 +73,8 @@ public:
     void setPrompt(const QString& text);
     void setView(View v);
     void setScore(int index);  // 0 entropy, 1 previous token, 2 first token, 3 self
+    void setKind(Kind k);
+    void setTarget(const QString& text);
 
     /// The capture shown, in the engine's attention export format (twb::write_attention_json).
     bool exportJson(const QString& path) const;
@@ -95,6 +111,8 @@ private:
     void showCapture(const twb::AttentionCapture& cap, const twb::HeadScores& scores, qint64 step);
     void showProbe(const QString& run, const twb::ProbeTimeline& t, const std::vector<twb::HeadScores>& scores);
     void redraw();
+    void applyKind();
+    void showTranslationControls(bool on);
     void redrawScores();
     void exportView();
     void exportData();
@@ -102,6 +120,8 @@ private:
 
     RunPicker* m_picker;
     QPlainTextEdit* m_prompt;
+    QLineEdit* m_target;
+    QComboBox* m_kindBox;
     QPushButton* m_show;
     QPushButton* m_fromVal;
     QPushButton* m_exportView;
@@ -133,6 +153,9 @@ private:
     twb::HeadScores m_scores;                 // of m_cap, computed by the worker with the capture
     QString m_checkpoint;                     // folder m_cap came from, for the export
     std::map<int, std::string> m_tokenTexts;  // tokens m_cap.next_top names, for the export
+    bool m_translation = false;               // the run is an encoder-decoder
+    twb::TranslationAttention m_pair;
+    std::vector<twb::HeadScores> m_pairScores;  // encoder self, decoder self, cross
     twb::ProbeTimeline m_timeline;
     std::vector<twb::HeadScores> m_timelineScores;
     qint64 m_step = 0;

@@ -8,17 +8,17 @@ namespace {
 constexpr int kLabel = 28, kScore = 16, kGap = 6;
 
 QImage thumbnail(const twb::AttentionCapture& c, const std::vector<float>& m) {
-    const int T = static_cast<int>(c.length);
-    QImage img(T, T, QImage::Format_RGB32);
+    const int T = static_cast<int>(c.length), K = static_cast<int>(c.keys());
+    QImage img(K, T, QImage::Format_RGB32);
     for (int q = 0; q < T; ++q) {
         auto* line = reinterpret_cast<QRgb*>(img.scanLine(q));
-        for (int k = 0; k < T; ++k) {
-            if (k > q) {
+        for (int k = 0; k < K; ++k) {
+            if (c.causal() && k > q) {
                 line[k] = qRgb(236, 236, 236);  // masked future
                 continue;
             }
             // sqrt makes weak but real patterns visible next to near-one weights
-            const double v = std::sqrt(std::clamp<double>(m[static_cast<size_t>(q) * T + k], 0.0, 1.0));
+            const double v = std::sqrt(std::clamp<double>(m[static_cast<size_t>(q) * K + k], 0.0, 1.0));
             line[k] =
                 qRgb(static_cast<int>(255 - 245 * v), static_cast<int>(255 - 215 * v), static_cast<int>(255 - 150 * v));
         }
@@ -37,11 +37,11 @@ void HeadGrid::setCapture(const twb::AttentionCapture& cap, const std::vector<fl
     m_scores = scores;
     m_scoreName = name;
     m_images.clear();
-    const size_t T = static_cast<size_t>(cap.length);
+    const size_t map = static_cast<size_t>(cap.length * cap.keys());  // one head's weights
     for (int l = 0; l < m_layers; ++l) {
         for (int h = 0; h < m_heads; ++h) {
-            std::vector<float> w(cap.weights.begin() + static_cast<long>(((l * m_heads) + h) * T * T),
-                                 cap.weights.begin() + static_cast<long>(((l * m_heads) + h + 1) * T * T));
+            std::vector<float> w(cap.weights.begin() + static_cast<long>(((l * m_heads) + h) * map),
+                                 cap.weights.begin() + static_cast<long>(((l * m_heads) + h + 1) * map));
             m_images.push_back(thumbnail(cap, w));
         }
         m_images.push_back(thumbnail(cap, twb::mean_over_heads(cap, l)));

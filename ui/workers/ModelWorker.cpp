@@ -140,6 +140,27 @@ void ModelWorker::judge(const CompareRequest& r, int row, int column, const std:
 
 void ModelWorker::capture(const AttentionRequest& r) {
     guarded(this, r.id, [&] {
+        if (r.run.isEmpty())
+            throw twb::InputError("no run chosen; train one first or open a run folder");
+        if (twb::is_encoder_decoder_run(r.run.toStdString())) {
+            // Reopened only when the checkpoint folder changed (a new "last" while the run trains).
+            const auto ck =
+                twb::find_checkpoint(r.run.toStdString(), r.checkpoint.isEmpty() ? "best" : r.checkpoint.toStdString());
+            if (m_translator.checkpoint() != ck.string())
+                m_translator.open(ck.string(), "last");
+            CaptureResult out;
+            out.id = r.id;
+            out.translation = true;
+            out.pair = m_translator.attention(r.text.toStdString(), r.target.toStdString());
+            for (const auto* c : {&out.pair.encoder, &out.pair.decoder, &out.pair.cross})
+                out.pairScores.push_back(twb::head_scores(*c));
+            out.step = m_translator.step();
+            out.checkpoint = QString::fromStdString(m_translator.checkpoint());
+            emit captured(out);
+            return;
+        }
+        if (!r.target.isEmpty())
+            throw twb::InputError("a target is for translation (encoder-decoder) runs; this run is a decoder LM");
         open(r.run, r.checkpoint);
         CaptureResult out;
         out.id = r.id;
@@ -163,7 +184,10 @@ void ModelWorker::loadPositions(quint64 id, const QString& run, const QString& c
 
 void ModelWorker::loadProbe(quint64 id, const QString& run) {
     guarded(this, id, [&] {
-        const auto t = twb::read_probe(run.toStdString());
+        // A decoder LM's timeline, or an encoder-decoder's cross-attention one (probe/cross.*).
+        auto t = twb::read_probe(run.toStdString());
+        if (t.empty() && twb::has_cross_probe(run.toStdString()))
+            t = twb::read_cross_probe(run.toStdString());
         std::vector<twb::HeadScores> scores;
         for (size_t i = 0; i < t.steps.size(); ++i)
             scores.push_back(twb::head_scores(t.at(i)));
@@ -188,6 +212,20 @@ void ModelWorker::pickValidationText(quint64 id, const QString& run) {
                                 ? std::filesystem::path(run.toStdString()) / "tokenizer"
                                 : data.dir;
         const auto tok = twb::TextTokenizer::load(tokDir);
+        if (data.parallel) {  // a translation run: one validation pair's source sentence
+            const auto pairs = twb::read_pairs(data, val ? "val" : "train");
+            if (pairs.empty())
+                throw twb::InputError(data.dir.string() + " holds no pair to take a source sentence from");
+            const auto i = QRandomGenerator::global()->bounded(static_cast<quint64>(pairs.size()));
+            // Separate vocabularies: the source side has its own tokenizer.
+            const auto srcDir = std::filesystem::path(run.toStdString()) / "source_tokenizer";
+            const auto src = data.source_vocab_size == 0 ? tok
+                             : QFileInfo::exists(run + "/source_tokenizer/tokenizer.json")
+                                 ? twb::TextTokenizer::load(srcDir)
+                                 : twb::TextTokenizer::load(data.dir / "source_tokenizer");
+            emit validationText(id, std2q(src.decode(pairs[static_cast<size_t>(i)].source)));
+            return;
+        }
         const uint64_t n = std::min<uint64_t>(size, static_cast<uint64_t>(std::min<int64_t>(cfg.block_size, 128)));
         const uint64_t start = size > n ? QRandomGenerator::global()->bounded(static_cast<quint64>(size - n)) : 0;
         emit validationText(id, std2q(tok.decode(twb::read_tokens(data, val ? "val" : "train", start, n))));

@@ -10,6 +10,8 @@
 #include "twb/probe.h"
 #include "twb/samples_history.h"
 #include "twb/session.h"
+#include "twb/translation.h"
+#include "twb/translation_attention.h"
 
 #include <QObject>
 #include <QPair>
@@ -77,6 +79,7 @@ struct GenerationEvalRequest {
 struct AttentionRequest {
     quint64 id = 0;
     QString run, checkpoint, text;
+    QString target;  // a translation run only: the target, teacher-forced ("" = the model's greedy translation)
 };
 
 /// A capture with what the viewer shows and exports beside it (computed off the UI thread).
@@ -87,6 +90,11 @@ struct CaptureResult {
     qint64 step = 0;
     QString checkpoint;                     // folder of the checkpoint it came from
     std::map<int, std::string> tokenTexts;  // the tokens capture.next_top names
+    /// An encoder-decoder run: its three captures (capture is then empty) and their head scores
+    /// (encoder self, decoder self, cross).
+    bool translation = false;
+    twb::TranslationAttention pair;
+    std::vector<twb::HeadScores> pairScores;
 };
 
 Q_DECLARE_METATYPE(UiToken)
@@ -157,5 +165,6 @@ private:
     void open(const QString& run, const QString& checkpoint);
     void judge(const CompareRequest& r, int row, int column, const std::string& text);
     twb::ModelSession m_session;
-    twb::ModelSession m_judge;  // the comparison's judge, kept loaded between comparisons
+    twb::ModelSession m_judge;     // the comparison's judge, kept loaded between comparisons
+    twb::Translator m_translator;  // an encoder-decoder run's checkpoint, for its attention
 };

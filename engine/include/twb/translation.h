@@ -13,6 +13,8 @@
 
 namespace twb {
 
+struct TranslationAttention;  // translation_attention.h
+
 struct TranslateOptions {
     int beam_width = 1;             // 1 = greedy (batched over sources); > 1 = beam search per source
     double length_penalty = 1.0;    // beam score = log-prob / length^length_penalty
@@ -101,6 +103,12 @@ public:
                                          const std::atomic<bool>* cancel = nullptr);
     /// The piece of a token id as the tokenizer shows it.
     std::string token_text(int id) const;
+
+    // The attention viewer's capture (translation_attention.h; defined in translator_attention.cpp).
+    /// Encoder self-, decoder self- and cross-attention of every layer and head for a source sentence
+    /// and a target (teacher-forced), or the model's greedy translation when target is empty. InputError
+    /// for an empty source, text the vocabulary cannot encode, or a pair longer than block_size.
+    TranslationAttention attention(const std::string& source, const std::string& target = "");
 
 private:
     struct Impl;

@@ -1,0 +1,182 @@
+// The attention viewer over a tiny encoder-decoder run trained here: the kind selector turns on, the
+// cross-attention heatmap is (target tokens x source tokens) and shows exactly the engine's capture,
+// decoder self-attention stays causal, rollout is refused for cross-attention, the probe timeline
+// scrubs through the engine's cross-attention frames, the kind is remembered, and a decoder LM run
+// still gets the LM view.
+#include "twb/dataset.h"
+#include "twb/probe.h"
+#include "twb/training.h"
+#include "twb/translation.h"
+#include "twb/translation_attention.h"
+#include "ui/attention/AttentionPanel.h"
+#include "ui/attention/Heatmap.h"
+#include "ui/widgets/RunPicker.h"
+#include "ui/workers/ModelThread.h"
+#include "ui_fixture.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSlider>
+
+class TestAttentionTranslation : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws;
+    QString m_run, m_lm;
+
+    static void waitIdle(AttentionPanel& p) { QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000); }
+
+private slots:
+    void initTestCase() {
+        m_lm = twbtest::make_tiny_run(m_ws, "lm", 10);  // also points the workspace and settings at m_ws
+        // The copy task on letters a..h: "c a f" -> "c a f"; 20 steps, evaluations at 0, 10 and 20.
+        std::mt19937 rng(3);
+        std::string src;
+        for (int i = 0; i < 200; ++i) {
+            const int n = 3 + static_cast<int>(rng() % 4);
+            for (int k = 0; k < n; ++k)
+                src += std::string(1, static_cast<char>('a' + rng() % 8)) + (k + 1 < n ? " " : "\n");
+        }
+        twbtest::write(twbtest::path(m_ws, "s.txt"), src);
+        twb::ParallelPrepareOptions o;
+        o.source = o.target = twbtest::path(m_ws, "s.txt").string();
+        o.val_fraction = 0.1;
+        o.tokenizer.kind = twb::TokenizerKind::Word;
+        o.out = twbtest::path(m_ws, "pairs");
+        twb::prepare_parallel(o);
+        twb::RunConfig c = twb::preset_config("tatoeba");
+        c.data_dir = o.out.string();
+        c.n_layer = 2;
+        c.n_embd = 32;
+        c.n_head = 2;
+        c.ffn_hidden = 64;
+        c.block_size = 12;
+        c.dropout = 0;
+        c.max_epochs = 0;
+        c.max_iters = 20;
+        c.batch_tokens = 200;
+        c.learning_rate = 3e-3;
+        c.schedule = twb::Schedule::Cosine;
+        c.warmup_iters = 2;
+        c.eval_interval = 10;
+        c.eval_iters = 2;
+        c.bleu_pairs = 4;
+        c.threads = 1;
+        twb::TrainJob job;
+        job.config = c;
+        job.run_dir = twbtest::path(m_ws, "s2s").string();
+        twb::train(job);
+        m_run = QString::fromStdString(job.run_dir);
+    }
+
+    void crossHeatmapIsTheEngineCapture() {
+        AttentionPanel p;
+        p.setRun(m_run);
+        p.picker()->setCheckpoint("last");
+        QVERIFY(!p.kindBox()->isEnabled());  // nothing captured yet
+        p.setPrompt("a b c");
+        p.setTarget("a b c");
+        p.setKind(AttentionPanel::Kind::Cross);
+        p.showPrompt();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QVERIFY(p.isTranslation());
+        QVERIFY(p.kindBox()->isEnabled());
+        twb::Translator t;
+        t.open(m_run.toStdString(), "last");
+        const auto ref = t.attention("a b c", "a b c");
+        const auto& c = p.capture();
+        QCOMPARE(c.kind, twb::AttentionKind::Cross);
+        QCOMPARE(c.weights, ref.cross.weights);
+        p.select(1, 1);
+        auto* h = p.heatmap();
+        QCOMPARE(h->rows(), 4);  // target tokens a b c and <eos>, down
+        QCOMPARE(h->cols(), 4);  // source tokens a b c and <eos>, across
+        for (int q = 0; q < 4; ++q)
+            for (int k = 0; k < 4; ++k)
+                QCOMPARE(h->value(q, k), ref.cross.at(1, 1, q, k));  // no masked cells
+        // Cross-attention has no rollout: the map is cleared and the panel says why.
+        p.setView(AttentionPanel::View::Rollout);
+        QCOMPARE(h->rows(), 0);
+        p.setView(AttentionPanel::View::Head);
+        // Decoder self-attention: <bos> a b c both ways, the future masked.
+        p.setKind(AttentionPanel::Kind::DecoderSelf);
+        QCOMPARE(p.capture().kind, twb::AttentionKind::DecoderSelf);
+        QCOMPARE(h->rows(), 4);
+        QVERIFY(std::isnan(h->value(0, 1)));
+        QCOMPARE(h->value(2, 1), ref.decoder.at(1, 1, 2, 1));
+        // Encoder self-attention: a b c <eos>, every key seen.
+        p.setKind(AttentionPanel::Kind::EncoderSelf);
+        QCOMPARE(p.capture().weights, ref.encoder.weights);
+        QVERIFY(!std::isnan(h->value(0, 3)));
+    }
+
+    void emptyTargetIsTheModelsTranslation() {
+        AttentionPanel p;
+        p.setRun(m_run);
+        p.setPrompt("a b c");
+        p.setTarget("");
+        p.showPrompt();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QVERIFY(p.pairCapture().target_from_model);
+        twb::Translator t;
+        t.open(m_run.toStdString(), "best");
+        QCOMPARE(p.pairCapture().target, t.translate({"a b c"})[0]);
+        QCOMPARE(p.pairCapture().cross.length, static_cast<int64_t>(p.pairCapture().decoder.length));
+    }
+
+    void timelineScrubsCrossFrames() {
+        AttentionPanel p;
+        p.setRun(m_run);
+        p.showTimeline();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const auto t = twb::read_cross_probe(m_run.toStdString());
+        QCOMPARE(t.steps, (std::vector<int64_t>{0, 10, 20}));
+        QCOMPARE(p.timeline().steps, t.steps);
+        QCOMPARE(p.kindBox()->currentIndex(), static_cast<int>(AttentionPanel::Kind::Cross));
+        auto* slider = p.timelineSlider();
+        for (int i : {0, 1}) {
+            slider->setValue(i);
+            QCOMPARE(p.shownStep(), static_cast<qint64>(t.steps[static_cast<size_t>(i)]));
+            const auto frame = t.at(static_cast<size_t>(i));
+            QCOMPARE(p.capture().weights, frame.weights);
+            p.select(0, 1);
+            QCOMPARE(p.heatmap()->rows(), static_cast<int>(t.length));
+            QCOMPARE(p.heatmap()->cols(), static_cast<int>(t.key_length));
+            QCOMPARE(p.heatmap()->value(1, 0), frame.at(0, 1, 1, 0));
+        }
+        QVERIFY(t.at(0).weights != t.at(2).weights);
+        // The timeline holds cross-attention only: other kinds are refused with a message.
+        p.setKind(AttentionPanel::Kind::EncoderSelf);
+        QCOMPARE(p.kindBox()->currentIndex(), static_cast<int>(AttentionPanel::Kind::Cross));
+        QVERIFY(!p.lastError().isEmpty());
+    }
+
+    void kindIsRemembered() {
+        {
+            AttentionPanel p;
+            p.setKind(AttentionPanel::Kind::DecoderSelf);
+        }
+        AttentionPanel q;
+        QCOMPARE(q.kindBox()->currentIndex(), static_cast<int>(AttentionPanel::Kind::DecoderSelf));
+        q.setKind(AttentionPanel::Kind::Cross);
+    }
+
+    void decoderRunKeepsTheLmView() {
+        AttentionPanel p;
+        p.setRun(m_lm);
+        p.setTarget("");
+        p.setPrompt("the cat");
+        p.showPrompt();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QVERIFY(!p.isTranslation());
+        QVERIFY(!p.kindBox()->isEnabled());
+        QCOMPARE(p.capture().kind, twb::AttentionKind::Decoder);
+        QCOMPARE(p.heatmap()->rows(), p.heatmap()->cols());
+    }
+};
+
+QTEST_MAIN(TestAttentionTranslation)
+#include "tst_attention_translation.moc"
