@@ -16,6 +16,7 @@
 
 #include <qcustomplot.h>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
@@ -254,6 +255,21 @@ private slots:
         QCOMPARE(d.target_lang, std::string("yy"));
         QVERIFY(tab->resultText().contains("train 32"));
         QVERIFY(!p.preparedList()->findItems("gui-pairs (xx→yy)", Qt::MatchExactly).isEmpty());
+        QCOMPARE(d.source_vocab_size, 0);  // one shared vocabulary unless asked
+
+        // One vocabulary per language: the box reaches the engine, the result says both sizes.
+        auto* separate = tab->findChild<QCheckBox*>("separateVocab");
+        QVERIFY(separate);
+        separate->setChecked(true);
+        tab->setDatasetName("gui-pairs-sep");
+        QSignalSpy done2(&p, &DatasetsPanel::datasetPrepared);
+        p.prepareParallel();
+        QVERIFY(done2.wait(60000));
+        const auto sep = twb::open_prepared(done2.first().first().toString().toStdString());
+        QVERIFY(sep.source_vocab_size > 0);
+        QVERIFY(
+            tab->resultText().contains(QString("source %1, target %2").arg(sep.source_vocab_size).arg(sep.vocab_size)));
+        separate->setChecked(false);
 
         // Unaligned files: the engine's message, nothing written.
         twbtest::write(twbtest::path(m_ws, "short.txt"), "alpha\nbeta\n");

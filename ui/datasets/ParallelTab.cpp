@@ -3,6 +3,7 @@
 #include "twb/choices.h"
 #include "twb/errors.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -151,6 +152,23 @@ ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
     m_maxTokens->setSpecialValueText(tr("keep all"));
     m_maxTokens->setToolTip(tr("Drop training pairs with a side longer than this many tokens (they are counted)"));
     pf->addRow(tr("Max tokens per side"), m_maxTokens);
+    m_maxRatio = new QDoubleSpinBox;
+    m_maxRatio->setObjectName("maxLengthRatio");
+    m_maxRatio->setRange(0, 100);
+    m_maxRatio->setSingleStep(0.5);
+    m_maxRatio->setDecimals(1);
+    m_maxRatio->setSpecialValueText(tr("keep all"));
+    m_maxRatio->setToolTip(
+        tr("Drop training pairs whose longer side has more than this many times the tokens of "
+           "the shorter (misaligned pairs; they are counted)"));
+    pf->addRow(tr("Max length ratio"), m_maxRatio);
+    m_separateVocab = new QCheckBox(tr("One vocabulary per language"));
+    m_separateVocab->setObjectName("separateVocab");
+    m_separateVocab->setToolTip(
+        tr("Train a tokenizer on each side alone (the encoder gets its own embedding); "
+           "unticked: one vocabulary shared by both sides, as the paper"));
+    m_separateVocab->setChecked(s.value("parallel/separateVocab", false).toBool());
+    pf->addRow(tr("Vocabularies"), m_separateVocab);
     m_name = new QLineEdit;
     m_name->setObjectName("parallelName");
     m_name->setPlaceholderText(tr("e.g. multi30k-de-en"));
@@ -194,6 +212,7 @@ ParallelTab::~ParallelTab() {
     s.setValue("parallel/mode", m_mode->currentIndex());
     s.setValue("parallel/tokenizer", m_tokenizer->currentText());
     s.setValue("parallel/vocab", m_vocab->value());
+    s.setValue("parallel/separateVocab", m_separateVocab->isChecked());
     s.setValue("parallel/sourceLang", m_sourceLang->text());
     s.setValue("parallel/targetLang", m_targetLang->text());
 }
@@ -261,6 +280,8 @@ twb::ParallelPrepareOptions ParallelTab::options(const QString& datasetsDir) con
     o.val_fraction = m_valFraction->value();
     o.test_fraction = m_testFraction->value();
     o.max_tokens = m_maxTokens->value();
+    o.max_length_ratio = m_maxRatio->value() >= 1 ? m_maxRatio->value() : 0.0;
+    o.separate_vocab = m_separateVocab->isChecked();
     QString name = m_name->text().trimmed();
     name.replace(QRegularExpression("[^A-Za-z0-9._-]+"), "-");
     if (name.isEmpty())
@@ -308,12 +329,16 @@ void ParallelTab::setFractions(double val, double test) {
 void ParallelTab::setResult(const twb::ParallelPrepareResult& r) {
     const QLocale loc;
     auto n = [&](uint64_t v) { return loc.toString(static_cast<qulonglong>(v)); };
-    QString text = tr("<b>%1</b>: train %2, validation %3, test %4 pairs; one vocabulary of %5")
-                       .arg(QString::fromStdString(r.dir.filename().string()).toHtmlEscaped(), n(r.train_pairs),
-                            n(r.val_pairs), n(r.test_pairs))
-                       .arg(r.vocab_size);
+    QString text =
+        tr("<b>%1</b>: train %2, validation %3, test %4 pairs; ")
+            .arg(QString::fromStdString(r.dir.filename().string()).toHtmlEscaped(), n(r.train_pairs), n(r.val_pairs),
+                 n(r.test_pairs)) +
+        (r.source_vocab_size > 0 ? tr("vocabularies: source %1, target %2").arg(r.source_vocab_size).arg(r.vocab_size)
+                                 : tr("one vocabulary of %1").arg(r.vocab_size));
     if (r.dropped_long)
         text += tr("<br>%1 training pairs dropped: a side over the token limit").arg(n(r.dropped_long));
+    if (r.dropped_ratio)
+        text += tr("<br>%1 training pairs dropped: sides over the length ratio").arg(n(r.dropped_ratio));
     text += tr("<br>source: %1<br>target: %2<br>%3 s")
                 .arg(lengths(r.source_lengths), lengths(r.target_lengths))
                 .arg(r.seconds, 0, 'f', 1);

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -56,6 +57,8 @@ private:
     QSpinBox* m_vocab;
     QDoubleSpinBox *m_valFraction, *m_testFraction;
     QSpinBox* m_maxTokens;
+    QDoubleSpinBox* m_maxRatio;
+    QCheckBox* m_separateVocab;
     QLineEdit* m_name;
     QLabel* m_result;
     std::vector<std::pair<QFormLayout*, QWidget*>> m_filesRows, m_pairsRows;  // shown per mode
