@@ -1,4 +1,5 @@
 #include "ui/sampling/SamplingPanel.h"
+#include "ui/widgets/ConsoleLayout.h"
 
 #include "ui/sampling/CompareView.h"
 #include "ui/sampling/DecodingForm.h"
@@ -178,35 +179,9 @@ QWidget* SamplingPanel::buildGenerateTab() {
     m_altTitle = new QLabel(tr("Click a generated token to see the alternatives the model weighed there."));
     m_altTitle->setWordWrap(true);
 
-    auto* buttons = new QHBoxLayout;
-    for (auto* b : {m_generate, m_stop, m_back_, m_copy})
-        buttons->addWidget(b);
-    buttons->addStretch(1);
-    buttons->addWidget(m_status);
-
-    auto* altBox = new QWidget;
-    auto* altCol = new QVBoxLayout(altBox);
-    altCol->setContentsMargins(0, 0, 0, 0);
-    altCol->addWidget(m_altTitle);
-    altCol->addWidget(m_alts, 1);
-
-    auto* outSplit = new QSplitter(Qt::Horizontal);
-    outSplit->addWidget(m_view);
-    outSplit->addWidget(altBox);
-    outSplit->setStretchFactor(0, 3);
-    outSplit->setStretchFactor(1, 1);
-
-    auto* tab = new QWidget;
-    auto* col = new QVBoxLayout(tab);
-    auto* vsplit = new QSplitter(Qt::Vertical);
-    vsplit->addWidget(m_prompt);
-    vsplit->addWidget(outSplit);
-    vsplit->setStretchFactor(0, 1);
-    vsplit->setStretchFactor(1, 4);
-    col->addWidget(vsplit, 1);
-    col->addLayout(buttons);
-    col->addWidget(errorLabel());
-    return tab;
+    return console_layout::tab(m_prompt, console_layout::outputWithAlternatives(m_view, m_altTitle, m_alts),
+                               console_layout::buttonRow({m_generate, m_stop, m_back_, m_copy}, m_status), errorLabel(),
+                               4);
 }
 
 void SamplingPanel::connectWorker(ModelWorker* worker) {

@@ -1,4 +1,5 @@
 #include "ui/workers/ModelWorker.h"
+#include "ui/workers/WorkerCall.h"
 
 #include "twb/dataset.h"
 #include "twb/errors.h"
@@ -9,22 +10,6 @@
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <cmath>
-
-namespace {
-template <class F>
-void guarded(ModelWorker* w, quint64 id, F&& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        emit w->failed(id, QString::fromStdString(e.what()));
-    }
-}
-
-QString std2q(const std::string& s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
-}  // namespace
 
 ModelWorker::ModelWorker(QObject* parent) : QObject(parent) {}
 

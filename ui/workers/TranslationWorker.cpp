@@ -1,4 +1,5 @@
 #include "ui/workers/TranslationWorker.h"
+#include "ui/workers/WorkerCall.h"
 
 #include "twb/errors.h"
 #include "twb/run_folder.h"
@@ -8,19 +9,6 @@
 #include <sstream>
 
 namespace {
-template <class F>
-void guarded(TranslationWorker* w, quint64 id, F&& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        emit w->failed(id, QString::fromStdString(e.what()));
-    }
-}
-
-QString std2q(const std::string& s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
 /// A text file's lines as `twb translate` and `twb bleu` read them (a final newline ends the last line; CR
 /// before LF dropped). InputError naming the file when it is not UTF-8.
 std::vector<std::string> file_lines(const QString& file) {

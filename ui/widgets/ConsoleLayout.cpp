@@ -1,0 +1,48 @@
+#include "ui/widgets/ConsoleLayout.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace console_layout {
+
+QWidget* outputWithAlternatives(QWidget* view, QLabel* title, QListWidget* alternatives) {
+    auto* altBox = new QWidget;
+    auto* altCol = new QVBoxLayout(altBox);
+    altCol->setContentsMargins(0, 0, 0, 0);
+    altCol->addWidget(title);
+    altCol->addWidget(alternatives, 1);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(view);
+    split->addWidget(altBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    return split;
+}
+
+QHBoxLayout* buttonRow(std::initializer_list<QWidget*> buttons, QWidget* status) {
+    auto* row = new QHBoxLayout;
+    for (auto* b : buttons)
+        row->addWidget(b);
+    row->addStretch(1);
+    row->addWidget(status);
+    return row;
+}
+
+QWidget* tab(QWidget* input, QWidget* output, QHBoxLayout* buttons, QWidget* error, int outputStretch) {
+    auto* tab = new QWidget;
+    auto* col = new QVBoxLayout(tab);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(input);
+    split->addWidget(output);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, outputStretch);
+    col->addWidget(split, 1);
+    col->addLayout(buttons);
+    col->addWidget(error);
+    return tab;
+}
+
+}  // namespace console_layout
