@@ -43,7 +43,7 @@ ref=$(/usr/bin/python3 "$here/reference_seq2seq.py" "${args[@]}")
 echo "$ref"
 
 echo "== twb train --preset multi30k: $steps steps, 2 threads"
-"$twb" train -q --data "$data" --preset multi30k --set max_iters=$((steps + 3)) --set threads=2 \
+"$twb" train -q --data "$data" --preset multi30k --set max_epochs=0 --set max_iters=$((steps + 3)) --set threads=2 \
   --set eval_interval=100000 --set eval_iters=1 --set bleu_pairs=1 --set log_interval=1 --set dtype=float32 \
   --out "$work/run" > /dev/null
 

@@ -128,10 +128,15 @@ void Seq2SeqTrainer::prepare() {
     if (m_cfg.max_epochs > 0) {
         const double steps =
             std::ceil(m_cfg.max_epochs * static_cast<double>(m_train->batches()) / m_cfg.gradient_accumulation_steps);
-        m_cfg.max_iters = static_cast<int>(std::min(steps, 1e9));
+        // Whichever budget runs out first: `--set max_iters=N` on a preset with epochs still means N steps.
+        const int epochSteps = static_cast<int>(std::min(steps, 1e9));
+        const bool epochsFirst = epochSteps <= m_cfg.max_iters;
         if (m_cb.on_message)
             m_cb.on_message("max_epochs " + nlohmann::json(m_cfg.max_epochs).dump() + " = " +
-                            std::to_string(m_cfg.max_iters) + " steps");
+                            std::to_string(epochSteps) + " steps" +
+                            (epochsFirst ? " (before max_iters " + std::to_string(m_cfg.max_iters) + ")"
+                                         : "; max_iters " + std::to_string(m_cfg.max_iters) + " comes first"));
+        m_cfg.max_iters = std::min(m_cfg.max_iters, epochSteps);
     }
     m_model = Seq2Seq(m_cfg);
     m_model->to(m_device);

@@ -190,6 +190,19 @@ private slots:
         // Data of the other shape (one shared vocabulary) is refused by name.
         QVERIFY_THROWS_EXCEPTION(InputError, tr.evaluate("val", {}, m_data.string()));
     }
+    void epochsAndStepsWhicheverComesFirst() {
+        // max_iters below the epochs' steps (a preset's 20 epochs, --set max_iters=5): 5 steps.
+        auto c = config(5);
+        c.max_epochs = 100;
+        c.eval_interval = 1000;
+        c.bleu_pairs = 2;
+        QCOMPARE(run(c, twbtest::path(m_dir, "iters-first").string()).summary.final_step, int64_t(5));
+        // The epochs first: a twentieth of an epoch (about a hundred 400-token batches) is a few steps.
+        c.max_iters = 100000;
+        c.max_epochs = 0.05;
+        const auto r = run(c, twbtest::path(m_dir, "epochs-first").string());
+        QVERIFY(r.summary.final_step > 0 && r.summary.final_step < 100);
+    }
     void decoderRunsAndParallelDataDoNotMix() {
         RunConfig c = config(5);
         c.model_kind = ModelKind::Decoder;

@@ -115,8 +115,8 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     addDouble(optim, "learning_rate", tr("Learning rate"), &C::learning_rate, 1e-7, 5, 6, tr("Peak learning rate"));
     addInt(optim, "max_iters", tr("Steps"), &C::max_iters, 1, 10000000, tr("Optimiser steps (max_iters)"));
     addDouble(optim, "max_epochs", tr("Epochs"), &C::max_epochs, 0, 100000, 2,
-              tr("Passes over the training pairs (max_epochs); when set it decides the number of steps. "
-                 "0 = Steps decide"));
+              tr("Passes over the training pairs (max_epochs); when set, training stops after these epochs or "
+                 "at Steps, whichever comes first. 0 = Steps decide"));
     static_cast<QDoubleSpinBox*>(m_fields.back().widget)->setSpecialValueText(tr("steps decide"));
     addChoice(optim, "schedule", tr("Schedule"), &C::schedule,
               tr("cosine: warmup then cosine to min LR; inverse_sqrt: Vaswani's schedule peaking at the LR; "

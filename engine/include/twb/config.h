@@ -48,7 +48,8 @@ struct RunConfig {
     int gradient_accumulation_steps = 1;
     double learning_rate = 3e-3;  // peak learning rate (3e-3 beat 1e-3, 2e-3 and 5e-3 for 4x4x128 in bench/)
     int max_iters = 2000;         // optimiser steps
-    double max_epochs = 0;        // encoder_decoder: passes over the training pairs; when > 0 it sets max_iters
+    double max_epochs = 0;        // encoder_decoder: passes over the training pairs; when > 0 training stops at
+                                  // max_iters or after max_epochs, whichever comes first
     int batch_tokens =
         0;  // encoder_decoder: tokens per micro-batch (source + target, padding included); 0 = batch_size * block_size
     // constant | cosine (warmup + cosine to min_lr) | inverse_sqrt (peak learning_rate) | noam (Vaswani et al.
