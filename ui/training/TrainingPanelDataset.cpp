@@ -1,0 +1,160 @@
+// TrainingPanel, which dataset it trains on: the list of prepared datasets, choosing one (the model
+// kind follows a parallel or a token-stream dataset), and what keeps Start disabled.
+#include "twb/dataset.h"
+#include "twb/run_folder.h"
+#include "ui/Workspace.h"
+#include "ui/training/ConfigForm.h"
+#include "ui/training/TrainingPanel.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QPushButton>
+
+namespace {
+/// The same folder, however it is spelled (symlinks, "..", a trailing slash).
+bool sameFolder(const QString& a, const QString& b) {
+    const QString ca = QFileInfo(a).canonicalFilePath(), cb = QFileInfo(b).canonicalFilePath();
+    return !ca.isEmpty() ? ca == cb : QFileInfo(a).absoluteFilePath() == QFileInfo(b).absoluteFilePath();
+}
+/// The dataset folder a run was made on (empty when its config cannot be read).
+QString runDataDir(const QString& run) {
+    try {
+        return QString::fromStdString(twb::read_run_config(run.toStdString()).data_dir);
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+/// The dataset's facts (vocab_size 0 when it cannot be read).
+twb::PreparedDataset datasetFacts(const QString& dir) {
+    try {
+        return twb::open_prepared(dir.toStdString());
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+}  // namespace
+
+void TrainingPanel::refreshDatasets() {
+    const QString current = m_dataset->currentData().toString();
+    QSignalBlocker block(m_dataset);
+    m_dataset->clear();
+    for (const auto& d : Workspace::datasets())
+        m_dataset->addItem(QFileInfo(d).fileName(), d);
+    const int i = m_dataset->findData(current);
+    if (i >= 0)
+        m_dataset->setCurrentIndex(i);
+    block.unblock();
+    onDatasetChanged();
+}
+
+bool TrainingPanel::chooseDatasetFolder(const QString& dir) {
+    QString why;
+    if (!QFileInfo(dir).isDir())
+        why = tr("%1 is not a folder.").arg(dir);
+    else if (!QFileInfo::exists(dir + "/meta.json"))
+        why = tr("%1 is not a prepared dataset: it has no meta.json (nor the train.bin, val.bin and tokenizer "
+                 "that go with it).")
+                  .arg(dir);
+    else
+        try {
+            twb::open_prepared(dir.toStdString());
+        } catch (const std::exception& e) {
+            why = tr("%1 cannot be used as a dataset: %2").arg(dir, QString::fromStdString(e.what()));
+        }
+    if (why.isEmpty()) {
+        showError({});
+        setDataset(dir);
+        return true;
+    }
+    showError(why + tr(" Prepare text files into a dataset in the Datasets panel (Alt+1)."));
+    emit datasetsPanelRequested();
+    return false;
+}
+
+void TrainingPanel::setDataset(const QString& dir) {
+    int i = m_dataset->findData(dir);
+    if (i < 0) {
+        m_dataset->addItem(QFileInfo(dir).fileName(), dir);
+        i = m_dataset->count() - 1;
+    }
+    m_dataset->setCurrentIndex(i);
+    onDatasetChanged();
+}
+
+void TrainingPanel::onDatasetChanged() {
+    const QString data = m_dataset->currentData().toString();
+    const twb::PreparedDataset facts = datasetFacts(data);
+    m_form->setVocabSize(facts.vocab_size);
+    m_dataParallel = facts.vocab_size > 0 ? int(facts.parallel) : -1;
+    m_dataPairs.clear();
+    if (facts.parallel) {
+        const QString langs = facts.source_lang.empty() && facts.target_lang.empty()
+                                  ? QString()
+                                  : QStringLiteral("%1→%2, ").arg(QString::fromStdString(facts.source_lang),
+                                                                  QString::fromStdString(facts.target_lang));
+        m_dataPairs = tr("%1%2 training pairs").arg(langs, QLocale().toString(qulonglong(facts.train_pairs)));
+    }
+    // The model kind follows the dataset: pairs train an encoder-decoder, a token stream a decoder LM.
+    // Said in a note, since fields appear or disappear with it.
+    if (m_kindNote->property("dataset").toString() != data)
+        m_kindNote->hide();  // the note speaks of one dataset (this is called again for the same one)
+    const auto want = facts.parallel ? twb::ModelKind::EncoderDecoder : twb::ModelKind::Decoder;
+    if (m_dataParallel >= 0 && !m_openingRun && m_form->modelKind() != want) {
+        m_form->setModelKind(want);
+        m_kindNote->setText(facts.parallel ? tr("Model kind set to <b>Encoder-decoder</b>: %1 is a parallel "
+                                                "dataset (%2). The Multi30k and Tatoeba presets are starting "
+                                                "points for it.")
+                                                 .arg(QFileInfo(data).fileName().toHtmlEscaped(), m_dataPairs)
+                                           : tr("Model kind set to <b>Decoder LM</b>: %1 is a token-stream "
+                                                "dataset, not translation pairs.")
+                                                 .arg(QFileInfo(data).fileName().toHtmlEscaped()));
+        m_kindNote->setProperty("dataset", data);
+        m_kindNote->setProperty("kind", int(want));
+        m_kindNote->show();
+    }
+    updateBaselines();
+    if (!m_openingRun && !m_runDir.isEmpty() && !data.isEmpty() && QFileInfo::exists(m_runDir + "/config.json") &&
+        !sameFolder(runDataDir(m_runDir), data)) {
+        // The open run's weights fit its own dataset only: Start makes a new run, keeping the form.
+        const QString old = QFileInfo(m_runDir).fileName();
+        clearRun();
+        m_runLabel->setText(tr("<b>New run</b> on %1 (run %2 was trained on another dataset; it is kept)")
+                                .arg(QFileInfo(data).fileName().toHtmlEscaped(), old.toHtmlEscaped()));
+        showIdleStatus();
+        emit statusMessage(tr("new run on %1: %2 stays as it is").arg(QFileInfo(data).fileName(), old));
+        emit runChanged({});
+    }
+    updateStartEnabled();
+}
+
+QString TrainingPanel::startBlocker() const {
+    if (isBusy())
+        return tr("Training is already running");
+    if (m_dataset->currentData().toString().isEmpty())
+        return tr(
+            "Choose a prepared dataset first: press Quick start (Ctrl+R), or prepare one in the Datasets "
+            "panel");
+    const QString name = QFileInfo(m_dataset->currentData().toString()).fileName();
+    const bool ed = m_form->modelKind() == twb::ModelKind::EncoderDecoder;
+    if (m_dataParallel == 1 && !ed)
+        return tr("%1 is a parallel dataset (translation pairs): choose Model kind Encoder-decoder, or a "
+                  "token-stream dataset for a decoder LM")
+            .arg(name);
+    if (m_dataParallel == 0 && ed)
+        return tr("%1 is a token-stream dataset: an encoder-decoder trains on translation pairs; choose Model "
+                  "kind Decoder LM, or a parallel dataset (Datasets panel, Translation pairs)")
+            .arg(name);
+    const QString p = m_form->problemSummary();
+    return p;
+}
+
+void TrainingPanel::updateStartEnabled() {
+    const QString why = startBlocker();
+    m_start->setEnabled(why.isEmpty());
+    m_startAct->setEnabled(why.isEmpty());
+    m_start->setToolTip(why.isEmpty() ? tr("Start training (F5)") : why);
+    m_startAct->setToolTip(m_start->toolTip());
+}
