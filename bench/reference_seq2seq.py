@@ -33,7 +33,8 @@ p.add_argument("--n-embd", type=int, default=256)
 p.add_argument("--ffn", type=int, default=1024)
 p.add_argument("--block", type=int, default=96)
 p.add_argument("--batch-tokens", type=int, default=4096)
-p.add_argument("--warmup", type=int, default=800)
+p.add_argument("--warmup", type=int, default=400)
+p.add_argument("--lr-factor", type=float, default=0.4)  # the noam scale: the preset's learning_rate
 a = p.parse_args()
 torch.set_num_threads(a.threads)
 torch.manual_seed(1337)
@@ -223,7 +224,7 @@ times, tokens = [], []
 for step in range(1, a.steps + 4):
     t0 = time.perf_counter()
     src, src_pad, tin, tin_pad, tout = make_batch(pairs, batches[order[step % len(order)]])
-    lr = C ** -0.5 * min(step ** -0.5, step * a.warmup ** -1.5)
+    lr = a.lr_factor * C ** -0.5 * min(step ** -0.5, step * a.warmup ** -1.5)
     for g in opt.param_groups:
         g["lr"] = lr
     logits = model(src, src_pad, tin, tin_pad)
