@@ -1,8 +1,8 @@
 // The attention viewer over a tiny encoder-decoder run trained here: the kind selector turns on, the
 // cross-attention heatmap is (target tokens x source tokens) and shows exactly the engine's capture,
 // decoder self-attention stays causal, rollout is refused for cross-attention, the probe timeline
-// scrubs through the engine's cross-attention frames, the kind is remembered, and a decoder LM run
-// still gets the LM view.
+// scrubs through the engine's cross-attention frames, the kind is remembered, a decoder LM run
+// still gets the LM view, and an LM prompt left in the box gives way to a validation source.
 #include "twb/dataset.h"
 #include "twb/probe.h"
 #include "twb/training.h"
@@ -16,6 +16,9 @@
 
 #include <QComboBox>
 #include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QRegularExpression>
+#include <QSettings>
 #include <QSlider>
 
 class TestAttentionTranslation : public QObject {
@@ -175,6 +178,39 @@ private slots:
         QVERIFY(!p.kindBox()->isEnabled());
         QCOMPARE(p.capture().kind, twb::AttentionKind::Decoder);
         QCOMPARE(p.heatmap()->rows(), p.heatmap()->cols());
+    }
+
+    void leftoverLmPromptGivesWayToASource() {
+        // A translation run shown with the LM prompt left in the box (nothing typed) takes a validation
+        // pair's source instead; each kind of run gets its own prompt back, and both are remembered.
+        QSettings().setValue("attention/prompt", "First Citizen: speak");
+        QSettings().remove("attention/source");
+        QString source;
+        {
+            AttentionPanel p;
+            auto* prompt = p.findChild<QPlainTextEdit*>("attentionPrompt");
+            p.setRun(m_run);
+            p.setTarget("");
+            p.showPrompt();
+            waitIdle(p);
+            QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+            QVERIFY(p.isTranslation());
+            source = prompt->toPlainText().trimmed();
+            QVERIFY2(QRegularExpression("^[a-h]( [a-h])*$").match(source).hasMatch(), qPrintable(source));
+            QCOMPARE(QString::fromStdString(p.pairCapture().source).trimmed(), source);
+            p.setRun(m_lm);
+            p.showPrompt();
+            waitIdle(p);
+            QVERIFY(!p.isTranslation());
+            QCOMPARE(prompt->toPlainText(), QString("First Citizen: speak"));
+            p.setRun(m_run);
+            p.showPrompt();
+            waitIdle(p);
+            QVERIFY(p.isTranslation());
+            QCOMPARE(prompt->toPlainText().trimmed(), source);
+        }
+        QCOMPARE(QSettings().value("attention/prompt").toString(), QString("First Citizen: speak"));
+        QCOMPARE(QSettings().value("attention/source").toString().trimmed(), source);
     }
 };
 

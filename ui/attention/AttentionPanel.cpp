@@ -35,6 +35,9 @@
 #include <sstream>
 
 namespace {
+// The prompt of a language model and the source sentence of a translation model, remembered apart.
+const char* const kPromptKey = "attention/prompt";
+const char* const kSourceKey = "attention/source";
 /// The probe's record file whose size the live poll watches.
 QString probeFile(const QString& run, const twb::ProbeTimeline& t) {
     return run + (t.kind == twb::AttentionKind::Cross ? "/probe/cross.u8" : "/probe/attention.u8");
@@ -69,9 +72,9 @@ AttentionPanel::AttentionPanel(ModelThread* model, QWidget* parent) : PanelBase(
     m_prompt->setMaximumHeight(70);
     m_prompt->setPlaceholderText(tr("Type a prompt, or take one from the validation text"));
     m_prompt->setPlainText(
-        QSettings()
-            .value("attention/prompt", "First Citizen:\nBefore we proceed any further, hear me speak.")
-            .toString());
+        QSettings().value(kPromptKey, "First Citizen:\nBefore we proceed any further, hear me speak.").toString());
+    m_kindPrompt = m_prompt->toPlainText();
+    m_otherPrompt = QSettings().value(kSourceKey).toString();
     m_target = new QLineEdit;
     m_target->setObjectName("attentionTarget");
     m_target->setPlaceholderText(tr("Target sentence (empty = the model's own translation)"));
@@ -227,6 +230,9 @@ void AttentionPanel::connectWorker(ModelWorker* worker) {
         setBusy(false);
         if (!m_modePrompt->isChecked())
             return;
+        if (r.translation != m_translation && switchPromptKind(r.translation))
+            return;  // captured with the other kind's prompt: capturing again with this kind's
+        m_kindPrompt = m_prompt->toPlainText();
         m_checkpoint = r.checkpoint;
         m_tokenTexts = r.tokenTexts;
         showTranslationControls(r.translation);
@@ -266,6 +272,7 @@ void AttentionPanel::connectWorker(ModelWorker* worker) {
             return;
         setBusy(false);
         m_prompt->setPlainText(text);
+        m_kindPrompt = text;
         if (m_translation)
             m_target->clear();  // a new source sentence: show the model's own translation
         m_modePrompt->setChecked(true);
@@ -361,7 +368,8 @@ void AttentionPanel::connectControls() {
 
 AttentionPanel::~AttentionPanel() {
     QSettings st;
-    st.setValue("attention/prompt", m_prompt->toPlainText().left(4000));
+    st.setValue(m_translation ? kSourceKey : kPromptKey, m_prompt->toPlainText().left(4000));
+    st.setValue(m_translation ? kPromptKey : kSourceKey, m_otherPrompt.left(4000));
     st.setValue("attention/view", m_view->currentIndex());
     st.setValue("attention/kind", m_kindBox->currentIndex());
     st.setValue("attention/target", m_target->text().left(4000));
@@ -413,6 +421,31 @@ void AttentionPanel::showTranslationControls(bool on) {
     m_kindBox->setEnabled(on);
     m_target->setVisible(on);
     m_kindBox->setVisible(on);
+}
+
+bool AttentionPanel::switchPromptKind(bool translation) {
+    // A language model's prompt and a translation model's source sentence are kept apart: Shakespeare is
+    // no German source. A prompt typed or set for this run stays; one left over from the other kind is
+    // swapped for this kind's, or, the first time, for a validation pair's source.
+    const QString text = m_prompt->toPlainText();
+    const QString mine = m_otherPrompt;
+    m_otherPrompt = m_kindPrompt;
+    showTranslationControls(translation);
+    if (text != m_kindPrompt) {
+        m_kindPrompt = text;
+        return false;
+    }
+    m_kindPrompt = mine;
+    if (mine.isEmpty()) {
+        setBusy(true);
+        emit validationRequested(newRequest(), m_picker->run());
+        return true;
+    }
+    m_prompt->setPlainText(mine);
+    if (translation)
+        m_target->clear();
+    showPrompt();
+    return true;
 }
 
 void AttentionPanel::applyKind() {

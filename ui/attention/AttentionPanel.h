@@ -113,6 +113,7 @@ private:
     void redraw();
     void applyKind();
     void showTranslationControls(bool on);
+    bool switchPromptKind(bool translation);  // true: the prompt was the other kind's, capturing again
     void redrawScores();
     void exportView();
     void exportData();
@@ -154,6 +155,8 @@ private:
     QString m_checkpoint;                     // folder m_cap came from, for the export
     std::map<int, std::string> m_tokenTexts;  // tokens m_cap.next_top names, for the export
     bool m_translation = false;               // the run is an encoder-decoder
+    QString m_kindPrompt;                     // the prompt loaded or captured for this kind of run
+    QString m_otherPrompt;                    // the prompt of the other kind of run (see switchPromptKind)
     twb::TranslationAttention m_pair;
     std::vector<twb::HeadScores> m_pairScores;  // encoder self, decoder self, cross
     twb::ProbeTimeline m_timeline;
