@@ -3,10 +3,11 @@
 // Training panel picks the kind from the dataset and refuses a mismatch; the metrics plot's BLEU series
 // holds a metrics.csv's val_bleu (at its step, or its epoch); the Datasets panel's Translation pairs tab
 // prepares a parallel dataset the engine opens as parallel; and a tiny encoder-decoder trained from the
-// panel writes val_bleu into metrics.csv.
+// panel writes val_bleu into metrics.csv, and "Train more" extends one that stopped at its epochs.
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/metrics.h"
+#include "twb/run_folder.h"
 #include "ui/Workspace.h"
 #include "ui/datasets/DatasetsPanel.h"
 #include "ui/datasets/ParallelTab.h"
@@ -25,6 +26,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 
 #include <fstream>
@@ -181,6 +183,26 @@ private slots:
         QVERIFY(p.startBlocker().contains("token-stream"));
     }
 
+    void bitsPerCharacterIsForLanguageModels() {
+        // Pairs have no bits-per-character curve: the unit is offered for a stream only, and a stream
+        // brings the remembered choice back.
+        TrainingPanel p;
+        auto* unit = p.findChild<QComboBox*>("lossUnit");
+        auto* units = qobject_cast<QStandardItemModel*>(unit->model());
+        p.setDataset(m_stream);
+        unit->setCurrentIndex(1);
+        QVERIFY(p.plot()->bitsPerChar());
+        p.setDataset(m_pairs);
+        QCOMPARE(unit->currentIndex(), 0);
+        QVERIFY(!p.plot()->bitsPerChar());
+        QVERIFY(!units->item(1)->isEnabled());
+        p.setDataset(m_stream);
+        QVERIFY(units->item(1)->isEnabled());
+        QCOMPARE(unit->currentIndex(), 1);
+        QVERIFY(p.plot()->bitsPerChar());
+        unit->setCurrentIndex(0);
+    }
+
     void plotShowsBleuOfMetricsCsv() {
         // metrics.csv as another tool might write it: only some columns, in its own order.
         const auto csv = twbtest::path(m_ws, "metrics.csv");
@@ -287,8 +309,8 @@ private slots:
         QVERIFY(p.lastError().contains("target"));
     }
 
-    void tinyEncoderDecoderTrainsFromThePanel() {
-        TrainingPanel p;
+    /// A tiny encoder-decoder on m_pairs in the panel's form, evaluated every 6 steps.
+    void tinyForm(TrainingPanel& p) {
         p.setDataset(m_pairs);
         p.form()->applyPreset("tatoeba");
         setInt(*p.form(), "n_layer", 1);
@@ -305,6 +327,10 @@ private slots:
         setInt(*p.form(), "log_interval", 1);
         setInt(*p.form(), "bleu_pairs", 4);
         setInt(*p.form(), "threads", 1);
+    }
+    void tinyEncoderDecoderTrainsFromThePanel() {
+        TrainingPanel p;
+        tinyForm(p);
         QVERIFY2(p.startBlocker().isEmpty(), qPrintable(p.startBlocker()));
         QSignalSpy done(p.worker(), &TrainWorker::finished), failed(p.worker(), &TrainWorker::failed);
         p.start();
@@ -335,6 +361,27 @@ private slots:
         QVERIFY(again.openRun(run));
         QCOMPARE(again.plot()->bleuPoints(), 3);
         QCOMPARE(again.form()->modelKind(), twb::ModelKind::EncoderDecoder);
+    }
+    void trainMoreGoesPastTheEpochBudget() {
+        // A run that stopped at its epochs: "Train more" adds steps instead of stopping at once.
+        TrainingPanel p;
+        tinyForm(p);
+        setDouble(*p.form(), "max_epochs", 1);
+        setInt(*p.form(), "max_iters", 1000);
+        QSignalSpy done(p.worker(), &TrainWorker::finished), failed(p.worker(), &TrainWorker::failed);
+        p.start();
+        QVERIFY(done.wait(120000));
+        QCOMPARE(failed.count(), 0);
+        const int64_t epochEnd = done.at(0).at(0).value<twb::TrainSummary>().final_step;
+        QVERIFY(epochEnd > 0 && epochEnd < 1000);  // the epoch, not max_iters, ended it
+        QTRY_VERIFY(p.findChild<QWidget*>("trainMore")->isVisibleTo(&p));
+        p.trainMore(3);
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 2 || !failed.isEmpty(), 120000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
+        QCOMPARE(done.at(1).at(0).value<twb::TrainSummary>().final_step, epochEnd + 3);
+        const auto c = twb::read_run_config(p.currentRun().toStdString());
+        QCOMPARE(c.max_iters, static_cast<int>(epochEnd + 3));
+        QCOMPARE(c.max_epochs, 0.0);
     }
 };
 

@@ -455,7 +455,11 @@ void TrainingPanel::trainMore(int steps) {
     if (isBusy() || m_runDir.isEmpty() || steps < 1)
         return;
     twb::RunConfig c = m_form->config();
-    c.max_iters += steps;  // lr_decay_iters stays: past it the cosine schedule holds min_lr
+    // From the step the run ended at: an encoder-decoder's epochs may have ended it before max_iters.
+    // lr_decay_iters stays: past it the cosine schedule holds min_lr.
+    const auto done = twb::list_checkpoints(m_runDir.toStdString());
+    c.max_iters = static_cast<int>(done.empty() ? c.max_iters : done.back()) + steps;
+    c.max_epochs = 0;  // the epochs are spent: the extra training is counted in steps
     m_form->setConfig(c);
     emit statusMessage(tr("training %1 more steps, to step %2").arg(steps).arg(c.max_iters));
     resumeRun();

@@ -4,6 +4,7 @@
 #include "twb/run_folder.h"
 #include "ui/Workspace.h"
 #include "ui/training/ConfigForm.h"
+#include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
 
 #include <QComboBox>
@@ -12,6 +13,9 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QStandardItemModel>
 
 namespace {
 /// The same folder, however it is spelled (symlinks, "..", a trailing slash).
@@ -114,6 +118,19 @@ void TrainingPanel::onDatasetChanged() {
         m_kindNote->setProperty("dataset", data);
         m_kindNote->setProperty("kind", int(want));
         m_kindNote->show();
+    }
+    // Bits per character is a language model's unit (val_bpc): translation runs have no such curve.
+    auto* units = qobject_cast<QStandardItemModel*>(m_lossUnit->model());
+    units->item(1)->setEnabled(m_dataParallel != 1);
+    units->item(1)->setToolTip(m_dataParallel == 1 ? tr("Not for translation pairs: their loss is per target token")
+                                                   : QString());
+    if (m_dataParallel == 1 && m_lossUnit->currentIndex() == 1) {
+        const QSignalBlocker b(m_lossUnit);  // the remembered choice stays for language models
+        m_lossUnit->setCurrentIndex(0);
+        m_plot->setBitsPerChar(false);
+    } else if (m_dataParallel != 1 && m_lossUnit->currentIndex() == 0 &&
+               QSettings().value("plotLossUnit").toInt() == 1) {
+        m_lossUnit->setCurrentIndex(1);
     }
     updateBaselines();
     if (!m_openingRun && !m_runDir.isEmpty() && !data.isEmpty() && QFileInfo::exists(m_runDir + "/config.json") &&
