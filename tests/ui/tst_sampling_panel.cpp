@@ -12,6 +12,7 @@
 #include "twb/samples_history.h"
 #include "twb/session.h"
 
+#include <QComboBox>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -40,6 +41,19 @@ private slots:
         QCOMPARE(o.no_repeat_ngram, 3);
         QCOMPARE(o.stop_strings,
                  (std::vector<std::string>{"THE END", "\n\n"}));  // trimmed, \n unescaped, empties dropped
+    }
+    void decodeWeightsAreChosenAndRemembered() {
+        {
+            DecodingForm f;
+            auto* w = f.findChild<QComboBox*>("decodeWeights");
+            QCOMPARE(f.options().decode_weights, twb::DecodeWeights::Auto);
+            w->setCurrentIndex(w->findData("float32"));
+            QCOMPARE(f.options().decode_weights, twb::DecodeWeights::Float32);
+        }
+        DecodingForm again;
+        QCOMPARE(again.options().decode_weights, twb::DecodeWeights::Float32);
+        auto* w = again.findChild<QComboBox*>("decodeWeights");
+        w->setCurrentIndex(w->findData("auto"));
     }
     void greedyStreamsAndIsReproducible() {
         SamplingPanel p;

@@ -11,6 +11,8 @@
 #include <QSlider>
 #include <QSpinBox>
 
+#include <algorithm>
+
 namespace {
 struct Preset {
     const char* name;
@@ -72,6 +74,15 @@ DecodingForm::DecodingForm(QWidget* parent) : QGroupBox(tr("Decoding"), parent) 
     m_samples->setRange(1, 16);
     m_cache = new QCheckBox(tr("KV cache"));
     m_cache->setToolTip(tr("Reuse keys and values of earlier tokens: same text, many times faster"));
+    m_weights = new QComboBox;
+    m_weights->setObjectName("decodeWeights");
+    for (auto w : {twb::DecodeWeights::Auto, twb::DecodeWeights::Float32, twb::DecodeWeights::BFloat16})
+        m_weights->addItem(twb::to_string(w), twb::to_string(w));
+    m_weights->setItemText(0, tr("auto (bfloat16 where the CPU has AVX2)"));
+    m_weights->setToolTip(
+        tr("Weights one sample streams per token on the CPU (twb sample --decode-weights): bfloat16 halves the "
+           "bytes read and runs the fast decoder; float32 gives libtorch's exact float32 tokens. Batches, beams "
+           "and GPUs always use libtorch."));
 
     m_temp->setValue(st.value("sampling/temperature", 0.8).toDouble());
     m_tempSlider->setValue(qRound(m_temp->value() * 100));
@@ -86,6 +97,7 @@ DecodingForm::DecodingForm(QWidget* parent) : QGroupBox(tr("Decoding"), parent) 
     m_randomSeed->setChecked(st.value("sampling/randomSeed", false).toBool());
     m_samples->setValue(1);
     m_cache->setChecked(true);
+    m_weights->setCurrentIndex(std::max(0, m_weights->findData(st.value("sampling/decodeWeights", "auto"))));
 
     connect(m_tempSlider, &QSlider::valueChanged, this, [this](int v) {
         if (qRound(m_temp->value() * 100) != v)
@@ -118,6 +130,7 @@ DecodingForm::DecodingForm(QWidget* parent) : QGroupBox(tr("Decoding"), parent) 
     form->addRow(tr("Seed"), seedRow);
     form->addRow(tr("Samples"), m_samples);
     form->addRow(QString(), m_cache);
+    form->addRow(tr("Decode weights"), m_weights);
 }
 
 DecodingForm::~DecodingForm() {
@@ -131,6 +144,7 @@ DecodingForm::~DecodingForm() {
     st.setValue("sampling/stopStrings", m_stops->text());
     st.setValue("sampling/seed", m_seed->value());
     st.setValue("sampling/randomSeed", m_randomSeed->isChecked());
+    st.setValue("sampling/decodeWeights", m_weights->currentData());
 }
 
 void DecodingForm::setTemperature(double t) {
@@ -183,5 +197,6 @@ twb::SamplingOptions DecodingForm::options() const {
                                        : m_seed->value();
     o.use_kv_cache = m_cache->isChecked();
     o.alternatives = 8;
+    o.decode_weights = twb::parse_decode_weights(m_weights->currentData().toString().toStdString());
     return o;
 }

@@ -1,5 +1,5 @@
 // The Sampling panel's decoding controls: presets, temperature (slider and box), top-k, top-p, length,
-// repetition penalty, beam width, seed, samples and KV cache, remembered between sessions. It turns
+// repetition penalty, beam width, seed, samples, KV cache and decode weights, remembered between sessions. It turns
 // the controls into twb::SamplingOptions and nothing else.
 #pragma once
 #include "twb/generation.h"
@@ -44,4 +44,5 @@ private:
     QCheckBox* m_randomSeed;
     QSpinBox* m_samples;
     QCheckBox* m_cache;
+    QComboBox* m_weights;  // decode_weights: auto, float32, bfloat16
 };
