@@ -6,6 +6,7 @@
 #include "core/tokenizers/tokenizer.h"
 #include "nn/seq2seq_attention.h"
 #include "nn/seq2seq_model.h"
+#include "seq2seq_reference.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
@@ -22,107 +23,13 @@ namespace fs = std::filesystem;
 
 namespace {
 RunConfig tiny_config() {
-    RunConfig c;
-    c.model_kind = ModelKind::EncoderDecoder;
-    c.vocab_size = 13;
-    c.n_layer = 1;
-    c.n_encoder_layer = 2;
-    c.n_decoder_layer = 2;
-    c.n_head = 2;
-    c.n_embd = 8;
-    c.ffn_hidden = 16;
-    c.block_size = 12;
-    c.dropout = 0;
-    c.position = Position::Sinusoidal;
-    return c;
-}
-
-// ---- an independent pass (float64, from the definitions) that returns the cross-attention weights ----
-using T = torch::Tensor;
-T ln(const T& x, const T& w, const T& b) {
-    const auto mu = x.mean(-1, true);
-    const auto var = (x - mu).pow(2).mean(-1, true);
-    return (x - mu) / (var + 1e-5).sqrt() * w + b;
-}
-T softmax_rows(const T& s) {
-    const auto e = (s - std::get<0>(s.max(-1, true))).exp();
-    return e / e.sum(-1, true);
-}
-/// Multi-head attention of x (T, C) over m (S, C); appends each head's weights (T, S) to probs when given.
-T mha(const T& x, const T& m, const T& Wq, const T& bq, const T& Wk, const T& bk, const T& Wv, const T& bv, const T& Wo,
-      const T& bo, const T& mask, int64_t H, std::vector<T>* probs = nullptr) {
-    const int64_t C = x.size(1), D = C / H;
-    const auto q = x.matmul(Wq.t()) + bq, k = m.matmul(Wk.t()) + bk, v = m.matmul(Wv.t()) + bv;
-    std::vector<T> heads;
-    for (int64_t h = 0; h < H; ++h) {
-        const auto qh = q.narrow(1, h * D, D), kh = k.narrow(1, h * D, D), vh = v.narrow(1, h * D, D);
-        const auto p = softmax_rows(qh.matmul(kh.t()) / std::sqrt(static_cast<double>(D)) + mask);
-        if (probs)
-            probs->push_back(p);
-        heads.push_back(p.matmul(vh));
-    }
-    return torch::cat(heads, 1).matmul(Wo.t()) + bo;
-}
-T pe(int64_t n, int64_t C) {  // PE[p, 2i] = sin(p / 10000^(2i/C)), PE[p, 2i+1] = cos(...)
-    auto t = torch::zeros({n, C}, torch::kFloat64);
-    for (int64_t p = 0; p < n; ++p)
-        for (int64_t i = 0; i < C; i += 2) {
-            const double a =
-                static_cast<double>(p) / std::pow(10000.0, static_cast<double>(i) / static_cast<double>(C));
-            t[p][i] = std::sin(a);
-            t[p][i + 1] = std::cos(a);
-        }
-    return t;
+    return twbtest::tiny_seq2seq_config(2);
 }
 /// Cross-attention weights [layer][head] (Tn, S) of one pair: src ids (with <eos>), tgt inputs (<bos> first).
-std::vector<T> reference_cross(Seq2Seq& model, const std::vector<int64_t>& src, const std::vector<int64_t>& tgt) {
-    std::map<std::string, T> w;
-    for (auto& [n, p] : model->named_weights())
-        w[n] = p.detach().to(torch::kFloat64);
-    const auto& c = model->config();
-    const int64_t C = c.n_embd, H = c.n_head, S = static_cast<int64_t>(src.size()),
-                  Tn = static_cast<int64_t>(tgt.size());
-    auto g = [&](const std::string& n) { return w.at(n); };
-    auto embed = [&](const std::vector<int64_t>& ids) {
-        auto x = torch::zeros({static_cast<int64_t>(ids.size()), C}, torch::kFloat64);
-        for (size_t i = 0; i < ids.size(); ++i)
-            x[static_cast<int64_t>(i)] = g("wte.weight")[ids[i]] * std::sqrt(static_cast<double>(C));
-        return x + pe(static_cast<int64_t>(ids.size()), C);
-    };
-    auto ffn = [&](const std::string& p, const T& x) {
-        const auto h = x.matmul(g(p + "mlp.c_fc.weight").t()) + g(p + "mlp.c_fc.bias");
-        return (0.5 * h * (1 + torch::erf(h / std::sqrt(2.0)))).matmul(g(p + "mlp.c_proj.weight").t()) +
-               g(p + "mlp.c_proj.bias");
-    };
-    auto x = embed(src);
-    const auto open = torch::zeros({S, S}, torch::kFloat64);
-    for (int l = 0; l < c.encoder_layers(); ++l) {
-        const std::string p = "encoder.h." + std::to_string(l) + ".";
-        const auto Wa = g(p + "attn.c_attn.weight"), ba = g(p + "attn.c_attn.bias");
-        const auto h = ln(x, g(p + "ln_1.weight"), g(p + "ln_1.bias"));
-        x = x + mha(h, h, Wa.narrow(0, 0, C), ba.narrow(0, 0, C), Wa.narrow(0, C, C), ba.narrow(0, C, C),
-                    Wa.narrow(0, 2 * C, C), ba.narrow(0, 2 * C, C), g(p + "attn.c_proj.weight"),
-                    g(p + "attn.c_proj.bias"), open, H);
-        x = x + ffn(p, ln(x, g(p + "ln_2.weight"), g(p + "ln_2.bias")));
-    }
-    const auto mem = ln(x, g("encoder.ln_f.weight"), g("encoder.ln_f.bias"));
-    auto y = embed(tgt);
-    const auto causal = torch::full({Tn, Tn}, -INFINITY, torch::kFloat64).triu(1);
-    std::vector<T> probs;
-    for (int l = 0; l < c.decoder_layers(); ++l) {
-        const std::string p = "decoder.h." + std::to_string(l) + ".";
-        const auto Wa = g(p + "self_attn.c_attn.weight"), ba = g(p + "self_attn.c_attn.bias");
-        auto h = ln(y, g(p + "ln_1.weight"), g(p + "ln_1.bias"));
-        y = y + mha(h, h, Wa.narrow(0, 0, C), ba.narrow(0, 0, C), Wa.narrow(0, C, C), ba.narrow(0, C, C),
-                    Wa.narrow(0, 2 * C, C), ba.narrow(0, 2 * C, C), g(p + "self_attn.c_proj.weight"),
-                    g(p + "self_attn.c_proj.bias"), causal, H);
-        h = ln(y, g(p + "ln_2.weight"), g(p + "ln_2.bias"));
-        const auto Wkv = g(p + "cross_attn.c_kv.weight"), bkv = g(p + "cross_attn.c_kv.bias");
-        y = y + mha(h, mem, g(p + "cross_attn.c_q.weight"), g(p + "cross_attn.c_q.bias"), Wkv.narrow(0, 0, C),
-                    bkv.narrow(0, 0, C), Wkv.narrow(0, C, C), bkv.narrow(0, C, C), g(p + "cross_attn.c_proj.weight"),
-                    g(p + "cross_attn.c_proj.bias"), torch::zeros({Tn, S}, torch::kFloat64), H, &probs);
-        y = y + ffn(p, ln(y, g(p + "ln_3.weight"), g(p + "ln_3.bias")));
-    }
+std::vector<torch::Tensor> reference_cross(Seq2Seq& model, const std::vector<int64_t>& src,
+                                           const std::vector<int64_t>& tgt) {
+    std::vector<torch::Tensor> probs;
+    twbtest::reference_forward(model, src, static_cast<int64_t>(src.size()), tgt, &probs);
     return probs;
 }
 
