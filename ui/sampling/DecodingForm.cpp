@@ -78,9 +78,11 @@ DecodingForm::DecodingForm(QWidget* parent) : QGroupBox(tr("Decoding"), parent) 
     m_weights->setObjectName("decodeWeights");
     for (auto w : {twb::DecodeWeights::Auto, twb::DecodeWeights::Float32, twb::DecodeWeights::BFloat16})
         m_weights->addItem(twb::to_string(w), twb::to_string(w));
-    m_weights->setItemText(0, tr("auto (bfloat16 where the CPU has AVX2)"));
+    m_weights->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);  // the console stays narrow
+    m_weights->setMinimumContentsLength(8);
     m_weights->setToolTip(
-        tr("Weights one sample streams per token on the CPU (twb sample --decode-weights): bfloat16 halves the "
+        tr("Weights one sample streams per token on the CPU (twb sample --decode-weights): auto = bfloat16 where "
+           "the CPU has AVX2, else float32; bfloat16 halves the "
            "bytes read and runs the fast decoder; float32 gives libtorch's exact float32 tokens. Batches, beams "
            "and GPUs always use libtorch."));
 
