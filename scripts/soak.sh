@@ -21,7 +21,7 @@ with open(sys.argv[1], "w") as f:
         f.write(" ".join(r.choice(words) for _ in range(r.randint(4, 11))) + ".\n")
 PY
 "$TWB" prepare --input "$W/corpus.txt" --out "$W/data" --quiet >/dev/null
-MAX=$((N * 3 + 20))
+MAX=$((N * 60 + 300))  # enough steps that the run outlasts the kills (a step takes ~20 ms)
 COMMON=(--preset tiny --quiet --set n_layer=1 --set n_embd=32 --set n_head=2 --set block_size=32 --set threads=1
         --set eval_iters=1 --set eval_interval=2 --set keep_checkpoints=2 --set max_iters=$MAX --set log_interval=1)
 "$TWB" train --data "$W/data" --out "$W/ref" "${COMMON[@]}" >/dev/null
@@ -58,8 +58,16 @@ while [ $kills -lt "$N" ]; do
     sleep "$(python3 -c 'import random; print(round(random.uniform(0.6, 2.5), 2))')"
     if kill -9 $pid 2>/dev/null; then
         kills=$((kills + 1))
+        wait $pid 2>/dev/null || true
+    else
+        # It ended by itself before the kill: the run is complete (then stop killing: a resume of a
+        # finished run returns at once, so no kill could land), or it failed, which a resume never may.
+        status=0
+        wait $pid 2>/dev/null || status=$?
+        [ $status -eq 0 ] || fail "twb train ended with status $status before it was killed: $(cat "$W/resume.err")"
+        check_run "$W/run"
+        break
     fi
-    wait $pid 2>/dev/null || true
     if ! ls "$W/run/checkpoints"/step_* >/dev/null 2>&1; then
         rm -rf "$W/run"  # killed before the first checkpoint: start again
         started=0
@@ -75,6 +83,7 @@ else
     "$TWB" train --out "$W/run" --resume --quiet >/dev/null 2>"$W/resume.err" || fail "final resume: $(cat "$W/resume.err")"
 fi
 check_run "$W/run"
+[ $kills -gt 0 ] || fail "the run finished before any kill: nothing was tested (raise max_iters)"
 ls -a "$W/run/checkpoints" | grep -q '\.tmp' && fail "an unfinished checkpoint folder survived the resume"
 python3 - "$W/ref/metrics.csv" "$W/run/metrics.csv" <<'PY' || fail "losses differ from the uninterrupted run"
 import sys
