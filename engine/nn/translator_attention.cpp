@@ -49,8 +49,11 @@ TranslationAttention Translator::attention(const std::string& source, const std:
     a.decoder.tokens = texts(tgtIn, *d->tok);
     a.cross.tokens = texts(tgtOut, *d->tok);
     a.cross.key_tokens = a.encoder.tokens;
+    // Copied from a constant: moving a temporary string into the vector trips GCC 12's -Warray-bounds and
+    // -Wrestrict false positives inside libstdc++ (GCC bug 105329) with the torch wheel's flags.
+    static const std::string kEmptyTranslation = "the model's translation is empty: it predicts <eos> first";
     if (fromModel && tgt.empty())
-        a.warnings.push_back("the model's translation is empty: it predicts <eos> first");
+        a.warnings.push_back(kEmptyTranslation);
     return a;
 }
 

@@ -308,6 +308,9 @@ std::vector<std::vector<double>> reference_logits(const Weights& w, const Dims& 
 /// The imported run's logits for ids, through the engine.
 torch::Tensor run_logits(const fs::path& run, const std::vector<int>& ids) {
     auto m = nn::load_model(run.string(), "last");
+    // One thread whatever the run's `threads` says (loading applies it): with MKL (the torch wheel) a GEMM
+    // split over two threads rounds differently from one, and the round trip is compared bit for bit.
+    at::set_num_threads(1);
     torch::NoGradGuard ng;
     std::vector<int64_t> v(ids.begin(), ids.end());
     return m.model->forward(torch::tensor(v).view({1, -1}))[0].to(torch::kFloat64);
