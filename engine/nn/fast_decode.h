@@ -2,9 +2,10 @@
 // to stream per token, so near twice the memory-bandwidth limit), a hand-written AVX2+FMA matrix-vector
 // product (bf16 widened to fp32 by a shift, fp32 accumulation, four rows at a time), and the whole
 // per-layer step for one token in plain C++ over raw pointers: norm, qkv, rotary, attention over an
-// fp32 KV cache, output projection, MLP. The AVX2 kernels are compiled with per-function target
-// attributes and chosen at run time (__builtin_cpu_supports), so the binary still runs on a CPU
-// without AVX2 (portable loops, same results within fp32 rounding); CUDA devices keep libtorch.
+// fp32 KV cache, output projection, MLP; a prompt or a refilled window goes through in chunks of
+// tokens, and the products and heads are split over a spinning thread pool (nn/spin_pool.h). The AVX2 kernels are
+// compiled with per-function target attributes and chosen at run time (__builtin_cpu_supports), so the binary still
+// runs on a CPU without AVX2 (portable loops, same results within fp32 rounding); CUDA devices keep libtorch.
 #pragma once
 #include "nn/model.h"
 
