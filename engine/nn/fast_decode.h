@@ -2,9 +2,10 @@
 // to stream per token, so near twice the memory-bandwidth limit), a hand-written AVX2+FMA matrix-vector
 // product (bf16 widened to fp32 by a shift, fp32 accumulation, four rows at a time), and the whole
 // per-layer step for one token in plain C++ over raw pointers: norm, qkv, rotary, attention over an
-// fp32 KV cache, output projection, MLP. The AVX2 kernels are compiled with per-function target
-// attributes and chosen at run time (__builtin_cpu_supports), so the binary still runs on a CPU
-// without AVX2 (portable loops, same results within fp32 rounding); CUDA devices keep libtorch.
+// fp32 KV cache, output projection, MLP; a prompt or a refilled window goes through in chunks of
+// tokens, and the products and heads are split over a spinning thread pool (nn/spin_pool.h). The AVX2 kernels are
+// compiled with per-function target attributes and chosen at run time (__builtin_cpu_supports), so the binary still
+// runs on a CPU without AVX2 (portable loops, same results within fp32 rounding); CUDA devices keep libtorch.
 #pragma once
 #include "nn/model.h"
 
@@ -36,6 +37,9 @@ void gemv_bf16_reference(const Bf16Matrix& m, const float* x, float* y);
 /// y = W x (+ bias): the AVX2 kernel when avx2 is true (requires cpu_has_avx2_fma()), else the portable
 /// loop; the rows of large matrices are split over the intra-op threads.
 void gemv_bf16(const Bf16Matrix& m, const float* x, float* y, bool avx2);
+/// Y = X W^T (+ bias) for n inputs at once (X: n x cols, Y: n x rows, row-major), each block of rows read
+/// once for all of them; every output is bit for bit what gemv_bf16 gives for its input alone.
+void gemm_bf16(const Bf16Matrix& m, const float* X, float* Y, int64_t n, bool avx2);
 
 /// The decoder's weights, converted once per loaded model.
 struct FastWeights {
@@ -73,12 +77,19 @@ public:
     int64_t length() const { return m_len; }
     /// Feeds the token at the next position (0-based within the window) and returns the next-token
     /// logits (vocab_size values, valid until the next call).
-    const std::vector<float>& step(int32_t token);
+    const std::vector<float>& step(int32_t token) { return feed(&token, 1); }
+    /// Feeds n tokens at the next positions and returns the logits after the last: a prompt or a slid
+    /// window refilled with each weight matrix streamed once per chunk of tokens instead of once per
+    /// token, with the same results, bit for bit, as n calls of step().
+    const std::vector<float>& feed(const int32_t* tokens, int64_t n);
 
 private:
+    void feed_chunk(const int32_t* tokens, int64_t n, bool logits);
+
     std::shared_ptr<const FastWeights> m_w;
     int64_t m_len = 0;
     std::vector<std::vector<float>> m_k, m_v;  // per layer: (H, block, D)
+    // Per token of a chunk: the residual stream, its norm, q/k/v, the heads' outputs, a projection, the MLP.
     std::vector<float> m_x, m_h, m_qkv, m_att, m_y, m_ff, m_scores, m_logits;
 };
 

@@ -44,9 +44,9 @@ torch::Tensor GptSource::fast_logits(const std::vector<int32_t>& seq) {
         m_fast->reset();
         m_fastStart = ws;
     }
-    const std::vector<float>* logits = nullptr;
-    for (int64_t i = ws + m_fast->length(); i < n; ++i)
-        logits = &m_fast->step(seq[static_cast<size_t>(i)]);
+    // What the cache lacks (a prompt, a refilled window, or the one new token) in one feed.
+    const int64_t from = ws + m_fast->length();
+    const std::vector<float>* logits = &m_fast->feed(seq.data() + from, n - from);
     auto out = torch::empty({1, static_cast<int64_t>(logits->size())}, torch::kFloat32);
     std::copy(logits->begin(), logits->end(), out.data_ptr<float>());
     return out;

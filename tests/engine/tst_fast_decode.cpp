@@ -1,7 +1,8 @@
 // The fast single-token decoder: bf16 rounding against libtorch's own conversion, the AVX2 gemv against
 // a plain loop on the same bf16 weights, the fused step against libtorch's forward on the same (rounded)
 // weights and against the float32 model within bf16's precision, the same greedy text with and without
-// its KV cache, and decode_weights float32 giving the old path's results bit for bit.
+// its KV cache, a prompt fed at once giving what it gives a token at a time, and decode_weights float32
+// giving the old path's results bit for bit.
 #include "nn/fast_decode.h"
 #include "nn/gpt_source.h"
 #include "nn/model_loader.h"
@@ -120,6 +121,69 @@ private slots:
                      qPrintable(QString("row %1: %2 vs %3").arg(r).arg(got[r]).arg(ref[r])));
             QVERIFY(std::abs(ref[static_cast<size_t>(r)] - e) <= bound);
         }
+    }
+
+    void gemmIsGemvPerInput_data() {
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("cols");
+        QTest::addColumn<int>("inputs");
+        QTest::newRow("7x37, 5 inputs (tails)") << 7 << 37 << 5;
+        QTest::newRow("1152x384 bias, 3 inputs (threaded)") << 1152 << 384 << 3;
+        QTest::newRow("384x1536, 1 input") << 384 << 1536 << 1;
+    }
+    void gemmIsGemvPerInput() {
+        QFETCH(int, rows);
+        QFETCH(int, cols);
+        QFETCH(int, inputs);
+        torch::manual_seed(rows + cols + inputs);
+        const auto m = Bf16Matrix::from(torch::randn({rows, cols}), torch::randn({rows}));
+        const auto X = torch::randn({inputs, cols});
+        for (bool avx2 : {false, true}) {
+            if (avx2 && !cpu_has_avx2_fma())
+                QSKIP("this CPU has no AVX2+FMA: the AVX2 kernel cannot run here");
+            std::vector<float> Y(static_cast<size_t>(inputs * rows)), y(static_cast<size_t>(rows));
+            gemm_bf16(m, X.data_ptr<float>(), Y.data(), inputs, avx2);
+            for (int t = 0; t < inputs; ++t) {
+                gemv_bf16(m, X.data_ptr<float>() + t * cols, y.data(), avx2);
+                // Bit for bit: the block over several inputs sums each in the single input's order.
+                QCOMPARE(std::vector<float>(Y.begin() + t * rows, Y.begin() + (t + 1) * rows), y);
+            }
+        }
+    }
+
+    void feedEqualsSteps_data() {
+        QTest::addColumn<QString>("set");
+        QTest::newRow("default (rotary, pre-norm)") << "";
+        QTest::newRow("learned, post-norm rmsnorm") << "position=learned,norm_position=post,norm=rmsnorm";
+    }
+    void feedEqualsSteps() {
+        // A prompt (or a slid window) fed at once, in chunks of 32, gives what feeding it a token at a time
+        // gives, bit for bit: the logits after it and after every later token (the same K/V were cached).
+        QFETCH(QString, set);
+        RunConfig c = small_model();
+        c.block_size = 96;
+        for (const auto& kv : set.split(',', Qt::SkipEmptyParts))
+            c.set(kv.toStdString());
+        torch::manual_seed(5);
+        GPT m(c);
+        {
+            torch::NoGradGuard ng;
+            for (auto& p : m->parameters())
+                p.normal_(0.0, 0.3);
+        }
+        const auto seq = some_tokens(80, c.vocab_size);
+        const auto fw = make_fast_weights(m, cpu_has_avx2_fma());
+        FastDecoder batched(fw), single(fw);
+        const int prompt = 70;  // three chunks: 32 + 32 + 6
+        const std::vector<float> fed = batched.feed(seq.data(), prompt);
+        std::vector<float> stepped;
+        for (int i = 0; i < prompt; ++i)
+            stepped = single.step(seq[static_cast<size_t>(i)]);
+        QCOMPARE(batched.length(), int64_t(prompt));
+        QCOMPARE(fed, stepped);
+        for (int i = prompt; i < 80; ++i)
+            QCOMPARE(batched.step(seq[static_cast<size_t>(i)]), single.step(seq[static_cast<size_t>(i)]));
+        QVERIFY_THROWS_EXCEPTION(c10::Error, batched.feed(seq.data(), 17));  // 80 + 17 > block_size 96
     }
 
     void fastStepEqualsLibtorchOnRoundedWeights_data() {
