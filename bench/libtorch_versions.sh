@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Debian's libtorch 1.13 (build/) against PyPI's torch wheel 2.x (build-wheel/), interleaved in one run
 # so that a busy shared machine slows both alike: training speed (nanoGPT's CPU recipe on tiny
-# shakespeare, float32, 2 threads) and greedy generation speed with the KV cache, same model, same
-# prompt. The wheel runs twice: with its default attention (scaled_dot_product_attention) and with
-# TWB_ATTENTION=explicit (the 1.13 code path), which separates the kernel from the rest of libtorch.
+# shakespeare, float32, 2 threads) and greedy generation speed with the KV cache and libtorch's float32
+# decoding path, same model, same prompt. The wheel runs twice: with its default attention
+# (scaled_dot_product_attention) and with TWB_ATTENTION=explicit (the 1.13 code path), which separates
+# the kernel from the rest of libtorch.
 # Usage: bench/libtorch_versions.sh [ROUNDS] [ITERS] [TOKENS]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +28,9 @@ rows = [r for r in csv.DictReader(open(sys.argv[1])) if r['kind'] == 'train']
 print(f\"{statistics.median(float(r['ms_per_step']) for r in rows[5:]):.1f}\")" "$1/metrics.csv"
 }
 tokens_per_s() {  # twb sample prints "twb: N tokens in S s (R tokens/s)" on stderr
-  "$@" --run "$work/model" -n "$tokens" -t 0 --prompt "ROMEO:" 2>&1 > /dev/null | sed -n 's/.*(\([0-9.]*\) tokens\/s).*/\1/p'
+  # float32 weights: libtorch's decoding path (the bf16 fast decoder is the workbench's own code).
+  "$@" --run "$work/model" -n "$tokens" -t 0 --prompt "ROMEO:" --decode-weights float32 2>&1 > /dev/null |
+    sed -n 's/.*(\([0-9.]*\) tokens\/s).*/\1/p'
 }
 variants=(deb whl-sdpa whl-explicit)
 declare -A bin=([deb]="$deb" [whl-sdpa]="$whl" [whl-explicit]="$whl")
