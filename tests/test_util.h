@@ -66,6 +66,20 @@ inline std::string syllable_text(size_t n, unsigned seed = 11) {
     return s;
 }
 
+/// The source tree this test was built from, read at run time from CMakeCache.txt in the build folder
+/// (the binaries are in BUILD/bin). Not a compile definition: an absolute path compiled in would make
+/// every clone at another path recompile the tests instead of taking them from ccache.
+inline std::filesystem::path source_dir() {
+    const auto build = std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path();
+    std::ifstream cache(build / "CMakeCache.txt");
+    const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
+    for (std::string line; std::getline(cache, line);)
+        if (line.rfind(key, 0) == 0)
+            return line.substr(key.size());
+    std::fprintf(stderr, "test_util: no CMAKE_HOME_DIRECTORY in %s\n", (build / "CMakeCache.txt").c_str());
+    std::abort();
+}
+
 }  // namespace twbtest
 
 namespace twbtest {

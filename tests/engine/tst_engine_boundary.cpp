@@ -11,7 +11,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kRoot = fs::path(TWB_SOURCE_DIR);
+const fs::path kRoot = twbtest::source_dir();
 
 // Built from pieces: a literal include directive in this file would confuse moc.
 std::regex include_re(const std::string& what) {

@@ -40,7 +40,7 @@ QString python_problem() {
 
 /// Runs reference.py ACTION on the case folders; returns its error output when it fails.
 QString run_reference(const QString& action, const std::vector<fs::path>& cases) {
-    QStringList args{QString(TWB_SOURCE_DIR) + "/tests/python/reference.py", action};
+    QStringList args{QString::fromStdString((twbtest::source_dir() / "tests/python/reference.py").string()), action};
     for (auto& c : cases)
         args << QString::fromStdString(c.string());
     QProcess p;
