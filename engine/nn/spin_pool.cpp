@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cassert>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -83,13 +82,33 @@ struct SpinPool::State {
                     continue;
                 }
                 std::unique_lock<std::mutex> lk(sleepMutex);
-                sleepers.fetch_add(1);  // seq_cst, paired with run()'s store of `next` and load of sleepers
+                sleepers.fetch_add(1);  // seq_cst, paired with run_job()'s store of `next` and load of sleepers
                 wake.wait(lk, [&] { return quit.load() || generation_of(next.load()) != seen; });
                 sleepers.fetch_sub(1);
                 since = std::chrono::steady_clock::now();
             }
             seen = gen;
             work(gen);
+        }
+    }
+
+    /// One job of at most 0xffff chunks, run by the caller and the helpers (the caller holds runMutex).
+    void run_job(int64_t chunks, const std::function<void(int64_t)>& f) {
+        fn = &f;
+        remaining.store(chunks, std::memory_order_relaxed);
+        const uint32_t gen = ++generation;  // differs from the last job's, which is what helpers compare
+        next.store((static_cast<uint64_t>(gen) << 32) | (static_cast<uint64_t>(chunks) << 16));  // seq_cst
+        if (sleepers.load() > 0) {
+            std::lock_guard<std::mutex> g(sleepMutex);
+            wake.notify_all();
+        }
+        work(gen);
+        // Chunks the helpers hold: spin, then yield (a helper that shares the caller's core needs it).
+        for (int spins = 0; remaining.load(std::memory_order_acquire) > 0; ++spins) {
+            if (spins < 2000)
+                cpu_relax();
+            else
+                std::this_thread::yield();
         }
     }
 };
@@ -121,26 +140,13 @@ void SpinPool::run(int64_t chunks, const std::function<void(int64_t)>& fn) {
             fn(i);
         return;
     }
-    assert(chunks <= 0xffff);
-    chunks = std::min<int64_t>(chunks, 0xffff);
-    d->fn = &fn;
-    d->remaining.store(chunks, std::memory_order_relaxed);
-    const uint32_t gen = ++d->generation;  // differs from the last job's, which is what helpers compare
-    d->next.store((static_cast<uint64_t>(gen) << 32) | (static_cast<uint64_t>(chunks) << 16));  // seq_cst
-    if (d->sleepers.load() > 0) {
-        std::lock_guard<std::mutex> g(d->sleepMutex);
-        d->wake.notify_all();
+    constexpr int64_t kMaxChunks = 0xffff;  // what `next` has room for: a larger job goes in slices
+    for (int64_t base = kMaxChunks; base < chunks; base += kMaxChunks) {
+        const std::function<void(int64_t)> slice = [&fn, base](int64_t i) { fn(base + i); };
+        d->run_job(std::min(kMaxChunks, chunks - base), slice);
     }
-    d->work(gen);
-    // Chunks the helpers hold: spin, then yield (a helper that shares the caller's core needs it).
-    for (int spins = 0; d->remaining.load(std::memory_order_acquire) > 0; ++spins) {
-        if (spins < 2000)
-            cpu_relax();
-        else
-            std::this_thread::yield();
-    }
+    d->run_job(std::min(kMaxChunks, chunks), fn);
 }
-
 std::shared_ptr<SpinPool> SpinPool::shared(int threads) {
     static std::mutex mu;
     static std::shared_ptr<SpinPool> pool;

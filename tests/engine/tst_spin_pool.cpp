@@ -1,6 +1,7 @@
 // The fast decoder's spinning thread pool: every chunk runs exactly once, on more than one thread when
 // helpers exist, across many jobs in a row (the generation handshake), with two callers at once (the
-// second works alone), after idle helpers went to sleep, and with a pool of one thread.
+// second works alone), after idle helpers went to sleep, in slices when a job has more chunks than the
+// claim counter holds, and with a pool of one thread.
 #include "nn/spin_pool.h"
 
 #include <QtTest>
@@ -74,6 +75,16 @@ private slots:
         a.join();
         b.join();
         QCOMPARE(done.load(), 2);
+    }
+
+    void moreChunksThanOneJobHolds() {
+        // The claim counter holds 0xffff chunks a job; a larger run goes in slices, none dropped.
+        SpinPool pool(2);
+        const int64_t chunks = 0xffff * 2 + 5;
+        std::vector<std::atomic<int>> seen(static_cast<size_t>(chunks));
+        pool.run(chunks, [&](int64_t i) { seen[static_cast<size_t>(i)].fetch_add(1); });
+        for (int64_t i = 0; i < chunks; ++i)
+            QVERIFY2(seen[static_cast<size_t>(i)].load() == 1, qPrintable(QString("chunk %1").arg(i)));
     }
 
     void oneThreadRunsOnTheCaller() {
