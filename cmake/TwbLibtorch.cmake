@@ -1,4 +1,4 @@
-# Finds libtorch, in this order (README, "Getting libtorch"):
+# Finds libtorch, in this order (docs/gpu-and-distributed.md, "Getting libtorch"):
 #   1. the user's -DTorch_DIR=... or -DCMAKE_PREFIX_PATH=... (the official LibTorch zip, a source build);
 #   2. Debian's package (libtorch-dev: 1.13, CPU only), found on the default search path;
 #   3. the libtorch inside PyPI's torch wheel in a virtual environment (2.x, CUDA-enabled), asked for
@@ -120,3 +120,32 @@ if(NOT _twb_torch_abi EQUAL _twb_compiler_abi)
 endif()
 message(STATUS "libtorch ${Torch_VERSION} from ${TWB_TORCH_SOURCE} (${Torch_DIR}), "
   "_GLIBCXX_USE_CXX11_ABI=${_twb_torch_abi}")
+
+# The supported range: Debian 12's 1.13, and 2.11 (what GPU images ship now) up to the newest tested.
+# Between them nothing is tested (and wheels before 2.7 have the other ABI); newer than the newest tested
+# configures with a warning. TWB_ALLOW_UNTESTED_TORCH=ON builds an unsupported version anyway.
+set(TWB_TORCH_OLDEST_2X 2.11)
+set(TWB_TORCH_NEWEST_TESTED 2.15)
+option(TWB_ALLOW_UNTESTED_TORCH "Configure with a libtorch outside the supported range" OFF)
+if(Torch_VERSION VERSION_LESS 1.13 OR
+   (Torch_VERSION VERSION_GREATER_EQUAL 1.14 AND Torch_VERSION VERSION_LESS ${TWB_TORCH_OLDEST_2X}))
+  set(_twb_range_msg "libtorch ${Torch_VERSION} is outside the supported range (1.13, or ${TWB_TORCH_OLDEST_2X} "
+    "to ${TWB_TORCH_NEWEST_TESTED}): use Debian's libtorch-dev or `scripts/setup.sh --libtorch=wheel` (PyPI's torch), "
+    "or -DTWB_ALLOW_UNTESTED_TORCH=ON to try anyway")
+  if(TWB_ALLOW_UNTESTED_TORCH)
+    message(WARNING "${_twb_range_msg}")
+  else()
+    message(FATAL_ERROR "${_twb_range_msg}")
+  endif()
+elseif(Torch_VERSION VERSION_GREATER_EQUAL 2.16)
+  message(WARNING "libtorch ${Torch_VERSION} is newer than the newest tested (${TWB_TORCH_NEWEST_TESTED}); "
+    "run the tests (bash scripts/test.sh) before trusting it")
+endif()
+
+# libstdc++ first in every program's needed libraries. Some torch wheels export their own copies of
+# libstdc++ functions (2.11's libtorch.so: 64 std::filesystem symbols; 2.15's libtorch_cpu.so:
+# std::filesystem::remove_all), and the dynamic linker binds each call to the first library in the needed
+# order that defines it: with torch's libraries first, std::filesystem::remove_all jumped into torch's
+# copy and crashed (issue 33). --no-as-needed keeps the entry even where --as-needed is on.
+# tests/engine/check_std_bindings.sh checks every program's bindings.
+add_link_options("LINKER:--push-state,--no-as-needed,-lstdc++,--pop-state")
