@@ -173,7 +173,7 @@ Action add_train(CLI::App& app) {
 
 Action add_eval(CLI::App& app) {
     struct Opts {
-        std::string run, data, checkpoint = "best", split = "val", text, samples;
+        std::string run, data, checkpoint = "best", split = "val", text, samples, precision = "float32";
         int64_t maxTokens = 0;
         int batch = 32, beam = 1;
     };
@@ -192,19 +192,27 @@ Action add_eval(CLI::App& app) {
     app.add_option("--samples", o->samples,
                    "Judge another run's generations: every output in RUN/samples.jsonl scored by this run (prompt as "
                    "context, output scored)");
+    app.add_option("--precision", o->precision,
+                   "float32 (default: the same figures on every machine), bfloat16 (autocast, as a bf16 run "
+                   "trains), or auto (the run's dtype as it resolves here)")
+        ->check(CLI::IsMember({"float32", "bfloat16", "auto"}));
     return [o]() {
         if (is_encoder_decoder_run(o->run))
             return eval_translation(o->run, o->checkpoint, o->split, o->data, o->beam);
         if (o->split == "test")
             throw InputError("--split test is for translation runs; a decoder LM's dataset has train and val");
+        const DType precision = parse_choice<DType>(o->precision, "--precision");
         ModelSession session;
         session.open(o->run, o->checkpoint);
+        session.set_scoring_precision(precision);
         std::printf("checkpoint %s (step %lld)\n", session.checkpoint().c_str(),
                     static_cast<long long>(session.step()));
         if (!o->text.empty()) {
             const EvalResult r = session.score_text(read_file(o->text));
-            std::printf("%s: %lld tokens scored\nloss        %.4f\nperplexity  %.3f\nbits/char   %.4f\n",
-                        o->text.c_str(), static_cast<long long>(r.tokens), r.loss, r.perplexity, r.bits_per_char);
+            std::printf(
+                "%s: %lld tokens scored\nloss        %.4f\nperplexity  %.3f\nbits/char   %.4f\nprecision   %s\n",
+                o->text.c_str(), static_cast<long long>(r.tokens), r.loss, r.perplexity, r.bits_per_char,
+                r.precision.c_str());
             return 0;
         }
         if (!o->samples.empty()) {
@@ -233,7 +241,8 @@ Action add_eval(CLI::App& app) {
                 }
             if (n == 0)
                 throw InputError(o->samples + ": every output is empty");
-            std::printf("mean perplexity over %d outputs: %.3f\n", n, sumPpl / n);
+            std::printf("mean perplexity over %d outputs: %.3f (scored in %s)\n", n, sumPpl / n,
+                        session.scoring_precision().c_str());
             return 0;
         }
         EvalOptions opt;
@@ -241,6 +250,7 @@ Action add_eval(CLI::App& app) {
         opt.split = o->split;
         opt.batch_size = o->batch;
         opt.max_tokens = o->maxTokens;
+        opt.precision = precision;
         const EvalResult r = session.evaluate(opt);
         if (r.sequences == Sequences::Documents)
             std::printf(
@@ -250,8 +260,8 @@ Action add_eval(CLI::App& app) {
         else
             std::printf("%s: %lld tokens, scored as a stream of consecutive blocks\n", r.split.c_str(),
                         static_cast<long long>(r.tokens));
-        std::printf("loss        %.4f\naccuracy    %.4f\nperplexity  %.3f\nbits/char   %.4f\n", r.loss, r.accuracy,
-                    r.perplexity, r.bits_per_char);
+        std::printf("loss        %.4f\naccuracy    %.4f\nperplexity  %.3f\nbits/char   %.4f\nprecision   %s\n", r.loss,
+                    r.accuracy, r.perplexity, r.bits_per_char, r.precision.c_str());
         return 0;
     };
 }

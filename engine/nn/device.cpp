@@ -1,6 +1,7 @@
 // Device and thread helpers.
 #include "nn/device.h"
 
+#include "core/util/cuda_driver.h"
 #include "twb/choices.h"
 #include "twb/errors.h"
 
@@ -28,15 +29,21 @@ torch::Device resolve_device(const std::string& name) {
 }
 
 PrecisionChoice resolve_precision(DType dtype, const torch::Device& device) {
-    bool cuda_bf16 = false;
-#if defined(TWB_HAVE_CUDA_PROPERTIES)
-    if (device.is_cuda())
-        cuda_bf16 = at::cuda::getDeviceProperties(device.index() < 0 ? 0 : device.index())->major >= 8;
-#else
-    if (device.is_cuda() && dtype == DType::Auto)
-        return {DType::Float32, "auto: this build cannot ask the CUDA device about bf16"};
-#endif
-    return choose_precision(dtype, device.is_cuda(), cuda_bf16, device.is_cuda() ? std::string() : cpu_bf16_flag());
+    if (device.is_cuda()) {
+        const CudaDeviceInfo gpu = cuda_device_info(device.index() < 0 ? 0 : device.index());
+        PrecisionChoice c = choose_precision(dtype, true, cuda_does_bf16(gpu), std::string());
+        if (dtype == DType::Auto)
+            c.reason = !gpu.ok ? "auto: " + gpu.error + ", so float32"
+                               : "auto: " + (gpu.name.empty() ? std::string("the GPU") : gpu.name) +
+                                     " has compute capability " + std::to_string(gpu.major) + "." +
+                                     std::to_string(gpu.minor) +
+                                     (cuda_does_bf16(gpu) ? " (bf16 from 8.0)" : " (bf16 needs 8.0 or later)");
+        return c;
+    }
+    PrecisionChoice c = choose_precision(dtype, false, false, cpu_bf16_flag());
+    if (dtype == DType::Auto && cpu_bf16_switch() == "0")
+        c.reason = "auto: TWB_CPU_BF16=0 in the environment (float32 whatever the CPU has)";
+    return c;
 }
 
 int apply_threads(int threads) {

@@ -3,6 +3,7 @@
 #include "twb/doctor.h"
 
 #include "core/tokenizers/tokenizer.h"
+#include "core/util/cuda_driver.h"
 #include "nn/attention.h"
 #include "nn/device.h"
 #include "nn/fast_decode.h"
@@ -25,14 +26,32 @@ DoctorReport run_doctor(int threads, bool measure) {
     r.cuda_available = torch::cuda::is_available();
     r.device = r.cuda_available ? "cuda" : "cpu";
     r.mkldnn = at::hasMKLDNN();
-    const PrecisionChoice p = nn::resolve_precision(DType::Auto, nn::resolve_device("auto"));
-    r.precision = to_string(p.dtype);
-    r.precision_reason = p.reason;
+    try {
+        r.cpu_bf16_switch = cpu_bf16_switch();
+        const PrecisionChoice p = nn::resolve_precision(DType::Auto, nn::resolve_device("auto"));
+        r.precision = to_string(p.dtype);
+        r.precision_reason = p.reason;
+    } catch (const std::exception& e) {
+        r.cpu_bf16_switch = e.what();
+        r.precision = "float32";
+        r.precision_reason = "auto: TWB_CPU_BF16 is not understood";
+        r.warnings.push_back(e.what());
+    }
 #ifdef TWB_TORCH_CUDA
     r.cuda_built = true;
     r.cuda_version = TWB_TORCH_CUDA;
 #endif
     r.cuda_devices = static_cast<int>(torch::cuda::device_count());
+    for (int i = 0; i < r.cuda_devices; ++i) {
+        const CudaDeviceInfo g = cuda_device_info(i);
+        char b[256];
+        if (g.ok)
+            std::snprintf(b, sizeof b, "cuda:%d %s, %.1f GiB, compute capability %d.%d", i, g.name.c_str(),
+                          static_cast<double>(g.memory) / (1024.0 * 1024.0 * 1024.0), g.major, g.minor);
+        else
+            std::snprintf(b, sizeof b, "cuda:%d (%s)", i, g.error.c_str());
+        r.gpus.push_back(b);
+    }
     r.attention_kernel = nn::attention_kernel_name();
     r.decode_weights = nn::cpu_has_avx2_fma() ? "bfloat16 for decode_weights=auto (AVX2+FMA gemv)"
                                               : "float32 for decode_weights=auto (this CPU lacks AVX2+FMA)";
@@ -91,8 +110,12 @@ std::string format_doctor(const DoctorReport& r) {
       << (r.cuda_built ? "built with CUDA " + r.cuda_version : std::string("not built with CUDA (CPU-only libtorch)"))
       << ", " << r.cuda_devices << " device(s) seen\n";
     s << "device          " << r.device << (r.cuda_available ? "" : " (no CUDA device)") << "\n";
+    for (const auto& g : r.gpus)
+        s << "GPU             " << g << "\n";
     s << "precision       " << r.precision << " for dtype=auto ("
       << r.precision_reason.substr(r.precision_reason.find(':') + 2) << ")\n";
+    s << "TWB_CPU_BF16    " << r.cpu_bf16_switch
+      << " (the switch for dtype=auto on a CPU: 1 = bf16 as if native, 0 = float32, auto = the CPU's flags)\n";
     s << "attention       " << r.attention_kernel
       << (r.attention_kernel == "sdpa" ? " (scaled_dot_product_attention; explicit softmax when weights are shown)"
                                        : " (matmul + softmax)")

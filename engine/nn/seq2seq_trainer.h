@@ -50,6 +50,7 @@ private:
     torch::Device m_device{torch::kCPU};
     bool m_bf16 = false;
     std::string m_dtype;
+    std::string m_dtypeReason;  // why m_dtype: "auto: the CPU has avx512_bf16"
     PairIds m_ids;
     std::unique_ptr<PairBatcher> m_train, m_val;
     Seq2Seq m_model{nullptr};

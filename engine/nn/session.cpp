@@ -30,6 +30,7 @@ struct ModelSession::Impl {
     LoadedModel m;
     bool open = false;
     std::shared_ptr<const FastWeights> fast;  // bf16 weights for the fast decoder, converted on first use
+    DType scoring = DType::Float32;           // log_probs, score_text, score_continuation
 };
 
 namespace {
@@ -96,6 +97,11 @@ LoadedModel& need(ModelSession::Impl& d) {
     if (!d.open)
         throw InputError("no checkpoint is loaded; choose a run first");
     return d.m;
+}
+
+/// Whether scoring in `precision` runs under bf16 autocast: auto follows the run's own dtype here.
+bool scoring_bf16(const LoadedModel& m, DType precision) {
+    return resolve_precision(precision == DType::Auto ? m.config.dtype : precision, m.device).dtype == DType::BFloat16;
 }
 }  // namespace
 
@@ -192,8 +198,9 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
         throw InputError("the dataset's vocab size " + std::to_string(data.vocab_size) + " differs from the model's " +
                          std::to_string(m.config.vocab_size) + "; evaluate on data prepared with the same tokenizer");
     TokenFile f(data.dir / (opt.split + ".bin"), data.dtype);
-    const bool bf16 = resolve_precision(m.config.dtype, m.device).dtype == DType::BFloat16;
+    const bool bf16 = scoring_bf16(m, opt.precision);
     EvalResult out;
+    out.precision = bf16 ? "bfloat16" : "float32";
     SplitEval r;
     if (m.config.sequences == Sequences::Documents && data.has_documents) {
         // As the run's validation saw the split: each document <bos> ... <eos>, padding not scored.
@@ -224,8 +231,15 @@ std::vector<double> ModelSession::log_probs(const std::vector<int32_t>& ids, siz
     for (int32_t id : ids)
         if (id < 0 || id >= m.config.vocab_size)
             throw InputError("token id " + std::to_string(id) + " is outside this model's vocabulary");
-    return token_log_probs(m.model, ids, from, m.device,
-                           resolve_precision(m.config.dtype, m.device).dtype == DType::BFloat16);
+    return token_log_probs(m.model, ids, from, m.device, scoring_bf16(m, d->scoring));
+}
+
+void ModelSession::set_scoring_precision(DType precision) {
+    d->scoring = precision;
+}
+
+std::string ModelSession::scoring_precision() const {
+    return scoring_bf16(need(*d), d->scoring) ? "bfloat16" : "float32";
 }
 
 EvalResult ModelSession::score_text(const std::string& text) {
@@ -252,6 +266,7 @@ EvalResult ModelSession::score_text(const std::string& text) {
     r.accuracy = NAN;
     r.perplexity = sm.perplexity;
     r.bits_per_char = sm.bits_per_char;
+    r.precision = scoring_precision();
     return r;
 }
 
@@ -282,6 +297,7 @@ EvalResult ModelSession::score_continuation(const std::string& prompt, const std
     r.accuracy = NAN;
     r.perplexity = sm.perplexity;
     r.bits_per_char = sm.bits_per_char;
+    r.precision = scoring_precision();
     return r;
 }
 

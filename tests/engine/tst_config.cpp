@@ -32,6 +32,35 @@ private slots:
         QCOMPARE(choose_precision(DType::BFloat16, false, false, "").dtype, DType::BFloat16);
         QVERIFY(choose_precision(DType::Auto, false, false, "amx_bf16").reason.find("amx_bf16") != std::string::npos);
     }
+    void bf16SwitchDecidesForTheCpu() {
+        // TWB_CPU_BF16: 1 = bf16 for auto whatever the CPU, 0 = float32 whatever the CPU, auto/unset = its flags.
+        QCOMPARE(cpu_bf16_flag_for("", "1"), std::string("TWB_CPU_BF16=1"));
+        QCOMPARE(cpu_bf16_flag_for("avx512_bf16", "0"), std::string());
+        QCOMPARE(cpu_bf16_flag_for("avx512_bf16", "auto"), std::string("avx512_bf16"));
+        QCOMPARE(cpu_bf16_flag_for("", "auto"), std::string());
+        const PrecisionChoice forced = choose_precision(DType::Auto, false, false, cpu_bf16_flag_for("", "1"));
+        QCOMPARE(forced.dtype, DType::BFloat16);
+        QVERIFY2(forced.reason.find("TWB_CPU_BF16=1") != std::string::npos, forced.reason.c_str());
+        const QByteArray before = qgetenv("TWB_CPU_BF16");
+        qputenv("TWB_CPU_BF16", "1");
+        QCOMPARE(cpu_bf16_switch(), std::string("1"));
+        QCOMPARE(cpu_bf16_flag(), std::string("TWB_CPU_BF16=1"));
+        qputenv("TWB_CPU_BF16", "0");
+        QCOMPARE(cpu_bf16_flag(), std::string());
+        qputenv("TWB_CPU_BF16", "");
+        QCOMPARE(cpu_bf16_switch(), std::string("auto"));
+        qputenv("TWB_CPU_BF16", "yes");
+        try {
+            cpu_bf16_switch();
+            QFAIL("TWB_CPU_BF16=yes was accepted");
+        } catch (const ConfigError& e) {
+            QVERIFY2(std::string(e.what()).find("TWB_CPU_BF16=yes") != std::string::npos, e.what());
+        }
+        if (before.isNull())
+            qunsetenv("TWB_CPU_BF16");
+        else
+            qputenv("TWB_CPU_BF16", before);
+    }
     void problemsAreNamed() {
         RunConfig c;
         c.n_embd = 130;

@@ -325,7 +325,11 @@ private slots:
         ModelSession t;
         t.open(job.run_dir, "last");
         QCOMPARE(t.step(), int64_t(20));
-        const EvalResult e = t.evaluate(EvalOptions{});
+        // The trainer validates in its training precision (bf16 where dtype=auto picks it); twb eval's
+        // default is float32 everywhere, so compare in the run's own precision (--precision auto).
+        EvalOptions inRunPrecision;
+        inRunPrecision.precision = DType::Auto;
+        const EvalResult e = t.evaluate(inRunPrecision);
         QVERIFY2(std::abs(e.loss - summary.last_val_loss) < 1e-5,
                  qPrintable(QString("eval %1 vs training %2").arg(e.loss).arg(summary.last_val_loss)));
     }

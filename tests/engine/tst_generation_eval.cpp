@@ -67,6 +67,36 @@ private slots:
         QVERIFY(std::abs(r.perplexity - std::exp(r.loss)) < 1e-9 * r.perplexity);
         QVERIFY_THROWS_EXCEPTION(InputError, s.score_text("t"));
     }
+    void scoringIsFloat32UnlessAsked() {
+        // The run trained with dtype=auto; with TWB_CPU_BF16=1 auto means bf16 on any CPU. Scores and
+        // evaluations stay float32 unless bfloat16 or auto is asked for, and say which they used.
+        const QByteArray before = qgetenv("TWB_CPU_BF16");
+        qputenv("TWB_CPU_BF16", "1");
+        ModelSession s;
+        s.open(m_run, "last");
+        QCOMPARE(s.config().dtype, DType::Auto);
+        QCOMPARE(QString::fromStdString(s.scoring_precision()), QString("float32"));
+        const std::string text = twbtest::english_like(120, 5);
+        const EvalResult f32 = s.score_text(text);
+        QCOMPARE(QString::fromStdString(f32.precision), QString("float32"));
+        s.set_scoring_precision(DType::Auto);
+        QCOMPARE(QString::fromStdString(s.scoring_precision()), QString("bfloat16"));
+        const EvalResult bf16 = s.score_text(text);
+        QCOMPARE(QString::fromStdString(bf16.precision), QString("bfloat16"));
+        QVERIFY2(bf16.loss != f32.loss, "bf16 autocast should round differently from float32");
+        QVERIFY(std::abs(bf16.loss - f32.loss) < 0.05 * f32.loss);
+        s.set_scoring_precision(DType::Float32);
+        QCOMPARE(s.score_text(text).loss, f32.loss);  // the same figure again, bit for bit
+        EvalOptions o;
+        o.max_tokens = 256;
+        QCOMPARE(QString::fromStdString(s.evaluate(o).precision), QString("float32"));
+        o.precision = DType::BFloat16;
+        QCOMPARE(QString::fromStdString(s.evaluate(o).precision), QString("bfloat16"));
+        if (before.isNull())
+            qunsetenv("TWB_CPU_BF16");
+        else
+            qputenv("TWB_CPU_BF16", before);
+    }
     void settingsAreParsedAndChecked() {
         const auto g = parse_decoding_setting("greedy");
         QCOMPARE(g.options.temperature, 0.0);

@@ -1,6 +1,9 @@
 // dtype = auto: reading the CPU's bf16 flags and choosing the precision.
 #include "twb/precision.h"
 
+#include "twb/errors.h"
+
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -17,7 +20,7 @@ std::string cpu_bf16_flag_of(const std::string& flags) {
     return avx512 ? "avx512_bf16" : amx ? "amx_bf16" : "";
 }
 
-std::string cpu_bf16_flag() {
+static std::string detected_cpu_bf16_flag() {
     static const std::string flag = [] {
         std::ifstream in("/proc/cpuinfo");
         std::string line;
@@ -27,6 +30,29 @@ std::string cpu_bf16_flag() {
         return std::string();
     }();
     return flag;
+}
+
+std::string cpu_bf16_switch() {
+    const char* v = std::getenv("TWB_CPU_BF16");
+    const std::string s = v ? v : "";
+    if (s.empty() || s == "auto")
+        return "auto";
+    if (s == "0" || s == "1")
+        return s;
+    throw ConfigError("TWB_CPU_BF16=" + s +
+                      ": expected 0 (float32 for dtype=auto), 1 (bf16 for dtype=auto) or auto (the CPU decides)");
+}
+
+std::string cpu_bf16_flag_for(const std::string& detected, const std::string& switch_value) {
+    if (switch_value == "1")
+        return "TWB_CPU_BF16=1";
+    if (switch_value == "0")
+        return "";
+    return detected;
+}
+
+std::string cpu_bf16_flag() {
+    return cpu_bf16_flag_for(detected_cpu_bf16_flag(), cpu_bf16_switch());
 }
 
 PrecisionChoice choose_precision(DType requested, bool cuda_device, bool cuda_bf16, const std::string& cpu_flag) {
@@ -42,8 +68,11 @@ PrecisionChoice choose_precision(DType requested, bool cuda_device, bool cuda_bf
         return c;
     }
     c.dtype = cpu_flag.empty() ? DType::Float32 : DType::BFloat16;
-    c.reason = cpu_flag.empty() ? "auto: the CPU has no native bf16 (no avx512_bf16 or amx_bf16 flag)"
-                                : "auto: the CPU has " + cpu_flag;
+    if (cpu_flag.rfind("TWB_CPU_BF16", 0) == 0)
+        c.reason = "auto: " + cpu_flag + " in the environment (bf16 as on a CPU that has it)";
+    else
+        c.reason = cpu_flag.empty() ? "auto: the CPU has no native bf16 (no avx512_bf16 or amx_bf16 flag)"
+                                    : "auto: the CPU has " + cpu_flag;
     return c;
 }
 

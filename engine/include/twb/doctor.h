@@ -21,9 +21,11 @@ struct DoctorReport {
     std::string decode_weights;        // what decode_weights = auto streams per token on the CPU, and why
     std::string distributed_backends;  // e.g. "gloo, nccl"; empty when the build has none
     bool mkldnn = false;
-    std::string precision;         // what dtype = auto trains in on the default device: float32 | bfloat16
-    std::string precision_reason;  // and why
-    double sgemm_gflops = 0;       // fp32 512x512 matmul on the configured threads
+    std::string precision;          // what dtype = auto trains in on the default device: float32 | bfloat16
+    std::string precision_reason;   // and why
+    std::string cpu_bf16_switch;    // TWB_CPU_BF16 as read: auto | 0 | 1 (or what is wrong with it)
+    std::vector<std::string> gpus;  // one line per CUDA device: "cuda:0 NVIDIA H200, 139.8 GiB, compute capability 9.0"
+    double sgemm_gflops = 0;        // fp32 512x512 matmul on the configured threads
     std::vector<std::string> warnings;
 };
 

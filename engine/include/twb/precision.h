@@ -14,8 +14,18 @@ struct PrecisionChoice {
 };
 
 /// The CPU's native bf16 instruction set named by the flags of /proc/cpuinfo ("avx512_bf16",
-/// "amx_bf16"), or "" when it has none (or the file cannot be read: not Linux).
+/// "amx_bf16"), or "" when it has none (or the file cannot be read: not Linux) -- unless the switch
+/// TWB_CPU_BF16 (environment) says otherwise: "1" makes it "TWB_CPU_BF16=1" (bf16 as on a CPU that has
+/// it, emulated where it does not: slow, but the same numerics), "0" makes it "" (float32 as on a CPU
+/// without it); "auto" or unset keeps the CPU's own answer. So one machine can run the suite both ways.
+/// ConfigError for any other value.
 std::string cpu_bf16_flag();
+
+/// The switch's value: "auto" (unset or empty too), "0" or "1"; ConfigError for anything else.
+std::string cpu_bf16_switch();
+
+/// cpu_bf16_flag() for a detected flag and a switch value, for tests.
+std::string cpu_bf16_flag_for(const std::string& detected, const std::string& switch_value);
 
 /// The same from a cpuinfo "flags" line (space-separated), for tests.
 std::string cpu_bf16_flag_of(const std::string& flags);

@@ -33,6 +33,9 @@ struct EvalOptions {
     std::string split = "val";  // val | train
     int batch_size = 32;        // blocks (documents: pieces of documents) per forward pass
     int64_t max_tokens = 0;     // at most this many tokens; 0 = the whole split
+    /// The precision of the forward passes: float32 (the default, the same figures on every machine),
+    /// bfloat16 (autocast, as a bf16 run trained), or auto (whatever the run's dtype resolves to here).
+    DType precision = DType::Float32;
 };
 
 /// Loss and what follows from it, every figure from its definition (see metrics.h).
@@ -45,6 +48,7 @@ struct EvalResult {
     double accuracy = 0;                      // share of positions whose most probable token is the target
     double perplexity = 0;                    // exp(loss)
     double bits_per_char = 0;                 // loss / ln 2 / characters per token of the split (split_chars_per_token)
+    std::string precision;                    // the precision it was computed in: float32 | bfloat16
 };
 
 class ModelSession {
@@ -83,6 +87,12 @@ public:
     /// The model's positions: learned (wpe), sinusoidal (the fixed table) or rotary (cos of the
     /// angle per position and dimension pair), for positions 0..min(max_rows, block_size)-1.
     PositionTable positions(int64_t max_rows = 256) const;
+    /// The precision log_probs, score_text and score_continuation compute in: float32 by default, so
+    /// that a score is the same on every machine; bfloat16 (autocast), or auto (the run's dtype as it
+    /// resolves on this device). Stays set for the session's later checkpoints.
+    void set_scoring_precision(DType precision);
+    /// What the scoring precision resolves to here: "float32" or "bfloat16".
+    std::string scoring_precision() const;
     /// log P(token | everything before it) for each of ids[from..], under this model (from >= 1).
     std::vector<double> log_probs(const std::vector<int32_t>& ids, size_t from = 1);
     /// How well this model predicts a text: the text's tokens scored from the second on. Its loss is
