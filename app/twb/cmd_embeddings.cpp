@@ -3,6 +3,7 @@
 #include "app/twb/commands.h"
 #include "twb/embeddings.h"
 #include "twb/errors.h"
+#include "twb/output_paths.h"
 #include "twb/session.h"
 #include "twb/text.h"
 
@@ -51,6 +52,8 @@ Action add_embeddings(CLI::App& app) {
             throw InputError("say what to show: --near WORD, --similarity A B or --map N");
         if (!o->out.empty() && !*map)
             throw InputError("--out goes with --map N (the map is the only output written to a file)");
+        if (!o->out.empty())
+            check_output_file(o->out, {o->run}, true);
         ModelSession m;
         m.open(o->run, o->checkpoint);
         if (*near) {

@@ -4,6 +4,7 @@
 #include "app/twb/run_options.h"
 #include "twb/errors.h"
 #include "twb/experiments.h"
+#include "twb/output_paths.h"
 #include "twb/text.h"
 
 #include <cstdio>
@@ -123,6 +124,8 @@ Action add_lr_find(CLI::App& app) {
     return [o]() {
         auto lf = o->lf;
         lf.config = o->run.config();
+        if (!o->out.empty())
+            check_output_file(o->out, {lf.config.data_dir}, true);
         const auto& stop = install_interrupt_flag();
         const auto r = find_learning_rate(lf, [&](const LrFindPoint& p) {
             if (p.step % 10 == 0)

@@ -8,6 +8,7 @@
 #include "twb/errors.h"
 #include "twb/gguf_export.h"
 #include "twb/model_exchange.h"
+#include "twb/output_paths.h"
 
 #include <cstdio>
 
@@ -29,6 +30,7 @@ int export_gguf_file(const std::string& run, const std::string& checkpoint, cons
 Action add_export(CLI::App& app) {
     struct Opts {
         std::string run, checkpoint = "best", format, out, outtype = "f32";
+        bool force = false;
     };
     auto o = std::make_shared<Opts>();
     app.add_option("--run,-r", o->run, "Run folder (from twb train or twb import) or a checkpoint folder")->required();
@@ -42,11 +44,14 @@ Action add_export(CLI::App& app) {
     app.add_option("--out,-o", o->out,
                    "hf, safetensors: the folder to write (must not exist or be empty); gguf: FILE.gguf")
         ->required();
+    app.add_flag("--force", o->force, "gguf: replace an existing FILE.gguf");
     app.add_option("--outtype", o->outtype, "gguf: f32 (default) or f16 for the matrices; 1-D tensors stay f32")
         ->check(CLI::IsMember({"f32", "f16"}));
     return [o]() {
-        if (o->format == "gguf")
+        if (o->format == "gguf") {
+            check_output_file(o->out, {o->run}, o->force);
             return export_gguf_file(o->run, o->checkpoint, o->out, o->outtype);
+        }
         const ExportResult r = o->format == "hf" ? export_hf(o->run, o->out, o->checkpoint)
                                                  : export_safetensors(o->run, o->out, o->checkpoint);
         std::string files;

@@ -4,6 +4,7 @@
 #include "app/twb/progress_line.h"
 #include "twb/errors.h"
 #include "twb/generation_eval.h"
+#include "twb/output_paths.h"
 #include "twb/session.h"
 #include "twb/text.h"
 
@@ -54,6 +55,8 @@ Action add_generate_eval(CLI::App& app) {
     app.add_option("--out,-o", o->out, "Also write the table and every output to this file (Markdown)");
     app.add_flag("--quiet,-q", o->quiet, "No progress line");
     return [o]() {
+        if (!o->out.empty())
+            check_output_file(o->out, {o->run, o->prompts, o->references}, true);
         ModelSession session;
         session.open(o->run, o->checkpoint);
         SamplingOptions base;
@@ -73,8 +76,12 @@ Action add_generate_eval(CLI::App& app) {
         bar.finish();
         const std::string table = o->format == "csv" ? generation_eval_csv(rows) : generation_eval_markdown(rows);
         std::fwrite(table.data(), 1, table.size(), stdout);
+        const std::string scored = "Log-probabilities and perplexity scored in " + session.scoring_precision() + ".\n";
+        if (o->format != "csv")
+            std::printf("\n%s", scored.c_str());
         if (!o->out.empty()) {
-            std::string report = "# Generations of " + session.checkpoint() + "\n\n" + generation_eval_markdown(rows);
+            std::string report =
+                "# Generations of " + session.checkpoint() + "\n\n" + generation_eval_markdown(rows) + "\n" + scored;
             for (const auto& r : rows) {
                 report += "\n## " + r.setting + "\n\n";
                 for (size_t i = 0; i < r.outputs.size(); ++i) {

@@ -4,6 +4,7 @@
 #include "app/twb/interrupt.h"
 #include "twb/attention.h"
 #include "twb/errors.h"
+#include "twb/output_paths.h"
 #include "twb/process.h"
 #include "twb/samples_history.h"
 #include "twb/session.h"
@@ -58,7 +59,7 @@ Action add_sample(CLI::App& app) {
     return [o]() {
         std::string prompt = o->prompt;
         if (!o->promptFile.empty())
-            prompt = read_file(o->promptFile);
+            prompt = read_file(o->promptFile, 16 << 20);  // 16 MiB: the model sees its last block anyway
         auto s = o->s;
         if (o->greedy)
             s.temperature = 0;
@@ -160,6 +161,7 @@ Action add_attention(CLI::App& app) {
                    "next_token_top; a translation run: encoder_self, decoder_self and cross)")
         ->required();
     return [o]() {
+        check_output_file(o->out, {o->run}, true);
         if (is_encoder_decoder_run(o->run)) {
             Translator t;
             t.open(o->run, o->checkpoint);

@@ -23,7 +23,7 @@ RunConfig RunOptions::config() const {
     if (!configFile.empty()) {
         nlohmann::json j;
         try {
-            j = nlohmann::json::parse(read_file(configFile));
+            j = nlohmann::json::parse(read_file(configFile, 1 << 20));  // a config is small: 1 MiB at most
         } catch (const nlohmann::json::exception& e) {
             throw InputError(configFile + ": not a valid config JSON (" + e.what() + ")");
         }

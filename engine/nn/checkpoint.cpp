@@ -67,10 +67,35 @@ LoadedCheckpoint read_checkpoint(const fs::path& dir) {
     LoadedCheckpoint c;
     c.dir = dir;
     c.state = parse_checkpoint_state(read_file(dir / "state.json"), (dir / "state.json").string());
+    const std::string folder = (dir.filename().empty() ? dir.parent_path() : dir).filename().string();
+    if (folder.rfind("step_", 0) == 0 && folder != step_name(c.state.step))
+        throw FormatError((dir / "state.json").string() + " says step " + std::to_string(c.state.step) +
+                          " but the folder is " + folder +
+                          "; the checkpoint was copied or edited, so it is not trusted (restore it or remove it)");
     c.weights = load_safetensors(dir / "model.safetensors");
     if (fs::exists(dir / "optimizer.safetensors"))
         c.optimizer = load_safetensors(dir / "optimizer.safetensors");
     return c;
+}
+
+fs::path find_resume_checkpoint(const fs::path& run_dir) {
+    if (list_checkpoints(run_dir).empty() && fs::exists(run_dir / "config.json"))
+        throw InputError(run_dir.string() +
+                         " was stopped before its first checkpoint, so there is nothing to resume; start it again "
+                         "without --resume (the same --out: its metrics start afresh)");
+    return find_checkpoint(run_dir, "last");
+}
+
+void check_resume_config(const RunConfig& checkpoint, const RunConfig& asked, const std::string& where) {
+    const nlohmann::json was = checkpoint, now = asked;
+    for (const char* key :
+         {"model_kind", "vocab_size", "source_vocab_size", "n_layer", "n_encoder_layer", "n_decoder_layer", "n_head",
+          "n_embd", "head_size", "ffn_hidden", "block_size", "bias", "position", "tie_embeddings", "activation", "norm",
+          "norm_position", "norm_eps", "sequences"})
+        if (was.contains(key) && now.contains(key) && was[key] != now[key])
+            throw ConfigError(std::string("--resume cannot change ") + key + ": " + where + " was trained with " + key +
+                              "=" + was[key].dump() + ", asked " + now[key].dump() +
+                              "; drop that --set, or start a new run (--init-from keeps the weights)");
 }
 
 void load_weights(GPT& model, const SafetensorsData& w, const std::string& where) {

@@ -33,7 +33,18 @@ fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* o
 fs::path save_checkpoint(const fs::path& run_dir, const std::vector<std::pair<std::string, torch::Tensor>>& weights,
                          const FlatAdamW* opt, const CheckpointState& st);
 
+/// Reads a checkpoint folder; FormatError when its state.json names another step than the folder's name
+/// (a copied or edited checkpoint would otherwise be trusted and later overwrite newer ones).
 LoadedCheckpoint read_checkpoint(const fs::path& checkpoint_dir);
+
+/// The checkpoint --resume continues from: the run's last. InputError saying what to do when the run was
+/// stopped before its first checkpoint (there is nothing to resume; start it again without --resume).
+fs::path find_resume_checkpoint(const fs::path& run_dir);
+
+/// Refuses a resume whose config changes what shapes the model or its data (n_layer, block_size,
+/// position, vocab_size, ...): ConfigError naming the key, the checkpoint's value and the asked one.
+/// Checked before anything of the run is written.
+void check_resume_config(const RunConfig& checkpoint, const RunConfig& asked, const std::string& where);
 
 /// Copies weights into the model; FormatError naming the first missing or mismatched tensor.
 void load_weights(GPT& model, const SafetensorsData& weights, const std::string& where);

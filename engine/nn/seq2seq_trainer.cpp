@@ -39,6 +39,7 @@ TrainSummary Seq2SeqTrainer::run() {
         info.threads = m_threads;
         info.device = m_device.str();
         info.dtype = m_dtype;
+        info.dtype_reason = m_dtypeReason;
         info.run_dir = m_runDir.string();
         info.config = m_cfg;
         info.train_tokens = m_data.train_tokens;
@@ -96,6 +97,7 @@ void Seq2SeqTrainer::prepare() {
     const PrecisionChoice precision = resolve_precision(m_cfg.dtype, m_device);
     m_bf16 = precision.dtype == DType::BFloat16;
     m_dtype = to_string(precision.dtype);
+    m_dtypeReason = precision.reason;
     torch::manual_seed(m_cfg.seed);
 
     const auto special = m_data.meta.value("special_tokens", nlohmann::json::object());
@@ -148,8 +150,9 @@ void Seq2SeqTrainer::restore() {
     m_state.batcher_state = 0;
     if (!m_job.resume)
         return;
-    const fs::path ck = find_checkpoint(m_runDir, "last");
+    const fs::path ck = find_resume_checkpoint(m_runDir);
     auto loaded = read_checkpoint(ck);
+    check_resume_config(loaded.state.config, m_cfg, ck.string());
     load_weights(m_model->named_weights(), loaded.weights, ck.string());
     if (loaded.optimizer.tensors.empty())
         throw FormatError(ck.string() + ": holds no optimizer state, so the run cannot resume exactly");

@@ -170,8 +170,9 @@ void Trainer::restore() {
         }
         return;
     }
-    const fs::path ck = find_checkpoint(m_runDir, "last");
+    const fs::path ck = find_resume_checkpoint(m_runDir);
     auto loaded = read_checkpoint(ck);
+    check_resume_config(loaded.state.config, m_cfg, ck.string());
     load_weights(m_model, loaded.weights, ck.string());
     if (loaded.optimizer.tensors.empty())
         throw FormatError(ck.string() + ": holds no optimizer state, so the run cannot resume exactly");

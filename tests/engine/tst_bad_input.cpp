@@ -8,6 +8,8 @@
 #include <QProcess>
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+
 #include <csignal>
 #include <map>
 #include <thread>
@@ -160,6 +162,18 @@ private slots:
             {"prepare", "--input", in, "--out", q(p("notes")), "--force", "--quiet"}, "not a prepared dataset");
         row("prepare --force over the input's folder", "",
             {"prepare", "--input", in, "--out", q(m_root), "--force", "--quiet"}, "holds the input");
+        // Issue 35: --force removes only what prepare wrote, never a run trained into the dataset's folder
+        // (also when that run gives the tokenizer) nor a user's file there.
+        row("prepare --force over a dataset whose run gives the tokenizer", "run_in_data",
+            {"prepare", "--input", in, "--tokenizer-from", q(p("baddata/myrun")), "--out", q(p("baddata")), "--force",
+             "--quiet"},
+            "holds the input");
+        row("prepare --force over a dataset holding a run", "run_in_data",
+            {"prepare", "--input", in, "--out", q(p("baddata")), "--force", "--quiet"},
+            "holds what prepare did not write (myrun)");
+        row("prepare --force over a dataset holding notes", "notes_in_data",
+            {"prepare", "--input", in, "--out", q(p("baddata")), "--force", "--quiet"},
+            "holds what prepare did not write (notes.txt)");
         row("model too large for memory", "",
             {"train", "--data", data, "--out", q(p("huge")), "--set", "n_layer=48", "--set", "n_embd=8192"},
             "--ignore-memory-check");
@@ -215,6 +229,45 @@ private slots:
         row("not a run folder", "", {"sample", "--run", data}, "no checkpoints here");
         row("run folder exists", "", {"train", "--data", data, "--out", runDir}, "--resume");
         row("no dataset", "", {"train", "--out", q(p("r2"))}, "--data");
+        // Issue 35: a checkpoint is checked against itself; a resume writes nothing before it holds.
+        row("resume a run stopped before its first checkpoint", "no_checkpoint",
+            {"train", "--out", q(p("bad")), "--resume", "--quiet"}, "stopped before its first checkpoint", {"bad/"});
+        row("resume changing block_size", "", {"train", "--out", runDir, "--resume", "--set", "block_size=32"},
+            "--resume cannot change block_size");
+        row("state.json's step is not its folder's", "step_mismatch",
+            {"train", "--out", q(p("bad")), "--resume", "--quiet"}, "says step 999", {"bad/"});
+        // Issue 35: no file output lands on or in what the command reads, in a run or in a dataset.
+        const QString ckModel = q(last_checkpoint(m_run) / "model.safetensors");
+        row("export gguf onto a checkpoint's weights", "",
+            {"export", "--run", runDir, "--format", "gguf", "--out", ckModel}, "lies inside");
+        row("attention onto a checkpoint file", "", {"attention", "--run", runDir, "--prompt", "the", "--out", ckModel},
+            "lies inside");
+        row("embeddings map onto the run's config.json", "",
+            {"embeddings", "--run", runDir, "--map", "10", "--out", q(m_run / "config.json")}, "lies inside");
+        row("lr-find onto the dataset's meta.json", "",
+            {"lr-find", "--data", data, "--preset", "tiny", "--steps", "3", "--out", q(m_data / "meta.json")},
+            "lies inside");
+        row("export gguf over an existing file", "existing_gguf",
+            {"export", "--run", runDir, "--format", "gguf", "--out", q(p("existing.gguf"))}, "already exists");
+        // Issue 35: sizes are capped and only regular files are read where a file is expected.
+        row("--config /dev/zero", "", {"train", "--data", data, "--out", q(p("r2")), "--config", "/dev/zero"},
+            "not a regular file");
+        row("--config a FIFO", "fifo", {"train", "--data", data, "--out", q(p("r2")), "--config", q(p("fifo"))},
+            "not a regular file");
+        row("--prompt-file a folder", "", {"sample", "--run", runDir, "--prompt-file", q(m_root)}, "is a folder");
+        row("--prompt-file a symlink loop", "loop", {"sample", "--run", runDir, "--prompt-file", q(p("loop1"))},
+            "loop of symbolic links");
+        row("eval --text /dev/zero", "", {"eval", "--run", runDir, "--text", "/dev/zero"}, "not a regular file");
+        row("bleu --ref /dev/zero", "", {"bleu", "--ref", "/dev/zero", "--hyp", in}, "not a regular file");
+        row("sample --beam 100000", "", {"sample", "--run", runDir, "--beam", "100000", "-n", "5"},
+            "beam width must be between 1 and 64");
+        row("threads 100000", "", {"train", "--data", data, "--out", q(p("r2")), "--set", "threads=100000"},
+            "threads must be between 0");
+        row("temperature inf", "", {"sample", "--run", runDir, "--temperature", "inf"}, "temperature");
+        row("repetition penalty inf", "", {"sample", "--run", runDir, "--repetition-penalty", "inf"},
+            "repetition penalty");
+        row("length penalty nan", "", {"sample", "--run", runDir, "--beam", "2", "--length-penalty", "nan"},
+            "length penalty");
         // Weights in and out (issue 15): never pickle; an architecture GPT-2 lacks is named.
         row("import a pickle-only folder", "hf_pickle", {"import", "--hf", q(p("hf")), "--out", q(p("hfrun"))},
             "only model.safetensors is read");
@@ -244,6 +297,25 @@ private slots:
         undamage();
     }
 
+    void aNewRunReplacesTheMetricsOfOneThatNeverCheckpointed() {
+        // Killed before its first checkpoint, a run leaves config.json and metrics.csv; training into the
+        // same folder again starts afresh instead of appending to the old rows (issue 35).
+        const fs::path dir = p("restart");
+        fs::create_directories(dir);
+        fs::copy_file(m_run / "config.json", dir / "config.json");
+        twbtest::write(dir / "metrics.csv", "step,kind\n0,train\n1,train\n2,train\n");
+        const Out r =
+            run({"train", "--data", q(m_data), "--out", q(dir), "--preset", "tiny", "--quiet", "--set", "max_iters=2",
+                 "--set", "eval_interval=2", "--set", "eval_iters=1", "--set", "n_layer=1", "--set", "threads=1"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const std::string metrics = slurp(dir / "metrics.csv");
+        QVERIFY2(metrics.find("step,kind\n") == std::string::npos, metrics.c_str());  // the old header is gone
+        int steps0 = 0;
+        for (size_t at = 0; (at = metrics.find("\n0,train", at)) != std::string::npos; ++at)
+            ++steps0;
+        QVERIFY2(steps0 <= 1, metrics.c_str());
+        fs::remove_all(dir);
+    }
     void noRepeatNgramThatExhaustsTheVocabularyStopsWithAWarning_data() {
         QTest::addColumn<QStringList>("mode");
         QTest::newRow("sampling") << QStringList{"--temperature", "1", "--seed", "1"};
@@ -284,7 +356,8 @@ private slots:
         first.waitForFinished();
         // The kernel released the lock with the process: a resume now works.
         const Out resumed = run({"train", "--out", q(runDir), "--resume", "--quiet", "--set", "max_iters=2"});
-        QVERIFY2(resumed.code == 0 || resumed.err.contains("no checkpoints"), resumed.err.constData());
+        QVERIFY2(resumed.code == 0 || resumed.err.contains("stopped before its first checkpoint"),
+                 resumed.err.constData());
     }
 
     void sigtermDuringTrainingCheckpointsAndResumes() {
@@ -404,6 +477,25 @@ private:
             json m = json::parse(slurp(d / "meta.json"));
             m["vocab_size"] = 5;
             twbtest::write(d / "meta.json", m.dump(2));
+        } else if (what == "no_checkpoint") {
+            fs::remove_all(bad / "checkpoints");
+        } else if (what == "step_mismatch") {
+            editState([](json& j) { j["step"] = 999; });
+        } else if (what == "existing_gguf") {
+            twbtest::write(p("existing.gguf"), "a user's file");
+            m_undo.push_back(p("existing.gguf"));
+        } else if (what == "fifo") {
+            QVERIFY(::mkfifo(p("fifo").c_str(), 0600) == 0);
+            m_undo.push_back(p("fifo"));
+        } else if (what == "loop") {
+            fs::create_symlink(p("loop2"), p("loop1"));
+            fs::create_symlink(p("loop1"), p("loop2"));
+            m_undo.push_back(p("loop1"));
+            m_undo.push_back(p("loop2"));
+        } else if (what == "run_in_data") {
+            fs::copy(m_run, badData() / "myrun", fs::copy_options::recursive);
+        } else if (what == "notes_in_data") {
+            twbtest::write(badData() / "notes.txt", "my notes");
         } else if (what == "meta_array") {
             twbtest::write(badData() / "meta.json", "[]");
         } else if (what == "notes") {

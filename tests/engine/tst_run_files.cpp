@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 using namespace twb;
 
 class TestRunFiles : public QObject {
@@ -131,18 +133,22 @@ private slots:
         QCOMPARE(r.counts, counts);
         QCOMPARE(r.preview_ids.size(), size_t(10));
         QCOMPARE(r.token_texts.size(), static_cast<size_t>(d.vocab_size));
-        // A corpus inspected without a dataset gives the same figures and leaves no scratch folder.
-        const auto tmpBefore =
-            std::distance(std::filesystem::directory_iterator(std::filesystem::temp_directory_path()),
-                          std::filesystem::directory_iterator());
+        // A corpus inspected without a dataset gives the same figures and leaves no scratch folder (its own
+        // twb-inspect-PID-N: other tests running at the same time add and remove folders in /tmp too).
+        const auto scratchFolders = [] {
+            const std::string mine = "twb-inspect-" + std::to_string(::getpid()) + "-";
+            int n = 0;
+            for (const auto& e : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+                n += e.path().filename().string().rfind(mine, 0) == 0;
+            return n;
+        };
+        const int tmpBefore = scratchFolders();
         PrepareOptions again = o;
         again.out.clear();
         const auto r2 = inspect_tokenization(again, {}, 10);
         QCOMPARE(r2.counts, r.counts);
         QCOMPARE(r2.preview_ids, r.preview_ids);
-        const auto tmpAfter = std::distance(std::filesystem::directory_iterator(std::filesystem::temp_directory_path()),
-                                            std::filesystem::directory_iterator());
-        QCOMPARE(tmpAfter, tmpBefore);
+        QCOMPARE(scratchFolders(), tmpBefore);
     }
     void runNameNotesStatusAndWholeDeletion() {
         // Three runs as collect_runs sees them: one finished, one interrupted, one held by a trainer.

@@ -25,6 +25,7 @@
 #include <fstream>
 #include <numeric>
 #include <random>
+#include <set>
 
 namespace twb {
 
@@ -177,16 +178,46 @@ void check_output_folder(const fs::path& out, const std::vector<std::string>& in
         return;
     if (!overwrite)
         throw IoError(out.string() + " already exists; choose another output folder or allow overwriting (--force)");
+    nlohmann::json meta;
     bool dataset = false;
     try {
-        parse_prepared_meta(read_file(out / "meta.json"), out);
+        const std::string text = read_file(out / "meta.json");
+        parse_prepared_meta(text, out);
+        meta = nlohmann::json::parse(text);
         dataset = true;
-    } catch (const Error&) {
+    } catch (const std::exception&) {
     }
     if (!dataset)
         throw IoError(out.string() +
                       " is not a prepared dataset (no valid meta.json), so --force does not replace it; "
                       "choose another output folder");
+    // --force replaces only what prepare wrote: the names its meta.json lists (datasets prepared before
+    // that list existed: the names prepare writes). A run trained into the folder, or notes, stay safe.
+    std::set<std::string> ours;
+    if (meta.contains("files") && meta["files"].is_array()) {
+        for (const auto& f : meta["files"])
+            if (f.is_string())
+                ours.insert(f.get<std::string>());
+    } else {
+        ours = {"meta.json",       "corpus.txt",      "train.bin",      "val.bin",         "test.bin",
+                "train.pairs",     "val.pairs",       "test.pairs",     "train.docs",      "val.docs",
+                "vocab.json",      "merges.txt",      "tokenizer.json", "tokenizer.model", "spm_train.model",
+                "spm_train.vocab", "source_tokenizer"};
+    }
+    std::vector<std::string> foreign;
+    for (const auto& e : fs::directory_iterator(out, ec))
+        if (!ours.count(e.path().filename().string()))
+            foreign.push_back(e.path().filename().string());
+    if (!foreign.empty()) {
+        std::sort(foreign.begin(), foreign.end());
+        std::string names;
+        for (size_t i = 0; i < foreign.size() && i < 5; ++i)
+            names += (i ? ", " : "") + foreign[i];
+        if (foreign.size() > 5)
+            names += ", ... (" + std::to_string(foreign.size()) + " in all)";
+        throw IoError(out.string() + " holds what prepare did not write (" + names +
+                      "), so --force does not replace it; move those out or choose another output folder");
+    }
 }
 
 void remove_stale_prepare_temporaries(const fs::path& out) {
@@ -294,6 +325,14 @@ void finish_output(TempDir& tmp, const fs::path& out, nlohmann::json meta) {
     char when[32];
     std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     meta["created"] = when;
+    // What this preparation wrote: all that a later --force may replace (check_output_folder).
+    std::vector<std::string> files{"meta.json"};
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(tmp.path, ec))
+        if (e.path().filename() != "meta.json")
+            files.push_back(e.path().filename().string());
+    std::sort(files.begin() + 1, files.end());
+    meta["files"] = files;
     write_file_atomic(tmp.path / "meta.json", meta.dump(2));
     move_into_place(tmp, out);
 }
@@ -371,7 +410,10 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
             "the char tokenizer has no <bos>/<eos> tokens, which documents need; choose byte, word, "
             "bpe, unigram or bytebpe, or prepare without --documents");
     TempDir tmp;
-    const fs::path out = begin_output(opts.out, opts.corpus.inputs, opts.overwrite, tmp);
+    std::vector<std::string> inputs = opts.corpus.inputs;  // what must not lie inside --out
+    if (!opts.tokenizer_from.empty())
+        inputs.push_back(opts.tokenizer_from);
+    const fs::path out = begin_output(opts.out, inputs, opts.overwrite, tmp);
     auto stage = [&](const std::string& name) {
         return [&, name](uint64_t done, uint64_t total) { return !progress || progress(name, done, total); };
     };

@@ -127,7 +127,7 @@ void from_json(const nlohmann::json& j, RunConfig& c) {
 RunConfig read_config_file(const std::string& path, const RunConfig& base) {
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(read_file(path));
+        j = nlohmann::json::parse(read_file(path, 1 << 20));  // a config is small: 1 MiB at most
     } catch (const nlohmann::json::exception& e) {
         throw InputError(path + ": not valid JSON (" + std::string(e.what()) + "); a config is {\"n_layer\": 6, ...}");
     }
@@ -204,7 +204,8 @@ std::vector<std::string> RunConfig::validate() const {
     need(eval_iters >= 1, "eval_iters must be at least 1");
     need(log_interval >= 1, "log_interval must be at least 1");
     need(keep_checkpoints >= 1, "keep_checkpoints must be at least 1");
-    need(threads >= 0, "threads must not be negative (0 = all cores)");
+    need(threads >= 0 && threads <= 1024, "threads must be between 0 (all cores) and 1024");
+    need(probe_prompt.size() <= 4096, "probe_prompt holds at most 4096 bytes (the probe uses its first 64 tokens)");
     try {
         parse_device(device);
     } catch (const ConfigError& e) {

@@ -36,6 +36,9 @@ std::vector<std::string> split(const std::string& line) {
 }  // namespace
 
 MetricsLog::MetricsLog(const std::filesystem::path& path, int64_t resume_step, bool keep_eval_at_resume) {
+    std::error_code ec;
+    if (resume_step < 0)
+        std::filesystem::remove(path, ec);  // a new run: rows of one stopped before its first checkpoint go
     if (resume_step >= 0 && std::filesystem::exists(path)) {
         // Keep rows up to the resume point; what the resumed run writes again goes.
         std::ifstream in(path);

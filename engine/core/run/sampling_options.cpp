@@ -2,6 +2,7 @@
 #include "twb/errors.h"
 #include "twb/generation.h"
 
+#include <cmath>
 #include <string>
 
 namespace twb {
@@ -28,18 +29,21 @@ DecodeWeights parse_decode_weights(const std::string& s) {
 void SamplingOptions::validate() const {
     if (max_new_tokens < 0)
         throw ConfigError("max new tokens must not be negative");
-    if (!(temperature >= 0))
-        throw ConfigError("temperature must be 0 (greedy) or positive, not " + std::to_string(temperature));
+    if (!(temperature >= 0 && std::isfinite(temperature)))
+        throw ConfigError("temperature must be 0 (greedy) or a positive finite number, not " +
+                          std::to_string(temperature));
     if (!(top_p > 0 && top_p <= 1))
         throw ConfigError("top-p must be in (0, 1], not " + std::to_string(top_p));
     if (top_k < 0)
         throw ConfigError("top-k must be 0 (off) or positive");
-    if (!(repetition_penalty > 0))
-        throw ConfigError("repetition penalty must be positive (1 = off)");
+    if (!(repetition_penalty > 0 && std::isfinite(repetition_penalty)))
+        throw ConfigError("repetition penalty must be a positive finite number (1 = off)");
     if (no_repeat_ngram < 0)
         throw ConfigError("no-repeat-ngram must be 0 (off) or positive");
-    if (beam_width < 1)
-        throw ConfigError("beam width must be at least 1");
+    if (beam_width < 1 || beam_width > 64)
+        throw ConfigError("beam width must be between 1 and 64 (got " + std::to_string(beam_width) + ")");
+    if (!std::isfinite(length_penalty))
+        throw ConfigError("length penalty must be a finite number (0 = none, 1 = per token)");
     if (num_samples < 1)
         throw ConfigError("number of samples must be at least 1");
     if (beam_width > 1 && num_samples > beam_width)

@@ -141,13 +141,43 @@ bool looks_binary(std::string_view head) {
     return !head.empty() && control * 100 > head.size() * 5;
 }
 
-std::string read_file(const fs::path& path) {
+std::string read_file(const fs::path& path, uint64_t max_bytes) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec) {
+        if (ec == std::errc::too_many_symbolic_link_levels)
+            throw InputError(path.string() + ": a loop of symbolic links; point it at a file");
+        if (ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory)
+            throw InputError(path.string() + ": no such file");
+        if (ec == std::errc::permission_denied)
+            throw InputError(path.string() + ": permission denied; make it readable or give another file");
+        throw InputError(path.string() + ": cannot read it (" + ec.message() + ")");
+    }
+    if (fs::is_directory(st))
+        throw InputError(path.string() + " is a folder; give a file");
+    if (!fs::is_regular_file(st))
+        throw InputError(path.string() + " is not a regular file (a FIFO, a device or a socket); give a file");
+    const uint64_t size = fs::file_size(path, ec);
+    if (!ec && size > max_bytes)
+        throw InputError(path.string() + " is " + human_bytes(size) + "; at most " + human_bytes(max_bytes) +
+                         " is read here (is it the right file?)");
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw InputError(path.string() + ": cannot open the file (check that it exists and is readable)");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+        throw InputError(path.string() + ": cannot open the file (check that it is readable)");
+    // Read in blocks with the cap enforced as it goes: /proc files say size 0, and a file may grow.
+    std::string out;
+    if (!ec)
+        out.reserve(static_cast<size_t>(size));
+    char buf[1 << 16];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        out.append(buf, static_cast<size_t>(in.gcount()));
+        if (out.size() > max_bytes)
+            throw InputError(path.string() + " holds more than " + human_bytes(max_bytes) +
+                             ", the most read here (is it the right file?)");
+    }
+    if (in.bad())
+        throw InputError(path.string() + ": reading failed");
+    return out;
 }
 
 void write_file_atomic(const fs::path& path, std::string_view content) {

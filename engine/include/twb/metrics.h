@@ -30,6 +30,7 @@ public:
     /// Opens (creating with a header) path. When resume_step >= 0, rows of the part of the run that is
     /// redone are dropped first: training rows after resume_step, evaluations from resume_step on
     /// (the one at resume_step is kept when keep_eval_at_resume, i.e. the checkpoint had evaluated).
+    /// A new run (resume_step < 0) replaces an existing file: a run stopped before its first checkpoint.
     MetricsLog(const std::filesystem::path& path, int64_t resume_step = -1, bool keep_eval_at_resume = false);
     ~MetricsLog();
     MetricsLog(const MetricsLog&) = delete;

@@ -30,8 +30,13 @@ size_t utf8_incomplete_tail(std::string_view s);
 /// True when the first bytes of a file look binary (NUL bytes or many control bytes).
 bool looks_binary(std::string_view head);
 
-/// Reads a whole file; throws InputError naming the file when it cannot.
-std::string read_file(const std::filesystem::path& path);
+/// The most read_file reads unless told otherwise (2 GiB): a bigger "file" is a mistake or a device.
+constexpr uint64_t kReadFileLimit = uint64_t(2) << 30;
+
+/// Reads a whole regular file of at most max_bytes. InputError naming the file and the problem when it
+/// is missing, a folder, not a regular file (a FIFO, a device such as /dev/zero: never opened, so never
+/// blocks or grows without end), behind a symlink loop, unreadable, or larger than max_bytes.
+std::string read_file(const std::filesystem::path& path, uint64_t max_bytes = kReadFileLimit);
 
 /// Writes a file atomically: to a temporary beside it (flushed), then renamed over the target, so a
 /// reader sees the old file or the new one, never half of one. The one atomic-write helper of the engine.

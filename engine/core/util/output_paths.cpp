@@ -1,0 +1,56 @@
+// check_output_file: the rule for file outputs (twb/output_paths.h).
+#include "twb/output_paths.h"
+
+#include "twb/errors.h"
+
+namespace twb {
+
+namespace fs = std::filesystem;
+
+namespace {
+fs::path canonical_or_absolute(const fs::path& p) {
+    std::error_code ec;
+    fs::path c = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    return ec ? fs::absolute(p).lexically_normal() : c;
+}
+
+bool inside_or_same(const fs::path& p, const fs::path& folder) {
+    const auto rel = p.lexically_relative(folder);
+    return !rel.empty() && *rel.begin() != "..";
+}
+}  // namespace
+
+void check_output_file(const fs::path& out, const std::vector<fs::path>& inputs, bool replace) {
+    if (out.empty())
+        throw InputError("no output file given");
+    const fs::path target = canonical_or_absolute(out);
+    for (const auto& in : inputs) {
+        if (in.empty())
+            continue;
+        const fs::path source = canonical_or_absolute(in);
+        if (target == source)
+            throw InputError(out.string() + " is " + in.string() +
+                             ", which this command reads; write the output to another file");
+        if (inside_or_same(target, source))
+            throw InputError(out.string() + " lies inside " + in.string() +
+                             ", which this command reads; write the output outside it");
+    }
+    std::error_code ec;
+    for (fs::path dir = target.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+        if (fs::is_directory(dir / "checkpoints", ec) && fs::is_regular_file(dir / "config.json", ec))
+            throw InputError(out.string() + " lies inside the run folder " + dir.string() +
+                             ", whose files are the run's; write the output outside it");
+        if (fs::is_regular_file(dir / "meta.json", ec) && fs::is_regular_file(dir / "train.bin", ec))
+            throw InputError(out.string() + " lies inside the prepared dataset " + dir.string() +
+                             ", whose files are the dataset's; write the output outside it");
+        if (dir == dir.parent_path())
+            break;
+    }
+    const fs::file_status st = fs::status(target, ec);
+    if (fs::is_directory(st))
+        throw InputError(out.string() + " is a folder; give a file name (e.g. " + (out / "out").string() + ")");
+    if (fs::exists(st) && !replace)
+        throw InputError(out.string() + " already exists; choose another name or replace it (--force)");
+}
+
+}  // namespace twb

@@ -1,0 +1,18 @@
+// Where a command may write a file: never onto or into what it reads, never into a run or a prepared
+// dataset (their files are theirs: a checkpoint, config.json, meta.json), never over an existing file
+// unless asked. One rule for every file output of `twb` and the GUI. Public API; no torch.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace twb {
+
+/// Checks an output file path before anything is written. InputError naming the problem and what to do
+/// when out is empty, is or lies inside one of inputs (files or folders the command reads), lies inside a
+/// run folder (one holding checkpoints/) or a prepared dataset (one holding meta.json), is a folder, or
+/// exists while replace is false.
+void check_output_file(const std::filesystem::path& out, const std::vector<std::filesystem::path>& inputs,
+                       bool replace);
+
+}  // namespace twb
