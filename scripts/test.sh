@@ -1,18 +1,43 @@
 #!/usr/bin/env bash
 # Command 2 of the README (and what CI runs): install and build where needed, then run every test
-# against Debian's libtorch (build/), and again against the torch wheel (build-wheel/) when its virtual
-# environment exists (scripts/setup.sh --libtorch=wheel makes it; TWB_TEST_WHEEL=0 skips that pass).
+# against Debian's libtorch (build/); the engine's and the UI's tests a second time with dtype=auto resolved the other
+# way (TWB_CPU_BF16: bf16 on a CPU without native bf16, float32 on one with it), so that one machine
+# proves the suite on both kinds of CPU (TWB_TEST_BF16_SWITCH=0 skips that pass); and everything again
+# against the torch wheel (build-wheel/) when its virtual environment exists (scripts/setup.sh
+# --libtorch=wheel makes it; TWB_TEST_WHEEL=0 skips that pass). Under CI=true a skipped test fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
 export QT_QPA_PLATFORM=offscreen
-ctest --test-dir build --output-on-failure -j"$(nproc)" "$@"
+
+# Fails under CI=true when a test skipped anything: Qt Test's "SKIP :" lines or a packaging check's
+# "SKIP:" in ctest's full log of the last run (LastTest.log holds every test's output, passing or not).
+no_skips() {
+  local log=$1/Testing/Temporary/LastTest.log
+  if [ "${CI:-}" = true ] && grep -E '^SKIP *:' "$log" >/dev/null; then
+    echo "test: error: under CI=true no test may skip; these did:" >&2
+    grep -E '^SKIP *:' "$log" >&2
+    return 1
+  fi
+}
+
+# Label cuda needs a GPU (bench/gpu_check.sh runs it on one); everything else runs here.
+ctest --test-dir build --output-on-failure -j"$(nproc)" -LE cuda "$@"
+no_skips build
+
+if [ "${TWB_TEST_BF16_SWITCH:-1}" != 0 ]; then
+  if grep -qwE 'avx512_bf16|amx_bf16' /proc/cpuinfo; then other=0; else other=1; fi
+  echo "test: the engine's and the UI's tests again with TWB_CPU_BF16=$other (dtype=auto as on the other kind of CPU)"
+  TWB_CPU_BF16=$other ctest --test-dir build --output-on-failure -j"$(nproc)" -L 'engine|ui' -LE cuda "$@"
+  no_skips build
+fi
 VENV=${TWB_TORCH_VENV:-$HOME/.local/share/transformer-workbench/torch-wheel}
 if [ "${TWB_TEST_WHEEL:-1}" != 0 ] && compgen -G "$VENV/lib/python3*/site-packages/torch/share/cmake/Torch/TorchConfig.cmake" >/dev/null; then
   echo "test: the torch wheel in $VENV: building build-wheel/ and running the suite against it"
   TWB_LIBTORCH=wheel bash scripts/build.sh
-  ctest --test-dir build-wheel --output-on-failure -j"$(nproc)" "$@"
+  ctest --test-dir build-wheel --output-on-failure -j"$(nproc)" -LE cuda "$@"
+  no_skips build-wheel
 else
   echo "test: tested against Debian's libtorch only (scripts/setup.sh --libtorch=wheel installs the torch wheel; the suite then runs against it too)"
 fi

@@ -11,6 +11,17 @@
 #include <random>
 #include <string>
 
+/// A check that cannot run on this machine (a missing package, a CPU without an instruction): a skip
+/// that says why on a developer's machine, and a failure under CI=true, where setup must provide what
+/// every test needs (a skip would otherwise count as a pass).
+#define TWB_SKIP_OR_FAIL(reason)                                                                    \
+    do {                                                                                            \
+        const QString twbWhy = (reason);                                                            \
+        if (qEnvironmentVariable("CI") == QLatin1String("true"))                                    \
+            QFAIL(qPrintable("cannot run under CI=true, where nothing may be skipped: " + twbWhy)); \
+        QSKIP(qPrintable(twbWhy));                                                                  \
+    } while (0)
+
 namespace twbtest {
 
 inline std::filesystem::path path(const QTemporaryDir& d, const char* name = "") {

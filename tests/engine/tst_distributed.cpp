@@ -84,7 +84,7 @@ class TestDistributed : public QObject {
 private slots:
     void initTestCase() {
         if (twb::distributed_backends().empty())
-            QSKIP("this build has no c10d backend (install libgloo-dev and rebuild)");
+            TWB_SKIP_OR_FAIL("this build has no c10d backend (install libgloo-dev and rebuild)");
         twbtest::write(twbtest::path(m_dir, "c.txt"), twbtest::english_like(40000));
         twb::PrepareOptions o;
         o.corpus.inputs = {twbtest::path(m_dir, "c.txt").string()};
