@@ -2,7 +2,8 @@
 # Configures and builds into ./build (Release, Ninja, ccache when present) against the libtorch CMake
 # finds (the user's Torch_DIR/CMAKE_PREFIX_PATH, else Debian's, else the torch wheel's venv).
 # TWB_LIBTORCH=wheel (or --libtorch=wheel) builds against the venv of `scripts/setup.sh --libtorch=wheel`
-# ($TWB_TORCH_VENV) into ./build-wheel instead.
+# ($TWB_TORCH_VENV) into ./build-wheel instead. TWB_TARGETS="a b" builds only those targets (command 1
+# builds just the programs and the sentencepiece module; command 2 builds the rest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LIBTORCH=${TWB_LIBTORCH:-auto}
@@ -20,4 +21,5 @@ else
   BUILD_DIR=${BUILD_DIR:-build}
 fi
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release} "${ARGS[@]}"
-cmake --build "$BUILD_DIR" -j"$(nproc)"
+# shellcheck disable=SC2086
+cmake --build "$BUILD_DIR" -j"$(nproc)" ${TWB_TARGETS:+--target $TWB_TARGETS}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Prepares, on a Debian 12 build machine, what bench/gpu_check.sh needs on a GPU machine that has no Qt,
+# no Debian libraries and no network, only a Python with the same torch wheel (docs/benchmarks.md, "The
+# GPU check"): twb, its sentencepiece module and the CUDA tests built against that wheel (TWB_LIBTORCH=
+# wheel, no GUI) into build-gpu/, then copied with the Debian libraries they need (ICU 72, sentencepiece,
+# libcrypto 3, ...; about 50 MB) and the corpora the check uses into gpu-bundle/ (git ignores both).
+#
+#   TWB_TORCH_VENV=~/.local/share/transformer-workbench/torch-2.11 bash bench/gpu_bundle.sh
+#   NANOGPT=/path/to/a/nanoGPT/checkout bash bench/gpu_bundle.sh   # also bundles nanoGPT (its files, not ours)
+#
+# The venv must hold the torch version of the GPU machine's Python (`python3 -c 'import torch;
+# print(torch.__version__)'` there): `python3 -m venv V && V/bin/pip install torch==2.11.0`.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+venv=${TWB_TORCH_VENV:-$HOME/.local/share/transformer-workbench/torch-wheel}
+shared=${TWB_SHARED:-$here/../shared}
+out=gpu-bundle
+[ -x "$venv/bin/python" ] || { echo "gpu_bundle: error: no venv at $venv (set TWB_TORCH_VENV)" >&2; exit 2; }
+version=$("$venv/bin/python" -c 'import torch; print(torch.__version__)')
+echo "gpu_bundle: torch $version from $venv"
+
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTWB_LIBTORCH=wheel -DTWB_TORCH_VENV="$venv" \
+  -DTWB_BUILD_GUI=OFF >/dev/null
+cmake --build build-gpu -j"$(nproc)" --target twb twb_spm tst_cuda
+
+rm -rf "$out.tmp"
+mkdir -p "$out.tmp/bin" "$out.tmp/lib" "$out.tmp/data"
+cp build-gpu/bin/twb build-gpu/bin/libtwb_spm.so build-gpu/bin/tst_cuda "$out.tmp/bin/"
+cp tests/engine/check_std_bindings.sh "$out.tmp/bin/"
+# The Debian libraries outside torch and the system's base (libc, libstdc++, libgcc_s, libm, ...).
+for f in "$out.tmp"/bin/twb "$out.tmp"/bin/libtwb_spm.so "$out.tmp"/bin/tst_cuda; do
+  ldd "$f" | awk '/=> \//{print $3}'
+done | sort -u | grep -v -E '/(torch|nvidia)/|/lib(c|m|dl|rt|pthread|stdc\+\+|gcc_s)\.so|ld-linux' |
+  while read -r lib; do cp -L "$lib" "$out.tmp/lib/"; done
+cp "$shared/datasets/tinyshakespeare/input.txt" "$out.tmp/data/shakespeare.txt"
+mkdir -p "$out.tmp/data/multi30k"
+for f in train.de train.en val.de val.en test_2016_flickr.de test_2016_flickr.en; do
+  cp "$shared/datasets/multi30k/$f" "$out.tmp/data/multi30k/"
+done
+if [ -n "${NANOGPT:-}" ]; then
+  mkdir -p "$out.tmp/nanoGPT"
+  cp -r "$NANOGPT"/{model.py,train.py,sample.py,configurator.py,config,data} "$out.tmp/nanoGPT/"
+fi
+cp bench/gpu_check.sh "$out.tmp/"
+echo "$version" >"$out.tmp/torch-version"
+rm -rf "$out" && mv "$out.tmp" "$out"
+du -sh "$out"
+echo "gpu_bundle: carry $out/ to the GPU machine and run: bash $out/gpu_check.sh"

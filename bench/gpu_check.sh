@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The GPU check: what only a GPU can show, in one run of at most ~8 minutes on one H100 or H200, each
+# stage under its own time limit, printing one table at the end (docs/benchmarks.md, "The GPU check").
+# Runs from the folder bench/gpu_bundle.sh makes (twb, the sentencepiece module and the CUDA tests built
+# against the GPU machine's torch wheel, the Debian libraries they need, the corpora, and nanoGPT's files
+# when bundled), with that machine's python3 and its torch:
+#
+#   bash gpu-bundle/gpu_check.sh [OUT_DIR]        # logs and the table under OUT_DIR (default: $OUT or ./gpu-check)
+#
+# Stages: the environment (nvidia-smi, torch, twb doctor); the std:: binding check of twb; the CUDA tests
+# (tst_cuda); nanoGPT's shakespeare-char recipe, eager and --compile=True, against twb's baby-gpt preset
+# with defaults only (dtype auto), 2000 iterations each: median ms/iter and validation loss; 1000 greedy
+# tokens from "ROMEO:" as a whole `twb sample` process; the Multi30k preset's 1600 steps on the GPU,
+# translating test2016 and its BLEU. A stage that fails or runs out of time says so in the table.
+set -uo pipefail
+bundle=$(cd "$(dirname "$0")" && pwd)
+out=${1:-${OUT:-$PWD/gpu-check}}
+mkdir -p "$out"
+py=${PYTHON:-python3}
+torch_lib=$("$py" -c 'import torch, os; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
+site=$(dirname "$(dirname "$torch_lib")")
+nv=$(find "$site/nvidia" -maxdepth 2 -type d -name lib 2>/dev/null | tr '\n' ':')
+export LD_LIBRARY_PATH="$bundle/lib:$torch_lib:$nv${LD_LIBRARY_PATH:-}"
+export TWB_SPM_MODULE="$bundle/bin/libtwb_spm.so"
+twb="$bundle/bin/twb"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+declare -A row
+
+stage() {  # stage NAME SECONDS COMMAND...: runs it with a time limit, logs to $out/NAME.log
+  local name=$1 limit=$2
+  shift 2
+  local t0=$SECONDS
+  echo "== $name (limit ${limit}s)" | tee -a "$out/summary.log"
+  timeout --kill-after=10 "$limit" "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  echo "   rc $rc, $((SECONDS - t0)) s" | tee -a "$out/summary.log"
+  return $rc
+}
+median() { sort -n | awk '{a[NR]=$1} END {if (NR) print (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2); else print "-"}'; }
+
+# 1. The machine.
+stage env 60 bash -c "nvidia-smi; $py -c 'import torch; print(\"torch\", torch.__version__, torch.version.cuda, torch.cuda.get_device_name(0))'; $twb doctor --no-speed"
+gpu=$(sed -n 's/^GPU *//p' "$out/env.log" | head -1)
+torchv=$(sed -n 's/^torch \([^ ]*\).*/\1/p' "$out/env.log" | head -1)
+row[precision]=$(sed -n 's/^precision *//p' "$out/env.log" | head -1)
+
+# 2. Bindings and the CUDA tests.
+stage bindings 60 bash "$bundle/bin/check_std_bindings.sh" "$twb" --version && row[bindings]=pass || row[bindings]=FAIL
+stage cuda_tests 240 "$bundle/bin/tst_cuda" && row[cuda_tests]="pass ($(grep -c '^PASS' "$out/cuda_tests.log") functions)" ||
+  row[cuda_tests]="FAIL: $(grep -m1 -E '^FAIL|^SKIP' "$out/cuda_tests.log")"
+
+# 3. nanoGPT against twb, shakespeare-char, 2000 iterations.
+if [ -d "$bundle/nanoGPT" ]; then
+  cp -r "$bundle/nanoGPT" "$work/nanoGPT"
+  cp "$bundle/data/shakespeare.txt" "$work/nanoGPT/data/shakespeare_char/input.txt"
+  (cd "$work/nanoGPT" && "$py" data/shakespeare_char/prepare.py >/dev/null)
+  nano() {  # nano LABEL ITERS ARGS...
+    local label=$1 iters=$2
+    shift 2
+    (cd "$work/nanoGPT" && stage "$label" 240 "$py" train.py config/train_shakespeare_char.py --max_iters="$iters" \
+      --lr_decay_iters=5000 --eval_interval="$iters" --eval_iters=100 --log_interval=10 --always_save_checkpoint=False "$@")
+  }
+  nano nanogpt_eager 2000 --compile=False
+  row[nano_eager_ms]=$(sed -n 's/^iter \([0-9]*\): .*time \([0-9.]*\)ms.*/\1 \2/p' "$out/nanogpt_eager.log" |
+    awk '$1 >= 100 {print $2}' | median)
+  row[nano_eager_val]=$(sed -n 's/^step 2000: .*val loss \([0-9.]*\).*/\1/p' "$out/nanogpt_eager.log")
+  nano nanogpt_compile 300 --compile=True
+  row[nano_compile_ms]=$(sed -n 's/^iter \([0-9]*\): .*time \([0-9.]*\)ms.*/\1 \2/p' "$out/nanogpt_compile.log" |
+    awk '$1 >= 200 {print $2}' | median)
+fi
+stage twb_prepare 120 "$twb" prepare --input "$bundle/data/shakespeare.txt" --tokenizer char --val-fraction 0.1 \
+  --out "$work/shakespeare"
+stage twb_train 300 "$twb" train --data "$work/shakespeare" --out "$work/baby" --preset baby-gpt \
+  --set max_iters=2000 --set eval_interval=2000 --set eval_iters=100
+row[twb_ms]=$(sed -n 's/.*median \([0-9.]*\) ms\/step.*/\1/p' "$out/twb_train.log" | tail -1)
+row[twb_val]=$(sed -n 's/.*last val loss \([0-9.]*\).*/\1/p' "$out/twb_train.log" | tail -1)
+row[twb_dtype]=$(grep -m1 -o -E '(float32|bfloat16) \([^)]*\)' "$out/twb_train.log")
+
+# 4. Generation: 1000 greedy tokens from "ROMEO:" as a whole process.
+t0=$(date +%s.%N)
+stage twb_sample 120 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 --no-history --timing
+t1=$(date +%s.%N)
+row[sample_s]=$(echo "$t1 - $t0" | bc -l | xargs printf '%.2f')
+row[sample_tps]=$(grep -o -E '\(([0-9.]+) tokens/s\)' "$out/twb_sample.log" | tail -1)
+
+# 5. The Multi30k preset on the GPU: 1600 steps, test2016 greedy BLEU.
+m=$bundle/data/multi30k
+stage m30k_prepare 180 "$twb" prepare --source "$m/train.de" --target "$m/train.en" --val-source "$m/val.de" \
+  --val-target "$m/val.en" --test-source "$m/test_2016_flickr.de" --test-target "$m/test_2016_flickr.en" \
+  --source-lang de --target-lang en --tokenizer bpe --vocab-size 8000 --out "$work/m30k"
+stage m30k_train 300 "$twb" train --data "$work/m30k" --out "$work/m30k_run" --preset multi30k
+row[m30k_ms]=$(sed -n 's/.*median \([0-9.]*\) ms\/step.*/\1/p' "$out/m30k_train.log" | tail -1)
+row[m30k_s]=$(sed -n 's/.* ms\/step, \([0-9.]*\) s$/\1/p' "$out/m30k_train.log" | tail -1)
+t0=$(date +%s.%N)
+stage m30k_translate 120 bash -c "'$twb' translate --run '$work/m30k_run' --input '$m/test_2016_flickr.de' >'$work/hyp.en'"
+t1=$(date +%s.%N)
+row[translate_s]=$(echo "$t1 - $t0" | bc -l | xargs printf '%.2f')
+stage m30k_bleu 60 "$twb" bleu --ref "$m/test_2016_flickr.en" --hyp "$work/hyp.en"
+row[bleu]=$(grep -m1 -o -E 'BLEU[^,]*' "$out/m30k_bleu.log")
+
+{
+  echo
+  echo "| GPU check | $(date -u +%F) | ${gpu:-no GPU seen} | torch ${torchv:-?} |"
+  echo "|---|---|---|---|"
+  echo "| dtype=auto | ${row[precision]:-?} | | |"
+  echo "| std:: bindings of twb | ${row[bindings]:-?} | | |"
+  echo "| CUDA tests | ${row[cuda_tests]:-?} | | |"
+  echo "| shakespeare-char 6x6x384, 2000 iters: median ms/iter | nanoGPT eager ${row[nano_eager_ms]:--} | nanoGPT compile ${row[nano_compile_ms]:--} | twb ${row[twb_ms]:--} (${row[twb_dtype]:-?}) |"
+  echo "| val loss at 2000 | nanoGPT ${row[nano_eager_val]:--} | | twb ${row[twb_val]:--} |"
+  echo "| 1000 greedy tokens, whole twb sample process | ${row[sample_s]:-?} s | in process ${row[sample_tps]:-?} | |"
+  echo "| Multi30k preset (1600 steps) | ${row[m30k_ms]:--} ms/step | ${row[m30k_s]:--} s of training | test2016 ${row[bleu]:--} |"
+  echo "| translate 1000 test2016 lines, whole process | ${row[translate_s]:-?} s | | |"
+} | tee "$out/table.md"
