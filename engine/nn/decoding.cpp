@@ -179,13 +179,16 @@ SampleResult beam_search(LogitsSource& src, const std::vector<int32_t>& prompt, 
             break;
         }
         res.generated += static_cast<int64_t>(next.size());
-        // Done when W hypotheses have finished and none alive can still beat the best of them.
+        // Done when W hypotheses have finished and none alive can still beat the best of them. The live
+        // ones are unfinished prefixes then: they are not candidates (only those cut by max_new_tokens are).
         if (static_cast<int>(finished.size()) >= W) {
             double bestDone = -1e300;
             for (auto& f : finished)
                 bestDone = std::max(bestDone, normalised(f));
-            if (normalised(next.front()) <= bestDone)
+            if (normalised(next.front()) <= bestDone) {
+                alive.clear();
                 break;
+            }
         }
         src.reorder(parents);
         alive = std::move(next);

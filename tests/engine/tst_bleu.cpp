@@ -64,6 +64,28 @@ private slots:
         const auto c = corpus_bleu({"the the the the"}, {"the cat"});
         QCOMPARE(c.correct[0], int64_t(1));
     }
+    void smallCorpusByHand() {
+        // Every order matched in part, clipping and the brevity penalty at once. Hypotheses "a" x 12 and
+        // "a" x 13 against "a a a a a b" + "c" x 14 (20 words) and "b a a c a c c c c c" (10 words). Clipped
+        // matches: 1-grams 5 + 3, 2-grams 4 + 1, 3-grams 3 + 0, 4-grams 2 + 0 of 25, 23, 21, 19; lengths 25
+        // and 30, so BP = exp(1 - 30/25): BLEU = 100 * BP * exp(mean of log(8/25, 5/23, 3/21, 2/19)) = 14.72.
+        auto repeat = [](const std::string& w, int n) {
+            std::string s;
+            for (int i = 0; i < n; ++i)
+                s += (i ? " " : "") + w;
+            return s;
+        };
+        const auto b = corpus_bleu({repeat("a", 12), repeat("a", 13)},
+                                   {"a a a a a b " + repeat("c", 14), "b a a c a " + repeat("c", 5)});
+        QCOMPARE(b.correct, (std::vector<int64_t>{8, 5, 3, 2}));
+        QCOMPARE(b.total, (std::vector<int64_t>{25, 23, 21, 19}));
+        QVERIFY(near(b.brevity_penalty, std::exp(-0.2)));
+        const double expected =
+            100 * std::exp(-0.2) *
+            std::exp((std::log(8.0 / 25) + std::log(5.0 / 23) + std::log(3.0 / 21) + std::log(2.0 / 19)) / 4);
+        QVERIFY2(near(b.score, expected), qPrintable(QString("%1 vs %2").arg(b.score).arg(expected)));
+        QVERIFY(std::abs(expected - 14.7243) < 1e-4);  // the figure, written out
+    }
     void mismatchedCountsAreRefused() { QVERIFY_THROWS_EXCEPTION(InputError, corpus_bleu({"a"}, {"a", "b"})); }
     void chrfFromItsDefinition() {
         QVERIFY(near(corpus_chrf({"abc"}, {"abc"}).score, 100));

@@ -110,7 +110,7 @@ private slots:
         const auto exact = torch::mv(W.to(torch::kBFloat16).to(torch::kFloat64), x.to(torch::kFloat64));
         const auto absdot = torch::mv(W.abs().to(torch::kFloat64), x.abs().to(torch::kFloat64));
         if (!cpu_has_avx2_fma())
-            QSKIP("this CPU has no AVX2+FMA: the AVX2 kernel cannot run here");
+            TWB_SKIP_OR_FAIL("this CPU has no AVX2+FMA: the AVX2 kernel cannot run here");
         gemv_bf16(m, x.data_ptr<float>(), got.data(), true);
         for (int r = 0; r < rows; ++r) {
             // fp32 accumulation in another order: each differs from the exact sum by at most
@@ -140,7 +140,7 @@ private slots:
         const auto X = torch::randn({inputs, cols});
         for (bool avx2 : {false, true}) {
             if (avx2 && !cpu_has_avx2_fma())
-                QSKIP("this CPU has no AVX2+FMA: the AVX2 kernel cannot run here");
+                TWB_SKIP_OR_FAIL("this CPU has no AVX2+FMA: the AVX2 kernel cannot run here");
             std::vector<float> Y(static_cast<size_t>(inputs * rows)), y(static_cast<size_t>(rows));
             gemm_bf16(m, X.data_ptr<float>(), Y.data(), inputs, avx2);
             for (int t = 0; t < inputs; ++t) {
@@ -267,10 +267,36 @@ private slots:
     }
 
     void processStartIsInThePast() {
+        // The kernel's start time of this process, read here on its own (field 22 of /proc/self/stat, clock
+        // ticks since boot), against CLOCK_BOOTTIME (the clock that start time counts on, as /proc/uptime
+        // does) read just before and just after the call: the figure must lie between the two readings
+        // minus the start time. It is also at least this thread's CPU time (the main thread cannot have run
+        // longer than the process has existed), and it advances with the clock.
+        std::ifstream in("/proc/self/stat");
+        const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const auto close = stat.rfind(')');  // the command name, in parentheses, may hold spaces
+        QVERIFY(close != std::string::npos);
+        std::istringstream rest(stat.substr(close + 1));
+        std::vector<std::string> fields;  // fields[0] is field 3, the state
+        for (std::string x; rest >> x;)
+            fields.push_back(x);
+        QVERIFY(fields.size() > 19);
+        const double startMs = std::stod(fields[19]) * 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+        auto msOf = [](clockid_t clock) {
+            timespec t{};
+            clock_gettime(clock, &t);
+            return static_cast<double>(t.tv_sec) * 1000.0 + static_cast<double>(t.tv_nsec) * 1e-6;
+        };
+        const double cpu = msOf(CLOCK_THREAD_CPUTIME_ID);
+        const double before = msOf(CLOCK_BOOTTIME);
         const double a = ms_since_process_start();
-        QVERIFY(a >= 0);
-        QVERIFY(a < 24 * 3600 * 1000.0);
-        QVERIFY(ms_since_process_start() >= a);
+        const double after = msOf(CLOCK_BOOTTIME);
+        QVERIFY2(
+            a >= before - startMs - 1e-3 && a <= after - startMs + 1e-3,
+            qPrintable(QString("%1 ms, expected between %2 and %3").arg(a).arg(before - startMs).arg(after - startMs)));
+        QVERIFY2(a >= cpu, qPrintable(QString("%1 ms since the start, but the main thread ran %2 ms").arg(a).arg(cpu)));
+        QTest::qSleep(30);
+        QVERIFY(ms_since_process_start() >= a + 30 - 1e-3);
     }
 
     void sessionChoosesAndFloat32IsTheOldPath() {

@@ -5,9 +5,11 @@
 // position kind, with and without bias, tied and untied: logits and attention weights of a full
 // forward pass and of KV-cached decoding. Generation's sliding window is checked against what the
 // model must see after the window moves; loss, accuracy, perplexity and bits per character against a
-// hand-made model whose logits are known. Weights are re-drawn large (std 0.5) so attention is sharp
-// and a wrong sign or offset moves the logits by far more than the 1e-5 tolerance.
+// hand-made model whose logits are known (the trainer's accuracy too, bits per character over multi-byte
+// characters too), and evaluation without dropout. Weights are re-drawn large (std 0.5) so attention is
+// sharp and a wrong sign or offset moves the logits by far more than the 1e-5 tolerance.
 #include "core/data/token_file.h"
+#include "core/tokenizers/tokenizer.h"
 #include "nn/checkpoint.h"
 #include "nn/decoding.h"
 #include "nn/evaluator.h"
@@ -19,6 +21,7 @@
 #include "twb/session.h"
 #include "twb/training.h"
 
+#include <array>
 #include <cmath>
 #include <set>
 
@@ -493,6 +496,221 @@ private slots:
         QVERIFY2(std::abs(e.val_perplexity - V) < 1e-4, qPrintable(QString::number(e.val_perplexity)));
         QVERIFY2(std::abs(e.val_bpc - std::log2(V)) < 1e-6, qPrintable(QString::number(e.val_bpc)));
         QVERIFY(e.val_accuracy >= 0 && e.val_accuracy <= 1);
+    }
+
+    void trainerAccuracyOfAKnownModel() {
+        // The trainer's evaluation draws random windows, but on the text "abcd" repeated every window of 8
+        // inputs holds each letter twice. A bigram model made by hand predicts a -> b, b -> c, c -> a and
+        // d -> a: right after a, b and d, wrong after c (which d follows). So exactly 6 of every 8 targets
+        // are right, whatever windows are drawn: train and val accuracy 0.75 exactly; and the loss is the
+        // mean over the four letters of that letter's cross-entropy, worked out below from the weights.
+        QTemporaryDir d;
+        std::string text;
+        for (int i = 0; i < 3000; ++i)
+            text += "abcd";
+        twbtest::write(twbtest::path(d, "abcd.txt"), text);
+        PrepareOptions po;
+        po.corpus.inputs = {twbtest::path(d, "abcd.txt").string()};
+        po.out = twbtest::path(d, "data");
+        prepare_dataset(po);
+        const int V = open_prepared(po.out).vocab_size;
+        const auto tok = load_tokenizer(po.out);
+        std::array<int32_t, 4> id{};
+        for (int k = 0; k < 4; ++k)
+            id[static_cast<size_t>(k)] = tok->encode(std::string(1, static_cast<char>('a' + k)))[0];
+        RunConfig cfg = small_config(Position::Rotary, true, false);  // untied: the head maps freely
+        cfg.data_dir = po.out.string();
+        cfg.vocab_size = V;
+        cfg.n_layer = 1;
+        cfg.n_head = 1;
+        cfg.n_embd = 4;
+        cfg.block_size = 8;
+        cfg.batch_size = 4;
+        cfg.max_iters = 1;
+        cfg.eval_interval = 1;
+        cfg.eval_iters = 3;
+        cfg.threads = 1;
+        const auto runDir = twbtest::path(d, "run");
+        TrainJob job;
+        job.config = cfg;
+        job.run_dir = runDir.string();
+        train(job, {});
+        // The bigram model: blocks all zero (each adds nothing), letter k embedded as channel k (one-hot), the
+        // final LayerNorm's gain 1 and bias 0, and head row "next(u)" reading channel u.
+        const int predicted[4] = {1, 2, 0, 0};  // a -> b, b -> c, c -> a, d -> a
+        const int truth[4] = {1, 2, 3, 0};      // the text: a -> b, b -> c, c -> d, d -> a
+        nn::GPT model(cfg);
+        {
+            torch::NoGradGuard ng;
+            for (auto& p : model->parameters())
+                p.zero_();
+            model->transformer->ln_f->weight.fill_(1.0);
+            for (int u = 0; u < 4; ++u) {
+                model->transformer->wte->weight[id[static_cast<size_t>(u)]][u] = 1.0;
+                model->lm_head->weight[id[static_cast<size_t>(predicted[u])]][u] = 1.0;
+            }
+        }
+        CheckpointState st;
+        st.step = 1;
+        st.config = cfg;
+        nn::save_checkpoint(runDir, model, nullptr, st);
+        // By hand: LayerNorm of a one-hot vector over 4 channels is hi = (3/4) / s at the hot channel and
+        // lo = -(1/4) / s elsewhere, s = sqrt(3/16 + eps); logit[w] sums the channels u with next(u) = w.
+        const double sd = std::sqrt(3.0 / 16 + cfg.norm_eps), hi = 0.75 / sd, lo = -0.25 / sd;
+        double loss = 0;
+        for (int u = 0; u < 4; ++u) {
+            std::vector<double> logit(static_cast<size_t>(V), 0.0);
+            for (int c = 0; c < 4; ++c)
+                logit[static_cast<size_t>(id[static_cast<size_t>(predicted[c])])] += c == u ? hi : lo;
+            double z = 0;
+            for (double l : logit)
+                z += std::exp(l);
+            loss += (std::log(z) - logit[static_cast<size_t>(id[static_cast<size_t>(truth[u])])]) / 4;
+        }
+        TrainJob fine;
+        fine.config = cfg;
+        fine.run_dir = twbtest::path(d, "fine").string();
+        fine.init_from = runDir.string();
+        fine.init_checkpoint = "last";
+        std::vector<EvalReport> evals;
+        TrainCallbacks cb;
+        cb.on_eval = [&](const EvalReport& e) { evals.push_back(e); };
+        train(fine, cb);
+        QVERIFY(!evals.empty());
+        const auto& e = evals[0];
+        QCOMPARE(e.step, int64_t(0));
+        QVERIFY2(std::abs(e.val_accuracy - 0.75) < 1e-12, qPrintable(QString::number(e.val_accuracy)));
+        QVERIFY2(std::abs(e.train_accuracy - 0.75) < 1e-12, qPrintable(QString::number(e.train_accuracy)));
+        QVERIFY2(std::abs(e.val_loss - loss) < 1e-5, qPrintable(QString("%1 vs %2").arg(e.val_loss).arg(loss)));
+    }
+
+    void evaluationRunsWithoutDropout() {
+        // Dropout 0.5, the model left in train mode: the evaluators' loss equals the loss computed here with
+        // the model in eval mode, two eval-mode passes agree exactly, train-mode passes differ from them (the
+        // comparison can fail), and the evaluators hand the model back in train mode.
+        RunConfig cfg = small_config(Position::Rotary, true, true);
+        cfg.dropout = 0.5;
+        auto model = random_model(cfg, 12);
+        const auto ids = ids_of(4 * 12 + 1, static_cast<int>(cfg.vocab_size), 8);
+        const auto file = twbtest::path(m_dir, "dropout.bin");
+        {
+            std::vector<int32_t> v(ids.begin(), ids.end());
+            TokenWriter w(file, TokenDtype::U16);
+            w.write(v.data(), v.size());
+            w.close();
+        }
+        TokenFile tf(file, TokenDtype::U16);
+        auto loss_of = [&](const torch::Tensor& x, const torch::Tensor& y) {
+            const auto logits = model->forward(x);
+            return torch::nn::functional::cross_entropy(logits.reshape({-1, cfg.vocab_size}), y.reshape({-1}))
+                .item<double>();
+        };
+        auto blocks = torch::tensor(ids).narrow(0, 0, 48).view({4, 12});
+        auto targets = torch::tensor(ids).narrow(0, 1, 48).view({4, 12});
+        double evalLoss = 0, trainLoss = 0;
+        {
+            torch::NoGradGuard ng;
+            model->eval();
+            const auto a = model->forward(blocks), b = model->forward(blocks);
+            QVERIFY(torch::equal(a, b));
+            evalLoss = loss_of(blocks, targets);
+            model->train();
+            const auto c = model->forward(blocks);
+            QVERIFY(max_diff(a, c) > 1e-2);
+            trainLoss = loss_of(blocks, targets);
+        }
+        QVERIFY2(std::abs(trainLoss - evalLoss) > 1e-3, qPrintable(QString("%1 vs %2").arg(trainLoss).arg(evalLoss)));
+        QVERIFY(model->is_training());
+        const auto seq = nn::evaluate_sequential(model, tf, 3, 0, torch::kCPU, false);
+        QCOMPARE(seq.tokens, int64_t(48));
+        QVERIFY2(std::abs(seq.loss - evalLoss) < 1e-6, qPrintable(QString("%1 vs %2").arg(seq.loss).arg(evalLoss)));
+        QVERIFY(model->is_training());
+        // Random batches: the same draws as a Batcher with the evaluator's seed, in eval mode here.
+        const auto r1 = nn::evaluate_random(model, tf, 2, 3, 77, torch::kCPU, false);
+        QVERIFY(model->is_training());
+        nn::Batcher batcher(tf, cfg.block_size, 2, 77);
+        double sum = 0;
+        {
+            torch::NoGradGuard ng;
+            model->eval();
+            for (int i = 0; i < 3; ++i) {
+                auto [x, y] = batcher.next(torch::kCPU);
+                sum += loss_of(x, y);
+            }
+            model->train();
+        }
+        QVERIFY2(std::abs(r1.loss - sum / 3) < 1e-6, qPrintable(QString("%1 vs %2").arg(r1.loss).arg(sum / 3)));
+    }
+
+    void bitsPerCharacterCountCharactersNotBytes() {
+        // Byte tokens over text of 1-, 2- and 3-byte characters ("aé日\n": 7 bytes, 4 characters), scored by a
+        // uniform model (every token costs ln V nats, V = 259): bits per character are the total bits over
+        // the characters, which here are fewer than the bytes, so counting bytes would give another figure.
+        QTemporaryDir d;
+        std::string text;
+        for (int i = 0; i < 1000; ++i)
+            text += "a\xc3\xa9\xe6\x97\xa5\n";  // a, é (2 bytes), 日 (3 bytes), newline
+        twbtest::write(twbtest::path(d, "utf8.txt"), text);
+        PrepareOptions po;
+        po.corpus.inputs = {twbtest::path(d, "utf8.txt").string()};
+        po.tokenizer.kind = TokenizerKind::Byte;
+        po.out = twbtest::path(d, "data");
+        prepare_dataset(po);
+        const auto data = open_prepared(po.out);
+        const int V = data.vocab_size;
+        QCOMPARE(V, 259);
+        RunConfig cfg = small_config(Position::Rotary, true, true);
+        cfg.data_dir = po.out.string();
+        cfg.vocab_size = V;
+        cfg.n_layer = 1;
+        cfg.n_head = 1;
+        cfg.n_embd = 4;
+        cfg.block_size = 8;
+        cfg.batch_size = 4;
+        cfg.max_iters = 1;
+        cfg.eval_interval = 1;
+        cfg.eval_iters = 1;
+        cfg.threads = 1;
+        const auto runDir = twbtest::path(d, "run");
+        TrainJob job;
+        job.config = cfg;
+        job.run_dir = runDir.string();
+        train(job, {});
+        auto uniform = constant_model(cfg, std::vector<double>(static_cast<size_t>(V), 0.0));
+        CheckpointState st;
+        st.step = 1;
+        st.config = cfg;
+        nn::save_checkpoint(runDir, uniform, nullptr, st);
+        ModelSession session;
+        session.open(runDir.string(), "last");
+        const double bitsPerToken = std::log2(static_cast<double>(V));
+        // score_text: "añ€日b" is 10 bytes, 5 characters; the first byte ("a", one character) is context only,
+        // so 9 tokens are predicted, covering 4 characters.
+        const auto r = session.score_text(
+            "a\xc3\xb1\xe2\x82\xac\xe6\x97\xa5"
+            "b");
+        QCOMPARE(r.tokens, int64_t(9));
+        QVERIFY2(std::abs(r.bits_per_char - 9 * bitsPerToken / 4) < 1e-5,
+                 qPrintable(QString("%1 vs %2").arg(r.bits_per_char).arg(9 * bitsPerToken / 4)));
+        // The validation split (the corpus's tail: whole "aé日\n" units, then the <eos> prepare appends):
+        // its characters counted here by Qt's UTF-8 decoder over its bytes (ids below 256).
+        TokenFile val(po.out / "val.bin", data.dtype);
+        QCOMPARE(val.at(0), int32_t('a'));  // the split starts at a character boundary
+        std::string valBytes;
+        for (uint64_t i = 0; i < val.size(); ++i)
+            if (val.at(i) < 256)
+                valBytes += static_cast<char>(val.at(i));
+        const auto chars = static_cast<double>(
+            QString::fromUtf8(valBytes.data(), static_cast<qsizetype>(valBytes.size())).toUcs4().size());
+        QVERIFY(chars < 0.6 * static_cast<double>(valBytes.size()));  // 4 characters per 7 bytes
+        const double charsPerToken = chars / static_cast<double>(val.size());
+        QVERIFY2(std::abs(split_chars_per_token(data, "val") - charsPerToken) < 1e-12,
+                 qPrintable(QString("%1 vs %2").arg(split_chars_per_token(data, "val")).arg(charsPerToken)));
+        EvalOptions eo;
+        eo.batch_size = 2;
+        const auto ev = session.evaluate(eo);
+        QVERIFY2(std::abs(ev.bits_per_char - bitsPerToken / charsPerToken) < 1e-5,
+                 qPrintable(QString("%1 vs %2").arg(ev.bits_per_char).arg(bitsPerToken / charsPerToken)));
     }
 };
 

@@ -1,11 +1,14 @@
-// Decoding: each mode's defining property, the KV cache's equivalence, reproducible seeds, and the
-// attention capture against a reference computed the long way.
+// Decoding: each mode's defining property (a wide beam equals brute force, temperature's distribution by
+// a chi-square fit), the KV cache's equivalence, reproducible seeds, and the attention capture against a
+// reference computed the long way.
 #include "nn/attention_capture.h"
 #include "nn/gpt_source.h"
 #include "nn/model_loader.h"
 #include "test_util.h"
 #include "twb/errors.h"
 #include "twb/session.h"
+
+#include <numeric>
 
 using namespace twb;
 using namespace twb::nn;
@@ -37,6 +40,38 @@ RunConfig tiny_model(const std::string& position) {
     c.n_embd = 16;
     c.position = parse_choice<Position>(position, "position");
     return c;
+}
+
+/// A GPT over a vocabulary of 4 whose weights are redrawn large (N(0, 0.5^2), norm gains near 1), so its
+/// next-token distributions are sharp and depend on the whole prefix, not only on the last token.
+GPT sharp_four_token_model(uint64_t seed) {
+    RunConfig c = tiny_model("learned");
+    c.vocab_size = 4;
+    c.block_size = 8;
+    torch::manual_seed(seed);
+    GPT m(c);
+    torch::NoGradGuard ng;
+    for (auto& item : m->named_parameters()) {
+        if (item.key().find("ln_") != std::string::npos && item.key().find("weight") != std::string::npos)
+            item.value().normal_(1.0, 0.2);
+        else
+            item.value().normal_(0.0, 0.5);
+    }
+    m->eval();
+    return m;
+}
+
+/// Pearson's chi-square statistic of observed counts against expected probabilities.
+double chi_square(const std::vector<int64_t>& counts, const torch::Tensor& probs) {
+    int64_t n = 0;
+    for (int64_t c : counts)
+        n += c;
+    double x2 = 0;
+    for (size_t i = 0; i < counts.size(); ++i) {
+        const double e = static_cast<double>(n) * probs[static_cast<int64_t>(i)].item<double>();
+        x2 += (static_cast<double>(counts[i]) - e) * (static_cast<double>(counts[i]) - e) / e;
+    }
+    return x2;
 }
 }  // namespace
 
@@ -106,6 +141,116 @@ private slots:
         QCOMPARE(g.tokens[0], (std::vector<int32_t>{1, 0}));
         QCOMPARE(b.tokens[0], (std::vector<int32_t>{2, 3}));
         QVERIFY(b.logprob[0] > g.logprob[0]);
+    }
+    void wideBeamEqualsBruteForce() {
+        // A real decoder (the prefix matters, not only the last token), a vocabulary of 4 and 4 new tokens:
+        // 256 sequences, all scored in one forward pass. A beam of 64 = 4^3 (the widest allowed) keeps every
+        // prefix of length 3, so it must find the most probable of the 256 exactly; greedy must not (so the
+        // case tells them apart).
+        auto m = sharp_four_token_model(52);
+        const std::vector<int32_t> prompt{3};
+        const int64_t V = 4, L = 4, N = 256;
+        auto all = torch::empty({N, 1 + L}, torch::kInt64);
+        for (int64_t i = 0; i < N; ++i) {
+            all[i][0] = prompt[0];
+            for (int64_t k = 0, r = i; k < L; ++k, r /= V)
+                all[i][1 + k] = r % V;
+        }
+        torch::Tensor total;
+        {
+            torch::NoGradGuard ng;
+            const auto lp = torch::log_softmax(m->forward(all.narrow(1, 0, L)).to(torch::kFloat64), -1);  // (N, L, V)
+            total = lp.gather(2, all.narrow(1, 1, L).unsqueeze(2)).squeeze(2).sum(1);                     // (N)
+        }
+        const int64_t best = total.argmax().item<int64_t>();
+        std::vector<int32_t> bestSeq;
+        for (int64_t k = 0; k < L; ++k)
+            bestSeq.push_back(static_cast<int32_t>(all[best][1 + k].item<int64_t>()));
+        // No near tie: the runner-up is clearly less probable, so float rounding cannot flip the answer.
+        QVERIFY(std::get<0>(total.topk(2))[1].item<double>() < total[best].item<double>() - 1e-3);
+
+        SamplingOptions o;
+        o.temperature = 0;
+        o.max_new_tokens = static_cast<int>(L);
+        o.stop_at_eos = false;
+        o.length_penalty = 0;  // raw log-probabilities (all lengths are 4 anyway)
+        GptSource src(m, torch::kCPU, true);
+        const auto greedy = generate_ids(src, prompt, o, -1, no_decode);
+        QVERIFY2(greedy.tokens[0] != bestSeq, "greedy finds the optimum here: the case cannot tell beam search apart");
+        o.beam_width = 64;
+        const auto beam = generate_ids(src, prompt, o, -1, no_decode);
+        QCOMPARE(beam.tokens[0], bestSeq);
+        QVERIFY2(std::abs(beam.logprob[0] - total[best].item<double>()) < 1e-4,
+                 qPrintable(QString("%1 vs %2").arg(beam.logprob[0]).arg(total[best].item<double>())));
+        // Narrower beams never beat the optimum and never lose to greedy on this case.
+        for (int W : {2, 4, 16}) {
+            o.beam_width = W;
+            const auto b = generate_ids(src, prompt, o, -1, no_decode);
+            QVERIFY(b.logprob[0] <= total[best].item<double>() + 1e-6);
+            QVERIFY(b.logprob[0] >= greedy.logprob[0] - 1e-6);
+        }
+    }
+    void temperatureShapesTheSampledDistribution() {
+        // 4000 draws from one fixed row of logits per temperature, against softmax(logits / T) by Pearson's
+        // chi-square with 4 degrees of freedom: 18.47 is its 0.1% critical value, so a correct sampler
+        // passes (the seed is fixed: the same draws every run). The same counts must reject the
+        // distributions a broken temperature would give: T ignored (softmax(logits)) and T multiplied
+        // (softmax(logits * T)), and the two temperatures' counts must differ from each other.
+        const auto row = torch::tensor({1.0f, 0.5f, 0.0f, -0.5f, -1.5f});
+        TableSource src(torch::stack(std::vector<torch::Tensor>(5, row)));
+        auto counts_at = [&](double T) {
+            SamplingOptions o;
+            o.temperature = T;
+            o.max_new_tokens = 1000;
+            o.num_samples = 4;
+            o.stop_at_eos = false;
+            o.alternatives = 0;
+            o.seed = 2024;
+            const auto r = generate_ids(src, {0}, o, -1, no_decode);
+            std::vector<int64_t> c(5, 0);
+            for (const auto& sample : r.tokens)
+                for (int32_t t : sample)
+                    ++c[static_cast<size_t>(t)];
+            return c;
+        };
+        const double critical = 18.47;
+        const auto logits = row.to(torch::kFloat64);
+        const auto cold = counts_at(0.5), hot = counts_at(2.0);
+        QCOMPARE(std::accumulate(cold.begin(), cold.end(), int64_t(0)), int64_t(4000));
+        const double coldFit = chi_square(cold, torch::softmax(logits / 0.5, 0));
+        const double hotFit = chi_square(hot, torch::softmax(logits / 2.0, 0));
+        QVERIFY2(coldFit < critical, qPrintable(QString("T = 0.5: chi-square %1").arg(coldFit)));
+        QVERIFY2(hotFit < critical, qPrintable(QString("T = 2: chi-square %1").arg(hotFit)));
+        for (auto [counts, T] : {std::pair{cold, 0.5}, std::pair{hot, 2.0}}) {
+            const double ignored = chi_square(counts, torch::softmax(logits, 0));
+            const double multiplied = chi_square(counts, torch::softmax(logits * T, 0));
+            QVERIFY2(ignored > 10 * critical, qPrintable(QString("T = %1 ignored: %2").arg(T).arg(ignored)));
+            QVERIFY2(multiplied > 10 * critical, qPrintable(QString("T = %1 multiplied: %2").arg(T).arg(multiplied)));
+        }
+        QVERIFY(chi_square(cold, torch::softmax(logits / 2.0, 0)) > 10 * critical);
+        QVERIFY(chi_square(hot, torch::softmax(logits / 0.5, 0)) > 10 * critical);
+    }
+    void beamReturnsOnlyFinishedOrFullLengthHypotheses() {
+        // Beam 2, length penalty 0, <eos> = 4. From 0: 1 (p .5), <eos> (.3), 2 (.2). After 1: 3 (.4), 2 (.3),
+        // 0 (.2), <eos> (.1). After 2: <eos> (.95). Step 1 finishes "" (ln .3 = -1.20) and keeps 1, 2; step 2
+        // finishes "2" (ln .2 + ln .95 = -1.66) and keeps 1 3 (-1.61) and 1 2: two finished, and the best
+        // live one is below the best finished, so the search stops. The most probable complete output is ""
+        // (log-prob -1.20): nothing that continues 1 3 or 1 2 can beat it, and "1" then <eos> is .05.
+        // The search must not return the live prefix "1" (whose -0.69 is the probability of a prefix, not of
+        // any output): a hypothesis returned before max_new_tokens must have ended with <eos>.
+        auto p = torch::full({5, 5}, 0.2f);
+        p[0] = torch::tensor({0.0f, 0.5f, 0.2f, 0.0f, 0.3f});
+        p[1] = torch::tensor({0.2f, 0.0f, 0.3f, 0.4f, 0.1f});
+        p[2] = torch::tensor({0.0125f, 0.0125f, 0.0125f, 0.0125f, 0.95f});
+        TableSource src(p.clamp_min(1e-9).log());
+        SamplingOptions o;
+        o.max_new_tokens = 5;
+        o.temperature = 0;
+        o.beam_width = 2;
+        o.length_penalty = 0;
+        const auto r = generate_ids(src, {0}, o, 4, no_decode);
+        QCOMPARE(r.tokens[0], (std::vector<int32_t>{}));
+        QVERIFY(std::abs(r.logprob[0] - std::log(0.3)) < 1e-5);
     }
     void lengthPenaltyTradesScoreForLength() {
         // From 0: <eos> (token 4) at once with p .55, or 1 (p .45) then 2 then <eos>, each near certain.

@@ -1,7 +1,9 @@
 // One training step against the definitions: the trainer's first step is recomputed here from the same
 // initial weights and batches (the loss with label smoothing written out as its formula, the k
 // micro-batches as one batch of k*B rows, the global norm, clipping to max_norm, AdamW's first update
-// with its decay groups) and the checkpoint's weights must equal the result. Also: clipping on its own,
+// with its decay groups) and the checkpoint's weights must equal the result; and two steps, where Adam's
+// update depends on the gradients' sizes, so clipping and the accumulation's scale show in the weights.
+// Also: clipping on its own,
 // bf16 autocast near float32, divergence that stops naming the step with the last checkpoint intact,
 // checkpoint pruning with best.json, and "save a checkpoint now".
 #include "core/data/token_file.h"
@@ -136,6 +138,90 @@ class TestTrainStep : public QObject {
         }
     }
 
+    struct ReferenceRun {
+        std::vector<double> losses, norms;
+        std::map<std::string, torch::Tensor> weights;  // float64, after the last step
+    };
+    /// reference_step for several steps: the same batches, each step's k micro-batches as one batch of k*B
+    /// rows, clipping with the norm of that step, AdamW's moments carried from step to step (from step 2 on
+    /// Adam's update depends on the gradients' relative sizes, so scaling and clipping show in the weights).
+    /// Gradients are scaled by grad_scale before clipping: what a trainer that got the scale wrong would see.
+    ReferenceRun reference_steps(RunConfig c, int steps, double grad_scale = 1.0) const {
+        c.vocab_size = m_vocab;
+        torch::manual_seed(c.seed);
+        nn::GPT model(c);
+        const auto data = open_prepared(m_data);
+        TokenFile train(m_data / "train.bin", data.dtype);
+        nn::Batcher batcher(train, c.block_size, c.batch_size, c.seed);
+        ReferenceRun out;
+        std::map<std::string, torch::Tensor> m1, v1;
+        for (int step = 0; step < steps; ++step) {
+            model->zero_grad();
+            std::vector<torch::Tensor> xs, ys;
+            for (int i = 0; i < c.gradient_accumulation_steps; ++i) {
+                auto [x, y] = batcher.next(torch::kCPU);
+                xs.push_back(x);
+                ys.push_back(y);
+            }
+            auto x = torch::cat(xs), y = torch::cat(ys).reshape({-1});
+            auto logp = torch::log_softmax(model->forward(x).to(torch::kFloat64), -1).reshape({-1, c.vocab_size});
+            const double eps = c.label_smoothing;
+            auto loss = ((1 - eps) * -logp.gather(1, y.unsqueeze(1)).squeeze(1) + eps * -logp.mean(1)).mean();
+            loss.backward();
+            out.losses.push_back(loss.item<double>());
+            double sq = 0;
+            for (auto& p : model->parameters())
+                sq += (p.grad().to(torch::kFloat64) * grad_scale).pow(2).sum().item<double>();
+            const double norm = std::sqrt(sq);
+            out.norms.push_back(norm);
+            const double scale =
+                grad_scale * (c.grad_clip > 0 && norm > c.grad_clip ? c.grad_clip / (norm + 1e-6) : 1.0);
+            const double lr = c.learning_rate, t = step + 1;  // constant schedule
+            const double bc1 = 1 - std::pow(c.beta1, t), bc2 = 1 - std::pow(c.beta2, t);
+            torch::NoGradGuard ng;
+            for (auto& item : model->named_parameters()) {
+                const auto& name = item.key();
+                const auto g = item.value().grad().to(torch::kFloat64) * scale;
+                if (!out.weights.count(name)) {
+                    out.weights[name] = item.value().detach().to(torch::kFloat64);
+                    m1[name] = torch::zeros_like(g);
+                    v1[name] = torch::zeros_like(g);
+                }
+                const bool emb = name.find("wte") != std::string::npos || name.find("wpe") != std::string::npos;
+                const bool decay = item.value().dim() >= 2 && (c.decay_embeddings || !emb);
+                m1[name] = c.beta1 * m1[name] + (1 - c.beta1) * g;
+                v1[name] = c.beta2 * v1[name] + (1 - c.beta2) * g * g;
+                auto& w = out.weights[name];
+                w = w * (1 - (decay ? lr * c.weight_decay : 0.0)) -
+                    lr / bc1 * m1[name] / (v1[name].sqrt() / std::sqrt(bc2) + 1e-8);
+                item.value().copy_(w);
+            }
+        }
+        return out;
+    }
+    static double max_weight_diff(const std::map<std::string, torch::Tensor>& a,
+                                  const std::map<std::string, torch::Tensor>& b) {
+        double d = 0;
+        for (const auto& [name, w] : a)
+            d = std::max(d, (w - b.at(name).to(torch::kFloat64)).abs().max().item<double>());
+        return d;
+    }
+    /// Runs c for 2 steps and compares the checkpoint at step 2 with the reference's weights; returns the
+    /// largest difference.
+    double two_steps_against(const RunConfig& c, const char* name, const ReferenceRun& ref) {
+        auto two = c;
+        two.max_iters = 2;
+        two.eval_interval = 2;
+        const auto dir = fresh(name);
+        const auto o = run(two, dir);
+        if (o.steps.size() != 2)
+            return INFINITY;
+        const auto ck = nn::read_checkpoint(nn::find_checkpoint(dir, "last"));
+        if (ck.weights.tensors.size() != ref.weights.size() || ck.state.step != 2)
+            return INFINITY;
+        return max_weight_diff(ref.weights, ck.weights.tensors);
+    }
+
 private slots:
     void initTestCase() {
         twbtest::write(twbtest::path(m_dir, "c.txt"), twbtest::english_like(20000));
@@ -170,6 +256,47 @@ private slots:
         c.grad_clip = 1e-3;
         c.decay_embeddings = false;
         check_step(c, "untied");
+    }
+
+    void clippingShowsInTheWeightsAfterTwoSteps() {
+        // One AdamW step moves each weight by about lr * sign(g) whatever the gradient's scale, so a one-step
+        // comparison cannot see clipping. Over two steps whose norms (far above max_norm: clipping fires on
+        // both) differ, clipping changes the second update's mix of the two gradients: the checkpoint must
+        // equal two AdamW steps on the clipped gradients, and those differ from two unclipped steps by far
+        // more than the tolerance (so skipping the clipping would fail here).
+        auto c = config();
+        c.grad_clip = 0.02;
+        c.decay_embeddings = false;
+        const auto clipped = reference_steps(c, 2);
+        QVERIFY(clipped.norms[0] > 20 * c.grad_clip && clipped.norms[1] > 20 * c.grad_clip);
+        auto unclippedConfig = c;
+        unclippedConfig.grad_clip = 0;
+        const double tol = 5e-4 * c.learning_rate;
+        const double gap = max_weight_diff(clipped.weights, reference_steps(unclippedConfig, 2).weights);
+        QVERIFY2(gap > 20 * tol, qPrintable(QString("clipping moves the weights by only %1").arg(gap)));
+        const double d = two_steps_against(c, "clip2", clipped);
+        QVERIFY2(d < tol, qPrintable(QString("weights differ from the clipped reference by %1").arg(d)));
+    }
+    void accumulationScaleShowsInTheWeightsAfterTwoSteps() {
+        // 3 micro-batches, each loss divided by 3, are one batch of 3x the rows. A trainer that forgot the
+        // division would see gradients 3 times as large: Adam alone cannot tell, but with max_norm between
+        // the true norms and 3 times them, clipping fires only for the wrong scale, and with two steps of
+        // different norms that shows in the weights. The checkpoint must equal the unclipped reference.
+        auto c = config();
+        c.gradient_accumulation_steps = 3;
+        c.decay_embeddings = false;
+        c.grad_clip = 0;
+        const auto free = reference_steps(c, 2);
+        c.grad_clip = 1.2 * std::max(free.norms[0], free.norms[1]);
+        QVERIFY2(3 * std::min(free.norms[0], free.norms[1]) > 1.5 * c.grad_clip,
+                 qPrintable(QString("norms %1 and %2").arg(free.norms[0]).arg(free.norms[1])));
+        const auto right = reference_steps(c, 2), wrong = reference_steps(c, 2, 3.0);
+        QCOMPARE(right.norms, free.norms);  // max_norm above both: no clipping
+        const double tol = 5e-4 * c.learning_rate;
+        const double gap = max_weight_diff(right.weights, wrong.weights);
+        QVERIFY2(gap > 20 * tol, qPrintable(QString("the scale moves the weights by only %1").arg(gap)));
+        const double d = two_steps_against(c, "accum2", right);
+        QVERIFY2(d < tol, qPrintable(QString("weights differ from the reference by %1").arg(d)));
     }
 
     void clippingScalesToMaxNorm() {
