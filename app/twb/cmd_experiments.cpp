@@ -39,7 +39,8 @@ Action add_sweep(CLI::App& app) {
         "--derive", o->derived,
         "A key that follows the swept ones, repeatable: n_embd=n_head*head_size (product of whole-number keys)");
     app.add_option("--out,-o", o->out, "Sweep folder: sweep.json and one run folder per cell")->required();
-    app.add_option("--random", o->random, "Run N cells drawn from the grid instead of all of it");
+    app.add_option("--random", o->random, "Run N cells drawn from the grid instead of all of it")
+        ->check(CLI::PositiveNumber);
     app.add_option("--random-seed", o->seed, "Seed of the --random draw");
     app.add_flag("--resume", o->resume, "Continue the sweep in --out: finished cells are kept");
     app.add_flag("--quiet,-q", o->quiet, "Print only cells and the table");

@@ -101,19 +101,23 @@ Action add_prepare(CLI::App& app) {
                    "of the shorter (counted; 0 = keep all)");
     app.add_flag("--separate-vocab", par.separate_vocab,
                  "Parallel data: one vocabulary per side, each trained on its own side (default: one shared)");
-    app.add_option("--input,-i", o->inputs, "Input file or folder (repeat for several; parallel: source then target)");
+    auto* inputOpt = app.add_option("--input,-i", o->inputs,
+                                    "Input file or folder (repeat for several; parallel: source then target)");
     app.add_option("--preset", o->preset,
                    "Use a preset instead of --input: fortunes (Debian's fortune cookies, "
-                   "offline) or a downloaded catalogue entry");
-    app.add_option("--tokenizer,-t", o->tokenizer,
-                   "char | byte | word | bpe | unigram (sentencepiece) | bytebpe (byte-level BPE, GPT-2's scheme)")
-        ->check(CLI::IsMember(choice_names<TokenizerKind>()));
+                   "offline) or a downloaded catalogue entry")
+        ->excludes(inputOpt);
+    auto* tokenizerOpt =
+        app.add_option("--tokenizer,-t", o->tokenizer,
+                       "char | byte | word | bpe | unigram (sentencepiece) | bytebpe (byte-level BPE, GPT-2's scheme)")
+            ->check(CLI::IsMember(choice_names<TokenizerKind>()));
     app.add_option("--vocab-size", o->vocab, "Vocabulary size for word/bpe/unigram/bytebpe (e.g. 2000)");
     app.add_option("--split-pattern", o->splitPattern, "bytebpe: how text is split before merging: gpt2 or gpt4")
         ->check(CLI::IsMember({"gpt2", "gpt4"}));
     app.add_option("--tokenizer-from", o->tokenizerFrom,
                    "Encode with the tokenizer of this prepared dataset or run instead of training one (for "
-                   "finetuning: the ids then mean what the pretrained model learned)");
+                   "finetuning: the ids then mean what the pretrained model learned)")
+        ->excludes(tokenizerOpt);
     app.add_flag("--documents", o->documents,
                  "Keep document boundaries for sequences=documents: each record, jsonl/csv row, line pair or "
                  "text paragraph (blank-line separated; else each line) is one document (needs <bos>/<eos>: "
@@ -134,7 +138,8 @@ Action add_prepare(CLI::App& app) {
     app.add_option("--record-separator", o->recordSep, "records: the line that separates records (default %)");
     app.add_flag("--replace-invalid-utf8", o->replaceBad, "Replace invalid UTF-8 bytes with U+FFFD instead of failing");
     app.add_flag("--lowercase", o->lowercase, "word tokenizer: lowercase words");
-    app.add_option("--min-frequency", o->minFreq, "word tokenizer: rarer words become <unk>");
+    app.add_option("--min-frequency", o->minFreq, "word tokenizer: rarer words become <unk>")
+        ->check(CLI::NonNegativeNumber);
     app.add_option("--out,-o", o->out, "Output folder")->required();
     app.add_flag("--force", o->force, "Replace an existing prepared dataset at --out");
     app.add_flag("--quiet,-q", o->quiet, "No progress output");

@@ -33,14 +33,14 @@ Action add_sample(CLI::App& app) {
     auto o = std::make_shared<Opts>();
     app.add_option("--run,-r", o->run, "Run folder (from twb train) or a checkpoint folder")->required();
     app.add_option("--checkpoint", o->checkpoint, "best (default), last or a step number");
-    app.add_option("--prompt,-p", o->prompt, "Text to continue (default: start of text)");
-    app.add_option("--prompt-file", o->promptFile, "Read the prompt from a file");
+    auto* promptOpt = app.add_option("--prompt,-p", o->prompt, "Text to continue (default: start of text)");
+    app.add_option("--prompt-file", o->promptFile, "Read the prompt from a file")->excludes(promptOpt);
     app.add_option("--max-new-tokens,-n", o->s.max_new_tokens, "Tokens to generate (default 200)");
     app.add_option("--temperature,-t", o->s.temperature, "Sampling temperature; 0 = greedy (default 0.8)");
     app.add_option("--top-k", o->s.top_k, "Sample only from the k most probable tokens (0 = off)");
     app.add_option("--top-p", o->s.top_p, "Nucleus sampling: smallest set reaching this probability, in (0, 1]");
     app.add_flag("--greedy", o->greedy, "Always take the most probable token");
-    app.add_option("--beam", o->beam, "Beam search with this width (deterministic)");
+    auto* beamOpt = app.add_option("--beam", o->beam, "Beam search with this width (deterministic)");
     app.add_option("--length-penalty", o->s.length_penalty, "Beam score = log-prob / length^this (default 1)");
     app.add_option("--repetition-penalty", o->s.repetition_penalty, "> 1 discourages repeats (default 1 = off)");
     app.add_option("--no-repeat-ngram", o->s.no_repeat_ngram, "Never repeat an n-gram of this size");
@@ -54,7 +54,8 @@ Action add_sample(CLI::App& app) {
         ->check(CLI::IsMember({"auto", "float32", "bfloat16"}));
     app.add_flag("--timing", o->timing,
                  "Print load, first-token and per-token times (ms since the process started) to stderr");
-    app.add_flag("--show-probs", o->showProbs, "Print each token with its probability and alternatives");
+    app.add_flag("--show-probs", o->showProbs, "Print each token with its probability and alternatives")
+        ->excludes(beamOpt);
     app.add_flag("--no-history", o->noHistory, "Do not add this generation to the run's samples.jsonl");
     return [o]() {
         std::string prompt = o->prompt;

@@ -36,11 +36,14 @@ Action add_train(CLI::App& app) {
                "baby-gpt (6x6x384), tiny")
             ->check(CLI::IsMember(preset_config_names()));
     app.add_option("--set,-s", o->sets, "Override one key, repeatable: --set n_layer=6 --set dropout=0.1");
-    app.add_flag("--resume", o->resume, "Continue the run in --out from its last checkpoint");
-    app.add_option("--init-from", o->initFrom,
-                   "Start from the weights of another run or checkpoint (finetuning); without --preset or --config its "
-                   "config too");
-    app.add_option("--init-checkpoint", o->initCheckpoint, "With --init-from: best (default), last or a step");
+    auto* resumeOpt = app.add_flag("--resume", o->resume, "Continue the run in --out from its last checkpoint");
+    auto* initFromOpt = app.add_option(
+        "--init-from", o->initFrom,
+        "Start from the weights of another run or checkpoint (finetuning); without --preset or --config its "
+        "config too");
+    app.add_option("--init-checkpoint", o->initCheckpoint, "With --init-from: best (default), last or a step")
+        ->needs(initFromOpt);
+    initFromOpt->excludes(resumeOpt);
     app.add_flag("--quiet,-q", o->quiet, "Print only evaluations and the summary");
     app.add_option("--nproc", o->nproc,
                    "Data-parallel training in N processes on this machine (c10d, Gloo on CPU); the global batch is "

@@ -206,6 +206,8 @@ private slots:
         row("NaN weights", "nan", {"sample", "--run", q(p("bad")), "--checkpoint", "last", "-n", "3"}, "NaN");
         row("batcher_state not a number", "stoull", {"train", "--out", q(p("bad")), "--resume", "--quiet"},
             "batcher_state", {"bad/"});
+        row("meta.json from a later format", "meta_v999", {"train", "--data", q(p("baddata")), "--out", q(p("r2"))},
+            "format_version 999");
         row("meta.json is an array", "meta_array", {"train", "--data", q(p("baddata")), "--out", q(p("r2"))},
             "not a JSON object");
         row("config.json is an array", "config_array", {"train", "--out", q(p("bad")), "--resume"}, "config.json");
@@ -268,6 +270,24 @@ private slots:
             "repetition penalty");
         row("length penalty nan", "", {"sample", "--run", runDir, "--beam", "2", "--length-penalty", "nan"},
             "length penalty");
+        // Issue 35: conflicting options are refused, not resolved silently.
+        row("--prompt with --prompt-file", "", {"sample", "--run", runDir, "--prompt", "a", "--prompt-file", in},
+            "excludes");
+        row("--show-probs with --beam", "", {"sample", "--run", runDir, "--show-probs", "--beam", "2"}, "excludes");
+        row("--resume with --init-from", "", {"train", "--out", runDir, "--resume", "--init-from", runDir}, "excludes");
+        row("--init-checkpoint without --init-from", "",
+            {"train", "--data", data, "--out", q(p("r2")), "--init-checkpoint", "last"}, "requires");
+        row("prepare --preset with --input", "", {"prepare", "--preset", "fortunes", "--input", in, "--out", q(p("x"))},
+            "excludes");
+        row("prepare --tokenizer-from with --tokenizer", "",
+            {"prepare", "--input", in, "--tokenizer-from", runDir, "--tokenizer", "char", "--out", q(p("x"))},
+            "excludes");
+        row("prepare --min-frequency -1", "",
+            {"prepare", "--input", in, "--tokenizer", "word", "--min-frequency", "-1", "--out", q(p("x"))},
+            "min-frequency");
+        row("sweep --random 0", "",
+            {"sweep", "--data", data, "--preset", "tiny", "--axis", "seed=1,2", "--random", "0", "--out", q(p("sw"))},
+            "random");
         // Weights in and out (issue 15): never pickle; an architecture GPT-2 lacks is named.
         row("import a pickle-only folder", "hf_pickle", {"import", "--hf", q(p("hf")), "--out", q(p("hfrun"))},
             "only model.safetensors is read");
@@ -496,6 +516,11 @@ private:
             fs::copy(m_run, badData() / "myrun", fs::copy_options::recursive);
         } else if (what == "notes_in_data") {
             twbtest::write(badData() / "notes.txt", "my notes");
+        } else if (what == "meta_v999") {
+            const fs::path d = badData();
+            json m = json::parse(slurp(d / "meta.json"));
+            m["format_version"] = 999;
+            twbtest::write(d / "meta.json", m.dump(2));
         } else if (what == "meta_array") {
             twbtest::write(badData() / "meta.json", "[]");
         } else if (what == "notes") {

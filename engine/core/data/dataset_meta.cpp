@@ -38,6 +38,11 @@ PreparedDataset parse_prepared_meta(const std::string& text, const fs::path& dir
     const auto& m = d.meta;
     if (!m.is_object())
         bad(file, "not a JSON object");
+    // Version 1 is the only one written so far; a later one may mean what this program cannot read.
+    if (m.contains("format_version") && !(m["format_version"].is_number_integer() && m["format_version"] == 1))
+        bad(file, "format_version " + m["format_version"].dump() +
+                      " is not one this program reads (1); it was written by another version of twb: prepare it "
+                      "again");
     if (m.contains("dtype")) {
         if (!m["dtype"].is_string())
             bad(file, "dtype must be \"uint16\" or \"uint32\"");
