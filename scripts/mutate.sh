@@ -26,7 +26,7 @@ BUILD_DIR=${BUILD_DIR:-build}
 MUTATIONS=(
   "rotary-sign|engine/nn/attention.cpp|{x1 * c - x2 * s, x1 * s + x2 * c}|{x1 * c + x2 * s, x2 * c - x1 * s}"
   "ppl-formula|engine/core/run/metrics.cpp|m.perplexity = std::exp(loss);|m.perplexity = std::pow(2.0, loss);"
-  "accuracy-counts-padding|engine/nn/evaluator.cpp|logits.argmax(-1).eq(targets).logical_and(real).sum()|logits.argmax(-1).eq(targets).sum()"
+  "accuracy-counts-padding|engine/nn/evaluator.cpp|.sum().item<int64_t>(), real.sum().item<int64_t>()};|.sum().item<int64_t>(), targets.numel()};"
   "accuracy-argmin|engine/nn/evaluator.cpp|return {logits.argmax(-1).eq(targets)|return {logits.argmin(-1).eq(targets)"
   "clip-never-fires|engine/nn/optimizer.cpp|if (max_norm > 0 \&\& norm > max_norm)|if (max_norm < 0 \&\& norm > max_norm)"
   "label-smoothing-strength|engine/nn/evaluator.cpp|.label_smoothing(label_smoothing));|.label_smoothing(label_smoothing / 2));"
