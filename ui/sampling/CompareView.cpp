@@ -176,7 +176,7 @@ void CompareView::setCell(int row, int column, const QString& header, const QStr
     m_table->setItem(row, column, cell);
 }
 
-void CompareView::setJudged(int row, int column, double perplexity, const QString& problem) {
+void CompareView::setJudged(int row, int column, double perplexity, const QString& precision, const QString& problem) {
     auto* cell = m_table->item(row, column);
     if (!cell)
         return;
@@ -186,8 +186,8 @@ void CompareView::setJudged(int row, int column, double perplexity, const QStrin
         cell->setText(
             text + "\n\n" +
             tr("— judge perplexity: %1 (%2)").arg(perplexity, 0, 'f', 2).arg(QFileInfo(m_tableJudge).fileName()));
-        cell->setToolTip(
-            tr("Perplexity of this text under %1's best checkpoint, the prompt as context").arg(m_tableJudge));
+        cell->setToolTip(tr("Perplexity of this text under %1's best checkpoint, the prompt as context, scored in %2")
+                             .arg(m_tableJudge, precision));
     } else {
         cell->setText(text + "\n\n" + tr("— the judge cannot score this text: %1").arg(problem));
         cell->setToolTip(problem);

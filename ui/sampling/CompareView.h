@@ -36,7 +36,7 @@ public:
     QString judgeRun() const;
     void setJudgeRun(const QString& run);
     /// A cell's perplexity under the judge (NaN with the problem when it could not be scored).
-    void setJudged(int row, int column, double perplexity, const QString& problem);
+    void setJudged(int row, int column, double perplexity, const QString& precision, const QString& problem);
     /// Roles of a cell: its generated text alone, and the judge's perplexity (when scored).
     static constexpr int TextRole = 0x0100 + 10;
     static constexpr int JudgeRole = 0x0100 + 11;

@@ -222,9 +222,9 @@ void SamplingPanel::connectWorker(ModelWorker* worker) {
                     m_compare->setCell(row, c, header, text);
             });
     connect(worker, &ModelWorker::compareJudged, this,
-            [this](quint64 id, int row, int c, double perplexity, const QString& problem) {
+            [this](quint64 id, int row, int c, double perplexity, const QString& precision, const QString& problem) {
                 if (m_pending.contains(id))
-                    m_compare->setJudged(row, c, perplexity, problem);
+                    m_compare->setJudged(row, c, perplexity, precision, problem);
             });
     connect(worker, &ModelWorker::compareFinished, this, [this](quint64 id, bool cancelled) {
         if (!finished(id))

@@ -117,9 +117,9 @@ void ModelWorker::judge(const CompareRequest& r, int row, int column, const std:
     try {
         m_judge.open(r.judgeRun.toStdString(), "best");
         const auto e = m_judge.score_continuation(r.prompt.toStdString(), text);
-        emit compareJudged(r.id, row, column, e.perplexity, QString());
+        emit compareJudged(r.id, row, column, e.perplexity, QString::fromStdString(e.precision), QString());
     } catch (const twb::Error& e) {  // this cell only: the others may still be scored
-        emit compareJudged(r.id, row, column, std::nan(""), QString::fromStdString(e.what()));
+        emit compareJudged(r.id, row, column, std::nan(""), QString(), QString::fromStdString(e.what()));
     }
 }
 

@@ -143,7 +143,9 @@ signals:
     void compareCell(quint64 id, int row, int column, const QString& header, const QString& text);
     /// A cell's perplexity under the judge run (the prompt as context, the generated text scored), or NaN
     /// and why the judge cannot score it (a character its tokenizer lacks, say).
-    void compareJudged(quint64 id, int row, int column, double perplexity, const QString& problem);
+    /// precision: what the judge scored in ("float32"); problem: why it could not (perplexity NaN).
+    void compareJudged(quint64 id, int row, int column, double perplexity, const QString& precision,
+                       const QString& problem);
     void compareFinished(quint64 id, bool cancelled);
     void generationEvalProgress(quint64 id, int done, int total);
     /// The rows so far (every setting unless cancelled).
