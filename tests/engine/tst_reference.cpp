@@ -183,6 +183,34 @@ nn::GPT constant_model(const RunConfig& cfg, const std::vector<double>& l) {
     return model;
 }
 
+/// A run folder whose checkpoint holds constant_model(l): a one-step run of a tiny rotary model (1 layer,
+/// 1 head, 4 wide, block 8) on the prepared dataset `data`, its checkpoint then replaced (step 1).
+RunConfig constant_model_run(const std::filesystem::path& data, int vocab, const std::filesystem::path& run_dir,
+                             const std::vector<double>& l, int eval_iters) {
+    RunConfig cfg = small_config(Position::Rotary, true, true);
+    cfg.data_dir = data.string();
+    cfg.vocab_size = vocab;
+    cfg.n_layer = 1;
+    cfg.n_head = 1;
+    cfg.n_embd = 4;
+    cfg.block_size = 8;
+    cfg.batch_size = 4;
+    cfg.max_iters = 1;
+    cfg.eval_interval = 1;
+    cfg.eval_iters = eval_iters;
+    cfg.threads = 1;
+    TrainJob job;
+    job.config = cfg;
+    job.run_dir = run_dir.string();
+    train(job, {});
+    CheckpointState st;
+    st.step = 1;
+    st.config = cfg;
+    auto model = constant_model(cfg, l);
+    nn::save_checkpoint(run_dir, model, nullptr, st);
+    return cfg;
+}
+
 /// Next-token logits that depend only on the last token: row t of a table.
 class TableSource : public nn::LogitsSource {
 public:
@@ -419,31 +447,12 @@ private slots:
         po.out = twbtest::path(m_dir, "data");
         prepare_dataset(po);
         const int V = open_prepared(po.out).vocab_size;
-        RunConfig cfg = small_config(Position::Rotary, true, true);
-        cfg.data_dir = po.out.string();
-        cfg.vocab_size = V;
-        cfg.n_head = 1;
-        cfg.n_embd = 4;
-        cfg.block_size = 8;
-        cfg.batch_size = 4;
-        cfg.max_iters = 1;
-        cfg.eval_interval = 1;
-        cfg.eval_iters = 2;
-        cfg.threads = 1;
-        const auto runDir = twbtest::path(m_dir, "run");
-        TrainJob job;
-        job.config = cfg;
-        job.run_dir = runDir.string();
-        train(job, {});
-        // Overwrite its checkpoint with the known model: logit v is (v % 5) / 2.
+        // A run whose checkpoint is the known model: logit v is (v % 5) / 2.
         std::vector<double> l(static_cast<size_t>(V));
         for (int v = 0; v < V; ++v)
             l[static_cast<size_t>(v)] = (v % 5) / 2.0;
-        auto model = constant_model(cfg, l);
-        CheckpointState st;
-        st.step = 1;
-        st.config = cfg;
-        nn::save_checkpoint(runDir, model, nullptr, st);
+        const auto runDir = twbtest::path(m_dir, "run");
+        const RunConfig cfg = constant_model_run(po.out, V, runDir, l, 2);
 
         // Expected from the definitions over the val split's consecutive blocks of 8.
         const auto data = open_prepared(po.out);
@@ -477,6 +486,9 @@ private slots:
         // The trainer's evaluation (at step 0) of a uniform model (all logits 0) from init_from: whatever
         // its random batches hold, every target costs ln V nats, so loss = ln V, perplexity = V and
         // bits per character = log2 V.
+        CheckpointState st;
+        st.step = 1;
+        st.config = cfg;
         auto uniform = constant_model(cfg, std::vector<double>(l.size(), 0.0));
         nn::save_checkpoint(runDir, uniform, nullptr, st);
         TrainJob fine;
@@ -659,28 +671,8 @@ private slots:
         const auto data = open_prepared(po.out);
         const int V = data.vocab_size;
         QCOMPARE(V, 259);
-        RunConfig cfg = small_config(Position::Rotary, true, true);
-        cfg.data_dir = po.out.string();
-        cfg.vocab_size = V;
-        cfg.n_layer = 1;
-        cfg.n_head = 1;
-        cfg.n_embd = 4;
-        cfg.block_size = 8;
-        cfg.batch_size = 4;
-        cfg.max_iters = 1;
-        cfg.eval_interval = 1;
-        cfg.eval_iters = 1;
-        cfg.threads = 1;
         const auto runDir = twbtest::path(d, "run");
-        TrainJob job;
-        job.config = cfg;
-        job.run_dir = runDir.string();
-        train(job, {});
-        auto uniform = constant_model(cfg, std::vector<double>(static_cast<size_t>(V), 0.0));
-        CheckpointState st;
-        st.step = 1;
-        st.config = cfg;
-        nn::save_checkpoint(runDir, uniform, nullptr, st);
+        constant_model_run(po.out, V, runDir, std::vector<double>(static_cast<size_t>(V), 0.0), 1);  // uniform
         ModelSession session;
         session.open(runDir.string(), "last");
         const double bitsPerToken = std::log2(static_cast<double>(V));
