@@ -1,4 +1,4 @@
-// Step timing shared by both trainers (trainer.h, seq2seq_trainer.h): the steps since the last report
+// Step timing of the training spine (training/training_run.h): the steps since the last report
 // become one StepReport (mean ms per step, tokens per second, mean all-reduce time), and the run's
 // median step time goes into its summary.
 #pragma once

@@ -1,0 +1,82 @@
+// What a model family plugs into the training spine (training_run.h): it checks and opens its data,
+// builds its model, runs a micro-batch forward and evaluates. Everything every run
+// does besides (the run folder and its lock, state, metrics, checkpoints and pruning, timing, pause and
+// stop, the optimiser, data-parallel averaging, callbacks, the start and finish reports) is the spine's.
+// Two families: the decoder LM (decoder_family.h) and the encoder-decoder (seq2seq_family.h).
+#pragma once
+#include "twb/dataset.h"
+#include "twb/training.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace twb::nn {
+
+using NamedWeights = std::vector<std::pair<std::string, torch::Tensor>>;
+using MessageFn = std::function<void(const std::string&)>;
+
+/// What the spine has settled when a family opens its data: read-only for the family.
+struct FamilyContext {
+    const PreparedDataset* data = nullptr;
+    torch::Device device{torch::kCPU};
+    bool bf16 = false;
+    int rank = 0, world = 1;  // a multi-process run: this process and the number of processes
+    MessageFn message;        // never null: says something to the user (on_message, or nothing)
+};
+
+/// One micro-batch's forward pass: the logits (N, V) or (B, T, V), their targets (padding = kIgnoreIndex)
+/// and the number of target tokens it trains on.
+struct MicroBatch {
+    torch::Tensor logits, targets;
+    int64_t tokens = 0;
+};
+
+/// An evaluation's figures, and the score the best checkpoint is chosen by (lower is better; NaN = none).
+struct FamilyEval {
+    EvalReport report;
+    double score = NAN;
+};
+
+class ModelFamily {
+public:
+    virtual ~ModelFamily() = default;
+    /// Checks that the dataset is one this family trains and completes the config from it (vocabulary
+    /// sizes, defaults that depend on it). Called before RunConfig::check; ConfigError says what to do.
+    virtual void adopt_dataset(const PreparedDataset& data, RunConfig& cfg, const TrainJob& job) const = 0;
+    /// The model in words, for the memory check: "training this encoder-decoder".
+    virtual std::string subject(const RunConfig& cfg) const = 0;
+    /// Opens the data and builds the model on ctx.device, after the seed is set. cfg outlives the family
+    /// and may still be changed here (max_epochs lowers max_iters).
+    virtual void open(const FamilyContext& ctx, RunConfig& cfg) = 0;
+    /// A fresh run's weights from elsewhere (init_from, embeddings_from). Nothing by default.
+    virtual void initialise(const TrainJob&) {}
+
+    virtual NamedWeights named_weights() const = 0;
+    virtual torch::nn::Module& module() = 0;
+    virtual uint64_t batcher_state() const = 0;
+    virtual void set_batcher_state(uint64_t state) = 0;
+
+    /// The tokenizer folders the run carries, as (dataset side, run side), the main one first.
+    virtual std::vector<std::pair<std::filesystem::path, std::filesystem::path>> tokenizer_folders(
+        const std::filesystem::path& run_dir) const = 0;
+    /// Starts the run's probe (or reopens a resumed run's); reports and skips one that cannot be made.
+    virtual void start_probe(const std::filesystem::path& run_dir, bool resume) = 0;
+    /// The data's side of the start report: token counts and the global batch.
+    virtual void describe(TrainStartInfo& info) const = 0;
+
+    /// The next training micro-batch through the model (the spine wraps it in autocast, takes the loss
+    /// and runs the backward pass).
+    virtual MicroBatch forward() = 0;
+    /// Evaluates at `step`, records the probe, and leaves the model in training mode.
+    virtual FamilyEval evaluate(int64_t step) = 0;
+    /// Passes over the training data so far; NaN where the family does not count them.
+    virtual double epoch() const { return NAN; }
+};
+
+}  // namespace twb::nn

@@ -1,0 +1,329 @@
+// The training spine (training_run.h), and twb::train, its public entry point.
+#include "nn/training/training_run.h"
+
+#include "core/util/memory.h"
+#include "nn/device.h"
+#include "nn/evaluator.h"
+#include "nn/module_weights.h"
+#include "nn/schedule.h"
+#include "nn/training/decoder_family.h"
+#include "nn/training/seq2seq_family.h"
+#include "twb/errors.h"
+#include "twb/text.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace twb::nn {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+TrainingRun::TrainingRun(std::unique_ptr<ModelFamily> family, const TrainJob& job, const TrainCallbacks& callbacks,
+                         TrainControl* control)
+    : m_family(std::move(family)), m_job(job), m_cb(callbacks), m_ctl(control), m_cfg(job.config) {}
+
+TrainSummary TrainingRun::run() {
+    prepare();
+    restore();
+    open_run_folder();
+    report_start();
+    m_family->module().train();
+    m_summary.stopped = loop();
+    return finish();
+}
+
+void TrainingRun::message(const std::string& text) const {
+    if (m_cb.on_message)
+        m_cb.on_message(text);
+}
+
+void TrainingRun::prepare() {
+    if (m_cfg.data_dir.empty())
+        throw ConfigError("no dataset given; set data_dir (twb train --data DIR)");
+    m_data = open_prepared(m_cfg.data_dir);
+    m_family->adopt_dataset(m_data, m_cfg, m_job);
+    m_cfg.check();
+
+    m_runDir = fs::path(m_job.run_dir);
+    if (m_runDir.empty())
+        throw ConfigError("no run folder given (twb train --out RUN)");
+    // Memory before anything is allocated: a model that cannot fit is refused now, not killed later.
+    if (!m_job.skip_memory_check)
+        check_memory_fits(m_cfg.estimated_memory_bytes(), m_family->subject(m_cfg),
+                          "pass --ignore-memory-check to twb train");
+    // Only the process that writes the run folder (rank 0 of a multi-process run) locks it and tidies
+    // it: the other ranks read it and must neither be refused by rank 0's lock nor remove its temporaries.
+    if (m_job.distributed.rank == 0) {
+        m_lock = std::make_unique<RunLock>(m_runDir);
+        if (const int n = remove_stale_temporaries(m_runDir); n > 0)
+            message("removed " + std::to_string(n) + " unfinished file(s) an interrupted run left in " +
+                    m_runDir.string());
+    }
+    if (!m_job.resume && !list_checkpoints(m_runDir).empty())
+        throw InputError(m_runDir.string() +
+                         " already holds a run; continue it with --resume or choose another folder");
+
+    m_threads = apply_threads(m_cfg.threads);
+    m_device = resolve_device(m_cfg.device);
+    m_precision = resolve_precision(m_cfg.dtype, m_device);
+    if (m_job.distributed.active()) {
+        m_comm = std::make_unique<Communicator>(m_job.distributed, m_device);
+        m_writer = m_comm->rank() == 0;
+        const char* verify = std::getenv("TWB_DIST_VERIFY");  // tests: compare the weights after every step
+        m_verifyEachStep = verify && std::string(verify) == "1";
+    }
+    torch::manual_seed(m_cfg.seed);
+
+    FamilyContext ctx;
+    ctx.data = &m_data;
+    ctx.device = m_device;
+    ctx.bf16 = m_precision.dtype == DType::BFloat16;
+    ctx.rank = m_comm ? m_comm->rank() : 0;
+    ctx.world = m_comm ? m_comm->world() : 1;
+    ctx.message = [this](const std::string& text) { message(text); };
+    m_family->open(ctx, m_cfg);
+}
+
+void TrainingRun::restore() {
+    m_family->initialise(m_job);
+    m_opt = std::make_unique<FlatAdamW>(m_family->named_weights(), m_cfg);
+    m_state.config = m_cfg;
+    if (!m_job.resume) {
+        if (m_comm) {
+            // Every rank starts from rank 0's weights, so the ranks never drift apart.
+            auto params = m_opt->flat_params();
+            m_comm->broadcast(params);
+        }
+        return;
+    }
+    const fs::path ck = find_resume_checkpoint(m_runDir);
+    auto loaded = read_checkpoint(ck);
+    check_resume_config(loaded.state.config, m_cfg, ck.string());
+    load_weights(m_family->named_weights(), loaded.weights, ck.string());
+    if (loaded.optimizer.tensors.empty())
+        throw FormatError(ck.string() + ": holds no optimizer state, so the run cannot resume exactly");
+    try {
+        m_opt->load_state(loaded.optimizer.tensors);
+    } catch (const FormatError& e) {
+        throw FormatError(ck.string() + ": " + e.what());
+    }
+    restore_rng(loaded.optimizer, ck.string());
+    m_family->set_batcher_state(loaded.state.batcher_state);
+    m_state = loaded.state;
+    m_state.config = m_cfg;
+    m_skipFirstEval = !std::isnan(loaded.state.val_loss);
+    if (m_comm) {
+        auto params = m_opt->flat_params();  // every rank read the same checkpoint; rank 0's is the truth
+        m_comm->broadcast(params);
+    }
+    message("resuming from " + ck.string());
+}
+
+void TrainingRun::open_run_folder() {
+    if (!m_writer)
+        return;  // rank 0 alone writes the run folder: config, metrics, probe and checkpoints
+    // The run carries its tokenizers, so it samples even when the dataset folder moves.
+    const auto folders = m_family->tokenizer_folders(m_runDir);
+    for (size_t i = 0; i < folders.size(); ++i) {
+        const auto& [from, to] = folders[i];
+        if (i > 0 && !fs::exists(from / "tokenizer.json"))
+            continue;  // an optional one (the source side's) the dataset does not have
+        fs::create_directories(to);
+        for (const char* f : {"tokenizer.json", "tokenizer.model"})
+            if (fs::exists(from / f))
+                fs::copy_file(from / f, to / f, fs::copy_options::overwrite_existing);
+    }
+    write_file_atomic(m_runDir / "config.json", nlohmann::json(m_cfg).dump(2));
+    m_metrics =
+        std::make_unique<MetricsLog>(m_runDir / "metrics.csv", m_job.resume ? m_state.step : -1, m_skipFirstEval);
+    m_family->start_probe(m_runDir, m_job.resume);
+}
+
+void TrainingRun::report_start() {
+    m_summary.parameters = parameter_count_of(m_family->module());
+    m_summary.run_dir = m_runDir.string();
+    m_elapsedBefore = m_state.elapsed_s;
+    m_t0 = Clock::now();
+    if (!m_cb.on_start)
+        return;
+    TrainStartInfo info;
+    info.parameters = m_summary.parameters;
+    info.start_step = m_state.step;
+    info.threads = m_threads;
+    info.device = m_device.str();
+    info.dtype = to_string(m_precision.dtype);
+    info.dtype_reason = m_precision.reason;
+    info.run_dir = m_runDir.string();
+    info.config = m_cfg;
+    info.rank = m_comm ? m_comm->rank() : 0;
+    info.world_size = m_comm ? m_comm->world() : 1;
+    m_family->describe(info);
+    m_cb.on_start(info);
+}
+
+bool TrainingRun::loop() {
+    while (true) {
+        const int64_t step = m_state.step;
+        if (m_ctl)
+            m_ctl->wait_while_paused();
+        if (stop_requested()) {
+            checkpoint(NAN);
+            return true;
+        }
+        // Evaluate every eval_interval steps and at the end, but not again at the step a resumed
+        // checkpoint had evaluated.
+        if ((step % m_cfg.eval_interval == 0 || step == m_cfg.max_iters) && !m_skipFirstEval)
+            evaluate(step);
+        m_skipFirstEval = false;
+        if (step >= m_cfg.max_iters)
+            return false;
+        train_step(step);
+        if (m_ctl && m_ctl->take_checkpoint_request())
+            checkpoint(NAN);
+    }
+}
+
+double TrainingRun::elapsed() const {
+    return m_elapsedBefore + std::chrono::duration<double>(Clock::now() - m_t0).count();
+}
+
+bool TrainingRun::stop_requested() const {
+    const bool here = m_localStop || (m_ctl && m_ctl->stop_requested());
+    return m_comm ? m_comm->any(here) : here;  // every rank stops at the same step
+}
+
+void TrainingRun::evaluate(int64_t step) {
+    if (m_comm && !m_comm->identical(m_opt->flat_params()))
+        throw Error("distributed training: the ranks' weights differ at step " + std::to_string(step) +
+                    " (they must stay identical); resume from the last checkpoint with --resume");
+    const FamilyEval fe = m_family->evaluate(step);
+    EvalReport ev = fe.report;
+    ev.step = step;
+    // Only evaluations that are checkpointed (step > 0) can be the best: best.json never names a
+    // checkpoint that was not saved (step 0 is not).
+    ev.is_best =
+        step > 0 && !std::isnan(fe.score) && (std::isnan(m_state.best_val_loss) || fe.score < m_state.best_val_loss);
+    ev.elapsed_s = elapsed();
+    if (ev.is_best) {
+        m_state.best_val_loss = fe.score;
+        m_state.best_step = step;
+    }
+    m_summary.last_val_loss = ev.val_loss;
+    if (m_writer) {
+        MetricsRow row = metrics_row(ev);
+        row.lr = learning_rate_at(m_cfg, step);
+        m_metrics->append(row);
+    }
+    if (m_cb.on_eval)
+        m_cb.on_eval(ev);
+    if (step > 0)
+        checkpoint(ev.val_loss);
+}
+
+void TrainingRun::check_finite(double loss, int64_t step) const {
+    if (std::isfinite(loss) && m_opt->grads_finite())
+        return;
+    const auto have = list_checkpoints(m_runDir);
+    throw Error("training diverged: the loss became " + std::string(std::isnan(loss) ? "NaN" : "infinite") +
+                " at step " + std::to_string(step) + ". " +
+                (have.empty() ? std::string("No checkpoint was written yet. ")
+                              : "The last good checkpoint (step " + std::to_string(have.back()) + ") is intact. ") +
+                "Lower learning_rate, raise warmup_iters or set grad_clip (e.g. 1.0).");
+}
+
+void TrainingRun::train_step(int64_t step) {
+    const auto s0 = Clock::now();
+    const double lr = learning_rate_at(m_cfg, step);
+    auto [loss, tokens] = forward_backward();
+    check_finite(loss, step);
+    const double gradNorm = m_opt->clip_grad_norm(m_cfg.grad_clip);
+    m_opt->step(lr);
+    m_opt->zero_grad();
+    if (m_verifyEachStep && !m_comm->identical(m_opt->flat_params()))
+        throw Error("distributed training: the ranks' weights differ after step " + std::to_string(step + 1));
+    m_state.step = step + 1;
+    m_state.tokens_seen += static_cast<uint64_t>(tokens);
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s0).count();
+    report_step(loss, lr, gradNorm, ms, static_cast<double>(tokens));
+}
+
+std::pair<double, int64_t> TrainingRun::forward_backward() {
+    const int accumulation = m_cfg.gradient_accumulation_steps;
+    const bool bf16 = m_precision.dtype == DType::BFloat16;
+    double lossSum = 0;
+    int64_t tokens = 0;
+    for (int micro = 0; micro < accumulation; ++micro) {
+        torch::Tensor loss;
+        with_autocast(m_device, bf16, [&] {
+            const MicroBatch b = m_family->forward();
+            const int64_t V = b.logits.size(-1);
+            loss = masked_cross_entropy(b.logits.view({-1, V}).to(torch::kFloat32), b.targets.reshape({-1}),
+                                        torch::kMean, m_cfg.label_smoothing);
+            tokens += b.tokens;
+        });
+        if (accumulation > 1)
+            loss = loss / accumulation;
+        loss.backward();
+        lossSum += loss.item<double>();  // the micro-batch losses were divided by the accumulation steps
+    }
+    if (m_comm) {
+        const auto c0 = Clock::now();
+        auto grads = m_opt->flat_grads();
+        m_comm->average(grads);  // the mean gradient of the global batch, identical on every rank
+        lossSum = m_comm->average(lossSum);
+        tokens *= m_comm->world();
+        m_meter.add_comm(std::chrono::duration<double, std::milli>(Clock::now() - c0).count());
+    }
+    return {lossSum, tokens};
+}
+
+void TrainingRun::report_step(double loss, double lr, double gradNorm, double ms, double tokens) {
+    m_meter.add(ms, tokens);
+    if (!StepMeter::due(m_state.step, m_cfg))
+        return;
+    StepReport r = m_meter.take(m_state.step, m_cfg, loss, lr, gradNorm);
+    r.dtype = to_string(m_precision.dtype);
+    r.elapsed_s = elapsed();
+    r.epoch = m_family->epoch();
+    if (m_writer)
+        m_metrics->append(metrics_row(r));
+    if (m_cb.on_step && !m_cb.on_step(r))
+        m_localStop = true;
+}
+
+void TrainingRun::checkpoint(double valLoss) {
+    if (!m_writer)
+        return;
+    m_state.val_loss = valLoss;
+    m_state.batcher_state = m_family->batcher_state();
+    m_state.elapsed_s = elapsed();
+    const fs::path p = save_checkpoint(m_runDir, m_family->named_weights(), m_opt.get(), m_state);
+    prune_checkpoints(m_runDir, m_cfg.keep_checkpoints, m_state.best_step);
+    if (m_cb.on_checkpoint)
+        m_cb.on_checkpoint(p.string(), m_state.step);
+}
+
+TrainSummary TrainingRun::finish() {
+    m_summary.final_step = m_state.step;
+    m_summary.best_val_loss = m_state.best_val_loss;
+    m_summary.best_step = m_state.best_step;
+    m_summary.elapsed_s = elapsed();
+    m_summary.median_ms_per_step = m_meter.median_ms();
+    return m_summary;
+}
+
+}  // namespace twb::nn
+
+namespace twb {
+
+TrainSummary train(const TrainJob& job, const TrainCallbacks& callbacks, TrainControl* control) {
+    std::unique_ptr<nn::ModelFamily> family;
+    if (job.config.model_kind == ModelKind::EncoderDecoder)
+        family = std::make_unique<nn::Seq2SeqFamily>();
+    else
+        family = std::make_unique<nn::DecoderFamily>();
+    return nn::TrainingRun(std::move(family), job, callbacks, control).run();
+}
+
+}  // namespace twb

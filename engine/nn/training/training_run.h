@@ -1,0 +1,77 @@
+// The training spine: one class owns what every training run does, whatever the model: the run folder
+// and its lock, the checkpoint state, metrics.csv, checkpoints and their pruning, timing, pause and stop,
+// the optimiser and the schedule, the data-parallel averaging, the callbacks, the start and finish
+// reports. A model family (model_family.h) plugs in its data, model, step and evaluation. The public
+// entry point is twb::train (training.h), which runs one on the calling thread. Not thread-safe: only
+// the TrainControl it is given may be touched from other threads.
+#pragma once
+#include "core/run/run_lock.h"
+#include "nn/checkpoint.h"
+#include "nn/communicator.h"
+#include "nn/optimizer.h"
+#include "nn/step_meter.h"
+#include "nn/training/model_family.h"
+#include "twb/metrics.h"
+#include "twb/precision.h"
+#include "twb/training.h"
+
+#include <chrono>
+#include <memory>
+
+namespace twb::nn {
+
+class TrainingRun {
+public:
+    TrainingRun(std::unique_ptr<ModelFamily> family, const TrainJob& job, const TrainCallbacks& callbacks,
+                TrainControl* control);
+    /// Runs to max_iters or until stopped (then a checkpoint is written first).
+    TrainSummary run();
+
+private:
+    // The named steps, in the order run() takes them.
+    void prepare();          // config checked against the dataset; lock, device, precision, seed, data, model
+    void restore();          // optimiser; a fresh run's starting weights, or the last checkpoint's whole state
+    void open_run_folder();  // tokenizer copies, config.json, metrics.csv, the probe
+    void report_start();
+    bool loop();  // pause, stop, evaluate, step, checkpoint-now; returns whether it stopped early
+    bool stop_requested() const;
+    void evaluate(int64_t step);    // the family's figures, the best so far, metrics row, callbacks, checkpoint
+    void train_step(int64_t step);  // one optimiser step over the family's micro-batches
+    /// The step's micro-batches forward and backward (gradients averaged over the ranks): the mean loss
+    /// and the target tokens trained on.
+    std::pair<double, int64_t> forward_backward();
+    void checkpoint(double val_loss);
+    TrainSummary finish();
+
+    /// Throws naming the step and the last good checkpoint when the loss or gradients are not finite.
+    void check_finite(double loss, int64_t step) const;
+    void report_step(double loss, double lr, double grad_norm, double ms, double tokens);
+    void message(const std::string& text) const;
+    double elapsed() const;
+
+    std::unique_ptr<ModelFamily> m_family;
+    TrainJob m_job;
+    const TrainCallbacks& m_cb;
+    TrainControl* m_ctl;
+    RunConfig m_cfg;
+    PreparedDataset m_data;
+    std::filesystem::path m_runDir;
+    std::unique_ptr<RunLock> m_lock;  // held from prepare() until the run is destroyed
+    int m_threads = 0;
+    torch::Device m_device{torch::kCPU};
+    PrecisionChoice m_precision;  // what dtype (auto) resolved to, and why
+    std::unique_ptr<FlatAdamW> m_opt;
+    std::unique_ptr<Communicator> m_comm;  // a multi-process run; null for one process
+    bool m_writer = true;                  // rank 0 (or the only process) writes the run folder
+    bool m_verifyEachStep = false;         // TWB_DIST_VERIFY=1: check the ranks' weights after every step
+    CheckpointState m_state;
+    bool m_skipFirstEval = false;  // a resumed run whose checkpoint had evaluated does not evaluate again
+    std::unique_ptr<MetricsLog> m_metrics;
+    TrainSummary m_summary;
+    double m_elapsedBefore = 0;
+    std::chrono::steady_clock::time_point m_t0;
+    StepMeter m_meter;
+    bool m_localStop = false;  // on_step asked to stop
+};
+
+}  // namespace twb::nn
