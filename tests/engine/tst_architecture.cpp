@@ -195,7 +195,7 @@ private slots:
         QVERIFY2(contains(c.validate(), "n_head * head_size = 1000 * 100 = 100000"), joined(c.validate()).c_str());
         c = small_model();
         c.ffn_hidden = -3;
-        QVERIFY(contains(c.validate(), "ffn_hidden must be 0 (4 * n_embd)"));
+        QVERIFY(contains(c.validate(), "ffn_hidden must be between 0 (4 * n_embd) and 1048576"));
         c = small_model();
         c.norm_eps = 0;
         QVERIFY(contains(c.validate(), "norm_eps must be positive"));

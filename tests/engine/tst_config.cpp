@@ -1,8 +1,12 @@
-// RunConfig: validation messages, key=value overrides, JSON round trip with defaults, parameter count.
+// RunConfig: validation messages, key=value overrides, JSON round trip with defaults, parameter count;
+// the option table: one row per key, defaults as before, ranges enforced at their edges, types refused.
 #include "test_util.h"
 #include "twb/config.h"
+#include "twb/config_options.h"
 #include "twb/errors.h"
 #include "twb/precision.h"
+
+#include <set>
 
 using namespace twb;
 
@@ -101,6 +105,103 @@ private slots:
         RunConfig c = preset_config("nanogpt-cpu");
         c.vocab_size = 65;
         QCOMPARE(c.parameter_count(), int64_t(65 * 128 + 64 * 128 + 4 * (12 * 128 * 128 + 13 * 128) + 2 * 128));
+    }
+    void tableHasEveryKeyOnce() {
+        const auto& t = config_options();
+        std::set<std::string> keys;
+        for (const auto& o : t) {
+            QVERIFY2(keys.insert(o.key).second, o.key.c_str());
+            QVERIFY2(!o.help.empty(), o.key.c_str());
+            QVERIFY(find_config_option(o.key) == &o);
+        }
+        QCOMPARE(RunConfig::keys().size(), t.size());
+        nlohmann::json j = RunConfig{};
+        j.erase("format_version");
+        QCOMPARE(j.size(), t.size());
+        for (const auto& o : t)
+            QCOMPARE(j.at(o.key), o.default_value());
+        QVERIFY(find_config_option("n_layers") == nullptr);
+    }
+    void defaultsAreThoseOfBefore() {
+        // config.json of the defaults as written before the table existed: it reads as RunConfig{} and
+        // writes back the same.
+        const nlohmann::json before = nlohmann::json::parse(R"({"format_version":1,"data_dir":"","vocab_size":0,
+            "n_layer":4,"n_head":4,"n_embd":128,"block_size":64,"dropout":0.0,"bias":true,"position":"rotary",
+            "tie_embeddings":true,"batch_size":12,"gradient_accumulation_steps":1,"learning_rate":0.003,
+            "max_iters":2000,"schedule":"cosine","warmup_iters":100,"lr_decay_iters":2000,"min_lr":0.0003,
+            "weight_decay":0.1,"decay_embeddings":true,"beta1":0.9,"beta2":0.99,"grad_clip":1.0,
+            "label_smoothing":0.0,"eval_interval":250,"eval_iters":20,"log_interval":10,"keep_checkpoints":3,
+            "probe_prompt":"","seed":1337,"threads":0,"device":"auto","dtype":"auto","ffn_hidden":0,
+            "activation":"gelu","head_size":0,"norm":"layernorm","norm_position":"pre","norm_eps":1e-05,
+            "freeze_embeddings":false,"sequences":"stream","embeddings_from":"","model_kind":"decoder",
+            "n_encoder_layer":0,"n_decoder_layer":0,"max_epochs":0.0,"batch_tokens":0,"bleu_pairs":200,
+            "best_by":"loss","source_vocab_size":0})");
+        nlohmann::json now = RunConfig{};
+        QCOMPARE(now, before);
+        QCOMPARE(nlohmann::json(config_from_json(before)), nlohmann::json(RunConfig{}));
+    }
+    void rangesAreEnforcedAtTheirEdges() {
+        for (const auto& o : config_options()) {
+            auto problem_at = [&](double x) {
+                RunConfig c;
+                o.read(c, o.type == OptionType::Integer ? nlohmann::json(static_cast<int>(x)) : nlohmann::json(x),
+                       "test");
+                return o.range_problem(c);
+            };
+            const double step = o.type == OptionType::Integer ? 1 : 1e-3;
+            if (o.min) {
+                QVERIFY2(!problem_at(o.min->value - step).empty(), o.key.c_str());
+                QCOMPARE(problem_at(o.min->value).empty(), !o.min->open);
+                QVERIFY2(problem_at(o.min->value + step).empty() || o.max, o.key.c_str());
+                QVERIFY2(problem_at(o.min->value - step).find(o.key + " must be") == 0, o.key.c_str());
+            }
+            if (o.max) {
+                QVERIFY2(!problem_at(o.max->value + step).empty(), o.key.c_str());
+                QCOMPARE(problem_at(o.max->value).empty(), !o.max->open);
+            }
+        }
+        // and validate() reports them
+        RunConfig c;
+        c.n_layer = 0;
+        QVERIFY(!c.validate().empty());
+        QCOMPARE(c.validate().back(), std::string("n_layer must be between 1 and 128 (got 0)"));
+    }
+    void rangesInWords() {
+        auto words = [](const char* k) { return find_config_option(k)->range_text(); };
+        QCOMPARE(words("n_layer"), std::string("between 1 and 128"));
+        QCOMPARE(words("dropout"), std::string("at least 0 and below 1"));
+        QCOMPARE(words("learning_rate"), std::string("positive and below 10"));
+        QCOMPARE(words("norm_eps"), std::string("positive and at most 0.1"));
+        QCOMPARE(words("ffn_hidden"), std::string("between 0 (4 * n_embd) and 1048576"));
+        QCOMPARE(words("head_size"), std::string("0 (n_embd / n_head) or positive"));
+        QCOMPARE(words("data_dir"), std::string());
+    }
+    void typesAndFamiliesComeFromTheFields() {
+        QCOMPARE(find_config_option("n_layer")->type, OptionType::Integer);
+        QCOMPARE(find_config_option("seed")->type, OptionType::Unsigned);
+        QCOMPARE(find_config_option("dropout")->type, OptionType::Number);
+        QCOMPARE(find_config_option("bias")->type, OptionType::Bool);
+        QCOMPARE(find_config_option("device")->type, OptionType::Text);
+        const auto* position = find_config_option("position");
+        QCOMPARE(position->type, OptionType::Choice);
+        QCOMPARE(position->choices, choice_names<Position>());
+        QVERIFY(find_config_option("bleu_pairs")->applies_to(ModelKind::EncoderDecoder));
+        QVERIFY(!find_config_option("bleu_pairs")->applies_to(ModelKind::Decoder));
+        QVERIFY(!find_config_option("sequences")->applies_to(ModelKind::EncoderDecoder));
+        QVERIFY(find_config_option("n_layer")->applies_to(ModelKind::Decoder));
+        QVERIFY(find_config_option("n_layer")->applies_to(ModelKind::EncoderDecoder));
+        // wrong JSON types are refused on every key, naming it
+        for (const auto& o : config_options()) {
+            RunConfig c;
+            const nlohmann::json wrong =
+                o.type == OptionType::Text || o.type == OptionType::Choice ? nlohmann::json(3) : nlohmann::json("x");
+            try {
+                o.read(c, wrong, "here");
+                QFAIL(o.key.c_str());
+            } catch (const ConfigError& e) {
+                QVERIFY2(std::string(e.what()).find("here: " + o.key) == 0, e.what());
+            }
+        }
     }
 };
 

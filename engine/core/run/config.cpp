@@ -1,6 +1,7 @@
-// RunConfig JSON, validation, presets and size estimates.
+// RunConfig JSON and validation over the option table (config_options.cpp), presets and size estimates.
 #include "twb/config.h"
 
+#include "twb/config_options.h"
 #include "twb/errors.h"
 #include "twb/text.h"
 
@@ -10,87 +11,23 @@
 
 namespace twb {
 
-// clang-format off
-#define TWB_CONFIG_FIELDS(X) \
-    X(data_dir) X(vocab_size) X(n_layer) X(n_head) X(n_embd) X(block_size) X(dropout) X(bias) \
-    X(position) X(tie_embeddings) X(batch_size) X(gradient_accumulation_steps) X(learning_rate) \
-    X(max_iters) X(schedule) X(warmup_iters) X(lr_decay_iters) X(min_lr) X(weight_decay) \
-    X(decay_embeddings) X(beta1) X(beta2) X(grad_clip) X(label_smoothing) X(eval_interval) \
-    X(eval_iters) X(log_interval) X(keep_checkpoints) X(probe_prompt) X(seed) X(threads) X(device) \
-    X(dtype) X(ffn_hidden) X(activation) X(head_size) X(norm) X(norm_position) X(norm_eps) \
-    X(freeze_embeddings) X(sequences) X(embeddings_from) X(model_kind) X(n_encoder_layer) X(n_decoder_layer) \
-    X(max_epochs) X(batch_tokens) X(bleu_pairs) X(best_by) X(source_vocab_size)
-// clang-format on
-
 void to_json(nlohmann::json& j, const RunConfig& c) {
     j = nlohmann::json::object();
     j["format_version"] = kConfigFormatVersion;
-#define X(f) j[#f] = c.f;
-    TWB_CONFIG_FIELDS(X)
-#undef X
+    for (const auto& o : config_options())
+        j[o.key] = o.value(c);
 }
 
 namespace {
-// Strict readers, one per field type: the JSON value must have the field's type and range, so a
-// config file, a checkpoint's state.json and `--set` all refuse what the struct cannot hold exactly
-// (2.7 for an integer, 4294967344 for an int, "yes" for a bool) instead of converting it.
 std::string shown(const nlohmann::json& v) {
     std::string s = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return s.size() > 40 ? s.substr(0, 37) + "..." : s;
 }
-[[noreturn]] void bad(const std::string& where, const char* key, const nlohmann::json& v, const std::string& want) {
-    throw ConfigError(where + ": " + key + " takes " + want + ", not " + shown(v));
-}
-void read_field(const nlohmann::json& v, int& f, const std::string& where, const char* key) {
-    if (!v.is_number_integer())
-        bad(where, key, v, "a whole number");
-    const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= static_cast<uint64_t>(INT_MAX)
-                                             : v.get<int64_t>() >= INT_MIN && v.get<int64_t>() <= INT_MAX;
-    if (!fits)
-        bad(where, key, v, "a whole number between " + std::to_string(INT_MIN) + " and " + std::to_string(INT_MAX));
-    f = static_cast<int>(v.get<int64_t>());
-}
-void read_field(const nlohmann::json& v, uint64_t& f, const std::string& where, const char* key) {
-    if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<int64_t>() < 0))
-        bad(where, key, v, "a whole number of at least 0");
-    f = v.get<uint64_t>();
-}
-void read_field(const nlohmann::json& v, double& f, const std::string& where, const char* key) {
-    if (!v.is_number() || !std::isfinite(v.get<double>()))
-        bad(where, key, v, "a number");
-    f = v.get<double>();
-}
-void read_field(const nlohmann::json& v, bool& f, const std::string& where, const char* key) {
-    if (!v.is_boolean())
-        bad(where, key, v, "true or false");
-    f = v.get<bool>();
-}
-void read_field(const nlohmann::json& v, std::string& f, const std::string& where, const char* key) {
-    if (!v.is_string())
-        bad(where, key, v, "a string");
-    f = v.get<std::string>();
-}
-template <class E>
-void read_field(const nlohmann::json& v, E& f, const std::string& where, const char* key) {
-    if (!v.is_string())
-        bad(
-            where, key, v, "one of " + [] {
-                std::string all;
-                for (auto& n : choice_names<E>())
-                    all += (all.empty() ? "" : ", ") + n;
-                return all;
-            }());
-    try {
-        f = parse_choice<E>(v.get<std::string>(), key);
-    } catch (const ConfigError& e) {
-        throw ConfigError(where + ": " + e.what());
-    }
-}
 
 std::string known_keys() {
     std::string all;
-    for (auto& s : RunConfig::keys())
-        all += (all.empty() ? "" : ", ") + s;
+    for (const auto& o : config_options())
+        all += (all.empty() ? "" : ", ") + o.key;
     return all;
 }
 }  // namespace
@@ -106,16 +43,10 @@ RunConfig config_from_json(const nlohmann::json& j, const RunConfig& base, const
                                   std::to_string(kConfigFormatVersion) + ")");
             continue;
         }
-        bool known = false;
-#define X(f)                           \
-    if (!known && key == #f) {         \
-        read_field(v, c.f, where, #f); \
-        known = true;                  \
-    }
-        TWB_CONFIG_FIELDS(X)
-#undef X
-        if (!known)
+        const ConfigOption* o = find_config_option(key);
+        if (!o)
             throw ConfigError(where + ": unknown config key '" + key + "'; known keys: " + known_keys());
+        o->read(c, v, where);
     }
     return c;
 }
@@ -136,9 +67,8 @@ RunConfig read_config_file(const std::string& path, const RunConfig& base) {
 
 std::vector<std::string> RunConfig::keys() {
     std::vector<std::string> k;
-#define X(f) k.push_back(#f);
-    TWB_CONFIG_FIELDS(X)
-#undef X
+    for (const auto& o : config_options())
+        k.push_back(o.key);
     return k;
 }
 
@@ -148,43 +78,21 @@ std::vector<std::string> RunConfig::validate() const {
         if (!ok)
             p.push_back(msg);
     };
-    need(n_layer >= 1 && n_layer <= 128, "n_layer must be between 1 and 128 (got " + std::to_string(n_layer) + ")");
-    need(n_head >= 1 && n_head <= 1024, "n_head must be between 1 and 1024 (got " + std::to_string(n_head) + ")");
-    need(n_embd >= 1 && n_embd <= 65536, "n_embd must be between 1 and 65536 (got " + std::to_string(n_embd) + ")");
-    need(head_size >= 0, "head_size must be 0 (n_embd / n_head) or a positive number of channels (got " +
-                             std::to_string(head_size) + ")");
-    if (n_head >= 1 && n_embd >= 1 && head_size == 0)
+    // What joins several keys here (over values in range); each key's own range is the table's, below.
+    const bool headsOk = n_head >= 1 && n_head <= 1024 && n_embd >= 1 && n_embd <= 65536 && head_size >= 0;
+    if (headsOk && head_size == 0)
         need(n_embd % n_head == 0, "n_embd " + std::to_string(n_embd) + " must be divisible by n_head " +
                                        std::to_string(n_head) + " (or set head_size to choose the head width)");
-    if (n_head >= 1 && head_size > 0)
+    if (headsOk && head_size > 0)
         need(static_cast<int64_t>(n_head) * head_size <= 65536,
              "the attention width n_head * head_size = " + std::to_string(n_head) + " * " + std::to_string(head_size) +
                  " = " + std::to_string(static_cast<int64_t>(n_head) * head_size) + " must be at most 65536");
-    if (position == Position::Rotary && n_head >= 1 && n_embd >= 1 && (head_size > 0 || n_embd % n_head == 0))
+    if (position == Position::Rotary && headsOk && (head_size > 0 || n_embd % n_head == 0))
         need(head_dim() % 2 == 0, "rotary positions rotate pairs of channels, so they need an even head size (" +
                                       std::string(head_size > 0 ? "head_size" : "n_embd / n_head") + " = " +
                                       std::to_string(head_dim()) + ")");
-    need(
-        ffn_hidden >= 0 && ffn_hidden <= 1048576,
-        "ffn_hidden must be 0 (4 * n_embd) or a positive width up to 1048576 (got " + std::to_string(ffn_hidden) + ")");
-    need(norm_eps > 0 && norm_eps <= 0.1,
-         "norm_eps must be positive and small, e.g. 1e-5 (got " + nlohmann::json(norm_eps).dump() + ")");
-    need(block_size >= 1 && block_size <= 65536, "block_size must be between 1 and 65536");
-    need(dropout >= 0 && dropout < 1, "dropout must be in [0, 1)");
-    need(batch_size >= 1 && batch_size <= 65536,
-         "batch_size must be between 1 and 65536 (got " + std::to_string(batch_size) + ")");
-    need(gradient_accumulation_steps >= 1 && gradient_accumulation_steps <= 65536,
-         "gradient_accumulation_steps must be between 1 and 65536");
-    need(learning_rate > 0 && learning_rate < 10, "learning_rate must be positive and below 10 (e.g. 1e-3)");
-    need(max_iters >= 0, "max_iters must not be negative");
-    need(warmup_iters >= 0, "warmup_iters must not be negative");
     if (schedule == Schedule::InverseSqrt || schedule == Schedule::Noam)
         need(warmup_iters >= 1, to_string(schedule) + " needs warmup_iters of at least 1");
-    need(n_encoder_layer >= 0 && n_encoder_layer <= 128, "n_encoder_layer must be 0 (n_layer) or up to 128");
-    need(n_decoder_layer >= 0 && n_decoder_layer <= 128, "n_decoder_layer must be 0 (n_layer) or up to 128");
-    need(max_epochs >= 0, "max_epochs must not be negative (0 = max_iters decides)");
-    need(batch_tokens >= 0, "batch_tokens must not be negative (0 = batch_size * block_size)");
-    need(bleu_pairs >= 0, "bleu_pairs must not be negative (0 = no BLEU at evaluations)");
     if (model_kind == ModelKind::Decoder)
         need(best_by == BestBy::Loss, "best_by=bleu needs model_kind=encoder_decoder (a decoder LM has no BLEU)");
     if (best_by == BestBy::Bleu)
@@ -195,27 +103,18 @@ std::vector<std::string> RunConfig::validate() const {
         need(lr_decay_iters > warmup_iters, "lr_decay_iters (" + std::to_string(lr_decay_iters) +
                                                 ") must be larger than warmup_iters (" + std::to_string(warmup_iters) +
                                                 ")");
-    need(min_lr >= 0 && min_lr <= learning_rate, "min_lr must be between 0 and learning_rate");
-    need(weight_decay >= 0, "weight_decay must not be negative");
-    need(beta1 >= 0 && beta1 < 1 && beta2 >= 0 && beta2 < 1, "beta1 and beta2 must be in [0, 1)");
-    need(grad_clip >= 0, "grad_clip must not be negative (0 turns clipping off)");
-    need(label_smoothing >= 0 && label_smoothing < 1, "label_smoothing must be in [0, 1)");
-    need(eval_interval >= 1, "eval_interval must be at least 1");
-    need(eval_iters >= 1, "eval_iters must be at least 1");
-    need(log_interval >= 1, "log_interval must be at least 1");
-    need(keep_checkpoints >= 1, "keep_checkpoints must be at least 1");
-    need(threads >= 0 && threads <= 1024, "threads must be between 0 (all cores) and 1024");
+    need(min_lr <= learning_rate, "min_lr must be between 0 and learning_rate");
     need(probe_prompt.size() <= 4096, "probe_prompt holds at most 4096 bytes (the probe uses its first 64 tokens)");
     try {
         parse_device(device);
     } catch (const ConfigError& e) {
         p.push_back(e.what());
     }
-    need(vocab_size >= 0 && vocab_size <= (1 << 24), "vocab_size must be between 0 (from the dataset) and 16777216");
-    need(source_vocab_size >= 0 && source_vocab_size <= (1 << 24),
-         "source_vocab_size must be between 0 (shared with the target) and 16777216");
     need(source_vocab_size == 0 || model_kind == ModelKind::EncoderDecoder,
          "source_vocab_size is for encoder-decoder runs (model_kind=encoder_decoder)");
+    for (const auto& o : config_options())
+        if (std::string why = o.range_problem(*this); !why.empty())
+            p.push_back(why);
     return p;
 }
 

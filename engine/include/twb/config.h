@@ -2,7 +2,9 @@
 // nanoGPT's key names. JSON in and out with a format_version; missing keys take the base's values;
 // unknown keys, wrong types, fractions for whole numbers and out-of-range numbers are refused on every
 // path (config files, checkpoints, `--set`) so typos are caught. validate() lists every problem in
-// readable words.
+// readable words. Each field's type and default are written here once; its range, help text, form label
+// and model families are its row in the option table (config_options.h), which the JSON reader and
+// writer, validate(), the CLI, the man page, the completion and the GUI's form read.
 // Plain data, part of the public API: no torch here.
 #pragma once
 #include "twb/choices.h"
@@ -105,7 +107,7 @@ struct RunConfig {
     ParameterParts parameter_parts() const;
     /// Rough training memory in bytes (weights, grads, Adam state, activations).
     int64_t estimated_memory_bytes() const;
-    /// All key names, for help texts and error messages.
+    /// All key names, in the option table's order, for help texts and error messages.
     static std::vector<std::string> keys();
 };
 
