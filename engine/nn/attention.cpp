@@ -67,20 +67,31 @@ std::pair<torch::Tensor, torch::Tensor> rotary_tables(int64_t positions, int64_t
 }
 
 CausalSelfAttentionImpl::CausalSelfAttentionImpl(int64_t n_embd_, int64_t n_head_, int64_t head_size_, double dropout,
-                                                 bool bias)
+                                                 bool bias, const QkNorm& qk)
     : n_head(n_head_), n_embd(n_embd_), head_size(head_size_) {
     const int64_t A = n_head * head_size;  // attention width (n_embd unless head_size is set)
     c_attn = register_module("c_attn", torch::nn::Linear(torch::nn::LinearOptions(n_embd, 3 * A).bias(bias)));
     c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(A, n_embd).bias(bias)));
     attn_dropout = register_module("attn_dropout", torch::nn::Dropout(dropout));
     resid_dropout = register_module("resid_dropout", torch::nn::Dropout(dropout));
+    if (qk.on) {
+        q_norm = register_module("q_norm", Norm(head_size, qk.kind, qk.bias, qk.eps));
+        k_norm = register_module("k_norm", Norm(head_size, qk.kind, qk.bias, qk.eps));
+    }
 }
 
 torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const AttentionContext& ctx) {
     const int64_t B = x.size(0), T = x.size(1), H = n_head, D = head_size, A = H * D;
     auto qkv = linear(c_attn, x).view({B, T, 3, H, D}).permute({2, 0, 3, 1, 4});  // (3, B, H, T, D)
     auto q = qkv[0], k = qkv[1], v = qkv[2];
-    if (ctx.rope_cos.defined()) {  // queries and keys rotated in one pass: (2, B, H, T, D)
+    if (q_norm) {  // qk_norm: each head's queries and keys normalised (the norm computes in float32)
+        q = q_norm(q).to(v.scalar_type());
+        k = k_norm(k).to(v.scalar_type());
+        if (ctx.rope_cos.defined()) {
+            q = apply_rotary(q, ctx.rope_cos, ctx.rope_sin);
+            k = apply_rotary(k, ctx.rope_cos, ctx.rope_sin);
+        }
+    } else if (ctx.rope_cos.defined()) {  // queries and keys rotated in one pass: (2, B, H, T, D)
         auto qk = apply_rotary(qkv.narrow(0, 0, 2), ctx.rope_cos, ctx.rope_sin);
         q = qk[0];
         k = qk[1];

@@ -6,6 +6,8 @@
 // and attention capture. A key-padding mask is part of the interface so the encoder-decoder model can
 // reuse it.
 #pragma once
+#include "nn/norm.h"
+
 #include <torch/torch.h>
 
 namespace twb::nn {
@@ -60,13 +62,16 @@ void set_explicit_attention(bool on);
 
 class CausalSelfAttentionImpl : public torch::nn::Module {
 public:
-    /// Projects n_embd to n_head heads of head_size channels each (q, k and v) and back.
-    CausalSelfAttentionImpl(int64_t n_embd, int64_t n_head, int64_t head_size, double dropout, bool bias);
+    /// Projects n_embd to n_head heads of head_size channels each (q, k and v) and back; qk.on normalises
+    /// each head's queries and keys (q_norm, k_norm) before rotary positions and the dot product.
+    CausalSelfAttentionImpl(int64_t n_embd, int64_t n_head, int64_t head_size, double dropout, bool bias,
+                            const QkNorm& qk = {});
     /// x: (B, T, C) -> (B, T, C).
     torch::Tensor forward(const torch::Tensor& x, const AttentionContext& ctx);
 
     torch::nn::Linear c_attn{nullptr}, c_proj{nullptr};
     torch::nn::Dropout attn_dropout{nullptr}, resid_dropout{nullptr};
+    Norm q_norm{nullptr}, k_norm{nullptr};  // qk_norm only
     int64_t n_head, n_embd, head_size;
 };
 TORCH_MODULE(CausalSelfAttention);

@@ -8,7 +8,8 @@
 
 namespace twb::nn {
 
-CrossAttentionImpl::CrossAttentionImpl(int64_t n_embd, int64_t n_head_, int64_t head_size_, double dropout, bool bias)
+CrossAttentionImpl::CrossAttentionImpl(int64_t n_embd, int64_t n_head_, int64_t head_size_, double dropout, bool bias,
+                                       const QkNorm& qk)
     : n_head(n_head_), head_size(head_size_) {
     const int64_t A = n_head * head_size;
     c_q = register_module("c_q", torch::nn::Linear(torch::nn::LinearOptions(n_embd, A).bias(bias)));
@@ -16,11 +17,17 @@ CrossAttentionImpl::CrossAttentionImpl(int64_t n_embd, int64_t n_head_, int64_t 
     c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(A, n_embd).bias(bias)));
     attn_dropout = register_module("attn_dropout", torch::nn::Dropout(dropout));
     resid_dropout = register_module("resid_dropout", torch::nn::Dropout(dropout));
+    if (qk.on) {
+        q_norm = register_module("q_norm", Norm(head_size, qk.kind, qk.bias, qk.eps));
+        k_norm = register_module("k_norm", Norm(head_size, qk.kind, qk.bias, qk.eps));
+    }
 }
 
 MemoryKV CrossAttentionImpl::project_memory(const torch::Tensor& memory) {
     const int64_t B = memory.size(0), S = memory.size(1);
     auto kv = c_kv(memory).view({B, S, 2, n_head, head_size}).permute({2, 0, 3, 1, 4});  // (2, B, H, S, D)
+    if (k_norm)
+        return {k_norm(kv[0]).to(kv.scalar_type()), kv[1]};
     return {kv[0], kv[1]};
 }
 
@@ -28,6 +35,8 @@ torch::Tensor CrossAttentionImpl::forward(const torch::Tensor& x, const MemoryKV
                                           torch::Tensor* weights_out) {
     const int64_t B = x.size(0), T = x.size(1), H = n_head, D = head_size, S = kv.k.size(2);
     auto q = linear(c_q, x).view({B, T, H, D}).transpose(1, 2);  // (B, H, T, D)
+    if (q_norm)
+        q = q_norm(q).to(kv.v.scalar_type());
 #if TORCH_VERSION_MAJOR >= 2
     if (!weights_out && sdpa_available()) {
         const double p = is_training() ? attn_dropout->options.p() : 0.0;

@@ -4,6 +4,8 @@
 // additive key-padding mask. Returns its softmax weights (B, H, T, S) when asked, as the
 // self-attention does, for the attention viewer.
 #pragma once
+#include "nn/norm.h"
+
 #include <torch/torch.h>
 
 namespace twb::nn {
@@ -19,7 +21,9 @@ struct MemoryKV {
 
 class CrossAttentionImpl : public torch::nn::Module {
 public:
-    CrossAttentionImpl(int64_t n_embd, int64_t n_head, int64_t head_size, double dropout, bool bias);
+    /// qk.on: each head's queries and the memory's keys normalised (q_norm, k_norm), as the self-attention's.
+    CrossAttentionImpl(int64_t n_embd, int64_t n_head, int64_t head_size, double dropout, bool bias,
+                       const QkNorm& qk = {});
     /// Projects the memory (B, S, C) to keys and values.
     MemoryKV project_memory(const torch::Tensor& memory);
     /// x (B, T, C) attends over kv; key_padding is an additive (B, 1, 1, S) mask (0 or -inf), or undefined.
@@ -28,6 +32,7 @@ public:
 
     torch::nn::Linear c_q{nullptr}, c_kv{nullptr}, c_proj{nullptr};
     torch::nn::Dropout attn_dropout{nullptr}, resid_dropout{nullptr};
+    Norm q_norm{nullptr}, k_norm{nullptr};  // qk_norm only
     int64_t n_head, head_size;
 };
 TORCH_MODULE(CrossAttention);

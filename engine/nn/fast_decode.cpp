@@ -268,6 +268,8 @@ std::string fast_decode_unsupported(const RunConfig& c) {
         return "the model has no attention heads";
     if (c.position == Position::Rotary && c.head_dim() % 2 != 0)
         return "rotary positions need an even head size";
+    if (c.qk_norm)
+        return "qk_norm: the bf16 decoder has no norm of the heads' queries and keys";
     return {};
 }
 

@@ -47,7 +47,8 @@ torch::Tensor MLPImpl::forward(const torch::Tensor& x) {
 
 BlockImpl::BlockImpl(const RunConfig& c) : post_norm(c.norm_position == NormPosition::Post) {
     ln_1 = register_module("ln_1", Norm(c.n_embd, c.norm, c.bias, c.norm_eps));
-    attn = register_module("attn", CausalSelfAttention(c.n_embd, c.n_head, c.head_dim(), c.dropout, c.bias));
+    attn = register_module("attn",
+                           CausalSelfAttention(c.n_embd, c.n_head, c.head_dim(), c.dropout, c.bias, QkNorm::of(c)));
     ln_2 = register_module("ln_2", Norm(c.n_embd, c.norm, c.bias, c.norm_eps));
     mlp = register_module("mlp", MLP(c.n_embd, c.ffn_dim(), c.activation, c.dropout, c.bias));
 }
@@ -110,7 +111,7 @@ void GPTImpl::init_weights() {
         const std::string& name = item.key();
         torch::Tensor& p = item.value();
         const bool isBias = name.size() >= 4 && name.compare(name.size() - 4, 4, "bias") == 0;
-        if (name.find("ln_") != std::string::npos) {
+        if (name.find("ln_") != std::string::npos || name.find("_norm.") != std::string::npos) {  // norms: 1, 0
             if (isBias)
                 p.zero_();
             else

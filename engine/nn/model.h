@@ -3,29 +3,17 @@
 // embedding. The defaults are GPT-2's: pre-norm LayerNorm, exact GELU, MLP 4x wide, n_embd / n_head
 // channels per head. RunConfig chooses the norm (LayerNorm | RMSNorm, its epsilon), its position (pre |
 // post, where post-norm blocks end normalised and have no final norm), the activation, the MLP width and
-// the head size. Parameter names follow nanoGPT / GPT-2 (transformer.wte.weight,
-// transformer.h.0.attn.c_attn.weight, ...) whatever the options. Not thread-safe: one thread drives a
-// model at a time.
+// the head size, and qk_norm a norm of each head's queries and keys. Parameter names follow nanoGPT / GPT-2
+// (transformer.wte.weight, transformer.h.0.attn.c_attn.weight, ...) whatever the options. Not thread-safe: one thread
+// drives a model at a time.
 #pragma once
 #include "nn/attention.h"
+#include "nn/norm.h"
 #include "twb/config.h"
 
 #include <torch/torch.h>
 
 namespace twb::nn {
-
-/// LayerNorm with an optional bias (nanoGPT's bias=False option), or RMSNorm (weight only):
-/// x / sqrt(mean(x^2) + eps) * weight over the last dimension, computed in float32.
-class NormImpl : public torch::nn::Module {
-public:
-    NormImpl(int64_t n, NormKind kind, bool bias, double eps);
-    torch::Tensor forward(const torch::Tensor& x);
-    torch::Tensor weight, bias;
-    int64_t n;
-    NormKind kind;
-    double eps;
-};
-TORCH_MODULE(Norm);
 
 /// Applies a feed-forward activation: exact GELU, GELU's tanh approximation or ReLU.
 torch::Tensor activate(const torch::Tensor& x, Activation a);

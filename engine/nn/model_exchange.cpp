@@ -354,6 +354,8 @@ std::string hf_export_blocker(const RunConfig& c) {
         return "norm_position=" + to_string(c.norm_position) + ": GPT-2 normalises before each sublayer (pre)";
     if (!c.bias)
         return "bias=false: GPT-2's layers and norms all have biases (bias=true)";
+    if (c.qk_norm)
+        return "qk_norm=true: GPT-2 has no norm of the queries and keys (qk_norm=false)";
     if (c.head_dim() * c.n_head != c.n_embd)
         return "head_size=" + std::to_string(c.head_size) +
                ": GPT-2's heads are n_embd / n_head = " + std::to_string(c.n_head > 0 ? c.n_embd / c.n_head : 0) +

@@ -10,9 +10,11 @@ namespace twb::nn {
 
 DecoderBlockImpl::DecoderBlockImpl(const RunConfig& c) : post_norm(c.norm_position == NormPosition::Post) {
     ln_1 = register_module("ln_1", Norm(c.n_embd, c.norm, c.bias, c.norm_eps));
-    self_attn = register_module("self_attn", CausalSelfAttention(c.n_embd, c.n_head, c.head_dim(), c.dropout, c.bias));
+    self_attn = register_module(
+        "self_attn", CausalSelfAttention(c.n_embd, c.n_head, c.head_dim(), c.dropout, c.bias, QkNorm::of(c)));
     ln_2 = register_module("ln_2", Norm(c.n_embd, c.norm, c.bias, c.norm_eps));
-    cross_attn = register_module("cross_attn", CrossAttention(c.n_embd, c.n_head, c.head_dim(), c.dropout, c.bias));
+    cross_attn = register_module("cross_attn",
+                                 CrossAttention(c.n_embd, c.n_head, c.head_dim(), c.dropout, c.bias, QkNorm::of(c)));
     ln_3 = register_module("ln_3", Norm(c.n_embd, c.norm, c.bias, c.norm_eps));
     mlp = register_module("mlp", MLP(c.n_embd, c.ffn_dim(), c.activation, c.dropout, c.bias));
 }
@@ -78,7 +80,7 @@ void Seq2SeqImpl::init_weights() {
         const std::string& name = item.key();
         torch::Tensor& p = item.value();
         const bool isBias = name.size() >= 4 && name.compare(name.size() - 4, 4, "bias") == 0;
-        if (name.find("ln_") != std::string::npos)
+        if (name.find("ln_") != std::string::npos || name.find("_norm.") != std::string::npos)  // norms: 1, 0
             isBias ? p.zero_() : p.fill_(1.0);
         else if (isBias)
             p.zero_();

@@ -1,13 +1,19 @@
 // Architecture options of the decoder (RunConfig's ffn_hidden, activation, head_size, norm, norm_position,
-// norm_eps, freeze_embeddings): the norms and activations against their definitions, parameter_count
+// norm_eps, qk_norm, freeze_embeddings): the norms and activations against their definitions, parameter_count
 // against the real model, readable validation, old configs reading as today's defaults, each variant
-// training, the KV cache and checkpoints with a head size apart from n_embd / n_head, frozen embeddings.
+// training, the KV cache and checkpoints with a head size apart from n_embd / n_head, frozen embeddings;
+// qk_norm: off is the model of before, on normalises each head's queries and keys (both families), and
+// the bf16 decoder and the GPT-2/GGUF exports refuse it by name.
 #include "nn/attention_capture.h"
 #include "nn/checkpoint.h"
+#include "nn/fast_decode.h"
 #include "nn/gpt_source.h"
+#include "nn/seq2seq_model.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
+#include "twb/gguf_export.h"
+#include "twb/model_exchange.h"
 #include "twb/training.h"
 
 #include <cmath>
@@ -138,6 +144,9 @@ private slots:
         QTest::newRow("ffn 50 untied") << QStringList{"ffn_hidden=50", "tie_embeddings=false", "activation=relu"};
         QTest::newRow("no bias rmsnorm") << QStringList{"bias=false", "norm=rmsnorm", "position=sinusoidal"};
         QTest::newRow("post layernorm no bias") << QStringList{"bias=false", "norm_position=post", "head_size=4"};
+        QTest::newRow("qk_norm") << QStringList{"qk_norm=true"};
+        QTest::newRow("qk_norm rmsnorm head_size 6")
+            << QStringList{"qk_norm=true", "norm=rmsnorm", "n_head=3", "head_size=6", "bias=false"};
     }
     void parameterCountEqualsModel() {
         QFETCH(QStringList, sets);
@@ -151,7 +160,9 @@ private slots:
         const auto parts = c.parameter_parts();
         int64_t attn = 0, ffn = 0, norms = 0;
         for (auto& [name, p] : m->named_weights()) {
-            if (name.find(".attn.") != std::string::npos)
+            if (name.find("_norm.") != std::string::npos)  // qk_norm's q_norm, k_norm
+                norms += p.numel();
+            else if (name.find(".attn.") != std::string::npos)
                 attn += p.numel();
             else if (name.find(".mlp.") != std::string::npos)
                 ffn += p.numel();
@@ -249,6 +260,7 @@ private slots:
         QTest::newRow("head_size 6 x 3") << QStringList{"n_head=3", "head_size=6"};
         QTest::newRow("ffn_hidden 48, relu, rmsnorm")
             << QStringList{"ffn_hidden=48", "activation=relu", "norm=rmsnorm", "position=learned"};
+        QTest::newRow("qk_norm") << QStringList{"qk_norm=true"};
     }
     void variantsTrain() {
         QFETCH(QStringList, sets);
@@ -358,6 +370,120 @@ private slots:
         // a default-architecture model cannot take these weights: refused with the tensor's name
         GPT plain(small_model());
         QVERIFY_THROWS_EXCEPTION(FormatError, load_weights(plain, loaded.weights, dir.string()));
+    }
+
+    void qkNormOffIsTheModelOfBefore() {
+        // A config.json without the key reads as qk_norm=false and builds the same tensors, drawn the same.
+        nlohmann::json j = small_model();
+        j.erase("qk_norm");
+        const RunConfig old = j.get<RunConfig>();
+        QCOMPARE(old.qk_norm, false);
+        torch::manual_seed(5);
+        GPT a(old);
+        torch::manual_seed(5);
+        GPT b(small_model());
+        auto wa = a->named_weights(), wb = b->named_weights();
+        QCOMPARE(wa.size(), wb.size());
+        for (size_t i = 0; i < wa.size(); ++i) {
+            QCOMPARE(wa[i].first, wb[i].first);
+            QVERIFY(wa[i].first.find("_norm.") == std::string::npos);
+            QVERIFY(torch::equal(wa[i].second, wb[i].second));
+        }
+    }
+
+    void qkNormChangesTheModel() {
+        RunConfig off = small_model(), on = off;
+        on.qk_norm = true;
+        torch::manual_seed(5);
+        GPT a(off);
+        torch::manual_seed(5);
+        GPT b(on);
+        // two norms of head_dim (weight + bias) per layer more; the norms start at 1 and 0 and every
+        // other tensor is drawn as without them
+        QCOMPARE(b->num_parameters() - a->num_parameters(), int64_t(off.n_layer) * 2 * 2 * off.head_dim());
+        QCOMPARE(on.parameter_count(), b->num_parameters());
+        auto* attn = b->transformer->h[0]->as<Block>()->attn.get();
+        QVERIFY(attn->q_norm && attn->k_norm);
+        QVERIFY(torch::equal(attn->q_norm->weight, torch::ones({off.head_dim()})));
+        QVERIFY(torch::equal(a->transformer->h[0]->as<Block>()->attn->c_attn->weight, attn->c_attn->weight));
+        a->eval();
+        b->eval();
+        torch::NoGradGuard ng;
+        auto idx = torch::tensor({1, 5, 7, 2, 9, 11}, torch::kInt64).unsqueeze(0);
+        QVERIFY(!torch::allclose(a->forward(idx), b->forward(idx)));
+    }
+
+    void qkNormMakesAttentionBlindToTheScaleOfQueriesAndKeys() {
+        // RMSNorm of each head's q and k: scaling the query and key projections changes nothing (up to eps);
+        // without qk_norm it sharpens the attention and changes the output.
+        for (bool qk : {true, false}) {
+            RunConfig c = small_model();
+            c.norm = NormKind::RmsNorm;
+            c.norm_eps = 1e-10;  // the norm's epsilon would be the only trace of the scale
+            c.bias = false;
+            c.qk_norm = qk;
+            torch::manual_seed(8);
+            GPT m(c);
+            m->eval();
+            torch::NoGradGuard ng;
+            auto idx = torch::tensor({1, 5, 7, 2, 9, 11}, torch::kInt64).unsqueeze(0);
+            const auto before = m->forward(idx);
+            for (size_t i = 0; i < m->transformer->h->size(); ++i)
+                m->transformer->h[i]->as<Block>()->attn->c_attn->weight.narrow(0, 0, 2 * c.n_embd).mul_(10.0);
+            const auto after = m->forward(idx);
+            QCOMPARE(torch::allclose(before, after, 1e-4, 1e-4), qk);
+        }
+    }
+
+    void qkNormCacheGivesSameGreedyText() {
+        RunConfig c = small_model();
+        c.qk_norm = true;  // rotary after the norm, in the cached and the plain pass alike
+        torch::manual_seed(11);
+        GPT m(c);
+        SamplingOptions o;
+        o.temperature = 0;
+        o.max_new_tokens = 30;
+        GptSource cached(m, torch::kCPU, true), plain(m, torch::kCPU, false);
+        auto text = [](const std::vector<int32_t>& ids) { return std::string(ids.size(), 'x'); };
+        QCOMPARE(generate_ids(cached, {1, 2, 3}, o, -1, text).tokens,
+                 generate_ids(plain, {1, 2, 3}, o, -1, text).tokens);
+    }
+
+    void qkNormInTheEncoderDecoder() {
+        RunConfig c = small_model();
+        c.model_kind = ModelKind::EncoderDecoder;
+        c.position = Position::Sinusoidal;
+        RunConfig on = c;
+        on.qk_norm = true;
+        torch::manual_seed(4);
+        Seq2Seq a(c);
+        torch::manual_seed(4);
+        Seq2Seq b(on);
+        QCOMPARE(on.parameter_count(), b->num_parameters());
+        // encoder self-attention, decoder self- and cross-attention: 2 norms of weight + bias each
+        QCOMPARE(b->num_parameters() - a->num_parameters(), int64_t(2 + 2 * 2) * 2 * 2 * c.head_dim());
+        a->eval();
+        b->eval();
+        torch::NoGradGuard ng;
+        auto src = torch::tensor({3, 4, 5, 2}, torch::kInt64).unsqueeze(0);
+        auto tgt = torch::tensor({1, 6, 7}, torch::kInt64).unsqueeze(0);
+        auto pad = torch::zeros({1, 4}, torch::kBool);
+        const auto ya = a->forward(src, pad, tgt), yb = b->forward(src, pad, tgt);
+        QCOMPARE(yb.sizes().vec(), ya.sizes().vec());
+        QVERIFY(torch::isfinite(yb).all().item<bool>());
+        QVERIFY(!torch::allclose(ya, yb));
+    }
+
+    void qkNormIsRefusedWhereItIsNotComputed() {
+        RunConfig c = small_model();
+        c.position = Position::Learned;
+        c.activation = Activation::GeluTanh;
+        QVERIFY(fast_decode_unsupported(c).empty());
+        QVERIFY(hf_export_blocker(c).empty());
+        QVERIFY(gguf_export_blocker(c).empty());
+        c.qk_norm = true;
+        for (const std::string& why : {fast_decode_unsupported(c), hf_export_blocker(c), gguf_export_blocker(c)})
+            QVERIFY2(why.find("qk_norm") != std::string::npos, why.c_str());
     }
 
     void frozenEmbeddingsDoNotMove() {

@@ -123,8 +123,8 @@ private slots:
         QVERIFY(find_config_option("n_layers") == nullptr);
     }
     void defaultsAreThoseOfBefore() {
-        // config.json of the defaults as written before the table existed: it reads as RunConfig{} and
-        // writes back the same.
+        // config.json of the defaults as written before the table (and qk_norm) existed: it reads as
+        // RunConfig{} and writes back the same, qk_norm=false added.
         const nlohmann::json before = nlohmann::json::parse(R"({"format_version":1,"data_dir":"","vocab_size":0,
             "n_layer":4,"n_head":4,"n_embd":128,"block_size":64,"dropout":0.0,"bias":true,"position":"rotary",
             "tie_embeddings":true,"batch_size":12,"gradient_accumulation_steps":1,"learning_rate":0.003,
@@ -137,6 +137,8 @@ private slots:
             "n_encoder_layer":0,"n_decoder_layer":0,"max_epochs":0.0,"batch_tokens":0,"bleu_pairs":200,
             "best_by":"loss","source_vocab_size":0})");
         nlohmann::json now = RunConfig{};
+        QCOMPARE(now.at("qk_norm"), nlohmann::json(false));
+        now.erase("qk_norm");
         QCOMPARE(now, before);
         QCOMPARE(nlohmann::json(config_from_json(before)), nlohmann::json(RunConfig{}));
     }
@@ -180,7 +182,7 @@ private slots:
         QCOMPARE(find_config_option("n_layer")->type, OptionType::Integer);
         QCOMPARE(find_config_option("seed")->type, OptionType::Unsigned);
         QCOMPARE(find_config_option("dropout")->type, OptionType::Number);
-        QCOMPARE(find_config_option("bias")->type, OptionType::Bool);
+        QCOMPARE(find_config_option("qk_norm")->type, OptionType::Bool);
         QCOMPARE(find_config_option("device")->type, OptionType::Text);
         const auto* position = find_config_option("position");
         QCOMPARE(position->type, OptionType::Choice);
@@ -188,8 +190,8 @@ private slots:
         QVERIFY(find_config_option("bleu_pairs")->applies_to(ModelKind::EncoderDecoder));
         QVERIFY(!find_config_option("bleu_pairs")->applies_to(ModelKind::Decoder));
         QVERIFY(!find_config_option("sequences")->applies_to(ModelKind::EncoderDecoder));
-        QVERIFY(find_config_option("n_layer")->applies_to(ModelKind::Decoder));
-        QVERIFY(find_config_option("n_layer")->applies_to(ModelKind::EncoderDecoder));
+        QVERIFY(find_config_option("qk_norm")->applies_to(ModelKind::Decoder));
+        QVERIFY(find_config_option("qk_norm")->applies_to(ModelKind::EncoderDecoder));
         // wrong JSON types are refused on every key, naming it
         for (const auto& o : config_options()) {
             RunConfig c;

@@ -156,24 +156,28 @@ RunConfig::ParameterParts RunConfig::parameter_parts() const {
     const int64_t C = n_embd, V = vocab_size, L = n_layer, T = block_size, b = bias ? 1 : 0;
     const int64_t A = static_cast<int64_t>(n_head) * head_dim(), F = ffn_dim();  // attention and MLP widths
     const int64_t perNorm = norm == NormKind::RmsNorm ? C : C + b * C;           // RMSNorm has no bias
+    // qk_norm: a norm over each head's queries and one over its keys (head_dim wide, shared by the heads)
+    const int64_t D = head_dim(), qk = qk_norm ? 2 * (norm == NormKind::RmsNorm ? D : D + b * D) : 0;
     ParameterParts p;
     p.embeddings = V * C + (position == Position::Learned ? T * C : 0);  // wte, wpe
     p.attention = L * (C * 3 * A + b * 3 * A + A * C + b * C);           // c_attn, attn c_proj
     p.feed_forward = L * (C * F + b * F + F * C + b * C);                // c_fc, mlp c_proj
     // ln_1, ln_2; ln_f only for pre-norm (post-norm blocks end normalised)
-    p.norms = L * 2 * perNorm + (norm_position == NormPosition::Pre ? perNorm : 0);
+    p.norms = L * (2 * perNorm + qk) + (norm_position == NormPosition::Pre ? perNorm : 0);
     p.lm_head = tie_embeddings ? 0 : V * C;
     if (model_kind == ModelKind::EncoderDecoder) {
         // nn/seq2seq_model: one shared token embedding (learned positions: one table per side), encoder
         // blocks as the decoder LM's, decoder blocks with a cross-attention (c_q, c_kv, c_proj) and a third norm.
-        const int64_t E = encoder_layers(), D = decoder_layers();
+        const int64_t E = encoder_layers(), Dl = decoder_layers();
         const int64_t self = C * 3 * A + b * 3 * A + A * C + b * C,
                       cross = C * A + b * A + C * 2 * A + b * 2 * A + A * C + b * C;
         p.embeddings = V * C + static_cast<int64_t>(source_vocab_size) * C +
                        (position == Position::Learned ? 2 * T * C : 0);  // + the source's own, when separate
-        p.attention = E * self + D * (self + cross);
-        p.feed_forward = (E + D) * (C * F + b * F + F * C + b * C);
-        p.norms = E * 2 * perNorm + D * 3 * perNorm + (norm_position == NormPosition::Pre ? 2 * perNorm : 0);
+        p.attention = E * self + Dl * (self + cross);
+        p.feed_forward = (E + Dl) * (C * F + b * F + F * C + b * C);
+        // a decoder block's cross-attention normalises its queries and keys too
+        p.norms = E * (2 * perNorm + qk) + Dl * (3 * perNorm + 2 * qk) +
+                  (norm_position == NormPosition::Pre ? 2 * perNorm : 0);
     }
     return p;
 }

@@ -250,6 +250,10 @@ const std::vector<ConfigOption>& table() {
             .above(0)
             .at_most(0.1)
             .help("Added to the variance (or mean square) in every norm, e.g. 1e-5"),
+        TWB_KEY(qk_norm)
+            .in(Arch, "Q/K norm")
+            .help("A norm of the kind `norm` over each head's queries and keys before the dot product (OLMo, Gemma): "
+                  "bounded attention logits; the bf16 fast decoder and GPT-2/GGUF export do not take it"),
         TWB_KEY(freeze_embeddings)
             .in(Arch, "Freeze embeddings")
             .help("The token embedding is not trained; with tie_embeddings the output layer neither"),

@@ -60,6 +60,9 @@ std::string gguf_export_blocker(const RunConfig& c) {
                ": gpt2 normalises before each sublayer (train with norm_position=pre)";
     if (!c.bias)
         return "bias=false: gpt2 has biases in every linear layer and norm (train with bias=true)";
+    if (c.qk_norm)
+        return "qk_norm=true: llama.cpp's gpt2 architecture has no norm of the queries and keys (train with "
+               "qk_norm=false)";
     if (c.activation != Activation::GeluTanh)
         return "activation=" + to_string(c.activation) +
                ": gpt2 uses GELU's tanh approximation (train with activation=gelu_tanh)";

@@ -38,6 +38,7 @@ struct RunConfig {
     NormKind norm = NormKind::LayerNorm;             // layernorm | rmsnorm (no bias: x / sqrt(mean(x^2) + eps) * w)
     NormPosition norm_position = NormPosition::Pre;  // post = original transformer, x = norm(x + f(x)); no final norm
     double norm_eps = 1e-5;                          // epsilon added to the variance in every norm
+    bool qk_norm = false;  // a norm (the kind of `norm`) over each head's queries and keys before the dot product
     bool freeze_embeddings = false;  // token embedding not trained (with tie_embeddings, the LM head neither)
     // Token embedding rows taken from a word-vectors text file (word2vec/GloVe/fastText .vec: "word v1 ... vN"
     // per line, n_embd values) matched by token text, or from a run/checkpoint with the same tokenizer and
@@ -100,7 +101,7 @@ struct RunConfig {
         int64_t embeddings = 0;    // token (and learned position) embeddings
         int64_t attention = 0;     // c_attn and c_proj of every block
         int64_t feed_forward = 0;  // c_fc and c_proj of every block
-        int64_t norms = 0;         // ln_1, ln_2 of every block and ln_f
+        int64_t norms = 0;         // ln_1, ln_2 of every block, ln_f and the q/k norms (qk_norm)
         int64_t lm_head = 0;       // 0 when tied to the token embedding
         int64_t total() const { return embeddings + attention + feed_forward + norms + lm_head; }
     };

@@ -1,0 +1,33 @@
+// The norms every block uses: LayerNorm with an optional bias, or RMSNorm; and the per-head norm of the
+// queries and keys (qk_norm) that the attentions build from the same class. Defined in model.cpp.
+#pragma once
+#include "twb/config.h"
+
+#include <torch/torch.h>
+
+namespace twb::nn {
+
+/// LayerNorm with an optional bias (nanoGPT's bias=False option), or RMSNorm (weight only):
+/// x / sqrt(mean(x^2) + eps) * weight over the last dimension, computed in float32.
+class NormImpl : public torch::nn::Module {
+public:
+    NormImpl(int64_t n, NormKind kind, bool bias, double eps);
+    torch::Tensor forward(const torch::Tensor& x);
+    torch::Tensor weight, bias;
+    int64_t n;
+    NormKind kind;
+    double eps;
+};
+TORCH_MODULE(Norm);
+
+/// qk_norm: a norm over each head's queries and one over its keys (head_size wide, shared by the
+/// heads), of the config's norm kind, bias and epsilon; off leaves an attention exactly as without it.
+struct QkNorm {
+    bool on = false;
+    NormKind kind = NormKind::LayerNorm;
+    bool bias = true;
+    double eps = 1e-5;
+    static QkNorm of(const RunConfig& c) { return {c.qk_norm, c.norm, c.bias, c.norm_eps}; }
+};
+
+}  // namespace twb::nn
