@@ -7,6 +7,8 @@
 #include "ui/attention/AttentionPanel.h"
 #include "ui/datasets/DatasetsPanel.h"
 #include "ui/experiments/ExperimentsPanel.h"
+#include "ui/jobs/JobsService.h"
+#include "ui/jobs/JobsStatus.h"
 #include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/MetricsPlot.h"
@@ -33,7 +35,6 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     Q_INIT_RESOURCE(resources);  // the resources live in the static twb_ui library
@@ -51,13 +52,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         "QListWidget#navigation::item { padding: 8px 4px; border-radius: 4px; }"
         "QListWidget#navigation::item:selected { background: palette(highlight); color: palette(highlighted-text); }");
     m_stack = new QStackedWidget;
-    m_training = new TrainingPanel;
+    m_jobs = new JobsService(this);  // before the panels, which run their work on it
+    m_training = new TrainingPanel(m_jobs);
     auto add = [&](const QString& name, QStyle::StandardPixmap icon, const QString& tip, QWidget* w) {
         auto* item = new QListWidgetItem(style()->standardIcon(icon), name, m_nav);
         item->setToolTip(tip);
         m_stack->addWidget(w);
     };
-    m_datasets = new DatasetsPanel;
+    m_datasets = new DatasetsPanel(m_jobs);
     add(tr("Datasets"), QStyle::SP_DirIcon, tr("Import, clean and tokenize text (Alt+1)"), m_datasets);
     add(tr("Training"), QStyle::SP_MediaPlay, tr("Train a model and watch it learn (Alt+2)"), m_training);
     m_model = std::make_unique<ModelThread>();
@@ -69,7 +71,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_experiments = new ExperimentsPanel;
     add(tr("Experiments"), QStyle::SP_FileDialogInfoView,
         tr("Sweeps over the config with a results table; compare tokenizers (Alt+5)"), m_experiments);
-    m_runs = new RunsPanel;
+    m_runs = new RunsPanel(m_jobs);
     add(tr("Runs"), QStyle::SP_FileDialogListView,
         tr("Every run of the workspace: name, notes, results; open, duplicate, compare, delete (Alt+6)"), m_runs);
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
@@ -97,7 +99,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setCentralWidget(central);
 
     m_runtime = new QLabel(tr("checking runtime…"));
+    statusBar()->addPermanentWidget(new JobsStatus(m_jobs));
     statusBar()->addPermanentWidget(m_runtime);
+    connect(m_jobs, &JobsService::unhandledError, this, [this](const QString& title, const QString& error) {
+        showStatus(tr("%1 failed: %2").arg(title.isEmpty() ? tr("A background job") : title, error));
+    });
     connect(m_training, &TrainingPanel::statusMessage, this, &MainWindow::showStatus);
     connect(m_training, &TrainingPanel::runChanged, this, [this](const QString& dir) {
         setWindowTitle(dir.isEmpty() ? tr("Transformer Workbench")
@@ -124,7 +130,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_datasets, &DatasetsPanel::statusMessage, this, &MainWindow::showStatus);
     connect(m_datasets, &DatasetsPanel::datasetPrepared, m_training, &TrainingPanel::refreshDatasets);
     // the Quick start prepares fortunes on the training side: the Datasets panel lists it at once
-    connect(m_training->worker(), &TrainWorker::prepared, m_datasets, &DatasetsPanel::refreshPrepared);
+    connect(m_training, &TrainingPanel::datasetPrepared, m_datasets, &DatasetsPanel::refreshPrepared);
     connect(m_datasets, &DatasetsPanel::useForTraining, this, [this](const QString& dir) {
         m_training->setDataset(dir);
         showPanel("Training");
@@ -146,8 +152,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_sampling, &SamplingPanel::statusMessage, this, &MainWindow::showStatus);
     wireRunsPanel();
     // Runtime facts come from the engine off the UI thread (loading BLAS and timing a matmul take a moment).
-    connect(&m_doctor, &QFutureWatcher<twb::DoctorReport>::finished, this, [this] {
-        const auto r = m_doctor.result();
+    // Quiet: the runtime label says "checking runtime…" meanwhile.
+    auto doctor = [](JobContext&) { return twb::run_doctor(0, true); };
+    m_jobs->run(QString(), doctor, this, [this](const twb::DoctorReport& r) {
         m_doctorText = QString::fromStdString(twb::format_doctor(r));
         m_runtime->setText(tr("%1 · %2 threads · %3 · %4")
                                .arg(QString::fromStdString(r.device))
@@ -157,7 +164,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                                      : QFileInfo(QString::fromStdString(r.blas_library)).fileName()));
         m_runtime->setToolTip(m_doctorText);
     });
-    m_doctor.setFuture(QtConcurrent::run([] { return twb::run_doctor(0, true); }));
 
     buildMenus();
     QSettings s;

@@ -1,11 +1,9 @@
 // The main window composes the panels (Datasets, Training, Attention, Sampling, Experiments, Runs), menus,
-// shortcuts and the status bar with device, threads, precision and BLAS. It wires signals and remembers layout; no
-// tensors, no parsing, no training logic live here. It owns the one model thread the Attention and Sampling panels
-// share, so a checkpoint both show is loaded once.
+// shortcuts and the status bar with the running jobs and device, threads, precision and BLAS. It wires signals and
+// remembers layout; no tensors, no parsing, no training logic live here. It owns the jobs service every panel runs
+// its background work on, and the one model thread the Attention and Sampling panels share, so a checkpoint both
+// show is loaded once.
 #pragma once
-#include "twb/doctor.h"
-
-#include <QFutureWatcher>
 #include <QMainWindow>
 #include <memory>
 
@@ -20,6 +18,7 @@ class DatasetsPanel;
 class RunsPanel;
 class ExperimentsPanel;
 class ModelThread;
+class JobsService;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -32,6 +31,8 @@ public:
     DatasetsPanel* datasetsPanel() const { return m_datasets; }
     RunsPanel* runsPanel() const { return m_runs; }
     ExperimentsPanel* experimentsPanel() const { return m_experiments; }
+    /// The background jobs of every panel (the status bar lists them).
+    JobsService* jobs() const { return m_jobs; }
     /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling", "Experiments", "Runs").
     void showPanel(const QString& name);
     /// Where the window opens on a screen whose free area is `available`: the preferred 1400x860 or less,
@@ -57,6 +58,7 @@ private:
     /// The other panels' run lists after a run appeared, was renamed or was deleted.
     void runsChanged();
 
+    JobsService* m_jobs = nullptr;         // a child: the panels, deleted first, run their work on it
     std::unique_ptr<ModelThread> m_model;  // shared by the Attention and Sampling panels
     QListWidget* m_nav = nullptr;
     QStackedWidget* m_stack = nullptr;
@@ -69,5 +71,4 @@ private:
     QMenu* m_recent = nullptr;
     QLabel* m_runtime = nullptr;
     QString m_doctorText;
-    QFutureWatcher<twb::DoctorReport> m_doctor;
 };

@@ -1,6 +1,7 @@
 // The main window composes the five panels, offers the documented shortcuts and remembers its panel; it
 // opens within a 1280x720 screen, and the Run menu's actions follow the training panel's state. At
-// start-up an interrupted run is offered for resuming, and resuming continues that run to its end.
+// start-up an interrupted run is offered for resuming, and resuming continues that run to its end. Its jobs
+// service runs work off the UI thread, shows it in the status bar with Cancel, and turns a throw into an error.
 #include "test_util.h"
 #include "twb/run_folder.h"
 #include "twb/text.h"
@@ -9,6 +10,8 @@
 #include "ui/attention/AttentionPanel.h"
 #include "ui/datasets/DatasetsPanel.h"
 #include "ui/experiments/ExperimentsPanel.h"
+#include "ui/jobs/JobsService.h"
+#include "ui/jobs/JobsStatus.h"
 #include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/ConfigForm.h"
@@ -25,6 +28,8 @@
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QThread>
+#include <QToolButton>
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -64,6 +69,53 @@ private slots:
         QCOMPARE(w.findChild<QStackedWidget*>()->currentIndex(), 3);
         w.close();
         QCOMPARE(QSettings().value("window/panel").toString(), QString("Sampling"));
+    }
+    void jobsRunOffTheUiThreadWithProgressCancelAndErrors() {
+        MainWindow w;
+        JobsService* jobs = w.jobs();
+        auto* status = w.findChild<JobsStatus*>("jobsStatus");
+        QVERIFY(status);
+        QThread* ui = QThread::currentThread();
+        // A result comes back on the UI thread; the work ran elsewhere.
+        QThread* ranOn = nullptr;
+        int result = 0;
+        QPointer<Job> done = jobs->run(
+            QStringLiteral("adding"),
+            [&ranOn](JobContext& ctx) {
+                ranOn = QThread::currentThread();
+                ctx.setProgress(0.5, "half");
+                return 42;
+            },
+            &w, [&result](int r) { result = r; });
+        QTRY_COMPARE(result, 42);
+        QVERIFY(ranOn && ranOn != ui);
+        QTRY_VERIFY(!done);  // deleted once over
+        // A job that waits for Cancel is listed in the status bar; its Cancel ends it with the cancel text.
+        QString error;
+        bool succeeded = false;
+        Job* waiting = jobs->run(
+            QStringLiteral("waiting"),
+            [](JobContext& ctx) {
+                while (!ctx.cancelled())
+                    QThread::msleep(5);
+                return 0;
+            },
+            &w, [&succeeded](int) { succeeded = true; }, [&error](const QString& e) { error = e; });
+        waiting->setCancelText("stopped on request");
+        QVERIFY(jobs->running().contains(waiting));
+        QCOMPARE(status->shownJob(), waiting);
+        QVERIFY(!status->isHidden());
+        status->findChild<QToolButton*>("jobsCancel")->click();
+        QTRY_COMPARE(error, QString("stopped on request"));
+        QVERIFY(!succeeded);
+        QVERIFY(status->isHidden());
+        // A throw becomes the job's error, shown by nobody else: the service reports it.
+        QSignalSpy unhandled(jobs, &JobsService::unhandledError);
+        jobs->run(
+            QStringLiteral("throwing"), [](JobContext&) -> int { throw std::runtime_error("bad input"); }, &w,
+            [](int) {});
+        QTRY_COMPARE(unhandled.count(), 1);
+        QCOMPARE(unhandled.first().at(1).toString(), QString("bad input"));
     }
     void fitsSmallScreens() {
         // 1280x720 less a 30-pixel panel; the frame (title bar, borders) must fit as well

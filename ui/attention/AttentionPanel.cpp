@@ -51,7 +51,7 @@ QStringList labels(const std::vector<std::string>& toks) {
 }
 }  // namespace
 
-AttentionPanel::AttentionPanel(ModelThread* model, QWidget* parent) : PanelBase(parent) {
+AttentionPanel::AttentionPanel(ModelThread* model, QWidget* parent) : PanelBase(nullptr, parent) {
     if (!model) {
         m_ownModel = std::make_unique<ModelThread>();
         model = m_ownModel.get();

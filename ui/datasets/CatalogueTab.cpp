@@ -1,5 +1,6 @@
 #include "ui/datasets/CatalogueTab.h"
 
+#include "ui/jobs/JobsService.h"
 #include "ui/workers/Downloader.h"
 
 #include <QFileInfo>
@@ -10,7 +11,6 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace {
 QString q(const std::string& s) {
@@ -26,7 +26,7 @@ QString human_bytes(uint64_t b) {
 }
 }  // namespace
 
-CatalogueTab::CatalogueTab(QWidget* parent) : QWidget(parent) {
+CatalogueTab::CatalogueTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jobs(jobs) {
     m_table = new QTableWidget(0, 4);
     m_table->setObjectName("catalogue");
     m_table->setHorizontalHeaderLabels({tr("dataset"), tr("size"), tr("licence"), tr("status")});
@@ -77,16 +77,12 @@ CatalogueTab::CatalogueTab(QWidget* parent) : QWidget(parent) {
         m_progress->setFormat(tr("failed"));
         emit errorChanged(e);
     });
-    connect(&m_statusWatch, &QFutureWatcher<QStringList>::finished, this, [this] {
-        const QStringList st = m_statusWatch.result();
-        for (int r = 0; r < st.size() && r < m_table->rowCount(); ++r)
-            m_table->item(r, 3)->setText(st[r]);
-    });
 }
 
 CatalogueTab::~CatalogueTab() {
     m_downloader->cancel();
-    m_statusWatch.waitForFinished();
+    if (m_statusJob)
+        m_statusJob->cancel();
 }
 
 void CatalogueTab::showEntry(int row) {
@@ -132,7 +128,9 @@ void CatalogueTab::reload() {
         m_table->setItem(r, 3, new QTableWidgetItem(tr("checking…")));
     }
     // Whether cached files are intact means hashing them: off the UI thread.
-    m_statusWatch.setFuture(QtConcurrent::run([entries = m_entries] {
+    if (m_statusJob)
+        m_statusJob->cancel();  // a newer listing's statuses replace it
+    auto work = [entries = m_entries](JobContext&) {
         QStringList statuses;
         for (const auto& e : entries) {
             if (e.files.empty())
@@ -143,7 +141,11 @@ void CatalogueTab::reload() {
                                  : QObject::tr("not downloaded"));
         }
         return statuses;
-    }));
+    };
+    m_statusJob = m_jobs->run(tr("Checking the catalogue's cache"), work, this, [this](const QStringList& st) {
+        for (int r = 0; r < st.size() && r < m_table->rowCount(); ++r)
+            m_table->item(r, 3)->setText(st[r]);
+    });
 }
 
 void CatalogueTab::select(const QString& name) {

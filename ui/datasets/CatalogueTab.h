@@ -5,12 +5,14 @@
 #include "twb/catalogue.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
+#include <QPointer>
 #include <QWidget>
 #include <optional>
 #include <vector>
 
 class Downloader;
+class Job;
+class JobsService;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -19,7 +21,7 @@ class QTableWidget;
 class CatalogueTab : public QWidget {
     Q_OBJECT
 public:
-    explicit CatalogueTab(QWidget* parent = nullptr);
+    explicit CatalogueTab(JobsService* jobs, QWidget* parent = nullptr);
     ~CatalogueTab() override;
 
     /// A catalogue entry ready to import: the preset's options (files cached or local) and its name.
@@ -56,5 +58,6 @@ private:
     Downloader* m_downloader;
     std::vector<twb::CatalogueEntry> m_entries;
     QElapsedTimer m_clock;
-    QFutureWatcher<QStringList> m_statusWatch;  // statuses (hashing cached files)
+    JobsService* m_jobs;
+    QPointer<Job> m_statusJob;  // statuses (hashing cached files)
 };

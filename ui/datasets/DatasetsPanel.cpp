@@ -3,10 +3,12 @@
 #include "twb/errors.h"
 #include "ui/Workspace.h"
 #include "ui/datasets/CatalogueTab.h"
+#include "ui/datasets/DatasetPreparation.h"
 #include "ui/datasets/ImportTab.h"
 #include "ui/datasets/ParallelTab.h"
 #include "ui/datasets/PreparedDatasets.h"
 #include "ui/datasets/SyntheticTab.h"
+#include "ui/jobs/JobsService.h"
 #include "ui/widgets/ErrorLabel.h"
 
 #include <QApplication>
@@ -16,77 +18,24 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QTabWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace {
 QString q(const std::string& s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-/// Runs on a worker thread: the engine's inspection, in the panel's terms.
-DatasetJob inspect(const twb::PrepareOptions& o, const twb::PrepareProgressFn& progress, int which) {
-    DatasetJob job;
-    job.which = which;
-    TokenizerAnalysis& a = job.analysis;
-    a.label = TokenizeTab::label(o.tokenizer);
-    try {
-        const auto r = twb::inspect_tokenization(o, progress);
-        a.stats = r.stats;
-        a.trainTokens = r.train_tokens;
-        a.valTokens = r.val_tokens;
-        a.counts = r.counts;
-        for (const auto& t : r.token_texts)
-            a.tokenTexts << q(t);
-        a.previewIds = r.preview_ids;
-    } catch (const twb::Cancelled&) {
-        job.error = QObject::tr("Tokenizing cancelled; nothing was written.");
-    } catch (const std::exception& e) {
-        job.error = q(e.what());
-    }
-    return job;
-}
-
-/// Runs on a worker thread: prepare_parallel.
-DatasetJob prepareParallelJob(const twb::ParallelPrepareOptions& o, const twb::PrepareProgressFn& progress) {
-    DatasetJob job;
-    job.which = -3;
-    try {
-        job.parallel = twb::prepare_parallel(o, progress);
-        job.dir = q(o.out.string());
-    } catch (const twb::Cancelled&) {
-        job.error = QObject::tr("Preparing cancelled; nothing was written.");
-    } catch (const std::exception& e) {
-        job.error = q(e.what());
-    }
-    return job;
-}
-
-/// Runs on a worker thread: prepare_dataset.
-DatasetJob prepareJob(const twb::PrepareOptions& o, const twb::PrepareProgressFn& progress) {
-    DatasetJob job;
-    try {
-        twb::prepare_dataset(o, progress);
-        job.dir = q(o.out.string());
-    } catch (const twb::Cancelled&) {
-        job.error = QObject::tr("Preparing cancelled; nothing was written.");
-    } catch (const std::exception& e) {
-        job.error = q(e.what());
-    }
-    return job;
-}
 }  // namespace
 
-DatasetsPanel::DatasetsPanel(QWidget* parent) : PanelBase(parent) {
+DatasetsPanel::DatasetsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, parent) {
     setAcceptDrops(true);
-    m_import = new ImportTab;
+    m_import = new ImportTab(this->jobs());
     m_tokenize = new TokenizeTab;
-    m_catalogue = new CatalogueTab;
+    m_catalogue = new CatalogueTab(this->jobs());
     m_synthetic = new SyntheticTab;
     m_parallel = new ParallelTab;
     m_prepared = new PreparedDatasets;
@@ -115,7 +64,6 @@ DatasetsPanel::DatasetsPanel(QWidget* parent) : PanelBase(parent) {
 
     connectTabs();
     connect(m_cancel, &QPushButton::clicked, this, &DatasetsPanel::cancel);
-    connect(&m_jobWatch, &QFutureWatcher<DatasetJob>::finished, this, [this] { jobDone(m_jobWatch.result()); });
     m_catalogue->select(QString());
     setBusy(false);
 }
@@ -151,9 +99,7 @@ void DatasetsPanel::connectTabs() {
 }
 
 DatasetsPanel::~DatasetsPanel() {
-    if (m_cancelFlag)
-        *m_cancelFlag = true;
-    m_jobWatch.waitForFinished();
+    cancel();  // the job's result has nobody to go to
 }
 
 // ---------------------------------------------------------------- driving the tabs
@@ -299,8 +245,8 @@ void DatasetsPanel::busyChanged(bool busy) {
 }
 
 void DatasetsPanel::cancel() {
-    if (m_cancelFlag)
-        *m_cancelFlag = true;
+    if (m_job)
+        m_job->cancel();
 }
 
 void DatasetsPanel::tokenize() {
@@ -326,34 +272,28 @@ bool DatasetsPanel::jobOptions(twb::PrepareOptions& o) {
     }
 }
 
-void DatasetsPanel::startJob(const QString& what) {
+void DatasetsPanel::watchJob(Job* job, const QString& what, const QString& cancelText) {
     clearError();
-    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    m_job = job;
+    job->setCancelText(cancelText);
     m_stage->setText(what);
     setBusy(true);
+    connect(job, &Job::progressed, this, &DatasetsPanel::showProgress);
+    connect(job, &Job::ended, this, [this] { setBusy(false); });
 }
 
-twb::PrepareProgressFn DatasetsPanel::progressFn() {
-    QPointer<DatasetsPanel> self(this);
-    // Called on the job's thread: hand the figures to the UI thread, answer with the cancel flag.
-    return [self, cancel = m_cancelFlag](const std::string& stage, uint64_t done, uint64_t total) {
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, st = q(stage), done, total] {
-                if (self)
-                    self->showProgress(st, done, total);
-            },
-            Qt::QueuedConnection);
-        return !*cancel;
-    };
+bool DatasetsPanel::confirmReplace(const std::filesystem::path& out) {
+    return !std::filesystem::exists(out) ||
+           QMessageBox::question(this, tr("Replace dataset"),
+                                 tr("A dataset named %1 exists. Replace it?").arg(q(out.filename().string()))) ==
+               QMessageBox::Yes;
 }
 
-void DatasetsPanel::showProgress(const QString& stage, uint64_t done, uint64_t total) {
+void DatasetsPanel::showProgress(double f, const QString& stage) {
     m_stage->setText(stage);
-    m_progress->setRange(0, total ? 1000 : 0);  // no total (tokenizer training): a busy bar
-    if (!total)
+    m_progress->setRange(0, f >= 0 ? 1000 : 0);  // no total (tokenizer training): a busy bar
+    if (f < 0)
         return;
-    const double f = static_cast<double>(done) / static_cast<double>(total);
     const double s = m_jobClock.elapsed() / 1000.0;
     m_progress->setValue(static_cast<int>(1000 * f));
     m_progress->setFormat(f > 0.02 ? tr("%p% · %1 s left").arg(qRound(s / f - s)) : QStringLiteral("%p%"));
@@ -364,8 +304,12 @@ void DatasetsPanel::runAnalysis(int which) {
     if (!jobOptions(o))
         return;
     o.tokenizer = m_tokenize->tokenizerSpec(which);
-    startJob(which ? tr("Tokenizing with B…") : tr("Tokenizing…"));
-    m_jobWatch.setFuture(QtConcurrent::run(inspect, o, progressFn(), which));
+    auto fail = [this](const QString& e) { showError(e); };
+    Job* job = jobs()->run(
+        tr("Tokenizing"), [o](JobContext& ctx) { return DatasetPreparation::inspect(o, ctx); }, this,
+        [this, which](TokenizerAnalysis a) { m_tokenize->setAnalysis(which, a); }, fail);
+    watchJob(job, which ? tr("Tokenizing with B…") : tr("Tokenizing…"),
+             tr("Tokenizing cancelled; nothing was written."));
 }
 
 void DatasetsPanel::showMerges() {
@@ -374,32 +318,26 @@ void DatasetsPanel::showMerges() {
     const QString dir = m_tokenize->mergesSource();
     if (dir.isEmpty())
         return showError(tr("Choose a prepared bytebpe dataset or a run to show its merges."));
-    startJob(tr("Reading merges…"));
-    m_jobWatch.setFuture(QtConcurrent::run([dir, sample = m_tokenize->mergesSample().toStdString()] {
-        DatasetJob job;
-        job.which = -2;
-        try {
-            job.merges = twb::inspect_merges(dir.toStdString(), sample, 12);
-        } catch (const std::exception& e) {
-            job.error = q(e.what());
-        }
-        return job;
-    }));
+    auto work = [dir, sample = m_tokenize->mergesSample().toStdString()](JobContext&) {
+        return twb::inspect_merges(dir.toStdString(), sample, 12);
+    };
+    Job* job = jobs()->run(
+        tr("Reading merges"), work, this, [this](const twb::BpeMergeInspection& m) { m_tokenize->setMerges(m); },
+        [this](const QString& e) { showError(e); });
+    watchJob(job, tr("Reading merges…"));
 }
 
 void DatasetsPanel::prepare() {
     twb::PrepareOptions o;
-    if (!jobOptions(o))
+    if (!jobOptions(o) || !confirmReplace(o.out))
         return;
-    if (std::filesystem::exists(o.out)) {
-        if (QMessageBox::question(this, tr("Replace dataset"),
-                                  tr("A dataset named %1 exists. Replace it?").arg(q(o.out.filename().string()))) !=
-            QMessageBox::Yes)
-            return;
-        o.overwrite = true;
-    }
-    startJob(tr("Preparing…"));
-    m_jobWatch.setFuture(QtConcurrent::run(prepareJob, o, progressFn()));
+    o.overwrite = std::filesystem::exists(o.out);
+    const bool bytebpe = o.tokenizer.kind == twb::TokenizerKind::ByteBpe && o.tokenizer_from.empty();
+    Job* job = jobs()->run(
+        tr("Preparing %1").arg(q(o.out.filename().string())),
+        [o](JobContext& ctx) { return DatasetPreparation::prepare(o, ctx); }, this,
+        [this, bytebpe](const QString& dir) { prepared(dir, bytebpe); }, [this](const QString& e) { showError(e); });
+    watchJob(job, tr("Preparing…"), tr("Preparing cancelled; nothing was written."));
 }
 
 void DatasetsPanel::prepareParallel() {
@@ -411,31 +349,25 @@ void DatasetsPanel::prepareParallel() {
     } catch (const std::exception& e) {
         return showError(q(e.what()));
     }
-    if (std::filesystem::exists(o.out)) {
-        if (QMessageBox::question(this, tr("Replace dataset"),
-                                  tr("A dataset named %1 exists. Replace it?").arg(q(o.out.filename().string()))) !=
-            QMessageBox::Yes)
-            return;
-        o.overwrite = true;
-    }
-    startJob(tr("Preparing pairs…"));
-    m_jobWatch.setFuture(QtConcurrent::run(prepareParallelJob, o, progressFn()));
+    if (!confirmReplace(o.out))
+        return;
+    o.overwrite = std::filesystem::exists(o.out);
+    const QString dir = q(o.out.string());
+    Job* job = jobs()->run(
+        tr("Preparing pairs %1").arg(q(o.out.filename().string())),
+        [o](JobContext& ctx) { return DatasetPreparation::prepareParallel(o, ctx); }, this,
+        [this, dir](const twb::ParallelPrepareResult& r) {
+            m_parallel->setResult(r);
+            prepared(dir, false);
+        },
+        [this](const QString& e) { showError(e); });
+    watchJob(job, tr("Preparing pairs…"), tr("Preparing cancelled; nothing was written."));
 }
 
-void DatasetsPanel::jobDone(const DatasetJob& job) {
-    setBusy(false);
-    if (!job.error.isEmpty())
-        return showError(job.error);
-    if (job.which >= 0)
-        return m_tokenize->setAnalysis(job.which, job.analysis);
-    if (job.which == -2)
-        return m_tokenize->setMerges(job.merges);
-    if (job.which == -3)
-        m_parallel->setResult(job.parallel);
+void DatasetsPanel::prepared(const QString& dir, bool bytebpe) {
     refreshPrepared();
-    if (job.which == -1 && m_tokenize->tokenizerSpec(0).kind == twb::TokenizerKind::ByteBpe &&
-        m_tokenize->tokenizerFrom().isEmpty())
-        m_tokenize->setMergesSource(job.dir);  // the merge view follows the newest bytebpe dataset
-    emit statusMessage(tr("Prepared %1").arg(job.dir));
-    emit datasetPrepared(job.dir);
+    if (bytebpe)
+        m_tokenize->setMergesSource(dir);  // the merge view follows the newest bytebpe dataset
+    emit statusMessage(tr("Prepared %1").arg(dir));
+    emit datasetPrepared(dir);
 }

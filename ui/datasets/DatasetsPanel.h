@@ -4,20 +4,19 @@
 // (TokenizeTab); download catalogue corpora (CatalogueTab); generate synthetic tasks (SyntheticTab);
 // prepare translation pairs for an encoder-decoder (ParallelTab, the engine's prepare_parallel).
 // The panel composes them and runs the long jobs (the engine's inspect_tokenization and
-// prepare_dataset) off the UI thread with progress and Cancel; a bad file gives a message here and
-// changes nothing.
+// prepare_dataset, through DatasetPreparation) on the jobs service with progress and Cancel; a bad file
+// gives a message here and changes nothing.
 #pragma once
 #include "twb/dataset.h"
 #include "ui/datasets/TokenizeTab.h"
 #include "ui/widgets/PanelBase.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
-#include <atomic>
-#include <memory>
+#include <QPointer>
 
 class CatalogueTab;
 class ImportTab;
+class Job;
 class ParallelTab;
 class PreparedDatasets;
 class QCustomPlot;
@@ -29,20 +28,10 @@ class QTabWidget;
 class QTableWidget;
 class SyntheticTab;
 
-/// What a tokenize-and-inspect or prepare job hands back to the UI thread.
-struct DatasetJob {
-    int which = -1;  // the analysis it fills: A (0) or B (1); -1 = a prepare job; -2 = merges; -3 = parallel
-    QString error;   // empty on success
-    QString dir;     // prepare: the dataset written
-    TokenizerAnalysis analysis;           // analysis jobs
-    twb::BpeMergeInspection merges;       // merges job
-    twb::ParallelPrepareResult parallel;  // parallel prepare job
-};
-
 class DatasetsPanel : public PanelBase {
     Q_OBJECT
 public:
-    explicit DatasetsPanel(QWidget* parent = nullptr);
+    explicit DatasetsPanel(JobsService* jobs = nullptr, QWidget* parent = nullptr);
     ~DatasetsPanel() override;
 
     // Driving the panel (tests, other panels).
@@ -101,12 +90,15 @@ private:
     void connectTabs();
     void runAnalysis(int which);
     void showMerges();
-    void jobDone(const DatasetJob& job);
+    /// A prepare job wrote the dataset `dir`.
+    void prepared(const QString& dir, bool bytebpe);
     /// Checks a job can start and gathers its options; false (with the message shown) when not.
     bool jobOptions(twb::PrepareOptions& o);
-    void startJob(const QString& what);
-    twb::PrepareProgressFn progressFn();
-    void showProgress(const QString& stage, uint64_t done, uint64_t total);
+    /// Shows the job's progress and Cancel in the panel until it ends; cancelText is its message then.
+    void watchJob(Job* job, const QString& what, const QString& cancelText = {});
+    /// Asks before replacing an existing dataset folder; false when the user declined.
+    bool confirmReplace(const std::filesystem::path& out);
+    void showProgress(double fraction, const QString& stage);
 
     ImportTab* m_import;
     TokenizeTab* m_tokenize;
@@ -118,7 +110,6 @@ private:
     QProgressBar* m_progress;
     QLabel* m_stage;
     QPushButton* m_cancel;
-    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
     QElapsedTimer m_jobClock;
-    QFutureWatcher<DatasetJob> m_jobWatch;
+    QPointer<Job> m_job;
 };

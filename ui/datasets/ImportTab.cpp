@@ -1,5 +1,7 @@
 #include "ui/datasets/ImportTab.h"
 
+#include "ui/jobs/JobsService.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
@@ -16,7 +18,6 @@
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace {
 QString q(const std::string& s) {
@@ -70,7 +71,7 @@ CleaningPreviewResult computePreview(const twb::CorpusSpec& corpus, const twb::C
 }
 }  // namespace
 
-ImportTab::ImportTab(QWidget* parent) : QWidget(parent) {
+ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jobs(jobs) {
     m_sources = new QListWidget;
     m_sources->setObjectName("sources");
     m_sources->setTextElideMode(Qt::ElideLeft);  // the file name matters most
@@ -169,8 +170,6 @@ ImportTab::ImportTab(QWidget* parent) : QWidget(parent) {
     });
     for (auto* e : {m_field, m_column, m_separator})
         connect(e, &QLineEdit::editingFinished, this, &ImportTab::schedulePreview);
-    connect(&m_previewWatch, &QFutureWatcher<CleaningPreviewResult>::finished, this,
-            [this] { showPreview(m_previewWatch.result()); });
     m_previewTimer.setSingleShot(true);
     m_previewTimer.setInterval(300);
     connect(&m_previewTimer, &QTimer::timeout, this, &ImportTab::refreshPreview);
@@ -178,7 +177,8 @@ ImportTab::ImportTab(QWidget* parent) : QWidget(parent) {
 }
 
 ImportTab::~ImportTab() {
-    m_previewWatch.waitForFinished();
+    if (m_previewJob)
+        m_previewJob->cancel();  // its result has nowhere to go
 }
 
 void ImportTab::addSources(const QStringList& paths) {
@@ -251,7 +251,7 @@ void ImportTab::schedulePreview() {
 }
 
 void ImportTab::refreshPreview() {
-    if (m_previewWatch.isRunning())
+    if (isRunning(m_previewJob))
         return schedulePreview();  // one at a time; the newest settings win
     if (m_sources->count() == 0) {
         m_previewPending = false;
@@ -271,7 +271,15 @@ void ImportTab::refreshPreview() {
         return;
     }
     m_previewPending = true;
-    m_previewWatch.setFuture(QtConcurrent::run([c, o] { return computePreview(c, o); }));
+    // Quiet (no title): a preview per edit would flicker in the status bar.
+    m_previewJob = m_jobs->run(
+        QString(), [c, o](JobContext&) { return computePreview(c, o); }, this,
+        [this](const CleaningPreviewResult& r) { showPreview(r); },
+        [this](const QString& e) {
+            CleaningPreviewResult r;
+            r.error = e;
+            showPreview(r);
+        });
 }
 
 void ImportTab::showPreview(const CleaningPreviewResult& r) {

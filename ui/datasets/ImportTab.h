@@ -5,7 +5,7 @@
 #include "twb/dataset.h"
 #include "ui/datasets/TextDiff.h"
 
-#include <QFutureWatcher>
+#include <QPointer>
 #include <QTimer>
 #include <QWidget>
 #include <utility>
@@ -24,10 +24,13 @@ struct CleaningPreviewResult {
     TextDiff diff;
 };
 
+class Job;
+class JobsService;
+
 class ImportTab : public QWidget {
     Q_OBJECT
 public:
-    explicit ImportTab(QWidget* parent = nullptr);
+    explicit ImportTab(JobsService* jobs, QWidget* parent = nullptr);
     ~ImportTab() override;
 
     void addSources(const QStringList& paths);
@@ -68,7 +71,8 @@ private:
     QTextBrowser* m_after;
     QLabel* m_previewInfo;
     QTimer m_previewTimer;
-    QFutureWatcher<CleaningPreviewResult> m_previewWatch;
+    JobsService* m_jobs;
+    QPointer<Job> m_previewJob;
     bool m_previewPending = false;
     QString m_previewAfterText;
     int m_previewChanged = 0;

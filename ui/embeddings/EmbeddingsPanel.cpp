@@ -33,7 +33,7 @@ QString idList(const std::vector<int32_t>& ids) {
 }
 }  // namespace
 
-EmbeddingsPanel::EmbeddingsPanel(ModelThread* model, QWidget* parent) : PanelBase(parent) {
+EmbeddingsPanel::EmbeddingsPanel(ModelThread* model, QWidget* parent) : PanelBase(nullptr, parent) {
     if (!model) {
         m_ownModel = std::make_unique<ModelThread>();
         model = m_ownModel.get();

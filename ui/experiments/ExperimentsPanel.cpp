@@ -58,7 +58,7 @@ int finishedCells(const QString& dir, const twb::SweepSpec& spec, const std::vec
 }
 }  // namespace
 
-ExperimentsPanel::ExperimentsPanel(QWidget* parent) : PanelBase(parent) {
+ExperimentsPanel::ExperimentsPanel(QWidget* parent) : PanelBase(nullptr, parent) {
     m_worker = new ExperimentWorker;
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);

@@ -2,6 +2,7 @@
 
 #include "twb/run_info.h"
 #include "ui/Workspace.h"
+#include "ui/jobs/JobsService.h"
 #include "ui/widgets/RunsTable.h"
 #include "ui/widgets/RunsTableModel.h"
 
@@ -18,9 +19,8 @@
 #include <QShortcut>
 #include <QSplitter>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
-RunsPanel::RunsPanel(QWidget* parent) : PanelBase(parent) {
+RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, parent) {
     auto* v = new QVBoxLayout(this);
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
@@ -115,47 +115,49 @@ RunsPanel::RunsPanel(QWidget* parent) : PanelBase(parent) {
     del->setContext(Qt::WidgetShortcut);
     connect(del, &QShortcut::activated, this, &RunsPanel::deleteSelected);
 
-    connect(&m_loader, &QFutureWatcher<std::vector<twb::RunSummary>>::finished, this, [this] {
-        auto runs = m_loader.result();
-        int running = 0;
-        for (const auto& r : runs)
-            running += r.status == "running" ? 1 : 0;
-        m_summary->setText(runs.empty() ? tr("No runs yet in %1. Quick start (Ctrl+R) in the Training panel makes one.")
-                                              .arg(Workspace::runsDir())
-                                        : (runs.size() == 1 ? tr("1 run in %1") : tr("%1 runs in %2").arg(runs.size()))
-                                                  .arg(Workspace::runsDir()) +
-                                              (running > 0 ? tr(" · %1 running").arg(running) : QString()));
-        m_table->setRuns(std::move(runs));
-        if (m_table->selectedRuns().isEmpty() && !m_table->runs().empty())
-            m_table->selectRun(m_table->model()->index(0, 0).data(RunsTableModel::DirRole).toString());
-        showDetails();
-        updateActions();
-        emit refreshed();
-        if (m_refreshAgain) {
-            m_refreshAgain = false;
-            refresh();
-        }
-    });
     updateActions();
 }
 
-RunsPanel::~RunsPanel() {
-    m_loader.waitForFinished();
+void RunsPanel::showRuns(std::vector<twb::RunSummary> runs) {
+    int running = 0;
+    for (const auto& r : runs)
+        running += r.status == "running" ? 1 : 0;
+    m_summary->setText(
+        runs.empty()
+            ? tr("No runs yet in %1. Quick start (Ctrl+R) in the Training panel makes one.").arg(Workspace::runsDir())
+            : (runs.size() == 1 ? tr("1 run in %1") : tr("%1 runs in %2").arg(runs.size())).arg(Workspace::runsDir()) +
+                  (running > 0 ? tr(" · %1 running").arg(running) : QString()));
+    m_table->setRuns(std::move(runs));
+    if (m_table->selectedRuns().isEmpty() && !m_table->runs().empty())
+        m_table->selectRun(m_table->model()->index(0, 0).data(RunsTableModel::DirRole).toString());
+    showDetails();
+    updateActions();
+    emit refreshed();
+    if (m_refreshAgain) {
+        m_refreshAgain = false;
+        refresh();
+    }
 }
 
+RunsPanel::~RunsPanel() = default;
+
 void RunsPanel::refresh() {
-    if (m_loader.isRunning()) {
+    if (isRunning(m_loader)) {
         m_refreshAgain = true;
         return;
     }
     const std::string dir = Workspace::runsDir().toStdString();
-    m_loader.setFuture(QtConcurrent::run([dir] {
-        try {
-            return twb::collect_runs(dir);
-        } catch (const std::exception&) {
-            return std::vector<twb::RunSummary>{};
-        }
-    }));
+    // Quiet: the listing is quick and runs on every visit to the panel.
+    m_loader = jobs()->run(
+        QString(),
+        [dir](JobContext&) {
+            try {
+                return twb::collect_runs(dir);
+            } catch (const std::exception&) {
+                return std::vector<twb::RunSummary>{};
+            }
+        },
+        this, [this](std::vector<twb::RunSummary> runs) { showRuns(std::move(runs)); });
 }
 
 void RunsPanel::showEvent(QShowEvent* e) {

@@ -1,16 +1,17 @@
 // The Runs view: every run of the workspace in a RunsTable (name, dataset, model size, steps, best
 // validation loss, bits per character, date, status), with the selected run's name and notes to edit,
 // and the actions people expect: open, duplicate config, compare selected, delete (asked first,
-// refused while a trainer writes the run). The table is read off the UI thread (twb::collect_runs);
+// refused while a trainer writes the run). The table is read on the jobs service (twb::collect_runs);
 // names, notes and deletion go through the engine's run_info.h. Opening, duplicating and comparing are
 // the Training panel's: this panel only asks for them through signals.
 #pragma once
 #include "twb/experiments.h"
 #include "ui/widgets/PanelBase.h"
 
-#include <QFutureWatcher>
+#include <QPointer>
 #include <vector>
 
+class Job;
 class RunsTable;
 class QLabel;
 class QLineEdit;
@@ -20,7 +21,7 @@ class QPushButton;
 class RunsPanel : public PanelBase {
     Q_OBJECT
 public:
-    explicit RunsPanel(QWidget* parent = nullptr);
+    explicit RunsPanel(JobsService* jobs = nullptr, QWidget* parent = nullptr);
     ~RunsPanel() override;
     RunsTable* table() const { return m_table; }
     QLineEdit* nameEdit() const { return m_name; }
@@ -53,6 +54,8 @@ protected:
     void showEvent(QShowEvent* e) override;
 
 private:
+    /// The listing's result, on the UI thread.
+    void showRuns(std::vector<twb::RunSummary> runs);
     void showDetails();
     void updateActions();
 
@@ -62,7 +65,7 @@ private:
     QLineEdit* m_name = nullptr;
     QPlainTextEdit* m_notes = nullptr;
     QPushButton *m_open, *m_duplicate, *m_compare, *m_delete, *m_saveDetails;
-    QFutureWatcher<std::vector<twb::RunSummary>> m_loader;
+    QPointer<Job> m_loader;
     bool m_refreshAgain = false;  // a refresh was asked for while one was running
     QString m_shownRun;           // whose name and notes the fields hold
 };

@@ -44,7 +44,7 @@ QString shown(const QString& tokenText) {
 }
 }  // namespace
 
-SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(parent) {
+SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(nullptr, parent) {
     if (!model) {
         m_ownModel = std::make_unique<ModelThread>();
         model = m_ownModel.get();

@@ -30,7 +30,7 @@ QString shown(const QString& tokenText) {
 }  // namespace
 
 TranslationView::TranslationView(ModelThread* model, RunPicker* picker, QWidget* parent)
-    : PanelBase(parent), m_model(model), m_picker(picker) {
+    : PanelBase(nullptr, parent), m_model(model), m_picker(picker) {
     m_form = new TranslationForm;
     m_batch = new TranslationBatchView(model, picker, m_form);
     m_tabs = new QTabWidget;

@@ -4,6 +4,8 @@
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
 #include "ui/Workspace.h"
+#include "ui/datasets/DatasetPreparation.h"
+#include "ui/jobs/JobsService.h"
 #include "ui/training/ConfigForm.h"
 #include "ui/training/LrFindDialog.h"
 #include "ui/training/MetricsPlot.h"
@@ -39,12 +41,11 @@ QString duration(double s) {
 }
 }  // namespace
 
-TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
+TrainingPanel::TrainingPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, parent) {
     m_worker = new TrainWorker;
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(this, &TrainingPanel::trainRequested, m_worker, &TrainWorker::train, Qt::QueuedConnection);
-    connect(this, &TrainingPanel::prepareRequested, m_worker, &TrainWorker::prepare, Qt::QueuedConnection);
     m_thread.setObjectName("training");
     m_thread.start();
     m_expWorker = new ExperimentWorker;
@@ -318,6 +319,9 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
         m_plot->addStep(r);
         m_lastStep = r.step;
         m_progress->setValue(static_cast<int>(r.step));
+        if (m_trainJob)
+            m_trainJob->setProgress(m_maxIters > 0 ? double(r.step) / double(m_maxIters) : -1.0,
+                                    tr("step %1 / %2 · loss %3").arg(r.step).arg(m_maxIters).arg(r.loss, 0, 'f', 4));
         if (m_control && m_control->paused()) {
             m_status->setText(pausedText());
             return;
@@ -355,6 +359,8 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     connect(m_worker, &TrainWorker::message, this, &TrainingPanel::statusMessage);
     connect(m_worker, &TrainWorker::finished, this, [this](const twb::TrainSummary& s) {
         setBusy(false);
+        if (m_trainJob)
+            m_trainJob->succeed();
         m_progress->setValue(static_cast<int>(s.final_step));  // the bar and the line name the same step
         m_status->setText(
             (s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
@@ -369,24 +375,10 @@ TrainingPanel::TrainingPanel(QWidget* parent) : PanelBase(parent) {
     });
     connect(m_worker, &TrainWorker::failed, this, [this](const QString& e) {
         setBusy(false);
-        m_startAfterPrepare = false;
+        if (m_trainJob)
+            m_trainJob->fail(e);
         forgetUnstartedRun();
         showError(e);
-    });
-    connect(m_worker, &TrainWorker::preparing, this, [this](const QString& stage, double f) {
-        m_progress->setRange(0, 1000);
-        m_progress->setValue(static_cast<int>(f * 1000));
-        m_progress->setFormat(tr("preparing: %1 %p%").arg(stage));
-    });
-    connect(m_worker, &TrainWorker::prepared, this, [this](const QString& dir) {
-        setBusy(false);
-        m_progress->setFormat(tr("step %v / %m"));
-        refreshDatasets();
-        setDataset(dir);
-        if (m_startAfterPrepare) {
-            m_startAfterPrepare = false;
-            start();
-        }
     });
 
     connect(this, &TrainingPanel::runChanged, this, &TrainingPanel::updateMoreRow);
@@ -479,6 +471,8 @@ void TrainingPanel::forgetUnstartedRun() {
 TrainingPanel::~TrainingPanel() {
     if (m_control)
         m_control->request_stop();
+    if (m_trainJob)
+        m_trainJob->fail(tr("the window closed"), true);  // its Cancel must not reach this panel any more
     for (auto* d : findChildren<LrFindDialog*>())
         d->cancel();
     m_thread.quit();
@@ -574,18 +568,38 @@ void TrainingPanel::quickStart() {
         start();
         return;
     }
+    twb::PrepareOptions options;
     try {
-        PrepareRequest req;
-        req.options = twb::fortunes_preset(dir.toStdString());
-        req.cancel = std::make_shared<std::atomic<bool>>(false);
-        m_control.reset();
-        m_startAfterPrepare = true;
-        setBusy(true);
-        emit statusMessage(tr("preparing the fortunes corpus…"));
-        emit prepareRequested(req);
+        options = twb::fortunes_preset(dir.toStdString());
     } catch (const std::exception& e) {
-        showError(QString::fromStdString(e.what()));
+        return showError(QString::fromStdString(e.what()));
     }
+    m_control.reset();
+    setBusy(true);
+    emit statusMessage(tr("preparing the fortunes corpus…"));
+    // The same route into the engine as the Datasets panel's Prepare.
+    Job* job = jobs()->run(
+        tr("Preparing fortunes"), [options](JobContext& ctx) { return DatasetPreparation::prepare(options, ctx); },
+        this, [this](const QString& prepared) { quickStartPrepared(prepared); },
+        [this](const QString& e) {
+            forgetUnstartedRun();
+            showError(e);
+        });
+    job->setCancelText(tr("preparation cancelled"));
+    connect(job, &Job::ended, this, [this] { setBusy(false); });
+    connect(job, &Job::progressed, this, [this](double f, const QString& stage) {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(static_cast<int>(std::max(0.0, f) * 1000));
+        m_progress->setFormat(tr("preparing: %1 %p%").arg(stage));
+    });
+}
+
+void TrainingPanel::quickStartPrepared(const QString& dir) {
+    m_progress->setFormat(tr("step %v / %m"));
+    refreshDatasets();
+    setDataset(dir);
+    emit datasetPrepared(dir);
+    start();
 }
 
 void TrainingPanel::start() {
@@ -634,6 +648,8 @@ void TrainingPanel::startJob(bool resume) {
             .arg(runLabelText(m_runDir),
                  m_initFrom.isEmpty() ? QString() : tr("<br>initialised from %1").arg(m_initFrom.toHtmlEscaped())));
     setBusy(true);
+    m_trainJob = jobs()->track(tr("Training %1").arg(Workspace::runName(m_runDir)), [this] { stop(); });
+    m_trainJob->setErrorHandled(true);  // the panel shows it
     emit runChanged(m_runDir);
     emit trainRequested(req);
 }

@@ -1,16 +1,19 @@
 // The training panel: dataset chooser, run-config form, Start/Pause/Stop/Checkpoint controls, progress
 // with ETA and throughput, and live plots. Training runs in the engine on a TrainWorker living on its
-// own QThread; this panel only turns clicks into requests and signals into widgets.
+// own QThread, reported to the jobs service as a tracked job (its Cancel stops the run); the Quick start
+// prepares its dataset as a job. This panel only turns clicks into requests and signals into widgets.
 #pragma once
 #include "ui/widgets/PanelBase.h"
 #include "ui/workers/ExperimentWorker.h"
 #include "ui/workers/TrainWorker.h"
 
 #include <QElapsedTimer>
+#include <QPointer>
 #include <QThread>
 #include <memory>
 
 class ConfigForm;
+class Job;
 class MetricsPlot;
 class QComboBox;
 class QLabel;
@@ -26,7 +29,7 @@ class LrFindDialog;
 class TrainingPanel : public PanelBase {
     Q_OBJECT
 public:
-    explicit TrainingPanel(QWidget* parent = nullptr);
+    explicit TrainingPanel(JobsService* jobs = nullptr, QWidget* parent = nullptr);
     ~TrainingPanel() override;
 
     QString currentRun() const { return m_runDir; }
@@ -91,7 +94,8 @@ public slots:
 signals:
     void runChanged(const QString& dir);
     void trainRequested(const TrainRequest& request);
-    void prepareRequested(const PrepareRequest& request);
+    /// The Quick start prepared its dataset (the Datasets panel lists it).
+    void datasetPrepared(const QString& dir);
     /// The user asked to see the Datasets panel (a folder chosen in Browse was not a prepared dataset).
     void datasetsPanelRequested();
 
@@ -102,6 +106,8 @@ protected:
 private:
     /// Forgets the open run: no run folder, empty plots, an unstarted progress bar.
     void clearRun();
+    /// The Quick start's dataset is ready: select it and start.
+    void quickStartPrepared(const QString& dir);
     void startJob(bool resume);
     void updateStartEnabled();
     void onDatasetChanged();
@@ -150,7 +156,7 @@ private:
     QLabel* m_compareNote = nullptr;  // why the comparison is in the unit it is in
     QSlider* m_smooth = nullptr;
     QString m_runDir, m_initFrom;
-    bool m_startAfterPrepare = false;
+    QPointer<Job> m_trainJob;   // the running training, as the jobs service lists it
     bool m_openingRun = false;  // openRun selects the run's own dataset: no switch to a new run
     int64_t m_maxIters = 0;
     bool m_bestByBleu = false;  // the running job keeps its best checkpoint by validation BLEU

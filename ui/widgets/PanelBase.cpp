@@ -1,9 +1,17 @@
 #include "ui/widgets/PanelBase.h"
 
+#include "ui/jobs/JobsService.h"
 #include "ui/widgets/ErrorLabel.h"
 
-PanelBase::PanelBase(QWidget* parent) : QWidget(parent), m_error(new ErrorLabel(this)) {
+PanelBase::PanelBase(JobsService* jobs, QWidget* parent)
+    : QWidget(parent), m_error(new ErrorLabel(this)), m_jobs(jobs) {
     m_error->hide();
+}
+
+JobsService* PanelBase::jobs() const {
+    if (!m_jobs)
+        m_jobs = new JobsService(const_cast<PanelBase*>(this));
+    return m_jobs;
 }
 
 QWidget* PanelBase::errorLabel() const {

@@ -1,10 +1,12 @@
 // What every panel has in common: the busy flag, the error line (an ErrorLabel the panel places in its
 // layout) and the statusMessage signal the main window shows. A panel says what "busy" means for its
-// controls in busyChanged(); it does not keep its own copies of the flag or the error.
+// controls in busyChanged(); it does not keep its own copies of the flag or the error. Its background work
+// goes through jobs(): the main window's JobsService, or the panel's own when it was made without one.
 #pragma once
 #include <QWidget>
 
 class ErrorLabel;
+class JobsService;
 
 class PanelBase : public QWidget {
     Q_OBJECT
@@ -12,12 +14,15 @@ public:
     bool isBusy() const { return m_busy; }
     /// The error shown, empty when none.
     QString lastError() const;
+    /// Where the panel runs its background work.
+    JobsService* jobs() const;
 
 signals:
     void statusMessage(const QString& text);
 
 protected:
-    explicit PanelBase(QWidget* parent = nullptr);
+    /// jobs: the service to run background work on; nullptr makes the panel its own.
+    explicit PanelBase(JobsService* jobs = nullptr, QWidget* parent = nullptr);
     /// The panel's error line (an ErrorLabel), to put into its layout; hidden while there is no error.
     QWidget* errorLabel() const;
     /// Shows an error (and repeats it in the status bar); an empty text clears it.
@@ -29,5 +34,6 @@ protected:
 
 private:
     ErrorLabel* m_error;
+    mutable JobsService* m_jobs;  // made on first use when the panel was given none
     bool m_busy = false;
 };

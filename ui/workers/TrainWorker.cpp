@@ -1,14 +1,11 @@
 #include "ui/workers/TrainWorker.h"
 
-#include "twb/errors.h"
-
 TrainWorker::TrainWorker(QObject* parent) : QObject(parent) {
     registerTypes();
 }
 
 void TrainWorker::registerTypes() {
     qRegisterMetaType<TrainRequest>();
-    qRegisterMetaType<PrepareRequest>();
     qRegisterMetaType<twb::TrainStartInfo>();
     qRegisterMetaType<twb::StepReport>();
     qRegisterMetaType<twb::EvalReport>();
@@ -34,20 +31,5 @@ void TrainWorker::train(const TrainRequest& request) {
         emit failed(QString::fromStdString(e.what()));
     } catch (...) {
         emit failed(tr("training failed with an unknown error"));
-    }
-}
-
-void TrainWorker::prepare(const PrepareRequest& request) {
-    try {
-        const auto r =
-            twb::prepare_dataset(request.options, [&](const std::string& stage, uint64_t done, uint64_t total) {
-                emit preparing(QString::fromStdString(stage), total ? double(done) / double(total) : 0.0);
-                return !(request.cancel && *request.cancel);
-            });
-        emit prepared(QString::fromStdString(r.dir.string()));
-    } catch (const twb::Cancelled&) {
-        emit failed(tr("preparation cancelled"));
-    } catch (const std::exception& e) {
-        emit failed(QString::fromStdString(e.what()));
     }
 }

@@ -1,9 +1,9 @@
-// Runs engine jobs (training, preparing the default dataset) on its own thread and re-emits the
-// engine's callbacks as queued signals. Pause/stop/checkpoint-now go straight to the job's
-// TrainControl (atomic flags) from the GUI thread, since this thread is busy while training. Every
-// slot catches exceptions and emits failed(): an exception escaping a thread would end the program.
+// Runs training on its own thread and re-emits the engine's callbacks as queued signals. It keeps a thread
+// of its own (not a JobsService job) because pause, stop and checkpoint-now act on a job that runs for hours;
+// the Training panel reports it to the jobs service as a tracked job. Pause/stop/checkpoint-now go straight
+// to the job's TrainControl (atomic flags) from the GUI thread, since this thread is busy while training.
+// Every slot catches exceptions and emits failed(): an exception escaping a thread would end the program.
 #pragma once
-#include "twb/dataset.h"
 #include "twb/training.h"
 
 #include <QObject>
@@ -14,13 +14,8 @@ struct TrainRequest {
     twb::TrainJob job;
     std::shared_ptr<twb::TrainControl> control;
 };
-struct PrepareRequest {
-    twb::PrepareOptions options;
-    std::shared_ptr<std::atomic<bool>> cancel;
-};
 
 Q_DECLARE_METATYPE(TrainRequest)
-Q_DECLARE_METATYPE(PrepareRequest)
 Q_DECLARE_METATYPE(twb::TrainStartInfo)
 Q_DECLARE_METATYPE(twb::StepReport)
 Q_DECLARE_METATYPE(twb::EvalReport)
@@ -34,7 +29,6 @@ public:
 
 public slots:
     void train(const TrainRequest& request);
-    void prepare(const PrepareRequest& request);
 
 signals:
     void started(const twb::TrainStartInfo& info);
@@ -43,7 +37,5 @@ signals:
     void checkpointWritten(const QString& path, qint64 step);
     void message(const QString& text);
     void finished(const twb::TrainSummary& summary);
-    void preparing(const QString& stage, double fraction);
-    void prepared(const QString& dir);
     void failed(const QString& error);
 };

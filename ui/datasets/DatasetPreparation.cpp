@@ -1,0 +1,35 @@
+#include "ui/datasets/DatasetPreparation.h"
+
+#include "ui/jobs/JobContext.h"
+
+namespace {
+QString q(const std::string& s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+}  // namespace
+
+namespace DatasetPreparation {
+
+QString prepare(const twb::PrepareOptions& options, JobContext& ctx) {
+    return q(twb::prepare_dataset(options, ctx.stageProgress()).dir.string());
+}
+
+twb::ParallelPrepareResult prepareParallel(const twb::ParallelPrepareOptions& options, JobContext& ctx) {
+    return twb::prepare_parallel(options, ctx.stageProgress());
+}
+
+TokenizerAnalysis inspect(const twb::PrepareOptions& options, JobContext& ctx) {
+    TokenizerAnalysis a;
+    a.label = TokenizeTab::label(options.tokenizer);
+    const auto r = twb::inspect_tokenization(options, ctx.stageProgress());
+    a.stats = r.stats;
+    a.trainTokens = r.train_tokens;
+    a.valTokens = r.val_tokens;
+    a.counts = r.counts;
+    for (const auto& t : r.token_texts)
+        a.tokenTexts << q(t);
+    a.previewIds = r.preview_ids;
+    return a;
+}
+
+}  // namespace DatasetPreparation

@@ -1,0 +1,20 @@
+// The one route from the UI into the engine's dataset preparation and inspection: each function runs as a
+// JobsService job's work (off the UI thread), reports the engine's stages as the job's progress and stops
+// when the job is cancelled (the engine then throws twb::Cancelled and writes nothing). The Datasets panel
+// and the Training panel's Quick start both prepare through here.
+#pragma once
+#include "twb/dataset.h"
+#include "ui/datasets/TokenizeTab.h"
+
+#include <QString>
+
+class JobContext;
+
+namespace DatasetPreparation {
+/// prepare_dataset; returns the folder written.
+QString prepare(const twb::PrepareOptions& options, JobContext& ctx);
+/// prepare_parallel (translation pairs).
+twb::ParallelPrepareResult prepareParallel(const twb::ParallelPrepareOptions& options, JobContext& ctx);
+/// inspect_tokenization, in the Tokenize tab's terms.
+TokenizerAnalysis inspect(const twb::PrepareOptions& options, JobContext& ctx);
+}  // namespace DatasetPreparation
