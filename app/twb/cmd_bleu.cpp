@@ -9,26 +9,6 @@
 
 namespace twb::cli {
 
-std::vector<std::string> text_lines(const std::string& text, const std::string& file) {
-    if (find_invalid_utf8(text) != std::string::npos)
-        throw InputError(file + ": not UTF-8 text");
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        out.push_back(line);
-    }
-    return out;
-}
-
-namespace {
-std::vector<std::string> lines_of(const std::string& file) {
-    return text_lines(read_file(file), file);
-}
-}  // namespace
-
 Action add_bleu(CLI::App& app) {
     struct Opts {
         std::string ref, hyp;
@@ -38,7 +18,7 @@ Action add_bleu(CLI::App& app) {
     app.add_option("--ref,-r", o->ref, "Reference translations, one per line")->required();
     app.add_option("--hyp", o->hyp, "Hypotheses (system output), one per line, aligned with --ref")->required();
     return [o]() {
-        const auto refs = lines_of(o->ref), hyps = lines_of(o->hyp);
+        const auto refs = read_lines(o->ref), hyps = read_lines(o->hyp);
         if (refs.size() != hyps.size())
             throw InputError(o->hyp + " has " + std::to_string(hyps.size()) + " lines but " + o->ref + " has " +
                              std::to_string(refs.size()) + "; they must be line-aligned");

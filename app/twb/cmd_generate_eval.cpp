@@ -15,17 +15,7 @@ namespace twb::cli {
 
 namespace {
 std::vector<std::string> nonempty_lines(const std::string& file) {
-    const std::string text = read_file(file);
-    if (find_invalid_utf8(text) != std::string::npos)
-        throw InputError(file + ": not UTF-8 text");
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        out.push_back(line);
-    }
+    auto out = read_lines(file);
     while (!out.empty() && out.back().empty())
         out.pop_back();
     return out;

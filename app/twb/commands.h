@@ -33,7 +33,5 @@ Action add_translate(CLI::App& app);
 /// twb eval on an encoder-decoder run: loss, accuracy, BLEU and chrF of a split.
 int eval_translation(const std::string& run, const std::string& checkpoint, const std::string& split,
                      const std::string& data, int beam);
-/// The lines of a text (a '\r' before a newline dropped); InputError naming file when it is not UTF-8.
-std::vector<std::string> text_lines(const std::string& text, const std::string& file);
 
 }  // namespace twb::cli

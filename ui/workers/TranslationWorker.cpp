@@ -8,25 +8,6 @@
 #include <QElapsedTimer>
 #include <sstream>
 
-namespace {
-/// A text file's lines as `twb translate` and `twb bleu` read them (a final newline ends the last line; CR
-/// before LF dropped). InputError naming the file when it is not UTF-8.
-std::vector<std::string> file_lines(const QString& file) {
-    const std::string text = twb::read_file(file.toStdString());
-    if (twb::find_invalid_utf8(text) != std::string::npos)
-        throw twb::InputError(file.toStdString() + ": not UTF-8 text; give a UTF-8 file, one sentence per line");
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        out.push_back(line);
-    }
-    return out;
-}
-}  // namespace
-
 TranslationWorker::TranslationWorker(QObject* parent) : QObject(parent) {}
 
 void TranslationWorker::registerTypes() {
@@ -91,12 +72,12 @@ void TranslationWorker::translateFile(const BatchTranslateRequest& r) {
             throw twb::InputError("no output file: choose where the translations are written");
         QElapsedTimer clock;
         clock.start();
-        const auto sources = file_lines(r.input);
+        const auto sources = twb::read_lines(r.input.toStdString());
         if (sources.empty())
             throw twb::InputError(r.input.toStdString() + " is empty; give one source sentence per line");
         std::vector<std::string> refs;
         if (!r.reference.isEmpty()) {
-            refs = file_lines(r.reference);
+            refs = twb::read_lines(r.reference.toStdString());
             if (refs.size() != sources.size())
                 throw twb::InputError(r.reference.toStdString() + " has " + std::to_string(refs.size()) +
                                       " lines but " + r.input.toStdString() + " has " + std::to_string(sources.size()) +

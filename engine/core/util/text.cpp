@@ -180,6 +180,24 @@ std::string read_file(const fs::path& path, uint64_t max_bytes) {
     return out;
 }
 
+std::vector<std::string> text_lines(const std::string& text, const std::string& source) {
+    if (find_invalid_utf8(text) != std::string::npos)
+        throw InputError(source + ": not UTF-8 text; give a UTF-8 file, one sentence per line");
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        out.push_back(line);
+    }
+    return out;
+}
+
+std::vector<std::string> read_lines(const fs::path& path) {
+    return text_lines(read_file(path), path.string());
+}
+
 void write_file_atomic(const fs::path& path, std::string_view content) {
     std::random_device rd;
     const fs::path tmp = path.string() + ".tmp" + std::to_string(rd());

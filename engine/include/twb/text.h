@@ -38,6 +38,12 @@ constexpr uint64_t kReadFileLimit = uint64_t(2) << 30;
 /// blocks or grows without end), behind a symlink loop, unreadable, or larger than max_bytes.
 std::string read_file(const std::filesystem::path& path, uint64_t max_bytes = kReadFileLimit);
 
+/// A text's lines as `twb translate`, `twb bleu` and the GUI read sentence files: a final newline ends
+/// the last line, a CR before the LF is dropped. InputError naming `source` when it is not UTF-8.
+std::vector<std::string> text_lines(const std::string& text, const std::string& source);
+/// The lines of a UTF-8 text file (read_file, then text_lines).
+std::vector<std::string> read_lines(const std::filesystem::path& path);
+
 /// Writes a file atomically: to a temporary beside it (flushed), then renamed over the target, so a
 /// reader sees the old file or the new one, never half of one. The one atomic-write helper of the engine.
 void write_file_atomic(const std::filesystem::path& path, std::string_view content);
