@@ -1,13 +1,12 @@
-// twb-config-keys: prints every run-config key as "key<TAB>default<TAB>choices", one a line, for the
-// man page and the bash completion that the build generates (packaging/CMakeLists.txt). Not installed.
-// Choices come from the engine's own lists: a string key whose default is a spelling of one of the
-// choice enums takes that enum's names, a boolean key takes true and false. No key name is typed here.
-#include "twb/choices.h"
-#include "twb/config.h"
+// twb-config-keys: prints every run-config key from the option table (twb/config_options.h) as
+// "key<TAB>default<TAB>choices<TAB>type<TAB>range<TAB>families<TAB>help", one a line, for the man page and
+// the bash completion that the build generates (packaging/CMakeLists.txt). Not installed. Choices are
+// a choice key's spellings, true and false for a bool, the suggestions of a text key (device); families
+// is both, decoder or encoder_decoder. No key name is typed here.
+#include "twb/config_options.h"
 
 #include <cstdio>
 #include <string>
-#include <vector>
 
 namespace {
 std::string joined(const std::vector<std::string>& names) {
@@ -16,33 +15,14 @@ std::string joined(const std::vector<std::string>& names) {
         s += (s.empty() ? "" : " ") + n;
     return s;
 }
-
-std::string choices_for(const nlohmann::json& value) {
-    if (value.is_boolean())
-        return "true false";
-    if (!value.is_string() || value.get<std::string>().empty())
-        return "";
-    const std::vector<std::vector<std::string>> lists = {
-        twb::choice_names<twb::Position>(),      twb::choice_names<twb::Schedule>(),
-        twb::choice_names<twb::DType>(),         twb::choice_names<twb::DeviceKind>(),
-        twb::choice_names<twb::TokenizerKind>(), twb::choice_names<twb::Activation>(),
-        twb::choice_names<twb::NormKind>(),      twb::choice_names<twb::NormPosition>(),
-        twb::choice_names<twb::Sequences>(),     twb::choice_names<twb::ModelKind>(),
-        twb::choice_names<twb::BestBy>()};
-    for (const auto& names : lists)
-        for (const auto& n : names)
-            if (n == value.get<std::string>())
-                return joined(names);
-    return "";
-}
 }  // namespace
 
 int main() {
-    const nlohmann::json defaults = twb::RunConfig{};
-    for (const auto& key : twb::RunConfig::keys()) {
-        const auto& v = defaults.at(key);
+    for (const auto& o : twb::config_options()) {
+        const auto v = o.default_value();
         const std::string shown = v.is_string() ? v.get<std::string>() : v.dump();
-        std::printf("%s\t%s\t%s\n", key.c_str(), shown.c_str(), choices_for(v).c_str());
+        std::printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o.key.c_str(), shown.c_str(), joined(o.choices).c_str(),
+                    o.type_name().c_str(), o.range_text().c_str(), twb::to_string(o.families).c_str(), o.help.c_str());
     }
     return 0;
 }

@@ -2,6 +2,7 @@
 #include "app/twb/commands.h"
 #include "app/twb/interrupt.h"
 #include "app/twb/launcher.h"
+#include "app/twb/run_options.h"
 #include "twb/config.h"
 #include "twb/errors.h"
 #include "twb/run_folder.h"
@@ -36,6 +37,7 @@ Action add_train(CLI::App& app) {
                "baby-gpt (6x6x384), tiny")
             ->check(CLI::IsMember(preset_config_names()));
     app.add_option("--set,-s", o->sets, "Override one key, repeatable: --set n_layer=6 --set dropout=0.1");
+    app.footer(config_keys_footer());
     auto* resumeOpt = app.add_flag("--resume", o->resume, "Continue the run in --out from its last checkpoint");
     auto* initFromOpt = app.add_option(
         "--init-from", o->initFrom,

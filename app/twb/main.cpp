@@ -1,6 +1,7 @@
 // twb: the headless command line over the engine. Thin: parses, dispatches, reports errors.
 #include "app/twb/commands.h"
 #include "app/twb/launcher.h"
+#include "app/twb/run_options.h"
 #include "twb/errors.h"
 #include "twb/process.h"
 
@@ -66,6 +67,8 @@ int main(int argc, char** argv) {
     reg("embeddings",
         "Explore a run's token embeddings: nearest tokens of a word, similarity of two texts, a 2-D map (PCA)",
         twb::cli::add_embeddings);
+    reg("keys", "Describe the run-config keys: type, default, range, choices, model family and what each does",
+        twb::cli::add_keys);
     reg("sweep", "Train a grid (or a random draw) of configs, one run per cell; resumable; prints the results table",
         twb::cli::add_sweep);
     reg("runs", "Print the results table of a folder of runs (a sweep or any folder)", twb::cli::add_runs);

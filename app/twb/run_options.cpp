@@ -1,12 +1,17 @@
-// RunOptions: preset, config file, --set and --data into one RunConfig.
+// RunOptions: preset, config file, --set and --data into one RunConfig; the config keys' help (the
+// footer of --help and `twb keys`) from the option table.
 #include "app/twb/run_options.h"
 
+#include "twb/config_options.h"
 #include "twb/errors.h"
 #include "twb/text.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <memory>
 
 namespace twb::cli {
 
@@ -16,6 +21,7 @@ void RunOptions::add_to(CLI::App& app) {
         ->check(CLI::IsMember(preset_config_names()));
     app.add_option("--config,-c", configFile, "Config JSON (nanoGPT key names); its keys override the preset's");
     app.add_option("--set,-s", sets, "Override one key, repeatable: --set n_layer=6 --set dropout=0.1");
+    app.footer(config_keys_footer());
 }
 
 RunConfig RunOptions::config() const {
@@ -41,6 +47,80 @@ RunConfig RunOptions::config() const {
     if (cfg.data_dir.empty())
         throw ConfigError("give the dataset with --data DIR (a folder from twb prepare)");
     return cfg;
+}
+
+namespace {
+std::string shown(const nlohmann::json& v) {
+    return v.is_string() ? (v.get<std::string>().empty() ? "\"\"" : v.get<std::string>()) : v.dump();
+}
+}  // namespace
+
+std::string config_keys_footer() {
+    std::string out = "Config keys (--set KEY=VALUE; `twb keys KEY` tells what one does), with their defaults:";
+    std::string group, line;
+    auto flush = [&] {
+        if (!line.empty())
+            out += "\n" + line;
+        line.clear();
+    };
+    for (const auto& o : config_options()) {
+        if (to_string(o.group) != group) {
+            flush();
+            group = to_string(o.group);
+            line = "  " + group + ":";
+        }
+        const std::string item = " " + o.key + "=" + shown(o.default_value());
+        if (line.size() + item.size() > 110) {
+            flush();
+            line = "   ";
+        }
+        line += item;
+    }
+    flush();
+    return out;
+}
+
+std::function<int()> add_keys(CLI::App& app) {
+    auto keys = std::make_shared<std::vector<std::string>>();
+    auto json = std::make_shared<bool>(false);
+    app.add_option("KEY", *keys, "Keys to describe (default: all)");
+    app.add_flag("--json", *json, "The table as JSON: key, type, default, range, choices, families, group, help");
+    return [keys, json]() {
+        nlohmann::json all = nlohmann::json::array();
+        for (const auto& k : *keys)
+            if (!find_config_option(k))
+                throw ConfigError("unknown config key '" + k + "' (twb keys lists them)");
+        for (const auto& o : config_options()) {
+            if (!keys->empty() && std::find(keys->begin(), keys->end(), o.key) == keys->end())
+                continue;
+            if (*json) {
+                all.push_back({{"key", o.key},
+                               {"type", o.type_name()},
+                               {"default", o.default_value()},
+                               {"range", o.range_text()},
+                               {"choices", o.choices},
+                               {"families", to_string(o.families)},
+                               {"group", to_string(o.group)},
+                               {"help", o.help}});
+                continue;
+            }
+            std::string head = o.key + " (" + o.type_name() + ", default " + shown(o.default_value());
+            if (!o.range_text().empty())
+                head += "; " + o.range_text();
+            if (o.type != OptionType::Text && !o.choices.empty()) {
+                std::string c;
+                for (const auto& n : o.choices)
+                    c += (c.empty() ? "" : " | ") + n;
+                head += "; " + c;
+            }
+            if (o.families != OptionFamilies::Both)
+                head += "; " + to_string(o.families) + " only";
+            std::printf("%s)\n    %s\n", head.c_str(), o.help.c_str());
+        }
+        if (*json)
+            std::printf("%s\n", all.dump(2).c_str());
+        return 0;
+    };
 }
 
 }  // namespace twb::cli

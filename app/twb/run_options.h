@@ -1,10 +1,12 @@
 // The options every command that builds a training config shares (sweep, lr-find): a preset, a config
 // file over it, then --set over both, and the dataset; registered once and turned into a RunConfig.
+// The key list of their --help (and twb train's) comes from the option table, as `twb keys` does.
 #pragma once
 #include "twb/config.h"
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,5 +21,10 @@ struct RunOptions {
     /// preset -> config file -> --set, then --data; throws ConfigError/InputError.
     RunConfig config() const;
 };
+
+/// The --help footer of a command that takes --set: every config key by group, with its default.
+std::string config_keys_footer();
+/// twb keys: the option table (twb/config_options.h), every key or the ones named.
+std::function<int()> add_keys(CLI::App& app);
 
 }  // namespace twb::cli

@@ -46,7 +46,7 @@ tables=$(
     echo "_twb_options[$cmd]=$(quote "${opts[*]}")"
   done
   keys=()
-  while IFS=$'\037' read -r key def choices; do
+  while IFS=$'\037' read -r key def choices _rest; do
     keys+=("$key")
     [ -n "$choices" ] && echo "_twb_key_choices[$key]=$(quote "$choices")"
   done < <("$keys_bin" | tr '\t' '\037')

@@ -2,11 +2,11 @@
 # Writes twb(1) from the program itself, at build time, so the page lists every subcommand and option
 # that twb has: help2man turns `twb --help` into NAME, SYNOPSIS and OPTIONS; this script adds COMMANDS
 # (each `twb COMMAND --help`, through packaging/cli-help.awk) and CONFIGURATION KEYS (twb-config-keys:
-# every --set key with its default and choices, and its comment from the config header) to the
+# every --set key of the option table with its default, range, choices, model family and help) to the
 # hand-written parts in twb.h2m (configured with the install paths).
-# usage: make-twb-man.sh TWB CONFIG_KEYS CONFIG_HEADER H2M OUT.1
+# usage: make-twb-man.sh TWB CONFIG_KEYS H2M OUT.1
 set -euo pipefail
-twb_bin=$1 keys_bin=$2 config_h=$3 h2m=$4 out=$5
+twb_bin=$1 keys_bin=$2 h2m=$3 out=$4
 here=$(cd "$(dirname "$0")/.." && pwd)
 awk_help="$here/cli-help.awk"
 
@@ -57,20 +57,23 @@ esc='s/\\/\\e/g; s/^[.'"'"']/\\\&&/'
   echo "\\fBtwb lr-find\\fR start from \\fB\\-\\-preset\\fR, apply \\fB\\-\\-config\\fR FILE.json, then"
   echo "each \\fB\\-\\-set\\fR \\fIKEY\\fR=\\fIVALUE\\fR; an unknown key or a bad value is refused with the"
   echo "list of problems. The keys, with the default preset's values:"
-  "$keys_bin" | tr '\t' '\037' | while IFS=$'\037' read -r key def choices; do
-    # The field's comment in the config header: "    int n_layer = 4;   // transformer blocks".
-    comment=$(sed -n "s|^ *[A-Za-z_:<>0-9]* $key\( *=[^;]*\)\?; *// *\(.*\)$|\2|p" "$config_h" | head -n 1)
+  "$keys_bin" | tr '\t' '\037' | while IFS=$'\037' read -r key def choices type range families help; do
     echo ".TP"
     if [ -n "$def" ] && [ "$def" != '""' ]; then
       printf '\\fB%s\\fR (default %s)\n' "$key" "$def" | sed 's/-/\\-/g'
     else
       printf '\\fB%s\\fR\n' "$key"
     fi
-    line="$comment"
-    if [ -n "$choices" ]; then
-      line="${line:+$line. }One of: ${choices// /, }."
+    line="$help."
+    [ -z "$range" ] || line="$line ${range^}."
+    if [ -n "$choices" ] && [ "$type" != text ]; then
+      line="$line One of: ${choices// /, }."
     fi
-    [ -z "$line" ] || printf '%s\n' "$line" | sed "$esc"
+    case "$families" in
+      decoder) line="$line Decoder LM only." ;;
+      encoder_decoder) line="$line Encoder-decoder only." ;;
+    esac
+    printf '%s\n' "$line" | sed "$esc"
   done
 } > "$tmp/twb.h2m"
 
