@@ -7,7 +7,6 @@
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QRandomGenerator>
-#include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 
@@ -25,53 +24,34 @@ const Preset kPresets[] = {{"Custom", -1, 0, 0, 0},
                            {"Creative", 1.1, 0.95, 1.1, 0}};
 }  // namespace
 
-DecodingForm::DecodingForm(QWidget* parent) : QGroupBox(tr("Decoding"), parent) {
-    QSettings st;
+DecodingForm::DecodingForm(QWidget* parent) : RememberedForm(tr("Decoding"), "sampling", parent) {
     m_preset = new QComboBox;
     for (const auto& p : kPresets)
         m_preset->addItem(tr(p.name));
     m_tempSlider = new QSlider(Qt::Horizontal);
     m_tempSlider->setRange(0, 200);
-    m_temp = new QDoubleSpinBox;
-    m_temp->setObjectName("temperature");
-    m_temp->setRange(0, 2);
-    m_temp->setSingleStep(0.05);
-    m_temp->setToolTip(tr("0 = greedy (always the most probable token); higher = more varied, less coherent"));
-    m_topK = new QSpinBox;
-    m_topK->setRange(0, 100000);
+    m_temp = doubleSpinBox("temperature", 0, 2, 0.05,
+                           tr("0 = greedy (always the most probable token); higher = more varied, less coherent"));
+    m_topK = spinBox("", 0, 100000, tr("Sample only among the k most probable tokens (0 = off)"));
     m_topK->setSpecialValueText(tr("off"));
-    m_topK->setToolTip(tr("Sample only among the k most probable tokens (0 = off)"));
-    m_topP = new QDoubleSpinBox;
-    m_topP->setRange(0.01, 1.0);
-    m_topP->setSingleStep(0.05);
-    m_topP->setToolTip(tr("Nucleus sampling: the smallest set of tokens whose probabilities reach p (1 = off)"));
-    m_maxNew = new QSpinBox;
-    m_maxNew->setObjectName("maxNewTokens");
-    m_maxNew->setRange(1, 100000);
-    m_repPen = new QDoubleSpinBox;
-    m_repPen->setRange(1.0, 3.0);
-    m_repPen->setSingleStep(0.05);
-    m_repPen->setToolTip(tr("> 1 makes tokens already in the text less likely"));
-    m_noRepeat = new QSpinBox;
-    m_noRepeat->setObjectName("noRepeatNgram");
-    m_noRepeat->setRange(0, 16);
+    m_topP = doubleSpinBox("", 0.01, 1.0, 0.05,
+                           tr("Nucleus sampling: the smallest set of tokens whose probabilities reach p (1 = off)"));
+    m_maxNew = spinBox("maxNewTokens", 1, 100000);
+    m_repPen = doubleSpinBox("", 1.0, 3.0, 0.05, tr("> 1 makes tokens already in the text less likely"));
+    m_noRepeat = spinBox("noRepeatNgram", 0, 16,
+                         tr("Never repeat an n-gram of this many tokens (twb sample --no-repeat-ngram); 0 = off"));
     m_noRepeat->setSpecialValueText(tr("off"));
-    m_noRepeat->setToolTip(tr("Never repeat an n-gram of this many tokens (twb sample --no-repeat-ngram); 0 = off"));
     m_stops = new QLineEdit;
     m_stops->setObjectName("stopStrings");
     m_stops->setPlaceholderText(tr("e.g. \\n\\n | THE END"));
     m_stops->setToolTip(
         tr("Generation ends when the text produces one of these strings (twb sample --stop); "
            "separate several with |, write a newline as \\n"));
-    m_beam = new QSpinBox;
-    m_beam->setObjectName("beamWidth");
-    m_beam->setRange(1, 16);
-    m_beam->setToolTip(tr("> 1 = beam search: deterministic, keeps this many candidate continuations"));
-    m_seed = new QSpinBox;
-    m_seed->setRange(0, 2147483647);
+    m_beam =
+        spinBox("beamWidth", 1, 16, tr("> 1 = beam search: deterministic, keeps this many candidate continuations"));
+    m_seed = spinBox("", 0, 2147483647);
     m_randomSeed = new QCheckBox(tr("random"));
-    m_samples = new QSpinBox;
-    m_samples->setRange(1, 16);
+    m_samples = spinBox("", 1, 16);
     m_cache = new QCheckBox(tr("KV cache"));
     m_cache->setToolTip(tr("Reuse keys and values of earlier tokens: same text, many times faster"));
     m_weights = new QComboBox;
@@ -86,21 +66,25 @@ DecodingForm::DecodingForm(QWidget* parent) : QGroupBox(tr("Decoding"), parent) 
            "bytes read and runs the fast decoder; float32 gives libtorch's exact float32 tokens. Batches, beams "
            "and GPUs always use libtorch."));
 
-    m_temp->setValue(st.value("sampling/temperature", 0.8).toDouble());
+    remember(m_temp, "temperature", 0.8);
     m_tempSlider->setValue(qRound(m_temp->value() * 100));
-    m_topK->setValue(st.value("sampling/topK", 0).toInt());
-    m_topP->setValue(st.value("sampling/topP", 1.0).toDouble());
-    m_maxNew->setValue(st.value("sampling/maxNew", 300).toInt());
-    m_repPen->setValue(st.value("sampling/repetition", 1.0).toDouble());
-    m_noRepeat->setValue(st.value("sampling/noRepeatNgram", 0).toInt());
-    m_stops->setText(st.value("sampling/stopStrings").toString());
-    m_beam->setValue(1);
-    m_seed->setValue(st.value("sampling/seed", 1337).toInt());
-    m_randomSeed->setChecked(st.value("sampling/randomSeed", false).toBool());
+    remember(m_topK, "topK", 0);
+    remember(m_topP, "topP", 1.0);
+    remember(m_maxNew, "maxNew", 300);
+    remember(m_repPen, "repetition", 1.0);
+    remember(m_noRepeat, "noRepeatNgram", 0);
+    remember(m_stops, "stopStrings");
+    m_beam->setValue(1);  // beam width, samples and the cache start afresh each session
+    remember(m_seed, "seed", 1337);
+    remember(m_randomSeed, "randomSeed", false);
     m_samples->setValue(1);
     m_cache->setChecked(true);
-    m_weights->setCurrentIndex(std::max(0, m_weights->findData(st.value("sampling/decodeWeights", "auto"))));
+    remember(m_weights, "decodeWeights", "auto");
+    connectControls();
+    layOut();
+}
 
+void DecodingForm::connectControls() {
     connect(m_tempSlider, &QSlider::valueChanged, this, [this](int v) {
         if (qRound(m_temp->value() * 100) != v)
             m_temp->setValue(v / 100.0);
@@ -112,7 +96,9 @@ DecodingForm::DecodingForm(QWidget* parent) : QGroupBox(tr("Decoding"), parent) 
     connect(m_preset, &QComboBox::activated, this, &DecodingForm::applyPreset);
     connect(m_randomSeed, &QCheckBox::toggled, m_seed, &QWidget::setDisabled);
     m_seed->setDisabled(m_randomSeed->isChecked());
+}
 
+void DecodingForm::layOut() {
     auto* form = new QFormLayout(this);
     form->addRow(tr("Preset"), m_preset);
     auto* tempRow = new QHBoxLayout;
@@ -133,20 +119,6 @@ DecodingForm::DecodingForm(QWidget* parent) : QGroupBox(tr("Decoding"), parent) 
     form->addRow(tr("Samples"), m_samples);
     form->addRow(QString(), m_cache);
     form->addRow(tr("Decode weights"), m_weights);
-}
-
-DecodingForm::~DecodingForm() {
-    QSettings st;
-    st.setValue("sampling/temperature", m_temp->value());
-    st.setValue("sampling/topK", m_topK->value());
-    st.setValue("sampling/topP", m_topP->value());
-    st.setValue("sampling/maxNew", m_maxNew->value());
-    st.setValue("sampling/repetition", m_repPen->value());
-    st.setValue("sampling/noRepeatNgram", m_noRepeat->value());
-    st.setValue("sampling/stopStrings", m_stops->text());
-    st.setValue("sampling/seed", m_seed->value());
-    st.setValue("sampling/randomSeed", m_randomSeed->isChecked());
-    st.setValue("sampling/decodeWeights", m_weights->currentData());
 }
 
 void DecodingForm::setTemperature(double t) {

@@ -3,8 +3,7 @@
 // the controls into twb::SamplingOptions and nothing else.
 #pragma once
 #include "twb/generation.h"
-
-#include <QGroupBox>
+#include "ui/sampling/RememberedForm.h"
 
 class QCheckBox;
 class QComboBox;
@@ -13,11 +12,10 @@ class QLineEdit;
 class QSlider;
 class QSpinBox;
 
-class DecodingForm : public QGroupBox {
+class DecodingForm : public RememberedForm {
     Q_OBJECT
 public:
     explicit DecodingForm(QWidget* parent = nullptr);
-    ~DecodingForm() override;  // remembers the settings
 
     /// The options the controls say; a random seed is drawn here when "random" is ticked.
     twb::SamplingOptions options() const;
@@ -28,6 +26,8 @@ public:
     void setSamples(int n);
 
 private:
+    void connectControls();
+    void layOut();
     void applyPreset(int index);
 
     QComboBox* m_preset;

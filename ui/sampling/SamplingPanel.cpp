@@ -5,6 +5,7 @@
 #include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/GenerationEvalView.h"
 #include "ui/sampling/HistoryView.h"
+#include "ui/sampling/TokenOutputView.h"
 #include "ui/sampling/TranslationView.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
@@ -18,31 +19,15 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
-#include <QScrollBar>
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
-#include <QTextBrowser>
-#include <QToolTip>
 #include <QVBoxLayout>
-
-namespace {
-/// Background for a token of probability p (grey: beam search reports no per-token probability).
-QString tint(double p) {
-    return probabilityTint(p);
-}
-
-/// A token quoted in a label or list.
-QString shown(const QString& tokenText) {
-    return "“" + visibleToken(tokenText) + "”";
-}
-}  // namespace
 
 SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(nullptr, parent) {
     if (!model) {
@@ -102,17 +87,11 @@ SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(nu
         stop();
         m_translation->stop();
     });
-    connect(m_view, &QTextBrowser::anchorClicked, this, [this](const QUrl& u) {
-        const auto parts = u.toString().split(':');
-        if (parts.size() == 3)
-            showAlternatives(parts[1].toInt(), parts[2].toInt());
+    connect(m_output, &TokenOutputView::tokenClicked, this, &SamplingPanel::showAlternatives);
+    connect(m_output, &TokenOutputView::alternativeChosen, this, [this](int sample, int index, int alt) {
+        if (sample == 0)
+            branch(index, alt);
     });
-    connect(m_view, &QTextBrowser::highlighted, this, &SamplingPanel::showTokenTip);
-    for (auto signal : {&QListWidget::itemActivated, &QListWidget::itemClicked})
-        connect(m_alts, signal, this, [this](QListWidgetItem* it) {
-            if (m_selSample == 0)
-                branch(m_selIndex, it->data(Qt::UserRole).toInt());
-        });
     connect(m_compare, &CompareView::compareClicked, this, &SamplingPanel::runCompare);
     connect(m_compare, &CompareView::exportClicked, this, &SamplingPanel::exportMarkdown);
     connect(m_history, &HistoryView::usePrompt, this, [this](const QString& prompt) {
@@ -147,18 +126,11 @@ void SamplingPanel::updateMode() {
 }
 
 QWidget* SamplingPanel::buildGenerateTab() {
-    m_generate = new QPushButton(tr("Generate"));
-    m_generate->setObjectName("generate");
-    m_generate->setToolTip(tr("Generate (Ctrl+Return)"));
-    m_stop = new QPushButton(tr("Stop"));
-    m_stop->setObjectName("stop");
-    m_stop->setToolTip(tr("Stop (Esc): ends within one token"));
-    m_stop->setEnabled(false);
-    m_back_ = new QPushButton(tr("◀ Back"));
-    m_back_->setToolTip(tr("Return to the output before the last branch"));
-    m_back_->setEnabled(false);
-    m_copy = new QPushButton(tr("Copy"));
-    m_copy->setToolTip(tr("Copy the prompt and output as plain text"));
+    using console_layout::button;
+    m_generate = button(tr("Generate"), "generate", tr("Generate (Ctrl+Return)"));
+    m_stop = button(tr("Stop"), "stop", tr("Stop (Esc): ends within one token"), false);
+    m_back_ = button(tr("◀ Back"), nullptr, tr("Return to the output before the last branch"), false);
+    m_copy = button(tr("Copy"), nullptr, tr("Copy the prompt and output as plain text"));
     m_status = new QLabel;
     m_status->setObjectName("samplingStatus");
 
@@ -166,20 +138,14 @@ QWidget* SamplingPanel::buildGenerateTab() {
     m_prompt->setObjectName("prompt");
     m_prompt->setPlaceholderText(tr("Prompt (empty = start from nothing)"));
     m_prompt->setPlainText(QSettings().value("sampling/prompt").toString());
-    m_view = new QTextBrowser;
-    m_view->setObjectName("output");
-    m_view->setOpenLinks(false);
-    m_view->setMouseTracking(true);
-    m_view->setPlaceholderText(
-        tr("Generated text appears here, each token tinted by its probability "
-           "(green = likely, red = unlikely). Hover a token for its alternatives; click it, "
-           "then click an alternative to branch."));
-    m_alts = new QListWidget;
-    m_alts->setObjectName("alternatives");
-    m_altTitle = new QLabel(tr("Click a generated token to see the alternatives the model weighed there."));
-    m_altTitle->setWordWrap(true);
+    m_output = new TokenOutputView("output", "alternatives",
+                                   tr("Generated text appears here, each token tinted by its probability "
+                                      "(green = likely, red = unlikely). Hover a token for its alternatives; click it, "
+                                      "then click an alternative to branch."),
+                                   tr("Click a generated token to see the alternatives the model weighed there."));
+    m_output->setSamples(&m_out.samples);
 
-    return console_layout::tab(m_prompt, console_layout::outputWithAlternatives(m_view, m_altTitle, m_alts),
+    return console_layout::tab(m_prompt, m_output,
                                console_layout::buttonRow({m_generate, m_stop, m_back_, m_copy}, m_status), errorLabel(),
                                4);
 }
@@ -292,8 +258,7 @@ void SamplingPanel::busyChanged(bool busy) {
 
 void SamplingPanel::startRequest(const GenerateRequest& r) {
     m_pending.insert(r.id);
-    m_selSample = m_selIndex = -1;
-    m_alts->clear();
+    m_output->clearSelection();
     m_streamed = 0;
     m_clock.start();
     setBusy(true);
@@ -307,8 +272,7 @@ void SamplingPanel::generate() {
     if (m_picker->run().isEmpty())
         return showError(tr("No run to sample from: train one in the Training panel or open a run folder (…)."));
     clearError();
-    m_altTitle->setText(  // a new generation: no note left from the last one
-        tr("Click a generated token to see the alternatives the model weighed there."));
+    m_output->showHint();  // a new generation: no note left from the last one
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     GenerateRequest r;
     r.id = m_requestId = m_model->nextRequestId();
@@ -345,7 +309,9 @@ void SamplingPanel::branch(int index, int alt) {
     chosen.text = at.altTexts[alt];
     chosen.prob = at.altProbs[alt];
     next.samples[0].append(chosen);
-    next.label = tr("branch at token %1: %2 → %3").arg(index).arg(shown(at.text), shown(chosen.text));
+    next.label = tr("branch at token %1: %2 → %3")
+                     .arg(index)
+                     .arg(TokenOutputView::shown(at.text), TokenOutputView::shown(chosen.text));
     GenerateRequest r;
     r.id = m_requestId = m_model->nextRequestId();
     r.run = m_picker->run();
@@ -362,7 +328,7 @@ void SamplingPanel::branch(int index, int alt) {
     r.cancel = m_cancel;
     m_back.append(m_out);
     m_out = next;
-    m_altTitle->setText(next.label);
+    m_output->setTitle(next.label);
     startRequest(r);
 }
 
@@ -370,9 +336,8 @@ void SamplingPanel::back() {
     if (isBusy() || m_back.isEmpty())
         return;
     m_out = m_back.takeLast();
-    m_selSample = m_selIndex = -1;
-    m_alts->clear();
-    m_altTitle->setText(m_back.isEmpty() ? tr("Back at the original output.") : m_out.label);
+    m_output->clearSelection();
+    m_output->setTitle(m_back.isEmpty() ? tr("Back at the original output.") : m_out.label);
     setBusy(false);
     render();
 }
@@ -388,29 +353,8 @@ QString SamplingPanel::outputText(int sample) const {
 void SamplingPanel::render() {
     QElapsedTimer took;
     took.start();
-    QString html = QStringLiteral("<div style=\"white-space:pre-wrap; font-family:monospace\">");
-    for (int s = 0; s < std::max<qsizetype>(1, m_out.samples.size()); ++s) {
-        if (m_out.samples.size() > 1)
-            html += tr("<p style=\"color:#666\">— sample %1 —</p>").arg(s + 1);
-        html += QStringLiteral("<span style=\"color:#555\">%1</span>").arg(tokenHtml(m_out.promptText));
-        if (s >= m_out.samples.size())
-            break;
-        const auto& toks = m_out.samples[s];
-        for (int i = 0; i < toks.size(); ++i) {
-            const bool sel = s == m_selSample && i == m_selIndex;
-            html += QStringLiteral(
-                        "<a href=\"t:%1:%2\" style=\"text-decoration:none;color:#000;background-color:%3%4\">%5</a>")
-                        .arg(s)
-                        .arg(i)
-                        .arg(tint(toks[i].prob), sel ? QStringLiteral(";font-weight:bold;color:#0040c0") : QString(),
-                             toks[i].text.isEmpty() ? QStringLiteral("·") : tokenHtml(toks[i].text));
-        }
-    }
-    html += "</div>";
-    const int scroll = m_view->verticalScrollBar() ? m_view->verticalScrollBar()->value() : 0;
-    const bool atEnd = m_view->verticalScrollBar()->value() >= m_view->verticalScrollBar()->maximum() - 4;
-    m_view->setHtml(html);
-    m_view->verticalScrollBar()->setValue(atEnd && isBusy() ? m_view->verticalScrollBar()->maximum() : scroll);
+    m_output->setPrefixHtml(tokenHtml(m_out.promptText));
+    m_output->render(isBusy());
     if (isBusy() && m_clock.isValid()) {
         const double sec = std::max(1e-3, m_clock.elapsed() / 1000.0);
         m_status->setText(tr("%1 tokens · %2 tok/s").arg(m_streamed).arg(m_streamed / sec, 0, 'f', 1));
@@ -420,59 +364,27 @@ void SamplingPanel::render() {
     m_renderTimer.setInterval(std::clamp(static_cast<int>(took.elapsed()) * 4, 50, 1000));
 }
 
-void SamplingPanel::showTokenTip(const QUrl& link) {
-    const auto parts = link.toString().split(':');
-    if (parts.size() != 3)
-        return QToolTip::hideText();
-    const int s = parts[1].toInt(), i = parts[2].toInt();
-    if (s >= m_out.samples.size() || i >= m_out.samples[s].size())
-        return;
-    const UiToken& t = m_out.samples[s][i];
-    QString tip = std::isnan(t.prob)
-                      ? tr("<b>%1</b><br>beam search: no per-token probabilities").arg(shown(t.text).toHtmlEscaped())
-                      : tr("<b>%1</b> p = %2<br>").arg(shown(t.text).toHtmlEscaped()).arg(t.prob, 0, 'f', 3);
-    for (int k = 0; k < t.altIds.size(); ++k)
-        tip +=
-            QStringLiteral("%1 &nbsp; %2<br>").arg(t.altProbs[k], 0, 'f', 3).arg(shown(t.altTexts[k]).toHtmlEscaped());
-    QToolTip::showText(QCursor::pos(), tip, m_view);
-}
-
 void SamplingPanel::showAlternatives(int sample, int index) {
     if (sample >= m_out.samples.size() || index >= m_out.samples[sample].size())
         return;
-    m_selSample = sample;
-    m_selIndex = index;
     const UiToken& t = m_out.samples[sample][index];
-    m_alts->clear();
-    if (t.altIds.isEmpty()) {
-        m_altTitle->setText(tr("Token %1 %2: beam search keeps whole sequences, so it reports no per-token "
-                               "alternatives. Sample (beam width 1) to branch.")
-                                .arg(index)
-                                .arg(shown(t.text)));
-        return render();
-    }
-    m_altTitle->setText(sample == 0 ? tr("Token %1 %2 (p = %3). Click an alternative to continue from it:")
-                                          .arg(index)
-                                          .arg(shown(t.text))
-                                          .arg(t.prob, 0, 'f', 3)
-                                    : tr("Token %1 of sample %2 %3 (p = %4). Branching works on sample 1.")
-                                          .arg(index)
-                                          .arg(sample + 1)
-                                          .arg(shown(t.text))
-                                          .arg(t.prob, 0, 'f', 3));
-    for (int k = 0; k < t.altIds.size(); ++k) {
-        auto* it =
-            new QListWidgetItem(QStringLiteral("%1  %2").arg(t.altProbs[k], 5, 'f', 3).arg(shown(t.altTexts[k])));
-        it->setData(Qt::UserRole, k);
-        it->setBackground(QColor(tint(t.altProbs[k])));
-        if (t.altIds[k] == t.id) {
-            QFont f = it->font();
-            f.setBold(true);
-            it->setFont(f);
-        }
-        m_alts->addItem(it);
-    }
-    render();
+    const QString token = TokenOutputView::shown(t.text);
+    if (t.altIds.isEmpty())
+        return m_output->select(sample, index,
+                                tr("Token %1 %2: beam search keeps whole sequences, so it reports no per-token "
+                                   "alternatives. Sample (beam width 1) to branch.")
+                                    .arg(index)
+                                    .arg(token));
+    m_output->select(sample, index,
+                     sample == 0 ? tr("Token %1 %2 (p = %3). Click an alternative to continue from it:")
+                                       .arg(index)
+                                       .arg(token)
+                                       .arg(t.prob, 0, 'f', 3)
+                                 : tr("Token %1 of sample %2 %3 (p = %4). Branching works on sample 1.")
+                                       .arg(index)
+                                       .arg(sample + 1)
+                                       .arg(token)
+                                       .arg(t.prob, 0, 'f', 3));
 }
 
 void SamplingPanel::setCompare(const QList<qint64>& steps, const QVector<double>& temperatures) {

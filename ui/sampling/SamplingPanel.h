@@ -20,14 +20,13 @@ class GenerationEvalView;
 class HistoryView;
 class ModelThread;
 class QLabel;
-class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QTableWidget;
 class QTabWidget;
 class QStackedWidget;
-class QTextBrowser;
 class RunPicker;
+class TokenOutputView;
 class TranslationView;
 
 class SamplingPanel : public PanelBase {
@@ -97,16 +96,13 @@ private:
     void startRequest(const GenerateRequest& r);
     void render();
     void showAlternatives(int sample, int index);
-    void showTokenTip(const QUrl& link);
     /// True (and forgets it) when id is a request of this panel that has now ended.
     bool finished(quint64 id) { return m_pending.remove(id); }
 
     RunPicker* m_picker;
     DecodingForm* m_decoding;
     QPlainTextEdit* m_prompt;
-    QTextBrowser* m_view;
-    QListWidget* m_alts;
-    QLabel* m_altTitle;
+    TokenOutputView* m_output;  // the tokens of m_out, their alternatives
     QPushButton* m_generate;
     QPushButton* m_stop;
     QPushButton* m_back_;
@@ -128,7 +124,6 @@ private:
     quint64 m_historyId = 0;  // the newest history request
     Output m_out;
     QVector<Output> m_back;
-    int m_selSample = -1, m_selIndex = -1;
     QTimer m_renderTimer;
     QElapsedTimer m_clock;
     qint64 m_streamed = 0;

@@ -3,41 +3,26 @@
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QSettings>
 #include <QSpinBox>
 
-TranslationForm::TranslationForm(QWidget* parent) : QGroupBox(tr("Translation"), parent) {
+TranslationForm::TranslationForm(QWidget* parent) : RememberedForm(tr("Translation"), "translation", parent) {
     const twb::TranslateOptions defaults;
-    QSettings st;
-    m_beam = new QSpinBox;
-    m_beam->setObjectName("translationBeam");
-    m_beam->setRange(1, 16);
-    m_beam->setToolTip(
-        tr("1 = greedy: each token streamed as it is chosen. > 1 = beam search: keeps this many "
-           "candidate translations and shows the best one when the search ends (twb translate --beam)"));
-    m_lengthPenalty = new QDoubleSpinBox;
-    m_lengthPenalty->setObjectName("lengthPenalty");
-    m_lengthPenalty->setRange(0, 3);
-    m_lengthPenalty->setSingleStep(0.1);
-    m_ratio = new QDoubleSpinBox;
-    m_ratio->setObjectName("maxLengthRatio");
-    m_ratio->setRange(0.1, 10);
-    m_ratio->setSingleStep(0.1);
-    m_ratio->setToolTip(
-        tr("A translation stops after this many tokens per source token, plus the extra tokens "
-           "(twb translate --max-ratio); never past the model's block_size"));
-    m_extra = new QSpinBox;
-    m_extra->setObjectName("maxLengthExtra");
-    m_extra->setRange(0, 1000);
-    m_extra->setToolTip(tr("Tokens allowed beyond the ratio (twb translate --max-extra)"));
+    m_beam = spinBox("translationBeam", 1, 16,
+                     tr("1 = greedy: each token streamed as it is chosen. > 1 = beam search: keeps this many "
+                        "candidate translations and shows the best one when the search ends (twb translate --beam)"));
+    m_lengthPenalty = doubleSpinBox("lengthPenalty", 0, 3, 0.1);
+    m_ratio = doubleSpinBox("maxLengthRatio", 0.1, 10, 0.1,
+                            tr("A translation stops after this many tokens per source token, plus the extra tokens "
+                               "(twb translate --max-ratio); never past the model's block_size"));
+    m_extra = spinBox("maxLengthExtra", 0, 1000, tr("Tokens allowed beyond the ratio (twb translate --max-extra)"));
     m_cache = new QCheckBox(tr("KV cache"));
     m_cache->setToolTip(tr("Reuse the decoder's keys and values of earlier tokens: same translation, faster"));
 
-    m_beam->setValue(st.value("translation/beam", defaults.beam_width).toInt());
-    m_lengthPenalty->setValue(st.value("translation/lengthPenalty", defaults.length_penalty).toDouble());
-    m_ratio->setValue(st.value("translation/maxRatio", defaults.max_length_ratio).toDouble());
-    m_extra->setValue(st.value("translation/maxExtra", defaults.max_length_extra).toInt());
-    m_cache->setChecked(st.value("translation/kvCache", true).toBool());
+    remember(m_beam, "beam", defaults.beam_width);
+    remember(m_lengthPenalty, "lengthPenalty", defaults.length_penalty);
+    remember(m_ratio, "maxRatio", defaults.max_length_ratio);
+    remember(m_extra, "maxExtra", defaults.max_length_extra);
+    remember(m_cache, "kvCache", true);
     auto beamOnly = [this](int w) {
         m_lengthPenalty->setEnabled(w > 1);
         m_lengthPenalty->setToolTip(
@@ -54,15 +39,6 @@ TranslationForm::TranslationForm(QWidget* parent) : QGroupBox(tr("Translation"),
     form->addRow(tr("Max length ratio"), m_ratio);
     form->addRow(tr("Extra tokens"), m_extra);
     form->addRow(QString(), m_cache);
-}
-
-TranslationForm::~TranslationForm() {
-    QSettings st;
-    st.setValue("translation/beam", m_beam->value());
-    st.setValue("translation/lengthPenalty", m_lengthPenalty->value());
-    st.setValue("translation/maxRatio", m_ratio->value());
-    st.setValue("translation/maxExtra", m_extra->value());
-    st.setValue("translation/kvCache", m_cache->isChecked());
 }
 
 void TranslationForm::setBeamWidth(int w) {

@@ -4,18 +4,16 @@
 // nothing else.
 #pragma once
 #include "twb/translation.h"
-
-#include <QGroupBox>
+#include "ui/sampling/RememberedForm.h"
 
 class QCheckBox;
 class QDoubleSpinBox;
 class QSpinBox;
 
-class TranslationForm : public QGroupBox {
+class TranslationForm : public RememberedForm {
     Q_OBJECT
 public:
     explicit TranslationForm(QWidget* parent = nullptr);
-    ~TranslationForm() override;  // remembers the settings
 
     twb::TranslateOptions options() const;
     void setBeamWidth(int w);

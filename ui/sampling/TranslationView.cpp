@@ -1,33 +1,23 @@
 #include "ui/sampling/TranslationView.h"
 #include "ui/widgets/ConsoleLayout.h"
 
+#include "ui/sampling/TokenOutputView.h"
 #include "ui/sampling/TranslationBatchView.h"
 #include "ui/sampling/TranslationForm.h"
 #include "ui/widgets/RunPicker.h"
-#include "ui/widgets/TokenDisplay.h"
 #include "ui/workers/ModelThread.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTextBrowser>
-#include <QToolTip>
 #include <QVBoxLayout>
-#include <cmath>
-
-namespace {
-QString shown(const QString& tokenText) {
-    return "“" + visibleToken(tokenText) + "”";
-}
-}  // namespace
 
 TranslationView::TranslationView(ModelThread* model, RunPicker* picker, QWidget* parent)
     : PanelBase(nullptr, parent), m_model(model), m_picker(picker) {
@@ -59,7 +49,7 @@ TranslationView::TranslationView(ModelThread* model, RunPicker* picker, QWidget*
     connect(worker, &TranslationWorker::token, this, [this](quint64 id, const UiToken& t) {
         if (id != m_requestId)
             return;
-        m_tokens.append(t);
+        m_tokens[0].append(t);
         if (!m_renderTimer.isActive())
             m_renderTimer.start();
     });
@@ -98,12 +88,7 @@ TranslationView::TranslationView(ModelThread* model, RunPicker* picker, QWidget*
     // Ctrl+Return and Esc are the Sampling panel's (one shortcut each for both modes); this one is ours.
     auto* batchKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), this);
     connect(batchKey, &QShortcut::activated, this, &TranslationView::showBatch);
-    connect(m_view, &QTextBrowser::anchorClicked, this, [this](const QUrl& u) {
-        const auto parts = u.toString().split(':');
-        if (parts.size() == 3)
-            showAlternatives(parts[2].toInt());
-    });
-    connect(m_view, &QTextBrowser::highlighted, this, &TranslationView::showTokenTip);
+    connect(m_output, &TokenOutputView::tokenClicked, this, [this](int, int index) { showAlternatives(index); });
     connect(m_batch, &TranslationBatchView::statusMessage, this, &TranslationView::statusMessage);
 }
 
@@ -114,20 +99,14 @@ TranslationView::~TranslationView() {
 }
 
 QWidget* TranslationView::buildTranslateTab() {
-    m_translate = new QPushButton(tr("Translate"));
-    m_translate->setObjectName("translate");
-    m_translate->setToolTip(tr("Translate the source (Ctrl+Return)"));
-    m_stop = new QPushButton(tr("Stop"));
-    m_stop->setObjectName("stopTranslation");
-    m_stop->setToolTip(tr("Stop (Esc): ends within one token (a beam search within one step)"));
-    m_stop->setEnabled(false);
-    m_copy = new QPushButton(tr("Copy"));
-    m_copy->setToolTip(tr("Copy the translation as plain text"));
-    m_toBatch = new QPushButton(tr("Translate a file…"));
-    m_toBatch->setObjectName("openBatch");
-    m_toBatch->setToolTip(
-        tr("Translate a whole file, one sentence per line, and score it against references "
-           "(Ctrl+Shift+B)"));
+    using console_layout::button;
+    m_translate = button(tr("Translate"), "translate", tr("Translate the source (Ctrl+Return)"));
+    m_stop = button(tr("Stop"), "stopTranslation",
+                    tr("Stop (Esc): ends within one token (a beam search within one step)"), false);
+    m_copy = button(tr("Copy"), nullptr, tr("Copy the translation as plain text"));
+    m_toBatch = button(tr("Translate a file…"), "openBatch",
+                       tr("Translate a whole file, one sentence per line, and score it against references "
+                          "(Ctrl+Shift+B)"));
     m_status = new QLabel;
     m_status->setObjectName("translationStatus");
 
@@ -135,26 +114,21 @@ QWidget* TranslationView::buildTranslateTab() {
     m_source->setObjectName("source");
     m_source->setPlaceholderText(tr("Source sentence to translate"));
     m_source->setPlainText(QSettings().value("translation/source").toString());
-    m_view = new QTextBrowser;
-    m_view->setObjectName("translation");
-    m_view->setOpenLinks(false);
-    m_view->setMouseTracking(true);
-    m_view->setPlaceholderText(
+    m_output = new TokenOutputView(
+        "translation", "translationAlternatives",
         tr("The translation appears here, each token tinted by its probability (green = likely, red = "
-           "unlikely). Hover a token for the alternatives the model weighed there, or click it."));
-    m_alts = new QListWidget;
-    m_alts->setObjectName("translationAlternatives");
-    m_altTitle = new QLabel(tr("Click a translated token to see the alternatives the model weighed there."));
-    m_altTitle->setWordWrap(true);
+           "unlikely). Hover a token for the alternatives the model weighed there, or click it."),
+        tr("Click a translated token to see the alternatives the model weighed there."));
+    m_output->setSamples(&m_tokens);
 
-    return console_layout::tab(m_source, console_layout::outputWithAlternatives(m_view, m_altTitle, m_alts),
+    return console_layout::tab(m_source, m_output,
                                console_layout::buttonRow({m_translate, m_stop, m_copy, m_toBatch}, m_status),
                                errorLabel(), 3);
 }
 
 QString TranslationView::outputText() const {
     QString s;
-    for (const UiToken& t : m_tokens)
+    for (const UiToken& t : tokens())
         s += t.text;
     return s;
 }
@@ -195,10 +169,9 @@ void TranslationView::translate() {
     r.source = source;
     r.options = m_form->options();
     r.cancel = m_cancel;
-    m_tokens.clear();
-    m_selIndex = -1;
-    m_alts->clear();
-    m_altTitle->setText(tr("Click a translated token to see the alternatives the model weighed there."));
+    m_tokens = {{}};
+    m_output->clearSelection();
+    m_output->showHint();
     m_status->setText(r.options.beam_width > 1 ? tr("beam search (width %1)…").arg(r.options.beam_width)
                                                : tr("translating…"));
     m_clock.start();
@@ -214,60 +187,21 @@ void TranslationView::stop() {
 }
 
 void TranslationView::render() {
-    QString html = QStringLiteral("<div style=\"white-space:pre-wrap; font-family:monospace\">");
-    for (int i = 0; i < m_tokens.size(); ++i) {
-        const bool sel = i == m_selIndex;
-        html +=
-            QStringLiteral("<a href=\"t:0:%1\" style=\"text-decoration:none;color:#000;background-color:%2%3\">%4</a>")
-                .arg(i)
-                .arg(probabilityTint(m_tokens[i].prob),
-                     sel ? QStringLiteral(";font-weight:bold;color:#0040c0") : QString(),
-                     m_tokens[i].text.isEmpty() ? QStringLiteral("·") : tokenHtml(m_tokens[i].text));
-    }
-    html += "</div>";
-    m_view->setHtml(html);
-    if (isBusy() && m_clock.isValid() && !m_tokens.isEmpty()) {
+    m_output->render();
+    if (isBusy() && m_clock.isValid() && !tokens().isEmpty()) {
         const double sec = std::max(1e-3, m_clock.elapsed() / 1000.0);
-        m_status->setText(tr("%1 tokens · %2 tok/s").arg(m_tokens.size()).arg(m_tokens.size() / sec, 0, 'f', 1));
+        m_status->setText(tr("%1 tokens · %2 tok/s").arg(tokens().size()).arg(tokens().size() / sec, 0, 'f', 1));
     }
-}
-
-void TranslationView::showTokenTip(const QUrl& link) {
-    const auto parts = link.toString().split(':');
-    if (parts.size() != 3)
-        return QToolTip::hideText();
-    const int i = parts[2].toInt();
-    if (i < 0 || i >= m_tokens.size())
-        return;
-    const UiToken& t = m_tokens[i];
-    QString tip = tr("<b>%1</b> p = %2<br>").arg(shown(t.text).toHtmlEscaped()).arg(t.prob, 0, 'f', 3);
-    for (int k = 0; k < t.altIds.size(); ++k)
-        tip +=
-            QStringLiteral("%1 &nbsp; %2<br>").arg(t.altProbs[k], 0, 'f', 3).arg(shown(t.altTexts[k]).toHtmlEscaped());
-    QToolTip::showText(QCursor::pos(), tip, m_view);
 }
 
 void TranslationView::showAlternatives(int index) {
-    if (index < 0 || index >= m_tokens.size())
+    if (index < 0 || index >= tokens().size())
         return;
-    m_selIndex = index;
-    const UiToken& t = m_tokens[index];
-    m_alts->clear();
-    m_altTitle->setText(tr("Token %1 %2 (p = %3): the most probable tokens at this step, given the source and "
-                           "the translation before it:")
-                            .arg(index)
-                            .arg(shown(t.text))
-                            .arg(t.prob, 0, 'f', 3));
-    for (int k = 0; k < t.altIds.size(); ++k) {
-        auto* it =
-            new QListWidgetItem(QStringLiteral("%1  %2").arg(t.altProbs[k], 5, 'f', 3).arg(shown(t.altTexts[k])));
-        it->setBackground(QColor(probabilityTint(t.altProbs[k])));
-        if (t.altIds[k] == t.id) {
-            QFont f = it->font();
-            f.setBold(true);
-            it->setFont(f);
-        }
-        m_alts->addItem(it);
-    }
-    render();
+    const UiToken& t = tokens()[index];
+    m_output->select(0, index,
+                     tr("Token %1 %2 (p = %3): the most probable tokens at this step, given the source and "
+                        "the translation before it:")
+                         .arg(index)
+                         .arg(TokenOutputView::shown(t.text))
+                         .arg(t.prob, 0, 'f', 3));
 }

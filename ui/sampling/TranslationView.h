@@ -14,12 +14,11 @@
 
 class ModelThread;
 class QLabel;
-class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QTabWidget;
-class QTextBrowser;
 class RunPicker;
+class TokenOutputView;
 class TranslationBatchView;
 class TranslationForm;
 
@@ -32,7 +31,7 @@ public:
     TranslationForm* form() const { return m_form; }
     TranslationBatchView* batch() const { return m_batch; }
     /// The tokens of the translation shown, as streamed.
-    const QVector<UiToken>& tokens() const { return m_tokens; }
+    const QVector<UiToken>& tokens() const { return m_tokens[0]; }
     /// The translation shown (its streamed pieces joined).
     QString outputText() const;
     QString statusText() const;
@@ -53,7 +52,6 @@ private:
     QWidget* buildTranslateTab();
     void render();
     void showAlternatives(int index);
-    void showTokenTip(const QUrl& link);
 
     ModelThread* m_model;
     RunPicker* m_picker;
@@ -61,15 +59,12 @@ private:
     TranslationBatchView* m_batch;
     QTabWidget* m_tabs;
     QPlainTextEdit* m_source;
-    QTextBrowser* m_view;
-    QListWidget* m_alts;
-    QLabel* m_altTitle;
+    TokenOutputView* m_output;
     QPushButton *m_translate, *m_stop, *m_copy, *m_toBatch;
     QLabel* m_status;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     quint64 m_requestId = 0;
-    QVector<UiToken> m_tokens;
-    int m_selIndex = -1;
+    QVector<QVector<UiToken>> m_tokens{{}};  // one sequence: the translation, as TokenOutputView draws it
     QTimer m_renderTimer;
     QElapsedTimer m_clock;
 };

@@ -3,10 +3,20 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
 
 namespace console_layout {
+
+QPushButton* button(const QString& text, const char* name, const QString& tip, bool enabled) {
+    auto* b = new QPushButton(text);
+    if (name)
+        b->setObjectName(name);
+    b->setToolTip(tip);
+    b->setEnabled(enabled);
+    return b;
+}
 
 QWidget* outputWithAlternatives(QWidget* view, QLabel* title, QListWidget* alternatives) {
     auto* altBox = new QWidget;

@@ -7,9 +7,13 @@
 class QHBoxLayout;
 class QLabel;
 class QListWidget;
+class QPushButton;
+class QString;
 class QWidget;
 
 namespace console_layout {
+/// A console button: its text, object name (may be null), tooltip, and whether it starts enabled.
+QPushButton* button(const QString& text, const char* name, const QString& tip, bool enabled = true);
 /// The token view and, beside it, the alternatives list under its title (3 : 1).
 QWidget* outputWithAlternatives(QWidget* view, QLabel* title, QListWidget* alternatives);
 /// The buttons left to right, then the status text at the right end.

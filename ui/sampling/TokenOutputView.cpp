@@ -1,0 +1,130 @@
+#include "ui/sampling/TokenOutputView.h"
+
+#include "ui/widgets/ConsoleLayout.h"
+#include "ui/widgets/TokenDisplay.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QScrollBar>
+#include <QTextBrowser>
+#include <QToolTip>
+#include <cmath>
+
+TokenOutputView::TokenOutputView(const QString& name, const QString& alternativesName, const QString& placeholder,
+                                 const QString& hint, QWidget* parent)
+    : QWidget(parent), m_hint(hint) {
+    m_view = new QTextBrowser;
+    m_view->setObjectName(name);
+    m_view->setOpenLinks(false);
+    m_view->setMouseTracking(true);
+    m_view->setPlaceholderText(placeholder);
+    m_alts = new QListWidget;
+    m_alts->setObjectName(alternativesName);
+    m_title = new QLabel(hint);
+    m_title->setWordWrap(true);
+    auto* box = new QHBoxLayout(this);
+    box->setContentsMargins(0, 0, 0, 0);
+    box->addWidget(console_layout::outputWithAlternatives(m_view, m_title, m_alts));
+
+    connect(m_view, &QTextBrowser::anchorClicked, this, [this](const QUrl& u) {
+        const auto parts = u.toString().split(':');
+        if (parts.size() == 3)
+            emit tokenClicked(parts[1].toInt(), parts[2].toInt());
+    });
+    connect(m_view, &QTextBrowser::highlighted, this, &TokenOutputView::showTokenTip);
+    for (auto signal : {&QListWidget::itemActivated, &QListWidget::itemClicked})
+        connect(m_alts, signal, this, [this](QListWidgetItem* it) {
+            emit alternativeChosen(m_selSample, m_selIndex, it->data(Qt::UserRole).toInt());
+        });
+}
+
+QString TokenOutputView::shown(const QString& tokenText) {
+    return "“" + visibleToken(tokenText) + "”";
+}
+
+const UiToken* TokenOutputView::token(int sample, int index) const {
+    if (!m_samples || sample < 0 || index < 0 || sample >= m_samples->size() || index >= (*m_samples)[sample].size())
+        return nullptr;
+    return &(*m_samples)[sample][index];
+}
+
+void TokenOutputView::render(bool follow) {
+    static const QVector<QVector<UiToken>> none;
+    const auto& samples = m_samples ? *m_samples : none;
+    QString html = QStringLiteral("<div style=\"white-space:pre-wrap; font-family:monospace\">");
+    for (int s = 0; s < std::max<qsizetype>(1, samples.size()); ++s) {
+        if (samples.size() > 1)
+            html += tr("<p style=\"color:#666\">— sample %1 —</p>").arg(s + 1);
+        if (!m_prefix.isEmpty())
+            html += QStringLiteral("<span style=\"color:#555\">%1</span>").arg(m_prefix);
+        if (s >= samples.size())
+            break;
+        const auto& toks = samples[s];
+        for (int i = 0; i < toks.size(); ++i) {
+            const bool sel = s == m_selSample && i == m_selIndex;
+            html += QStringLiteral(
+                        "<a href=\"t:%1:%2\" style=\"text-decoration:none;color:#000;background-color:%3%4\">%5</a>")
+                        .arg(s)
+                        .arg(i)
+                        .arg(probabilityTint(toks[i].prob),
+                             sel ? QStringLiteral(";font-weight:bold;color:#0040c0") : QString(),
+                             toks[i].text.isEmpty() ? QStringLiteral("·") : tokenHtml(toks[i].text));
+        }
+    }
+    html += "</div>";
+    QScrollBar* bar = m_view->verticalScrollBar();
+    const int scroll = bar->value();
+    const bool atEnd = bar->value() >= bar->maximum() - 4;
+    m_view->setHtml(html);
+    bar->setValue(atEnd && follow ? bar->maximum() : scroll);
+}
+
+void TokenOutputView::setTitle(const QString& text) {
+    m_title->setText(text);
+}
+
+void TokenOutputView::clearSelection() {
+    m_selSample = m_selIndex = -1;
+    m_alts->clear();
+}
+
+void TokenOutputView::select(int sample, int index, const QString& title) {
+    const UiToken* t = token(sample, index);
+    if (!t)
+        return;
+    m_selSample = sample;
+    m_selIndex = index;
+    m_alts->clear();
+    m_title->setText(title);
+    for (int k = 0; k < t->altIds.size(); ++k) {
+        auto* it =
+            new QListWidgetItem(QStringLiteral("%1  %2").arg(t->altProbs[k], 5, 'f', 3).arg(shown(t->altTexts[k])));
+        it->setData(Qt::UserRole, k);
+        it->setBackground(QColor(probabilityTint(t->altProbs[k])));
+        if (t->altIds[k] == t->id) {
+            QFont f = it->font();
+            f.setBold(true);
+            it->setFont(f);
+        }
+        m_alts->addItem(it);
+    }
+    render();
+}
+
+void TokenOutputView::showTokenTip(const QUrl& link) {
+    const auto parts = link.toString().split(':');
+    if (parts.size() != 3)
+        return QToolTip::hideText();
+    const UiToken* t = token(parts[1].toInt(), parts[2].toInt());
+    if (!t)
+        return;
+    QString tip = std::isnan(t->prob)
+                      ? tr("<b>%1</b><br>beam search: no per-token probabilities").arg(shown(t->text).toHtmlEscaped())
+                      : tr("<b>%1</b> p = %2<br>").arg(shown(t->text).toHtmlEscaped()).arg(t->prob, 0, 'f', 3);
+    for (int k = 0; k < t->altIds.size(); ++k)
+        tip += QStringLiteral("%1 &nbsp; %2<br>")
+                   .arg(t->altProbs[k], 0, 'f', 3)
+                   .arg(shown(t->altTexts[k]).toHtmlEscaped());
+    QToolTip::showText(QCursor::pos(), tip, m_view);
+}
