@@ -14,6 +14,7 @@
 #include "twb/config.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
+#include "twb/text.h"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -236,6 +237,17 @@ private slots:
         const std::string e = error_of<InputError>([&] { prepare_dataset(o); });
         QVERIFY2(has(e, "UTF-16LE") && has(e, "iconv"), e.c_str());
         QVERIFY(!fs::exists(o.out));
+    }
+
+    void sentenceFilesReadAsLines() {
+        const auto f = twbtest::path(m_dir, "lines.txt");
+        twbtest::write(f, "eins\r\nzwei\n\ndrei");  // CRLF, an empty line, no final newline
+        QCOMPARE(read_lines(f), (std::vector<std::string>{"eins", "zwei", "", "drei"}));
+        twbtest::write(f, "a\nb\n");  // a final newline ends the last line; it makes no empty one
+        QCOMPARE(read_lines(f).size(), size_t(2));
+        twbtest::write(f, "ok\n\xC3\x28\n");
+        const std::string e = error_of<InputError>([&] { read_lines(f); });
+        QVERIFY2(has(e, f.string().c_str()) && has(e, "not UTF-8"), e.c_str());
     }
 };
 
