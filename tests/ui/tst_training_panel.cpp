@@ -5,6 +5,7 @@
 // edits only a focused field. Initialise from a run whose tokenizer differs from the dataset's is refused
 // with a message naming both.
 #include "test_util.h"
+#include "twb/config_options.h"
 #include "twb/dataset.h"
 #include "twb/run_folder.h"
 #include "ui/Workspace.h"
@@ -15,6 +16,7 @@
 #include <qcustomplot.h>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
@@ -338,6 +340,32 @@ private slots:
         QCOMPARE(p.form()->config().vocab_size > 0, true);  // the chosen dataset stays
         QVERIFY(p.chooseDatasetFolder(m_data));
         QVERIFY(p.lastError().isEmpty());
+    }
+    void formRowsComeFromTheOptionTable() {
+        // Every key with a form label is a field named by its key, its tooltip the table's help and range,
+        // shown for the model families the table names; qk_norm, added as one table row, is one of them.
+        ConfigForm f;
+        int rows = 0;
+        for (const auto& o : twb::config_options()) {
+            auto* w = f.findChild<QWidget*>(QString::fromStdString(o.key));
+            if (o.label.empty()) {
+                QVERIFY2(!w, o.key.c_str());
+                continue;
+            }
+            ++rows;
+            QVERIFY2(w, o.key.c_str());
+            QVERIFY2(w->toolTip().startsWith(QString::fromStdString(o.help)), o.key.c_str());
+            QCOMPARE(f.isFieldShown(QString::fromStdString(o.key)), o.applies_to(twb::ModelKind::Decoder));
+        }
+        QVERIFY(rows >= 40);
+        auto* qk = f.findChild<QCheckBox*>("qk_norm");
+        QVERIFY(qk && !qk->isChecked());
+        qk->setChecked(true);
+        QVERIFY(f.config().qk_norm);
+        // the limits are the engine's: 2000 heads is past n_head's range of 1 to 1024
+        f.findChild<QSpinBox*>("n_head")->setValue(2000);
+        QVERIFY(f.problemSummary().startsWith("Heads can be at most 1"));
+        QCOMPARE(f.findChild<QSpinBox*>("ffn_hidden")->specialValueText(), QString("4 * Width"));
     }
     void wheelEditsOnlyTheFocusedField() {
         QScrollArea area;

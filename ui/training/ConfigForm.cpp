@@ -19,6 +19,10 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <climits>
+#include <cmath>
+#include <map>
+
 namespace {
 /// A spin box for values across orders of magnitude (learning rates): scientific-looking text.
 class SciSpinBox : public QDoubleSpinBox {
@@ -55,108 +59,23 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     top->addRow(tr("Preset"), m_preset);
     v->addLayout(top);
 
-    auto group = [&](const QString& title) {
+    // The option table's keys with a label, box by box: evaluation and runtime share the last one.
+    std::map<twb::OptionGroup, QFormLayout*> boxes;
+    auto group = [&](const QString& title, std::initializer_list<twb::OptionGroup> groups) {
         auto* g = new QGroupBox(title);
         auto* f = new QFormLayout(g);
         v->addWidget(g);
-        return f;
+        for (auto k : groups)
+            boxes[k] = f;
     };
-    using C = twb::RunConfig;
-    auto* model = group(tr("Model"));
-    addChoice(model, "model_kind", tr("Model kind"), &C::model_kind,
-              tr("Decoder LM: a GPT that continues text (a token-stream dataset). Encoder-decoder: the original "
-                 "transformer for translation (a parallel dataset of pairs)"),
-              {tr("Decoder LM"), tr("Encoder-decoder")});
-    addInt(model, "n_layer", tr("Layers"), &C::n_layer, 1, 128, tr("Transformer blocks (n_layer)"));
-    addInt(model, "n_encoder_layer", tr("Encoder layers"), &C::n_encoder_layer, 0, 128,
-           tr("Encoder blocks (n_encoder_layer); 0 = Layers"), tr("= layers"));
-    addInt(model, "n_decoder_layer", tr("Decoder layers"), &C::n_decoder_layer, 0, 128,
-           tr("Decoder blocks (n_decoder_layer), each with self- and cross-attention; 0 = Layers"), tr("= layers"));
-    addInt(model, "n_head", tr("Heads"), &C::n_head, 1, 64, tr("Attention heads per block; width must divide by it"));
-    addInt(model, "n_embd", tr("Width"), &C::n_embd, 8, 4096, tr("Embedding width n_embd (channels)"));
-    addInt(model, "block_size", tr("Context"), &C::block_size, 4, 65536, tr("Context length in tokens (block_size)"));
-    addDouble(model, "dropout", tr("Dropout"), &C::dropout, 0, 0.9, 2,
-              tr("Dropout on embeddings, attention and residuals"));
-    addChoice(model, "position", tr("Positions"), &C::position,
-              tr("learned table, fixed sinusoids (Vaswani) or rotary (RoPE on queries and keys)"));
-    addBool(model, "bias", tr("Bias"), &C::bias, tr("Biases in linear layers and LayerNorms"));
-    addBool(model, "tie_embeddings", tr("Tie embeddings"), &C::tie_embeddings,
-            tr("The output layer shares the token embedding matrix"));
-    auto* arch = group(tr("Architecture"));
-    addInt(arch, "ffn_hidden", tr("Feed-forward width"), &C::ffn_hidden, 0, 1048576,
-           tr("Hidden width of each block's MLP (ffn_hidden); 0 = 4 x width"), tr("4 x width"));
-    addChoice(arch, "activation", tr("Activation"), &C::activation,
-              tr("gelu: exact GELU; gelu_tanh: its tanh approximation (GPT-2's gelu_new); relu"));
-    addInt(arch, "head_size", tr("Head size"), &C::head_size, 0, 4096,
-           tr("Channels per attention head (head_size); 0 = width / heads. Otherwise attention projects the width "
-              "to heads x head size and back"),
-           tr("width / heads"));
-    addChoice(arch, "norm", tr("Norm"), &C::norm,
-              tr("layernorm: (x - mean) / std * weight + bias; rmsnorm: x / rms(x) * weight, no bias"));
-    addChoice(arch, "norm_position", tr("Norm position"), &C::norm_position,
-              tr("pre: x + f(norm(x)) with a final norm (GPT-2); post: norm(x + f(x)), the original transformer"));
-    addDouble(arch, "norm_eps", tr("Norm epsilon"), &C::norm_eps, 1e-10, 0.1, 6,
-              tr("Added to the variance (or mean square) in every norm, e.g. 1e-5"));
-    addBool(arch, "freeze_embeddings", tr("Freeze embeddings"), &C::freeze_embeddings,
-            tr("The token embedding is not trained; with tied embeddings the output layer is frozen too"));
-    addPath(arch, "embeddings_from", tr("Embeddings from"), &C::embeddings_from,
-            tr("Start the token embedding from word vectors (a word2vec/GloVe/fastText .vec text file, as wide as "
-               "the model, matched by token text) or from a run with the same tokenizer and width; tokens not "
-               "found keep their random start. With Freeze embeddings they stay as imported"),
-            tr("none"));
-    auto* optim = group(tr("Optimisation"));
-    addInt(optim, "batch_size", tr("Batch size"), &C::batch_size, 1, 4096, tr("Sequences per micro-batch"));
-    addInt(optim, "batch_tokens", tr("Tokens per batch"), &C::batch_tokens, 0, 10000000,
-           tr("Token budget of a micro-batch of pairs, source + target, padding included (batch_tokens); pairs "
-              "of similar length go together. 0 = batch size x context"),
-           tr("batch x context"));
-    addInt(optim, "gradient_accumulation_steps", tr("Accumulation"), &C::gradient_accumulation_steps, 1, 1024,
-           tr("Micro-batches per optimiser step"));
-    addDouble(optim, "learning_rate", tr("Learning rate"), &C::learning_rate, 1e-7, 5, 6, tr("Peak learning rate"));
-    addInt(optim, "max_iters", tr("Steps"), &C::max_iters, 1, 10000000, tr("Optimiser steps (max_iters)"));
-    addDouble(optim, "max_epochs", tr("Epochs"), &C::max_epochs, 0, 100000, 2,
-              tr("Passes over the training pairs (max_epochs); when set, training stops after these epochs or "
-                 "at Steps, whichever comes first. 0 = Steps decide"));
-    static_cast<QDoubleSpinBox*>(m_fields.back().widget)->setSpecialValueText(tr("steps decide"));
-    addChoice(optim, "schedule", tr("Schedule"), &C::schedule,
-              tr("cosine: warmup then cosine to min LR; inverse_sqrt: Vaswani's schedule peaking at the LR; "
-                 "noam: the paper's exactly, the LR a scale: LR x width^-0.5 x min(step^-0.5, step x warmup^-1.5)"));
-    addInt(optim, "warmup_iters", tr("Warmup"), &C::warmup_iters, 0, 1000000, tr("Linear warmup steps"));
-    addInt(optim, "lr_decay_iters", tr("Decay steps"), &C::lr_decay_iters, 1, 10000000,
-           tr("Cosine reaches min LR here"));
-    addDouble(optim, "min_lr", tr("Min LR"), &C::min_lr, 0, 5, 6, tr("Floor of the cosine schedule"));
-    addDouble(optim, "weight_decay", tr("Weight decay"), &C::weight_decay, 0, 10, 3,
-              tr("AdamW decay on weight matrices"));
-    addDouble(optim, "beta2", tr("Adam β2"), &C::beta2, 0, 0.9999, 4, tr("Second-moment decay"));
-    addDouble(optim, "grad_clip", tr("Grad clip"), &C::grad_clip, 0, 100, 2, tr("Max global gradient norm; 0 = off"));
-    addDouble(optim, "label_smoothing", tr("Label smoothing"), &C::label_smoothing, 0, 0.9, 2, tr("e.g. 0.1"));
-    // How batches are cut (documents as sequences).
-    addChoice(optim, "sequences", tr("Sequences"), &C::sequences,
-              tr("stream: random windows of the token stream (nanoGPT); documents: one <bos> … <eos> document "
-                 "per row, padded (needs a dataset prepared with Keep documents)"));
-    auto* ev = group(tr("Evaluation and runtime"));
-    addInt(ev, "eval_interval", tr("Eval every"), &C::eval_interval, 1, 1000000,
-           tr("Steps between evaluations and checkpoints"));
-    addInt(ev, "eval_iters", tr("Eval batches"), &C::eval_iters, 1, 100000, tr("Batches per evaluation"));
-    addInt(ev, "log_interval", tr("Report every"), &C::log_interval, 1, 100000, tr("Steps between progress reports"));
-    addInt(ev, "keep_checkpoints", tr("Keep checkpoints"), &C::keep_checkpoints, 1, 100000,
-           tr("Most recent checkpoints kept on disk (the best one is always kept as well)"));
-    addInt(ev, "bleu_pairs", tr("BLEU pairs"), &C::bleu_pairs, 0, 1000000,
-           tr("Validation BLEU at each evaluation, greedy, over the first N validation pairs (bleu_pairs); 0 = off"),
-           tr("off"));
-    addChoice(ev, "best_by", tr("Keep best by"), &C::best_by,
-              tr("The checkpoint kept as the best: lowest validation loss, or highest validation BLEU"),
-              {tr("validation loss"), tr("validation BLEU")});
-    addInt(ev, "seed", tr("Seed"), nullptr, 0, 2147483647, tr("Random seed"));
-    addInt(ev, "threads", tr("Threads"), &C::threads, 0, 256, tr("CPU threads; 0 = all cores"));
-    addChoice(ev, "dtype", tr("Precision"), &C::dtype,
-              tr("bfloat16: mixed precision matmuls (about 2x faster on CPUs with AVX512-BF16)"));
-    // What each model kind does not use is hidden rather than left to confuse: a decoder LM has no
-    // encoder, BLEU or token budget; the encoder-decoder trains on pairs (no document sequences) and
-    // takes no imported word vectors.
-    onlyFor(kDecoderOnly, {"sequences", "embeddings_from"});
-    onlyFor(kEncoderDecoderOnly,
-            {"n_encoder_layer", "n_decoder_layer", "batch_tokens", "max_epochs", "bleu_pairs", "best_by"});
+    using G = twb::OptionGroup;
+    group(tr("Model"), {G::Data, G::Model});
+    group(tr("Architecture"), {G::Architecture});
+    group(tr("Optimisation"), {G::Optimisation});
+    group(tr("Evaluation and runtime"), {G::Evaluation, G::Runtime});
+    for (const auto& o : twb::config_options())
+        if (!o.label.empty())
+            addOption(boxes.at(o.group), o);
     // A kind's hidden field must not hold a value the other kind refuses (and nobody can see to fix).
     connect(findChild<QComboBox*>("model_kind"), &QComboBox::activated, this, [this] {
         twb::RunConfig c = config();
@@ -179,14 +98,67 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     setConfig(twb::preset_config("default"));
 }
 
-ConfigForm::Field& ConfigForm::addRow(QFormLayout* f, const char* key, const QString& label, QWidget* w) {
+namespace {
+// What the form chooses on top of the table: how a number is shown, the words of a choice's items, and
+// limits stricter than the engine's (a run of 0 steps would only evaluate).
+int decimalsOf(const std::string& key) {
+    static const std::map<std::string, int> d = {
+        {"learning_rate", 6}, {"min_lr", 6}, {"norm_eps", 6}, {"weight_decay", 3}, {"beta2", 4}};
+    const auto it = d.find(key);
+    return it == d.end() ? 2 : it->second;
+}
+QStringList itemLabelsOf(const std::string& key) {
+    if (key == "model_kind")
+        return {ConfigForm::tr("Decoder LM"), ConfigForm::tr("Encoder-decoder")};
+    if (key == "best_by")
+        return {ConfigForm::tr("validation loss"), ConfigForm::tr("validation BLEU")};
+    return {};
+}
+int formMinimumOf(const std::string& key, int engineMin) {
+    return key == "max_iters" ? 1 : engineMin;
+}
+}  // namespace
+
+QString ConfigForm::inFormWords(QString text) {
+    for (const auto& o : twb::config_options())
+        if (!o.label.empty())
+            text.replace(QRegularExpression("\\b" + QRegularExpression::escape(QString::fromStdString(o.key)) + "\\b"),
+                         QString::fromStdString(o.label));
+    return text;
+}
+
+void ConfigForm::addOption(QFormLayout* f, const twb::ConfigOption& o) {
+    using T = twb::OptionType;
+    switch (o.type) {
+        case T::Integer:
+            return addInt(f, o);
+        case T::Unsigned:
+            return addSeed(f, o);
+        case T::Number:
+            return addDouble(f, o);
+        case T::Bool:
+            return addBool(f, o);
+        case T::Text:
+            return addPath(f, o);
+        case T::Choice:
+            return addChoice(f, o);
+    }
+}
+
+ConfigForm::Field& ConfigForm::addRow(QFormLayout* f, const twb::ConfigOption& o, QWidget* w) {
+    const QString key = QString::fromStdString(o.key), label = QString::fromStdString(o.label);
+    QString tip = QString::fromStdString(o.help) + " (" + key + ")";
+    if (!o.range_text().empty())
+        tip += "; " + inFormWords(QString::fromStdString(o.range_text()));
+    w->setObjectName(key);
+    w->setToolTip(tip);
     auto* box = new QWidget;
     auto* col = new QVBoxLayout(box);
     col->setContentsMargins(0, 0, 0, 0);
     col->setSpacing(1);
-    col->addWidget(w);
+    col->addWidget(w->parentWidget() ? w->parentWidget() : w);
     auto* note = new QLabel;
-    note->setObjectName(QString(key) + "_problem");
+    note->setObjectName(key + "_problem");
     note->setWordWrap(true);
     note->setStyleSheet("color: #b00020;");
     note->hide();
@@ -199,22 +171,27 @@ ConfigForm::Field& ConfigForm::addRow(QFormLayout* f, const char* key, const QSt
     field.label = label;
     field.widget = w;
     field.note = note;
+    field.kinds = o.families == twb::OptionFamilies::Decoder          ? kDecoderOnly
+                  : o.families == twb::OptionFamilies::EncoderDecoder ? kEncoderDecoderOnly
+                                                                      : kBothKinds;
+    // Every field reads and writes the config through the table, as a config file would.
     m_fields.push_back(std::move(field));
     return m_fields.back();
 }
 
-void ConfigForm::addInt(QFormLayout* f, const char* key, const QString& label, int twb::RunConfig::*member, int lo,
-                        int hi, const QString& tip, const QString& zeroText) {
+void ConfigForm::addInt(QFormLayout* f, const twb::ConfigOption& o) {
     auto* w = new QSpinBox;
-    w->setObjectName(key);
     // The spin box takes any count a user may type; [lo, hi] is checked by the form and explained beside
     // the field, rather than a typed value being silently cut to the nearest limit.
-    w->setRange(member ? std::min(lo, 0) : lo, member ? std::max(hi, 99999999) : hi);
-    w->setSpecialValueText(zeroText);  // shown at the minimum (0 = the automatic value) when given
-    w->setToolTip(tip);
-    w->setGroupSeparatorShown(member != nullptr);  // a seed is a name, not a quantity: no "1,337"
-    Field& field = addRow(f, key, label, w);
+    const int lo = formMinimumOf(o.key, o.min ? static_cast<int>(o.min->value) + (o.min->open ? 1 : 0) : 0);
+    const int hi = o.max ? static_cast<int>(o.max->value) - (o.max->open ? 1 : 0) : INT_MAX;
+    w->setRange(std::min(lo, 0), std::max(hi, 99999999));
+    if (!o.zero.empty())
+        w->setSpecialValueText(inFormWords(QString::fromStdString(o.zero)));  // shown at 0, the automatic value
+    w->setGroupSeparatorShown(true);
+    Field& field = addRow(f, o, w);
     connect(w, &QSpinBox::valueChanged, this, [this] { refresh(); });
+    const QString label = field.label;
     field.rangeProblem = [w, lo, hi, label]() -> QString {
         if (w->value() < lo)
             return tr("%1 must be at least %2").arg(label, QLocale().toString(lo));
@@ -222,75 +199,74 @@ void ConfigForm::addInt(QFormLayout* f, const char* key, const QString& label, i
             return tr("%1 can be at most %2").arg(label, QLocale().toString(hi));
         return {};
     };
-    if (!member) {  // the seed is 64-bit in the config; the form offers the 31-bit range
-        field.read = [w](twb::RunConfig& c) { c.seed = static_cast<uint64_t>(w->value()); };
-        field.write = [w](const twb::RunConfig& c) { w->setValue(static_cast<int>(c.seed & 0x7fffffff)); };
-        return;
-    }
-    field.read = [w, member](twb::RunConfig& c) { c.*member = w->value(); };
-    field.write = [w, member](const twb::RunConfig& c) { w->setValue(c.*member); };
+    field.read = [w, &o](twb::RunConfig& c) { o.read(c, w->value(), "form"); };
+    field.write = [w, &o](const twb::RunConfig& c) { w->setValue(o.value(c).get<int>()); };
 }
 
-void ConfigForm::addDouble(QFormLayout* f, const char* key, const QString& label, double twb::RunConfig::*member,
-                           double lo, double hi, int decimals, const QString& tip) {
+void ConfigForm::addSeed(QFormLayout* f, const twb::ConfigOption& o) {
+    auto* w = new QSpinBox;
+    w->setRange(0, 2147483647);
+    w->setGroupSeparatorShown(false);  // a seed is a name, not a quantity: no "1,337"
+    Field& field = addRow(f, o, w);
+    connect(w, &QSpinBox::valueChanged, this, [this] { refresh(); });
+    field.read = [w, &o](twb::RunConfig& c) { o.read(c, static_cast<uint64_t>(w->value()), "form"); };
+    field.write = [w, &o](const twb::RunConfig& c) {
+        w->setValue(static_cast<int>(o.value(c).get<uint64_t>() & 0x7fffffff));
+    };
+}
+
+void ConfigForm::addDouble(QFormLayout* f, const twb::ConfigOption& o) {
+    const int decimals = decimalsOf(o.key);
     QDoubleSpinBox* w = decimals >= 6 ? new SciSpinBox : new QDoubleSpinBox;
-    w->setObjectName(key);
     w->setDecimals(decimals >= 6 ? 10 : decimals);
-    w->setRange(lo, hi);
+    // Open ends are reachable here; validate() says why such a value is refused.
+    w->setRange(o.min ? o.min->value : -1e9, o.max ? o.max->value : 1e9);
     w->setSingleStep(decimals >= 6 ? 1 : std::pow(10.0, -decimals));
-    w->setToolTip(tip);
-    Field& field = addRow(f, key, label, w);
+    if (!o.zero.empty())
+        w->setSpecialValueText(inFormWords(QString::fromStdString(o.zero)));
+    Field& field = addRow(f, o, w);
     connect(w, &QDoubleSpinBox::valueChanged, this, [this] { refresh(); });
-    field.read = [w, member](twb::RunConfig& c) { c.*member = w->value(); };
-    field.write = [w, member](const twb::RunConfig& c) { w->setValue(c.*member); };
+    field.read = [w, &o](twb::RunConfig& c) { o.read(c, w->value(), "form"); };
+    field.write = [w, &o](const twb::RunConfig& c) { w->setValue(o.value(c).get<double>()); };
 }
 
-template <class E>
-void ConfigForm::addChoice(QFormLayout* f, const char* key, const QString& label, E twb::RunConfig::*member,
-                           const QString& tip, const QStringList& itemLabels) {
+void ConfigForm::addChoice(QFormLayout* f, const twb::ConfigOption& o) {
     auto* w = new QComboBox;
-    w->setObjectName(key);
-    // The engine's name is the item's data; the text is the label given for it, or the name itself.
+    // The engine's name is the item's data; the text is the form's words for it, or the name itself.
+    const QStringList itemLabels = itemLabelsOf(o.key);
     int i = 0;
-    for (const auto& name : twb::choice_names<E>()) {
+    for (const auto& name : o.choices) {
         const QString n = QString::fromStdString(name);
         w->addItem(i < itemLabels.size() ? itemLabels[i] : n, n);
         ++i;
     }
-    w->setToolTip(tip);
-    Field& field = addRow(f, key, label, w);
+    Field& field = addRow(f, o, w);
     connect(w, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
-    field.read = [w, member, key](twb::RunConfig& c) {
-        c.*member = twb::parse_choice<E>(w->currentData().toString().toStdString(), key);
-    };
-    field.write = [w, member](const twb::RunConfig& c) {
-        w->setCurrentIndex(w->findData(QString::fromStdString(twb::to_string(c.*member))));
+    field.read = [w, &o](twb::RunConfig& c) { o.read(c, w->currentData().toString().toStdString(), "form"); };
+    field.write = [w, &o](const twb::RunConfig& c) {
+        w->setCurrentIndex(w->findData(QString::fromStdString(o.value(c).get<std::string>())));
     };
 }
 
-void ConfigForm::addBool(QFormLayout* f, const char* key, const QString& label, bool twb::RunConfig::*member,
-                         const QString& tip) {
+void ConfigForm::addBool(QFormLayout* f, const twb::ConfigOption& o) {
     auto* w = new QCheckBox;
-    w->setObjectName(key);
-    w->setToolTip(tip);
-    Field& field = addRow(f, key, label, w);
+    Field& field = addRow(f, o, w);
     connect(w, &QCheckBox::toggled, this, [this] { refresh(); });
-    field.read = [w, member](twb::RunConfig& c) { c.*member = w->isChecked(); };
-    field.write = [w, member](const twb::RunConfig& c) { w->setChecked(c.*member); };
+    field.read = [w, &o](twb::RunConfig& c) { o.read(c, w->isChecked(), "form"); };
+    field.write = [w, &o](const twb::RunConfig& c) { w->setChecked(o.value(c).get<bool>()); };
 }
 
-void ConfigForm::addPath(QFormLayout* f, const char* key, const QString& label, std::string twb::RunConfig::*member,
-                         const QString& tip, const QString& placeholder) {
+void ConfigForm::addPath(QFormLayout* f, const twb::ConfigOption& o) {
+    // The one text key the form shows is a file: embeddings_from's word vectors.
     auto* box = new QWidget;
     auto* row = new QHBoxLayout(box);
     row->setContentsMargins(0, 0, 0, 0);
-    auto* w = new QLineEdit;
-    w->setObjectName(key);
-    w->setPlaceholderText(placeholder);
-    w->setToolTip(tip);
+    auto* w = new QLineEdit(box);
+    w->setPlaceholderText(tr("none"));
     w->setClearButtonEnabled(true);
-    auto* browse = new QToolButton;
-    browse->setObjectName(QString(key) + "_browse");
+    auto* browse = new QToolButton(box);
+    const QString key = QString::fromStdString(o.key);
+    browse->setObjectName(key + "_browse");
     browse->setText(tr("Browse…"));
     browse->setToolTip(tr("Choose a word-vectors file"));
     row->addWidget(w, 1);
@@ -306,17 +282,19 @@ void ConfigForm::addPath(QFormLayout* f, const char* key, const QString& label, 
         settings.setValue(settingsKey, QFileInfo(file).absolutePath());
         w->setText(file);
     });
-    Field& field = addRow(f, key, label, box);
-    field.widget = w;
+    Field& field = addRow(f, o, w);  // the row holds w's parent, the box with the button
     connect(w, &QLineEdit::textChanged, this, [this] { refresh(); });
+    const QString label = field.label;
     field.rangeProblem = [w, label]() -> QString {
         const QString p = w->text().trimmed();
         if (!p.isEmpty() && !QFileInfo::exists(p))
             return tr("%1: %2 does not exist").arg(label, p);
         return {};
     };
-    field.read = [w, member](twb::RunConfig& c) { c.*member = w->text().trimmed().toStdString(); };
-    field.write = [w, member](const twb::RunConfig& c) { w->setText(QString::fromStdString(c.*member)); };
+    field.read = [w, &o](twb::RunConfig& c) { o.read(c, w->text().trimmed().toStdString(), "form"); };
+    field.write = [w, &o](const twb::RunConfig& c) {
+        w->setText(QString::fromStdString(o.value(c).get<std::string>()));
+    };
 }
 
 twb::RunConfig ConfigForm::config() const {
@@ -407,13 +385,6 @@ std::vector<std::string> ConfigForm::problems() const {
 QString ConfigForm::problemSummary() const {
     const auto p = fieldProblems();
     return p.empty() ? QString() : p.front().text;
-}
-
-void ConfigForm::onlyFor(int kinds, std::initializer_list<const char*> keys) {
-    for (const char* k : keys)
-        for (auto& f : m_fields)
-            if (f.key == k)
-                f.kinds = kinds;
 }
 
 twb::ModelKind ConfigForm::modelKind() const {

@@ -1,9 +1,12 @@
 // The run-config form: grouped fields (model, architecture, optimisation, evaluation, runtime) with
 // tooltips, a preset chooser, live parameter count (by part) and memory estimate, and inline validation
-// that says what is wrong. The model kind (decoder LM / encoder-decoder) shows the fields that kind uses
-// and hides the others. It edits a twb::RunConfig and nothing else.
+// that says what is wrong. Its rows are the option table's (twb/config_options.h): every key with a form
+// label, in the table's order and group, its widget by the key's type, its tooltip from the help text,
+// its limits from the range, and the model kind that shows it from the key's families. It edits a
+// twb::RunConfig and nothing else.
 #pragma once
 #include "twb/config.h"
+#include "twb/config_options.h"
 
 #include <QWidget>
 #include <functional>
@@ -57,24 +60,22 @@ private:
     static constexpr int kDecoderOnly = 1, kEncoderDecoderOnly = 2, kBothKinds = 3;
     /// Shows the rows the current model kind uses, hides the others.
     void updateKindRows();
-    /// Marks the fields of these keys as used by one model kind only.
-    void onlyFor(int kinds, std::initializer_list<const char*> keys);
+    /// One row for a key of the option table, its widget by the key's type.
+    void addOption(QFormLayout* f, const twb::ConfigOption& o);
     /// Puts a field and its (hidden) problem note into a row of f.
-    Field& addRow(QFormLayout* f, const char* key, const QString& label, QWidget* w);
-    void addInt(QFormLayout* f, const char* key, const QString& label, int twb::RunConfig::*member, int lo, int hi,
-                const QString& tip, const QString& zeroText = QString());
-    void addDouble(QFormLayout* f, const char* key, const QString& label, double twb::RunConfig::*member, double lo,
-                   double hi, int decimals, const QString& tip);
-    /// A combo box over one of the engine's choices (choices.h): its names, in the engine's order.
-    template <class E>
-    void addChoice(QFormLayout* f, const char* key, const QString& label, E twb::RunConfig::*member, const QString& tip,
-                   const QStringList& itemLabels = {});
-    void addBool(QFormLayout* f, const char* key, const QString& label, bool twb::RunConfig::*member,
-                 const QString& tip);
+    Field& addRow(QFormLayout* f, const twb::ConfigOption& o, QWidget* w);
+    void addInt(QFormLayout* f, const twb::ConfigOption& o);
+    /// The seed: 64-bit in the config, the 31-bit range here.
+    void addSeed(QFormLayout* f, const twb::ConfigOption& o);
+    void addDouble(QFormLayout* f, const twb::ConfigOption& o);
+    /// A combo box over a choice key's spellings, in the engine's order.
+    void addChoice(QFormLayout* f, const twb::ConfigOption& o);
+    void addBool(QFormLayout* f, const twb::ConfigOption& o);
     /// A path field with a Browse button (files; a run folder may be typed); "" = unset. Names a
     /// problem when the path does not exist.
-    void addPath(QFormLayout* f, const char* key, const QString& label, std::string twb::RunConfig::*member,
-                 const QString& tip, const QString& placeholder);
+    void addPath(QFormLayout* f, const twb::ConfigOption& o);
+    /// Text in the engine's words with each key the form shows replaced by its label.
+    static QString inFormWords(QString text);
 
     std::vector<Field> m_fields;
     twb::RunConfig m_base;  // keeps fields the form does not show (data_dir, probe_prompt, ...)
