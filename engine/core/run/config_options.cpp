@@ -197,13 +197,13 @@ const std::vector<ConfigOption>& table() {
         TWB_KEY(n_encoder_layer)
             .in(Model, "Encoder layers")
             .between(0, 128)
-            .zero("n_layer")
+            .zero("as n_layer")
             .only(PairsOnly)
             .help("Encoder blocks"),
         TWB_KEY(n_decoder_layer)
             .in(Model, "Decoder layers")
             .between(0, 128)
-            .zero("n_layer")
+            .zero("as n_layer")
             .only(PairsOnly)
             .help("Decoder blocks, each with self- and cross-attention (block_size = max tokens per side)"),
         TWB_KEY(n_head)
@@ -285,7 +285,7 @@ const std::vector<ConfigOption>& table() {
         TWB_KEY(max_epochs)
             .in(Optim, "Epochs")
             .at_least(0)
-            .zero("max_iters decides")
+            .zero("up to max_iters")
             .only(PairsOnly)
             .help("Passes over the training pairs; training stops at max_iters or after max_epochs, whichever "
                   "comes first"),
