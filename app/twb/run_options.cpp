@@ -101,6 +101,7 @@ std::function<int()> add_keys(CLI::App& app) {
                                {"choices", o.choices},
                                {"families", to_string(o.families)},
                                {"group", to_string(o.group)},
+                               {"shapes_model", o.shapes_model},
                                {"help", o.help}});
                 continue;
             }
@@ -115,6 +116,8 @@ std::function<int()> add_keys(CLI::App& app) {
             }
             if (o.families != OptionFamilies::Both)
                 head += "; " + to_string(o.families) + " only";
+            if (o.shapes_model)
+                head += "; fixed at --resume";
             std::printf("%s)\n    %s\n", head.c_str(), o.help.c_str());
         }
         if (*json)

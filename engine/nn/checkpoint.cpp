@@ -1,6 +1,7 @@
 // Checkpoint files.
 #include "nn/checkpoint.h"
 
+#include "twb/config_options.h"
 #include "twb/errors.h"
 #include "twb/text.h"
 
@@ -88,14 +89,15 @@ fs::path find_resume_checkpoint(const fs::path& run_dir) {
 
 void check_resume_config(const RunConfig& checkpoint, const RunConfig& asked, const std::string& where) {
     const nlohmann::json was = checkpoint, now = asked;
-    for (const char* key :
-         {"model_kind", "vocab_size", "source_vocab_size", "n_layer", "n_encoder_layer", "n_decoder_layer", "n_head",
-          "n_embd", "head_size", "ffn_hidden", "block_size", "bias", "position", "tie_embeddings", "activation", "norm",
-          "norm_position", "norm_eps", "sequences"})
+    for (const auto& o : config_options()) {  // the keys the option table marks as shaping the model
+        if (!o.shapes_model)
+            continue;
+        const std::string& key = o.key;
         if (was.contains(key) && now.contains(key) && was[key] != now[key])
             throw ConfigError(std::string("--resume cannot change ") + key + ": " + where + " was trained with " + key +
                               "=" + was[key].dump() + ", asked " + now[key].dump() +
                               "; drop that --set, or start a new run (--init-from keeps the weights)");
+    }
 }
 
 void load_weights(GPT& model, const SafetensorsData& w, const std::string& where) {

@@ -484,6 +484,18 @@ private slots:
         c.qk_norm = true;
         for (const std::string& why : {fast_decode_unsupported(c), hf_export_blocker(c), gguf_export_blocker(c)})
             QVERIFY2(why.find("qk_norm") != std::string::npos, why.c_str());
+        // and --resume cannot switch it (the option table marks it as shaping the model)
+        RunConfig off = c;
+        off.qk_norm = false;
+        try {
+            check_resume_config(c, off, "run");
+            QFAIL("expected ConfigError");
+        } catch (const ConfigError& e) {
+            QVERIFY2(std::string(e.what()).find("--resume cannot change qk_norm") != std::string::npos, e.what());
+        }
+        off.dropout = 0.3;  // a key that does not shape the model may change
+        off.qk_norm = true;
+        check_resume_config(c, off, "run");
     }
 
     void frozenEmbeddingsDoNotMove() {

@@ -192,6 +192,10 @@ private slots:
         QVERIFY(!find_config_option("sequences")->applies_to(ModelKind::EncoderDecoder));
         QVERIFY(find_config_option("qk_norm")->applies_to(ModelKind::Decoder));
         QVERIFY(find_config_option("qk_norm")->applies_to(ModelKind::EncoderDecoder));
+        QVERIFY(find_config_option("qk_norm")->shapes_model);
+        QVERIFY(find_config_option("n_embd")->shapes_model);
+        QVERIFY(!find_config_option("dropout")->shapes_model);
+        QVERIFY(!find_config_option("learning_rate")->shapes_model);
         // wrong JSON types are refused on every key, naming it
         for (const auto& o : config_options()) {
             RunConfig c;

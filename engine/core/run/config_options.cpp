@@ -117,6 +117,10 @@ struct Row {
         o.families = f;
         return std::move(*this);
     }
+    Row&& shapes_model() && {
+        o.shapes_model = true;
+        return std::move(*this);
+    }
     Row&& suggest(std::vector<std::string> s) && {
         o.choices = std::move(s);
         return std::move(*this);
@@ -177,11 +181,13 @@ const std::vector<ConfigOption>& table() {
         // --- data ---
         TWB_KEY(data_dir).in(Data).help("Prepared dataset folder (twb prepare --out), e.g. data/shakespeare"),
         TWB_KEY(vocab_size)
+            .shapes_model()
             .in(Data)
             .between(0, 1 << 24)
             .zero("from the dataset")
             .help("Vocabulary size; filled from the dataset's meta.json when 0"),
         TWB_KEY(source_vocab_size)
+            .shapes_model()
             .in(Data)
             .between(0, 1 << 24)
             .zero("shared with the target")
@@ -190,67 +196,82 @@ const std::vector<ConfigOption>& table() {
                   "from the dataset"),
         // --- model ---
         TWB_KEY(model_kind)
+            .shapes_model()
             .in(Model, "Model kind")
             .help("decoder: a GPT that continues text (a token-stream dataset); encoder_decoder: the original "
                   "transformer for translation (a parallel dataset of pairs)"),
-        TWB_KEY(n_layer).in(Model, "Layers").between(1, 128).help("Transformer blocks"),
+        TWB_KEY(n_layer).shapes_model().in(Model, "Layers").between(1, 128).help("Transformer blocks"),
         TWB_KEY(n_encoder_layer)
+            .shapes_model()
             .in(Model, "Encoder layers")
             .between(0, 128)
             .zero("as n_layer")
             .only(PairsOnly)
             .help("Encoder blocks"),
         TWB_KEY(n_decoder_layer)
+            .shapes_model()
             .in(Model, "Decoder layers")
             .between(0, 128)
             .zero("as n_layer")
             .only(PairsOnly)
             .help("Decoder blocks, each with self- and cross-attention (block_size = max tokens per side)"),
         TWB_KEY(n_head)
+            .shapes_model()
             .in(Model, "Heads")
             .between(1, 1024)
             .help("Attention heads per block; n_embd must divide by it unless head_size is set"),
-        TWB_KEY(n_embd).in(Model, "Width").between(1, 65536).help("Model width: the embedding channels"),
-        TWB_KEY(block_size).in(Model, "Context").between(1, 65536).help("Context length in tokens"),
+        TWB_KEY(n_embd).shapes_model().in(Model, "Width").between(1, 65536).help("Model width: the embedding channels"),
+        TWB_KEY(block_size).shapes_model().in(Model, "Context").between(1, 65536).help("Context length in tokens"),
         TWB_KEY(dropout)
             .in(Model, "Dropout")
             .at_least(0)
             .below(1)
             .help("Dropout on embeddings, attention and residuals, e.g. 0.1"),
         TWB_KEY(position)
+            .shapes_model()
             .in(Model, "Positions")
             .help("learned table, fixed sinusoids (Vaswani et al.) or rotary (RoPE on queries and keys; the lowest val "
                   "loss in bench/)"),
-        TWB_KEY(bias).in(Model, "Bias").help("Biases in the linear layers and LayerNorms"),
-        TWB_KEY(tie_embeddings).in(Model, "Tie embeddings").help("The output layer shares the token embedding matrix"),
+        TWB_KEY(bias).shapes_model().in(Model, "Bias").help("Biases in the linear layers and LayerNorms"),
+        TWB_KEY(tie_embeddings)
+            .shapes_model()
+            .in(Model, "Tie embeddings")
+            .help("The output layer shares the token embedding matrix"),
         // --- architecture ---
         TWB_KEY(ffn_hidden)
+            .shapes_model()
             .in(Arch, "Feed-forward width")
             .between(0, 1048576)
             .zero("4 * n_embd")
             .help("Hidden width of each block's MLP"),
         TWB_KEY(activation)
+            .shapes_model()
             .in(Arch, "Activation")
             .help(
                 "Feed-forward activation: gelu (exact), gelu_tanh (its tanh approximation, GPT-2's gelu_new) or relu"),
         TWB_KEY(head_size)
+            .shapes_model()
             .in(Arch, "Head size")
             .at_least(0)
             .zero("n_embd / n_head")
             .help("Channels per attention head; otherwise attention projects the width to n_head * head_size and back"),
         TWB_KEY(norm)
+            .shapes_model()
             .in(Arch, "Norm")
             .help("layernorm: (x - mean) / std * weight + bias; rmsnorm: x / sqrt(mean(x^2) + eps) * weight, no bias"),
         TWB_KEY(norm_position)
+            .shapes_model()
             .in(Arch, "Norm position")
             .help("pre: x + f(norm(x)) with a final norm (GPT-2); post: norm(x + f(x)), the original transformer, no "
                   "final norm"),
         TWB_KEY(norm_eps)
+            .shapes_model()
             .in(Arch, "Norm epsilon")
             .above(0)
             .at_most(0.1)
             .help("Added to the variance (or mean square) in every norm, e.g. 1e-5"),
         TWB_KEY(qk_norm)
+            .shapes_model()
             .in(Arch, "Q/K norm")
             .help("A norm of the kind `norm` over each head's queries and keys before the dot product (OLMo, Gemma): "
                   "bounded attention logits; the bf16 fast decoder and GPT-2/GGUF export do not take it"),
@@ -311,6 +332,7 @@ const std::vector<ConfigOption>& table() {
             .below(1)
             .help("Target probability spread over the vocabulary, e.g. 0.1"),
         TWB_KEY(sequences)
+            .shapes_model()
             .in(Optim, "Sequences")
             .only(DecoderOnly)
             .help("stream: random windows of the token stream (nanoGPT); documents: one <bos> ... <eos> document "

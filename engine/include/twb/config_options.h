@@ -40,6 +40,7 @@ struct ConfigOption {
     std::string label;                    // the config form's label ("Layers"); "" = the form does not show it
     std::string help;                     // what the key does, in a sentence or two
     std::vector<std::string> choices;     // Choice: its spellings; Bool: true, false; Text: suggestions
+    bool shapes_model = false;            // the model's tensors or maths depend on it: --resume cannot change it
 
     /// The key's value in c as config.json holds it.
     nlohmann::json value(const RunConfig& c) const { return get_(c); }
