@@ -22,6 +22,10 @@ void Workspace::setRoot(const QString& path) {
     QSettings().setValue("workspace", path);
 }
 
+QString Workspace::sweepsDir() {
+    return root() + "/sweeps";
+}
+
 QString Workspace::runsDir() {
     const QString d = root() + "/runs";
     QDir().mkpath(d);

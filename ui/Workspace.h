@@ -12,6 +12,8 @@ public:
     static void setRoot(const QString& path);
     static QString runsDir();
     static QString datasetsDir();
+    /// Where the Experiments panel puts sweep folders (not created here: a sweep makes its own).
+    static QString sweepsDir();
     /// Folders under runs/ that hold a config.json, newest first.
     static QStringList runs();
     /// Prepared dataset folders under datasets/ that open cleanly (meta.json and token files agree).

@@ -104,6 +104,14 @@ protected:
     void busyChanged(bool busy) override;
 
 private:
+    // The prompt of a language model and the source sentence of a translation model, remembered apart.
+    static constexpr const char* kPromptKey = "attention/prompt";
+    static constexpr const char* kSourceKey = "attention/source";
+    /// The probe's record file whose size the live poll watches.
+    static QString probeFile(const QString& run, const twb::ProbeTimeline& t);
+    // Building (AttentionPanel.cpp) and wiring (AttentionPanelWiring.cpp).
+    void createControls();
+    void layOut();
     QWidget* buildSelectedTab();
     void connectControls();
     void connectWorker(ModelWorker* worker);

@@ -31,7 +31,37 @@ QString lengths(const twb::SideLengths& l) {
 }  // namespace
 
 ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
-    QSettings s;
+    auto* files = buildFiles();
+    auto* prep = buildPreparation();
+    m_result = new QLabel;
+    m_result->setObjectName("parallelResult");
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* right = new QVBoxLayout;
+    right->addWidget(prep);
+    right->addWidget(m_result);
+    right->addStretch();
+    auto* row = new QHBoxLayout(this);
+    auto* left = new QVBoxLayout;
+    left->addWidget(files);
+    left->addStretch();
+    row->addLayout(left, 3);
+    row->addLayout(right, 2);
+
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &ParallelTab::updateMode);
+    connect(m_source, &QLineEdit::textChanged, this, [this](const QString& t) {
+        if (m_name->text().isEmpty() || m_name->property("auto").toBool()) {  // named after the file until typed
+            m_name->setText(QFileInfo(t).completeBaseName());
+            m_name->setProperty("auto", true);
+        }
+    });
+    connect(m_name, &QLineEdit::textEdited, this, [this] { m_name->setProperty("auto", false); });
+    m_mode->setCurrentIndex(QSettings().value("parallel/mode", 0).toInt() == 1 ? 1 : 0);
+    updateMode();
+}
+
+QGroupBox* ParallelTab::buildFiles() {
     auto* files = new QGroupBox(tr("Pairs"));
     auto* ff = new QFormLayout(files);
     m_mode = new QComboBox;
@@ -55,6 +85,21 @@ ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
     m_source = filesRow("sourceFile", tr("Source file"), tr("The training sentences in the source language"));
     m_target = filesRow("targetFile", tr("Target file"), tr("Their translations, line by line"));
     m_pairs = pairsRow("pairsFile", tr("TSV file"), tr("One pair per line, tab-separated columns"));
+    addColumns(ff);
+    const QString official =
+        tr("Optional: the corpus's official split. Without it the share below is held out of "
+           "the training pairs");
+    m_valSource = filesRow("valSourceFile", tr("Validation source"), official);
+    m_valTarget = filesRow("valTargetFile", tr("Validation target"), official);
+    m_valPairs = pairsRow("valPairsFile", tr("Validation TSV"), official);
+    m_testSource = filesRow("testSourceFile", tr("Test source"), official);
+    m_testTarget = filesRow("testTargetFile", tr("Test target"), official);
+    m_testPairs = pairsRow("testPairsFile", tr("Test TSV"), official);
+    alignLabels(ff);
+    return files;
+}
+
+void ParallelTab::addColumns(QFormLayout* ff) {
     auto column = [](const QString& name, int value) {
         auto* c = new QSpinBox;
         c->setObjectName(name);
@@ -76,16 +121,9 @@ ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
     cr->addStretch();
     ff->addRow(tr("Columns"), columns);
     m_pairsRows.emplace_back(ff, columns);
-    const QString official =
-        tr("Optional: the corpus's official split. Without it the share below is held out of "
-           "the training pairs");
-    m_valSource = filesRow("valSourceFile", tr("Validation source"), official);
-    m_valTarget = filesRow("valTargetFile", tr("Validation target"), official);
-    m_valPairs = pairsRow("valPairsFile", tr("Validation TSV"), official);
-    m_testSource = filesRow("testSourceFile", tr("Test source"), official);
-    m_testTarget = filesRow("testTargetFile", tr("Test target"), official);
-    m_testPairs = pairsRow("testPairsFile", tr("Test TSV"), official);
-    // The label column as wide as its widest label in either mode, so the fields stay put when it changes.
+}
+
+void ParallelTab::alignLabels(QFormLayout* ff) {
     int labelWidth = 0;
     for (int r = 0; r < ff->rowCount(); ++r)
         if (auto* item = ff->itemAt(r, QFormLayout::LabelRole); item && item->widget())
@@ -93,11 +131,13 @@ ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
     for (int r = 0; r < ff->rowCount(); ++r)
         if (auto* item = ff->itemAt(r, QFormLayout::LabelRole); item && item->widget())
             item->widget()->setMinimumWidth(labelWidth);
+}
 
+QGroupBox* ParallelTab::buildPreparation() {
     auto* prep = new QGroupBox(tr("Preparation"));
     auto* pf = new QFormLayout(prep);
-    m_sourceLang = new QLineEdit(s.value("parallel/sourceLang").toString());
-    m_targetLang = new QLineEdit(s.value("parallel/targetLang").toString());
+    m_sourceLang = new QLineEdit(QSettings().value("parallel/sourceLang").toString());
+    m_targetLang = new QLineEdit(QSettings().value("parallel/targetLang").toString());
     m_sourceLang->setObjectName("sourceLang");
     m_targetLang->setObjectName("targetLang");
     m_sourceLang->setPlaceholderText(tr("e.g. de"));
@@ -115,20 +155,25 @@ ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
         if (k != twb::to_string(twb::TokenizerKind::Char))  // pairs need <bos>/<eos>: char has none
             m_tokenizer->addItem(QString::fromStdString(k));
     m_tokenizer->setToolTip(tr("One vocabulary, trained on both sides of the training pairs"));
-    m_tokenizer->setCurrentText(s.value("parallel/tokenizer", "bpe").toString());
+    m_tokenizer->setCurrentText(QSettings().value("parallel/tokenizer", "bpe").toString());
     m_vocab = new QSpinBox;
     m_vocab->setObjectName("parallelVocab");
     m_vocab->setRange(0, 1000000);
     m_vocab->setSingleStep(1000);
     m_vocab->setSpecialValueText(tr("automatic"));
     m_vocab->setToolTip(tr("Vocabulary size, specials included (bpe, unigram, word); byte ignores it"));
-    m_vocab->setValue(s.value("parallel/vocab", 8000).toInt());
+    m_vocab->setValue(QSettings().value("parallel/vocab", 8000).toInt());
     auto* tok = new QWidget;
     auto* tr_ = new QHBoxLayout(tok);
     tr_->setContentsMargins(0, 0, 0, 0);
     tr_->addWidget(m_tokenizer);
     tr_->addWidget(m_vocab, 1);
     pf->addRow(tr("Tokenizer, vocabulary"), tok);
+    addFilters(pf);
+    return prep;
+}
+
+void ParallelTab::addFilters(QFormLayout* pf) {
     auto fraction = [](const QString& name, double v, const QString& tip) {
         auto* f = new QDoubleSpinBox;
         f->setObjectName(name);
@@ -167,7 +212,7 @@ ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
     m_separateVocab->setToolTip(
         tr("Train a tokenizer on each side alone (the encoder gets its own embedding); "
            "unticked: one vocabulary shared by both sides, as the paper"));
-    m_separateVocab->setChecked(s.value("parallel/separateVocab", false).toBool());
+    m_separateVocab->setChecked(QSettings().value("parallel/separateVocab", false).toBool());
     pf->addRow(tr("Vocabularies"), m_separateVocab);
     m_name = new QLineEdit;
     m_name->setObjectName("parallelName");
@@ -178,33 +223,7 @@ ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
     prepare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     prepare->setToolTip(tr("Tokenize and write the parallel dataset (Ctrl+Enter); as twb prepare --source/--target"));
     pf->addRow(QString(), prepare);
-    m_result = new QLabel;
-    m_result->setObjectName("parallelResult");
-    m_result->setWordWrap(true);
-    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-    auto* right = new QVBoxLayout;
-    right->addWidget(prep);
-    right->addWidget(m_result);
-    right->addStretch();
-    auto* row = new QHBoxLayout(this);
-    auto* left = new QVBoxLayout;
-    left->addWidget(files);
-    left->addStretch();
-    row->addLayout(left, 3);
-    row->addLayout(right, 2);
-
     connect(prepare, &QPushButton::clicked, this, &ParallelTab::prepareClicked);
-    connect(m_mode, &QComboBox::currentIndexChanged, this, &ParallelTab::updateMode);
-    connect(m_source, &QLineEdit::textChanged, this, [this](const QString& t) {
-        if (m_name->text().isEmpty() || m_name->property("auto").toBool()) {  // named after the file until typed
-            m_name->setText(QFileInfo(t).completeBaseName());
-            m_name->setProperty("auto", true);
-        }
-    });
-    connect(m_name, &QLineEdit::textEdited, this, [this] { m_name->setProperty("auto", false); });
-    m_mode->setCurrentIndex(s.value("parallel/mode", 0).toInt() == 1 ? 1 : 0);
-    updateMode();
 }
 
 ParallelTab::~ParallelTab() {

@@ -12,6 +12,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -43,6 +44,14 @@ signals:
     void prepareClicked();
 
 private:
+    /// The "Pairs" group: the mode, the files or TSV (with its columns), the official splits.
+    QGroupBox* buildFiles();
+    void addColumns(QFormLayout* form);
+    /// The label column as wide as its widest label in either mode, so the fields stay put when it changes.
+    void alignLabels(QFormLayout* form);
+    /// The "Preparation" group: languages, tokenizer, held-out shares, filters, name and Prepare.
+    QGroupBox* buildPreparation();
+    void addFilters(QFormLayout* form);
     /// A file field with a Browse button, added as a row of f; returns the line edit.
     QLineEdit* addFile(QFormLayout* f, const QString& name, const QString& label, const QString& tip);
     void updateMode();

@@ -8,6 +8,7 @@
 #include "ui/experiments/CompareTokenizersDialog.h"
 #include "ui/experiments/ResultsTable.h"
 #include "ui/experiments/SweepPlots.h"
+#include "ui/widgets/Duration.h"
 
 #include <QAction>
 #include <QButtonGroup>
@@ -31,20 +32,11 @@
 #include <filesystem>
 
 namespace {
-QString duration(double s) {
-    const int t = static_cast<int>(s + 0.5);
-    return t >= 3600
-               ? QString("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QChar('0')).arg(t % 60, 2, 10, QChar('0'))
-               : QString("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QChar('0'));
-}
 /// Model FLOPs per second this machine reached in the last measured cell (6 x parameters x tokens/s);
 /// before any measurement 20 GFLOP/s, about what two idle AVX2 cores give the tiny and default presets
 /// in float32 (23.7 and 27.7 measured with twb train, 2026-11-24).
 double flopsPerSecond() {
     return QSettings().value("experiments/flopsPerSecond", 20e9).toDouble();
-}
-QString sweepsDir() {
-    return Workspace::root() + "/sweeps";
 }
 /// Cells of a sweep folder with a finished run (its last checkpoint at max_iters).
 int finishedCells(const QString& dir, const twb::SweepSpec& spec, const std::vector<twb::SweepCell>& cells) {
@@ -67,94 +59,6 @@ ExperimentsPanel::ExperimentsPanel(QWidget* parent) : PanelBase(nullptr, parent)
     m_thread.setObjectName("experiments");
     m_thread.start();
 
-    // Left: what to sweep, the estimate, the controls and the queue.
-    auto* left = new QWidget;
-    auto* lv = new QVBoxLayout(left);
-    auto* base =
-        new QLabel(tr("Every cell starts from the Training panel's config and dataset; each axis "
-                      "replaces one field."));
-    base->setWordWrap(true);
-    lv->addWidget(base);
-    m_axes = new AxesEditor;
-    lv->addWidget(m_axes);
-    auto* mode = new QHBoxLayout;
-    m_grid = new QRadioButton(tr("Full grid"));
-    m_grid->setObjectName("grid");
-    m_random = new QRadioButton(tr("Random"));
-    m_random->setObjectName("random");
-    m_samples = new QSpinBox;
-    m_samples->setObjectName("samples");
-    m_samples->setRange(1, 10000);
-    m_samples->setValue(QSettings().value("experiments/samples", 8).toInt());
-    m_samples->setSuffix(tr(" cells"));
-    auto* group = new QButtonGroup(this);
-    group->addButton(m_grid);
-    group->addButton(m_random);
-    (QSettings().value("experiments/random", false).toBool() ? m_random : m_grid)->setChecked(true);
-    mode->addWidget(m_grid);
-    mode->addWidget(m_random);
-    mode->addWidget(m_samples);
-    mode->addStretch();
-    lv->addLayout(mode);
-    auto* folderRow = new QHBoxLayout;
-    m_folder = new QLineEdit;
-    m_folder->setObjectName("sweepFolder");
-    m_folder->setToolTip(tr("The sweep folder: sweep.json, results.md/.csv and one run folder per cell"));
-    auto* browse = new QPushButton(tr("Browse…"));
-    folderRow->addWidget(new QLabel(tr("Folder")));
-    folderRow->addWidget(m_folder, 1);
-    folderRow->addWidget(browse);
-    lv->addLayout(folderRow);
-    m_estimate = new QLabel;
-    m_estimate->setObjectName("estimate");
-    m_estimate->setWordWrap(true);
-    lv->addWidget(m_estimate);
-    auto* buttons = new QHBoxLayout;
-    m_start = new QPushButton(tr("Start sweep"));
-    m_start->setObjectName("startSweep");
-    m_start->setToolTip(tr("Run every cell, one after another (Ctrl+Shift+R)"));
-    m_stop = new QPushButton(tr("Stop"));
-    m_stop->setObjectName("stopSweep");
-    m_stop->setToolTip(tr("Stop after a checkpoint of the running cell; Resume continues it"));
-    m_resume = new QPushButton(tr("Resume…"));
-    m_resume->setObjectName("resumeSweep");
-    m_resume->setToolTip(tr("Continue an interrupted sweep folder: finished cells are kept"));
-    for (auto* b : {m_start, m_stop, m_resume})
-        buttons->addWidget(b);
-    lv->addLayout(buttons);
-    auto* compare = new QPushButton(tr("Compare tokenizers…"));
-    compare->setObjectName("compareTokenizers");
-    compare->setToolTip(
-        tr("The same text prepared with char and BPE tokenizers, the same model, a table in bits "
-           "per character"));
-    lv->addWidget(compare);
-    m_offer = new QLabel;
-    m_offer->setObjectName("sweepOffer");
-    m_offer->setWordWrap(true);
-    m_offer->setStyleSheet("background: #fff4ce; padding: 4px;");
-    m_offer->hide();
-    lv->addWidget(m_offer);
-    m_progress = new QProgressBar;
-    m_progress->setObjectName("sweepProgress");
-    m_progress->setFormat(tr("no sweep running"));
-    m_progress->setRange(0, 1);
-    m_progress->setValue(0);
-    lv->addWidget(m_progress);
-    m_status = new QLabel(tr("Idle"));
-    m_status->setObjectName("sweepStatus");
-    m_status->setWordWrap(true);
-    lv->addWidget(m_status);
-    lv->addWidget(errorLabel());
-    lv->addWidget(new QLabel(tr("Queue")));
-    m_queue = new QListWidget;
-    m_queue->setObjectName("queue");
-    lv->addWidget(m_queue, 1);
-    m_remove = new QPushButton(tr("Remove cell"));
-    m_remove->setObjectName("removeCell");
-    m_remove->setToolTip(tr("Leave the selected pending cell out, or delete a finished cell's run folder (Del)"));
-    m_remove->setShortcut(QKeySequence::Delete);
-    lv->addWidget(m_remove);
-
     // Right: the results table over the plots.
     auto* right = new QSplitter(Qt::Vertical);
     m_results = new ResultsTable;
@@ -163,7 +67,7 @@ ExperimentsPanel::ExperimentsPanel(QWidget* parent) : PanelBase(nullptr, parent)
     right->addWidget(m_plots);
     right->setStretchFactor(1, 2);
     auto* split = new QSplitter;
-    split->addWidget(left);
+    split->addWidget(buildLeft());
     split->addWidget(right);
     split->setStretchFactor(1, 2);
     split->setSizes({340, 900});
@@ -171,105 +75,13 @@ ExperimentsPanel::ExperimentsPanel(QWidget* parent) : PanelBase(nullptr, parent)
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(split);
 
-    m_startAct = new QAction(tr("Start s&weep"), this);
-    m_startAct->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    m_stopAct = new QAction(tr("Stop sweep"), this);
-    connect(m_startAct, &QAction::triggered, this, &ExperimentsPanel::start);
-    connect(m_stopAct, &QAction::triggered, this, &ExperimentsPanel::stop);
-    connect(m_start, &QPushButton::clicked, this, &ExperimentsPanel::start);
-    connect(m_stop, &QPushButton::clicked, this, &ExperimentsPanel::stop);
-    connect(m_remove, &QPushButton::clicked, this, &ExperimentsPanel::removeSelectedCell);
-    connect(compare, &QPushButton::clicked, this, &ExperimentsPanel::compareTokenizersDialog);
-    connect(m_resume, &QPushButton::clicked, this, [this] {
-        const QString d = QFileDialog::getExistingDirectory(this, tr("Sweep folder to continue"), sweepsDir());
-        if (!d.isEmpty())
-            resumeSweep(d);
-    });
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString d = QFileDialog::getExistingDirectory(this, tr("Sweep folder"), sweepsDir());
-        if (!d.isEmpty())
-            m_folder->setText(d);
-    });
-    connect(m_offer, &QLabel::linkActivated, this, [this](const QString& link) {
-        m_offer->hide();
-        if (link == "resume")
-            resumeSweep(m_offerDir);
-    });
-    connect(m_axes, &AxesEditor::changed, this, &ExperimentsPanel::updateEstimate);
-    connect(m_grid, &QRadioButton::toggled, this, &ExperimentsPanel::updateEstimate);
-    connect(m_samples, &QSpinBox::valueChanged, this, &ExperimentsPanel::updateEstimate);
-    connect(m_results, &ResultsTable::openRequested, this, &ExperimentsPanel::openRunRequested);
-    connect(m_results, &ResultsTable::removeRequested, this, &ExperimentsPanel::removeCellFolder);
-
-    connect(m_worker, &ExperimentWorker::cellStarted, this, [this](int i, int total, const QString& dir, bool resumed) {
-        m_current = i;
-        m_currentDir = dir;
-        m_currentStep = 0;
-        m_currentMsPerStep = 0;
-        m_progress->setMaximum(total);
-        setCellState(i, resumed ? tr("running (resumed)") : tr("running"));
-    });
-    connect(m_worker, &ExperimentWorker::stepReported, this, [this](const twb::StepReport& r) {
-        m_currentStep = r.step;
-        m_currentMsPerStep = r.ms_per_step;
-        if (m_current >= 0 && m_current < int(m_cellConfigs.size()) && r.tokens_per_s > 0) {
-            // Remember the throughput for the next estimate: model FLOPs per second of this cell.
-            const auto& c = m_cellConfigs[size_t(m_current)];
-            QSettings().setValue("experiments/flopsPerSecond", 6.0 * double(c.parameter_count()) * r.tokens_per_s);
-        }
-        setCellState(m_current, tr("running, step %1 / %2").arg(r.step).arg(r.max_iters));
-        double left = r.ms_per_step * double(r.max_iters - r.step) / 1000.0;
-        for (size_t i = size_t(m_current) + 1; i < m_cellConfigs.size(); ++i)
-            if (!m_skipped || !m_skipped->contains(i))
-                left += cellSeconds(m_cellConfigs[i]);
-        m_status->setText(tr("cell %1 of %2 · step %3 / %4 · about %5 left")
-                              .arg(m_current + 1)
-                              .arg(m_cellConfigs.size())
-                              .arg(r.step)
-                              .arg(r.max_iters)
-                              .arg(duration(left)));
-    });
-    connect(m_worker, &ExperimentWorker::evaluated, this,
-            [this](const twb::EvalReport& e) { m_plots->addEval(m_currentDir, e); });
-    connect(m_worker, &ExperimentWorker::cellDone, this, [this](int i, const QString&, bool skipped) {
-        setCellState(i, skipped ? tr("done (kept)") : tr("done"));
-        m_progress->setValue(m_progress->value() + 1);
-        refreshResults();
-    });
-    connect(m_worker, &ExperimentWorker::sweepFinished, this, [this](bool complete) {
-        setBusy(false);
-        for (int i = 0; i < m_queue->count(); ++i)
-            if (m_queue->item(i)->data(Qt::UserRole + 1).toString().startsWith(tr("running")))
-                setCellState(i, tr("stopped (resumable)"));
-        m_status->setText(complete ? tr("Sweep finished: %1").arg(m_dir)
-                                   : tr("Sweep stopped; Resume continues it from the running cell's checkpoint"));
-        refreshResults();
-        emit statusMessage(m_status->text());
-        emit sweepFinished(complete);
-    });
-    connect(m_worker, &ExperimentWorker::preparing, this, [this](const QString& what, double f) {
-        m_status->setText(tr("preparing %1 … %2%").arg(what).arg(int(f * 100)));
-    });
-    connect(m_worker, &ExperimentWorker::setPrepared, this, [this](const QStringList& dirs) {
-        setBusy(false);
-        m_axes->clear();
-        m_axes->addAxis("data_dir", dirs.join(','));
-        m_grid->setChecked(true);
-        m_folder->setText(
-            QString("%1/tokenizers-%2").arg(sweepsDir(), QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss")));
-        start();
-    });
-    connect(m_worker, &ExperimentWorker::failed, this, [this](const QString& e) {
-        setBusy(false);
-        showError(e);
-        m_status->setText(tr("Idle"));
-    });
-
+    connectControls();
+    connectWorker();
     m_axes->setTexts(QSettings().value("experiments/axes").toStringList());
     if (m_axes->count() == 0)
         m_axes->addAxis("learning_rate", "1e-3..1e-2 log 3");
     m_folder->setText(
-        QString("%1/sweep-%2").arg(sweepsDir(), QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss")));
+        QString("%1/sweep-%2").arg(Workspace::sweepsDir(), QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss")));
     busyChanged(false);
     offerInterruptedSweep();
 }
@@ -387,7 +199,7 @@ void ExperimentsPanel::updateEstimate() {
                                   : tr("<b>%1</b>, estimated %2 in all (at an assumed %3 GFLOP/s until a sweep "
                                        "measures this machine)"))
                             .arg(n == 1 ? tr("1 cell") : tr("%1 cells").arg(n))
-                            .arg(duration(seconds))
+                            .arg(formatDuration(seconds))
                             .arg(flopsPerSecond() / 1e9, 0, 'f', 1));
     m_start->setEnabled(true);
     m_startAct->setEnabled(true);
@@ -555,7 +367,7 @@ void ExperimentsPanel::refreshResults() {
 
 void ExperimentsPanel::offerInterruptedSweep() {
     // The newest sweep folder of the workspace whose cells are not all finished.
-    QDir d(sweepsDir());
+    QDir d(Workspace::sweepsDir());
     for (const auto& fi : d.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time)) {
         if (!QFileInfo::exists(fi.filePath() + "/sweep.json"))
             continue;

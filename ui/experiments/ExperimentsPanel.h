@@ -27,6 +27,7 @@ class QProgressBar;
 class QPushButton;
 class QRadioButton;
 class QSpinBox;
+class QVBoxLayout;
 class ResultsTable;
 class SweepPlots;
 
@@ -82,6 +83,19 @@ protected:
     void busyChanged(bool busy) override;
 
 private:
+    // Building (ExperimentsPanelLayout.cpp).
+    QWidget* buildLeft();
+    void addQueue(QVBoxLayout* column);
+    void connectControls();
+    // Following a sweep (ExperimentsPanelProgress.cpp).
+    void connectWorker();
+    void onCellStarted(int index, int total, const QString& dir, bool resumed);
+    void onStep(const twb::StepReport& report);
+    void onCellDone(int index, const QString& dir, bool skipped);
+    void onSweepFinished(bool complete);
+    void onSetPrepared(const QStringList& dirs);
+    void onFailed(const QString& error);
+
     void updateEstimate();
     void fillQueue(const twb::SweepSpec& spec);
     void setCellState(int index, const QString& state);

@@ -22,6 +22,7 @@ class QPushButton;
 class QCheckBox;
 class QSlider;
 class QSpinBox;
+class QVBoxLayout;
 class QAction;
 class QScrollArea;
 class LrFindDialog;
@@ -104,6 +105,22 @@ protected:
     bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
+    // Building (TrainingPanelLayout.cpp).
+    QWidget* buildLeft();
+    void addControls(QVBoxLayout* column);
+    void createActions();
+    QWidget* buildRight();
+    void addPlotOptions(QVBoxLayout* column);
+    void addPlot(QVBoxLayout* column);
+    void connectBaselines();
+    // Following a run (TrainingPanelProgress.cpp).
+    void connectWorker();
+    void onStarted(const twb::TrainStartInfo& info);
+    void onStep(const twb::StepReport& report);
+    void onEvaluated(const twb::EvalReport& report);
+    void onFinished(const twb::TrainSummary& summary);
+    void onFailed(const QString& error);
+
     /// Forgets the open run: no run folder, empty plots, an unstarted progress bar.
     void clearRun();
     /// The Quick start's dataset is ready: select it and start.

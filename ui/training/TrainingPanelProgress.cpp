@@ -1,0 +1,109 @@
+// TrainingPanel, following a run: the training worker's reports (start, steps, evaluations, the end or a
+// failure) shown in the progress bar, the status line, the evaluation readout and the plots, and passed on
+// to the jobs service's entry for the run.
+#include "twb/training.h"
+#include "ui/Workspace.h"
+#include "ui/jobs/Job.h"
+#include "ui/training/MetricsPlot.h"
+#include "ui/training/TrainingPanel.h"
+#include "ui/widgets/Duration.h"
+
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+
+#include <cmath>
+
+void TrainingPanel::connectWorker() {
+    // Queued: the signals come from the training thread.
+    connect(m_worker, &TrainWorker::started, this, &TrainingPanel::onStarted);
+    connect(m_worker, &TrainWorker::stepReported, this, &TrainingPanel::onStep);
+    connect(m_worker, &TrainWorker::evaluated, this, &TrainingPanel::onEvaluated);
+    connect(m_worker, &TrainWorker::checkpointWritten, this,
+            [this](const QString& p, qint64) { emit statusMessage(tr("checkpoint written: %1").arg(p)); });
+    connect(m_worker, &TrainWorker::message, this, &TrainingPanel::statusMessage);
+    connect(m_worker, &TrainWorker::finished, this, &TrainingPanel::onFinished);
+    connect(m_worker, &TrainWorker::failed, this, &TrainingPanel::onFailed);
+}
+
+void TrainingPanel::onStarted(const twb::TrainStartInfo& i) {
+    m_maxIters = i.config.max_iters;
+    m_bestByBleu = i.config.best_by == twb::BestBy::Bleu;
+    m_lastStep = i.start_step;
+    m_pausedSeconds = 0;
+    m_progress->setFormat(tr("step %v / %m"));
+    m_progress->setRange(0, static_cast<int>(i.config.max_iters));
+    m_progress->setValue(static_cast<int>(i.start_step));
+    m_status->setText(tr("Training %1 parameters on %2 thread(s), %3, %4")
+                          .arg(QLocale().toString(static_cast<qlonglong>(i.parameters)))
+                          .arg(i.threads)
+                          .arg(QString::fromStdString(i.device), QString::fromStdString(i.dtype)));
+    m_status->setToolTip(
+        tr("Precision %1: %2").arg(QString::fromStdString(i.dtype), QString::fromStdString(i.dtype_reason)));
+    Workspace::addRecentRun(m_runDir);  // only now does the run folder exist
+}
+
+void TrainingPanel::onStep(const twb::StepReport& r) {
+    m_plot->addStep(r);
+    m_lastStep = r.step;
+    m_progress->setValue(static_cast<int>(r.step));
+    if (m_trainJob)
+        m_trainJob->setProgress(m_maxIters > 0 ? double(r.step) / double(m_maxIters) : -1.0,
+                                tr("step %1 / %2 · loss %3").arg(r.step).arg(m_maxIters).arg(r.loss, 0, 'f', 4));
+    if (m_control && m_control->paused()) {
+        m_status->setText(pausedText());
+        return;
+    }
+    const double eta = (m_maxIters - r.step) * r.ms_per_step / 1000.0;
+    m_status->setText(tr("step %1 / %2 · loss %3 · %4 tok/s · %5 ms/step · elapsed %6 · ETA %7")
+                          .arg(r.step)
+                          .arg(m_maxIters)
+                          .arg(r.loss, 0, 'f', 4)
+                          .arg(QLocale().toString(r.tokens_per_s, 'f', 0))
+                          .arg(r.ms_per_step, 0, 'f', 1)
+                          .arg(formatDuration(std::max(0.0, r.elapsed_s - m_pausedSeconds)))
+                          .arg(formatDuration(eta)));
+}
+
+void TrainingPanel::onEvaluated(const twb::EvalReport& e) {
+    m_plot->addEval(e);
+    // An encoder-decoder has no bits per character (its loss is per target token); it has BLEU.
+    m_lastEval = tr("val loss %1 · perplexity %2%3 · accuracy %4")
+                     .arg(e.val_loss, 0, 'f', 4)
+                     .arg(e.val_perplexity, 0, 'f', 2)
+                     .arg(std::isnan(e.val_bpc) ? QString() : tr(" · %1 bits/char").arg(e.val_bpc, 0, 'f', 3))
+                     .arg(e.val_accuracy, 0, 'f', 3);
+    if (!std::isnan(e.val_bleu))
+        m_lastEval += tr(" · BLEU %1").arg(e.val_bleu, 0, 'f', 2);
+    if (!std::isnan(e.epoch))
+        m_lastEval += tr(" · epoch %1").arg(e.epoch, 0, 'f', 2);
+    m_evalLabel->setText(tr("Last evaluation (step %1): %2%3")
+                             .arg(e.step)
+                             .arg(m_lastEval)
+                             .arg(e.is_best ? tr(" (best so far)") : QString()));
+    emit statusMessage(tr("step %1: %2%3").arg(e.step).arg(m_lastEval).arg(e.is_best ? tr(" (best)") : QString()));
+}
+
+void TrainingPanel::onFinished(const twb::TrainSummary& s) {
+    setBusy(false);
+    if (m_trainJob)
+        m_trainJob->succeed();
+    m_progress->setValue(static_cast<int>(s.final_step));  // the bar and the line name the same step
+    m_status->setText(
+        (s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
+        // best_by=bleu: the engine keeps minus the BLEU as the best "loss" (lower is better)
+        (m_bestByBleu ? tr(" · best val BLEU %1 at step %2 · median %3 ms/step · %4").arg(-s.best_val_loss, 0, 'f', 2)
+                      : tr(" · best val loss %1 at step %2 · median %3 ms/step · %4").arg(s.best_val_loss, 0, 'f', 4))
+            .arg(s.best_step)
+            .arg(s.median_ms_per_step, 0, 'f', 1)
+            .arg(formatDuration(s.elapsed_s)));
+    emit statusMessage(m_status->text());
+}
+
+void TrainingPanel::onFailed(const QString& e) {
+    setBusy(false);
+    if (m_trainJob)
+        m_trainJob->fail(e);
+    forgetUnstartedRun();
+    showError(e);
+}
