@@ -40,6 +40,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     Q_INIT_RESOURCE(resources);  // the resources live in the static twb_ui library
     setWindowTitle(tr("Transformer Workbench"));
     setWindowIcon(QIcon(":/icons/transformer-workbench.svg"));
+    buildPanels();
+    buildCentral();
+    buildStatusBar();
+    wirePanels();
+    buildMenus();
+    restoreLayout();
+    offerInterruptedRun();
+}
+
+void MainWindow::buildPanels() {
     m_nav = new QListWidget;
     m_nav->setObjectName("navigation");
     m_nav->setFixedWidth(132);
@@ -76,6 +86,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         tr("Every run of the workspace: name, notes, results; open, duplicate, compare, delete (Alt+6)"), m_runs);
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
     WheelGuard::protect(m_stack);  // no panel's spin box or combo box changes under a scrolling wheel
+}
+
+void MainWindow::buildCentral() {
     auto* central = new QWidget;
     auto* row = new QHBoxLayout(central);
     row->setContentsMargins(4, 4, 4, 4);
@@ -97,13 +110,31 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     row->addLayout(side);
     row->addWidget(m_stack, 1);
     setCentralWidget(central);
+}
 
+void MainWindow::buildStatusBar() {
     m_runtime = new QLabel(tr("checking runtime…"));
     statusBar()->addPermanentWidget(new JobsStatus(m_jobs));
     statusBar()->addPermanentWidget(m_runtime);
     connect(m_jobs, &JobsService::unhandledError, this, [this](const QString& title, const QString& error) {
         showStatus(tr("%1 failed: %2").arg(title.isEmpty() ? tr("A background job") : title, error));
     });
+    // Runtime facts come from the engine off the UI thread (loading BLAS and timing a matmul take a moment).
+    // Quiet: the runtime label says "checking runtime…" meanwhile.
+    auto doctor = [](JobContext&) { return twb::run_doctor(0, true); };
+    m_jobs->run(QString(), doctor, this, [this](const twb::DoctorReport& r) {
+        m_doctorText = QString::fromStdString(twb::format_doctor(r));
+        m_runtime->setText(tr("%1 · %2 threads · %3 · %4")
+                               .arg(QString::fromStdString(r.device))
+                               .arg(r.threads)
+                               .arg(QString::fromStdString(r.precision))
+                               .arg(r.reference_blas ? tr("reference BLAS (slow!)")
+                                                     : QFileInfo(QString::fromStdString(r.blas_library)).fileName()));
+        m_runtime->setToolTip(m_doctorText);
+    });
+}
+
+void MainWindow::wirePanels() {
     connect(m_training, &TrainingPanel::statusMessage, this, &MainWindow::showStatus);
     connect(m_training, &TrainingPanel::runChanged, this, [this](const QString& dir) {
         setWindowTitle(dir.isEmpty() ? tr("Transformer Workbench")
@@ -151,21 +182,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(m_sampling, &SamplingPanel::statusMessage, this, &MainWindow::showStatus);
     wireRunsPanel();
-    // Runtime facts come from the engine off the UI thread (loading BLAS and timing a matmul take a moment).
-    // Quiet: the runtime label says "checking runtime…" meanwhile.
-    auto doctor = [](JobContext&) { return twb::run_doctor(0, true); };
-    m_jobs->run(QString(), doctor, this, [this](const twb::DoctorReport& r) {
-        m_doctorText = QString::fromStdString(twb::format_doctor(r));
-        m_runtime->setText(tr("%1 · %2 threads · %3 · %4")
-                               .arg(QString::fromStdString(r.device))
-                               .arg(r.threads)
-                               .arg(QString::fromStdString(r.precision))
-                               .arg(r.reference_blas ? tr("reference BLAS (slow!)")
-                                                     : QFileInfo(QString::fromStdString(r.blas_library)).fileName()));
-        m_runtime->setToolTip(m_doctorText);
-    });
+}
 
-    buildMenus();
+void MainWindow::restoreLayout() {
     QSettings s;
     restoreGeometry(s.value("window/geometry").toByteArray());
     restoreState(s.value("window/state").toByteArray());
@@ -175,6 +194,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     if (!s.contains("window/geometry") || !avail.contains(frameGeometry()))
         setGeometry(initialGeometry(avail));
     showPanel(s.value("window/panel", "Training").toString());
+}
+
+void MainWindow::offerInterruptedRun() {
     // The last run used, when it stopped before its last step (a crash, a closed window), is offered
     // for resuming.
     const QStringList recent = Workspace::recentRuns();

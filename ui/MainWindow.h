@@ -43,6 +43,16 @@ protected:
     void closeEvent(QCloseEvent* e) override;
 
 private:
+    void buildPanels();
+    /// The side bar (navigation and the help hint) beside the panels.
+    void buildCentral();
+    /// The running jobs and the runtime facts (measured off the UI thread).
+    void buildStatusBar();
+    void wirePanels();
+    /// The saved geometry and panel, within the screen.
+    void restoreLayout();
+    /// The last run used, when it stopped before its last step (a crash, a closed window), is offered for resuming.
+    void offerInterruptedRun();
     void buildMenus();
     void rebuildRecent();
     void openRunDialog();
