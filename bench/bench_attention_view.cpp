@@ -3,9 +3,9 @@
 // weights: the time does not depend on training), rollout, and drawing on the UI thread (the all-heads
 // grid and the large heatmap, replotted immediately, offscreen).
 // Usage: bench_attention_view [threads]   (run with QT_QPA_PLATFORM=offscreen)
-#include "nn/attention_capture.h"
+#include "nn/analysis/attention_capture.h"
 #include "nn/device.h"
-#include "nn/model.h"
+#include "nn/models/model.h"
 #include "ui/attention/HeadGrid.h"
 #include "ui/attention/Heatmap.h"
 

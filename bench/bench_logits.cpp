@@ -1,7 +1,7 @@
 // Prints a run's logits for given token ids as JSON (one row of vocab_size numbers per position), and
 // the ids its tokenizer gives a text: what bench/hf_reference.py compares with Hugging Face transformers.
 // Usage: bench_logits RUN ID...        bench_logits RUN --encode TEXT
-#include "nn/model_loader.h"
+#include "nn/models/model_loader.h"
 #include "twb/errors.h"
 
 #include <cstdio>

@@ -1,11 +1,11 @@
 // Generation speed on a 6-layer, 6-head, 384-wide, block-256 model with random weights:
 // KV cache against recomputing the context (1000 greedy tokens), beam search cost against width, and
 // batched sampling throughput. Usage: bench_sample [threads] [tokens] [cache-only|decoders]
-// `decoders`: the float32 libtorch path against the bf16 fast decoder (nn/fast_decode.h), alternated over
+// `decoders`: the float32 libtorch path against the bf16 fast decoder (nn/decoding/fast_decode.h), alternated over
 // 5 rounds in this process, with the weight bytes each streams per token and the bandwidth that implies.
+#include "nn/decoding/fast_decode.h"
+#include "nn/decoding/gpt_source.h"
 #include "nn/device.h"
-#include "nn/fast_decode.h"
-#include "nn/gpt_source.h"
 
 #include <torch/csrc/autograd/profiler_legacy.h>
 

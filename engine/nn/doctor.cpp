@@ -4,9 +4,9 @@
 
 #include "core/tokenizers/tokenizer.h"
 #include "core/util/cuda_driver.h"
-#include "nn/attention.h"
+#include "nn/decoding/fast_decode.h"
 #include "nn/device.h"
-#include "nn/fast_decode.h"
+#include "nn/models/attention.h"
 #include "twb/distributed.h"
 #include "twb/process.h"
 

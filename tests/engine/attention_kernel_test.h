@@ -1,7 +1,7 @@
 // Shared by tst_attention_kernels and tst_attention_sdpa: one attention layer, its definition written
 // out with einsum (sharing no code with either kernel), and a forward pass through a chosen kernel.
 #pragma once
-#include "nn/attention.h"
+#include "nn/models/attention.h"
 #include "test_util.h"
 
 #include <cmath>

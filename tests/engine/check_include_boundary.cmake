@@ -17,7 +17,7 @@ function(try_include header expect)
     message(FATAL_ERROR "${WHO}: #include \"${header}\" should compile with its include path and did not:\n${err}")
   elseif(expect STREQUAL "refused" AND rc EQUAL 0)
     message(FATAL_ERROR "${WHO}: #include \"${header}\" compiles, so ${WHO} can reach engine internals; "
-                        "its include path must hold engine/include and its own folders only")
+                        "its include path must hold engine/include, engine/include_nn and its own folders only")
   endif()
   message(STATUS "${WHO}: #include \"${header}\" ${expect}")
 endfunction()

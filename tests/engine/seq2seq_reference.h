@@ -2,7 +2,7 @@
 // definitions: pre-norm blocks, sinusoidal positions, exact GELU, tied embeddings), reading the model's
 // weights by name; and the tiny config the tests build their models from.
 #pragma once
-#include "nn/seq2seq_model.h"
+#include "nn/models/seq2seq_model.h"
 #include "twb/config.h"
 
 #include <torch/torch.h>

@@ -4,11 +4,11 @@
 // training, the KV cache and checkpoints with a head size apart from n_embd / n_head, frozen embeddings;
 // qk_norm: off is the model of before, on normalises each head's queries and keys (both families), and
 // the bf16 decoder and the GPT-2/GGUF exports refuse it by name.
-#include "nn/attention_capture.h"
-#include "nn/checkpoint.h"
-#include "nn/fast_decode.h"
-#include "nn/gpt_source.h"
-#include "nn/seq2seq_model.h"
+#include "nn/analysis/attention_capture.h"
+#include "nn/decoding/fast_decode.h"
+#include "nn/decoding/gpt_source.h"
+#include "nn/interchange/checkpoint.h"
+#include "nn/models/seq2seq_model.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"

@@ -3,9 +3,9 @@
 // cached prefix), a key-padding mask, and a whole model's logits, gradients and greedy text. Built only
 // against libtorch >= 2 (tests/CMakeLists.txt); the wheel pass of scripts/test.sh runs it.
 #include "attention_kernel_test.h"
-#include "nn/decoding.h"
-#include "nn/gpt_source.h"
-#include "nn/model.h"
+#include "nn/decoding/decoding.h"
+#include "nn/decoding/gpt_source.h"
+#include "nn/models/model.h"
 #include "twb/config.h"
 
 using namespace attention_test;

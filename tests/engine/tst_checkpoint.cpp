@@ -1,5 +1,5 @@
 // safetensors and checkpoints: round trip, refusal of truncated and mismatched files, atomic writes.
-#include "nn/checkpoint.h"
+#include "nn/interchange/checkpoint.h"
 #include "test_util.h"
 #include "twb/errors.h"
 

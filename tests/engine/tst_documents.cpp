@@ -4,8 +4,8 @@
 // for bit and samples from <bos> to <eos>; twb eval of a documents run scores documents as validation does.
 #include "core/data/document_index.h"
 #include "core/data/token_file.h"
-#include "nn/batcher.h"
-#include "nn/evaluator.h"
+#include "nn/training/batcher.h"
+#include "nn/training/evaluator.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"

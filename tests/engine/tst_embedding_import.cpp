@@ -3,8 +3,8 @@
 // messages that say so, a run's embedding comes over whole, and with freeze_embeddings the imported
 // rows (and the random ones) are still exactly there after training.
 #include "core/data/word_vectors.h"
-#include "nn/checkpoint.h"
-#include "nn/embedding_import.h"
+#include "nn/interchange/checkpoint.h"
+#include "nn/training/embedding_import.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"

@@ -1,8 +1,8 @@
 // The embedding explorer on hand-set embeddings: a tiny checkpoint whose token embedding (wte) rows
 // are chosen so that every neighbour, similarity and map coordinate is known by hand. The corpus fixes
 // the token frequencies (a > b > c > d > e > newline), so the map's choice of tokens is known too.
-#include "nn/checkpoint.h"
-#include "nn/embedding_geometry.h"
+#include "nn/analysis/embedding_geometry.h"
+#include "nn/interchange/checkpoint.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/embeddings.h"

@@ -3,9 +3,9 @@
 // weights and against the float32 model within bf16's precision, the same greedy text with and without
 // its KV cache, a prompt fed at once giving what it gives a token at a time, and decode_weights float32
 // giving the old path's results bit for bit.
-#include "nn/fast_decode.h"
-#include "nn/gpt_source.h"
-#include "nn/model_loader.h"
+#include "nn/decoding/fast_decode.h"
+#include "nn/decoding/gpt_source.h"
+#include "nn/models/model_loader.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"

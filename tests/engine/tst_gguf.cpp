@@ -5,7 +5,7 @@
 // torch's own float -> half conversion. Expected token spellings come from GPT-2's published
 // bytes_to_unicode table. Plus the refusals: each non-GPT-2 option and a char tokenizer named.
 #include "core/tokenizers/tokenizer.h"
-#include "nn/checkpoint.h"
+#include "nn/interchange/checkpoint.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"

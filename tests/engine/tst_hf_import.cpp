@@ -7,7 +7,7 @@
 // that each kind of bad file is refused with a message naming the file and the tensor or key.
 #include "core/tokenizers/gpt2_vocab.h"
 #include "core/tokenizers/tokenizer.h"
-#include "nn/model_loader.h"
+#include "nn/models/model_loader.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"

@@ -6,10 +6,10 @@
 // safetensors with its own writer, so reading another tool's files is checked too. Without
 // python3-torch the test says so and skips (scripts/setup.sh installs it; CI always runs it).
 #include "core/data/token_file.h"
-#include "nn/batcher.h"
-#include "nn/checkpoint.h"
-#include "nn/model.h"
-#include "nn/safetensors.h"
+#include "nn/interchange/checkpoint.h"
+#include "nn/interchange/safetensors.h"
+#include "nn/models/model.h"
+#include "nn/training/batcher.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/training.h"

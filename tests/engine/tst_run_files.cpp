@@ -9,10 +9,10 @@
 #include "twb/choices.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
-#include "twb/experiments.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
 #include "twb/run_info.h"
+#include "twb/runs_table.h"
 #include "twb/samples_history.h"
 #include "twb/text.h"
 

@@ -1,9 +1,9 @@
 // Decoding: each mode's defining property (a wide beam equals brute force, temperature's distribution by
 // a chi-square fit), the KV cache's equivalence, reproducible seeds, and the attention capture against a
 // reference computed the long way.
-#include "nn/attention_capture.h"
-#include "nn/gpt_source.h"
-#include "nn/model_loader.h"
+#include "nn/analysis/attention_capture.h"
+#include "nn/decoding/gpt_source.h"
+#include "nn/models/model_loader.h"
 #include "test_util.h"
 #include "twb/errors.h"
 #include "twb/session.h"

@@ -4,8 +4,8 @@
 // trainer's cross-attention probe timeline (frames per evaluation, exact across a resume, equal to a
 // capture of the checkpoint).
 #include "core/tokenizers/tokenizer.h"
-#include "nn/seq2seq_attention.h"
-#include "nn/seq2seq_model.h"
+#include "nn/analysis/seq2seq_attention.h"
+#include "nn/models/seq2seq_model.h"
 #include "seq2seq_reference.h"
 #include "test_util.h"
 #include "twb/dataset.h"

@@ -2,7 +2,7 @@
 // helpers exist, across many jobs in a row (the generation handshake), with two callers at once (the
 // second works alone), after idle helpers went to sleep, in slices when a job has more chunks than the
 // claim counter holds, and with a pool of one thread.
-#include "nn/spin_pool.h"
+#include "nn/decoding/spin_pool.h"
 
 #include <QtTest>
 

@@ -7,10 +7,10 @@
 // bf16 autocast near float32, divergence that stops naming the step with the last checkpoint intact,
 // checkpoint pruning with best.json, and "save a checkpoint now".
 #include "core/data/token_file.h"
-#include "nn/batcher.h"
-#include "nn/checkpoint.h"
-#include "nn/model.h"
-#include "nn/optimizer.h"
+#include "nn/interchange/checkpoint.h"
+#include "nn/models/model.h"
+#include "nn/training/batcher.h"
+#include "nn/training/optimizer.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"

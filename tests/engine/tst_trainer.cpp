@@ -2,9 +2,9 @@
 // checkpoint, bad settings stop with a message. Every test function makes its own runs, so each passes
 // alone and in any order (divergence is tst_train_step's).
 #include "core/data/token_file.h"
-#include "nn/checkpoint.h"
-#include "nn/optimizer.h"
-#include "nn/schedule.h"
+#include "nn/interchange/checkpoint.h"
+#include "nn/training/optimizer.h"
+#include "nn/training/schedule.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"

@@ -1,9 +1,9 @@
 // Reference baselines for a prepared dataset: uniform, unigram and add-k bigram models fitted on the
 // train split and scored on the validation split in the trainer's units.
+#include "twb/baselines.h"
 #include "core/data/token_file.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
-#include "twb/experiments.h"
 #include "twb/metrics.h"
 
 #include <cmath>

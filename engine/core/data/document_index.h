@@ -5,7 +5,7 @@
 // stream between documents may hold an <eos> separator, which lies outside every range). The pairs
 // are ordered and disjoint. One record per pair keeps it reusable by a later encoder-decoder, whose
 // source/target split can be a further field of a record. Owner of the files: this unit. Does not
-// build batches (nn/batcher does).
+// build batches (nn/training/batcher does).
 #pragma once
 #include <cstdint>
 #include <filesystem>

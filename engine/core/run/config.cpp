@@ -166,7 +166,7 @@ RunConfig::ParameterParts RunConfig::parameter_parts() const {
     p.norms = L * (2 * perNorm + qk) + (norm_position == NormPosition::Pre ? perNorm : 0);
     p.lm_head = tie_embeddings ? 0 : V * C;
     if (model_kind == ModelKind::EncoderDecoder) {
-        // nn/seq2seq_model: one shared token embedding (learned positions: one table per side), encoder
+        // nn/models/seq2seq_model: one shared token embedding (learned positions: one table per side), encoder
         // blocks as the decoder LM's, decoder blocks with a cross-attention (c_q, c_kv, c_proj) and a third norm.
         const int64_t E = encoder_layers(), Dl = decoder_layers();
         const int64_t self = C * 3 * A + b * 3 * A + A * C + b * C,

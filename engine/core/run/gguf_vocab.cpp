@@ -7,7 +7,7 @@
 #include "core/tokenizers/bytebpe.h"
 #include "core/tokenizers/gpt2_vocab.h"
 #include "twb/errors.h"
-#include "twb/gguf_export.h"
+#include "twb/gguf_check.h"
 #include "twb/run_folder.h"
 #include "twb/text.h"
 #include "twb/tokenizer.h"

@@ -3,7 +3,7 @@
 // counts, the key-values (typed), the tensor infos (name, dimensions fastest first, type, offset into the
 // data section), padding to general.alignment, then each tensor's bytes at an aligned offset. Knows the
 // container only (f32 and f16 tensors, the scalar and array types the metadata needs); which keys and
-// tensors make a model is nn/gguf_export.cpp's. Not thread-safe.
+// tensors make a model is nn/interchange/gguf_export.cpp's. Not thread-safe.
 #pragma once
 #include <cstdint>
 #include <filesystem>

@@ -1,7 +1,7 @@
 // The results table of a folder of runs (a sweep, or any workspace folder), from each run's
 // config.json and metrics.csv: what was varied, and the figures every run reports.
+#include "twb/runs_table.h"
 #include "twb/errors.h"
-#include "twb/experiments.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
 #include "twb/run_info.h"

@@ -1,7 +1,7 @@
 // The safetensors header, parsed and checked without torch (so it can be fuzzed alone): an 8-byte
 // little-endian length, then a JSON object {name: {dtype, shape, data_offsets}, "__metadata__": {...}}.
 // Every entry is checked against the data that follows: a known dtype, non-negative dimensions whose
-// product does not overflow, a byte range inside the data that matches shape x dtype size. nn/safetensors
+// product does not overflow, a byte range inside the data that matches shape x dtype size. nn/interchange/safetensors
 // builds the tensors from what this returns.
 #pragma once
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Sweep definitions: parsing an axis, the cells of a grid or a random draw from it, each cell's config
-// and folder name, and SWEEP/sweep.json. Running the cells is nn/sweep_runner.cpp's job.
+// and folder name, and SWEEP/sweep.json. Running the cells is nn/training/sweep_runner.cpp's job.
+#include "twb/sweep.h"
 #include "twb/errors.h"
-#include "twb/experiments.h"
 #include "twb/text.h"
 
 #include <nlohmann/json.hpp>

@@ -195,7 +195,7 @@ struct PreparedDataset {
 /// Every split is a token file {split}.bin (per pair: source ids, <eos>, target ids, <eos>) and a
 /// record index {split}.pairs in DocumentIndex's format: two [start, end) ranges per pair, source then
 /// target, each excluding its <eos>. A pair whose side is longer than max_tokens is dropped from
-/// training and counted; the decoder input starts with <bos> when batched (nn/pair_batcher).
+/// training and counted; the decoder input starts with <bos> when batched (nn/training/pair_batcher).
 struct ParallelPrepareOptions {
     std::string source, target;                // line-aligned files (the training pairs)
     std::string pairs;                         // or: a TSV file of pairs (instead of source/target)

@@ -2,7 +2,7 @@
 // goes, so the GUI opening a finished run and other tools read the curves back. And the figures every
 // evaluation reports, each computed from its definition in one place (split_metrics). Public API.
 #pragma once
-#include "twb/training.h"
+#include "twb/train_job.h"
 
 #include <cmath>
 #include <cstdint>

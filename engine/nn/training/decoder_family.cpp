@@ -1,11 +1,11 @@
 // The decoder LM's side of training (decoder_family.h).
 #include "nn/training/decoder_family.h"
 
-#include "nn/attention_capture.h"
-#include "nn/checkpoint.h"
+#include "nn/analysis/attention_capture.h"
 #include "nn/device.h"
-#include "nn/embedding_import.h"
-#include "nn/evaluator.h"
+#include "nn/interchange/checkpoint.h"
+#include "nn/training/embedding_import.h"
+#include "nn/training/evaluator.h"
 #include "twb/errors.h"
 #include "twb/metrics.h"
 #include "twb/probe.h"
@@ -46,11 +46,7 @@ void DecoderFamily::adopt_dataset(const PreparedDataset& data, RunConfig& cfg, c
         throw ConfigError(data.dir.string() +
                           " is a parallel dataset (translation pairs); train it with --set model_kind=encoder_decoder "
                           "or --preset multi30k");
-    if (cfg.vocab_size == 0)
-        cfg.vocab_size = data.vocab_size;
-    if (cfg.vocab_size != data.vocab_size)
-        throw ConfigError("config vocab_size " + std::to_string(cfg.vocab_size) + " differs from the dataset's " +
-                          std::to_string(data.vocab_size) + "; a run trains on one tokenizer");
+    adopt_vocab_size(data, cfg);
 }
 
 std::string DecoderFamily::subject(const RunConfig& cfg) const {

@@ -5,8 +5,8 @@
 #pragma once
 #include "core/data/document_index.h"
 #include "core/data/token_file.h"
-#include "nn/batcher.h"
-#include "nn/model.h"
+#include "nn/models/model.h"
+#include "nn/training/batcher.h"
 #include "nn/training/model_family.h"
 
 #include <memory>

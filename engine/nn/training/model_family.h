@@ -43,6 +43,10 @@ struct FamilyEval {
     double score = NAN;
 };
 
+/// Completes cfg.vocab_size from the dataset's (0 = the dataset's) and refuses another size: a run
+/// trains on one tokenizer. ConfigError naming both sizes.
+void adopt_vocab_size(const PreparedDataset& data, RunConfig& cfg);
+
 class ModelFamily {
 public:
     virtual ~ModelFamily() = default;

@@ -1,10 +1,10 @@
 // The encoder-decoder's side of training (seq2seq_family.h).
 #include "nn/training/seq2seq_family.h"
 
+#include "nn/analysis/seq2seq_attention.h"
+#include "nn/decoding/seq2seq_source.h"
 #include "nn/device.h"
-#include "nn/evaluator.h"
-#include "nn/seq2seq_attention.h"
-#include "nn/seq2seq_source.h"
+#include "nn/training/evaluator.h"
 #include "twb/bleu.h"
 #include "twb/errors.h"
 #include "twb/probe.h"
@@ -22,11 +22,7 @@ void Seq2SeqFamily::adopt_dataset(const PreparedDataset& data, RunConfig& cfg, c
         throw ConfigError(data.dir.string() +
                           " is not a parallel dataset, which model_kind=encoder_decoder needs; prepare one with "
                           "twb prepare --source FILE --target FILE (or --pairs TSV)");
-    if (cfg.vocab_size == 0)
-        cfg.vocab_size = data.vocab_size;
-    if (cfg.vocab_size != data.vocab_size)
-        throw ConfigError("config vocab_size " + std::to_string(cfg.vocab_size) + " differs from the dataset's " +
-                          std::to_string(data.vocab_size));
+    adopt_vocab_size(data, cfg);
     if (cfg.source_vocab_size == 0)
         cfg.source_vocab_size = data.source_vocab_size;
     if (cfg.source_vocab_size != data.source_vocab_size)

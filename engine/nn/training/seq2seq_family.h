@@ -5,9 +5,9 @@
 // cross-attention probe on the first validation pair. One process only.
 #pragma once
 #include "core/tokenizers/tokenizer.h"
-#include "nn/pair_batcher.h"
-#include "nn/seq2seq_model.h"
+#include "nn/models/seq2seq_model.h"
 #include "nn/training/model_family.h"
+#include "nn/training/pair_batcher.h"
 
 #include <memory>
 

@@ -3,10 +3,10 @@
 
 #include "core/util/memory.h"
 #include "nn/device.h"
-#include "nn/evaluator.h"
-#include "nn/module_weights.h"
-#include "nn/schedule.h"
+#include "nn/models/module_weights.h"
 #include "nn/training/decoder_family.h"
+#include "nn/training/evaluator.h"
+#include "nn/training/schedule.h"
 #include "nn/training/seq2seq_family.h"
 #include "twb/errors.h"
 #include "twb/text.h"
@@ -18,6 +18,14 @@ namespace twb::nn {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+
+void adopt_vocab_size(const PreparedDataset& data, RunConfig& cfg) {
+    if (cfg.vocab_size == 0)
+        cfg.vocab_size = data.vocab_size;
+    if (cfg.vocab_size != data.vocab_size)
+        throw ConfigError("config vocab_size " + std::to_string(cfg.vocab_size) + " differs from the dataset's " +
+                          std::to_string(data.vocab_size) + "; a run trains on one tokenizer");
+}
 
 TrainingRun::TrainingRun(std::unique_ptr<ModelFamily> family, const TrainJob& job, const TrainCallbacks& callbacks,
                          TrainControl* control)

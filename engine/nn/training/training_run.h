@@ -6,11 +6,11 @@
 // the TrainControl it is given may be touched from other threads.
 #pragma once
 #include "core/run/run_lock.h"
-#include "nn/checkpoint.h"
-#include "nn/communicator.h"
-#include "nn/optimizer.h"
-#include "nn/step_meter.h"
+#include "nn/interchange/checkpoint.h"
+#include "nn/training/communicator.h"
 #include "nn/training/model_family.h"
+#include "nn/training/optimizer.h"
+#include "nn/training/step_meter.h"
 #include "twb/metrics.h"
 #include "twb/precision.h"
 #include "twb/training.h"

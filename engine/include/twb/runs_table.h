@@ -1,0 +1,45 @@
+// The table of a folder of runs: each run summarised from its config.json and metrics.csv, the keys that
+// vary between them, and the table as Markdown (repeats grouped, mean ± sd) or CSV. Public API
+// (twb_core); no torch.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace twb {
+
+/// One run of a folder, summarised from its config.json and metrics.csv.
+struct RunSummary {
+    std::string dir;                            // run folder
+    std::string name;                           // its folder name
+    std::string display_name;                   // run.json's name (run_info.h), else the folder name
+    std::string notes;                          // run.json's notes
+    std::string created;                        // UTC, ISO 8601 (run_info.h)
+    std::map<std::string, std::string> config;  // every config key -> value as text
+    std::string status;                         // "running" (a trainer holds it), "finished", "interrupted", "empty"
+    int64_t steps = 0;                          // last step logged
+    int64_t parameters = 0;
+    double final_val_loss = NAN, best_val_loss = NAN;
+    double accuracy = NAN;       // at the last evaluation
+    double perplexity = NAN;     // exp(final val loss)
+    double bits_per_char = NAN;  // at the last evaluation
+    double tokens_per_s = NAN;   // median over logged steps
+    double wall_s = NAN;         // training time
+};
+
+/// Every run directly under folder (and the folder itself when it is a run), sorted by name.
+std::vector<RunSummary> collect_runs(const std::filesystem::path& folder);
+
+/// The config keys whose values differ between the runs (what was swept), in config order.
+std::vector<std::string> varied_keys(const std::vector<RunSummary>& runs);
+
+/// The table: one row per run, or with group_repeats one row per setting of the varied keys other than
+/// "seed", giving mean ± standard deviation of the losses, accuracy and bits per character.
+std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_repeats = true);
+std::string runs_table_csv(const std::vector<RunSummary>& runs);
+
+}  // namespace twb

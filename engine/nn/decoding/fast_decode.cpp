@@ -1,0 +1,524 @@
+// The fast single-token CPU decoder: bf16 weights (every matrix, the token embedding included), an AVX2+FMA gemv chosen
+// at run time, and one token's pass through the model in plain C++ (see fast_decode.h).
+#include "nn/decoding/fast_decode.h"
+
+#include "nn/decoding/spin_pool.h"
+
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TWB_X86 1
+#else
+#define TWB_X86 0
+#endif
+
+namespace twb::nn {
+
+bool cpu_has_avx2_fma() {
+#if TWB_X86 && (defined(__GNUC__) || defined(__clang__))
+    static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return yes;
+#else
+    return false;
+#endif
+}
+
+uint16_t to_bf16(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u)  // NaN: keep it a (quiet) NaN
+        return static_cast<uint16_t>((u >> 16) | 0x40u);
+    u += 0x7fffu + ((u >> 16) & 1u);  // round to nearest, ties to even
+    return static_cast<uint16_t>(u >> 16);
+}
+
+float from_bf16(uint16_t b) {
+    const uint32_t u = static_cast<uint32_t>(b) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+Bf16Matrix Bf16Matrix::from(const torch::Tensor& weight, const torch::Tensor& bias) {
+    Bf16Matrix m;
+    const auto w = weight.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+    m.rows = w.size(0);
+    m.cols = w.size(1);
+    m.w.resize(static_cast<size_t>(m.rows * m.cols));
+    const float* p = w.data_ptr<float>();
+    for (size_t i = 0; i < m.w.size(); ++i)
+        m.w[i] = to_bf16(p[i]);
+    if (bias.defined()) {
+        const auto b = bias.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+        m.bias.assign(b.data_ptr<float>(), b.data_ptr<float>() + b.numel());
+    }
+    return m;
+}
+
+void gemv_bf16_reference(const Bf16Matrix& m, const float* x, float* y) {
+    for (int64_t r = 0; r < m.rows; ++r) {
+        const uint16_t* w = m.w.data() + r * m.cols;
+        float s = 0;
+        for (int64_t c = 0; c < m.cols; ++c)
+            s += from_bf16(w[c]) * x[c];
+        y[r] = m.bias.empty() ? s : s + m.bias[static_cast<size_t>(r)];
+    }
+}
+
+namespace {
+
+// ---------------------------------------------------------------- kernels
+
+// Rows r0..r1 of Y (n x rows) for the n inputs X (n x cols).
+void gemm_rows_portable(const Bf16Matrix& m, const float* X, float* Y, int64_t n, int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+        const uint16_t* w = m.w.data() + r * m.cols;
+        for (int64_t t = 0; t < n; ++t) {
+            const float* x = X + t * m.cols;
+            float s = 0;
+            for (int64_t c = 0; c < m.cols; ++c)
+                s += from_bf16(w[c]) * x[c];
+            Y[t * m.rows + r] = s;
+        }
+    }
+}
+
+float dot_portable(const float* a, const float* b, int64_t n) {
+    float s = 0;
+    for (int64_t i = 0; i < n; ++i)
+        s += a[i] * b[i];
+    return s;
+}
+
+void axpy_portable(float a, const float* x, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+        y[i] += a * x[i];
+}
+
+#if TWB_X86
+__attribute__((target("avx2,fma"))) inline float hsum(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
+    return _mm_cvtss_f32(s);
+}
+
+// Four rows at a time share each load of x. Sixteen bf16 weights come in one 256-bit load whose eight
+// 32-bit lanes each hold two of them: the low halves shifted up and the high halves masked are the even
+// and the odd columns as fp32, two ALU operations per 16 weights. XP holds each x in that order (per block
+// of 16 columns: the 8 even, then the 8 odd ones). Two accumulators per row keep eight FMA chains in
+// flight. With n inputs the four rows (at most 12 KB) stay in L1 while every input passes over them.
+__attribute__((target("avx2,fma"))) void gemm_rows_avx2(const Bf16Matrix& m, const float* X, const float* XP, float* Y,
+                                                        int64_t n, int64_t r0, int64_t r1) {
+    const int64_t C = m.cols, R = m.rows, c16 = C & ~int64_t{15};
+    const __m256i hiMask = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
+    int64_t r = r0;
+    for (; r + 4 <= r1; r += 4) {
+        const uint16_t* w[4] = {m.w.data() + r * C, m.w.data() + (r + 1) * C, m.w.data() + (r + 2) * C,
+                                m.w.data() + (r + 3) * C};
+        for (int64_t t = 0; t < n; ++t) {
+            const float *x = X + t * C, *xp = XP + t * C;
+            __m256 a[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+            __m256 b[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+            for (int64_t c = 0; c < c16; c += 16) {
+                // The next four rows' same columns into L1 ahead of their turn: four interleaved row streams
+                // are more than the hardware prefetcher follows well (1.4x on the bench model).
+                for (int k = 0; k < 4; ++k)
+                    _mm_prefetch(reinterpret_cast<const char*>(w[k] + 4 * C + c), _MM_HINT_T0);
+                const __m256 xe = _mm256_loadu_ps(xp + c), xo = _mm256_loadu_ps(xp + c + 8);
+                for (int k = 0; k < 4; ++k) {
+                    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w[k] + c));
+                    a[k] = _mm256_fmadd_ps(_mm256_castsi256_ps(_mm256_slli_epi32(v, 16)), xe, a[k]);
+                    b[k] = _mm256_fmadd_ps(_mm256_castsi256_ps(_mm256_and_si256(v, hiMask)), xo, b[k]);
+                }
+            }
+            for (int k = 0; k < 4; ++k) {
+                float s = hsum(_mm256_add_ps(a[k], b[k]));
+                for (int64_t c = c16; c < C; ++c)
+                    s += from_bf16(w[k][c]) * x[c];
+                Y[t * R + r + k] = s;
+            }
+        }
+    }
+    for (; r < r1; ++r) {
+        const uint16_t* w = m.w.data() + r * C;
+        for (int64_t t = 0; t < n; ++t) {
+            const float *x = X + t * C, *xp = XP + t * C;
+            __m256 a = _mm256_setzero_ps(), b = _mm256_setzero_ps();
+            for (int64_t c = 0; c < c16; c += 16) {
+                const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + c));
+                a = _mm256_fmadd_ps(_mm256_castsi256_ps(_mm256_slli_epi32(v, 16)), _mm256_loadu_ps(xp + c), a);
+                b = _mm256_fmadd_ps(_mm256_castsi256_ps(_mm256_and_si256(v, hiMask)), _mm256_loadu_ps(xp + c + 8), b);
+            }
+            float s = hsum(_mm256_add_ps(a, b));
+            for (int64_t c = c16; c < C; ++c)
+                s += from_bf16(w[c]) * x[c];
+            Y[t * R + r] = s;
+        }
+    }
+}
+
+__attribute__((target("avx2,fma"))) float dot_avx2(const float* a, const float* b, int64_t n) {
+    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
+        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8), s1);
+    }
+    for (; i + 8 <= n; i += 8)
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
+    float s = hsum(_mm256_add_ps(s0, s1));
+    for (; i < n; ++i)
+        s += a[i] * b[i];
+    return s;
+}
+
+__attribute__((target("avx2,fma"))) void axpy_avx2(float a, const float* x, float* y, int64_t n) {
+    const __m256 av = _mm256_set1_ps(a);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(y + i, _mm256_fmadd_ps(av, _mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i)));
+    for (; i < n; ++i)
+        y[i] += a * x[i];
+}
+#endif
+
+float dot(const float* a, const float* b, int64_t n, bool avx2) {
+#if TWB_X86
+    if (avx2)
+        return dot_avx2(a, b, n);
+#endif
+    (void)avx2;
+    return dot_portable(a, b, n);
+}
+
+void axpy(float a, const float* x, float* y, int64_t n, bool avx2) {
+#if TWB_X86
+    if (avx2)
+        return axpy_avx2(a, x, y, n);
+#endif
+    (void)avx2;
+    axpy_portable(a, x, y, n);
+}
+
+}  // namespace
+
+void gemv_bf16(const Bf16Matrix& m, const float* x, float* y, bool avx2) {
+    gemm_bf16(m, x, y, 1, avx2);
+}
+
+void gemm_bf16(const Bf16Matrix& m, const float* X, float* Y, int64_t n, bool avx2) {
+    // Each x in the AVX2 kernel's order: per 16 columns, the even ones then the odd ones.
+    thread_local std::vector<float> xp;
+    const int64_t C = m.cols;
+    if (avx2) {
+        xp.resize(static_cast<size_t>(n * C));
+        for (int64_t t = 0; t < n; ++t)
+            for (int64_t c = 0; c + 16 <= C; c += 16)
+                for (int64_t j = 0; j < 8; ++j) {
+                    xp[static_cast<size_t>(t * C + c + j)] = X[t * C + c + 2 * j];
+                    xp[static_cast<size_t>(t * C + c + 8 + j)] = X[t * C + c + 2 * j + 1];
+                }
+    }
+    const float* xpp = xp.data();
+    auto rows = [&](int64_t r0, int64_t r1) {
+#if TWB_X86
+        if (avx2)
+            return gemm_rows_avx2(m, X, xpp, Y, n, r0, r1);
+#endif
+        gemm_rows_portable(m, X, Y, n, r0, r1);
+    };
+    // The rows split over the intra-op threads through the spinning pool (OpenMP's passive threads wake
+    // too slowly for products this short), in chunks of whole four-row groups, four chunks a thread so
+    // that a late helper holds up little; only products of 64K weights and up (the 384 x 384 projection).
+    const int threads = at::get_num_threads();
+    constexpr int64_t kSplitFrom = 1 << 16;
+    const int64_t blocks = (m.rows + 3) / 4;
+    if (threads > 1 && m.rows * C * n >= kSplitFrom && blocks > 1) {
+        const int64_t chunks = std::min<int64_t>(blocks, 4 * threads), per = (blocks + chunks - 1) / chunks;
+        SpinPool::shared(threads)->run(
+            chunks, [&](int64_t i) { rows(std::min(m.rows, i * per * 4), std::min(m.rows, (i + 1) * per * 4)); });
+    } else {
+        rows(0, m.rows);
+    }
+    if (!m.bias.empty())
+        for (int64_t t = 0; t < n; ++t)
+            for (int64_t r = 0; r < m.rows; ++r)
+                Y[t * m.rows + r] += m.bias[static_cast<size_t>(r)];
+}
+
+// ---------------------------------------------------------------- weights
+
+int64_t FastWeights::streamed_bytes() const {
+    int64_t n = lm_head.rows * lm_head.cols;
+    for (const auto& l : layers)
+        n += l.c_attn.rows * l.c_attn.cols + l.attn_proj.rows * l.attn_proj.cols + l.c_fc.rows * l.c_fc.cols +
+             l.mlp_proj.rows * l.mlp_proj.cols;
+    return 2 * n;
+}
+
+std::string fast_decode_unsupported(const RunConfig& c) {
+    if (c.head_dim() <= 0 || c.n_head <= 0)
+        return "the model has no attention heads";
+    if (c.position == Position::Rotary && c.head_dim() % 2 != 0)
+        return "rotary positions need an even head size";
+    if (c.qk_norm)
+        return "qk_norm: the bf16 decoder has no norm of the heads' queries and keys";
+    return {};
+}
+
+namespace {
+FastWeights::Norm norm_of(const Norm& n) {
+    FastWeights::Norm out;
+    auto w = n->weight.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+    out.weight.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+    if (n->bias.defined()) {
+        auto b = n->bias.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+        out.bias.assign(b.data_ptr<float>(), b.data_ptr<float>() + b.numel());
+    }
+    return out;
+}
+}  // namespace
+
+std::shared_ptr<const FastWeights> make_fast_weights(const GPT& model_, bool avx2) {
+    torch::NoGradGuard ng;
+    GPT model = model_;  // a handle to the same module (ModuleList's operator[] is not const)
+    auto f = std::make_shared<FastWeights>();
+    const RunConfig& c = model->config();
+    f->config = c;
+    f->avx2 = avx2;
+    auto tr = model->transformer;
+    if (c.position == Position::Learned)
+        f->pos_table = tr->wpe->weight.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+    else if (c.position == Position::Sinusoidal)
+        f->pos_table = sinusoidal_table(c.block_size, c.n_embd).contiguous();
+    else {
+        auto [cs, sn] = rotary_tables(c.block_size, c.head_dim());
+        cs = cs.contiguous();
+        sn = sn.contiguous();
+        f->rope_cos.assign(cs.data_ptr<float>(), cs.data_ptr<float>() + cs.numel());
+        f->rope_sin.assign(sn.data_ptr<float>(), sn.data_ptr<float>() + sn.numel());
+    }
+    for (size_t i = 0; i < tr->h->size(); ++i) {
+        const auto* b = tr->h[i]->as<Block>();
+        FastWeights::Layer l;
+        l.ln_1 = norm_of(b->ln_1);
+        l.ln_2 = norm_of(b->ln_2);
+        l.c_attn = Bf16Matrix::from(b->attn->c_attn->weight, b->attn->c_attn->bias);
+        l.attn_proj = Bf16Matrix::from(b->attn->c_proj->weight, b->attn->c_proj->bias);
+        l.c_fc = Bf16Matrix::from(b->mlp->c_fc->weight, b->mlp->c_fc->bias);
+        l.mlp_proj = Bf16Matrix::from(b->mlp->c_proj->weight, b->mlp->c_proj->bias);
+        f->layers.push_back(std::move(l));
+    }
+    if (tr->ln_f) {
+        f->ln_f = norm_of(tr->ln_f);
+        f->has_ln_f = true;
+    }
+    f->lm_head = Bf16Matrix::from(model->lm_head ? model->lm_head->weight : tr->wte->weight);
+    if (model->lm_head)
+        f->embed = Bf16Matrix::from(tr->wte->weight);
+    return f;
+}
+
+// ---------------------------------------------------------------- decoder
+
+FastDecoder::FastDecoder(std::shared_ptr<const FastWeights> w) : m_w(std::move(w)) {
+    const auto& c = m_w->config;
+    const int64_t A = static_cast<int64_t>(c.n_head) * c.head_dim();
+    const size_t cache = static_cast<size_t>(A) * static_cast<size_t>(c.block_size);
+    m_k.assign(m_w->layers.size(), std::vector<float>(cache));
+    m_v.assign(m_w->layers.size(), std::vector<float>(cache));
+    m_logits.resize(static_cast<size_t>(m_w->lm_head.rows));
+}
+
+namespace {
+
+/// LayerNorm (torch's: biased variance, eps inside the root) or RMSNorm, of n values into out.
+void normalise(const float* x, float* out, int64_t n, const FastWeights::Norm& p, NormKind kind, double eps) {
+    if (kind == NormKind::LayerNorm) {
+        double mean = 0, var = 0;
+        for (int64_t i = 0; i < n; ++i)
+            mean += x[i];
+        mean /= static_cast<double>(n);
+        for (int64_t i = 0; i < n; ++i)
+            var += (x[i] - mean) * (x[i] - mean);
+        var /= static_cast<double>(n);
+        const double inv = 1.0 / std::sqrt(var + eps);
+        for (int64_t i = 0; i < n; ++i) {
+            const float v = static_cast<float>((x[i] - mean) * inv) * p.weight[static_cast<size_t>(i)];
+            out[i] = p.bias.empty() ? v : v + p.bias[static_cast<size_t>(i)];
+        }
+        return;
+    }
+    double ms = 0;
+    for (int64_t i = 0; i < n; ++i)
+        ms += static_cast<double>(x[i]) * x[i];
+    const float inv = static_cast<float>(1.0 / std::sqrt(ms / static_cast<double>(n) + eps));
+    for (int64_t i = 0; i < n; ++i)
+        out[i] = x[i] * inv * p.weight[static_cast<size_t>(i)];
+}
+
+/// The activation in place, with libm's erf and tanh (what libtorch's kernels compute, to within an ulp
+/// or two): a libtorch op per row cost ~100 us, more than the row's MLP product.
+void activate_inplace(float* h, int64_t n, Activation a) {
+    switch (a) {
+        case Activation::Relu:
+            for (int64_t i = 0; i < n; ++i)
+                h[i] = h[i] > 0.0f ? h[i] : 0.0f;
+            return;
+        case Activation::GeluTanh: {
+            const float k = 0.7978845608028654f;  // sqrt(2 / pi)
+            for (int64_t i = 0; i < n; ++i) {
+                const float x = h[i];
+                h[i] = 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
+            }
+            return;
+        }
+        case Activation::Gelu:
+            for (int64_t i = 0; i < n; ++i)
+                h[i] = 0.5f * h[i] * (1.0f + std::erf(h[i] * 0.7071067811865476f));
+            return;
+    }
+}
+
+/// Rotates the two halves of a head's D channels (GPT-NeoX layout) by position p.
+void rotate(float* v, int64_t D, const float* cs, const float* sn) {
+    const int64_t half = D / 2;
+    for (int64_t i = 0; i < half; ++i) {
+        const float a = v[i], b = v[i + half];
+        v[i] = a * cs[i] - b * sn[i];
+        v[i + half] = a * sn[i] + b * cs[i];
+    }
+}
+
+}  // namespace
+
+const std::vector<float>& FastDecoder::feed(const int32_t* tokens, int64_t n) {
+    TORCH_CHECK(n > 0, "fast decoder: nothing to feed");
+    // Chunks of 32 tokens: each weight matrix is streamed once per chunk, while the chunk's activations
+    // (at most 32 x 4 x n_embd floats per matrix input) stay in the caches.
+    constexpr int64_t kChunk = 32;
+    for (int64_t done = 0; done < n;) {
+        const int64_t len = std::min(kChunk, n - done);
+        feed_chunk(tokens + done, len, done + len == n);
+        done += len;
+    }
+    return m_logits;
+}
+
+void FastDecoder::feed_chunk(const int32_t* tokens, int64_t n, bool logits) {
+    const FastWeights& w = *m_w;
+    const RunConfig& c = w.config;
+    const int64_t C = c.n_embd, H = c.n_head, D = c.head_dim(), A = H * D, F = c.ffn_dim(), P0 = m_len;
+    const int64_t cap = c.block_size;
+    TORCH_CHECK(P0 + n <= cap, "fast decoder: position ", P0 + n - 1, " is past block_size ", cap);
+    const Bf16Matrix& E = w.embedding();
+    for (int64_t t = 0; t < n; ++t)
+        TORCH_CHECK(tokens[t] >= 0 && tokens[t] < E.rows, "fast decoder: token ", tokens[t],
+                    " is outside the vocabulary");
+    const bool avx2 = w.avx2;
+    auto fit = [n](std::vector<float>& v, int64_t per) {
+        if (static_cast<int64_t>(v.size()) < n * per)
+            v.resize(static_cast<size_t>(n * per));
+        return v.data();
+    };
+    float *xs = fit(m_x, C), *hs = fit(m_h, C), *qkv = fit(m_qkv, 3 * A), *att = fit(m_att, A), *ys = fit(m_y, C),
+          *ff = fit(m_ff, F);
+    fit(m_scores, H * cap);  // a row of scores per (token, head)
+    for (int64_t t = 0; t < n; ++t) {
+        float* x = xs + t * C;
+        for (int64_t i = 0; i < C; ++i)
+            x[i] = from_bf16(E.w[static_cast<size_t>(tokens[t] * C + i)]);
+        if (w.pos_table.defined()) {
+            const float* pe = w.pos_table.data_ptr<float>() + (P0 + t) * C;
+            for (int64_t i = 0; i < C; ++i)
+                x[i] += pe[i];
+        }
+    }
+    const bool post = c.norm_position == NormPosition::Post;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(D));
+    // The norms of every token's residual stream into hs (pre-norm), or in place (post-norm: after the sum).
+    auto norm_all = [&](const FastWeights::Norm& p, float* out) {
+        for (int64_t t = 0; t < n; ++t)
+            normalise(xs + t * C, out + t * C, C, p, c.norm, c.norm_eps);
+    };
+    auto add_all = [&]() {
+        for (int64_t i = 0; i < n * C; ++i)
+            xs[i] += ys[i];
+    };
+    for (size_t li = 0; li < w.layers.size(); ++li) {
+        const auto& L = w.layers[li];
+        // Attention: pre-norm reads ln_1(x), post-norm reads x.
+        if (!post)
+            norm_all(L.ln_1, hs);
+        gemm_bf16(L.c_attn, post ? xs : hs, qkv, n, avx2);
+        float *kc = m_k[li].data(), *vc = m_v[li].data();
+        for (int64_t t = 0; t < n; ++t) {  // every token's key and value into the cache first
+            const int64_t P = P0 + t;
+            float *q = qkv + t * 3 * A, *k = q + A, *v = q + 2 * A;
+            if (!w.rope_cos.empty())
+                for (int64_t h = 0; h < H; ++h) {
+                    rotate(q + h * D, D, w.rope_cos.data() + P * (D / 2), w.rope_sin.data() + P * (D / 2));
+                    rotate(k + h * D, D, w.rope_cos.data() + P * (D / 2), w.rope_sin.data() + P * (D / 2));
+                }
+            for (int64_t h = 0; h < H; ++h) {
+                std::memcpy(kc + (h * cap + P) * D, k + h * D, static_cast<size_t>(D) * 4);
+                std::memcpy(vc + (h * cap + P) * D, v + h * D, static_cast<size_t>(D) * 4);
+            }
+        }
+        // Then each token's heads attend to the positions up to its own, a (token, head) per chunk.
+        SpinPool::shared(at::get_num_threads())->run(n * H, [&](int64_t job) {
+            const int64_t t = job / H, h = job % H, S = P0 + t + 1;
+            const float* q = qkv + t * 3 * A;
+            const float* kh = kc + h * cap * D;
+            const float* vh = vc + h * cap * D;
+            float* s = m_scores.data() + job * cap;
+            float mx = -std::numeric_limits<float>::infinity();
+            for (int64_t j = 0; j < S; ++j) {
+                s[j] = static_cast<float>(dot(q + h * D, kh + j * D, D, avx2) * scale);
+                mx = std::max(mx, s[j]);
+            }
+            float sum = 0;
+            for (int64_t j = 0; j < S; ++j) {
+                s[j] = std::exp(s[j] - mx);
+                sum += s[j];
+            }
+            float* y = att + t * A + h * D;
+            std::fill(y, y + D, 0.0f);
+            const float inv = 1.0f / sum;
+            for (int64_t j = 0; j < S; ++j)
+                axpy(s[j] * inv, vh + j * D, y, D, avx2);
+        });
+        gemm_bf16(L.attn_proj, att, ys, n, avx2);
+        add_all();
+        if (post)
+            norm_all(L.ln_1, xs);
+        // MLP.
+        if (!post)
+            norm_all(L.ln_2, hs);
+        gemm_bf16(L.c_fc, post ? xs : hs, ff, n, avx2);
+        for (int64_t t = 0; t < n; ++t)  // a row at a time, as one token's step does (the same rounding)
+            activate_inplace(ff + t * F, F, c.activation);
+        gemm_bf16(L.mlp_proj, ff, ys, n, avx2);
+        add_all();
+        if (post)
+            norm_all(L.ln_2, xs);
+    }
+    m_len += n;
+    if (!logits)
+        return;
+    const float* fin = xs + (n - 1) * C;  // the last token's
+    if (w.has_ln_f) {
+        normalise(fin, hs, C, w.ln_f, c.norm, c.norm_eps);
+        fin = hs;
+    }
+    gemv_bf16(w.lm_head, fin, m_logits.data(), avx2);
+}
+
+}  // namespace twb::nn

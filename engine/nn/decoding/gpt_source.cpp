@@ -1,0 +1,94 @@
+// GptSource: a GPT's next-token logits with the KV cache and the context window policy.
+#include "nn/decoding/gpt_source.h"
+
+#include <algorithm>
+
+namespace twb::nn {
+
+GptSource::GptSource(GPT model, torch::Device device, bool use_cache, std::shared_ptr<const FastWeights> fast)
+    : m_model(std::move(model)), m_device(device), m_useCache(use_cache) {
+    m_model->eval();
+    if (fast)
+        m_fast = std::make_unique<FastDecoder>(std::move(fast));
+}
+
+int64_t GptSource::window_start(int64_t n) const {
+    const int64_t block = m_model->config().block_size;
+    if (n <= block)
+        return 0;
+    const int64_t half = std::max<int64_t>(1, block / 2);
+    return (n - block + half - 1) / half * half;
+}
+
+void GptSource::reset() {
+    m_cache.clear();
+    m_cacheStart = -1;
+    m_cacheLen = 0;
+    m_fastStart = -1;
+}
+
+void GptSource::reorder(const std::vector<int64_t>& parents) {
+    m_fastStart = -1;  // the rows are other sequences now
+    if (m_cache.empty())
+        return;
+    auto idx = torch::tensor(parents, torch::kInt64).to(m_device);
+    for (auto& c : m_cache)
+        c.reorder(idx);
+}
+
+torch::Tensor GptSource::fast_logits(const std::vector<int32_t>& seq) {
+    // The same window policy as the libtorch path, so the text is the same with and without the cache.
+    // Without the cache the whole window is fed again for every token.
+    const int64_t n = static_cast<int64_t>(seq.size()), ws = window_start(n);
+    if (!m_useCache || m_fastStart != ws || m_fast->length() >= n - ws) {
+        m_fast->reset();
+        m_fastStart = ws;
+    }
+    // What the cache lacks (a prompt, a refilled window, or the one new token) in one feed.
+    const int64_t from = ws + m_fast->length();
+    const std::vector<float>* logits = &m_fast->feed(seq.data() + from, n - from);
+    auto out = torch::empty({1, static_cast<int64_t>(logits->size())}, torch::kFloat32);
+    std::copy(logits->begin(), logits->end(), out.data_ptr<float>());
+    return out;
+}
+
+torch::Tensor GptSource::next_logits(const std::vector<std::vector<int32_t>>& seqs) {
+    torch::NoGradGuard ng;
+    const int64_t B = static_cast<int64_t>(seqs.size()), n = static_cast<int64_t>(seqs[0].size());
+    if (m_fast && B == 1) {
+        m_cache.clear();  // the libtorch cache no longer matches
+        return fast_logits(seqs[0]);
+    }
+    m_fastStart = -1;
+    const int64_t ws = window_start(n);
+    auto rows = [&](int64_t from, int64_t to) {
+        auto t = torch::empty({B, to - from}, torch::kInt64);
+        auto* p = t.data_ptr<int64_t>();
+        for (int64_t b = 0; b < B; ++b)
+            for (int64_t i = from; i < to; ++i)
+                p[b * (to - from) + (i - from)] = seqs[static_cast<size_t>(b)][static_cast<size_t>(i)];
+        return t.to(m_device);
+    };
+    ForwardOptions fo;
+    fo.last_only = true;
+    torch::Tensor logits;
+    if (!m_useCache) {
+        logits = m_model->forward(rows(ws, n), fo);
+    } else {
+        // A new window, a sequence that did not grow, or another batch size: start the cache afresh.
+        const bool refill = m_cache.empty() || m_cacheStart != ws || m_cacheLen >= n - ws ||
+                            (m_cache[0].k.defined() && m_cache[0].k.size(0) != B);
+        if (refill) {
+            m_cache.assign(m_model->transformer->h->size(), LayerCache());
+            m_cacheStart = ws;
+            m_cacheLen = 0;
+        }
+        fo.cache = &m_cache;
+        fo.pos_offset = m_cacheLen;
+        logits = m_model->forward(rows(ws + m_cacheLen, n), fo);
+        m_cacheLen = n - ws;
+    }
+    return logits.select(1, 0).to(torch::kCPU, torch::kFloat32);  // (B, V)
+}
+
+}  // namespace twb::nn

@@ -1,0 +1,38 @@
+// A trained GPT as a LogitsSource, with or without the KV cache, and the context window policy: when
+// the context fills block_size, the oldest half is dropped (with or without the cache, so both give
+// the same text) and the cache is refilled once per block_size/2 tokens.
+#pragma once
+#include "nn/decoding/decoding.h"
+#include "nn/decoding/fast_decode.h"
+#include "nn/models/model.h"
+
+#include <memory>
+#include <vector>
+
+namespace twb::nn {
+
+/// A trained GPT as a LogitsSource, with or without the KV cache. Given converted weights (fast), a single
+/// sequence is decoded by the FastDecoder (bf16 weights, fused CPU step); batches and beams of more than
+/// one sequence take the libtorch path.
+class GptSource : public LogitsSource {
+public:
+    GptSource(GPT model, torch::Device device, bool use_cache, std::shared_ptr<const FastWeights> fast = nullptr);
+    torch::Tensor next_logits(const std::vector<std::vector<int32_t>>& seqs) override;
+    void reorder(const std::vector<int64_t>& parents) override;
+    void reset() override;
+    /// Window start for a sequence of length n: 0 until n > block_size, then moves in steps of block/2.
+    int64_t window_start(int64_t n) const;
+
+private:
+    torch::Tensor fast_logits(const std::vector<int32_t>& seq);
+    GPT m_model;
+    torch::Device m_device;
+    bool m_useCache;
+    std::vector<LayerCache> m_cache;
+    int64_t m_cacheStart = -1;  // window start the cache was filled for
+    int64_t m_cacheLen = 0;     // tokens of the window in the cache
+    std::unique_ptr<FastDecoder> m_fast;
+    int64_t m_fastStart = -1;  // window start the fast decoder's cache holds (-1: nothing valid)
+};
+
+}  // namespace twb::nn

@@ -1,0 +1,207 @@
+// twb::Translator (translation.h): an encoder-decoder run's checkpoint, translating and evaluating.
+#include "twb/translation.h"
+
+#include "core/run/checkpoint_state.h"
+#include "core/tokenizers/tokenizer.h"
+#include "nn/decoding/seq2seq_source.h"
+#include "nn/decoding/translator_impl.h"
+#include "nn/decoding/translator_stream.h"
+#include "nn/device.h"
+#include "nn/interchange/checkpoint.h"
+#include "nn/training/evaluator.h"
+#include "nn/training/pair_batcher.h"
+#include "twb/dataset.h"
+#include "twb/errors.h"
+#include "twb/run_folder.h"
+#include "twb/text.h"
+
+namespace twb {
+
+namespace fs = std::filesystem;
+
+void TranslateOptions::validate() const {
+    if (beam_width < 1 || beam_width > 64)
+        throw ConfigError("beam width must be between 1 and 64 (got " + std::to_string(beam_width) + ")");
+    if (!(max_length_ratio > 0) || max_length_extra < 0)
+        throw ConfigError("the maximum length ratio must be positive and the extra tokens at least 0");
+    if (batch_size < 1)
+        throw ConfigError("batch size must be at least 1");
+}
+
+Translator::Translator() : d(std::make_unique<Impl>()) {}
+Translator::~Translator() = default;
+
+bool is_encoder_decoder_run(const std::string& run) {
+    const fs::path ck = find_checkpoint(run, "last");
+    const auto st = parse_checkpoint_state(read_file(ck / "state.json"), (ck / "state.json").string());
+    return st.config.model_kind == ModelKind::EncoderDecoder;
+}
+
+void Translator::open(const std::string& run, const std::string& which) {
+    const fs::path ck = find_checkpoint(run, which);
+    auto loaded = nn::read_checkpoint(ck);
+    if (loaded.state.config.model_kind != ModelKind::EncoderDecoder)
+        throw InputError(ck.string() +
+                         " is a decoder LM run, not a translation model; train one with --set "
+                         "model_kind=encoder_decoder on a parallel dataset, or generate with twb sample");
+    d->cfg = loaded.state.config;
+    d->step = loaded.state.step;
+    d->checkpoint = ck.string();
+    nn::apply_threads(d->cfg.threads);
+    d->device = nn::resolve_device(d->cfg.device);
+    d->model = nn::Seq2Seq(d->cfg);
+    d->model->to(d->device);
+    nn::load_weights(d->model->named_weights(), loaded.weights, ck.string());
+    d->model->eval();
+    const fs::path runDir = ck.parent_path().parent_path();
+    d->tok = fs::exists(runDir / "tokenizer" / "tokenizer.json") ? load_tokenizer(runDir / "tokenizer")
+                                                                 : load_tokenizer(d->cfg.data_dir);
+    if (d->tok->vocab_size() != d->cfg.vocab_size)
+        throw FormatError("the tokenizer has " + std::to_string(d->tok->vocab_size()) + " tokens but the model " +
+                          std::to_string(d->cfg.vocab_size) + "; the run's tokenizer files do not belong to it");
+    if (d->cfg.source_vocab_size > 0) {
+        const fs::path own = runDir / "source_tokenizer", data = fs::path(d->cfg.data_dir) / "source_tokenizer";
+        if (!fs::exists(own / "tokenizer.json") && !fs::exists(data / "tokenizer.json"))
+            throw FormatError(own.string() +
+                              ": missing; the run has separate vocabularies and needs its source "
+                              "side's tokenizer (copy it from the dataset's source_tokenizer folder)");
+        d->src_tok = load_tokenizer(fs::exists(own / "tokenizer.json") ? own : data);
+        if (d->src_tok->vocab_size() != d->cfg.source_vocab_size)
+            throw FormatError("the source tokenizer has " + std::to_string(d->src_tok->vocab_size()) +
+                              " tokens but the model's source embedding " + std::to_string(d->cfg.source_vocab_size) +
+                              "; the run's tokenizer files do not belong to it");
+    }
+}
+
+std::string Translator::checkpoint() const {
+    return d->checkpoint;
+}
+
+int64_t Translator::step() const {
+    return d->step;
+}
+
+namespace {
+std::vector<std::vector<int32_t>> translate_ids(nn::Seq2Seq& model, const Tokenizer& tok,
+                                                const std::vector<std::vector<int32_t>>& sources,
+                                                const TranslateOptions& opt, const torch::Device& device,
+                                                const TranslateProgress& progress) {
+    opt.validate();
+    std::vector<std::vector<int32_t>> out;
+    const size_t chunk = opt.beam_width > 1 ? 1 : static_cast<size_t>(opt.batch_size);
+    for (size_t first = 0; first < sources.size(); first += chunk) {
+        const size_t n = std::min(chunk, sources.size() - first);
+        if (opt.beam_width == 1) {
+            const std::vector<std::vector<int32_t>> part(sources.begin() + static_cast<long>(first),
+                                                         sources.begin() + static_cast<long>(first + n));
+            for (auto& ids :
+                 nn::greedy_translate(model, part, tok.bos_id(), tok.eos_id(), tok.pad_id(), opt.max_length_ratio,
+                                      opt.max_length_extra, device, opt.batch_size, opt.use_kv_cache))
+                out.push_back(std::move(ids));
+        } else {
+            nn::Seq2SeqSource src(model, sources[first], tok.eos_id(), device, opt.use_kv_cache);
+            SamplingOptions so;
+            so.beam_width = opt.beam_width;
+            so.length_penalty = opt.length_penalty;
+            so.temperature = 0;
+            so.max_new_tokens = static_cast<int>(nn::max_target_length(model->config(), sources[first].size(),
+                                                                       opt.max_length_ratio, opt.max_length_extra));
+            const auto r = nn::generate_ids(src, {static_cast<int32_t>(tok.bos_id())}, so, tok.eos_id(),
+                                            [&](const std::vector<int32_t>& ids) { return tok.decode(ids); });
+            out.push_back(r.tokens.empty() ? std::vector<int32_t>{} : r.tokens[0]);
+        }
+        if (progress && !progress(first + n, sources.size()))
+            throw Cancelled();
+    }
+    return out;
+}
+}  // namespace
+
+std::vector<std::string> Translator::translate(const std::vector<std::string>& lines, const TranslateOptions& opt,
+                                               const TranslateProgress& progress) {
+    if (!d->model)
+        throw InputError("no translation run is open");
+    std::vector<std::vector<int32_t>> sources;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (find_invalid_utf8(lines[i]) != std::string::npos)
+            throw InputError("line " + std::to_string(i + 1) + " of the input is not valid UTF-8 text");
+        sources.push_back(d->source_tok().encode(lines[i]));  // InputError naming characters the vocabulary lacks
+    }
+    std::vector<std::string> out;
+    for (const auto& ids : translate_ids(d->model, *d->tok, sources, opt, d->device, progress))
+        out.push_back(d->tok->decode(ids));
+    return out;
+}
+
+TranslationEval Translator::evaluate(const std::string& split, const TranslateOptions& opt, const std::string& data_dir,
+                                     const TranslateProgress& progress) {
+    if (!d->model)
+        throw InputError("no translation run is open");
+    const PreparedDataset data = open_prepared(data_dir.empty() ? d->cfg.data_dir : data_dir);
+    if (data.vocab_size != d->cfg.vocab_size || data.source_vocab_size != d->cfg.source_vocab_size)
+        throw InputError(
+            data.dir.string() + " has a vocabulary of " + std::to_string(data.vocab_size) +
+            (data.source_vocab_size ? " (source " + std::to_string(data.source_vocab_size) + ")" : "") +
+            " but the model " + std::to_string(d->cfg.vocab_size) +
+            (d->cfg.source_vocab_size ? " (source " + std::to_string(d->cfg.source_vocab_size) + ")" : "") +
+            "; evaluate on data of its tokenizer");
+    TranslationEval ev;
+    ev.split = split;
+    nn::PairIds ids{d->tok->bos_id(), d->tok->eos_id(), d->tok->pad_id()};
+    const int64_t budget = d->cfg.batch_tokens > 0 ? d->cfg.batch_tokens : d->cfg.batch_size * d->cfg.block_size;
+    nn::PairBatcher batches(read_pairs(data, split), ids, d->cfg.block_size, budget, d->cfg.seed);
+    if (batches.pairs().empty())
+        throw InputError(data.dir.string() + ": the " + split + " split holds no pair that fits the model");
+    ev.skipped = static_cast<int64_t>(batches.skipped());
+    ev.pairs = static_cast<int64_t>(batches.pairs().size());
+    double lossSum = 0;
+    int64_t correct = 0;
+    {
+        torch::NoGradGuard ng;
+        for (size_t i = 0; i < batches.batches(); ++i) {
+            const auto b = batches.batch(i, d->device);
+            auto logits = d->model->forward(b.src, b.src_pad, b.tgt_in, b.tgt_pad).to(torch::kFloat32);
+            const int64_t V = logits.size(-1);
+            lossSum +=
+                nn::masked_cross_entropy(logits.view({-1, V}), b.tgt_out.reshape({-1}), torch::kSum).item<double>();
+            const auto [c, t] = nn::masked_correct(logits.view({-1, V}), b.tgt_out.reshape({-1}));
+            correct += c;
+            ev.target_tokens += t;
+        }
+    }
+    ev.loss = lossSum / static_cast<double>(ev.target_tokens);
+    ev.accuracy = static_cast<double>(correct) / static_cast<double>(ev.target_tokens);
+    std::vector<std::vector<int32_t>> sources;
+    for (const auto& p : batches.pairs()) {
+        sources.push_back(p.source);
+        ev.references.push_back(d->tok->decode(p.target));
+    }
+    for (const auto& h : translate_ids(d->model, *d->tok, sources, opt, d->device, progress))
+        ev.hypotheses.push_back(d->tok->decode(h));
+    ev.bleu = corpus_bleu(ev.hypotheses, ev.references);
+    ev.chrf = corpus_chrf(ev.hypotheses, ev.references);
+    return ev;
+}
+
+// ---- streamed translation (nn/decoding/translator_stream.*)
+
+StreamedTranslation Translator::translate_stream(const std::string& source, const TranslateOptions& opt,
+                                                 const TranslationTokenCallback& on_token, int alternatives,
+                                                 const std::atomic<bool>* cancel) {
+    if (!d->model)
+        throw InputError("no translation run is open");
+    if (find_invalid_utf8(source) != std::string::npos)
+        throw InputError("the source is not valid UTF-8 text");
+    auto out = nn::stream_translation(d->model, *d->tok, d->source_tok().encode(source), opt, d->device, on_token,
+                                      alternatives, cancel);
+    out.step = d->step;
+    return out;
+}
+
+std::string Translator::token_text(int id) const {
+    if (!d->tok)
+        throw InputError("no translation run is open");
+    return d->tok->token_text(id);
+}
+
+}  // namespace twb

@@ -1,0 +1,162 @@
+// Checkpoint files.
+#include "nn/interchange/checkpoint.h"
+
+#include "twb/config_options.h"
+#include "twb/errors.h"
+#include "twb/text.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+
+namespace twb::nn {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string step_name(int64_t step) {
+    return checkpoint_dir_name(step);
+}
+
+}  // namespace
+
+fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* opt, const CheckpointState& st) {
+    return save_checkpoint(run_dir, model->named_weights(), opt, st);
+}
+
+fs::path save_checkpoint(const fs::path& run_dir, const std::vector<std::pair<std::string, torch::Tensor>>& weights,
+                         const FlatAdamW* opt, const CheckpointState& st) {
+    const fs::path root = run_dir / "checkpoints";
+    fs::create_directories(root);
+    const fs::path final = root / step_name(st.step);
+    // Appended piece by piece: "." + string makes GCC 12 -O3 warn falsely (-Wstringop-overflow, PR 105329).
+    std::string tmpName = ".";
+    tmpName += step_name(st.step);
+    tmpName += ".tmp" + std::to_string(std::random_device{}());
+    const fs::path tmp = root / tmpName;
+    fs::create_directories(tmp);
+    try {
+        std::map<std::string, std::string> meta{
+            {"format", "pt"}, {"producer", "transformer-workbench"}, {"step", std::to_string(st.step)}};
+        save_safetensors(tmp / "model.safetensors", weights, meta);
+        if (opt) {
+            auto state = opt->state();
+            auto gen = at::detail::getDefaultCPUGenerator();
+            {
+                std::lock_guard<std::mutex> lock(gen.mutex());
+                state.emplace_back("rng.torch_cpu", gen.get_state());
+            }
+            save_safetensors(tmp / "optimizer.safetensors", state);
+        }
+        write_file_atomic(tmp / "state.json", checkpoint_state_json(st));
+        std::error_code ec;
+        if (fs::exists(final))
+            fs::remove_all(final, ec);
+        fs::rename(tmp, final);
+    } catch (...) {
+        std::error_code ec;
+        fs::remove_all(tmp, ec);
+        throw;
+    }
+    // best.json only ever names a checkpoint that exists (this one or an earlier one kept by pruning).
+    if (!std::isnan(st.best_val_loss) && st.best_step >= 0 && fs::exists(root / step_name(st.best_step) / "state.json"))
+        write_file_atomic(root / "best.json", best_json(st.best_step, st.best_val_loss));
+    return final;
+}
+
+LoadedCheckpoint read_checkpoint(const fs::path& dir) {
+    LoadedCheckpoint c;
+    c.dir = dir;
+    c.state = parse_checkpoint_state(read_file(dir / "state.json"), (dir / "state.json").string());
+    const std::string folder = (dir.filename().empty() ? dir.parent_path() : dir).filename().string();
+    if (folder.rfind("step_", 0) == 0 && folder != step_name(c.state.step))
+        throw FormatError((dir / "state.json").string() + " says step " + std::to_string(c.state.step) +
+                          " but the folder is " + folder +
+                          "; the checkpoint was copied or edited, so it is not trusted (restore it or remove it)");
+    c.weights = load_safetensors(dir / "model.safetensors");
+    if (fs::exists(dir / "optimizer.safetensors"))
+        c.optimizer = load_safetensors(dir / "optimizer.safetensors");
+    return c;
+}
+
+fs::path find_resume_checkpoint(const fs::path& run_dir) {
+    if (list_checkpoints(run_dir).empty() && fs::exists(run_dir / "config.json"))
+        throw InputError(run_dir.string() +
+                         " was stopped before its first checkpoint, so there is nothing to resume; start it again "
+                         "without --resume (the same --out: its metrics start afresh)");
+    return find_checkpoint(run_dir, "last");
+}
+
+void check_resume_config(const RunConfig& checkpoint, const RunConfig& asked, const std::string& where) {
+    const nlohmann::json was = checkpoint, now = asked;
+    for (const auto& o : config_options()) {  // the keys the option table marks as shaping the model
+        if (!o.shapes_model)
+            continue;
+        const std::string& key = o.key;
+        if (was.contains(key) && now.contains(key) && was[key] != now[key])
+            throw ConfigError(std::string("--resume cannot change ") + key + ": " + where + " was trained with " + key +
+                              "=" + was[key].dump() + ", asked " + now[key].dump() +
+                              "; drop that --set, or start a new run (--init-from keeps the weights)");
+    }
+}
+
+void load_weights(GPT& model, const SafetensorsData& w, const std::string& where) {
+    load_weights(model->named_weights(), w, where);
+}
+
+void load_weights(const std::vector<std::pair<std::string, torch::Tensor>>& params, const SafetensorsData& w,
+                  const std::string& where) {
+    torch::NoGradGuard ng;
+    for (auto [name, p] : params) {
+        auto it = w.tensors.find(name);
+        if (it == w.tensors.end())
+            throw FormatError(where + ": has no tensor '" + name + "'; it was written for a different model config");
+        const auto& t = it->second;
+        if (t.sizes() != p.sizes()) {
+            std::ostringstream ss;
+            ss << where << ": tensor '" << name << "' has shape " << t.sizes() << " but this config needs " << p.sizes()
+               << " (check n_layer, n_head, n_embd, head_size, ffn_hidden, norm, block_size, vocab_size)";
+            throw FormatError(ss.str());
+        }
+        if (!at::isFloatingType(t.scalar_type()))
+            throw FormatError(where + ": tensor '" + name + "' is not floating point");
+        if (!torch::isfinite(t).all().item<bool>())
+            throw FormatError(where + ": tensor '" + name +
+                              "' holds NaN or infinite values; the checkpoint is damaged (use an earlier one)");
+        p.copy_(t.to(p.scalar_type()));
+    }
+}
+
+void restore_rng(const SafetensorsData& optimizer, const std::string& where) {
+    auto it = optimizer.tensors.find("rng.torch_cpu");
+    if (it == optimizer.tensors.end())
+        throw FormatError(where +
+                          ": holds no random-generator state (rng.torch_cpu), so the run cannot resume "
+                          "exactly; start a new run, or --init-from this one");
+    auto gen = at::detail::getDefaultCPUGenerator();
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    const auto want = gen.get_state();
+    const auto& t = it->second;
+    if (t.scalar_type() != want.scalar_type() || t.numel() != want.numel())
+        throw FormatError(where + ": its random-generator state has " + std::to_string(t.numel()) + " " +
+                          c10::toString(t.scalar_type()) + " values where this libtorch needs " +
+                          std::to_string(want.numel()) + "; the checkpoint is damaged or from another libtorch");
+    try {
+        gen.set_state(t.reshape({-1}).contiguous());
+    } catch (const c10::Error&) {
+        throw FormatError(where + ": its random-generator state is not valid; the checkpoint is damaged");
+    }
+}
+
+void prune_checkpoints(const fs::path& run_dir, int keep_last, int64_t best_step) {
+    auto steps = list_checkpoints(run_dir);
+    const int n = static_cast<int>(steps.size());
+    for (int i = 0; i < n - keep_last; ++i) {
+        if (steps[static_cast<size_t>(i)] == best_step)
+            continue;
+        std::error_code ec;
+        fs::remove_all(run_dir / "checkpoints" / step_name(steps[static_cast<size_t>(i)]), ec);
+    }
+}
+
+}  // namespace twb::nn

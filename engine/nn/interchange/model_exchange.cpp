@@ -1,0 +1,474 @@
+// Import from and export to the Hugging Face GPT-2 layout, and the plain safetensors export.
+//
+// GPT-2's tensor names are the workbench's (nanoGPT kept them) with or without the "transformer."
+// prefix; its attention and MLP weights are Conv1D modules stored [in, out], where a Linear is
+// [out, in], so those four matrices per block are transposed on the way in and out. c_attn's output
+// is q, k, v one after the other in both, so it needs no reordering. attn.bias / attn.masked_bias are
+// GPT-2's causal-mask buffers, not weights: ignored.
+#include "twb/model_exchange.h"
+
+#include "core/run/checkpoint_state.h"
+#include "core/run/safetensors_header.h"
+#include "core/tokenizers/gpt2_vocab.h"
+#include "core/tokenizers/tokenizer.h"
+#include "nn/interchange/checkpoint.h"
+#include "nn/interchange/safetensors.h"
+#include "nn/models/model.h"
+#include "twb/errors.h"
+#include "twb/run_folder.h"
+#include "twb/run_info.h"
+#include "twb/text.h"
+#include "twb/tokenizer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+namespace twb {
+
+namespace fs = std::filesystem;
+using nn::GPT;
+
+namespace {
+
+constexpr const char* kPrefix = "transformer.";
+
+bool ends_with(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+/// GPT-2 keeps these four as Conv1D ([in, out]); the workbench as Linear ([out, in]).
+bool is_conv1d(const std::string& name) {
+    return ends_with(name, "attn.c_attn.weight") || ends_with(name, "attn.c_proj.weight") ||
+           ends_with(name, "mlp.c_fc.weight") || ends_with(name, "mlp.c_proj.weight");
+}
+
+/// Our name without the "transformer." prefix (GPT2Model's names; GPT2LMHeadModel adds the prefix).
+std::string bare(const std::string& ours) {
+    return ours.rfind(kPrefix, 0) == 0 ? ours.substr(std::string(kPrefix).size()) : ours;
+}
+
+std::string shape_text(const std::vector<int64_t>& s) {
+    std::string t = "[";
+    for (size_t i = 0; i < s.size(); ++i)
+        t += (i ? ", " : "") + std::to_string(s[i]);
+    return t + "]";
+}
+
+/// A hidden sibling of `target` to write into, renamed at the end.
+fs::path temp_sibling(const fs::path& target) {
+    const fs::path abs = fs::absolute(target);
+    return abs.parent_path() / ("." + abs.filename().string() + ".tmp" + std::to_string(std::random_device{}()));
+}
+
+/// Refuses an output folder that holds something; creates its parent.
+void check_output_folder(const fs::path& out) {
+    if (fs::exists(out) && !(fs::is_directory(out) && fs::is_empty(out)))
+        throw InputError(out.string() + ": already exists and is not empty; choose a new folder");
+    const fs::path parent = fs::absolute(out).parent_path();
+    std::error_code ec;
+    fs::create_directories(parent, ec);
+    if (ec)
+        throw IoError(parent.string() + ": cannot create the folder (" + ec.message() + ")");
+}
+
+/// Renames the finished temporary folder into place (an empty `out` is replaced).
+void publish(const fs::path& tmp, const fs::path& out) {
+    std::error_code ec;
+    if (fs::exists(out))
+        fs::remove(out, ec);
+    fs::rename(tmp, out, ec);
+    if (ec)
+        throw IoError(out.string() + ": cannot move the finished folder into place (" + ec.message() + ")");
+}
+
+/// Runs fn(tmp) in a fresh temporary sibling of out and publishes it; removes it on any error.
+template <class Fn>
+void write_folder(const fs::path& out, Fn&& fn) {
+    check_output_folder(out);
+    const fs::path tmp = temp_sibling(out);
+    fs::create_directories(tmp);
+    try {
+        fn(tmp);
+        publish(tmp, out);
+    } catch (...) {
+        std::error_code ec;
+        fs::remove_all(tmp, ec);
+        throw;
+    }
+}
+
+// ------------------------------------------------------------------ reading config.json
+
+struct HfConfigReader {
+    const nlohmann::json& j;
+    std::string where;
+    const nlohmann::json* find(std::initializer_list<const char*> keys) const {
+        for (const char* k : keys)
+            if (j.contains(k) && !j[k].is_null())
+                return &j[k];
+        return nullptr;
+    }
+    int whole(std::initializer_list<const char*> keys, int lo, int hi) const {
+        const nlohmann::json* v = find(keys);
+        if (!v)
+            throw FormatError(where + ": has no '" + *keys.begin() + "'; is this a GPT-2 config?");
+        if (!v->is_number_integer() || v->get<int64_t>() < lo || v->get<int64_t>() > hi)
+            throw FormatError(where + ": '" + *keys.begin() + "' must be a whole number between " + std::to_string(lo) +
+                              " and " + std::to_string(hi) + " (got " + v->dump() + ")");
+        return v->get<int>();
+    }
+};
+
+RunConfig read_hf_config(const fs::path& file) {
+    const std::string where = file.string();
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(read_file(file));
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(where + ": not valid JSON (" + e.what() + ")");
+    }
+    if (!j.is_object())
+        throw FormatError(where + ": not a JSON object");
+    const std::string type = j.value("model_type", "gpt2");
+    if (type != "gpt2")
+        throw FormatError(where + ": model_type is '" + type +
+                          "'; only GPT-2-family checkpoints (model_type gpt2) can be imported");
+    auto flag = [&](const char* key, bool fine) {
+        if (j.contains(key) && j[key].is_boolean() && j[key].get<bool>() != fine)
+            throw FormatError(where + ": " + key + " = " + j[key].dump() + " is not supported (GPT-2 small's is " +
+                              (fine ? "true" : "false") + ")");
+    };
+    flag("scale_attn_weights", true);
+    flag("scale_attn_by_inverse_layer_idx", false);
+    flag("add_cross_attention", false);
+    const HfConfigReader r{j, where};
+    RunConfig c;
+    c.data_dir.clear();
+    c.n_layer = r.whole({"n_layer", "num_hidden_layers"}, 1, 1024);
+    c.n_head = r.whole({"n_head", "num_attention_heads"}, 1, 1024);
+    c.n_embd = r.whole({"n_embd", "hidden_size"}, 1, 1 << 16);
+    c.block_size = r.whole({"n_positions", "n_ctx"}, 1, 65536);
+    c.vocab_size = r.whole({"vocab_size"}, 1, 1 << 24);
+    if (c.n_embd % c.n_head != 0)
+        throw FormatError(where + ": n_embd " + std::to_string(c.n_embd) + " is not divisible by n_head " +
+                          std::to_string(c.n_head));
+    c.ffn_hidden = r.find({"n_inner"}) ? r.whole({"n_inner"}, 1, 1 << 20) : 0;
+    const nlohmann::json* eps = r.find({"layer_norm_epsilon"});
+    if (eps && (!eps->is_number() || eps->get<double>() <= 0 || eps->get<double>() > 1))
+        throw FormatError(where + ": 'layer_norm_epsilon' must be a number in (0, 1] (got " + eps->dump() + ")");
+    c.norm_eps = eps ? eps->get<double>() : 1e-5;
+    const nlohmann::json* act = r.find({"activation_function"});
+    const std::string a = act && act->is_string() ? act->get<std::string>() : (act ? act->dump() : "gelu_new");
+    if (a == "gelu_new" || a == "gelu_pytorch_tanh" || a == "gelu_fast")
+        c.activation = Activation::GeluTanh;
+    else if (a == "gelu")
+        c.activation = Activation::Gelu;
+    else if (a == "relu")
+        c.activation = Activation::Relu;
+    else
+        throw FormatError(where + ": activation_function '" + a +
+                          "' is not supported (gelu_new, gelu_pytorch_tanh, gelu or relu are)");
+    c.position = Position::Learned;
+    c.bias = true;
+    c.norm = NormKind::LayerNorm;
+    c.norm_position = NormPosition::Pre;
+    c.head_size = 0;
+    c.dropout = 0.0;
+    c.tie_embeddings = true;
+    check_model_config(c, where);
+    return c;
+}
+
+// ------------------------------------------------------------------ reading the tokenizer
+
+std::unique_ptr<Tokenizer> read_hf_tokenizer(const fs::path& dir, std::string& files) {
+    if (fs::exists(dir / "vocab.json") || fs::exists(dir / "merges.txt")) {
+        files = "vocab.json + merges.txt";
+        return make_gpt2_tokenizer(read_gpt2_vocab(dir / "vocab.json", dir / "merges.txt"));
+    }
+    if (fs::exists(dir / "tokenizer.json")) {
+        files = "tokenizer.json";
+        return make_gpt2_tokenizer(read_hf_tokenizer_json(dir / "tokenizer.json"));
+    }
+    throw InputError(dir.string() + ": no tokenizer (vocab.json + merges.txt, or tokenizer.json) in the folder");
+}
+
+// ------------------------------------------------------------------ reading model.safetensors
+
+/// The header alone: checked against the file size before any tensor data is read.
+SafetensorsHeader read_header(const fs::path& file) {
+    const std::string where = file.string();
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw InputError(where + ": cannot open the file");
+    const uint64_t size = fs::file_size(file);
+    char first[8] = {};
+    in.read(first, 8);
+    const uint64_t hl =
+        safetensors_header_length(std::string_view(first, static_cast<size_t>(in.gcount())), size, where);
+    std::string h(hl, '\0');
+    in.read(h.data(), static_cast<std::streamsize>(hl));
+    return parse_safetensors_header(h, size - 8 - hl, where);
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ import
+
+HfImportResult import_hf(const fs::path& dir, const fs::path& out_run, const std::string& name,
+                         const ExchangeProgressFn& progress) {
+    auto say = [&](const std::string& m) {
+        if (progress)
+            progress(m);
+    };
+    if (!fs::is_directory(dir))
+        throw InputError(dir.string() + ": no such folder");
+    const fs::path st = dir / "model.safetensors";
+    if (!fs::exists(st)) {
+        for (const char* pickle : {"pytorch_model.bin", "model.bin", "model.pt", "model.ckpt", "tf_model.h5"})
+            if (fs::exists(dir / pickle))
+                throw InputError((dir / pickle).string() +
+                                 ": only model.safetensors is read, never pickle/TensorFlow files (they can run code); "
+                                 "convert it first, e.g. with transformers: "
+                                 "GPT2LMHeadModel.from_pretrained(DIR).save_pretrained(DIR, safe_serialization=True)");
+        if (fs::exists(dir / "model.safetensors.index.json"))
+            throw InputError((dir / "model.safetensors.index.json").string() +
+                             ": sharded checkpoints are not supported; save the model as one model.safetensors");
+        throw InputError(st.string() +
+                         ": no such file (a Hugging Face GPT-2 folder has config.json and "
+                         "model.safetensors)");
+    }
+    if (!fs::exists(dir / "config.json"))
+        throw InputError((dir / "config.json").string() + ": no such file (the model's config.json is needed)");
+    say("reading config.json");
+    RunConfig cfg = read_hf_config(dir / "config.json");
+
+    say("reading the tokenizer");
+    HfImportResult res;
+    const auto tok = read_hf_tokenizer(dir, res.tokenizer_files);
+    if (tok->vocab_size() != cfg.vocab_size)
+        throw FormatError((dir / (res.tokenizer_files == "tokenizer.json" ? "tokenizer.json" : "vocab.json")).string() +
+                          ": has " + std::to_string(tok->vocab_size()) + " tokens but config.json's vocab_size is " +
+                          std::to_string(cfg.vocab_size) + "; the tokenizer does not belong to this model");
+
+    // Every tensor's name, dtype and shape against the config before any data is read.
+    say("checking model.safetensors");
+    const SafetensorsHeader header = read_header(st);
+    std::map<std::string, const SafetensorsEntry*> byName;
+    for (const auto& e : header.tensors)
+        byName[e.name] = &e;
+    const std::string where = st.string();
+    auto check_entry = [&](const SafetensorsEntry& e, const std::vector<int64_t>& want) {
+        if (e.dtype != "F32" && e.dtype != "F16" && e.dtype != "BF16")
+            throw FormatError(where + ": tensor '" + e.name + "' is " + e.dtype + "; only F32, F16 and BF16 are read");
+        if (e.shape != want)
+            throw FormatError(where + ": tensor '" + e.name + "' has shape " + shape_text(e.shape) +
+                              " but config.json needs " + shape_text(want));
+        if (res.source_dtype.empty())
+            res.source_dtype = e.dtype;
+        else if (res.source_dtype != e.dtype)
+            res.source_dtype = "mixed";
+    };
+    std::vector<std::pair<std::string, std::string>> plan;  // our name -> file's name
+    std::set<std::string> used;
+    {
+        torch::NoGradGuard ng;
+        GPT shape(cfg);
+        for (const auto& [ours, p] : shape->named_weights()) {
+            const std::string b = bare(ours);
+            const std::string key = byName.count(b) ? b : (byName.count(kPrefix + b) ? kPrefix + b : "");
+            if (key.empty())
+                throw FormatError(where + ": has no tensor '" + b + "' (nor '" + kPrefix + b +
+                                  "'); it is not a GPT-2 checkpoint of this config.json");
+            std::vector<int64_t> want = p.sizes().vec();
+            if (is_conv1d(ours))
+                std::swap(want[0], want[1]);
+            check_entry(*byName[key], want);
+            plan.emplace_back(ours, key);
+            used.insert(key);
+        }
+    }
+    std::string head;
+    for (const char* k : {"lm_head.weight", "transformer.lm_head.weight"})
+        if (byName.count(k)) {
+            head = k;
+            check_entry(*byName[k], {cfg.vocab_size, cfg.n_embd});
+            used.insert(k);
+        }
+    for (const auto& e : header.tensors)
+        if (!used.count(e.name) && !ends_with(e.name, ".attn.bias") && !ends_with(e.name, ".attn.masked_bias"))
+            throw FormatError(where + ": tensor '" + e.name + "' is not part of GPT-2 (a different architecture?)");
+
+    say("reading the weights");
+    auto data = nn::load_safetensors(st);
+    nn::SafetensorsData ours;
+    for (const auto& [o, key] : plan) {
+        auto t = data.tensors.at(key).to(torch::kFloat32);
+        ours.tensors[o] = is_conv1d(o) ? t.t().contiguous() : t.contiguous();
+    }
+    if (!head.empty()) {
+        auto h = data.tensors.at(head).to(torch::kFloat32).contiguous();
+        res.tied = torch::equal(h, ours.tensors.at("transformer.wte.weight"));
+        if (!res.tied) {
+            cfg.tie_embeddings = false;
+            ours.tensors["lm_head.weight"] = h;
+        }
+    }
+    data.tensors.clear();
+
+    say("writing the run");
+    write_folder(out_run, [&](const fs::path& tmp) {
+        GPT model(cfg);
+        nn::load_weights(model, ours, where);
+        write_file_atomic(tmp / "config.json", nlohmann::json(cfg).dump(2));
+        fs::create_directories(tmp / "tokenizer");
+        tok->save(tmp / "tokenizer");
+        CheckpointState state;
+        state.config = cfg;
+        nn::save_checkpoint(tmp, model, nullptr, state);
+        write_file_atomic(tmp / "checkpoints" / "best.json", best_json(0, std::nan("")));
+        RunInfo info;
+        info.name = name.empty() ? "imported from " + fs::absolute(dir).filename().string() : name;
+        info.notes = "Imported from the Hugging Face folder " + fs::absolute(dir).string() + " (" +
+                     res.tokenizer_files + ", " + res.source_dtype + " weights).";
+        write_run_info(tmp, info);
+        res.parameters = model->num_parameters();
+    });
+    res.run = out_run;
+    res.config = cfg;
+    return res;
+}
+
+// ------------------------------------------------------------------ export
+
+std::string hf_export_blocker(const RunConfig& c) {
+    if (c.position != Position::Learned)
+        return "position=" + to_string(c.position) + ": GPT-2 has learned positions (position=learned)";
+    if (c.norm != NormKind::LayerNorm)
+        return "norm=" + to_string(c.norm) + ": GPT-2 uses LayerNorm (norm=layernorm)";
+    if (c.norm_position != NormPosition::Pre)
+        return "norm_position=" + to_string(c.norm_position) + ": GPT-2 normalises before each sublayer (pre)";
+    if (!c.bias)
+        return "bias=false: GPT-2's layers and norms all have biases (bias=true)";
+    if (c.qk_norm)
+        return "qk_norm=true: GPT-2 has no norm of the queries and keys (qk_norm=false)";
+    if (c.head_dim() * c.n_head != c.n_embd)
+        return "head_size=" + std::to_string(c.head_size) +
+               ": GPT-2's heads are n_embd / n_head = " + std::to_string(c.n_head > 0 ? c.n_embd / c.n_head : 0) +
+               " wide";
+    return "";
+}
+
+namespace {
+
+struct RunCheckpoint {
+    fs::path dir, runDir;
+    nn::LoadedCheckpoint loaded;
+};
+
+RunCheckpoint open_checkpoint(const fs::path& run, const std::string& which) {
+    RunCheckpoint r;
+    r.dir = find_checkpoint(run, which);
+    r.runDir = r.dir.parent_path().parent_path();
+    r.loaded = nn::read_checkpoint(r.dir);
+    return r;
+}
+
+fs::path run_tokenizer_dir(const RunCheckpoint& r) {
+    if (fs::exists(r.runDir / "tokenizer" / "tokenizer.json"))
+        return r.runDir / "tokenizer";
+    return r.loaded.state.config.data_dir;
+}
+
+}  // namespace
+
+ExportResult export_hf(const fs::path& run, const fs::path& out_dir, const std::string& checkpoint) {
+    const RunCheckpoint r = open_checkpoint(run, checkpoint);
+    const RunConfig& c = r.loaded.state.config;
+    if (const std::string why = hf_export_blocker(c); !why.empty())
+        throw ConfigError(run.string() + ": the Hugging Face GPT-2 layout cannot hold this model: " + why +
+                          ". Export it in the plain safetensors layout instead (twb export --format safetensors)");
+    ExportResult res;
+    res.checkpoint = r.dir.string();
+    const auto tok = load_tokenizer(run_tokenizer_dir(r));
+    std::vector<std::pair<std::string, torch::Tensor>> tensors;
+    {
+        torch::NoGradGuard ng;
+        GPT shape(c);  // the config's names in the model's order
+        for (const auto& [name, p] : shape->named_weights()) {
+            const auto it = r.loaded.weights.tensors.find(name);
+            if (it == r.loaded.weights.tensors.end())
+                throw FormatError(r.dir.string() + ": has no tensor '" + name + "'");
+            auto t = it->second.to(torch::kFloat32);
+            tensors.emplace_back(name, is_conv1d(name) ? t.t().contiguous() : t.contiguous());
+        }
+    }
+    nlohmann::ordered_json cfg = {
+        {"architectures", {"GPT2LMHeadModel"}},
+        {"model_type", "gpt2"},
+        {"vocab_size", c.vocab_size},
+        {"n_positions", c.block_size},
+        {"n_ctx", c.block_size},
+        {"n_embd", c.n_embd},
+        {"n_layer", c.n_layer},
+        {"n_head", c.n_head},
+        {"n_inner", nullptr},
+        {"activation_function", c.activation == Activation::GeluTanh ? "gelu_new" : to_string(c.activation)},
+        {"resid_pdrop", c.dropout},
+        {"embd_pdrop", c.dropout},
+        {"attn_pdrop", c.dropout},
+        {"layer_norm_epsilon", c.norm_eps},
+        {"initializer_range", 0.02},
+        {"scale_attn_weights", true},
+        {"tie_word_embeddings", c.tie_embeddings},
+        {"use_cache", true},
+        {"torch_dtype", "float32"},
+        {"bos_token_id", tok->bos_id() >= 0 ? nlohmann::ordered_json(tok->bos_id()) : nlohmann::ordered_json()},
+        {"eos_token_id", tok->eos_id() >= 0 ? nlohmann::ordered_json(tok->eos_id()) : nlohmann::ordered_json()},
+    };
+    if (c.ffn_dim() != 4 * c.n_embd)
+        cfg["n_inner"] = c.ffn_dim();
+    write_folder(out_dir, [&](const fs::path& tmp) {
+        write_file_atomic(tmp / "config.json", cfg.dump(2));
+        nn::save_safetensors(tmp / "model.safetensors", tensors, {{"format", "pt"}});
+        res.files = {"config.json", "model.safetensors"};
+        if (tok->kind() == TokenizerKind::ByteBpe) {
+            write_gpt2_vocab(*tok, tmp);
+            res.files.push_back("vocab.json");
+            res.files.push_back("merges.txt");
+        } else {
+            fs::create_directories(tmp / "twb_tokenizer");
+            tok->save(tmp / "twb_tokenizer");
+            res.files.push_back("twb_tokenizer/");
+            res.note = "the run's tokenizer is " + to_string(tok->kind()) +
+                       ", which GPT-2's vocab.json/merges.txt cannot hold: no Hugging Face tokenizer was written; "
+                       "the workbench's own tokenizer files are in twb_tokenizer/ (ids match the model)";
+        }
+    });
+    res.out = out_dir;
+    return res;
+}
+
+ExportResult export_safetensors(const fs::path& run, const fs::path& out_dir, const std::string& checkpoint) {
+    const RunCheckpoint r = open_checkpoint(run, checkpoint);
+    ExportResult res;
+    res.checkpoint = r.dir.string();
+    const fs::path tokDir = run_tokenizer_dir(r);
+    write_folder(out_dir, [&](const fs::path& tmp) {
+        fs::copy_file(r.dir / "model.safetensors", tmp / "model.safetensors");
+        write_file_atomic(tmp / "config.json", nlohmann::json(r.loaded.state.config).dump(2));
+        fs::create_directories(tmp / "tokenizer");
+        for (const auto& e : fs::directory_iterator(tokDir))
+            if (e.is_regular_file())
+                fs::copy_file(e.path(), tmp / "tokenizer" / e.path().filename());
+        res.files = {"model.safetensors", "config.json", "tokenizer/"};
+    });
+    res.out = out_dir;
+    return res;
+}
+
+}  // namespace twb

@@ -1,0 +1,130 @@
+// safetensors reader and writer.
+#include "nn/interchange/safetensors.h"
+
+#include "core/run/safetensors_header.h"
+
+#include "twb/errors.h"
+#include "twb/text.h"
+
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace twb::nn {
+
+namespace {
+std::string dtype_name(torch::ScalarType t) {
+    switch (t) {
+        case torch::kFloat32:
+            return "F32";
+        case torch::kFloat16:
+            return "F16";
+        case torch::kBFloat16:
+            return "BF16";
+        case torch::kFloat64:
+            return "F64";
+        case torch::kInt64:
+            return "I64";
+        case torch::kInt32:
+            return "I32";
+        case torch::kUInt8:
+            return "U8";
+        case torch::kInt8:
+            return "I8";
+        case torch::kBool:
+            return "BOOL";
+        default:
+            throw FormatError(std::string("cannot store dtype ") + c10::toString(t) + " in safetensors");
+    }
+}
+
+torch::ScalarType dtype_from(const std::string& s, const std::string& where) {
+    if (s == "F32")
+        return torch::kFloat32;
+    if (s == "F16")
+        return torch::kFloat16;
+    if (s == "BF16")
+        return torch::kBFloat16;
+    if (s == "F64")
+        return torch::kFloat64;
+    if (s == "I64")
+        return torch::kInt64;
+    if (s == "I32")
+        return torch::kInt32;
+    if (s == "U8")
+        return torch::kUInt8;
+    if (s == "I8")
+        return torch::kInt8;
+    if (s == "BOOL")
+        return torch::kBool;
+    throw FormatError(where + ": unsupported dtype '" + s + "'");
+}
+}  // namespace
+
+void save_safetensors(const std::filesystem::path& path,
+                      const std::vector<std::pair<std::string, torch::Tensor>>& tensors,
+                      const std::map<std::string, std::string>& metadata) {
+    nlohmann::json header = nlohmann::json::object();
+    if (!metadata.empty())
+        header["__metadata__"] = metadata;
+    std::vector<torch::Tensor> cpu;
+    uint64_t off = 0;
+    for (auto& [name, t] : tensors) {
+        auto c = t.detach().to(torch::kCPU).contiguous();
+        const uint64_t n = static_cast<uint64_t>(c.numel()) * c.element_size();
+        header[name] = {
+            {"dtype", dtype_name(c.scalar_type())}, {"shape", c.sizes().vec()}, {"data_offsets", {off, off + n}}};
+        off += n;
+        cpu.push_back(c);
+    }
+    std::string h = header.dump();
+    while (h.size() % 8)
+        h += ' ';
+    std::string out;
+    out.resize(8 + h.size() + off);
+    const uint64_t hl = h.size();
+    for (int i = 0; i < 8; ++i)
+        out[static_cast<size_t>(i)] = static_cast<char>((hl >> (8 * i)) & 0xFF);
+    std::memcpy(out.data() + 8, h.data(), h.size());
+    char* data = out.data() + 8 + h.size();
+    for (auto& c : cpu) {
+        const size_t n = static_cast<size_t>(c.numel()) * c.element_size();
+        std::memcpy(data, c.data_ptr(), n);
+        data += n;
+    }
+    write_file_atomic(path, out);
+}
+
+SafetensorsData load_safetensors(const std::filesystem::path& path) {
+    const std::string where = path.string();
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(where + ": cannot open the file");
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec)
+        throw InputError(where + ": cannot read the file (" + ec.message() + ")");
+    char lenBytes[8] = {};
+    in.read(lenBytes, 8);
+    const uint64_t hl =
+        safetensors_header_length(std::string_view(lenBytes, static_cast<size_t>(in.gcount())), size, where);
+    std::string h(hl, '\0');
+    in.read(h.data(), static_cast<std::streamsize>(hl));
+    const uint64_t dataSize = size - 8 - hl;
+    const SafetensorsHeader header = parse_safetensors_header(h, dataSize, where);
+    std::string data(dataSize, '\0');
+    in.read(data.data(), static_cast<std::streamsize>(dataSize));
+    if (static_cast<uint64_t>(in.gcount()) != dataSize)
+        throw FormatError(where + ": could not read the whole file; it changed while being read or is damaged");
+    SafetensorsData out;
+    out.metadata = header.metadata;
+    for (const auto& e : header.tensors) {
+        auto t = torch::empty(e.shape,
+                              torch::TensorOptions().dtype(dtype_from(e.dtype, where + " tensor '" + e.name + "'")));
+        std::memcpy(t.data_ptr(), data.data() + e.begin, e.end - e.begin);
+        out.tensors[e.name] = t;
+    }
+    return out;
+}
+
+}  // namespace twb::nn

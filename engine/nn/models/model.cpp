@@ -1,0 +1,134 @@
+// GPT model construction, GPT-2 initialisation and the forward pass.
+#include "nn/models/model.h"
+
+#include "nn/models/module_weights.h"
+
+#include <cmath>
+#include <limits>
+
+namespace twb::nn {
+
+NormImpl::NormImpl(int64_t n_, NormKind kind_, bool with_bias, double eps_) : n(n_), kind(kind_), eps(eps_) {
+    weight = register_parameter("weight", torch::ones({n}));
+    if (with_bias && kind == NormKind::LayerNorm)
+        bias = register_parameter("bias", torch::zeros({n}));
+}
+
+torch::Tensor NormImpl::forward(const torch::Tensor& x) {
+    if (kind == NormKind::LayerNorm)
+        return torch::layer_norm(x, {n}, weight, bias, eps);
+    // RMSNorm in float32 (as autocast runs layer_norm), whatever the activations' dtype.
+    const auto xf = x.to(torch::kFloat32);
+    return xf * torch::rsqrt(xf.pow(2).mean(-1, /*keepdim=*/true) + eps) * weight;
+}
+
+torch::Tensor activate(const torch::Tensor& x, Activation a) {
+    switch (a) {
+        case Activation::GeluTanh:
+            return torch::gelu(x, "tanh");
+        case Activation::Relu:
+            return torch::relu(x);
+        case Activation::Gelu:
+            break;
+    }
+    return torch::gelu(x);
+}
+
+MLPImpl::MLPImpl(int64_t n_embd, int64_t hidden, Activation activation_, double p, bool bias)
+    : activation(activation_) {
+    c_fc = register_module("c_fc", torch::nn::Linear(torch::nn::LinearOptions(n_embd, hidden).bias(bias)));
+    c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(hidden, n_embd).bias(bias)));
+    dropout = register_module("dropout", torch::nn::Dropout(p));
+}
+
+torch::Tensor MLPImpl::forward(const torch::Tensor& x) {
+    return dropout(linear(c_proj, activate(linear(c_fc, x), activation)));
+}
+
+BlockImpl::BlockImpl(const RunConfig& c) : post_norm(c.norm_position == NormPosition::Post) {
+    ln_1 = register_module("ln_1", Norm(c.n_embd, c.norm, c.bias, c.norm_eps));
+    attn = register_module("attn",
+                           CausalSelfAttention(c.n_embd, c.n_head, c.head_dim(), c.dropout, c.bias, QkNorm::of(c)));
+    ln_2 = register_module("ln_2", Norm(c.n_embd, c.norm, c.bias, c.norm_eps));
+    mlp = register_module("mlp", MLP(c.n_embd, c.ffn_dim(), c.activation, c.dropout, c.bias));
+}
+
+torch::Tensor BlockImpl::forward(const torch::Tensor& x, const AttentionContext& ctx) {
+    if (post_norm) {  // Vaswani et al.: each sublayer's residual sum is normalised
+        auto y = ln_1(x + attn(x, ctx));
+        return ln_2(y + mlp(y));
+    }
+    auto y = x + attn(ln_1(x), ctx);
+    return y + mlp(ln_2(y));
+}
+
+TransformerImpl::TransformerImpl(const RunConfig& c) {
+    wte = register_module("wte", torch::nn::Embedding(c.vocab_size, c.n_embd));
+    if (c.position == Position::Learned)
+        wpe = register_module("wpe", torch::nn::Embedding(c.block_size, c.n_embd));
+    drop = register_module("drop", torch::nn::Dropout(c.dropout));
+    h = register_module("h", torch::nn::ModuleList());
+    for (int i = 0; i < c.n_layer; ++i)
+        h->push_back(Block(c));
+    if (c.norm_position == NormPosition::Pre)
+        ln_f = register_module("ln_f", Norm(c.n_embd, c.norm, c.bias, c.norm_eps));
+}
+
+torch::Tensor sinusoidal_table(int64_t positions, int64_t dim) {
+    auto pe = torch::zeros({positions, dim}, torch::kFloat64);
+    auto pos = torch::arange(0, positions, torch::kFloat64).unsqueeze(1);
+    auto div = torch::exp(torch::arange(0, dim, 2, torch::kFloat64) * (-std::log(10000.0) / static_cast<double>(dim)));
+    pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)},
+                  torch::sin(pos * div));
+    auto cosPart = torch::cos(pos * div).narrow(1, 0, dim / 2);
+    pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(1, torch::indexing::None, 2)}, cosPart);
+    return pe.to(torch::kFloat32);
+}
+
+GPTImpl::GPTImpl(const RunConfig& c) : m_cfg(c) {
+    transformer = register_module("transformer", Transformer(c));
+    if (!c.tie_embeddings)
+        lm_head =
+            register_module("lm_head", torch::nn::Linear(torch::nn::LinearOptions(c.n_embd, c.vocab_size).bias(false)));
+    m_tables.register_on(*this, c);
+    init_gpt2_weights(*this, 0.02 / std::sqrt(2.0 * c.n_layer));
+    if (c.freeze_embeddings)  // the optimizer leaves it alone (no gradient, no decay); tied: the LM head too
+        transformer->wte->weight.set_requires_grad(false);
+}
+
+torch::Tensor GPTImpl::forward(const torch::Tensor& idx, const ForwardOptions& opt) {
+    const int64_t T = idx.size(1), P = opt.pos_offset;
+    TORCH_CHECK(P + T <= m_cfg.block_size, "sequence of ", P + T, " tokens is longer than block_size ",
+                m_cfg.block_size);
+    auto x = transformer->wte(idx);  // (B, T, C)
+    if (m_cfg.position == Position::Learned)
+        x = x + transformer->wpe(torch::arange(P, P + T, idx.options()));
+    x = transformer->drop(m_tables.add_sinusoid(x, P, T));
+    AttentionContext ctx = m_tables.context(P, T, m_tables.causal, m_cfg.block_size);
+    if (opt.attention)
+        opt.attention->assign(transformer->h->size(), torch::Tensor());
+    for (size_t i = 0; i < transformer->h->size(); ++i) {
+        ctx.cache = opt.cache ? &(*opt.cache)[i] : nullptr;
+        ctx.weights_out = opt.attention ? &(*opt.attention)[i] : nullptr;
+        x = transformer->h[i]->as<Block>()->forward(x, ctx);
+    }
+    if (opt.last_only)
+        x = x.narrow(1, T - 1, 1);
+    if (transformer->ln_f)
+        x = transformer->ln_f(x);
+    if (lm_head)
+        return linear(lm_head, x);
+    if (x.numel() == x.size(-1) && !torch::GradMode::is_enabled() && x.device().is_cpu())
+        return torch::mv(transformer->wte->weight, x.reshape({-1})).view({1, 1, -1});  // one row: no gemm packing
+    return torch::matmul(x, transformer->wte->weight.t());                             // tied LM head: (B, T, V)
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> GPTImpl::named_weights() const {
+    return named_weights_of(*this);
+}
+
+int64_t GPTImpl::num_parameters() const {
+    return parameter_count_of(*this);
+}
+
+}  // namespace twb::nn

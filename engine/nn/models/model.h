@@ -1,0 +1,84 @@
+// The GPT-style decoder: token (+ learned or sinusoidal) embeddings, blocks of causal self-attention and a
+// feed-forward MLP, each around a residual with a norm, a final norm and an LM head tied to the token
+// embedding. The defaults are GPT-2's: pre-norm LayerNorm, exact GELU, MLP 4x wide, n_embd / n_head
+// channels per head. RunConfig chooses the norm (LayerNorm | RMSNorm, its epsilon), its position (pre |
+// post, where post-norm blocks end normalised and have no final norm), the activation, the MLP width and
+// the head size, and qk_norm a norm of each head's queries and keys. Parameter names follow nanoGPT / GPT-2
+// (transformer.wte.weight, transformer.h.0.attn.c_attn.weight, ...) whatever the options. Not thread-safe: one thread
+// drives a model at a time.
+#pragma once
+#include "nn/models/attention.h"
+#include "nn/models/norm.h"
+#include "nn/models/position_tables.h"
+#include "twb/config.h"
+
+#include <torch/torch.h>
+
+namespace twb::nn {
+
+/// Applies a feed-forward activation: exact GELU, GELU's tanh approximation or ReLU.
+torch::Tensor activate(const torch::Tensor& x, Activation a);
+
+class MLPImpl : public torch::nn::Module {
+public:
+    MLPImpl(int64_t n_embd, int64_t hidden, Activation activation, double dropout, bool bias);
+    torch::Tensor forward(const torch::Tensor& x);
+    torch::nn::Linear c_fc{nullptr}, c_proj{nullptr};
+    torch::nn::Dropout dropout{nullptr};
+    Activation activation;
+};
+TORCH_MODULE(MLP);
+
+class BlockImpl : public torch::nn::Module {
+public:
+    explicit BlockImpl(const RunConfig& c);
+    torch::Tensor forward(const torch::Tensor& x, const AttentionContext& ctx);
+    Norm ln_1{nullptr}, ln_2{nullptr};
+    CausalSelfAttention attn{nullptr};
+    MLP mlp{nullptr};
+    bool post_norm = false;
+};
+TORCH_MODULE(Block);
+
+/// Holds what nanoGPT keeps in its `transformer` ModuleDict, so the names match.
+class TransformerImpl : public torch::nn::Module {
+public:
+    explicit TransformerImpl(const RunConfig& c);
+    torch::nn::Embedding wte{nullptr}, wpe{nullptr};
+    torch::nn::Dropout drop{nullptr};
+    torch::nn::ModuleList h{nullptr};
+    Norm ln_f{nullptr};  // pre-norm only
+};
+TORCH_MODULE(Transformer);
+
+/// Options of one forward pass.
+struct ForwardOptions {
+    int64_t pos_offset = 0;                           // absolute position of the first input token
+    std::vector<LayerCache>* cache = nullptr;         // KV cache, one entry per layer (grown in place)
+    std::vector<torch::Tensor>* attention = nullptr;  // receives (B, H, T, S) weights per layer
+    bool last_only = false;                           // logits for the last position only
+};
+
+class GPTImpl : public torch::nn::Module {
+public:
+    explicit GPTImpl(const RunConfig& c);
+    /// idx: (B, T) int64 token ids -> logits (B, T, V) (or (B, 1, V) with last_only).
+    torch::Tensor forward(const torch::Tensor& idx, const ForwardOptions& opt = {});
+    /// Parameters in a stable order with their nanoGPT names (the tied lm_head is not repeated).
+    std::vector<std::pair<std::string, torch::Tensor>> named_weights() const;
+    int64_t num_parameters() const;
+    const RunConfig& config() const { return m_cfg; }
+
+    Transformer transformer{nullptr};
+    torch::nn::Linear lm_head{nullptr};  // only when embeddings are untied
+
+private:
+    RunConfig m_cfg;
+    PositionTables m_tables;  // the causal mask and the position scheme's tables
+};
+TORCH_MODULE(GPT);
+
+/// Sinusoidal table of Vaswani et al.: PE[p, 2i] = sin(p / 10000^(2i/C)), PE[p, 2i+1] = cos(...).
+torch::Tensor sinusoidal_table(int64_t positions, int64_t dim);
+
+}  // namespace twb::nn
