@@ -145,6 +145,10 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     row->addLayout(left, 2);
     row->addLayout(right, 5);
 
+    connectControls(addFiles, addFolder, remove);
+}
+
+void ImportTab::connectControls(QPushButton* addFiles, QPushButton* addFolder, QPushButton* remove) {
     connect(addFiles, &QPushButton::clicked, this, [this] {
         const auto files =
             QFileDialog::getOpenFileNames(this, tr("Add text files"), QSettings().value("lastImportDir").toString());

@@ -25,6 +25,7 @@ struct CleaningPreviewResult {
 };
 
 class Job;
+class QPushButton;
 class JobsService;
 
 class ImportTab : public QWidget {
@@ -58,6 +59,8 @@ signals:
     void sourcesChanged();
 
 private:
+    /// The buttons' and fields' signals; every change schedules a preview.
+    void connectControls(QPushButton* addFiles, QPushButton* addFolder, QPushButton* remove);
     void updateFormatFields();
     void showPreview(const CleaningPreviewResult& r);
 

@@ -39,6 +39,13 @@ EmbeddingsPanel::EmbeddingsPanel(ModelThread* model, QWidget* parent) : PanelBas
         model = m_ownModel.get();
     }
     m_model = model;
+    createControls();
+    layOut();
+    connectWorker(m_model->worker());
+    connectControls();
+}
+
+void EmbeddingsPanel::createControls() {
     QSettings st;
     m_picker = new RunPicker;
 
@@ -98,7 +105,9 @@ EmbeddingsPanel::EmbeddingsPanel(ModelThread* model, QWidget* parent) : PanelBas
     m_mapInfo = new QLabel;
     m_mapInfo->setWordWrap(true);
     m_hover = new QLabel(tr("Hover a point for its token; wheel zooms, drag pans."));
+}
 
+void EmbeddingsPanel::layOut() {
     // Layout: queries on the left, the map on the right.
     auto* nearBox = new QGroupBox(tr("Nearest tokens"));
     auto* nearCol = new QVBoxLayout(nearBox);
@@ -147,8 +156,9 @@ EmbeddingsPanel::EmbeddingsPanel(ModelThread* model, QWidget* parent) : PanelBas
     col->addWidget(m_picker);
     col->addWidget(errorLabel());
     col->addWidget(split, 1);
+}
 
-    connectWorker(m_model->worker());
+void EmbeddingsPanel::connectControls() {
     connect(m_find, &QPushButton::clicked, this, &EmbeddingsPanel::findNeighbours);
     connect(m_word, &QLineEdit::returnPressed, this, &EmbeddingsPanel::findNeighbours);
     connect(m_compare, &QPushButton::clicked, this, &EmbeddingsPanel::compare);

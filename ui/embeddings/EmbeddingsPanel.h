@@ -51,6 +51,10 @@ protected:
     void busyChanged(bool busy) override;
 
 private:
+    /// The nearest-tokens, similarity and map controls; then their layout and signals.
+    void createControls();
+    void layOut();
+    void connectControls();
     void connectWorker(ModelWorker* worker);
     quint64 newRequest();
     void exportMapAsked();

@@ -73,6 +73,11 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
     v->addWidget(split, 1);
     v->addWidget(errorLabel());
 
+    connect(refreshButton, &QPushButton::clicked, this, &RunsPanel::refresh);
+    connectControls();
+}
+
+void RunsPanel::connectControls() {
     connect(m_table, &RunsTable::runActivated, this, &RunsPanel::openRequested);
     connect(m_table, &RunsTable::selectedRunsChanged, this, [this] {
         showDetails();
@@ -95,7 +100,6 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
             emit compareRequested(m_table->selectedRuns());
     });
     connect(m_delete, &QPushButton::clicked, this, &RunsPanel::deleteSelected);
-    connect(refreshButton, &QPushButton::clicked, this, &RunsPanel::refresh);
     connect(m_saveDetails, &QPushButton::clicked, this, &RunsPanel::saveDetails);
     connect(m_name, &QLineEdit::returnPressed, this, &RunsPanel::saveDetails);
     auto key = [this](const QKeySequence& k, auto slot) {

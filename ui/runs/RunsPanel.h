@@ -54,6 +54,8 @@ protected:
     void showEvent(QShowEvent* e) override;
 
 private:
+    /// The table's, the buttons' and the fields' signals and the panel's keys.
+    void connectControls();
     /// The listing's result, on the UI thread.
     void showRuns(std::vector<twb::RunSummary> runs);
     void showDetails();
