@@ -1,5 +1,5 @@
 // The safetensors header of a checkpoint: length prefix and JSON entries against the data size.
-#include "core/run/safetensors_header.h"
+#include "core/interchange/safetensors_header.h"
 #include "fuzz_util.h"
 #include "twb/errors.h"
 

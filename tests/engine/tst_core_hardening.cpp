@@ -6,9 +6,9 @@
 // replaces only a prepared dataset and never a folder holding an input, strips a UTF-8 BOM, names
 // UTF-16, and removes the temporaries a killed prepare left. Runs under ASan/UBSan in CI.
 #include "core/data/dataset_meta.h"
+#include "core/interchange/safetensors_header.h"
 #include "core/run/checkpoint_state.h"
 #include "core/run/run_lock.h"
-#include "core/run/safetensors_header.h"
 #include "core/tokenizers/tokenizer.h"
 #include "test_util.h"
 #include "twb/config.h"

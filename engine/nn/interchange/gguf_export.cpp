@@ -4,10 +4,10 @@
 // weight and bias, output_norm, and output only when the head is untied (llama.cpp reuses token_embd
 // otherwise). Our Linear weights are (out, in) like nanoGPT's, so their row-major bytes are already the
 // ggml tensors {in, out}: no transposition, only the dimension order reversed in the file. The container
-// is core/run/gguf_writer.*, the tokenizer's spelling and the architecture check core/run/gguf_vocab.*.
+// is core/interchange/gguf_writer.*, the tokenizer's spelling and the architecture check core/interchange/gguf_vocab.*.
 #include "twb/gguf_export.h"
-#include "core/run/gguf_vocab.h"
-#include "core/run/gguf_writer.h"
+#include "core/interchange/gguf_vocab.h"
+#include "core/interchange/gguf_writer.h"
 #include "nn/interchange/checkpoint.h"
 #include "twb/errors.h"
 #include "twb/run_info.h"

@@ -7,8 +7,8 @@
 // GPT-2's causal-mask buffers, not weights: ignored.
 #include "twb/model_exchange.h"
 
+#include "core/interchange/safetensors_header.h"
 #include "core/run/checkpoint_state.h"
-#include "core/run/safetensors_header.h"
 #include "core/tokenizers/gpt2_vocab.h"
 #include "core/tokenizers/tokenizer.h"
 #include "nn/interchange/checkpoint.h"

@@ -1,7 +1,7 @@
 // safetensors reader and writer.
 #include "nn/interchange/safetensors.h"
 
-#include "core/run/safetensors_header.h"
+#include "core/interchange/safetensors_header.h"
 
 #include "twb/errors.h"
 #include "twb/text.h"

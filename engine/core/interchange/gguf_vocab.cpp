@@ -1,7 +1,7 @@
 // The GGUF side of a tokenizer and the architecture check (see gguf_vocab.h and twb/gguf_export.h).
 // The pre-tokenizer names are llama.cpp's (llama-vocab.cpp): "gpt-2" is GPT-2's split pattern exactly;
 // "llama-bpe" is Llama 3's, the same regex as GPT-4's cl100k_base that the gpt4 pattern here is.
-#include "core/run/gguf_vocab.h"
+#include "core/interchange/gguf_vocab.h"
 
 #include "core/run/checkpoint_state.h"
 #include "core/tokenizers/bytebpe.h"

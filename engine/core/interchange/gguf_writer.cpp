@@ -1,6 +1,6 @@
 // GGUF v3 writer (see gguf_writer.h). Values are encoded as they are added; the header, the tensor
 // infos and the aligned data section are laid out when the file's bytes are asked for.
-#include "core/run/gguf_writer.h"
+#include "core/interchange/gguf_writer.h"
 
 #include "twb/errors.h"
 #include "twb/text.h"

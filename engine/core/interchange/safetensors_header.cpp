@@ -1,5 +1,5 @@
 // safetensors header parsing and checks.
-#include "core/run/safetensors_header.h"
+#include "core/interchange/safetensors_header.h"
 
 #include "twb/errors.h"
 
