@@ -17,10 +17,7 @@ CrossAttentionImpl::CrossAttentionImpl(int64_t n_embd, int64_t n_head_, int64_t 
     c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(A, n_embd).bias(bias)));
     attn_dropout = register_module("attn_dropout", torch::nn::Dropout(dropout));
     resid_dropout = register_module("resid_dropout", torch::nn::Dropout(dropout));
-    if (qk.on) {
-        q_norm = register_module("q_norm", Norm(head_size, qk.kind, qk.bias, qk.eps));
-        k_norm = register_module("k_norm", Norm(head_size, qk.kind, qk.bias, qk.eps));
-    }
+    qk.register_on(*this, head_size, q_norm, k_norm);
 }
 
 MemoryKV CrossAttentionImpl::project_memory(const torch::Tensor& memory) {

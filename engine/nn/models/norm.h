@@ -28,6 +28,13 @@ struct QkNorm {
     bool bias = true;
     double eps = 1e-5;
     static QkNorm of(const RunConfig& c) { return {c.qk_norm, c.norm, c.bias, c.norm_eps}; }
+    /// When on: registers the two norms over head_size channels on m as q_norm and k_norm.
+    void register_on(torch::nn::Module& m, int64_t head_size, Norm& q, Norm& k) const {
+        if (!on)
+            return;
+        q = m.register_module("q_norm", Norm(head_size, kind, bias, eps));
+        k = m.register_module("k_norm", Norm(head_size, kind, bias, eps));
+    }
 };
 
 }  // namespace twb::nn
