@@ -37,6 +37,14 @@ std::vector<std::string> lines(const QString& text) {
 GenerationEvalView::GenerationEvalView(ModelThread* model, RunPicker* picker, QWidget* parent)
     : QWidget(parent), m_model(model), m_picker(picker) {
     auto* v = new QVBoxLayout(this);
+    addInputs(v);
+    addControlsAndTable(v);
+    connectButtons();
+    connectWorker();
+}
+
+// The three text columns: prompts and references (each with "Load file…"), and the decoding settings.
+void GenerationEvalView::addInputs(QVBoxLayout* v) {
     auto* inputs = new QHBoxLayout;
     auto column = [&](const QString& title, QPlainTextEdit*& edit, const QString& name, const QString& placeholder) {
         auto* c = new QVBoxLayout;
@@ -76,6 +84,10 @@ GenerationEvalView::GenerationEvalView(ModelThread* model, RunPicker* picker, QW
            "repetition_penalty, no_repeat_ngram, max_new_tokens, seed"));
     m_settings->setPlainText(QSettings().value("genEval/settings", "temperature=0.8\nbeam=5\nbeam=10").toString());
     v->addLayout(inputs, 1);
+}
+
+// New tokens, Evaluate/Cancel, the progress, the exports, the status line and the results table.
+void GenerationEvalView::addControlsAndTable(QVBoxLayout* v) {
     auto* controls = new QHBoxLayout;
     m_maxTokens = new QSpinBox;
     m_maxTokens->setObjectName("evalMaxTokens");
@@ -115,11 +127,17 @@ GenerationEvalView::GenerationEvalView(ModelThread* model, RunPicker* picker, QW
     m_table->verticalHeader()->hide();
     v->addWidget(m_table, 2);
     setRunning(false);
+}
 
+void GenerationEvalView::connectButtons() {
     connect(m_run, &QPushButton::clicked, this, &GenerationEvalView::run);
     connect(m_cancel, &QPushButton::clicked, this, &GenerationEvalView::cancel);
     connect(m_md, &QPushButton::clicked, this, [this] { exportTo(true); });
     connect(m_csv, &QPushButton::clicked, this, [this] { exportTo(false); });
+}
+
+// The model worker's progress, rows and failure for this view's request (m_id).
+void GenerationEvalView::connectWorker() {
     auto* w = m_model->worker();
     connect(this, &GenerationEvalView::evaluateRequested, w, &ModelWorker::evaluateGenerations, Qt::QueuedConnection);
     connect(w, &ModelWorker::generationEvalProgress, this, [this](quint64 id, int done, int total) {

@@ -17,6 +17,7 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
+class QVBoxLayout;
 class RunPicker;
 
 class GenerationEvalView : public QWidget {
@@ -43,6 +44,10 @@ signals:
     void finished();
 
 private:
+    void addInputs(QVBoxLayout* v);
+    void addControlsAndTable(QVBoxLayout* v);
+    void connectButtons();
+    void connectWorker();
     void showRows();
     void setRunning(bool on);
     void exportTo(bool markdown);

@@ -30,6 +30,23 @@ QString duration(double s) {
 TranslationBatchView::TranslationBatchView(ModelThread* model, RunPicker* picker, TranslationForm* form,
                                            QWidget* parent)
     : QWidget(parent), m_model(model), m_picker(picker), m_form(form) {
+    QFormLayout* files = makeFileRows();
+    QHBoxLayout* buttons = makeButtons();
+    makeScoreAndTable();
+
+    auto* col = new QVBoxLayout(this);
+    col->addLayout(files);
+    col->addLayout(buttons);
+    col->addWidget(m_score);
+    col->addWidget(m_table, 1);
+
+    connectWorker();
+    connect(m_run, &QPushButton::clicked, this, &TranslationBatchView::run);
+    connect(m_cancel, &QPushButton::clicked, this, &TranslationBatchView::cancel);
+}
+
+// Sources, Write to and References (each with Browse…), and how many rows the table shows.
+QFormLayout* TranslationBatchView::makeFileRows() {
     QSettings st;
     auto fileRow = [this](QLineEdit*& edit, const char* name, const QString& placeholder, bool save) {
         edit = new QLineEdit;
@@ -67,7 +84,11 @@ TranslationBatchView::TranslationBatchView(ModelThread* model, RunPicker* picker
     rowsRow->addWidget(m_rows);
     rowsRow->addStretch(1);
     form2->addRow(tr("Show first"), rowsRow);
+    return form2;
+}
 
+// Translate file, Cancel, the progress and the time left.
+QHBoxLayout* TranslationBatchView::makeButtons() {
     m_run = new QPushButton(tr("Translate file"));
     m_run->setObjectName("translateFile");
     m_run->setToolTip(
@@ -89,6 +110,10 @@ TranslationBatchView::TranslationBatchView(ModelThread* model, RunPicker* picker
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_progress, 1);
     buttons->addWidget(m_eta);
+    return buttons;
+}
+
+void TranslationBatchView::makeScoreAndTable() {
     m_score = new QLabel;
     m_score->setObjectName("batchScore");
     m_score->setWordWrap(true);
@@ -99,14 +124,11 @@ TranslationBatchView::TranslationBatchView(ModelThread* model, RunPicker* picker
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setWordWrap(true);
+}
 
-    auto* col = new QVBoxLayout(this);
-    col->addLayout(form2);
-    col->addLayout(buttons);
-    col->addWidget(m_score);
-    col->addWidget(m_table, 1);
-
-    auto* worker = model->translationWorker();
+// The translation worker's progress, result and failure for this view's request (m_id).
+void TranslationBatchView::connectWorker() {
+    auto* worker = m_model->translationWorker();
     connect(this, &TranslationBatchView::translateFileRequested, worker, &TranslationWorker::translateFile);
     connect(worker, &TranslationWorker::batchProgress, this, [this](quint64 id, qint64 done, qint64 total) {
         if (id != m_id)
@@ -135,8 +157,6 @@ TranslationBatchView::TranslationBatchView(ModelThread* model, RunPicker* picker
         fail(e);
         emit finished();
     });
-    connect(m_run, &QPushButton::clicked, this, &TranslationBatchView::run);
-    connect(m_cancel, &QPushButton::clicked, this, &TranslationBatchView::cancel);
 }
 
 TranslationBatchView::~TranslationBatchView() {

@@ -13,6 +13,8 @@
 #include <memory>
 
 class ModelThread;
+class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -47,6 +49,10 @@ signals:
     void statusMessage(const QString& text);
 
 private:
+    QFormLayout* makeFileRows();
+    QHBoxLayout* makeButtons();
+    void makeScoreAndTable();
+    void connectWorker();
     void setRunning(bool on);
     void fail(const QString& error);
     void showResult();

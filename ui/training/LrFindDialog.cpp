@@ -20,6 +20,13 @@ LrFindDialog::LrFindDialog(ExperimentWorker* worker, const twb::RunConfig& confi
     setWindowTitle(tr("Find learning rate"));
     resize(640, 480);
     auto* v = new QVBoxLayout(this);
+    addBoundsAndPlot(v);
+    connectButtons(addChoiceAndButtons(v));
+    connectWorker(worker);
+}
+
+// The explanation, the bounds and steps, the progress, the status line and the plot.
+void LrFindDialog::addBoundsAndPlot(QVBoxLayout* v) {
     auto* what =
         new QLabel(tr("Trains a fresh model of this config for a few steps with the learning rate "
                       "growing exponentially, and stops when the loss runs away. The open run is not "
@@ -69,6 +76,10 @@ LrFindDialog::LrFindDialog(ExperimentWorker* worker, const twb::RunConfig& confi
     m_plot->addGraph()->setPen(QPen(QColor(31, 119, 180), 1.5));
     m_plot->setMinimumHeight(220);
     v->addWidget(m_plot, 1);
+}
+
+// The choice between the two suggestions and the buttons; returns Close.
+QPushButton* LrFindDialog::addChoiceAndButtons(QVBoxLayout* v) {
     auto* pick = new QHBoxLayout;
     m_minRule = new QRadioButton;
     m_minRule->setObjectName("minRule");
@@ -100,11 +111,18 @@ LrFindDialog::LrFindDialog(ExperimentWorker* worker, const twb::RunConfig& confi
     m_steepest->setEnabled(false);
     m_minRule->setText(tr("lowest loss / 10"));
     m_steepest->setText(tr("steepest fall"));
+    return close;
+}
 
+void LrFindDialog::connectButtons(QPushButton* close) {
     connect(m_start, &QPushButton::clicked, this, &LrFindDialog::start);
     connect(m_cancelButton, &QPushButton::clicked, this, &LrFindDialog::cancel);
     connect(m_use, &QPushButton::clicked, this, &LrFindDialog::useRate);
     connect(close, &QPushButton::clicked, this, &QDialog::reject);
+}
+
+// The worker's points, result and failure; a report that arrives when no search runs is ignored.
+void LrFindDialog::connectWorker(ExperimentWorker* worker) {
     connect(this, &LrFindDialog::findRequested, worker, &ExperimentWorker::findLearningRate, Qt::QueuedConnection);
     connect(worker, &ExperimentWorker::lrPoint, this, [this](const twb::LrFindPoint& p) {
         if (!m_running)

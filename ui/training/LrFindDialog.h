@@ -18,6 +18,7 @@ class QProgressBar;
 class QPushButton;
 class QRadioButton;
 class QSpinBox;
+class QVBoxLayout;
 
 class LrFindDialog : public QDialog {
     Q_OBJECT
@@ -43,6 +44,10 @@ signals:
     void rateChosen(double lr);
 
 private:
+    void addBoundsAndPlot(QVBoxLayout* v);
+    QPushButton* addChoiceAndButtons(QVBoxLayout* v);
+    void connectButtons(QPushButton* close);
+    void connectWorker(ExperimentWorker* worker);
     void showResult();
 
     twb::RunConfig m_config;
