@@ -14,8 +14,10 @@ class QComboBox;
 class QCPBars;
 class QCustomPlot;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 class QTableWidget;
 class QTextBrowser;
@@ -72,6 +74,12 @@ signals:
     void mergesClicked();
 
 private:
+    // TokenizeTabLayout.cpp: the constructor's steps and the inspector's views
+    void makeTokenizerChoices();
+    QPushButton* makeOptions();
+    QHBoxLayout* makeButtons();
+    void layOut(QPushButton* chooseFrom, QHBoxLayout* buttons);
+    void restoreChoices();
     QWidget* buildInspector();
     QWidget* buildMerges();
     void showStats();
