@@ -60,6 +60,7 @@ private:
     static constexpr int kDecoderOnly = 1, kEncoderDecoderOnly = 2, kBothKinds = 3;
     /// Shows the rows the current model kind uses, hides the others.
     void updateKindRows();
+    // ConfigFormRows.cpp
     /// One row for a key of the option table, its widget by the key's type.
     void addOption(QFormLayout* f, const twb::ConfigOption& o);
     /// Puts a field and its (hidden) problem note into a row of f.
