@@ -1,12 +1,8 @@
 #include "ui/training/MetricsPlot.h"
 
 #include <qcustomplot.h>
-#include <QFile>
 #include <QGridLayout>
 #include <QLabel>
-#include <QPainter>
-#include <QSvgGenerator>
-#include <QTextStream>
 #include <QToolTip>
 
 #include <cmath>
@@ -15,56 +11,6 @@ namespace {
 const QColor kTrain(31, 119, 180),
     kVal(214, 39, 40), kOther[] = {QColor(44, 160, 44),   QColor(148, 103, 189), QColor(140, 86, 75),
                                    QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34)};
-
-/// Axes that frame the data: a margin so no point sits on the edge, a range around a single point
-/// (never below zero for quantities that are never negative), and a neutral frame with no numbers while
-/// there is nothing to show.
-void fitAxes(QCustomPlot* p) {
-    bool any = false, anyX = false, anyRight = false;
-    double x0 = 0, x1 = 0, y0 = 0, y1 = 0, r1 = 0;
-    for (int i = 0; i < p->graphCount(); ++i) {
-        auto* g = p->graph(i);
-        if (!g->visible())
-            continue;
-        const bool left = g->valueAxis() == p->yAxis;  // a right-axis graph (BLEU) has its own range
-        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
-            if (!std::isfinite(it->value) ||
-                (left && p->yAxis->scaleType() == QCPAxis::stLogarithmic && it->value <= 0))
-                continue;
-            x0 = anyX ? std::min(x0, it->key) : it->key;
-            x1 = anyX ? std::max(x1, it->key) : it->key;
-            anyX = true;
-            if (!left) {
-                r1 = anyRight ? std::max(r1, it->value) : it->value;
-                anyRight = true;
-                continue;
-            }
-            y0 = any ? std::min(y0, it->value) : it->value;
-            y1 = any ? std::max(y1, it->value) : it->value;
-            any = true;
-        }
-    }
-    // The right axis (BLEU, 0-100) from 0 to a little above its best, shown only while it has points.
-    p->yAxis2->setVisible(anyRight);
-    p->yAxis2->setRange(0, anyRight ? std::max(1.0, r1 * 1.1) : 1.0);
-    p->xAxis->setTickLabels(anyX);
-    p->yAxis->setTickLabels(any);
-    if (!anyX) {
-        p->xAxis->setRange(0, 1);
-        p->yAxis->setRange(p->yAxis->scaleType() == QCPAxis::stLogarithmic ? QCPRange(1, 10) : QCPRange(0, 1));
-        return;
-    }
-    const double xs = x1 > x0 ? x1 - x0 : std::max(1.0, std::abs(x0) * 0.1);
-    p->xAxis->setRange(std::max(x0 >= 0 ? 0.0 : -1e300, x0 - 0.03 * xs), x1 + 0.03 * xs);
-    if (!any)
-        return;
-    if (p->yAxis->scaleType() == QCPAxis::stLogarithmic) {
-        p->yAxis->setRange(y0 / 1.1, y1 * 1.1);
-        return;
-    }
-    const double ys = y1 > y0 ? y1 - y0 : std::max(1e-9, std::abs(y0) * 0.1);
-    p->yAxis->setRange(y0 >= 0 ? std::max(0.0, y0 - 0.06 * ys) : y0 - 0.06 * ys, y1 + 0.06 * ys);
-}
 }  // namespace
 
 MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
@@ -373,37 +319,6 @@ void MetricsPlot::setSmoothing(double alpha) {
     rebuildSmoothed();
 }
 
-void MetricsPlot::rebuildSmoothed() {
-    m_trainSmooth->data()->clear();
-    double s = 0;
-    for (size_t i = 0; i < m_losses.size(); ++i) {
-        s = i == 0 ? m_losses[i] : m_alpha * s + (1 - m_alpha) * m_losses[i];
-        m_trainSmooth->addData(m_steps[i], s);
-    }
-    markDirty();
-}
-
-void MetricsPlot::replotIfDirty() {
-    if (!m_dirty)
-        return;
-    m_dirty = false;
-    // The BLEU entry is in the legend only for a run that has BLEU (an encoder-decoder's).
-    if (m_bleu->data()->isEmpty() == m_loss->legend->hasItemWithPlottable(m_bleu))
-        m_bleu->data()->isEmpty() ? m_bleu->removeFromLegend() : m_bleu->addToLegend();
-    for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
-        fitAxes(p);
-        if (p == m_loss)
-            for (const auto& b : m_baselines) {  // the reference lines stay in view
-                const QCPRange r = p->yAxis->range();
-                if (b.second > r.upper)
-                    p->yAxis->setRangeUpper(b.second * 1.08);  // room for its label above it
-                if (b.second < r.lower && b.second > 0)
-                    p->yAxis->setRangeLower(b.second * 0.96);
-            }
-        p->replot(QCustomPlot::rpQueuedReplot);
-    }
-}
-
 void MetricsPlot::setRunName(const QString& name) {
     m_title->setText(name.isEmpty() ? QString() : tr("Run %1").arg(name));
 }
@@ -417,32 +332,4 @@ int MetricsPlot::trainPoints() const {
 }
 int MetricsPlot::evalPoints() const {
     return m_val->data()->size();
-}
-
-bool MetricsPlot::savePng(const QString& path) {
-    return grab().save(path, "PNG");
-}
-
-bool MetricsPlot::saveSvg(const QString& path) {
-    QSvgGenerator gen;
-    gen.setFileName(path);
-    gen.setSize(size());
-    gen.setViewBox(rect());
-    QPainter painter(&gen);
-    render(&painter);
-    return painter.end();
-}
-
-bool MetricsPlot::saveCsv(const QString& path) const {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return false;
-    QTextStream out(&f);
-    auto num = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 7); };
-    out << "step,kind,train_loss,val_loss,val_accuracy,lr,tokens_per_s,val_bleu,epoch\n";
-    for (const auto& r : m_rows)
-        out << r.step << ',' << QString::fromStdString(r.kind) << ',' << num(r.train_loss) << ',' << num(r.val_loss)
-            << ',' << num(r.val_accuracy) << ',' << num(r.lr) << ',' << num(r.tokens_per_s) << ',' << num(r.val_bleu)
-            << ',' << num(r.epoch) << '\n';
-    return true;
 }

@@ -69,6 +69,7 @@ private:
         if (!m_timer.isActive())
             m_timer.start();
     }
+    // MetricsPlotRender.cpp, with the exports
     void replotIfDirty();
     void rebuildSmoothed();
     void fillValidation();
