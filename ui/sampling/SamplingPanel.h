@@ -89,6 +89,7 @@ protected:
     void busyChanged(bool busy) override;
 
 private:
+    // SamplingPanelLayout.cpp, with the constructor: connectWorker, buildGenerateTab
     void connectWorker(ModelWorker* worker);
     /// Shows the translation mode for an encoder-decoder run, the LM mode for any other.
     void updateMode();

@@ -1,0 +1,199 @@
+#include "ui/sampling/SamplingPanel.h"
+#include "ui/widgets/ConsoleLayout.h"
+
+#include "ui/sampling/CompareView.h"
+#include "ui/sampling/DecodingForm.h"
+#include "ui/sampling/GenerationEvalView.h"
+#include "ui/sampling/HistoryView.h"
+#include "ui/sampling/TokenOutputView.h"
+#include "ui/sampling/TranslationView.h"
+#include "ui/widgets/ErrorLabel.h"
+#include "ui/widgets/RunPicker.h"
+#include "ui/widgets/TokenDisplay.h"
+#include "ui/workers/ModelThread.h"
+
+#include "twb/translation.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSettings>
+#include <QShortcut>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QVBoxLayout>
+// The panel's composition (the run, the generate tab and its siblings, the decoding forms) and its wiring to
+// the model worker.
+
+SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(nullptr, parent) {
+    if (!model) {
+        m_ownModel = std::make_unique<ModelThread>();
+        model = m_ownModel.get();
+    }
+    m_model = model;
+    m_picker = new RunPicker;
+    m_decoding = new DecodingForm;
+    m_compare = new CompareView;
+    m_history = new HistoryView;
+
+    m_tabs = new QTabWidget;
+    m_tabs->addTab(buildGenerateTab(), tr("Generate"));
+    m_tabs->addTab(m_compare, tr("Compare checkpoints"));
+    m_tabs->addTab(m_history, tr("History"));
+    m_evaluation = new GenerationEvalView(m_model, m_picker);
+    m_tabs->addTab(m_evaluation, tr("Evaluate settings"));
+
+    auto* left = new QVBoxLayout;
+    left->addWidget(m_decoding);
+    left->addStretch(1);
+    m_lmPage = new QWidget;
+    auto* body = new QHBoxLayout(m_lmPage);
+    body->setContentsMargins(0, 0, 0, 0);
+    body->addLayout(left);
+    body->addWidget(m_tabs, 1);
+    m_translation = new TranslationView(m_model, m_picker);
+    m_modes = new QStackedWidget;
+    m_modes->addWidget(m_lmPage);
+    m_modes->addWidget(m_translation);
+    auto* col = new QVBoxLayout(this);
+    col->addWidget(m_picker);
+    col->addWidget(m_modes, 1);
+    connect(m_translation, &PanelBase::statusMessage, this, &PanelBase::statusMessage);
+
+    connectWorker(m_model->worker());
+
+    m_renderTimer.setSingleShot(true);
+    m_renderTimer.setInterval(50);  // batch streamed tokens: at most 20 re-renders a second
+    connect(&m_renderTimer, &QTimer::timeout, this, &SamplingPanel::render);
+    connect(m_generate, &QPushButton::clicked, this, &SamplingPanel::generate);
+    connect(m_stop, &QPushButton::clicked, this, &SamplingPanel::stop);
+    connect(m_back_, &QPushButton::clicked, this, &SamplingPanel::back);
+    connect(m_copy, &QPushButton::clicked, this, [this] {
+        QApplication::clipboard()->setText(m_out.promptText + outputText(0));
+        emit statusMessage(tr("Output copied"));
+    });
+    // One shortcut each for both modes (two on one key would be ambiguous and neither would fire).
+    connect(new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this), &QShortcut::activated, this, [this] {
+        if (isTranslationMode())
+            m_translation->translate();
+        else
+            generate();
+    });
+    connect(new QShortcut(QKeySequence(Qt::Key_Escape), this), &QShortcut::activated, this, [this] {
+        stop();
+        m_translation->stop();
+    });
+    connect(m_output, &TokenOutputView::tokenClicked, this, &SamplingPanel::showAlternatives);
+    connect(m_output, &TokenOutputView::alternativeChosen, this, [this](int sample, int index, int alt) {
+        if (sample == 0)
+            branch(index, alt);
+    });
+    connect(m_compare, &CompareView::compareClicked, this, &SamplingPanel::runCompare);
+    connect(m_compare, &CompareView::exportClicked, this, &SamplingPanel::exportMarkdown);
+    connect(m_history, &HistoryView::usePrompt, this, [this](const QString& prompt) {
+        setPrompt(prompt);
+        m_tabs->setCurrentIndex(0);
+    });
+    connect(m_history, &HistoryView::failed, this, &SamplingPanel::showError);
+    connect(m_picker, &RunPicker::changed, this, [this] {
+        updateMode();
+        m_compare->fillChoices(m_picker->run(), m_picker->steps());
+        refreshHistory();
+    });
+    updateMode();
+    m_compare->fillChoices(m_picker->run(), m_picker->steps());
+    refreshHistory();
+}
+
+QWidget* SamplingPanel::buildGenerateTab() {
+    using console_layout::button;
+    m_generate = button(tr("Generate"), "generate", tr("Generate (Ctrl+Return)"));
+    m_stop = button(tr("Stop"), "stop", tr("Stop (Esc): ends within one token"), false);
+    m_back_ = button(tr("◀ Back"), nullptr, tr("Return to the output before the last branch"), false);
+    m_copy = button(tr("Copy"), nullptr, tr("Copy the prompt and output as plain text"));
+    m_status = new QLabel;
+    m_status->setObjectName("samplingStatus");
+
+    m_prompt = new QPlainTextEdit;
+    m_prompt->setObjectName("prompt");
+    m_prompt->setPlaceholderText(tr("Prompt (empty = start from nothing)"));
+    m_prompt->setPlainText(QSettings().value("sampling/prompt").toString());
+    m_output = new TokenOutputView("output", "alternatives",
+                                   tr("Generated text appears here, each token tinted by its probability "
+                                      "(green = likely, red = unlikely). Hover a token for its alternatives; click it, "
+                                      "then click an alternative to branch."),
+                                   tr("Click a generated token to see the alternatives the model weighed there."));
+    m_output->setSamples(&m_out.samples);
+
+    return console_layout::tab(m_prompt, m_output,
+                               console_layout::buttonRow({m_generate, m_stop, m_back_, m_copy}, m_status), errorLabel(),
+                               4);
+}
+
+void SamplingPanel::connectWorker(ModelWorker* worker) {
+    connect(this, &SamplingPanel::generateRequested, worker, &ModelWorker::generate);
+    connect(this, &SamplingPanel::compareRequested, worker, &ModelWorker::compare);
+    connect(this, &SamplingPanel::historyRequested, worker, &ModelWorker::loadHistory);
+    connect(worker, &ModelWorker::token, this, [this](quint64 id, const UiToken& t) {
+        if (id != m_requestId)
+            return;
+        while (m_out.samples.size() <= t.sample)
+            m_out.samples.append(QVector<UiToken>{});
+        m_out.samples[t.sample].append(t);
+        ++m_streamed;
+        if (!m_renderTimer.isActive())
+            m_renderTimer.start();
+    });
+    connect(worker, &ModelWorker::generated, this, [this](const GenerateResult& r) {
+        if (!finished(r.id) || r.id != m_requestId)
+            return;
+        if (m_out.promptIds.empty())
+            m_out.promptIds = r.promptIds;
+        setBusy(false);
+        render();
+        m_status->setText(tr("%1 tokens · %2 tok/s · step %3%4")
+                              .arg(r.generated)
+                              .arg(r.tokensPerS, 0, 'f', 1)
+                              .arg(r.step)
+                              .arg(r.cancelled ? tr(" · stopped") : QString()));
+        if (!r.warnings.isEmpty()) {
+            m_status->setText(m_status->text() + " · " + r.warnings.join("; "));
+            emit statusMessage(r.warnings.join("; "));
+        }
+        refreshHistory();
+    });
+    connect(worker, &ModelWorker::compareCell, this,
+            [this](quint64 id, int row, int c, const QString& header, const QString& text) {
+                if (m_pending.contains(id))
+                    m_compare->setCell(row, c, header, text);
+            });
+    connect(worker, &ModelWorker::compareJudged, this,
+            [this](quint64 id, int row, int c, double perplexity, const QString& precision, const QString& problem) {
+                if (m_pending.contains(id))
+                    m_compare->setJudged(row, c, perplexity, precision, problem);
+            });
+    connect(worker, &ModelWorker::compareFinished, this, [this](quint64 id, bool cancelled) {
+        if (!finished(id))
+            return;
+        setBusy(false);
+        m_status->setText(cancelled ? tr("comparison stopped") : tr("comparison done"));
+    });
+    connect(worker, &ModelWorker::historyLoaded, this,
+            [this](quint64 id, const QString& run, const std::vector<twb::SampleRecord>& records) {
+                if (finished(id) && id == m_historyId && run == m_picker->run())
+                    m_history->setRecords(records);
+            });
+    connect(worker, &ModelWorker::failed, this, [this](quint64 id, const QString& e) {
+        if (!finished(id))
+            return;
+        if (id != m_historyId)
+            setBusy(false);
+        showError(e);
+    });
+}
