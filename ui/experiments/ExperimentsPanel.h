@@ -102,6 +102,7 @@ private:
     void run(const twb::SweepSpec& spec, const QString& dir);
     void removeCellFolder(const QString& runDir);
     void offerInterruptedSweep();
+    // ExperimentsPanelEstimate.cpp, with updateEstimate, cellCount and estimatedSeconds
     double cellSeconds(const twb::RunConfig& c) const;
     int vocabOf(const std::string& dataDir) const;
 

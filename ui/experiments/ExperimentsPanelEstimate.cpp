@@ -1,0 +1,96 @@
+#include "ui/experiments/ExperimentsPanel.h"
+
+#include "twb/dataset.h"
+#include "ui/experiments/AxesEditor.h"
+#include "ui/widgets/Duration.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSettings>
+#include <QSpinBox>
+
+// The sweep's size and cost: how many cells, and the time they take at the machine's measured rate.
+
+namespace {
+/// Model FLOPs per second this machine reached in the last measured cell (6 x parameters x tokens/s);
+/// before any measurement 20 GFLOP/s, about what two idle AVX2 cores give the tiny and default presets
+/// in float32 (23.7 and 27.7 measured with twb train, 2026-11-24).
+double flopsPerSecond() {
+    return QSettings().value("experiments/flopsPerSecond", 20e9).toDouble();
+}
+}  // namespace
+
+int ExperimentsPanel::cellCount(QString* why) const {
+    try {
+        return int(twb::sweep_cells(spec()).size());
+    } catch (const std::exception& e) {
+        if (why)
+            *why = QString::fromStdString(e.what());
+        return -1;
+    }
+}
+
+int ExperimentsPanel::vocabOf(const std::string& dataDir) const {
+    auto it = m_vocab.find(dataDir);
+    if (it != m_vocab.end())
+        return it->second;
+    int v = 0;
+    try {
+        v = twb::open_prepared(dataDir).vocab_size;  // meta.json only: a few hundred bytes
+    } catch (const std::exception&) {
+    }
+    return m_vocab[dataDir] = v;
+}
+
+double ExperimentsPanel::cellSeconds(const twb::RunConfig& c) const {
+    // Training: 6 FLOPs per parameter per token (forward and backward); evaluation: 2, over both splits.
+    const double tokens = double(c.batch_size) * double(c.block_size) * double(c.gradient_accumulation_steps);
+    const double p = double(c.parameter_count());
+    const double evals = c.eval_interval > 0 ? double(c.max_iters / c.eval_interval + 1) : 1.0;
+    const double evalTokens = evals * 2.0 * double(c.eval_iters) * double(c.batch_size) * double(c.block_size);
+    return (6.0 * p * tokens * double(c.max_iters) + 2.0 * p * evalTokens) / flopsPerSecond();
+}
+
+double ExperimentsPanel::estimatedSeconds() const {
+    const auto s = spec();
+    double total = 0;
+    for (const auto& cell : twb::sweep_cells(s)) {
+        auto c = twb::cell_config(s, cell);
+        c.vocab_size = vocabOf(c.data_dir);
+        total += cellSeconds(c);
+    }
+    return total;
+}
+
+void ExperimentsPanel::updateEstimate() {
+    if (isBusy())
+        return;
+    QSettings().setValue("experiments/axes", m_axes->texts());
+    QSettings().setValue("experiments/random", m_random->isChecked());
+    QSettings().setValue("experiments/samples", m_samples->value());
+    m_samples->setEnabled(m_random->isChecked());
+    QString why;
+    const int n = cellCount(&why);
+    if (n < 0) {
+        m_estimate->setText(tr("<span style='color:#b00'>%1</span>").arg(why.toHtmlEscaped()));
+        m_start->setEnabled(false);
+        m_startAct->setEnabled(false);
+        return;
+    }
+    double seconds = 0;
+    try {
+        seconds = estimatedSeconds();
+    } catch (const std::exception&) {
+    }
+    const bool measured = QSettings().contains("experiments/flopsPerSecond");
+    m_estimate->setText((measured ? tr("<b>%1</b>, estimated %2 in all (at %3 GFLOP/s, the last measured rate)")
+                                  : tr("<b>%1</b>, estimated %2 in all (at an assumed %3 GFLOP/s until a sweep "
+                                       "measures this machine)"))
+                            .arg(n == 1 ? tr("1 cell") : tr("%1 cells").arg(n))
+                            .arg(formatDuration(seconds))
+                            .arg(flopsPerSecond() / 1e9, 0, 'f', 1));
+    m_start->setEnabled(true);
+    m_startAct->setEnabled(true);
+}
