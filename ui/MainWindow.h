@@ -53,17 +53,20 @@ private:
     void restoreLayout();
     /// The last run used, when it stopped before its last step (a crash, a closed window), is offered for resuming.
     void offerInterruptedRun();
+    // MainWindowMenus.cpp
     void buildMenus();
     void rebuildRecent();
     void openRunDialog();
-    void compareDialog();
     void initFromDialog();
     void exportPlots();
     void exportModelDialog();
+    // MainWindowDialogs.cpp
+    void compareDialog();
     void about();
     void shortcutsHelp();
-    void showStatus(const QString& text);
     void gettingStarted();
+
+    void showStatus(const QString& text);
     void wireRunsPanel();
     /// The other panels' run lists after a run appeared, was renamed or was deleted.
     void runsChanged();
