@@ -15,8 +15,8 @@ NormImpl::NormImpl(int64_t n_, NormKind kind_, bool with_bias, double eps_) : n(
 }
 
 torch::Tensor NormImpl::forward(const torch::Tensor& x) {
-    if (kind == NormKind::LayerNorm)
-        return torch::layer_norm(x, {n}, weight, bias, eps);
+    if (kind == NormKind::LayerNorm)  // in float32: a bf16 input (qk_norm under autocast) is cast, fp32 is as is
+        return torch::layer_norm(x.to(torch::kFloat32), {n}, weight, bias, eps);
     // RMSNorm in float32 (as autocast runs layer_norm), whatever the activations' dtype.
     const auto xf = x.to(torch::kFloat32);
     return xf * torch::rsqrt(xf.pow(2).mean(-1, /*keepdim=*/true) + eps) * weight;
