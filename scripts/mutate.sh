@@ -32,7 +32,7 @@ MUTATIONS=(
   "label-smoothing-strength|engine/nn/training/evaluator.cpp|.label_smoothing(label_smoothing));|.label_smoothing(label_smoothing / 2));"
   "kv-window-start-off-by-one|engine/nn/decoding/gpt_source.cpp|return (n - block + half - 1) / half * half;|return (n - block + half) / half * half;"
   "causal-mask-diagonal|engine/nn/models/position_tables.cpp|.triu(1)|.triu(2)"
-  "sinusoid-cos-as-sin|engine/nn/models/model.cpp|auto cosPart = torch::cos(pos * div)|auto cosPart = torch::sin(pos * div)"
+  "sinusoid-cos-as-sin|engine/nn/models/position_tables.cpp|auto cosPart = torch::cos(pos * div)|auto cosPart = torch::sin(pos * div)"
   "layernorm-eps|engine/nn/models/model.cpp|torch::layer_norm(x.to(torch::kFloat32), {n}, weight, bias, eps);|torch::layer_norm(x.to(torch::kFloat32), {n}, weight, bias, eps * 100);"
   "gelu-tanh|engine/nn/models/model.cpp|    return torch::gelu(x);|    return torch::gelu(x, \"tanh\");"
   "attention-scale|engine/nn/models/attention.cpp|const double scale = 1.0 / std::sqrt(static_cast<double>(D));|const double scale = 1.0 / static_cast<double>(D);"

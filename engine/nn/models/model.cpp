@@ -4,7 +4,6 @@
 #include "nn/models/module_weights.h"
 
 #include <cmath>
-#include <limits>
 
 namespace twb::nn {
 
@@ -72,17 +71,6 @@ TransformerImpl::TransformerImpl(const RunConfig& c) {
         h->push_back(Block(c));
     if (c.norm_position == NormPosition::Pre)
         ln_f = register_module("ln_f", Norm(c.n_embd, c.norm, c.bias, c.norm_eps));
-}
-
-torch::Tensor sinusoidal_table(int64_t positions, int64_t dim) {
-    auto pe = torch::zeros({positions, dim}, torch::kFloat64);
-    auto pos = torch::arange(0, positions, torch::kFloat64).unsqueeze(1);
-    auto div = torch::exp(torch::arange(0, dim, 2, torch::kFloat64) * (-std::log(10000.0) / static_cast<double>(dim)));
-    pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)},
-                  torch::sin(pos * div));
-    auto cosPart = torch::cos(pos * div).narrow(1, 0, dim / 2);
-    pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(1, torch::indexing::None, 2)}, cosPart);
-    return pe.to(torch::kFloat32);
 }
 
 GPTImpl::GPTImpl(const RunConfig& c) : m_cfg(c) {

@@ -78,7 +78,4 @@ private:
 };
 TORCH_MODULE(GPT);
 
-/// Sinusoidal table of Vaswani et al.: PE[p, 2i] = sin(p / 10000^(2i/C)), PE[p, 2i+1] = cos(...).
-torch::Tensor sinusoidal_table(int64_t positions, int64_t dim);
-
 }  // namespace twb::nn

@@ -1,12 +1,21 @@
 // The position buffers and the initialisation both model families share (position_tables.h).
 #include "nn/models/position_tables.h"
 
-#include "nn/models/model.h"
-
 #include <cmath>
 #include <limits>
 
 namespace twb::nn {
+
+torch::Tensor sinusoidal_table(int64_t positions, int64_t dim) {
+    auto pe = torch::zeros({positions, dim}, torch::kFloat64);
+    auto pos = torch::arange(0, positions, torch::kFloat64).unsqueeze(1);
+    auto div = torch::exp(torch::arange(0, dim, 2, torch::kFloat64) * (-std::log(10000.0) / static_cast<double>(dim)));
+    pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)},
+                  torch::sin(pos * div));
+    auto cosPart = torch::cos(pos * div).narrow(1, 0, dim / 2);
+    pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(1, torch::indexing::None, 2)}, cosPart);
+    return pe.to(torch::kFloat32);
+}
 
 void PositionTables::register_on(torch::nn::Module& m, const RunConfig& c) {
     causal = m.register_buffer(

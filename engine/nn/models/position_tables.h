@@ -1,5 +1,5 @@
 // What both model families (model.h, seq2seq_model.h) build the same way around their blocks: the
-// position buffers (the additive causal mask, the sinusoid table, the rotary tables) with the attention
+// position buffers (the additive causal mask, the sinusoid table made here, the rotary tables) with the attention
 // context they make for positions [P, P+T), and GPT-2's initialisation of the parameters.
 #pragma once
 #include "nn/models/attention.h"
@@ -12,6 +12,9 @@
 #include <string>
 
 namespace twb::nn {
+
+/// Sinusoidal table of Vaswani et al.: PE[p, 2i] = sin(p / 10000^(2i/C)), PE[p, 2i+1] = cos(...).
+torch::Tensor sinusoidal_table(int64_t positions, int64_t dim);
 
 struct PositionTables {
     torch::Tensor causal;              // (block, block) additive causal mask: 0 on and below the diagonal

@@ -66,7 +66,7 @@ public:
     virtual uint64_t batcher_state() const = 0;
     virtual void set_batcher_state(uint64_t state) = 0;
 
-    /// The tokenizer folders the run carries, as (dataset side, run side), the main one first.
+    /// The tokenizer folders the run carries, as (dataset side, run side): each is copied.
     virtual std::vector<std::pair<std::filesystem::path, std::filesystem::path>> tokenizer_folders(
         const std::filesystem::path& run_dir) const = 0;
     /// Starts the run's probe (or reopens a resumed run's); reports and skips one that cannot be made.

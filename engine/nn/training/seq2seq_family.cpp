@@ -87,6 +87,8 @@ void Seq2SeqFamily::apply_epochs(RunConfig& cfg) const {
 
 std::vector<std::pair<fs::path, fs::path>> Seq2SeqFamily::tokenizer_folders(const fs::path& run_dir) const {
     const fs::path& dir = m_ctx.data->dir;
+    if (!m_srcTok)  // one vocabulary shared by both sides
+        return {{dir, run_dir / "tokenizer"}};
     return {{dir, run_dir / "tokenizer"}, {dir / "source_tokenizer", run_dir / "source_tokenizer"}};
 }
 

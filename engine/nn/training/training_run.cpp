@@ -132,11 +132,7 @@ void TrainingRun::open_run_folder() {
     if (!m_writer)
         return;  // rank 0 alone writes the run folder: config, metrics, probe and checkpoints
     // The run carries its tokenizers, so it samples even when the dataset folder moves.
-    const auto folders = m_family->tokenizer_folders(m_runDir);
-    for (size_t i = 0; i < folders.size(); ++i) {
-        const auto& [from, to] = folders[i];
-        if (i > 0 && !fs::exists(from / "tokenizer.json"))
-            continue;  // an optional one (the source side's) the dataset does not have
+    for (const auto& [from, to] : m_family->tokenizer_folders(m_runDir)) {
         fs::create_directories(to);
         for (const char* f : {"tokenizer.json", "tokenizer.model"})
             if (fs::exists(from / f))
