@@ -1,4 +1,4 @@
-# cmake -DCXX=... -DINCLUDES="a;b;..." -DWHO=twb_ui -P check_include_boundary.cmake
+# cmake -DCXX=... -DINCLUDES="a;b;..." -DWHO=twb_ui -DWORK=DIR -P check_include_boundary.cmake
 # The engine boundary, checked by the compiler with a target's own include path: a public header
 # (twb/...) and the target's own folders (ui/..., app/...) compile; an engine-internal header
 # (engine/..., core/..., nn/...) does not. Fails naming the include that broke the rule.
@@ -6,7 +6,10 @@ set(flags "")
 foreach(d IN LISTS INCLUDES)
   list(APPEND flags "-I${d}")
 endforeach()
-set(work "${CMAKE_CURRENT_BINARY_DIR}/include_boundary_${WHO}")
+if(NOT WORK)
+  message(FATAL_ERROR "give -DWORK=DIR: where the probe file is written")
+endif()
+set(work "${WORK}")
 file(MAKE_DIRECTORY "${work}")
 
 function(try_include header expect)
