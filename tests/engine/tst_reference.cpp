@@ -15,6 +15,7 @@
 #include "nn/interchange/checkpoint.h"
 #include "nn/models/model.h"
 #include "nn/training/evaluator.h"
+#include "random_model.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/metrics.h"
@@ -24,6 +25,7 @@
 #include <array>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 
 using namespace twb;
 using torch::indexing::Slice;
@@ -43,21 +45,6 @@ RunConfig small_config(Position pos, bool bias, bool tie) {
     c.tie_embeddings = tie;
     c.position = pos;
     return c;
-}
-
-/// A model whose every parameter is drawn from N(0, 0.5^2) (LayerNorm gains around 1).
-nn::GPT random_model(const RunConfig& c, uint64_t seed) {
-    torch::manual_seed(seed);
-    nn::GPT m(c);
-    torch::NoGradGuard ng;
-    for (auto& item : m->named_parameters()) {
-        if (item.key().find("ln_") != std::string::npos && item.key().find("weight") != std::string::npos)
-            item.value().normal_(1.0, 0.2);
-        else
-            item.value().normal_(0.0, 0.5);
-    }
-    m->eval();
-    return m;
 }
 
 /// The reference: weights as double, every step written out from its definition.
@@ -211,6 +198,24 @@ RunConfig constant_model_run(const std::filesystem::path& data, int vocab, const
     return cfg;
 }
 
+/// The first evaluation (step 0) of a new run of cfg at `out` that starts from run_dir's last checkpoint
+/// (init_from): the trainer's own figures for that checkpoint's model.
+EvalReport first_evaluation_from(const RunConfig& cfg, const std::filesystem::path& run_dir,
+                                 const std::filesystem::path& out) {
+    TrainJob fine;
+    fine.config = cfg;
+    fine.run_dir = out.string();
+    fine.init_from = run_dir.string();
+    fine.init_checkpoint = "last";
+    std::vector<EvalReport> evals;
+    TrainCallbacks cb;
+    cb.on_eval = [&](const EvalReport& e) { evals.push_back(e); };
+    train(fine, cb);
+    if (evals.empty())
+        throw std::runtime_error("the run reported no evaluation");
+    return evals[0];
+}
+
 /// Next-token logits that depend only on the last token: row t of a table.
 class TableSource : public nn::LogitsSource {
 public:
@@ -279,7 +284,7 @@ private slots:
         QFETCH(bool, bias);
         QFETCH(bool, tie);
         const auto cfg = small_config(static_cast<Position>(position), bias, tie);
-        auto model = random_model(cfg, 5);
+        auto model = twbtest::random_model(cfg, 5);
         const Reference ref(model);
         const auto ids = ids_of(static_cast<int>(cfg.block_size), static_cast<int>(cfg.vocab_size), 9);
         std::vector<torch::Tensor> refAtt;
@@ -322,7 +327,7 @@ private slots:
         // the window start is the smallest multiple of block/2 that leaves at most block_size tokens.
         QFETCH(bool, cache);
         const auto cfg = small_config(Position::Rotary, true, true);
-        auto model = random_model(cfg, 6);
+        auto model = twbtest::random_model(cfg, 6);
         const Reference ref(model);
         nn::GptSource src(model, torch::kCPU, cache);
         const auto ids = ids_of(static_cast<int>(3 * cfg.block_size + 5), static_cast<int>(cfg.vocab_size), 4);
@@ -491,17 +496,7 @@ private slots:
         st.config = cfg;
         auto uniform = constant_model(cfg, std::vector<double>(l.size(), 0.0));
         nn::save_checkpoint(runDir, uniform, nullptr, st);
-        TrainJob fine;
-        fine.config = cfg;
-        fine.run_dir = twbtest::path(m_dir, "fine").string();
-        fine.init_from = runDir.string();
-        fine.init_checkpoint = "last";
-        std::vector<EvalReport> evals;
-        TrainCallbacks cb;
-        cb.on_eval = [&](const EvalReport& e) { evals.push_back(e); };
-        train(fine, cb);
-        QVERIFY(!evals.empty());
-        const auto& e = evals[0];
+        const EvalReport e = first_evaluation_from(cfg, runDir, twbtest::path(m_dir, "fine"));
         QCOMPARE(e.step, int64_t(0));
         QVERIFY2(std::abs(e.val_loss - std::log(V)) < 1e-6, qPrintable(QString::number(e.val_loss)));
         QVERIFY2(std::abs(e.train_loss - std::log(V)) < 1e-6, qPrintable(QString::number(e.train_loss)));
@@ -579,17 +574,7 @@ private slots:
                 z += std::exp(l);
             loss += (std::log(z) - logit[static_cast<size_t>(id[static_cast<size_t>(truth[u])])]) / 4;
         }
-        TrainJob fine;
-        fine.config = cfg;
-        fine.run_dir = twbtest::path(d, "fine").string();
-        fine.init_from = runDir.string();
-        fine.init_checkpoint = "last";
-        std::vector<EvalReport> evals;
-        TrainCallbacks cb;
-        cb.on_eval = [&](const EvalReport& e) { evals.push_back(e); };
-        train(fine, cb);
-        QVERIFY(!evals.empty());
-        const auto& e = evals[0];
+        const EvalReport e = first_evaluation_from(cfg, runDir, twbtest::path(d, "fine"));
         QCOMPARE(e.step, int64_t(0));
         QVERIFY2(std::abs(e.val_accuracy - 0.75) < 1e-12, qPrintable(QString::number(e.val_accuracy)));
         QVERIFY2(std::abs(e.train_accuracy - 0.75) < 1e-12, qPrintable(QString::number(e.train_accuracy)));
@@ -602,7 +587,7 @@ private slots:
         // comparison can fail), and the evaluators hand the model back in train mode.
         RunConfig cfg = small_config(Position::Rotary, true, true);
         cfg.dropout = 0.5;
-        auto model = random_model(cfg, 12);
+        auto model = twbtest::random_model(cfg, 12);
         const auto ids = ids_of(4 * 12 + 1, static_cast<int>(cfg.vocab_size), 8);
         const auto file = twbtest::path(m_dir, "dropout.bin");
         {

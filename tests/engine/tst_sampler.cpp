@@ -4,6 +4,7 @@
 #include "nn/analysis/attention_capture.h"
 #include "nn/decoding/gpt_source.h"
 #include "nn/models/model_loader.h"
+#include "random_model.h"
 #include "test_util.h"
 #include "twb/errors.h"
 #include "twb/session.h"
@@ -42,23 +43,12 @@ RunConfig tiny_model(const std::string& position) {
     return c;
 }
 
-/// A GPT over a vocabulary of 4 whose weights are redrawn large (N(0, 0.5^2), norm gains near 1), so its
-/// next-token distributions are sharp and depend on the whole prefix, not only on the last token.
+/// A GPT over a vocabulary of 4 with sharp next-token distributions that depend on the whole prefix.
 GPT sharp_four_token_model(uint64_t seed) {
     RunConfig c = tiny_model("learned");
     c.vocab_size = 4;
     c.block_size = 8;
-    torch::manual_seed(seed);
-    GPT m(c);
-    torch::NoGradGuard ng;
-    for (auto& item : m->named_parameters()) {
-        if (item.key().find("ln_") != std::string::npos && item.key().find("weight") != std::string::npos)
-            item.value().normal_(1.0, 0.2);
-        else
-            item.value().normal_(0.0, 0.5);
-    }
-    m->eval();
-    return m;
+    return twbtest::random_model(c, seed);
 }
 
 /// Pearson's chi-square statistic of observed counts against expected probabilities.

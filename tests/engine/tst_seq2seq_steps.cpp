@@ -13,6 +13,7 @@
 #include "nn/training/schedule.h"
 #include "seq2seq_reference.h"
 #include "test_util.h"
+#include "train_outcome.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/training.h"
@@ -49,27 +50,6 @@ class TestSeq2SeqSteps : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
     std::filesystem::path m_pairs;  // 40 training and 8 validation pairs, every side 3 words (see initTestCase)
-
-    struct Outcome {
-        std::vector<StepReport> steps;
-        std::vector<EvalReport> evals;
-        TrainSummary summary;
-    };
-    static Outcome run(const RunConfig& c, const std::filesystem::path& dir, bool resume = false, int64_t stopAt = -1) {
-        Outcome o;
-        TrainJob job;
-        job.config = c;
-        job.run_dir = dir.string();
-        job.resume = resume;
-        TrainCallbacks cb;
-        cb.on_step = [&](const StepReport& s) {
-            o.steps.push_back(s);
-            return s.step != stopAt;
-        };
-        cb.on_eval = [&](const EvalReport& e) { o.evals.push_back(e); };
-        o.summary = train(job, cb);
-        return o;
-    }
 
     /// A tiny encoder-decoder on m_pairs, float32, one thread, no dropout, no BLEU.
     RunConfig train_config() const {
@@ -251,7 +231,7 @@ private slots:
         c.max_iters = 2;
         c.eval_interval = 2;
         const auto dir = twbtest::path(m_dir, "smoothed");
-        const auto o = run(c, dir);
+        const auto o = twbtest::run_training(c, dir);
         const auto ref = reference_steps(c, 2);
         QCOMPARE(o.steps.size(), size_t(2));
         for (size_t i = 0; i < 2; ++i) {
@@ -284,9 +264,9 @@ private slots:
         c.max_iters = 1;
         c.eval_interval = 1;
         c.label_smoothing = 0;
-        const auto plain = run(c, twbtest::path(m_dir, "ls0"));
+        const auto plain = twbtest::run_training(c, twbtest::path(m_dir, "ls0"));
         c.label_smoothing = 0.1;
-        const auto smoothed = run(c, twbtest::path(m_dir, "ls1"));
+        const auto smoothed = twbtest::run_training(c, twbtest::path(m_dir, "ls1"));
         const auto ref = reference_steps(c, 1);
         QVERIFY2(std::abs(plain.steps[0].loss - ref.nll[0]) < 1e-5,
                  qPrintable(QString("%1, by definition %2").arg(plain.steps[0].loss).arg(ref.nll[0])));
@@ -308,7 +288,7 @@ private slots:
         c.max_iters = 2;
         c.eval_interval = 2;
         const auto dir = twbtest::path(m_dir, "dropout");
-        const auto o = run(c, dir);
+        const auto o = twbtest::run_training(c, dir);
         QCOMPARE(o.evals.back().step, int64_t(2));
         const auto ds = open_prepared(m_pairs);
         c.vocab_size = ds.vocab_size;
@@ -402,7 +382,7 @@ private slots:
         // Train one step and stop (a checkpoint without a validation loss, so a resume evaluates first),
         // put the known weights in it, and resume to step 1: the resumed run evaluates them and stops.
         const auto runDir = twbtest::path(d, "run");
-        QVERIFY(run(c, runDir, false, 1).summary.stopped);
+        QVERIFY(twbtest::run_training(c, runDir, false, 1).summary.stopped);
         const auto file = nn::find_checkpoint(runDir, "last") / "model.safetensors";
         auto w = nn::load_safetensors(file);
         for (auto& [name, tensor] : w.tensors)
@@ -411,7 +391,7 @@ private slots:
         w.tensors.at("wte.weight")[a[0]][0] = 1.0;
         nn::save_safetensors(file, {w.tensors.begin(), w.tensors.end()}, w.metadata);
         c.max_iters = 1;
-        const auto o = run(c, runDir, true);
+        const auto o = twbtest::run_training(c, runDir, true);
         QCOMPARE(o.evals.size(), size_t(1));
         const auto& e = o.evals[0];
         QCOMPARE(e.step, int64_t(1));

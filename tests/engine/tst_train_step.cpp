@@ -12,6 +12,7 @@
 #include "nn/training/batcher.h"
 #include "nn/training/optimizer.h"
 #include "test_util.h"
+#include "train_outcome.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/run_folder.h"
@@ -52,100 +53,18 @@ class TestTrainStep : public QObject {
     }
     std::filesystem::path fresh(const char* name) const { return twbtest::path(m_dir, name); }
 
-    struct Outcome {
-        std::vector<StepReport> steps;
-        std::vector<EvalReport> evals;
-        TrainSummary summary;
-    };
-    static Outcome run(const RunConfig& c, const std::filesystem::path& dir, TrainControl* ctl = nullptr,
-                       bool resume = false) {
-        Outcome o;
-        TrainJob job;
-        job.config = c;
-        job.run_dir = dir.string();
-        job.resume = resume;
-        TrainCallbacks cb;
-        cb.on_step = [&](const StepReport& s) {
-            o.steps.push_back(s);
-            return true;
-        };
-        cb.on_eval = [&](const EvalReport& e) { o.evals.push_back(e); };
-        o.summary = train(job, cb, ctl);
-        return o;
-    }
-
-    /// The reference step: returns (loss, norm before clipping) and the updated weights by name.
-    std::pair<std::pair<double, double>, std::map<std::string, torch::Tensor>> reference_step(RunConfig c) const {
-        c.vocab_size = m_vocab;
-        torch::manual_seed(c.seed);  // the trainer seeds, then builds the model: the same initial weights
-        nn::GPT model(c);
-        const auto data = open_prepared(m_data);
-        TokenFile train(m_data / "train.bin", data.dtype);
-        nn::Batcher batcher(train, c.block_size, c.batch_size, c.seed);
-        std::vector<torch::Tensor> xs, ys;
-        for (int i = 0; i < c.gradient_accumulation_steps; ++i) {
-            auto [x, y] = batcher.next(torch::kCPU);
-            xs.push_back(x);
-            ys.push_back(y);
-        }
-        // k micro-batches of B rows are one batch of k*B rows: the mean over all positions.
-        auto x = torch::cat(xs), y = torch::cat(ys).reshape({-1});
-        auto logp = torch::log_softmax(model->forward(x).to(torch::kFloat64), -1).reshape({-1, c.vocab_size});
-        // Label smoothing eps: (1 - eps) * NLL(target) + eps * mean over the vocabulary of -log p.
-        const double eps = c.label_smoothing;
-        auto loss = ((1 - eps) * -logp.gather(1, y.unsqueeze(1)).squeeze(1) + eps * -logp.mean(1)).mean();
-        loss.backward();
-        double sq = 0;
-        for (auto& p : model->parameters())
-            sq += p.grad().to(torch::kFloat64).pow(2).sum().item<double>();
-        const double norm = std::sqrt(sq);
-        const double scale = c.grad_clip > 0 && norm > c.grad_clip ? c.grad_clip / (norm + 1e-6) : 1.0;
-        // AdamW, first step: m = (1-b1) g, v = (1-b2) g^2, bias-corrected, decoupled decay for matrices
-        // (and embeddings only when decay_embeddings).
-        std::map<std::string, torch::Tensor> out;
-        const double lr = c.learning_rate;
-        for (auto& item : model->named_parameters()) {
-            auto p = item.value().detach().to(torch::kFloat64);
-            auto g = item.value().grad().to(torch::kFloat64) * scale;
-            const bool emb = item.key().find("wte") != std::string::npos || item.key().find("wpe") != std::string::npos;
-            const bool decay = p.dim() >= 2 && (c.decay_embeddings || !emb);
-            auto mhat = (1 - c.beta1) * g / (1 - c.beta1);
-            auto vhat = (1 - c.beta2) * g * g / (1 - c.beta2);
-            auto next = p * (1 - (decay ? lr * c.weight_decay : 0.0)) - lr * mhat / (vhat.sqrt() + 1e-8);
-            out[item.key()] = next;
-        }
-        return {{loss.item<double>(), norm}, out};
-    }
-
-    void check_step(const RunConfig& c, const char* name) {
-        const auto dir = fresh(name);
-        const auto o = run(c, dir);
-        QCOMPARE(o.steps.size(), size_t(1));
-        const auto [figures, expect] = reference_step(c);
-        QVERIFY2(std::abs(o.steps[0].loss - figures.first) < 1e-5,
-                 qPrintable(QString("loss %1, by definition %2").arg(o.steps[0].loss).arg(figures.first)));
-        QVERIFY2(std::abs(o.steps[0].grad_norm - figures.second) < 1e-4 * figures.second,
-                 qPrintable(QString("norm %1, by definition %2").arg(o.steps[0].grad_norm).arg(figures.second)));
-        const auto ck = nn::read_checkpoint(nn::find_checkpoint(dir, "last"));
-        QCOMPARE(ck.state.step, int64_t(1));
-        QCOMPARE(ck.weights.tensors.size(), expect.size());
-        for (auto& [key, value] : expect) {
-            QVERIFY2(ck.weights.tensors.count(key), key.c_str());
-            const double d = (ck.weights.tensors.at(key).to(torch::kFloat64) - value).abs().max().item<double>();
-            // AdamW's first step moves each weight by about lr (lr g / |g|); float32 rounding of a gradient
-            // that nearly cancels can turn a few of those by a little, so: within 1/2000 of a step.
-            QVERIFY2(d < 5e-4 * c.learning_rate, qPrintable(QString("%1 differs by %2").arg(key.c_str()).arg(d)));
-        }
-    }
-
     struct ReferenceRun {
         std::vector<double> losses, norms;
         std::map<std::string, torch::Tensor> weights;  // float64, after the last step
     };
-    /// reference_step for several steps: the same batches, each step's k micro-batches as one batch of k*B
-    /// rows, clipping with the norm of that step, AdamW's moments carried from step to step (from step 2 on
-    /// Adam's update depends on the gradients' relative sizes, so scaling and clipping show in the weights).
-    /// Gradients are scaled by grad_scale before clipping: what a trainer that got the scale wrong would see.
+    /// Training steps by definition, in float64: the model built after seeding as the trainer does (the same
+    /// initial weights) and the trainer's batches; each step's k micro-batches as one batch of k*B rows (the
+    /// mean over all positions); label smoothing eps as (1 - eps) * NLL(target) + eps * mean over the
+    /// vocabulary of -log p; the norm before clipping; AdamW with bias correction and decoupled decay for
+    /// matrices (embeddings only when decay_embeddings), its moments carried from step to step (from step 2
+    /// on Adam's update depends on the gradients' relative sizes, so scaling and clipping show in the
+    /// weights). Gradients are scaled by grad_scale before clipping: what a trainer that got the scale
+    /// wrong would see.
     ReferenceRun reference_steps(RunConfig c, int steps, double grad_scale = 1.0) const {
         c.vocab_size = m_vocab;
         torch::manual_seed(c.seed);
@@ -199,6 +118,29 @@ class TestTrainStep : public QObject {
         }
         return out;
     }
+
+    void check_step(const RunConfig& c, const char* name) {
+        const auto dir = fresh(name);
+        const auto o = twbtest::run_training(c, dir);
+        QCOMPARE(o.steps.size(), size_t(1));
+        const ReferenceRun ref = reference_steps(c, 1);
+        const auto& expect = ref.weights;
+        QVERIFY2(std::abs(o.steps[0].loss - ref.losses[0]) < 1e-5,
+                 qPrintable(QString("loss %1, by definition %2").arg(o.steps[0].loss).arg(ref.losses[0])));
+        QVERIFY2(std::abs(o.steps[0].grad_norm - ref.norms[0]) < 1e-4 * ref.norms[0],
+                 qPrintable(QString("norm %1, by definition %2").arg(o.steps[0].grad_norm).arg(ref.norms[0])));
+        const auto ck = nn::read_checkpoint(nn::find_checkpoint(dir, "last"));
+        QCOMPARE(ck.state.step, int64_t(1));
+        QCOMPARE(ck.weights.tensors.size(), expect.size());
+        for (auto& [key, value] : expect) {
+            QVERIFY2(ck.weights.tensors.count(key), key.c_str());
+            const double d = (ck.weights.tensors.at(key).to(torch::kFloat64) - value).abs().max().item<double>();
+            // AdamW's first step moves each weight by about lr (lr g / |g|); float32 rounding of a gradient
+            // that nearly cancels can turn a few of those by a little, so: within 1/2000 of a step.
+            QVERIFY2(d < 5e-4 * c.learning_rate, qPrintable(QString("%1 differs by %2").arg(key.c_str()).arg(d)));
+        }
+    }
+
     static double max_weight_diff(const std::map<std::string, torch::Tensor>& a,
                                   const std::map<std::string, torch::Tensor>& b) {
         double d = 0;
@@ -213,7 +155,7 @@ class TestTrainStep : public QObject {
         two.max_iters = 2;
         two.eval_interval = 2;
         const auto dir = fresh(name);
-        const auto o = run(two, dir);
+        const auto o = twbtest::run_training(two, dir);
         if (o.steps.size() != 2)
             return INFINITY;
         const auto ck = nn::read_checkpoint(nn::find_checkpoint(dir, "last"));
@@ -246,7 +188,7 @@ private slots:
         c.gradient_accumulation_steps = 3;
         c.decay_embeddings = false;
         check_step(c, "clipped");
-        QVERIFY(reference_step(c).first.second > 10 * c.grad_clip);
+        QVERIFY(reference_steps(c, 1).norms[0] > 10 * c.grad_clip);
     }
     void untiedLearnedStepMatchesDefinition() {
         auto c = config();
@@ -323,9 +265,9 @@ private slots:
         // the first loss (about ln V = 3.3 nats) stays within 2% of float32's.
         auto c = config();
         c.grad_clip = 0;
-        const auto f = run(c, fresh("f32"));
+        const auto f = twbtest::run_training(c, fresh("f32"));
         c.dtype = DType::BFloat16;
-        const auto b = run(c, fresh("bf16"));
+        const auto b = twbtest::run_training(c, fresh("bf16"));
         QVERIFY(f.steps[0].loss != b.steps[0].loss);  // autocast did something
         QVERIFY2(std::abs(f.steps[0].loss - b.steps[0].loss) < 0.02 * f.steps[0].loss,
                  qPrintable(QString("%1 vs %2").arg(f.steps[0].loss).arg(b.steps[0].loss)));
@@ -340,7 +282,7 @@ private slots:
         c.max_iters = 2;
         c.eval_interval = 2;
         const auto dir = fresh("diverge");
-        run(c, dir);
+        twbtest::run_training(c, dir);
         const auto optFile = nn::find_checkpoint(dir, "last") / "optimizer.safetensors";
         auto opt = nn::load_safetensors(optFile);
         QVERIFY(opt.tensors.count("exp_avg_sq"));
@@ -348,7 +290,7 @@ private slots:
         nn::save_safetensors(optFile, {opt.tensors.begin(), opt.tensors.end()}, opt.metadata);
         c.max_iters = 10;
         try {
-            run(c, dir, nullptr, true);
+            twbtest::run_training(c, dir, true);
             QFAIL("training on NaN weights did not stop");
         } catch (const Error& e) {
             const std::string msg = e.what();
@@ -378,10 +320,10 @@ private slots:
         c.keep_checkpoints = 2;
         c.learning_rate = 1e-3;
         const auto dir = fresh("prune");
-        auto evals = run(c, dir).evals;
+        auto evals = twbtest::run_training(c, dir).evals;
         c.max_iters = 12;
         c.learning_rate = 0.5;
-        const auto more = run(c, dir, nullptr, true).evals;
+        const auto more = twbtest::run_training(c, dir, true).evals;
         evals.insert(evals.end(), more.begin(), more.end());
         auto best =
             std::min_element(evals.begin(), evals.end(), [](auto& a, auto& b) { return a.val_loss < b.val_loss; });
