@@ -108,7 +108,8 @@ void MainWindow::buildCentral() {
 
 void MainWindow::buildStatusBar() {
     m_runtime = new QLabel(tr("checking runtime…"));
-    statusBar()->addPermanentWidget(new JobsStatus(m_jobs));
+    m_jobsStatus = new JobsStatus(m_jobs);
+    statusBar()->addPermanentWidget(m_jobsStatus);
     statusBar()->addPermanentWidget(m_runtime);
     connect(m_jobs, &JobsService::unhandledError, this, [this](const QString& title, const QString& error) {
         showStatus(tr("%1 failed: %2").arg(title.isEmpty() ? tr("A background job") : title, error));
@@ -277,8 +278,10 @@ void MainWindow::showPanel(const QString& name) {
 }
 
 void MainWindow::showStatus(const QString& text) {
-    // One line, cut to the room left of the runtime facts; the whole text stays in the tooltip.
-    const int room = std::max(100, statusBar()->width() - m_runtime->width() - 40);
+    // One line, cut to the room left of the running jobs and the runtime facts; the whole text stays in
+    // the tooltip.
+    const int jobs = m_jobsStatus->isVisible() ? m_jobsStatus->width() : 0;
+    const int room = std::max(100, statusBar()->width() - jobs - m_runtime->width() - 40);
     const QString line = text.simplified();
     statusBar()->showMessage(statusBar()->fontMetrics().elidedText(line, Qt::ElideRight, room), 8000);
     statusBar()->setToolTip(line);

@@ -19,6 +19,7 @@ class RunsPanel;
 class ExperimentsPanel;
 class ModelThread;
 class JobsService;
+class JobsStatus;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -83,5 +84,6 @@ private:
     ExperimentsPanel* m_experiments = nullptr;
     QMenu* m_recent = nullptr;
     QLabel* m_runtime = nullptr;
+    JobsStatus* m_jobsStatus = nullptr;  // the running jobs, left of the runtime facts
     QString m_doctorText;
 };
