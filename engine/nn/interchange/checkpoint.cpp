@@ -18,6 +18,26 @@ std::string step_name(int64_t step) {
     return checkpoint_dir_name(step);
 }
 
+/// ".step_N.tmp<random>": a checkpoint folder being written or removed. Such a folder is never listed as a
+/// checkpoint, and the next run on the folder removes it (remove_stale_temporaries).
+fs::path temporary_name(const fs::path& root, int64_t step) {
+    // Appended piece by piece: "." + string makes GCC 12 -O3 warn falsely (-Wstringop-overflow, PR 105329).
+    std::string name = ".";
+    name += step_name(step);
+    name += ".tmp" + std::to_string(std::random_device{}());
+    return root / name;
+}
+
+/// Removes checkpoint folder step of root as one step: renamed aside first, then deleted, so a kill
+/// during the deletion never leaves a half-deleted step_N that looks like a checkpoint.
+void remove_checkpoint(const fs::path& root, int64_t step) {
+    std::error_code ec;
+    const fs::path aside = temporary_name(root, step);
+    fs::rename(root / step_name(step), aside, ec);
+    if (!ec)
+        fs::remove_all(aside, ec);
+}
+
 }  // namespace
 
 fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* opt, const CheckpointState& st) {
@@ -29,11 +49,7 @@ fs::path save_checkpoint(const fs::path& run_dir, const std::vector<std::pair<st
     const fs::path root = run_dir / "checkpoints";
     fs::create_directories(root);
     const fs::path final = root / step_name(st.step);
-    // Appended piece by piece: "." + string makes GCC 12 -O3 warn falsely (-Wstringop-overflow, PR 105329).
-    std::string tmpName = ".";
-    tmpName += step_name(st.step);
-    tmpName += ".tmp" + std::to_string(std::random_device{}());
-    const fs::path tmp = root / tmpName;
+    const fs::path tmp = temporary_name(root, st.step);
     fs::create_directories(tmp);
     try {
         std::map<std::string, std::string> meta{
@@ -49,9 +65,8 @@ fs::path save_checkpoint(const fs::path& run_dir, const std::vector<std::pair<st
             save_safetensors(tmp / "optimizer.safetensors", state);
         }
         write_file_atomic(tmp / "state.json", checkpoint_state_json(st));
-        std::error_code ec;
         if (fs::exists(final))
-            fs::remove_all(final, ec);
+            remove_checkpoint(root, st.step);
         fs::rename(tmp, final);
     } catch (...) {
         std::error_code ec;
@@ -154,8 +169,7 @@ void prune_checkpoints(const fs::path& run_dir, int keep_last, int64_t best_step
     for (int i = 0; i < n - keep_last; ++i) {
         if (steps[static_cast<size_t>(i)] == best_step)
             continue;
-        std::error_code ec;
-        fs::remove_all(run_dir / "checkpoints" / step_name(steps[static_cast<size_t>(i)]), ec);
+        remove_checkpoint(run_dir / "checkpoints", steps[static_cast<size_t>(i)]);
     }
 }
 
