@@ -186,18 +186,21 @@ private slots:
 
     void cancelledBatchWritesNothing() {
         std::string in;
-        for (int r = 0; r < 4; ++r)  // 180 lines: the flag is set long before the first batch of 32 ends
+        // 900 lines, one at a time under beam search: seconds of work, so that the worker cannot finish
+        // them all before the next line sets the flag even on a loaded machine (it stops after a line or two)
+        for (int r = 0; r < 20; ++r)
             for (const auto& s : m_sources)
                 in += s + "\n";
         twb::write_file_atomic(file("in3.txt").toStdString(), in);
         SamplingPanel p;
         p.setRun(m_mt);
+        p.translation()->form()->setBeamWidth(4);
         TranslationBatchView* b = p.translation()->batch();
         b->setFiles(file("in3.txt"), file("out3.txt"));
         b->run();
         b->cancel();
         waitBatch(b);
-        QVERIFY(b->result().cancelled);
+        QVERIFY2(b->result().cancelled, qPrintable(b->lastError() + " / " + b->scoreText()));
         QVERIFY(!QFile::exists(file("out3.txt")));
         QVERIFY(b->scoreText().contains("nothing was written"));
     }
