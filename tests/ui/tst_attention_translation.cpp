@@ -2,7 +2,8 @@
 // cross-attention heatmap is (target tokens x source tokens) and shows exactly the engine's capture,
 // decoder self-attention stays causal, rollout is refused for cross-attention, the probe timeline
 // scrubs through the engine's cross-attention frames, the kind is remembered, a decoder LM run
-// still gets the LM view, and an LM prompt left in the box gives way to a validation source.
+// still gets the LM view, and an LM prompt left in the box gives way to a validation source, at once
+// when the run changes (even one too long for the translation model).
 #include "twb/dataset.h"
 #include "twb/probe.h"
 #include "twb/training.h"
@@ -211,6 +212,39 @@ private slots:
         }
         QCOMPARE(QSettings().value("attention/prompt").toString(), QString("First Citizen: speak"));
         QCOMPARE(QSettings().value("attention/source").toString().trimmed(), source);
+    }
+
+    void switchingRunsSwapsALongLmPromptAtOnce() {
+        // An LM prompt longer than the translation model takes (16 words; block_size 12) left in the box:
+        // choosing the translation run swaps it for a validation source and, the panel being on screen,
+        // shows that pair's attention at once, with no complaint about the source's length. Back on the
+        // LM run the LM prompt returns and is captured.
+        const QString lmPrompt = "a b c d e f g h a b c d e f g h";
+        QSettings().setValue("attention/prompt", lmPrompt);
+        QSettings().remove("attention/source");
+        AttentionPanel p;
+        auto* prompt = p.findChild<QPlainTextEdit*>("attentionPrompt");
+        p.setTarget("");
+        p.setRun(m_lm);
+        p.showPrompt();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QVERIFY(!p.isTranslation());
+        p.resize(1000, 700);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        p.setRun(m_run);  // nothing pressed after this
+        QTRY_VERIFY_WITH_TIMEOUT(p.isTranslation() && !p.isBusy() && !p.pairCapture().source.empty(), 60000);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const QString source = prompt->toPlainText().trimmed();
+        QVERIFY2(QRegularExpression("^[a-h]( [a-h])*$").match(source).hasMatch(), qPrintable(source));
+        QVERIFY(source != lmPrompt);
+        QCOMPARE(QString::fromStdString(p.pairCapture().source).trimmed(), source);
+        p.setRun(m_lm);
+        QTRY_VERIFY_WITH_TIMEOUT(!p.isTranslation() && !p.isBusy(), 60000);
+        QCOMPARE(prompt->toPlainText(), lmPrompt);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QCOMPARE(p.capture().kind, twb::AttentionKind::Decoder);
     }
 };
 

@@ -194,9 +194,9 @@ QCustomPlot* AttentionPanel::scorePlot() const {
 
 void AttentionPanel::showEvent(QShowEvent* e) {
     QWidget::showEvent(e);
-    // First look at the panel: show the prompt at once rather than an empty view.
-    if (m_cap.layers == 0 && !isBusy() && lastError().isEmpty() && !m_picker->run().isEmpty() &&
-        m_modePrompt->isChecked())
+    // First look at the panel, or at another run: show the prompt at once rather than an empty or old view.
+    const bool first = m_cap.layers == 0 && lastError().isEmpty();
+    if ((first || m_staleRun) && !isBusy() && !m_picker->run().isEmpty() && m_modePrompt->isChecked())
         showPrompt();
 }
 
@@ -256,6 +256,30 @@ bool AttentionPanel::switchPromptKind(bool translation) {
     return true;
 }
 
+int AttentionPanel::runIsTranslation() const {
+    try {
+        return twb::read_run_config(m_picker->run().toStdString()).model_kind == twb::ModelKind::EncoderDecoder ? 1 : 0;
+    } catch (const std::exception&) {
+        return -1;  // the capture says what is wrong with the run
+    }
+}
+
+void AttentionPanel::followRun() {
+    const QString run = m_picker->run();
+    if (run == m_followedRun || run.isEmpty())
+        return;
+    m_followedRun = run;
+    if (isBusy()) {  // the old run's answers no longer matter
+        m_pending.clear();
+        setBusy(false);
+    }
+    if (!m_modePrompt->isChecked())
+        return;
+    m_staleRun = !isVisible();
+    if (isVisible())
+        showPrompt();
+}
+
 void AttentionPanel::applyKind() {
     if (!m_translation)
         return;
@@ -287,6 +311,12 @@ void AttentionPanel::showPrompt() {
     if (m_picker->run().isEmpty())
         return showError(tr("No run to look into: train one in the Training panel or open a run folder (…)."));
     clearError();
+    m_staleRun = false;
+    // A run of the other kind takes this kind's prompt before anything is captured: a language model's
+    // prompt is no source sentence, and may be longer than the translation model takes.
+    if (const int translation = runIsTranslation();
+        translation >= 0 && (translation == 1) != m_translation && switchPromptKind(translation == 1))
+        return;  // switchPromptKind captures with the swapped prompt
     setBusy(true);
     emit captureRequested(AttentionRequest{newRequest(), m_picker->run(), m_picker->checkpoint(),
                                            m_prompt->toPlainText(), m_target->text()});

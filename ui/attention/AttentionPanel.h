@@ -122,6 +122,11 @@ private:
     void applyKind();
     void showTranslationControls(bool on);
     bool switchPromptKind(bool translation);  // true: the prompt was the other kind's, capturing again
+    /// 1: the chosen run is an encoder-decoder, 0: a decoder LM, -1: its config cannot be read.
+    int runIsTranslation() const;
+    /// The picker chose another run: what was asked of the old one is dropped, and the new one is
+    /// captured now when the panel is on screen, else when it is next shown.
+    void followRun();
     void redrawScores();
     void exportView();
     void exportData();
@@ -165,6 +170,8 @@ private:
     bool m_translation = false;               // the run is an encoder-decoder
     QString m_kindPrompt;                     // the prompt loaded or captured for this kind of run
     QString m_otherPrompt;                    // the prompt of the other kind of run (see switchPromptKind)
+    QString m_followedRun;                    // the run followRun() last saw
+    bool m_staleRun = false;                  // the run changed while hidden: capture when shown
     twb::TranslationAttention m_pair;
     std::vector<twb::HeadScores> m_pairScores;  // encoder self, decoder self, cross
     twb::ProbeTimeline m_timeline;

@@ -204,6 +204,8 @@ void AttentionPanel::connectControls() {
         m_probeBytes = -1;
         if (m_modeTimeline->isChecked())
             showTimeline();
+        else
+            followRun();
     });
     // Runs trained elsewhere (the CLI) grow their probe too: look at its size every few seconds while
     // the timeline is shown. A stat() per tick; the file is read only when it changed.
