@@ -4,7 +4,8 @@
 // keeps every cell, a pending cell removed from the queue is left out, and compare tokenizers prepares
 // a char and a BPE dataset of one text and sweeps them; the Training panel's range
 // finder puts its suggestion into the form and its baselines appear as lines on the loss plot; the
-// Sampling console's "Evaluate settings" tab gives one row per decoding setting.
+// Sampling console's "Evaluate settings" tab gives one row per decoding setting. The first estimate is
+// the form's current one and says it is a guess until measured; a learning-rate axis is logarithmic.
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/experiments.h"
@@ -20,6 +21,7 @@
 #include "ui/training/LrFindDialog.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/Duration.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
@@ -101,6 +103,60 @@ private slots:
         p.axes()->addAxis("learning_rate", "1e-6,1e-3");
         QCOMPARE(p.cellCount(&why), -1);
         QVERIFY2(why.contains("cell 0") && why.contains("min_lr"), qPrintable(why));
+    }
+
+    void firstEstimateIsTheFormsOwnAndSaysItIsAGuess() {
+        // The estimate shown when the panel comes up is for the Training form as it is then (the same as
+        // retyping an axis gives), and before any sweep measured this machine it says it is a rough guess
+        // rather than naming an assumed speed.
+        QSettings().remove("experiments/flopsPerSecond");
+        twb::RunConfig form = tinyConfig();
+        ExperimentsPanel p;
+        p.setBaseConfigProvider([&form] { return form; });
+        p.axes()->clear();
+        p.axes()->addAxis("learning_rate", "1e-3,3e-3");
+        form.max_iters = 200000;  // the form changed while the panel was not shown
+        form.lr_decay_iters = 200000;
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        auto* estimate = p.findChild<QLabel*>("estimate");
+        const QString want = formatDuration(p.estimatedSeconds());
+        QVERIFY2(estimate->text().contains(want), qPrintable(estimate->text() + " / " + want));
+        QVERIFY2(!estimate->text().contains("assumed") && !estimate->text().contains("GFLOP"),
+                 qPrintable(estimate->text()));
+        QVERIFY2(estimate->text().contains("rough guess"), qPrintable(estimate->text()));
+        QSettings().setValue("experiments/flopsPerSecond", 5e9);  // as a sweep's first steps leave it
+        p.axes()->addAxis("n_head", "1,2");
+        QVERIFY2(estimate->text().contains("measured") && !estimate->text().contains("rough guess"),
+                 qPrintable(estimate->text()));
+        QSettings().remove("experiments/flopsPerSecond");
+    }
+
+    void rateAxisIsLogarithmicOverTheCellsOwnRange() {
+        // learning_rate 1e-3 and 3e-3 (a factor of 3): a log axis spanning the two cells, which sit well
+        // apart; a linear parameter's axis is the cells' own range too (no padding of 0.5 around 0.1).
+        auto summary = [](const char* key, const char* value, double loss) {
+            twb::RunSummary r;
+            r.dir = "/nonexistent/cell";
+            r.config = {{key, value}, {"n_head", "2"}};
+            r.final_val_loss = loss;
+            return r;
+        };
+        SweepPlots plots;
+        plots.resize(600, 500);
+        plots.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plots));
+        plots.setRuns({summary("learning_rate", "0.001", 2.5), summary("learning_rate", "0.003", 2.3)});
+        QVERIFY(plots.parameterAxisIsLog());
+        QCPAxis* x = plots.parameterPlot()->xAxis;
+        QVERIFY2(
+            x->range().lower > 0 && x->range().lower < 0.001 && x->range().upper > 0.003 && x->range().upper < 0.01,
+            qPrintable(QString("%1 .. %2").arg(x->range().lower).arg(x->range().upper)));
+        QVERIFY(std::abs(x->coordToPixel(0.003) - x->coordToPixel(0.001)) > 0.3 * x->axisRect()->width());
+        plots.setRuns({summary("dropout", "0.1", 2.5), summary("dropout", "0.2", 2.4)});
+        QVERIFY(!plots.parameterAxisIsLog());
+        QVERIFY2(x->range().lower >= 0 && x->range().lower < 0.1 && x->range().upper > 0.2 && x->range().upper < 0.4,
+                 qPrintable(QString("%1 .. %2").arg(x->range().lower).arg(x->range().upper)));
     }
 
     void twoByTwoSweepFillsTheTableAndResumes() {

@@ -81,6 +81,8 @@ signals:
 
 protected:
     void busyChanged(bool busy) override;
+    /// Estimates again: the Training form (the cells' base) may have changed while the panel was hidden.
+    void showEvent(QShowEvent* e) override;
 
 private:
     // Building (ExperimentsPanelLayout.cpp).

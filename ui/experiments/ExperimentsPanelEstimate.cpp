@@ -16,7 +16,8 @@
 namespace {
 /// Model FLOPs per second this machine reached in the last measured cell (6 x parameters x tokens/s);
 /// before any measurement 20 GFLOP/s, about what two idle AVX2 cores give the tiny and default presets
-/// in float32 (23.7 and 27.7 measured with twb train, 2026-11-24).
+/// in float32 (23.7 and 27.7 measured with twb train, 2026-11-24). Small models run well below it (the
+/// per-step overhead dominates), so the unmeasured estimate is called a rough guess, not a rate.
 double flopsPerSecond() {
     return QSettings().value("experiments/flopsPerSecond", 20e9).toDouble();
 }
@@ -64,6 +65,11 @@ double ExperimentsPanel::estimatedSeconds() const {
     return total;
 }
 
+void ExperimentsPanel::showEvent(QShowEvent* e) {
+    PanelBase::showEvent(e);
+    updateEstimate();  // the same estimate as retyping an axis gives, for the form as it is now
+}
+
 void ExperimentsPanel::updateEstimate() {
     if (isBusy())
         return;
@@ -84,13 +90,16 @@ void ExperimentsPanel::updateEstimate() {
         seconds = estimatedSeconds();
     } catch (const std::exception&) {
     }
-    const bool measured = QSettings().contains("experiments/flopsPerSecond");
-    m_estimate->setText((measured ? tr("<b>%1</b>, estimated %2 in all (at %3 GFLOP/s, the last measured rate)")
-                                  : tr("<b>%1</b>, estimated %2 in all (at an assumed %3 GFLOP/s until a sweep "
-                                       "measures this machine)"))
-                            .arg(n == 1 ? tr("1 cell") : tr("%1 cells").arg(n))
-                            .arg(formatDuration(seconds))
-                            .arg(flopsPerSecond() / 1e9, 0, 'f', 1));
+    const QString cells = n == 1 ? tr("1 cell") : tr("%1 cells").arg(n);
+    if (QSettings().contains("experiments/flopsPerSecond"))
+        m_estimate->setText(tr("<b>%1</b>, estimated %2 in all (at the speed this machine last measured, %3 "
+                               "GFLOP/s)")
+                                .arg(cells, formatDuration(seconds))
+                                .arg(flopsPerSecond() / 1e9, 0, 'f', 1));
+    else
+        m_estimate->setText(tr("<b>%1</b>, roughly %2 in all: a rough guess until the first cell has measured "
+                               "this machine's speed (the time left is then counted from its steps)")
+                                .arg(cells, formatDuration(seconds)));
     m_start->setEnabled(true);
     m_startAct->setEnabled(true);
 }

@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -25,6 +26,23 @@ QCustomPlot* makePlot(QWidget* parent, const QString& x, const QString& y) {
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     p->setMinimumHeight(150);
     return p;
+}
+/// Keys whose values are rates or coefficients tried a factor apart (1e-3, 3e-3): a log axis even when
+/// the cells span less than a factor of 10.
+bool isRateKey(const std::string& key) {
+    return key.find("learning_rate") != std::string::npos || key == "min_lr" || key == "weight_decay";
+}
+/// A log axis's ticks: at the cells' own values when there are a few (1e-3 and 3e-3 read as such), at
+/// powers of ten otherwise.
+QSharedPointer<QCPAxisTicker> valueTicker(QVector<double> xs) {
+    std::sort(xs.begin(), xs.end());
+    xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+    if (xs.size() > 6)
+        return QSharedPointer<QCPAxisTickerLog>::create();
+    auto t = QSharedPointer<QCPAxisTickerText>::create();
+    for (double v : xs)
+        t->addTick(v, QString::number(v, 'g', 3));
+    return t;
 }
 }  // namespace
 
@@ -136,10 +154,10 @@ void SweepPlots::refreshParameterPlot() {
         lo = *std::min_element(xs.begin(), xs.end());
         hi = *std::max_element(xs.begin(), xs.end());
     }
-    m_log = numeric && !xs.isEmpty() && lo > 0 && hi / lo >= 10.0;
+    m_log = numeric && !xs.isEmpty() && lo > 0 && (hi / lo >= 10.0 || isRateKey(key));
     m_param->xAxis->setScaleType(m_log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (m_log)
-        m_param->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        m_param->xAxis->setTicker(valueTicker(xs));
     else if (!numeric) {
         auto t = QSharedPointer<QCPAxisTickerText>::create();
         for (int i = 0; i < labels.size(); ++i)
@@ -152,10 +170,20 @@ void SweepPlots::refreshParameterPlot() {
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(31, 119, 180), 7));
     g->setData(xs, ys);
     m_param->rescaleAxes();
-    if (m_log)
-        m_param->xAxis->setRange(lo / 1.5, hi * 1.5);
-    else
-        m_param->xAxis->setRange(lo - std::max(0.5, (hi - lo) * 0.1), hi + std::max(0.5, (hi - lo) * 0.1));
+    if (m_log) {
+        const double pad = hi > lo ? std::pow(hi / lo, 0.1) : 1.5;  // a tenth of the span, in decades
+        m_param->xAxis->setRange(lo / pad, hi * pad);
+    } else {
+        // The cells' own range: a tenth of it either side (half a unit around labels and whole numbers,
+        // a tenth of the value around a single number).
+        const bool whole = std::all_of(xs.begin(), xs.end(), [](double v) { return v == std::round(v); });
+        double pad = (hi - lo) * 0.1;
+        if (!numeric || whole)
+            pad = std::max(pad, 0.5);
+        else if (pad == 0)
+            pad = lo != 0 ? std::abs(lo) * 0.1 : 0.5;
+        m_param->xAxis->setRange(lo - pad, hi + pad);
+    }
     m_param->yAxis->scaleRange(1.2);
     m_param->replot();
 }

@@ -1,6 +1,7 @@
 // The sweep's two plots: the validation loss curves of every cell overlaid (one colour per cell, the
 // running cell's curve growing live) and the final validation loss against one swept parameter, on a
-// log axis when its values are positive and span a factor of 10 or more (learning rates, widths).
+// log axis when its values are positive and span a factor of 10 or more, or are rates (learning_rate,
+// min_lr, weight_decay) whatever their span; either axis spans the cells' own values.
 #pragma once
 #include "twb/experiments.h"
 #include "twb/training.h"
