@@ -3,7 +3,7 @@
 // loss; a name and notes typed in persist in run.json; delete asks first, does nothing on Cancel,
 // refuses a running run and removes the folder on Delete; Duplicate config fills the Training panel's
 // form for a new run; Compare selected opens the first run and overlays the others; the table sorts
-// by number and remembers its sort.
+// by number and remembers its sort; a comparison's bits per character end with the comparison.
 #include "test_util.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
@@ -194,6 +194,42 @@ private slots:
         // Nothing half-deleted is left beside the runs.
         QCOMPARE(QDir(Workspace::runsDir()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
                  (QStringList{"finished", "interrupted"}));
+    }
+    void compareInBitsPerCharacterIsForTheComparisonOnly() {
+        // Runs with different tokenizers are compared in bits per character; the next single run (opened,
+        // or a new one with Ctrl+N) shows the unit it had before, and the remembered choice is untouched.
+        QTemporaryDir elsewhere;
+        twbtest::write(twbtest::path(elsewhere, "c.txt"), twbtest::english_like(20000));
+        twb::PrepareOptions o;
+        o.corpus.inputs = {twbtest::path(elsewhere, "c.txt").string()};
+        o.tokenizer.kind = twb::TokenizerKind::Byte;
+        o.out = twbtest::path(elsewhere, "bytes");
+        twb::prepare_dataset(o);
+        twb::TrainJob job;
+        job.config = twb::read_run_config(m_finished.toStdString());
+        job.config.data_dir = o.out.string();
+        job.config.vocab_size = twb::open_prepared(o.out).vocab_size;
+        job.config.max_iters = job.config.lr_decay_iters = job.config.eval_interval = 5;
+        job.run_dir = twbtest::path(elsewhere, "byte-run").string();
+        twb::train(job);
+        const QString byteRun = QString::fromStdString(job.run_dir);
+
+        MainWindow w;
+        TrainingPanel* tp = w.trainingPanel();
+        auto* unit = tp->findChild<QComboBox*>("lossUnit");
+        QVERIFY(tp->openRun(m_finished));
+        unit->setCurrentIndex(0);
+        emit w.runsPanel()->compareRequested({m_finished, byteRun});
+        QCOMPARE(unit->currentIndex(), 1);  // different tokenizers: bits per character
+        QVERIFY(tp->plot()->bitsPerChar());
+        QVERIFY(tp->openRun(m_interrupted));  // one run again
+        QCOMPARE(unit->currentIndex(), 0);
+        QVERIFY(!tp->plot()->bitsPerChar());
+        emit w.runsPanel()->compareRequested({m_finished, byteRun});
+        QCOMPARE(unit->currentIndex(), 1);
+        tp->newRun();  // Ctrl+N
+        QCOMPARE(unit->currentIndex(), 0);
+        QCOMPARE(QSettings().value("plotLossUnit", 0).toInt(), 0);
     }
 };
 

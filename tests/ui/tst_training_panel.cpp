@@ -3,7 +3,8 @@
 // with the reason beside the field. A dataset that does not fit the open run starts a new run; actions
 // are enabled only when they can act; Browse refuses a folder that is not a prepared dataset; the wheel
 // edits only a focused field. Initialise from a run whose tokenizer differs from the dataset's is refused
-// with a message naming both.
+// with a message naming both. Start is off for a finished run, the preset's name returns with its values,
+// and the small plots' y axes read well.
 #include "test_util.h"
 #include "twb/config_options.h"
 #include "twb/dataset.h"
@@ -334,12 +335,109 @@ private slots:
         QTemporaryDir notData;
         QSignalSpy wantDatasets(&p, &TrainingPanel::datasetsPanelRequested);
         QVERIFY(!p.chooseDatasetFolder(notData.path()));
-        QVERIFY2(p.lastError().contains("no meta.json"), qPrintable(p.lastError()));
-        QVERIFY(p.lastError().contains("Datasets panel"));
-        QCOMPARE(wantDatasets.count(), 1);
+        // The user stays here and reads the whole reason beside the field.
+        QCOMPARE(wantDatasets.count(), 0);
+        auto* why = p.findChild<QLabel*>("datasetError");
+        QVERIFY(why && why->isVisibleTo(&p));
+        QVERIFY2(why->text().contains("no meta.json") && why->text().contains(notData.path()), qPrintable(why->text()));
+        QVERIFY(why->text().contains("Datasets panel"));
         QCOMPARE(p.form()->config().vocab_size > 0, true);  // the chosen dataset stays
         QVERIFY(p.chooseDatasetFolder(m_data));
+        QVERIFY(!why->isVisibleTo(&p));
         QVERIFY(p.lastError().isEmpty());
+    }
+    void startIsOffForAFinishedRun() {
+        // A run trained to its last step: Start cannot add anything and says why; Train more (or a
+        // larger max_iters) can. No "median 0.0 ms/step" of a run that trained no step.
+        TrainingPanel p;
+        p.setDataset(m_data);
+        smallConfig(p, 4);
+        QSignalSpy started(p.worker(), &TrainWorker::started), done(p.worker(), &TrainWorker::finished);
+        p.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 60000);
+        QTRY_VERIFY(!p.isBusy());
+        auto* start = p.findChild<QPushButton*>("start");
+        QVERIFY(!start->isEnabled() && !p.startAction()->isEnabled());
+        QVERIFY2(start->toolTip().contains("finished") && start->toolTip().contains("Train more"),
+                 qPrintable(start->toolTip()));
+        p.start();  // F5 anyway: nothing is started, the reason is shown
+        QVERIFY(!p.isBusy());
+        QCOMPARE(started.count(), 1);
+        QVERIFY2(p.lastError().contains("finished"), qPrintable(p.lastError()));
+        const QString run = p.currentRun();
+        TrainingPanel q;
+        QVERIFY(q.openRun(run));
+        QVERIFY(!q.findChild<QPushButton*>("start")->isEnabled());
+        setSpin(q, "max_iters", 6);  // asking for more steps: Start continues the run
+        QVERIFY(q.findChild<QPushButton*>("start")->isEnabled());
+        for (auto* l : p.findChildren<QLabel*>())
+            QVERIFY2(!l->text().contains("0.0 ms/step"), qPrintable(l->text()));
+    }
+    void presetNameReturnsWithItsValues() {
+        TrainingPanel p;
+        p.form()->applyPreset("tiny");
+        auto* preset = p.form()->findChild<QComboBox*>("preset");
+        QCOMPARE(preset->currentData().toString(), QString("tiny"));
+        const int layers = p.form()->config().n_layer;
+        setSpin(p, "n_layer", layers + 1);
+        QVERIFY(preset->currentData().toString().isEmpty());  // Custom
+        setSpin(p, "n_layer", layers);                        // back to exactly the preset's values
+        QCOMPARE(preset->currentData().toString(), QString("tiny"));
+    }
+    void smallPlotsHaveReadableAxes() {
+        // An accuracy of 0 at step 0 (all the plot has): a range from 0, not 0 to 6e-11. At the size the
+        // panel gives them at 1280x720, the small plots' y tick labels do not overlap.
+        MetricsPlot plot;
+        plot.resize(820, 520);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        std::vector<twb::MetricsRow> rows;
+        twb::MetricsRow eval;
+        eval.step = 0;
+        eval.kind = "eval";
+        eval.val_loss = 4.2;
+        eval.val_accuracy = 0;
+        rows.push_back(eval);
+        for (int i = 1; i <= 60; ++i) {
+            twb::MetricsRow r;
+            r.step = i;
+            r.kind = "train";
+            r.train_loss = 4.2 - 0.02 * i;
+            r.lr = 6e-4 * std::min(1.0, i / 10.0);
+            r.tokens_per_s = 12000 + 900 * std::sin(i);
+            rows.push_back(r);
+        }
+        plot.loadRows(rows);
+        QCustomPlot *acc = nullptr, *lr = nullptr, *speed = nullptr;
+        for (auto* p : plot.findChildren<QCustomPlot*>()) {
+            const QString label = p->yAxis->label();
+            if (label == "accuracy")
+                acc = p;
+            else if (label == "lr")
+                lr = p;
+            else if (label == "tokens/s")
+                speed = p;
+        }
+        QVERIFY(acc && lr && speed);
+        QTRY_VERIFY(lr->yAxis->range().upper < 0.01);  // the throttled replot fitted the axes to the rows
+        QVERIFY2(acc->yAxis->range().lower == 0 && acc->yAxis->range().upper >= 0.1,
+                 qPrintable(QString("%1 .. %2").arg(acc->yAxis->range().lower).arg(acc->yAxis->range().upper)));
+        for (QCustomPlot* p : {acc, lr, speed}) {
+            p->replot();
+            QVector<double> shown;
+            for (double t : p->yAxis->tickVector())
+                if (p->yAxis->range().contains(t))
+                    shown << t;
+            QVERIFY2(shown.size() >= 2, qPrintable(p->yAxis->label()));
+            const int h = QFontMetrics(p->yAxis->tickLabelFont()).height();
+            for (int i = 1; i < shown.size(); ++i)
+                QVERIFY2(std::abs(p->yAxis->coordToPixel(shown[i]) - p->yAxis->coordToPixel(shown[i - 1])) >= h,
+                         qPrintable(QString("%1: ticks %2 and %3 are closer than a label's height (%4 px)")
+                                        .arg(p->yAxis->label())
+                                        .arg(shown[i - 1])
+                                        .arg(shown[i])
+                                        .arg(h)));
+        }
     }
     void formRowsComeFromTheOptionTable() {
         // Every key with a form label is a field named by its key, its tooltip the table's help and range,

@@ -89,19 +89,20 @@ void ConfigForm::setConfig(const twb::RunConfig& c) {
     refresh();
 }
 
+bool ConfigForm::matchesPreset(const nlohmann::json& mine, const QString& name) const {
+    const nlohmann::json theirs = twb::preset_config(name.toStdString());
+    for (const auto& f : m_fields)
+        if (mine.value(f.key.toStdString(), nlohmann::json()) != theirs.value(f.key.toStdString(), nlohmann::json()))
+            return false;
+    return true;
+}
+
 void ConfigForm::selectMatchingPreset() {
     // The preset chooser names the preset whose values the form shows, or "Custom".
     const nlohmann::json mine = config();
     for (int i = 0; i < m_preset->count(); ++i) {
         const QString name = m_preset->itemData(i).toString();
-        if (name.isEmpty())
-            continue;
-        const nlohmann::json theirs = twb::preset_config(name.toStdString());
-        bool same = true;
-        for (const auto& f : m_fields)
-            same = same && mine.value(f.key.toStdString(), nlohmann::json()) ==
-                               theirs.value(f.key.toStdString(), nlohmann::json());
-        if (same) {
+        if (!name.isEmpty() && matchesPreset(mine, name)) {
             m_preset->setCurrentIndex(i);
             return;
         }
@@ -215,17 +216,11 @@ void ConfigForm::refresh() {
     for (const auto& q : p)
         text += q.text + "\n";
     m_problems->setText(text.trimmed());
-    if (!m_loading && !m_preset->currentData().toString().isEmpty()) {
-        // an edit away from the preset's values makes the form "Custom"
-        const nlohmann::json theirs = twb::preset_config(m_preset->currentData().toString().toStdString());
-        const nlohmann::json mine = c;
-        for (const auto& f : m_fields)
-            if (mine.value(f.key.toStdString(), nlohmann::json()) !=
-                theirs.value(f.key.toStdString(), nlohmann::json())) {
-                m_preset->setCurrentIndex(m_preset->findData(QString()));
-                break;
-            }
-    }
+    // An edit away from the preset's values makes the form "Custom"; values back at exactly a preset's
+    // name it again. A preset chosen stays chosen while the form holds its values (two presets may agree).
+    if (!m_loading &&
+        (m_preset->currentData().toString().isEmpty() || !matchesPreset(c, m_preset->currentData().toString())))
+        selectMatchingPreset();
     if (m_vocab > 0 && p.empty()) {
         const QLocale loc;
         const auto parts = c.parameter_parts();

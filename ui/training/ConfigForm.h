@@ -41,6 +41,8 @@ signals:
 private:
     void refresh();
     void selectMatchingPreset();
+    /// Whether the form's values (mine, as config.json) are exactly the named preset's.
+    bool matchesPreset(const nlohmann::json& mine, const QString& name) const;
     struct Problem {
         QString text;       // in the form's words (labels, not config keys)
         QStringList where;  // the keys of the fields it concerns (may be empty)

@@ -61,6 +61,9 @@ public:
     int evalPoints() const;
     QCustomPlot* lossPlot() const { return m_loss; }
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;  // the y ticks follow the plots' height
+
 private:
     /// Arms a single-shot replot within ~40 ms; no timer runs while nothing changes, so an idle window
     /// never wakes the UI thread (on 2 cores every wake-up takes time from the training threads).

@@ -6,6 +6,7 @@
 #include <QSvgGenerator>
 #include <QTextStream>
 
+#include <algorithm>
 #include <cmath>
 
 // How the plots are drawn: the axes fitted to the data, the smoothed training curve, the throttled
@@ -58,8 +59,20 @@ void fitAxes(QCustomPlot* p) {
         p->yAxis->setRange(y0 / 1.1, y1 * 1.1);
         return;
     }
-    const double ys = y1 > y0 ? y1 - y0 : std::max(1e-9, std::abs(y0) * 0.1);
+    if (y1 == y0 && y0 == 0) {  // nothing but zeros (an accuracy of 0 at step 0): 0 to 1, not 0 to 6e-11
+        p->yAxis->setRange(0, 1);
+        return;
+    }
+    const double ys = y1 > y0 ? y1 - y0 : std::abs(y0) * 0.1;
     p->yAxis->setRange(y0 >= 0 ? std::max(0.0, y0 - 0.06 * ys) : y0 - 0.06 * ys, y1 + 0.06 * ys);
+}
+
+/// As many y ticks as the plot's height holds with room between their labels (a label's height and
+/// more): the small plots get two or three, the loss plot up to five.
+void fitTickCount(QCustomPlot* p) {
+    const int label = QFontMetrics(p->yAxis->tickLabelFont()).height();
+    const int room = p->axisRect()->height() > 0 ? p->axisRect()->height() : p->height() / 2;
+    p->yAxis->ticker()->setTickCount(std::clamp(room / (3 * label), 2, 5));
 }
 }  // namespace
 
@@ -73,6 +86,11 @@ void MetricsPlot::rebuildSmoothed() {
     markDirty();
 }
 
+void MetricsPlot::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    markDirty();
+}
+
 void MetricsPlot::replotIfDirty() {
     if (!m_dirty)
         return;
@@ -82,6 +100,7 @@ void MetricsPlot::replotIfDirty() {
         m_bleu->data()->isEmpty() ? m_bleu->removeFromLegend() : m_bleu->addToLegend();
     for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
         fitAxes(p);
+        fitTickCount(p);
         if (p == m_loss)
             for (const auto& b : m_baselines) {  // the reference lines stay in view
                 const QCPRange r = p->yAxis->range();

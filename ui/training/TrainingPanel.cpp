@@ -58,6 +58,7 @@ TrainingPanel::TrainingPanel(JobsService* jobs, QWidget* parent) : PanelBase(job
 
     connectWorker();
     connect(this, &TrainingPanel::runChanged, this, &TrainingPanel::updateMoreRow);
+    connect(this, &TrainingPanel::runChanged, this, &TrainingPanel::updateStartEnabled);  // a finished run
     refreshDatasets();
     newRun();
     setBusy(false);

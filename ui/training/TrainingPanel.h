@@ -97,7 +97,8 @@ signals:
     void trainRequested(const TrainRequest& request);
     /// The Quick start prepared its dataset (the Datasets panel lists it).
     void datasetPrepared(const QString& dir);
-    /// The user asked to see the Datasets panel (a folder chosen in Browse was not a prepared dataset).
+    /// The user followed the link to the Datasets panel in the note that a folder chosen in Browse is not a
+    /// prepared dataset (the panel itself never moves the user there).
     void datasetsPanelRequested();
 
 protected:
@@ -127,6 +128,8 @@ private:
     void quickStartPrepared(const QString& dir);
     void startJob(bool resume);
     void updateStartEnabled();
+    /// The step the open run finished at, when it has trained to the form's max_iters; else -1.
+    qint64 finishedAt() const;
     void onDatasetChanged();
     void showIdleStatus();
     QString pausedText() const;
@@ -138,6 +141,8 @@ private:
     /// Shows the chosen dataset's baselines on the loss plot when the toggle is on (computed once per
     /// dataset, in the experiment worker).
     void updateBaselines();
+    /// The comparison that turned the loss to bits per character is over: the unit shown before it returns.
+    void endComparison();
 
     QThread m_thread;
     QThread m_expThread;  // the range finder and baselines: training's thread is busy while it trains
@@ -154,6 +159,7 @@ private:
     MetricsPlot* m_plot = nullptr;
     QComboBox* m_dataset = nullptr;
     QLabel* m_kindNote = nullptr;
+    QLabel* m_datasetError = nullptr;  // why Browse's folder is not a dataset, under the field
     QComboBox* m_xAxis = nullptr;
     /// What the chosen dataset is: -1 unknown (none or unreadable), 0 a token stream, 1 parallel pairs.
     int m_dataParallel = -1;
@@ -171,6 +177,8 @@ private:
     QCheckBox* m_logScale = nullptr;
     QComboBox* m_lossUnit = nullptr;  // nats per token / bits per character
     QLabel* m_compareNote = nullptr;  // why the comparison is in the unit it is in
+    int m_unitBeforeCompare = -1;     // the unit a comparison replaced with bits per character; -1 none
+    bool m_comparisonUnit = false;    // the comparison is setting the unit (not the user: not remembered)
     QSlider* m_smooth = nullptr;
     QString m_runDir, m_initFrom;
     QPointer<Job> m_trainJob;   // the running training, as the jobs service lists it

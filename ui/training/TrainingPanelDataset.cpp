@@ -70,11 +70,15 @@ bool TrainingPanel::chooseDatasetFolder(const QString& dir) {
         }
     if (why.isEmpty()) {
         showError({});
+        m_datasetError->hide();
         setDataset(dir);
         return true;
     }
-    showError(why + tr(" Prepare text files into a dataset in the Datasets panel (Alt+1)."));
-    emit datasetsPanelRequested();
+    // Said beside the field, in full; the user stays here (the link goes to the Datasets panel).
+    m_datasetError->setText(why.toHtmlEscaped() +
+                            tr(" Prepare text files into a dataset in the <a href=\"datasets\">Datasets panel</a> "
+                               "(Alt+1)."));
+    m_datasetError->show();
     return false;
 }
 
@@ -150,6 +154,10 @@ void TrainingPanel::onDatasetChanged() {
 QString TrainingPanel::startBlocker() const {
     if (isBusy())
         return tr("Training is already running");
+    if (const qint64 done = finishedAt(); done >= 0)
+        return tr("This run finished at step %1: Train more (below) continues it for more steps, a larger Max "
+                  "steps too; New run (Ctrl+N) starts another")
+            .arg(done);
     if (m_dataset->currentData().toString().isEmpty())
         return tr(
             "Choose a prepared dataset first: press Quick start (Ctrl+R), or prepare one in the Datasets "
@@ -166,6 +174,19 @@ QString TrainingPanel::startBlocker() const {
             .arg(name);
     const QString p = m_form->problemSummary();
     return p;
+}
+
+qint64 TrainingPanel::finishedAt() const {
+    // Trained to the form's last step: Start would train none (a larger max_iters continues the run).
+    if (m_runDir.isEmpty())
+        return -1;
+    try {
+        const auto steps = twb::list_checkpoints(m_runDir.toStdString());
+        if (!steps.empty() && steps.back() >= m_form->config().max_iters)
+            return steps.back();
+    } catch (const std::exception&) {
+    }
+    return -1;
 }
 
 void TrainingPanel::updateStartEnabled() {

@@ -7,6 +7,7 @@
 #include "ui/training/LrFindDialog.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/ErrorLabel.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -39,6 +40,13 @@ QWidget* TrainingPanel::buildLeft() {
     dsRow->addWidget(m_dataset, 1);
     dsRow->addWidget(browse);
     lv->addLayout(dsRow);
+    m_datasetError = new ErrorLabel;
+    m_datasetError->setObjectName("datasetError");
+    m_datasetError->setTextFormat(Qt::RichText);
+    m_datasetError->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+    m_datasetError->hide();
+    lv->addWidget(m_datasetError);
+    connect(m_datasetError, &QLabel::linkActivated, this, &TrainingPanel::datasetsPanelRequested);
     m_kindNote = new QLabel;
     m_kindNote->setObjectName("kindNote");
     m_kindNote->setWordWrap(true);
@@ -55,6 +63,7 @@ QWidget* TrainingPanel::buildLeft() {
         chooseDatasetFolder(d);
     });
     connect(m_dataset, &QComboBox::currentIndexChanged, this, &TrainingPanel::onDatasetChanged);
+    connect(m_dataset, &QComboBox::currentIndexChanged, m_datasetError, &QWidget::hide);
     m_form = new ConfigForm;
     auto* scroll = new QScrollArea;
     scroll->setWidget(m_form);
@@ -239,7 +248,10 @@ void TrainingPanel::addPlot(QVBoxLayout* rv) {
     connect(m_logScale, &QCheckBox::toggled, m_plot, &MetricsPlot::setLogScale);
     connect(m_lossUnit, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_plot->setBitsPerChar(i == 1);
-        QSettings().setValue("plotLossUnit", i);
+        if (!m_comparisonUnit) {  // the user's choice: remembered, and kept after the comparison
+            QSettings().setValue("plotLossUnit", i);
+            m_unitBeforeCompare = -1;
+        }
         updateBaselines();
     });
     m_lossUnit->setCurrentIndex(QSettings().value("plotLossUnit", 0).toInt() == 1 ? 1 : 0);

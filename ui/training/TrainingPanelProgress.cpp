@@ -89,14 +89,14 @@ void TrainingPanel::onFinished(const twb::TrainSummary& s) {
     if (m_trainJob)
         m_trainJob->succeed();
     m_progress->setValue(static_cast<int>(s.final_step));  // the bar and the line name the same step
-    m_status->setText(
-        (s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
-        // best_by=bleu: the engine keeps minus the BLEU as the best "loss" (lower is better)
-        (m_bestByBleu ? tr(" · best val BLEU %1 at step %2 · median %3 ms/step · %4").arg(-s.best_val_loss, 0, 'f', 2)
-                      : tr(" · best val loss %1 at step %2 · median %3 ms/step · %4").arg(s.best_val_loss, 0, 'f', 4))
-            .arg(s.best_step)
-            .arg(s.median_ms_per_step, 0, 'f', 1)
-            .arg(formatDuration(s.elapsed_s)));
+    // best_by=bleu: the engine keeps minus the BLEU as the best "loss" (lower is better)
+    const QString best = m_bestByBleu ? tr(" · best val BLEU %1 at step %2").arg(-s.best_val_loss, 0, 'f', 2)
+                                      : tr(" · best val loss %1 at step %2").arg(s.best_val_loss, 0, 'f', 4);
+    // A run that trained no step this time (its epochs were spent) has no step time to speak of.
+    const QString speed =
+        s.median_ms_per_step > 0 ? tr(" · median %1 ms/step").arg(s.median_ms_per_step, 0, 'f', 1) : QString();
+    m_status->setText((s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
+                      best.arg(s.best_step) + speed + tr(" · %1").arg(formatDuration(s.elapsed_s)));
     emit statusMessage(m_status->text());
 }
 

@@ -37,8 +37,7 @@ void TrainingPanel::clearRun() {
     m_runDir.clear();
     m_initFrom.clear();
     m_plot->clear();
-    m_plot->clearComparisons();
-    m_compareNote->hide();
+    endComparison();
     m_plot->setRunName({});
     m_progress->setFormat(tr("not started"));
     m_progress->setRange(0, 1);
@@ -67,8 +66,7 @@ bool TrainingPanel::openRun(const QString& dir) {
         if (!cfg.data_dir.empty())
             setDataset(QString::fromStdString(cfg.data_dir));
         m_openingRun = false;
-        m_plot->clearComparisons();
-        m_compareNote->hide();
+        endComparison();
         const QString metrics = dir + "/metrics.csv";
         if (QFileInfo::exists(metrics))
             m_plot->loadRows(twb::read_metrics(metrics.toStdString()));
@@ -113,8 +111,19 @@ void TrainingPanel::initialiseFromRun(const QString& dir) {
         tr("<b>New run</b> initialised from %1 (finetuning: same tokenizer, a new dataset)").arg(dir.toHtmlEscaped()));
 }
 
-void TrainingPanel::compareWith(const QStringList& runs) {
+void TrainingPanel::endComparison() {
     m_plot->clearComparisons();
+    m_compareNote->hide();
+    if (m_unitBeforeCompare >= 0) {
+        m_comparisonUnit = true;
+        m_lossUnit->setCurrentIndex(m_unitBeforeCompare);
+        m_comparisonUnit = false;
+        m_unitBeforeCompare = -1;
+    }
+}
+
+void TrainingPanel::compareWith(const QStringList& runs) {
+    endComparison();
     QSet<QString> tokenizations;
     if (!m_runDir.isEmpty())
         tokenizations << tokenization(m_runDir);
@@ -137,8 +146,14 @@ void TrainingPanel::compareWith(const QStringList& runs) {
         return;
     }
     if (tokenizations.size() > 1) {
-        // Loss per token of a BPE run and of a character run are in different units: compare per character.
-        m_lossUnit->setCurrentIndex(1);
+        // Loss per token of a BPE run and of a character run are in different units: compare per character,
+        // for this comparison only (the next single run gets the unit back).
+        if (m_lossUnit->currentIndex() != 1) {
+            m_unitBeforeCompare = m_lossUnit->currentIndex();
+            m_comparisonUnit = true;
+            m_lossUnit->setCurrentIndex(1);
+            m_comparisonUnit = false;
+        }
         m_compareNote->setText(
             tr("These runs split text into different tokens (%1), so their losses per token do not compare: the "
                "validation loss is shown in <b>bits per character</b>, the unit they share.")
