@@ -197,7 +197,7 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
     if (data.vocab_size != m.config.vocab_size)
         throw InputError("the dataset's vocab size " + std::to_string(data.vocab_size) + " differs from the model's " +
                          std::to_string(m.config.vocab_size) + "; evaluate on data prepared with the same tokenizer");
-    TokenFile f(data.dir / (opt.split + ".bin"), data.dtype);
+    TokenFile f = open_split(data, opt.split);
     const bool bf16 = scoring_bf16(m, opt.precision);
     EvalResult out;
     out.precision = bf16 ? "bfloat16" : "float32";

@@ -10,7 +10,9 @@
 
 #include <sys/stat.h>
 
+#include <cmath>
 #include <csignal>
+#include <fstream>
 #include <map>
 #include <thread>
 
@@ -95,6 +97,40 @@ void edit_safetensors(const fs::path& file, F edit) {
     for (int i = 0; i < 8; ++i)
         out[static_cast<size_t>(i)] = static_cast<char>((nh.size() >> (8 * i)) & 0xFF);
     twbtest::write(file, out + nh + s.substr(8 + hl));
+}
+/// The size of a safetensors file's data section and where it starts.
+std::pair<uint64_t, uint64_t> safetensors_data(const fs::path& file) {
+    const std::string s = slurp(file);
+    uint64_t hl = 0;
+    for (int i = 7; i >= 0; --i)
+        hl = (hl << 8) | static_cast<unsigned char>(s[static_cast<size_t>(i)]);
+    return {8 + hl, s.size() - 8 - hl};
+}
+/// Overwrites the first float of a tensor in a safetensors file.
+void poke_float(const fs::path& file, const std::string& tensor, float value) {
+    std::string s = slurp(file);
+    const auto [start, size] = safetensors_data(file);
+    const json h = json::parse(s.substr(8, start - 8));
+    const auto at = start + h.at(tensor).at("data_offsets")[0].get<uint64_t>();
+    s.replace(at, 4, std::string(reinterpret_cast<const char*>(&value), 4));
+    twbtest::write(file, s);
+}
+/// GPT-2's printable stand-in for byte b in vocab.json, as UTF-8 (its bytes_to_unicode table).
+std::string gpt2_char(int b) {
+    int cp = b, n = 0;
+    const bool printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174;
+    if (!printable) {
+        for (int x = 0; x < b; ++x)
+            n += !((x >= 33 && x <= 126) || (x >= 161 && x <= 172) || x >= 174);
+        cp = 256 + n;
+    }
+    return QString(QChar(cp)).toStdString();
+}
+/// Overwrites the token at index `at` of a uint16 token file.
+void poke_token(const fs::path& file, size_t at, uint16_t id) {
+    std::string s = slurp(file);
+    s.replace(2 * at, 2, std::string(reinterpret_cast<const char*>(&id), 2));
+    twbtest::write(file, s);
 }
 }  // namespace
 
@@ -196,6 +232,26 @@ private slots:
             {"sample", "--run", q(p("bad")), "--checkpoint", "last"}, "position must be");
         row("missing RNG state on resume", "no_rng", {"train", "--out", q(p("bad")), "--resume", "--quiet"},
             "random-generator state", {"bad/"});
+        // Issue 35, round 2: every id is checked when a split is opened, every checkpoint against itself.
+        row("train.bin holds an id beyond the vocabulary", "id_60000",
+            {"train", "--data", q(p("baddata")), "--out", q(p("r2")), "--preset", "tiny"}, "holds token id 60000");
+        row("eval on a val.bin holding an id beyond the vocabulary", "id_60000",
+            {"eval", "--run", runDir, "--data", q(p("baddata"))}, "val.bin: holds token id 60000");
+        row("missing batcher_state on resume", "no_batcher", {"train", "--out", q(p("bad")), "--resume", "--quiet"},
+            "has no batcher_state", {"bad/"});
+        row("a second layer under n_layer 1: sample", "extra_layer",
+            {"sample", "--run", q(p("bad")), "--checkpoint", "last", "-n", "2"}, "transformer.h.1.ln_1.weight");
+        row("a second layer under n_layer 1: export", "extra_layer",
+            {"export", "--run", q(p("bad")), "--checkpoint", "last", "--format", "safetensors", "--out", q(p("st"))},
+            "has no place for");
+        row("an unknown tensor in a checkpoint", "unknown_tensor",
+            {"sample", "--run", q(p("bad")), "--checkpoint", "last", "-n", "2"}, "'bogus.weight'");
+        row("overlapping data_offsets in a checkpoint", "overlap",
+            {"sample", "--run", q(p("bad")), "--checkpoint", "last", "-n", "2"}, "overlap");
+        row("NaN Adam moments on resume", "adam_nan", {"train", "--out", q(p("bad")), "--resume", "--quiet"},
+            "'exp_avg' holds NaN", {"bad/"});
+        row("negative exp_avg_sq on resume", "adam_negative", {"train", "--out", q(p("bad")), "--resume", "--quiet"},
+            "/checkpoints/step_00000006: optimizer state 'exp_avg_sq' holds negative values", {"bad/"});
         // One line instead of a library's trace or raw message.
         row("safetensors shape overflow", "shape_overflow", {"sample", "--run", q(p("bad")), "--checkpoint", "last"},
             "shape is too large");
@@ -288,6 +344,34 @@ private slots:
         row("sweep --random 0", "",
             {"sweep", "--data", data, "--preset", "tiny", "--axis", "seed=1,2", "--random", "0", "--out", q(p("sw"))},
             "random");
+        // Issue 35, round 2: sweeps, readers and configs.
+        row("sweep with a repeated axis", "",
+            {"sweep", "--data", data, "--preset", "tiny", "--axis", "seed=1,2", "--axis", "seed=3", "--out",
+             q(p("sw"))},
+            "'seed' is swept twice");
+        row("sweep whose last cell names no dataset", "",
+            {"sweep", "--data", data, "--preset", "tiny", "--axis", "data_dir=" + data + "," + q(p("nodata")), "--out",
+             q(p("sw"))},
+            "sweep cell 1 (data_dir=");
+        row("sweep whose last cell cannot fit in memory", "",
+            {"sweep", "--data", data, "--preset", "tiny", "--axis", "n_layer=1,48", "--axis", "n_embd=96,8192", "--out",
+             q(p("sw"))},
+            "sweep cell 3 (n_layer=48, n_embd=8192)");
+        row("CSV with an unterminated quote", "csv_quote",
+            {"prepare", "--input", q(p("q.csv")), "--format", "csv", "--column", "text", "--out", q(p("x"))},
+            "q.csv: line 3 opens a quoted field");
+        row("--record-separator \"\"", "",
+            {"prepare", "--input", in, "--format", "records", "--record-separator", "", "--out", q(p("x"))},
+            "record separator is empty");
+        row("--config with a repeated key", "cfg_dup",
+            {"train", "--data", data, "--out", q(p("r2")), "--config", q(p("cfg.json"))}, "'n_layer' is given twice");
+        row("meta.json names another tokenizer kind", "meta_kind",
+            {"train", "--data", q(p("baddata")), "--out", q(p("r2")), "--preset", "tiny"},
+            "says the tokenizer is word but");
+        row("import --hf with an empty merges.txt", "hf_no_merges",
+            {"import", "--hf", q(p("hf")), "--out", q(p("hfrun"))}, "merges.txt: holds no merges");
+        row("import --hf with overlapping data_offsets", "hf_overlap",
+            {"import", "--hf", q(p("hf")), "--out", q(p("hfrun"))}, "'a' and 'b' overlap");
         // Weights in and out (issue 15): never pickle; an architecture GPT-2 lacks is named.
         row("import a pickle-only folder", "hf_pickle", {"import", "--hf", q(p("hf")), "--out", q(p("hfrun"))},
             "only model.safetensors is read");
@@ -497,6 +581,28 @@ private:
             json m = json::parse(slurp(d / "meta.json"));
             m["vocab_size"] = 5;
             twbtest::write(d / "meta.json", m.dump(2));
+        } else if (what == "id_60000") {
+            const fs::path d = badData();
+            poke_token(d / "train.bin", 1000, 60000);
+            poke_token(d / "val.bin", 10, 60000);
+        } else if (what == "no_batcher") {
+            editState([](json& j) { j.erase("batcher_state"); });
+        } else if (what == "extra_layer" || what == "unknown_tensor") {
+            const auto n = safetensors_data(ck / "model.safetensors").second;
+            const std::string name = what == "extra_layer" ? "transformer.h.1.ln_1.weight" : "bogus.weight";
+            edit_safetensors(ck / "model.safetensors", [&](json& h) {
+                h[name] = {{"dtype", "F32"}, {"shape", {2}}, {"data_offsets", {n, n + 8}}};
+            });
+            std::ofstream(ck / "model.safetensors", std::ios::app | std::ios::binary) << std::string(8, '\0');
+        } else if (what == "overlap") {
+            edit_safetensors(ck / "model.safetensors", [](json& h) {
+                // Two norms of one shape read the same bytes.
+                h["transformer.h.0.ln_2.weight"]["data_offsets"] = h["transformer.h.0.ln_1.weight"]["data_offsets"];
+            });
+        } else if (what == "adam_nan") {
+            poke_float(ck / "optimizer.safetensors", "exp_avg", std::nanf(""));
+        } else if (what == "adam_negative") {
+            poke_float(ck / "optimizer.safetensors", "exp_avg_sq", -1.0f);
         } else if (what == "no_checkpoint") {
             fs::remove_all(bad / "checkpoints");
         } else if (what == "step_mismatch") {
@@ -541,6 +647,37 @@ private:
             for (char c : twbtest::english_like(2000))
                 u16 += std::string{c, '\0'};
             twbtest::write(p("u16.txt"), u16);
+        } else if (what == "hf_no_merges" || what == "hf_overlap") {
+            // A byte-level vocabulary of 256 bytes, "ab" and <|endoftext|>, and the model's config.
+            const fs::path hf = p("hf");
+            fs::create_directories(hf);
+            m_undo.push_back(hf);
+            json vocab = json::object();
+            for (int b = 0; b < 256; ++b)
+                vocab[gpt2_char(b)] = b;
+            vocab["ab"] = 256;
+            vocab["<|endoftext|>"] = 257;
+            twbtest::write(hf / "vocab.json", vocab.dump());
+            twbtest::write(hf / "merges.txt", what == "hf_overlap" ? "#version: 0.2\na b\n" : "#version: 0.2\n");
+            twbtest::write(hf / "config.json", R"({"model_type": "gpt2", "n_layer": 1, "n_head": 2, "n_embd": 8,
+                                                   "n_positions": 16, "vocab_size": 258})");
+            std::string h = R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+                               "b": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})";
+            while (h.size() % 8)
+                h += ' ';
+            std::string len(8, '\0');
+            len[0] = static_cast<char>(h.size());
+            twbtest::write(hf / "model.safetensors", len + h + std::string(12, '\0'));
+        } else if (what == "csv_quote") {
+            twbtest::write(p("q.csv"), "text,label\n\"fine, quoted\",1\n\"never closed, 2\nplain,3\n");
+            m_undo.push_back(p("q.csv"));
+        } else if (what == "cfg_dup") {
+            twbtest::write(p("cfg.json"), R"({"n_layer": 2, "n_layer": 4})");
+        } else if (what == "meta_kind") {
+            const fs::path d = badData();
+            json m = json::parse(slurp(d / "meta.json"));
+            m["tokenizer"] = "word";
+            twbtest::write(d / "meta.json", m.dump(2));
         } else if (what == "hf_pickle" || what == "hf_empty") {
             fs::create_directories(p("hf"));
             twbtest::write(p("hf") / "config.json", R"({"model_type": "gpt2"})");

@@ -5,20 +5,25 @@
 // header and meta.json parsers catch overflowing shapes and out-of-vocabulary ids; prepare --force
 // replaces only a prepared dataset and never a folder holding an input, strips a UTF-8 BOM, names
 // UTF-16, and removes the temporaries a killed prepare left. Runs under ASan/UBSan in CI.
+#include "core/data/corpus.h"
 #include "core/data/dataset_meta.h"
+#include "core/data/token_file.h"
 #include "core/interchange/safetensors_header.h"
 #include "core/run/checkpoint_state.h"
 #include "core/run/run_lock.h"
+#include "core/tokenizers/gpt2_vocab.h"
 #include "core/tokenizers/tokenizer.h"
 #include "test_util.h"
 #include "twb/config.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
+#include "twb/sweep.h"
 #include "twb/text.h"
 
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <nlohmann/json.hpp>
 
@@ -170,6 +175,126 @@ private slots:
         QVERIFY(has(error_of<FormatError>([&] { parse_safetensors_header(ok, 7, "m"); }), "outside the file"));
         QVERIFY(
             has(error_of<FormatError>([&] { safetensors_header_length(std::string(8, '\xff'), 100, "m"); }), "100 MB"));
+    }
+
+    void safetensorsHeaderRefusesOverlappingTensors() {
+        // Issue 35: checkpoints and import --hf read headers through this one parser.
+        const std::string overlap = R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+                                         "b": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})";
+        QVERIFY(has(error_of<FormatError>([&] { parse_safetensors_header(overlap, 12, "m"); }), "overlap"));
+        const std::string same = R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+                                      "b": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}})";
+        QVERIFY(has(error_of<FormatError>([&] { parse_safetensors_header(same, 8, "m"); }), "'a' and 'b' overlap"));
+        // Adjacent tensors and an empty one at a shared offset are fine.
+        const std::string ok = R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+                                    "e": {"dtype": "F32", "shape": [0], "data_offsets": [8, 8]},
+                                    "b": {"dtype": "F32", "shape": [1], "data_offsets": [8, 12]}})";
+        QCOMPARE(parse_safetensors_header(ok, 12, "m").tensors.size(), size_t(3));
+    }
+
+    void gpt2VocabRefusesAnEmptyMergesFile() {
+        // Issue 35: import --hf with an empty merges.txt encoded byte by byte (bits/char 7.74 instead of 4.51).
+        nlohmann::json vocab = nlohmann::json::object();
+        for (int b = 0; b < 256; ++b)
+            vocab[gpt2_unicode_from_bytes(std::string(1, static_cast<char>(b)))] = b;
+        vocab["ab"] = 256;
+        vocab["<|endoftext|>"] = 257;
+        const auto v = twbtest::path(m_dir, "vocab.json"), m = twbtest::path(m_dir, "merges.txt");
+        twbtest::write(v, vocab.dump());
+        twbtest::write(m, "#version: 0.2\n");
+        const std::string e = error_of<FormatError>([&] { read_gpt2_vocab(v, m); });
+        QVERIFY2(has(e, "merges.txt: holds no merges") && has(e, "1 tokens longer than one byte"), e.c_str());
+        twbtest::write(m, "#version: 0.2\na b\n");
+        QCOMPARE(read_gpt2_vocab(v, m).merges.size(), size_t(1));
+    }
+
+    void corpusReadersRefuseAnOpenQuoteAndAnEmptySeparator() {
+        // Issue 35: an unterminated CSV quote swallowed the rest of its line silently; --record-separator ""
+        // made every empty line a record boundary.
+        const auto csv = twbtest::path(m_dir, "q.csv");
+        twbtest::write(csv, "text,label\n\"fine, quoted\",1\n\"never closed, 2\nplain,3\n");
+        CorpusSpec spec;
+        spec.inputs = {csv.string()};
+        spec.format = InputFormat::Csv;
+        spec.column = "text";
+        const auto sink = [](std::string_view, bool) {};
+        const std::string e = error_of<InputError>([&] { read_corpus(spec, sink); });
+        QVERIFY2(has(e, "q.csv: line 3 opens a quoted field"), e.c_str());
+        twbtest::write(csv, "text,label\n\"a \"\"quote\"\" inside\",1\n");
+        std::string got;
+        read_corpus(spec, [&](std::string_view piece, bool) { got += piece; });
+        QCOMPARE(got, std::string("a \"quote\" inside"));
+        spec.format = InputFormat::Records;
+        spec.record_separator = "";
+        QVERIFY(has(error_of<ConfigError>([&] { read_corpus(spec, sink); }), "record separator is empty"));
+    }
+
+    void configFileRefusesARepeatedKey() {
+        const auto f = twbtest::path(m_dir, "dup.json");
+        twbtest::write(f, R"({"n_layer": 2, "n_head": 2, "n_layer": 4})");
+        const std::string e = error_of<InputError>([&] { read_config_file(f.string(), RunConfig{}); });
+        QVERIFY2(has(e, "'n_layer' is given twice"), e.c_str());
+        twbtest::write(f, R"({"n_layer": 2, "n_head": 2})");
+        QCOMPARE(read_config_file(f.string(), RunConfig{}).n_layer, 2);
+    }
+
+    void sweepRefusesARepeatedAxis() {
+        SweepSpec spec;
+        spec.axes = {parse_sweep_axis("seed=1,2"), parse_sweep_axis("n_head=1,2"), parse_sweep_axis("seed=3")};
+        QVERIFY(has(error_of<ConfigError>([&] { sweep_cells(spec); }), "'seed' is swept twice"));
+    }
+
+    void learnedVocabularySmallerThanAskedIsSaid() {
+        // Issue 35: bytebpe --vocab-size 100000 silently gave a few hundred tokens.
+        const auto in = twbtest::path(m_dir, "small.txt");
+        twbtest::write(in, twbtest::english_like(3000));
+        PrepareOptions o;
+        o.corpus.inputs = {in.string()};
+        o.tokenizer.kind = TokenizerKind::ByteBpe;
+        o.tokenizer.vocab_size = 100000;
+        o.out = twbtest::path(m_dir, "bb");
+        const auto r = prepare_dataset(o);
+        QVERIFY(r.stats.vocab_size < 100000);
+        const std::string want = "tokens, not the 100000 asked: no pair of tokens occurs twice";
+        QVERIFY2(std::any_of(r.warnings.begin(), r.warnings.end(), [&](auto& w) { return has(w, want.c_str()); }),
+                 (r.warnings.empty() ? std::string("no warnings") : r.warnings.front()).c_str());
+    }
+
+    void aDatasetMostlyOfUnknownTokensIsWarnedAbout() {
+        // Issue 35: a dataset that was 99.998% <unk> trained to "val accuracy 1.0000" without a word.
+        const auto in = twbtest::path(m_dir, "words.txt");
+        twbtest::write(in, twbtest::english_like(20000));
+        PrepareOptions o;
+        o.corpus.inputs = {in.string()};
+        o.tokenizer.kind = TokenizerKind::Word;
+        o.tokenizer.vocab_size = 2000;
+        o.tokenizer.min_frequency = 1000000;  // every word is rarer: all <unk>
+        o.out = twbtest::path(m_dir, "unk");
+        prepare_dataset(o);
+        PreparedDataset d = open_prepared(o.out);
+        const std::string w = unknown_share_warning(d, open_split(d, "train"), "train");
+        QVERIFY2(has(w, "% of the train split of") && has(w, "is <unk>"), w.c_str());
+        o.tokenizer.min_frequency = 1;
+        o.overwrite = true;
+        prepare_dataset(o);
+        d = open_prepared(o.out);
+        QCOMPARE(unknown_share_warning(d, open_split(d, "train"), "train"), std::string());
+    }
+
+    void tokenIdsAreCheckedWhenASplitIsOpened() {
+        // Issue 35: meta.json's max_token_id is not trusted for training; the ids themselves are checked.
+        const auto d = twbtest::path(m_dir, "split-data");
+        fs::create_directories(d);
+        std::vector<uint16_t> ids(10000, 3);
+        twbtest::write(d / "val.bin", std::string(reinterpret_cast<const char*>(ids.data()), 2 * ids.size()));
+        ids[7777] = 60000;
+        twbtest::write(d / "train.bin", std::string(reinterpret_cast<const char*>(ids.data()), 2 * ids.size()));
+        twbtest::write(d / "meta.json", R"({"vocab_size": 65, "train_tokens": 10000, "val_tokens": 10000,
+                                            "max_token_id": 3})");
+        const PreparedDataset data = open_prepared(d);
+        const std::string e = error_of<FormatError>([&] { open_split(data, "train"); });
+        QVERIFY2(has(e, "train.bin: holds token id 60000 (at token 7777)") && has(e, "65 ids"), e.c_str());
+        QCOMPARE(open_split(data, "val").size(), uint64_t(10000));
     }
 
     void metaRefusesIdsBeyondTheVocabulary() {

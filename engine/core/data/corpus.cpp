@@ -65,8 +65,15 @@ std::vector<fs::path> expand_inputs(const std::vector<std::string>& inputs) {
     for (const auto& in : inputs) {
         const fs::path p(in);
         std::error_code ec;
-        if (!fs::exists(p, ec))
+        const fs::file_status st = fs::status(p, ec);
+        if (ec == std::errc::too_many_symbolic_link_levels)
+            throw InputError(in + ": a loop of symbolic links; point it at a file or folder");
+        if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+            throw InputError(in + ": cannot read it (" + ec.message() + ")");
+        if (!fs::exists(st))
             throw InputError(in + ": no such file or folder");
+        if (!fs::is_directory(st) && !fs::is_regular_file(st))
+            throw InputError(in + " is not a regular file (a FIFO, a device or a socket); give a file or folder");
         if (fs::is_directory(p, ec)) {
             std::vector<fs::path> files;
             for (auto it = fs::recursive_directory_iterator(p, ec); it != fs::recursive_directory_iterator();
@@ -88,7 +95,10 @@ std::vector<fs::path> expand_inputs(const std::vector<std::string>& inputs) {
                     out.push_back(f);
         } else {
             if (fs::file_size(p, ec) == 0)
-                throw InputError(in + ": the file is empty");
+                throw InputError(in + (p.lexically_normal().string().rfind("/proc/", 0) == 0 ||
+                                               p.lexically_normal().string().rfind("/sys/", 0) == 0
+                                           ? ": a system file whose size reads as 0; copy it to a regular file first"
+                                           : ": the file is empty"));
             out.push_back(p);
         }
     }
@@ -218,7 +228,8 @@ void for_each_line(FileReader& r, Fn&& fn) {
     }
 }
 
-std::vector<std::string> split_csv_line(std::string_view line, char sep) {
+/// One CSV/TSV line's cells; `open` says whether a quoted field is still open at its end.
+std::vector<std::string> split_csv_line(std::string_view line, char sep, bool& open) {
     std::vector<std::string> out;
     std::string cur;
     bool quoted = false;
@@ -243,12 +254,17 @@ std::vector<std::string> split_csv_line(std::string_view line, char sep) {
         }
     }
     out.push_back(cur);
+    open = quoted;
     return out;
 }
 
 }  // namespace
 
 CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, const ProgressFn& progress) {
+    if (spec.format == InputFormat::Records && spec.record_separator.empty())
+        throw ConfigError(
+            "the record separator is empty; give the line that separates records (e.g. "
+            "--record-separator %)");
     CorpusReadResult result;
     const auto files = expand_inputs(spec.inputs);
     uint64_t total = 0, doneBefore = 0;
@@ -391,7 +407,13 @@ CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, c
                 else
                     header = true;
                 for_each_line(r, [&](std::string_view line, uint64_t n) {
-                    auto cells = split_csv_line(line, sep);
+                    bool open = false;
+                    auto cells = split_csv_line(line, sep, open);
+                    if (open)  // fields are read line by line, so a quote must close on its own line
+                        throw InputError(f.string() + ": line " + std::to_string(n) +
+                                         " opens a quoted field that the line never closes; close the quote (a "
+                                         "quote inside a quoted field is written \"\") or save the file without "
+                                         "line breaks inside fields");
                     if (header && n == 1) {
                         auto it = std::find(cells.begin(), cells.end(), spec.column);
                         if (it == cells.end())

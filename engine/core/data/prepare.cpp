@@ -487,6 +487,16 @@ PrepareResult prepare_dataset(const PrepareOptions& opts, const PrepareProgressF
         throw ConfigError("the " + to_string(tok->kind()) +
                           " tokenizer has no <bos>/<eos> tokens, which documents need; choose byte, word, bpe, "
                           "unigram or bytebpe, or prepare without --documents");
+    // A learned vocabulary stops where the text has nothing more to give: said, never silent.
+    if (opts.tokenizer_from.empty() && opts.tokenizer.vocab_size > tok->vocab_size() &&
+        (tok->kind() == TokenizerKind::ByteBpe || tok->kind() == TokenizerKind::Word))
+        result.warnings.push_back(
+            "the " + to_string(tok->kind()) + " vocabulary has " + std::to_string(tok->vocab_size()) +
+            " tokens, not the " + std::to_string(opts.tokenizer.vocab_size) + " asked: " +
+            (tok->kind() == TokenizerKind::ByteBpe
+                 ? "no pair of tokens occurs twice in the text after the merges learned, so no more can be learned"
+                 : "the text holds fewer distinct words (at --min-frequency)") +
+            "; a larger text gives a larger vocabulary");
     const std::string fingerprint = tok->fingerprint();  // before save() moves a sentencepiece model
     const TokenDtype dtype = dtype_for_vocab(tok->vocab_size());
 
@@ -700,6 +710,11 @@ PreparedDataset open_prepared(const fs::path& dir) {
         const fs::path f = dir / name;
         if (!fs::exists(f))
             throw FormatError(f.string() + ": missing; prepare the data again");
+        if (fs::file_size(f) % dtype_size(d.dtype) != 0)
+            throw FormatError(f.string() + ": is " + std::to_string(fs::file_size(f)) +
+                              " bytes, not a whole number of " + to_string(d.dtype) + " tokens (" +
+                              std::to_string(dtype_size(d.dtype)) +
+                              " bytes each); the file is truncated or damaged: prepare the data again");
         if (fs::file_size(f) != n * dtype_size(d.dtype))
             throw FormatError(f.string() + ": holds " + std::to_string(fs::file_size(f) / dtype_size(d.dtype)) +
                               " tokens but meta.json says " + std::to_string(n) + "; prepare the data again");

@@ -366,7 +366,7 @@ std::vector<TokenPair> read_pairs(const PreparedDataset& data, const std::string
         n = data.test_pairs;
     else
         throw ConfigError("split must be train, val or test (got '" + split + "')");
-    const TokenFile file(data.dir / (split + ".bin"), data.dtype);
+    const TokenFile file = open_split(data, split);
     const DocumentIndex index = DocumentIndex::read(data.dir / (split + ".pairs"), file.size(), 2 * n);
     std::vector<TokenPair> out(static_cast<size_t>(n));
     for (size_t i = 0; i < out.size(); ++i)

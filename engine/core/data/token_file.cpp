@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace twb {
@@ -118,6 +119,80 @@ void TokenFile::copy_to(uint64_t start, uint64_t count, int64_t* out) const {
         for (uint64_t i = 0; i < count; ++i)
             out[i] = p[i];
     }
+}
+
+namespace {
+template <class T>
+uint64_t first_at_least(const T* p, uint64_t n, uint64_t bound) {
+    // Blocks of 4096 reduced to a max (vectorised), the offending block then searched.
+    constexpr uint64_t B = 4096;
+    for (uint64_t s = 0; s < n; s += B) {
+        const uint64_t e = std::min(n, s + B);
+        T mx = 0;
+        for (uint64_t i = s; i < e; ++i)
+            mx = p[i] > mx ? p[i] : mx;
+        if (mx >= bound)
+            for (uint64_t i = s; i < e; ++i)
+                if (p[i] >= bound)
+                    return i;
+    }
+    return n;
+}
+}  // namespace
+
+uint64_t TokenFile::first_id_at_least(int64_t bound) const {
+    if (bound <= 0)
+        return 0;
+    const auto b = static_cast<uint64_t>(bound);
+    return m_dtype == TokenDtype::U16 ? first_at_least(static_cast<const uint16_t*>(m_data), m_count, b)
+                                      : first_at_least(static_cast<const uint32_t*>(m_data), m_count, b);
+}
+
+uint64_t TokenFile::count_of(int32_t id) const {
+    uint64_t n = 0;
+    if (m_dtype == TokenDtype::U16) {
+        const auto* p = static_cast<const uint16_t*>(m_data);
+        for (uint64_t i = 0; i < m_count; ++i)
+            n += p[i] == static_cast<uint32_t>(id);
+    } else {
+        const auto* p = static_cast<const uint32_t*>(m_data);
+        for (uint64_t i = 0; i < m_count; ++i)
+            n += p[i] == static_cast<uint32_t>(id);
+    }
+    return n;
+}
+
+std::string unknown_share_warning(const PreparedDataset& data, const TokenFile& split, const std::string& name) {
+    const auto& m = data.meta;
+    if (!m.contains("special_tokens") || !m["special_tokens"].is_object() || split.size() == 0)
+        return {};
+    const auto& unk = m["special_tokens"].value("unk", nlohmann::json(-1));
+    if (!unk.is_number_integer() || unk.get<int64_t>() < 0 || unk.get<int64_t>() >= data.vocab_size)
+        return {};
+    const double share = static_cast<double>(split.count_of(static_cast<int32_t>(unk.get<int64_t>()))) /
+                         static_cast<double>(split.size());
+    if (share <= 0.5)
+        return {};
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.1f%%", 100 * share);
+    return "warning: " + std::string(pct) + " of the " + name + " split of " + data.dir.string() +
+           " is <unk>: the model will mostly learn to predict <unk>, and its loss and accuracy will look far better "
+           "than they are; prepare the data with a larger vocabulary or a lower --min-frequency";
+}
+
+TokenFile open_split(const PreparedDataset& data, const std::string& split) {
+    const fs::path path = data.dir / (split + ".bin");
+    TokenFile f(path, data.dtype);
+    const int64_t vocab = std::max<int64_t>(data.vocab_size, data.source_vocab_size);
+    const uint64_t at = f.first_id_at_least(vocab);
+    if (at < f.size())
+        throw FormatError(path.string() + ": holds token id " + std::to_string(f.at(at)) + " (at token " +
+                          std::to_string(at) + ") but the vocabulary has " + std::to_string(vocab) + " ids (0 to " +
+                          std::to_string(vocab - 1) +
+                          "); the file does not belong to this dataset's tokenizer: prepare the data again (twb "
+                          "prepare ... --out " +
+                          data.dir.string() + " --force)");
+    return f;
 }
 
 }  // namespace twb

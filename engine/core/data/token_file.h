@@ -54,6 +54,10 @@ public:
     /// Copies count ids starting at start into out as int64 (what embedding lookups take).
     void copy_to(uint64_t start, uint64_t count, int64_t* out) const;
     TokenDtype dtype() const { return m_dtype; }
+    /// The index of the first id >= bound, or size() when every id is below it (one pass over the map).
+    uint64_t first_id_at_least(int64_t bound) const;
+    /// How many times id occurs.
+    uint64_t count_of(int32_t id) const;
 
 private:
     void* m_data = nullptr;
@@ -61,5 +65,14 @@ private:
     uint64_t m_count = 0;
     TokenDtype m_dtype = TokenDtype::U16;
 };
+
+/// A prepared dataset's split ("train", "val", "test") opened for training or evaluation, every id
+/// checked below the vocabulary (the larger side's for separate vocabularies): an id past it would
+/// index beyond the embedding table. FormatError naming the file, the id and its position.
+TokenFile open_split(const PreparedDataset& data, const std::string& split);
+
+/// A warning when more than half of a split's tokens are <unk> (meta.json's special_tokens): such a
+/// model learns to predict <unk> and its loss and accuracy look far better than they are. Empty otherwise.
+std::string unknown_share_warning(const PreparedDataset& data, const TokenFile& split, const std::string& name);
 
 }  // namespace twb

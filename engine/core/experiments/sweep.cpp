@@ -136,6 +136,12 @@ std::vector<SweepCell> sweep_cells(const SweepSpec& spec) {
         for (const auto& axis : spec.axes)
             if (axis.key == d.key)
                 throw ConfigError("'" + d.key + "' is both swept and derived; drop one of them");
+    for (size_t i = 0; i < spec.axes.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (spec.axes[i].key == spec.axes[j].key)
+                throw ConfigError("'" + spec.axes[i].key +
+                                  "' is swept twice (a later axis would override the first and mislabel the "
+                                  "results); give its values in one axis");
     std::vector<SweepCell> cells{SweepCell{}};
     for (const auto& axis : spec.axes) {
         std::vector<SweepCell> next;

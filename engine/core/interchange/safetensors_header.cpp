@@ -3,7 +3,9 @@
 
 #include "twb/errors.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 namespace twb {
 
@@ -88,6 +90,18 @@ SafetensorsHeader parse_safetensors_header(std::string_view text, uint64_t data_
             throw FormatError(t + " shape does not match its byte size; the file is damaged");
         out.tensors.push_back(std::move(e));
     }
+    // No two tensors share bytes: an overlap would load one tensor's data into another.
+    std::vector<const SafetensorsEntry*> byOffset;
+    for (const auto& e : out.tensors)
+        if (e.end > e.begin)
+            byOffset.push_back(&e);
+    std::sort(byOffset.begin(), byOffset.end(), [](auto* a, auto* b) { return a->begin < b->begin; });
+    for (size_t i = 1; i < byOffset.size(); ++i)
+        if (byOffset[i]->begin < byOffset[i - 1]->end)
+            throw FormatError(where + ": tensors '" + byOffset[i - 1]->name + "' and '" + byOffset[i]->name +
+                              "' overlap (offsets " + std::to_string(byOffset[i - 1]->begin) + ".." +
+                              std::to_string(byOffset[i - 1]->end) + " and " + std::to_string(byOffset[i]->begin) +
+                              ".." + std::to_string(byOffset[i]->end) + "); the file is damaged");
     return out;
 }
 

@@ -87,6 +87,7 @@ CheckpointState parse_checkpoint_state(const std::string& text, const std::strin
         if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos || errno == ERANGE)
             bad(where, "batcher_state must be a string of digits (a 64-bit number)");
         s.batcher_state = v;
+        s.has_batcher_state = true;
     }
     s.val_loss = number(j, "val_loss", true, std::nan(""), where);
     s.best_val_loss = number(j, "best_val_loss", true, std::nan(""), where);

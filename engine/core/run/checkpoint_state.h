@@ -14,6 +14,7 @@ namespace twb {
 struct CheckpointState {
     int64_t step = 0;                // optimiser steps done
     uint64_t batcher_state = 0;      // data position (generator state)
+    bool has_batcher_state = false;  // state.json named it (a resume needs it; sampling does not)
     double val_loss = std::nan("");  // at this step, when evaluated
     double best_val_loss = std::nan("");
     int64_t best_step = -1;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <set>
 
 namespace twb {
 
@@ -57,11 +58,26 @@ void from_json(const nlohmann::json& j, RunConfig& c) {
 
 RunConfig read_config_file(const std::string& path, const RunConfig& base) {
     nlohmann::json j;
+    // A key given twice would silently take its last value: refused, naming the key.
+    std::vector<std::set<std::string>> keys;  // one set per open object
+    std::string repeated;
+    const auto note_keys = [&](int, nlohmann::json::parse_event_t ev, nlohmann::json& v) {
+        using E = nlohmann::json::parse_event_t;
+        if (ev == E::object_start)
+            keys.emplace_back();
+        else if (ev == E::object_end && !keys.empty())
+            keys.pop_back();
+        else if (ev == E::key && !keys.empty() && !keys.back().insert(v.get<std::string>()).second && repeated.empty())
+            repeated = v.get<std::string>();
+        return true;
+    };
     try {
-        j = nlohmann::json::parse(read_file(path, 1 << 20));  // a config is small: 1 MiB at most
+        j = nlohmann::json::parse(read_file(path, 1 << 20), note_keys);  // a config is small: 1 MiB at most
     } catch (const nlohmann::json::exception& e) {
         throw InputError(path + ": not valid JSON (" + std::string(e.what()) + "); a config is {\"n_layer\": 6, ...}");
     }
+    if (!repeated.empty())
+        throw InputError(path + ": the key '" + repeated + "' is given twice; keep one (which was meant?)");
     return config_from_json(j, base, path);
 }
 

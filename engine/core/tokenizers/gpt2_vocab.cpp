@@ -80,6 +80,16 @@ Gpt2Vocab assemble(const std::vector<std::string>& texts, const std::vector<bool
         v.merges.emplace_back(ia->second, ib->second);
         v.merged.push_back(ic->second);
     }
+    // Without merges every token longer than a byte is unreachable: the text would be encoded byte by
+    // byte and score far worse than the model can (an empty or lost merges file, not a tokenizer).
+    if (mergeTexts.empty()) {
+        const size_t bytes = 256 + v.specials.size();
+        if (v.tokens.size() > bytes)
+            throw FormatError(whereMerges + ": holds no merges, but " + whereVocab + " has " +
+                              std::to_string(v.tokens.size() - bytes) +
+                              " tokens longer than one byte that only merges make; the merges file is empty or "
+                              "truncated: copy it again from the model's folder");
+    }
     return v;
 }
 

@@ -51,6 +51,15 @@ std::unique_ptr<Tokenizer> load_tokenizer(const fs::path& dir) {
         throw FormatError(file.string() +
                           ": not a tokenizer file (a JSON object with a \"kind\"); prepare the data again");
     const std::string kind = j["kind"].get<std::string>();
+    // In a prepared dataset meta.json names the tokenizer too; files that disagree do not belong together
+    // (meta.json's own problems are open_prepared's to report).
+    if (const fs::path meta = dir / "meta.json"; fs::is_regular_file(meta)) {
+        const auto m = nlohmann::json::parse(read_file(meta), nullptr, false);
+        if (m.is_object() && m.contains("tokenizer") && m["tokenizer"].is_string() && m["tokenizer"] != kind)
+            throw FormatError(meta.string() + " says the tokenizer is " + m["tokenizer"].get<std::string>() + " but " +
+                              file.string() + " holds a " + kind +
+                              " tokenizer; the files do not belong together: prepare the data again");
+    }
     try {
         if (kind == "char")
             return load_char_tokenizer(dir, j);

@@ -216,8 +216,11 @@ void write_file_atomic(const fs::path& path, std::string_view content) {
     std::error_code ec;
     fs::rename(tmp, path, ec);
     if (ec) {
+        const std::error_code why = ec;  // the removal below would overwrite it ("Success")
         fs::remove(tmp, ec);
-        throw IoError(path.string() + ": cannot replace the file: " + ec.message());
+        if (fs::is_directory(path, ec))
+            throw IoError(path.string() + " is a folder; give a file name (e.g. " + (path / "out").string() + ")");
+        throw IoError(path.string() + ": cannot replace the file: " + why.message());
     }
 }
 

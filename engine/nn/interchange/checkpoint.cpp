@@ -1,6 +1,8 @@
 // Checkpoint files.
 #include "nn/interchange/checkpoint.h"
 
+#include "nn/models/seq2seq_model.h"
+
 #include "twb/config_options.h"
 #include "twb/errors.h"
 #include "twb/text.h"
@@ -8,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <random>
+#include <set>
 
 namespace twb::nn {
 
@@ -140,6 +143,26 @@ void load_weights(const std::vector<std::pair<std::string, torch::Tensor>>& para
                               "' holds NaN or infinite values; the checkpoint is damaged (use an earlier one)");
         p.copy_(t.to(p.scalar_type()));
     }
+    // Exactly the config's tensors: one more (a third layer under n_layer 2, an unknown name) means the
+    // file was written for another config or edited, and would be carried on silently by an export.
+    if (w.tensors.size() != params.size()) {
+        std::set<std::string> known;
+        for (const auto& kv : params)
+            known.insert(kv.first);
+        for (const auto& kv : w.tensors)
+            if (!known.count(kv.first))
+                throw FormatError(where + ": holds tensor '" + kv.first +
+                                  "' that this config has no place for; it was written for a different model "
+                                  "config or edited (check n_layer and the config in state.json)");
+    }
+}
+
+void check_checkpoint_weights(const LoadedCheckpoint& c) {
+    torch::NoGradGuard ng;
+    if (c.state.config.model_kind == ModelKind::EncoderDecoder)
+        load_weights(Seq2Seq(c.state.config)->named_weights(), c.weights, c.dir.string());
+    else
+        load_weights(GPT(c.state.config)->named_weights(), c.weights, c.dir.string());
 }
 
 void restore_rng(const SafetensorsData& optimizer, const std::string& where) {

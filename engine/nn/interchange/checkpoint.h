@@ -52,6 +52,11 @@ void load_weights(GPT& model, const SafetensorsData& weights, const std::string&
 void load_weights(const std::vector<std::pair<std::string, torch::Tensor>>& params, const SafetensorsData& weights,
                   const std::string& where);
 
+/// Checks a checkpoint's weights against its own config as loading would (every tensor present with its
+/// shape and finite, none beyond the config's), for the readers that copy them without building the model
+/// (the exports). FormatError naming the checkpoint and the tensor.
+void check_checkpoint_weights(const LoadedCheckpoint& checkpoint);
+
 /// Restores torch's CPU generator from a checkpoint's optimizer file. FormatError naming `where`
 /// when the state is missing or not one this libtorch's generator takes (a resume would not be exact).
 void restore_rng(const SafetensorsData& optimizer, const std::string& where);

@@ -22,6 +22,7 @@ GgufExportResult export_gguf(const std::string& run, const std::string& checkpoi
     const fs::path ck = find_checkpoint(run, checkpoint);
     const fs::path runDir = ck.parent_path().parent_path();
     const auto loaded = nn::read_checkpoint(ck);
+    nn::check_checkpoint_weights(loaded);
     const RunConfig& c = loaded.state.config;
     if (const std::string why = gguf_export_blocker(c); !why.empty())
         throw InputError(run + " cannot be exported to GGUF: " + why);

@@ -375,6 +375,7 @@ RunCheckpoint open_checkpoint(const fs::path& run, const std::string& which) {
     r.dir = find_checkpoint(run, which);
     r.runDir = r.dir.parent_path().parent_path();
     r.loaded = nn::read_checkpoint(r.dir);
+    nn::check_checkpoint_weights(r.loaded);  // an export never carries a tensor the config has no place for
     return r;
 }
 

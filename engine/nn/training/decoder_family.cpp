@@ -57,8 +57,10 @@ void DecoderFamily::open(const FamilyContext& ctx, RunConfig& cfg) {
     m_ctx = ctx;
     m_cfg = &cfg;
     const PreparedDataset& data = *ctx.data;
-    m_trainFile = std::make_unique<TokenFile>(data.dir / "train.bin", data.dtype);
-    m_valFile = std::make_unique<TokenFile>(data.dir / "val.bin", data.dtype);
+    m_trainFile = std::make_unique<TokenFile>(open_split(data, "train"));
+    m_valFile = std::make_unique<TokenFile>(open_split(data, "val"));
+    if (const std::string w = unknown_share_warning(data, *m_trainFile, "train"); !w.empty())
+        ctx.message(w);
     m_haveVal = static_cast<int64_t>(m_valFile->size()) > cfg.block_size;
     if (cfg.sequences == Sequences::Documents)
         open_documents();

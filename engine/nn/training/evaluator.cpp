@@ -1,6 +1,8 @@
 // Evaluation loops.
 #include "nn/training/evaluator.h"
 
+#include "twb/errors.h"
+
 #include "nn/training/batcher.h"
 
 #include <ATen/autocast_mode.h>
@@ -110,8 +112,13 @@ SplitEval evaluate_sequential(GPT& model, const TokenFile& file, int batch_size,
     double lossSum = 0, correct = 0;
     int64_t n = 0;
     if (blocks == 0) {
-        throw std::runtime_error("the evaluation split has " + std::to_string(file.size()) +
-                                 " tokens, fewer than block_size+1 = " + std::to_string(T + 1));
+        if (max_tokens > 0 && static_cast<int64_t>(file.size()) > T)
+            throw InputError("max tokens " + std::to_string(max_tokens) + " is less than one block (block_size " +
+                             std::to_string(T) + "); ask for at least " + std::to_string(T) +
+                             " tokens, or 0 for the whole split");
+        throw InputError("the evaluation split has " + std::to_string(file.size()) +
+                         " tokens, fewer than block_size+1 = " + std::to_string(T + 1) +
+                         "; evaluate on a larger split or text");
     }
     for (int64_t b0 = 0; b0 < blocks; b0 += batch_size) {
         const int64_t nb = std::min<int64_t>(batch_size, blocks - b0);

@@ -36,7 +36,7 @@ LrFindResult find_learning_rate(const LrFindOptions& o, const std::function<bool
     const torch::Device device = nn::resolve_device(cfg.device);
     const bool bf16 = nn::resolve_precision(cfg.dtype, device).dtype == DType::BFloat16;
     torch::manual_seed(cfg.seed);
-    TokenFile train(data.dir / "train.bin", data.dtype);
+    TokenFile train = open_split(data, "train");
     if (static_cast<int64_t>(train.size()) <= cfg.block_size)
         throw InputError(data.dir.string() + ": the train split has fewer than block_size+1 tokens");
     nn::GPT model(cfg);

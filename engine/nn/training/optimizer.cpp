@@ -75,10 +75,21 @@ void FlatAdamW::load_state(const std::map<std::string, torch::Tensor>& st) {
         if (!at::isFloatingType(a.scalar_type()))
             throw FormatError(std::string("optimizer state '") + k +
                               "' is not floating point; the checkpoint is damaged");
+        // The moments of a healthy run are finite and the second one never negative; damaged state would
+        // make the run fail later as if the learning rate were to blame.
+        if (!torch::isfinite(a).all().item<bool>())
+            throw FormatError(std::string("optimizer state '") + k +
+                              "' holds NaN or infinite values; the checkpoint is damaged (resume from an earlier one)");
     }
+    if ((st.at("exp_avg_sq") < 0).any().item<bool>())
+        throw FormatError(
+            "optimizer state 'exp_avg_sq' holds negative values (a second moment never is); the "
+            "checkpoint is damaged (resume from an earlier one)");
     const auto& s = st.at("step");
     if (s.numel() != 1 || at::isFloatingType(s.scalar_type()) || s.scalar_type() == torch::kBool)
         throw FormatError("optimizer state 'step' is not a single whole number; the checkpoint is damaged");
+    if (s.reshape({-1})[0].item<int64_t>() < 0)
+        throw FormatError("optimizer state 'step' is negative; the checkpoint is damaged");
     torch::NoGradGuard ng;
     m_expAvg.copy_(st.at("exp_avg").reshape({-1}));
     m_expAvgSq.copy_(st.at("exp_avg_sq").reshape({-1}));

@@ -1,5 +1,7 @@
 // twb::run_sweep: a sweep's cells trained one after another as ordinary runs, resumable.
 #include "twb/sweep_runner.h"
+
+#include "nn/training/training_run.h"
 #include "twb/errors.h"
 #include "twb/run_folder.h"
 
@@ -10,7 +12,26 @@ namespace twb {
 namespace fs = std::filesystem;
 
 bool run_sweep(const fs::path& dir, const SweepSpec& spec, const SweepCallbacks& cb, TrainControl* control) {
-    const auto cells = sweep_cells(spec);  // validates every cell before anything runs
+    const auto cells = sweep_cells(spec);  // validates every cell's config before anything runs
+    // ... and checks each as training would (its dataset, vocabulary, memory), so a bad last cell is
+    // refused before the first trains, not after hours.
+    for (size_t i = 0; i < cells.size(); ++i) {
+        TrainJob job;
+        job.config = cell_config(spec, cells[i]);
+        std::string label;
+        for (const auto& [k, v] : cells[i])
+            label += (label.empty() ? "" : ", ") + k + "=" + v;
+        const std::string cell = "sweep cell " + std::to_string(i) + " (" + label + "): ";
+        try {
+            nn::check_trainable(job);
+        } catch (const ConfigError& e) {
+            throw ConfigError(cell + e.what());
+        } catch (const FormatError& e) {
+            throw FormatError(cell + e.what());
+        } catch (const InputError& e) {
+            throw InputError(cell + e.what());
+        }
+    }
     if (fs::exists(dir / "sweep.json")) {
         if (sweep_cells(read_sweep(dir)) != cells)
             throw InputError(dir.string() +

@@ -46,20 +46,39 @@ void TrainingRun::message(const std::string& text) const {
         m_cb.on_message(text);
 }
 
-void TrainingRun::prepare() {
-    if (m_cfg.data_dir.empty())
+namespace {
+/// The dataset opened and adopted, the config checked, the memory estimate compared: prepare's first
+/// steps, shared with check_trainable.
+void adopt_and_check(const ModelFamily& family, const TrainJob& job, RunConfig& cfg, PreparedDataset& data) {
+    if (cfg.data_dir.empty())
         throw ConfigError("no dataset given; set data_dir (twb train --data DIR)");
-    m_data = open_prepared(m_cfg.data_dir);
-    m_family->adopt_dataset(m_data, m_cfg, m_job);
-    m_cfg.check();
+    data = open_prepared(cfg.data_dir);
+    family.adopt_dataset(data, cfg, job);
+    cfg.check();
+    // Memory before anything is allocated: a model that cannot fit is refused now, not killed later.
+    if (!job.skip_memory_check)
+        check_memory_fits(cfg.estimated_memory_bytes(), family.subject(cfg), "pass --ignore-memory-check to twb train");
+}
+}  // namespace
 
+std::unique_ptr<ModelFamily> family_for(const RunConfig& config) {
+    if (config.model_kind == ModelKind::EncoderDecoder)
+        return std::make_unique<Seq2SeqFamily>();
+    return std::make_unique<DecoderFamily>();
+}
+
+RunConfig check_trainable(const TrainJob& job) {
+    RunConfig cfg = job.config;
+    PreparedDataset data;
+    adopt_and_check(*family_for(cfg), job, cfg, data);
+    return cfg;
+}
+
+void TrainingRun::prepare() {
+    adopt_and_check(*m_family, m_job, m_cfg, m_data);
     m_runDir = fs::path(m_job.run_dir);
     if (m_runDir.empty())
         throw ConfigError("no run folder given (twb train --out RUN)");
-    // Memory before anything is allocated: a model that cannot fit is refused now, not killed later.
-    if (!m_job.skip_memory_check)
-        check_memory_fits(m_cfg.estimated_memory_bytes(), m_family->subject(m_cfg),
-                          "pass --ignore-memory-check to twb train");
     // Only the process that writes the run folder (rank 0 of a multi-process run) locks it and tidies
     // it: the other ranks read it and must neither be refused by rank 0's lock nor remove its temporaries.
     if (m_job.distributed.rank == 0) {
@@ -107,6 +126,10 @@ void TrainingRun::restore() {
     }
     const fs::path ck = find_resume_checkpoint(m_runDir);
     auto loaded = read_checkpoint(ck);
+    if (!loaded.state.has_batcher_state)
+        throw FormatError((ck / "state.json").string() +
+                          ": has no batcher_state (the position in the data), so the run cannot resume exactly; "
+                          "resume from another checkpoint or start a new run from this one with --init-from");
     check_resume_config(loaded.state.config, m_cfg, ck.string());
     load_weights(m_family->named_weights(), loaded.weights, ck.string());
     if (loaded.optimizer.tensors.empty())
@@ -322,12 +345,7 @@ TrainSummary TrainingRun::finish() {
 namespace twb {
 
 TrainSummary train(const TrainJob& job, const TrainCallbacks& callbacks, TrainControl* control) {
-    std::unique_ptr<nn::ModelFamily> family;
-    if (job.config.model_kind == ModelKind::EncoderDecoder)
-        family = std::make_unique<nn::Seq2SeqFamily>();
-    else
-        family = std::make_unique<nn::DecoderFamily>();
-    return nn::TrainingRun(std::move(family), job, callbacks, control).run();
+    return nn::TrainingRun(nn::family_for(job.config), job, callbacks, control).run();
 }
 
 }  // namespace twb

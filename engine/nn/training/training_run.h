@@ -74,4 +74,13 @@ private:
     bool m_localStop = false;  // on_step asked to stop
 };
 
+/// The family a job's model kind trains with.
+std::unique_ptr<ModelFamily> family_for(const RunConfig& config);
+
+/// The checks TrainingRun::prepare makes before it touches the run folder: the dataset opens, the
+/// family adopts it (vocab size, kind), the config is valid and, unless the job skips it, the model fits
+/// in memory. Writes nothing; the sweep runner checks every cell with it before the first one trains.
+/// Returns the config as the run would train it; throws as prepare would.
+RunConfig check_trainable(const TrainJob& job);
+
 }  // namespace twb::nn
