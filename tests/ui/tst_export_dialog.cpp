@@ -2,7 +2,8 @@
 // exported as GGUF (the file appears, starts with GGUF's magic and version 3, and the dialog names it);
 // the same run is exported as a Hugging Face GPT-2 folder; a run with rotary positions and a char
 // tokenizer gets the GGUF and HF formats disabled with the option named in the tooltip and in the
-// dialog's line, the plain safetensors export stays open; the output folder and format are remembered.
+// dialog's line, the plain safetensors export stays open; the output folder and format are remembered;
+// after an export the dialog grows for its status line, so the wrapped reasons keep every line.
 #include "ui/widgets/ExportDialog.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
@@ -12,6 +13,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -133,6 +135,34 @@ private slots:
         QVERIFY(!d.isBusy());
         QVERIFY2(d.error().contains("position=rotary"), qPrintable(d.error()));
         QVERIFY(!QFile::exists(m_ws.filePath("rotary.gguf")));
+    }
+
+    /// After an export the status line takes room: the dialog grows for it, so the wrapped explanation
+    /// keeps every line (it was cut mid-sentence and its Hugging Face line was squeezed out).
+    void theReasonsStayWholeAfterAnExport() {
+        ExportDialog d(m_rotary);
+        QSignalSpy checked(&d, &ExportDialog::checked);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        QTRY_VERIFY_WITH_TIMEOUT(checked.count() > 0, 30000);
+        QVERIFY2(d.reasons().contains("Hugging Face"), qPrintable(d.reasons()));
+        auto* reasons = d.findChild<QLabel*>("exportReasons");
+        auto* status = d.findChild<QLabel*>("exportStatus");
+        auto fits = [](QLabel* l) { return l->isVisible() && l->height() >= l->heightForWidth(l->width()); };
+        auto whole = [&] { return fits(reasons) && (status->text().isEmpty() || fits(status)); };
+        QTRY_VERIFY(whole());
+        QVERIFY(d.selectFormat("safetensors"));
+        d.outputEdit()->setText(m_ws.filePath("out/rotary.safetensors"));
+        QSignalSpy done(&d, &ExportDialog::exported);
+        d.startExport();
+        QVERIFY(done.wait(60000));
+        QVERIFY2(d.status().startsWith("Wrote"), qPrintable(d.status()));
+        QVERIFY2(d.reasons().contains("Hugging Face"), qPrintable(d.reasons()));
+        QTRY_VERIFY2(whole(), qPrintable(QString("reasons %1 px high, need %2; status %3 px high, need %4")
+                                             .arg(reasons->height())
+                                             .arg(reasons->heightForWidth(reasons->width()))
+                                             .arg(status->height())
+                                             .arg(status->heightForWidth(status->width()))));
     }
 };
 

@@ -74,17 +74,20 @@ ExportDialog::ExportDialog(const QString& run, QWidget* parent) : QDialog(parent
             return;
         setBusy(false);
         m_status->setText(tr("Wrote %1 (%2)").arg(QDir::toNativeSeparators(file), summary));
+        growToFit();
         emit exported(file);
     });
     connect(w, &ExportWorker::failed, this, [this](quint64 id, const QString& error) {
         if (id == m_checkId) {
             m_reasons->setText(error);
+            growToFit();
             emit checked();
         }
         if (id != m_exportId || !m_busy)
             return;
         setBusy(false);
         m_error->setText(error);
+        growToFit();
         emit failed(error);
     });
     connect(m_picker, &RunPicker::changed, this, &ExportDialog::recheck);
@@ -164,8 +167,18 @@ void ExportDialog::applyReasons(const QStringList& reasons) {
             }
     m_reasons->setText(lines.join('\n'));
     m_export->setEnabled(!m_busy && model->item(m_format->currentIndex())->isEnabled());
-    adjustSize();  // the reasons may need more lines
+    growToFit();  // the reasons may need more lines
     emit checked();
+}
+
+void ExportDialog::growToFit() {
+    // The wrapped lines (reasons, status, error) need more height at this width when a line is added;
+    // a dialog left at its old height squeezed the reasons, cutting them mid-sentence. Activating the
+    // layout first drops the form's cached heights, computed for the old texts.
+    layout()->activate();
+    const int need = hasHeightForWidth() ? heightForWidth(width()) : sizeHint().height();
+    if (need > height())
+        resize(width(), need);
 }
 
 void ExportDialog::suggestOutput() {
@@ -237,6 +250,7 @@ void ExportDialog::startExport() {
     m_exportId = ++m_lastId;
     setBusy(true);
     m_status->setText(tr("Exporting %1 to %2…").arg(QFileInfo(m_picker->run()).fileName(), out));
+    growToFit();
     QMetaObject::invokeMethod(m_thread->worker(), "exportRun", Qt::QueuedConnection, Q_ARG(quint64, m_exportId),
                               Q_ARG(int, format), Q_ARG(QString, m_picker->run()),
                               Q_ARG(QString, m_picker->checkpoint()), Q_ARG(QString, out));

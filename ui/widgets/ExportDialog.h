@@ -53,6 +53,8 @@ private:
     void suggestOutput();
     void browse();
     void setBusy(bool busy);
+    /// Grows the dialog's height to what its wrapped lines need at the present width.
+    void growToFit();
 
     ExportThread* m_thread;
     RunPicker* m_picker;
