@@ -64,6 +64,12 @@ int main(int argc, char** argv) {
         "Write the attention weights of every layer and head for a prompt (a translation run: encoder, decoder "
         "and cross-attention of a sentence pair) as JSON",
         twb::cli::add_attention);
+    reg("lens", "Logit lens: what each layer already predicts at every position of a prompt", twb::cli::add_lens);
+    reg("attribute", "Which earlier tokens a token depends on: gradient x input and attention rollout over the prompt",
+        twb::cli::add_attribute);
+    reg("ablate",
+        "Switch heads off and measure the validation loss (and the generated text): one head, a set, or every head",
+        twb::cli::add_ablate);
     reg("embeddings",
         "Explore a run's token embeddings: nearest tokens of a word, similarity of two texts, a 2-D map (PCA)",
         twb::cli::add_embeddings);

@@ -10,6 +10,7 @@
 #include "nn/decoding/gpt_source.h"
 #include "nn/device.h"
 #include "nn/models/model_loader.h"
+#include "nn/session_impl.h"
 #include "nn/training/evaluator.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
@@ -26,13 +27,6 @@ namespace twb {
 
 using namespace twb::nn;
 
-struct ModelSession::Impl {
-    LoadedModel m;
-    bool open = false;
-    std::shared_ptr<const FastWeights> fast;  // bf16 weights for the fast decoder, converted on first use
-    DType scoring = DType::Float32;           // log_probs, score_text, score_continuation
-};
-
 namespace {
 struct DecodeChoice {
     bool fast = false;
@@ -44,6 +38,11 @@ DecodeChoice decode_choice(const LoadedModel& m, DecodeWeights want) {
     const std::string opt = std::string(" (decode_weights ") + to_string(want);
     if (want == DecodeWeights::Float32)
         return {false, "float32 weights, libtorch" + opt + ")"};
+    if (m.model->has_head_gates()) {  // the bf16 decoder has its own pass, without head gates
+        if (want == DecodeWeights::BFloat16)
+            throw InputError("decode weights bfloat16 cannot decode with heads switched off; use auto or float32");
+        return {false, "float32 weights, libtorch" + opt + ": heads are switched off)"};
+    }
     if (!m.device.is_cpu()) {
         if (want == DecodeWeights::BFloat16)
             throw InputError("decode weights bfloat16 runs on the CPU only and this model is on " + m.device.str() +
@@ -72,6 +71,7 @@ void ModelSession::open(const std::string& run, const std::string& which) {
         return;
     d->open = false;
     d->fast.reset();
+    d->ablated.clear();
     d->m = load_model(ck);  // a checkpoint folder names itself
     d->open = true;
 }
@@ -94,9 +94,7 @@ const RunConfig& ModelSession::config() const {
 
 namespace {
 LoadedModel& need(ModelSession::Impl& d) {
-    if (!d.open)
-        throw InputError("no checkpoint is loaded; choose a run first");
-    return d.m;
+    return d.need();
 }
 
 /// Whether scoring in `precision` runs under bf16 autocast: auto follows the run's own dtype here.

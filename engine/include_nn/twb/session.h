@@ -7,6 +7,7 @@
 #include "twb/config.h"
 #include "twb/embeddings.h"
 #include "twb/generation.h"
+#include "twb/inspection.h"
 
 #include <atomic>
 #include <cstdint>
@@ -117,6 +118,27 @@ public:
     /// The n most frequent tokens of the run's dataset (train + val counts; when the dataset cannot
     /// be read, the first n ids, and the map's source says why) on the top two principal components.
     EmbeddingMap embedding_map(int n = 200) const;
+
+    // ------------------------------------------------ views inside the model (inspection.h)
+
+    /// The logit lens over text (cropped to the last block_size tokens): what each stage (the embedding,
+    /// then each block) already predicts at every position, with the rank of the model's final choice.
+    LogitLens logit_lens(const std::string& text, int top = 5);
+    /// How much each context token contributed to `target` following it: gradient x input and attention
+    /// rollout. InputError for an empty context, one longer than block_size, or ids outside the vocabulary.
+    TokenAttribution attribute(const std::vector<int32_t>& context, int target);
+    /// The same for texts: the prompt's tokens, and a target that must be exactly one token (InputError
+    /// naming its tokens otherwise).
+    TokenAttribution attribute(const std::string& prompt, const std::string& target);
+    /// Switches heads off (their outputs zeroed) for every later call (generate, evaluate, attention, the
+    /// lens, attribution) until changed; empty switches every head back on. Opening another checkpoint
+    /// switches them back on. InputError for a head the model lacks.
+    void set_ablated_heads(const std::vector<HeadRef>& heads);
+    const std::vector<HeadRef>& ablated_heads() const;
+    /// The validation loss with nothing off, with opt.heads off together, and (every_head) with each head
+    /// off alone, in one job: progress after each evaluation (return false to cancel: the table so far,
+    /// cancelled set). The heads set with set_ablated_heads are on during the job and off again after.
+    AblationTable ablation_table(const AblationOptions& opt, const InspectionProgress& progress = {});
 
     struct Impl;  // opaque: holds the torch model
 

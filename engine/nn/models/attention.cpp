@@ -77,6 +77,20 @@ CausalSelfAttentionImpl::CausalSelfAttentionImpl(int64_t n_embd_, int64_t n_head
     qk.register_on(*this, head_size, q_norm, k_norm);
 }
 
+namespace {
+/// The softmax runs in float32 at least: bf16 scores are widened, a float64 model (tests) keeps float64.
+torch::ScalarType softmax_type(const torch::Tensor& scores) {
+    return scores.scalar_type() == torch::kFloat64 ? torch::kFloat64 : torch::kFloat32;
+}
+
+/// y (B, H, T, D) with each head's output scaled by its gate (head ablation); y itself without gates.
+torch::Tensor gate_heads(const torch::Tensor& y, const AttentionContext& ctx) {
+    if (!ctx.head_gate.defined())
+        return y;
+    return y * ctx.head_gate.to(y.scalar_type()).view({1, -1, 1, 1});
+}
+}  // namespace
+
 torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const AttentionContext& ctx) {
     const int64_t B = x.size(0), T = x.size(1), H = n_head, D = head_size, A = H * D;
     auto qkv = linear(c_attn, x).view({B, T, 3, H, D}).permute({2, 0, 3, 1, 4});  // (3, B, H, T, D)
@@ -125,7 +139,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         const double p = is_training() ? attn_dropout->options.p() : 0.0;
         // An undefined tensor would count as a mask given: pass none.
         const c10::optional<at::Tensor> m = mask.defined() ? c10::optional<at::Tensor>(mask) : c10::nullopt;
-        auto y = at::scaled_dot_product_attention(q, k, v, m, p, causal);  // (B, H, T, D)
+        auto y = gate_heads(at::scaled_dot_product_attention(q, k, v, m, p, causal), ctx);  // (B, H, T, D)
         return resid_dropout(linear(c_proj, y.transpose(1, 2).reshape({B, T, A})));
     }
 #endif
@@ -138,9 +152,9 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         // maths; multiply-and-reduce does it in a few vectorised passes. The causal mask allows every key.
         auto k3 = k.reshape({B * H, S, D}), v3 = v.reshape({B * H, S, D});
         auto scores = (k3 * q.reshape({B * H, 1, D})).sum(-1).mul_(scale);  // (BH, S)
-        auto w = torch::softmax(scores, -1, torch::kFloat32).to(v.scalar_type());
-        auto y1 = (w.unsqueeze(-1) * v3).sum(1);  // (BH, D)
-        return resid_dropout(linear(c_proj, y1.view({B, H, 1, D}).transpose(1, 2).reshape({B, 1, A})));
+        auto w = torch::softmax(scores, -1, softmax_type(scores)).to(v.scalar_type());
+        auto y1 = gate_heads((w.unsqueeze(-1) * v3).sum(1).view({B, H, 1, D}), ctx);
+        return resid_dropout(linear(c_proj, y1.transpose(1, 2).reshape({B, 1, A})));
     }
     if (ctx.key_padding.defined()) {
         att = torch::matmul(q3, kt).view({B, H, T, S}) * scale + ctx.mask + ctx.key_padding;
@@ -149,12 +163,12 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         // One fused call: mask + scale * q @ k^T. The mask (T, S) broadcasts over B*H.
         att = torch::baddbmm(ctx.mask.to(q3.scalar_type()).expand({B * H, T, S}), q3, kt, 1.0, scale);
     }
-    att = torch::softmax(att, -1, torch::kFloat32).to(v.scalar_type());
+    att = torch::softmax(att, -1, softmax_type(att)).to(v.scalar_type());
     if (ctx.weights_out)
         *ctx.weights_out = att.view({B, H, T, S}).detach();
     att = attn_dropout(att);
-    auto y = torch::bmm(att, v.reshape({B * H, S, D}));           // (BH, T, D)
-    y = y.view({B, H, T, D}).transpose(1, 2).reshape({B, T, A});  // (B, T, A)
+    auto y = gate_heads(torch::bmm(att, v.reshape({B * H, S, D})).view({B, H, T, D}), ctx);
+    y = y.transpose(1, 2).reshape({B, T, A});  // (B, T, A)
     return resid_dropout(linear(c_proj, y));
 }
 

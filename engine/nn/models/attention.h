@@ -41,6 +41,7 @@ struct AttentionContext {
     LayerCache* cache = nullptr;           // when set: append this call's k, v and attend over the whole cache
     int64_t cache_capacity = 0;            // positions to allocate for a new cache (block_size)
     torch::Tensor* weights_out = nullptr;  // when set: receives the softmax weights (B, H, T, S)
+    torch::Tensor head_gate;               // optional (H): each head's output times its gate (0 = ablated)
 };
 
 /// A Linear layer's output, computed as a matrix-vector product when the input is a single row and no

@@ -14,10 +14,11 @@ NormImpl::NormImpl(int64_t n_, NormKind kind_, bool with_bias, double eps_) : n(
 }
 
 torch::Tensor NormImpl::forward(const torch::Tensor& x) {
-    if (kind == NormKind::LayerNorm)  // in float32: a bf16 input (qk_norm under autocast) is cast, fp32 is as is
-        return torch::layer_norm(x.to(torch::kFloat32), {n}, weight, bias, eps);
-    // RMSNorm in float32 (as autocast runs layer_norm), whatever the activations' dtype.
-    const auto xf = x.to(torch::kFloat32);
+    // In float32 at least (as autocast runs layer_norm): a bf16 input (qk_norm under autocast) is cast,
+    // float32 and a float64 model (the attribution tests' finite differences) are as they are.
+    const auto xf = x.scalar_type() == torch::kFloat64 ? x : x.to(torch::kFloat32);
+    if (kind == NormKind::LayerNorm)
+        return torch::layer_norm(xf, {n}, weight, bias, eps);
     return xf * torch::rsqrt(xf.pow(2).mean(-1, /*keepdim=*/true) + eps) * weight;
 }
 
@@ -88,27 +89,41 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, const ForwardOptions& o
     const int64_t T = idx.size(1), P = opt.pos_offset;
     TORCH_CHECK(P + T <= m_cfg.block_size, "sequence of ", P + T, " tokens is longer than block_size ",
                 m_cfg.block_size);
-    auto x = transformer->wte(idx);  // (B, T, C)
+    auto x = opt.token_embeddings ? *opt.token_embeddings : transformer->wte(idx);  // (B, T, C)
     if (m_cfg.position == Position::Learned)
         x = x + transformer->wpe(torch::arange(P, P + T, idx.options()));
     x = transformer->drop(m_tables.add_sinusoid(x, P, T));
     AttentionContext ctx = m_tables.context(P, T, m_tables.causal, m_cfg.block_size);
     if (opt.attention)
         opt.attention->assign(transformer->h->size(), torch::Tensor());
+    if (opt.residuals)
+        opt.residuals->assign(1, x);
     for (size_t i = 0; i < transformer->h->size(); ++i) {
         ctx.cache = opt.cache ? &(*opt.cache)[i] : nullptr;
         ctx.weights_out = opt.attention ? &(*opt.attention)[i] : nullptr;
+        ctx.head_gate = i < m_headGates.size() ? m_headGates[i] : torch::Tensor();
         x = transformer->h[i]->as<Block>()->forward(x, ctx);
+        if (opt.residuals)
+            opt.residuals->push_back(x);
     }
     if (opt.last_only)
         x = x.narrow(1, T - 1, 1);
-    if (transformer->ln_f)
-        x = transformer->ln_f(x);
+    return unembed(x);
+}
+
+torch::Tensor GPTImpl::unembed(const torch::Tensor& residual) {
+    auto x = transformer->ln_f ? transformer->ln_f(residual) : residual;
     if (lm_head)
         return linear(lm_head, x);
     if (x.numel() == x.size(-1) && !torch::GradMode::is_enabled() && x.device().is_cpu())
         return torch::mv(transformer->wte->weight, x.reshape({-1})).view({1, 1, -1});  // one row: no gemm packing
     return torch::matmul(x, transformer->wte->weight.t());                             // tied LM head: (B, T, V)
+}
+
+void GPTImpl::set_head_gates(std::vector<torch::Tensor> gates) {
+    TORCH_CHECK(gates.empty() || gates.size() == transformer->h->size(), "head gates for ", gates.size(),
+                " layers; the model has ", transformer->h->size());
+    m_headGates = std::move(gates);
 }
 
 std::vector<std::pair<std::string, torch::Tensor>> GPTImpl::named_weights() const {

@@ -57,6 +57,9 @@ struct ForwardOptions {
     std::vector<LayerCache>* cache = nullptr;         // KV cache, one entry per layer (grown in place)
     std::vector<torch::Tensor>* attention = nullptr;  // receives (B, H, T, S) weights per layer
     bool last_only = false;                           // logits for the last position only
+    std::vector<torch::Tensor>* residuals = nullptr;  // receives the residual stream (B, T, C): after the
+                                                      // embedding, then after each block (n_layer + 1)
+    const torch::Tensor* token_embeddings = nullptr;  // (B, T, C) used in place of wte(idx) (attribution)
 };
 
 class GPTImpl : public torch::nn::Module {
@@ -68,13 +71,21 @@ public:
     std::vector<std::pair<std::string, torch::Tensor>> named_weights() const;
     int64_t num_parameters() const;
     const RunConfig& config() const { return m_cfg; }
+    /// The final norm and the LM head over a residual stream x (B, T, C): what forward does after the
+    /// last block, and the logit lens after any block.
+    torch::Tensor unembed(const torch::Tensor& x);
+    /// Head ablation: gates[l] is an (n_head) multiplier of layer l's heads' outputs (0 switches a head
+    /// off), undefined for a layer left whole; every later forward pass uses them. Empty: every head on.
+    void set_head_gates(std::vector<torch::Tensor> gates);
+    bool has_head_gates() const { return !m_headGates.empty(); }
 
     Transformer transformer{nullptr};
     torch::nn::Linear lm_head{nullptr};  // only when embeddings are untied
 
 private:
     RunConfig m_cfg;
-    PositionTables m_tables;  // the causal mask and the position scheme's tables
+    PositionTables m_tables;                 // the causal mask and the position scheme's tables
+    std::vector<torch::Tensor> m_headGates;  // head ablation, per layer (set_head_gates)
 };
 TORCH_MODULE(GPT);
 

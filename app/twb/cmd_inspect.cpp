@@ -1,0 +1,220 @@
+// twb lens / attribute / ablate: the views inside a language model (issue 39) through ModelSession, as
+// the GUI's Attention panel and Sampling console show them.
+#include "app/twb/commands.h"
+#include "app/twb/interrupt.h"
+#include "app/twb/progress_line.h"
+#include "twb/errors.h"
+#include "twb/inspection.h"
+#include "twb/output_paths.h"
+#include "twb/session.h"
+#include "twb/text.h"
+#include "twb/translation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace twb::cli {
+
+namespace {
+struct Common {
+    std::string run, checkpoint = "best", csv;
+    bool json = false;
+
+    void add_to(CLI::App& app, const char* csvWhat) {
+        app.add_option("--run,-r", run, "Run folder (from twb train or twb import) or a checkpoint folder")->required();
+        app.add_option("--checkpoint", checkpoint, "best (default), last or a step number");
+        app.add_flag("--json", json, "Print the whole result as JSON instead of the table");
+        app.add_option("--csv", csv, csvWhat)->type_name("FILE");
+    }
+    /// Checks the output before the model loads, opens it, and refuses an encoder-decoder run.
+    void open(ModelSession& m) const {
+        if (!csv.empty())
+            check_output_file(csv, {run}, true);
+        if (is_encoder_decoder_run(run))
+            throw InputError(run +
+                             " is a translation (encoder-decoder) run; these views read language-model runs for "
+                             "now: use twb attention for its cross-attention");
+        m.open(run, checkpoint);
+    }
+    void write(const std::string& csvText, const std::string& jsonText) const {
+        if (!csv.empty())
+            write_file_atomic(csv, csvText);
+        if (json)
+            std::fwrite(jsonText.data(), 1, jsonText.size(), stdout);
+    }
+};
+
+/// A token as the tables show it: whitespace made visible, cut to `width` characters (not bytes) with "~",
+/// padded to that width.
+std::string shown(const std::string& token, size_t width) {
+    const std::string v = visible_whitespace(token);
+    std::string out;
+    size_t chars = 0;
+    for (size_t i = 0; i < v.size() && chars < width;) {
+        const size_t n = std::max<size_t>(1, utf8_sequence_length(v, i));
+        if (chars + 1 == width && i + n < v.size()) {
+            out += '~';
+            ++chars;
+            break;
+        }
+        out += v.substr(i, n);
+        i += n;
+        ++chars;
+    }
+    return out + std::string(width - chars, ' ');
+}
+
+std::string cell(const std::string& token, double p) {
+    char b[16];
+    std::snprintf(b, sizeof b, " %3.0f%%", 100 * p);
+    return shown(token, 8) + b;
+}
+}  // namespace
+
+Action add_lens(CLI::App& app) {
+    struct Opts : Common {
+        std::string prompt;
+        int top = 5, last = 8;
+    };
+    auto o = std::make_shared<Opts>();
+    o->add_to(app, "Write every stage, position and top token as CSV to FILE");
+    app.add_option("--prompt,-p", o->prompt, "Text to look through")->required();
+    app.add_option("--top", o->top, "Tokens per cell in the JSON and CSV (default 5)")->check(CLI::Range(1, 100));
+    app.add_option("--last", o->last, "The table shows the last N positions (default 8; --json and --csv all)")
+        ->check(CLI::Range(1, 100000));
+    return [o]() {
+        ModelSession m;
+        o->open(m);
+        const auto lens = m.logit_lens(o->prompt, o->top);
+        o->write(lens_to_csv(lens), lens_to_json(lens));
+        if (o->json)
+            return 0;
+        const int64_t first = std::max<int64_t>(0, lens.positions - o->last);
+        std::printf(
+            "logit lens at step %lld: each stage's most probable next token (and its probability); "
+            "[r] is the rank there of the model's final choice\n%-10s",
+            static_cast<long long>(m.step()), "");
+        for (int64_t p = first; p < lens.positions; ++p)
+            std::printf(" | %s", shown(lens.tokens[static_cast<size_t>(p)], 18).c_str());
+        std::printf("\n");
+        for (int64_t s = 0; s < lens.stages; ++s) {
+            std::printf("%-10s", LogitLens::stage_name(s).c_str());
+            for (int64_t p = first; p < lens.positions; ++p) {
+                const auto& top = lens.at(s, p).front();
+                std::printf(
+                    " | %s %-5s", cell(top.text, top.prob).c_str(),
+                    ("[" + std::to_string(lens.final_rank[static_cast<size_t>(s * lens.positions + p)]) + "]").c_str());
+            }
+            std::printf("\n");
+        }
+        return 0;
+    };
+}
+
+Action add_attribute(CLI::App& app) {
+    struct Opts : Common {
+        std::string prompt, target;
+    };
+    auto o = std::make_shared<Opts>();
+    o->add_to(app, "Write each context token's attribution as CSV to FILE");
+    app.add_option("--prompt,-p", o->prompt, "The context: the text before the target")->required();
+    app.add_option("--target", o->target, "The token that follows the prompt (one token of the model's tokenizer)")
+        ->required();
+    return [o]() {
+        ModelSession m;
+        o->open(m);
+        const auto a = m.attribute(o->prompt, o->target);
+        o->write(attribution_to_csv(a), attribution_to_json(a));
+        if (o->json)
+            return 0;
+        std::printf("\"%s\" after the prompt: P = %.4f at step %lld\n", visible_whitespace(a.target_text).c_str(),
+                    a.target_prob, static_cast<long long>(m.step()));
+        std::printf("%8s  %-12s %14s %9s\n", "position", "token", "grad x input", "rollout");
+        for (size_t i = 0; i < a.ids.size(); ++i)
+            std::printf("%8zu  %s %+14.5f %9.4f\n", i, shown(a.tokens[i], 12).c_str(), a.gradient_x_input[i],
+                        a.rollout[i]);
+        return 0;
+    };
+}
+
+Action add_ablate(CLI::App& app) {
+    struct Opts : Common {
+        std::string heads, data, split = "val", prompt;
+        bool all = false;
+        int64_t maxTokens = 16384;
+        int newTokens = 100;
+        int64_t seed = 1;
+    };
+    auto o = std::make_shared<Opts>();
+    o->add_to(app, "Write the table (heads off, loss, cost) as CSV to FILE");
+    app.add_option("--heads", o->heads,
+                   "Heads to switch off together: LAYER.HEAD from 0, comma-separated (1.0,2.3), LAYER.* for a "
+                   "whole layer");
+    app.add_flag("--all", o->all, "Also switch off every head alone, one evaluation each: what each head is worth");
+    app.add_option("--data", o->data, "Evaluate on this prepared dataset (default: the run's own)");
+    app.add_option("--split", o->split, "val (default) or train")->check(CLI::IsMember({"val", "train"}));
+    app.add_option("--max-tokens", o->maxTokens, "Tokens scored per evaluation (default 16384; 0 = the whole split)")
+        ->check(CLI::Range(int64_t{0}, int64_t{1} << 40));
+    app.add_option("--prompt,-p", o->prompt,
+                   "Also generate from this prompt with and without the --heads switched off (same seed)");
+    app.add_option("--max-new-tokens,-n", o->newTokens, "Tokens --prompt generates (default 100)")
+        ->check(CLI::Range(1, 100000));
+    app.add_option("--seed", o->seed, "Seed of the --prompt generations (default 1)");
+    return [o]() {
+        if (o->heads.empty() && !o->all)
+            throw InputError("say which heads to switch off: --heads L.H,... (from 0), or --all for every head alone");
+        if (!o->prompt.empty() && o->heads.empty())
+            throw InputError("--prompt compares the text with and without --heads: give --heads too");
+        ModelSession m;
+        o->open(m);
+        const auto& c = m.config();
+        AblationOptions opt;
+        opt.heads = parse_heads(o->heads, static_cast<int>(c.n_layer), static_cast<int>(c.n_head));
+        opt.every_head = o->all;
+        opt.data_dir = o->data;
+        opt.split = o->split;
+        opt.max_tokens = o->maxTokens;
+        const auto& stop = install_interrupt_flag();
+        ProgressLine line(!o->json);
+        const auto t = m.ablation_table(opt, [&](int done, int total) {
+            line.update("ablation", static_cast<uint64_t>(done), static_cast<uint64_t>(total));
+            return !stop.load();
+        });
+        line.finish();
+        o->write(ablation_to_csv(t), ablation_to_json(t));
+        if (!o->json) {
+            std::printf("%s loss over %lld tokens at step %lld (nats per token; cost = loss - loss with every head)\n",
+                        t.split.c_str(), static_cast<long long>(t.tokens), static_cast<long long>(m.step()));
+            std::printf("%-24s %9s %9s\n", "heads off", "loss", "cost");
+            std::printf("%-24s %9.4f %9s\n", "none", t.base_loss, "");
+            if (!t.set.empty())
+                std::printf("%-24s %9.4f %+9.4f\n", o->heads.substr(0, 24).c_str(), t.set_loss,
+                            t.set_loss - t.base_loss);
+            auto rows = t.every_head;
+            std::stable_sort(rows.begin(), rows.end(),
+                             [](const HeadCost& a, const HeadCost& b) { return a.cost > b.cost; });
+            for (const auto& r : rows)
+                std::printf("%-24s %9.4f %+9.4f\n", to_string(r.head).c_str(), r.loss, r.cost);
+            std::printf("%.1f s%s\n", t.seconds, t.cancelled ? ", cancelled: the rows above are all there is" : "");
+        }
+        if (t.cancelled)
+            return 130;
+        if (!o->prompt.empty() && !o->json) {
+            SamplingOptions s;
+            s.max_new_tokens = o->newTokens;
+            s.seed = o->seed;
+            const auto ids = m.encode(o->prompt);
+            const auto with = m.generate(ids, s);
+            m.set_ablated_heads(opt.heads);
+            const auto without = m.generate(ids, s);
+            std::printf("\nevery head, seed %lld:\n%s%s\n\nwith %s off, seed %lld:\n%s%s\n",
+                        static_cast<long long>(o->seed), o->prompt.c_str(), with.texts.front().c_str(),
+                        o->heads.c_str(), static_cast<long long>(o->seed), o->prompt.c_str(),
+                        without.texts.front().c_str());
+        }
+        return 0;
+    };
+}
+
+}  // namespace twb::cli

@@ -1,0 +1,151 @@
+// The logit lens, gradient x input with attention rollout, and head gates, over a bare GPT.
+#include "nn/analysis/model_inspection.h"
+
+#include "nn/analysis/attention_capture.h"
+#include "twb/attention.h"
+#include "twb/errors.h"
+
+namespace twb::nn {
+
+namespace {
+torch::Tensor id_tensor(const std::vector<int32_t>& ids, const torch::Device& device) {
+    return torch::tensor(std::vector<int64_t>(ids.begin(), ids.end()), torch::kInt64).unsqueeze(0).to(device);
+}
+
+/// Restores the model's training flag on the way out; the views run it in eval mode (no dropout).
+struct EvalMode {
+    GPT& m;
+    bool was;
+    explicit EvalMode(GPT& model) : m(model), was(model->is_training()) { m->eval(); }
+    ~EvalMode() { m->train(was); }
+};
+
+void check_ids(const GPT& model, const std::vector<int32_t>& ids, const char* what) {
+    for (int32_t id : ids)
+        if (id < 0 || id >= model->config().vocab_size)
+            throw InputError(std::string("token id ") + std::to_string(id) + " of the " + what +
+                             " is outside this model's vocabulary of " + std::to_string(model->config().vocab_size));
+}
+}  // namespace
+
+LogitLens logit_lens_ids(GPT& model, const std::vector<int32_t>& idsIn, const torch::Device& device, int top,
+                         const TokenText& text) {
+    if (idsIn.empty())
+        throw InputError("the prompt has no tokens; type a text to look through the layers");
+    if (top < 1)
+        throw InputError("the lens shows at least the top token (got top " + std::to_string(top) + ")");
+    check_ids(model, idsIn, "prompt");
+    const int64_t block = model->config().block_size;
+    LogitLens lens;
+    lens.ids = idsIn;
+    if (static_cast<int64_t>(lens.ids.size()) > block)
+        lens.ids.erase(lens.ids.begin(), lens.ids.end() - block);
+    for (int32_t id : lens.ids)
+        lens.tokens.push_back(text(id));
+    torch::NoGradGuard ng;
+    EvalMode em(model);
+    std::vector<torch::Tensor> stream;
+    ForwardOptions fo;
+    fo.residuals = &stream;
+    const auto final_logits = model->forward(id_tensor(lens.ids, device), fo)[0];  // (T, V)
+    lens.stages = static_cast<int64_t>(stream.size());
+    lens.positions = static_cast<int64_t>(lens.ids.size());
+    const int64_t V = final_logits.size(-1);
+    lens.top = static_cast<int>(std::min<int64_t>(top, V));
+    const auto final_ids = final_logits.argmax(-1).to(torch::kCPU);  // (T)
+    for (int64_t t = 0; t < lens.positions; ++t)
+        lens.final_ids.push_back(static_cast<int>(final_ids[t].item<int64_t>()));
+    const auto choice = final_ids.to(device).unsqueeze(-1);  // (T, 1)
+    for (int64_t s = 0; s < lens.stages; ++s) {
+        // The last stage is the model's own output: the same residual through the same final norm and head.
+        const auto logits = s + 1 == lens.stages ? final_logits : model->unembed(stream[s])[0];
+        const auto probs = torch::softmax(logits.to(torch::kFloat32), -1);  // (T, V)
+        const auto chosen = probs.gather(-1, choice);                       // (T, 1)
+        const auto rank = (probs > chosen).sum(-1).to(torch::kCPU);         // tokens more probable than the choice
+        auto [pv, pi] = probs.topk(lens.top, -1);
+        pv = pv.to(torch::kCPU).contiguous();
+        pi = pi.to(torch::kCPU).contiguous();
+        const auto chosenCpu = chosen.to(torch::kCPU).contiguous();
+        for (int64_t t = 0; t < lens.positions; ++t) {
+            std::vector<TokenProb> cell;
+            for (int64_t k = 0; k < lens.top; ++k) {
+                const int id = static_cast<int>(pi[t][k].item<int64_t>());
+                cell.push_back({id, text(id), pv[t][k].item<double>()});
+            }
+            lens.cells.push_back(std::move(cell));
+            lens.final_rank.push_back(static_cast<int>(rank[t].item<int64_t>()));
+            lens.final_prob.push_back(chosenCpu[t][0].item<double>());
+        }
+    }
+    return lens;
+}
+
+double target_logit(GPT& model, const std::vector<int32_t>& context, int target, const torch::Tensor& embeddings,
+                    const torch::Device& device) {
+    torch::NoGradGuard ng;
+    EvalMode em(model);
+    ForwardOptions fo;
+    fo.token_embeddings = &embeddings;
+    fo.last_only = true;
+    return model->forward(id_tensor(context, device), fo).to(torch::kFloat64)[0][0][target].item<double>();
+}
+
+TokenAttribution attribute_ids(GPT& model, const std::vector<int32_t>& context, int target, const torch::Device& device,
+                               const TokenText& text) {
+    if (context.empty())
+        throw InputError("there is no token before the target to attribute it to; give a prompt");
+    const int64_t block = model->config().block_size;
+    if (static_cast<int64_t>(context.size()) > block)
+        throw InputError("the context has " + std::to_string(context.size()) + " tokens, more than the model's " +
+                         std::to_string(block) + " (block_size); shorten the prompt");
+    check_ids(model, context, "context");
+    check_ids(model, {target}, "target");
+    EvalMode em(model);
+    TokenAttribution a;
+    a.ids = context;
+    for (int32_t id : context)
+        a.tokens.push_back(text(id));
+    a.target_id = target;
+    a.target_text = text(target);
+    {
+        torch::AutoGradMode grad(true);
+        const auto idx = id_tensor(context, device);
+        auto e = model->transformer->wte(idx).detach().requires_grad_(true);  // (1, T, C)
+        ForwardOptions fo;
+        fo.token_embeddings = &e;
+        fo.last_only = true;
+        const auto logits = model->forward(idx, fo).to(torch::kFloat64)[0][0];  // (V)
+        // The target's logit, not its log-probability: a confident model's log-probability is flat (its
+        // gradient vanishes as P -> 1), the logit still says which inputs raise it.
+        const auto g = torch::autograd::grad({logits[target]}, {e})[0];
+        const auto base = model->transformer->wte->weight.detach().mean(0);  // the average token's row
+        const auto gxi = (g * (e - base)).sum(-1)[0].to(torch::kCPU, torch::kFloat64).contiguous();  // (T)
+        a.gradient_x_input.assign(gxi.data_ptr<double>(), gxi.data_ptr<double>() + gxi.numel());
+        a.target_prob = torch::softmax(logits.detach(), -1)[target].item<double>();
+    }
+    const AttentionCapture cap = capture_attention_ids(model, context, device, 1);
+    const auto roll = attention_rollout(cap, cap.layers - 1);  // (T, T)
+    const size_t T = context.size();
+    for (size_t k = 0; k < T; ++k)
+        a.rollout.push_back(roll[(T - 1) * T + k]);
+    return a;
+}
+
+std::vector<torch::Tensor> head_gates(const RunConfig& c, const std::vector<HeadRef>& off,
+                                      const torch::Device& device) {
+    if (off.empty())
+        return {};
+    std::vector<torch::Tensor> gates(static_cast<size_t>(c.n_layer));
+    for (const auto& h : off) {
+        if (h.layer < 0 || h.layer >= c.n_layer || h.head < 0 || h.head >= c.n_head)
+            throw InputError("head " + to_string(h) + " does not exist; the model has " + std::to_string(c.n_layer) +
+                             " layers of " + std::to_string(c.n_head) + " heads, numbered from 0");
+        auto& g = gates[static_cast<size_t>(h.layer)];
+        if (!g.defined())
+            g = torch::ones({c.n_head}, torch::TensorOptions().dtype(torch::kFloat32).device(device));
+        g[h.head].fill_(0);
+    }
+    return gates;
+}
+
+}  // namespace twb::nn

@@ -1,0 +1,35 @@
+// The views inside a decoder LM over a bare model (issue 39): the logit lens, token attribution and the
+// gates that switch heads off. ModelSession (analysis/session_inspection.cpp) serves them for a run;
+// the tests call them on constructed models.
+#pragma once
+#include "nn/models/model.h"
+#include "twb/inspection.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace twb::nn {
+
+using TokenText = std::function<std::string(int)>;
+
+/// The logit lens over ids (cropped to the last block_size): the model's final norm and LM head over the
+/// residual stream after the embedding and after each block, in float32, without gradients.
+LogitLens logit_lens_ids(GPT& model, const std::vector<int32_t>& ids, const torch::Device& device, int top,
+                         const TokenText& text);
+
+/// Attribution of target (the token after context) to each context token: gradient x input over the
+/// token embedding rows, and the attention rollout of the last position. Float32.
+TokenAttribution attribute_ids(GPT& model, const std::vector<int32_t>& context, int target, const torch::Device& device,
+                               const TokenText& text);
+
+/// The target's logit after context, with the token embedding rows given (attribution's finite-difference
+/// check).
+double target_logit(GPT& model, const std::vector<int32_t>& context, int target, const torch::Tensor& embeddings,
+                    const torch::Device& device);
+
+/// One (n_head) gate per layer for GPTImpl::set_head_gates: 0 for the heads in `off`, 1 for the others;
+/// an undefined tensor for a layer with no head off. Empty when `off` is empty.
+std::vector<torch::Tensor> head_gates(const RunConfig& c, const std::vector<HeadRef>& off, const torch::Device& device);
+
+}  // namespace twb::nn
