@@ -25,6 +25,8 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     m_acc = makePlot(tr("Validation accuracy"), tr("accuracy"));  // short: the plot is small
     m_lr = makePlot(tr("Learning rate"), tr("lr"));
     m_speed = makePlot(tr("Throughput"), tr("tokens/s"));
+    for (auto* p : {m_acc, m_lr, m_speed})
+        useSmallTicks(p);
     grid->addWidget(m_loss, 0, 0, 1, 2);
     grid->addWidget(m_acc, 1, 0);
     grid->addWidget(m_lr, 1, 1);

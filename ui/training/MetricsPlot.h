@@ -84,6 +84,8 @@ private:
     void replotRows();
     void updateAxisLabels();
     QCustomPlot* makePlot(const QString& title, const QString& yLabel);
+    /// A small plot's y ticks: a step fitted to its height and range, also while zooming (MetricsPlotRender.cpp).
+    void useSmallTicks(QCustomPlot* p);
     QCustomPlot *m_loss, *m_acc, *m_lr, *m_speed;
     QLabel* m_title = nullptr;
     QCPGraph *m_train, *m_trainSmooth, *m_val, *m_accGraph, *m_lrGraph, *m_speedGraph;

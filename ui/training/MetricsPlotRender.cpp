@@ -67,14 +67,53 @@ void fitAxes(QCustomPlot* p) {
     p->yAxis->setRange(y0 >= 0 ? std::max(0.0, y0 - 0.06 * ys) : y0 - 0.06 * ys, y1 + 0.06 * ys);
 }
 
-/// As many y ticks as the plot's height holds with room between their labels (a label's height and
-/// more): the small plots get two or three, the loss plot up to five.
+/// The loss plot: as many y ticks as its height holds with room between their labels, up to five.
 void fitTickCount(QCustomPlot* p) {
     const int label = QFontMetrics(p->yAxis->tickLabelFont()).height();
     const int room = p->axisRect()->height() > 0 ? p->axisRect()->height() : p->height() / 2;
     p->yAxis->ticker()->setTickCount(std::clamp(room / (3 * label), 2, 5));
 }
+
+/// A small plot (an axis some 45 pixels tall at 1280x720): the smallest step of 1, 2, 2.5 or 5 times a
+/// power of ten whose ticks are a label's height apart (and at most about five), so two or three labels
+/// show and none overlaps, whatever the range or zoom. QCustomPlot's tick count alone gives one label
+/// there, or overlapping ones.
+void fitSmallTicks(QCustomPlot* p) {
+    auto fixed = p->yAxis->ticker().dynamicCast<QCPAxisTickerFixed>();
+    const double room = p->axisRect()->height(), size = p->yAxis->range().size();
+    if (!fixed || room <= 0 || !(size > 0) || !std::isfinite(size))
+        return;
+    const double label = QFontMetrics(p->yAxis->tickLabelFont()).height();
+    const double least = size * std::max(label, room / 5) / room;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(least)));
+    double step = 10 * magnitude;
+    for (double m : {1.0, 2.0, 2.5, 5.0})
+        if (m * magnitude >= least) {
+            step = m * magnitude;
+            break;
+        }
+    fixed->setTickStep(step);
+}
+
+/// Widens a small plot's fitted range to whole steps, so a label stands at each end: two at least, where
+/// a range of 0.11 to 0.29 would show 0.2 alone. (Ticks are k x step, as the ticker computes them.)
+void roundRangeToTicks(QCustomPlot* p) {
+    auto fixed = p->yAxis->ticker().dynamicCast<QCPAxisTickerFixed>();
+    if (!fixed || !p->yAxis->tickLabels() || fixed->tickStep() <= 0)
+        return;  // nothing plotted yet
+    const double step = fixed->tickStep();
+    const QCPRange r = p->yAxis->range();
+    p->yAxis->setRange(std::floor(r.lower / step + 1e-9) * step, std::ceil(r.upper / step - 1e-9) * step);
+}
 }  // namespace
+
+void MetricsPlot::useSmallTicks(QCustomPlot* p) {
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+    p->yAxis->setTicker(ticker);
+    // Zooming and panning change the range between our replots: the step follows at once.
+    connect(p->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), p, [p] { fitSmallTicks(p); });
+}
 
 void MetricsPlot::rebuildSmoothed() {
     m_trainSmooth->data()->clear();
@@ -100,7 +139,12 @@ void MetricsPlot::replotIfDirty() {
         m_bleu->data()->isEmpty() ? m_bleu->removeFromLegend() : m_bleu->addToLegend();
     for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
         fitAxes(p);
-        fitTickCount(p);
+        if (p == m_loss)
+            fitTickCount(p);
+        else {
+            fitSmallTicks(p);  // the axis rect's height may have changed since the range did
+            roundRangeToTicks(p);
+        }
         if (p == m_loss)
             for (const auto& b : m_baselines) {  // the reference lines stay in view
                 const QCPRange r = p->yAxis->range();

@@ -155,8 +155,8 @@ QString TrainingPanel::startBlocker() const {
     if (isBusy())
         return tr("Training is already running");
     if (const qint64 done = finishedAt(); done >= 0)
-        return tr("This run finished at step %1: Train more (below) continues it for more steps, a larger Max "
-                  "steps too; New run (Ctrl+N) starts another")
+        return tr("This run finished at step %1: Train more (below) continues it, as does a larger Steps; New "
+                  "run (Ctrl+N) starts another")
             .arg(done);
     if (m_dataset->currentData().toString().isEmpty())
         return tr(
