@@ -372,6 +372,15 @@ private slots:
             {"import", "--hf", q(p("hf")), "--out", q(p("hfrun"))}, "merges.txt: holds no merges");
         row("import --hf with overlapping data_offsets", "hf_overlap",
             {"import", "--hf", q(p("hf")), "--out", q(p("hfrun"))}, "'a' and 'b' overlap");
+        // Issue 35, round 2: messages in the project's words.
+        row("train.bin not a whole number of tokens", "odd_bytes",
+            {"train", "--data", q(p("baddata")), "--out", q(p("r2"))}, "not a whole number of uint16 tokens");
+        row("eval --max-tokens 1", "", {"eval", "--run", runDir, "--max-tokens", "1"},
+            "max tokens 1 is less than one block");
+        row("prepare --input a symlink loop", "loop", {"prepare", "--input", q(p("loop1")), "--out", q(p("x"))},
+            "loop of symbolic links");
+        row("prepare --input /proc/self/status", "", {"prepare", "--input", "/proc/self/status", "--out", q(p("x"))},
+            "a system file whose size reads as 0");
         // Weights in and out (issue 15): never pickle; an architecture GPT-2 lacks is named.
         row("import a pickle-only folder", "hf_pickle", {"import", "--hf", q(p("hf")), "--out", q(p("hfrun"))},
             "only model.safetensors is read");
@@ -585,6 +594,8 @@ private:
             const fs::path d = badData();
             poke_token(d / "train.bin", 1000, 60000);
             poke_token(d / "val.bin", 10, 60000);
+        } else if (what == "odd_bytes") {
+            std::ofstream(badData() / "train.bin", std::ios::app | std::ios::binary) << 'x';
         } else if (what == "no_batcher") {
             editState([](json& j) { j.erase("batcher_state"); });
         } else if (what == "extra_layer" || what == "unknown_tensor") {

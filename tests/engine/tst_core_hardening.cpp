@@ -238,6 +238,15 @@ private slots:
         QCOMPARE(read_config_file(f.string(), RunConfig{}).n_layer, 2);
     }
 
+    void anAtomicWriteOntoAFolderSaysSo() {
+        // Issue 35: the rename's error was lost ("cannot replace the file: Success").
+        const auto dir = twbtest::path(m_dir, "a-folder");
+        fs::create_directories(dir / "inside");
+        const std::string e = error_of<IoError>([&] { write_file_atomic(dir, "x"); });
+        QVERIFY2(has(e, "is a folder; give a file name"), e.c_str());
+        QVERIFY(fs::is_directory(dir / "inside"));
+    }
+
     void sweepRefusesARepeatedAxis() {
         SweepSpec spec;
         spec.axes = {parse_sweep_axis("seed=1,2"), parse_sweep_axis("n_head=1,2"), parse_sweep_axis("seed=3")};
