@@ -233,9 +233,9 @@ private slots:
         row("missing RNG state on resume", "no_rng", {"train", "--out", q(p("bad")), "--resume", "--quiet"},
             "random-generator state", {"bad/"});
         // Issue 35, round 2: every id is checked when a split is opened, every checkpoint against itself.
-        row("train.bin holds an id beyond the vocabulary", "id_60000",
+        row("train.bin holds an id beyond the vocabulary", "train_id_60000",
             {"train", "--data", q(p("baddata")), "--out", q(p("r2")), "--preset", "tiny"}, "holds token id 60000");
-        row("eval on a val.bin holding an id beyond the vocabulary", "id_60000",
+        row("eval on a val.bin holding an id beyond the vocabulary", "val_id_60000",
             {"eval", "--run", runDir, "--data", q(p("baddata"))}, "val.bin: holds token id 60000");
         row("missing batcher_state on resume", "no_batcher", {"train", "--out", q(p("bad")), "--resume", "--quiet"},
             "has no batcher_state", {"bad/"});
@@ -527,6 +527,7 @@ private:
     std::vector<fs::path> m_undo;
 
     void damage(const std::string& what) {
+        undamage();  // what a failed row before this one left
         if (what.empty())
             return;
         const fs::path bad = copy_run("bad");
@@ -590,10 +591,12 @@ private:
             json m = json::parse(slurp(d / "meta.json"));
             m["vocab_size"] = 5;
             twbtest::write(d / "meta.json", m.dump(2));
-        } else if (what == "id_60000") {
+        } else if (what == "train_id_60000" || what == "val_id_60000") {
             const fs::path d = badData();
-            poke_token(d / "train.bin", 1000, 60000);
-            poke_token(d / "val.bin", 10, 60000);
+            if (what == "train_id_60000")
+                poke_token(d / "train.bin", 1000, 60000);
+            else
+                poke_token(d / "val.bin", 10, 60000);
         } else if (what == "odd_bytes") {
             std::ofstream(badData() / "train.bin", std::ios::app | std::ios::binary) << 'x';
         } else if (what == "no_batcher") {
