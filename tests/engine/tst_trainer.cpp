@@ -1,6 +1,6 @@
 // Training: a small model learns, resume reproduces the uninterrupted run bit for bit, stop writes a
-// checkpoint, bad settings stop with a message. Every test function makes its own runs, so each passes
-// alone and in any order (divergence is tst_train_step's).
+// checkpoint (while paused, at the step on_pause names), bad settings stop with a message. Every test
+// function makes its own runs, so each passes alone and in any order (divergence is tst_train_step's).
 #include "core/data/token_file.h"
 #include "nn/interchange/checkpoint.h"
 #include "nn/training/optimizer.h"
@@ -10,6 +10,7 @@
 #include "twb/errors.h"
 #include "twb/metrics.h"
 #include "twb/probe.h"
+#include "twb/run_folder.h"
 #include "twb/training.h"
 
 using namespace twb;
@@ -140,6 +141,49 @@ private slots:
         // metrics.csv of the resumed run has each step once
         const auto rows = read_metrics(twbtest::path(m_dir, "split") / "metrics.csv");
         QCOMPARE(std::count_if(rows.begin(), rows.end(), [](auto& x) { return x.kind == "train"; }), 40l);
+    }
+    /// A pause takes effect after the step under way; on_pause names the step the run waits at, and a
+    /// stop while paused checkpoints that step, with no step run after it (the GUI said "paused at 300"
+    /// and checkpointed 301 before it was told where the run waited).
+    void stopWhilePausedCheckpointsThePausedStep() {
+        TrainControl ctl;
+        TrainJob job;
+        job.config = config(60);
+        job.run_dir = twbtest::path(m_dir, "paused").string();
+        std::vector<int64_t> steps, pauses;
+        TrainCallbacks cb;
+        cb.on_step = [&](const StepReport& s) {
+            steps.push_back(s.step);
+            if (s.step == 15)
+                ctl.pause();
+            return true;
+        };
+        cb.on_pause = [&](int64_t step) {
+            pauses.push_back(step);
+            QVERIFY(ctl.paused());
+            ctl.request_stop();  // as Stop pressed while paused
+        };
+        const TrainSummary summary = train(job, cb, &ctl);
+        QCOMPARE(pauses, std::vector<int64_t>{15});
+        QVERIFY(summary.stopped);
+        QCOMPARE(summary.final_step, int64_t(15));
+        QCOMPARE(steps.back(), int64_t(15));  // no step after the pause
+        QCOMPARE(list_checkpoints(job.run_dir).back(), int64_t(15));
+        // pause then resume: told once, and the run goes on to its end
+        TrainControl ctl2;
+        job.run_dir = twbtest::path(m_dir, "paused_resumed").string();
+        pauses.clear();
+        cb.on_step = [&](const StepReport& s) {
+            if (s.step == 7)
+                ctl2.pause();
+            return true;
+        };
+        cb.on_pause = [&](int64_t step) {
+            pauses.push_back(step);
+            ctl2.resume();
+        };
+        QCOMPARE(train(job, cb, &ctl2).final_step, int64_t(60));
+        QCOMPARE(pauses, std::vector<int64_t>{7});
     }
     void existingRunNeedsResume() {
         const auto dir = twbtest::path(m_dir, "exists").string();

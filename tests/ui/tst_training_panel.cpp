@@ -1,10 +1,10 @@
 // The training panel driven offscreen: a tiny run starts, step and evaluation signals arrive, pause and
-// resume, stop writes a checkpoint, the run reopens with its curves, and an invalid config blocks Start
-// with the reason beside the field. A dataset that does not fit the open run starts a new run; actions
-// are enabled only when they can act; Browse refuses a folder that is not a prepared dataset; the wheel
-// edits only a focused field. Initialise from a run whose tokenizer differs from the dataset's is refused
-// with a message naming both. Start is off for a finished run, the preset's name returns with its values,
-// and the small plots' y axes read well.
+// resume, stop writes a checkpoint (while paused, of the step the panel says it waits at), the run
+// reopens with its curves, and an invalid config blocks Start with the reason beside the field. A dataset
+// that does not fit the open run starts a new run; actions are enabled only when they can act; Browse
+// refuses a folder that is not a prepared dataset; the wheel edits only a focused field. Initialise from
+// a run whose tokenizer differs from the dataset's is refused with a message naming both. Start is off
+// for a finished run, the preset's name returns with its values, and the small plots' y axes read well.
 #include "test_util.h"
 #include "twb/config_options.h"
 #include "twb/dataset.h"
@@ -129,6 +129,32 @@ private slots:
         QCOMPARE(started.takeFirst().at(0).value<twb::TrainStartInfo>().start_step, summary.final_step);
         p.stop();
         QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 60000);
+    }
+    /// Pause names the step the engine waits at, and Stop checkpoints that same step (it said "paused at
+    /// 300" from the last step report and checkpointed 301, the step under way at Pause). No step report
+    /// comes before the pause here (log_interval 1000), so the only way to know the step is to be told.
+    void stopWhilePausedCheckpointsTheStepShown() {
+        TrainingPanel p;
+        p.setDataset(m_data);
+        smallConfig(p, 3000);
+        setSpin(p, "log_interval", 1000);
+        QSignalSpy saved(p.worker(), &TrainWorker::checkpointWritten), done(p.worker(), &TrainWorker::finished);
+        p.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty(), 60000);  // step 10's checkpoint: step 10 is under way
+        p.togglePause();
+        auto* status = p.findChild<QLabel*>("status");
+        const QRegularExpression re("Paused at step (\\d+) of 3000");
+        QTRY_VERIFY_WITH_TIMEOUT(re.match(status->text()).hasMatch(), 60000);
+        const qint64 shown = re.match(status->text()).captured(1).toLongLong();
+        QVERIFY2(shown > 10, qPrintable(status->text()));
+        p.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 60000);
+        const auto summary = done.takeFirst().at(0).value<twb::TrainSummary>();
+        QVERIFY(summary.stopped);
+        QCOMPARE(summary.final_step, shown);
+        QCOMPARE(twb::list_checkpoints(p.currentRun().toStdString()).back(), shown);
+        QTRY_VERIFY(!p.isBusy());
+        QVERIFY2(status->text().startsWith(QString("Stopped at step %1").arg(shown)), qPrintable(status->text()));
     }
     void invalidConfigBlocksStart() {
         TrainingPanel p;

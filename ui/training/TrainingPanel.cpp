@@ -91,8 +91,12 @@ void TrainingPanel::showIdleStatus() {
 }
 
 QString TrainingPanel::pausedText() const {
-    return tr("Paused at step %1 of %2: Resume (F6) continues, Stop (Shift+F5) ends with a checkpoint.")
-        .arg(m_lastStep)
+    // The engine finishes the step under way before it waits; until it says where, no step is named.
+    if (m_pausedAt < 0)
+        return tr("Pausing after the step under way…");
+    return tr("Paused at step %1 of %2: Resume (F6) continues, Stop (Shift+F5) ends with a checkpoint of "
+              "step %1.")
+        .arg(m_pausedAt)
         .arg(m_maxIters);
 }
 
@@ -339,10 +343,12 @@ void TrainingPanel::togglePause() {
         if (m_pausedSince.isValid())
             m_pausedSeconds += m_pausedSince.elapsed() / 1000.0;
         m_pausedSince.invalidate();
+        m_pausedAt = -1;
         m_pause->setText(tr("Pause"));
         m_status->setText(tr("Resumed at step %1").arg(m_lastStep));
         emit statusMessage(tr("resumed"));
     } else {
+        m_pausedAt = -1;
         m_control->pause();
         m_pausedSince.start();
         m_pause->setText(tr("Resume"));
@@ -354,7 +360,8 @@ void TrainingPanel::togglePause() {
 void TrainingPanel::stop() {
     if (m_control && isBusy()) {
         m_control->request_stop();
-        m_status->setText(tr("Stopping after a checkpoint…"));
+        m_status->setText(m_pausedAt >= 0 ? tr("Stopping at step %1 after a checkpoint…").arg(m_pausedAt)
+                                          : tr("Stopping after a checkpoint…"));
     }
 }
 

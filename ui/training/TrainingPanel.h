@@ -121,6 +121,8 @@ private:
     void onEvaluated(const twb::EvalReport& report);
     void onFinished(const twb::TrainSummary& summary);
     void onFailed(const QString& error);
+    /// The engine waits at `step`: the step a stop now checkpoints (the one under way at Pause is done).
+    void onPaused(qint64 step);
 
     /// Forgets the open run: no run folder, empty plots, an unstarted progress bar.
     void clearRun();
@@ -186,6 +188,7 @@ private:
     int64_t m_maxIters = 0;
     bool m_bestByBleu = false;  // the running job keeps its best checkpoint by validation BLEU
     int64_t m_lastStep = 0;
+    int64_t m_pausedAt = -1;      // the step the engine waits at; -1 while running or still pausing
     QElapsedTimer m_pausedSince;  // running while paused
     double m_pausedSeconds = 0;   // paused time of this session, left out of "elapsed"
 };

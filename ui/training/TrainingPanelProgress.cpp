@@ -22,6 +22,7 @@ void TrainingPanel::connectWorker() {
     connect(m_worker, &TrainWorker::checkpointWritten, this,
             [this](const QString& p, qint64) { emit statusMessage(tr("checkpoint written: %1").arg(p)); });
     connect(m_worker, &TrainWorker::message, this, &TrainingPanel::statusMessage);
+    connect(m_worker, &TrainWorker::paused, this, &TrainingPanel::onPaused);
     connect(m_worker, &TrainWorker::finished, this, &TrainingPanel::onFinished);
     connect(m_worker, &TrainWorker::failed, this, &TrainingPanel::onFailed);
 }
@@ -30,6 +31,7 @@ void TrainingPanel::onStarted(const twb::TrainStartInfo& i) {
     m_maxIters = i.config.max_iters;
     m_bestByBleu = i.config.best_by == twb::BestBy::Bleu;
     m_lastStep = i.start_step;
+    m_pausedAt = -1;
     m_pausedSeconds = 0;
     m_progress->setFormat(tr("step %v / %m"));
     m_progress->setRange(0, static_cast<int>(i.config.max_iters));
@@ -82,6 +84,15 @@ void TrainingPanel::onEvaluated(const twb::EvalReport& e) {
                              .arg(m_lastEval)
                              .arg(e.is_best ? tr(" (best so far)") : QString()));
     emit statusMessage(tr("step %1: %2%3").arg(e.step).arg(m_lastEval).arg(e.is_best ? tr(" (best)") : QString()));
+}
+
+void TrainingPanel::onPaused(qint64 step) {
+    if (!m_control || !m_control->paused())
+        return;  // resumed before the pause took effect
+    m_pausedAt = step;
+    m_lastStep = step;
+    m_progress->setValue(static_cast<int>(step));
+    m_status->setText(pausedText());
 }
 
 void TrainingPanel::onFinished(const twb::TrainSummary& s) {

@@ -25,6 +25,7 @@ void TrainWorker::train(const TrainRequest& request) {
             emit checkpointWritten(QString::fromStdString(p), s);
         };
         cb.on_message = [this](const std::string& m) { emit message(QString::fromStdString(m)); };
+        cb.on_pause = [this](int64_t step) { emit paused(step); };
         const auto summary = twb::train(request.job, cb, request.control.get());
         emit finished(summary);
     } catch (const std::exception& e) {

@@ -35,6 +35,8 @@ signals:
     void stepReported(const twb::StepReport& report);
     void evaluated(const twb::EvalReport& report);
     void checkpointWritten(const QString& path, qint64 step);
+    /// A pause took effect with `step` steps done (a stop now checkpoints that step).
+    void paused(qint64 step);
     void message(const QString& text);
     void finished(const twb::TrainSummary& summary);
     void failed(const QString& error);

@@ -72,6 +72,9 @@ struct TrainCallbacks {
     std::function<void(const EvalReport&)> on_eval;
     std::function<void(const std::string& path, int64_t step)> on_checkpoint;
     std::function<void(const std::string& message)> on_message;
+    /// A pause took effect: the run waits with `step` steps done (the step under way when pause() was
+    /// called is finished first). A stop while paused checkpoints this step.
+    std::function<void(int64_t step)> on_pause;
 };
 
 /// Thread-safe controls for a running job.

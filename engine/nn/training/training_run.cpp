@@ -192,8 +192,11 @@ void TrainingRun::report_start() {
 bool TrainingRun::loop() {
     while (true) {
         const int64_t step = m_state.step;
-        if (m_ctl)
+        if (m_ctl && m_ctl->paused()) {
+            if (m_cb.on_pause)
+                m_cb.on_pause(step);  // the step a stop now checkpoints, told before waiting
             m_ctl->wait_while_paused();
+        }
         if (stop_requested()) {
             checkpoint(NAN);
             return true;
