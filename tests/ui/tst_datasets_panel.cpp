@@ -2,7 +2,8 @@
 // tokenizers -> prepare (the same files as the engine's prepare) -> list and delete; a bad file gives
 // a message and creates nothing; catalogue downloads from a loopback HTTP server resume after an
 // interruption, refuse a checksum mismatch and say so when the server cannot be reached; synthetic
-// tasks are generated from a seed.
+// tasks are generated from a seed. The cleaning preview covers 16 KB cut at a line end and counts a
+// dropped line as a character fewer.
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/synthetic.h"
@@ -18,10 +19,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -220,6 +223,38 @@ private slots:
         QVERIFY(p.preparedList()->findItems("cats", Qt::MatchExactly).isEmpty());
     }
 
+    /// The cleaning preview covers the 16 KB the docs promise (it took 20,480 bytes, cut mid-line), and a
+    /// dropped empty line is a character fewer (its line break): "153 removed … 0 characters fewer
+    /// (drop-empty −0)" is now "153 characters fewer (drop-empty −153)".
+    void cleaningPreviewCountsDroppedLinesAndCovers16KB() {
+        std::string text;
+        for (int i = 0; i < 153; ++i)
+            text += "a line of text that is followed by an empty one\n\n";  // 50 bytes each
+        std::string words = twbtest::english_like(40000);
+        std::replace(words.begin(), words.end(), '\n', ' ');  // its lines are ours: none empty
+        for (size_t i = 0; i < words.size(); i += 61)
+            text += words.substr(i, 61) + "\n";
+        twbtest::write(twbtest::path(m_ws, "empties.txt"), text);
+        DatasetsPanel p;
+        p.addSources({QString::fromStdString(twbtest::path(m_ws, "empties.txt").string())});
+        QTRY_VERIFY(!p.previewPending());
+        p.setCleaning("drop-empty", true);
+        QTRY_VERIFY(p.previewPending());
+        QTRY_VERIFY_WITH_TIMEOUT(!p.previewPending(), 10000);
+        QLabel* info = nullptr;
+        for (auto* l : p.findChildren<QLabel*>())
+            if (l->text().startsWith("Preview of the first"))
+                info = l;
+        QVERIFY(info);
+        const auto m = QRegularExpression("^Preview of the first (\\d+) characters").match(info->text());
+        QVERIFY2(m.hasMatch(), qPrintable(info->text()));
+        const int covered = m.captured(1).toInt();
+        QVERIFY2(covered <= 16384 && covered > 16384 - 62, qPrintable(info->text()));  // 16 KB, cut at a line end
+        QVERIFY2(info->text().contains("153 removed"), qPrintable(info->text()));
+        QVERIFY2(info->text().contains("153 characters fewer (drop-empty −153)"), qPrintable(info->text()));
+        QCOMPARE(p.previewAfter().size(), covered - 153);
+        QVERIFY(p.previewAfter().endsWith("\n"));  // no torn last line
+    }
     void documentsTokenizerReuseAndMerges() {
         // Paragraphs separated by blank lines: with "Keep documents" each is one document.
         std::string text;

@@ -226,7 +226,9 @@ bool Cleaner::process_line(std::string& line) {
         l.swap(out);
     });
     if (m_effectIndex[kEmpty] != SIZE_MAX && line.empty()) {
-        ++m_report.effects[m_effectIndex[kEmpty]].lines_removed;
+        auto& e = m_report.effects[m_effectIndex[kEmpty]];
+        ++e.lines_removed;
+        e.chars_removed += 1;  // its line break: a dropped line is one character fewer, as dedupe counts it
         return false;
     }
     if (m_effectIndex[kDedupe] != SIZE_MAX) {
@@ -291,6 +293,7 @@ void Cleaner::feed(std::string_view text, std::string& out) {
                 }
                 m_lookahead.clear();
                 ++eff.lines_removed;
+                eff.chars_removed += static_cast<int64_t>(count_code_points(line)) + 1;  // the marker line
                 ++m_report.lines_in;
                 m_gut = Gut::Body;
                 continue;
@@ -307,6 +310,7 @@ void Cleaner::feed(std::string_view text, std::string& out) {
         if (end) {
             m_gut = Gut::Footer;
             ++eff.lines_removed;
+            eff.chars_removed += static_cast<int64_t>(count_code_points(line)) + 1;
             ++m_report.lines_in;
             continue;
         }

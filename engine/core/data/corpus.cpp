@@ -460,15 +460,46 @@ CleaningPreview preview_cleaning(const CorpusSpec& specIn, const CleaningOptions
         doc.clear();
         full = p.before.size() >= maxBytes;
     };
+    // The preview is at most max_bytes of text, the separators included: a document that does not fit
+    // is cut at its last line end within the room (at a character's start when it has none), so the
+    // cleaner never sees a torn line and the preview is the size the GUI says (16 KB).
+    auto room = [&] {
+        const size_t used = p.before.size() + (p.before.empty() ? 0 : 2) + doc.size();
+        return used >= maxBytes ? size_t(0) : maxBytes - used;
+    };
+    auto cutAtLineEnd = [&] {
+        const size_t nl = doc.rfind('\n');
+        if (nl != std::string::npos) {
+            doc.resize(nl + 1);
+            return;
+        }
+        size_t start = doc.size();  // the last character's first byte
+        while (start > 0 && (static_cast<unsigned char>(doc[start - 1]) & 0xC0) == 0x80)
+            --start;
+        if (start > 0) {
+            const auto lead = static_cast<unsigned char>(doc[start - 1]);
+            const size_t len = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+            if (doc.size() - (start - 1) < len)
+                doc.resize(start - 1);
+        }
+    };
     try {
         read_corpus(
             spec,
             [&](std::string_view piece, bool end) {
                 if (full)
                     return;
-                doc.append(
-                    piece.substr(0, std::min(piece.size(), maxBytes + 4096 - std::min(maxBytes + 4096, doc.size()))));
-                if (end || doc.size() >= maxBytes)
+                const size_t left = room();
+                if (piece.size() > left) {
+                    doc.append(piece.substr(0, left));
+                    cutAtLineEnd();
+                    if (!doc.empty() || p.before.empty())
+                        flush();
+                    full = true;
+                    return;
+                }
+                doc.append(piece);
+                if (end)
                     flush();
             },
             [&](uint64_t, uint64_t) { return !full; });

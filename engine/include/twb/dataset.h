@@ -74,7 +74,8 @@ struct CleaningReport {
 };
 void to_json(nlohmann::json& j, const CleaningReport& r);
 
-/// The first documents of a corpus (about max_bytes of text), raw and cleaned, for a live preview.
+/// The first documents of a corpus (at most max_bytes of text, the last one cut at a line end), raw and
+/// cleaned, for a live preview. A removed line counts its line break among the characters removed.
 struct CleaningPreview {
     std::string before, after;  // documents joined by a blank line
     uint64_t lines_changed = 0, lines_removed = 0;
