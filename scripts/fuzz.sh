@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every parser of outside data with libFuzzer (+ASan +UBSan) against the torch-free core:
-# safetensors headers, run configs, checkpoint state, meta.json, tokenizer files, the corpus readers
-# and the samples history. Builds build-fuzz with clang, writes seed corpora, runs each target for
+# safetensors headers, run configs, checkpoint state, meta.json, tokenizer files, the corpus readers,
+# the samples history and import --hf's config.json, vocab.json, merges.txt and tokenizer.json. Builds build-fuzz with clang, writes seed corpora, runs each target for
 # SECONDS (default 60; CI uses 8). Findings land in build-fuzz/crashes/; the script fails on any.
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 SECS=${1:-60}
 shift || true
 B=build-fuzz
-ALL=(safetensors_header config checkpoint_state meta tokenizer_file corpus samples_history)
+ALL=(safetensors_header config checkpoint_state meta tokenizer_file corpus samples_history hf_import)
 TARGETS=("${@:-${ALL[@]}}")
 [ $# -gt 0 ] || TARGETS=("${ALL[@]}")
 
@@ -21,7 +21,7 @@ nice -n 10 ninja -C $B $(printf "fuzz_%s " "${TARGETS[@]}") >/dev/null
 # Seed corpora: one or a few valid inputs per parser, generated here (nothing binary is committed).
 S=$B/seeds
 rm -rf "$S"
-mkdir -p "$S"/{safetensors_header,config,checkpoint_state,meta,tokenizer_file,corpus,samples_history}
+mkdir -p "$S"/{safetensors_header,config,checkpoint_state,meta,tokenizer_file,corpus,samples_history,hf_import}
 python3 - "$S" <<'PY'
 import json, struct, sys, os
 S = sys.argv[1]
@@ -58,6 +58,23 @@ w("corpus", "csv", 'text,label\n"a, quoted ""x""",1\nplain,2\n')
 w("corpus", "records", "first record\n%\nsecond\nrecord\n%\n")
 w("corpus", "parallel", "source one\nsource two\n\xff".encode("latin1") + "target one\ntarget two\n".encode())
 w("corpus", "bom", b"\xef\xbb\xbfwith a BOM\n")
+# import --hf: config.json, 0xFF, vocab.json, 0xFF, merges.txt (GPT-2's byte table); and a tokenizer.json.
+def b2u():
+    bs = list(range(33, 127)) + list(range(161, 173)) + list(range(174, 256))
+    cs, n = bs[:], 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b); cs.append(256 + n); n += 1
+    return {b: chr(c) for b, c in zip(bs, cs)}
+u = b2u()
+vocab = {u[b]: b for b in range(256)}
+vocab.update({"h" + "e": 256, "l" + "l": 257, u[32] + "w": 258, "<|endoftext|>": 259})
+merges = "#version: 0.2\nh e\nl l\n" + u[32] + " w\n"
+hfcfg = {"model_type": "gpt2", "n_layer": 2, "n_head": 2, "n_embd": 8, "n_positions": 16, "vocab_size": 260,
+         "activation_function": "gelu_new", "layer_norm_epsilon": 1e-5}
+w("hf_import", "files", json.dumps(hfcfg).encode() + b"\xff" + json.dumps(vocab).encode() + b"\xff" + merges.encode())
+w("hf_import", "tokenizer_json", json.dumps({"model": {"type": "BPE", "vocab": vocab, "merges": ["h e", ["l", "l"]]},
+                                            "added_tokens": [{"id": 259, "special": True}]}))
 w("samples_history", "history", json.dumps({"time": "2026-01-01T00:00:00Z", "source": "cli", "checkpoint_step": 5,
     "prompt": "ROMEO:", "options": {"temperature": 0.8, "top_k": 40}, "outputs": ["x"], "cancelled": False}) + "\n")
 PY

@@ -1,0 +1,96 @@
+// A Hugging Face GPT-2 config.json read into a RunConfig (import --hf), torch-free so it can be fuzzed.
+#include "core/interchange/hf_config.h"
+
+#include "core/run/checkpoint_state.h"
+#include "twb/errors.h"
+#include "twb/text.h"
+
+#include <nlohmann/json.hpp>
+
+namespace twb {
+
+namespace fs = std::filesystem;
+
+namespace {
+struct HfConfigReader {
+    const nlohmann::json& j;
+    std::string where;
+    const nlohmann::json* find(std::initializer_list<const char*> keys) const {
+        for (const char* k : keys)
+            if (j.contains(k) && !j[k].is_null())
+                return &j[k];
+        return nullptr;
+    }
+    int whole(std::initializer_list<const char*> keys, int lo, int hi) const {
+        const nlohmann::json* v = find(keys);
+        if (!v)
+            throw FormatError(where + ": has no '" + *keys.begin() + "'; is this a GPT-2 config?");
+        if (!v->is_number_integer() || v->get<int64_t>() < lo || v->get<int64_t>() > hi)
+            throw FormatError(where + ": '" + *keys.begin() + "' must be a whole number between " + std::to_string(lo) +
+                              " and " + std::to_string(hi) + " (got " + v->dump() + ")");
+        return v->get<int>();
+    }
+};
+}  // namespace
+
+RunConfig read_hf_config(const fs::path& file) {
+    const std::string where = file.string();
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(read_file(file));
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(where + ": not valid JSON (" + e.what() + ")");
+    }
+    if (!j.is_object())
+        throw FormatError(where + ": not a JSON object");
+    const std::string type = j.value("model_type", "gpt2");
+    if (type != "gpt2")
+        throw FormatError(where + ": model_type is '" + type +
+                          "'; only GPT-2-family checkpoints (model_type gpt2) can be imported");
+    auto flag = [&](const char* key, bool fine) {
+        if (j.contains(key) && j[key].is_boolean() && j[key].get<bool>() != fine)
+            throw FormatError(where + ": " + key + " = " + j[key].dump() + " is not supported (GPT-2 small's is " +
+                              (fine ? "true" : "false") + ")");
+    };
+    flag("scale_attn_weights", true);
+    flag("scale_attn_by_inverse_layer_idx", false);
+    flag("add_cross_attention", false);
+    const HfConfigReader r{j, where};
+    RunConfig c;
+    c.data_dir.clear();
+    c.n_layer = r.whole({"n_layer", "num_hidden_layers"}, 1, 1024);
+    c.n_head = r.whole({"n_head", "num_attention_heads"}, 1, 1024);
+    c.n_embd = r.whole({"n_embd", "hidden_size"}, 1, 1 << 16);
+    c.block_size = r.whole({"n_positions", "n_ctx"}, 1, 65536);
+    c.vocab_size = r.whole({"vocab_size"}, 1, 1 << 24);
+    if (c.n_embd % c.n_head != 0)
+        throw FormatError(where + ": n_embd " + std::to_string(c.n_embd) + " is not divisible by n_head " +
+                          std::to_string(c.n_head));
+    c.ffn_hidden = r.find({"n_inner"}) ? r.whole({"n_inner"}, 1, 1 << 20) : 0;
+    const nlohmann::json* eps = r.find({"layer_norm_epsilon"});
+    if (eps && (!eps->is_number() || eps->get<double>() <= 0 || eps->get<double>() > 1))
+        throw FormatError(where + ": 'layer_norm_epsilon' must be a number in (0, 1] (got " + eps->dump() + ")");
+    c.norm_eps = eps ? eps->get<double>() : 1e-5;
+    const nlohmann::json* act = r.find({"activation_function"});
+    const std::string a = act && act->is_string() ? act->get<std::string>() : (act ? act->dump() : "gelu_new");
+    if (a == "gelu_new" || a == "gelu_pytorch_tanh" || a == "gelu_fast")
+        c.activation = Activation::GeluTanh;
+    else if (a == "gelu")
+        c.activation = Activation::Gelu;
+    else if (a == "relu")
+        c.activation = Activation::Relu;
+    else
+        throw FormatError(where + ": activation_function '" + a +
+                          "' is not supported (gelu_new, gelu_pytorch_tanh, gelu or relu are)");
+    c.position = Position::Learned;
+    c.bias = true;
+    c.norm = NormKind::LayerNorm;
+    c.norm_position = NormPosition::Pre;
+    c.head_size = 0;
+    c.dropout = 0.0;
+    c.tie_embeddings = true;
+    check_model_config(c, where);
+    return c;
+}
+
+}  // namespace twb
