@@ -135,6 +135,13 @@ SampleResult ModelSession::generate(const std::vector<int32_t>& prompt, const Sa
     auto res = generate_ids(
         src, ids, opt, m.tokenizer->eos_id(), [&](const std::vector<int32_t>& v) { return m.tokenizer->decode(v); },
         on_token, cancel);
+    // A prompt of only unknown words reaches the model as <unk>s: it continues from nothing it knows.
+    const int unk = m.tokenizer->unk_id();
+    if (unk >= 0 && std::find(prompt.begin(), prompt.end(), unk) != prompt.end() &&
+        std::all_of(prompt.begin(), prompt.end(), [&](int32_t t) { return t == unk || t == bos; }))
+        res.warnings.push_back(
+            "every word of the prompt is unknown to the vocabulary (<unk>), so the model "
+            "continues from nothing it knows; use words of its training text");
     if (static_cast<int64_t>(prompt.size()) > m.config.block_size)
         res.warnings.push_back("the prompt has " + std::to_string(prompt.size()) + " tokens, more than block_size " +
                                std::to_string(m.config.block_size) + "; the model sees only the most recent ones");

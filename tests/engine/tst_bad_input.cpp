@@ -429,6 +429,25 @@ private slots:
         QVERIFY2(steps0 <= 1, metrics.c_str());
         fs::remove_all(dir);
     }
+    void unknownWordsAreWarnedAbout() {
+        // Issue 35: a dataset that is nearly all <unk> trained to "val accuracy 1.0000" without a word, and
+        // a prompt of only unknown words was sampled silently.
+        const fs::path data = p("unkdata"), runDir = p("unkrun");
+        Out r = run({"prepare", "--input", q(m_in), "--tokenizer", "word", "--min-frequency", "1000000", "--out",
+                     q(data), "--quiet"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = run({"train", "--data", q(data), "--out", q(runDir), "--preset", "tiny", "--quiet", "--set", "max_iters=2",
+                 "--set", "eval_interval=2", "--set", "eval_iters=1", "--set", "n_layer=1", "--set", "threads=1"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(
+            r.err.contains("twb: warning: ") && r.err.contains("of the train split of") && r.err.contains("is <unk>"),
+            r.err.constData());
+        r = run({"sample", "--run", q(runDir), "--prompt", "zzzz qqqq", "-n", "3", "--no-history"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("twb: warning: every word of the prompt is unknown"), r.err.constData());
+        fs::remove_all(data);
+        fs::remove_all(runDir);
+    }
     void noRepeatNgramThatExhaustsTheVocabularyStopsWithAWarning_data() {
         QTest::addColumn<QStringList>("mode");
         QTest::newRow("sampling") << QStringList{"--temperature", "1", "--seed", "1"};

@@ -17,6 +17,7 @@
 #include "twb/config.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
+#include "twb/runs_table.h"
 #include "twb/sweep.h"
 #include "twb/text.h"
 
@@ -245,6 +246,20 @@ private slots:
         const std::string e = error_of<IoError>([&] { write_file_atomic(dir, "x"); });
         QVERIFY2(has(e, "is a folder; give a file name"), e.c_str());
         QVERIFY(fs::is_directory(dir / "inside"));
+    }
+
+    void runsTableCutsLongCells() {
+        // Issue 35: `twb runs` printed 50 MB because one run's config held a huge probe_prompt.
+        RunSummary a, b;
+        a.name = "a";
+        b.name = "b";
+        a.config["probe_prompt"] = std::string(4000, 'x') + "\nmore";
+        b.config["probe_prompt"] = "ROMEO: | short";
+        const std::string t = runs_table_markdown({a, b}, false);
+        QVERIFY2(t.size() < 1000, t.substr(0, 200).c_str());
+        QVERIFY(has(t, std::string(40, 'x').append("…").c_str()));
+        QVERIFY(has(t, "ROMEO: / short"));                                  // a '|' would split the cell
+        QCOMPARE(std::count(t.begin(), t.end(), '\n'), std::ptrdiff_t(4));  // header, rule, two rows
     }
 
     void sweepRefusesARepeatedAxis() {

@@ -79,8 +79,21 @@ std::string fmt(double v, const char* f = "%.4f") {
 }
 
 /// What a varied key's value looks like in a table: a dataset by its folder name.
+/// A config value as a table cell: a dataset by its folder's name, on one line, at most 40 bytes (a
+/// 4 KB probe_prompt would make every row unreadable; the CSV keeps the whole value).
 std::string shown(const std::string& key, const std::string& value) {
-    return key == "data_dir" ? fs::path(value).filename().string() : value;
+    std::string v = key == "data_dir" ? fs::path(value).filename().string() : value;
+    for (char& c : v)
+        if (c == '\n' || c == '\r' || c == '\t' || c == '|')
+            c = c == '|' ? '/' : ' ';
+    constexpr size_t kMax = 40;
+    if (v.size() > kMax) {
+        size_t cut = kMax;
+        while (cut > 0 && (static_cast<unsigned char>(v[cut]) & 0xC0) == 0x80)
+            --cut;  // never inside a UTF-8 character
+        v = v.substr(0, cut) + "…";
+    }
+    return v;
 }
 
 struct Stat {
