@@ -7,6 +7,8 @@
 #include "ui/attention/Heatmap.h"
 #include "ui/attention/PositionsView.h"
 #include "ui/embeddings/EmbeddingsPanel.h"
+#include "ui/inspection/HeadAblationView.h"
+#include "ui/inspection/LogitLensView.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/widgets/TokenDisplay.h"
@@ -43,9 +45,25 @@ AttentionPanel::AttentionPanel(ModelThread* model, QWidget* parent) : PanelBase(
     createControls();
     layOut();
     connect(m_embeddings, &EmbeddingsPanel::statusMessage, this, &AttentionPanel::statusMessage);
-    connect(m_picker, &RunPicker::changed, this, [this] { m_embeddings->setRun(m_picker->run()); });
-    if (!m_picker->run().isEmpty())
+    auto follow = [this] {
         m_embeddings->setRun(m_picker->run());
+        m_lens->setRun(m_picker->run(), m_picker->checkpoint());
+        m_ablation->setRun(m_picker->run(), m_picker->checkpoint());
+        m_ablationCosts.clear();  // another run's heads
+    };
+    connect(m_picker, &RunPicker::changed, this, follow);
+    if (!m_picker->run().isEmpty())
+        follow();
+    for (PanelBase* page : std::initializer_list<PanelBase*>{m_lens, m_ablation})
+        connect(page, &PanelBase::statusMessage, this, &AttentionPanel::statusMessage);
+    connect(m_ablation, &HeadAblationView::costsReady, this, [this](const twb::AblationTable& t) {
+        if (t.every_head.empty())
+            return;
+        m_ablationCosts.assign(static_cast<size_t>(t.layers * t.heads), 0.f);
+        for (const auto& r : t.every_head)
+            m_ablationCosts[static_cast<size_t>(r.head.layer * t.heads + r.head.head)] = static_cast<float>(r.cost);
+        m_grid->setScores(currentScores(), m_score->currentText());
+    });
 
     connectWorker(m_model->worker());
     connectControls();
@@ -96,6 +114,7 @@ void AttentionPanel::createControls() {
     m_live->setChecked(true);
     m_score = new QComboBox;
     m_score->addItems(HeadScorePlot::scoreNames());
+    m_score->addItem(tr("ablation cost (nats/token; Head ablation page)"));
     m_score->setToolTip(tr("Score drawn under each thumbnail and plotted against step in the timeline"));
     m_grid = new HeadGrid;
     m_gridScroll = new QScrollArea;
@@ -168,6 +187,10 @@ void AttentionPanel::layOut() {
     m_pages->setDocumentMode(true);
     m_pages->addTab(attentionPage, tr("Attention"));
     m_pages->addTab(m_embeddings, tr("Embeddings"));
+    m_lens = new LogitLensView(jobs());
+    m_pages->addTab(m_lens, tr("Logit lens"));
+    m_ablation = new HeadAblationView(jobs());
+    m_pages->addTab(m_ablation, tr("Head ablation"));
     m_pages->setCurrentIndex(QSettings().value("attention/page", 0).toInt());
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);

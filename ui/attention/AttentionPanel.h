@@ -20,6 +20,8 @@
 #include <memory>
 
 class EmbeddingsPanel;
+class HeadAblationView;
+class LogitLensView;
 class Heatmap;
 class HeadGrid;
 class HeadScorePlot;
@@ -52,10 +54,14 @@ public:
     RunPicker* picker() const { return m_picker; }
     /// The Embeddings tab (the embedding explorer) and the tabs that hold it beside the attention view.
     EmbeddingsPanel* embeddings() const { return m_embeddings; }
+    /// The Logit lens and Head ablation pages (issue 39's views inside the model).
+    LogitLensView* lens() const { return m_lens; }
+    HeadAblationView* ablation() const { return m_ablation; }
     QTabWidget* pages() const { return m_pages; }
     const twb::AttentionCapture& capture() const { return m_cap; }
     const twb::ProbeTimeline& timeline() const { return m_timeline; }
     Heatmap* heatmap() const { return m_heat; }
+    HeadGrid* grid() const { return m_grid; }
     /// The kind selector: enabled for encoder-decoder runs only.
     QComboBox* kindBox() const { return m_kindBox; }
     /// The target sentence (encoder-decoder runs; empty = the model's translation).
@@ -72,7 +78,7 @@ public:
 
     void setPrompt(const QString& text);
     void setView(View v);
-    void setScore(int index);  // 0 entropy, 1 previous token, 2 first token, 3 self
+    void setScore(int index);  // 0 entropy, 1 previous token, 2 first token, 3 self, 4 ablation cost
     void setKind(Kind k);
     void setTarget(const QString& text);
 
@@ -159,6 +165,9 @@ private:
     QCheckBox* m_live = nullptr;
     QTabWidget* m_pages;
     EmbeddingsPanel* m_embeddings;
+    LogitLensView* m_lens;
+    HeadAblationView* m_ablation;
+    std::vector<float> m_ablationCosts;  // [layer * heads + head] from the ablation page; the grid's last score
 
     std::unique_ptr<ModelThread> m_ownModel;  // only when no shared thread was given
     ModelThread* m_model;

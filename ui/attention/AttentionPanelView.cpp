@@ -133,6 +133,10 @@ void AttentionPanel::runUpdated(const QString& run) {
 }
 
 std::vector<float> AttentionPanel::currentScores() const {
+    if (m_score->currentIndex() >= HeadScorePlot::scoreNames().size()) {  // the ablation cost, once computed
+        const size_t n = static_cast<size_t>(m_cap.layers * m_cap.heads);
+        return m_ablationCosts.size() == n ? m_ablationCosts : std::vector<float>(n, 0.f);
+    }
     return HeadScorePlot::score(m_scores, m_score->currentIndex());
 }
 

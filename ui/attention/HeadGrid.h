@@ -17,6 +17,7 @@ public:
     /// Replaces the scores only (the thumbnails stay).
     void setScores(const std::vector<float>& scores, const QString& scoreName);
     void setSelected(int layer, int head);  // head -1 = the layer's mean
+    const std::vector<float>& scores() const { return m_scores; }
     QSize sizeHint() const override;
     /// Fits the thumbnails to a width (between 40 and 120 pixels each).
     void fitWidth(int width);

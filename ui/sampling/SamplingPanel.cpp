@@ -1,6 +1,7 @@
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/widgets/ConsoleLayout.h"
 
+#include "ui/sampling/AttributionStrip.h"
 #include "ui/sampling/CompareView.h"
 #include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/GenerationEvalView.h"
@@ -101,6 +102,7 @@ void SamplingPanel::generate() {
         return showError(tr("No run to sample from: train one in the Training panel or open a run folder (…)."));
     clearError();
     m_output->showHint();  // a new generation: no note left from the last one
+    m_attribution->clear();
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     GenerateRequest r;
     r.id = m_requestId = m_model->nextRequestId();
@@ -197,6 +199,12 @@ void SamplingPanel::showAlternatives(int sample, int index) {
         return;
     const UiToken& t = m_out.samples[sample][index];
     const QString token = TokenOutputView::shown(t.text);
+    if (!m_out.promptIds.empty()) {  // known once the generation has answered
+        std::vector<int32_t> context = m_out.promptIds;
+        for (int i = 0; i < index; ++i)
+            context.push_back(m_out.samples[sample][i].id);
+        m_attribution->attribute(m_picker->run(), m_picker->checkpoint(), context, t.id);
+    }
     if (t.altIds.isEmpty())
         return m_output->select(sample, index,
                                 tr("Token %1 %2: beam search keeps whole sequences, so it reports no per-token "

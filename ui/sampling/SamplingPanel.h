@@ -14,6 +14,7 @@
 #include <QTimer>
 #include <memory>
 
+class AttributionStrip;
 class CompareView;
 class DecodingForm;
 class GenerationEvalView;
@@ -46,6 +47,8 @@ public:
 
     RunPicker* picker() const { return m_picker; }
     const Output& output() const { return m_out; }
+    /// What a clicked token was predicted from (shown under the output).
+    AttributionStrip* attribution() const { return m_attribution; }
     int branchDepth() const { return static_cast<int>(m_back.size()); }
     QTableWidget* compareTable() const;
     HistoryView* history() const { return m_history; }
@@ -103,7 +106,8 @@ private:
     RunPicker* m_picker;
     DecodingForm* m_decoding;
     QPlainTextEdit* m_prompt;
-    TokenOutputView* m_output;  // the tokens of m_out, their alternatives
+    TokenOutputView* m_output;        // the tokens of m_out, their alternatives
+    AttributionStrip* m_attribution;  // where a clicked token came from
     QPushButton* m_generate;
     QPushButton* m_stop;
     QPushButton* m_back_;

@@ -1,6 +1,7 @@
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/widgets/ConsoleLayout.h"
 
+#include "ui/sampling/AttributionStrip.h"
 #include "ui/sampling/CompareView.h"
 #include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/GenerationEvalView.h"
@@ -130,10 +131,15 @@ QWidget* SamplingPanel::buildGenerateTab() {
                                       "then click an alternative to branch."),
                                    tr("Click a generated token to see the alternatives the model weighed there."));
     m_output->setSamples(&m_out.samples);
+    m_attribution = new AttributionStrip(jobs());
+    auto* output = new QWidget;
+    auto* outputCol = new QVBoxLayout(output);
+    outputCol->setContentsMargins(0, 0, 0, 0);
+    outputCol->addWidget(m_output, 1);
+    outputCol->addWidget(m_attribution);
 
-    return console_layout::tab(m_prompt, m_output,
-                               console_layout::buttonRow({m_generate, m_stop, m_back_, m_copy}, m_status), errorLabel(),
-                               4);
+    return console_layout::tab(
+        m_prompt, output, console_layout::buttonRow({m_generate, m_stop, m_back_, m_copy}, m_status), errorLabel(), 4);
 }
 
 void SamplingPanel::connectWorker(ModelWorker* worker) {

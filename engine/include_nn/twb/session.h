@@ -125,7 +125,8 @@ public:
     /// then each block) already predicts at every position, with the rank of the model's final choice.
     LogitLens logit_lens(const std::string& text, int top = 5);
     /// How much each context token contributed to `target` following it: gradient x input and attention
-    /// rollout. InputError for an empty context, one longer than block_size, or ids outside the vocabulary.
+    /// rollout, over the last block_size tokens of the context (what the model sees). InputError for an
+    /// empty context or ids outside the vocabulary.
     TokenAttribution attribute(const std::vector<int32_t>& context, int target);
     /// The same for texts: the prompt's tokens, and a target that must be exactly one token (InputError
     /// naming its tokens otherwise).

@@ -90,14 +90,14 @@ double target_logit(GPT& model, const std::vector<int32_t>& context, int target,
     return model->forward(id_tensor(context, device), fo).to(torch::kFloat64)[0][0][target].item<double>();
 }
 
-TokenAttribution attribute_ids(GPT& model, const std::vector<int32_t>& context, int target, const torch::Device& device,
-                               const TokenText& text) {
-    if (context.empty())
+TokenAttribution attribute_ids(GPT& model, const std::vector<int32_t>& contextIn, int target,
+                               const torch::Device& device, const TokenText& text) {
+    if (contextIn.empty())
         throw InputError("there is no token before the target to attribute it to; give a prompt");
     const int64_t block = model->config().block_size;
+    std::vector<int32_t> context = contextIn;  // the model sees the last block_size tokens, as when it generated
     if (static_cast<int64_t>(context.size()) > block)
-        throw InputError("the context has " + std::to_string(context.size()) + " tokens, more than the model's " +
-                         std::to_string(block) + " (block_size); shorten the prompt");
+        context.erase(context.begin(), context.end() - block);
     check_ids(model, context, "context");
     check_ids(model, {target}, "target");
     EvalMode em(model);

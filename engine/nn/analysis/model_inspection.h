@@ -18,8 +18,8 @@ using TokenText = std::function<std::string(int)>;
 LogitLens logit_lens_ids(GPT& model, const std::vector<int32_t>& ids, const torch::Device& device, int top,
                          const TokenText& text);
 
-/// Attribution of target (the token after context) to each context token: gradient x input over the
-/// token embedding rows, and the attention rollout of the last position. Float32.
+/// Attribution of target (the token after context, cropped to its last block_size tokens) to each context
+/// token: gradient x input over the token embedding rows, and the attention rollout of the last position.
 TokenAttribution attribute_ids(GPT& model, const std::vector<int32_t>& context, int target, const torch::Device& device,
                                const TokenText& text);
 

@@ -1,0 +1,164 @@
+// The views inside the model in the GUI (issue 39), driven offscreen over a tiny trained run: the Attention
+// panel's Logit lens page shows exactly the engine's lens, its Head ablation page the engine's table (and
+// the costs become the head grid's score), the text with and without heads is the engine's with the same
+// seed, and a click on a generated token in the Sampling console fills the attribution strip with the
+// engine's attribution of that token to its context.
+#include "twb/session.h"
+#include "twb/text.h"
+#include "ui/attention/AttentionPanel.h"
+#include "ui/attention/HeadGrid.h"
+#include "ui/inspection/HeadAblationView.h"
+#include "ui/inspection/LensGrid.h"
+#include "ui/inspection/LogitLensView.h"
+#include "ui/sampling/AttributionStrip.h"
+#include "ui/sampling/SamplingPanel.h"
+#include "ui/sampling/TokenOutputView.h"
+#include "ui/widgets/RunPicker.h"
+#include "ui_fixture.h"
+
+#include <QComboBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTextBrowser>
+
+class TestInspectionViews : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws;
+    QString m_run;
+
+    static void waitIdle(PanelBase* p) { QTRY_VERIFY_WITH_TIMEOUT(!p->isBusy(), 60000); }
+
+private slots:
+    void initTestCase() { m_run = twbtest::make_tiny_run(m_ws, "tiny", 20); }
+
+    void lensPageShowsTheEnginesLens() {
+        AttentionPanel p;
+        p.picker()->setRun(m_run);
+        p.picker()->setCheckpoint("last");
+        QCOMPARE(p.pages()->tabText(p.pages()->indexOf(p.lens())), QString("Logit lens"));
+        p.lens()->setPrompt("the cat sat");
+        p.lens()->show();
+        QVERIFY(p.lens()->isBusy());
+        waitIdle(p.lens());
+        QVERIFY2(p.lens()->lastError().isEmpty(), qPrintable(p.lens()->lastError()));
+        twb::ModelSession s;
+        s.open(m_run.toStdString(), "last");
+        const auto ref = s.logit_lens("the cat sat", 5);
+        const auto& shown = p.lens()->grid()->lens();
+        QCOMPARE(shown.stages, ref.stages);
+        QCOMPARE(shown.positions, ref.positions);
+        for (int64_t st = 0; st < ref.stages; ++st)
+            for (int64_t t = 0; t < ref.positions; ++t) {
+                QCOMPARE(shown.at(st, t).front().id, ref.at(st, t).front().id);
+                QCOMPARE(shown.at(st, t).front().prob, ref.at(st, t).front().prob);
+            }
+        // Hovering the top-left cell (the last stage, position 0) names its tokens and the final choice's rank.
+        const QString tip = p.lens()->grid()->cellText(static_cast<int>(ref.stages) - 1, 0);
+        QVERIFY2(tip.contains("rank 1 here"), qPrintable(tip));
+        // The numbers export in the engine's format.
+        const QString csv = m_ws.filePath("lens.csv");
+        QVERIFY(p.lens()->exportNumbers(csv));
+        QCOMPARE(QString::fromStdString(twb::read_file(csv.toStdString())),
+                 QString::fromStdString(twb::lens_to_csv(ref)));
+    }
+
+    void ablationTableIsTheEnginesAndScoresTheGrid() {
+        AttentionPanel p;
+        p.picker()->setRun(m_run);
+        p.picker()->setCheckpoint("last");
+        HeadAblationView* v = p.ablation();
+        v->setHeads("1.0");
+        v->setMaxTokens(512);
+        v->measureEveryHead();
+        QVERIFY(v->isBusy());
+        waitIdle(v);
+        QVERIFY2(v->lastError().isEmpty(), qPrintable(v->lastError()));
+        twb::ModelSession s;
+        s.open(m_run.toStdString(), "last");
+        twb::AblationOptions o;
+        o.max_tokens = 512;
+        o.heads = {{1, 0}};
+        o.every_head = true;
+        const auto ref = s.ablation_table(o);
+        QCOMPARE(v->table()->rowCount(), 2 + 4);  // none, the set, and each of 2 x 2 heads
+        QCOMPARE(v->result().base_loss, ref.base_loss);
+        QCOMPARE(v->result().set_loss, ref.set_loss);
+        QCOMPARE(v->result().every_head.size(), ref.every_head.size());
+        for (size_t i = 0; i < ref.every_head.size(); ++i)
+            QCOMPARE(v->result().every_head[i].cost, ref.every_head[i].cost);
+        // The costs are the grid's last score.
+        p.setPrompt("the cat");
+        p.showPrompt();
+        QTRY_VERIFY_WITH_TIMEOUT(p.capture().layers == 2 && !p.isBusy(), 60000);
+        p.setScore(4);
+        const auto& bars = p.grid()->scores();
+        QCOMPARE(bars.size(), size_t{4});
+        for (const auto& r : ref.every_head)
+            QCOMPARE(bars[static_cast<size_t>(r.head.layer * 2 + r.head.head)], static_cast<float>(r.cost));
+    }
+
+    void textWithAndWithoutIsTheEngines() {
+        HeadAblationView v;
+        v.setRun(m_run, "last");
+        v.setHeads("0.*");
+        v.setPrompt("the ");
+        v.compareText();
+        waitIdle(&v);
+        QVERIFY2(v.lastError().isEmpty(), qPrintable(v.lastError()));
+        twb::ModelSession s;
+        s.open(m_run.toStdString(), "last");
+        twb::SamplingOptions so;
+        so.seed = 1;
+        so.max_new_tokens = 120;
+        const auto ids = s.encode("the ");
+        const auto with = s.generate(ids, so).texts.front();
+        s.set_ablated_heads({{0, 0}, {0, 1}});
+        const auto without = s.generate(ids, so).texts.front();
+        QCOMPARE(v.withText(), QString::fromStdString("the " + with));
+        QCOMPARE(v.withoutText(), QString::fromStdString("the " + without));
+        v.setHeads("5.0");  // no such layer: one message, nothing run
+        v.compareText();
+        QVERIFY(!v.isBusy());
+        QVERIFY2(v.lastError().contains("layer 5 does not exist"), qPrintable(v.lastError()));
+    }
+
+    void clickedTokenShowsItsAttribution() {
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.picker()->setCheckpoint("last");
+        p.setPrompt("the cat ");
+        p.setSeed(3);
+        p.setMaxTokens(12);
+        p.generate();
+        waitIdle(&p);
+        QCOMPARE(p.output().samples.size(), 1);
+        const int index = 5;
+        TokenOutputView* view = nullptr;  // the LM mode's (the translation mode has one too)
+        for (auto* v : p.findChildren<TokenOutputView*>())
+            if (v->browser()->objectName() == "output")
+                view = v;
+        QVERIFY(view);
+        QVERIFY(!p.output().promptIds.empty());
+        emit view->tokenClicked(0, index);
+        QVERIFY(p.attribution()->isVisibleTo(&p));
+        QTRY_VERIFY_WITH_TIMEOUT(!p.attribution()->result().ids.empty(), 60000);
+        std::vector<int32_t> context = p.output().promptIds;
+        for (int i = 0; i < index; ++i)
+            context.push_back(p.output().samples[0][i].id);
+        twb::ModelSession s;
+        s.open(m_run.toStdString(), "last");
+        const auto ref = s.attribute(context, p.output().samples[0][index].id);
+        const auto& shown = p.attribution()->result();
+        QCOMPARE(shown.ids, ref.ids);
+        QCOMPARE(shown.gradient_x_input, ref.gradient_x_input);
+        QCOMPARE(shown.rollout, ref.rollout);
+        QVERIFY(p.attribution()->isVisibleTo(&p));
+        QVERIFY(p.attribution()->html().contains("background"));
+        p.generate();  // a new generation clears it
+        QVERIFY(p.attribution()->result().ids.empty());
+        waitIdle(&p);
+    }
+};
+
+QTEST_MAIN(TestInspectionViews)
+#include "tst_inspection_views.moc"

@@ -1,0 +1,354 @@
+#include "ui/inspection/HeadAblationView.h"
+
+#include "twb/config.h"
+#include "twb/errors.h"
+#include "twb/session.h"
+#include "twb/text.h"
+#include "ui/jobs/JobsService.h"
+#include "ui/widgets/FigureFile.h"
+
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+
+HeadAblationView::HeadAblationView(JobsService* jobs, QWidget* parent)
+    : PanelBase(jobs, parent), m_session(std::make_shared<twb::ModelSession>()) {
+    createControls();
+    layOut();
+    connect(m_measure, &QPushButton::clicked, this, &HeadAblationView::measureSet);
+    connect(m_heads, &QLineEdit::returnPressed, this, &HeadAblationView::measureSet);
+    connect(m_every, &QPushButton::clicked, this, &HeadAblationView::measureEveryHead);
+    connect(m_cancel, &QPushButton::clicked, this, &HeadAblationView::cancel);
+    connect(m_generate, &QPushButton::clicked, this, &HeadAblationView::compareText);
+    connect(m_figure, &QPushButton::clicked, this, [this] {
+        const QString e = exportFigure(m_table, this, tr("Export the ablation table"));
+        if (!e.isEmpty())
+            showError(e);
+    });
+    connect(m_numbers, &QPushButton::clicked, this, &HeadAblationView::exportNumbersAsked);
+}
+
+HeadAblationView::~HeadAblationView() {
+    if (m_job)
+        m_job->cancel();
+    QSettings st;
+    st.setValue("ablation/heads", m_heads->text());
+    st.setValue("ablation/tokens", m_tokens->value());
+    st.setValue("ablation/prompt", m_prompt->text().left(4000));
+    st.setValue("ablation/seed", m_seed->value());
+    st.setValue("ablation/newTokens", m_newTokens->value());
+}
+
+void HeadAblationView::createControls() {
+    QSettings st;
+    m_heads = new QLineEdit(st.value("ablation/heads", "0.0").toString());
+    m_heads->setObjectName("ablationHeads");
+    m_heads->setPlaceholderText(tr("heads to switch off: LAYER.HEAD from 0, e.g. 0.1, 1.* for a whole layer"));
+    m_tokens = new QSpinBox;
+    m_tokens->setRange(256, 10'000'000);
+    m_tokens->setSingleStep(4096);
+    m_tokens->setValue(st.value("ablation/tokens", 16384).toInt());
+    m_tokens->setSuffix(tr(" tokens"));
+    m_tokens->setToolTip(tr("Validation tokens scored per evaluation: more is steadier, and slower"));
+    m_measure = new QPushButton(tr("Loss with these off"));
+    m_measure->setObjectName("ablationMeasure");
+    m_every = new QPushButton(tr("Cost of every head"));
+    m_every->setObjectName("ablationEvery");
+    m_every->setToolTip(tr("Switch each head off alone and measure the loss: one evaluation per head"));
+    m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setEnabled(false);
+    m_cancel->setToolTip(tr("Stop: the rows computed so far stay"));
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_table = new QTableWidget(0, 3);
+    m_table->setObjectName("ablationTable");
+    m_table->setHorizontalHeaderLabels({tr("Heads off"), tr("Loss"), tr("Cost")});
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSortingEnabled(true);
+    m_summary =
+        new QLabel(tr("The cost of a head is the validation loss with it switched off minus the loss with "
+                      "every head: what the model loses without it, in nats per token."));
+    m_summary->setWordWrap(true);
+    m_prompt = new QLineEdit(st.value("ablation/prompt", "ROMEO:").toString());
+    m_prompt->setObjectName("ablationPrompt");
+    m_seed = new QSpinBox;
+    m_seed->setRange(0, 1'000'000);
+    m_seed->setValue(st.value("ablation/seed", 1).toInt());
+    m_seed->setPrefix(tr("seed "));
+    m_newTokens = new QSpinBox;
+    m_newTokens->setRange(1, 2000);
+    m_newTokens->setValue(st.value("ablation/newTokens", 120).toInt());
+    m_newTokens->setSuffix(tr(" tokens"));
+    m_generate = new QPushButton(tr("Generate with and without"));
+    m_generate->setObjectName("ablationGenerate");
+    m_with = new QPlainTextEdit;
+    m_without = new QPlainTextEdit;
+    for (auto* e : {m_with, m_without}) {
+        e->setReadOnly(true);
+        e->setMinimumHeight(60);
+    }
+    m_with->setPlaceholderText(tr("every head"));
+    m_without->setPlaceholderText(tr("with the heads above off"));
+    m_figure = new QPushButton(tr("Export figure…"));
+    m_numbers = new QPushButton(tr("Export numbers…"));
+    m_figure->setEnabled(false);
+    m_numbers->setEnabled(false);
+}
+
+void HeadAblationView::layOut() {
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_heads, 1);
+    row->addWidget(m_tokens);
+    row->addWidget(m_measure);
+    row->addWidget(m_every);
+    row->addWidget(m_cancel);
+    auto* exportRow = new QHBoxLayout;
+    exportRow->addWidget(m_progress, 1);
+    exportRow->addWidget(m_figure);
+    exportRow->addWidget(m_numbers);
+    auto* textBox = new QGroupBox(tr("Generated text, same prompt and seed"));
+    auto* textCol = new QVBoxLayout(textBox);
+    auto* genRow = new QHBoxLayout;
+    genRow->addWidget(m_prompt, 1);
+    genRow->addWidget(m_seed);
+    genRow->addWidget(m_newTokens);
+    genRow->addWidget(m_generate);
+    textCol->addLayout(genRow);
+    auto* texts = new QHBoxLayout;
+    texts->addWidget(m_with);
+    texts->addWidget(m_without);
+    textCol->addLayout(texts);
+    auto* col = new QVBoxLayout(this);
+    col->addLayout(row);
+    col->addWidget(errorLabel());
+    col->addLayout(exportRow);
+    col->addWidget(m_summary);
+    col->addWidget(m_table, 2);
+    col->addWidget(textBox, 1);
+}
+
+QString HeadAblationView::withText() const {
+    return m_with->toPlainText();
+}
+QString HeadAblationView::withoutText() const {
+    return m_without->toPlainText();
+}
+void HeadAblationView::setHeads(const QString& heads) {
+    m_heads->setText(heads);
+}
+void HeadAblationView::setMaxTokens(int tokens) {
+    m_tokens->setValue(tokens);
+}
+void HeadAblationView::setPrompt(const QString& prompt) {
+    m_prompt->setText(prompt);
+}
+
+void HeadAblationView::setRun(const QString& run, const QString& checkpoint) {
+    m_run = run;
+    m_checkpoint = checkpoint.isEmpty() ? QStringLiteral("best") : checkpoint;
+    m_layers = m_headsPerLayer = 0;
+    try {
+        const auto c = twb::read_config_file(run.toStdString() + "/config.json", twb::RunConfig{});
+        m_layers = static_cast<int>(c.n_layer);
+        m_headsPerLayer = static_cast<int>(c.n_head);
+        m_every->setToolTip(tr("Switch each of the %1 heads off alone and measure the loss: %1 evaluations")
+                                .arg(m_layers * m_headsPerLayer));
+    } catch (const std::exception&) {
+    }
+}
+
+void HeadAblationView::busyChanged(bool busy) {
+    for (auto* b : {m_measure, m_every, m_generate})
+        b->setEnabled(!busy);
+    m_cancel->setEnabled(busy);
+}
+
+bool HeadAblationView::headsTyped(std::vector<twb::HeadRef>& heads) {
+    try {
+        heads = twb::parse_heads(m_heads->text().toStdString(), m_layers > 0 ? m_layers : 1 << 20,
+                                 m_headsPerLayer > 0 ? m_headsPerLayer : 1 << 20);
+        return true;
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+void HeadAblationView::measureSet() {
+    startTable(false);
+}
+void HeadAblationView::measureEveryHead() {
+    startTable(true);
+}
+
+void HeadAblationView::cancel() {
+    if (m_job)
+        m_job->cancel();
+}
+
+void HeadAblationView::startTable(bool everyHead) {
+    if (isRunning(m_job))
+        return;
+    if (m_run.isEmpty())
+        return showError(tr("No run to ablate: train one in the Training panel or open a run folder."));
+    twb::AblationOptions o;
+    if (!headsTyped(o.heads))
+        return;
+    if (o.heads.empty() && !everyHead)
+        return showError(tr("Type the heads to switch off (e.g. 0.1, 1.*), or compute the cost of every head."));
+    o.every_head = everyHead;
+    o.max_tokens = m_tokens->value();
+    clearError();
+    setBusy(true);
+    m_progress->setRange(0, 0);
+    auto work = [s = m_session, run = m_run.toStdString(), ck = m_checkpoint.toStdString(), o](JobContext& ctx) {
+        s->open(run, ck);
+        return s->ablation_table(o, [&ctx](int done, int total) {
+            ctx.setProgress(static_cast<double>(done) / total,
+                            QObject::tr("%1 of %2 evaluations").arg(done).arg(total));
+            return !ctx.cancelled();
+        });
+    };
+    m_job = jobs()->run(
+        tr("Head ablation"), work, this,
+        [this](twb::AblationTable t) {
+            setBusy(false);
+            showTable(t);
+            emit costsReady(t);
+            emit finished();
+        },
+        [this](const QString& e) {
+            setBusy(false);
+            m_progress->setRange(0, 1);
+            showError(e);
+            emit finished();
+        });
+    connect(m_job, &Job::progressed, this, [this](double f, const QString& text) {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(static_cast<int>(f * 1000));
+        m_progress->setFormat(text);
+    });
+}
+
+void HeadAblationView::showTable(const twb::AblationTable& t) {
+    m_result = t;
+    m_progress->setRange(0, 1);
+    m_progress->setValue(t.cancelled ? 0 : 1);
+    m_progress->setFormat(t.cancelled ? tr("cancelled") : tr("%1 s").arg(t.seconds, 0, 'f', 1));
+    m_table->setSortingEnabled(false);
+    m_table->setRowCount(0);
+    auto add = [this](const QString& heads, double loss, double cost, bool withCost) {
+        const int r = m_table->rowCount();
+        m_table->insertRow(r);
+        m_table->setItem(r, 0, new QTableWidgetItem(heads));
+        auto* l = new QTableWidgetItem;
+        l->setData(Qt::DisplayRole, loss);
+        m_table->setItem(r, 1, l);
+        auto* c = new QTableWidgetItem;
+        if (withCost)
+            c->setData(Qt::DisplayRole, cost);
+        m_table->setItem(r, 2, c);
+    };
+    add(tr("none"), t.base_loss, 0, false);
+    if (!t.set.empty()) {
+        QStringList names;
+        for (const auto& h : t.set)
+            names << QString::fromStdString(twb::to_string(h));
+        add(names.join(' '), t.set_loss, t.set_loss - t.base_loss, true);
+    }
+    for (const auto& r : t.every_head)
+        add(QString::fromStdString(twb::to_string(r.head)), r.loss, r.cost, true);
+    m_table->setSortingEnabled(true);
+    if (!t.every_head.empty())
+        m_table->sortItems(2, Qt::DescendingOrder);
+    m_summary->setText(
+        tr("%1 loss over %2 tokens with every head: %3 nats per token.%4 Cost = loss with the head off − %3.")
+            .arg(QString::fromStdString(t.split))
+            .arg(t.tokens)
+            .arg(t.base_loss, 0, 'f', 4)
+            .arg(t.cancelled ? tr(" Cancelled: the rows below are all that was computed.") : QString()));
+    m_figure->setEnabled(true);
+    m_numbers->setEnabled(true);
+}
+
+void HeadAblationView::compareText() {
+    if (isRunning(m_job))
+        return;
+    if (m_run.isEmpty())
+        return showError(tr("No run to ablate: train one in the Training panel or open a run folder."));
+    std::vector<twb::HeadRef> heads;
+    if (!headsTyped(heads))
+        return;
+    if (heads.empty())
+        return showError(tr("Type the heads to switch off (e.g. 0.1, 1.*) to see the text without them."));
+    clearError();
+    setBusy(true);
+    twb::SamplingOptions so;
+    so.seed = m_seed->value();
+    so.max_new_tokens = m_newTokens->value();
+    auto work = [s = m_session, run = m_run.toStdString(), ck = m_checkpoint.toStdString(), heads, so,
+                 prompt = m_prompt->text().toStdString()](JobContext&) {
+        s->open(run, ck);
+        const auto ids = s->encode(prompt);
+        std::pair<std::string, std::string> texts;
+        s->set_ablated_heads({});
+        texts.first = s->generate(ids, so).texts.front();
+        s->set_ablated_heads(heads);
+        try {
+            texts.second = s->generate(ids, so).texts.front();
+        } catch (...) {
+            s->set_ablated_heads({});
+            throw;
+        }
+        s->set_ablated_heads({});
+        return texts;
+    };
+    m_job = jobs()->run(
+        QString(), work, this,
+        [this, prompt = m_prompt->text()](std::pair<std::string, std::string> t) {
+            setBusy(false);
+            m_with->setPlainText(prompt + QString::fromStdString(t.first));
+            m_without->setPlainText(prompt + QString::fromStdString(t.second));
+            emit finished();
+        },
+        [this](const QString& e) {
+            setBusy(false);
+            showError(e);
+            emit finished();
+        });
+}
+
+bool HeadAblationView::exportNumbers(const QString& path) {
+    if (m_table->rowCount() == 0)
+        return false;
+    try {
+        twb::write_file_atomic(path.toStdString(), path.endsWith(".json", Qt::CaseInsensitive)
+                                                       ? twb::ablation_to_json(m_result)
+                                                       : twb::ablation_to_csv(m_result));
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+void HeadAblationView::exportNumbersAsked() {
+    const QString f = QFileDialog::getSaveFileName(this, tr("Export the ablation table"), QString(),
+                                                   tr("CSV (*.csv);;JSON (*.json)"));
+    if (!f.isEmpty() && !exportNumbers(f))
+        showError(tr("Cannot write %1: check the folder exists and is writable.").arg(f));
+}

@@ -1,0 +1,88 @@
+// The Attention panel's Head ablation page: switch heads off (their outputs zeroed) and see what they were
+// worth: the validation loss with a set of heads off, a table of every head's cost computed in one job
+// (progress in the status bar, Cancel keeps the rows so far), and the text generated from one prompt and
+// seed with and without the set. The figures come from ModelSession::ablation_table, as `twb ablate`'s.
+// costsReady() hands the costs to the attention grid, where they are a score beside the others.
+#pragma once
+#include "twb/inspection.h"
+#include "ui/widgets/PanelBase.h"
+
+#include <QPointer>
+#include <memory>
+
+namespace twb {
+class ModelSession;
+}
+class Job;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+class HeadAblationView : public PanelBase {
+    Q_OBJECT
+public:
+    explicit HeadAblationView(JobsService* jobs = nullptr, QWidget* parent = nullptr);
+    ~HeadAblationView() override;
+
+    QTableWidget* table() const { return m_table; }
+    const twb::AblationTable& result() const { return m_result; }
+    QString withText() const;
+    QString withoutText() const;
+    void setHeads(const QString& heads);
+    void setMaxTokens(int tokens);
+    void setPrompt(const QString& prompt);
+    /// Writes the table shown: .json, else CSV. False when there is nothing or it cannot be written.
+    bool exportNumbers(const QString& path);
+
+public slots:
+    void setRun(const QString& run, const QString& checkpoint);
+    /// The loss with the heads typed switched off (and with none).
+    void measureSet();
+    /// The loss with every head off alone: the cost table.
+    void measureEveryHead();
+    /// Generates from the prompt with the same seed, with every head and with the set off.
+    void compareText();
+    void cancel();
+
+signals:
+    /// A table was computed (every_head filled for the cost table).
+    void costsReady(const twb::AblationTable& table);
+    void finished();
+
+protected:
+    void busyChanged(bool busy) override;
+
+private:
+    void createControls();
+    void layOut();
+    void startTable(bool everyHead);
+    void showTable(const twb::AblationTable& t);
+    bool headsTyped(std::vector<twb::HeadRef>& heads);
+    void exportNumbersAsked();
+
+    QLineEdit* m_heads;
+    QSpinBox* m_tokens;
+    QPushButton* m_measure;
+    QPushButton* m_every;
+    QPushButton* m_cancel;
+    QProgressBar* m_progress;
+    QTableWidget* m_table;
+    QLabel* m_summary;
+    QLineEdit* m_prompt;
+    QSpinBox* m_seed;
+    QSpinBox* m_newTokens;
+    QPushButton* m_generate;
+    QPlainTextEdit* m_with;
+    QPlainTextEdit* m_without;
+    QPushButton* m_figure;
+    QPushButton* m_numbers;
+    QString m_run, m_checkpoint;
+    int m_layers = 0, m_headsPerLayer = 0;  // of the run, once known
+    twb::AblationTable m_result;
+    std::shared_ptr<twb::ModelSession> m_session;  // used by one job at a time
+    QPointer<Job> m_job;
+};

@@ -1,0 +1,126 @@
+#include "ui/inspection/LensGrid.h"
+
+#include <QHelpEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <algorithm>
+
+namespace {
+constexpr int kRowLabel = 78, kHeader = 22, kCellW = 58, kCellH = 30;
+
+QString shown(const std::string& token) {
+    QString t = QString::fromUtf8(token.data(), static_cast<qsizetype>(token.size()));
+    t.replace(' ', QChar(0x00B7)).replace('\n', QChar(0x21B5)).replace('\t', QChar(0x2192));
+    return t;
+}
+
+/// White to blue by probability (sqrt: small probabilities stay visible).
+QColor tint(double p) {
+    const double v = std::sqrt(std::clamp(p, 0.0, 1.0));
+    return QColor::fromRgbF(1 - 0.80 * v, 1 - 0.55 * v, 1 - 0.20 * v);
+}
+}  // namespace
+
+LensGrid::LensGrid(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setObjectName("lensGrid");
+}
+
+void LensGrid::setLens(const twb::LogitLens& lens) {
+    m_lens = lens;
+    resize(sizeHint());
+    updateGeometry();
+    update();
+}
+
+QSize LensGrid::sizeHint() const {
+    return {kRowLabel + static_cast<int>(std::max<int64_t>(m_lens.positions, 4)) * kCellW + 4,
+            kHeader + static_cast<int>(std::max<int64_t>(m_lens.stages, 2)) * kCellH + 4};
+}
+
+QRect LensGrid::cellRect(int stage, int position) const {
+    // The last stage (the model's output) on top, as the residual stream rises through the blocks.
+    const int row = static_cast<int>(m_lens.stages) - 1 - stage;
+    return {kRowLabel + position * kCellW, kHeader + row * kCellH, kCellW - 1, kCellH - 1};
+}
+
+QPoint LensGrid::cellAt(const QPoint& p) const {
+    if (p.x() < kRowLabel || p.y() < kHeader)
+        return {-1, -1};
+    const int pos = (p.x() - kRowLabel) / kCellW, row = (p.y() - kHeader) / kCellH;
+    if (pos >= m_lens.positions || row >= m_lens.stages)
+        return {-1, -1};
+    return {static_cast<int>(m_lens.stages) - 1 - row, pos};
+}
+
+QString LensGrid::cellText(int stage, int position) const {
+    if (stage < 0 || stage >= m_lens.stages || position < 0 || position >= m_lens.positions)
+        return {};
+    const size_t i = static_cast<size_t>(stage * m_lens.positions + position);
+    QString s = tr("%1, after “%2” (position %3)")
+                    .arg(QString::fromStdString(twb::LogitLens::stage_name(stage)))
+                    .arg(shown(m_lens.tokens[static_cast<size_t>(position)]))
+                    .arg(position);
+    for (const auto& t : m_lens.at(stage, position))
+        s += QString("\n  %1  %2").arg(t.prob, 6, 'f', 3).arg(shown(t.text));
+    const int finalId = m_lens.final_ids[static_cast<size_t>(position)];
+    const auto& top = m_lens.at(static_cast<int64_t>(m_lens.stages) - 1, position);
+    const auto it = std::find_if(top.begin(), top.end(), [&](const twb::TokenProb& t) { return t.id == finalId; });
+    s += tr("\nthe model's choice “%1”: rank %2 here, p = %3")
+             .arg(it != top.end() ? shown(it->text) : QString::number(finalId))
+             .arg(m_lens.final_rank[i] + 1)
+             .arg(m_lens.final_prob[i], 0, 'f', 3);
+    return s;
+}
+
+void LensGrid::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    if (m_lens.positions == 0) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("Type a prompt and press Show"));
+        return;
+    }
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.85);
+    p.setFont(small);
+    for (int t = 0; t < m_lens.positions; ++t) {  // the input tokens across the top
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(
+            QRect(kRowLabel + t * kCellW, 0, kCellW - 1, kHeader), Qt::AlignCenter,
+            p.fontMetrics().elidedText(shown(m_lens.tokens[static_cast<size_t>(t)]), Qt::ElideRight, kCellW - 4));
+    }
+    for (int s = 0; s < m_lens.stages; ++s) {
+        const QRect first = cellRect(s, 0);
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(QRect(2, first.top(), kRowLabel - 6, kCellH), Qt::AlignVCenter | Qt::AlignRight,
+                   QString::fromStdString(twb::LogitLens::stage_name(s)));
+        for (int t = 0; t < m_lens.positions; ++t) {
+            const auto& top = m_lens.at(s, t).front();
+            const QRect r = cellRect(s, t);
+            p.fillRect(r, tint(top.prob));
+            p.setPen(top.prob > 0.45 ? Qt::white : Qt::black);
+            p.drawText(r.adjusted(2, 1, -2, -r.height() / 2), Qt::AlignCenter,
+                       p.fontMetrics().elidedText(shown(top.text), Qt::ElideRight, kCellW - 6));
+            p.drawText(r.adjusted(2, r.height() / 2, -2, -1), Qt::AlignCenter, QString::number(top.prob, 'f', 2));
+            if (top.id == m_lens.final_ids[static_cast<size_t>(t)]) {  // already the model's final choice
+                p.setPen(QPen(QColor(230, 120, 0), 2));
+                p.drawRect(r.adjusted(1, 1, -1, -1));
+            }
+        }
+    }
+}
+
+bool LensGrid::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* he = static_cast<QHelpEvent*>(e);
+        const QPoint c = cellAt(he->pos());
+        const QString text = cellText(c.x(), c.y());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(he->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(e);
+}

@@ -1,0 +1,136 @@
+#include "ui/inspection/LogitLensView.h"
+
+#include "twb/session.h"
+#include "twb/text.h"
+#include "ui/inspection/LensGrid.h"
+#include "ui/jobs/JobsService.h"
+#include "ui/widgets/FigureFile.h"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+LogitLensView::LogitLensView(JobsService* jobs, QWidget* parent)
+    : PanelBase(jobs, parent), m_session(std::make_shared<twb::ModelSession>()) {
+    QSettings st;
+    m_prompt = new QLineEdit(st.value("lens/prompt", "ROMEO: What is thy name").toString());
+    m_prompt->setObjectName("lensPrompt");
+    m_prompt->setPlaceholderText(tr("A prompt: the lens shows every position of it"));
+    m_top = new QSpinBox;
+    m_top->setRange(1, 20);
+    m_top->setValue(st.value("lens/top", 5).toInt());
+    m_top->setPrefix(tr("top "));
+    m_top->setToolTip(tr("Tokens listed on hover and exported per cell"));
+    m_show = new QPushButton(tr("Show"));
+    m_show->setObjectName("lensShow");
+    m_show->setToolTip(tr("Look through the layers (Return)"));
+    m_figure = new QPushButton(tr("Export figure…"));
+    m_numbers = new QPushButton(tr("Export numbers…"));
+    m_figure->setEnabled(false);
+    m_numbers->setEnabled(false);
+    m_grid = new LensGrid;
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_grid);
+    scroll->setWidgetResizable(false);
+    m_info =
+        new QLabel(tr("Each row is what the model would predict if it stopped there: the final norm and the "
+                      "output layer applied to the residual stream after the embedding and after each block. "
+                      "The top row is the model's own prediction; an orange frame marks a cell that already "
+                      "agrees with it. Hover a cell for its top tokens."));
+    m_info->setWordWrap(true);
+
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_prompt, 1);
+    row->addWidget(m_top);
+    row->addWidget(m_show);
+    row->addWidget(m_figure);
+    row->addWidget(m_numbers);
+    auto* col = new QVBoxLayout(this);
+    col->addLayout(row);
+    col->addWidget(errorLabel());
+    col->addWidget(m_info);
+    col->addWidget(scroll, 1);
+
+    connect(m_show, &QPushButton::clicked, this, &LogitLensView::show);
+    connect(m_prompt, &QLineEdit::returnPressed, this, &LogitLensView::show);
+    connect(m_figure, &QPushButton::clicked, this, [this] {
+        const QString e = exportFigure(m_grid, this, tr("Export the logit lens"));
+        if (!e.isEmpty())
+            showError(e);
+    });
+    connect(m_numbers, &QPushButton::clicked, this, &LogitLensView::exportNumbersAsked);
+}
+
+LogitLensView::~LogitLensView() {
+    QSettings st;
+    st.setValue("lens/prompt", m_prompt->text().left(4000));
+    st.setValue("lens/top", m_top->value());
+}
+
+void LogitLensView::setPrompt(const QString& text) {
+    m_prompt->setText(text);
+}
+
+void LogitLensView::setRun(const QString& run, const QString& checkpoint) {
+    m_run = run;
+    m_checkpoint = checkpoint.isEmpty() ? QStringLiteral("best") : checkpoint;
+}
+
+void LogitLensView::busyChanged(bool busy) {
+    m_show->setEnabled(!busy);
+}
+
+void LogitLensView::show() {
+    if (isRunning(m_job))
+        return;
+    if (m_run.isEmpty())
+        return showError(tr("No run to look into: train one in the Training panel or open a run folder."));
+    clearError();
+    setBusy(true);
+    auto work = [s = m_session, run = m_run.toStdString(), ck = m_checkpoint.toStdString(),
+                 prompt = m_prompt->text().toStdString(), top = m_top->value()](JobContext&) {
+        s->open(run, ck);
+        return s->logit_lens(prompt, top);
+    };
+    m_job = jobs()->run(
+        QString(), work, this,
+        [this](twb::LogitLens lens) {
+            setBusy(false);
+            m_grid->setLens(lens);
+            m_figure->setEnabled(true);
+            m_numbers->setEnabled(true);
+            emit shown();
+        },
+        [this](const QString& e) {
+            setBusy(false);
+            showError(e);
+        });
+}
+
+bool LogitLensView::exportNumbers(const QString& path) {
+    if (m_grid->lens().positions == 0)
+        return false;
+    try {
+        const auto& lens = m_grid->lens();
+        twb::write_file_atomic(path.toStdString(), path.endsWith(".json", Qt::CaseInsensitive)
+                                                       ? twb::lens_to_json(lens)
+                                                       : twb::lens_to_csv(lens));
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+void LogitLensView::exportNumbersAsked() {
+    const QString f = QFileDialog::getSaveFileName(this, tr("Export the lens's numbers"), QString(),
+                                                   tr("CSV (*.csv);;JSON (*.json)"));
+    if (!f.isEmpty() && !exportNumbers(f))
+        showError(tr("Cannot write %1: check the folder exists and is writable.").arg(f));
+}

@@ -1,0 +1,57 @@
+// The Attention panel's Logit lens page: for a prompt, what each stage of the model (the embedding, then
+// each block) already predicts at every position (LensGrid), computed as `twb lens` does
+// (ModelSession::logit_lens) in a job off the UI thread. Exports the figure (PNG/SVG) and the numbers
+// (CSV/JSON, the engine's lens formats).
+#pragma once
+#include "ui/widgets/PanelBase.h"
+
+#include <QPointer>
+#include <memory>
+
+namespace twb {
+class ModelSession;
+}
+class Job;
+class LensGrid;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+class LogitLensView : public PanelBase {
+    Q_OBJECT
+public:
+    explicit LogitLensView(JobsService* jobs = nullptr, QWidget* parent = nullptr);
+    ~LogitLensView() override;
+
+    LensGrid* grid() const { return m_grid; }
+    void setPrompt(const QString& text);
+    /// Writes the numbers shown: .json, else CSV. False when there is nothing or the file cannot be written.
+    bool exportNumbers(const QString& path);
+
+public slots:
+    /// The run and checkpoint the page reads; the lens shown is of the previous one until Show.
+    void setRun(const QString& run, const QString& checkpoint);
+    /// Computes the lens of the prompt.
+    void show();
+
+signals:
+    void shown();
+
+protected:
+    void busyChanged(bool busy) override;
+
+private:
+    void exportNumbersAsked();
+
+    QLineEdit* m_prompt;
+    QSpinBox* m_top;
+    QPushButton* m_show;
+    QPushButton* m_figure;
+    QPushButton* m_numbers;
+    LensGrid* m_grid;
+    QLabel* m_info;
+    QString m_run, m_checkpoint;
+    std::shared_ptr<twb::ModelSession> m_session;  // used by one job at a time
+    QPointer<Job> m_job;
+};

@@ -1,0 +1,121 @@
+#include "ui/sampling/AttributionStrip.h"
+
+#include "twb/session.h"
+#include "ui/jobs/JobsService.h"
+#include "ui/widgets/TokenDisplay.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSettings>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+AttributionStrip::AttributionStrip(JobsService* jobs, QWidget* parent)
+    : QWidget(parent), m_jobs(jobs), m_session(std::make_shared<twb::ModelSession>()) {
+    setObjectName("attributionStrip");
+    m_title = new QLabel;
+    m_title->setWordWrap(true);
+    m_measure = new QComboBox;
+    m_measure->setObjectName("attributionMeasure");
+    m_measure->addItems({tr("gradient × input"), tr("attention rollout")});
+    m_measure->setToolTip(
+        tr("Gradient × input: how the token's logit changes with each earlier token (blue "
+           "raised it, red lowered it). Attention rollout: how much of the last position's "
+           "attention, through every layer, reaches each token."));
+    m_measure->setCurrentIndex(QSettings().value("sampling/attributionMeasure", 0).toInt());
+    m_view = new QTextBrowser;
+    m_view->setObjectName("attribution");
+    m_view->setMaximumHeight(90);
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_title, 1);
+    top->addWidget(m_measure);
+    auto* col = new QVBoxLayout(this);
+    col->setContentsMargins(0, 0, 0, 0);
+    col->addLayout(top);
+    col->addWidget(m_view);
+    connect(m_measure, &QComboBox::currentIndexChanged, this, [this](int i) {
+        QSettings().setValue("sampling/attributionMeasure", i);
+        render();
+    });
+    hide();
+}
+
+void AttributionStrip::setMeasure(int index) {
+    m_measure->setCurrentIndex(index);
+}
+
+QString AttributionStrip::html() const {
+    return m_view->toHtml();
+}
+
+void AttributionStrip::clear() {
+    ++m_request;
+    m_result = {};
+    hide();
+}
+
+void AttributionStrip::attribute(const QString& run, const QString& checkpoint, const std::vector<int32_t>& context,
+                                 int target) {
+    const quint64 request = ++m_request;
+    show();
+    m_title->setText(tr("Where the token came from: computing…"));
+    auto work = [s = m_session, run = run.toStdString(), ck = checkpoint.isEmpty() ? "best" : checkpoint.toStdString(),
+                 context, target](JobContext&) {
+        s->open(run, ck);
+        return s->attribute(context, target);
+    };
+    m_job = m_jobs->run(
+        QString(), work, this,
+        [this, request](twb::TokenAttribution a) {
+            if (request != m_request)
+                return;
+            m_result = std::move(a);
+            render();
+            emit finished();
+        },
+        [this, request](const QString& e) {
+            if (request != m_request)
+                return;
+            m_title->setText(tr("No attribution: %1").arg(e));
+            emit failed(e);
+        });
+}
+
+void AttributionStrip::render() {
+    const auto& a = m_result;
+    if (a.ids.empty())
+        return;
+    const bool rollout = m_measure->currentIndex() == 1;
+    const auto& v = rollout ? a.rollout : a.gradient_x_input;
+    double scale = 0;
+    for (double x : v)
+        scale = std::max(scale, std::abs(x));
+    size_t top = 0;
+    for (size_t i = 1; i < v.size(); ++i)
+        if (std::abs(v[i]) > std::abs(v[top]))
+            top = i;
+    QString html;
+    for (size_t i = 0; i < a.ids.size(); ++i) {
+        const double s = scale > 0 ? v[i] / scale : 0;  // -1..1
+        const double m = std::sqrt(std::abs(s));
+        const QColor c = s >= 0 ? QColor::fromRgbF(1 - 0.75 * m, 1 - 0.45 * m, 1.0)
+                                : QColor::fromRgbF(1.0, 1 - 0.6 * m, 1 - 0.6 * m);
+        html += QString("<span style=\"background:%1\" title=\"%2: %3\">%4</span>")
+                    .arg(c.name())
+                    .arg(i)
+                    .arg(v[i], 0, 'g', 4)
+                    .arg(tokenHtml(QString::fromStdString(a.tokens[i])));
+    }
+    m_view->setHtml(html);
+    m_title->setText(tr("Where “%1” (p = %2) came from, by %3: the most from “%4” (token %5 of %6). Hover a token "
+                        "for its value.")
+                         .arg(visibleToken(QString::fromStdString(a.target_text)))
+                         .arg(a.target_prob, 0, 'f', 3)
+                         .arg(m_measure->currentText())
+                         .arg(visibleToken(QString::fromStdString(a.tokens[top])))
+                         .arg(top)
+                         .arg(a.ids.size()));
+}

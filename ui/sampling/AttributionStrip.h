@@ -1,0 +1,49 @@
+// Under the Sampling console's output: when a generated token is clicked, the tokens it was predicted from,
+// each tinted by how much it contributed, by gradient x input (blue raised the token, red lowered it) or by
+// attention rollout (the share of the last position's attention that reaches it), chosen beside the strip.
+// The figures come from ModelSession::attribute (as `twb attribute`), computed in a job off the UI thread.
+#pragma once
+#include "twb/inspection.h"
+
+#include <QPointer>
+#include <QWidget>
+#include <memory>
+
+namespace twb {
+class ModelSession;
+}
+class Job;
+class JobsService;
+class QComboBox;
+class QLabel;
+class QTextBrowser;
+
+class AttributionStrip : public QWidget {
+    Q_OBJECT
+public:
+    explicit AttributionStrip(JobsService* jobs, QWidget* parent = nullptr);
+
+    /// Attributes `target` to the context it followed (the strip shows the last block_size tokens of it).
+    void attribute(const QString& run, const QString& checkpoint, const std::vector<int32_t>& context, int target);
+    void clear();
+    const twb::TokenAttribution& result() const { return m_result; }
+    /// 0: gradient x input, 1: attention rollout.
+    void setMeasure(int index);
+    QString html() const;
+
+signals:
+    void finished();
+    void failed(const QString& error);
+
+private:
+    void render();
+
+    JobsService* m_jobs;
+    QLabel* m_title;
+    QComboBox* m_measure;
+    QTextBrowser* m_view;
+    twb::TokenAttribution m_result;
+    std::shared_ptr<twb::ModelSession> m_session;  // used by one job at a time
+    QPointer<Job> m_job;
+    quint64 m_request = 0;  // the newest click; an older answer is dropped
+};
