@@ -218,6 +218,8 @@ Action add_eval(CLI::App& app) {
                 "%s: %lld tokens scored\nloss        %.4f\nperplexity  %.3f\nbits/char   %.4f\nprecision   %s\n",
                 o->text.c_str(), static_cast<long long>(r.tokens), r.loss, r.perplexity, r.bits_per_char,
                 r.precision.c_str());
+            for (const auto& w : r.warnings)
+                std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
             return 0;
         }
         if (!o->samples.empty()) {

@@ -272,6 +272,14 @@ EvalResult ModelSession::score_text(const std::string& text) {
     r.perplexity = sm.perplexity;
     r.bits_per_char = sm.bits_per_char;
     r.precision = scoring_precision();
+    // A text of words the vocabulary lacks is scored as <unk>s: the figures say little about the model.
+    if (const int unk = need(*d).tokenizer->unk_id(); unk >= 0) {
+        const auto n = static_cast<int64_t>(std::count(ids.begin(), ids.end(), unk));
+        if (2 * n > static_cast<int64_t>(ids.size()))
+            r.warnings.push_back(std::to_string(100 * n / static_cast<int64_t>(ids.size())) +
+                                 "% of the text's tokens are <unk> (words the vocabulary lacks), so these figures say "
+                                 "little about the model; score a text in the words of its training data");
+    }
     return r;
 }
 

@@ -431,7 +431,7 @@ private slots:
     }
     void unknownWordsAreWarnedAbout() {
         // Issue 35: a dataset that is nearly all <unk> trained to "val accuracy 1.0000" without a word, and
-        // a prompt of only unknown words was sampled silently.
+        // a prompt or a text of only unknown words was sampled or scored silently.
         const fs::path data = p("unkdata"), runDir = p("unkrun");
         Out r = run({"prepare", "--input", q(m_in), "--tokenizer", "word", "--min-frequency", "1000000", "--out",
                      q(data), "--quiet"});
@@ -445,6 +445,11 @@ private slots:
         r = run({"sample", "--run", q(runDir), "--prompt", "zzzz qqqq", "-n", "3", "--no-history"});
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY2(r.err.contains("twb: warning: every word of the prompt is unknown"), r.err.constData());
+        twbtest::write(p("unknown.txt"), "zzzz qqqq wwww xxxx\n");
+        r = run({"eval", "--run", q(runDir), "--text", q(p("unknown.txt"))});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("twb: warning: 100% of the text's tokens are <unk>"), r.err.constData());
+        fs::remove(p("unknown.txt"));
         fs::remove_all(data);
         fs::remove_all(runDir);
     }

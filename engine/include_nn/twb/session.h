@@ -50,6 +50,7 @@ struct EvalResult {
     double perplexity = 0;                    // exp(loss)
     double bits_per_char = 0;                 // loss / ln 2 / characters per token of the split (split_chars_per_token)
     std::string precision;                    // the precision it was computed in: float32 | bfloat16
+    std::vector<std::string> warnings;        // score_text: e.g. the text is mostly words the vocabulary lacks
 };
 
 class ModelSession {
