@@ -3,7 +3,7 @@
 // a message and creates nothing; catalogue downloads from a loopback HTTP server resume after an
 // interruption, refuse a checksum mismatch and say so when the server cannot be reached; synthetic
 // tasks are generated from a seed. The cleaning preview covers 16 KB cut at a line end and counts a
-// dropped line as a character fewer.
+// dropped line as a character fewer; the token-length histogram's legend covers no bar.
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/synthetic.h"
@@ -254,6 +254,41 @@ private slots:
         QVERIFY2(info->text().contains("153 characters fewer (drop-empty −153)"), qPrintable(info->text()));
         QCOMPARE(p.previewAfter().size(), covered - 153);
         QVERIFY(p.previewAfter().endsWith("\n"));  // no torn last line
+    }
+    /// The histogram's legend covers no bar: with most lines long the peak is at the right, under the
+    /// legend's old top-right place.
+    void histogramLegendCoversNoBar() {
+        std::string text;
+        const std::string words = "the quick brown fox jumps over the lazy dog and keeps running ";
+        for (int i = 0; i < 400; ++i)
+            text += (i % 20 ? words + words.substr(0, static_cast<size_t>(i % 7)) : std::string("short")) + "\n";
+        twbtest::write(twbtest::path(m_ws, "long_lines.txt"), text);
+        DatasetsPanel p;
+        p.resize(1280, 720);
+        p.show();
+        p.addSources({QString::fromStdString(twbtest::path(m_ws, "long_lines.txt").string())});
+        p.setTokenizer("char");
+        p.setCompareTokenizer("byte");
+        p.tokenize();
+        waitIdle(p);
+        p.compare();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QCustomPlot* plot = p.histogram();
+        plot->replot();
+        QVERIFY(plot->legend->visible() && plot->plottableCount() == 2);
+        const QRectF legend = plot->legend->outerRect();
+        for (int i = 0; i < plot->plottableCount(); ++i) {
+            auto* bars = qobject_cast<QCPBars*>(plot->plottable(i));
+            for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+                const double x0 = plot->xAxis->coordToPixel(it->key - bars->width() / 2);
+                const double x1 = plot->xAxis->coordToPixel(it->key + bars->width() / 2);
+                const QRectF bar(QPointF(x0, plot->yAxis->coordToPixel(it->value)),
+                                 QPointF(x1, plot->yAxis->coordToPixel(0)));
+                QVERIFY2(!bar.normalized().intersects(legend),
+                         qPrintable(QString("bar at %1 (count %2) under the legend").arg(it->key).arg(it->value)));
+            }
+        }
     }
     void documentsTokenizerReuseAndMerges() {
         // Paragraphs separated by blank lines: with "Keep documents" each is one document.

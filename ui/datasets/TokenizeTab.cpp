@@ -205,6 +205,34 @@ void TokenizeTab::showHistogram(int which) {
     m_hist->xAxis->setLabel(tr("tokens per %1").arg(singular(q(s.length_unit))));
     m_hist->legend->setVisible(true);
     m_hist->rescaleAxes();
+    placeLegend();
+}
+
+void TokenizeTab::placeLegend() {
+    // It sat top right, over the peak when most lines are long.
+    m_hist->yAxis->setRangeLower(0);
+    m_hist->replot();  // lays the plot out: the legend's size and the axis rect are known after it
+    const QRect area = m_hist->axisRect()->rect();
+    const QSize legend = m_hist->legend->outerRect().size();
+    const double legendBottom = m_hist->yAxis->pixelToCoord(area.top() + legend.height());
+    auto tallestUnder = [&](bool right) {  // the highest bar under the legend's place in that corner
+        const int x0 = right ? area.right() - legend.width() : area.left();
+        const double k0 = m_hist->xAxis->pixelToCoord(x0), k1 = m_hist->xAxis->pixelToCoord(x0 + legend.width());
+        double tallest = 0;
+        for (QCPBars* bars : m_bars)
+            if (bars)
+                for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+                    if (it->key + bars->width() / 2 >= k0 && it->key - bars->width() / 2 <= k1)
+                        tallest = std::max(tallest, it->value);
+        return tallest;
+    };
+    const double right = tallestUnder(true), left = tallestUnder(false);
+    const bool onRight = right < legendBottom || right <= left;
+    m_hist->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | (onRight ? Qt::AlignRight : Qt::AlignLeft));
+    const double tallest = onRight ? right : left;
+    const double share = area.height() > 0 ? double(legend.height()) / area.height() : 0;
+    if (tallest >= legendBottom && share < 0.8)  // raise the top until the bars stay below the legend
+        m_hist->yAxis->setRangeUpper(tallest / (1 - share) * 1.05);
     m_hist->replot();
 }
 

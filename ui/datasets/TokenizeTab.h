@@ -85,6 +85,9 @@ private:
     void showStats();
     void showVocabulary();
     void showHistogram(int which);
+    /// Puts the histogram's legend in the top corner where it covers no bar (growing the count axis when
+    /// neither corner is free).
+    void placeLegend();
     void showCompare();
     void renderTokenPreview();
     void filterVocab(const QString& text);
