@@ -65,6 +65,9 @@ private:
     void compareDialog();
     void about();
     void shortcutsHelp();
+    /// The shortcut table's rows (HTML): the menus' keys, or else every panel's (actions outside the menus,
+    /// QShortcuts, buttons' keys), each "key: where → what".
+    QStringList shortcutRows(bool menus) const;
     void gettingStarted();
 
     void showStatus(const QString& text);

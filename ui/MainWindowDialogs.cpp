@@ -1,15 +1,20 @@
 // MainWindow, its dialogs: comparing runs, About with the runtime report, the keyboard shortcuts (read from
-// the menus themselves) and Getting started. Composition and wiring are in MainWindow.cpp.
+// the menus' and panels' actions, shortcuts and buttons themselves) and Getting started. Composition and wiring are in
+// MainWindow.cpp.
 #include "ui/MainWindow.h"
 #include "ui/Workspace.h"
 #include "ui/training/TrainingPanel.h"
 
+#include <QAbstractButton>
+#include <QAction>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QShortcut>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 
 void MainWindow::compareDialog() {
@@ -51,24 +56,54 @@ void MainWindow::about() {
             .arg((m_doctorText.isEmpty() ? tr("(runtime check still running)") : m_doctorText).toHtmlEscaped()));
 }
 
-void MainWindow::shortcutsHelp() {
-    // Listed from the menus themselves, so the table cannot drift from what the keys do.
-    QString rows;
-    for (QAction* top : menuBar()->actions()) {
-        if (!top->menu())
-            continue;
-        for (QAction* a : top->menu()->actions())
-            if (!a->shortcut().isEmpty())
-                rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2 → %3</td></tr>")
-                            .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
-                                 top->text().remove('&'), a->text().remove('&').toHtmlEscaped());
+QStringList MainWindow::shortcutRows(bool menus) const {
+    // Gathered from the objects that bind the keys (the menus' actions; the panels' actions, QShortcuts
+    // and buttons), so the list cannot drift from what the keys do. Menus, or else the panels in order.
+    QStringList rows, seen;
+    auto add = [&](const QKeySequence& k, const QString& where, QString what) {
+        const QString key = k.toString(QKeySequence::NativeText);
+        const QString row = QStringLiteral("<tr><td><b>%1</b></td><td>%2 → %3</td></tr>")
+                                .arg(key.toHtmlEscaped(), where.toHtmlEscaped(), what.remove('&').toHtmlEscaped());
+        if (!k.isEmpty() && !seen.contains(row))
+            seen << row;
+    };
+    QList<QAction*> inMenus;
+    for (QAction* top : menuBar()->actions())
+        if (top->menu())
+            for (QAction* a : top->menu()->actions()) {
+                inMenus << a;
+                if (menus)
+                    add(a->shortcut(), top->text().remove('&'), a->text());
+            }
+    if (menus)
+        return seen;
+    for (int i = 0; i < m_stack->count(); ++i) {
+        QWidget* panel = m_stack->widget(i);
+        const QString name = m_nav->item(i)->text();
+        for (QAction* a : panel->findChildren<QAction*>())
+            if (!inMenus.contains(a))
+                add(a->shortcut(), name, a->text());
+        for (QShortcut* s : panel->findChildren<QShortcut*>())
+            add(s->key(), name, s->whatsThis().isEmpty() ? tr("(a key of this panel)") : s->whatsThis());
+        for (QAbstractButton* b : panel->findChildren<QAbstractButton*>())
+            add(b->shortcut(), name, b->text().isEmpty() ? b->toolTip() : b->text());
     }
+    for (QShortcut* s : findChildren<QShortcut*>())  // the window's own, outside the panels
+        if (!m_stack->isAncestorOf(qobject_cast<QWidget*>(s->parent())))
+            add(s->key(), tr("Window"), s->whatsThis());
+    return seen;
+}
+
+void MainWindow::shortcutsHelp() {
+    // Two columns, the menus' keys and the panels', so the list fits a 720-pixel-high screen.
     QMessageBox box(this);
     box.setWindowTitle(tr("Keyboard shortcuts"));
     box.setTextFormat(Qt::RichText);
-    box.setText(tr("<table cellspacing=6>%1</table><p>In the forms, the mouse wheel changes a value only in the "
-                   "field that has the keyboard focus (click it first); elsewhere it scrolls.</p>")
-                    .arg(rows));
+    box.setText(tr("<table><tr><td valign=top><table cellspacing=4>%1</table></td><td width=24></td>"
+                   "<td valign=top><table cellspacing=4>%2</table></td></tr></table><p>In the forms, the mouse "
+                   "wheel changes a value only in the field that has the keyboard focus (click it first); "
+                   "elsewhere it scrolls.</p>")
+                    .arg(shortcutRows(true).join(QString()), shortcutRows(false).join(QString())));
     box.exec();
 }
 

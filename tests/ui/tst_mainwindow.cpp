@@ -20,15 +20,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QAbstractButton>
+#include <QAction>
+#include <QApplication>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QScrollArea>
 #include <QSettings>
+#include <QShortcut>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QThread>
+#include <QTimer>
 #include <QToolButton>
 
 class TestMainWindow : public QObject {
@@ -69,6 +75,41 @@ private slots:
         QCOMPARE(w.findChild<QStackedWidget*>()->currentIndex(), 3);
         w.close();
         QCOMPARE(QSettings().value("window/panel").toString(), QString("Sampling"));
+    }
+    /// Help → Keyboard shortcuts lists every key the window binds: each QAction's, QShortcut's and button's
+    /// found in it (it listed the menus' only: Ctrl+Return, Esc, F2, Del, Ctrl+E, Ctrl+M were missing).
+    void shortcutsDialogListsEveryBoundKey() {
+        MainWindow w;
+        QStringList bound;
+        for (auto* a : w.findChildren<QAction*>())
+            if (!a->shortcut().isEmpty())
+                bound << a->shortcut().toString(QKeySequence::NativeText);
+        for (auto* s : w.findChildren<QShortcut*>())
+            if (!s->key().isEmpty())
+                bound << s->key().toString(QKeySequence::NativeText);
+        for (auto* b : w.findChildren<QAbstractButton*>())
+            if (!b->shortcut().isEmpty())
+                bound << b->shortcut().toString(QKeySequence::NativeText);
+        bound.removeDuplicates();
+        for (auto k : {"Ctrl+Return", "Esc", "F2", "Del", "Ctrl+E", "Ctrl+M"})
+            QVERIFY2(bound.contains(k), k);  // the keys the issue found missing are bound somewhere
+        QString text;
+        QTimer::singleShot(0, &w, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (box) {
+                text = box->text();
+                box->accept();
+            }
+        });
+        QAction* help = nullptr;
+        for (auto* a : w.findChildren<QAction*>())
+            if (a->text().remove('&') == "Keyboard shortcuts")
+                help = a;
+        QVERIFY(help);
+        help->trigger();  // the modal box: read and closed by the timer above
+        QVERIFY(!text.isEmpty());
+        for (const QString& k : bound)
+            QVERIFY2(text.contains("<b>" + k.toHtmlEscaped() + "</b>"), qPrintable(k + " is not listed"));
     }
     void jobsRunOffTheUiThreadWithProgressCancelAndErrors() {
         MainWindow w;

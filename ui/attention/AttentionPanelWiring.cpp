@@ -144,8 +144,9 @@ void AttentionPanel::connectControls() {
         else
             showPrompt();
     });
-    connect(new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this), &QShortcut::activated, m_show,
-            &QPushButton::click);
+    auto* showKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
+    showKey->setWhatsThis(tr("Show the attention of the text"));
+    connect(showKey, &QShortcut::activated, m_show, &QPushButton::click);
     connect(m_fromVal, &QPushButton::clicked, this, [this] {
         if (m_picker->run().isEmpty())
             return showError(tr("Choose a run first."));

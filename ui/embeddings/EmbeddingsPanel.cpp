@@ -168,6 +168,7 @@ void EmbeddingsPanel::connectControls() {
     connect(m_export, &QPushButton::clicked, this, &EmbeddingsPanel::exportMapAsked);
     auto* mapKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_M), this);
     mapKey->setContext(Qt::WidgetWithChildrenShortcut);
+    mapKey->setWhatsThis(tr("Draw the embedding map"));
     connect(mapKey, &QShortcut::activated, m_draw, &QPushButton::click);
     connect(m_plot, &EmbeddingMapPlot::hovered, this, [this](const QString& t) {
         m_hover->setText(t.isEmpty() ? tr("Hover a point for its token; wheel zooms, drag pans.") : t);

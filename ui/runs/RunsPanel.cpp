@@ -102,20 +102,23 @@ void RunsPanel::connectControls() {
     connect(m_delete, &QPushButton::clicked, this, &RunsPanel::deleteSelected);
     connect(m_saveDetails, &QPushButton::clicked, this, &RunsPanel::saveDetails);
     connect(m_name, &QLineEdit::returnPressed, this, &RunsPanel::saveDetails);
-    auto key = [this](const QKeySequence& k, auto slot) {
+    // Each key says what it does (whatsThis): Help → Keyboard shortcuts lists it from there.
+    auto key = [this](const QKeySequence& k, const QString& what, auto slot) {
         auto* s = new QShortcut(k, this);
         s->setContext(Qt::WidgetWithChildrenShortcut);
+        s->setWhatsThis(what);
         connect(s, &QShortcut::activated, this, slot);
     };
-    key(QKeySequence(Qt::Key_F2), [this] {
+    key(QKeySequence(Qt::Key_F2), tr("Rename the selected run"), [this] {
         m_name->setFocus();
         m_name->selectAll();
     });
-    key(QKeySequence(Qt::CTRL | Qt::Key_D), [this] { m_duplicate->click(); });
-    key(QKeySequence(Qt::CTRL | Qt::Key_M), [this] { m_compare->click(); });
-    key(QKeySequence(Qt::CTRL | Qt::Key_S), [this] { saveDetails(); });
-    key(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), [this] { refresh(); });
+    key(QKeySequence(Qt::CTRL | Qt::Key_D), tr("Duplicate"), [this] { m_duplicate->click(); });
+    key(QKeySequence(Qt::CTRL | Qt::Key_M), tr("Compare selected"), [this] { m_compare->click(); });
+    key(QKeySequence(Qt::CTRL | Qt::Key_S), tr("Save name and notes"), [this] { saveDetails(); });
+    key(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), tr("Refresh the list"), [this] { refresh(); });
     auto* del = new QShortcut(QKeySequence::Delete, m_table);
+    del->setWhatsThis(tr("Delete the selected runs (in the list)"));
     del->setContext(Qt::WidgetShortcut);
     connect(del, &QShortcut::activated, this, &RunsPanel::deleteSelected);
 

@@ -80,13 +80,17 @@ SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(nu
         emit statusMessage(tr("Output copied"));
     });
     // One shortcut each for both modes (two on one key would be ambiguous and neither would fire).
-    connect(new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this), &QShortcut::activated, this, [this] {
+    auto* runKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
+    runKey->setWhatsThis(tr("Generate, or translate in translation mode"));
+    connect(runKey, &QShortcut::activated, this, [this] {
         if (isTranslationMode())
             m_translation->translate();
         else
             generate();
     });
-    connect(new QShortcut(QKeySequence(Qt::Key_Escape), this), &QShortcut::activated, this, [this] {
+    auto* stopKey = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    stopKey->setWhatsThis(tr("Stop generating or translating"));
+    connect(stopKey, &QShortcut::activated, this, [this] {
         stop();
         m_translation->stop();
     });

@@ -87,6 +87,7 @@ TranslationView::TranslationView(ModelThread* model, RunPicker* picker, QWidget*
     });
     // Ctrl+Return and Esc are the Sampling panel's (one shortcut each for both modes); this one is ours.
     auto* batchKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), this);
+    batchKey->setWhatsThis(tr("Translate a file (batch)"));
     connect(batchKey, &QShortcut::activated, this, &TranslationView::showBatch);
     connect(m_output, &TokenOutputView::tokenClicked, this, [this](int, int index) { showAlternatives(index); });
     connect(m_batch, &TranslationBatchView::statusMessage, this, &TranslationView::statusMessage);
