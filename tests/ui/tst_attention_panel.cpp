@@ -1,6 +1,7 @@
 // The attention viewer driven offscreen over a tiny trained run: the heatmap shows exactly the
 // engine's captured weights with the future masked, the aggregations are what they claim, the probe
-// timeline scrubs through the run's evaluations, positions load, and exports hold every weight.
+// timeline scrubs through the run's evaluations, positions load, and exports hold every weight. With many
+// tokens the heatmap's labels are thinned so they never overlap, the full tokens shown on hover.
 #include "twb/attention.h"
 #include "twb/session.h"
 #include "ui/attention/AttentionPanel.h"
@@ -9,7 +10,9 @@
 #include "ui_fixture.h"
 
 #include <qcustomplot.h>
+#include <QApplication>
 #include <QJsonDocument>
+#include <QMouseEvent>
 #include <QSlider>
 
 class TestAttentionPanel : public QObject {
@@ -165,6 +168,42 @@ private slots:
             }
     }
 
+    /// 70 tokens on a 560-pixel heatmap: every n-th label shows, spaced so no two overlap (the query
+    /// labels stand one font height apart, the rotated target labels their slanted height), and hovering
+    /// a cell shows its full query and target tokens in a tooltip (40 labels were forced onto any size).
+    void manyTokensLabelsNeverOverlap() {
+        Heatmap h;
+        h.resize(560, 560);
+        h.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&h));
+        const int n = 70;
+        QStringList labels;
+        for (int i = 0; i < n; ++i)
+            labels << QString("tok%1").arg(i);
+        h.setMatrix(n, n, std::vector<float>(size_t(n) * n, 0.5f), labels, labels, "query", "target");
+        for (int i = 0; i < 2; ++i)  // ticks are placed from the previous layout: settle it
+            h.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        for (QCPAxis* axis : {h.plot()->xAxis, h.plot()->yAxis}) {
+            const QVector<double> ticks = axis->tickVector();
+            QVERIFY(ticks.size() >= 2);
+            const double fontHeight = QFontMetricsF(axis->tickLabelFont()).height();
+            const double slant =
+                axis == h.plot()->xAxis ? std::sin(std::abs(axis->tickLabelRotation()) * M_PI / 180) : 1;
+            for (int i = 1; i < ticks.size(); ++i) {
+                const double apart = std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1])) * slant;
+                QVERIFY2(apart >= fontHeight, qPrintable(QString("%1 labels %2 px apart, font %3 px high")
+                                                             .arg(ticks.size())
+                                                             .arg(apart)
+                                                             .arg(fontHeight)));
+            }
+        }
+        const QPoint cell(int(h.plot()->xAxis->coordToPixel(37)), int(h.plot()->yAxis->coordToPixel(41)));
+        QMouseEvent move(QEvent::MouseMove, cell, h.plot()->mapToGlobal(cell), Qt::NoButton, Qt::NoButton,
+                         Qt::NoModifier);
+        QApplication::sendEvent(h.plot(), &move);
+        QVERIFY2(h.plot()->toolTip().contains("'tok41'") && h.plot()->toolTip().contains("'tok37'"),
+                 qPrintable(h.plot()->toolTip()));
+    }
     void badPromptGivesMessage() {
         AttentionPanel p;
         p.setRun(m_run);

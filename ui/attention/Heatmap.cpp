@@ -8,14 +8,23 @@
 #include <cmath>
 
 namespace {
-/// Integer ticks only, thinned so at most ~max labels show, labelled with the token strings.
+/// Integer ticks only, every n-th token labelled: n is the smallest that keeps the labels a font height
+/// apart (across their slant on a rotated axis), so they never overlap; hovering names every token.
 class TokenTicker : public QCPAxisTicker {
 public:
+    explicit TokenTicker(QCPAxis* axis) : m_axis(axis) {}
     QStringList labels;
-    int maxLabels = 40;
 
 protected:
-    double getTickStep(const QCPRange& range) override { return std::max(1.0, std::ceil(range.size() / maxLabels)); }
+    double getTickStep(const QCPRange& range) override {
+        const bool across = m_axis->orientation() == Qt::Horizontal;
+        const double pixels = across ? m_axis->axisRect()->width() : m_axis->axisRect()->height();
+        if (pixels <= 0 || range.size() <= 0)
+            return std::max(1.0, std::ceil(range.size() / 40));  // not laid out yet
+        const double slant = across ? std::sin(std::abs(m_axis->tickLabelRotation()) * M_PI / 180) : 1.0;
+        const double need = QFontMetricsF(m_axis->tickLabelFont()).height() * 1.1 / std::max(0.2, slant);
+        return std::max(1.0, std::ceil(need / (pixels / range.size())));
+    }
     int getSubTickCount(double) override { return 0; }
     QString getTickLabel(double tick, const QLocale&, QChar, int) override {
         const int i = static_cast<int>(std::lround(tick));
@@ -28,6 +37,9 @@ protected:
             v << t;
         return v;
     }
+
+private:
+    QCPAxis* m_axis;
 };
 }  // namespace
 
@@ -50,7 +62,7 @@ Heatmap::Heatmap(QWidget* parent) : QWidget(parent) {
     m_plot->axisRect()->setBackground(QBrush(QColor(232, 232, 232)));
     m_plot->xAxis->setTickLabelRotation(60);
     for (auto* ax : {m_plot->xAxis, m_plot->yAxis}) {
-        ax->setTicker(QSharedPointer<QCPAxisTicker>(new TokenTicker));
+        ax->setTicker(QSharedPointer<QCPAxisTicker>(new TokenTicker(ax)));
         ax->grid()->setVisible(false);
     }
     m_plot->setMouseTracking(true);
@@ -140,8 +152,10 @@ bool Heatmap::eventFilter(QObject* o, QEvent* e) {
         const auto* me = static_cast<QMouseEvent*>(e);
         const int c = static_cast<int>(std::lround(m_plot->xAxis->pixelToCoord(me->position().x())));
         const int r = static_cast<int>(std::lround(m_plot->yAxis->pixelToCoord(me->position().y())));
-        if (r >= 0 && c >= 0 && r < m_rows && c < m_cols)
+        if (r >= 0 && c >= 0 && r < m_rows && c < m_cols) {
+            m_plot->setToolTip(describe(r, c));  // the full tokens, whichever labels are thinned out
             emit hovered(describe(r, c));
+        }
     }
     return QWidget::eventFilter(o, e);
 }

@@ -1,6 +1,7 @@
 // A labelled heatmap (QCustomPlot QCPColorMap): rows down the side, columns across, token strings as
-// tick labels (whitespace made visible, thinned to what fits), a colour scale, NaN cells transparent
-// (the masked future of causal attention), hover read-out, zoom and pan, PNG/SVG export.
+// tick labels (whitespace made visible; every n-th, n chosen so no two overlap), a colour scale, NaN cells
+// transparent (the masked future of causal attention), hover read-out and tooltip with the full tokens,
+// zoom and pan, PNG/SVG export.
 #pragma once
 #include <QStringList>
 #include <QWidget>
