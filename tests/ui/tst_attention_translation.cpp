@@ -3,7 +3,8 @@
 // decoder self-attention stays causal, rollout is refused for cross-attention, the probe timeline
 // scrubs through the engine's cross-attention frames, the kind is remembered, a decoder LM run
 // still gets the LM view, and an LM prompt left in the box gives way to a validation source, at once
-// when the run changes (even one too long for the translation model).
+// when the run changes (even one too long for the translation model). A model whose cross-attention is
+// still uniform in every head is pointed out, with what trains it.
 #include "twb/dataset.h"
 #include "twb/probe.h"
 #include "twb/training.h"
@@ -16,6 +17,7 @@
 #include "ui_fixture.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
@@ -25,7 +27,7 @@
 class TestAttentionTranslation : public QObject {
     Q_OBJECT
     QTemporaryDir m_ws;
-    QString m_run, m_lm;
+    QString m_run, m_lm, m_untrained;
 
     static void waitIdle(AttentionPanel& p) { QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000); }
 
@@ -70,6 +72,52 @@ private slots:
         job.run_dir = twbtest::path(m_ws, "s2s").string();
         twb::train(job);
         m_run = QString::fromStdString(job.run_dir);
+        // The same model after one step at a negligible rate: its cross-attention is still uniform.
+        job.config.max_iters = 1;
+        job.config.eval_interval = 1;
+        job.config.learning_rate = 1e-9;
+        job.config.warmup_iters = 0;
+        job.run_dir = twbtest::path(m_ws, "s2s_untrained").string();
+        twb::train(job);
+        m_untrained = QString::fromStdString(job.run_dir);
+    }
+
+    /// The panel says when a translation model ignores its source (every cross-attention head about
+    /// uniform) and what trains it; it says nothing of the kind when some head looks somewhere.
+    void uniformCrossAttentionIsPointedOut() {
+        auto warning = [](AttentionPanel& p) {
+            for (auto* l : p.findChildren<QLabel*>())
+                if (l->text().contains("Cross-attention is still uniform"))
+                    return l->text();
+            return QString();
+        };
+        for (const QString& run : {m_untrained, m_run}) {
+            AttentionPanel p;
+            p.setRun(run);
+            p.picker()->setCheckpoint("last");
+            p.setPrompt("a b c d e");
+            p.setTarget("a b c d e");
+            p.setKind(AttentionPanel::Kind::Cross);
+            p.showPrompt();
+            waitIdle(p);
+            QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+            QCOMPARE(p.capture().kind, twb::AttentionKind::Cross);
+            const auto scores = twb::head_scores(p.capture());
+            const float lowest = *std::min_element(scores.entropy.begin(), scores.entropy.end());
+            if (run == m_untrained)
+                QVERIFY2(lowest > 0.99f, qPrintable(QString::number(lowest)));  // the case to point out
+            const QString said = warning(p);
+            QCOMPARE(!said.isEmpty(), lowest >= 0.95f);
+            if (!said.isEmpty()) {
+                QVERIFY2(said.contains("more steps") && said.contains("multi30k"), qPrintable(said));
+                p.setView(AttentionPanel::View::LayerMean);  // every view of the capture says it
+                QVERIFY(!warning(p).isEmpty());
+                p.setKind(AttentionPanel::Kind::EncoderSelf);  // not a cross-attention view
+                QVERIFY(warning(p).isEmpty());
+                p.setView(AttentionPanel::View::Head);  // both are remembered: leave them as found
+                p.setKind(AttentionPanel::Kind::Cross);
+            }
+        }
     }
 
     void crossHeatmapIsTheEngineCapture() {

@@ -125,6 +125,9 @@ private:
     void showCapture(const twb::AttentionCapture& cap, const twb::HeadScores& scores, qint64 step);
     void showProbe(const QString& run, const twb::ProbeTimeline& t, const std::vector<twb::HeadScores>& scores);
     void redraw();
+    /// Said under a cross-attention map when every head's normalised entropy is kUniformEntropy or more.
+    QString uniformCrossWarning() const;
+    static constexpr float kUniformEntropy = 0.95f;
     void applyKind();
     void showTranslationControls(bool on);
     bool switchPromptKind(bool translation);  // true: the prompt was the other kind's, capturing again

@@ -33,6 +33,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -224,6 +225,20 @@ void AttentionPanel::redraw() {
     m_info->setText(cross
                         ? tr("%1%2 · step %3 · %4 target × %5 source tokens").arg(kind, what).arg(m_step).arg(T).arg(K)
                         : tr("%1%2 · step %3 · %4 tokens").arg(kind, what).arg(m_step).arg(T));
+    if (cross && K > 1 && !m_scores.entropy.empty() &&
+        *std::min_element(m_scores.entropy.begin(), m_scores.entropy.end()) >= kUniformEntropy)
+        m_info->setText(m_info->text() + "\n" + uniformCrossWarning());
+}
+
+QString AttentionPanel::uniformCrossWarning() const {
+    // A model whose every head spreads its weight evenly over the source ignores it: it gives much the
+    // same translation for any input. Nothing else in the panel says so.
+    const float lowest = *std::min_element(m_scores.entropy.begin(), m_scores.entropy.end());
+    return tr("Cross-attention is still uniform: entropy %1 or more in every head (1 = every source token "
+              "weighed alike), so this model does not read its source yet and translates every input much the "
+              "same. Train it for more steps, or start a run from the multi30k preset, which trains "
+              "cross-attention.")
+        .arg(lowest, 0, 'f', 2);
 }
 
 void AttentionPanel::redrawScores() {
