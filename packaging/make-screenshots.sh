@@ -3,7 +3,9 @@
 # built programs under Xvfb, in a fresh home. twb does what the Quick start does (prepares Debian's
 # fortunes, trains the tiny preset: about a minute on two cores) and a second, BPE run for comparison,
 # and names both; then the desktop program opens the first run once per panel
-# (transformer-workbench --panel NAME RUN), and each window is shot and reduced to a 256-colour PNG.
+# (transformer-workbench --panel NAME RUN), and each window is shot and reduced to a 256-colour PNG;
+# twb-shoot-views (built with `cmake --build build --target twb-shoot-views`) shoots the logit lens, the
+# head ablation and the attribution strip.
 # Needs xvfb, xdotool and ImageMagick (import, convert). Run again when the panels change much.
 # usage: packaging/make-screenshots.sh [BUILD_DIR] [WIDTHxHEIGHT] [OUT_DIR]
 #   defaults: build, 1280x720 (a small laptop; the README's pictures), docs/screenshots.
@@ -53,5 +55,8 @@ env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 BIN="$bin" OUT="$out" \
   shoot Sampling sampling.png
   shoot Datasets datasets.png
   shoot Experiments experiments.png
-  shoot Runs runs.png'
+  shoot Runs runs.png
+  # The views inside the model, driven through their slots (packaging/shoot_views.cpp).
+  "$BIN/twb-shoot-views" "$run" "$HOME" >>"$HOME/gui.log" 2>&1 || { cat "$HOME/gui.log"; exit 1; }
+  for f in lens ablation attribution; do convert "$HOME/$f.png" -colors 256 "PNG8:$OUT/$f.png"; done'
 ls -l "$out"

@@ -14,10 +14,10 @@ QString shown(const std::string& token) {
     return t;
 }
 
-/// White to blue by probability (sqrt: small probabilities stay visible).
+/// White to a mid blue by probability (sqrt: small probabilities stay visible; dark text stays readable).
 QColor tint(double p) {
     const double v = std::sqrt(std::clamp(p, 0.0, 1.0));
-    return QColor::fromRgbF(1 - 0.80 * v, 1 - 0.55 * v, 1 - 0.20 * v);
+    return QColor::fromRgbF(1 - 0.55 * v, 1 - 0.35 * v, 1 - 0.08 * v);
 }
 }  // namespace
 
@@ -99,13 +99,16 @@ void LensGrid::paintEvent(QPaintEvent*) {
             const auto& top = m_lens.at(s, t).front();
             const QRect r = cellRect(s, t);
             p.fillRect(r, tint(top.prob));
-            p.setPen(top.prob > 0.45 ? Qt::white : Qt::black);
+            p.setPen(Qt::black);
             p.drawText(r.adjusted(2, 1, -2, -r.height() / 2), Qt::AlignCenter,
                        p.fontMetrics().elidedText(shown(top.text), Qt::ElideRight, kCellW - 6));
             p.drawText(r.adjusted(2, r.height() / 2, -2, -1), Qt::AlignCenter, QString::number(top.prob, 'f', 2));
             if (top.id == m_lens.final_ids[static_cast<size_t>(t)]) {  // already the model's final choice
-                p.setPen(QPen(QColor(230, 120, 0), 2));
-                p.drawRect(r.adjusted(1, 1, -1, -1));
+                const QPolygon corner({r.topRight(), r.topRight() + QPoint(-9, 0), r.topRight() + QPoint(0, 9)});
+                p.setPen(Qt::NoPen);
+                p.setBrush(QColor(230, 120, 0));
+                p.drawPolygon(corner);
+                p.setBrush(Qt::NoBrush);
             }
         }
     }

@@ -42,7 +42,7 @@ LogitLensView::LogitLensView(JobsService* jobs, QWidget* parent)
     m_info =
         new QLabel(tr("Each row is what the model would predict if it stopped there: the final norm and the "
                       "output layer applied to the residual stream after the embedding and after each block. "
-                      "The top row is the model's own prediction; an orange frame marks a cell that already "
+                      "The top row is the model's own prediction; an orange corner marks a cell that already "
                       "agrees with it. Hover a cell for its top tokens."));
     m_info->setWordWrap(true);
 

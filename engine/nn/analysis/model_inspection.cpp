@@ -52,29 +52,32 @@ LogitLens logit_lens_ids(GPT& model, const std::vector<int32_t>& idsIn, const to
     lens.positions = static_cast<int64_t>(lens.ids.size());
     const int64_t V = final_logits.size(-1);
     lens.top = static_cast<int>(std::min<int64_t>(top, V));
-    const auto final_ids = final_logits.argmax(-1).to(torch::kCPU);  // (T)
-    for (int64_t t = 0; t < lens.positions; ++t)
-        lens.final_ids.push_back(static_cast<int>(final_ids[t].item<int64_t>()));
+    const auto final_ids = final_logits.argmax(-1).to(torch::kCPU).contiguous();  // (T)
+    const int64_t* fi = final_ids.data_ptr<int64_t>();
+    lens.final_ids.assign(fi, fi + lens.positions);
     const auto choice = final_ids.to(device).unsqueeze(-1);  // (T, 1)
     for (int64_t s = 0; s < lens.stages; ++s) {
         // The last stage is the model's own output: the same residual through the same final norm and head.
         const auto logits = s + 1 == lens.stages ? final_logits : model->unembed(stream[s])[0];
         const auto probs = torch::softmax(logits.to(torch::kFloat32), -1);  // (T, V)
         const auto chosen = probs.gather(-1, choice);                       // (T, 1)
-        const auto rank = (probs > chosen).sum(-1).to(torch::kCPU);         // tokens more probable than the choice
+        // tokens more probable than the choice
+        const auto rank = (probs > chosen).sum(-1).to(torch::kCPU, torch::kInt64).contiguous();
         auto [pv, pi] = probs.topk(lens.top, -1);
         pv = pv.to(torch::kCPU).contiguous();
         pi = pi.to(torch::kCPU).contiguous();
         const auto chosenCpu = chosen.to(torch::kCPU).contiguous();
+        const float* v = pv.data_ptr<float>();
+        const int64_t* ix = pi.data_ptr<int64_t>();
         for (int64_t t = 0; t < lens.positions; ++t) {
             std::vector<TokenProb> cell;
             for (int64_t k = 0; k < lens.top; ++k) {
-                const int id = static_cast<int>(pi[t][k].item<int64_t>());
-                cell.push_back({id, text(id), pv[t][k].item<double>()});
+                const int id = static_cast<int>(ix[t * lens.top + k]);
+                cell.push_back({id, text(id), v[t * lens.top + k]});
             }
             lens.cells.push_back(std::move(cell));
-            lens.final_rank.push_back(static_cast<int>(rank[t].item<int64_t>()));
-            lens.final_prob.push_back(chosenCpu[t][0].item<double>());
+            lens.final_rank.push_back(static_cast<int>(rank.data_ptr<int64_t>()[t]));
+            lens.final_prob.push_back(chosenCpu.data_ptr<float>()[t]);
         }
     }
     return lens;
