@@ -27,10 +27,14 @@ struct Common {
         app.add_flag("--json", json, "Print the whole result as JSON instead of the table");
         app.add_option("--csv", csv, csvWhat)->type_name("FILE");
     }
-    /// Checks the output before the model loads, opens it, and refuses an encoder-decoder run.
-    void open(ModelSession& m) const {
+    /// Checks the output before the model loads.
+    void checkOutput() const {
         if (!csv.empty())
             check_output_file(csv, {run}, true);
+    }
+    /// Checks the output, opens the run, and refuses an encoder-decoder run.
+    void open(ModelSession& m) const {
+        checkOutput();
         if (is_encoder_decoder_run(run))
             throw InputError(run +
                              " is a translation (encoder-decoder) run; these views read language-model runs for "
@@ -74,19 +78,36 @@ std::string cell(const std::string& token, double p) {
 
 Action add_lens(CLI::App& app) {
     struct Opts : Common {
-        std::string prompt;
+        std::string prompt, target;
         int top = 5, last = 8;
     };
     auto o = std::make_shared<Opts>();
     o->add_to(app, "Write every stage, position and top token as CSV to FILE");
-    app.add_option("--prompt,-p", o->prompt, "Text to look through")->required();
+    app.add_option("--prompt,-p", o->prompt, "Text to look through (a translation run: the source sentence)")
+        ->required();
+    app.add_option("--target", o->target,
+                   "A translation run only: the target, teacher-forced (default: the model's greedy translation)");
     app.add_option("--top", o->top, "Tokens per cell in the JSON and CSV (default 5)")->check(CLI::Range(1, 100));
     app.add_option("--last", o->last, "The table shows the last N positions (default 8; --json and --csv all)")
         ->check(CLI::Range(1, 100000));
     return [o]() {
-        ModelSession m;
-        o->open(m);
-        const auto lens = m.logit_lens(o->prompt, o->top);
+        LogitLens lens;
+        int64_t step = 0;
+        o->checkOutput();
+        if (is_encoder_decoder_run(o->run)) {  // the decoder's layers, over <bos> + the target
+            Translator t;
+            t.open(o->run, o->checkpoint);
+            lens = t.logit_lens(o->prompt, o->target, o->top);
+            step = t.step();
+        } else {
+            if (!o->target.empty())
+                throw InputError("--target is for translation (encoder-decoder) runs; " + o->run +
+                                 " is a decoder LM: drop --target");
+            ModelSession m;
+            m.open(o->run, o->checkpoint);
+            lens = m.logit_lens(o->prompt, o->top);
+            step = m.step();
+        }
         o->write(lens_to_csv(lens), lens_to_json(lens));
         if (o->json)
             return 0;
@@ -94,9 +115,9 @@ Action add_lens(CLI::App& app) {
         std::printf(
             "logit lens at step %lld: each stage's most probable next token (and its probability); "
             "[r] is the rank there of the model's final choice\n%-10s",
-            static_cast<long long>(m.step()), "");
+            static_cast<long long>(step), "");
         for (int64_t p = first; p < lens.positions; ++p)
-            std::printf(" | %s", shown(lens.tokens[static_cast<size_t>(p)], 18).c_str());
+            std::printf(" | %s", shown(lens.tokens[static_cast<size_t>(p)], 19).c_str());
         std::printf("\n");
         for (int64_t s = 0; s < lens.stages; ++s) {
             std::printf("%-10s", LogitLens::stage_name(s).c_str());

@@ -7,6 +7,7 @@
 #include "nn/analysis/model_inspection.h"
 #include "nn/training/evaluator.h"
 #include "random_model.h"
+#include "seq2seq_reference.h"
 #include "test_util.h"
 #include "train_outcome.h"
 #include "twb/dataset.h"
@@ -143,6 +144,35 @@ private slots:
                     QCOMPARE(lens.at(s, t)[k].id, lens.at(0, t)[k].id);
                     QCOMPARE(lens.at(s, t)[k].prob, lens.at(0, t)[k].prob);
                 }
+    }
+
+    void decoderLensLastStageIsTheTranslationModelsOwnOutput() {
+        const RunConfig c = twbtest::tiny_seq2seq_config(2, Position::Sinusoidal);
+        torch::manual_seed(12);
+        nn::Seq2Seq m(c);
+        {
+            torch::NoGradGuard ng;
+            for (auto& [name, p] : m->named_weights())
+                p.normal_(name.find("ln_") != std::string::npos && name.find("weight") != std::string::npos ? 1.0 : 0.0,
+                          name.find("ln_") != std::string::npos ? 0.2 : 0.5);
+        }
+        const std::vector<int32_t> src{5, 6, 7, 8}, tgt{9, 4, 6};
+        const int64_t bos = 1, eos = 2;
+        const auto lens = nn::seq2seq_logit_lens(m, src, tgt, bos, eos, torch::kCPU, 3, token_name);
+        QCOMPARE(lens.stages, int64_t{3});     // the embedding and two decoder blocks
+        QCOMPARE(lens.positions, int64_t{4});  // <bos> + the target
+        QCOMPARE(lens.ids.front(), static_cast<int32_t>(bos));
+        torch::NoGradGuard ng;
+        const auto s = torch::tensor(std::vector<int64_t>{5, 6, 7, 8, eos}).unsqueeze(0);
+        const auto t = torch::tensor(std::vector<int64_t>{bos, 9, 4, 6}).unsqueeze(0);
+        const auto probs = torch::softmax(m->forward(s, torch::zeros_like(s, torch::kBool), t)[0], -1);
+        auto [pv, pi] = probs.topk(3, -1);
+        for (int64_t p = 0; p < lens.positions; ++p)
+            for (int k = 0; k < 3; ++k) {
+                QCOMPARE(lens.at(lens.stages - 1, p)[static_cast<size_t>(k)].id,
+                         static_cast<int>(pi[p][k].item<int64_t>()));
+                QCOMPARE(lens.at(lens.stages - 1, p)[static_cast<size_t>(k)].prob, pv[p][k].item<double>());
+            }
     }
 
     void gradientTimesInputAgreesWithFiniteDifferences() {

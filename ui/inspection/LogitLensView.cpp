@@ -2,6 +2,7 @@
 
 #include "twb/session.h"
 #include "twb/text.h"
+#include "twb/translation.h"
 #include "ui/inspection/LensGrid.h"
 #include "ui/jobs/JobsService.h"
 #include "ui/widgets/FigureFile.h"
@@ -18,7 +19,9 @@
 #include <QVBoxLayout>
 
 LogitLensView::LogitLensView(JobsService* jobs, QWidget* parent)
-    : PanelBase(jobs, parent), m_session(std::make_shared<twb::ModelSession>()) {
+    : PanelBase(jobs, parent),
+      m_session(std::make_shared<twb::ModelSession>()),
+      m_translator(std::make_shared<twb::Translator>()) {
     QSettings st;
     m_prompt = new QLineEdit(st.value("lens/prompt", "ROMEO: What is thy name").toString());
     m_prompt->setObjectName("lensPrompt");
@@ -39,11 +42,12 @@ LogitLensView::LogitLensView(JobsService* jobs, QWidget* parent)
     auto* scroll = new QScrollArea;
     scroll->setWidget(m_grid);
     scroll->setWidgetResizable(false);
-    m_info =
-        new QLabel(tr("Each row is what the model would predict if it stopped there: the final norm and the "
-                      "output layer applied to the residual stream after the embedding and after each block. "
-                      "The top row is the model's own prediction; an orange corner marks a cell that already "
-                      "agrees with it. Hover a cell for its top tokens."));
+    m_info = new QLabel(
+        tr("Each row is what the model would predict if it stopped there: the final norm and the "
+           "output layer applied to the residual stream after the embedding and after each block. "
+           "The top row is the model's own prediction; an orange corner marks a cell that already "
+           "agrees with it. Hover a cell for its top tokens. For a translation run, type a source sentence: the "
+           "lens looks through the decoder over the model's translation."));
     m_info->setWordWrap(true);
 
     auto* row = new QHBoxLayout;
@@ -94,8 +98,12 @@ void LogitLensView::show() {
         return showError(tr("No run to look into: train one in the Training panel or open a run folder."));
     clearError();
     setBusy(true);
-    auto work = [s = m_session, run = m_run.toStdString(), ck = m_checkpoint.toStdString(),
+    auto work = [s = m_session, tr = m_translator, run = m_run.toStdString(), ck = m_checkpoint.toStdString(),
                  prompt = m_prompt->text().toStdString(), top = m_top->value()](JobContext&) {
+        if (twb::is_encoder_decoder_run(run)) {  // the decoder's layers over the model's translation
+            tr->open(run, ck);
+            return tr->logit_lens(prompt, "", top);
+        }
         s->open(run, ck);
         return s->logit_lens(prompt, top);
     };

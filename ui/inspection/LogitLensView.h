@@ -1,7 +1,8 @@
 // The Attention panel's Logit lens page: for a prompt, what each stage of the model (the embedding, then
 // each block) already predicts at every position (LensGrid), computed as `twb lens` does
-// (ModelSession::logit_lens) in a job off the UI thread. Exports the figure (PNG/SVG) and the numbers
-// (CSV/JSON, the engine's lens formats).
+// (ModelSession::logit_lens) in a job off the UI thread. For a translation run the prompt is the source
+// sentence and the lens looks through the decoder over the model's translation (Translator::logit_lens). Exports the
+// figure (PNG/SVG) and the numbers (CSV/JSON, the engine's lens formats).
 #pragma once
 #include "ui/widgets/PanelBase.h"
 
@@ -10,7 +11,8 @@
 
 namespace twb {
 class ModelSession;
-}
+class Translator;
+}  // namespace twb
 class Job;
 class LensGrid;
 class QLabel;
@@ -52,6 +54,7 @@ private:
     LensGrid* m_grid;
     QLabel* m_info;
     QString m_run, m_checkpoint;
-    std::shared_ptr<twb::ModelSession> m_session;  // used by one job at a time
+    std::shared_ptr<twb::ModelSession> m_session;   // used by one job at a time
+    std::shared_ptr<twb::Translator> m_translator;  // an encoder-decoder run's decoder lens
     QPointer<Job> m_job;
 };

@@ -3,6 +3,7 @@
 // `twb translate` and `twb eval` on a translation run call. Public API; no torch.
 #pragma once
 #include "twb/bleu.h"
+#include "twb/inspection.h"
 
 #include <atomic>
 #include <cstdint>
@@ -109,6 +110,10 @@ public:
     /// and a target (teacher-forced), or the model's greedy translation when target is empty. InputError
     /// for an empty source, text the vocabulary cannot encode, or a pair longer than block_size.
     TranslationAttention attention(const std::string& source, const std::string& target = "");
+    /// The logit lens over the decoder (inspection.h): at every decoder input (<bos>, then the target's
+    /// tokens; the target given, or the model's greedy translation when empty), what each decoder stage
+    /// already predicts as the next target token.
+    LogitLens logit_lens(const std::string& source, const std::string& target = "", int top = 5);
 
 private:
     struct Impl;

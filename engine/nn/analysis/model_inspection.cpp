@@ -28,37 +28,20 @@ void check_ids(const GPT& model, const std::vector<int32_t>& ids, const char* wh
 }
 }  // namespace
 
-LogitLens logit_lens_ids(GPT& model, const std::vector<int32_t>& idsIn, const torch::Device& device, int top,
-                         const TokenText& text) {
-    if (idsIn.empty())
-        throw InputError("the prompt has no tokens; type a text to look through the layers");
-    if (top < 1)
-        throw InputError("the lens shows at least the top token (got top " + std::to_string(top) + ")");
-    check_ids(model, idsIn, "prompt");
-    const int64_t block = model->config().block_size;
-    LogitLens lens;
-    lens.ids = idsIn;
-    if (static_cast<int64_t>(lens.ids.size()) > block)
-        lens.ids.erase(lens.ids.begin(), lens.ids.end() - block);
-    for (int32_t id : lens.ids)
-        lens.tokens.push_back(text(id));
-    torch::NoGradGuard ng;
-    EvalMode em(model);
-    std::vector<torch::Tensor> stream;
-    ForwardOptions fo;
-    fo.residuals = &stream;
-    const auto final_logits = model->forward(id_tensor(lens.ids, device), fo)[0];  // (T, V)
+namespace {
+/// Fills lens (ids and tokens set) from the residual stream after each stage and the model's own logits
+/// (T, V), the stages unembedded by `unembed` (the last stage is the model's output, not recomputed).
+void fill_lens(LogitLens& lens, const std::vector<torch::Tensor>& stream, const torch::Tensor& final_logits,
+               const std::function<torch::Tensor(const torch::Tensor&)>& unembed, int top, const TokenText& text) {
     lens.stages = static_cast<int64_t>(stream.size());
     lens.positions = static_cast<int64_t>(lens.ids.size());
-    const int64_t V = final_logits.size(-1);
-    lens.top = static_cast<int>(std::min<int64_t>(top, V));
+    lens.top = static_cast<int>(std::min<int64_t>(top, final_logits.size(-1)));
     const auto final_ids = final_logits.argmax(-1).to(torch::kCPU).contiguous();  // (T)
     const int64_t* fi = final_ids.data_ptr<int64_t>();
     lens.final_ids.assign(fi, fi + lens.positions);
-    const auto choice = final_ids.to(device).unsqueeze(-1);  // (T, 1)
+    const auto choice = final_ids.to(final_logits.device()).unsqueeze(-1);  // (T, 1)
     for (int64_t s = 0; s < lens.stages; ++s) {
-        // The last stage is the model's own output: the same residual through the same final norm and head.
-        const auto logits = s + 1 == lens.stages ? final_logits : model->unembed(stream[s])[0];
+        const auto logits = s + 1 == lens.stages ? final_logits : unembed(stream[static_cast<size_t>(s)])[0];
         const auto probs = torch::softmax(logits.to(torch::kFloat32), -1);  // (T, V)
         const auto chosen = probs.gather(-1, choice);                       // (T, 1)
         // tokens more probable than the choice
@@ -80,6 +63,68 @@ LogitLens logit_lens_ids(GPT& model, const std::vector<int32_t>& idsIn, const to
             lens.final_prob.push_back(chosenCpu.data_ptr<float>()[t]);
         }
     }
+}
+
+void check_top(int top) {
+    if (top < 1)
+        throw InputError("the lens shows at least the top token (got top " + std::to_string(top) + ")");
+}
+}  // namespace
+
+LogitLens logit_lens_ids(GPT& model, const std::vector<int32_t>& idsIn, const torch::Device& device, int top,
+                         const TokenText& text) {
+    if (idsIn.empty())
+        throw InputError("the prompt has no tokens; type a text to look through the layers");
+    check_top(top);
+    check_ids(model, idsIn, "prompt");
+    const int64_t block = model->config().block_size;
+    LogitLens lens;
+    lens.ids = idsIn;
+    if (static_cast<int64_t>(lens.ids.size()) > block)
+        lens.ids.erase(lens.ids.begin(), lens.ids.end() - block);
+    for (int32_t id : lens.ids)
+        lens.tokens.push_back(text(id));
+    torch::NoGradGuard ng;
+    EvalMode em(model);
+    std::vector<torch::Tensor> stream;
+    ForwardOptions fo;
+    fo.residuals = &stream;
+    const auto final_logits = model->forward(id_tensor(lens.ids, device), fo)[0];  // (T, V)
+    fill_lens(
+        lens, stream, final_logits, [&](const torch::Tensor& x) { return model->unembed(x); }, top, text);
+    return lens;
+}
+
+LogitLens seq2seq_logit_lens(Seq2Seq& model, const std::vector<int32_t>& source, const std::vector<int32_t>& target,
+                             int64_t bos, int64_t eos, const torch::Device& device, int top, const TokenText& text) {
+    check_top(top);
+    const int64_t block = model->config().block_size;
+    if (source.empty())
+        throw InputError("the source sentence is empty; type one to look through the decoder's layers");
+    if (static_cast<int64_t>(source.size()) + 1 > block || static_cast<int64_t>(target.size()) + 1 > block)
+        throw InputError("the pair has " + std::to_string(source.size()) + " source and " +
+                         std::to_string(target.size()) + " target tokens; the model takes at most " +
+                         std::to_string(block - 1) + " per side: shorten the sentence");
+    torch::NoGradGuard ng;
+    const bool was = model->is_training();
+    model->eval();
+    std::vector<int64_t> s(source.begin(), source.end());
+    s.push_back(eos);
+    LogitLens lens;
+    lens.ids = {static_cast<int32_t>(bos)};
+    lens.ids.insert(lens.ids.end(), target.begin(), target.end());
+    for (int32_t id : lens.ids)
+        lens.tokens.push_back(text(id));
+    const auto src = torch::tensor(s, torch::kInt64).unsqueeze(0).to(device);
+    const auto srcPad = torch::zeros_like(src, torch::kBool);
+    std::vector<torch::Tensor> stream;
+    DecodeOptions opt;
+    opt.residuals = &stream;
+    const auto final_logits =
+        model->decode(id_tensor(lens.ids, device), model->project_memory(model->encode(src, srcPad)), srcPad, opt)[0];
+    fill_lens(
+        lens, stream, final_logits, [&](const torch::Tensor& x) { return model->unembed(x); }, top, text);
+    model->train(was);
     return lens;
 }
 

@@ -3,6 +3,7 @@
 // the tests call them on constructed models.
 #pragma once
 #include "nn/models/model.h"
+#include "nn/models/seq2seq_model.h"
 #include "twb/inspection.h"
 
 #include <functional>
@@ -17,6 +18,11 @@ using TokenText = std::function<std::string(int)>;
 /// residual stream after the embedding and after each block, in float32, without gradients.
 LogitLens logit_lens_ids(GPT& model, const std::vector<int32_t>& ids, const torch::Device& device, int top,
                          const TokenText& text);
+
+/// The logit lens over an encoder-decoder's decoder: the decoder inputs are <bos> + target, the source is
+/// encoded with its <eos>; stage 0 is the decoder's embedding, then each decoder block.
+LogitLens seq2seq_logit_lens(Seq2Seq& model, const std::vector<int32_t>& source, const std::vector<int32_t>& target,
+                             int64_t bos, int64_t eos, const torch::Device& device, int top, const TokenText& text);
 
 /// Attribution of target (the token after context, cropped to its last block_size tokens) to each context
 /// token: gradient x input over the token embedding rows, and the attention rollout of the last position.

@@ -128,16 +128,23 @@ torch::Tensor Seq2SeqImpl::decode(const torch::Tensor& tgt, const std::vector<Me
         opt.self_attention->assign(L, torch::Tensor());
     if (opt.cross_attention)
         opt.cross_attention->assign(L, torch::Tensor());
+    if (opt.residuals)
+        opt.residuals->assign(1, x);
     for (size_t i = 0; i < L; ++i) {
         ctx.cache = opt.cache ? &(*opt.cache)[i] : nullptr;
         ctx.weights_out = opt.self_attention ? &(*opt.self_attention)[i] : nullptr;
         x = decoder->h[i]->as<DecoderBlock>()->forward(x, ctx, kv[i], memoryPadding,
                                                        opt.cross_attention ? &(*opt.cross_attention)[i] : nullptr);
+        if (opt.residuals)
+            opt.residuals->push_back(x);
     }
     if (opt.last_only)
         x = x.narrow(1, T - 1, 1);
-    if (decoder->ln_f)
-        x = decoder->ln_f(x);
+    return unembed(x);
+}
+
+torch::Tensor Seq2SeqImpl::unembed(const torch::Tensor& residual) {
+    const auto x = decoder->ln_f ? decoder->ln_f(residual) : residual;
     if (lm_head)
         return linear(lm_head, x);
     return torch::matmul(x, wte->weight.t());

@@ -53,6 +53,8 @@ struct DecodeOptions {
     std::vector<torch::Tensor>* self_attention = nullptr;   // receives (B, H, T, T') per block
     std::vector<torch::Tensor>* cross_attention = nullptr;  // receives (B, H, T, S) per block
     bool last_only = false;                                 // logits for the last position only
+    std::vector<torch::Tensor>* residuals = nullptr;        // receives the decoder's residual stream (B, T, C):
+                                                            // after the embedding, then after each block
 };
 
 class Seq2SeqImpl : public torch::nn::Module {
@@ -68,6 +70,9 @@ public:
     /// tgt (B, T) decoder inputs (<bos> first) -> logits (B, T, V).
     torch::Tensor decode(const torch::Tensor& tgt, const std::vector<MemoryKV>& kv, const torch::Tensor& src_pad,
                          const DecodeOptions& opt = {});
+    /// The decoder's final norm and the output projection over a residual stream (B, T, C): what decode
+    /// does after the last block, and the logit lens after any block.
+    torch::Tensor unembed(const torch::Tensor& x);
     /// The whole pass: logits (B, T, V) of the next target token at every decoder input position.
     torch::Tensor forward(const torch::Tensor& src, const torch::Tensor& src_pad, const torch::Tensor& tgt,
                           const torch::Tensor& tgt_pad = {});
