@@ -274,10 +274,10 @@ private slots:
     }
 
     void divergenceNamesStepAndKeepsLastCheckpoint() {
-        // Two sane steps (a checkpoint at step 2), then a NaN injected into the optimiser state that the
-        // resumed run reads (exp_avg_sq = -1, whose square root is NaN): step 2's update turns every
-        // weight into NaN, so step 3's loss is NaN. The run must stop naming step 3 and the checkpoint
-        // of step 2, whose weights stay finite and load.
+        // Two sane steps (a checkpoint at step 2), then a first moment the resumed run reads that is finite
+        // but absurd (exp_avg = 1e30; resume refuses a NaN or negative state, so the damage must pass that
+        // check): step 2's update throws every weight out of range, so step 3's loss is not finite. The run
+        // must stop naming step 3 and the checkpoint of step 2, whose weights stay finite and load.
         auto c = config();
         c.max_iters = 2;
         c.eval_interval = 2;
@@ -285,8 +285,8 @@ private slots:
         twbtest::run_training(c, dir);
         const auto optFile = nn::find_checkpoint(dir, "last") / "optimizer.safetensors";
         auto opt = nn::load_safetensors(optFile);
-        QVERIFY(opt.tensors.count("exp_avg_sq"));
-        opt.tensors["exp_avg_sq"].fill_(-1.0);
+        QVERIFY(opt.tensors.count("exp_avg"));
+        opt.tensors["exp_avg"].fill_(1e30);
         nn::save_safetensors(optFile, {opt.tensors.begin(), opt.tensors.end()}, opt.metadata);
         c.max_iters = 10;
         try {

@@ -108,7 +108,7 @@ private slots:
     void attentionPanelHasTheEmbeddingsTab() {
         AttentionPanel a;
         a.setRun(m_run);
-        QCOMPARE(a.pages()->count(), 2);
+        QCOMPARE(a.pages()->count(), 4);  // Attention, Embeddings, Logit lens, Head ablation
         QCOMPARE(a.pages()->tabText(1), QString("Embeddings"));
         QCOMPARE(a.pages()->widget(1), static_cast<QWidget*>(a.embeddings()));
         QCOMPARE(a.embeddings()->picker()->run(), a.picker()->run());
