@@ -154,6 +154,10 @@ private slots:
         QCOMPARE(shown.rollout, ref.rollout);
         QVERIFY(p.attribution()->isVisibleTo(&p));
         QVERIFY(p.attribution()->html().contains("background"));
+        const QString json = m_ws.filePath("attribution.json");
+        QVERIFY(p.attribution()->exportNumbers(json));
+        QCOMPARE(QString::fromStdString(twb::read_file(json.toStdString())),
+                 QString::fromStdString(twb::attribution_to_json(ref)));
         p.generate();  // a new generation clears it
         QVERIFY(p.attribution()->result().ids.empty());
         waitIdle(&p);

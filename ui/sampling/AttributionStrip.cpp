@@ -1,12 +1,16 @@
 #include "ui/sampling/AttributionStrip.h"
 
 #include "twb/session.h"
+#include "twb/text.h"
 #include "ui/jobs/JobsService.h"
+#include "ui/widgets/FigureFile.h"
 #include "ui/widgets/TokenDisplay.h"
 
 #include <QComboBox>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSettings>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -26,12 +30,15 @@ AttributionStrip::AttributionStrip(JobsService* jobs, QWidget* parent)
            "raised it, red lowered it). Attention rollout: how much of the last position's "
            "attention, through every layer, reaches each token."));
     m_measure->setCurrentIndex(QSettings().value("sampling/attributionMeasure", 0).toInt());
+    m_export = new QPushButton(tr("Export…"));
+    m_export->setToolTip(tr("The strip as a picture (PNG/SVG) or its numbers (CSV/JSON)"));
     m_view = new QTextBrowser;
     m_view->setObjectName("attribution");
     m_view->setMaximumHeight(90);
     auto* top = new QHBoxLayout;
     top->addWidget(m_title, 1);
     top->addWidget(m_measure);
+    top->addWidget(m_export);
     auto* col = new QVBoxLayout(this);
     col->setContentsMargins(0, 0, 0, 0);
     col->addLayout(top);
@@ -40,7 +47,33 @@ AttributionStrip::AttributionStrip(JobsService* jobs, QWidget* parent)
         QSettings().setValue("sampling/attributionMeasure", i);
         render();
     });
+    connect(m_export, &QPushButton::clicked, this, &AttributionStrip::exportAsked);
     hide();
+}
+
+bool AttributionStrip::exportNumbers(const QString& path) const {
+    if (m_result.ids.empty())
+        return false;
+    try {
+        twb::write_file_atomic(path.toStdString(), path.endsWith(".json", Qt::CaseInsensitive)
+                                                       ? twb::attribution_to_json(m_result)
+                                                       : twb::attribution_to_csv(m_result));
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+void AttributionStrip::exportAsked() {
+    if (m_result.ids.empty())
+        return;
+    const QString f = QFileDialog::getSaveFileName(this, tr("Export the attribution"), QString(),
+                                                   tr("CSV (*.csv);;JSON (*.json);;PNG image (*.png);;SVG (*.svg)"));
+    if (f.isEmpty())
+        return;
+    const bool picture = f.endsWith(".png", Qt::CaseInsensitive) || f.endsWith(".svg", Qt::CaseInsensitive);
+    if (!(picture ? saveFigure(m_view, f) : exportNumbers(f)))
+        emit failed(tr("Cannot write %1: check the folder exists and is writable.").arg(f));
 }
 
 void AttributionStrip::setMeasure(int index) {

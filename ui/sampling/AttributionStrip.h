@@ -16,6 +16,7 @@ class Job;
 class JobsService;
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QTextBrowser;
 
 class AttributionStrip : public QWidget {
@@ -29,6 +30,9 @@ public:
     const twb::TokenAttribution& result() const { return m_result; }
     /// 0: gradient x input, 1: attention rollout.
     void setMeasure(int index);
+    /// Writes the attribution shown: .json, else CSV (the engine's formats, as `twb attribute`). False when
+    /// there is nothing or the file cannot be written.
+    bool exportNumbers(const QString& path) const;
     QString html() const;
 
 signals:
@@ -37,10 +41,12 @@ signals:
 
 private:
     void render();
+    void exportAsked();
 
     JobsService* m_jobs;
     QLabel* m_title;
     QComboBox* m_measure;
+    QPushButton* m_export;
     QTextBrowser* m_view;
     twb::TokenAttribution m_result;
     std::shared_ptr<twb::ModelSession> m_session;  // used by one job at a time

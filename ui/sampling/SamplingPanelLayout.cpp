@@ -136,6 +136,7 @@ QWidget* SamplingPanel::buildGenerateTab() {
                                    tr("Click a generated token to see the alternatives the model weighed there."));
     m_output->setSamples(&m_out.samples);
     m_attribution = new AttributionStrip(jobs());
+    connect(m_attribution, &AttributionStrip::failed, this, &SamplingPanel::statusMessage);
     auto* output = new QWidget;
     auto* outputCol = new QVBoxLayout(output);
     outputCol->setContentsMargins(0, 0, 0, 0);
