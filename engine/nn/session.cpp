@@ -93,9 +93,6 @@ const RunConfig& ModelSession::config() const {
 }
 
 namespace {
-LoadedModel& need(ModelSession::Impl& d) {
-    return d.need();
-}
 
 /// Whether scoring in `precision` runs under bf16 autocast: auto follows the run's own dtype here.
 bool scoring_bf16(const LoadedModel& m, DType precision) {
@@ -104,21 +101,21 @@ bool scoring_bf16(const LoadedModel& m, DType precision) {
 }  // namespace
 
 std::vector<int32_t> ModelSession::encode(const std::string& prompt) const {
-    return encode_prompt(need(*d), prompt);
+    return encode_prompt(d->need(), prompt);
 }
 std::string ModelSession::decode(const std::vector<int32_t>& ids) const {
-    return need(*d).tokenizer->decode(ids);
+    return d->need().tokenizer->decode(ids);
 }
 std::string ModelSession::token_text(int id) const {
-    return need(*d).tokenizer->token_text(id);
+    return d->need().tokenizer->token_text(id);
 }
 int ModelSession::vocab_size() const {
-    return need(*d).tokenizer->vocab_size();
+    return d->need().tokenizer->vocab_size();
 }
 
 SampleResult ModelSession::generate(const std::vector<int32_t>& prompt, const SamplingOptions& opt,
                                     const TokenCallback& on_token, const std::atomic<bool>* cancel) {
-    auto& m = need(*d);
+    auto& m = d->need();
     opt.validate();
     if (prompt.empty())
         throw InputError("the prompt has no tokens");
@@ -149,15 +146,15 @@ SampleResult ModelSession::generate(const std::vector<int32_t>& prompt, const Sa
 }
 
 std::string ModelSession::decode_path(const SamplingOptions& opt) const {
-    return decode_choice(need(*d), opt.decode_weights).text;
+    return decode_choice(d->need(), opt.decode_weights).text;
 }
 
 AttentionCapture ModelSession::attention(const std::string& text, int top) {
-    return capture_attention(need(*d), text, top);
+    return capture_attention(d->need(), text, top);
 }
 
 PositionTable ModelSession::positions(int64_t maxRows) const {
-    const auto& m = need(*d);
+    const auto& m = d->need();
     torch::NoGradGuard ng;
     const auto& c = m.config;
     PositionTable t;
@@ -184,7 +181,7 @@ PositionTable ModelSession::positions(int64_t maxRows) const {
 }
 
 EvalResult ModelSession::evaluate(const EvalOptions& opt) {
-    auto& m = need(*d);
+    auto& m = d->need();
     if (opt.split != "val" && opt.split != "train")
         throw ConfigError("split must be val or train (got '" + opt.split + "')");
     if (opt.batch_size < 1)
@@ -232,7 +229,7 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
 }
 
 std::vector<double> ModelSession::log_probs(const std::vector<int32_t>& ids, size_t from) {
-    auto& m = need(*d);
+    auto& m = d->need();
     for (int32_t id : ids)
         if (id < 0 || id >= m.config.vocab_size)
             throw InputError("token id " + std::to_string(id) + " is outside this model's vocabulary");
@@ -244,7 +241,7 @@ void ModelSession::set_scoring_precision(DType precision) {
 }
 
 std::string ModelSession::scoring_precision() const {
-    return scoring_bf16(need(*d), d->scoring) ? "bfloat16" : "float32";
+    return scoring_bf16(d->need(), d->scoring) ? "bfloat16" : "float32";
 }
 
 EvalResult ModelSession::score_text(const std::string& text) {
@@ -273,7 +270,7 @@ EvalResult ModelSession::score_text(const std::string& text) {
     r.bits_per_char = sm.bits_per_char;
     r.precision = scoring_precision();
     // A text of words the vocabulary lacks is scored as <unk>s: the figures say little about the model.
-    if (const int unk = need(*d).tokenizer->unk_id(); unk >= 0) {
+    if (const int unk = d->need().tokenizer->unk_id(); unk >= 0) {
         const auto n = static_cast<int64_t>(std::count(ids.begin(), ids.end(), unk));
         if (2 * n > static_cast<int64_t>(ids.size()))
             r.warnings.push_back(std::to_string(100 * n / static_cast<int64_t>(ids.size())) +
@@ -345,7 +342,7 @@ const torch::Tensor& wte_of(const LoadedModel& m) {
 }  // namespace
 
 NeighbourResult ModelSession::nearest_tokens(const std::string& text, int k) const {
-    const auto& m = need(*d);
+    const auto& m = d->need();
     if (k < 1)
         throw InputError("the number of neighbours must be at least 1 (got " + std::to_string(k) + ")");
     NeighbourResult r;
@@ -367,7 +364,7 @@ NeighbourResult ModelSession::nearest_tokens(const std::string& text, int k) con
 }
 
 SimilarityResult ModelSession::similarity(const std::string& a, const std::string& b) const {
-    const auto& m = need(*d);
+    const auto& m = d->need();
     SimilarityResult r;
     r.a_ids = embedding_query(m, a, "first text");
     r.b_ids = embedding_query(m, b, "second text");
@@ -376,7 +373,7 @@ SimilarityResult ModelSession::similarity(const std::string& a, const std::strin
 }
 
 EmbeddingMap ModelSession::embedding_map(int n) const {
-    const auto& m = need(*d);
+    const auto& m = d->need();
     const int vocab = static_cast<int>(wte_of(m).size(0));
     if (n < 2)
         throw InputError("the map needs at least 2 tokens (got " + std::to_string(n) + ")");

@@ -2,6 +2,7 @@
 #include "nn/analysis/model_inspection.h"
 
 #include "nn/analysis/attention_capture.h"
+#include "nn/decoding/seq2seq_source.h"
 #include "twb/attention.h"
 #include "twb/errors.h"
 
@@ -98,13 +99,7 @@ LogitLens logit_lens_ids(GPT& model, const std::vector<int32_t>& idsIn, const to
 LogitLens seq2seq_logit_lens(Seq2Seq& model, const std::vector<int32_t>& source, const std::vector<int32_t>& target,
                              int64_t bos, int64_t eos, const torch::Device& device, int top, const TokenText& text) {
     check_top(top);
-    const int64_t block = model->config().block_size;
-    if (source.empty())
-        throw InputError("the source sentence is empty; type one to look through the decoder's layers");
-    if (static_cast<int64_t>(source.size()) + 1 > block || static_cast<int64_t>(target.size()) + 1 > block)
-        throw InputError("the pair has " + std::to_string(source.size()) + " source and " +
-                         std::to_string(target.size()) + " target tokens; the model takes at most " +
-                         std::to_string(block - 1) + " per side: shorten the sentence");
+    check_view_pair(model->config(), source.size(), target.size(), "to look through the decoder's layers");
     torch::NoGradGuard ng;
     const bool was = model->is_training();
     model->eval();

@@ -1,5 +1,6 @@
 // The encoder-decoder's attention capture (seq2seq_attention.h).
 #include "nn/analysis/seq2seq_attention.h"
+#include "nn/decoding/seq2seq_source.h"
 
 #include "twb/errors.h"
 
@@ -21,14 +22,7 @@ void fill(AttentionCapture& cap, AttentionKind kind, const std::vector<torch::Te
 TranslationAttention capture_seq2seq_attention(Seq2Seq& model, const std::vector<int32_t>& source,
                                                const std::vector<int32_t>& target, int64_t bos, int64_t eos,
                                                const torch::Device& device) {
-    const int64_t block = model->config().block_size;
-    if (source.empty())
-        throw InputError("the source sentence is empty; type one to see its attention");
-    if (static_cast<int64_t>(source.size()) + 1 > block || static_cast<int64_t>(target.size()) + 1 > block)
-        throw InputError("the pair has " + std::to_string(source.size()) + " source and " +
-                         std::to_string(target.size()) + " target tokens; the model takes at most " +
-                         std::to_string(block - 1) + " per side (block_size " + std::to_string(block) +
-                         " with <bos>/<eos>): shorten the sentence");
+    check_view_pair(model->config(), source.size(), target.size(), "to see its attention");
     torch::NoGradGuard ng;
     const bool was = model->is_training();
     model->eval();

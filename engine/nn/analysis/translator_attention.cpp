@@ -9,28 +9,39 @@
 
 namespace twb {
 
-TranslationAttention Translator::attention(const std::string& source, const std::string& target) {
-    if (!d->model)
-        throw InputError("no translation run is open");
+Translator::Impl::ViewPair Translator::Impl::view_pair(const std::string& source, const std::string& target,
+                                                       const std::string& what_for) {
     for (const auto* s : {&source, &target})
         if (find_invalid_utf8(*s) != std::string::npos)
             throw InputError("the text is not valid UTF-8");
-    const auto src = d->source_tok().encode(source);  // InputError naming characters the vocabulary lacks
-    if (src.empty())
-        throw InputError("the source sentence is empty; type one to see its attention");
-    const int64_t bos = d->tok->bos_id(), eos = d->tok->eos_id();
-    std::vector<int32_t> tgt;
-    const bool fromModel = target.empty();
-    if (fromModel) {
-        if (static_cast<int64_t>(src.size()) + 1 > d->cfg.block_size)
-            throw InputError("the source has " + std::to_string(src.size()) + " tokens; the model takes at most " +
-                             std::to_string(d->cfg.block_size - 1) + ": shorten the sentence");
-        tgt = nn::greedy_translate(d->model, {src}, bos, eos, d->tok->pad_id(), 1.5, 10, d->device, 1, true).at(0);
-        if (static_cast<int64_t>(tgt.size()) + 1 > d->cfg.block_size)
-            tgt.resize(static_cast<size_t>(d->cfg.block_size - 1));
-    } else {
-        tgt = d->tok->encode(target);
+    ViewPair p;
+    p.source = source_tok().encode(source);  // InputError naming characters the vocabulary lacks
+    if (p.source.empty())
+        throw InputError("the source sentence is empty; type one " + what_for);
+    p.target_from_model = target.empty();
+    if (!p.target_from_model) {
+        p.target = tok->encode(target);
+        return p;
     }
+    if (static_cast<int64_t>(p.source.size()) + 1 > cfg.block_size)
+        throw InputError("the source has " + std::to_string(p.source.size()) + " tokens; the model takes at most " +
+                         std::to_string(cfg.block_size - 1) + ": shorten the sentence");
+    p.target =
+        nn::greedy_translate(model, {p.source}, tok->bos_id(), tok->eos_id(), tok->pad_id(), 1.5, 10, device, 1, true)
+            .at(0);
+    if (static_cast<int64_t>(p.target.size()) + 1 > cfg.block_size)
+        p.target.resize(static_cast<size_t>(cfg.block_size - 1));
+    return p;
+}
+
+TranslationAttention Translator::attention(const std::string& source, const std::string& target) {
+    if (!d->model)
+        throw InputError("no translation run is open");
+    const auto pair = d->view_pair(source, target, "to see its attention");
+    const auto& src = pair.source;
+    const auto& tgt = pair.target;
+    const bool fromModel = pair.target_from_model;
+    const int64_t bos = d->tok->bos_id(), eos = d->tok->eos_id();
     TranslationAttention a = nn::capture_seq2seq_attention(d->model, src, tgt, bos, eos, d->device);
     a.source = source;
     a.target = fromModel ? d->tok->decode(tgt) : target;

@@ -1,5 +1,6 @@
 // Encoder-decoder decoding.
 #include "nn/decoding/seq2seq_source.h"
+#include "twb/errors.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +30,16 @@ std::pair<torch::Tensor, torch::Tensor> source_batch(const std::vector<std::vect
     return {ids, isPad};
 }
 }  // namespace
+
+void check_view_pair(const RunConfig& c, size_t source, size_t target, const std::string& what_for) {
+    const int64_t block = c.block_size;
+    if (source == 0)
+        throw InputError("the source sentence is empty; type one " + what_for);
+    if (static_cast<int64_t>(source) + 1 > block || static_cast<int64_t>(target) + 1 > block)
+        throw InputError("the pair has " + std::to_string(source) + " source and " + std::to_string(target) +
+                         " target tokens; the model takes at most " + std::to_string(block - 1) +
+                         " per side (block_size " + std::to_string(block) + " with <bos>/<eos>): shorten the sentence");
+}
 
 int64_t max_target_length(const RunConfig& c, size_t n, double ratio, int extra) {
     const auto want = static_cast<int64_t>(std::ceil(ratio * static_cast<double>(n))) + extra;

@@ -44,4 +44,8 @@ std::vector<std::vector<int32_t>> greedy_translate(Seq2Seq& model, const std::ve
 /// The longest translation allowed for a source of n tokens.
 int64_t max_target_length(const RunConfig& c, size_t n, double ratio, int extra);
 
+/// Refuses a pair the viewers cannot run teacher-forced (attention capture, the decoder's logit lens): an
+/// empty source (InputError saying to type one `what_for`), or a side longer than block_size - 1 tokens.
+void check_view_pair(const RunConfig& c, size_t source, size_t target, const std::string& what_for);
+
 }  // namespace twb::nn

@@ -1,5 +1,6 @@
 // Translator's state (translation.h), shared by its two source files: translator.cpp (open, translate,
-// evaluate) and translator_attention.cpp (the attention viewer's capture).
+// evaluate), translator_attention.cpp (the attention viewer's capture, view_pair) and
+// translator_inspection.cpp (the decoder's logit lens).
 #pragma once
 #include "core/tokenizers/tokenizer.h"
 #include "nn/models/seq2seq_model.h"
@@ -22,6 +23,15 @@ struct Translator::Impl {
     torch::Device device{torch::kCPU};
     std::string checkpoint;
     int64_t step = 0;
+
+    /// A source sentence and a target as the viewers run them (attention, the decoder's logit lens): the
+    /// source encoded, the target encoded, or the model's greedy translation (cut to block_size - 1) when
+    /// empty. InputError for invalid UTF-8, characters the vocabulary lacks, an empty or too long source.
+    struct ViewPair {
+        std::vector<int32_t> source, target;
+        bool target_from_model = false;
+    };
+    ViewPair view_pair(const std::string& source, const std::string& target, const std::string& what_for);
 };
 
 }  // namespace twb
