@@ -1,4 +1,5 @@
 #include "ui/inspection/LensGrid.h"
+#include "ui/widgets/TokenDisplay.h"
 
 #include <QHelpEvent>
 #include <QPainter>
@@ -9,9 +10,7 @@ namespace {
 constexpr int kRowLabel = 78, kHeader = 22, kCellW = 58, kCellH = 30;
 
 QString shown(const std::string& token) {
-    QString t = QString::fromUtf8(token.data(), static_cast<qsizetype>(token.size()));
-    t.replace(' ', QChar(0x00B7)).replace('\n', QChar(0x21B5)).replace('\t', QChar(0x2192));
-    return t;
+    return visibleToken(QString::fromUtf8(token.data(), static_cast<qsizetype>(token.size())));
 }
 
 /// White to a mid blue by probability (sqrt: small probabilities stay visible; dark text stays readable).

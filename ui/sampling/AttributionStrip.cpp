@@ -18,7 +18,7 @@
 #include <cmath>
 
 AttributionStrip::AttributionStrip(JobsService* jobs, QWidget* parent)
-    : QWidget(parent), m_jobs(jobs), m_session(std::make_shared<twb::ModelSession>()) {
+    : QWidget(parent), m_jobs(jobs), m_model(std::make_shared<Model>()) {
     setObjectName("attributionStrip");
     m_title = new QLabel;
     m_title->setWordWrap(true);
@@ -95,10 +95,11 @@ void AttributionStrip::attribute(const QString& run, const QString& checkpoint, 
     const quint64 request = ++m_request;
     show();
     m_title->setText(tr("Where the token came from: computing…"));
-    auto work = [s = m_session, run = run.toStdString(), ck = checkpoint.isEmpty() ? "best" : checkpoint.toStdString(),
+    auto work = [m = m_model, run = run.toStdString(), ck = checkpoint.isEmpty() ? "best" : checkpoint.toStdString(),
                  context, target](JobContext&) {
-        s->open(run, ck);
-        return s->attribute(context, target);
+        std::lock_guard<std::mutex> hold(m->lock);
+        m->session.open(run, ck);
+        return m->session.attribute(context, target);
     };
     m_job = m_jobs->run(
         QString(), work, this,

@@ -4,14 +4,13 @@
 // The figures come from ModelSession::attribute (as `twb attribute`), computed in a job off the UI thread.
 #pragma once
 #include "twb/inspection.h"
+#include "twb/session.h"
 
 #include <QPointer>
 #include <QWidget>
 #include <memory>
+#include <mutex>
 
-namespace twb {
-class ModelSession;
-}
 class Job;
 class JobsService;
 class QComboBox;
@@ -49,7 +48,12 @@ private:
     QPushButton* m_export;
     QTextBrowser* m_view;
     twb::TokenAttribution m_result;
-    std::shared_ptr<twb::ModelSession> m_session;  // used by one job at a time
+    // One model for the strip's jobs; a click while a job runs starts another, so they take turns on it.
+    struct Model {
+        std::mutex lock;
+        twb::ModelSession session;
+    };
+    std::shared_ptr<Model> m_model;
     QPointer<Job> m_job;
     quint64 m_request = 0;  // the newest click; an older answer is dropped
 };
