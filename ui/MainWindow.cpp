@@ -1,5 +1,6 @@
 #include "ui/MainWindow.h"
 
+#include "twb/devices.h"
 #include "twb/doctor.h"
 #include "twb/run_folder.h"
 #include "twb/run_info.h"
@@ -119,8 +120,10 @@ void MainWindow::buildStatusBar() {
     auto doctor = [](JobContext&) { return twb::run_doctor(0, true); };
     m_jobs->run(QString(), doctor, this, [this](const twb::DoctorReport& r) {
         m_doctorText = QString::fromStdString(twb::format_doctor(r));
+        // A GPU by its name and memory ("cuda:0 (NVIDIA H200, 139.8 GiB)"); the CPU's model is in the tooltip.
+        const std::string device = r.device.rfind("cuda", 0) == 0 ? twb::describe_device(r.device) : r.device;
         m_runtime->setText(tr("%1 · %2 threads · %3 · %4")
-                               .arg(QString::fromStdString(r.device))
+                               .arg(QString::fromStdString(device))
                                .arg(r.threads)
                                .arg(QString::fromStdString(r.precision))
                                .arg(r.reference_blas ? tr("reference BLAS (slow!)")

@@ -118,16 +118,22 @@ Action add_train(CLI::App& app) {
             std::printf(
                 "run %s: %.2fM parameters, %d threads, %s, %s (%s), train %llu / val %llu tokens, from step "
                 "%lld\n",
-                s.run_dir.c_str(), static_cast<double>(s.parameters) / 1e6, s.threads, s.device.c_str(),
-                s.dtype.c_str(), s.dtype_reason.c_str(), static_cast<unsigned long long>(s.train_tokens),
-                static_cast<unsigned long long>(s.val_tokens), static_cast<long long>(s.start_step));
+                s.run_dir.c_str(), static_cast<double>(s.parameters) / 1e6, s.threads,
+                (s.device_name.empty() ? s.device : s.device_name).c_str(), s.dtype.c_str(), s.dtype_reason.c_str(),
+                static_cast<unsigned long long>(s.train_tokens), static_cast<unsigned long long>(s.val_tokens),
+                static_cast<long long>(s.start_step));
             std::fflush(stdout);
         };
         cb.on_step = [&](const StepReport& r) {
-            if (!o->quiet && lead)
-                std::printf("step %6lld/%lld | loss %.4f | lr %.2e | %.1f ms/step | %.0f tok/s | %.1f s\n",
+            if (!o->quiet && lead) {
+                std::printf("step %6lld/%lld | loss %.4f | lr %.2e | %.1f ms/step | %.0f tok/s | %.1f s",
                             static_cast<long long>(r.step), static_cast<long long>(r.max_iters), r.loss, r.lr,
                             r.ms_per_step, r.tokens_per_s, r.elapsed_s);
+                if (r.device_memory_total > 0)  // a CUDA run: the device's memory in use
+                    std::printf(" | GPU %.1f/%.1f GiB", static_cast<double>(r.device_memory_used) / (1 << 30),
+                                static_cast<double>(r.device_memory_total) / (1 << 30));
+                std::printf("\n");
+            }
             if (!o->quiet && lead && r.comm_ms_per_step > 0)
                 std::printf("           all-reduce %.2f ms/step (%.0f%% of the step)\n", r.comm_ms_per_step,
                             100.0 * r.comm_ms_per_step / r.ms_per_step);

@@ -77,6 +77,9 @@ private:
     /// A path field with a Browse button (files; a run folder may be typed); "" = unset. Names a
     /// problem when the path does not exist.
     void addPath(QFormLayout* f, const twb::ConfigOption& o);
+    /// The device chooser: auto, the CPU by name, each CUDA device the driver sees with its name and
+    /// memory; a value from elsewhere ("cuda", "cuda:3") is kept as an item of its own.
+    void addDevice(QFormLayout* f, const twb::ConfigOption& o);
     /// Text in the engine's words with each key the form shows replaced by its label.
     static QString inFormWords(QString text);
 

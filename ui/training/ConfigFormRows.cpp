@@ -1,5 +1,7 @@
 #include "ui/training/ConfigForm.h"
 
+#include "twb/devices.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -77,7 +79,7 @@ void ConfigForm::addOption(QFormLayout* f, const twb::ConfigOption& o) {
         case T::Bool:
             return addBool(f, o);
         case T::Text:
-            return addPath(f, o);
+            return o.key == "device" ? addDevice(f, o) : addPath(f, o);
         case T::Choice:
             return addChoice(f, o);
     }
@@ -183,6 +185,31 @@ void ConfigForm::addChoice(QFormLayout* f, const twb::ConfigOption& o) {
     field.read = [w, &o](twb::RunConfig& c) { o.read(c, w->currentData().toString().toStdString(), "form"); };
     field.write = [w, &o](const twb::RunConfig& c) {
         w->setCurrentIndex(w->findData(QString::fromStdString(o.value(c).get<std::string>())));
+    };
+}
+
+void ConfigForm::addDevice(QFormLayout* f, const twb::ConfigOption& o) {
+    auto* w = new QComboBox;
+    for (const auto& d : twb::compute_devices()) {
+        const QString spelling = QString::fromStdString(d.spelling), name = QString::fromStdString(d.name);
+        QString text = d.spelling == "auto"  ? tr("Automatic (a CUDA GPU if one is usable, else the CPU)")
+                       : d.spelling == "cpu" ? tr("CPU")
+                                             : spelling;
+        if (!name.isEmpty())
+            text += " — " + name;
+        if (d.memory > 0)
+            text += tr(", %1 GiB").arg(double(d.memory) / (1024.0 * 1024.0 * 1024.0), 0, 'f', 1);
+        w->addItem(text, spelling);
+    }
+    Field& field = addRow(f, o, w);
+    connect(w, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    field.read = [w, &o](twb::RunConfig& c) { o.read(c, w->currentData().toString().toStdString(), "form"); };
+    field.write = [w, &o](const twb::RunConfig& c) {
+        const QString value = QString::fromStdString(o.value(c).get<std::string>());
+        if (w->findData(value) < 0)  // a config from another machine: keep its device, say it is not here
+            w->addItem(value == "cuda" ? tr("cuda (the first CUDA GPU)") : tr("%1 (not on this machine)").arg(value),
+                       value);
+        w->setCurrentIndex(w->findData(value));
     };
 }
 

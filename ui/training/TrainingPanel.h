@@ -135,6 +135,8 @@ private:
     void onDatasetChanged();
     void showIdleStatus();
     QString pausedText() const;
+    /// " · GPU memory 12.3 / 139.8 GiB" for a step of a CUDA run; "" on the CPU.
+    static QString deviceMemoryText(const twb::StepReport& r);
     void forgetUnstartedRun();
     void updateMoreRow();
     /// "name (folder)" for the header, or the folder alone for an unnamed run; HTML.

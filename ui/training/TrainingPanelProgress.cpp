@@ -39,7 +39,8 @@ void TrainingPanel::onStarted(const twb::TrainStartInfo& i) {
     m_status->setText(tr("Training %1 parameters on %2 thread(s), %3, %4")
                           .arg(QLocale().toString(static_cast<qlonglong>(i.parameters)))
                           .arg(i.threads)
-                          .arg(QString::fromStdString(i.device), QString::fromStdString(i.dtype)));
+                          .arg(QString::fromStdString(i.device_name.empty() ? i.device : i.device_name),
+                               QString::fromStdString(i.dtype)));
     m_status->setToolTip(
         tr("Precision %1: %2").arg(QString::fromStdString(i.dtype), QString::fromStdString(i.dtype_reason)));
     Workspace::addRecentRun(m_runDir);  // only now does the run folder exist
@@ -64,7 +65,17 @@ void TrainingPanel::onStep(const twb::StepReport& r) {
                           .arg(QLocale().toString(r.tokens_per_s, 'f', 0))
                           .arg(r.ms_per_step, 0, 'f', 1)
                           .arg(formatDuration(std::max(0.0, r.elapsed_s - m_pausedSeconds)))
-                          .arg(formatDuration(eta)));
+                          .arg(formatDuration(eta)) +
+                      deviceMemoryText(r));
+}
+
+QString TrainingPanel::deviceMemoryText(const twb::StepReport& r) {
+    if (r.device_memory_total == 0)
+        return {};
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    return tr(" · GPU memory %1 / %2 GiB")
+        .arg(double(r.device_memory_used) / gib, 0, 'f', 1)
+        .arg(double(r.device_memory_total) / gib, 0, 'f', 1);
 }
 
 void TrainingPanel::onEvaluated(const twb::EvalReport& e) {

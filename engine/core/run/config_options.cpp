@@ -361,7 +361,10 @@ const std::vector<ConfigOption>& table() {
         // --- runtime ---
         TWB_KEY(seed).in(Runtime, "Seed").help("Random seed"),
         TWB_KEY(threads).in(Runtime, "Threads").between(0, 1024).zero("all cores").help("Intra-op CPU threads"),
-        TWB_KEY(device).in(Runtime).suggest({"auto", "cpu", "cuda"}).help("auto, cpu, cuda or cuda:N"),
+        TWB_KEY(device)
+            .in(Runtime, "Device")
+            .suggest({"auto", "cpu", "cuda"})
+            .help("auto (a CUDA GPU where this build can use one, else the CPU), cpu, cuda or cuda:N"),
         TWB_KEY(dtype)
             .in(Runtime, "Precision")
             .help("auto: bf16 mixed precision where the hardware does bf16 natively; float32; bfloat16: autocast "

@@ -19,6 +19,18 @@ struct CudaDeviceInfo {
 /// The driver's answer for device `index` (as CUDA_VISIBLE_DEVICES numbers them).
 CudaDeviceInfo cuda_device_info(int index);
 
+/// How many devices the driver sees (0 without a driver, or when it does not start).
+int cuda_device_count();
+
+/// Device memory in use, device-wide as nvidia-smi counts it (this process's tensors, its caching
+/// allocator's reserve, the CUDA context, and other processes), through the device's primary context:
+/// the one libtorch uses, so asking costs no new context once a run is on the device.
+struct CudaMemory {
+    bool ok = false;
+    uint64_t used = 0, total = 0;  // bytes
+};
+CudaMemory cuda_memory(int index);
+
 /// bf16 autocast pays on compute capability 8.0 (Ampere) and later, as nanoGPT decides.
 inline bool cuda_does_bf16(const CudaDeviceInfo& d) {
     return d.ok && d.major >= 8;

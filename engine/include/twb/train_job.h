@@ -21,6 +21,7 @@ struct TrainStartInfo {
     int64_t start_step = 0;
     int threads = 0;
     std::string device;
+    std::string device_name;   // the device in words: "cuda:0 (NVIDIA H200, 139.8 GiB)", "cpu (AMD EPYC 7B13)"
     std::string dtype;         // the precision in force: float32 or bfloat16 (what auto chose)
     std::string dtype_reason;  // why: "auto: the CPU has avx512_bf16", "asked for"
     std::string run_dir;
@@ -42,6 +43,8 @@ struct StepReport {
     double comm_ms_per_step = 0;  // multi-process runs: time in the gradient all-reduce, mean per step
     std::string dtype;            // the precision in force: float32 or bfloat16
     double epoch = NAN;           // encoder-decoder: passes over the training pairs so far
+    uint64_t device_memory_used = 0;   // a CUDA run: device memory in use (device-wide), bytes; 0 on the CPU
+    uint64_t device_memory_total = 0;  // and the device's total; 0 when not known
 };
 
 struct EvalReport {

@@ -8,6 +8,7 @@
 #include "nn/training/evaluator.h"
 #include "nn/training/schedule.h"
 #include "nn/training/seq2seq_family.h"
+#include "twb/devices.h"
 #include "twb/errors.h"
 #include "twb/text.h"
 
@@ -179,6 +180,7 @@ void TrainingRun::report_start() {
     info.start_step = m_state.step;
     info.threads = m_threads;
     info.device = m_device.str();
+    info.device_name = describe_device(info.device);
     info.dtype = to_string(m_precision.dtype);
     info.dtype_reason = m_precision.reason;
     info.run_dir = m_runDir.string();
@@ -316,6 +318,11 @@ void TrainingRun::report_step(double loss, double lr, double gradNorm, double ms
     r.dtype = to_string(m_precision.dtype);
     r.elapsed_s = elapsed();
     r.epoch = m_family->epoch();
+    if (m_device.is_cuda()) {
+        const DeviceMemory mem = device_memory(m_device.str());
+        r.device_memory_used = mem.used;
+        r.device_memory_total = mem.total;
+    }
     if (m_writer)
         m_metrics->append(metrics_row(r));
     if (m_cb.on_step && !m_cb.on_step(r))
