@@ -139,6 +139,8 @@ private slots:
         nlohmann::json now = RunConfig{};
         QCOMPARE(now.at("qk_norm"), nlohmann::json(false));
         now.erase("qk_norm");
+        QCOMPARE(now.at("tensorboard"), nlohmann::json(true));  // added later too (RUN/tb/)
+        now.erase("tensorboard");
         QCOMPARE(now, before);
         QCOMPARE(nlohmann::json(config_from_json(before)), nlohmann::json(RunConfig{}));
     }

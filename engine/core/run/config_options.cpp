@@ -345,6 +345,10 @@ const std::vector<ConfigOption>& table() {
             .in(Eval, "Keep checkpoints")
             .at_least(1)
             .help("Most recent checkpoints kept on disk (the best one is always kept as well)"),
+        TWB_KEY(tensorboard)
+            .in(Eval, "TensorBoard files")
+            .help("Also write the curves (every metrics.csv number) and the config as TensorBoard event files "
+                  "in RUN/tb/, as training goes; false: none (twb export-metrics writes them later)"),
         TWB_KEY(probe_prompt)
             .in(Eval)
             .help("Text whose attention is captured at each evaluation (at most 4096 bytes); \"\" = from val"),

@@ -113,7 +113,9 @@ int remove_stale_temporaries(const fs::path& run_dir) {
             const std::string name = e.path().filename().string();
             const bool partialCheckpoint =
                 e.is_directory(ec) && name.rfind(".step_", 0) == 0 && name.find(".tmp") != std::string::npos;
-            if (partialCheckpoint || (e.is_regular_file(ec) && atomic_write_temp(name)))
+            const bool partialTensorBoard =  // tensorboard.cpp's folder being built, or the one it replaced
+                e.is_directory(ec) && (name.rfind(".tb.tmp", 0) == 0 || name.rfind(".tb.old", 0) == 0);
+            if (partialCheckpoint || partialTensorBoard || (e.is_regular_file(ec) && atomic_write_temp(name)))
                 stale.push_back(e.path());
         }
         for (auto& p : stale)

@@ -72,6 +72,7 @@ struct RunConfig {
     int eval_iters = 20;       // batches per evaluation split
     int log_interval = 10;     // steps between progress reports
     int keep_checkpoints = 3;  // most recent checkpoints kept (the best is always kept)
+    bool tensorboard = true;   // also write the curves as TensorBoard event files in RUN/tb/, live
     std::string probe_prompt;  // text whose attention is captured at each evaluation; "" = from val
     int bleu_pairs =
         200;  // encoder_decoder: validation BLEU at each evaluation over the first N pairs (greedy); 0 = off

@@ -165,7 +165,27 @@ void TrainingRun::open_run_folder() {
     write_file_atomic(m_runDir / "config.json", nlohmann::json(m_cfg).dump(2));
     m_metrics =
         std::make_unique<MetricsLog>(m_runDir / "metrics.csv", m_job.resume ? m_state.step : -1, m_skipFirstEval);
+    open_tensorboard();
     m_family->start_probe(m_runDir, m_job.resume);
+}
+
+void TrainingRun::open_tensorboard() {
+    // tb/ mirrors metrics.csv as the line above left it (a resumed run's rows after its checkpoint gone),
+    // so a step is never in TensorBoard twice; without tensorboard it would be stale, so it goes.
+    if (!m_cfg.tensorboard) {
+        if (remove_tensorboard(m_runDir))
+            message("removed " + (m_runDir / "tb").string() + " (tensorboard=false; twb export-metrics remakes it)");
+        return;
+    }
+    m_tensorboard = std::make_unique<TensorBoardLog>(m_runDir, nlohmann::json(m_cfg),
+                                                     read_metrics(m_runDir / "metrics.csv"), wall_clock_now(),
+                                                     m_state.elapsed_s);
+}
+
+void TrainingRun::log_row(const MetricsRow& row) {
+    m_metrics->append(row);
+    if (m_tensorboard)
+        m_tensorboard->append(row);
 }
 
 void TrainingRun::report_start() {
@@ -245,7 +265,7 @@ void TrainingRun::evaluate(int64_t step) {
     if (m_writer) {
         MetricsRow row = metrics_row(ev);
         row.lr = learning_rate_at(m_cfg, step);
-        m_metrics->append(row);
+        log_row(row);
     }
     if (m_cb.on_eval)
         m_cb.on_eval(ev);
@@ -324,7 +344,7 @@ void TrainingRun::report_step(double loss, double lr, double gradNorm, double ms
         r.device_memory_total = mem.total;
     }
     if (m_writer)
-        m_metrics->append(metrics_row(r));
+        log_row(metrics_row(r));
     if (m_cb.on_step && !m_cb.on_step(r))
         m_localStop = true;
 }

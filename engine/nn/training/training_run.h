@@ -13,6 +13,7 @@
 #include "nn/training/step_meter.h"
 #include "twb/metrics.h"
 #include "twb/precision.h"
+#include "twb/tensorboard.h"
 #include "twb/training.h"
 
 #include <chrono>
@@ -31,7 +32,9 @@ private:
     // The named steps, in the order run() takes them.
     void prepare();          // config checked against the dataset; lock, device, precision, seed, data, model
     void restore();          // optimiser; a fresh run's starting weights, or the last checkpoint's whole state
-    void open_run_folder();  // tokenizer copies, config.json, metrics.csv, the probe
+    void open_run_folder();  // tokenizer copies, config.json, metrics.csv, tb/, the probe
+    void open_tensorboard();
+    void log_row(const MetricsRow& row);  // metrics.csv and tb/
     void report_start();
     bool loop();  // pause, stop, evaluate, step, checkpoint-now; returns whether it stopped early
     bool stop_requested() const;
@@ -67,6 +70,7 @@ private:
     CheckpointState m_state;
     bool m_skipFirstEval = false;  // a resumed run whose checkpoint had evaluated does not evaluate again
     std::unique_ptr<MetricsLog> m_metrics;
+    std::unique_ptr<TensorBoardLog> m_tensorboard;  // RUN/tb/, the same rows (tensorboard=true)
     TrainSummary m_summary;
     double m_elapsedBefore = 0;
     std::chrono::steady_clock::time_point m_t0;

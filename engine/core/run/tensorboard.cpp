@@ -1,0 +1,193 @@
+// RUN/tb/: metrics rows as TensorBoard scalars, the config as text (twb/tensorboard.h).
+#include "twb/tensorboard.h"
+
+#include "core/run/tfevents.h"
+#include "twb/errors.h"
+#include "twb/run_info.h"
+#include "twb/text.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <sstream>
+
+namespace twb {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string hostname() {
+    char h[256] = {};
+    if (gethostname(h, sizeof h - 1) != 0 || !h[0])
+        return "localhost";
+    std::string s = h;
+    for (char& c : s)  // a file name, whatever the host calls itself
+        if (c == '/' || c == '\\')
+            c = '_';
+    return s;
+}
+
+/// The config as the text plugin shows it: an indented block is preformatted in its Markdown.
+std::string config_text(const std::string& json) {
+    std::istringstream in(json);
+    std::string line, out;
+    while (std::getline(in, line))
+        out += "    " + line + "\n";
+    return out;
+}
+
+void write_all(std::FILE* f, const std::string& event, const fs::path& where) {
+    const std::string rec = tfevents::frame_record(event);
+    if (std::fwrite(rec.data(), 1, rec.size(), f) != rec.size())
+        throw IoError(where.string() + ": write failed (disk full?)");
+}
+
+/// The value as metrics.csv holds it (6 significant digits): tb/ written live and tb/ exported later
+/// from metrics.csv then hold the same numbers, and every reader of either agrees with the CSV.
+double as_in_metrics_csv(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.6g", v);
+    return std::strtod(b, nullptr);
+}
+
+double row_wall(const MetricsRow& r, double now_wall, double now_elapsed) {
+    return std::isnan(r.elapsed_s) || std::isnan(now_elapsed) ? now_wall : now_wall - (now_elapsed - r.elapsed_s);
+}
+
+void write_row(std::FILE* f, const MetricsRow& row, double wall, const fs::path& where) {
+    for (const auto& s : tensorboard_scalars(row))
+        write_all(f, tfevents::scalar_event(wall, row.step, s.tag, static_cast<float>(s.value)), where);
+}
+
+/// Puts the finished folder tmp in place of RUN/tb/: the old one renamed away first, then removed, so a
+/// reader sees the old tb/ or the new one.
+void swap_in(const fs::path& tmp, const fs::path& tb, const std::string& suffix) {
+    std::error_code ec;
+    const fs::path old = tb.parent_path() / (".tb.old" + suffix);
+    if (fs::exists(tb, ec)) {
+        fs::rename(tb, old, ec);
+        if (ec)
+            throw IoError(tb.string() + ": cannot replace it: " + ec.message());
+    }
+    fs::rename(tmp, tb, ec);
+    if (ec)
+        throw IoError(tb.string() + ": cannot write it: " + ec.message());
+    fs::remove_all(old, ec);
+}
+}  // namespace
+
+double wall_clock_now() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::vector<TensorBoardScalar> tensorboard_scalars(const MetricsRow& r) {
+    std::vector<std::pair<const char*, double>> all;
+    if (r.kind == "eval")
+        all = {{"eval/train_loss", r.train_loss},
+               {"eval/val_loss", r.val_loss},
+               {"eval/val_accuracy", r.val_accuracy},
+               {"eval/train_accuracy", r.train_accuracy},
+               {"eval/val_perplexity", r.val_perplexity},
+               {"eval/val_bpc", r.val_bpc},
+               {"eval/val_bleu", r.val_bleu}};
+    else
+        all = {{"train/loss", r.train_loss},
+               {"train/lr", r.lr},
+               {"train/tokens_per_s", r.tokens_per_s},
+               {"train/ms_per_step", r.ms_per_step},
+               {"train/epoch", r.epoch}};
+    std::vector<TensorBoardScalar> out;
+    for (const auto& [tag, v] : all)
+        if (std::isfinite(v))
+            out.push_back({tag, as_in_metrics_csv(v)});
+    return out;
+}
+
+TensorBoardLog::TensorBoardLog(const fs::path& run_dir, const nlohmann::json& config,
+                               const std::vector<MetricsRow>& rows, double now_wall, double now_elapsed) {
+    const std::string suffix = std::to_string(std::random_device{}());
+    const fs::path tmp = run_dir / (".tb.tmp" + suffix);
+    const std::string name =
+        "events.out.tfevents." + std::to_string(static_cast<long long>(now_wall)) + "." + hostname();
+    std::error_code ec;
+    fs::create_directories(tmp, ec);
+    m_f = ec ? nullptr : std::fopen((tmp / name).c_str(), "wb");
+    if (!m_f)
+        throw IoError((run_dir / "tb").string() +
+                      ": cannot write TensorBoard's files here (check the folder is "
+                      "writable, or set tensorboard=false)");
+    try {
+        const double first = rows.empty() ? now_wall : row_wall(rows.front(), now_wall, now_elapsed);
+        write_all(m_f, tfevents::file_version_event(first), tmp / name);
+        write_all(m_f, tfevents::text_event(first, 0, kTensorBoardConfigTag, config_text(config.dump(2))), tmp / name);
+        for (const auto& r : rows)
+            write_row(m_f, r, row_wall(r, now_wall, now_elapsed), tmp / name);
+        if (std::fflush(m_f) != 0)
+            throw IoError((tmp / name).string() + ": write failed (disk full?)");
+        swap_in(tmp, run_dir / "tb", suffix);  // the open file moves with its folder
+    } catch (...) {
+        std::fclose(m_f);
+        m_f = nullptr;
+        fs::remove_all(tmp, ec);
+        throw;
+    }
+    m_file = run_dir / "tb" / name;
+}
+
+TensorBoardLog::~TensorBoardLog() {
+    if (m_f)
+        std::fclose(m_f);
+}
+
+void TensorBoardLog::append(const MetricsRow& row) {
+    write_row(m_f, row, wall_clock_now(), m_file);
+    std::fflush(m_f);
+}
+
+TensorBoardExport export_tensorboard(const fs::path& run_dir) {
+    for (const char* f : {"config.json", "metrics.csv"})
+        if (!fs::is_regular_file(run_dir / f))
+            throw InputError(run_dir.string() + " is not a run (it has no " + f +
+                             "); give the folder twb train --out wrote");
+    if (const std::string holder = run_holder(run_dir); !holder.empty())
+        throw InputError(run_dir.string() + " is being trained by " + holder +
+                         ", which writes its tb/ itself; export it when training has stopped");
+    nlohmann::json config;
+    try {
+        config = nlohmann::json::parse(read_file((run_dir / "config.json").string()));
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError((run_dir / "config.json").string() + ": not valid JSON (" + e.what() + ")");
+    }
+    const auto rows = read_metrics(run_dir / "metrics.csv");
+    // Wall times from the file's last change, back by the training time each row was before the last.
+    struct stat st {};
+    const double anchor =
+        ::stat((run_dir / "metrics.csv").c_str(), &st) == 0 ? static_cast<double>(st.st_mtime) : wall_clock_now();
+    double last_elapsed = NAN;
+    for (const auto& r : rows)
+        if (!std::isnan(r.elapsed_s))
+            last_elapsed = std::isnan(last_elapsed) ? r.elapsed_s : std::max(last_elapsed, r.elapsed_s);
+    TensorBoardLog log(run_dir, config, rows, anchor, last_elapsed);
+    TensorBoardExport out;
+    out.event_file = log.file();
+    out.rows = static_cast<int64_t>(rows.size());
+    for (const auto& r : rows)
+        out.scalars += static_cast<int64_t>(tensorboard_scalars(r).size());
+    return out;
+}
+
+bool remove_tensorboard(const fs::path& run_dir) {
+    std::error_code ec;
+    if (!fs::exists(run_dir / "tb", ec))
+        return false;
+    fs::remove_all(run_dir / "tb", ec);
+    if (ec)
+        throw IoError((run_dir / "tb").string() + ": cannot remove it: " + ec.message());
+    return true;
+}
+
+}  // namespace twb
