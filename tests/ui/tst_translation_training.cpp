@@ -375,6 +375,18 @@ private slots:
         const int64_t epochEnd = done.at(0).at(0).value<twb::TrainSummary>().final_step;
         QVERIFY(epochEnd > 0 && epochEnd < 1000);  // the epoch, not max_iters, ended it
         QTRY_VERIFY(p.findChild<QWidget*>("trainMore")->isVisibleTo(&p));
+        // Start would train nothing: it is off, and says why, here and when the run is opened again.
+        auto* start = p.findChild<QPushButton*>("start");
+        QTRY_VERIFY(!p.isBusy());
+        QVERIFY(!start->isEnabled());
+        QVERIFY2(start->toolTip().contains("finished its epochs"), qPrintable(start->toolTip()));
+        setDouble(*p.form(), "max_epochs", 2);  // more passes: Start would continue the run
+        QVERIFY(start->isEnabled());
+        setDouble(*p.form(), "max_epochs", 1);
+        QVERIFY(!start->isEnabled());
+        TrainingPanel reopened;  // its config.json holds the steps the epochs came to
+        QVERIFY(reopened.openRun(p.currentRun()));
+        QVERIFY(!reopened.findChild<QPushButton*>("start")->isEnabled());
         p.trainMore(3);
         QTRY_VERIFY_WITH_TIMEOUT(done.count() == 2 || !failed.isEmpty(), 120000);
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));

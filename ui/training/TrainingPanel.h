@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QPointer>
 #include <QThread>
+#include <cmath>
 #include <memory>
 
 class ConfigForm;
@@ -190,6 +191,10 @@ private:
     int64_t m_maxIters = 0;
     bool m_bestByBleu = false;  // the running job keeps its best checkpoint by validation BLEU
     int64_t m_lastStep = 0;
+    // The passes over the training pairs the run m_epochsRun has made (its last metrics row with an epoch):
+    // an encoder-decoder's max_epochs may have finished it before max_iters.
+    double m_epochsDone = NAN;
+    QString m_epochsRun;
     int64_t m_pausedAt = -1;      // the step the engine waits at; -1 while running or still pausing
     QElapsedTimer m_pausedSince;  // running while paused
     double m_pausedSeconds = 0;   // paused time of this session, left out of "elapsed"

@@ -155,9 +155,13 @@ QString TrainingPanel::startBlocker() const {
     if (isBusy())
         return tr("Training is already running");
     if (const qint64 done = finishedAt(); done >= 0)
-        return tr("This run finished at step %1: Train more (below) continues it, as does a larger Steps; New "
-                  "run (Ctrl+N) starts another")
-            .arg(done);
+        return done < m_form->config().max_iters
+                   ? tr("This run finished its epochs at step %1: Train more (below) continues it, as do more "
+                        "Epochs; New run (Ctrl+N) starts another")
+                         .arg(done)
+                   : tr("This run finished at step %1: Train more (below) continues it, as does a larger Steps; "
+                        "New run (Ctrl+N) starts another")
+                         .arg(done);
     if (m_dataset->currentData().toString().isEmpty())
         return tr(
             "Choose a prepared dataset first: press Quick start (Ctrl+R), or prepare one in the Datasets "
@@ -182,7 +186,10 @@ qint64 TrainingPanel::finishedAt() const {
         return -1;
     try {
         const auto steps = twb::list_checkpoints(m_runDir.toStdString());
-        if (!steps.empty() && steps.back() >= m_form->config().max_iters)
+        const twb::RunConfig c = m_form->config();
+        // An encoder-decoder that has made its max_epochs passes is as finished (Train more adds steps).
+        const bool epochsSpent = c.max_epochs > 0 && m_epochsRun == m_runDir && m_epochsDone >= c.max_epochs - 1e-9;
+        if (!steps.empty() && (steps.back() >= c.max_iters || epochsSpent))
             return steps.back();
     } catch (const std::exception&) {
     }

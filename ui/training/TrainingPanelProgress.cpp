@@ -80,6 +80,10 @@ QString TrainingPanel::deviceMemoryText(const twb::StepReport& r) {
 
 void TrainingPanel::onEvaluated(const twb::EvalReport& e) {
     m_plot->addEval(e);
+    if (!std::isnan(e.epoch)) {
+        m_epochsDone = e.epoch;
+        m_epochsRun = m_runDir;
+    }
     // An encoder-decoder has no bits per character (its loss is per target token); it has BLEU.
     m_lastEval = tr("val loss %1 · perplexity %2%3 · accuracy %4")
                      .arg(e.val_loss, 0, 'f', 4)

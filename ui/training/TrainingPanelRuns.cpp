@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QSet>
+#include <cmath>
 
 namespace {
 /// How a run turns text into tokens: the dataset's tokenizer kind and the vocabulary size. Runs that
@@ -68,10 +69,16 @@ bool TrainingPanel::openRun(const QString& dir) {
         m_openingRun = false;
         endComparison();
         const QString metrics = dir + "/metrics.csv";
-        if (QFileInfo::exists(metrics))
-            m_plot->loadRows(twb::read_metrics(metrics.toStdString()));
-        else
+        m_epochsDone = NAN;
+        m_epochsRun = dir;
+        if (QFileInfo::exists(metrics)) {
+            const auto rows = twb::read_metrics(metrics.toStdString());
+            m_plot->loadRows(rows);
+            for (auto r = rows.rbegin(); r != rows.rend() && std::isnan(m_epochsDone); ++r)
+                m_epochsDone = r->epoch;
+        } else {
             m_plot->clear();
+        }
         m_runDir = dir;
         m_plot->setRunName(Workspace::runName(dir));
         const auto steps = twb::list_checkpoints(dir.toStdString());
