@@ -25,6 +25,7 @@ Action add_ablate(CLI::App& app);
 Action add_sweep(CLI::App& app);
 Action add_runs(CLI::App& app);
 Action add_label(CLI::App& app);
+Action add_export_metrics(CLI::App& app);
 Action add_lr_find(CLI::App& app);
 Action add_baselines(CLI::App& app);
 Action add_bleu(CLI::App& app);

@@ -79,6 +79,8 @@ int main(int argc, char** argv) {
         twb::cli::add_sweep);
     reg("runs", "Print the results table of a folder of runs (a sweep or any folder)", twb::cli::add_runs);
     reg("label", "Print or set a run's name and notes (RUN/run.json)", twb::cli::add_label);
+    reg("export-metrics", "Write a run's curves as TensorBoard event files (RUN/tb/) from its metrics.csv",
+        twb::cli::add_export_metrics);
     reg("lr-find", "Learning-rate range finder: the loss against an exponentially growing rate, with suggestions",
         twb::cli::add_lr_find);
     reg("baselines", "Uniform, unigram and bigram baselines of a prepared dataset, in the models' units",

@@ -245,6 +245,36 @@ private slots:
         QVERIFY2(std::abs(ppl - std::exp(loss)) < 1e-3 + std::exp(loss) * 6e-5, e.out.constData());
         QVERIFY2(std::abs(bpc - loss / std::log(2.0)) < 2e-4, e.out.constData());
     }
+    void exportMetricsWritesTensorBoardFiles() {
+        // A run trained with tensorboard=false has no tb/; twb export-metrics makes it from metrics.csv
+        // (tst_tensorboard checks the events; bench/tensorboard_reference.sh TensorBoard's reading of them).
+        const auto in = twbtest::path(m_dir, "tb.txt");
+        twbtest::write(in, twbtest::english_like(8000, 3));
+        const QString data = QString::fromStdString(twbtest::path(m_dir, "tb-data").string());
+        QCOMPARE(run({"prepare", "--input", QString::fromStdString(in.string()), "--out", data, "--quiet"}).code, 0);
+        const QString r = QString::fromStdString(twbtest::path(m_dir, "tb-run").string());
+        auto t = run({"train",        "--out",       r,           "--data",          data,
+                      "--preset",     "tiny",        "--set",     "n_layer=1",       "--set",
+                      "n_embd=16",    "--set",       "n_head=2",  "--set",           "block_size=8",
+                      "--set",        "max_iters=4", "--set",     "eval_interval=2", "--set",
+                      "eval_iters=1", "--set",       "threads=1", "--set",           "tensorboard=false"});
+        QVERIFY2(t.code == 0, t.err.constData());
+        QVERIFY(!QFile::exists(r + "/tb"));
+        auto e = run({"export-metrics", r});
+        QVERIFY2(e.code == 0, e.err.constData());
+        const auto files = QDir(r + "/tb").entryList(QDir::Files);
+        QCOMPARE(files.size(), 1);
+        QVERIFY(files[0].startsWith("events.out.tfevents."));
+        QVERIFY2(e.out.contains(files[0].toUtf8()) && e.out.contains("rows") && e.out.contains("tensorboard --logdir"),
+                 e.out.constData());
+        // Not a run: refused in one line, nothing written.
+        auto bad = run({"export-metrics", data});
+        QCOMPARE(bad.code, 1);
+        QCOMPARE(bad.err.count('\n'), 1);
+        QVERIFY2(bad.err.contains("is not a run"), bad.err.constData());
+        QVERIFY(!QFile::exists(data + "/tb"));
+        QVERIFY(run({"export-metrics", "--format", "csv", r}).code != 0);
+    }
     void doctorAndDatasets() {
         auto d = run({"doctor", "--no-speed"});
         QCOMPARE(d.code, 0);
