@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 
 namespace twb {
 
@@ -258,6 +259,171 @@ std::vector<std::string> split_csv_line(std::string_view line, char sep, bool& o
     return out;
 }
 
+/// What the readers of one format share: the spec, where documents go, the result they count into, and
+/// the progress report (bytes done, throws Cancelled when the callback says stop).
+struct CorpusReading {
+    const CorpusSpec& spec;
+    const DocumentSink& sink;
+    CorpusReadResult& result;
+    std::function<void(uint64_t)> report;
+
+    void document(const std::string& text) {
+        sink(text, true);
+        ++result.documents;
+    }
+};
+
+/// The next line of r (newline stripped) through the carry buf/pos; false at the end of the file.
+bool next_line(FileReader& r, std::string& buf, size_t& pos, std::string& out) {
+    while (true) {
+        const size_t nl = buf.find('\n', pos);
+        if (nl != std::string::npos) {
+            out.assign(buf, pos, nl - pos);
+            pos = nl + 1;
+            return true;
+        }
+        std::string rest = buf.substr(pos);
+        std::string more;
+        if (!r.next(more)) {
+            if (rest.empty())
+                return false;
+            out = rest;
+            buf.clear();
+            pos = 0;
+            return true;
+        }
+        buf = rest + more;
+        pos = 0;
+    }
+}
+
+/// Two line-aligned files, source then target: one document per line pair, joined by the pair separator.
+void read_parallel(const std::vector<fs::path>& files, uint64_t total, CorpusReading& c) {
+    if (files.size() != 2)
+        throw InputError("parallel input needs exactly two files, source then target (got " +
+                         std::to_string(files.size()) + ")");
+    FileReader src(files[0], c.spec.replace_invalid_utf8, c.result),
+        tgt(files[1], c.spec.replace_invalid_utf8, c.result);
+    // Line-aligned: read both in step. Keep memory bounded by reading block pairs line by line.
+    std::string sb, tb, a, b;
+    size_t sp = 0, tp = 0;
+    uint64_t line = 0;
+    while (true) {
+        const bool ha = next_line(src, sb, sp, a), hb = next_line(tgt, tb, tp, b);
+        if (!ha && !hb)
+            break;
+        ++line;
+        if (ha != hb)
+            throw InputError("parallel files are not line-aligned: " + (ha ? files[1] : files[0]).string() +
+                             " ends at line " + std::to_string(line - 1) + " while the other goes on");
+        if (!a.empty() && a.back() == '\r')
+            a.pop_back();
+        if (!b.empty() && b.back() == '\r')
+            b.pop_back();
+        c.document(a + c.spec.pair_separator + b);
+        if (line % 4096 == 0)
+            c.report(src.offset() + tgt.offset());
+    }
+    c.report(total);
+}
+
+/// A whole file as one document, fed block by block.
+void read_text(FileReader& r, uint64_t doneBefore, CorpusReading& c) {
+    std::string block;
+    while (r.next(block)) {
+        c.sink(block, false);
+        c.report(doneBefore + r.offset());
+    }
+    c.document({});
+}
+
+/// Records between separator lines (the separator's own lines are not part of any record).
+void read_records(FileReader& r, uint64_t doneBefore, CorpusReading& c) {
+    std::string rec;
+    bool any = false;
+    auto flush = [&] {
+        if (!rec.empty() && rec.back() == '\n')
+            rec.pop_back();
+        c.document(rec);
+    };
+    for_each_line(r, [&](std::string_view line, uint64_t n) {
+        std::string_view l = line;
+        if (!l.empty() && l.back() == '\r')
+            l.remove_suffix(1);
+        if (l == c.spec.record_separator) {
+            if (any)
+                flush();
+            rec.clear();
+            any = false;
+        } else {
+            rec.append(line);
+            rec += '\n';
+            any = true;
+        }
+        if (n % 4096 == 0)
+            c.report(doneBefore + r.offset());
+    });
+    if (any)
+        flush();
+}
+
+/// JSON lines: one document per line, the string field spec.field.
+void read_jsonl(FileReader& r, const fs::path& f, uint64_t doneBefore, CorpusReading& c) {
+    for_each_line(r, [&](std::string_view line, uint64_t n) {
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos)
+            return;
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(line);
+        } catch (const nlohmann::json::exception&) {
+            throw InputError(f.string() + ": line " + std::to_string(n) + " is not valid JSON");
+        }
+        if (!j.is_object() || !j.contains(c.spec.field) || !j[c.spec.field].is_string())
+            throw InputError(f.string() + ": line " + std::to_string(n) + " has no string field '" + c.spec.field +
+                             "' (choose the field with --field)");
+        c.document(j[c.spec.field].get<std::string>());
+        if (n % 4096 == 0)
+            c.report(doneBefore + r.offset());
+    });
+}
+
+/// CSV or TSV: one document per row, the column spec.column (a header name, a number, or the first).
+void read_table(FileReader& r, const fs::path& f, uint64_t doneBefore, CorpusReading& c) {
+    const char sep = c.spec.format == InputFormat::Csv ? ',' : '\t';
+    const std::string& column = c.spec.column;
+    int col = -1;
+    bool header = false;
+    if (column.empty())
+        col = 0;
+    else if (std::all_of(column.begin(), column.end(), ::isdigit))
+        col = std::stoi(column);
+    else
+        header = true;
+    for_each_line(r, [&](std::string_view line, uint64_t n) {
+        bool open = false;
+        auto cells = split_csv_line(line, sep, open);
+        if (open)  // fields are read line by line, so a quote must close on its own line
+            throw InputError(f.string() + ": line " + std::to_string(n) +
+                             " opens a quoted field that the line never closes; close the quote (a quote inside a "
+                             "quoted field is written \"\") or save the file without line breaks inside fields");
+        if (header && n == 1) {
+            auto it = std::find(cells.begin(), cells.end(), column);
+            if (it == cells.end())
+                throw InputError(f.string() + ": the header row has no column '" + column + "'");
+            col = static_cast<int>(it - cells.begin());
+            return;
+        }
+        if (line.empty())
+            return;
+        if (col >= static_cast<int>(cells.size()))
+            throw InputError(f.string() + ": line " + std::to_string(n) + " has only " + std::to_string(cells.size()) +
+                             " columns, column " + std::to_string(col) + " asked for");
+        c.document(cells[static_cast<size_t>(col)]);
+        if (n % 4096 == 0)
+            c.report(doneBefore + r.offset());
+    });
+}
+
 }  // namespace
 
 CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, const ProgressFn& progress) {
@@ -272,173 +438,35 @@ CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, c
         total += fs::file_size(f);
     for (auto& f : files)
         result.files.push_back({f.string(), fs::file_size(f), spec.hash_sources ? sha256_file(f) : ""});
-    auto report = [&](uint64_t done) {
-        if (progress && !progress(done, total))
-            throw Cancelled();
-    };
-
+    CorpusReading c{spec, sink, result, [&](uint64_t done) {
+                        if (progress && !progress(done, total))
+                            throw Cancelled();
+                    }};
     if (spec.format == InputFormat::Parallel) {
-        if (files.size() != 2)
-            throw InputError("parallel input needs exactly two files, source then target (got " +
-                             std::to_string(files.size()) + ")");
-        FileReader src(files[0], spec.replace_invalid_utf8, result), tgt(files[1], spec.replace_invalid_utf8, result);
-        // Line-aligned: read both in step. Keep memory bounded by reading block pairs line by line.
-        std::string sb, tb;
-        size_t sp = 0, tp = 0;
-        uint64_t line = 0;
-        auto nextLine = [](FileReader& r, std::string& buf, size_t& pos, std::string& out) {
-            while (true) {
-                const size_t nl = buf.find('\n', pos);
-                if (nl != std::string::npos) {
-                    out.assign(buf, pos, nl - pos);
-                    pos = nl + 1;
-                    return true;
-                }
-                std::string rest = buf.substr(pos);
-                std::string more;
-                if (!r.next(more)) {
-                    if (rest.empty())
-                        return false;
-                    out = rest;
-                    buf.clear();
-                    pos = 0;
-                    return true;
-                }
-                buf = rest + more;
-                pos = 0;
-            }
-        };
-        std::string a, b;
-        while (true) {
-            const bool ha = nextLine(src, sb, sp, a), hb = nextLine(tgt, tb, tp, b);
-            if (!ha && !hb)
-                break;
-            ++line;
-            if (ha != hb)
-                throw InputError("parallel files are not line-aligned: " + (ha ? files[1] : files[0]).string() +
-                                 " ends at line " + std::to_string(line - 1) + " while the other goes on");
-            if (!a.empty() && a.back() == '\r')
-                a.pop_back();
-            if (!b.empty() && b.back() == '\r')
-                b.pop_back();
-            sink(a + spec.pair_separator + b, true);
-            ++result.documents;
-            if (line % 4096 == 0)
-                report(src.offset() + tgt.offset());
-        }
-        report(total);
+        read_parallel(files, total, c);
         return result;
     }
-
     for (auto& f : files) {
         FileReader r(f, spec.replace_invalid_utf8, result);
         switch (spec.format) {
-            case InputFormat::Text: {
-                std::string block;
-                while (r.next(block)) {
-                    sink(block, false);
-                    report(doneBefore + r.offset());
-                }
-                sink({}, true);
-                ++result.documents;
+            case InputFormat::Text:
+                read_text(r, doneBefore, c);
                 break;
-            }
-            case InputFormat::Records: {
-                std::string rec;
-                bool any = false;
-                for_each_line(r, [&](std::string_view line, uint64_t n) {
-                    std::string_view l = line;
-                    if (!l.empty() && l.back() == '\r')
-                        l.remove_suffix(1);
-                    if (l == spec.record_separator) {
-                        if (any) {
-                            if (!rec.empty() && rec.back() == '\n')
-                                rec.pop_back();
-                            sink(rec, true);
-                            ++result.documents;
-                        }
-                        rec.clear();
-                        any = false;
-                    } else {
-                        rec.append(line);
-                        rec += '\n';
-                        any = true;
-                    }
-                    if (n % 4096 == 0)
-                        report(doneBefore + r.offset());
-                });
-                if (any) {
-                    if (!rec.empty() && rec.back() == '\n')
-                        rec.pop_back();
-                    sink(rec, true);
-                    ++result.documents;
-                }
+            case InputFormat::Records:
+                read_records(r, doneBefore, c);
                 break;
-            }
-            case InputFormat::Jsonl: {
-                for_each_line(r, [&](std::string_view line, uint64_t n) {
-                    if (line.find_first_not_of(" \t\r") == std::string_view::npos)
-                        return;
-                    nlohmann::json j;
-                    try {
-                        j = nlohmann::json::parse(line);
-                    } catch (const nlohmann::json::exception&) {
-                        throw InputError(f.string() + ": line " + std::to_string(n) + " is not valid JSON");
-                    }
-                    if (!j.is_object() || !j.contains(spec.field) || !j[spec.field].is_string())
-                        throw InputError(f.string() + ": line " + std::to_string(n) + " has no string field '" +
-                                         spec.field + "' (choose the field with --field)");
-                    sink(j[spec.field].get<std::string>(), true);
-                    ++result.documents;
-                    if (n % 4096 == 0)
-                        report(doneBefore + r.offset());
-                });
+            case InputFormat::Jsonl:
+                read_jsonl(r, f, doneBefore, c);
                 break;
-            }
             case InputFormat::Csv:
-            case InputFormat::Tsv: {
-                const char sep = spec.format == InputFormat::Csv ? ',' : '\t';
-                int col = -1;
-                bool header = false;
-                if (spec.column.empty())
-                    col = 0;
-                else if (std::all_of(spec.column.begin(), spec.column.end(), ::isdigit))
-                    col = std::stoi(spec.column);
-                else
-                    header = true;
-                for_each_line(r, [&](std::string_view line, uint64_t n) {
-                    bool open = false;
-                    auto cells = split_csv_line(line, sep, open);
-                    if (open)  // fields are read line by line, so a quote must close on its own line
-                        throw InputError(f.string() + ": line " + std::to_string(n) +
-                                         " opens a quoted field that the line never closes; close the quote (a "
-                                         "quote inside a quoted field is written \"\") or save the file without "
-                                         "line breaks inside fields");
-                    if (header && n == 1) {
-                        auto it = std::find(cells.begin(), cells.end(), spec.column);
-                        if (it == cells.end())
-                            throw InputError(f.string() + ": the header row has no column '" + spec.column + "'");
-                        col = static_cast<int>(it - cells.begin());
-                        return;
-                    }
-                    if (line.empty())
-                        return;
-                    if (col >= static_cast<int>(cells.size()))
-                        throw InputError(f.string() + ": line " + std::to_string(n) + " has only " +
-                                         std::to_string(cells.size()) + " columns, column " + std::to_string(col) +
-                                         " asked for");
-                    sink(cells[static_cast<size_t>(col)], true);
-                    ++result.documents;
-                    if (n % 4096 == 0)
-                        report(doneBefore + r.offset());
-                });
+            case InputFormat::Tsv:
+                read_table(r, f, doneBefore, c);
                 break;
-            }
             case InputFormat::Parallel:
                 break;
         }
         doneBefore += fs::file_size(f);
-        report(doneBefore);
+        c.report(doneBefore);
     }
     return result;
 }

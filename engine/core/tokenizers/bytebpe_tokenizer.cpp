@@ -180,76 +180,61 @@ ByteBpeModel ByteBpeModel::from_parts(const std::string& pattern_name, std::vect
     return m;
 }
 
-ByteBpeModel ByteBpeModel::train(const fs::path& corpus, int vocab_size, const std::string& pattern_name,
-                                 const ProgressFn& progress, int* merges_learned) {
-    constexpr int kSpecials = 3;  // <pad> <bos> <eos>
-    if (vocab_size < 256 + kSpecials)
-        throw ConfigError("byte-level BPE needs a vocab size of at least " + std::to_string(256 + kSpecials) +
-                          " (256 bytes and 3 special tokens); got " + std::to_string(vocab_size));
-    if (vocab_size > 1 << 20)
-        throw ConfigError("byte-level BPE vocab size " + std::to_string(vocab_size) +
-                          " is too large (at most 1,048,576)");
-    const Splitter splitter(bytebpe_pattern(pattern_name));
-    // 1. Count the pieces of the corpus.
-    std::unordered_map<std::string, uint64_t> pieceCounts;
-    for_each_block(
-        corpus, true,
-        [&](std::string_view block) {
-            splitter.split(block, [&](std::string_view p) { ++pieceCounts[std::string(p)]; });
-        },
-        [&](uint64_t done, uint64_t total) { return !progress || progress(done / 2, total); });
-    struct Word {
-        std::vector<int32_t> ids;
-        uint64_t count;
-    };
-    std::vector<Word> words;
-    words.reserve(pieceCounts.size());
-    for (auto& [p, c] : pieceCounts) {
-        Word w{{}, c};
-        for (unsigned char ch : p)
-            w.ids.push_back(ch);
-        words.push_back(std::move(w));
-    }
-    pieceCounts.clear();
-    // 2. Pair counts and where each pair occurs; a max-heap with lazy deletion picks the next merge.
-    std::unordered_map<uint64_t, uint64_t> pairCount;
-    std::unordered_map<uint64_t, std::unordered_set<uint32_t>> where;
-    for (uint32_t w = 0; w < words.size(); ++w)
-        for (size_t i = 0; i + 1 < words[w].ids.size(); ++i) {
-            const auto k = pair_key(words[w].ids[i], words[w].ids[i + 1]);
-            pairCount[k] += words[w].count;
-            where[k].insert(w);
+namespace {
+/// The merges of byte-level BPE training over the corpus's pieces (words): pair counts, where each
+/// pair occurs, and a max-heap with lazy deletion that picks the most frequent pair next (equal counts:
+/// the smaller pair).
+class MergeLearner {
+public:
+    /// Counts the pieces of the corpus (the first half of the progress).
+    MergeLearner(const fs::path& corpus, const Splitter& splitter, const ProgressFn& progress) {
+        std::unordered_map<std::string, uint64_t> pieceCounts;
+        for_each_block(
+            corpus, true,
+            [&](std::string_view block) {
+                splitter.split(block, [&](std::string_view p) { ++pieceCounts[std::string(p)]; });
+            },
+            [&](uint64_t done, uint64_t total) { return !progress || progress(done / 2, total); });
+        m_words.reserve(pieceCounts.size());
+        for (auto& [p, c] : pieceCounts) {
+            Word w{{}, c};
+            for (unsigned char ch : p)
+                w.ids.push_back(ch);
+            m_words.push_back(std::move(w));
         }
-    using Entry = std::pair<uint64_t, uint64_t>;  // (count, ~key): equal counts pick the smaller pair
-    std::priority_queue<Entry> heap;
-    for (auto& [k, c] : pairCount)
-        heap.emplace(c, ~k);
-    std::vector<std::string> tokens(256);
-    for (int b = 0; b < 256; ++b)
-        tokens[static_cast<size_t>(b)] = std::string(1, static_cast<char>(b));
-    std::vector<std::pair<int32_t, int32_t>> merges;
-    std::vector<int32_t> mergedIds;
-    const int wanted = vocab_size - 256 - kSpecials;
-    while (static_cast<int>(merges.size()) < wanted && !heap.empty()) {
-        const auto [count, notKey] = heap.top();
-        heap.pop();
-        const uint64_t key = ~notKey;
-        const auto pc = pairCount.find(key);
-        if (pc == pairCount.end() || pc->second != count)
-            continue;  // stale
-        if (count < 2)
-            break;  // nothing repeats any more: a smaller vocabulary than asked
+        for (uint32_t w = 0; w < m_words.size(); ++w)
+            for (size_t i = 0; i + 1 < m_words[w].ids.size(); ++i) {
+                const auto k = pair_key(m_words[w].ids[i], m_words[w].ids[i + 1]);
+                m_pairCount[k] += m_words[w].count;
+                m_where[k].insert(w);
+            }
+        for (auto& [k, c] : m_pairCount)
+            m_heap.emplace(c, ~k);
+    }
+
+    /// The most frequent pair that still repeats (count >= 2), as its key; false when none is left.
+    bool next(uint64_t& key) {
+        while (!m_heap.empty()) {
+            const auto [count, notKey] = m_heap.top();
+            m_heap.pop();
+            const auto pc = m_pairCount.find(~notKey);
+            if (pc == m_pairCount.end() || pc->second != count)
+                continue;  // stale
+            key = ~notKey;
+            return count >= 2;  // nothing repeats any more: a smaller vocabulary than asked
+        }
+        return false;
+    }
+
+    /// Replaces the pair key = (a, b) by token c in every word that has it, and updates the counts.
+    void merge(uint64_t key, int32_t c) {
         const auto a = static_cast<int32_t>(key >> 32), b = static_cast<int32_t>(key & 0xFFFFFFFFu);
-        const auto c = static_cast<int32_t>(tokens.size());
-        tokens.push_back(tokens[static_cast<size_t>(a)] + tokens[static_cast<size_t>(b)]);
-        merges.emplace_back(a, b);
-        mergedIds.push_back(c);
-        const auto affected = std::move(where[key]);
-        where.erase(key);
+        const auto affected = std::move(m_where[key]);
+        m_where.erase(key);
         std::unordered_map<uint64_t, int64_t> delta;
         for (uint32_t w : affected) {
-            auto& ids = words[w].ids;
-            const auto n = static_cast<int64_t>(words[w].count);
+            auto& ids = m_words[w].ids;
+            const auto n = static_cast<int64_t>(m_words[w].count);
             for (size_t i = 0; i + 1 < ids.size(); ++i)
                 delta[pair_key(ids[i], ids[i + 1])] -= n;
             std::vector<int32_t> next;
@@ -266,22 +251,60 @@ ByteBpeModel ByteBpeModel::train(const fs::path& corpus, int vocab_size, const s
             for (size_t i = 0; i + 1 < ids.size(); ++i) {
                 const auto k = pair_key(ids[i], ids[i + 1]);
                 delta[k] += n;
-                where[k].insert(w);
+                m_where[k].insert(w);
             }
         }
         for (auto& [k, dlt] : delta) {
             if (dlt == 0)
                 continue;
-            auto& v = pairCount[k];
+            auto& v = m_pairCount[k];
             v = static_cast<uint64_t>(static_cast<int64_t>(v) + dlt);
             if (v == 0)
-                pairCount.erase(k);
-            else if (dlt > 0)
-                heap.emplace(v, ~k);
+                m_pairCount.erase(k);
             else
-                heap.emplace(v, ~k);  // the old entry is stale now; this one carries the new count
+                m_heap.emplace(v, ~k);  // an older entry of k is stale now; this one carries the new count
         }
-        pairCount.erase(key);
+        m_pairCount.erase(key);
+    }
+
+private:
+    struct Word {
+        std::vector<int32_t> ids;
+        uint64_t count;
+    };
+    using Entry = std::pair<uint64_t, uint64_t>;  // (count, ~key): equal counts pick the smaller pair
+    std::vector<Word> m_words;
+    std::unordered_map<uint64_t, uint64_t> m_pairCount;
+    std::unordered_map<uint64_t, std::unordered_set<uint32_t>> m_where;
+    std::priority_queue<Entry> m_heap;
+};
+}  // namespace
+
+ByteBpeModel ByteBpeModel::train(const fs::path& corpus, int vocab_size, const std::string& pattern_name,
+                                 const ProgressFn& progress, int* merges_learned) {
+    constexpr int kSpecials = 3;  // <pad> <bos> <eos>
+    if (vocab_size < 256 + kSpecials)
+        throw ConfigError("byte-level BPE needs a vocab size of at least " + std::to_string(256 + kSpecials) +
+                          " (256 bytes and 3 special tokens); got " + std::to_string(vocab_size));
+    if (vocab_size > 1 << 20)
+        throw ConfigError("byte-level BPE vocab size " + std::to_string(vocab_size) +
+                          " is too large (at most 1,048,576)");
+    const Splitter splitter(bytebpe_pattern(pattern_name));
+    MergeLearner learner(corpus, splitter, progress);
+    std::vector<std::string> tokens(256);
+    for (int b = 0; b < 256; ++b)
+        tokens[static_cast<size_t>(b)] = std::string(1, static_cast<char>(b));
+    std::vector<std::pair<int32_t, int32_t>> merges;
+    std::vector<int32_t> mergedIds;
+    const int wanted = vocab_size - 256 - kSpecials;
+    uint64_t key = 0;
+    while (static_cast<int>(merges.size()) < wanted && learner.next(key)) {
+        const auto a = static_cast<int32_t>(key >> 32), b = static_cast<int32_t>(key & 0xFFFFFFFFu);
+        const auto c = static_cast<int32_t>(tokens.size());
+        tokens.push_back(tokens[static_cast<size_t>(a)] + tokens[static_cast<size_t>(b)]);
+        merges.emplace_back(a, b);
+        mergedIds.push_back(c);
+        learner.merge(key, c);
         if (progress && merges.size() % 64 == 0 &&
             !progress(50 + 50 * merges.size() / static_cast<size_t>(std::max(1, wanted)), 100))
             throw Cancelled();
