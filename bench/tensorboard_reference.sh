@@ -32,7 +32,7 @@ rm -rf "$work/gpt/checkpoints/step_00000040" "$work/gpt/checkpoints/step_0000005
 # An encoder-decoder (BLEU, accuracy, epochs), trained without tb/ and exported afterwards.
 head -n 3000 "$DATA/tatoeba-eng-nob/nob.txt" > "$work/pairs.tsv"
 "$TWB" prepare -q --pairs "$work/pairs.tsv" --tokenizer word --out "$work/pairs" > /dev/null
-"$TWB" train -q --data "$work/pairs" --out "$work/s2s" "${tiny[@]}" --set max_iters=30 --set eval_interval=10 \
+"$TWB" train -q --data "$work/pairs" --out "$work/s2s" "${tiny[@]}" --set model_kind=encoder_decoder --set max_iters=30 --set eval_interval=10 \
   --set log_interval=2 --set bleu_pairs=20 --set tensorboard=false > /dev/null
 test ! -e "$work/s2s/tb"
 "$TWB" export-metrics "$work/s2s"
