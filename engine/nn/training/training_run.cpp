@@ -177,9 +177,8 @@ void TrainingRun::open_tensorboard() {
             message("removed " + (m_runDir / "tb").string() + " (tensorboard=false; twb export-metrics remakes it)");
         return;
     }
-    m_tensorboard = std::make_unique<TensorBoardLog>(m_runDir, nlohmann::json(m_cfg),
-                                                     read_metrics(m_runDir / "metrics.csv"), wall_clock_now(),
-                                                     m_state.elapsed_s);
+    m_tensorboard = std::make_unique<TensorBoardLog>(
+        m_runDir, nlohmann::json(m_cfg), read_metrics(m_runDir / "metrics.csv"), wall_clock_now(), m_state.elapsed_s);
 }
 
 void TrainingRun::log_row(const MetricsRow& row) {
