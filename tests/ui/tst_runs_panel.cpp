@@ -3,17 +3,20 @@
 // loss; a name and notes typed in persist in run.json; delete asks first, does nothing on Cancel,
 // refuses a running run and removes the folder on Delete; Duplicate config fills the Training panel's
 // form for a new run; Compare selected opens the first run and overlays the others; the table sorts
-// by number and remembers its sort; a comparison's bits per character end with the comparison.
+// by number and remembers its sort; a comparison's bits per character end with the comparison; Export to
+// TensorBoard writes a run's tb/ on the jobs service and shows why a folder that is no run cannot.
 #include "test_util.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
 #include "twb/run_info.h"
+#include "twb/tensorboard.h"
 #include "twb/text.h"
 #include "ui/MainWindow.h"
 #include "ui/runs/RunsPanel.h"
 #include "ui/training/ConfigForm.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunsTable.h"
 #include "ui/widgets/RunsTableModel.h"
 #include "ui_fixture.h"
@@ -194,6 +197,30 @@ private slots:
         // Nothing half-deleted is left beside the runs.
         QCOMPARE(QDir(Workspace::runsDir()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
                  (QStringList{"finished", "interrupted"}));
+    }
+    void exportsToTensorBoardOffTheUiThread() {
+        // Training writes tb/ itself; a run without one (tensorboard=false, or made before) gets it here.
+        twb::remove_tensorboard(m_finished.toStdString());
+        RunsPanel p;
+        refreshed(p);
+        QVERIFY(p.table()->selectRun(m_finished));
+        auto* button = p.findChild<QPushButton*>("exportTensorBoard");
+        QVERIFY(button && button->isEnabled());
+        QSignalSpy done(&p, &RunsPanel::tensorBoardExported);
+        button->click();
+        QVERIFY(!button->isEnabled());  // while the job runs
+        QVERIFY(done.wait(20000));
+        const QStringList files = done.first().first().toStringList();
+        QCOMPARE(files.size(), 1);
+        QVERIFY2(files[0].startsWith(m_finished + "/tb/events.out.tfevents."), qPrintable(files[0]));
+        QVERIFY(QFile::exists(files[0]));
+        QVERIFY(button->isEnabled());
+        // Not a run: the panel says why.
+        QTemporaryDir notRun;
+        p.exportTensorBoard({notRun.path()});
+        auto* error = p.findChild<ErrorLabel*>();
+        QTRY_VERIFY_WITH_TIMEOUT(error->error().contains("is not a run"), 20000);
+        QVERIFY(!QFile::exists(notRun.path() + "/tb"));
     }
     void compareInBitsPerCharacterIsForTheComparisonOnly() {
         // Runs with different tokenizers are compared in bits per character; the next single run (opened,

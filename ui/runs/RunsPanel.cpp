@@ -1,6 +1,8 @@
 #include "ui/runs/RunsPanel.h"
 
+#include "twb/errors.h"
 #include "twb/run_info.h"
+#include "twb/tensorboard.h"
 #include "ui/Workspace.h"
 #include "ui/jobs/JobsService.h"
 #include "ui/widgets/RunsTable.h"
@@ -34,9 +36,15 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
     m_compare->setToolTip(tr("Overlay the selected runs' validation curves in the Training panel (Ctrl+M)"));
     m_delete = new QPushButton(tr("Delete…"));
     m_delete->setToolTip(tr("Delete the selected runs and their checkpoints (Delete); asks first"));
+    m_tensorBoard = new QPushButton(tr("Export to TensorBoard"));
+    m_tensorBoard->setObjectName("exportTensorBoard");
+    m_tensorBoard->setToolTip(
+        tr("Write the selected runs' curves and config as TensorBoard event files in each run's tb/ folder, "
+           "from metrics.csv (runs write them as they train unless tensorboard=false); view them with "
+           "tensorboard --logdir on the runs folder"));
     auto* refreshButton = new QPushButton(tr("Refresh"));
     refreshButton->setToolTip(tr("Read the workspace's runs again (Ctrl+Shift+R)"));
-    for (QPushButton* b : {m_open, m_duplicate, m_compare, m_delete, refreshButton})
+    for (QPushButton* b : {m_open, m_duplicate, m_compare, m_delete, m_tensorBoard, refreshButton})
         buttons->addWidget(b);
     buttons->addStretch(1);
     v->addLayout(buttons);
@@ -100,6 +108,7 @@ void RunsPanel::connectControls() {
             emit compareRequested(m_table->selectedRuns());
     });
     connect(m_delete, &QPushButton::clicked, this, &RunsPanel::deleteSelected);
+    connect(m_tensorBoard, &QPushButton::clicked, this, [this] { exportTensorBoard(m_table->selectedRuns()); });
     connect(m_saveDetails, &QPushButton::clicked, this, &RunsPanel::saveDetails);
     connect(m_name, &QLineEdit::returnPressed, this, &RunsPanel::saveDetails);
     // Each key says what it does (whatsThis): Help → Keyboard shortcuts lists it from there.
@@ -192,6 +201,7 @@ void RunsPanel::updateActions() {
     m_duplicate->setEnabled(one);
     m_compare->setEnabled(sel.size() >= 2);
     m_delete->setEnabled(!sel.isEmpty());
+    m_tensorBoard->setEnabled(!sel.isEmpty() && !isRunning(m_exporter));
     m_name->setEnabled(one);
     m_notes->setEnabled(one);
     m_saveDetails->setEnabled(one);
@@ -280,6 +290,41 @@ bool RunsPanel::deleteRun(const QString& dir, bool ask) {
     emit runDeleted(dir);
     refresh();
     return true;
+}
+
+void RunsPanel::exportTensorBoard(const QStringList& dirs) {
+    if (dirs.isEmpty() || isRunning(m_exporter))
+        return;
+    std::vector<std::string> runs;
+    for (const QString& d : dirs)
+        runs.push_back(d.toStdString());
+    m_exporter = jobs()->run(
+        tr("Exporting to TensorBoard"),
+        [runs](JobContext& ctx) {
+            QStringList files;
+            for (size_t i = 0; i < runs.size(); ++i) {
+                if (ctx.cancelled())
+                    throw twb::Cancelled();
+                ctx.setProgress(static_cast<double>(i) / static_cast<double>(runs.size()),
+                                QString::fromStdString(runs[i]));
+                files << QString::fromStdString(twb::export_tensorboard(runs[i]).event_file.string());
+            }
+            return files;
+        },
+        this,
+        [this](QStringList files) {
+            showError({});
+            emit statusMessage(tr("wrote TensorBoard files for %n run(s); view them with: tensorboard --logdir %1",
+                                  nullptr, static_cast<int>(files.size()))
+                                   .arg(files.size() == 1 ? QFileInfo(files[0]).path() : Workspace::runsDir()));
+            updateActions();
+            emit tensorBoardExported(files);
+        },
+        [this](const QString& error) {
+            showError(error);
+            updateActions();
+        });
+    updateActions();
 }
 
 void RunsPanel::deleteSelected() {

@@ -1,7 +1,8 @@
 // The Runs view: every run of the workspace in a RunsTable (name, dataset, model size, steps, best
 // validation loss, bits per character, date, status), with the selected run's name and notes to edit,
 // and the actions people expect: open, duplicate config, compare selected, delete (asked first,
-// refused while a trainer writes the run). The table is read on the jobs service (twb::collect_runs);
+// refused while a trainer writes the run), export to TensorBoard (RUN/tb/ from metrics.csv, on the jobs
+// service: twb/tensorboard.h). The table is read on the jobs service (twb::collect_runs);
 // names, notes and deletion go through the engine's run_info.h. Opening, duplicating and comparing are
 // the Training panel's: this panel only asks for them through signals.
 #pragma once
@@ -33,6 +34,9 @@ public:
     bool setNotes(const QString& dir, const QString& notes);
     /// Deletes a run after asking (unless ask is false); refused while it is running.
     bool deleteRun(const QString& dir, bool ask = true);
+    /// Writes the runs' TensorBoard files (RUN/tb/ from metrics.csv) off the UI thread;
+    /// tensorBoardExported() follows, or the error is shown.
+    void exportTensorBoard(const QStringList& dirs);
 
 public slots:
     /// Re-reads the workspace's runs in the background; refreshed() follows.
@@ -49,6 +53,8 @@ signals:
     /// A run was renamed, its notes changed, or it was deleted.
     void runEdited(const QString& dir);
     void runDeleted(const QString& dir);
+    /// The event files export_tensorboard wrote, one per run.
+    void tensorBoardExported(const QStringList& eventFiles);
 
 protected:
     void showEvent(QShowEvent* e) override;
@@ -66,8 +72,8 @@ private:
     QLabel* m_folder = nullptr;
     QLineEdit* m_name = nullptr;
     QPlainTextEdit* m_notes = nullptr;
-    QPushButton *m_open, *m_duplicate, *m_compare, *m_delete, *m_saveDetails;
-    QPointer<Job> m_loader;
+    QPushButton *m_open, *m_duplicate, *m_compare, *m_delete, *m_saveDetails, *m_tensorBoard;
+    QPointer<Job> m_loader, m_exporter;
     bool m_refreshAgain = false;  // a refresh was asked for while one was running
     QString m_shownRun;           // whose name and notes the fields hold
 };
