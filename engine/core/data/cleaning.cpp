@@ -152,6 +152,74 @@ Cleaner::Cleaner(CleaningOptions opts) : m_opts(std::move(opts)), m_icu(std::mak
 
 Cleaner::~Cleaner() = default;
 
+namespace {
+// The line steps, each a whole transformation of one line (the Cleaner counts what each changed).
+void nfkc_line(std::string& l, const icu::Normalizer2& nfkc) {
+    UErrorCode err = U_ZERO_ERROR;
+    icu::UnicodeString u = icu::UnicodeString::fromUTF8(l);
+    if (nfkc.isNormalized(u, err))
+        return;
+    err = U_ZERO_ERROR;
+    icu::UnicodeString n = nfkc.normalize(u, err);
+    if (U_SUCCESS(err)) {
+        l.clear();
+        n.toUTF8String(l);
+    }
+}
+
+void ascii_line(std::string& l, const icu::Transliterator& ascii) {
+    bool isAscii = true;
+    for (unsigned char c : l)
+        isAscii &= c < 0x80;
+    if (isAscii)
+        return;
+    icu::UnicodeString u = icu::UnicodeString::fromUTF8(l);
+    ascii.transliterate(u);
+    l.clear();
+    u.toUTF8String(l);
+}
+
+void strip_line(std::string& l, const std::unordered_set<uint32_t>& allowed) {
+    std::string out;
+    for (size_t i = 0; i < l.size();) {
+        size_t n = 0;
+        const uint32_t cp = utf8_decode_at(l, i, &n);
+        if (allowed.count(cp))
+            out.append(l, i, n);
+        i += n;
+    }
+    l.swap(out);
+}
+
+void lower_line(std::string& l) {
+    icu::UnicodeString u = icu::UnicodeString::fromUTF8(l);
+    u.toLower();
+    l.clear();
+    u.toUTF8String(l);
+}
+
+void whitespace_line(std::string& l) {
+    std::string out;
+    bool space = false;
+    for (size_t i = 0; i < l.size();) {
+        size_t n = 0;
+        const uint32_t cp = utf8_decode_at(l, i, &n);
+        const bool ws = cp == ' ' || cp == '\t' || cp == '\r' || cp == 0xA0 || cp == 0x2009 || cp == 0x202F ||
+                        cp == 0x3000 || (cp >= 0x2000 && cp <= 0x200A);
+        if (ws) {
+            space = true;
+        } else {
+            if (space && !out.empty())
+                out += ' ';
+            space = false;
+            out.append(l, i, n);
+        }
+        i += n;
+    }
+    l.swap(out);
+}
+}  // namespace
+
 bool Cleaner::process_line(std::string& line) {
     auto step = [&](int s, const std::function<void(std::string&)>& fn) {
         if (m_effectIndex[s] == SIZE_MAX)
@@ -165,66 +233,11 @@ bool Cleaner::process_line(std::string& line) {
             e.chars_removed += static_cast<int64_t>(before) - static_cast<int64_t>(count_code_points(line));
         }
     };
-    step(kNfkc, [&](std::string& l) {
-        UErrorCode err = U_ZERO_ERROR;
-        icu::UnicodeString u = icu::UnicodeString::fromUTF8(l);
-        if (m_icu->nfkc->isNormalized(u, err))
-            return;
-        err = U_ZERO_ERROR;
-        icu::UnicodeString n = m_icu->nfkc->normalize(u, err);
-        if (U_SUCCESS(err)) {
-            l.clear();
-            n.toUTF8String(l);
-        }
-    });
-    step(kAscii, [&](std::string& l) {
-        bool ascii = true;
-        for (unsigned char c : l)
-            ascii &= c < 0x80;
-        if (ascii)
-            return;
-        icu::UnicodeString u = icu::UnicodeString::fromUTF8(l);
-        m_icu->ascii->transliterate(u);
-        l.clear();
-        u.toUTF8String(l);
-    });
-    step(kStrip, [&](std::string& l) {
-        std::string out;
-        for (size_t i = 0; i < l.size();) {
-            size_t n = 0;
-            const uint32_t cp = utf8_decode_at(l, i, &n);
-            if (m_icu->allowed.count(cp))
-                out.append(l, i, n);
-            i += n;
-        }
-        l.swap(out);
-    });
-    step(kLower, [&](std::string& l) {
-        icu::UnicodeString u = icu::UnicodeString::fromUTF8(l);
-        u.toLower();
-        l.clear();
-        u.toUTF8String(l);
-    });
-    step(kWhitespace, [&](std::string& l) {
-        std::string out;
-        bool space = false;
-        for (size_t i = 0; i < l.size();) {
-            size_t n = 0;
-            const uint32_t cp = utf8_decode_at(l, i, &n);
-            const bool ws = cp == ' ' || cp == '\t' || cp == '\r' || cp == 0xA0 || cp == 0x2009 || cp == 0x202F ||
-                            cp == 0x3000 || (cp >= 0x2000 && cp <= 0x200A);
-            if (ws) {
-                space = true;
-            } else {
-                if (space && !out.empty())
-                    out += ' ';
-                space = false;
-                out.append(l, i, n);
-            }
-            i += n;
-        }
-        l.swap(out);
-    });
+    step(kNfkc, [&](std::string& l) { nfkc_line(l, *m_icu->nfkc); });
+    step(kAscii, [&](std::string& l) { ascii_line(l, *m_icu->ascii); });
+    step(kStrip, [&](std::string& l) { strip_line(l, m_icu->allowed); });
+    step(kLower, lower_line);
+    step(kWhitespace, whitespace_line);
     if (m_effectIndex[kEmpty] != SIZE_MAX && line.empty()) {
         auto& e = m_report.effects[m_effectIndex[kEmpty]];
         ++e.lines_removed;
