@@ -3,6 +3,7 @@
 #include "app/twb/interrupt.h"
 #include "app/twb/progress_line.h"
 #include "twb/catalogue.h"
+#include "twb/chat.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/synthetic.h"
@@ -64,6 +65,34 @@ int prepare_parallel_dataset(ParallelPrepareOptions p, const std::string& tokeni
 }
 }  // namespace
 
+/// twb prepare --chat FILE...: instruction data for a chat finetune (twb/chat.h).
+int prepare_chat_dataset(ChatPrepareOptions c, const std::string& tokenizer, int vocab, const std::string& splitPattern,
+                         bool quiet) {
+    if (c.tokenizer_from.empty()) {
+        c.tokenizer.kind = parse_choice<TokenizerKind>(tokenizer, "tokenizer");
+        c.tokenizer.vocab_size = vocab;
+        c.tokenizer.split_pattern = splitPattern;
+    }
+    ProgressLine bar(!quiet);
+    const auto& interrupted = install_interrupt_flag();
+    const auto r = prepare_chat(c, [&](const std::string& stage, uint64_t done, uint64_t total) {
+        bar.update(stage, done, total);
+        return !interrupted.load();
+    });
+    bar.finish();
+    for (auto& w : r.warnings)
+        std::cerr << "twb: warning: " << w << "\n";
+    std::printf("prepared %s (chat, template %s)\n", r.dir.c_str(), kChatTemplate);
+    std::printf("  tokenizer %s, vocab %d\n", to_string(TextTokenizer::load(r.dir).kind()).c_str(), r.vocab_size);
+    std::printf("  conversations: train %llu, val %llu; longest %llu tokens\n",
+                static_cast<unsigned long long>(r.train_conversations),
+                static_cast<unsigned long long>(r.val_conversations), static_cast<unsigned long long>(r.longest));
+    std::printf("  train %llu tokens (%llu in replies, trained), val %llu tokens\n",
+                static_cast<unsigned long long>(r.train_tokens),
+                static_cast<unsigned long long>(r.train_trained_tokens), static_cast<unsigned long long>(r.val_tokens));
+    std::printf("  done in %.1f s\n", r.seconds);
+    return 0;
+}
 Action add_prepare(CLI::App& app) {
     struct Opts {
         std::vector<std::string> inputs, clean;
@@ -76,9 +105,16 @@ Action add_prepare(CLI::App& app) {
         ParallelPrepareOptions par;  // --source/--target or --pairs: a parallel dataset
         bool valGiven = false;
     };
+        ChatPrepareOptions chat;     // --chat: instruction data
     auto o = std::make_shared<Opts>();
     auto& par = o->par;
     app.add_option("--source", par.source, "Parallel data: the training pairs' source file, one sentence a line");
+    auto* chatOpt = app.add_option("--chat", o->chat.inputs,
+                                   "Instruction data for a chat finetune: JSON lines of instruction/input/output "
+                                   "(Alpaca), instruction/instances (seed tasks) or messages (repeat for several "
+                                   "files); the loss falls on the replies only");
+    app.add_option("--system", o->chat.system, "--chat: a system turn put before every conversation that has none")
+        ->needs(chatOpt);
     app.add_option("--target", par.target,
                    "Parallel data: the training pairs' target file, line-aligned with --source");
     app.add_option("--pairs", par.pairs, "Parallel data: a tab-separated file of pairs (instead of --source/--target)");
@@ -143,7 +179,22 @@ Action add_prepare(CLI::App& app) {
     app.add_option("--out,-o", o->out, "Output folder")->required();
     app.add_flag("--force", o->force, "Replace an existing prepared dataset at --out");
     app.add_flag("--quiet,-q", o->quiet, "No progress output");
-    return [o]() {
+    chatOpt->excludes(inputOpt);
+    return [o, tokenizerOpt]() {
+        if (!o->chat.inputs.empty()) {
+            if (o->documents || !o->preset.empty() || !o->par.source.empty() || !o->par.pairs.empty())
+                throw ConfigError(
+                    "--chat prepares instruction data alone; drop --documents, --preset, --source and --pairs");
+            o->chat.tokenizer_from = o->tokenizerFrom;
+            o->chat.val_fraction = o->val;
+            o->chat.seed = o->seed;
+            o->chat.out = o->out;
+            o->chat.overwrite = o->force;
+            // Chat data needs <eos>: byte unless a tokenizer is named (char is then refused by name).
+            return prepare_chat_dataset(o->chat, tokenizerOpt->count() > 0 ? o->tokenizer : "byte", o->vocab,
+                                        o->splitPattern, o->quiet);
+        }
+        o->par.tokenizer_from = o->tokenizerFrom;
         if (!o->par.source.empty() || !o->par.target.empty() || !o->par.pairs.empty())
             return prepare_parallel_dataset(o->par, o->tokenizer, o->vocab, o->valGiven ? o->val : -1, o->seed, o->out,
                                             o->force, o->quiet);
@@ -222,13 +273,19 @@ Action add_prepare(CLI::App& app) {
 Action add_synth(CLI::App& app) {
     auto spec = std::make_shared<SyntheticSpec>();
     auto out = std::make_shared<std::string>();
-    app.add_option("--task", spec->task, "addition | copy | reverse | sort")->capture_default_str();
+    app.add_option("--task", spec->task,
+                   "addition | copy | reverse | sort | instructions (JSON records for twb prepare --chat: "
+                   "\"reverse: abc\" -> \"cba\", sort, upper, copy)")
+        ->capture_default_str();
     app.add_option("--examples,-n", spec->examples, "Number of examples (lines)")->capture_default_str();
     app.add_option("--digits", spec->digits, "addition: digits per operand")->capture_default_str();
     app.add_flag("--reversed", spec->reversed_digits, "addition: write numbers least significant digit first");
-    app.add_option("--min-length", spec->min_length, "copy/reverse/sort: shortest sequence")->capture_default_str();
-    app.add_option("--max-length", spec->max_length, "copy/reverse/sort: longest sequence")->capture_default_str();
-    app.add_option("--alphabet", spec->alphabet, "copy/reverse/sort: letters a.. used")->capture_default_str();
+    app.add_option("--min-length", spec->min_length, "copy/reverse/sort/instructions: shortest sequence")
+        ->capture_default_str();
+    app.add_option("--max-length", spec->max_length, "copy/reverse/sort/instructions: longest sequence")
+        ->capture_default_str();
+    app.add_option("--alphabet", spec->alphabet, "copy/reverse/sort/instructions: letters a.. used")
+        ->capture_default_str();
     app.add_option("--seed", spec->seed, "Seed; the same seed gives the same file")->capture_default_str();
     app.add_option("--out,-o", *out, "Output text file (then: twb prepare --input FILE --tokenizer char)")->required();
     return [spec, out]() {

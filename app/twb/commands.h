@@ -18,6 +18,7 @@ Action add_doctor(CLI::App& app);
 Action add_train(CLI::App& app);
 Action add_eval(CLI::App& app);
 Action add_sample(CLI::App& app);
+Action add_chat(CLI::App& app);
 Action add_attention(CLI::App& app);
 Action add_lens(CLI::App& app);
 Action add_attribute(CLI::App& app);

@@ -52,12 +52,16 @@ int main(int argc, char** argv) {
     reg("tokenize", "Encode stdin to token ids (or decode ids with --decode) with a prepared dataset's tokenizer",
         twb::cli::add_tokenize);
     reg("datasets", "List the dataset catalogue and presets", twb::cli::add_datasets);
-    reg("synth", "Write a synthetic task (addition, copy, reverse, sort) as text, one example per line",
+    reg("synth",
+        "Write a synthetic task (addition, copy, reverse, sort) as text, one example per line, or instructions as "
+        "JSON records",
         twb::cli::add_synth);
     reg("doctor", "Print versions, BLAS library, threads and device", twb::cli::add_doctor);
     reg("train", "Train a GPT model on a prepared dataset", twb::cli::add_train);
     reg("eval", "Evaluate a run's checkpoint: loss, accuracy, perplexity, bits/char", twb::cli::add_eval);
     reg("sample", "Generate text from a trained run", twb::cli::add_sample);
+    reg("chat", "Chat with a run in the chat template (instruction-tuned with twb prepare --chat): turns, history kept",
+        twb::cli::add_chat);
     reg("translate", "Translate lines with an encoder-decoder run (greedy or beam search), one line out per line in",
         twb::cli::add_translate);
     reg("attention",

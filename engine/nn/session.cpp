@@ -2,6 +2,7 @@
 // `twb attention`, `twb eval` and the GUI's workers all go through it.
 #include "twb/session.h"
 
+#include "core/data/chat_data.h"
 #include "core/data/document_index.h"
 #include "core/data/token_file.h"
 #include "nn/analysis/attention_capture.h"
@@ -212,6 +213,8 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
             throw InputError(data.dir.string() + ": the " + opt.split + " split holds no documents to evaluate");
         DocumentSource src = document_source(data);
         src.index = &index;
+        const auto loss = read_loss_spans(data, opt.split, f.size());  // a chat dataset: the replies only
+        src.trained = loss ? &*loss : nullptr;
         r = evaluate_documents(m.model, f, src, opt.batch_size, opt.max_tokens, m.device, bf16);
         out.sequences = Sequences::Documents;
         out.documents = static_cast<int64_t>(index.docs.size());

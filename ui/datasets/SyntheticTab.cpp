@@ -31,7 +31,8 @@ SyntheticTab::SyntheticTab(QWidget* parent) : QWidget(parent) {
     m_task = new QComboBox;
     m_task->setObjectName("syntheticTask");
     for (const auto& t : twb::synthetic_tasks())
-        m_task->addItem(q(t));
+        if (t != "instructions")  // JSON records for twb prepare --chat, not a text corpus to import here
+            m_task->addItem(q(t));
     m_examples = spin(1, 10000000, 20000);
     m_digits = spin(1, 18, 3);
     m_reversed = new QCheckBox(tr("write numbers least significant digit first"));

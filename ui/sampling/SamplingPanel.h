@@ -2,7 +2,8 @@
 // tinted by its probability, alternatives on hover and click, branching from any token (with a way
 // back), checkpoint comparison as a table exportable to Markdown (CompareView), and the run's prompt
 // history (HistoryView). An encoder-decoder run switches the console to its translation mode
-// (TranslationView: source in, target streamed, a file translated and scored), another run back. Generation runs in a
+// (TranslationView: source in, target streamed, a file translated and scored), another run back. The Chat tab
+// (ChatView) holds turns with an instruction-tuned run in the chat template. Generation runs in a
 // ModelWorker on a ModelThread, shared with the Attention panel when the main window hands one in; Stop sets the
 // request's atomic cancel flag.
 #pragma once
@@ -15,6 +16,7 @@
 #include <memory>
 
 class AttributionStrip;
+class ChatView;
 class CompareView;
 class DecodingForm;
 class GenerationEvalView;
@@ -53,6 +55,8 @@ public:
     QTableWidget* compareTable() const;
     HistoryView* history() const { return m_history; }
     GenerationEvalView* evaluation() const { return m_evaluation; }
+    /// The Chat tab: turns with an instruction-tuned run (twb/chat.h).
+    ChatView* chat() const { return m_chat; }
     /// The translation mode's page, shown instead of the LM controls for an encoder-decoder run.
     TranslationView* translation() const { return m_translation; }
     bool isTranslationMode() const;
@@ -117,6 +121,7 @@ private:
     CompareView* m_compare;
     HistoryView* m_history;
     GenerationEvalView* m_evaluation = nullptr;
+    ChatView* m_chat = nullptr;
     QStackedWidget* m_modes;
     QWidget* m_lmPage;
     TranslationView* m_translation;

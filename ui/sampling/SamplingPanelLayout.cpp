@@ -2,6 +2,7 @@
 #include "ui/widgets/ConsoleLayout.h"
 
 #include "ui/sampling/AttributionStrip.h"
+#include "ui/sampling/ChatView.h"
 #include "ui/sampling/CompareView.h"
 #include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/GenerationEvalView.h"
@@ -49,6 +50,9 @@ SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(nu
     m_tabs->addTab(m_history, tr("History"));
     m_evaluation = new GenerationEvalView(m_model, m_picker);
     m_tabs->addTab(m_evaluation, tr("Evaluate settings"));
+    m_chat = new ChatView(m_model, m_picker, [this] { return m_decoding->options(); });
+    m_tabs->addTab(m_chat, tr("Chat"));
+    connect(m_chat, &PanelBase::statusMessage, this, &PanelBase::statusMessage);
 
     auto* left = new QVBoxLayout;
     left->addWidget(m_decoding);
@@ -81,10 +85,12 @@ SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(nu
     });
     // One shortcut each for both modes (two on one key would be ambiguous and neither would fire).
     auto* runKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
-    runKey->setWhatsThis(tr("Generate, or translate in translation mode"));
+    runKey->setWhatsThis(tr("Generate, send the chat message, or translate in translation mode"));
     connect(runKey, &QShortcut::activated, this, [this] {
         if (isTranslationMode())
             m_translation->translate();
+        else if (m_tabs->currentWidget() == m_chat)
+            m_chat->send();
         else
             generate();
     });
@@ -92,6 +98,7 @@ SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(nu
     stopKey->setWhatsThis(tr("Stop generating or translating"));
     connect(stopKey, &QShortcut::activated, this, [this] {
         stop();
+        m_chat->stop();
         m_translation->stop();
     });
     connect(m_output, &TokenOutputView::tokenClicked, this, &SamplingPanel::showAlternatives);
@@ -110,6 +117,7 @@ SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(nu
         updateMode();
         m_compare->fillChoices(m_picker->run(), m_picker->steps());
         refreshHistory();
+        m_chat->reload();
     });
     updateMode();
     m_compare->fillChoices(m_picker->run(), m_picker->steps());

@@ -18,6 +18,9 @@ void ModelWorker::registerTypes() {
     qRegisterMetaType<GenerateRequest>();
     qRegisterMetaType<GenerateResult>();
     qRegisterMetaType<CompareRequest>();
+    qRegisterMetaType<ChatRequest>();
+    qRegisterMetaType<ChatResult>();
+    qRegisterMetaType<twb::ChatThread>();
     qRegisterMetaType<AttentionRequest>();
     qRegisterMetaType<GenerationEvalRequest>();
     qRegisterMetaType<std::vector<twb::GenerationEvalRow>>();
@@ -81,6 +84,60 @@ void ModelWorker::generate(const GenerateRequest& r) {
             twb::append_sample_history(r.run.toStdString(), rec);
         }
         emit generated(out);
+    });
+}
+
+void ModelWorker::chat(const ChatRequest& r) {
+    guarded(this, r.id, [&] {
+        open(r.run, r.checkpoint);
+        auto cb = [&](const twb::TokenEvent& e) {
+            UiToken t;
+            t.id = e.token;
+            t.text = std2q(e.text);
+            t.prob = e.prob;
+            emit token(r.id, t);
+        };
+        const auto res = m_session.chat(r.messages, r.options, cb, r.cancel.get());
+        ChatResult out;
+        out.id = r.id;
+        out.reply = res.texts.empty() ? QString() : std2q(res.texts[0]);
+        out.step = m_session.step();
+        out.generated = res.generated;
+        out.tokensPerS = res.tokens_per_s;
+        out.cancelled = res.cancelled;
+        // The end-of-turn token is counted as generated but is no token of the reply.
+        out.endOfTurn =
+            !res.cancelled && !res.tokens.empty() && res.generated > static_cast<qint64>(res.tokens[0].size());
+        for (const auto& w : res.warnings)
+            out.warnings << std2q(w);
+        if (r.record) {
+            std::vector<twb::ChatTurn> turns;
+            auto add = [&](const twb::ChatMessage& m) {
+                twb::ChatTurn t;
+                t.conversation = r.conversation;
+                t.message = m;
+                t.source = "gui";
+                t.checkpoint_step = out.step;
+                t.cancelled = m.role == twb::ChatRole::Assistant && res.cancelled;
+                turns.push_back(t);
+            };
+            for (size_t i = r.recorded; i < r.messages.size(); ++i)
+                add(r.messages[i]);
+            add({twb::ChatRole::Assistant, res.texts.empty() ? std::string() : res.texts[0]});
+            twb::append_chat_turns(r.run.toStdString(), turns);
+        }
+        emit chatReplied(out);
+    });
+}
+
+void ModelWorker::loadChat(quint64 id, const QString& run, bool fresh) {
+    guarded(this, id, [&] {
+        twb::ChatThread t;
+        if (fresh)
+            t.conversation = twb::next_conversation(run.toStdString());
+        else
+            t = twb::latest_chat(run.toStdString());
+        emit chatLoaded(id, run, t);
     });
 }
 

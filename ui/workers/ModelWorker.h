@@ -1,10 +1,12 @@
 // Runs a loaded checkpoint off the UI thread for the Sampling and Attention panels: generation with
 // per-token streaming, checkpoint comparison, batch evaluation of decoding settings, attention capture, position
-// tables, the run's probe timeline, its sample history (RUN/samples.jsonl, through the engine's samples_history.h) and
-// the embedding explorer's queries. Lives on a ModelThread, which the two panels may share; every request carries an id
-// and every answer (failed() included) carries it back. Every slot catches engine errors and emits failed(). Stop is a
-// shared atomic flag the panel sets directly (the generation loop checks it per token).
+// tables, the run's probe timeline, its sample history (RUN/samples.jsonl, through the engine's samples_history.h),
+// chat turns and their history (RUN/chat.jsonl, chat_history.h) and the embedding explorer's queries. Lives on a
+// ModelThread, which the two panels may share; every request carries an id and every answer (failed() included) carries
+// it back. Every slot catches engine errors and emits failed(). Stop is a shared atomic flag the panel sets directly
+// (the generation loop checks it per token).
 #pragma once
+#include "twb/chat_history.h"
 #include "twb/generation.h"
 #include "twb/generation_eval.h"
 #include "twb/probe.h"
@@ -56,6 +58,30 @@ struct GenerateResult {
     QStringList warnings;
 };
 
+/// One chat turn (twb/chat.h): the conversation so far, its last message the user's; the worker streams the
+/// reply's tokens, then records the turns RUN/chat.jsonl lacks (messages from `recorded` on, and the reply).
+struct ChatRequest {
+    quint64 id = 0;
+    QString run, checkpoint;
+    qint64 conversation = 1;
+    twb::Conversation messages;
+    size_t recorded = 0;  // messages already in the history file
+    twb::SamplingOptions options;
+    std::shared_ptr<std::atomic<bool>> cancel;
+    bool record = true;
+};
+
+struct ChatResult {
+    quint64 id = 0;
+    QString reply;
+    qint64 step = 0;
+    qint64 generated = 0;
+    double tokensPerS = 0;
+    bool cancelled = false;
+    bool endOfTurn = false;  // stopped at the end-of-turn token (not at the length limit)
+    QStringList warnings;
+};
+
 struct CompareRequest {
     quint64 id = 0;
     QString prompt;
@@ -101,6 +127,9 @@ Q_DECLARE_METATYPE(UiToken)
 Q_DECLARE_METATYPE(GenerateRequest)
 Q_DECLARE_METATYPE(GenerateResult)
 Q_DECLARE_METATYPE(CompareRequest)
+Q_DECLARE_METATYPE(ChatRequest)
+Q_DECLARE_METATYPE(ChatResult)
+Q_DECLARE_METATYPE(twb::ChatThread)
 Q_DECLARE_METATYPE(AttentionRequest)
 Q_DECLARE_METATYPE(GenerationEvalRequest)
 Q_DECLARE_METATYPE(std::vector<twb::GenerationEvalRow>)
@@ -124,6 +153,10 @@ public:
 public slots:
     void generate(const GenerateRequest& request);
     void compare(const CompareRequest& request);
+    /// A chat reply through ModelSession::chat; then the turns recorded in RUN/chat.jsonl (twb/chat_history.h).
+    void chat(const ChatRequest& request);
+    /// The run's latest conversation (or a fresh number when `fresh`), from RUN/chat.jsonl.
+    void loadChat(quint64 id, const QString& run, bool fresh);
     void evaluateGenerations(const GenerationEvalRequest& request);
     void capture(const AttentionRequest& request);
     void loadPositions(quint64 id, const QString& run, const QString& checkpoint);
@@ -147,6 +180,8 @@ signals:
     void compareJudged(quint64 id, int row, int column, double perplexity, const QString& precision,
                        const QString& problem);
     void compareFinished(quint64 id, bool cancelled);
+    void chatReplied(const ChatResult& result);
+    void chatLoaded(quint64 id, const QString& run, const twb::ChatThread& thread);
     void generationEvalProgress(quint64 id, int done, int total);
     /// The rows so far (every setting unless cancelled).
     void generationEvalFinished(quint64 id, const std::vector<twb::GenerationEvalRow>& rows, bool cancelled);

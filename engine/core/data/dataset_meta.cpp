@@ -2,6 +2,7 @@
 #include "core/data/dataset_meta.h"
 
 #include "core/data/token_file.h"
+#include "twb/chat.h"
 #include "twb/errors.h"
 
 #include <climits>
@@ -73,6 +74,18 @@ PreparedDataset parse_prepared_meta(const std::string& text, const fs::path& dir
         if (!m["tokenizer"].is_string())
             bad(file, "tokenizer must be a string");
         d.tokenizer_kind = m["tokenizer"].get<std::string>();
+    }
+    if (m.contains("chat")) {
+        const auto& c = m["chat"];
+        if (!c.is_object() || !c.contains("template") || !c["template"].is_string() || !c.contains("loss_spans") ||
+            !c["loss_spans"].is_object())
+            bad(file, "its chat entry has no template name or loss_spans");
+        d.chat_template = c["template"].get<std::string>();
+        if (d.chat_template != kChatTemplate)
+            bad(file,
+                "chat template \"" + d.chat_template + "\" is not one this program knows (" + kChatTemplate + ")");
+        d.train_loss_spans = count(c["loss_spans"], "train", file);
+        d.val_loss_spans = count(c["loss_spans"], "val", file);
     }
     if (m.contains("stats")) {
         try {

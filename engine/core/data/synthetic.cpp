@@ -7,14 +7,32 @@
 
 namespace twb {
 
+namespace {
+/// {"instruction": "OP: seq", "output": ...} for OP one of reverse, sort, upper, copy (JSON-safe: letters only).
+std::string instruction_record(const std::string& seq, std::mt19937_64& rng) {
+    static const char* ops[] = {"reverse", "sort", "upper", "copy"};
+    const std::string op = ops[std::uniform_int_distribution<int>(0, 3)(rng)];
+    std::string target = seq;
+    if (op == "reverse")
+        std::reverse(target.begin(), target.end());
+    else if (op == "sort")
+        std::sort(target.begin(), target.end());
+    else if (op == "upper")
+        for (char& c : target)
+            c = static_cast<char>(c - 'a' + 'A');
+    return "{\"instruction\": \"" + op + ": " + seq + "\", \"output\": \"" + target + "\"}\n";
+}
+}  // namespace
+
 std::vector<std::string> synthetic_tasks() {
-    return {"addition", "copy", "reverse", "sort"};
+    return {"addition", "copy", "reverse", "sort", "instructions"};
 }
 
 void SyntheticSpec::validate() const {
     const auto tasks = synthetic_tasks();
     if (std::find(tasks.begin(), tasks.end(), task) == tasks.end())
-        throw ConfigError("unknown synthetic task '" + task + "'; choose addition, copy, reverse or sort");
+        throw ConfigError("unknown synthetic task '" + task +
+                          "'; choose addition, copy, reverse or sort (text), or instructions (JSON records)");
     if (examples < 1 || examples > 10000000)
         throw ConfigError("examples must be between 1 and 10,000,000");
     if (digits < 1 || digits > 18)
@@ -52,6 +70,10 @@ std::string generate_synthetic(const SyntheticSpec& s) {
         std::string seq(static_cast<size_t>(len(rng)), 'a');
         for (char& c : seq)
             c = static_cast<char>('a' + letter(rng));
+        if (s.task == "instructions") {
+            out += instruction_record(seq, rng);
+            continue;
+        }
         std::string target = seq;
         if (s.task == "reverse")
             std::reverse(target.begin(), target.end());

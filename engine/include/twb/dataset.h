@@ -177,6 +177,10 @@ struct PreparedDataset {
     std::string tokenizer_kind;
     bool has_documents = false;  // prepared with --documents (train.docs, val.docs)
     uint64_t train_documents = 0, val_documents = 0;
+    /// A chat dataset (prepare_chat, twb/chat.h): its template's name (empty otherwise) and the number of
+    /// loss spans in train.loss/val.loss (the assistant turns, the only targets its loss sees).
+    std::string chat_template;
+    uint64_t train_loss_spans = 0, val_loss_spans = 0;
     /// A parallel dataset (prepare_parallel): pairs as records in {train,val,test}.pairs.
     bool parallel = false;
     uint64_t train_pairs = 0, val_pairs = 0, test_pairs = 0;

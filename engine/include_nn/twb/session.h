@@ -1,9 +1,10 @@
 // ModelSession: one loaded checkpoint behind a torch-free interface, the model facade both `twb` and
-// the GUI use: open a run's checkpoint, encode and decode text, generate with streaming and cancel,
+// the GUI use: open a run's checkpoint, encode and decode text, generate with streaming and cancel, chat,
 // capture attention, read the position table, and evaluate on a prepared dataset. One session serves
 // one thread at a time; opening another checkpoint replaces the model. Public API.
 #pragma once
 #include "twb/attention.h"
+#include "twb/chat.h"
 #include "twb/config.h"
 #include "twb/embeddings.h"
 #include "twb/generation.h"
@@ -79,6 +80,14 @@ public:
     /// Generates from prompt ids, streaming each token to on_token; cancel is checked per token.
     SampleResult generate(const std::vector<int32_t>& prompt, const SamplingOptions& opt,
                           const TokenCallback& on_token = {}, const std::atomic<bool>* cancel = nullptr);
+    /// One assistant reply to a conversation in the chat template (chat.h): the conversation rendered, the
+    /// assistant's header appended, then generated with opt until the end-of-turn token (stop_at_eos is on
+    /// whatever opt says) or max_new_tokens; the reply is texts[0]. A conversation longer than block_size is
+    /// seen through generate's sliding window (its latest tokens). Warns when the run's dataset was no chat dataset
+    /// (its replies then merely continue the template). InputError for an empty conversation, one that ends with an
+    /// assistant turn, or a tokenizer without <eos>.
+    SampleResult chat(const Conversation& conversation, const SamplingOptions& opt, const TokenCallback& on_token = {},
+                      const std::atomic<bool>* cancel = nullptr);
     /// Which weights and kernels single-sequence generation with opt uses here, as one sentence, e.g.
     /// "bfloat16 weights, AVX2+FMA gemv (decode_weights auto)". InputError when opt asks for what this
     /// model or device cannot do (bfloat16 on a CUDA device).

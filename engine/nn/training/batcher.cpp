@@ -66,7 +66,7 @@ std::pair<torch::Tensor, torch::Tensor> Batcher::next(const torch::Device& devic
     return {x.to(device), y.to(device)};
 }
 
-std::vector<int64_t> Batcher::piece_tokens(uint64_t piece) const {
+std::vector<int64_t> Batcher::piece_tokens(uint64_t piece, std::vector<uint8_t>& trained) const {
     // Piece k of document d is the sequence s = <bos> doc <eos> from s[k*T] on, at most T+1 tokens.
     const auto& docs = m_docs->index->docs;
     const uint64_t T = static_cast<uint64_t>(m_block);
@@ -75,14 +75,27 @@ std::vector<int64_t> Batcher::piece_tokens(uint64_t piece) const {
     const uint64_t k = piece - *it, n = docs[d].second - docs[d].first, len = n + 2;
     const uint64_t from = k * T, to = std::min(len, from + T + 1);
     std::vector<int64_t> row(static_cast<size_t>(to - from));
-    for (uint64_t i = from; i < to; ++i)
+    trained.assign(row.size(), 1);
+    for (uint64_t i = from; i < to; ++i) {
+        const bool inside = i > 0 && i < len - 1;  // s[i] is doc[i-1], at offset docs[d].first + i - 1
         row[static_cast<size_t>(i - from)] = i == 0         ? m_docs->bos
                                              : i == len - 1 ? m_docs->eos
                                                             : m_file.at(docs[d].first + i - 1);
+        if (m_docs->trained)
+            trained[static_cast<size_t>(i - from)] = inside && in_loss_span(docs[d].first + i - 1);
+    }
     return row;
 }
 
+bool Batcher::in_loss_span(uint64_t at) const {
+    const auto& spans = m_docs->trained->docs;  // ordered, disjoint
+    const auto it = std::upper_bound(spans.begin(), spans.end(), at,
+                                     [](uint64_t v, const std::pair<uint64_t, uint64_t>& s) { return v < s.second; });
+    return it != spans.end() && it->first <= at;
+}
+
 std::pair<torch::Tensor, torch::Tensor> Batcher::padded(const std::vector<std::vector<int64_t>>& rows,
+                                                        const std::vector<std::vector<uint8_t>>& trained,
                                                         const torch::Device& device) const {
     size_t longest = 0;
     for (const auto& row : rows)
@@ -95,7 +108,8 @@ std::pair<torch::Tensor, torch::Tensor> Batcher::padded(const std::vector<std::v
     for (size_t b = 0; b < rows.size(); ++b)
         for (size_t t = 0; t + 1 < rows[b].size(); ++t) {
             px[static_cast<int64_t>(b) * L + static_cast<int64_t>(t)] = rows[b][t];
-            py[static_cast<int64_t>(b) * L + static_cast<int64_t>(t)] = rows[b][t + 1];
+            if (trained[b][t + 1])
+                py[static_cast<int64_t>(b) * L + static_cast<int64_t>(t)] = rows[b][t + 1];
         }
     if (device.is_cpu())
         return {x, y};
@@ -105,22 +119,28 @@ std::pair<torch::Tensor, torch::Tensor> Batcher::padded(const std::vector<std::v
 std::pair<torch::Tensor, torch::Tensor> Batcher::next_documents(const torch::Device& device) {
     // This rank's rows: B random pieces (every rank draws all world*B, so the data position is shared).
     std::vector<std::vector<int64_t>> rows;
+    std::vector<std::vector<uint8_t>> trained;
     rows.reserve(static_cast<size_t>(m_batch));
     for (int64_t r = 0; r < m_world; ++r)
         for (int64_t b = 0; b < m_batch; ++b) {
             const uint64_t piece = next_u64() % pieces();
-            if (r == m_rank)
-                rows.push_back(piece_tokens(piece));
+            if (r == m_rank) {
+                trained.emplace_back();
+                rows.push_back(piece_tokens(piece, trained.back()));
+            }
         }
-    return padded(rows, device);
+    return padded(rows, trained, device);
 }
 
 std::pair<torch::Tensor, torch::Tensor> Batcher::pieces_batch(uint64_t first, uint64_t count,
                                                               const torch::Device& device) const {
     std::vector<std::vector<int64_t>> rows;
-    for (uint64_t p = first; p < std::min(first + count, pieces()); ++p)
-        rows.push_back(piece_tokens(p));
-    return padded(rows, device);
+    std::vector<std::vector<uint8_t>> trained;
+    for (uint64_t p = first; p < std::min(first + count, pieces()); ++p) {
+        trained.emplace_back();
+        rows.push_back(piece_tokens(p, trained.back()));
+    }
+    return padded(rows, trained, device);
 }
 
 }  // namespace twb::nn

@@ -2,7 +2,8 @@
 // offsets, x = tokens[i : i+T], y = tokens[i+1 : i+T+1]. Documents mode (sequences=documents): B random
 // pieces of documents, each document seen as <bos> doc <eos> and cut into pieces of at most T+1
 // tokens (overlapping by one, so every target is predicted once), x and y padded to the batch's
-// longest piece; padded targets are kIgnoreIndex, which the loss, accuracy and perplexity skip. Its own
+// longest piece; padded targets are kIgnoreIndex, which the loss, accuracy and perplexity skip (so are a
+// chat dataset's targets outside its loss spans: DocumentSource::trained). Its own
 // seeded generator (a splitmix64 stream) whose state is one integer, so checkpoints resume the exact
 // batch sequence in both modes.
 #pragma once
@@ -23,6 +24,10 @@ inline constexpr int64_t kIgnoreIndex = -1;
 struct DocumentSource {
     const DocumentIndex* index = nullptr;
     int64_t bos = -1, eos = -1, pad = -1;  // pad < 0: pad inputs with eos (never a target anyway)
+    /// A chat dataset's loss spans (core/data/chat_data.h): only targets at token offsets inside a span
+    /// are trained; every other target (prompts, headers, the <bos>/<eos> the batch adds) is kIgnoreIndex,
+    /// as padding is. Null: every real target is trained.
+    const DocumentIndex* trained = nullptr;
 };
 
 /// A prepared dataset's special ids for documents mode (index left null). ConfigError when its
@@ -55,9 +60,14 @@ public:
 private:
     uint64_t next_u64();
     std::pair<torch::Tensor, torch::Tensor> next_documents(const torch::Device& device);
-    std::vector<int64_t> piece_tokens(uint64_t piece) const;
-    /// (x, y) of rows padded to the longest: inputs with pad (or eos), targets beyond a row kIgnoreIndex.
+    /// Piece `piece`'s tokens and, per token, whether it is a trained target (all when no loss spans).
+    std::vector<int64_t> piece_tokens(uint64_t piece, std::vector<uint8_t>& trained) const;
+    /// Whether the token at offset `at` of the file lies in a loss span.
+    bool in_loss_span(uint64_t at) const;
+    /// (x, y) of rows padded to the longest: inputs with pad (or eos), targets beyond a row or untrained
+    /// kIgnoreIndex.
     std::pair<torch::Tensor, torch::Tensor> padded(const std::vector<std::vector<int64_t>>& rows,
+                                                   const std::vector<std::vector<uint8_t>>& trained,
                                                    const torch::Device& device) const;
     const TokenFile& m_file;
     int64_t m_block, m_batch;

@@ -1,6 +1,7 @@
 // The decoder LM's side of training (decoder_family.h).
 #include "nn/training/decoder_family.h"
 
+#include "core/data/chat_data.h"
 #include "nn/analysis/attention_capture.h"
 #include "nn/device.h"
 #include "nn/interchange/checkpoint.h"
@@ -47,6 +48,9 @@ void DecoderFamily::adopt_dataset(const PreparedDataset& data, RunConfig& cfg, c
                           " is a parallel dataset (translation pairs); train it with --set model_kind=encoder_decoder "
                           "or --preset multi30k");
     adopt_vocab_size(data, cfg);
+    // A chat dataset's loss masks are per conversation: it trains as documents, whatever the run it starts from.
+    if (!data.chat_template.empty())
+        cfg.sequences = Sequences::Documents;
 }
 
 std::string DecoderFamily::subject(const RunConfig& cfg) const {
@@ -85,7 +89,10 @@ void DecoderFamily::open_documents() {
     DocumentSource src = document_source(data);
     m_trainDocs = DocumentIndex::read(data.dir / "train.docs", m_trainFile->size(), data.train_documents);
     m_valDocs = DocumentIndex::read(data.dir / "val.docs", m_valFile->size(), data.val_documents);
+    m_trainLoss = read_loss_spans(data, "train", m_trainFile->size());
+    m_valLoss = read_loss_spans(data, "val", m_valFile->size());
     src.index = &m_trainDocs;
+    src.trained = m_trainLoss ? &*m_trainLoss : nullptr;
     m_trainDocSrc = src;
     src.index = &m_valDocs;
     m_valDocSrc = src;
@@ -143,6 +150,13 @@ void DecoderFamily::describe(TrainStartInfo& info) const {
 MicroBatch DecoderFamily::forward() {
     auto [x, y] = m_batcher->next(m_ctx.device);
     return {m_model->forward(x), y, y.numel()};
+    // A chat batch whose pieces are all prompt has no target to learn (its mean loss would be 0/0): the
+    // next one is drawn instead, as deterministically as any batch.
+    for (int redraw = 0; m_trainLoss && y.ne(kIgnoreIndex).sum().item<int64_t>() == 0; ++redraw) {
+        if (redraw == 1000)
+            throw InputError("1000 chat batches in a row held no reply token; raise block_size or batch_size");
+        std::tie(x, y) = m_batcher->next(m_ctx.device);
+    }
 }
 
 FamilyEval DecoderFamily::evaluate(int64_t step) {

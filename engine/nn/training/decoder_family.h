@@ -1,6 +1,7 @@
 // The decoder LM's side of training (model_family.h): a token stream or documents (sequences=documents)
 // in random block_size windows, next-token loss, evaluation on random batches of both splits, starting
-// weights from another run (init_from) or word vectors (embeddings_from), and the attention probe: one
+// weights from another run (init_from) or word vectors (embeddings_from), a chat dataset's loss on the
+// replies only (its loss spans: sequences=documents is then implied), and the attention probe: one
 // fixed prompt captured at every evaluation (RUN/probe/). Data parallel across processes.
 #pragma once
 #include "core/data/document_index.h"
@@ -41,6 +42,7 @@ private:
     double m_valCharsPerToken = 1;         // of the split evaluated as "val": bits per character divide by it
     DocumentIndex m_trainDocs, m_valDocs;  // sequences=documents: the splits' indexes
     std::optional<DocumentSource> m_trainDocSrc, m_valDocSrc;  // set in documents mode only
+    std::optional<DocumentIndex> m_trainLoss, m_valLoss;       // a chat dataset's loss spans
     std::unique_ptr<Batcher> m_batcher;
     GPT m_model{nullptr};
     std::filesystem::path m_runDir;

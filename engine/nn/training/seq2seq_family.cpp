@@ -20,6 +20,10 @@ void Seq2SeqFamily::adopt_dataset(const PreparedDataset& data, RunConfig& cfg, c
         throw ConfigError("model_kind=encoder_decoder trains in one process; drop the distributed options");
     if (!data.parallel)
         throw ConfigError(data.dir.string() +
+    if (!data.chat_template.empty())
+        throw ConfigError(data.dir.string() +
+                          " is a chat dataset (instruction tuning), which trains a decoder; drop "
+                          "model_kind=encoder_decoder (finetune a decoder run with --init-from)");
                           " is not a parallel dataset, which model_kind=encoder_decoder needs; prepare one with "
                           "twb prepare --source FILE --target FILE (or --pairs TSV)");
     adopt_vocab_size(data, cfg);
