@@ -63,8 +63,6 @@ int prepare_parallel_dataset(ParallelPrepareOptions p, const std::string& tokeni
     std::printf("  done in %.1f s\n", r.seconds);
     return 0;
 }
-}  // namespace
-
 /// twb prepare --chat FILE...: instruction data for a chat finetune (twb/chat.h).
 int prepare_chat_dataset(ChatPrepareOptions c, const std::string& tokenizer, int vocab, const std::string& splitPattern,
                          bool quiet) {
@@ -93,6 +91,8 @@ int prepare_chat_dataset(ChatPrepareOptions c, const std::string& tokenizer, int
     std::printf("  done in %.1f s\n", r.seconds);
     return 0;
 }
+}  // namespace
+
 Action add_prepare(CLI::App& app) {
     struct Opts {
         std::vector<std::string> inputs, clean;
@@ -103,18 +103,18 @@ Action add_prepare(CLI::App& app) {
         uint64_t seed = 1337;
         bool force = false, replaceBad = false, lowercase = false, quiet = false, documents = false;
         ParallelPrepareOptions par;  // --source/--target or --pairs: a parallel dataset
+        ChatPrepareOptions chat;     // --chat: instruction data
         bool valGiven = false;
     };
-        ChatPrepareOptions chat;     // --chat: instruction data
     auto o = std::make_shared<Opts>();
-    auto& par = o->par;
-    app.add_option("--source", par.source, "Parallel data: the training pairs' source file, one sentence a line");
     auto* chatOpt = app.add_option("--chat", o->chat.inputs,
                                    "Instruction data for a chat finetune: JSON lines of instruction/input/output "
                                    "(Alpaca), instruction/instances (seed tasks) or messages (repeat for several "
                                    "files); the loss falls on the replies only");
     app.add_option("--system", o->chat.system, "--chat: a system turn put before every conversation that has none")
         ->needs(chatOpt);
+    auto& par = o->par;
+    app.add_option("--source", par.source, "Parallel data: the training pairs' source file, one sentence a line");
     app.add_option("--target", par.target,
                    "Parallel data: the training pairs' target file, line-aligned with --source");
     app.add_option("--pairs", par.pairs, "Parallel data: a tab-separated file of pairs (instead of --source/--target)");

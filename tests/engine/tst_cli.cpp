@@ -3,6 +3,7 @@
 #include "test_util.h"
 #include "twb/attention.h"
 #include "twb/catalogue.h"
+#include "twb/chat_history.h"
 #include "twb/probe.h"
 #include "twb/samples_history.h"
 #include "twb/synthetic.h"
@@ -375,6 +376,39 @@ private slots:
         auto bad = run({"synth", "--task", "divide", "--out", out});
         QVERIFY(bad.code != 0);
         QVERIFY(bad.err.contains("addition, copy, reverse or sort"));
+    }
+    void chatPreparesTrainsAndAnswers() {
+        // Synthetic instructions -> a chat dataset -> a few steps -> two turns with --message, recorded.
+        const QString dir = QString::fromStdString(twbtest::path(m_dir, "").string());
+        auto r = run({"synth", "--task", "instructions", "-n", "200", "--out", dir + "/ins.jsonl"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = run({"prepare", "--chat", dir + "/ins.jsonl", "--out", dir + "/chat-data"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(r.out.contains("template twb-chat-1"));
+        r = run({"train", "--data", dir + "/chat-data", "--out", dir + "/chat-run", "--preset", "tiny", "--set",
+                 "max_iters=10", "--set", "eval_interval=10", "--set", "eval_iters=1", "--set", "block_size=32", "-q"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = run({"chat", "--run", dir + "/chat-run", "--greedy", "-n", "5", "-m", "reverse: abc", "-m", "upper: ab"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        auto turns = twb::read_chat_history((dir + "/chat-run").toStdString());
+        QCOMPARE(turns.size(), size_t(4));
+        QCOMPARE(turns[0].message.content, std::string("reverse: abc"));
+        QCOMPARE(turns[3].message.role, twb::ChatRole::Assistant);
+        QCOMPARE(turns[3].source, std::string("cli"));
+        QVERIFY(r.out.startsWith(QByteArray::fromStdString(turns[1].message.content)));  // the replies, printed
+        // --new starts conversation 2; stdin (not a terminal) gives one message per line.
+        r = run({"chat", "--run", dir + "/chat-run", "--new", "--greedy", "-n", "3"}, "sort: ba\ncopy: ab\n");
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(twb::latest_chat((dir + "/chat-run").toStdString()).conversation, int64_t(2));
+        QCOMPARE(twb::latest_chat((dir + "/chat-run").toStdString()).messages.size(), size_t(4));
+        // A bad record: one line naming the file and line, no dataset left.
+        twbtest::write(twbtest::path(m_dir, "bad.jsonl"),
+                       "{\"instruction\": \"x\", \"output\": \"y\"}\n{\"input\": 1}\n");
+        r = run({"prepare", "--chat", dir + "/bad.jsonl", "--out", dir + "/bad-data"});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("bad.jsonl:2: has no \"instruction\""), r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY(!QFile::exists(dir + "/bad-data"));
     }
     void helpDescribesOptions() {
         auto r = run({"prepare", "--help"});

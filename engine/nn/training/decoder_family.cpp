@@ -95,6 +95,7 @@ void DecoderFamily::open_documents() {
     src.trained = m_trainLoss ? &*m_trainLoss : nullptr;
     m_trainDocSrc = src;
     src.index = &m_valDocs;
+    src.trained = m_valLoss ? &*m_valLoss : nullptr;
     m_valDocSrc = src;
     m_haveVal = !m_valDocs.docs.empty();
     if (m_trainDocs.docs.empty())
@@ -149,7 +150,6 @@ void DecoderFamily::describe(TrainStartInfo& info) const {
 
 MicroBatch DecoderFamily::forward() {
     auto [x, y] = m_batcher->next(m_ctx.device);
-    return {m_model->forward(x), y, y.numel()};
     // A chat batch whose pieces are all prompt has no target to learn (its mean loss would be 0/0): the
     // next one is drawn instead, as deterministically as any batch.
     for (int redraw = 0; m_trainLoss && y.ne(kIgnoreIndex).sum().item<int64_t>() == 0; ++redraw) {
@@ -157,6 +157,7 @@ MicroBatch DecoderFamily::forward() {
             throw InputError("1000 chat batches in a row held no reply token; raise block_size or batch_size");
         std::tie(x, y) = m_batcher->next(m_ctx.device);
     }
+    return {m_model->forward(x), y, y.numel()};
 }
 
 FamilyEval DecoderFamily::evaluate(int64_t step) {
