@@ -17,31 +17,12 @@ namespace twb {
 
 namespace fs = std::filesystem;
 
-GgufExportResult export_gguf(const std::string& run, const std::string& checkpoint, const std::string& out_file,
-                             const GgufOptions& options) {
-    const fs::path ck = find_checkpoint(run, checkpoint);
-    const fs::path runDir = ck.parent_path().parent_path();
-    const auto loaded = nn::read_checkpoint(ck);
-    nn::check_checkpoint_weights(loaded);
-    const RunConfig& c = loaded.state.config;
-    if (const std::string why = gguf_export_blocker(c); !why.empty())
-        throw InputError(run + " cannot be exported to GGUF: " + why);
-    const auto tok = load_tokenizer(checkpoint_tokenizer_dir(ck, c));
-    if (const std::string why = gguf_tokenizer_blocker(*tok); !why.empty())
-        throw InputError(run + " cannot be exported to GGUF: " + why);
-    const GgufVocab vocab = gguf_vocab(*tok);
-    if (static_cast<int>(vocab.tokens.size()) != c.vocab_size)
-        throw FormatError(ck.string() + ": the tokenizer has " + std::to_string(vocab.tokens.size()) +
-                          " tokens but the model " + std::to_string(c.vocab_size));
-
-    GgufWriter w;  // general.alignment = 32
+namespace {
+/// The metadata llama.cpp's gpt2 architecture reads: the model's shape and the tokenizer.
+void add_metadata(GgufWriter& w, const RunConfig& c, const GgufVocab& vocab, const std::string& name, bool f16) {
     w.add_string("general.architecture", "gpt2");
-    // A checkpoint folder on its own (copied out of its run) has no run.json to name it: the folder does.
-    std::string name = fs::exists(runDir / "config.json") ? read_run_info(runDir).name : std::string();
-    if (name.empty())
-        name = runDir.filename().string();
     w.add_string("general.name", name);
-    w.add_u32("general.file_type", options.f16 ? 1 : 0);  // llama_ftype: ALL_F32 = 0, MOSTLY_F16 = 1
+    w.add_u32("general.file_type", f16 ? 1 : 0);  // llama_ftype: ALL_F32 = 0, MOSTLY_F16 = 1
     w.add_u32("gpt2.context_length", static_cast<uint32_t>(c.block_size));
     w.add_u32("gpt2.embedding_length", static_cast<uint32_t>(c.n_embd));
     w.add_u32("gpt2.feed_forward_length", static_cast<uint32_t>(c.ffn_dim()));
@@ -62,7 +43,11 @@ GgufExportResult export_gguf(const std::string& run, const std::string& checkpoi
     // twb encodes a prompt as it is: no <bos> in front, no <eos> after.
     w.add_bool("tokenizer.ggml.add_bos_token", false);
     w.add_bool("tokenizer.ggml.add_eos_token", false);
+}
 
+/// The weights under llama.cpp's gpt2 names (matrices in f16 when asked).
+void add_tensors(GgufWriter& w, const nn::LoadedCheckpoint& loaded, const fs::path& ck, bool f16) {
+    const RunConfig& c = loaded.state.config;
     auto add = [&](const std::string& to, const std::string& from) {
         const auto it = loaded.weights.tensors.find(from);
         if (it == loaded.weights.tensors.end())
@@ -71,7 +56,7 @@ GgufExportResult export_gguf(const std::string& run, const std::string& checkpoi
         const auto sizes = t.sizes();
         const bool matrix = t.dim() >= 2;
         w.add_tensor(to, std::vector<int64_t>(sizes.begin(), sizes.end()), t.data_ptr<float>(),
-                     options.f16 && matrix ? GgufTensorType::F16 : GgufTensorType::F32);
+                     f16 && matrix ? GgufTensorType::F16 : GgufTensorType::F32);
     };
     add("token_embd.weight", "transformer.wte.weight");
     add("position_embd.weight", "transformer.wpe.weight");
@@ -90,6 +75,32 @@ GgufExportResult export_gguf(const std::string& run, const std::string& checkpoi
     add("output_norm.bias", "transformer.ln_f.bias");
     if (!c.tie_embeddings)
         add("output.weight", "lm_head.weight");
+}
+}  // namespace
+
+GgufExportResult export_gguf(const std::string& run, const std::string& checkpoint, const std::string& out_file,
+                             const GgufOptions& options) {
+    const fs::path ck = find_checkpoint(run, checkpoint);
+    const fs::path runDir = ck.parent_path().parent_path();
+    const auto loaded = nn::read_checkpoint(ck);
+    nn::check_checkpoint_weights(loaded);
+    const RunConfig& c = loaded.state.config;
+    if (const std::string why = gguf_export_blocker(c); !why.empty())
+        throw InputError(run + " cannot be exported to GGUF: " + why);
+    const auto tok = load_tokenizer(checkpoint_tokenizer_dir(ck, c));
+    if (const std::string why = gguf_tokenizer_blocker(*tok); !why.empty())
+        throw InputError(run + " cannot be exported to GGUF: " + why);
+    const GgufVocab vocab = gguf_vocab(*tok);
+    if (static_cast<int>(vocab.tokens.size()) != c.vocab_size)
+        throw FormatError(ck.string() + ": the tokenizer has " + std::to_string(vocab.tokens.size()) +
+                          " tokens but the model " + std::to_string(c.vocab_size));
+    // A checkpoint folder on its own (copied out of its run) has no run.json to name it: the folder does.
+    std::string name = fs::exists(runDir / "config.json") ? read_run_info(runDir).name : std::string();
+    if (name.empty())
+        name = runDir.filename().string();
+    GgufWriter w;  // general.alignment = 32
+    add_metadata(w, c, vocab, name, options.f16);
+    add_tensors(w, loaded, ck, options.f16);
     w.write(out_file);
 
     GgufExportResult r;
