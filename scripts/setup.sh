@@ -21,6 +21,8 @@ SUDO=""
 PKGS=(
   cmake g++ ninja-build pkg-config ccache git
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
+  # the interface's translations: lrelease builds resources/translations/*.ts (Qt6LinguistTools), lupdate refreshes them
+  qt6-l10n-tools qt6-tools-dev
   libtorch-dev libopenblas0-openmp
   libsentencepiece-dev sentencepiece
   nlohmann-json3-dev libcli11-dev libicu-dev libssl-dev zlib1g-dev libgloo-dev

@@ -59,25 +59,29 @@ void MainWindow::buildPanels() {
     m_stack = new QStackedWidget;
     m_jobs = new JobsService(this);  // before the panels, which run their work on it
     m_training = new TrainingPanel(m_jobs);
-    auto add = [&](const QString& name, QStyle::StandardPixmap icon, const QString& tip, QWidget* w) {
+    // A panel's key (its English name) finds it whatever the interface's language: showPanel("Sampling"),
+    // --panel, the saved window/panel.
+    auto add = [&](const char* key, const QString& name, QStyle::StandardPixmap icon, const QString& tip, QWidget* w) {
         auto* item = new QListWidgetItem(style()->standardIcon(icon), name, m_nav);
+        item->setData(Qt::UserRole, QString(key));
         item->setToolTip(tip);
         m_stack->addWidget(w);
     };
     m_datasets = new DatasetsPanel(m_jobs);
-    add(tr("Datasets"), QStyle::SP_DirIcon, tr("Import, clean and tokenize text (Alt+1)"), m_datasets);
-    add(tr("Training"), QStyle::SP_MediaPlay, tr("Train a model and watch it learn (Alt+2)"), m_training);
+    add("Datasets", tr("Datasets"), QStyle::SP_DirIcon, tr("Import, clean and tokenize text (Alt+1)"), m_datasets);
+    add("Training", tr("Training"), QStyle::SP_MediaPlay, tr("Train a model and watch it learn (Alt+2)"), m_training);
     m_model = std::make_unique<ModelThread>();
     m_attention = new AttentionPanel(m_model.get());
-    add(tr("Attention"), QStyle::SP_FileDialogContentsView, tr("Look inside a run's attention heads (Alt+3)"),
-        m_attention);
+    add("Attention", tr("Attention"), QStyle::SP_FileDialogContentsView,
+        tr("Look inside a run's attention heads (Alt+3)"), m_attention);
     m_sampling = new SamplingPanel(m_model.get());
-    add(tr("Sampling"), QStyle::SP_FileDialogDetailedView, tr("Generate text from a run (Alt+4)"), m_sampling);
+    add("Sampling", tr("Sampling"), QStyle::SP_FileDialogDetailedView, tr("Generate text from a run (Alt+4)"),
+        m_sampling);
     m_experiments = new ExperimentsPanel;
-    add(tr("Experiments"), QStyle::SP_FileDialogInfoView,
+    add("Experiments", tr("Experiments"), QStyle::SP_FileDialogInfoView,
         tr("Sweeps over the config with a results table; compare tokenizers (Alt+5)"), m_experiments);
     m_runs = new RunsPanel(m_jobs);
-    add(tr("Runs"), QStyle::SP_FileDialogListView,
+    add("Runs", tr("Runs"), QStyle::SP_FileDialogListView,
         tr("Every run of the workspace: name, notes, results; open, duplicate, compare, delete (Alt+6)"), m_runs);
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
     WheelGuard::protect(m_stack);  // no panel's spin box or combo box changes under a scrolling wheel
@@ -276,7 +280,7 @@ void MainWindow::runsChanged() {
 
 void MainWindow::showPanel(const QString& name) {
     for (int i = 0; i < m_nav->count(); ++i)
-        if (m_nav->item(i)->text() == name)
+        if (m_nav->item(i)->data(Qt::UserRole).toString() == name || m_nav->item(i)->text() == name)
             m_nav->setCurrentRow(i);
 }
 
@@ -308,7 +312,8 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     QSettings s;
     s.setValue("window/geometry", saveGeometry());
     s.setValue("window/state", saveState());
-    s.setValue("window/panel", m_nav->currentItem() ? m_nav->currentItem()->text() : QString("Training"));
+    s.setValue("window/panel",
+               m_nav->currentItem() ? m_nav->currentItem()->data(Qt::UserRole).toString() : QString("Training"));
     if (m_training->isBusy())
         m_training->stop();
     e->accept();

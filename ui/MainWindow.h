@@ -57,6 +57,7 @@ private:
     // MainWindowMenus.cpp
     void buildMenus();
     void rebuildRecent();
+    void buildLanguageMenu(QMenu* menu);
     void openRunDialog();
     void initFromDialog();
     void exportPlots();

@@ -1,6 +1,7 @@
 // MainWindow, its menus and what their own entries do: open a run (or a recent one), initialise from a run,
-// export the model and the plots. The panels' actions come from the panels; composition and wiring are in
-// MainWindow.cpp.
+// export the model and the plots, choose the interface's language. The panels' actions come from the panels;
+// composition and wiring are in MainWindow.cpp.
+#include "ui/Language.h"
 #include "ui/MainWindow.h"
 #include "ui/Workspace.h"
 #include "ui/experiments/ExperimentsPanel.h"
@@ -9,10 +10,12 @@
 #include "ui/widgets/ExportDialog.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
 
@@ -54,14 +57,41 @@ void MainWindow::buildMenus() {
 
     auto* view = menuBar()->addMenu(tr("&View"));
     for (int i = 0; i < m_nav->count(); ++i) {
-        const QString name = m_nav->item(i)->text();
-        view->addAction(name, QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this, [this, name] { showPanel(name); });
+        const QString name = m_nav->item(i)->text(), key = m_nav->item(i)->data(Qt::UserRole).toString();
+        view->addAction(name, QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this, [this, key] { showPanel(key); });
     }
+    view->addSeparator();
+    buildLanguageMenu(view->addMenu(tr("&Language")));
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Getting started"), QKeySequence::HelpContents, this, &MainWindow::gettingStarted);
     help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this,
                     &MainWindow::shortcutsHelp);
     help->addAction(tr("&About / runtime"), this, &MainWindow::about);
+}
+
+void MainWindow::buildLanguageMenu(QMenu* menu) {
+    // The choice is remembered and applies at the next start (the panels are built in one language).
+    menu->setObjectName("languageMenu");
+    auto* group = new QActionGroup(menu);
+    const Language::Choice now = Language::saved();
+    const std::pair<Language::Choice, QString> choices[] = {{Language::Choice::System, tr("&System default")},
+                                                            {Language::Choice::English, tr("&English")},
+                                                            {Language::Choice::Bokmal, tr("Norsk &bokmål")}};
+    for (const auto& [choice, text] : choices) {
+        QAction* a = menu->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(choice == now);
+        a->setData(Language::key(choice));
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, choice = choice] {
+            if (choice == Language::saved())
+                return;
+            Language::save(choice);
+            QMessageBox::information(this, tr("Language"),
+                                     tr("The interface's language changes when Transformer Workbench starts "
+                                        "again."));
+        });
+    }
 }
 
 void MainWindow::rebuildRecent() {

@@ -1,7 +1,8 @@
 // transformer-workbench [RUN] [--panel NAME]: the desktop app. Thin: application setup, the command
-// line (a run folder to open, the panel to show first) and the main window.
+// line (a run folder to open, the panel to show first), the interface's language and the main window.
 #include "app/gui/FirstPaintReporter.h"
 #include "twb/process.h"
+#include "ui/Language.h"
 #include "ui/MainWindow.h"
 #include "ui/training/TrainingPanel.h"
 
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("transformer-workbench");
     QApplication::setApplicationDisplayName("Transformer Workbench");
     QApplication::setDesktopFileName("transformer-workbench");
+    Language::installSaved(&app);  // View → Language's choice, else the system locale's
     QCommandLineParser args;
     args.setApplicationDescription(
         "Train small transformer language models on your own text, watch them learn, look "
@@ -37,7 +39,8 @@ int main(int argc, char** argv) {
             w.showPanel(args.value(panel));
         return QApplication::exec();
     } catch (const std::exception& e) {
-        QMessageBox::critical(nullptr, "Transformer Workbench", QString("Unexpected error: %1").arg(e.what()));
+        QMessageBox::critical(nullptr, "Transformer Workbench",
+                              QApplication::translate("main", "Unexpected error: %1").arg(e.what()));
         return 1;
     }
 }

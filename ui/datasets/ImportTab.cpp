@@ -24,14 +24,15 @@ QString q(const std::string& s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-const char* kCleanLabels[][2] = {{"nfkc", "Unicode NFKC (ligatures, full-width → plain)"},
-                                 {"whitespace", "Normalise whitespace (CRLF, runs of spaces, trailing)"},
-                                 {"ascii", "Transliterate to ASCII (“café” → \"cafe\")"},
-                                 {"strip", "Strip characters outside printable ASCII"},
-                                 {"gutenberg", "Drop Project Gutenberg header/footer"},
-                                 {"lowercase", "Lowercase"},
-                                 {"drop-empty", "Drop empty lines"},
-                                 {"dedupe", "Drop duplicate lines"}};
+const char* kCleanLabels[][2] = {
+    {"nfkc", QT_TRANSLATE_NOOP("ImportTab", "Unicode NFKC (ligatures, full-width → plain)")},
+    {"whitespace", QT_TRANSLATE_NOOP("ImportTab", "Normalise whitespace (CRLF, runs of spaces, trailing)")},
+    {"ascii", QT_TRANSLATE_NOOP("ImportTab", "Transliterate to ASCII (“café” → \"cafe\")")},
+    {"strip", QT_TRANSLATE_NOOP("ImportTab", "Strip characters outside printable ASCII")},
+    {"gutenberg", QT_TRANSLATE_NOOP("ImportTab", "Drop Project Gutenberg header/footer")},
+    {"lowercase", QT_TRANSLATE_NOOP("ImportTab", "Lowercase")},
+    {"drop-empty", QT_TRANSLATE_NOOP("ImportTab", "Drop empty lines")},
+    {"dedupe", QT_TRANSLATE_NOOP("ImportTab", "Drop duplicate lines")}};
 
 /// A captioned text view for one side of the preview.
 QWidget* captioned(const QString& caption, QWidget* view) {

@@ -277,7 +277,7 @@ twb::ParallelPrepareOptions ParallelTab::options(const QString& datasetsDir) con
         o.val_pairs = path(m_valPairs);
         o.test_pairs = path(m_testPairs);
         if (o.pairs.empty())
-            throw twb::ConfigError("choose the TSV file of pairs first");
+            throw twb::ConfigError(tr("choose the TSV file of pairs first").toStdString());
     } else {
         o.source = path(m_source);
         o.target = path(m_target);
@@ -286,11 +286,11 @@ twb::ParallelPrepareOptions ParallelTab::options(const QString& datasetsDir) con
         o.test_source = path(m_testSource);
         o.test_target = path(m_testTarget);
         if (o.source.empty() || o.target.empty())
-            throw twb::ConfigError("choose both the source and the target file first");
+            throw twb::ConfigError(tr("choose both the source and the target file first").toStdString());
         if (o.val_source.empty() != o.val_target.empty())
-            throw twb::ConfigError("give both validation files (source and target), or neither");
+            throw twb::ConfigError(tr("give both validation files (source and target), or neither").toStdString());
         if (o.test_source.empty() != o.test_target.empty())
-            throw twb::ConfigError("give both test files (source and target), or neither");
+            throw twb::ConfigError(tr("give both test files (source and target), or neither").toStdString());
     }
     o.source_lang = m_sourceLang->text().trimmed().toStdString();
     o.target_lang = m_targetLang->text().trimmed().toStdString();
@@ -304,7 +304,7 @@ twb::ParallelPrepareOptions ParallelTab::options(const QString& datasetsDir) con
     QString name = m_name->text().trimmed();
     name.replace(QRegularExpression("[^A-Za-z0-9._-]+"), "-");
     if (name.isEmpty())
-        throw twb::ConfigError("name the dataset first");
+        throw twb::ConfigError(tr("name the dataset first").toStdString());
     o.out = (datasetsDir + "/" + name).toStdString();
     return o;
 }

@@ -18,10 +18,10 @@ struct Preset {
     double temperature, top_p, rep;
     int top_k;
 };
-const Preset kPresets[] = {{"Custom", -1, 0, 0, 0},
-                           {"Precise (greedy)", 0.0, 1.0, 1.0, 0},
-                           {"Balanced", 0.8, 1.0, 1.0, 40},
-                           {"Creative", 1.1, 0.95, 1.1, 0}};
+const Preset kPresets[] = {{QT_TRANSLATE_NOOP("DecodingForm", "Custom"), -1, 0, 0, 0},
+                           {QT_TRANSLATE_NOOP("DecodingForm", "Precise (greedy)"), 0.0, 1.0, 1.0, 0},
+                           {QT_TRANSLATE_NOOP("DecodingForm", "Balanced"), 0.8, 1.0, 1.0, 40},
+                           {QT_TRANSLATE_NOOP("DecodingForm", "Creative"), 1.1, 0.95, 1.1, 0}};
 }  // namespace
 
 DecodingForm::DecodingForm(QWidget* parent) : RememberedForm(tr("Decoding"), "sampling", parent) {

@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -54,6 +55,12 @@ QStringList itemLabelsOf(const std::string& key) {
         return {ConfigForm::tr("validation loss"), ConfigForm::tr("validation BLEU")};
     return {};
 }
+/// A text of the option table (a label, a help text, what 0 stands for) in the interface's language: the
+/// engine's English is the source text of the "ConfigOptions" context (resources/translations/
+/// config_options_strings.h lists them for lupdate).
+QString optionText(const std::string& text) {
+    return text.empty() ? QString() : QCoreApplication::translate("ConfigOptions", text.c_str());
+}
 int formMinimumOf(const std::string& key, int engineMin) {
     return key == "max_iters" ? 1 : engineMin;
 }
@@ -63,7 +70,7 @@ QString ConfigForm::inFormWords(QString text) {
     for (const auto& o : twb::config_options())
         if (!o.label.empty())
             text.replace(QRegularExpression("\\b" + QRegularExpression::escape(QString::fromStdString(o.key)) + "\\b"),
-                         QString::fromStdString(o.label));
+                         optionText(o.label));
     return text;
 }
 
@@ -86,8 +93,8 @@ void ConfigForm::addOption(QFormLayout* f, const twb::ConfigOption& o) {
 }
 
 ConfigForm::Field& ConfigForm::addRow(QFormLayout* f, const twb::ConfigOption& o, QWidget* w) {
-    const QString key = QString::fromStdString(o.key), label = QString::fromStdString(o.label);
-    QString tip = QString::fromStdString(o.help) + " (" + key + ")";
+    const QString key = QString::fromStdString(o.key), label = optionText(o.label);
+    QString tip = optionText(o.help) + " (" + key + ")";
     if (!o.range_text().empty())
         tip += "; " + inFormWords(QString::fromStdString(o.range_text()));
     w->setObjectName(key);
@@ -127,7 +134,7 @@ void ConfigForm::addInt(QFormLayout* f, const twb::ConfigOption& o) {
     const int hi = o.max ? static_cast<int>(o.max->value) - (o.max->open ? 1 : 0) : INT_MAX;
     w->setRange(std::min(lo, 0), std::max(hi, 99999999));
     if (!o.zero.empty())
-        w->setSpecialValueText(inFormWords(QString::fromStdString(o.zero)));  // shown at 0, the automatic value
+        w->setSpecialValueText(inFormWords(optionText(o.zero)));  // shown at 0, the automatic value
     w->setGroupSeparatorShown(true);
     Field& field = addRow(f, o, w);
     connect(w, &QSpinBox::valueChanged, this, [this] { refresh(); });
@@ -163,7 +170,7 @@ void ConfigForm::addDouble(QFormLayout* f, const twb::ConfigOption& o) {
     w->setRange(o.min ? o.min->value : -1e9, o.max ? o.max->value : 1e9);
     w->setSingleStep(decimals >= 6 ? 1 : std::pow(10.0, -decimals));
     if (!o.zero.empty())
-        w->setSpecialValueText(inFormWords(QString::fromStdString(o.zero)));
+        w->setSpecialValueText(inFormWords(optionText(o.zero)));
     Field& field = addRow(f, o, w);
     connect(w, &QDoubleSpinBox::valueChanged, this, [this] { refresh(); });
     field.read = [w, &o](twb::RunConfig& c) { o.read(c, w->value(), "form"); };

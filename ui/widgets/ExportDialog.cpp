@@ -26,7 +26,7 @@ ExportDialog::ExportDialog(const QString& run, QWidget* parent) : QDialog(parent
     m_format = new QComboBox;
     m_format->setObjectName("exportFormat");
     for (const auto& f : exportFormats())
-        m_format->addItem(f.label, f.id);
+        m_format->addItem(QObject::tr(f.label), f.id);
     m_reasons = new QLabel;
     m_reasons->setObjectName("exportReasons");
     m_reasons->setWordWrap(true);
@@ -154,7 +154,7 @@ void ExportDialog::applyReasons(const QStringList& reasons) {
             why << reasons[i];
             who << QStringList();
         }
-        who[why.indexOf(reasons[i])] << exportFormats()[i].label;
+        who[why.indexOf(reasons[i])] << QObject::tr(exportFormats()[i].label);
     }
     QStringList lines;
     for (int k = 0; k < why.size(); ++k)
@@ -199,10 +199,11 @@ void ExportDialog::suggestOutput() {
 
 void ExportDialog::browse() {
     const ExportFormat& f = exportFormats()[std::max(0, m_format->currentIndex())];
-    const QString file = f.suffix.isEmpty() ? QFileDialog::getExistingDirectory(this, tr("Export to folder"),
-                                                                                QFileInfo(m_out->text()).path())
-                                            : QFileDialog::getSaveFileName(this, tr("Export to"), m_out->text(),
-                                                                           tr("%1 (*.%2)").arg(f.label, f.suffix));
+    const QString file =
+        f.suffix.isEmpty()
+            ? QFileDialog::getExistingDirectory(this, tr("Export to folder"), QFileInfo(m_out->text()).path())
+            : QFileDialog::getSaveFileName(this, tr("Export to"), m_out->text(),
+                                           tr("%1 (*.%2)").arg(QObject::tr(f.label), f.suffix));
     if (!file.isEmpty())
         m_out->setText(file);
 }

@@ -14,7 +14,8 @@ QString std2q(const std::string& s) {
 ExportFormat gguf(bool f16) {
     ExportFormat f;
     f.id = f16 ? "gguf-f16" : "gguf-f32";
-    f.label = f16 ? QObject::tr("GGUF (llama.cpp, gpt2), f16 matrices") : QObject::tr("GGUF (llama.cpp, gpt2), f32");
+    f.label = f16 ? QT_TRANSLATE_NOOP("QObject", "GGUF (llama.cpp, gpt2), f16 matrices")
+                  : QT_TRANSLATE_NOOP("QObject", "GGUF (llama.cpp, gpt2), f32");
     f.suffix = "gguf";
     f.blocker = [](const std::string& run, const std::string& ck) { return twb::gguf_run_blocker(run, ck); };
     f.write = [f16](const std::string& run, const std::string& ck, const std::string& out) {
@@ -35,8 +36,8 @@ ExportFormat gguf(bool f16) {
 ExportFormat folder(bool hf) {
     ExportFormat f;
     f.id = hf ? "hf" : "safetensors";
-    f.label = hf ? QObject::tr("Hugging Face GPT-2 folder (transformers)")
-                 : QObject::tr("safetensors + config.json (any architecture)");
+    f.label = hf ? QT_TRANSLATE_NOOP("QObject", "Hugging Face GPT-2 folder (transformers)")
+                 : QT_TRANSLATE_NOOP("QObject", "safetensors + config.json (any architecture)");
     f.blocker = [hf](const std::string& run, const std::string&) {
         return hf ? twb::hf_export_blocker(twb::read_run_config(run)) : std::string();
     };

@@ -13,9 +13,9 @@
 
 /// One export format. Adding one is one entry in exportFormats().
 struct ExportFormat {
-    QString id;      // "gguf-f32"
-    QString label;   // what the dialog lists
-    QString suffix;  // the file's extension ("gguf"); "" = the output is a folder
+    QString id;              // "gguf-f32"
+    const char* label = "";  // what the dialog lists, untranslated (shown as QObject::tr(label))
+    QString suffix;          // the file's extension ("gguf"); "" = the output is a folder
     /// "" when the run's checkpoint can be written in this format, else why not (engine call; may read files).
     std::function<std::string(const std::string& run, const std::string& checkpoint)> blocker;
     /// Writes the checkpoint to out; returns a one-line summary (engine call).

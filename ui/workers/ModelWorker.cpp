@@ -38,7 +38,7 @@ void ModelWorker::registerTypes() {
 
 void ModelWorker::open(const QString& run, const QString& checkpoint) {
     if (run.isEmpty())
-        throw twb::InputError("no run chosen; train one first or open a run folder");
+        throw twb::InputError(tr("no run chosen; train one first or open a run folder").toStdString());
     m_session.open(run.toStdString(), checkpoint.isEmpty() ? "best" : checkpoint.toStdString());
 }
 
@@ -183,7 +183,7 @@ void ModelWorker::judge(const CompareRequest& r, int row, int column, const std:
 void ModelWorker::capture(const AttentionRequest& r) {
     guarded(this, r.id, [&] {
         if (r.run.isEmpty())
-            throw twb::InputError("no run chosen; train one first or open a run folder");
+            throw twb::InputError(tr("no run chosen; train one first or open a run folder").toStdString());
         if (twb::is_encoder_decoder_run(r.run.toStdString())) {
             // Reopened only when the checkpoint folder changed (a new "last" while the run trains).
             const auto ck =
@@ -202,7 +202,8 @@ void ModelWorker::capture(const AttentionRequest& r) {
             return;
         }
         if (!r.target.isEmpty())
-            throw twb::InputError("a target is for translation (encoder-decoder) runs; this run is a decoder LM");
+            throw twb::InputError(
+                tr("a target is for translation (encoder-decoder) runs; this run is a decoder LM").toStdString());
         open(r.run, r.checkpoint);
         CaptureResult out;
         out.id = r.id;

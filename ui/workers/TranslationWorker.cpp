@@ -20,7 +20,8 @@ void TranslationWorker::registerTypes() {
 
 void TranslationWorker::open(const QString& run, const QString& checkpoint) {
     if (run.isEmpty())
-        throw twb::InputError("no run chosen; train an encoder-decoder run first or open a run folder");
+        throw twb::InputError(
+            tr("no run chosen; train an encoder-decoder run first or open a run folder").toStdString());
     const QString which = checkpoint.isEmpty() ? QStringLiteral("best") : checkpoint;
     // Reopen when another run or checkpoint is asked for, or when "best"/"last" now names a newer one.
     const QString now = std2q(twb::find_checkpoint(run.toStdString(), which.toStdString()).string());
@@ -67,9 +68,9 @@ void TranslationWorker::translate(const TranslateRequest& r) {
 void TranslationWorker::translateFile(const BatchTranslateRequest& r) {
     guarded(this, r.id, [&] {
         if (r.input.isEmpty())
-            throw twb::InputError("no input file: choose a file with one source sentence per line");
+            throw twb::InputError(tr("no input file: choose a file with one source sentence per line").toStdString());
         if (r.output.isEmpty())
-            throw twb::InputError("no output file: choose where the translations are written");
+            throw twb::InputError(tr("no output file: choose where the translations are written").toStdString());
         QElapsedTimer clock;
         clock.start();
         const auto sources = twb::read_lines(r.input.toStdString());

@@ -1,0 +1,5159 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="nb_NO">
+<context>
+    <name>AttentionPanel</name>
+    <message>
+        <source>Prompt</source>
+        <translation>Ledetekst</translation>
+    </message>
+    <message>
+        <source>Probe timeline</source>
+        <translation>Sondetidslinje</translation>
+    </message>
+    <message>
+        <source>The attention of a fixed probe prompt, captured at every evaluation while the run trained</source>
+        <translation>Oppmerksomheten for en fast sondeledetekst, fanget ved hver evaluering mens kjøringen trente</translation>
+    </message>
+    <message>
+        <source>Type a prompt, or take one from the validation text</source>
+        <translation>Skriv en ledetekst, eller hent en fra valideringsteksten</translation>
+    </message>
+    <message>
+        <source>Target sentence (empty = the model&apos;s own translation)</source>
+        <translation>Setning på målspråket (tom = modellens egen oversettelse)</translation>
+    </message>
+    <message>
+        <source>Translation runs: the target the decoder is fed (teacher-forced); leave it empty to see the attention of the model&apos;s greedy translation</source>
+        <translation>Oversettelseskjøringer: målet dekoderen får (teacher forcing); la det stå tomt for å se oppmerksomheten i modellens grådige oversettelse</translation>
+    </message>
+    <message>
+        <source>Encoder self</source>
+        <translation>Koder, selv</translation>
+    </message>
+    <message>
+        <source>Decoder self</source>
+        <translation>Dekoder, selv</translation>
+    </message>
+    <message>
+        <source>Cross</source>
+        <translation>Kryss</translation>
+    </message>
+    <message>
+        <source>Translation runs: the encoder&apos;s self-attention (source × source), the decoder&apos;s (target × target, causal) or cross-attention (target ↓ × source →)</source>
+        <translation>Oversettelseskjøringer: koderens selvoppmerksomhet (kilde × kilde), dekoderens (mål × mål, kausal) eller kryssoppmerksomhet (mål ↓ × kilde →)</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Vis</translation>
+    </message>
+    <message>
+        <source>Capture this prompt&apos;s attention (Ctrl+Return)</source>
+        <translation>Fang denne ledetekstens oppmerksomhet (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <source>From validation text</source>
+        <translation>Fra valideringstekst</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>Direkte</translation>
+    </message>
+    <message>
+        <source>While this run trains, refresh the view at every new checkpoint</source>
+        <translation>Mens denne kjøringen trener, oppdater visningen ved hvert nye sjekkpunkt</translation>
+    </message>
+    <message>
+        <source>ablation cost (nats/token; Head ablation page)</source>
+        <translation>ablasjonskostnad (nats/token; siden Hodeablasjon)</translation>
+    </message>
+    <message>
+        <source>Score drawn under each thumbnail and plotted against step in the timeline</source>
+        <translation>Poeng tegnet under hvert miniatyrbilde og plottet mot steg i tidslinjen</translation>
+    </message>
+    <message>
+        <source>Scrub through the evaluations of the run</source>
+        <translation>Bla gjennom kjøringens evalueringer</translation>
+    </message>
+    <message>
+        <source>no timeline</source>
+        <translation>ingen tidslinje</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>Poeng</translation>
+    </message>
+    <message>
+        <source>Selected</source>
+        <translation>Valgt</translation>
+    </message>
+    <message>
+        <source>Head scores over training</source>
+        <translation>Hodepoeng gjennom treningen</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>Posisjoner</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>Tidslinje</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Oppmerksomhet</translation>
+    </message>
+    <message>
+        <source>Embeddings</source>
+        <translation>Innbygginger</translation>
+    </message>
+    <message>
+        <source>Logit lens</source>
+        <translation>Logitlinse</translation>
+    </message>
+    <message>
+        <source>Head ablation</source>
+        <translation>Hodeablasjon</translation>
+    </message>
+    <message>
+        <source>No run to look into: train one in the Training panel or open a run folder (…).</source>
+        <translation>Ingen kjøring å se inn i: tren en i Trening-panelet eller åpne en kjøringsmappe (…).</translation>
+    </message>
+    <message>
+        <source>Choose a run to see its probe timeline.</source>
+        <translation>Velg en kjøring for å se sondetidslinjen.</translation>
+    </message>
+    <message>
+        <source>This run has no probe timeline yet: it is written at every evaluation of runs trained by this version (the first at step 0).</source>
+        <translation>Denne kjøringen har ingen sondetidslinje ennå: den skrives ved hver evaluering av kjøringer trent med denne versjonen (den første ved steg 0).</translation>
+    </message>
+    <message>
+        <source>step %1 (%2 of %3)</source>
+        <translation>steg %1 (%2 av %3)</translation>
+    </message>
+    <message>
+        <source>layer %1 head %2 · entropy %3 · first source token %4 · same position %5</source>
+        <translation>lag %1 hode %2 · entropi %3 · første kildetoken %4 · samme posisjon %5</translation>
+    </message>
+    <message>
+        <source>layer %1 head %2 · entropy %3 · previous token %4 · first token %5</source>
+        <translation>lag %1 hode %2 · entropi %3 · forrige token %4 · første token %5</translation>
+    </message>
+    <message>
+        <source>layer %1, mean over %2 heads</source>
+        <translation>lag %1, snitt over %2 hoder</translation>
+    </message>
+    <message>
+        <source>rollout through layers 0–%1</source>
+        <translation>rollout gjennom lag 0–%1</translation>
+    </message>
+    <message>
+        <source>Rollout does not apply to cross-attention: its rows (target) and columns (source) are different sequences, so the layers cannot be multiplied through. Choose Head or Layer mean.</source>
+        <translation>Rollout gjelder ikke kryssoppmerksomhet: radene (mål) og kolonnene (kilde) er ulike sekvenser, så lagene kan ikke multipliseres gjennom. Velg Hode eller Lagsnitt.</translation>
+    </message>
+    <message>
+        <source>target ↓</source>
+        <translation>mål ↓</translation>
+    </message>
+    <message>
+        <source>source →</source>
+        <translation>kilde →</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>spørring</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>nøkkel</translation>
+    </message>
+    <message>
+        <source>Hover the map for query, key and weight; wheel zooms, drag pans.</source>
+        <translation>Hold over kartet for spørring, nøkkel og vekt; hjulet zoomer, dra panorerer.</translation>
+    </message>
+    <message>
+        <source>%1%2 · step %3 · %4 target × %5 source tokens</source>
+        <translation>%1%2 · steg %3 · %4 mål × %5 kildetokener</translation>
+    </message>
+    <message>
+        <source>%1%2 · step %3 · %4 tokens</source>
+        <translation>%1%2 · steg %3 · %4 tokener</translation>
+    </message>
+    <message>
+        <source>Cross-attention is still uniform: entropy %1 or more in every head (1 = every source token weighed alike), so this model does not read its source yet and translates every input much the same. Train it for more steps, or start a run from the multi30k preset, which trains cross-attention.</source>
+        <translation>Kryssoppmerksomheten er fortsatt jevn: entropi %1 eller mer i hvert hode (1 = alle kildetokener veid likt), så denne modellen leser ikke kilden ennå og oversetter alle inndata omtrent likt. Tren den flere steg, eller start en kjøring fra multi30k-forhåndsvalget, som trener kryssoppmerksomhet.</translation>
+    </message>
+    <message>
+        <source>Choose a run first.</source>
+        <translation>Velg en kjøring først.</translation>
+    </message>
+    <message>
+        <source>Export view</source>
+        <translation>Eksporter visning</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG (*.svg)</source>
+        <translation>PNG-bilde (*.png);;SVG (*.svg)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: check the folder exists and is writable.</source>
+        <translation>Kan ikke skrive %1: sjekk at mappen finnes og er skrivbar.</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: show a prompt first.</source>
+        <translation>Ingenting å eksportere ennå: vis en ledetekst først.</translation>
+    </message>
+    <message>
+        <source>Export weights</source>
+        <translation>Eksporter vekter</translation>
+    </message>
+    <message>
+        <source>JSON (*.json);;CSV (*.csv)</source>
+        <translation>JSON (*.json);;CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>Hode</translation>
+    </message>
+    <message>
+        <source>Layer mean over heads</source>
+        <translation>Lagsnitt over hoder</translation>
+    </message>
+    <message>
+        <source>Rollout up to layer</source>
+        <translation>Rollout opp til lag</translation>
+    </message>
+    <message>
+        <source>Rollout: attention multiplied through the layers (with the residual as 0.5·I), an estimate of how much each input token reaches each position</source>
+        <translation>Rollout: oppmerksomhet multiplisert gjennom lagene (med residualen som 0,5·I), et anslag på hvor mye hvert inndatatoken når hver posisjon</translation>
+    </message>
+    <message>
+        <source>layer </source>
+        <translation>lag </translation>
+    </message>
+    <message>
+        <source>head </source>
+        <translation>hode </translation>
+    </message>
+    <message>
+        <source>Export image…</source>
+        <translation>Eksporter bilde…</translation>
+    </message>
+    <message>
+        <source>Export weights…</source>
+        <translation>Eksporter vekter…</translation>
+    </message>
+    <message>
+        <source>Model&apos;s translation: %1</source>
+        <translation>Modellens oversettelse: %1</translation>
+    </message>
+    <message>
+        <source>Show the attention of the text</source>
+        <translation>Vis oppmerksomheten i teksten</translation>
+    </message>
+    <message>
+        <source>The probe timeline holds cross-attention only; switch to Prompt for the others.</source>
+        <translation>Sondetidslinjen har bare kryssoppmerksomhet; bytt til Ledetekst for de andre.</translation>
+    </message>
+</context>
+<context>
+    <name>AttributionStrip</name>
+    <message>
+        <source>gradient × input</source>
+        <translation>gradient × inndata</translation>
+    </message>
+    <message>
+        <source>attention rollout</source>
+        <translation>oppmerksomhets-rollout</translation>
+    </message>
+    <message>
+        <source>Gradient × input: how the token&apos;s logit changes with each earlier token (blue raised it, red lowered it). Attention rollout: how much of the last position&apos;s attention, through every layer, reaches each token.</source>
+        <translation>Gradient × inndata: hvordan tokenets logit endres med hvert tidligere token (blått hevet den, rødt senket den). Oppmerksomhets-rollout: hvor mye av siste posisjons oppmerksomhet, gjennom hvert lag, som når hvert token.</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Eksporter…</translation>
+    </message>
+    <message>
+        <source>The strip as a picture (PNG/SVG) or its numbers (CSV/JSON)</source>
+        <translation>Stripen som bilde (PNG/SVG) eller tallene (CSV/JSON)</translation>
+    </message>
+    <message>
+        <source>Export the attribution</source>
+        <translation>Eksporter attribusjonen</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON (*.json);;PNG image (*.png);;SVG (*.svg)</source>
+        <translation>CSV (*.csv);;JSON (*.json);;PNG-bilde (*.png);;SVG (*.svg)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: check the folder exists and is writable.</source>
+        <translation>Kan ikke skrive %1: sjekk at mappen finnes og er skrivbar.</translation>
+    </message>
+    <message>
+        <source>Where the token came from: computing…</source>
+        <translation>Hvor tokenet kom fra: beregner…</translation>
+    </message>
+    <message>
+        <source>No attribution: %1</source>
+        <translation>Ingen attribusjon: %1</translation>
+    </message>
+    <message>
+        <source>Where “%1” (p = %2 at temperature 1) came from, by %3: the most from “%4” (token %5 of %6). Hover a token for its value.</source>
+        <translation>Hvor «%1» (p = %2 ved temperatur 1) kom fra, etter %3: mest fra «%4» (token %5 av %6). Hold over et token for verdien.</translation>
+    </message>
+</context>
+<context>
+    <name>AxesEditor</name>
+    <message>
+        <source>Config field</source>
+        <translation>Konfigfelt</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>Verdier</translation>
+    </message>
+    <message>
+        <source>Add axis</source>
+        <translation>Legg til akse</translation>
+    </message>
+    <message>
+        <source>Remove axis</source>
+        <translation>Fjern akse</translation>
+    </message>
+    <message>
+        <source>A field of the run config (the Training panel&apos;s form)</source>
+        <translation>Et felt i kjøringskonfigen (skjemaet i Trening-panelet)</translation>
+    </message>
+    <message>
+        <source>1,4,8,16  or  1e-4..1e-1 log 4  or  0..0.3 lin 4</source>
+        <translation>1,4,8,16  eller  1e-4..1e-1 log 4  eller  0..0.3 lin 4</translation>
+    </message>
+    <message>
+        <source>A list of values, or a range: &apos;a..b log n&apos; (n values evenly spaced in log), &apos;a..b lin n&apos;</source>
+        <translation>En liste med verdier, eller et område: &apos;a..b log n&apos; (n verdier jevnt fordelt logaritmisk), &apos;a..b lin n&apos;</translation>
+    </message>
+    <message>
+        <source>axis %1 (%2) has no values; type a list like 1,2,4 or a range like 1e-4..1e-1 log 4</source>
+        <translation>akse %1 (%2) har ingen verdier; skriv en liste som 1,2,4 eller et område som 1e-4..1e-1 log 4</translation>
+    </message>
+</context>
+<context>
+    <name>CatalogueTab</name>
+    <message>
+        <source>dataset</source>
+        <translation>datasett</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>størrelse</translation>
+    </message>
+    <message>
+        <source>licence</source>
+        <translation>lisens</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <translation>status</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>Last ned</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Avbryt</translation>
+    </message>
+    <message>
+        <source>Use for import</source>
+        <translation>Bruk til import</translation>
+    </message>
+    <message>
+        <source>Take this corpus&apos;s files, format and suggested tokenizer into Import and Tokenize</source>
+        <translation>Ta dette korpusets filer, format og foreslåtte tokenisering inn i Import og Tokenisering</translation>
+    </message>
+    <message>
+        <source>downloaded and checked</source>
+        <translation>lastet ned og kontrollert</translation>
+    </message>
+    <message>
+        <source>Downloaded into %1</source>
+        <translation>Lastet ned til %1</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>mislyktes</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2&lt;br&gt;Licence: %3. Suggested: %4 tokenizer%5, %6 model.%7&lt;br&gt;Cached in %8</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: %2&lt;br&gt;Lisens: %3. Foreslått: %4-tokenisering%5, %6-modell.%7&lt;br&gt;Mellomlagret i %8</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation> (%1)</translation>
+    </message>
+    <message>
+        <source>%1 · %2 of %3 · %4 s left</source>
+        <translation>%1 · %2 av %3 · %4 s igjen</translation>
+    </message>
+    <message>
+        <source>local</source>
+        <translation>lokal</translation>
+    </message>
+    <message>
+        <source>checking…</source>
+        <translation>sjekker…</translation>
+    </message>
+    <message>
+        <source>Checking the catalogue&apos;s cache</source>
+        <translation>Sjekker katalogens hurtiglager</translation>
+    </message>
+    <message>
+        <source>Choose a dataset in the catalogue first.</source>
+        <translation>Velg et datasett i katalogen først.</translation>
+    </message>
+</context>
+<context>
+    <name>ChatView</name>
+    <message>
+        <source>Optional: a system turn that opens each new conversation</source>
+        <translation>Valgfritt: en systemtur som åpner hver nye samtale</translation>
+    </message>
+    <message>
+        <source>Chat with a run finetuned on instruction data (twb prepare --chat). Each turn is written in the chat template; the reply ends at the end-of-turn token.</source>
+        <translation>Chat med en kjøring finjustert på instruksjonsdata (twb prepare --chat). Hver tur skrives i chatmalen; svaret slutter ved tur-slutt-tokenet.</translation>
+    </message>
+    <message>
+        <source>Message (Ctrl+Return sends)</source>
+        <translation>Melding (Ctrl+Return sender)</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>Send</translation>
+    </message>
+    <message>
+        <source>Send the message (Ctrl+Return)</source>
+        <translation>Send meldingen (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>Stop the reply (Esc): ends within one token</source>
+        <translation>Stopp svaret (Esc): avslutter innen ett token</translation>
+    </message>
+    <message>
+        <source>New conversation</source>
+        <translation>Ny samtale</translation>
+    </message>
+    <message>
+        <source>Start a new conversation; the earlier ones stay in the history</source>
+        <translation>Start en ny samtale; de tidligere blir liggende i historikken</translation>
+    </message>
+    <message>
+        <source>System prompt</source>
+        <translation>Systemledetekst</translation>
+    </message>
+    <message>
+        <source>conversation %1</source>
+        <translation>samtale %1</translation>
+    </message>
+    <message>
+        <source>conversation %1 · %2 messages</source>
+        <translation>samtale %1 · %2 meldinger</translation>
+    </message>
+    <message>
+        <source>no run chosen; train one first or open a run folder</source>
+        <translation>ingen kjøring valgt; tren en først eller åpne en kjøringsmappe</translation>
+    </message>
+    <message>
+        <source>replying…</source>
+        <translation>svarer…</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>stoppet</translation>
+    </message>
+    <message>
+        <source>end of turn</source>
+        <translation>slutt på turen</translation>
+    </message>
+    <message>
+        <source>length limit reached</source>
+        <translation>lengdegrensen nådd</translation>
+    </message>
+    <message>
+        <source>%1 tokens · %2 tok/s · step %3 · %4</source>
+        <translation>%1 tokener · %2 tok/s · steg %3 · %4</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>Du</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>Assistent</translation>
+    </message>
+</context>
+<context>
+    <name>CompareTokenizersDialog</name>
+    <message>
+        <source>Compare tokenizers</source>
+        <translation>Sammenlign tokeniseringer</translation>
+    </message>
+    <message>
+        <source>The text is prepared once per tokenizer (kept in the workspace&apos;s datasets), then one model per dataset is trained with the Training panel&apos;s config. The results table&apos;s &lt;b&gt;bits/char&lt;/b&gt; column ranks them fairly.</source>
+        <translation>Teksten klargjøres én gang per tokenisering (lagret i arbeidsområdets datasett), deretter trenes én modell per datasett med konfigen fra Trening-panelet. Resultattabellens kolonne &lt;b&gt;bit/tegn&lt;/b&gt; rangerer dem rettferdig.</translation>
+    </message>
+    <message>
+        <source>text files, separated by &apos;;&apos;</source>
+        <translation>tekstfiler, skilt med &apos;;&apos;</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Bla gjennom…</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>Tekst</translation>
+    </message>
+    <message>
+        <source>characters</source>
+        <translation>tegn</translation>
+    </message>
+    <message>
+        <source>Char</source>
+        <translation>Tegn</translation>
+    </message>
+    <message>
+        <source>BPE vocabulary sizes, comma-separated; empty for none</source>
+        <translation>BPE-vokabularstørrelser, kommaseparert; tom for ingen</translation>
+    </message>
+    <message>
+        <source>BPE sizes</source>
+        <translation>BPE-størrelser</translation>
+    </message>
+    <message>
+        <source>Prepare and sweep</source>
+        <translation>Klargjør og sveip</translation>
+    </message>
+    <message>
+        <source>Text to compare tokenizers on</source>
+        <translation>Tekst å sammenligne tokeniseringer på</translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>Columns: tick checkpoints of this run, or the best checkpoint of other runs</source>
+        <translation>Kolonner: kryss av sjekkpunkter i denne kjøringen, eller beste sjekkpunkt i andre kjøringer</translation>
+    </message>
+    <message>
+        <source>One row per temperature, comma-separated (0 = greedy)</source>
+        <translation>Én rad per temperatur, kommaseparert (0 = grådig)</translation>
+    </message>
+    <message>
+        <source>Score every generated text by another run: its perplexity under that run&apos;s best checkpoint, the prompt as context (lower = the judge finds the text more likely)</source>
+        <translation>Gi hver generert tekst poeng fra en annen kjøring: perpleksiteten under den kjøringens beste sjekkpunkt, med ledeteksten som kontekst (lavere = dommeren finner teksten mer sannsynlig)</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Sammenlign</translation>
+    </message>
+    <message>
+        <source>Export Markdown…</source>
+        <translation>Eksporter Markdown…</translation>
+    </message>
+    <message>
+        <source>Columns</source>
+        <translation>Kolonner</translation>
+    </message>
+    <message>
+        <source>Temperatures</source>
+        <translation>Temperaturer</translation>
+    </message>
+    <message>
+        <source>Judge:</source>
+        <translation>Dommer:</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(ingen)</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>steg %1</translation>
+    </message>
+    <message>
+        <source>%1 · best</source>
+        <translation>%1 · beste</translation>
+    </message>
+    <message>
+        <source>Temperatures: &apos;%1&apos; is not a number between 0 and 5; write e.g. 0, 0.8, 1.2</source>
+        <translation>Temperaturer: &apos;%1&apos; er ikke et tall mellom 0 og 5; skriv f.eks. 0, 0.8, 1.2</translation>
+    </message>
+    <message>
+        <source>Tick at least one checkpoint (or run) to compare.</source>
+        <translation>Kryss av minst ett sjekkpunkt (eller én kjøring) å sammenligne.</translation>
+    </message>
+    <message>
+        <source>Give at least one temperature, e.g. 0.8.</source>
+        <translation>Oppgi minst én temperatur, f.eks. 0.8.</translation>
+    </message>
+    <message>
+        <source>greedy</source>
+        <translation>grådig</translation>
+    </message>
+    <message>
+        <source>T = %1</source>
+        <translation>T = %1</translation>
+    </message>
+    <message>
+        <source>— judge: scoring…</source>
+        <translation>— dommer: gir poeng…</translation>
+    </message>
+    <message>
+        <source>— judge perplexity: %1 (%2)</source>
+        <translation>— dommerens perpleksitet: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Perplexity of this text under %1&apos;s best checkpoint, the prompt as context, scored in %2</source>
+        <translation>Perpleksiteten til denne teksten under %1s beste sjekkpunkt, med ledeteksten som kontekst, beregnet på %2</translation>
+    </message>
+    <message>
+        <source>— the judge cannot score this text: %1</source>
+        <translation>— dommeren kan ikke gi denne teksten poeng: %1</translation>
+    </message>
+    <message>
+        <source>Prompt: `%1`
+
+</source>
+        <translation>Ledetekst: `%1`
+
+</translation>
+    </message>
+    <message>
+        <source>Judge: each text&apos;s perplexity under `%1` (best checkpoint), the prompt as context.
+
+</source>
+        <translation>Dommer: hver teksts perpleksitet under `%1` (beste sjekkpunkt), med ledeteksten som kontekst.
+
+</translation>
+    </message>
+</context>
+<context>
+    <name>ConfigForm</name>
+    <message>
+        <source>Default (4x4x128, rotary)</source>
+        <translation>Standard (4x4x128, rotary)</translation>
+    </message>
+    <message>
+        <source>nanoGPT CPU recipe (4x4x128)</source>
+        <translation>nanoGPT CPU-oppskrift (4x4x128)</translation>
+    </message>
+    <message>
+        <source>Baby GPT (6x6x384, block 256)</source>
+        <translation>Baby-GPT (6x6x384, blokk 256)</translation>
+    </message>
+    <message>
+        <source>Tiny, under a minute (3x4x96)</source>
+        <translation>Mini, under ett minutt (3x4x96)</translation>
+    </message>
+    <message>
+        <source>Multi30k translation (3+3x256)</source>
+        <translation>Multi30k-oversettelse (3+3x256)</translation>
+    </message>
+    <message>
+        <source>Tatoeba translation (2+2x128)</source>
+        <translation>Tatoeba-oversettelse (2+2x128)</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Egendefinert</translation>
+    </message>
+    <message>
+        <source>Fill the form with a known-good configuration</source>
+        <translation>Fyll skjemaet med en utprøvd konfigurasjon</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>Forhåndsvalg</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>Arkitektur</translation>
+    </message>
+    <message>
+        <source>Optimisation</source>
+        <translation>Optimering</translation>
+    </message>
+    <message>
+        <source>Evaluation and runtime</source>
+        <translation>Evaluering og kjøretid</translation>
+    </message>
+    <message>
+        <source>%1 parameters, about %2 MB while training
+embeddings %3, attention %4, feed-forward %5, norms %6%7</source>
+        <translation>%1 parametere, omtrent %2 MB under trening
+innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
+    </message>
+    <message>
+        <source>, output layer %1</source>
+        <translation>, utdatalag %1</translation>
+    </message>
+    <message>
+        <source>Choose a dataset to see the parameter count</source>
+        <translation>Velg et datasett for å se antall parametere</translation>
+    </message>
+    <message>
+        <source>Decoder LM</source>
+        <translation>Dekoder-LM</translation>
+    </message>
+    <message>
+        <source>Encoder-decoder</source>
+        <translation>Koder-dekoder</translation>
+    </message>
+    <message>
+        <source>validation loss</source>
+        <translation>valideringstap</translation>
+    </message>
+    <message>
+        <source>validation BLEU</source>
+        <translation>validerings-BLEU</translation>
+    </message>
+    <message>
+        <source>%1 must be at least %2</source>
+        <translation>%1 må være minst %2</translation>
+    </message>
+    <message>
+        <source>%1 can be at most %2</source>
+        <translation>%1 kan være høyst %2</translation>
+    </message>
+    <message>
+        <source>Automatic (a CUDA GPU if one is usable, else the CPU)</source>
+        <translation>Automatisk (en CUDA-GPU om mulig, ellers CPU-en)</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>, %1 GiB</source>
+        <translation>, %1 GiB</translation>
+    </message>
+    <message>
+        <source>cuda (the first CUDA GPU)</source>
+        <translation>cuda (den første CUDA-GPU-en)</translation>
+    </message>
+    <message>
+        <source>%1 (not on this machine)</source>
+        <translation>%1 (ikke på denne maskinen)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ingen</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Bla gjennom…</translation>
+    </message>
+    <message>
+        <source>Choose a word-vectors file</source>
+        <translation>Velg en ordvektorfil</translation>
+    </message>
+    <message>
+        <source>Word vectors</source>
+        <translation>Ordvektorer</translation>
+    </message>
+    <message>
+        <source>Word vectors (*.vec *.txt);;All files (*)</source>
+        <translation>Ordvektorer (*.vec *.txt);;Alle filer (*)</translation>
+    </message>
+    <message>
+        <source>%1: %2 does not exist</source>
+        <translation>%1: %2 finnes ikke</translation>
+    </message>
+</context>
+<context>
+    <name>ConfigOptions</name>
+    <message>
+        <source>Model kind</source>
+        <translation>Modelltype</translation>
+    </message>
+    <message>
+        <source>decoder: a GPT that continues text (a token-stream dataset); encoder_decoder: the original transformer for translation (a parallel dataset of pairs)</source>
+        <translation>decoder: en GPT som fortsetter tekst (et tokenstrøm-datasett); encoder_decoder: den opprinnelige transformeren for oversettelse (et parallelt datasett med par)</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>Lag</translation>
+    </message>
+    <message>
+        <source>Transformer blocks</source>
+        <translation>Transformerblokker</translation>
+    </message>
+    <message>
+        <source>Encoder layers</source>
+        <translation>Koderlag</translation>
+    </message>
+    <message>
+        <source>Encoder blocks</source>
+        <translation>Koderblokker</translation>
+    </message>
+    <message>
+        <source>as n_layer</source>
+        <translation>som n_layer</translation>
+    </message>
+    <message>
+        <source>Decoder layers</source>
+        <translation>Dekoderlag</translation>
+    </message>
+    <message>
+        <source>Decoder blocks, each with self- and cross-attention (block_size = max tokens per side)</source>
+        <translation>Dekoderblokker, hver med selv- og kryssoppmerksomhet (block_size = maks tokener per side)</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>Hoder</translation>
+    </message>
+    <message>
+        <source>Attention heads per block; n_embd must divide by it unless head_size is set</source>
+        <translation>Oppmerksomhetshoder per blokk; n_embd må være delelig med dette med mindre head_size er satt</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>Bredde</translation>
+    </message>
+    <message>
+        <source>Model width: the embedding channels</source>
+        <translation>Modellbredde: innbyggingskanalene</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>Kontekst</translation>
+    </message>
+    <message>
+        <source>Context length in tokens</source>
+        <translation>Kontekstlengde i tokener</translation>
+    </message>
+    <message>
+        <source>Dropout</source>
+        <translation>Dropout</translation>
+    </message>
+    <message>
+        <source>Dropout on embeddings, attention and residuals, e.g. 0.1</source>
+        <translation>Dropout på innbygginger, oppmerksomhet og residualer, f.eks. 0.1</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>Posisjoner</translation>
+    </message>
+    <message>
+        <source>learned table, fixed sinusoids (Vaswani et al.) or rotary (RoPE on queries and keys; the lowest val loss in bench/)</source>
+        <translation>lært tabell, faste sinuskurver (Vaswani m.fl.) eller rotary (RoPE på spørringer og nøkler; lavest valideringstap i bench/)</translation>
+    </message>
+    <message>
+        <source>Bias</source>
+        <translation>Bias</translation>
+    </message>
+    <message>
+        <source>Biases in the linear layers and LayerNorms</source>
+        <translation>Bias i de lineære lagene og LayerNorm-ene</translation>
+    </message>
+    <message>
+        <source>Tie embeddings</source>
+        <translation>Del innbygginger</translation>
+    </message>
+    <message>
+        <source>The output layer shares the token embedding matrix</source>
+        <translation>Utdatalaget deler tokeninnbyggingsmatrisen</translation>
+    </message>
+    <message>
+        <source>Feed-forward width</source>
+        <translation>Foroverbredde</translation>
+    </message>
+    <message>
+        <source>Hidden width of each block&apos;s MLP</source>
+        <translation>Skjult bredde i hver blokks MLP</translation>
+    </message>
+    <message>
+        <source>4 * n_embd</source>
+        <translation>4 * n_embd</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>Aktivering</translation>
+    </message>
+    <message>
+        <source>Feed-forward activation: gelu (exact), gelu_tanh (its tanh approximation, GPT-2&apos;s gelu_new) or relu</source>
+        <translation>Aktivering i foroverlaget: gelu (eksakt), gelu_tanh (tanh-tilnærmingen, GPT-2s gelu_new) eller relu</translation>
+    </message>
+    <message>
+        <source>Feed-forward activation: gelu (exact), gelu_tanh (its tanh approximation, GPT-2&apos;s gelu_new), relu or silu (x * sigmoid(x), Marian&apos;s swish)</source>
+        <translation>Aktivering i foroverlaget: gelu (eksakt), gelu_tanh (tanh-tilnærmingen, GPT-2s gelu_new), relu eller silu (x * sigmoid(x), Marians swish)</translation>
+    </message>
+    <message>
+        <source>Head size</source>
+        <translation>Hodestørrelse</translation>
+    </message>
+    <message>
+        <source>Channels per attention head; otherwise attention projects the width to n_head * head_size and back</source>
+        <translation>Kanaler per oppmerksomhetshode; ellers projiserer oppmerksomheten bredden til n_head * head_size og tilbake</translation>
+    </message>
+    <message>
+        <source>n_embd / n_head</source>
+        <translation>n_embd / n_head</translation>
+    </message>
+    <message>
+        <source>Norm</source>
+        <translation>Norm</translation>
+    </message>
+    <message>
+        <source>layernorm: (x - mean) / std * weight + bias; rmsnorm: x / sqrt(mean(x^2) + eps) * weight, no bias</source>
+        <translation>layernorm: (x - mean) / std * weight + bias; rmsnorm: x / sqrt(mean(x^2) + eps) * weight, uten bias</translation>
+    </message>
+    <message>
+        <source>Norm position</source>
+        <translation>Normposisjon</translation>
+    </message>
+    <message>
+        <source>pre: x + f(norm(x)) with a final norm (GPT-2); post: norm(x + f(x)), the original transformer, no final norm</source>
+        <translation>pre: x + f(norm(x)) med en siste norm (GPT-2); post: norm(x + f(x)), den opprinnelige transformeren, uten siste norm</translation>
+    </message>
+    <message>
+        <source>Norm epsilon</source>
+        <translation>Norm-epsilon</translation>
+    </message>
+    <message>
+        <source>Added to the variance (or mean square) in every norm, e.g. 1e-5</source>
+        <translation>Legges til variansen (eller middelkvadratet) i hver norm, f.eks. 1e-5</translation>
+    </message>
+    <message>
+        <source>Q/K norm</source>
+        <translation>Q/K-norm</translation>
+    </message>
+    <message>
+        <source>A norm of the kind `norm` over each head&apos;s queries and keys before the dot product (OLMo, Gemma): bounded attention logits; the bf16 fast decoder and GPT-2/GGUF export do not take it</source>
+        <translation>En norm av typen `norm` over hvert hodes spørringer og nøkler før prikkproduktet (OLMo, Gemma): begrensede oppmerksomhetslogits; den raske bf16-dekoderen og GPT-2/GGUF-eksport støtter det ikke</translation>
+    </message>
+    <message>
+        <source>Sinusoid halves</source>
+        <translation>Sinushalvdeler</translation>
+    </message>
+    <message>
+        <source>position=sinusoidal: sines in the first half of the channels and cosines in the second (fairseq, Marian) instead of interleaved (sin, cos, sin, ...); the same frequencies</source>
+        <translation>position=sinusoidal: sinuser i første halvdel av kanalene og cosinuser i andre (fairseq, Marian) i stedet for flettet (sin, cos, sin, ...); de samme frekvensene</translation>
+    </message>
+    <message>
+        <source>Scale embeddings</source>
+        <translation>Skaler innbygginger</translation>
+    </message>
+    <message>
+        <source>Token embeddings multiplied by sqrt(n_embd) before the positions are added (Vaswani et al., Marian); false: as they are</source>
+        <translation>Tokeninnbygginger multiplisert med sqrt(n_embd) før posisjonene legges til (Vaswani m.fl., Marian); false: som de er</translation>
+    </message>
+    <message>
+        <source>Logits bias</source>
+        <translation>Logit-bias</translation>
+    </message>
+    <message>
+        <source>A learned bias over the vocabulary added to the output logits (Marian&apos;s final_logits_bias)</source>
+        <translation>En lært bias over vokabularet lagt til utdatalogitene (Marians final_logits_bias)</translation>
+    </message>
+    <message>
+        <source>Freeze embeddings</source>
+        <translation>Frys innbygginger</translation>
+    </message>
+    <message>
+        <source>The token embedding is not trained; with tie_embeddings the output layer neither</source>
+        <translation>Tokeninnbyggingen trenes ikke; med tie_embeddings heller ikke utdatalaget</translation>
+    </message>
+    <message>
+        <source>Embeddings from</source>
+        <translation>Innbygginger fra</translation>
+    </message>
+    <message>
+        <source>Token embedding rows from a word-vectors text file (word2vec/GloVe/fastText .vec, n_embd values per word, matched by token text) or from a run/checkpoint with the same tokenizer and width; tokens the file lacks keep their random start. &quot;&quot; = none</source>
+        <translation>Rader i tokeninnbyggingen fra en tekstfil med ordvektorer (word2vec/GloVe/fastText .vec, n_embd verdier per ord, matchet på tokentekst) eller fra en kjøring/et sjekkpunkt med samme tokenisering og bredde; tokener filen mangler beholder sin tilfeldige start. &quot;&quot; = ingen</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Batchstørrelse</translation>
+    </message>
+    <message>
+        <source>Sequences per micro-batch</source>
+        <translation>Sekvenser per mikrobatch</translation>
+    </message>
+    <message>
+        <source>Tokens per batch</source>
+        <translation>Tokener per batch</translation>
+    </message>
+    <message>
+        <source>Token budget of a micro-batch of pairs, source + target, padding included; pairs of similar length go together</source>
+        <translation>Tokenbudsjett for en mikrobatch av par, kilde + mål, utfylling medregnet; par med lik lengde går sammen</translation>
+    </message>
+    <message>
+        <source>batch_size * block_size</source>
+        <translation>batch_size * block_size</translation>
+    </message>
+    <message>
+        <source>Accumulation</source>
+        <translation>Akkumulering</translation>
+    </message>
+    <message>
+        <source>Micro-batches per optimiser step</source>
+        <translation>Mikrobatcher per optimeringssteg</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Læringsrate</translation>
+    </message>
+    <message>
+        <source>Peak learning rate (3e-3 beat 1e-3, 2e-3 and 5e-3 for 4x4x128 in bench/); noam: the scale</source>
+        <translation>Høyeste læringsrate (3e-3 slo 1e-3, 2e-3 og 5e-3 for 4x4x128 i bench/); noam: skalaen</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Steg</translation>
+    </message>
+    <message>
+        <source>Optimiser steps</source>
+        <translation>Optimeringssteg</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>Epoker</translation>
+    </message>
+    <message>
+        <source>Passes over the training pairs; training stops at max_iters or after max_epochs, whichever comes first</source>
+        <translation>Gjennomganger av treningsparene; treningen stopper ved max_iters eller etter max_epochs, det som kommer først</translation>
+    </message>
+    <message>
+        <source>up to max_iters</source>
+        <translation>opptil max_iters</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Plan</translation>
+    </message>
+    <message>
+        <source>constant; cosine: warmup then cosine to min_lr; inverse_sqrt: Vaswani&apos;s schedule peaking at learning_rate; noam: the paper&apos;s exactly, learning_rate * n_embd^-0.5 * min(s^-0.5, s * warmup_iters^-1.5)</source>
+        <translation>constant; cosine: oppvarming og så cosinus ned til min_lr; inverse_sqrt: Vaswanis plan med topp ved learning_rate; noam: nøyaktig som i artikkelen, learning_rate * n_embd^-0.5 * min(s^-0.5, s * warmup_iters^-1.5)</translation>
+    </message>
+    <message>
+        <source>Warmup</source>
+        <translation>Oppvarming</translation>
+    </message>
+    <message>
+        <source>Linear warmup steps</source>
+        <translation>Steg med lineær oppvarming</translation>
+    </message>
+    <message>
+        <source>Decay steps</source>
+        <translation>Avtakingssteg</translation>
+    </message>
+    <message>
+        <source>The cosine schedule reaches min_lr here</source>
+        <translation>Cosinusplanen når min_lr her</translation>
+    </message>
+    <message>
+        <source>Min LR</source>
+        <translation>Min. LR</translation>
+    </message>
+    <message>
+        <source>Floor of the cosine schedule (learning_rate / 10), at most learning_rate</source>
+        <translation>Gulvet i cosinusplanen (learning_rate / 10), høyst learning_rate</translation>
+    </message>
+    <message>
+        <source>Weight decay</source>
+        <translation>Vektforfall</translation>
+    </message>
+    <message>
+        <source>AdamW decay on the weight matrices</source>
+        <translation>AdamW-forfall på vektmatrisene</translation>
+    </message>
+    <message>
+        <source>Adam β2</source>
+        <translation>Adam β2</translation>
+    </message>
+    <message>
+        <source>Adam&apos;s second-moment decay</source>
+        <translation>Adams forfall for andre moment</translation>
+    </message>
+    <message>
+        <source>Grad clip</source>
+        <translation>Gradientklipping</translation>
+    </message>
+    <message>
+        <source>Max global gradient norm</source>
+        <translation>Maks global gradientnorm</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>av</translation>
+    </message>
+    <message>
+        <source>Label smoothing</source>
+        <translation>Etikettutjevning</translation>
+    </message>
+    <message>
+        <source>Target probability spread over the vocabulary, e.g. 0.1</source>
+        <translation>Målsannsynlighet fordelt over vokabularet, f.eks. 0.1</translation>
+    </message>
+    <message>
+        <source>Sequences</source>
+        <translation>Sekvenser</translation>
+    </message>
+    <message>
+        <source>stream: random windows of the token stream (nanoGPT); documents: one &lt;bos&gt; ... &lt;eos&gt; document per row, padded (needs a dataset prepared with --documents)</source>
+        <translation>stream: tilfeldige vinduer av tokenstrømmen (nanoGPT); documents: ett &lt;bos&gt; ... &lt;eos&gt;-dokument per rad, utfylt (krever et datasett klargjort med --documents)</translation>
+    </message>
+    <message>
+        <source>Eval every</source>
+        <translation>Evaluer hvert</translation>
+    </message>
+    <message>
+        <source>Steps between evaluations and checkpoints</source>
+        <translation>Steg mellom evalueringer og sjekkpunkter</translation>
+    </message>
+    <message>
+        <source>Eval batches</source>
+        <translation>Evalueringsbatcher</translation>
+    </message>
+    <message>
+        <source>Batches per evaluation split</source>
+        <translation>Batcher per evalueringsdel</translation>
+    </message>
+    <message>
+        <source>Report every</source>
+        <translation>Rapporter hvert</translation>
+    </message>
+    <message>
+        <source>Steps between progress reports</source>
+        <translation>Steg mellom fremdriftsrapporter</translation>
+    </message>
+    <message>
+        <source>Keep checkpoints</source>
+        <translation>Behold sjekkpunkter</translation>
+    </message>
+    <message>
+        <source>Most recent checkpoints kept on disk (the best one is always kept as well)</source>
+        <translation>Nyeste sjekkpunkter beholdt på disk (det beste beholdes alltid i tillegg)</translation>
+    </message>
+    <message>
+        <source>TensorBoard files</source>
+        <translation>TensorBoard-filer</translation>
+    </message>
+    <message>
+        <source>Also write the curves (every metrics.csv number) and the config as TensorBoard event files in RUN/tb/, as training goes; false: none (twb export-metrics writes them later)</source>
+        <translation>Skriv også kurvene (hvert tall i metrics.csv) og konfigen som TensorBoard-hendelsesfiler i RUN/tb/, underveis i treningen; false: ingen (twb export-metrics skriver dem senere)</translation>
+    </message>
+    <message>
+        <source>BLEU pairs</source>
+        <translation>BLEU-par</translation>
+    </message>
+    <message>
+        <source>Validation BLEU at each evaluation, greedy, over the first N validation pairs</source>
+        <translation>Validerings-BLEU ved hver evaluering, grådig, over de første N valideringsparene</translation>
+    </message>
+    <message>
+        <source>Keep best by</source>
+        <translation>Beste etter</translation>
+    </message>
+    <message>
+        <source>The checkpoint kept as the best: lowest validation loss, or highest validation BLEU</source>
+        <translation>Sjekkpunktet som beholdes som det beste: lavest valideringstap, eller høyest validerings-BLEU</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Frø</translation>
+    </message>
+    <message>
+        <source>Random seed</source>
+        <translation>Tilfeldig frø</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>Tråder</translation>
+    </message>
+    <message>
+        <source>Intra-op CPU threads</source>
+        <translation>CPU-tråder innen hver operasjon</translation>
+    </message>
+    <message>
+        <source>all cores</source>
+        <translation>alle kjerner</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Enhet</translation>
+    </message>
+    <message>
+        <source>auto (a CUDA GPU where this build can use one, else the CPU), cpu, cuda or cuda:N</source>
+        <translation>auto (en CUDA-GPU der denne bygningen kan bruke en, ellers CPU-en), cpu, cuda eller cuda:N</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Presisjon</translation>
+    </message>
+    <message>
+        <source>auto: bf16 mixed precision where the hardware does bf16 natively; float32; bfloat16: autocast matmuls with float32 master weights (about 2x faster on CPUs with AVX512-BF16)</source>
+        <translation>auto: bf16 blandet presisjon der maskinvaren kan bf16 direkte; float32; bfloat16: autocast-matrisemultiplikasjoner med float32-hovedvekter (omtrent 2x raskere på CPU-er med AVX512-BF16)</translation>
+    </message>
+</context>
+<context>
+    <name>DatasetsPanel</name>
+    <message>
+        <source>Import &amp;&amp; clean</source>
+        <translation>Importer og rens</translation>
+    </message>
+    <message>
+        <source>Tokenize &amp;&amp; prepare</source>
+        <translation>Tokeniser og klargjør</translation>
+    </message>
+    <message>
+        <source>Catalogue</source>
+        <translation>Katalog</translation>
+    </message>
+    <message>
+        <source>Synthetic tasks</source>
+        <translation>Syntetiske oppgaver</translation>
+    </message>
+    <message>
+        <source>Translation pairs</source>
+        <translation>Oversettelsespar</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Avbryt</translation>
+    </message>
+    <message>
+        <source>Wrote %1 examples to %2</source>
+        <translation>Skrev %1 eksempler til %2</translation>
+    </message>
+    <message>
+        <source>Add text files first (Import tab, or drop them on the panel).</source>
+        <translation>Legg til tekstfiler først (fanen Import, eller slipp dem på panelet).</translation>
+    </message>
+    <message>
+        <source>Replace dataset</source>
+        <translation>Erstatt datasett</translation>
+    </message>
+    <message>
+        <source>A dataset named %1 exists. Replace it?</source>
+        <translation>Et datasett med navnet %1 finnes. Erstatte det?</translation>
+    </message>
+    <message>
+        <source>%p% · %1 s left</source>
+        <translation>%p% · %1 s igjen</translation>
+    </message>
+    <message>
+        <source>Tokenizing</source>
+        <translation>Tokeniserer</translation>
+    </message>
+    <message>
+        <source>Tokenizing with B…</source>
+        <translation>Tokeniserer med B…</translation>
+    </message>
+    <message>
+        <source>Tokenizing…</source>
+        <translation>Tokeniserer…</translation>
+    </message>
+    <message>
+        <source>Tokenizing cancelled; nothing was written.</source>
+        <translation>Tokenisering avbrutt; ingenting ble skrevet.</translation>
+    </message>
+    <message>
+        <source>Choose a prepared bytebpe dataset or a run to show its merges.</source>
+        <translation>Velg et klargjort bytebpe-datasett eller en kjøring for å vise sammenslåingene.</translation>
+    </message>
+    <message>
+        <source>Reading merges</source>
+        <translation>Leser sammenslåinger</translation>
+    </message>
+    <message>
+        <source>Reading merges…</source>
+        <translation>Leser sammenslåinger…</translation>
+    </message>
+    <message>
+        <source>Preparing %1</source>
+        <translation>Klargjør %1</translation>
+    </message>
+    <message>
+        <source>Preparing…</source>
+        <translation>Klargjør…</translation>
+    </message>
+    <message>
+        <source>Preparing cancelled; nothing was written.</source>
+        <translation>Klargjøring avbrutt; ingenting ble skrevet.</translation>
+    </message>
+    <message>
+        <source>Preparing pairs %1</source>
+        <translation>Klargjør par %1</translation>
+    </message>
+    <message>
+        <source>Preparing pairs…</source>
+        <translation>Klargjør par…</translation>
+    </message>
+    <message>
+        <source>Prepared %1</source>
+        <translation>Klargjorde %1</translation>
+    </message>
+</context>
+<context>
+    <name>DecodingForm</name>
+    <message>
+        <source>Decoding</source>
+        <translation>Dekoding</translation>
+    </message>
+    <message>
+        <source>0 = greedy (always the most probable token); higher = more varied, less coherent</source>
+        <translation>0 = grådig (alltid det mest sannsynlige tokenet); høyere = mer variert, mindre sammenhengende</translation>
+    </message>
+    <message>
+        <source>Sample only among the k most probable tokens (0 = off)</source>
+        <translation>Trekk bare blant de k mest sannsynlige tokenene (0 = av)</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>av</translation>
+    </message>
+    <message>
+        <source>Nucleus sampling: the smallest set of tokens whose probabilities reach p (1 = off)</source>
+        <translation>Nukleus-trekking: den minste mengden tokener med samlet sannsynlighet p (1 = av)</translation>
+    </message>
+    <message>
+        <source>&gt; 1 makes tokens already in the text less likely</source>
+        <translation>&gt; 1 gjør tokener som alt står i teksten mindre sannsynlige</translation>
+    </message>
+    <message>
+        <source>Never repeat an n-gram of this many tokens (twb sample --no-repeat-ngram); 0 = off</source>
+        <translation>Gjenta aldri et n-gram med så mange tokener (twb sample --no-repeat-ngram); 0 = av</translation>
+    </message>
+    <message>
+        <source>e.g. \n\n | THE END</source>
+        <translation>f.eks. \n\n | SLUTT</translation>
+    </message>
+    <message>
+        <source>Generation ends when the text produces one of these strings (twb sample --stop); separate several with |, write a newline as \n</source>
+        <translation>Genereringen slutter når teksten gir en av disse strengene (twb sample --stop); skill flere med |, skriv linjeskift som \n</translation>
+    </message>
+    <message>
+        <source>&gt; 1 = beam search: deterministic, keeps this many candidate continuations</source>
+        <translation>&gt; 1 = strålesøk: deterministisk, beholder så mange kandidatfortsettelser</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>tilfeldig</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV-hurtiglager</translation>
+    </message>
+    <message>
+        <source>Reuse keys and values of earlier tokens: same text, many times faster</source>
+        <translation>Gjenbruk nøkler og verdier fra tidligere tokener: samme tekst, mange ganger raskere</translation>
+    </message>
+    <message>
+        <source>Weights one sample streams per token on the CPU (twb sample --decode-weights): auto = bfloat16 where the CPU has AVX2, else float32; bfloat16 halves the bytes read and runs the fast decoder; float32 gives libtorch&apos;s exact float32 tokens. Batches, beams and GPUs always use libtorch.</source>
+        <translation>Vekter én prøve strømmer per token på CPU-en (twb sample --decode-weights): auto = bfloat16 der CPU-en har AVX2, ellers float32; bfloat16 halverer bytene som leses og kjører den raske dekoderen; float32 gir libtorchs eksakte float32-tokener. Batcher, stråler og GPU-er bruker alltid libtorch.</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>Forhåndsvalg</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Max new tokens</source>
+        <translation>Maks nye tokener</translation>
+    </message>
+    <message>
+        <source>Repetition penalty</source>
+        <translation>Gjentakelsesstraff</translation>
+    </message>
+    <message>
+        <source>No repeat n-gram</source>
+        <translation>Ikke gjenta n-gram</translation>
+    </message>
+    <message>
+        <source>Stop at</source>
+        <translation>Stopp ved</translation>
+    </message>
+    <message>
+        <source>Beam width</source>
+        <translation>Strålebredde</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Frø</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>Prøver</translation>
+    </message>
+    <message>
+        <source>Decode weights</source>
+        <translation>Dekodingsvekter</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Egendefinert</translation>
+    </message>
+    <message>
+        <source>Precise (greedy)</source>
+        <translation>Presis (grådig)</translation>
+    </message>
+    <message>
+        <source>Balanced</source>
+        <translation>Balansert</translation>
+    </message>
+    <message>
+        <source>Creative</source>
+        <translation>Kreativ</translation>
+    </message>
+</context>
+<context>
+    <name>Downloader</name>
+    <message>
+        <source>&apos;%1&apos; has nothing to download: it is read from %2</source>
+        <translation>&apos;%1&apos; har ingenting å laste ned: den leses fra %2</translation>
+    </message>
+    <message>
+        <source>Cannot create %1: check the workspace folder is writable.</source>
+        <translation>Kan ikke opprette %1: sjekk at arbeidsområdemappen er skrivbar.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: check the workspace folder is writable.</source>
+        <translation>Kan ikke skrive %1: sjekk at arbeidsområdemappen er skrivbar.</translation>
+    </message>
+    <message>
+        <source>Download cancelled. %1 bytes of %2 are kept; Download again resumes from there.</source>
+        <translation>Nedlasting avbrutt. %1 av %2 byte er beholdt; Last ned på nytt fortsetter derfra.</translation>
+    </message>
+    <message>
+        <source>The server answered HTTP %1 for %2. The catalogue&apos;s address may be out of date; fetch the file by hand and put it in %3.</source>
+        <translation>Tjeneren svarte HTTP %1 for %2. Katalogens adresse kan være utdatert; hent filen for hånd og legg den i %3.</translation>
+    </message>
+    <message>
+        <source>Could not reach %1 (%2): you may be offline. Check the connection and try again, or copy %3 into %4 by hand.</source>
+        <translation>Fikk ikke kontakt med %1 (%2): du er kanskje frakoblet. Sjekk forbindelsen og prøv igjen, eller kopier %3 til %4 for hånd.</translation>
+    </message>
+    <message>
+        <source>The download of %1 was interrupted (%2). %3 bytes are kept; Download again resumes.</source>
+        <translation>Nedlastingen av %1 ble avbrutt (%2). %3 byte er beholdt; Last ned på nytt fortsetter.</translation>
+    </message>
+    <message>
+        <source>%1 arrived broken: %2</source>
+        <translation>%1 kom frem ødelagt: %2</translation>
+    </message>
+    <message>
+        <source>Checksum mismatch for %1: expected sha256 %2, got %3. The download was corrupted or the file on the server changed; the bad file was deleted. Try again.</source>
+        <translation>Kontrollsummen stemmer ikke for %1: ventet sha256 %2, fikk %3. Nedlastingen ble ødelagt eller filen på tjeneren er endret; den dårlige filen ble slettet. Prøv igjen.</translation>
+    </message>
+</context>
+<context>
+    <name>EmbeddingMapPlot</name>
+    <message>
+        <source>first principal component</source>
+        <translation>første hovedkomponent</translation>
+    </message>
+    <message>
+        <source>second principal component</source>
+        <translation>andre hovedkomponent</translation>
+    </message>
+    <message>
+        <source>first principal component (%1% of the variance)</source>
+        <translation>første hovedkomponent (%1% av variansen)</translation>
+    </message>
+    <message>
+        <source>second principal component (%1%)</source>
+        <translation>andre hovedkomponent (%1%)</translation>
+    </message>
+    <message>
+        <source>%1  (id %2</source>
+        <translation>%1  (id %2</translation>
+    </message>
+    <message>
+        <source>, %1 occurrences, rank %2</source>
+        <translation>, %1 forekomster, rang %2</translation>
+    </message>
+    <message>
+        <source>)  at (%1, %2)</source>
+        <translation>)  ved (%1, %2)</translation>
+    </message>
+</context>
+<context>
+    <name>EmbeddingsPanel</name>
+    <message>
+        <source>A word or token (several tokens: their mean)</source>
+        <translation>Et ord eller token (flere tokener: snittet av dem)</translation>
+    </message>
+    <message>
+        <source>Return finds its nearest tokens</source>
+        <translation>Retur finner de nærmeste tokenene</translation>
+    </message>
+    <message>
+        <source>k = </source>
+        <translation>k = </translation>
+    </message>
+    <message>
+        <source>How many neighbours to list</source>
+        <translation>Hvor mange naboer som listes</translation>
+    </message>
+    <message>
+        <source>Nearest</source>
+        <translation>Nærmeste</translation>
+    </message>
+    <message>
+        <source>Tokens whose embedding is closest by cosine similarity (Return)</source>
+        <translation>Tokener med nærmest innbygging etter cosinuslikhet (Retur)</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>token</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>id</translation>
+    </message>
+    <message>
+        <source>cosine similarity</source>
+        <translation>cosinuslikhet</translation>
+    </message>
+    <message>
+        <source>Double-click a token to look up its own neighbours</source>
+        <translation>Dobbeltklikk et token for å slå opp dets egne naboer</translation>
+    </message>
+    <message>
+        <source>first word or text</source>
+        <translation>første ord eller tekst</translation>
+    </message>
+    <message>
+        <source>second word or text</source>
+        <translation>andre ord eller tekst</translation>
+    </message>
+    <message>
+        <source>Similarity</source>
+        <translation>Likhet</translation>
+    </message>
+    <message>
+        <source>Cosine similarity of the two texts&apos; mean embeddings (Return)</source>
+        <translation>Cosinuslikhet mellom de to tekstenes snittinnbygginger (Retur)</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>top </source>
+        <translation>topp </translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> tokener</translation>
+    </message>
+    <message>
+        <source>How many of the most frequent tokens to map</source>
+        <translation>Hvor mange av de hyppigste tokenene som kartlegges</translation>
+    </message>
+    <message>
+        <source>Draw map</source>
+        <translation>Tegn kart</translation>
+    </message>
+    <message>
+        <source>Project the tokens on the top two principal components of their embeddings (Ctrl+M)</source>
+        <translation>Projiser tokenene på de to øverste hovedkomponentene av innbyggingene (Ctrl+M)</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>Eksporter CSV…</translation>
+    </message>
+    <message>
+        <source>Save the map as id,token,count,x,y, as `twb embeddings --map` writes it</source>
+        <translation>Lagre kartet som id,token,count,x,y, slik `twb embeddings --map` skriver det</translation>
+    </message>
+    <message>
+        <source>Hover a point for its token; wheel zooms, drag pans.</source>
+        <translation>Hold over et punkt for tokenet; hjulet zoomer, dra panorerer.</translation>
+    </message>
+    <message>
+        <source>Nearest tokens</source>
+        <translation>Nærmeste tokener</translation>
+    </message>
+    <message>
+        <source>Similarity of two words or texts</source>
+        <translation>Likhet mellom to ord eller tekster</translation>
+    </message>
+    <message>
+        <source>Map of the most frequent tokens (PCA)</source>
+        <translation>Kart over de hyppigste tokenene (PCA)</translation>
+    </message>
+    <message>
+        <source>Draw the embedding map</source>
+        <translation>Tegn innbyggingskartet</translation>
+    </message>
+    <message>
+        <source>“%1” is token %2 (step %3).</source>
+        <translation>«%1» er token %2 (steg %3).</translation>
+    </message>
+    <message>
+        <source>“%1” is %2 tokens (%3); their mean embedding is compared, and they are left out (step %4).</source>
+        <translation>«%1» er %2 tokener (%3); snittinnbyggingen deres sammenlignes, og de utelates (steg %4).</translation>
+    </message>
+    <message>
+        <source>cosine similarity &lt;b&gt;%1&lt;/b&gt; — %2 token(s) against %3 (step %4)</source>
+        <translation>cosinuslikhet &lt;b&gt;%1&lt;/b&gt; — %2 token(er) mot %3 (steg %4)</translation>
+    </message>
+    <message>
+        <source>%1 (step %2). The labelled points are the most frequent.</source>
+        <translation>%1 (steg %2). De merkede punktene er de hyppigste.</translation>
+    </message>
+    <message>
+        <source>Choose a run first.</source>
+        <translation>Velg en kjøring først.</translation>
+    </message>
+    <message>
+        <source>Type a word to look up.</source>
+        <translation>Skriv et ord å slå opp.</translation>
+    </message>
+    <message>
+        <source>Type a word or text in both boxes.</source>
+        <translation>Skriv et ord eller en tekst i begge feltene.</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>Skrev %1</translation>
+    </message>
+    <message>
+        <source>Export the embedding map</source>
+        <translation>Eksporter innbyggingskartet</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>ExperimentWorker</name>
+    <message>
+        <source>the sweep failed with an unknown error</source>
+        <translation>sveipet mislyktes med en ukjent feil</translation>
+    </message>
+    <message>
+        <source>the range finder failed with an unknown error</source>
+        <translation>områdesøket mislyktes med en ukjent feil</translation>
+    </message>
+    <message>
+        <source>preparation cancelled</source>
+        <translation>klargjøring avbrutt</translation>
+    </message>
+</context>
+<context>
+    <name>ExperimentsPanel</name>
+    <message>
+        <source>no dataset: choose one in the Training panel first</source>
+        <translation>ingen datasett: velg et i Trening-panelet først</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>venter</translation>
+    </message>
+    <message>
+        <source>choose a sweep folder</source>
+        <translation>velg en sveipmappe</translation>
+    </message>
+    <message>
+        <source>%1 already holds a sweep; use Resume to continue it, or choose another folder</source>
+        <translation>%1 har allerede et sveip; bruk Fortsett for å fortsette det, eller velg en annen mappe</translation>
+    </message>
+    <message>
+        <source>%v / %m cells</source>
+        <translation>%v / %m celler</translation>
+    </message>
+    <message>
+        <source>starting %1</source>
+        <translation>starter %1</translation>
+    </message>
+    <message>
+        <source>stopping after a checkpoint…</source>
+        <translation>stopper etter et sjekkpunkt…</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>fjernet</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>kjører</translation>
+    </message>
+    <message>
+        <source>the running cell cannot be removed; Stop the sweep first</source>
+        <translation>cellen som kjører kan ikke fjernes; stopp sveipet først</translation>
+    </message>
+    <message>
+        <source>Remove cell</source>
+        <translation>Fjern celle</translation>
+    </message>
+    <message>
+        <source>Delete the run folder %1? A resumed sweep trains this cell again.</source>
+        <translation>Slette kjøringsmappen %1? Et gjenopptatt sveip trener denne cellen på nytt.</translation>
+    </message>
+    <message>
+        <source>Sweep %1 was interrupted (%2 of %3 cells finished): &lt;a href=&apos;resume&apos;&gt;Resume&lt;/a&gt; · &lt;a href=&apos;dismiss&apos;&gt;Dismiss&lt;/a&gt;</source>
+        <translation>Sveip %1 ble avbrutt (%2 av %3 celler ferdige): &lt;a href=&apos;resume&apos;&gt;Fortsett&lt;/a&gt; · &lt;a href=&apos;dismiss&apos;&gt;Avvis&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>choose a text file and at least one tokenizer</source>
+        <translation>velg en tekstfil og minst én tokenisering</translation>
+    </message>
+    <message>
+        <source>preparing %1 datasets…</source>
+        <translation>klargjør %1 datasett…</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#b00&apos;&gt;%1&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#b00&apos;&gt;%1&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>1 cell</source>
+        <translation>1 celle</translation>
+    </message>
+    <message>
+        <source>%1 cells</source>
+        <translation>%1 celler</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, estimated %2 in all (at the speed this machine last measured, %3 GFLOP/s)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;, anslått %2 totalt (med hastigheten denne maskinen sist målte, %3 GFLOP/s)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, roughly %2 in all: a rough guess until the first cell has measured this machine&apos;s speed (the time left is then counted from its steps)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;, omtrent %2 totalt: et grovt anslag til den første cellen har målt maskinens hastighet (gjenstående tid regnes da fra stegene)</translation>
+    </message>
+    <message>
+        <source>Every cell starts from the Training panel&apos;s config and dataset; each axis replaces one field.</source>
+        <translation>Hver celle starter fra konfigen og datasettet i Trening-panelet; hver akse erstatter ett felt.</translation>
+    </message>
+    <message>
+        <source>Full grid</source>
+        <translation>Fullt rutenett</translation>
+    </message>
+    <message>
+        <source>Random</source>
+        <translation>Tilfeldig</translation>
+    </message>
+    <message>
+        <source> cells</source>
+        <translation> celler</translation>
+    </message>
+    <message>
+        <source>The sweep folder: sweep.json, results.md/.csv and one run folder per cell</source>
+        <translation>Sveipmappen: sweep.json, results.md/.csv og én kjøringsmappe per celle</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Bla gjennom…</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Mappe</translation>
+    </message>
+    <message>
+        <source>Start sweep</source>
+        <translation>Start sveip</translation>
+    </message>
+    <message>
+        <source>Run every cell, one after another (Ctrl+Shift+R)</source>
+        <translation>Kjør hver celle, den ene etter den andre (Ctrl+Shift+R)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>Stop after a checkpoint of the running cell; Resume continues it</source>
+        <translation>Stopp etter et sjekkpunkt i cellen som kjører; Fortsett gjenopptar den</translation>
+    </message>
+    <message>
+        <source>Resume…</source>
+        <translation>Fortsett…</translation>
+    </message>
+    <message>
+        <source>Continue an interrupted sweep folder: finished cells are kept</source>
+        <translation>Fortsett en avbrutt sveipmappe: ferdige celler beholdes</translation>
+    </message>
+    <message>
+        <source>Compare tokenizers…</source>
+        <translation>Sammenlign tokeniseringer…</translation>
+    </message>
+    <message>
+        <source>The same text prepared with char and BPE tokenizers, the same model, a table in bits per character</source>
+        <translation>Samme tekst klargjort med tegn- og BPE-tokenisering, samme modell, en tabell i bit per tegn</translation>
+    </message>
+    <message>
+        <source>Sweep folder</source>
+        <translation>Sveipmappe</translation>
+    </message>
+    <message>
+        <source>no sweep running</source>
+        <translation>ingen sveip kjører</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>Ledig</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Kø</translation>
+    </message>
+    <message>
+        <source>Leave the selected pending cell out, or delete a finished cell&apos;s run folder (Del)</source>
+        <translation>Utelat den valgte ventende cellen, eller slett en ferdig celles kjøringsmappe (Del)</translation>
+    </message>
+    <message>
+        <source>Start s&amp;weep</source>
+        <translation>Start s&amp;veip</translation>
+    </message>
+    <message>
+        <source>Stop sweep</source>
+        <translation>Stopp sveip</translation>
+    </message>
+    <message>
+        <source>Sweep folder to continue</source>
+        <translation>Sveipmappe å fortsette</translation>
+    </message>
+    <message>
+        <source>preparing %1 … %2%</source>
+        <translation>klargjør %1 … %2%</translation>
+    </message>
+    <message>
+        <source>running (resumed)</source>
+        <translation>kjører (gjenopptatt)</translation>
+    </message>
+    <message>
+        <source>running, step %1 / %2</source>
+        <translation>kjører, steg %1 / %2</translation>
+    </message>
+    <message>
+        <source>cell %1 of %2 · step %3 / %4 · about %5 left</source>
+        <translation>celle %1 av %2 · steg %3 / %4 · omtrent %5 igjen</translation>
+    </message>
+    <message>
+        <source>done (kept)</source>
+        <translation>ferdig (beholdt)</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>ferdig</translation>
+    </message>
+    <message>
+        <source>stopped (resumable)</source>
+        <translation>stoppet (kan fortsettes)</translation>
+    </message>
+    <message>
+        <source>Sweep finished: %1</source>
+        <translation>Sveip ferdig: %1</translation>
+    </message>
+    <message>
+        <source>Sweep stopped; Resume continues it from the running cell&apos;s checkpoint</source>
+        <translation>Sveip stoppet; Fortsett gjenopptar det fra sjekkpunktet til cellen som kjørte</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <source>Export model</source>
+        <translation>Eksporter modell</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Bla gjennom…</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Eksporter</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>Format</translation>
+    </message>
+    <message>
+        <source>Save to</source>
+        <translation>Lagre til</translation>
+    </message>
+    <message>
+        <source>Wrote %1 (%2)</source>
+        <translation>Skrev %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Choose a run to export.</source>
+        <translation>Velg en kjøring å eksportere.</translation>
+    </message>
+    <message>
+        <source>Checking what this run&apos;s architecture allows…</source>
+        <translation>Sjekker hva denne kjøringens arkitektur tillater…</translation>
+    </message>
+    <message>
+        <source>Not available: %1</source>
+        <translation>Ikke tilgjengelig: %1</translation>
+    </message>
+    <message>
+        <source>Not available (%1): %2</source>
+        <translation>Ikke tilgjengelig (%1): %2</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+    <message>
+        <source>Export to folder</source>
+        <translation>Eksporter til mappe</translation>
+    </message>
+    <message>
+        <source>Export to</source>
+        <translation>Eksporter til</translation>
+    </message>
+    <message>
+        <source>%1 (*.%2)</source>
+        <translation>%1 (*.%2)</translation>
+    </message>
+    <message>
+        <source>This run cannot be exported in that format: %1</source>
+        <translation>Denne kjøringen kan ikke eksporteres i det formatet: %1</translation>
+    </message>
+    <message>
+        <source>Choose where to save the export (Browse…).</source>
+        <translation>Velg hvor eksporten skal lagres (Bla gjennom…).</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1; choose another place.</source>
+        <translation>Kan ikke opprette mappen %1; velg et annet sted.</translation>
+    </message>
+    <message>
+        <source>Exporting %1 to %2…</source>
+        <translation>Eksporterer %1 til %2…</translation>
+    </message>
+</context>
+<context>
+    <name>GenerationEvalView</name>
+    <message>
+        <source>Load file…</source>
+        <translation>Last inn fil…</translation>
+    </message>
+    <message>
+        <source>Text file, one per line</source>
+        <translation>Tekstfil, én per linje</translation>
+    </message>
+    <message>
+        <source>could not read %1</source>
+        <translation>kunne ikke lese %1</translation>
+    </message>
+    <message>
+        <source>Prompts (one per line)</source>
+        <translation>Ledetekster (én per linje)</translation>
+    </message>
+    <message>
+        <source>ROMEO:
+To be, or not</source>
+        <translation>ROMEO:
+To be, or not</translation>
+    </message>
+    <message>
+        <source>References (optional, one per prompt)</source>
+        <translation>Referanser (valgfritt, én hver)</translation>
+    </message>
+    <message>
+        <source>for BLEU</source>
+        <translation>for BLEU</translation>
+    </message>
+    <message>
+        <source>Decoding settings (one per line)</source>
+        <translation>Dekodingsoppsett (ett per linje)</translation>
+    </message>
+    <message>
+        <source>greedy
+temperature=0.8,top_k=40
+beam=5</source>
+        <translation>greedy
+temperature=0.8,top_k=40
+beam=5</translation>
+    </message>
+    <message>
+        <source>&apos;greedy&apos;, or key=value,... with temperature, top_k, top_p, beam, length_penalty, repetition_penalty, no_repeat_ngram, max_new_tokens, seed</source>
+        <translation>&apos;greedy&apos;, eller key=value,... med temperature, top_k, top_p, beam, length_penalty, repetition_penalty, no_repeat_ngram, max_new_tokens, seed</translation>
+    </message>
+    <message>
+        <source>New tokens</source>
+        <translation>Nye tokener</translation>
+    </message>
+    <message>
+        <source>Evaluate</source>
+        <translation>Evaluer</translation>
+    </message>
+    <message>
+        <source>Generate every prompt with every setting and score them (Ctrl+E)</source>
+        <translation>Generer hver ledetekst med hvert oppsett og gi dem poeng (Ctrl+E)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Avbryt</translation>
+    </message>
+    <message>
+        <source>Export Markdown…</source>
+        <translation>Eksporter Markdown…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>Eksporter CSV…</translation>
+    </message>
+    <message>
+        <source>%v / %m generations</source>
+        <translation>%v / %m genereringer</translation>
+    </message>
+    <message>
+        <source>setting</source>
+        <translation>oppsett</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>tokener</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>tokener/s</translation>
+    </message>
+    <message>
+        <source>mean log-prob</source>
+        <translation>snitt log-sannsynl.</translation>
+    </message>
+    <message>
+        <source>perplexity</source>
+        <translation>perpleksitet</translation>
+    </message>
+    <message>
+        <source>distinct-1</source>
+        <translation>distinct-1</translation>
+    </message>
+    <message>
+        <source>distinct-2</source>
+        <translation>distinct-2</translation>
+    </message>
+    <message>
+        <source>repetition</source>
+        <translation>gjentakelse</translation>
+    </message>
+    <message>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <source>first output</source>
+        <translation>første utdata</translation>
+    </message>
+    <message>
+        <source>cancelled: %1 of the settings finished</source>
+        <translation>avbrutt: %1 av oppsettene ble ferdige</translation>
+    </message>
+    <message>
+        <source>%1 settings evaluated</source>
+        <translation>%1 oppsett evaluert</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#b00&apos;&gt;%1&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#b00&apos;&gt;%1&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>choose a run above first</source>
+        <translation>velg en kjøring over først</translation>
+    </message>
+    <message>
+        <source>type at least one prompt (one per line) or load a file</source>
+        <translation>skriv minst én ledetekst (én per linje) eller last inn en fil</translation>
+    </message>
+    <message>
+        <source>%1 references for %2 prompts: give one per prompt, or none</source>
+        <translation>%1 referanser for %2 ledetekster: gi én per ledetekst, eller ingen</translation>
+    </message>
+    <message>
+        <source>give at least one decoding setting, e.g. greedy</source>
+        <translation>oppgi minst ett dekodingsoppsett, f.eks. greedy</translation>
+    </message>
+    <message>
+        <source>generating %1 prompt(s) x %2 setting(s)…</source>
+        <translation>genererer %1 ledetekst(er) x %2 oppsett…</translation>
+    </message>
+    <message>
+        <source>Export the table</source>
+        <translation>Eksporter tabellen</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>exported %1</source>
+        <translation>eksporterte %1</translation>
+    </message>
+</context>
+<context>
+    <name>HeadAblationView</name>
+    <message>
+        <source>Export the ablation table</source>
+        <translation>Eksporter ablasjonstabellen</translation>
+    </message>
+    <message>
+        <source>heads to switch off: LAYER.HEAD from 0, e.g. 0.1, 1.* for a whole layer</source>
+        <translation>hoder å slå av: LAG.HODE fra 0, f.eks. 0.1, 1.* for et helt lag</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> tokener</translation>
+    </message>
+    <message>
+        <source>Validation tokens scored per evaluation: more is steadier, and slower</source>
+        <translation>Valideringstokener vurdert per evaluering: flere er jevnere, og tregere</translation>
+    </message>
+    <message>
+        <source>Loss with these off</source>
+        <translation>Tap med disse av</translation>
+    </message>
+    <message>
+        <source>Cost of every head</source>
+        <translation>Kostnad for hvert hode</translation>
+    </message>
+    <message>
+        <source>Switch each head off alone and measure the loss: one evaluation per head</source>
+        <translation>Slå av hvert hode alene og mål tapet: én evaluering per hode</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Avbryt</translation>
+    </message>
+    <message>
+        <source>Stop: the rows computed so far stay</source>
+        <translation>Stopp: radene som er beregnet så langt, blir stående</translation>
+    </message>
+    <message>
+        <source>Heads off</source>
+        <translation>Hoder av</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>Tap</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>Kostnad</translation>
+    </message>
+    <message>
+        <source>The cost of a head is the validation loss with it switched off minus the loss with every head: what the model loses without it, in nats per token.</source>
+        <translation>Kostnaden for et hode er valideringstapet med hodet slått av minus tapet med alle hoder: hva modellen taper uten det, i nats per token.</translation>
+    </message>
+    <message>
+        <source>seed </source>
+        <translation>frø </translation>
+    </message>
+    <message>
+        <source>Generate with and without</source>
+        <translation>Generer med og uten</translation>
+    </message>
+    <message>
+        <source>every head</source>
+        <translation>alle hoder</translation>
+    </message>
+    <message>
+        <source>with the heads above off</source>
+        <translation>med hodene over slått av</translation>
+    </message>
+    <message>
+        <source>Export figure…</source>
+        <translation>Eksporter figur…</translation>
+    </message>
+    <message>
+        <source>Export numbers…</source>
+        <translation>Eksporter tall…</translation>
+    </message>
+    <message>
+        <source>Generated text, same prompt and seed</source>
+        <translation>Generert tekst, samme ledetekst og frø</translation>
+    </message>
+    <message>
+        <source>Switch each of the %1 heads off alone and measure the loss: %1 evaluations</source>
+        <translation>Slå av hvert av de %1 hodene alene og mål tapet: %1 evalueringer</translation>
+    </message>
+    <message>
+        <source>No run to ablate: train one in the Training panel or open a run folder.</source>
+        <translation>Ingen kjøring å ablere: tren en i Trening-panelet eller åpne en kjøringsmappe.</translation>
+    </message>
+    <message>
+        <source>Type the heads to switch off (e.g. 0.1, 1.*), or compute the cost of every head.</source>
+        <translation>Skriv hodene som skal slås av (f.eks. 0.1, 1.*), eller beregn kostnaden for hvert hode.</translation>
+    </message>
+    <message>
+        <source>Head ablation</source>
+        <translation>Hodeablasjon</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>avbrutt</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ingen</translation>
+    </message>
+    <message>
+        <source>%1 loss over %2 tokens with every head: %3 nats per token.%4 Cost = loss with the head off − %3.</source>
+        <translation>%1-tap over %2 tokener med alle hoder: %3 nats per token.%4 Kostnad = tap med hodet av − %3.</translation>
+    </message>
+    <message>
+        <source> Cancelled: the rows below are all that was computed.</source>
+        <translation> Avbrutt: radene under er alt som ble beregnet.</translation>
+    </message>
+    <message>
+        <source>Type the heads to switch off (e.g. 0.1, 1.*) to see the text without them.</source>
+        <translation>Skriv hodene som skal slås av (f.eks. 0.1, 1.*) for å se teksten uten dem.</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: check the folder exists and is writable.</source>
+        <translation>Kan ikke skrive %1: sjekk at mappen finnes og er skrivbar.</translation>
+    </message>
+</context>
+<context>
+    <name>HeadGrid</name>
+    <message>
+        <source>Choose a run and show a prompt to see every head.</source>
+        <translation>Velg en kjøring og vis en ledetekst for å se alle hoder.</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>hode %1</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>snitt</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>lag %1</translation>
+    </message>
+    <message>
+        <source>bars: %1</source>
+        <translation>søyler: %1</translation>
+    </message>
+</context>
+<context>
+    <name>HeadScorePlot</name>
+    <message>
+        <source>step</source>
+        <translation>steg</translation>
+    </message>
+    <message>
+        <source>entropy (1 = uniform)</source>
+        <translation>entropi (1 = jevn)</translation>
+    </message>
+    <message>
+        <source>previous-token weight</source>
+        <translation>vekt på forrige token</translation>
+    </message>
+    <message>
+        <source>first-token weight</source>
+        <translation>vekt på første token</translation>
+    </message>
+    <message>
+        <source>self weight</source>
+        <translation>vekt på seg selv</translation>
+    </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>L%1 H%2</translation>
+    </message>
+</context>
+<context>
+    <name>Heatmap</name>
+    <message>
+        <source>%1 %2 (%3) → %4 %5 (%6): %7</source>
+        <translation>%1 %2 (%3) → %4 %5 (%6): %7</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>maskert</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryView</name>
+    <message>
+        <source>Use this prompt</source>
+        <translation>Bruk denne ledeteksten</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Eksporter…</translation>
+    </message>
+    <message>
+        <source>
+--- sample %1 ---
+</source>
+        <translation>
+--- prøve %1 ---
+</translation>
+    </message>
+    <message>
+        <source>Export text</source>
+        <translation>Eksporter tekst</translation>
+    </message>
+    <message>
+        <source>Text (*.txt)</source>
+        <translation>Tekst (*.txt)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>Kan ikke skrive %1</translation>
+    </message>
+    <message>
+        <source>%1 · step %2 · T=%3%4 · %5</source>
+        <translation>%1 · steg %2 · T=%3%4 · %5</translation>
+    </message>
+</context>
+<context>
+    <name>ImportTab</name>
+    <message>
+        <source>Files and folders to read (drop them here). Parallel: source file, then target file.</source>
+        <translation>Filer og mapper som skal leses (slipp dem her). Parallelt: kildefil, så målfil.</translation>
+    </message>
+    <message>
+        <source>Add files…</source>
+        <translation>Legg til filer…</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>Legg til mappe…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Fjern</translation>
+    </message>
+    <message>
+        <source>Plain text</source>
+        <translation>Ren tekst</translation>
+    </message>
+    <message>
+        <source>JSON lines (one field)</source>
+        <translation>JSON-linjer (ett felt)</translation>
+    </message>
+    <message>
+        <source>CSV (one column)</source>
+        <translation>CSV (én kolonne)</translation>
+    </message>
+    <message>
+        <source>TSV (one column)</source>
+        <translation>TSV (én kolonne)</translation>
+    </message>
+    <message>
+        <source>Parallel pair (source, target)</source>
+        <translation>Parallelt par (kilde, mål)</translation>
+    </message>
+    <message>
+        <source>Records with a separator line</source>
+        <translation>Poster med en skillelinje</translation>
+    </message>
+    <message>
+        <source>name or 0-based index</source>
+        <translation>navn eller indeks fra 0</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>Format</translation>
+    </message>
+    <message>
+        <source>JSON field</source>
+        <translation>JSON-felt</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>Kolonne</translation>
+    </message>
+    <message>
+        <source>Record separator</source>
+        <translation>Postskille</translation>
+    </message>
+    <message>
+        <source>Cleaning</source>
+        <translation>Rensing</translation>
+    </message>
+    <message>
+        <source>Raw text of the first documents</source>
+        <translation>Råtekst fra de første dokumentene</translation>
+    </message>
+    <message>
+        <source>The same after cleaning</source>
+        <translation>Det samme etter rensing</translation>
+    </message>
+    <message>
+        <source>Add text files to see a preview.</source>
+        <translation>Legg til tekstfiler for å se en forhåndsvisning.</translation>
+    </message>
+    <message>
+        <source>Sources: drop files or folders here, or add them below</source>
+        <translation>Kilder: slipp filer eller mapper her, eller legg dem til nedenfor</translation>
+    </message>
+    <message>
+        <source>Before (changed or removed in red)</source>
+        <translation>Før (endret eller fjernet i rødt)</translation>
+    </message>
+    <message>
+        <source>After (changed in green)</source>
+        <translation>Etter (endret i grønt)</translation>
+    </message>
+    <message>
+        <source>Add text files</source>
+        <translation>Legg til tekstfiler</translation>
+    </message>
+    <message>
+        <source>Add a folder of text files</source>
+        <translation>Legg til en mappe med tekstfiler</translation>
+    </message>
+    <message>
+        <source>Unicode NFKC (ligatures, full-width → plain)</source>
+        <translation>Unicode NFKC (ligaturer, full bredde → vanlig)</translation>
+    </message>
+    <message>
+        <source>Normalise whitespace (CRLF, runs of spaces, trailing)</source>
+        <translation>Normaliser mellomrom (CRLF, flere mellomrom, etterfølgende)</translation>
+    </message>
+    <message>
+        <source>Transliterate to ASCII (“café” → &quot;cafe&quot;)</source>
+        <translation>Translitterer til ASCII (“café” → &quot;cafe&quot;)</translation>
+    </message>
+    <message>
+        <source>Strip characters outside printable ASCII</source>
+        <translation>Fjern tegn utenfor skrivbar ASCII</translation>
+    </message>
+    <message>
+        <source>Drop Project Gutenberg header/footer</source>
+        <translation>Fjern topp- og bunntekst fra Project Gutenberg</translation>
+    </message>
+    <message>
+        <source>Lowercase</source>
+        <translation>Små bokstaver</translation>
+    </message>
+    <message>
+        <source>Drop empty lines</source>
+        <translation>Fjern tomme linjer</translation>
+    </message>
+    <message>
+        <source>Drop duplicate lines</source>
+        <translation>Fjern like linjer</translation>
+    </message>
+</context>
+<context>
+    <name>Job</name>
+    <message>
+        <source>%1 cancelled</source>
+        <translation>%1 avbrutt</translation>
+    </message>
+    <message>
+        <source>the job</source>
+        <translation>jobben</translation>
+    </message>
+</context>
+<context>
+    <name>JobsStatus</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Avbryt</translation>
+    </message>
+    <message>
+        <source> (+%1 more)</source>
+        <translation> (+%1 til)</translation>
+    </message>
+</context>
+<context>
+    <name>LensGrid</name>
+    <message>
+        <source>%1, after “%2” (position %3)</source>
+        <translation>%1, etter «%2» (posisjon %3)</translation>
+    </message>
+    <message>
+        <source>
+the model&apos;s choice “%1”: rank %2 here, p = %3</source>
+        <translation>
+modellens valg «%1»: rang %2 her, p = %3</translation>
+    </message>
+    <message>
+        <source>Type a prompt and press Show</source>
+        <translation>Skriv en ledetekst og trykk Vis</translation>
+    </message>
+</context>
+<context>
+    <name>LogitLensView</name>
+    <message>
+        <source>A prompt: the lens shows every position of it</source>
+        <translation>En ledetekst: linsen viser hver posisjon i den</translation>
+    </message>
+    <message>
+        <source>top </source>
+        <translation>topp </translation>
+    </message>
+    <message>
+        <source>Tokens listed on hover and exported per cell</source>
+        <translation>Tokener listet ved pekeren og eksportert per celle</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Vis</translation>
+    </message>
+    <message>
+        <source>Look through the layers (Return)</source>
+        <translation>Se gjennom lagene (Retur)</translation>
+    </message>
+    <message>
+        <source>Export figure…</source>
+        <translation>Eksporter figur…</translation>
+    </message>
+    <message>
+        <source>Export numbers…</source>
+        <translation>Eksporter tall…</translation>
+    </message>
+    <message>
+        <source>Each row is what the model would predict if it stopped there: the final norm and the output layer applied to the residual stream after the embedding and after each block. The top row is the model&apos;s own prediction; an orange corner marks a cell that already agrees with it. Hover a cell for its top tokens. For a translation run, type a source sentence: the lens looks through the decoder over the model&apos;s translation.</source>
+        <translation>Hver rad er det modellen ville spådd om den stoppet der: den siste normen og utdatalaget brukt på residualstrømmen etter innbyggingen og etter hver blokk. Øverste rad er modellens egen spådom; et oransje hjørne markerer en celle som allerede er enig med den. Hold over en celle for de fremste tokenene. For en oversettelseskjøring, skriv en kildesetning: linsen ser gjennom dekoderen over modellens oversettelse.</translation>
+    </message>
+    <message>
+        <source>Export the logit lens</source>
+        <translation>Eksporter logitlinsen</translation>
+    </message>
+    <message>
+        <source>No run to look into: train one in the Training panel or open a run folder.</source>
+        <translation>Ingen kjøring å se inn i: tren en i Trening-panelet eller åpne en kjøringsmappe.</translation>
+    </message>
+    <message>
+        <source>Export the lens&apos;s numbers</source>
+        <translation>Eksporter linsens tall</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: check the folder exists and is writable.</source>
+        <translation>Kan ikke skrive %1: sjekk at mappen finnes og er skrivbar.</translation>
+    </message>
+</context>
+<context>
+    <name>LrFindDialog</name>
+    <message>
+        <source>Find learning rate</source>
+        <translation>Finn læringsrate</translation>
+    </message>
+    <message>
+        <source>Trains a fresh model of this config for a few steps with the learning rate growing exponentially, and stops when the loss runs away. The open run is not touched.</source>
+        <translation>Trener en ny modell med denne konfigen i noen steg mens læringsraten vokser eksponentielt, og stopper når tapet løper løpsk. Den åpne kjøringen røres ikke.</translation>
+    </message>
+    <message>
+        <source>from</source>
+        <translation>fra</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>til</translation>
+    </message>
+    <message>
+        <source>over</source>
+        <translation>over</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>steg</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>læringsrate</translation>
+    </message>
+    <message>
+        <source>smoothed training loss</source>
+        <translation>glattet treningstap</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Start</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Avbryt</translation>
+    </message>
+    <message>
+        <source>Use this rate</source>
+        <translation>Bruk denne raten</translation>
+    </message>
+    <message>
+        <source>Put the chosen rate into the config form&apos;s learning rate</source>
+        <translation>Sett den valgte raten inn som læringsrate i konfigskjemaet</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Lukk</translation>
+    </message>
+    <message>
+        <source>lowest loss / 10</source>
+        <translation>laveste tap / 10</translation>
+    </message>
+    <message>
+        <source>steepest fall</source>
+        <translation>bratteste fall</translation>
+    </message>
+    <message>
+        <source>step %1 · lr %2 · loss %3</source>
+        <translation>steg %1 · lr %2 · tap %3</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>avbrutt</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#b00&apos;&gt;%1&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#b00&apos;&gt;%1&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#b00&apos;&gt;the first rate must be below the last&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#b00&apos;&gt;den første raten må være under den siste&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>training a fresh model…</source>
+        <translation>trener en ny modell…</translation>
+    </message>
+    <message>
+        <source> lowest / 10: %1</source>
+        <translation> laveste / 10: %1</translation>
+    </message>
+    <message>
+        <source> steepest: %1</source>
+        <translation> brattest: %1</translation>
+    </message>
+    <message>
+        <source>lowest loss / 10: %1</source>
+        <translation>laveste tap / 10: %1</translation>
+    </message>
+    <message>
+        <source>steepest fall: %1</source>
+        <translation>bratteste fall: %1</translation>
+    </message>
+    <message>
+        <source>the loss ran away at lr %1; suggestions below it</source>
+        <translation>tapet løp løpsk ved lr %1; forslag under den</translation>
+    </message>
+    <message>
+        <source>reached the last rate without diverging</source>
+        <translation>nådde siste rate uten å divergere</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Transformer Workbench</source>
+        <translation>Transformer Workbench</translation>
+    </message>
+    <message>
+        <source>Datasets</source>
+        <translation>Datasett</translation>
+    </message>
+    <message>
+        <source>Import, clean and tokenize text (Alt+1)</source>
+        <translation>Importer, rens og tokeniser tekst (Alt+1)</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Trening</translation>
+    </message>
+    <message>
+        <source>Train a model and watch it learn (Alt+2)</source>
+        <translation>Tren en modell og se den lære (Alt+2)</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Oppmerksomhet</translation>
+    </message>
+    <message>
+        <source>Look inside a run&apos;s attention heads (Alt+3)</source>
+        <translation>Se inn i en kjørings oppmerksomhetshoder (Alt+3)</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>Generering</translation>
+    </message>
+    <message>
+        <source>Generate text from a run (Alt+4)</source>
+        <translation>Generer tekst fra en kjøring (Alt+4)</translation>
+    </message>
+    <message>
+        <source>Experiments</source>
+        <translation>Eksperimenter</translation>
+    </message>
+    <message>
+        <source>Sweeps over the config with a results table; compare tokenizers (Alt+5)</source>
+        <translation>Sveip over konfigen med en resultattabell; sammenlign tokeniseringer (Alt+5)</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Kjøringer</translation>
+    </message>
+    <message>
+        <source>Every run of the workspace: name, notes, results; open, duplicate, compare, delete (Alt+6)</source>
+        <translation>Alle kjøringer i arbeidsområdet: navn, notater, resultater; åpne, dupliser, sammenlign, slett (Alt+6)</translation>
+    </message>
+    <message>
+        <source>F1: getting started
+Ctrl+/: shortcuts</source>
+        <translation>F1: kom i gang
+Ctrl+/: snarveier</translation>
+    </message>
+    <message>
+        <source>checking runtime…</source>
+        <translation>sjekker kjøretid…</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 mislyktes: %2</translation>
+    </message>
+    <message>
+        <source>A background job</source>
+        <translation>En bakgrunnsjobb</translation>
+    </message>
+    <message>
+        <source>%1 · %2 threads · %3 · %4</source>
+        <translation>%1 · %2 tråder · %3 · %4</translation>
+    </message>
+    <message>
+        <source>reference BLAS (slow!)</source>
+        <translation>referanse-BLAS (tregt!)</translation>
+    </message>
+    <message>
+        <source>%1 — Transformer Workbench</source>
+        <translation>%1 — Transformer Workbench</translation>
+    </message>
+    <message>
+        <source>training is running: stop it (Shift+F5) before opening another run</source>
+        <translation>trening pågår: stopp den (Shift+F5) før du åpner en annen kjøring</translation>
+    </message>
+    <message>
+        <source>Training is running</source>
+        <translation>Trening pågår</translation>
+    </message>
+    <message>
+        <source>Stop training (a checkpoint is written) and quit?</source>
+        <translation>Stoppe treningen (et sjekkpunkt skrives) og avslutte?</translation>
+    </message>
+    <message>
+        <source>A sweep is running</source>
+        <translation>Et sveip kjører</translation>
+    </message>
+    <message>
+        <source>Stop the sweep (the running cell writes a checkpoint; Resume continues it) and quit?</source>
+        <translation>Stoppe sveipet (cellen som kjører skriver et sjekkpunkt; Fortsett gjenopptar den) og avslutte?</translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation>Sammenlign kjøringer</translation>
+    </message>
+    <message>
+        <source>Overlay the validation loss of these runs on the open run&apos;s plot. Runs with different tokenizers are compared in bits per character.</source>
+        <translation>Legg valideringstapet til disse kjøringene over plottet til den åpne kjøringen. Kjøringer med ulik tokenisering sammenlignes i bit per tegn.</translation>
+    </message>
+    <message>
+        <source>About Transformer Workbench</source>
+        <translation>Om Transformer Workbench</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Transformer Workbench 0.1&lt;/h3&gt;&lt;p&gt;Train small transformer language models on your own text, watch them learn, look inside.&lt;/p&gt;&lt;pre&gt;%1&lt;/pre&gt;</source>
+        <translation>&lt;h3&gt;Transformer Workbench 0.1&lt;/h3&gt;&lt;p&gt;Tren små transformer-språkmodeller på din egen tekst, se dem lære, se inn i dem.&lt;/p&gt;&lt;pre&gt;%1&lt;/pre&gt;</translation>
+    </message>
+    <message>
+        <source>(runtime check still running)</source>
+        <translation>(kjøretidssjekken pågår fortsatt)</translation>
+    </message>
+    <message>
+        <source>(a key of this panel)</source>
+        <translation>(en tast i dette panelet)</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>Vindu</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Hurtigtaster</translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td valign=top&gt;&lt;table cellspacing=4&gt;%1&lt;/table&gt;&lt;/td&gt;&lt;td width=24&gt;&lt;/td&gt;&lt;td valign=top&gt;&lt;table cellspacing=4&gt;%2&lt;/table&gt;&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;In the forms, the mouse wheel changes a value only in the field that has the keyboard focus (click it first); elsewhere it scrolls.&lt;/p&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td valign=top&gt;&lt;table cellspacing=4&gt;%1&lt;/table&gt;&lt;/td&gt;&lt;td width=24&gt;&lt;/td&gt;&lt;td valign=top&gt;&lt;table cellspacing=4&gt;%2&lt;/table&gt;&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;I skjemaene endrer musehjulet en verdi bare i feltet som har tastaturfokus (klikk i det først); ellers ruller det.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Getting started</source>
+        <translation>Kom i gang</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Getting started&lt;/h3&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Quick start&lt;/b&gt; (Ctrl+R, Training panel) prepares Debian&apos;s fortune cookies and trains a tiny model in about a minute: watch the loss fall.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Sampling&lt;/b&gt; (Alt+4): type a prompt and generate text from the run&apos;s best checkpoint.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Attention&lt;/b&gt; (Alt+3): see what each head looks at, token by token.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Your own text&lt;/b&gt;: Datasets (Alt+1) → add text files, choose cleaning and a tokenizer, Prepare, then &lt;i&gt;Train on it&lt;/i&gt;. A dataset that does not match the open run starts a new run.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Experiments&lt;/b&gt; (Alt+5): sweep config fields over a grid and compare the cells in one table; Training → Find learning rate (Ctrl+L) suggests a rate.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Runs&lt;/b&gt; (Alt+6) lists every run of the workspace with its results: give runs names and notes, open one, start a new run with its settings, compare several, delete old ones.&lt;/li&gt;&lt;li&gt;Runs live in the workspace folder (File → Set workspace folder); File → Open run reopens one, and Start (F5) continues an interrupted run.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;Help → Keyboard shortcuts (Ctrl+/) lists every key.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Kom i gang&lt;/h3&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Hurtigstart&lt;/b&gt; (Ctrl+R, Trening-panelet) klargjør Debians fortune-sitater og trener en bitteliten modell på omtrent ett minutt: se tapet falle.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Generering&lt;/b&gt; (Alt+4): skriv en ledetekst og generer tekst fra kjøringens beste sjekkpunkt.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Oppmerksomhet&lt;/b&gt; (Alt+3): se hva hvert hode ser på, token for token.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Din egen tekst&lt;/b&gt;: Datasett (Alt+1) → legg til tekstfiler, velg rensing og tokenisering, Klargjør, og så &lt;i&gt;Tren på det&lt;/i&gt;. Et datasett som ikke passer den åpne kjøringen, starter en ny kjøring.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Eksperimenter&lt;/b&gt; (Alt+5): sveip konfigfelt over et rutenett og sammenlign cellene i én tabell; Trening → Finn læringsrate (Ctrl+L) foreslår en rate.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Kjøringer&lt;/b&gt; (Alt+6) lister alle kjøringer i arbeidsområdet med resultatene: gi kjøringer navn og notater, åpne én, start en ny kjøring med innstillingene fra en annen, sammenlign flere, slett gamle.&lt;/li&gt;&lt;li&gt;Kjøringer ligger i arbeidsområdemappen (Fil → Velg arbeidsområdemappe); Fil → Åpne kjøring åpner en igjen, og Start (F5) fortsetter en avbrutt kjøring.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;Hjelp → Hurtigtaster (Ctrl+/) lister alle taster.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Fil</translation>
+    </message>
+    <message>
+        <source>&amp;New run</source>
+        <translation>&amp;Ny kjøring</translation>
+    </message>
+    <message>
+        <source>&amp;Open run…</source>
+        <translation>Å&amp;pne kjøring…</translation>
+    </message>
+    <message>
+        <source>Recent runs</source>
+        <translation>Nylige kjøringer</translation>
+    </message>
+    <message>
+        <source>Set &amp;workspace folder…</source>
+        <translation>Velg &amp;arbeidsområdemappe…</translation>
+    </message>
+    <message>
+        <source>Workspace folder</source>
+        <translation>Arbeidsområdemappe</translation>
+    </message>
+    <message>
+        <source>workspace: %1</source>
+        <translation>arbeidsområde: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Export plots…</source>
+        <translation>&amp;Eksporter plott…</translation>
+    </message>
+    <message>
+        <source>Export &amp;model…</source>
+        <translation>Eksporter &amp;modell…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Avslutt</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Kjør</translation>
+    </message>
+    <message>
+        <source>&amp;Initialise from run (finetune)…</source>
+        <translation>&amp;Initialiser fra kjøring (finjuster)…</translation>
+    </message>
+    <message>
+        <source>&amp;Compare runs…</source>
+        <translation>&amp;Sammenlign kjøringer…</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Vis</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Språk</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hjelp</translation>
+    </message>
+    <message>
+        <source>&amp;Getting started</source>
+        <translation>&amp;Kom i gang</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Hurtigtaster</translation>
+    </message>
+    <message>
+        <source>&amp;About / runtime</source>
+        <translation>&amp;Om / kjøretid</translation>
+    </message>
+    <message>
+        <source>&amp;System default</source>
+        <translation>&amp;Systemets standard</translation>
+    </message>
+    <message>
+        <source>&amp;English</source>
+        <translation>&amp;English</translation>
+    </message>
+    <message>
+        <source>Norsk &amp;bokmål</source>
+        <translation>Norsk &amp;bokmål</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Språk</translation>
+    </message>
+    <message>
+        <source>The interface&apos;s language changes when Transformer Workbench starts again.</source>
+        <translation>Grensesnittets språk endres når Transformer Workbench starter på nytt.</translation>
+    </message>
+    <message>
+        <source>Open run folder</source>
+        <translation>Åpne kjøringsmappe</translation>
+    </message>
+    <message>
+        <source>Run whose weights start the new run</source>
+        <translation>Kjøring med vektene som starter den nye kjøringen</translation>
+    </message>
+    <message>
+        <source>Model exported to %1</source>
+        <translation>Modell eksportert til %1</translation>
+    </message>
+    <message>
+        <source>Export plots</source>
+        <translation>Eksporter plott</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;CSV data (*.csv)</source>
+        <translation>PNG-bilde (*.png);;SVG-bilde (*.svg);;CSV-data (*.csv)</translation>
+    </message>
+    <message>
+        <source>exported %1</source>
+        <translation>eksporterte %1</translation>
+    </message>
+    <message>
+        <source>could not write %1</source>
+        <translation>kunne ikke skrive %1</translation>
+    </message>
+</context>
+<context>
+    <name>MetricsPlot</name>
+    <message>
+        <source>Loss</source>
+        <translation>Tap</translation>
+    </message>
+    <message>
+        <source>cross-entropy (nats)</source>
+        <translation>kryssentropi (nats)</translation>
+    </message>
+    <message>
+        <source>Validation accuracy</source>
+        <translation>Valideringsnøyaktighet</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>nøyaktighet</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Læringsrate</translation>
+    </message>
+    <message>
+        <source>lr</source>
+        <translation>lr</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>Gjennomstrømning</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>tokener/s</translation>
+    </message>
+    <message>
+        <source>train (step)</source>
+        <translation>trening</translation>
+    </message>
+    <message>
+        <source>train (smoothed)</source>
+        <translation>trening (glattet)</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>validering</translation>
+    </message>
+    <message>
+        <source>val BLEU (right axis)</source>
+        <translation>val.-BLEU (høyre akse)</translation>
+    </message>
+    <message>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <source>val accuracy</source>
+        <translation>val.-nøyaktighet</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>steg</translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation>epoke</translation>
+    </message>
+    <message>
+        <source>bits per character</source>
+        <translation>bit per tegn</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>Kjøring %1</translation>
+    </message>
+</context>
+<context>
+    <name>ModelWorker</name>
+    <message>
+        <source>step %1</source>
+        <translation>steg %1</translation>
+    </message>
+    <message>
+        <source>%1 · step %2</source>
+        <translation>%1 · steg %2</translation>
+    </message>
+    <message>
+        <source>no run chosen; train one first or open a run folder</source>
+        <translation>ingen kjøring valgt; tren en først eller åpne en kjøringsmappe</translation>
+    </message>
+    <message>
+        <source>a target is for translation (encoder-decoder) runs; this run is a decoder LM</source>
+        <translation>et mål er for oversettelseskjøringer (koder-dekoder); denne kjøringen er en dekoder-LM</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelTab</name>
+    <message>
+        <source>Pairs</source>
+        <translation>Par</translation>
+    </message>
+    <message>
+        <source>Two line-aligned files</source>
+        <translation>To linjeparallelle filer</translation>
+    </message>
+    <message>
+        <source>One TSV file, two columns</source>
+        <translation>Én TSV-fil, to kolonner</translation>
+    </message>
+    <message>
+        <source>Line N of the source file translates line N of the target file; or one tab-separated file with the two languages in two of its columns (Tatoeba: English, Bokmål, attribution)</source>
+        <translation>Linje N i kildefilen oversetter linje N i målfilen; eller én tabulatorseparert fil med de to språkene i to av kolonnene (Tatoeba: engelsk, bokmål, kreditering)</translation>
+    </message>
+    <message>
+        <source>Pairs from</source>
+        <translation>Par fra</translation>
+    </message>
+    <message>
+        <source>Source file</source>
+        <translation>Kildefil</translation>
+    </message>
+    <message>
+        <source>The training sentences in the source language</source>
+        <translation>Treningssetningene på kildespråket</translation>
+    </message>
+    <message>
+        <source>Target file</source>
+        <translation>Målfil</translation>
+    </message>
+    <message>
+        <source>Their translations, line by line</source>
+        <translation>Oversettelsene deres, linje for linje</translation>
+    </message>
+    <message>
+        <source>TSV file</source>
+        <translation>TSV-fil</translation>
+    </message>
+    <message>
+        <source>One pair per line, tab-separated columns</source>
+        <translation>Ett par per linje, tabulatorseparerte kolonner</translation>
+    </message>
+    <message>
+        <source>Optional: the corpus&apos;s official split. Without it the share below is held out of the training pairs</source>
+        <translation>Valgfritt: korpusets offisielle inndeling. Uten den holdes andelen under utenfor treningsparene</translation>
+    </message>
+    <message>
+        <source>Validation source</source>
+        <translation>Valideringskilde</translation>
+    </message>
+    <message>
+        <source>Validation target</source>
+        <translation>Valideringsmål</translation>
+    </message>
+    <message>
+        <source>Validation TSV</source>
+        <translation>Validerings-TSV</translation>
+    </message>
+    <message>
+        <source>Test source</source>
+        <translation>Testkilde</translation>
+    </message>
+    <message>
+        <source>Test target</source>
+        <translation>Testmål</translation>
+    </message>
+    <message>
+        <source>Test TSV</source>
+        <translation>Test-TSV</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>kilde</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>mål</translation>
+    </message>
+    <message>
+        <source>(0-based)</source>
+        <translation>(fra 0)</translation>
+    </message>
+    <message>
+        <source>Columns</source>
+        <translation>Kolonner</translation>
+    </message>
+    <message>
+        <source>Preparation</source>
+        <translation>Klargjøring</translation>
+    </message>
+    <message>
+        <source>e.g. de</source>
+        <translation>f.eks. de</translation>
+    </message>
+    <message>
+        <source>e.g. en</source>
+        <translation>f.eks. en</translation>
+    </message>
+    <message>
+        <source>Languages</source>
+        <translation>Språk</translation>
+    </message>
+    <message>
+        <source>One vocabulary, trained on both sides of the training pairs</source>
+        <translation>Ett vokabular, trent på begge sider av treningsparene</translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation>automatisk</translation>
+    </message>
+    <message>
+        <source>Vocabulary size, specials included (bpe, unigram, word); byte ignores it</source>
+        <translation>Vokabularstørrelse, spesialtokener medregnet (bpe, unigram, word); byte ser bort fra den</translation>
+    </message>
+    <message>
+        <source>Tokenizer, vocabulary</source>
+        <translation>Tokenisering, vokabular</translation>
+    </message>
+    <message>
+        <source>Share of the training pairs held out for validation when no validation file is given</source>
+        <translation>Andel av treningsparene som holdes av til validering når ingen valideringsfil er gitt</translation>
+    </message>
+    <message>
+        <source>Share of the training pairs held out for test when no test file is given</source>
+        <translation>Andel av treningsparene som holdes av til test når ingen testfil er gitt</translation>
+    </message>
+    <message>
+        <source>Held out: validation</source>
+        <translation>Holdt av: validering</translation>
+    </message>
+    <message>
+        <source>Held out: test</source>
+        <translation>Holdt av: test</translation>
+    </message>
+    <message>
+        <source>keep all</source>
+        <translation>behold alle</translation>
+    </message>
+    <message>
+        <source>Drop training pairs with a side longer than this many tokens (they are counted)</source>
+        <translation>Forkast treningspar med en side lengre enn så mange tokener (de telles)</translation>
+    </message>
+    <message>
+        <source>Max tokens per side</source>
+        <translation>Maks tokener per side</translation>
+    </message>
+    <message>
+        <source>Drop training pairs whose longer side has more than this many times the tokens of the shorter (misaligned pairs; they are counted)</source>
+        <translation>Forkast treningspar der den lengste siden har mer enn så mange ganger tokenene til den korteste (feiljusterte par; de telles)</translation>
+    </message>
+    <message>
+        <source>Max length ratio</source>
+        <translation>Maks lengdeforhold</translation>
+    </message>
+    <message>
+        <source>One vocabulary per language</source>
+        <translation>Ett vokabular per språk</translation>
+    </message>
+    <message>
+        <source>Train a tokenizer on each side alone (the encoder gets its own embedding); unticked: one vocabulary shared by both sides, as the paper</source>
+        <translation>Tren en tokeniserer på hver side for seg (koderen får sin egen innbygging); ikke avkrysset: ett vokabular delt av begge sider, som i artikkelen</translation>
+    </message>
+    <message>
+        <source>Vocabularies</source>
+        <translation>Vokabularer</translation>
+    </message>
+    <message>
+        <source>e.g. multi30k-de-en</source>
+        <translation>f.eks. multi30k-de-en</translation>
+    </message>
+    <message>
+        <source>Dataset name</source>
+        <translation>Datasettnavn</translation>
+    </message>
+    <message>
+        <source>Prepare pairs</source>
+        <translation>Klargjør par</translation>
+    </message>
+    <message>
+        <source>Tokenize and write the parallel dataset (Ctrl+Enter); as twb prepare --source/--target</source>
+        <translation>Tokeniser og skriv det parallelle datasettet (Ctrl+Enter); som twb prepare --source/--target</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Bla gjennom…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: train %2, validation %3, test %4 pairs; </source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: trening %2, validering %3, test %4 par; </translation>
+    </message>
+    <message>
+        <source>vocabularies: source %1, target %2</source>
+        <translation>vokabularer: kilde %1, mål %2</translation>
+    </message>
+    <message>
+        <source>one vocabulary of %1</source>
+        <translation>ett vokabular på %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 training pairs dropped: a side over the token limit</source>
+        <translation>&lt;br&gt;%1 treningspar forkastet: en side over tokengrensen</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 training pairs dropped: sides over the length ratio</source>
+        <translation>&lt;br&gt;%1 treningspar forkastet: sider over lengdeforholdet</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;source: %1&lt;br&gt;target: %2&lt;br&gt;%3 s</source>
+        <translation>&lt;br&gt;kilde: %1&lt;br&gt;mål: %2&lt;br&gt;%3 s</translation>
+    </message>
+    <message>
+        <source>choose the TSV file of pairs first</source>
+        <translation>velg TSV-filen med par først</translation>
+    </message>
+    <message>
+        <source>choose both the source and the target file first</source>
+        <translation>velg både kilde- og målfilen først</translation>
+    </message>
+    <message>
+        <source>give both validation files (source and target), or neither</source>
+        <translation>oppgi begge valideringsfilene (kilde og mål), eller ingen</translation>
+    </message>
+    <message>
+        <source>give both test files (source and target), or neither</source>
+        <translation>oppgi begge testfilene (kilde og mål), eller ingen</translation>
+    </message>
+    <message>
+        <source>name the dataset first</source>
+        <translation>gi datasettet et navn først</translation>
+    </message>
+</context>
+<context>
+    <name>PositionsView</name>
+    <message>
+        <source>dimension pair i</source>
+        <translation>dimensjonspar i</translation>
+    </message>
+    <message>
+        <source>θ_i (rad/position)</source>
+        <translation>θ_i (rad/posisjon)</translation>
+    </message>
+    <message>
+        <source>Show positions</source>
+        <translation>Vis posisjoner</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>posisjon</translation>
+    </message>
+    <message>
+        <source>Rotary positions (RoPE): each pair of query/key dimensions i is rotated by position·θ_i with θ_i = 10000^(−2i/d). The map shows cos(position·θ_i); the plot below the frequencies.</source>
+        <translation>Rotary-posisjoner (RoPE): hvert par av spørrings-/nøkkeldimensjoner i roteres med posisjon·θ_i der θ_i = 10000^(−2i/d). Kartet viser cos(posisjon·θ_i); plottet under frekvensene.</translation>
+    </message>
+    <message>
+        <source>Sinusoidal positions (Vaswani et al. 2017): sin on even, cos on odd dimensions, wavelengths growing geometrically across the embedding.</source>
+        <translation>Sinusposisjoner (Vaswani m.fl. 2017): sin på partalls-, cos på oddetallsdimensjoner, med bølgelengder som vokser geometrisk over innbyggingen.</translation>
+    </message>
+    <message>
+        <source>Learned positions: the rows of wpe, the position embedding table the model trained (values clipped to −1..1 in colour).</source>
+        <translation>Lærte posisjoner: radene i wpe, posisjonsinnbyggingstabellen modellen trente (verdier klippet til −1..1 i farge).</translation>
+    </message>
+</context>
+<context>
+    <name>PreparedDatasets</name>
+    <message>
+        <source>Prepared datasets</source>
+        <translation>Klargjorte datasett</translation>
+    </message>
+    <message>
+        <source>Train on it</source>
+        <translation>Tren på det</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Slett</translation>
+    </message>
+    <message>
+        <source>source → target</source>
+        <translation>kilde → mål</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Parallel&lt;/b&gt; (translation), %1&lt;br&gt;pairs: train %2, val %3, test %4&lt;br&gt;%5 tokenizer, one vocabulary of %6</source>
+        <translation>&lt;b&gt;Parallelt&lt;/b&gt; (oversettelse), %1&lt;br&gt;par: trening %2, val. %3, test %4&lt;br&gt;%5-tokenisering, ett vokabular på %6</translation>
+    </message>
+    <message>
+        <source>%1 tokenizer, vocabulary %2&lt;br&gt;train %3 tokens, val %4&lt;br&gt;%5 characters/token</source>
+        <translation>%1-tokenisering, vokabular %2&lt;br&gt;trening %3 tokener, val. %4&lt;br&gt;%5 tegn/token</translation>
+    </message>
+    <message>
+        <source> (pairs)</source>
+        <translation> (par)</translation>
+    </message>
+    <message>
+        <source>%1 is not a prepared dataset; nothing deleted.</source>
+        <translation>%1 er ikke et klargjort datasett; ingenting slettet.</translation>
+    </message>
+    <message>
+        <source>Delete dataset</source>
+        <translation>Slett datasett</translation>
+    </message>
+    <message>
+        <source>Delete %1 and its token files? Runs trained on it keep their own tokenizer copy and still sample, but cannot continue training.</source>
+        <translation>Slette %1 og tokenfilene? Kjøringer trent på det beholder sin egen kopi av tokeniseringen og kan fortsatt generere, men ikke trene videre.</translation>
+    </message>
+    <message>
+        <source>Could not delete all of %1; check permissions.</source>
+        <translation>Kunne ikke slette hele %1; sjekk tilgangene.</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>installed</source>
+        <translation>installert</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>mangler</translation>
+    </message>
+    <message>
+        <source>downloaded</source>
+        <translation>lastet ned</translation>
+    </message>
+    <message>
+        <source>not downloaded</source>
+        <translation>ikke lastet ned</translation>
+    </message>
+    <message>
+        <source>Preview of the first %1 characters: %2 lines changed, %3 removed, %4 characters changed, %5 characters %6%7</source>
+        <translation>Forhåndsvisning av de første %1 tegnene: %2 linjer endret, %3 fjernet, %4 tegn endret, %5 tegn %6%7</translation>
+    </message>
+    <message>
+        <source>fewer</source>
+        <translation>færre</translation>
+    </message>
+    <message>
+        <source>more</source>
+        <translation>flere</translation>
+    </message>
+    <message>
+        <source>mean %1, max %2 tokens</source>
+        <translation>snitt %1, maks %2 tokener</translation>
+    </message>
+    <message>
+        <source>0-based column index, as twb prepare --source-column/--target-column</source>
+        <translation>Kolonneindeks fra 0, som twb prepare --source-column/--target-column</translation>
+    </message>
+    <message>
+        <source>characters</source>
+        <translation>tegn</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>byte</translation>
+    </message>
+    <message>
+        <source>words</source>
+        <translation>ord</translation>
+    </message>
+    <message>
+        <source>sentencepiece BPE</source>
+        <translation>sentencepiece BPE</translation>
+    </message>
+    <message>
+        <source>sentencepiece unigram</source>
+        <translation>sentencepiece unigram</translation>
+    </message>
+    <message>
+        <source>byte-level BPE</source>
+        <translation>byte-nivå BPE</translation>
+    </message>
+    <message>
+        <source>%1 of %2 evaluations</source>
+        <translation>%1 av %2 evalueringer</translation>
+    </message>
+    <message>
+        <source>failed with an unknown error</source>
+        <translation>mislyktes med en ukjent feil</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG (*.svg)</source>
+        <translation>PNG-bilde (*.png);;SVG (*.svg)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: check the folder exists and is writable.</source>
+        <translation>Kan ikke skrive %1: sjekk at mappen finnes og er skrivbar.</translation>
+    </message>
+    <message>
+        <source>no checkpoint</source>
+        <translation>intet sjekkpunkt</translation>
+    </message>
+    <message>
+        <source>GGUF (llama.cpp, gpt2), f16 matrices</source>
+        <translation>GGUF (llama.cpp, gpt2), f16-matriser</translation>
+    </message>
+    <message>
+        <source>GGUF (llama.cpp, gpt2), f32</source>
+        <translation>GGUF (llama.cpp, gpt2), f32</translation>
+    </message>
+    <message>
+        <source>GGUF v3, step %1, %2 tensors, %3 tokens, %4 MB</source>
+        <translation>GGUF v3, steg %1, %2 tensorer, %3 tokener, %4 MB</translation>
+    </message>
+    <message>
+        <source>Hugging Face GPT-2 folder (transformers)</source>
+        <translation>Hugging Face GPT-2-mappe (transformers)</translation>
+    </message>
+    <message>
+        <source>safetensors + config.json (any architecture)</source>
+        <translation>safetensors + config.json (alle arkitekturer)</translation>
+    </message>
+    <message>
+        <source>%1: %2%3</source>
+        <translation>%1: %2%3</translation>
+    </message>
+</context>
+<context>
+    <name>QPlatformTheme</name>
+    <message>
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Lagre</translation>
+    </message>
+    <message>
+        <source>Save All</source>
+        <translation>Lagre alle</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Åpne</translation>
+    </message>
+    <message>
+        <source>&amp;Yes</source>
+        <translation>&amp;Ja</translation>
+    </message>
+    <message>
+        <source>Yes to &amp;All</source>
+        <translation>Ja til &amp;alle</translation>
+    </message>
+    <message>
+        <source>&amp;No</source>
+        <translation>&amp;Nei</translation>
+    </message>
+    <message>
+        <source>N&amp;o to All</source>
+        <translation>N&amp;ei til alle</translation>
+    </message>
+    <message>
+        <source>Abort</source>
+        <translation>Avbryt</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>Prøv igjen</translation>
+    </message>
+    <message>
+        <source>Ignore</source>
+        <translation>Ignorer</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Lukk</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Avbryt</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Forkast</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>Hjelp</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Bruk</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>Tilbakestill</translation>
+    </message>
+    <message>
+        <source>Restore Defaults</source>
+        <translation>Gjenopprett standard</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsTable</name>
+    <message>
+        <source>Double-click a row to open its run in the Training panel; right-click for more</source>
+        <translation>Dobbeltklikk en rad for å åpne kjøringen i Trening-panelet; høyreklikk for mer</translation>
+    </message>
+    <message>
+        <source>Open in %1</source>
+        <translation>Åpne i %1</translation>
+    </message>
+    <message>
+        <source>Remove cell (delete its run folder)</source>
+        <translation>Fjern celle (slett kjøringsmappen)</translation>
+    </message>
+</context>
+<context>
+    <name>RunPicker</name>
+    <message>
+        <source>Checkpoint: best (lowest validation loss), last, or any saved step</source>
+        <translation>Sjekkpunkt: beste (lavest valideringstap), siste, eller et hvilket som helst lagret steg</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>Open a run folder from anywhere (CLI runs too)</source>
+        <translation>Åpne en kjøringsmappe fra hvor som helst (også kjøringer fra CLI)</translation>
+    </message>
+    <message>
+        <source>⟳</source>
+        <translation>⟳</translation>
+    </message>
+    <message>
+        <source>Re-read runs and checkpoints</source>
+        <translation>Les kjøringer og sjekkpunkter på nytt</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Kjøring</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>Sjekkpunkt</translation>
+    </message>
+    <message>
+        <source>Open run folder</source>
+        <translation>Åpne kjøringsmappe</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>beste</translation>
+    </message>
+    <message>
+        <source>last (%1)</source>
+        <translation>siste (%1)</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>steg %1</translation>
+    </message>
+</context>
+<context>
+    <name>RunsPanel</name>
+    <message>
+        <source>Open</source>
+        <translation>Åpne</translation>
+    </message>
+    <message>
+        <source>Open the run in the Training panel (Enter or double click)</source>
+        <translation>Åpne kjøringen i Trening-panelet (Enter eller dobbeltklikk)</translation>
+    </message>
+    <message>
+        <source>Duplicate config</source>
+        <translation>Dupliser konfig</translation>
+    </message>
+    <message>
+        <source>A new run in the Training panel with this run&apos;s settings (Ctrl+D)</source>
+        <translation>En ny kjøring i Trening-panelet med denne kjøringens innstillinger (Ctrl+D)</translation>
+    </message>
+    <message>
+        <source>Compare selected</source>
+        <translation>Sammenlign valgte</translation>
+    </message>
+    <message>
+        <source>Overlay the selected runs&apos; validation curves in the Training panel (Ctrl+M)</source>
+        <translation>Legg valideringskurvene til de valgte kjøringene over hverandre i Trening-panelet (Ctrl+M)</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>Slett…</translation>
+    </message>
+    <message>
+        <source>Delete the selected runs and their checkpoints (Delete); asks first</source>
+        <translation>Slett de valgte kjøringene og sjekkpunktene deres (Delete); spør først</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Oppdater</translation>
+    </message>
+    <message>
+        <source>Read the workspace&apos;s runs again (Ctrl+Shift+R)</source>
+        <translation>Les arbeidsområdets kjøringer på nytt (Ctrl+Shift+R)</translation>
+    </message>
+    <message>
+        <source>Selected run</source>
+        <translation>Valgt kjøring</translation>
+    </message>
+    <message>
+        <source>a name to tell this run apart (F2)</source>
+        <translation>et navn som skiller denne kjøringen fra andre (F2)</translation>
+    </message>
+    <message>
+        <source>what you tried, what you saw</source>
+        <translation>hva du prøvde, hva du så</translation>
+    </message>
+    <message>
+        <source>Save name and notes</source>
+        <translation>Lagre navn og notater</translation>
+    </message>
+    <message>
+        <source>Stored in the run folder&apos;s run.json (Ctrl+S); twb label shows and sets them too</source>
+        <translation>Lagret i kjøringsmappens run.json (Ctrl+S); twb label viser og setter dem også</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Navn</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Notater</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Mappe</translation>
+    </message>
+    <message>
+        <source>Rename the selected run</source>
+        <translation>Gi den valgte kjøringen nytt navn</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>Dupliser</translation>
+    </message>
+    <message>
+        <source>Refresh the list</source>
+        <translation>Oppdater listen</translation>
+    </message>
+    <message>
+        <source>Delete the selected runs (in the list)</source>
+        <translation>Slett de valgte kjøringene (i listen)</translation>
+    </message>
+    <message>
+        <source>No runs yet in %1. Quick start (Ctrl+R) in the Training panel makes one.</source>
+        <translation>Ingen kjøringer ennå i %1. Hurtigstart (Ctrl+R) i Trening-panelet lager en.</translation>
+    </message>
+    <message>
+        <source>1 run in %1</source>
+        <translation>1 kjøring i %1</translation>
+    </message>
+    <message>
+        <source>%1 runs in %2</source>
+        <translation>%1 kjøringer i %2</translation>
+    </message>
+    <message>
+        <source> · %1 running</source>
+        <translation> · %1 kjører</translation>
+    </message>
+    <message>
+        <source>unnamed (%1); a name to tell it apart (F2)</source>
+        <translation>uten navn (%1); et navn som skiller den fra andre (F2)</translation>
+    </message>
+    <message>
+        <source>saved the name and notes of %1</source>
+        <translation>lagret navnet og notatene til %1</translation>
+    </message>
+    <message>
+        <source>%1 is being trained (by %2): stop its training before deleting it.</source>
+        <translation>%1 trenes (av %2): stopp treningen før du sletter den.</translation>
+    </message>
+    <message>
+        <source>Delete run</source>
+        <translation>Slett kjøring</translation>
+    </message>
+    <message>
+        <source>Delete the run “%1” with its checkpoints, curves and samples?
+
+%2
+
+This cannot be undone.</source>
+        <translation>Slette kjøringen «%1» med sjekkpunkter, kurver og prøver?
+
+%2
+
+Dette kan ikke angres.</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Slett</translation>
+    </message>
+    <message>
+        <source>deleted %1</source>
+        <translation>slettet %1</translation>
+    </message>
+    <message>
+        <source>%1 is being trained: stop its training before deleting it.</source>
+        <translation>%1 trenes: stopp treningen før du sletter den.</translation>
+    </message>
+    <message>
+        <source>Delete runs</source>
+        <translation>Slett kjøringer</translation>
+    </message>
+    <message>
+        <source>Delete these %1 runs with their checkpoints, curves and samples?
+
+%2
+
+This cannot be undone.</source>
+        <translation>Slette disse %1 kjøringene med sjekkpunkter, kurver og prøver?
+
+%2
+
+Dette kan ikke angres.</translation>
+    </message>
+    <message>
+        <source>Export to TensorBoard</source>
+        <translation>Eksporter til TensorBoard</translation>
+    </message>
+    <message>
+        <source>Write the selected runs&apos; curves and config as TensorBoard event files in each run&apos;s tb/ folder, from metrics.csv (runs write them as they train unless tensorboard=false); view them with tensorboard --logdir on the runs folder</source>
+        <translation>Skriv kurvene og konfigen til de valgte kjøringene som TensorBoard-hendelsesfiler i hver kjørings tb/-mappe, fra metrics.csv (kjøringer skriver dem mens de trener med mindre tensorboard=false); vis dem med tensorboard --logdir på kjøringsmappen</translation>
+    </message>
+    <message>
+        <source>Exporting to TensorBoard</source>
+        <translation>Eksporterer til TensorBoard</translation>
+    </message>
+    <message numerus="yes">
+        <source>wrote TensorBoard files for %n run(s); view them with: tensorboard --logdir %1</source>
+        <translation>
+            <numerusform>skrev TensorBoard-filer for %n kjøring; vis dem med: tensorboard --logdir %1</numerusform>
+            <numerusform>skrev TensorBoard-filer for %n kjøringer; vis dem med: tensorboard --logdir %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RunsTableModel</name>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 av %2</translation>
+    </message>
+    <message>
+        <source>%1
+%2</source>
+        <translation>%1
+%2</translation>
+    </message>
+    <message>
+        <source>Bits per character at the last evaluation: the loss in units that compare character and BPE runs fairly.</source>
+        <translation>Bit per tegn ved siste evaluering: tapet i en enhet som sammenligner tegn- og BPE-kjøringer rettferdig.</translation>
+    </message>
+    <message>
+        <source>A trainer is writing this run now.</source>
+        <translation>En trener skriver til denne kjøringen nå.</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Navn</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Datasett</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parametere</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Steg</translation>
+    </message>
+    <message>
+        <source>Best val loss</source>
+        <translation>Beste val.-tap</translation>
+    </message>
+    <message>
+        <source>Bits/char</source>
+        <translation>Bit/tegn</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Opprettet</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Final val loss</source>
+        <translation>Siste val.-tap</translation>
+    </message>
+    <message>
+        <source>Accuracy %</source>
+        <translation>Nøyaktighet %</translation>
+    </message>
+    <message>
+        <source>Perplexity</source>
+        <translation>Perpleksitet</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokener/s</translation>
+    </message>
+    <message>
+        <source>Time (s)</source>
+        <translation>Tid (s)</translation>
+    </message>
+    <message>
+        <source>Cell</source>
+        <translation>Celle</translation>
+    </message>
+    <message>
+        <source>layers × heads × embedding width</source>
+        <translation>lag × hoder × innbyggingsbredde</translation>
+    </message>
+    <message>
+        <source>Validation loss, in nats per token (lower is better)</source>
+        <translation>Valideringstap, i nats per token (lavere er bedre)</translation>
+    </message>
+    <message>
+        <source>Validation perplexity at the last evaluation</source>
+        <translation>Valideringsperpleksitet ved siste evaluering</translation>
+    </message>
+</context>
+<context>
+    <name>SamplingPanel</name>
+    <message>
+        <source>No run to sample from: train one in the Training panel or open a run folder (…).</source>
+        <translation>Ingen kjøring å generere fra: tren en i Trening-panelet eller åpne en kjøringsmappe (…).</translation>
+    </message>
+    <message>
+        <source>generated</source>
+        <translation>generert</translation>
+    </message>
+    <message>
+        <source>loading…</source>
+        <translation>laster…</translation>
+    </message>
+    <message>
+        <source>branch at token %1: %2 → %3</source>
+        <translation>forgrening ved token %1: %2 → %3</translation>
+    </message>
+    <message>
+        <source>Back at the original output.</source>
+        <translation>Tilbake ved den opprinnelige utdataen.</translation>
+    </message>
+    <message>
+        <source>%1 tokens · %2 tok/s</source>
+        <translation>%1 tokener · %2 tok/s</translation>
+    </message>
+    <message>
+        <source>Token %1 %2: beam search keeps whole sequences, so it reports no per-token alternatives. Sample (beam width 1) to branch.</source>
+        <translation>Token %1 %2: strålesøk beholder hele sekvenser, så det gir ingen alternativer per token. Trekk (strålebredde 1) for å forgrene.</translation>
+    </message>
+    <message>
+        <source>Token %1 %2 (p = %3). Click an alternative to continue from it:</source>
+        <translation>Token %1 %2 (p = %3). Klikk et alternativ for å fortsette fra det:</translation>
+    </message>
+    <message>
+        <source>Token %1 of sample %2 %3 (p = %4). Branching works on sample 1.</source>
+        <translation>Token %1 i prøve %2 %3 (p = %4). Forgrening virker på prøve 1.</translation>
+    </message>
+    <message>
+        <source>comparing (seed %1)…</source>
+        <translation>sammenligner (frø %1)…</translation>
+    </message>
+    <message>
+        <source>Export comparison</source>
+        <translation>Eksporter sammenligning</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: check the folder exists and is writable.</source>
+        <translation>Kan ikke skrive %1: sjekk at mappen finnes og er skrivbar.</translation>
+    </message>
+    <message>
+        <source>Comparison written to %1</source>
+        <translation>Sammenligning skrevet til %1</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>Generer</translation>
+    </message>
+    <message>
+        <source>Compare checkpoints</source>
+        <translation>Sammenlign sjekkpunkter</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Historikk</translation>
+    </message>
+    <message>
+        <source>Evaluate settings</source>
+        <translation>Evaluer oppsett</translation>
+    </message>
+    <message>
+        <source>Output copied</source>
+        <translation>Utdata kopiert</translation>
+    </message>
+    <message>
+        <source>Stop generating or translating</source>
+        <translation>Stopp generering eller oversetting</translation>
+    </message>
+    <message>
+        <source>Generate (Ctrl+Return)</source>
+        <translation>Generer (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>Stop (Esc): ends within one token</source>
+        <translation>Stopp (Esc): avslutter innen ett token</translation>
+    </message>
+    <message>
+        <source>◀ Back</source>
+        <translation>◀ Tilbake</translation>
+    </message>
+    <message>
+        <source>Return to the output before the last branch</source>
+        <translation>Gå tilbake til utdataen før siste forgrening</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopier</translation>
+    </message>
+    <message>
+        <source>Copy the prompt and output as plain text</source>
+        <translation>Kopier ledeteksten og utdataen som ren tekst</translation>
+    </message>
+    <message>
+        <source>Prompt (empty = start from nothing)</source>
+        <translation>Ledetekst (tom = start fra ingenting)</translation>
+    </message>
+    <message>
+        <source>Generated text appears here, each token tinted by its probability (green = likely, red = unlikely). Hover a token for its alternatives; click it, then click an alternative to branch.</source>
+        <translation>Generert tekst vises her, hvert token farget etter sannsynligheten (grønt = sannsynlig, rødt = usannsynlig). Hold over et token for alternativene; klikk det, og klikk så et alternativ for å forgrene.</translation>
+    </message>
+    <message>
+        <source>Click a generated token to see the alternatives the model weighed there.</source>
+        <translation>Klikk et generert token for å se alternativene modellen veide der.</translation>
+    </message>
+    <message>
+        <source>%1 tokens · %2 tok/s · step %3%4</source>
+        <translation>%1 tokener · %2 tok/s · steg %3%4</translation>
+    </message>
+    <message>
+        <source> · stopped</source>
+        <translation> · stoppet</translation>
+    </message>
+    <message>
+        <source>comparison stopped</source>
+        <translation>sammenligning stoppet</translation>
+    </message>
+    <message>
+        <source>comparison done</source>
+        <translation>sammenligning ferdig</translation>
+    </message>
+    <message>
+        <source>Chat</source>
+        <translation>Chat</translation>
+    </message>
+    <message>
+        <source>Generate, send the chat message, or translate in translation mode</source>
+        <translation>Generer, send chatmeldingen, eller oversett i oversettelsesmodus</translation>
+    </message>
+</context>
+<context>
+    <name>SweepPlots</name>
+    <message>
+        <source>step</source>
+        <translation>steg</translation>
+    </message>
+    <message>
+        <source>validation loss</source>
+        <translation>valideringstap</translation>
+    </message>
+    <message>
+        <source>Final loss against</source>
+        <translation>Siste tap mot</translation>
+    </message>
+    <message>
+        <source>final validation loss</source>
+        <translation>siste valideringstap</translation>
+    </message>
+</context>
+<context>
+    <name>SyntheticTab</name>
+    <message>
+        <source>write numbers least significant digit first</source>
+        <translation>skriv tall med minst signifikante siffer først</translation>
+    </message>
+    <message>
+        <source>Lets a left-to-right model produce the carry before the digit that needs it</source>
+        <translation>Lar en modell som leser fra venstre mot høyre lage menten før sifferet som trenger den</translation>
+    </message>
+    <message>
+        <source>Generate and import</source>
+        <translation>Generer og importer</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Oppgave</translation>
+    </message>
+    <message>
+        <source>Examples</source>
+        <translation>Eksempler</translation>
+    </message>
+    <message>
+        <source>Digits (addition)</source>
+        <translation>Siffer (addition)</translation>
+    </message>
+    <message>
+        <source>Shortest sequence</source>
+        <translation>Korteste sekvens</translation>
+    </message>
+    <message>
+        <source>Longest sequence</source>
+        <translation>Lengste sekvens</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Frø</translation>
+    </message>
+    <message>
+        <source>One example per line, e.g. addition &lt;code&gt;123+456=579&lt;/code&gt;, reversed &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokenize with characters; the attention patterns of a model trained on them are easy to read.</source>
+        <translation>Ett eksempel per linje, f.eks. addition &lt;code&gt;123+456=579&lt;/code&gt;, reversert &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokeniser med tegn; oppmerksomhetsmønstrene til en modell trent på dem er lette å lese.</translation>
+    </message>
+</context>
+<context>
+    <name>TokenOutputView</name>
+    <message>
+        <source>&lt;p style=&quot;color:#666&quot;&gt;— sample %1 —&lt;/p&gt;</source>
+        <translation>&lt;p style=&quot;color:#666&quot;&gt;— prøve %1 —&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;beam search: no per-token probabilities</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;strålesøk: ingen sannsynligheter per token</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; p = %2&lt;br&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; p = %2&lt;br&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>TokenizeTab</name>
+    <message>
+        <source>&lt;p&gt;%1 merges&lt;/p&gt;</source>
+        <translation>&lt;p&gt;%1 sammenslåinger&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;First merges&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%1&lt;/table&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Første sammenslåinger&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%1&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Last merges&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%1&lt;/table&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Siste sammenslåinger&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%1&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;The sample, step by step&lt;/b&gt;&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;bytes&lt;/td&gt;&lt;td&gt;%1&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Eksempelet, steg for steg&lt;/b&gt;&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;byte&lt;/td&gt;&lt;td&gt;%1&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 characters → %3 tokens&lt;br&gt;%4 characters per token&lt;br&gt;vocabulary %5 (%6 used)&lt;br&gt;unknown %7%&lt;br&gt;train %8 · val %9 tokens&lt;br&gt;%10 per %11: mean %12, max %13&lt;br&gt;most frequent: %14</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 tegn → %3 tokener&lt;br&gt;%4 tegn per token&lt;br&gt;vokabular %5 (%6 brukt)&lt;br&gt;ukjente %7%&lt;br&gt;trening %8 · val. %9 tokener&lt;br&gt;%10 per %11: snitt %12, maks %13&lt;br&gt;hyppigste: %14</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>tokener</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B: %1</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A: %1</translation>
+    </message>
+    <message>
+        <source>tokens per %1</source>
+        <translation>tokener per %1</translation>
+    </message>
+    <message>
+        <source>tokenizer</source>
+        <translation>tokenisering</translation>
+    </message>
+    <message>
+        <source>tokens per character</source>
+        <translation>tokener per tegn</translation>
+    </message>
+    <message>
+        <source>characters per token</source>
+        <translation>tegn per token</translation>
+    </message>
+    <message>
+        <source>vocabulary</source>
+        <translation>vokabular</translation>
+    </message>
+    <message>
+        <source>vocabulary used</source>
+        <translation>vokabular brukt</translation>
+    </message>
+    <message>
+        <source>unknown rate</source>
+        <translation>andel ukjente</translation>
+    </message>
+    <message>
+        <source>mean sequence length</source>
+        <translation>snittlengde på sekvenser</translation>
+    </message>
+    <message>
+        <source>longest sequence</source>
+        <translation>lengste sekvens</translation>
+    </message>
+    <message>
+        <source>Target vocabulary for words/BPE/unigram (characters and bytes ignore it)</source>
+        <translation>Målstørrelse på vokabularet for ord/BPE/unigram (tegn og byte ser bort fra den)</translation>
+    </message>
+    <message>
+        <source>tail (last part of the text, as nanoGPT)</source>
+        <translation>slutt (siste del av teksten, som nanoGPT)</translation>
+    </message>
+    <message>
+        <source>shuffled documents</source>
+        <translation>stokkede dokumenter</translation>
+    </message>
+    <message>
+        <source>train tokenizer A</source>
+        <translation>tren tokenisering A</translation>
+    </message>
+    <message>
+        <source>Encode with the tokenizer of this prepared dataset or run instead of training one (twb prepare --tokenizer-from): for finetuning data</source>
+        <translation>Kod med tokeniseringen til dette klargjorte datasettet eller denne kjøringen i stedet for å trene en (twb prepare --tokenizer-from): for finjusteringsdata</translation>
+    </message>
+    <message>
+        <source>Use the tokenizer of…</source>
+        <translation>Bruk tokeniseringen til…</translation>
+    </message>
+    <message>
+        <source>A prepared dataset or a run</source>
+        <translation>Et klargjort datasett eller en kjøring</translation>
+    </message>
+    <message>
+        <source>Keep documents (each one sequence: &lt;bos&gt; … &lt;eos&gt;)</source>
+        <translation>Behold dokumenter (hvert én sekvens: &lt;bos&gt; … &lt;eos&gt;)</translation>
+    </message>
+    <message>
+        <source>Each record, jsonl/csv row, line pair or paragraph becomes one document, for training with sequences = documents (twb prepare --documents); needs a tokenizer with &lt;bos&gt;/&lt;eos&gt;: not characters</source>
+        <translation>Hver post, jsonl/csv-rad, linjepar eller avsnitt blir ett dokument, for trening med sequences = documents (twb prepare --documents); krever en tokenisering med &lt;bos&gt;/&lt;eos&gt;: ikke tegn</translation>
+    </message>
+    <message>
+        <source>dataset name</source>
+        <translation>datasettnavn</translation>
+    </message>
+    <message>
+        <source>Tokenize &amp;&amp; inspect</source>
+        <translation>Tokeniser og inspiser</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Sammenlign</translation>
+    </message>
+    <message>
+        <source>Tokenize the same text with the second tokenizer and show both side by side</source>
+        <translation>Tokeniser den samme teksten med den andre tokeniseringen og vis begge side om side</translation>
+    </message>
+    <message>
+        <source>Prepare dataset</source>
+        <translation>Klargjør datasett</translation>
+    </message>
+    <message>
+        <source>Write train.bin, val.bin, the tokenizer and meta.json into the workspace, as twb prepare does</source>
+        <translation>Skriv train.bin, val.bin, tokeniseringen og meta.json inn i arbeidsområdet, slik twb prepare gjør</translation>
+    </message>
+    <message>
+        <source>Tokenize to see statistics.</source>
+        <translation>Tokeniser for å se statistikk.</translation>
+    </message>
+    <message>
+        <source>Tokenizer</source>
+        <translation>Tokenisering</translation>
+    </message>
+    <message>
+        <source>Compare with</source>
+        <translation>Sammenlign med</translation>
+    </message>
+    <message>
+        <source>Or reuse</source>
+        <translation>Eller gjenbruk</translation>
+    </message>
+    <message>
+        <source>Validation share</source>
+        <translation>Valideringsandel</translation>
+    </message>
+    <message>
+        <source>Split</source>
+        <translation>Inndeling</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Navn</translation>
+    </message>
+    <message>
+        <source>tokens per line / document</source>
+        <translation>tokener per linje / dokument</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>antall</translation>
+    </message>
+    <message>
+        <source>The first tokens of the training split, boundaries in alternating colours; hover for ids</source>
+        <translation>De første tokenene i treningsdelen, grenser i vekslende farger; hold over for id-er</translation>
+    </message>
+    <message>
+        <source>search the vocabulary</source>
+        <translation>søk i vokabularet</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>token</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>id</translation>
+    </message>
+    <message>
+        <source>measure</source>
+        <translation>mål</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Tokenized preview</source>
+        <translation>Tokenisert forhåndsvisning</translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>Vokabular</translation>
+    </message>
+    <message>
+        <source>A against B</source>
+        <translation>A mot B</translation>
+    </message>
+    <message>
+        <source>Merges</source>
+        <translation>Sammenslåinger</translation>
+    </message>
+    <message>
+        <source>id %1 “%2” · seen %3 times</source>
+        <translation>id %1 «%2» · sett %3 ganger</translation>
+    </message>
+    <message>
+        <source>a prepared bytebpe dataset or a run</source>
+        <translation>et klargjort bytebpe-datasett eller en kjøring</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Velg…</translation>
+    </message>
+    <message>
+        <source>A bytebpe dataset or run</source>
+        <translation>Et bytebpe-datasett eller en kjøring</translation>
+    </message>
+    <message>
+        <source>The quick brown fox</source>
+        <translation>Den raske brune reven</translation>
+    </message>
+    <message>
+        <source>Text to merge step by step</source>
+        <translation>Tekst som slås sammen steg for steg</translation>
+    </message>
+    <message>
+        <source>Show merges</source>
+        <translation>Vis sammenslåinger</translation>
+    </message>
+    <message>
+        <source>The first and last merges, and the sample merged from its bytes (Ctrl+M)</source>
+        <translation>De første og siste sammenslåingene, og eksempelet slått sammen fra bytene (Ctrl+M)</translation>
+    </message>
+    <message>
+        <source>Byte-level BPE only: its merge list and how a sample text is merged</source>
+        <translation>Bare byte-nivå BPE: sammenslåingslisten og hvordan en eksempeltekst slås sammen</translation>
+    </message>
+    <message>
+        <source>Tokenizer of</source>
+        <translation>Tokenisering fra</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>Eksempel</translation>
+    </message>
+</context>
+<context>
+    <name>TrainWorker</name>
+    <message>
+        <source>training failed with an unknown error</source>
+        <translation>treningen mislyktes med en ukjent feil</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingPanel</name>
+    <message>
+        <source>No prepared dataset yet: press &lt;b&gt;Quick start&lt;/b&gt; (Ctrl+R) to prepare Debian&apos;s fortune cookies and train a small model in under a minute.</source>
+        <translation>Ingen klargjorte datasett ennå: trykk &lt;b&gt;Hurtigstart&lt;/b&gt; (Ctrl+R) for å klargjøre Debians fortune-sitater og trene en liten modell på under ett minutt.</translation>
+    </message>
+    <message>
+        <source>Ready: choose a dataset and a preset, then press &lt;b&gt;Start&lt;/b&gt; (F5).</source>
+        <translation>Klar: velg et datasett og et forhåndsvalg, og trykk &lt;b&gt;Start&lt;/b&gt; (F5).</translation>
+    </message>
+    <message>
+        <source>Pausing after the step under way…</source>
+        <translation>Setter på pause etter steget som pågår…</translation>
+    </message>
+    <message>
+        <source>Paused at step %1 of %2: Resume (F6) continues, Stop (Shift+F5) ends with a checkpoint of step %1.</source>
+        <translation>Pause ved steg %1 av %2: Fortsett (F6) fortsetter, Stopp (Shift+F5) avslutter med et sjekkpunkt ved steg %1.</translation>
+    </message>
+    <message>
+        <source>Run &lt;b&gt;%1&lt;/b&gt; was interrupted at step %2. &lt;a href=&quot;resume&quot;&gt;Resume it&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Dismiss&lt;/a&gt;</source>
+        <translation>Kjøringen &lt;b&gt;%1&lt;/b&gt; ble avbrutt ved steg %2. &lt;a href=&quot;resume&quot;&gt;Fortsett den&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Avvis&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>training %1 more steps, to step %2</source>
+        <translation>trener %1 steg til, til steg %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;New run&lt;/b&gt; (a folder under %1 is made on Start)</source>
+        <translation>&lt;b&gt;Ny kjøring&lt;/b&gt; (en mappe under %1 lages ved Start)</translation>
+    </message>
+    <message>
+        <source>the window closed</source>
+        <translation>vinduet ble lukket</translation>
+    </message>
+    <message>
+        <source>choose a dataset first: the range finder trains on it</source>
+        <translation>velg et datasett først: områdesøket trener på det</translation>
+    </message>
+    <message>
+        <source>learning rate set to %1</source>
+        <translation>læringsrate satt til %1</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>preparing the fortunes corpus…</source>
+        <translation>klargjør fortune-korpuset…</translation>
+    </message>
+    <message>
+        <source>Preparing fortunes</source>
+        <translation>Klargjør fortunes</translation>
+    </message>
+    <message>
+        <source>preparation cancelled</source>
+        <translation>klargjøring avbrutt</translation>
+    </message>
+    <message>
+        <source>preparing: %1 %p%</source>
+        <translation>klargjør: %1 %p%</translation>
+    </message>
+    <message>
+        <source>step %v / %m</source>
+        <translation>steg %v / %m</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Run&lt;/b&gt; %1%2</source>
+        <translation>&lt;b&gt;Kjøring&lt;/b&gt; %1%2</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;initialised from %1</source>
+        <translation>&lt;br&gt;initialisert fra %1</translation>
+    </message>
+    <message>
+        <source>Training %1</source>
+        <translation>Trener %1</translation>
+    </message>
+    <message>
+        <source>Resumed at step %1</source>
+        <translation>Fortsatte ved steg %1</translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation>fortsatt</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Fortsett</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>på pause</translation>
+    </message>
+    <message>
+        <source>Stopping at step %1 after a checkpoint…</source>
+        <translation>Stopper ved steg %1 etter et sjekkpunkt…</translation>
+    </message>
+    <message>
+        <source>Stopping after a checkpoint…</source>
+        <translation>Stopper etter et sjekkpunkt…</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder.</source>
+        <translation>%1 er ikke en mappe.</translation>
+    </message>
+    <message>
+        <source>%1 is not a prepared dataset: it has no meta.json (nor the train.bin, val.bin and tokenizer that go with it).</source>
+        <translation>%1 er ikke et klargjort datasett: det har ingen meta.json (og heller ikke train.bin, val.bin og tokeniseringen som hører til).</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used as a dataset: %2</source>
+        <translation>%1 kan ikke brukes som datasett: %2</translation>
+    </message>
+    <message>
+        <source> Prepare text files into a dataset in the &lt;a href=&quot;datasets&quot;&gt;Datasets panel&lt;/a&gt; (Alt+1).</source>
+        <translation> Klargjør tekstfiler til et datasett i &lt;a href=&quot;datasets&quot;&gt;Datasett-panelet&lt;/a&gt; (Alt+1).</translation>
+    </message>
+    <message>
+        <source>%1%2 training pairs</source>
+        <translation>%1%2 treningspar</translation>
+    </message>
+    <message>
+        <source>Model kind set to &lt;b&gt;Encoder-decoder&lt;/b&gt;: %1 is a parallel dataset (%2). The Multi30k and Tatoeba presets are starting points for it.</source>
+        <translation>Modelltype satt til &lt;b&gt;Koder-dekoder&lt;/b&gt;: %1 er et parallelt datasett (%2). Forhåndsvalgene Multi30k og Tatoeba er utgangspunkter for det.</translation>
+    </message>
+    <message>
+        <source>Model kind set to &lt;b&gt;Decoder LM&lt;/b&gt;: %1 is a token-stream dataset, not translation pairs.</source>
+        <translation>Modelltype satt til &lt;b&gt;Dekoder-LM&lt;/b&gt;: %1 er et tokenstrøm-datasett, ikke oversettelsespar.</translation>
+    </message>
+    <message>
+        <source>Not for translation pairs: their loss is per target token</source>
+        <translation>Ikke for oversettelsespar: tapet deres er per måltoken</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;New run&lt;/b&gt; on %1 (run %2 was trained on another dataset; it is kept)</source>
+        <translation>&lt;b&gt;Ny kjøring&lt;/b&gt; på %1 (kjøringen %2 ble trent på et annet datasett; den beholdes)</translation>
+    </message>
+    <message>
+        <source>new run on %1: %2 stays as it is</source>
+        <translation>ny kjøring på %1: %2 forblir som den er</translation>
+    </message>
+    <message>
+        <source>Training is already running</source>
+        <translation>Treningen kjører allerede</translation>
+    </message>
+    <message>
+        <source>This run finished at step %1: Train more (below) continues it, as does a larger Steps; New run (Ctrl+N) starts another</source>
+        <translation>Denne kjøringen ble ferdig ved steg %1: Tren mer (under) fortsetter den, det samme gjør flere Steg; Ny kjøring (Ctrl+N) starter en annen</translation>
+    </message>
+    <message>
+        <source>Choose a prepared dataset first: press Quick start (Ctrl+R), or prepare one in the Datasets panel</source>
+        <translation>Velg et klargjort datasett først: trykk Hurtigstart (Ctrl+R), eller klargjør et i Datasett-panelet</translation>
+    </message>
+    <message>
+        <source>%1 is a parallel dataset (translation pairs): choose Model kind Encoder-decoder, or a token-stream dataset for a decoder LM</source>
+        <translation>%1 er et parallelt datasett (oversettelsespar): velg modelltypen Koder-dekoder, eller et tokenstrøm-datasett for en dekoder-LM</translation>
+    </message>
+    <message>
+        <source>%1 is a token-stream dataset: an encoder-decoder trains on translation pairs; choose Model kind Decoder LM, or a parallel dataset (Datasets panel, Translation pairs)</source>
+        <translation>%1 er et tokenstrøm-datasett: en koder-dekoder trener på oversettelsespar; velg modelltypen Dekoder-LM, eller et parallelt datasett (Datasett-panelet, Oversettelsespar)</translation>
+    </message>
+    <message>
+        <source>Start training (F5)</source>
+        <translation>Start trening (F5)</translation>
+    </message>
+    <message>
+        <source>A prepared dataset (twb prepare, or the Quick start&apos;s fortunes)</source>
+        <translation>Et klargjort datasett (twb prepare, eller hurtigstartens fortunes)</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Bla gjennom…</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Datasett</translation>
+    </message>
+    <message>
+        <source>Prepared dataset folder</source>
+        <translation>Mappe med klargjort datasett</translation>
+    </message>
+    <message>
+        <source>Quick start: train on fortunes</source>
+        <translation>Hurtigstart: tren på fortunes</translation>
+    </message>
+    <message>
+        <source>Prepares Debian&apos;s fortune cookies (char tokenizer) and trains the tiny preset: under a minute on two cores</source>
+        <translation>Klargjør Debians fortune-sitater (tegntokenisering) og trener forhåndsvalget tiny: under ett minutt på to kjerner</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Start</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>Sjekkpunkt</translation>
+    </message>
+    <message>
+        <source>Pause or resume (F6)</source>
+        <translation>Pause eller fortsett (F6)</translation>
+    </message>
+    <message>
+        <source>Stop after writing a checkpoint (Shift+F5)</source>
+        <translation>Stopp etter å ha skrevet et sjekkpunkt (Shift+F5)</translation>
+    </message>
+    <message>
+        <source>Write a checkpoint now (Ctrl+S)</source>
+        <translation>Skriv et sjekkpunkt nå (Ctrl+S)</translation>
+    </message>
+    <message>
+        <source>Find learning rate…</source>
+        <translation>Finn læringsrate…</translation>
+    </message>
+    <message>
+        <source>The range finder on a fresh model of this config; the open run is not touched (Ctrl+L)</source>
+        <translation>Områdesøket på en ny modell med denne konfigen; den åpne kjøringen røres ikke (Ctrl+L)</translation>
+    </message>
+    <message>
+        <source>Train more</source>
+        <translation>Tren mer</translation>
+    </message>
+    <message>
+        <source>Continue this finished run for more steps, at its minimum learning rate</source>
+        <translation>Fortsett denne ferdige kjøringen flere steg, med minste læringsrate</translation>
+    </message>
+    <message>
+        <source> steps</source>
+        <translation> steg</translation>
+    </message>
+    <message>
+        <source>&amp;Quick start on fortunes</source>
+        <translation>&amp;Hurtigstart med fortunes</translation>
+    </message>
+    <message>
+        <source>&amp;Start / continue</source>
+        <translation>&amp;Start / fortsett</translation>
+    </message>
+    <message>
+        <source>&amp;Pause / resume</source>
+        <translation>&amp;Pause / fortsett</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>S&amp;topp</translation>
+    </message>
+    <message>
+        <source>Save &amp;checkpoint now</source>
+        <translation>Lagre sjekk&amp;punkt nå</translation>
+    </message>
+    <message>
+        <source>Find &amp;learning rate…</source>
+        <translation>Finn &amp;læringsrate…</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>Ledig</translation>
+    </message>
+    <message>
+        <source>Log-scale loss</source>
+        <translation>Logaritmisk tap</translation>
+    </message>
+    <message>
+        <source>Smoothing of the training loss curve</source>
+        <translation>Glatting av treningstapkurven</translation>
+    </message>
+    <message>
+        <source>nats per token</source>
+        <translation>nats per token</translation>
+    </message>
+    <message>
+        <source>bits per character</source>
+        <translation>bit per tegn</translation>
+    </message>
+    <message>
+        <source>The validation loss&apos;s unit. Bits per character compares runs with different tokenizers fairly: a BPE token spans several characters, so its loss per token is larger for the same text.</source>
+        <translation>Enheten for valideringstapet. Bit per tegn sammenligner kjøringer med ulik tokenisering rettferdig: et BPE-token spenner over flere tegn, så tapet per token er større for den samme teksten.</translation>
+    </message>
+    <message>
+        <source>Baselines</source>
+        <translation>Grunnlinjer</translation>
+    </message>
+    <message>
+        <source>The dataset&apos;s uniform, unigram and bigram validation losses as reference lines on the loss plot</source>
+        <translation>Datasettets uniforme, unigram- og bigram-valideringstap som referanselinjer i tapsplottet</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>Glatting</translation>
+    </message>
+    <message>
+        <source>Loss in</source>
+        <translation>Tap i</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>steg</translation>
+    </message>
+    <message>
+        <source>epochs</source>
+        <translation>epoker</translation>
+    </message>
+    <message>
+        <source>The plots&apos; x-axis: optimiser steps, or passes over the training pairs (epochs) for an encoder-decoder run; a decoder LM&apos;s curves stay in steps</source>
+        <translation>Plottenes x-akse: optimeringssteg, eller gjennomganger av treningsparene (epoker) for en koder-dekoder-kjøring; kurvene til en dekoder-LM forblir i steg</translation>
+    </message>
+    <message>
+        <source>x in</source>
+        <translation>x i</translation>
+    </message>
+    <message>
+        <source>baselines: %1</source>
+        <translation>grunnlinjer: %1</translation>
+    </message>
+    <message>
+        <source>checkpoint written: %1</source>
+        <translation>sjekkpunkt skrevet: %1</translation>
+    </message>
+    <message>
+        <source>Training %1 parameters on %2 thread(s), %3, %4</source>
+        <translation>Trener %1 parametere på %2 tråd(er), %3, %4</translation>
+    </message>
+    <message>
+        <source>Precision %1: %2</source>
+        <translation>Presisjon %1: %2</translation>
+    </message>
+    <message>
+        <source>step %1 / %2 · loss %3</source>
+        <translation>steg %1 / %2 · tap %3</translation>
+    </message>
+    <message>
+        <source>step %1 / %2 · loss %3 · %4 tok/s · %5 ms/step · elapsed %6 · ETA %7</source>
+        <translation>steg %1 / %2 · tap %3 · %4 tok/s · %5 ms/steg · brukt %6 · gjenstår %7</translation>
+    </message>
+    <message>
+        <source> · GPU memory %1 / %2 GiB</source>
+        <translation> · GPU-minne %1 / %2 GiB</translation>
+    </message>
+    <message>
+        <source>val loss %1 · perplexity %2%3 · accuracy %4</source>
+        <translation>val.-tap %1 · perpleksitet %2%3 · nøyaktighet %4</translation>
+    </message>
+    <message>
+        <source> · %1 bits/char</source>
+        <translation> · %1 bit/tegn</translation>
+    </message>
+    <message>
+        <source> · BLEU %1</source>
+        <translation> · BLEU %1</translation>
+    </message>
+    <message>
+        <source> · epoch %1</source>
+        <translation> · epoke %1</translation>
+    </message>
+    <message>
+        <source>Last evaluation (step %1): %2%3</source>
+        <translation>Siste evaluering (steg %1): %2%3</translation>
+    </message>
+    <message>
+        <source> (best so far)</source>
+        <translation> (beste så langt)</translation>
+    </message>
+    <message>
+        <source>step %1: %2%3</source>
+        <translation>steg %1: %2%3</translation>
+    </message>
+    <message>
+        <source> (best)</source>
+        <translation> (beste)</translation>
+    </message>
+    <message>
+        <source> · best val BLEU %1 at step %2</source>
+        <translation> · beste val.-BLEU %1 ved steg %2</translation>
+    </message>
+    <message>
+        <source> · best val loss %1 at step %2</source>
+        <translation> · beste val.-tap %1 ved steg %2</translation>
+    </message>
+    <message>
+        <source> · median %1 ms/step</source>
+        <translation> · median %1 ms/steg</translation>
+    </message>
+    <message>
+        <source>Stopped at step %1</source>
+        <translation>Stoppet ved steg %1</translation>
+    </message>
+    <message>
+        <source>Finished at step %1</source>
+        <translation>Ferdig ved steg %1</translation>
+    </message>
+    <message>
+        <source> · %1</source>
+        <translation> · %1</translation>
+    </message>
+    <message>
+        <source>not started</source>
+        <translation>ikke startet</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Run&lt;/b&gt; %1&lt;br&gt;%2 checkpoint(s)%3</source>
+        <translation>&lt;b&gt;Kjøring&lt;/b&gt; %1&lt;br&gt;%2 sjekkpunkt(er)%3</translation>
+    </message>
+    <message>
+        <source>, last at step %1</source>
+        <translation>, siste ved steg %1</translation>
+    </message>
+    <message>
+        <source>Being trained now by %1: the curves are what it had written when opened.</source>
+        <translation>Trenes nå av %1: kurvene er det den hadde skrevet da den ble åpnet.</translation>
+    </message>
+    <message>
+        <source>No checkpoint yet: Start trains this run from the beginning.</source>
+        <translation>Ingen sjekkpunkt ennå: Start trener denne kjøringen fra begynnelsen.</translation>
+    </message>
+    <message>
+        <source>Finished at step %1.</source>
+        <translation>Ferdig ved steg %1.</translation>
+    </message>
+    <message>
+        <source>Interrupted at step %1 of %2: Start (F5) continues it.</source>
+        <translation>Avbrutt ved steg %1 av %2: Start (F5) fortsetter den.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;New run&lt;/b&gt; initialised from %1 (finetuning: same tokenizer, a new dataset)</source>
+        <translation>&lt;b&gt;Ny kjøring&lt;/b&gt; initialisert fra %1 (finjustering: samme tokenisering, et nytt datasett)</translation>
+    </message>
+    <message>
+        <source>These runs split text into different tokens (%1), so their losses per token do not compare: the validation loss is shown in &lt;b&gt;bits per character&lt;/b&gt;, the unit they share.</source>
+        <translation>Disse kjøringene deler tekst i ulike tokener (%1), så tapene per token kan ikke sammenlignes: valideringstapet vises i &lt;b&gt;bit per tegn&lt;/b&gt;, enheten de har felles.</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message numerus="yes">
+        <source>Comparing %n other run(s) (dashed). Same tokenizer, so nats per token compare; bits per character works too.</source>
+        <translation>
+            <numerusform>Sammenligner %n annen kjøring (stiplet). Samme tokenisering, så nats per token kan sammenlignes; bit per tegn virker også.</numerusform>
+            <numerusform>Sammenligner %n andre kjøringer (stiplet). Samme tokenisering, så nats per token kan sammenlignes; bit per tegn virker også.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;New run&lt;/b&gt; with the settings of %1 (its folder is made on Start)</source>
+        <translation>&lt;b&gt;Ny kjøring&lt;/b&gt; med innstillingene fra %1 (mappen lages ved Start)</translation>
+    </message>
+    <message>
+        <source>new run with the settings of %1: press Start (F5)</source>
+        <translation>ny kjøring med innstillingene fra %1: trykk Start (F5)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Run&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Kjøring&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>This run finished its epochs at step %1: Train more (below) continues it, as do more Epochs; New run (Ctrl+N) starts another</source>
+        <translation>Denne kjøringen fullførte epokene ved steg %1: Tren mer (under) fortsetter den, det samme gjør flere Epoker; Ny kjøring (Ctrl+N) starter en annen</translation>
+    </message>
+</context>
+<context>
+    <name>TranslationBatchView</name>
+    <message>
+        <source>Browse…</source>
+        <translation>Bla gjennom…</translation>
+    </message>
+    <message>
+        <source>Write the translations to</source>
+        <translation>Skriv oversettelsene til</translation>
+    </message>
+    <message>
+        <source>Choose a text file</source>
+        <translation>Velg en tekstfil</translation>
+    </message>
+    <message>
+        <source>Sources</source>
+        <translation>Kilder</translation>
+    </message>
+    <message>
+        <source>a text file, one source sentence per line</source>
+        <translation>en tekstfil, én kildesetning per linje</translation>
+    </message>
+    <message>
+        <source>Write to</source>
+        <translation>Skriv til</translation>
+    </message>
+    <message>
+        <source>the translations, one per line (written at the end)</source>
+        <translation>oversettelsene, én per linje (skrives til slutt)</translation>
+    </message>
+    <message>
+        <source>References</source>
+        <translation>Referanser</translation>
+    </message>
+    <message>
+        <source>optional: one reference translation per line, for BLEU</source>
+        <translation>valgfritt: én referanseoversettelse per linje, for BLEU</translation>
+    </message>
+    <message>
+        <source> rows</source>
+        <translation> rader</translation>
+    </message>
+    <message>
+        <source>How many (source, translation, reference) rows the table shows</source>
+        <translation>Hvor mange rader (kilde, oversettelse, referanse) tabellen viser</translation>
+    </message>
+    <message>
+        <source>Show first</source>
+        <translation>Vis første</translation>
+    </message>
+    <message>
+        <source>Translate file</source>
+        <translation>Oversett fil</translation>
+    </message>
+    <message>
+        <source>Translate every line of the sources with the decoding settings on the left (twb translate --input FILE)</source>
+        <translation>Oversett hver linje i kildene med dekodingsinnstillingene til venstre (twb translate --input FILE)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Avbryt</translation>
+    </message>
+    <message>
+        <source>Cancel (Esc): nothing is written</source>
+        <translation>Avbryt (Esc): ingenting skrives</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Kilde</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>Oversettelse</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>Referanse</translation>
+    </message>
+    <message>
+        <source>%1 / %2 lines</source>
+        <translation>%1 / %2 linjer</translation>
+    </message>
+    <message>
+        <source>about %1 left</source>
+        <translation>omtrent %1 igjen</translation>
+    </message>
+    <message>
+        <source>No run to translate with: train an encoder-decoder run or open a run folder (…).</source>
+        <translation>Ingen kjøring å oversette med: tren en koder-dekoder-kjøring eller åpne en kjøringsmappe (…).</translation>
+    </message>
+    <message>
+        <source>Choose the file to translate: one source sentence per line.</source>
+        <translation>Velg filen som skal oversettes: én kildesetning per linje.</translation>
+    </message>
+    <message>
+        <source>%1 does not exist: choose the file to translate.</source>
+        <translation>%1 finnes ikke: velg filen som skal oversettes.</translation>
+    </message>
+    <message>
+        <source>Choose where to write the translations.</source>
+        <translation>Velg hvor oversettelsene skal skrives.</translation>
+    </message>
+    <message>
+        <source>The translations would overwrite an input file: choose another output file.</source>
+        <translation>Oversettelsene ville overskrevet en inndatafil: velg en annen utdatafil.</translation>
+    </message>
+    <message>
+        <source>%1 does not exist: choose the reference file, or leave it empty.</source>
+        <translation>%1 finnes ikke: velg referansefilen, eller la feltet stå tomt.</translation>
+    </message>
+    <message>
+        <source>translating…</source>
+        <translation>oversetter…</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>avbrutt</translation>
+    </message>
+    <message>
+        <source>%1 lines</source>
+        <translation>%1 linjer</translation>
+    </message>
+    <message>
+        <source>Cancelled: nothing was written.</source>
+        <translation>Avbrutt: ingenting ble skrevet.</translation>
+    </message>
+    <message>
+        <source>%1 lines translated in %2 (step %3), written to %4.</source>
+        <translation>%1 linjer oversatt på %2 (steg %3), skrevet til %4.</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;BLEU = %1&lt;/b&gt; %2/%3/%4/%5 (BP = %6, ratio = %7, hyp_len = %8, ref_len = %9)</source>
+        <translation>&lt;br&gt;&lt;b&gt;BLEU = %1&lt;/b&gt; %2/%3/%4/%5 (BP = %6, forhold = %7, hyp_len = %8, ref_len = %9)</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;span style=&quot;color:#555&quot;&gt;signature: %1&lt;/span&gt;</source>
+        <translation>&lt;br&gt;&lt;span style=&quot;color:#555&quot;&gt;signatur: %1&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;chrF2 = %1&lt;/b&gt; &lt;span style=&quot;color:#555&quot;&gt;signature: %2&lt;/span&gt;</source>
+        <translation>&lt;br&gt;&lt;b&gt;chrF2 = %1&lt;/b&gt; &lt;span style=&quot;color:#555&quot;&gt;signatur: %2&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;No reference file: no BLEU.</source>
+        <translation>&lt;br&gt;Ingen referansefil: ingen BLEU.</translation>
+    </message>
+    <message>
+        <source>BLEU %1 on %2 lines</source>
+        <translation>BLEU %1 på %2 linjer</translation>
+    </message>
+    <message>
+        <source>%1 lines translated</source>
+        <translation>%1 linjer oversatt</translation>
+    </message>
+</context>
+<context>
+    <name>TranslationForm</name>
+    <message>
+        <source>Translation</source>
+        <translation>Oversettelse</translation>
+    </message>
+    <message>
+        <source>1 = greedy: each token streamed as it is chosen. &gt; 1 = beam search: keeps this many candidate translations and shows the best one when the search ends (twb translate --beam)</source>
+        <translation>1 = grådig: hvert token strømmes når det velges. &gt; 1 = strålesøk: beholder så mange kandidatoversettelser og viser den beste når søket er ferdig (twb translate --beam)</translation>
+    </message>
+    <message>
+        <source>A translation stops after this many tokens per source token, plus the extra tokens (twb translate --max-ratio); never past the model&apos;s block_size</source>
+        <translation>En oversettelse stopper etter så mange tokener per kildetoken, pluss de ekstra tokenene (twb translate --max-ratio); aldri forbi modellens block_size</translation>
+    </message>
+    <message>
+        <source>Tokens allowed beyond the ratio (twb translate --max-extra)</source>
+        <translation>Tokener tillatt utover forholdet (twb translate --max-extra)</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV-hurtiglager</translation>
+    </message>
+    <message>
+        <source>Reuse the decoder&apos;s keys and values of earlier tokens: same translation, faster</source>
+        <translation>Gjenbruk dekoderens nøkler og verdier fra tidligere tokener: samme oversettelse, raskere</translation>
+    </message>
+    <message>
+        <source>Beam score = log-probability / length^this: higher favours longer translations (twb translate --length-penalty)</source>
+        <translation>Strålepoeng = log-sannsynlighet / lengde^dette: høyere favoriserer lengre oversettelser (twb translate --length-penalty)</translation>
+    </message>
+    <message>
+        <source>Used by beam search only: set the beam width above 1</source>
+        <translation>Brukes bare av strålesøk: sett strålebredden over 1</translation>
+    </message>
+    <message>
+        <source>Beam width</source>
+        <translation>Strålebredde</translation>
+    </message>
+    <message>
+        <source>Length penalty</source>
+        <translation>Lengdestraff</translation>
+    </message>
+    <message>
+        <source>Max length ratio</source>
+        <translation>Maks lengdeforhold</translation>
+    </message>
+    <message>
+        <source>Extra tokens</source>
+        <translation>Ekstra tokener</translation>
+    </message>
+</context>
+<context>
+    <name>TranslationView</name>
+    <message>
+        <source>Translate</source>
+        <translation>Oversett</translation>
+    </message>
+    <message>
+        <source>Translate a file</source>
+        <translation>Oversett en fil</translation>
+    </message>
+    <message>
+        <source>This run is an &lt;b&gt;encoder-decoder&lt;/b&gt; (translation) model: type a source sentence and translate it. Decoder LM runs show the sampling controls instead.</source>
+        <translation>Denne kjøringen er en &lt;b&gt;koder-dekoder&lt;/b&gt;-modell (oversettelse): skriv en kildesetning og oversett den. Dekoder-LM-kjøringer viser genereringskontrollene i stedet.</translation>
+    </message>
+    <message>
+        <source>%1 source tokens → %2 tokens · %3 · %4 tok/s · step %5%6</source>
+        <translation>%1 kildetokener → %2 tokener · %3 · %4 tok/s · steg %5%6</translation>
+    </message>
+    <message>
+        <source>beam %1</source>
+        <translation>stråle %1</translation>
+    </message>
+    <message>
+        <source>greedy</source>
+        <translation>grådig</translation>
+    </message>
+    <message>
+        <source> · stopped</source>
+        <translation> · stoppet</translation>
+    </message>
+    <message>
+        <source>Translation copied</source>
+        <translation>Oversettelse kopiert</translation>
+    </message>
+    <message>
+        <source>Translate a file (batch)</source>
+        <translation>Oversett en fil (batch)</translation>
+    </message>
+    <message>
+        <source>Translate the source (Ctrl+Return)</source>
+        <translation>Oversett kilden (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>Stop (Esc): ends within one token (a beam search within one step)</source>
+        <translation>Stopp (Esc): avslutter innen ett token (et strålesøk innen ett steg)</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopier</translation>
+    </message>
+    <message>
+        <source>Copy the translation as plain text</source>
+        <translation>Kopier oversettelsen som ren tekst</translation>
+    </message>
+    <message>
+        <source>Translate a file…</source>
+        <translation>Oversett en fil…</translation>
+    </message>
+    <message>
+        <source>Translate a whole file, one sentence per line, and score it against references (Ctrl+Shift+B)</source>
+        <translation>Oversett en hel fil, én setning per linje, og gi den poeng mot referanser (Ctrl+Shift+B)</translation>
+    </message>
+    <message>
+        <source>Source sentence to translate</source>
+        <translation>Kildesetning som skal oversettes</translation>
+    </message>
+    <message>
+        <source>The translation appears here, each token tinted by its probability (green = likely, red = unlikely). Hover a token for the alternatives the model weighed there, or click it.</source>
+        <translation>Oversettelsen vises her, hvert token farget etter sannsynligheten (grønt = sannsynlig, rødt = usannsynlig). Hold over et token for alternativene modellen veide der, eller klikk det.</translation>
+    </message>
+    <message>
+        <source>Click a translated token to see the alternatives the model weighed there.</source>
+        <translation>Klikk et oversatt token for å se alternativene modellen veide der.</translation>
+    </message>
+    <message>
+        <source>No run to translate with: train an encoder-decoder run or open a run folder (…).</source>
+        <translation>Ingen kjøring å oversette med: tren en koder-dekoder-kjøring eller åpne en kjøringsmappe (…).</translation>
+    </message>
+    <message>
+        <source>The source is empty: type a sentence to translate.</source>
+        <translation>Kilden er tom: skriv en setning som skal oversettes.</translation>
+    </message>
+    <message>
+        <source>beam search (width %1)…</source>
+        <translation>strålesøk (bredde %1)…</translation>
+    </message>
+    <message>
+        <source>translating…</source>
+        <translation>oversetter…</translation>
+    </message>
+    <message>
+        <source>%1 tokens · %2 tok/s</source>
+        <translation>%1 tokener · %2 tok/s</translation>
+    </message>
+    <message>
+        <source>Token %1 %2 (p = %3): the most probable tokens at this step, given the source and the translation before it:</source>
+        <translation>Token %1 %2 (p = %3): de mest sannsynlige tokenene i dette steget, gitt kilden og oversettelsen før det:</translation>
+    </message>
+</context>
+<context>
+    <name>TranslationWorker</name>
+    <message>
+        <source>no run chosen; train an encoder-decoder run first or open a run folder</source>
+        <translation>ingen kjøring valgt; tren en koder-dekoder-kjøring først eller åpne en kjøringsmappe</translation>
+    </message>
+    <message>
+        <source>no input file: choose a file with one source sentence per line</source>
+        <translation>ingen inndatafil: velg en fil med én kildesetning per linje</translation>
+    </message>
+    <message>
+        <source>no output file: choose where the translations are written</source>
+        <translation>ingen utdatafil: velg hvor oversettelsene skal skrives</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Unexpected error: %1</source>
+        <translation>Uventet feil: %1</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,329 @@
+// The interface in Norwegian Bokmål: the main window with a run open is walked in English and again
+// with the Bokmål translation (:/i18n/workbench_nb.qm) installed, every text a user reads is collected
+// (labels, buttons, group boxes, tabs, menus and actions, combo box items, placeholders, spin boxes'
+// special texts, list items, table and tree headers, plot axes and legends, window titles) from every
+// panel and the dialogs, and a text that both walks show is an untranslated one, unless it reads the same
+// in both languages (names, units, GPT, BLEU, the config files' spellings). The Bokmål window still fits
+// 1280x720. The language follows the system locale or View → Language; the other UI tests stay English.
+#include "test_util.h"
+#include "twb/choices.h"
+#include "twb/config_options.h"
+#include "twb/synthetic.h"
+#include "ui/Language.h"
+#include "ui/MainWindow.h"
+#include "ui/attention/AttentionPanel.h"
+#include "ui/experiments/CompareTokenizersDialog.h"
+#include "ui/sampling/SamplingPanel.h"
+#include "ui/training/TrainingPanel.h"
+#include "ui/widgets/ErrorLabel.h"
+#include "ui/widgets/ExportDialog.h"
+#include "ui_fixture.h"
+
+#include <qcustomplot.h>
+
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QAbstractSpinBox>
+#include <QAction>
+#include <QComboBox>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSet>
+#include <QSettings>
+#include <QTabBar>
+#include <QTimer>
+#include <QTranslator>
+
+namespace {
+
+const char* const kPanels[] = {"Datasets", "Training", "Attention", "Sampling", "Experiments", "Runs"};
+
+/// Texts that read the same in English and Bokmål: names, abbreviations, units, technical terms.
+const QSet<QString>& sameInBothLanguages() {
+    static const QSet<QString> s = {
+        // names and abbreviations
+        "Transformer Workbench",
+        "GPT",
+        "BLEU",
+        "chrF",
+        "BPE",
+        "CPU",
+        "CUDA",
+        "GGUF",
+        "safetensors",
+        "OK",
+        "JSON",
+        "CSV",
+        "PNG",
+        "SVG",
+        "English",
+        "Norsk bokmål",
+        "sentencepiece BPE",
+        "sentencepiece unigram",
+        "GGUF (llama.cpp, gpt2), f32",
+        "TensorBoard",
+        "Adam β2",
+        "id",
+        "lr",
+        "distinct-1",
+        "distinct-2",
+        // Norwegian words spelt as the English ones (and the field's names ML uses in Norwegian too)
+        "Start",
+        "Pause",
+        "Status",
+        "status",
+        "Format",
+        "Send",
+        "System",
+        "Chat",
+        "Bias",
+        "Norm",
+        "Dropout",
+        "token",
+        "nats per token",
+        "Top-k",
+        "Top-p",
+        // formulas of the option table
+        "4 * n_embd",
+        "n_embd / n_head",
+        "batch_size * block_size",
+        // the test's own run and dataset
+        "tiny",
+        "small",
+    };
+    return s;
+}
+
+/// Texts made of a translated part and a name: a window title with the run's name, a device's name.
+bool holdsAName(const QString& t) {
+    return t.endsWith(" — Transformer Workbench") || t.startsWith("CPU — ");
+}
+
+/// The config files' and the command line's spellings (choices like "rotary", "layernorm", tokenizer
+/// kinds, synthetic tasks): the panels offer them as they are.
+QSet<QString> spellings() {
+    QSet<QString> s;
+    for (const auto& k : twb::choice_names<twb::TokenizerKind>())
+        s << QString::fromStdString(k);
+    for (const auto& t : twb::synthetic_tasks())
+        s << QString::fromStdString(t);
+    for (const auto& o : twb::config_options()) {
+        s << QString::fromStdString(o.key);
+        for (const auto& c : o.choices)
+            s << QString::fromStdString(c);
+    }
+    return s;
+}
+
+QString plain(QString text) {
+    text.remove(QRegularExpression("<[^>]*>"));
+    text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&nbsp;", " ");
+    text.remove(QRegularExpression("&(?=\\S)"));  // accelerators
+    return text.simplified();
+}
+
+void add(QStringList& out, const QString& text) {
+    const QString t = plain(text);
+    if (t.contains(QRegularExpression("[A-Za-zÆØÅæøå]{2,}")))  // words; numbers and symbols read the same
+        out << t;
+}
+
+void headers(QStringList& out, QAbstractItemView* v) {
+    const QAbstractItemModel* m = v->model();
+    if (!m)
+        return;
+    for (int c = 0; c < m->columnCount(); ++c)
+        add(out, m->headerData(c, Qt::Horizontal).toString());
+}
+
+void plotTexts(QStringList& out, QCustomPlot* p) {
+    for (QCPAxisRect* r : p->axisRects())
+        for (QCPAxis* a : r->axes())
+            add(out, a->label());
+    for (int i = 0; i < p->plottableCount(); ++i)
+        add(out, p->plottable(i)->name());
+}
+
+/// Every text a user reads in w and its children, shown now or on another tab or page.
+QStringList textsOf(QWidget* w) {
+    QStringList out;
+    add(out, w->windowTitle());
+    QList<QWidget*> all = w->findChildren<QWidget*>();
+    all.prepend(w);
+    for (QWidget* c : all) {
+        if (auto* l = qobject_cast<QLabel*>(c); l && !qobject_cast<ErrorLabel*>(c))  // errors: the engine's English
+            add(out, l->text());
+        if (auto* b = qobject_cast<QAbstractButton*>(c))
+            add(out, b->text());
+        if (auto* g = qobject_cast<QGroupBox*>(c))
+            add(out, g->title());
+        if (auto* t = qobject_cast<QTabBar*>(c))
+            for (int i = 0; i < t->count(); ++i)
+                add(out, t->tabText(i));
+        if (auto* b = qobject_cast<QComboBox*>(c))
+            for (int i = 0; i < b->count(); ++i)
+                add(out, b->itemText(i));
+        if (auto* e = qobject_cast<QLineEdit*>(c))
+            add(out, e->placeholderText());
+        if (auto* s = qobject_cast<QAbstractSpinBox*>(c))
+            add(out, s->specialValueText());
+        if (auto* l = qobject_cast<QListWidget*>(c))
+            for (int i = 0; i < l->count(); ++i)
+                add(out, l->item(i)->text());
+        if (auto* v = qobject_cast<QAbstractItemView*>(c))
+            headers(out, v);
+        if (auto* p = qobject_cast<QCustomPlot*>(c))
+            plotTexts(out, p);
+    }
+    for (QAction* a : w->findChildren<QAction*>())
+        add(out, a->text());
+    return out;
+}
+
+}  // namespace
+
+class TestTranslation : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws;
+    QString m_run;
+
+    /// The main window with the run open in every panel, each panel shown in turn; then the dialogs.
+    QStringList walk() {
+        QStringList texts;
+        {
+            MainWindow w;
+            w.setGeometry(MainWindow::initialGeometry(QRect(0, 30, 1280, 690)));
+            w.show();
+            w.trainingPanel()->openRun(m_run);
+            w.samplingPanel()->setRun(m_run);
+            w.attentionPanel()->setRun(m_run);
+            for (const char* panel : kPanels) {
+                w.showPanel(panel);
+                QCoreApplication::processEvents();
+                texts << textsOf(&w);
+            }
+            for (QAction* top : w.menuBar()->actions())
+                if (top->menu())
+                    texts << textsOf(top->menu());
+        }
+        CompareTokenizersDialog compare;
+        texts << textsOf(&compare);
+        ExportDialog exportDialog(m_run);
+        texts << textsOf(&exportDialog);
+        texts.removeDuplicates();
+        return texts;
+    }
+
+    /// Installs the Bokmål translation for the scope of f.
+    template <class F>
+    void inBokmal(F f) {
+        QTranslator nb;
+        // TWB_TEST_QM: another .qm in its place, e.g. a pseudo-translation that shows what tr() misses
+        QVERIFY(nb.load(qEnvironmentVariable("TWB_TEST_QM", ":/i18n/workbench_nb.qm")));
+        QCoreApplication::installTranslator(&nb);
+        f();
+        QCoreApplication::removeTranslator(&nb);
+    }
+
+private slots:
+    void initTestCase() {
+        m_run = twbtest::make_tiny_run(m_ws, "tiny", 20);
+        // The tests run in English whatever the machine's locale: nothing installs a translator.
+        QCOMPARE(QCoreApplication::translate("MainWindow", "Datasets"), QString("Datasets"));
+    }
+
+    void systemLocaleAndSettingChooseTheLanguage() {
+        using C = Language::Choice;
+        QCOMPARE(Language::resolve(C::System, QLocale("nb_NO")), QString("nb"));
+        QCOMPARE(Language::resolve(C::System, QLocale("no_NO")), QString("nb"));
+        QCOMPARE(Language::resolve(C::System, QLocale("nn_NO")), QString("nb"));
+        QCOMPARE(Language::resolve(C::System, QLocale::c()), QString("en"));
+        QCOMPARE(Language::resolve(C::System, QLocale("en_GB")), QString("en"));
+        QCOMPARE(Language::resolve(C::System, QLocale("de_DE")), QString("en"));
+        QCOMPARE(Language::resolve(C::English, QLocale("nb_NO")), QString("en"));
+        QCOMPARE(Language::resolve(C::Bokmal, QLocale::c()), QString("nb"));
+        QCOMPARE(Language::saved(), C::System);  // unset
+        // View → Language: three checkable choices; picking one is remembered and says when it applies
+        MainWindow w;
+        auto* menu = w.findChild<QMenu*>("languageMenu");
+        QVERIFY(menu);
+        QStringList keys;
+        for (QAction* a : menu->actions()) {
+            QVERIFY(a->isCheckable());
+            keys << a->data().toString();
+        }
+        QCOMPARE(keys, (QStringList{"system", "en", "nb"}));
+        QVERIFY(menu->actions().at(0)->isChecked());
+        QString said;
+        QTimer::singleShot(0, &w, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                said = box->text();
+                box->accept();
+            }
+        });
+        menu->actions().at(2)->trigger();
+        QCOMPARE(Language::saved(), C::Bokmal);
+        QCOMPARE(QSettings().value("language").toString(), QString("nb"));
+        QVERIFY2(said.contains("starts again"), qPrintable(said));
+        QCOMPARE(Language::resolve(Language::saved(), QLocale::c()), QString("nb"));
+        Language::save(C::System);
+    }
+
+    void everyVisibleTextIsTranslated() {
+        const QStringList english = walk();
+        QVERIFY2(english.contains("Datasets") && english.contains("Learning rate"), qPrintable(english.join(" | ")));
+        QStringList bokmal;
+        inBokmal([&] { bokmal = walk(); });
+        const QSet<QString> same = spellings(), englishSet(english.begin(), english.end());
+        QStringList untranslated;
+        for (const QString& t : bokmal)
+            if (englishSet.contains(t) && !sameInBothLanguages().contains(t) && !same.contains(t) && !holdsAName(t) &&
+                !t.contains(m_ws.path()))
+                untranslated << t;
+        qInfo("%lld texts in English, %lld in Bokmål, %lld untranslated", qlonglong(english.size()),
+              qlonglong(bokmal.size()), qlonglong(untranslated.size()));
+        QVERIFY2(untranslated.isEmpty(), qPrintable("untranslated: \"" + untranslated.join("\", \"") + "\""));
+        QVERIFY2(bokmal.contains("Datasett") && bokmal.contains("Læringsrate"), qPrintable(bokmal.join(" | ")));
+    }
+
+    /// The config form's texts come from the engine's option table, in English: each has a Bokmål text.
+    void everyConfigOptionTextIsTranslated() {
+        inBokmal([] {
+            QStringList missing;
+            for (const auto& o : twb::config_options()) {
+                if (o.label.empty())
+                    continue;
+                for (const std::string* s : {&o.label, &o.help, &o.zero})
+                    if (!s->empty() &&
+                        QCoreApplication::translate("ConfigOptions", s->c_str()) == QString::fromStdString(*s) &&
+                        !sameInBothLanguages().contains(QString::fromStdString(*s)))
+                        missing << QString::fromStdString(*s);
+            }
+            QVERIFY2(missing.isEmpty(),
+                     qPrintable("not translated (scripts/update-translations.sh): " + missing.join(" | ")));
+        });
+    }
+
+    void bokmalWindowFits1280x720() {
+        inBokmal([] {
+            const QRect g = MainWindow::initialGeometry(QRect(0, 30, 1280, 690));
+            MainWindow w;
+            for (const char* name : kPanels) {
+                w.showPanel(name);
+                const QSize need = w.minimumSizeHint().expandedTo(w.minimumSize());
+                QVERIFY2(need.width() <= g.width() && need.height() <= g.height(),
+                         qPrintable(QString("%1 needs %2x%3").arg(name).arg(need.width()).arg(need.height())));
+            }
+        });
+    }
+};
+
+QTEST_MAIN(TestTranslation)
+#include "tst_translation.moc"
