@@ -205,8 +205,9 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
     EvalResult out;
     out.precision = bf16 ? "bfloat16" : "float32";
     SplitEval r;
-    if (m.config.sequences == Sequences::Documents && data.has_documents) {
-        // As the run's validation saw the split: each document <bos> ... <eos>, padding not scored.
+    if ((m.config.sequences == Sequences::Documents || !data.chat_template.empty()) && data.has_documents) {
+        // As the run's validation saw the split: each document <bos> ... <eos>, padding not scored. A chat
+        // dataset is scored so by any run (its replies only), so a base model and its finetune compare.
         const auto index = DocumentIndex::read(data.dir / (opt.split + ".docs"), f.size(),
                                                opt.split == "val" ? data.val_documents : data.train_documents);
         if (index.docs.empty())

@@ -93,6 +93,41 @@ std::vector<bool> held_out(size_t n, double fraction, uint64_t seed) {
     return isVal;
 }
 
+/// meta.json of a chat dataset: a documents dataset's facts and the "chat" entry.
+nlohmann::json chat_meta(const ChatPrepareOptions& opts, const Tokenizer& tok, const std::string& fingerprint,
+                         TokenDtype dtype, const ChatPrepareResult& r,
+                         std::pair<const SplitWriter*, const SplitWriter*> splits, int32_t maxId, uint64_t chars) {
+    const SplitWriter &train = *splits.first, &val = *splits.second;
+    nlohmann::json meta;
+    meta["format_version"] = 1;
+    meta["tokenizer"] = tok.kind();
+    meta["vocab_size"] = tok.vocab_size();
+    meta["tokenizer_fingerprint"] = fingerprint;
+    if (!opts.tokenizer_from.empty())
+        meta["tokenizer_from"] = fs::absolute(opts.tokenizer_from).string();
+    meta["max_token_id"] = maxId;
+    meta["dtype"] = to_string(dtype);
+    meta["train_tokens"] = r.train_tokens;
+    meta["val_tokens"] = r.val_tokens;
+    meta["characters"] = chars;
+    meta["chars_per_token"] = static_cast<double>(chars) / static_cast<double>(r.train_tokens + r.val_tokens);
+    meta["special_tokens"] = {
+        {"pad", tok.pad_id()}, {"unk", tok.unk_id()}, {"bos", tok.bos_id()}, {"eos", tok.eos_id()}};
+    meta["tokenizer_spec"] = {{"kind", opts.tokenizer.kind}, {"vocab_size", opts.tokenizer.vocab_size}};
+    meta["documents"] = {{"train", r.train_conversations}, {"val", r.val_conversations}, {"format", "u64 pairs"}};
+    meta["chat"] = {{"template", kChatTemplate},
+                    {"end_of_turn", tok.eos_id()},
+                    {"system", opts.system},
+                    {"loss_spans", {{"train", train.loss.docs.size()}, {"val", val.loss.docs.size()}}},
+                    {"trained_tokens", {{"train", train.trained}, {"val", val.trained}}}};
+    meta["split"] = {{"mode", "shuffle"}, {"val_fraction", opts.val_fraction}, {"seed", opts.seed}};
+    meta["sources"] = nlohmann::json::array();
+    for (const auto& f : opts.inputs)
+        meta["sources"].push_back({{"path", fs::absolute(f).string()}, {"bytes", fs::file_size(f)}});
+    meta["warnings"] = r.warnings;
+    return meta;
+}
+
 }  // namespace
 
 ChatPrepareResult prepare_chat(const ChatPrepareOptions& opts, const PrepareProgressFn& progress) {
@@ -152,34 +187,7 @@ ChatPrepareResult prepare_chat(const ChatPrepareOptions& opts, const PrepareProg
     train.loss.write(tmp.path / "train.loss");
     val.loss.write(tmp.path / "val.loss");
     save_tokenizer_files(*tok, tmp);
-    nlohmann::json meta;
-    meta["format_version"] = 1;
-    meta["tokenizer"] = tok->kind();
-    meta["vocab_size"] = tok->vocab_size();
-    meta["tokenizer_fingerprint"] = fingerprint;
-    if (!opts.tokenizer_from.empty())
-        meta["tokenizer_from"] = fs::absolute(opts.tokenizer_from).string();
-    meta["max_token_id"] = maxId;
-    meta["dtype"] = to_string(dtype);
-    meta["train_tokens"] = r.train_tokens;
-    meta["val_tokens"] = r.val_tokens;
-    meta["characters"] = chars;
-    meta["chars_per_token"] = static_cast<double>(chars) / static_cast<double>(r.train_tokens + r.val_tokens);
-    meta["special_tokens"] = {
-        {"pad", tok->pad_id()}, {"unk", tok->unk_id()}, {"bos", tok->bos_id()}, {"eos", tok->eos_id()}};
-    meta["tokenizer_spec"] = {{"kind", opts.tokenizer.kind}, {"vocab_size", opts.tokenizer.vocab_size}};
-    meta["documents"] = {{"train", r.train_conversations}, {"val", r.val_conversations}, {"format", "u64 pairs"}};
-    meta["chat"] = {{"template", kChatTemplate},
-                    {"end_of_turn", tok->eos_id()},
-                    {"system", opts.system},
-                    {"loss_spans", {{"train", train.loss.docs.size()}, {"val", val.loss.docs.size()}}},
-                    {"trained_tokens", {{"train", train.trained}, {"val", val.trained}}}};
-    meta["split"] = {{"mode", "shuffle"}, {"val_fraction", opts.val_fraction}, {"seed", opts.seed}};
-    meta["sources"] = nlohmann::json::array();
-    for (const auto& f : opts.inputs)
-        meta["sources"].push_back({{"path", fs::absolute(f).string()}, {"bytes", fs::file_size(f)}});
-    meta["warnings"] = r.warnings;
-    finish_output(tmp, out, std::move(meta));
+    finish_output(tmp, out, chat_meta(opts, *tok, fingerprint, dtype, r, {&train, &val}, maxId, chars));
     r.dir = out;
     if (progress)
         progress("writing", 1, 1);

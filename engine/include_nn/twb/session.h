@@ -30,6 +30,7 @@ struct PositionTable {
 /// What to evaluate: a split of a prepared dataset, as the run trained on it: a run with
 /// sequences=documents scores every document of the split as <bos> doc <eos> (padding excluded), as its
 /// validation did, when the dataset keeps document boundaries; otherwise consecutive blocks of the stream.
+/// A chat dataset (twb/chat.h) is scored as documents by any run, on its replies only.
 struct EvalOptions {
     std::string data_dir;       // prepared dataset; empty = the run's own
     std::string split = "val";  // val | train
