@@ -19,14 +19,162 @@
 
 namespace twb::cli {
 
-Action add_train(CLI::App& app) {
-    struct Opts {
-        std::string data, out, configFile, preset = "default", initFrom, initCheckpoint = "best";
-        std::vector<std::string> sets;
-        bool resume = false, quiet = false, ignoreMemory = false;
-        int nproc = 1;
+namespace {
+struct TrainOpts {
+    std::string data, out, configFile, preset = "default", initFrom, initCheckpoint = "best";
+    std::vector<std::string> sets;
+    bool resume = false, quiet = false, ignoreMemory = false;
+    int nproc = 1;
+};
+
+/// The run's config: its own config.json (--resume), the run it starts from (--init-from without a
+/// preset or file), or the preset with the file's keys over it; then each --set, then --data.
+RunConfig train_config(const TrainOpts& o, bool presetGiven) {
+    RunConfig cfg;
+    if (o.resume && (presetGiven || !o.configFile.empty()))
+        throw ConfigError(
+            "--preset and --config start a new run; --resume continues the run's own config.json "
+            "(change keys with --set)");
+    if (o.resume) {
+        cfg = read_run_config(o.out);
+    } else if (!o.initFrom.empty() && !presetGiven && o.configFile.empty()) {
+        // Finetuning without --preset/--config: the model (and its settings) of the run it starts from.
+        const std::filesystem::path from = std::filesystem::exists(std::filesystem::path(o.initFrom) / "config.json")
+                                               ? std::filesystem::path(o.initFrom)
+                                               : std::filesystem::path(o.initFrom).parent_path().parent_path();
+        cfg = read_run_config(from);
+        cfg.data_dir.clear();
+        cfg.vocab_size = 0;
+    } else {
+        cfg = preset_config(o.preset);
+        if (!o.configFile.empty())
+            cfg = read_config_file(o.configFile, cfg);
+    }
+    for (auto& s : o.sets)
+        cfg.set(s);
+    if (!o.data.empty())
+        cfg.data_dir = std::filesystem::absolute(o.data).string();
+    if (cfg.data_dir.empty())
+        throw ConfigError("give the dataset with --data DIR (a folder from twb prepare)");
+    return cfg;
+}
+
+/// --nproc N: starts N local ranks of this command (a bad config is reported once, not by every rank).
+int launch_ranks(const TrainOpts& o, const RunConfig& cfg) {
+    cfg.check();
+    bool threadsSet = false;
+    for (auto& s : o.sets)
+        threadsSet = threadsSet || s.rfind("threads=", 0) == 0;
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    return launch_local(o.nproc, threadsSet || cfg.threads > 0 ? 0 : std::max(1, cores / o.nproc));
+}
+
+void print_start(const TrainStartInfo& s) {
+    if (s.world_size > 1)
+        std::printf("%d ranks, global batch %lld sequences per step\n", s.world_size,
+                    static_cast<long long>(s.global_batch));
+    std::printf(
+        "run %s: %.2fM parameters, %d threads, %s, %s (%s), train %llu / val %llu tokens, from step "
+        "%lld\n",
+        s.run_dir.c_str(), static_cast<double>(s.parameters) / 1e6, s.threads,
+        (s.device_name.empty() ? s.device : s.device_name).c_str(), s.dtype.c_str(), s.dtype_reason.c_str(),
+        static_cast<unsigned long long>(s.train_tokens), static_cast<unsigned long long>(s.val_tokens),
+        static_cast<long long>(s.start_step));
+    std::fflush(stdout);
+}
+
+void print_step(const StepReport& r, bool quiet) {
+    if (!quiet) {
+        std::printf("step %6lld/%lld | loss %.4f | lr %.2e | %.1f ms/step | %.0f tok/s | %.1f s",
+                    static_cast<long long>(r.step), static_cast<long long>(r.max_iters), r.loss, r.lr, r.ms_per_step,
+                    r.tokens_per_s, r.elapsed_s);
+        if (r.device_memory_total > 0)  // a CUDA run: the device's memory in use
+            std::printf(" | GPU %.1f/%.1f GiB", static_cast<double>(r.device_memory_used) / (1 << 30),
+                        static_cast<double>(r.device_memory_total) / (1 << 30));
+        std::printf("\n");
+        if (r.comm_ms_per_step > 0)
+            std::printf("           all-reduce %.2f ms/step (%.0f%% of the step)\n", r.comm_ms_per_step,
+                        100.0 * r.comm_ms_per_step / r.ms_per_step);
+    }
+    std::fflush(stdout);
+}
+
+void print_eval(const EvalReport& e) {
+    if (!std::isnan(e.epoch)) {  // an encoder-decoder run
+        std::printf("eval step %lld (epoch %.2f): val loss %.4f, val accuracy %.4f, val BLEU %.2f%s\n",
+                    static_cast<long long>(e.step), e.epoch, e.val_loss, e.val_accuracy, e.val_bleu,
+                    e.is_best ? " (best)" : "");
+    } else {
+        std::printf(
+            "eval step %lld: train loss %.4f, train accuracy %.4f, val loss %.4f, val accuracy %.4f, perplexity "
+            "%.3f, bits/char %.4f%s\n",
+            static_cast<long long>(e.step), e.train_loss, e.train_accuracy, e.val_loss, e.val_accuracy,
+            e.val_perplexity, e.val_bpc, e.is_best ? " (best)" : "");
+    }
+    std::fflush(stdout);
+}
+
+/// What the command prints as training goes: only rank 0 of a multi-process run speaks.
+TrainCallbacks printing_callbacks(bool quiet, bool lead) {
+    TrainCallbacks cb;
+    cb.on_start = [lead](const TrainStartInfo& s) {
+        if (lead)
+            print_start(s);
     };
-    auto o = std::make_shared<Opts>();
+    cb.on_step = [quiet, lead](const StepReport& r) {
+        print_step(r, quiet || !lead);
+        return true;
+    };
+    cb.on_eval = [lead](const EvalReport& e) {
+        if (lead)
+            print_eval(e);
+    };
+    cb.on_message = [lead](const std::string& m) {
+        if (lead)
+            std::fprintf(stderr, "twb: %s\n", m.c_str());
+    };
+    cb.on_checkpoint = [quiet](const std::string& p, int64_t) {
+        if (!quiet)
+            std::printf("checkpoint %s\n", p.c_str());
+    };
+    return cb;
+}
+
+int run_train(const TrainOpts& o, bool presetGiven) {
+    const RunConfig cfg = train_config(o, presetGiven);
+    const DistributedEnv dist = distributed_from_env();
+    if (o.nproc > 1) {
+        if (dist.active())
+            throw ConfigError("--nproc starts its own ranks; do not combine it with WORLD_SIZE (torchrun)");
+        return launch_ranks(o, cfg);
+    }
+    const bool lead = dist.rank == 0;  // only rank 0 of a multi-process run prints progress
+    TrainJob job;
+    job.distributed = dist;
+    job.config = cfg;
+    job.run_dir = o.out;
+    job.resume = o.resume;
+    job.init_from = o.initFrom;
+    job.init_checkpoint = o.initCheckpoint;
+    job.skip_memory_check = o.ignoreMemory;
+    TrainControl control;
+    install_interrupt_flag(&control);
+    const auto s = train(job, printing_callbacks(o.quiet, lead), &control);
+    if (!lead)
+        return s.stopped ? 130 : 0;
+    const bool byBleu = job.config.best_by == BestBy::Bleu;
+    std::printf("%s at step %lld: best %s %.4f (step %lld), last val loss %.4f, median %.2f ms/step, %.1f s\n",
+                s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step),
+                byBleu ? "val BLEU" : "val loss", byBleu ? -s.best_val_loss : s.best_val_loss,
+                static_cast<long long>(s.best_step), s.last_val_loss, s.median_ms_per_step, s.elapsed_s);
+    if (s.stopped)
+        std::printf("continue with: twb train --out %s --resume\n", o.out.c_str());
+    return s.stopped ? 130 : 0;
+}
+}  // namespace
+
+Action add_train(CLI::App& app) {
+    auto o = std::make_shared<TrainOpts>();
     app.add_option("--data,-d", o->data, "Prepared dataset folder (from twb prepare)");
     app.add_option("--out,-o", o->out, "Run folder: config.json, metrics.csv and checkpoints/ go here")->required();
     app.add_option("--config,-c", o->configFile, "Config JSON (nanoGPT key names); applied over the preset");
@@ -54,141 +202,106 @@ Action add_train(CLI::App& app) {
         ->check(CLI::Range(1, 256));
     app.add_flag("--ignore-memory-check", o->ignoreMemory,
                  "Train even when the model's memory estimate exceeds the available memory");
-    return [o, presetOpt]() {
-        RunConfig cfg;
-        if (o->resume && (presetOpt->count() > 0 || !o->configFile.empty()))
-            throw ConfigError(
-                "--preset and --config start a new run; --resume continues the run's own config.json "
-                "(change keys with --set)");
-        if (o->resume) {
-            cfg = read_run_config(o->out);
-        } else if (!o->initFrom.empty() && presetOpt->count() == 0 && o->configFile.empty()) {
-            // Finetuning without --preset/--config: the model (and its settings) of the run it starts from.
-            const std::filesystem::path from =
-                std::filesystem::exists(std::filesystem::path(o->initFrom) / "config.json")
-                    ? std::filesystem::path(o->initFrom)
-                    : std::filesystem::path(o->initFrom).parent_path().parent_path();
-            cfg = read_run_config(from);
-            cfg.data_dir.clear();
-            cfg.vocab_size = 0;
-        } else {
-            // Precedence: the preset, then the file's keys over it, then each --set.
-            cfg = preset_config(o->preset);
-            if (!o->configFile.empty())
-                cfg = read_config_file(o->configFile, cfg);
-        }
-        for (auto& s : o->sets)
-            cfg.set(s);
-        if (!o->data.empty())
-            cfg.data_dir = std::filesystem::absolute(o->data).string();
-        if (cfg.data_dir.empty())
-            throw ConfigError("give the dataset with --data DIR (a folder from twb prepare)");
-
-        const DistributedEnv dist = distributed_from_env();
-        if (o->nproc > 1) {
-            if (dist.active())
-                throw ConfigError("--nproc starts its own ranks; do not combine it with WORLD_SIZE (torchrun)");
-            cfg.check();  // a bad config is reported once, not by every rank
-            bool threadsSet = false;
-            for (auto& s : o->sets)
-                threadsSet = threadsSet || s.rfind("threads=", 0) == 0;
-            const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-            return launch_local(o->nproc, threadsSet || cfg.threads > 0 ? 0 : std::max(1, cores / o->nproc));
-        }
-        const bool lead = dist.rank == 0;  // only rank 0 of a multi-process run prints progress
-
-        TrainJob job;
-        job.distributed = dist;
-        job.config = cfg;
-        job.run_dir = o->out;
-        job.resume = o->resume;
-        job.init_from = o->initFrom;
-        job.init_checkpoint = o->initCheckpoint;
-        job.skip_memory_check = o->ignoreMemory;
-        TrainControl control;
-        install_interrupt_flag(&control);
-
-        TrainCallbacks cb;
-        cb.on_start = [&](const TrainStartInfo& s) {
-            if (!lead)
-                return;
-            if (s.world_size > 1)
-                std::printf("%d ranks, global batch %lld sequences per step\n", s.world_size,
-                            static_cast<long long>(s.global_batch));
-            std::printf(
-                "run %s: %.2fM parameters, %d threads, %s, %s (%s), train %llu / val %llu tokens, from step "
-                "%lld\n",
-                s.run_dir.c_str(), static_cast<double>(s.parameters) / 1e6, s.threads,
-                (s.device_name.empty() ? s.device : s.device_name).c_str(), s.dtype.c_str(), s.dtype_reason.c_str(),
-                static_cast<unsigned long long>(s.train_tokens), static_cast<unsigned long long>(s.val_tokens),
-                static_cast<long long>(s.start_step));
-            std::fflush(stdout);
-        };
-        cb.on_step = [&](const StepReport& r) {
-            if (!o->quiet && lead) {
-                std::printf("step %6lld/%lld | loss %.4f | lr %.2e | %.1f ms/step | %.0f tok/s | %.1f s",
-                            static_cast<long long>(r.step), static_cast<long long>(r.max_iters), r.loss, r.lr,
-                            r.ms_per_step, r.tokens_per_s, r.elapsed_s);
-                if (r.device_memory_total > 0)  // a CUDA run: the device's memory in use
-                    std::printf(" | GPU %.1f/%.1f GiB", static_cast<double>(r.device_memory_used) / (1 << 30),
-                                static_cast<double>(r.device_memory_total) / (1 << 30));
-                std::printf("\n");
-            }
-            if (!o->quiet && lead && r.comm_ms_per_step > 0)
-                std::printf("           all-reduce %.2f ms/step (%.0f%% of the step)\n", r.comm_ms_per_step,
-                            100.0 * r.comm_ms_per_step / r.ms_per_step);
-            std::fflush(stdout);
-            return true;
-        };
-        cb.on_eval = [&](const EvalReport& e) {
-            if (!lead)
-                return;
-            if (!std::isnan(e.epoch)) {  // an encoder-decoder run
-                std::printf("eval step %lld (epoch %.2f): val loss %.4f, val accuracy %.4f, val BLEU %.2f%s\n",
-                            static_cast<long long>(e.step), e.epoch, e.val_loss, e.val_accuracy, e.val_bleu,
-                            e.is_best ? " (best)" : "");
-                std::fflush(stdout);
-                return;
-            }
-            std::printf(
-                "eval step %lld: train loss %.4f, train accuracy %.4f, val loss %.4f, val accuracy %.4f, perplexity "
-                "%.3f, "
-                "bits/char %.4f%s\n",
-                static_cast<long long>(e.step), e.train_loss, e.train_accuracy, e.val_loss, e.val_accuracy,
-                e.val_perplexity, e.val_bpc, e.is_best ? " (best)" : "");
-            std::fflush(stdout);
-        };
-        cb.on_message = [&](const std::string& m) {
-            if (lead)
-                std::fprintf(stderr, "twb: %s\n", m.c_str());
-        };
-        cb.on_checkpoint = [&](const std::string& p, int64_t) {
-            if (!o->quiet)
-                std::printf("checkpoint %s\n", p.c_str());
-        };
-        const auto s = train(job, cb, &control);
-        if (!lead)
-            return s.stopped ? 130 : 0;
-        std::printf(
-            "%s at step %lld: best %s %.4f (step %lld), last val loss %.4f, median %.2f ms/step, "
-            "%.1f s\n",
-            s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step),
-            job.config.best_by == BestBy::Bleu ? "val BLEU" : "val loss",
-            job.config.best_by == BestBy::Bleu ? -s.best_val_loss : s.best_val_loss,
-            static_cast<long long>(s.best_step), s.last_val_loss, s.median_ms_per_step, s.elapsed_s);
-        if (s.stopped)
-            std::printf("continue with: twb train --out %s --resume\n", o->out.c_str());
-        return s.stopped ? 130 : 0;
-    };
+    return [o, presetOpt]() { return run_train(*o, presetOpt->count() > 0); };
 }
 
+namespace {
+struct EvalOpts {
+    std::string run, data, checkpoint = "best", split = "val", text, samples, precision = "float32";
+    int64_t maxTokens = 0;
+    int batch = 32, beam = 1;
+};
+
+/// --text: the file's perplexity and bits/char under the run.
+int eval_text(ModelSession& session, const std::string& file) {
+    const EvalResult r = session.score_text(read_file(file));
+    std::printf("%s: %lld tokens scored\nloss        %.4f\nperplexity  %.3f\nbits/char   %.4f\nprecision   %s\n",
+                file.c_str(), static_cast<long long>(r.tokens), r.loss, r.perplexity, r.bits_per_char,
+                r.precision.c_str());
+    for (const auto& w : r.warnings)
+        std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
+    return 0;
+}
+
+/// --samples: every output of another run's samples.jsonl scored by this run (its prompt as context).
+int eval_samples(ModelSession& session, const std::string& file) {
+    // A run folder, or its samples.jsonl itself.
+    const std::filesystem::path path(file);
+    const bool isFile = std::filesystem::is_regular_file(path);
+    if (isFile && path.filename() != "samples.jsonl")
+        throw InputError("--samples " + file + ": give a run folder (or its samples.jsonl), not another file");
+    const auto history = read_sample_history(isFile ? path.parent_path() : path);
+    if (history.empty())
+        throw InputError(file + ": no samples.jsonl entries to judge (generate with twb sample first)");
+    double sumPpl = 0;
+    int n = 0;
+    for (size_t i = 0; i < history.size(); ++i)
+        for (size_t k = 0; k < history[i].outputs.size(); ++k) {
+            const auto prompt = session.encode(history[i].prompt);
+            auto ids = prompt;
+            const auto out = session.encode(history[i].outputs[k]);
+            ids.insert(ids.end(), out.begin(), out.end());
+            if (out.empty())
+                continue;
+            const auto lp = session.log_probs(ids, std::max<size_t>(1, prompt.size()));
+            double nats = 0;
+            for (double v : lp)
+                nats -= v;
+            const double ppl = std::exp(nats / static_cast<double>(lp.size()));
+            std::printf("sample %zu.%zu (step %lld, %zu tokens): perplexity %.3f\n", i + 1, k + 1,
+                        static_cast<long long>(history[i].checkpoint_step), lp.size(), ppl);
+            sumPpl += ppl;
+            ++n;
+        }
+    if (n == 0)
+        throw InputError(file + ": every output is empty");
+    std::printf("mean perplexity over %d outputs: %.3f (scored in %s)\n", n, sumPpl / n,
+                session.scoring_precision().c_str());
+    return 0;
+}
+
+/// A dataset split, scored as the run trained on it (blocks of a stream, or documents).
+int eval_split(ModelSession& session, const EvalOpts& o, DType precision) {
+    EvalOptions opt;
+    opt.data_dir = o.data;
+    opt.split = o.split;
+    opt.batch_size = o.batch;
+    opt.max_tokens = o.maxTokens;
+    opt.precision = precision;
+    const EvalResult r = session.evaluate(opt);
+    if (r.sequences == Sequences::Documents)
+        std::printf(
+            "%s: %lld tokens, scored as documents as in training (%lld documents, each <bos> ... <eos>, "
+            "padding excluded)\n",
+            r.split.c_str(), static_cast<long long>(r.tokens), static_cast<long long>(r.documents));
+    else
+        std::printf("%s: %lld tokens, scored as a stream of consecutive blocks\n", r.split.c_str(),
+                    static_cast<long long>(r.tokens));
+    std::printf("loss        %.4f\naccuracy    %.4f\nperplexity  %.3f\nbits/char   %.4f\nprecision   %s\n", r.loss,
+                r.accuracy, r.perplexity, r.bits_per_char, r.precision.c_str());
+    return 0;
+}
+
+int run_eval(const EvalOpts& o) {
+    if (is_encoder_decoder_run(o.run))
+        return eval_translation(o.run, o.checkpoint, o.split, o.data, o.beam);
+    if (o.split == "test")
+        throw InputError("--split test is for translation runs; a decoder LM's dataset has train and val");
+    const DType precision = parse_choice<DType>(o.precision, "--precision");
+    ModelSession session;
+    session.open(o.run, o.checkpoint);
+    session.set_scoring_precision(precision);
+    std::printf("checkpoint %s (step %lld)\n", session.checkpoint().c_str(), static_cast<long long>(session.step()));
+    if (!o.text.empty())
+        return eval_text(session, o.text);
+    if (!o.samples.empty())
+        return eval_samples(session, o.samples);
+    return eval_split(session, o, precision);
+}
+}  // namespace
+
 Action add_eval(CLI::App& app) {
-    struct Opts {
-        std::string run, data, checkpoint = "best", split = "val", text, samples, precision = "float32";
-        int64_t maxTokens = 0;
-        int batch = 32, beam = 1;
-    };
-    auto o = std::make_shared<Opts>();
+    auto o = std::make_shared<EvalOpts>();
     app.add_option("--run,-r", o->run, "Run folder (from twb train) or a checkpoint folder")->required();
     app.add_option("--beam", o->beam, "Translation runs: beam width for BLEU (default 1 = greedy)");
     app.add_option("--data,-d", o->data, "Dataset to evaluate on (default: the run's own; same tokenizer)");
@@ -207,76 +320,7 @@ Action add_eval(CLI::App& app) {
                    "float32 (default: the same figures on every machine), bfloat16 (autocast, as a bf16 run "
                    "trains), or auto (the run's dtype as it resolves here)")
         ->check(CLI::IsMember({"float32", "bfloat16", "auto"}));
-    return [o]() {
-        if (is_encoder_decoder_run(o->run))
-            return eval_translation(o->run, o->checkpoint, o->split, o->data, o->beam);
-        if (o->split == "test")
-            throw InputError("--split test is for translation runs; a decoder LM's dataset has train and val");
-        const DType precision = parse_choice<DType>(o->precision, "--precision");
-        ModelSession session;
-        session.open(o->run, o->checkpoint);
-        session.set_scoring_precision(precision);
-        std::printf("checkpoint %s (step %lld)\n", session.checkpoint().c_str(),
-                    static_cast<long long>(session.step()));
-        if (!o->text.empty()) {
-            const EvalResult r = session.score_text(read_file(o->text));
-            std::printf(
-                "%s: %lld tokens scored\nloss        %.4f\nperplexity  %.3f\nbits/char   %.4f\nprecision   %s\n",
-                o->text.c_str(), static_cast<long long>(r.tokens), r.loss, r.perplexity, r.bits_per_char,
-                r.precision.c_str());
-            for (const auto& w : r.warnings)
-                std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
-            return 0;
-        }
-        if (!o->samples.empty()) {
-            const auto history = read_sample_history(o->samples);
-            if (history.empty())
-                throw InputError(o->samples + ": no samples.jsonl entries to judge (generate with twb sample first)");
-            double sumPpl = 0;
-            int n = 0;
-            for (size_t i = 0; i < history.size(); ++i)
-                for (size_t k = 0; k < history[i].outputs.size(); ++k) {
-                    const auto prompt = session.encode(history[i].prompt);
-                    auto ids = prompt;
-                    const auto out = session.encode(history[i].outputs[k]);
-                    ids.insert(ids.end(), out.begin(), out.end());
-                    if (out.empty())
-                        continue;
-                    const auto lp = session.log_probs(ids, std::max<size_t>(1, prompt.size()));
-                    double nats = 0;
-                    for (double v : lp)
-                        nats -= v;
-                    const double ppl = std::exp(nats / static_cast<double>(lp.size()));
-                    std::printf("sample %zu.%zu (step %lld, %zu tokens): perplexity %.3f\n", i + 1, k + 1,
-                                static_cast<long long>(history[i].checkpoint_step), lp.size(), ppl);
-                    sumPpl += ppl;
-                    ++n;
-                }
-            if (n == 0)
-                throw InputError(o->samples + ": every output is empty");
-            std::printf("mean perplexity over %d outputs: %.3f (scored in %s)\n", n, sumPpl / n,
-                        session.scoring_precision().c_str());
-            return 0;
-        }
-        EvalOptions opt;
-        opt.data_dir = o->data;
-        opt.split = o->split;
-        opt.batch_size = o->batch;
-        opt.max_tokens = o->maxTokens;
-        opt.precision = precision;
-        const EvalResult r = session.evaluate(opt);
-        if (r.sequences == Sequences::Documents)
-            std::printf(
-                "%s: %lld tokens, scored as documents as in training (%lld documents, each <bos> ... <eos>, "
-                "padding excluded)\n",
-                r.split.c_str(), static_cast<long long>(r.tokens), static_cast<long long>(r.documents));
-        else
-            std::printf("%s: %lld tokens, scored as a stream of consecutive blocks\n", r.split.c_str(),
-                        static_cast<long long>(r.tokens));
-        std::printf("loss        %.4f\naccuracy    %.4f\nperplexity  %.3f\nbits/char   %.4f\nprecision   %s\n", r.loss,
-                    r.accuracy, r.perplexity, r.bits_per_char, r.precision.c_str());
-        return 0;
-    };
+    return [o]() { return run_eval(*o); };
 }
 
 }  // namespace twb::cli
