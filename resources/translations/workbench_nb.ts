@@ -786,6 +786,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
 <context>
     <name>ConfigOptions</name>
     <message>
+        <source>Feed-forward activation: gelu (exact), gelu_tanh (its tanh approximation, GPT-2&apos;s gelu_new) or relu</source>
+        <translation>Aktivering i foroverlaget: gelu (eksakt), gelu_tanh (tanh-tilnærmingen, GPT-2s gelu_new) eller relu</translation>
+    </message>
+    <message>
         <source>Model kind</source>
         <translation>Modelltype</translation>
     </message>
@@ -892,10 +896,6 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>Activation</source>
         <translation>Aktivering</translation>
-    </message>
-    <message>
-        <source>Feed-forward activation: gelu (exact), gelu_tanh (its tanh approximation, GPT-2&apos;s gelu_new) or relu</source>
-        <translation>Aktivering i foroverlaget: gelu (eksakt), gelu_tanh (tanh-tilnærmingen, GPT-2s gelu_new) eller relu</translation>
     </message>
     <message>
         <source>Feed-forward activation: gelu (exact), gelu_tanh (its tanh approximation, GPT-2&apos;s gelu_new), relu or silu (x * sigmoid(x), Marian&apos;s swish)</source>
