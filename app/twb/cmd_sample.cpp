@@ -21,16 +21,134 @@ namespace {
 bool several_sequences(const SamplingOptions& s) {
     return s.num_samples > 1 || s.beam_width > 1;
 }
+
+struct SampleOpts {
+    std::string run, checkpoint = "best", prompt, promptFile, decodeWeights = "auto";
+    SamplingOptions s;
+    bool greedy = false, noCache = false, showProbs = false, noHistory = false, timing = false;
+    int beam = 1;
+};
+
+SamplingOptions sampling_of(const SampleOpts& o) {
+    auto s = o.s;
+    if (o.greedy)
+        s.temperature = 0;
+    s.beam_width = o.beam;
+    s.use_kv_cache = !o.noCache;
+    s.decode_weights = parse_decode_weights(o.decodeWeights);
+    s.validate();
+    return s;
+}
+
+/// One sequence's tokens as they come: the prompt first, then each token's text (and with --show-probs its
+/// probability and alternatives on stderr). Several sequences are printed whole at the end instead.
+class TokenPrinter {
+public:
+    TokenPrinter(const ModelSession& m, const std::string& prompt, const SamplingOptions& s, bool showProbs)
+        : m_session(m),
+          m_prompt(prompt),
+          m_path(several_sequences(s) ? std::string() : m.decode_path(s)),
+          m_several(several_sequences(s)),
+          m_showProbs(showProbs) {}
+
+    void operator()(const TokenEvent& ev) {
+        if (m_first < 0) {
+            m_first = ms_since_process_start();
+            if (!m_path.empty())  // said with the first token, so a generation that fails before it errs in one line
+                std::fprintf(stderr, "twb: decoding with %s\n", m_path.c_str());
+        }
+        if (m_several)
+            return;
+        if (!m_started) {
+            std::fwrite(m_prompt.data(), 1, m_prompt.size(), stdout);
+            m_started = true;
+        }
+        if (m_showProbs) {
+            std::string alts;
+            for (auto& [id, p] : ev.alternatives) {
+                char b[64];
+                std::snprintf(b, sizeof b, " %s=%.3f", visible_whitespace(m_session.token_text(id)).c_str(), p);
+                alts += b;
+            }
+            std::fprintf(stderr, "[%lld] %s p=%.4f |%s\n", static_cast<long long>(ev.index),
+                         visible_whitespace(m_session.token_text(ev.token)).c_str(), ev.prob, alts.c_str());
+        }
+        std::fwrite(ev.text.data(), 1, ev.text.size(), stdout);
+        std::fflush(stdout);
+    }
+
+    double first_token_ms() const { return m_first; }
+
+private:
+    const ModelSession& m_session;
+    const std::string& m_prompt;
+    const std::string m_path;
+    const bool m_several, m_showProbs;
+    double m_first = -1;
+    bool m_started = false;
+};
+
+void print_result(const SampleResult& res, const std::string& prompt, const SamplingOptions& s, int64_t step) {
+    if (several_sequences(s)) {
+        for (size_t i = 0; i < res.texts.size(); ++i) {
+            if (res.texts.size() > 1)
+                std::printf("--- sample %zu (log-prob %.2f)\n", i + 1, res.logprob[i]);
+            std::printf("%s%s\n", prompt.c_str(), res.texts[i].c_str());
+        }
+    } else {
+        std::printf("\n");
+    }
+    for (auto& w : res.warnings)
+        std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
+    std::fprintf(stderr, "twb: %lld tokens in %.2f s (%.1f tokens/s)%s, checkpoint step %lld\n",
+                 static_cast<long long>(res.generated), res.seconds, res.tokens_per_s,
+                 res.cancelled ? ", cancelled" : "", static_cast<long long>(step));
+}
+
+void add_to_history(const ModelSession& m, const std::string& prompt, const SamplingOptions& s,
+                    const SampleResult& res) {
+    SampleRecord rec;
+    rec.source = "cli";
+    rec.checkpoint_step = m.step();
+    rec.prompt = prompt;
+    rec.options = s;
+    rec.outputs = res.texts;
+    rec.cancelled = res.cancelled;
+    try {
+        append_sample_history(m.run(), rec);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "twb: warning: the sample was not added to the run's history: %s\n", e.what());
+    }
+}
+
+int run_sample(const SampleOpts& o) {
+    std::string prompt = o.prompt;
+    if (!o.promptFile.empty())
+        prompt = read_file(o.promptFile, 16 << 20);  // 16 MiB: the model sees its last block anyway
+    const SamplingOptions s = sampling_of(o);
+    ModelSession m;
+    m.open(o.run, o.checkpoint);
+    const double loaded = ms_since_process_start();
+    const auto ids = m.encode(prompt);
+    TokenPrinter printer(m, prompt, s, o.showProbs);
+    const auto& cancel = install_interrupt_flag();
+    const auto res = m.generate(
+        ids, s, [&](const TokenEvent& ev) { printer(ev); }, &cancel);
+    print_result(res, prompt, s, m.step());
+    if (o.timing) {
+        const double end = ms_since_process_start(), first = printer.first_token_ms();
+        std::fprintf(
+            stderr, "twb: timing: loaded at %.0f ms, first token at %.0f ms, then %.3f ms/token, end at %.0f ms\n",
+            loaded, first, res.generated > 1 ? (end - first) / static_cast<double>(res.generated - 1) : 0.0, end);
+    }
+    if (!o.noHistory)
+        add_to_history(m, prompt, s, res);
+    return res.cancelled ? 130 : 0;
+}
 }  // namespace
 
 Action add_sample(CLI::App& app) {
-    struct Opts {
-        std::string run, checkpoint = "best", prompt, promptFile, decodeWeights = "auto";
-        SamplingOptions s;
-        bool greedy = false, noCache = false, showProbs = false, noHistory = false, timing = false;
-        int beam = 1;
-    };
-    auto o = std::make_shared<Opts>();
+    auto o = std::make_shared<SampleOpts>();
     app.add_option("--run,-r", o->run, "Run folder (from twb train) or a checkpoint folder")->required();
     app.add_option("--checkpoint", o->checkpoint, "best (default), last or a step number");
     auto* promptOpt = app.add_option("--prompt,-p", o->prompt, "Text to continue (default: start of text)");
@@ -57,91 +175,7 @@ Action add_sample(CLI::App& app) {
     app.add_flag("--show-probs", o->showProbs, "Print each token with its probability and alternatives")
         ->excludes(beamOpt);
     app.add_flag("--no-history", o->noHistory, "Do not add this generation to the run's samples.jsonl");
-    return [o]() {
-        std::string prompt = o->prompt;
-        if (!o->promptFile.empty())
-            prompt = read_file(o->promptFile, 16 << 20);  // 16 MiB: the model sees its last block anyway
-        auto s = o->s;
-        if (o->greedy)
-            s.temperature = 0;
-        s.beam_width = o->beam;
-        s.use_kv_cache = !o->noCache;
-        s.decode_weights = parse_decode_weights(o->decodeWeights);
-        s.validate();
-        ModelSession m;
-        m.open(o->run, o->checkpoint);
-        const double loaded = ms_since_process_start();
-        const auto ids = m.encode(prompt);
-        // Said with the first token, so a generation that fails before it still errs in one line.
-        const std::string path = several_sequences(s) ? std::string() : m.decode_path(s);
-        double first = -1;
-        const auto& cancel = install_interrupt_flag();
-        const bool several = s.num_samples > 1;
-        int current = -1;
-        auto res = m.generate(
-            ids, s,
-            [&](const TokenEvent& ev) {
-                if (first < 0) {
-                    first = ms_since_process_start();
-                    if (!path.empty())
-                        std::fprintf(stderr, "twb: decoding with %s\n", path.c_str());
-                }
-                if (several || s.beam_width > 1)
-                    return;  // printed whole at the end
-                if (current < 0) {
-                    std::fwrite(prompt.data(), 1, prompt.size(), stdout);
-                    current = 0;
-                }
-                if (o->showProbs) {
-                    std::string alts;
-                    for (auto& [id, p] : ev.alternatives) {
-                        char b[64];
-                        std::snprintf(b, sizeof b, " %s=%.3f", visible_whitespace(m.token_text(id)).c_str(), p);
-                        alts += b;
-                    }
-                    std::fprintf(stderr, "[%lld] %s p=%.4f |%s\n", static_cast<long long>(ev.index),
-                                 visible_whitespace(m.token_text(ev.token)).c_str(), ev.prob, alts.c_str());
-                }
-                std::fwrite(ev.text.data(), 1, ev.text.size(), stdout);
-                std::fflush(stdout);
-            },
-            &cancel);
-        if (several || s.beam_width > 1) {
-            for (size_t i = 0; i < res.texts.size(); ++i) {
-                if (res.texts.size() > 1)
-                    std::printf("--- sample %zu (log-prob %.2f)\n", i + 1, res.logprob[i]);
-                std::printf("%s%s\n", prompt.c_str(), res.texts[i].c_str());
-            }
-        } else {
-            std::printf("\n");
-        }
-        for (auto& w : res.warnings)
-            std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
-        std::fprintf(stderr, "twb: %lld tokens in %.2f s (%.1f tokens/s)%s, checkpoint step %lld\n",
-                     static_cast<long long>(res.generated), res.seconds, res.tokens_per_s,
-                     res.cancelled ? ", cancelled" : "", static_cast<long long>(m.step()));
-        if (o->timing) {
-            const double end = ms_since_process_start();
-            std::fprintf(
-                stderr, "twb: timing: loaded at %.0f ms, first token at %.0f ms, then %.3f ms/token, end at %.0f ms\n",
-                loaded, first, res.generated > 1 ? (end - first) / static_cast<double>(res.generated - 1) : 0.0, end);
-        }
-        if (!o->noHistory) {
-            SampleRecord rec;
-            rec.source = "cli";
-            rec.checkpoint_step = m.step();
-            rec.prompt = prompt;
-            rec.options = s;
-            rec.outputs = res.texts;
-            rec.cancelled = res.cancelled;
-            try {
-                append_sample_history(m.run(), rec);
-            } catch (const Error& e) {
-                std::fprintf(stderr, "twb: warning: the sample was not added to the run's history: %s\n", e.what());
-            }
-        }
-        return res.cancelled ? 130 : 0;
-    };
+    return [o]() { return run_sample(*o); };
 }
 
 Action add_attention(CLI::App& app) {
