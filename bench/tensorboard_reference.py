@@ -5,15 +5,21 @@ Usage: python tensorboard_reference.py RUN [RUN...]   (bench/tensorboard_referen
 TensorBoard's record reader checks both CRCs of every record (without TensorFlow installed it is
 tensorboard.compat.tensorflow_stub's); EventAccumulator keeps every scalar (size guidance 0). Every number of
 every metrics.csv row must come back under its tag with the row's step and the CSV's value within float32
-(tb/ holds the CSV's 6 significant digits), each step once; the text summary "config" must be config.json.
+(tb/ holds the CSV's 6 significant digits), each step once; the text summary "config" must be config.json;
+each evaluation's probe record (RUN/probe/*.u8) must be one picture per layer whose pixels, decoded by
+Pillow, are the record's weights (heads side by side, 2 grey pixels apart, each weight scale x scale).
 Exits 1 on the first difference.
 """
 import csv
 import glob
+import io
 import json
 import math
 import os
 import sys
+
+import numpy as np
+from PIL import Image
 
 from tensorboard.backend.event_processing import event_accumulator, event_file_loader
 
@@ -34,12 +40,65 @@ def expected(run):
     return want
 
 
+def probe_records(run, header, records):
+    """(kind prefix, layers, heads, rows, keys, {step: weights[layer, head, row, key]}) of a probe, or None."""
+    path = os.path.join(run, "probe", header)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        h = json.load(f)
+    rows = len(h["ids"])
+    keys = len(h.get("source_ids", h["ids"]))
+    n = h["layers"] * h["heads"] * rows * keys
+    data = open(os.path.join(run, "probe", records), "rb").read()
+    out = {}
+    for off in range(0, len(data) - (8 + n) + 1, 8 + n):
+        step = int.from_bytes(data[off:off + 8], "little", signed=True)
+        out[step] = np.frombuffer(data, np.uint8, n, off + 8).reshape(h["layers"], h["heads"], rows, keys)
+    return h["layers"], h["heads"], rows, keys, out
+
+
+def check_images(run, acc):
+    with open(os.path.join(run, "metrics.csv"), newline="") as f:
+        evals = {int(r["step"]) for r in csv.DictReader(f) if r["kind"] == "eval"}
+    n = 0
+    tags = set(acc.Tags()["images"])
+    for prefix, header, records in (("attention/layer_", "probe.json", "attention.u8"),
+                                    ("cross_attention/layer_", "cross.json", "cross.u8")):
+        probe = probe_records(run, header, records)
+        if probe is None:
+            continue
+        layers, heads, rows, keys, recs = probe
+        scale = max(1, min(8, 128 // max(rows, keys)))
+        for layer in range(layers):
+            tag = prefix + str(layer)
+            tags.discard(tag)
+            got = {e.step: e for e in acc.Images(tag)}
+            want = sorted(s for s in recs if s in evals)
+            if sorted(got) != want:
+                sys.exit(f"{run}: {tag}: pictures at steps {sorted(got)}, probe records at {want}")
+            for step in want:
+                e = got[step]
+                img = np.asarray(Image.open(io.BytesIO(e.encoded_image_string)))
+                expect = np.full((rows * scale, heads * keys * scale + (heads - 1) * 2), 96, np.uint8)
+                for h in range(heads):
+                    x = h * (keys * scale + 2)
+                    expect[:, x:x + keys * scale] = np.kron(recs[step][layer, h], np.ones((scale, scale), np.uint8))
+                if (e.height, e.width) != expect.shape or not np.array_equal(img, expect):
+                    sys.exit(f"{run}: {tag} step {step}: the picture is not the probe's weights")
+                n += 1
+    if tags:
+        sys.exit(f"{run}: pictures without a probe: {sorted(tags)}")
+    return n
+
+
 def check(run):
     files = glob.glob(os.path.join(run, "tb", "events.out.tfevents.*"))
     if len(files) != 1:
         sys.exit(f"{run}: tb/ holds {len(files)} event files, not 1")
     records = sum(1 for _ in event_file_loader.RawEventFileLoader(files[0]).Load())  # CRCs checked
-    acc = event_accumulator.EventAccumulator(os.path.join(run, "tb"), size_guidance={"scalars": 0, "tensors": 0})
+    acc = event_accumulator.EventAccumulator(os.path.join(run, "tb"),
+                                             size_guidance={"scalars": 0, "tensors": 0, "images": 0})
     acc.Reload()
     want = expected(run)
     got = {tag: [(e.step, e.value) for e in acc.Scalars(tag)] for tag in acc.Tags()["scalars"]}
@@ -64,16 +123,17 @@ def check(run):
     with open(os.path.join(run, "config.json")) as f:
         if config != json.load(f):
             sys.exit(f"{run}: the config text differs from config.json")
+    pictures = check_images(run, acc)
     steps = sorted({s for p in want.values() for s, _ in p})
     print(f"{os.path.basename(run)}: {os.path.basename(files[0])}: {records} records read with both CRCs checked; "
           f"{n} scalars in {len(want)} tags (steps {steps[0]}-{steps[-1]}) equal to metrics.csv; config text = "
-          f"config.json ({len(config)} keys)")
+          f"config.json ({len(config)} keys); {pictures} attention pictures equal to probe/")
 
 
 def main():
     for run in sys.argv[1:]:
         check(run)
-    print("TensorBoard reads every scalar with its step and value")
+    print("TensorBoard reads every scalar with its step and value, and every probe picture")
 
 
 if __name__ == "__main__":

@@ -24,8 +24,9 @@ Action add_export_metrics(CLI::App& app) {
     return [o]() {
         for (const auto& run : o->runs) {
             const TensorBoardExport ex = export_tensorboard(run);
-            std::printf("%s: %lld rows, %lld scalars\n", ex.event_file.string().c_str(),
-                        static_cast<long long>(ex.rows), static_cast<long long>(ex.scalars));
+            std::printf("%s: %lld rows, %lld scalars, %lld attention pictures\n", ex.event_file.string().c_str(),
+                        static_cast<long long>(ex.rows), static_cast<long long>(ex.scalars),
+                        static_cast<long long>(ex.images));
         }
         // TensorBoard names each event folder under --logdir by its path: RUN/tb, or NAME/tb under the runs' folder.
         auto folder = [](const std::string& run) {

@@ -1,19 +1,23 @@
 // RUN/tb/, TensorBoard's event files: CRC32C against known vectors, the TFRecord framing and the events
 // decoded back by a small protobuf reader written here (independent of core/run/tfevents.cpp's writer);
-// a short training run of each family writes tb/ mirroring metrics.csv (a resume from an earlier
-// checkpoint leaves no step twice), tensorboard=false writes none, and export_tensorboard rebuilds it.
-// TensorBoard's own reader is checked by bench/tensorboard_reference.sh (Python; not in the suite).
+// a short training run of each family writes tb/ mirroring metrics.csv and the attention probe's
+// pictures (their pixels read back with zlib; a resume from an earlier checkpoint leaves no step twice),
+// tensorboard=false writes none, and export_tensorboard rebuilds it. TensorBoard's own reader is checked by
+// bench/tensorboard_reference.sh (Python; not in the suite).
 #include "core/run/tfevents.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/metrics.h"
+#include "twb/probe.h"
 #include "twb/run_folder.h"
 #include "twb/tensorboard.h"
 #include "twb/training.h"
 
+#include <zlib.h>
 #include <cstring>
 #include <map>
+#include <set>
 
 using namespace twb;
 namespace fs = std::filesystem;
@@ -78,6 +82,8 @@ struct Value {
     std::string tag, plugin, text;
     bool has_simple = false;
     float simple = 0;
+    int height = 0, width = 0, colorspace = 0;  // an image
+    std::string png;
 };
 struct Event {
     double wall = 0;
@@ -99,6 +105,17 @@ Value value_of(const std::string& msg) {
             for (const auto& pd : fields(f.bytes))
                 for (const auto& pn : fields(pd.bytes))
                     v.plugin = pn.number == 1 ? pn.bytes : v.plugin;
+        else if (f.number == 4)  // image { height, width, colorspace, encoded_image_string }
+            for (const auto& i : fields(f.bytes)) {
+                if (i.number == 1)
+                    v.height = static_cast<int>(i.value);
+                else if (i.number == 2)
+                    v.width = static_cast<int>(i.value);
+                else if (i.number == 3)
+                    v.colorspace = static_cast<int>(i.value);
+                else if (i.number == 4)
+                    v.png = i.bytes;
+            }
         else if (f.number == 8)  // tensor { dtype = 7, string_val }
             for (const auto& t : fields(f.bytes)) {
                 if (t.number == 1 && t.value != 7)
@@ -186,6 +203,106 @@ Scalars scalars_of(const std::vector<MetricsRow>& rows) {
     return s;
 }
 
+/// The pixels of a grey, unfiltered PNG (what the writer makes), read with zlib; checks the signature,
+/// the header's size and every chunk's CRC.
+std::vector<uint8_t> png_pixels(const std::string& png, int width, int height) {
+    if (png.compare(0, 8, std::string("\x89PNG\r\n\x1a\n", 8)) != 0)
+        throw std::runtime_error("no PNG signature");
+    auto be = [&](size_t at) {
+        uint32_t v = 0;
+        for (size_t k = 0; k < 4; ++k)
+            v = v << 8 | static_cast<uint8_t>(png.at(at + k));
+        return v;
+    };
+    std::string idat;
+    for (size_t at = 8; at + 12 <= png.size();) {
+        const uint32_t n = be(at);
+        const std::string type = png.substr(at + 4, 4), data = png.substr(at + 8, n);
+        const std::string body = png.substr(at + 4, 4 + n);
+        if (be(at + 8 + n) != static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(body.data()),
+                                                          static_cast<uInt>(body.size()))))
+            throw std::runtime_error("PNG chunk " + type + " CRC mismatch");
+        if (type == "IHDR" && (be(at + 8) != static_cast<uint32_t>(width) ||
+                               be(at + 12) != static_cast<uint32_t>(height) || data[8] != 8 || data[9] != 0))
+            throw std::runtime_error("PNG header is not an 8-bit grey image of the event's size");
+        if (type == "IDAT")
+            idat += data;
+        at += 12 + n;
+    }
+    std::vector<uint8_t> raw(static_cast<size_t>((width + 1) * height));
+    uLongf size = static_cast<uLongf>(raw.size());
+    if (uncompress(raw.data(), &size, reinterpret_cast<const Bytef*>(idat.data()), static_cast<uLong>(idat.size())) !=
+            Z_OK ||
+        size != raw.size())
+        throw std::runtime_error("PNG data does not inflate to the image");
+    std::vector<uint8_t> px;
+    for (int y = 0; y < height; ++y) {
+        if (raw[static_cast<size_t>(y * (width + 1))] != 0)
+            throw std::runtime_error("PNG row with a filter");
+        px.insert(px.end(), raw.begin() + y * (width + 1) + 1, raw.begin() + (y + 1) * (width + 1));
+    }
+    return px;
+}
+
+/// Every probe record of an evaluation in metrics.csv is one picture per layer, at its step, once; each
+/// head's block holds the record's weights (a weight grown to scale x scale pixels).
+void check_images(const fs::path& run, const std::vector<Event>& events) {
+    std::map<std::pair<std::string, int64_t>, const Value*> images;
+    for (const auto& e : events)
+        for (const auto& v : e.values)
+            if (!v.png.empty() && !images.emplace(std::make_pair(v.tag, e.step), &v).second)
+                throw std::runtime_error(v.tag + " twice at step " + std::to_string(e.step));
+    std::set<int64_t> evals;
+    for (const auto& r : read_metrics(run / "metrics.csv"))
+        if (r.kind == "eval")
+            evals.insert(r.step);
+    size_t expected = 0;
+    for (const auto& t : {read_probe(run), read_cross_probe(run)}) {
+        if (t.empty())
+            continue;
+        const int64_t keys = t.key_length > 0 ? t.key_length : t.length;
+        const int64_t scale = std::max<int64_t>(1, std::min<int64_t>(8, 128 / std::max(keys, t.length)));
+        const std::string prefix = t.kind == AttentionKind::Cross ? "cross_attention/layer_" : "attention/layer_";
+        for (size_t i = 0; i < t.steps.size(); ++i) {
+            if (!evals.count(t.steps[i]))
+                continue;
+            const AttentionCapture c = t.at(i);
+            for (int64_t l = 0; l < t.layers; ++l, ++expected) {
+                const auto it = images.find({prefix + std::to_string(l), t.steps[i]});
+                if (it == images.end())
+                    throw std::runtime_error("no " + prefix + std::to_string(l) + " at step " +
+                                             std::to_string(t.steps[i]));
+                const Value& v = *it->second;
+                const int64_t cell = keys * scale;
+                if (v.width != t.heads * cell + (t.heads - 1) * 2 || v.height != t.length * scale || v.colorspace != 1)
+                    throw std::runtime_error("picture of the wrong size");
+                const auto px = png_pixels(v.png, v.width, v.height);
+                for (int64_t h = 0; h < t.heads; ++h)
+                    for (int64_t q = 0; q < t.length; ++q)
+                        for (int64_t k = 0; k < keys; ++k) {
+                            const uint8_t got =
+                                px[static_cast<size_t>((q * scale + scale - 1) * v.width + h * (cell + 2) + k * scale)];
+                            if (std::abs(got / 255.0 - c.at(l, h, q, k)) > 1e-6)
+                                throw std::runtime_error("pixel differs from the probe's weight");
+                        }
+            }
+        }
+    }
+    if (images.size() != expected)
+        throw std::runtime_error(std::to_string(images.size()) + " pictures, " + std::to_string(expected) +
+                                 " probe layers");
+}
+
+/// The steps of each picture's tag.
+std::map<std::string, std::vector<int64_t>> images_of(const std::vector<Event>& events) {
+    std::map<std::string, std::vector<int64_t>> out;
+    for (const auto& e : events)
+        for (const auto& v : e.values)
+            if (!v.png.empty())
+                out[v.tag].push_back(e.step);
+    return out;
+}
+
 /// Same tags, steps in the same order, values equal within float32 (tb/ holds metrics.csv's 6 digits).
 void compare(const Scalars& got, const Scalars& want) {
     QCOMPARE(got.size(), want.size());
@@ -256,6 +373,7 @@ class TestTensorBoard : public QObject {
         if (text.text.find("\"n_embd\": 16") == std::string::npos)
             throw std::runtime_error("the config text lacks n_embd: " + text.text);
         compare(scalars_of(events), scalars_of(read_metrics(run / "metrics.csv")));
+        check_images(run, events);
         return events;
     }
 
@@ -342,6 +460,7 @@ private slots:
         QCOMPARE(s.at("eval/val_loss").size(), size_t(3));  // steps 0, 10, 20
         QVERIFY(s.count("eval/val_bpc") && s.count("eval/val_perplexity") && s.count("eval/val_accuracy"));
         QVERIFY(s.count("train/tokens_per_s") && s.count("train/lr"));
+        QCOMPARE(images_of(events).at("attention/layer_0"), (std::vector<int64_t>{0, 10, 20}));  // the probe
         for (size_t i = 3; i < events.size(); ++i)  // wall times never go back
             QVERIFY(events[i].wall >= events[i - 1].wall);
     }
@@ -358,6 +477,7 @@ private slots:
                 QVERIFY2(points[i].first > points[i - 1].first, tag.c_str());
         QCOMPARE(s.at("train/loss").size(), size_t(15));
         QCOMPARE(s.at("eval/val_loss").size(), size_t(4));  // 0, 10, 20, 30
+        QCOMPARE(images_of(check_mirror(dir)).at("attention/layer_0"), (std::vector<int64_t>{0, 10, 20, 30}));
     }
     void switchedOffWritesNone() {
         const fs::path dir = twbtest::path(m_dir, "off");
@@ -378,7 +498,8 @@ private slots:
         QCOMPARE(ex.event_file.parent_path(), other / "tb");
         QCOMPARE(ex.rows, static_cast<int64_t>(read_metrics(other / "metrics.csv").size()));
         const auto events = check_mirror(other);
-        QCOMPARE(ex.scalars, static_cast<int64_t>(events.size() - 2));
+        QCOMPARE(ex.images, static_cast<int64_t>(images_of(events).at("attention/layer_0").size()));
+        QCOMPARE(ex.scalars + ex.images, static_cast<int64_t>(events.size() - 2));
         // Again: replaced, still one file (no leftovers beside it in the run).
         export_tensorboard(other);
         check_mirror(other);
@@ -432,6 +553,7 @@ private slots:
         const Scalars s = scalars_of(check_mirror(dir));
         QCOMPARE(s.at("eval/val_bleu").size(), size_t(3));  // steps 0, 3, 6
         QVERIFY(s.count("eval/val_accuracy") && s.count("train/epoch"));
+        QCOMPARE(images_of(check_mirror(dir)).at("cross_attention/layer_0"), (std::vector<int64_t>{0, 3, 6}));
     }
 };
 

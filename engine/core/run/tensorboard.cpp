@@ -2,7 +2,9 @@
 #include "twb/tensorboard.h"
 
 #include "core/run/tfevents.h"
+#include "core/util/png.h"
 #include "twb/errors.h"
+#include "twb/probe.h"
 #include "twb/run_info.h"
 #include "twb/text.h"
 
@@ -61,6 +63,62 @@ double row_wall(const MetricsRow& r, double now_wall, double now_elapsed) {
 void write_row(std::FILE* f, const MetricsRow& row, double wall, const fs::path& where) {
     for (const auto& s : tensorboard_scalars(row))
         write_all(f, tfevents::scalar_event(wall, row.step, s.tag, static_cast<float>(s.value)), where);
+}
+
+/// The run's probe timelines (decoder self-attention, cross-attention), those it has. A probe that cannot
+/// be read gives no pictures rather than stopping training: the curves are what tb/ is for.
+std::vector<ProbeTimeline> probe_timelines(const fs::path& run_dir) {
+    std::vector<ProbeTimeline> out;
+    try {
+        for (auto t : {read_probe(run_dir), read_cross_probe(run_dir)})
+            if (!t.empty())
+                out.push_back(std::move(t));
+    } catch (const std::exception&) {
+    }
+    return out;
+}
+
+/// One layer of record i as a picture: the heads side by side (2 grey pixels apart), a query a row and a
+/// key a column, white = all of the row's attention; each weight grown to scale x scale pixels so that a
+/// short probe is no speck.
+std::string layer_png(const ProbeTimeline& t, size_t i, int64_t layer, int& width, int& height) {
+    const int64_t keys = t.key_length > 0 ? t.key_length : t.length;
+    const int64_t scale =
+        std::max<int64_t>(1, std::min<int64_t>(8, 128 / std::max<int64_t>(1, std::max(keys, t.length))));
+    const int64_t gap = 2, cell = keys * scale;
+    width = static_cast<int>(t.heads * cell + (t.heads - 1) * gap);
+    height = static_cast<int>(t.length * scale);
+    std::vector<uint8_t> px(static_cast<size_t>(width) * static_cast<size_t>(height), 96);
+    const size_t perRecord = static_cast<size_t>(t.layers * t.heads * t.length * keys);
+    const uint8_t* w = t.data.data() + i * perRecord;
+    for (int64_t h = 0; h < t.heads; ++h)
+        for (int64_t y = 0; y < height; ++y)
+            for (int64_t x = 0; x < cell; ++x) {
+                const int64_t q = y / scale, k = x / scale;
+                px[static_cast<size_t>(y * width + h * (cell + gap) + x)] =
+                    w[static_cast<size_t>(((layer * t.heads + h) * t.length + q) * keys + k)];
+            }
+    return encode_png_gray(width, height, px);
+}
+
+/// The probes' pictures of an evaluation at step, one per layer and timeline ("attention/layer_0",
+/// "cross_attention/layer_0", ...), when the probe has a record of that step.
+int write_probe_images(std::FILE* f, const std::vector<ProbeTimeline>& probes, int64_t step, double wall,
+                       const fs::path& where) {
+    int n = 0;
+    for (const auto& t : probes)
+        for (size_t i = 0; i < t.steps.size(); ++i) {
+            if (t.steps[i] != step)
+                continue;
+            const std::string prefix = t.kind == AttentionKind::Cross ? "cross_attention/layer_" : "attention/layer_";
+            for (int64_t l = 0; l < t.layers; ++l) {
+                int width = 0, height = 0;
+                const std::string png = layer_png(t, i, l, width, height);
+                write_all(f, tfevents::image_event(wall, step, prefix + std::to_string(l), height, width, png), where);
+                ++n;
+            }
+        }
+    return n;
 }
 
 /// Puts the finished folder tmp in place of RUN/tb/: the old one renamed away first, then removed, so a
@@ -124,8 +182,12 @@ TensorBoardLog::TensorBoardLog(const fs::path& run_dir, const nlohmann::json& co
         const double first = rows.empty() ? now_wall : row_wall(rows.front(), now_wall, now_elapsed);
         write_all(m_f, tfevents::file_version_event(first), tmp / name);
         write_all(m_f, tfevents::text_event(first, 0, kTensorBoardConfigTag, config_text(config.dump(2))), tmp / name);
-        for (const auto& r : rows)
+        const auto probes = probe_timelines(run_dir);
+        for (const auto& r : rows) {
             write_row(m_f, r, row_wall(r, now_wall, now_elapsed), tmp / name);
+            if (r.kind == "eval")  // records of steps after a resume point have no row: left out
+                m_images += write_probe_images(m_f, probes, r.step, row_wall(r, now_wall, now_elapsed), tmp / name);
+        }
         if (std::fflush(m_f) != 0)
             throw IoError((tmp / name).string() + ": write failed (disk full?)");
         swap_in(tmp, run_dir / "tb", suffix);  // the open file moves with its folder
@@ -136,6 +198,7 @@ TensorBoardLog::TensorBoardLog(const fs::path& run_dir, const nlohmann::json& co
         throw;
     }
     m_file = run_dir / "tb" / name;
+    m_runDir = run_dir;
 }
 
 TensorBoardLog::~TensorBoardLog() {
@@ -144,7 +207,10 @@ TensorBoardLog::~TensorBoardLog() {
 }
 
 void TensorBoardLog::append(const MetricsRow& row) {
-    write_row(m_f, row, wall_clock_now(), m_file);
+    const double wall = wall_clock_now();
+    write_row(m_f, row, wall, m_file);
+    if (row.kind == "eval")
+        m_images += write_probe_images(m_f, probe_timelines(m_runDir), row.step, wall, m_file);
     std::fflush(m_f);
 }
 
@@ -175,6 +241,7 @@ TensorBoardExport export_tensorboard(const fs::path& run_dir) {
     TensorBoardExport out;
     out.event_file = log.file();
     out.rows = static_cast<int64_t>(rows.size());
+    out.images = log.images();
     for (const auto& r : rows)
         out.scalars += static_cast<int64_t>(tensorboard_scalars(r).size());
     return out;

@@ -2,9 +2,10 @@
 // Field numbers, checked against tensorboard 2.21's compat/proto descriptors:
 //   Event: wall_time=1 double, step=2 int64, file_version=3 string, summary=5 Summary
 //   Summary: value=1 repeated Value
-//   Value: tag=1, simple_value=2 float, tensor=8 TensorProto, metadata=9 SummaryMetadata
+//   Value: tag=1, simple_value=2 float, image=4 Image, tensor=8 TensorProto, metadata=9 SummaryMetadata
 //   SummaryMetadata: plugin_data=1 PluginData {plugin_name=1 string}
 //   TensorProto: dtype=1 (DT_STRING = 7), tensor_shape=2 (empty: a scalar), string_val=8 bytes
+//   Image: height=1, width=2, colorspace=3, encoded_image_string=4
 #include "core/run/tfevents.h"
 
 #include <array>
@@ -111,6 +112,12 @@ std::string text_event(double wall_time, int64_t step, const std::string& tag, c
     const std::string metadata = proto_bytes(1, proto_bytes(1, "text"));  // plugin_data { plugin_name: "text" }
     const std::string tensor = proto_int(1, 7) + proto_bytes(2, "") + proto_bytes(8, text);  // DT_STRING, shape []
     return summary_event(wall_time, step, proto_bytes(1, tag) + proto_bytes(8, tensor) + proto_bytes(9, metadata));
+}
+
+std::string image_event(double wall_time, int64_t step, const std::string& tag, int height, int width,
+                        const std::string& png) {
+    const std::string image = proto_int(1, height) + proto_int(2, width) + proto_int(3, 1) + proto_bytes(4, png);
+    return summary_event(wall_time, step, proto_bytes(1, tag) + proto_bytes(4, image));
 }
 
 }  // namespace twb::tfevents

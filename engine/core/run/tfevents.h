@@ -1,6 +1,6 @@
 // TensorBoard's event-file format, written by hand: the TFRecord framing (length, masked CRC32C of the
-// length, data, masked CRC32C of the data) and the few protobuf messages a scalar or text summary
-// needs (tensorboard/compat/proto: event.proto, summary.proto, tensor.proto). Hand-written
+// length, data, masked CRC32C of the data) and the few protobuf messages a scalar, text or image
+// summary needs (tensorboard/compat/proto: event.proto, summary.proto, tensor.proto). Hand-written
 // because no C++ TensorBoard writer is packaged, and generating these messages with protoc would link
 // Debian's libprotobuf into the engine beside libtorch's own (the clash that keeps sentencepiece in a
 // dlopen'd module, docs/architecture.md). The subset is small, fixed and tested against TensorBoard's
@@ -26,10 +26,13 @@ std::string proto_double(int field, double v);               // wire type 1
 std::string proto_float(int field, float v);                 // wire type 5
 std::string proto_int(int field, int64_t v);                 // wire type 0
 
-/// Serialised Event messages: the first record of every file, a scalar (simple_value) and a text summary
-/// (the text plugin: a DT_STRING scalar tensor).
+/// Serialised Event messages: the first record of every file, a scalar (simple_value), a text summary
+/// (the text plugin: a DT_STRING scalar tensor) and an image.
 std::string file_version_event(double wall_time);
 std::string scalar_event(double wall_time, int64_t step, const std::string& tag, float value);
 std::string text_event(double wall_time, int64_t step, const std::string& tag, const std::string& text);
+/// An image summary: PNG bytes with their height and width (colorspace 1: grey).
+std::string image_event(double wall_time, int64_t step, const std::string& tag, int height, int width,
+                        const std::string& png);
 
 }  // namespace twb::tfevents

@@ -1,6 +1,8 @@
 // RUN/tb/, the run's curves as TensorBoard event files, so TensorBoard (and the tools that read its
-// files) show a run beside others. A mirror of metrics.csv, its one source: every number of every row
-// becomes a scalar (tensorboard_scalars names them), and the config is a text summary at step 0. The
+// files) show a run beside others. A mirror of metrics.csv and probe/, its sources: every number of every row
+// becomes a scalar (tensorboard_scalars names them), the config is a text summary at step 0, and each
+// evaluation's attention probe (RUN/probe/) is a grey picture per layer, heads side by side
+// ("attention/layer_N", an encoder-decoder's "cross_attention/layer_N"). The
 // trainer rebuilds tb/ from metrics.csv when it opens a run (a resumed run's rows after the checkpoint are
 // gone from both, so TensorBoard never shows a step twice) and appends each new row, flushed, so
 // TensorBoard follows a run live. export_tensorboard does the same for a run made before (`twb
@@ -42,18 +44,22 @@ public:
     ~TensorBoardLog();
     TensorBoardLog(const TensorBoardLog&) = delete;
     TensorBoardLog& operator=(const TensorBoardLog&) = delete;
-    /// Appends the row's scalars (wall time: now) and flushes, so TensorBoard reads them at once.
+    /// Appends the row's scalars (wall time: now) and, for an evaluation, the probe's pictures of its step
+    /// when RUN/probe/ has them; flushes, so TensorBoard reads them at once.
     void append(const MetricsRow& row);
     const std::filesystem::path& file() const { return m_file; }
+    /// The probe's pictures written so far.
+    int64_t images() const { return m_images; }
 
 private:
     std::FILE* m_f = nullptr;
-    std::filesystem::path m_file;
+    std::filesystem::path m_file, m_runDir;
+    int64_t m_images = 0;
 };
 
 struct TensorBoardExport {
     std::filesystem::path event_file;
-    int64_t rows = 0, scalars = 0;
+    int64_t rows = 0, scalars = 0, images = 0;  // images: the probe's pictures
 };
 /// Rebuilds RUN/tb/ from RUN/metrics.csv and RUN/config.json (for runs made before tb/ existed, or with
 /// tensorboard=false). Throws InputError when run_dir is not a run (no config.json or metrics.csv) or a
