@@ -215,109 +215,125 @@ int64_t RunConfig::estimated_memory_bytes() const {
     return bytes >= 9.2e18 ? INT64_MAX : static_cast<int64_t>(bytes);
 }
 
+namespace {
+void nanogpt_cpu(RunConfig& c) {
+    // nanoGPT's CPU recipe for tiny shakespeare (README "I only have a macbook").
+    c.n_layer = 4;
+    c.n_head = 4;
+    c.n_embd = 128;
+    c.block_size = 64;
+    c.batch_size = 12;
+    c.max_iters = 2000;
+    c.lr_decay_iters = 2000;
+    c.learning_rate = 1e-3;
+    c.min_lr = 1e-4;
+    c.beta2 = 0.99;
+    c.warmup_iters = 100;
+    c.dropout = 0.0;
+    c.eval_iters = 20;
+    c.eval_interval = 250;
+    c.position = Position::Learned;
+}
+
+void baby_gpt(RunConfig& c) {
+    // nanoGPT's shakespeare_char config: 6 layers, 6 heads, 384 wide, block 256.
+    c.n_layer = 6;
+    c.n_head = 6;
+    c.n_embd = 384;
+    c.block_size = 256;
+    c.batch_size = 64;
+    c.max_iters = 5000;
+    c.lr_decay_iters = 5000;
+    c.learning_rate = 1e-3;
+    c.min_lr = 1e-4;
+    c.beta2 = 0.99;
+    c.warmup_iters = 100;
+    c.dropout = 0.2;
+    c.eval_iters = 200;
+    c.eval_interval = 250;
+    c.position = Position::Learned;
+}
+
+void tiny(RunConfig& c) {
+    // Trains in well under a minute on 2 cores: the first-run default.
+    c.n_layer = 3;
+    c.n_head = 4;
+    c.n_embd = 96;
+    c.block_size = 64;
+    c.batch_size = 16;
+    c.max_iters = 500;
+    c.lr_decay_iters = 500;
+    c.learning_rate = 3e-3;
+    c.min_lr = 3e-4;
+    c.warmup_iters = 30;
+    c.eval_interval = 100;
+    c.eval_iters = 10;
+    c.log_interval = 5;
+}
+
+void seq2seq_preset(RunConfig& c, bool tatoeba) {
+    // The encoder-decoder (Vaswani et al.'s model, smaller) for Multi30k de->en on 2 CPU cores:
+    // 3+3 blocks 256 wide, sinusoidal positions and ReLU as the paper, pre-norm (post-norm wants a longer
+    // warmup than a short run has); the paper's schedule, label smoothing 0.1, token-budget batches.
+    // Multi30k's recipe is one hour: 1600 steps (6.9 epochs) took 54 minutes at 2 threads on the project's
+    // 2-core machine and reached test BLEU above 30 (docs/benchmarks.md); a schedule peaking at 1.25e-3
+    // at step 400. Raise max_iters to train the 20 epochs.
+    c.model_kind = ModelKind::EncoderDecoder;
+    c.n_layer = 3;
+    c.n_head = 4;
+    c.n_embd = 256;
+    c.ffn_hidden = 1024;
+    c.block_size = 96;
+    c.dropout = 0.1;
+    c.position = Position::Sinusoidal;
+    c.activation = Activation::Relu;
+    c.batch_tokens = 4096;
+    c.schedule = Schedule::Noam;
+    c.learning_rate = 0.4;
+    c.min_lr = 0;
+    c.warmup_iters = 400;
+    c.beta2 = 0.98;
+    c.weight_decay = 0.0;
+    c.label_smoothing = 0.1;
+    c.max_iters = 1600;
+    c.max_epochs = 20;
+    c.eval_interval = 200;
+    c.eval_iters = 50;
+    c.bleu_pairs = 200;
+    c.best_by = BestBy::Bleu;
+    if (tatoeba) {  // 6k short pairs: a smaller model, shorter warmup
+        c.n_layer = 2;
+        c.n_embd = 128;
+        c.ffn_hidden = 512;
+        c.block_size = 64;
+        c.batch_tokens = 2048;
+        c.learning_rate = 1.0;
+        c.warmup_iters = 200;
+        c.max_iters = 20000;  // the 20 epochs end it
+        c.eval_interval = 100;
+    }
+}
+}  // namespace
+
 RunConfig preset_config(const std::string& name) {
     RunConfig c;
-    if (name == "default") {
-        // The struct's defaults: nanoGPT's CPU budget with rotary positions and a 3x learning rate,
-        // val loss 1.70 against the recipe's 1.89 on tiny shakespeare (docs/benchmarks.md).
-    } else if (name == "nanogpt-cpu") {
-        // nanoGPT's CPU recipe for tiny shakespeare (README "I only have a macbook").
-        c.n_layer = 4;
-        c.n_head = 4;
-        c.n_embd = 128;
-        c.block_size = 64;
-        c.batch_size = 12;
-        c.max_iters = 2000;
-        c.lr_decay_iters = 2000;
-        c.learning_rate = 1e-3;
-        c.min_lr = 1e-4;
-        c.beta2 = 0.99;
-        c.warmup_iters = 100;
-        c.dropout = 0.0;
-        c.eval_iters = 20;
-        c.eval_interval = 250;
-        c.position = Position::Learned;
-    } else if (name == "baby-gpt") {
-        // nanoGPT's shakespeare_char config: 6 layers, 6 heads, 384 wide, block 256.
-        c.n_layer = 6;
-        c.n_head = 6;
-        c.n_embd = 384;
-        c.block_size = 256;
-        c.batch_size = 64;
-        c.max_iters = 5000;
-        c.lr_decay_iters = 5000;
-        c.learning_rate = 1e-3;
-        c.min_lr = 1e-4;
-        c.beta2 = 0.99;
-        c.warmup_iters = 100;
-        c.dropout = 0.2;
-        c.eval_iters = 200;
-        c.eval_interval = 250;
-        c.position = Position::Learned;
-    } else if (name == "tiny") {
-        // Trains in well under a minute on 2 cores: the first-run default.
-        c.n_layer = 3;
-        c.n_head = 4;
-        c.n_embd = 96;
-        c.block_size = 64;
-        c.batch_size = 16;
-        c.max_iters = 500;
-        c.lr_decay_iters = 500;
-        c.learning_rate = 3e-3;
-        c.min_lr = 3e-4;
-        c.warmup_iters = 30;
-        c.eval_interval = 100;
-        c.eval_iters = 10;
-        c.log_interval = 5;
-    } else if (name == "multi30k" || name == "tatoeba") {
-        // The encoder-decoder (Vaswani et al.'s model, smaller) for Multi30k de->en on 2 CPU cores:
-        // 3+3 blocks 256 wide, sinusoidal positions and ReLU as the paper, pre-norm (post-norm wants a longer
-        // warmup than a short run has); the paper's schedule, label smoothing 0.1, token-budget batches.
-        // Multi30k's recipe is one hour: 1600 steps (6.9 epochs) took 54 minutes at 2 threads on the project's
-        // 2-core machine and reached test BLEU above 30 (docs/benchmarks.md); a schedule peaking at 1.25e-3
-        // at step 400. Raise max_iters to train the 20 epochs.
-        c.model_kind = ModelKind::EncoderDecoder;
-        c.n_layer = 3;
-        c.n_head = 4;
-        c.n_embd = 256;
-        c.ffn_hidden = 1024;
-        c.block_size = 96;
-        c.dropout = 0.1;
-        c.position = Position::Sinusoidal;
-        c.activation = Activation::Relu;
-        c.batch_tokens = 4096;
-        c.schedule = Schedule::Noam;
-        c.learning_rate = 0.4;
-        c.min_lr = 0;
-        c.warmup_iters = 400;
-        c.beta2 = 0.98;
-        c.weight_decay = 0.0;
-        c.label_smoothing = 0.1;
-        c.max_iters = 1600;
-        c.max_epochs = 20;
-        c.eval_interval = 200;
-        c.eval_iters = 50;
-        c.bleu_pairs = 200;
-        c.best_by = BestBy::Bleu;
-        if (name == "tatoeba") {  // 6k short pairs: a smaller model, shorter warmup
-            c.n_layer = 2;
-            c.n_embd = 128;
-            c.ffn_hidden = 512;
-            c.block_size = 64;
-            c.batch_tokens = 2048;
-            c.learning_rate = 1.0;
-            c.warmup_iters = 200;
-            c.max_iters = 20000;  // the 20 epochs end it
-            c.eval_interval = 100;
-        }
-    } else {
+    // "default": the struct's defaults: nanoGPT's CPU budget with rotary positions and a 3x learning rate,
+    // val loss 1.70 against the recipe's 1.89 on tiny shakespeare (docs/benchmarks.md).
+    if (name == "nanogpt-cpu")
+        nanogpt_cpu(c);
+    else if (name == "baby-gpt")
+        baby_gpt(c);
+    else if (name == "tiny")
+        tiny(c);
+    else if (name == "multi30k" || name == "tatoeba")
+        seq2seq_preset(c, name == "tatoeba");
+    else if (name != "default")
         throw ConfigError("unknown preset '" + name + "'; choose " + [] {
             std::string all;
             for (auto& n : preset_config_names())
                 all += (all.empty() ? "" : ", ") + n;
             return all;
         }());
-    }
     return c;
 }
 
