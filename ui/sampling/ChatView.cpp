@@ -34,7 +34,7 @@ ChatView::ChatView(ModelThread* model, RunPicker* picker, std::function<twb::Sam
     m_message = new QPlainTextEdit;
     m_message->setObjectName("chatMessage");
     m_message->setPlaceholderText(tr("Message (Ctrl+Return sends)"));
-    m_message->setMaximumHeight(120);
+    m_message->setFixedHeight(90);
     m_send = button(tr("Send"), "chatSend", tr("Send the message (Ctrl+Return)"));
     m_stop = button(tr("Stop"), "chatStop", tr("Stop the reply (Esc): ends within one token"), false);
     m_new =
@@ -44,16 +44,13 @@ ChatView::ChatView(ModelThread* model, RunPicker* picker, std::function<twb::Sam
 
     auto* top = new QFormLayout;
     top->addRow(tr("System prompt"), m_system);
-    auto* output = new QWidget;
-    auto* outCol = new QVBoxLayout(output);
-    outCol->setContentsMargins(0, 0, 0, 0);
-    outCol->addLayout(top);
-    outCol->addWidget(m_transcript, 1);
+    // The transcript above the message box, the buttons below: a chat reads downwards.
     auto* col = new QVBoxLayout(this);
-    col->setContentsMargins(0, 0, 0, 0);
-    // The transcript above the message box here: a chat reads downwards.
-    col->addWidget(console_layout::tab(output, m_message, console_layout::buttonRow({m_send, m_stop, m_new}, m_status),
-                                       errorLabel(), 0));
+    col->addLayout(top);
+    col->addWidget(m_transcript, 1);
+    col->addWidget(m_message);
+    col->addLayout(console_layout::buttonRow({m_send, m_stop, m_new}, m_status));
+    col->addWidget(errorLabel());
 
     connect(m_send, &QPushButton::clicked, this, &ChatView::send);
     connect(m_stop, &QPushButton::clicked, this, &ChatView::stop);
