@@ -20,9 +20,11 @@ namespace twb::cli {
 
 namespace {
 /// twb prepare --source/--target (or --pairs): a parallel dataset for twb train model_kind=encoder_decoder.
-int prepare_parallel_dataset(ParallelPrepareOptions p, const std::string& tokenizer, int vocab, double val,
-                             uint64_t seed, const std::string& out, bool force, bool quiet) {
+int prepare_parallel_dataset(ParallelPrepareOptions p, std::string tokenizer, int vocab, double val, uint64_t seed,
+                             const std::string& out, bool force, bool quiet) {
     p.tokenizer.kind = parse_choice<TokenizerKind>(tokenizer, "tokenizer");
+    if (!p.tokenizer_from.empty())
+        tokenizer = "from " + p.tokenizer_from.string();
     p.tokenizer.vocab_size = vocab;
     if (val >= 0)
         p.val_fraction = val;

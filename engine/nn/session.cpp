@@ -166,7 +166,7 @@ PositionTable ModelSession::positions(int64_t maxRows) const {
         table = m.model->transformer->wpe->weight.slice(0, 0, t.rows);
         t.col_label = "embedding dimension";
     } else if (c.position == Position::Sinusoidal) {
-        table = sinusoidal_table(t.rows, c.n_embd);
+        table = sinusoidal_table(t.rows, c.n_embd, c.sinusoid_halves);
         t.col_label = "embedding dimension";
     } else {
         const int64_t hd = c.head_dim();

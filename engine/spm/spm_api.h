@@ -23,6 +23,11 @@ typedef twb_spm* (*twb_spm_load_fn)(const char* path, char* err, size_t err_len)
 typedef void (*twb_spm_free_fn)(twb_spm*);
 /// Encodes UTF-8 text. Writes up to cap ids; returns how many ids the text needs (call again when larger).
 typedef size_t (*twb_spm_encode_fn)(const twb_spm*, const char* text, size_t len, int32_t* ids, size_t cap);
+/// Encodes UTF-8 text into pieces as sentencepiece spells them (an unknown stretch: its own text), each
+/// followed by a NUL. Writes up to cap bytes; returns the bytes needed (call again when larger).
+typedef size_t (*twb_spm_encode_pieces_fn)(const twb_spm*, const char* text, size_t len, char* out, size_t cap);
+/// Decodes pieces given as encode_pieces writes them (len bytes); returns the byte length of the text.
+typedef size_t (*twb_spm_decode_pieces_fn)(const twb_spm*, const char* pieces, size_t len, char* out, size_t cap);
 /// Decodes ids. Writes up to cap bytes; returns the byte length of the text.
 typedef size_t (*twb_spm_decode_fn)(const twb_spm*, const int32_t* ids, size_t n, char* out, size_t cap);
 typedef int (*twb_spm_vocab_size_fn)(const twb_spm*);

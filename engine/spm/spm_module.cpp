@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -93,6 +94,32 @@ TWB_EXPORT size_t twb_spm_encode(const twb_spm* m, const char* text, size_t len,
     for (size_t i = 0; i < out.size() && i < cap; ++i)
         ids[i] = out[i];
     return out.size();
+}
+
+TWB_EXPORT size_t twb_spm_encode_pieces(const twb_spm* m, const char* text, size_t len, char* out, size_t cap) {
+    std::vector<std::string> pieces;
+    m->sp.Encode(std::string(text, len), &pieces).IgnoreError();
+    std::string joined;
+    for (const auto& p : pieces)
+        joined.append(p).push_back('\0');
+    if (cap > 0)
+        std::memcpy(out, joined.data(), joined.size() < cap ? joined.size() : cap);
+    return joined.size();
+}
+
+TWB_EXPORT size_t twb_spm_decode_pieces(const twb_spm* m, const char* pieces, size_t len, char* out, size_t cap) {
+    std::vector<std::string> v;
+    for (size_t at = 0; at < len;) {
+        const size_t end = std::string_view(pieces + at, len - at).find('\0');
+        const size_t n = end == std::string_view::npos ? len - at : end;
+        v.emplace_back(pieces + at, n);
+        at += n + 1;
+    }
+    std::string text;
+    m->sp.Decode(v, &text).IgnoreError();
+    if (cap > 0)
+        std::memcpy(out, text.data(), text.size() < cap ? text.size() : cap);
+    return text.size();
 }
 
 TWB_EXPORT size_t twb_spm_decode(const twb_spm* m, const int32_t* ids, size_t n, char* out, size_t cap) {

@@ -139,6 +139,12 @@ private slots:
         nlohmann::json now = RunConfig{};
         QCOMPARE(now.at("qk_norm"), nlohmann::json(false));
         now.erase("qk_norm");
+        // The imported models' options (Marian): off, or on as the family always was (scaled embeddings).
+        QCOMPARE(now.at("sinusoid_halves"), nlohmann::json(false));
+        QCOMPARE(now.at("scale_embeddings"), nlohmann::json(true));
+        QCOMPARE(now.at("logits_bias"), nlohmann::json(false));
+        for (const char* k : {"sinusoid_halves", "scale_embeddings", "logits_bias"})
+            now.erase(k);
         QCOMPARE(now.at("tensorboard"), nlohmann::json(true));  // added later too (RUN/tb/)
         now.erase("tensorboard");
         QCOMPARE(now, before);

@@ -524,7 +524,7 @@ private slots:
         QTest::newRow("missing tensor") << "missing"
                                         << "has no tensor 'h.0.attn.c_proj.bias'";
         QTest::newRow("unknown activation") << "activation"
-                                            << "config.json: activation_function 'swish'";
+                                            << "config.json: activation_function 'mish'";
         QTest::newRow("vocab size") << "vocab"
                                     << "vocab.json: has 261 tokens but config.json's vocab_size is 262";
         QTest::newRow("merge of unknown token") << "merges"
@@ -538,7 +538,7 @@ private slots:
         const std::string k = what.toStdString();
         const Weights w = random_gpt2(m_d, false, 3);
         const fs::path src = twbtest::path(m_dir, ("bad_" + k).c_str());
-        write_folder(src, m_d, w, "transformer.", k == "activation" ? "swish" : "gelu_new");
+        write_folder(src, m_d, w, "transformer.", k == "activation" ? "mish" : "gelu_new");
         auto raws = raw_tensors(w, "transformer.", true, m_d.T);
         const std::string good = safetensors_bytes(raws);
         if (k == "pickle") {

@@ -7,6 +7,7 @@
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/text.h"
+#include "twb/tokenizer.h"
 
 #include <algorithm>
 #include <chrono>
@@ -117,6 +118,21 @@ nlohmann::json to_json_lengths(const SideLengths& s) {
 }
 }  // namespace
 
+/// The tokenizer of a prepared dataset or run (--tokenizer-from), and its source side's when it has one.
+static std::unique_ptr<Tokenizer> load_tokenizer_from(const fs::path& from, std::unique_ptr<Tokenizer>& source) {
+    const fs::path dir = find_tokenizer_dir(from);
+    auto tok = load_tokenizer(dir);
+    for (const fs::path& s : {dir / "source_tokenizer", dir.parent_path() / "source_tokenizer"})
+        if ((s.parent_path() == dir || dir.filename() == "tokenizer") && fs::exists(s / "tokenizer.json")) {
+            source = load_tokenizer(s);
+            break;
+        }
+    if (tok->bos_id() < 0 || tok->eos_id() < 0)
+        throw ConfigError(dir.string() + ": the " + to_string(tok->kind()) +
+                          " tokenizer has no <bos>/<eos> tokens, which translation pairs need");
+    return tok;
+}
+
 ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const PrepareProgressFn& progress) {
     const auto t0 = std::chrono::steady_clock::now();
     if (!(opts.val_fraction >= 0 && opts.test_fraction >= 0 && opts.val_fraction + opts.test_fraction < 1))
@@ -125,7 +141,9 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
         throw ConfigError("max tokens must be 0 (no limit) or a positive number of tokens per side");
     if (!(opts.max_length_ratio == 0 || opts.max_length_ratio >= 1))
         throw ConfigError("max length ratio must be 0 (no limit) or at least 1 (longer side / shorter side)");
-    if (opts.tokenizer.kind == TokenizerKind::Char)
+    if (!opts.tokenizer_from.empty() && opts.separate_vocab)
+        throw ConfigError("--separate-vocab trains tokenizers; with --tokenizer-from the vocabularies are the run's");
+    if (opts.tokenizer_from.empty() && opts.tokenizer.kind == TokenizerKind::Char)
         throw ConfigError(
             "the char tokenizer has no <bos>/<eos> tokens, which translation pairs need; choose bpe, unigram, "
             "word, byte or bytebpe");
@@ -199,9 +217,21 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
             throw ConfigError("the " + to_string(tok->kind()) + " tokenizer has no <bos>/<eos> tokens; choose bpe");
         return tok;
     };
-    const auto tok = trainOn(tmp.path / "corpus.txt", !opts.separate_vocab, true);
-    std::unique_ptr<Tokenizer> srcTok;
+    std::unique_ptr<Tokenizer> tok, srcTok;
     std::string srcFingerprint;
+    if (!opts.tokenizer_from.empty()) {
+        tok = load_tokenizer_from(opts.tokenizer_from, srcTok);
+        if (srcTok) {
+            TempDir srcDir;
+            srcDir.path = tmp.path / "source_tokenizer";
+            srcDir.keep = true;
+            fs::create_directories(srcDir.path);
+            srcFingerprint = srcTok->fingerprint();
+            save_tokenizer_files(*srcTok, srcDir);
+        }
+    } else {
+        tok = trainOn(tmp.path / "corpus.txt", !opts.separate_vocab, true);
+    }
     if (opts.separate_vocab) {
         // The source side's tokenizer is trained in a folder of its own, so its files never meet the
         // target's (sentencepiece writes its model beside the corpus).
@@ -238,7 +268,7 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
             s.clear();
             t.clear();
             sourceTok.encode(p.source, s);
-            tok->encode(p.target, t);
+            tok->encode_target(p.target, t);  // Marian's vocabulary cuts the target side with its own model
             if (++done % 1000 == 0)
                 report("encoding", done, total);
             const bool isTrain = std::string(name) == "train";
@@ -316,7 +346,10 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
     meta["val_tokens"] = valTokens;
     meta["special_tokens"] = {
         {"pad", tok->pad_id()}, {"unk", tok->unk_id()}, {"bos", tok->bos_id()}, {"eos", tok->eos_id()}};
-    meta["tokenizer_spec"] = {{"kind", opts.tokenizer.kind}, {"vocab_size", opts.tokenizer.vocab_size}};
+    if (opts.tokenizer_from.empty())
+        meta["tokenizer_spec"] = {{"kind", opts.tokenizer.kind}, {"vocab_size", opts.tokenizer.vocab_size}};
+    else
+        meta["tokenizer_from"] = fs::absolute(opts.tokenizer_from).string();
     meta["parallel"] = {{"format_version", kParallelFormatVersion},
                         {"source_lang", opts.source_lang},
                         {"target_lang", opts.target_lang},

@@ -46,7 +46,8 @@ RunConfig read_hf_config(const fs::path& file) {
     const std::string type = j.value("model_type", "gpt2");
     if (type != "gpt2")
         throw FormatError(where + ": model_type is '" + type +
-                          "'; only GPT-2-family checkpoints (model_type gpt2) can be imported");
+                          "'; only GPT-2-family (model_type gpt2) and Marian (model_type marian) checkpoints can be "
+                          "imported");
     auto flag = [&](const char* key, bool fine) {
         if (j.contains(key) && j[key].is_boolean() && j[key].get<bool>() != fine)
             throw FormatError(where + ": " + key + " = " + j[key].dump() + " is not supported (GPT-2 small's is " +
@@ -79,9 +80,11 @@ RunConfig read_hf_config(const fs::path& file) {
         c.activation = Activation::Gelu;
     else if (a == "relu")
         c.activation = Activation::Relu;
+    else if (a == "silu" || a == "swish")
+        c.activation = Activation::Silu;
     else
         throw FormatError(where + ": activation_function '" + a +
-                          "' is not supported (gelu_new, gelu_pytorch_tanh, gelu or relu are)");
+                          "' is not supported (gelu_new, gelu_pytorch_tanh, gelu, relu or silu are)");
     c.position = Position::Learned;
     c.bias = true;
     c.norm = NormKind::LayerNorm;

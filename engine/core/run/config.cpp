@@ -194,6 +194,7 @@ RunConfig::ParameterParts RunConfig::parameter_parts() const {
         // a decoder block's cross-attention normalises its queries and keys too
         p.norms = E * (2 * perNorm + qk) + Dl * (3 * perNorm + 2 * qk) +
                   (norm_position == NormPosition::Pre ? 2 * perNorm : 0);
+        p.lm_head += logits_bias ? V : 0;  // final_logits_bias
     }
     return p;
 }

@@ -248,7 +248,8 @@ const std::vector<ConfigOption>& table() {
             .shapes_model()
             .in(Arch, "Activation")
             .help(
-                "Feed-forward activation: gelu (exact), gelu_tanh (its tanh approximation, GPT-2's gelu_new) or relu"),
+                "Feed-forward activation: gelu (exact), gelu_tanh (its tanh approximation, GPT-2's gelu_new), relu or "
+                "silu (x * sigmoid(x), Marian's swish)"),
         TWB_KEY(head_size)
             .shapes_model()
             .in(Arch, "Head size")
@@ -275,6 +276,22 @@ const std::vector<ConfigOption>& table() {
             .in(Arch, "Q/K norm")
             .help("A norm of the kind `norm` over each head's queries and keys before the dot product (OLMo, Gemma): "
                   "bounded attention logits; the bf16 fast decoder and GPT-2/GGUF export do not take it"),
+        TWB_KEY(sinusoid_halves)
+            .shapes_model()
+            .in(Arch, "Sinusoid halves")
+            .help("position=sinusoidal: sines in the first half of the channels and cosines in the second (fairseq, "
+                  "Marian) instead of interleaved (sin, cos, sin, ...); the same frequencies"),
+        TWB_KEY(scale_embeddings)
+            .shapes_model()
+            .in(Arch, "Scale embeddings")
+            .only(PairsOnly)
+            .help("Token embeddings multiplied by sqrt(n_embd) before the positions are added (Vaswani et al., "
+                  "Marian); false: as they are"),
+        TWB_KEY(logits_bias)
+            .shapes_model()
+            .in(Arch, "Logits bias")
+            .only(PairsOnly)
+            .help("A learned bias over the vocabulary added to the output logits (Marian's final_logits_bias)"),
         TWB_KEY(freeze_embeddings)
             .in(Arch, "Freeze embeddings")
             .help("The token embedding is not trained; with tie_embeddings the output layer neither"),

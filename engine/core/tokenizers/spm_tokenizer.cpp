@@ -1,6 +1,8 @@
 // sentencepiece BPE and unigram tokenizers through the project's own module libtwb_spm.so, loaded
 // with dlopen(RTLD_NOW|RTLD_LOCAL|RTLD_DEEPBIND) (linking sentencepiece beside libtorch crashes).
 // Trained lossless: identity normalisation, whitespace kept as is, byte fallback, "\n" a piece.
+#include "core/tokenizers/marian_vocab.h"
+#include "core/tokenizers/spm_model.h"
 #include "core/tokenizers/tokenizer.h"
 #include "spm/spm_api.h"
 #include "twb/errors.h"
@@ -8,6 +10,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -49,6 +52,8 @@ struct SpmModule {
     twb_spm_free_fn free = nullptr;
     twb_spm_encode_fn encode = nullptr;
     twb_spm_decode_fn decode = nullptr;
+    twb_spm_encode_pieces_fn encode_pieces = nullptr;  // for SpmModel (Marian's vocabulary)
+    twb_spm_decode_pieces_fn decode_pieces = nullptr;
     twb_spm_vocab_size_fn vocab_size = nullptr;
     twb_spm_piece_fn piece = nullptr;
     twb_spm_version_fn version = nullptr;
@@ -102,6 +107,8 @@ const SpmModule& module() {
             m.free = reinterpret_cast<twb_spm_free_fn>(sym("twb_spm_free"));
             m.encode = reinterpret_cast<twb_spm_encode_fn>(sym("twb_spm_encode"));
             m.decode = reinterpret_cast<twb_spm_decode_fn>(sym("twb_spm_decode"));
+            m.encode_pieces = reinterpret_cast<twb_spm_encode_pieces_fn>(sym("twb_spm_encode_pieces"));
+            m.decode_pieces = reinterpret_cast<twb_spm_decode_pieces_fn>(sym("twb_spm_decode_pieces"));
             m.vocab_size = reinterpret_cast<twb_spm_vocab_size_fn>(sym("twb_spm_vocab_size"));
             m.piece = reinterpret_cast<twb_spm_piece_fn>(sym("twb_spm_piece"));
             m.version = reinterpret_cast<twb_spm_version_fn>(sym("twb_spm_version"));
@@ -252,6 +259,92 @@ private:
 };
 }  // namespace
 
+SpmModel::SpmModel(const fs::path& file) : m_file(file) {
+    const auto& mod = module();
+    char err[512] = {0};
+    m_model = mod.load(file.c_str(), err, sizeof err);
+    if (!m_model)
+        throw FormatError(file.string() + ": not a loadable sentencepiece model (" + err + ")");
+    const int n = mod.vocab_size(m_model);
+    for (int i = 0; i < n; ++i) {
+        int k = 0;
+        m_pieces.emplace_back(mod.piece(m_model, i, &k));
+        m_kinds.push_back(k);
+        m_sorted.emplace_back(m_pieces.back(), i);
+    }
+    std::sort(m_sorted.begin(), m_sorted.end());
+}
+
+SpmModel::~SpmModel() {
+    if (m_model)
+        module().free(m_model);
+}
+
+int SpmModel::id_of(const std::string& piece) const {
+    const auto it = std::lower_bound(m_sorted.begin(), m_sorted.end(), std::make_pair(piece, -1));
+    return it != m_sorted.end() && it->first == piece ? it->second : -1;
+}
+
+std::vector<int32_t> SpmModel::encode(std::string_view text) const {
+    const auto& mod = module();
+    std::vector<int32_t> out(text.size() + 16);
+    size_t n = mod.encode(m_model, text.data(), text.size(), out.data(), out.size());
+    if (n > out.size()) {
+        out.resize(n);
+        n = mod.encode(m_model, text.data(), text.size(), out.data(), n);
+    }
+    out.resize(n);
+    return out;
+}
+
+std::vector<std::string> SpmModel::encode_pieces(std::string_view text) const {
+    const auto& mod = module();
+    if (!mod.encode_pieces)
+        throw Error(mod.path + ": the sentencepiece module is older than this program (no twb_spm_encode_pieces)");
+    std::string buf(text.size() * 4 + 64, '\0');
+    size_t n = mod.encode_pieces(m_model, text.data(), text.size(), buf.data(), buf.size());
+    if (n > buf.size()) {
+        buf.resize(n);
+        n = mod.encode_pieces(m_model, text.data(), text.size(), buf.data(), n);
+    }
+    std::vector<std::string> pieces;
+    for (size_t at = 0; at < n;) {
+        const size_t end = buf.find('\0', at);
+        pieces.push_back(buf.substr(at, end - at));
+        at = end + 1;
+    }
+    return pieces;
+}
+
+std::string SpmModel::decode_pieces(const std::vector<std::string>& pieces) const {
+    const auto& mod = module();
+    if (!mod.decode_pieces)
+        throw Error(mod.path + ": the sentencepiece module is older than this program (no twb_spm_decode_pieces)");
+    std::string joined;
+    for (const auto& p : pieces)
+        joined.append(p).push_back('\0');
+    std::string s(joined.size() + 16, '\0');
+    size_t n = mod.decode_pieces(m_model, joined.data(), joined.size(), s.data(), s.size());
+    if (n > s.size()) {
+        s.resize(n);
+        mod.decode_pieces(m_model, joined.data(), joined.size(), s.data(), n);
+    }
+    s.resize(n);
+    return s;
+}
+
+std::string SpmModel::decode(const std::vector<int32_t>& ids) const {
+    const auto& mod = module();
+    std::string s(ids.size() * 8 + 16, '\0');
+    size_t n = mod.decode(m_model, ids.data(), ids.size(), s.data(), s.size());
+    if (n > s.size()) {
+        s.resize(n);
+        mod.decode(m_model, ids.data(), ids.size(), s.data(), n);
+    }
+    s.resize(n);
+    return s;
+}
+
 std::string spm_module_path() {
     try {
         return module().path;
@@ -335,6 +428,8 @@ std::unique_ptr<Tokenizer> train_spm_tokenizer(const TokenizerSpec& spec, const 
 }
 
 std::unique_ptr<Tokenizer> load_spm_tokenizer(const fs::path& dir, const nlohmann::json& j) {
+    if (j.contains("marian"))  // an imported Marian vocabulary: two models and vocab.json
+        return load_marian_tokenizer(dir, j);
     return std::make_unique<SpmTokenizer>(parse_choice<TokenizerKind>(j.value("kind", "bpe"), "tokenizer kind"),
                                           dir / j.value("model", "tokenizer.model"));
 }

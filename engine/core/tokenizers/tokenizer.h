@@ -26,6 +26,9 @@ public:
     /// Appends the ids of text to out. Throws InputError when text holds what the vocabulary lacks and
     /// the tokenizer has no <unk> (the message names the characters).
     virtual void encode(std::string_view text, std::vector<int32_t>& out) const = 0;
+    /// Appends the ids of a translation pair's target-side text. The same as encode for every tokenizer but
+    /// Marian's, which cuts the two sides with two sentencepiece models (marian_vocab.h).
+    virtual void encode_target(std::string_view text, std::vector<int32_t>& out) const { encode(text, out); }
     /// Text of a sequence of ids; byte-exact inverse of encode where the tokenizer is lossless.
     virtual std::string decode(const std::vector<int32_t>& ids) const = 0;
     /// The text one token stands for, as a person should see it ("<eos>", " the", "\n").

@@ -41,8 +41,10 @@ struct Names<TokenizerKind> {
 };
 template <>
 struct Names<Activation> {
-    static constexpr std::pair<Activation, const char*> items[] = {
-        {Activation::Gelu, "gelu"}, {Activation::GeluTanh, "gelu_tanh"}, {Activation::Relu, "relu"}};
+    static constexpr std::pair<Activation, const char*> items[] = {{Activation::Gelu, "gelu"},
+                                                                   {Activation::GeluTanh, "gelu_tanh"},
+                                                                   {Activation::Relu, "relu"},
+                                                                   {Activation::Silu, "silu"}};
 };
 template <>
 struct Names<NormKind> {

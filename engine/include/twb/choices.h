@@ -18,8 +18,9 @@ enum class Schedule { Constant, Cosine, InverseSqrt, Noam };
 enum class DType { Auto, Float32, BFloat16 };
 enum class DeviceKind { Auto, Cpu, Cuda };
 enum class TokenizerKind { Char, Byte, Word, Bpe, Unigram, ByteBpe };
-/// The feed-forward activation: exact (erf) GELU, GELU's tanh approximation (GPT-2's gelu_new), ReLU.
-enum class Activation { Gelu, GeluTanh, Relu };
+/// The feed-forward activation: exact (erf) GELU, GELU's tanh approximation (GPT-2's gelu_new), ReLU, SiLU
+/// (x * sigmoid(x), Marian's "swish").
+enum class Activation { Gelu, GeluTanh, Relu, Silu };
 /// LayerNorm ((x - mean) / sqrt(var + eps) * weight + bias) or RMSNorm (x / sqrt(mean(x^2) + eps) * weight).
 enum class NormKind { LayerNorm, RmsNorm };
 /// Pre-norm (GPT-2: x + sublayer(norm(x))) or post-norm (Vaswani et al.: norm(x + sublayer(x))).

@@ -39,6 +39,11 @@ struct RunConfig {
     NormPosition norm_position = NormPosition::Pre;  // post = original transformer, x = norm(x + f(x)); no final norm
     double norm_eps = 1e-5;                          // epsilon added to the variance in every norm
     bool qk_norm = false;  // a norm (the kind of `norm`) over each head's queries and keys before the dot product
+    bool sinusoid_halves = false;    // position=sinusoidal: sin in the first half of the channels, cos in the second
+                                     // (fairseq, Marian) instead of interleaved
+    bool scale_embeddings = true;    // encoder_decoder: token embeddings times sqrt(n_embd) (Vaswani et al., Marian)
+    bool logits_bias = false;        // encoder_decoder: a learned bias added to the output logits (Marian's
+                                     // final_logits_bias)
     bool freeze_embeddings = false;  // token embedding not trained (with tie_embeddings, the LM head neither)
     // Token embedding rows taken from a word-vectors text file (word2vec/GloVe/fastText .vec: "word v1 ... vN"
     // per line, n_embd values) matched by token text, or from a run/checkpoint with the same tokenizer and

@@ -216,7 +216,10 @@ struct ParallelPrepareOptions {
                                            // times the tokens of the shorter (0 = keep all)
     bool separate_vocab = false;           // one vocabulary per side instead of one shared
     TokenizerSpec tokenizer;               // must have <bos>/<eos> (every kind but char)
-    uint64_t seed = 1337;                  // the held-out split's shuffle
+    /// Encode with the tokenizer(s) of this prepared dataset or run instead of training (tokenizer and
+    /// separate_vocab are then ignored): finetuning pairs for a pretrained or imported translation model.
+    std::filesystem::path tokenizer_from;
+    uint64_t seed = 1337;  // the held-out split's shuffle
     std::filesystem::path out;
     bool overwrite = false;
 };

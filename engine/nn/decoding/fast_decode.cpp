@@ -297,7 +297,7 @@ std::shared_ptr<const FastWeights> make_fast_weights(const GPT& model_, bool avx
     if (c.position == Position::Learned)
         f->pos_table = tr->wpe->weight.detach().to(torch::kCPU, torch::kFloat32).contiguous();
     else if (c.position == Position::Sinusoidal)
-        f->pos_table = sinusoidal_table(c.block_size, c.n_embd).contiguous();
+        f->pos_table = sinusoidal_table(c.block_size, c.n_embd, c.sinusoid_halves).contiguous();
     else {
         auto [cs, sn] = rotary_tables(c.block_size, c.head_dim());
         cs = cs.contiguous();
@@ -371,6 +371,10 @@ void activate_inplace(float* h, int64_t n, Activation a) {
         case Activation::Relu:
             for (int64_t i = 0; i < n; ++i)
                 h[i] = h[i] > 0.0f ? h[i] : 0.0f;
+            return;
+        case Activation::Silu:
+            for (int64_t i = 0; i < n; ++i)
+                h[i] = h[i] / (1.0f + std::exp(-h[i]));
             return;
         case Activation::GeluTanh: {
             const float k = 0.7978845608028654f;  // sqrt(2 / pi)

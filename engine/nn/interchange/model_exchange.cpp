@@ -8,11 +8,14 @@
 #include "twb/model_exchange.h"
 
 #include "core/interchange/hf_config.h"
+#include "core/interchange/marian_config.h"
 #include "core/interchange/safetensors_header.h"
 #include "core/run/checkpoint_state.h"
 #include "core/tokenizers/gpt2_vocab.h"
 #include "core/tokenizers/tokenizer.h"
 #include "nn/interchange/checkpoint.h"
+#include "nn/interchange/exchange_folder.h"
+#include "nn/interchange/marian_exchange.h"
 #include "nn/interchange/safetensors.h"
 #include "nn/models/model.h"
 #include "twb/errors.h"
@@ -31,7 +34,11 @@
 namespace twb {
 
 namespace fs = std::filesystem;
+using nn::check_hf_folder;
 using nn::GPT;
+using nn::read_safetensors_header;
+using nn::shape_text;
+using nn::write_folder;
 
 namespace {
 
@@ -52,56 +59,6 @@ std::string bare(const std::string& ours) {
     return ours.rfind(kPrefix, 0) == 0 ? ours.substr(std::string(kPrefix).size()) : ours;
 }
 
-std::string shape_text(const std::vector<int64_t>& s) {
-    std::string t = "[";
-    for (size_t i = 0; i < s.size(); ++i)
-        t += (i ? ", " : "") + std::to_string(s[i]);
-    return t + "]";
-}
-
-/// A hidden sibling of `target` to write into, renamed at the end.
-fs::path temp_sibling(const fs::path& target) {
-    const fs::path abs = fs::absolute(target);
-    return abs.parent_path() / ("." + abs.filename().string() + ".tmp" + std::to_string(std::random_device{}()));
-}
-
-/// Refuses an output folder that holds something; creates its parent.
-void check_output_folder(const fs::path& out) {
-    if (fs::exists(out) && !(fs::is_directory(out) && fs::is_empty(out)))
-        throw InputError(out.string() + ": already exists and is not empty; choose a new folder");
-    const fs::path parent = fs::absolute(out).parent_path();
-    std::error_code ec;
-    fs::create_directories(parent, ec);
-    if (ec)
-        throw IoError(parent.string() + ": cannot create the folder (" + ec.message() + ")");
-}
-
-/// Renames the finished temporary folder into place (an empty `out` is replaced).
-void publish(const fs::path& tmp, const fs::path& out) {
-    std::error_code ec;
-    if (fs::exists(out))
-        fs::remove(out, ec);
-    fs::rename(tmp, out, ec);
-    if (ec)
-        throw IoError(out.string() + ": cannot move the finished folder into place (" + ec.message() + ")");
-}
-
-/// Runs fn(tmp) in a fresh temporary sibling of out and publishes it; removes it on any error.
-template <class Fn>
-void write_folder(const fs::path& out, Fn&& fn) {
-    check_output_folder(out);
-    const fs::path tmp = temp_sibling(out);
-    fs::create_directories(tmp);
-    try {
-        fn(tmp);
-        publish(tmp, out);
-    } catch (...) {
-        std::error_code ec;
-        fs::remove_all(tmp, ec);
-        throw;
-    }
-}
-
 // ------------------------------------------------------------------ reading the tokenizer
 
 std::unique_ptr<Tokenizer> read_hf_tokenizer(const fs::path& dir, std::string& files) {
@@ -118,22 +75,6 @@ std::unique_ptr<Tokenizer> read_hf_tokenizer(const fs::path& dir, std::string& f
 
 // ------------------------------------------------------------------ reading model.safetensors
 
-/// The header alone: checked against the file size before any tensor data is read.
-SafetensorsHeader read_header(const fs::path& file) {
-    const std::string where = file.string();
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        throw InputError(where + ": cannot open the file");
-    const uint64_t size = fs::file_size(file);
-    char first[8] = {};
-    in.read(first, 8);
-    const uint64_t hl =
-        safetensors_header_length(std::string_view(first, static_cast<size_t>(in.gcount())), size, where);
-    std::string h(hl, '\0');
-    in.read(h.data(), static_cast<std::streamsize>(hl));
-    return parse_safetensors_header(h, size - 8 - hl, where);
-}
-
 }  // namespace
 
 // ------------------------------------------------------------------ import
@@ -144,25 +85,10 @@ HfImportResult import_hf(const fs::path& dir, const fs::path& out_run, const std
         if (progress)
             progress(m);
     };
-    if (!fs::is_directory(dir))
-        throw InputError(dir.string() + ": no such folder");
+    check_hf_folder(dir, "GPT2LMHeadModel");
+    if (hf_model_type(dir / "config.json") == "marian")
+        return nn::import_marian(dir, out_run, name, progress);
     const fs::path st = dir / "model.safetensors";
-    if (!fs::exists(st)) {
-        for (const char* pickle : {"pytorch_model.bin", "model.bin", "model.pt", "model.ckpt", "tf_model.h5"})
-            if (fs::exists(dir / pickle))
-                throw InputError((dir / pickle).string() +
-                                 ": only model.safetensors is read, never pickle/TensorFlow files (they can run code); "
-                                 "convert it first, e.g. with transformers: "
-                                 "GPT2LMHeadModel.from_pretrained(DIR).save_pretrained(DIR, safe_serialization=True)");
-        if (fs::exists(dir / "model.safetensors.index.json"))
-            throw InputError((dir / "model.safetensors.index.json").string() +
-                             ": sharded checkpoints are not supported; save the model as one model.safetensors");
-        throw InputError(st.string() +
-                         ": no such file (a Hugging Face GPT-2 folder has config.json and "
-                         "model.safetensors)");
-    }
-    if (!fs::exists(dir / "config.json"))
-        throw InputError((dir / "config.json").string() + ": no such file (the model's config.json is needed)");
     say("reading config.json");
     RunConfig cfg = read_hf_config(dir / "config.json");
 
@@ -176,7 +102,7 @@ HfImportResult import_hf(const fs::path& dir, const fs::path& out_run, const std
 
     // Every tensor's name, dtype and shape against the config before any data is read.
     say("checking model.safetensors");
-    const SafetensorsHeader header = read_header(st);
+    const SafetensorsHeader header = read_safetensors_header(st);
     std::map<std::string, const SafetensorsEntry*> byName;
     for (const auto& e : header.tensors)
         byName[e.name] = &e;
@@ -265,6 +191,8 @@ HfImportResult import_hf(const fs::path& dir, const fs::path& out_run, const std
 // ------------------------------------------------------------------ export
 
 std::string hf_export_blocker(const RunConfig& c) {
+    if (c.model_kind == ModelKind::EncoderDecoder)
+        return nn::marian_export_blocker(c);
     if (c.position != Position::Learned)
         return "position=" + to_string(c.position) + ": GPT-2 has learned positions (position=learned)";
     if (c.norm != NormKind::LayerNorm)
@@ -304,11 +232,27 @@ fs::path run_tokenizer_dir(const RunCheckpoint& r) {
     return r.loaded.state.config.data_dir;
 }
 
+/// The Marian layout (MarianMTModel) of an encoder-decoder run's checkpoint.
+ExportResult export_marian(const RunCheckpoint& r, const fs::path& out_dir) {
+    const RunConfig& c = r.loaded.state.config;
+    if (const std::string why = nn::marian_export_blocker(c); !why.empty())
+        throw ConfigError(r.runDir.string() + ": the Hugging Face Marian layout cannot hold this model: " + why +
+                          ". Export it in the plain safetensors layout instead (twb export --format safetensors)");
+    ExportResult res;
+    res.checkpoint = r.dir.string();
+    const auto tok = load_tokenizer(run_tokenizer_dir(r));
+    write_folder(out_dir, [&](const fs::path& tmp) { nn::write_marian_folder(tmp, c, r.loaded.weights, *tok, res); });
+    res.out = out_dir;
+    return res;
+}
+
 }  // namespace
 
 ExportResult export_hf(const fs::path& run, const fs::path& out_dir, const std::string& checkpoint) {
     const RunCheckpoint r = open_checkpoint(run, checkpoint);
     const RunConfig& c = r.loaded.state.config;
+    if (c.model_kind == ModelKind::EncoderDecoder)
+        return export_marian(r, out_dir);
     if (const std::string why = hf_export_blocker(c); !why.empty())
         throw ConfigError(run.string() + ": the Hugging Face GPT-2 layout cannot hold this model: " + why +
                           ". Export it in the plain safetensors layout instead (twb export --format safetensors)");

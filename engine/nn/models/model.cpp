@@ -28,6 +28,8 @@ torch::Tensor activate(const torch::Tensor& x, Activation a) {
             return torch::gelu(x, "tanh");
         case Activation::Relu:
             return torch::relu(x);
+        case Activation::Silu:
+            return torch::silu(x);
         case Activation::Gelu:
             break;
     }

@@ -6,10 +6,16 @@
 
 namespace twb::nn {
 
-torch::Tensor sinusoidal_table(int64_t positions, int64_t dim) {
+torch::Tensor sinusoidal_table(int64_t positions, int64_t dim, bool halves) {
     auto pe = torch::zeros({positions, dim}, torch::kFloat64);
     auto pos = torch::arange(0, positions, torch::kFloat64).unsqueeze(1);
     auto div = torch::exp(torch::arange(0, dim, 2, torch::kFloat64) * (-std::log(10000.0) / static_cast<double>(dim)));
+    if (halves) {  // fairseq's and Marian's layout: [sin of every frequency | cos of every frequency]
+        const int64_t first = (dim + 1) / 2;
+        pe.narrow(1, 0, first).copy_(torch::sin(pos * div));
+        pe.narrow(1, first, dim - first).copy_(torch::cos(pos * div).narrow(1, 0, dim - first));
+        return pe.to(torch::kFloat32);
+    }
     pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)},
                   torch::sin(pos * div));
     auto cosPart = torch::cos(pos * div).narrow(1, 0, dim / 2);
@@ -21,7 +27,7 @@ void PositionTables::register_on(torch::nn::Module& m, const RunConfig& c) {
     causal = m.register_buffer(
         "causal_mask", torch::full({c.block_size, c.block_size}, -std::numeric_limits<float>::infinity()).triu(1));
     if (c.position == Position::Sinusoidal)
-        sinusoid = m.register_buffer("sinusoid", sinusoidal_table(c.block_size, c.n_embd));
+        sinusoid = m.register_buffer("sinusoid", sinusoidal_table(c.block_size, c.n_embd, c.sinusoid_halves));
     if (c.position == Position::Rotary) {
         auto [cs, sn] = rotary_tables(c.block_size, c.head_dim());
         rope_cos = m.register_buffer("rope_cos", cs);

@@ -13,8 +13,9 @@
 
 namespace twb::nn {
 
-/// Sinusoidal table of Vaswani et al.: PE[p, 2i] = sin(p / 10000^(2i/C)), PE[p, 2i+1] = cos(...).
-torch::Tensor sinusoidal_table(int64_t positions, int64_t dim);
+/// Sinusoidal table of Vaswani et al.: PE[p, 2i] = sin(p / 10000^(2i/C)), PE[p, 2i+1] = cos(...); with halves
+/// (fairseq, Marian) PE[p, i] = sin(...) and PE[p, ceil(C/2) + i] = cos(...) for the same frequencies.
+torch::Tensor sinusoidal_table(int64_t positions, int64_t dim, bool halves = false);
 
 struct PositionTables {
     torch::Tensor causal;              // (block, block) additive causal mask: 0 on and below the diagonal

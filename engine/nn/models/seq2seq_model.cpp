@@ -55,10 +55,12 @@ Seq2SeqImpl::Seq2SeqImpl(const RunConfig& c) : m_cfg(c) {
     if (!c.tie_embeddings)
         lm_head =
             register_module("lm_head", torch::nn::Linear(torch::nn::LinearOptions(c.n_embd, c.vocab_size).bias(false)));
+    if (c.logits_bias)
+        final_logits_bias = register_parameter("final_logits_bias", torch::zeros({c.vocab_size}));
     m_tables.register_on(*this, c);
     m_open = register_buffer("open_mask", torch::zeros({c.block_size, c.block_size}));
     // GPT-2's initialisation, the embeddings at 1/sqrt(C) as they are scaled by sqrt(C) in embed().
-    const double embeddingStd = std::pow(static_cast<double>(c.n_embd), -0.5);
+    const double embeddingStd = c.scale_embeddings ? std::pow(static_cast<double>(c.n_embd), -0.5) : 0.02;
     init_gpt2_weights(*this, 0.02 / std::sqrt(2.0 * std::max(c.encoder_layers(), c.decoder_layers())),
                       [&](const std::string& name) -> std::optional<double> {
                           if (name == "wte.weight" || name == "src_wte.weight")
@@ -84,7 +86,9 @@ torch::Tensor Seq2SeqImpl::embed(const torch::Tensor& ids, int64_t P, Stack& sta
     TORCH_CHECK(P + T <= m_cfg.block_size, "a sequence of ", P + T, " tokens is longer than block_size ",
                 m_cfg.block_size);
     const bool source = stack.get() == encoder.get();
-    auto x = (source && src_wte ? src_wte(ids) : wte(ids)) * std::sqrt(static_cast<double>(m_cfg.n_embd));
+    auto x = source && src_wte ? src_wte(ids) : wte(ids);
+    if (m_cfg.scale_embeddings)
+        x = x * std::sqrt(static_cast<double>(m_cfg.n_embd));
     if (m_cfg.position == Position::Learned)
         x = x + stack->wpe(torch::arange(P, P + T, ids.options()));
     return drop(m_tables.add_sinusoid(x, P, T));
@@ -145,9 +149,8 @@ torch::Tensor Seq2SeqImpl::decode(const torch::Tensor& tgt, const std::vector<Me
 
 torch::Tensor Seq2SeqImpl::unembed(const torch::Tensor& residual) {
     const auto x = decoder->ln_f ? decoder->ln_f(residual) : residual;
-    if (lm_head)
-        return linear(lm_head, x);
-    return torch::matmul(x, wte->weight.t());
+    auto logits = lm_head ? linear(lm_head, x) : torch::matmul(x, wte->weight.t());
+    return final_logits_bias.defined() ? logits + final_logits_bias.to(logits.scalar_type()) : logits;
 }
 
 torch::Tensor Seq2SeqImpl::forward(const torch::Tensor& src, const torch::Tensor& src_pad, const torch::Tensor& tgt,

@@ -8,8 +8,9 @@
 // vocabularies, source_vocab_size > 0, the encoder reads its own src_wte and wte is the target's).
 // Parameter names: wte.weight, src_wte.weight (separate vocabularies), encoder.wpe.weight (learned),
 // encoder.h.N.{ln_1,attn,ln_2,mlp}.*, encoder.ln_f.*, decoder.h.N.{ln_1,self_attn,ln_2,cross_attn,ln_3,mlp}.*,
-// decoder.ln_f.*, lm_head.weight (untied only). block_size bounds each stack's input: source + <eos>, and <bos> +
-// target. Not thread-safe: one thread drives a model at a time.
+// decoder.ln_f.*, lm_head.weight (untied only), final_logits_bias (logits_bias only). Options for imported
+// models (Marian): scale_embeddings (the sqrt(n_embd) factor, on by default), sinusoid_halves, logits_bias. block_size
+// bounds each stack's input: source + <eos>, and <bos> + target. Not thread-safe: one thread drives a model at a time.
 #pragma once
 #include "nn/models/attention.h"
 #include "nn/models/cross_attention.h"
@@ -85,6 +86,7 @@ public:
     torch::nn::Dropout drop{nullptr};
     Stack encoder{nullptr}, decoder{nullptr};
     torch::nn::Linear lm_head{nullptr};  // only when untied
+    torch::Tensor final_logits_bias;     // (V) logits_bias only: added to every position's logits
 
 private:
     torch::Tensor embed(const torch::Tensor& ids, int64_t pos_offset, Stack& stack);

@@ -4,10 +4,12 @@
 #include "nn/analysis/seq2seq_attention.h"
 #include "nn/decoding/seq2seq_source.h"
 #include "nn/device.h"
+#include "nn/interchange/checkpoint.h"
 #include "nn/training/evaluator.h"
 #include "twb/bleu.h"
 #include "twb/errors.h"
 #include "twb/probe.h"
+#include "twb/tokenizer.h"
 
 #include <cmath>
 
@@ -58,6 +60,18 @@ void Seq2SeqFamily::open(const FamilyContext& ctx, RunConfig& cfg) {
     apply_epochs(cfg);
     m_model = Seq2Seq(cfg);
     m_model->to(ctx.device);
+}
+
+void Seq2SeqFamily::initialise(const TrainJob& job) {
+    if (job.init_from.empty())
+        return;
+    const fs::path ck = find_checkpoint(job.init_from, job.init_checkpoint);
+    require_same_tokenizer(job.init_from, m_ctx.data->dir, "initialise from " + job.init_from);
+    const auto loaded = read_checkpoint(ck);
+    if (loaded.state.config.model_kind != ModelKind::EncoderDecoder)
+        throw ConfigError(ck.string() + " is a decoder LM run; an encoder-decoder starts only from an encoder-decoder");
+    load_weights(m_model->named_weights(), loaded.weights, ck.string());
+    m_ctx.message("initialised weights from " + ck.string());
 }
 
 void Seq2SeqFamily::report_data() const {

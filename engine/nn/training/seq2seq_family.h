@@ -18,6 +18,9 @@ public:
     void adopt_dataset(const PreparedDataset& data, RunConfig& cfg, const TrainJob& job) const override;
     std::string subject(const RunConfig&) const override { return "training this encoder-decoder"; }
     void open(const FamilyContext& ctx, RunConfig& cfg) override;
+    /// init_from: the weights of another encoder-decoder run with the same tokenizer (finetuning, e.g. an
+    /// imported Marian model on pairs prepared with --tokenizer-from).
+    void initialise(const TrainJob& job) override;
     NamedWeights named_weights() const override { return m_model->named_weights(); }
     torch::nn::Module& module() override { return *m_model; }
     uint64_t batcher_state() const override { return m_train->state(); }

@@ -1,0 +1,99 @@
+// The Hugging Face exchanges' shared parts (exchange_folder.h).
+#include "nn/interchange/exchange_folder.h"
+
+#include "twb/errors.h"
+
+#include <fstream>
+#include <random>
+
+namespace twb::nn {
+
+namespace fs = std::filesystem;
+
+namespace {
+/// A hidden sibling of `target` to write into, renamed at the end.
+fs::path temp_sibling(const fs::path& target) {
+    const fs::path abs = fs::absolute(target);
+    return abs.parent_path() / ("." + abs.filename().string() + ".tmp" + std::to_string(std::random_device{}()));
+}
+
+/// Refuses an output folder that holds something; creates its parent.
+void check_output_folder(const fs::path& out) {
+    if (fs::exists(out) && !(fs::is_directory(out) && fs::is_empty(out)))
+        throw InputError(out.string() + ": already exists and is not empty; choose a new folder");
+    const fs::path parent = fs::absolute(out).parent_path();
+    std::error_code ec;
+    fs::create_directories(parent, ec);
+    if (ec)
+        throw IoError(parent.string() + ": cannot create the folder (" + ec.message() + ")");
+}
+
+/// Renames the finished temporary folder into place (an empty `out` is replaced).
+void publish(const fs::path& tmp, const fs::path& out) {
+    std::error_code ec;
+    if (fs::exists(out))
+        fs::remove(out, ec);
+    fs::rename(tmp, out, ec);
+    if (ec)
+        throw IoError(out.string() + ": cannot move the finished folder into place (" + ec.message() + ")");
+}
+}  // namespace
+
+std::string shape_text(const std::vector<int64_t>& s) {
+    std::string t = "[";
+    for (size_t i = 0; i < s.size(); ++i)
+        t += (i ? ", " : "") + std::to_string(s[i]);
+    return t + "]";
+}
+
+void write_folder(const fs::path& out, const std::function<void(const fs::path&)>& fn) {
+    check_output_folder(out);
+    const fs::path tmp = temp_sibling(out);
+    fs::create_directories(tmp);
+    try {
+        fn(tmp);
+        publish(tmp, out);
+    } catch (...) {
+        std::error_code ec;
+        fs::remove_all(tmp, ec);
+        throw;
+    }
+}
+
+void check_hf_folder(const fs::path& dir, const std::string& convert) {
+    if (!fs::is_directory(dir))
+        throw InputError(dir.string() + ": no such folder");
+    const fs::path st = dir / "model.safetensors";
+    if (!fs::exists(st)) {
+        for (const char* pickle : {"pytorch_model.bin", "model.bin", "model.pt", "model.ckpt", "tf_model.h5"})
+            if (fs::exists(dir / pickle))
+                throw InputError((dir / pickle).string() +
+                                 ": only model.safetensors is read, never pickle/TensorFlow files (they can run code); "
+                                 "convert it first, e.g. with transformers: " +
+                                 convert + ".from_pretrained(DIR).save_pretrained(DIR, safe_serialization=True)");
+        if (fs::exists(dir / "model.safetensors.index.json"))
+            throw InputError((dir / "model.safetensors.index.json").string() +
+                             ": sharded checkpoints are not supported; save the model as one model.safetensors");
+        throw InputError(st.string() +
+                         ": no such file (a Hugging Face model folder has config.json and model.safetensors)");
+    }
+    if (!fs::exists(dir / "config.json"))
+        throw InputError((dir / "config.json").string() + ": no such file (the model's config.json is needed)");
+}
+
+SafetensorsHeader read_safetensors_header(const fs::path& file) {
+    const std::string where = file.string();
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw InputError(where + ": cannot open the file");
+    const uint64_t size = fs::file_size(file);
+    char first[8] = {};
+    in.read(first, 8);
+    const uint64_t hl =
+        safetensors_header_length(std::string_view(first, static_cast<size_t>(in.gcount())), size, where);
+    std::string h(hl, '\0');
+    in.read(h.data(), static_cast<std::streamsize>(hl));
+    return parse_safetensors_header(h, size - 8 - hl, where);
+}
+
+}  // namespace twb::nn
