@@ -75,6 +75,15 @@ void Workspace::addRecentRun(const QString& path) {
     QSettings().setValue("recentRuns", r);
 }
 
+double Workspace::trainingSpeed() {
+    return QSettings().value("experiments/flopsPerSecond", 0.0).toDouble();
+}
+
+void Workspace::rememberTrainingSpeed(double parameters, double tokensPerSecond) {
+    if (parameters > 0 && tokensPerSecond > 0)
+        QSettings().setValue("experiments/flopsPerSecond", 6.0 * parameters * tokensPerSecond);
+}
+
 QString Workspace::runName(const QString& dir) {
     try {
         const auto info = twb::read_run_info(dir.toStdString());

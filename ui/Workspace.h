@@ -26,4 +26,8 @@ public:
     static QString runLabel(const QString& dir);
     static QStringList recentRuns();
     static void addRecentRun(const QString& path);
+    /// Model FLOPs per second this machine last trained at (6 x parameters x tokens/s), from any training
+    /// in the Training or Experiments panel; 0 before the first. The Experiments panel's time estimate.
+    static double trainingSpeed();
+    static void rememberTrainingSpeed(double parameters, double tokensPerSecond);
 };

@@ -77,6 +77,8 @@ private slots:
         QVERIFY(start->isEnabled());
         QSignalSpy steps(p.worker(), &TrainWorker::stepReported), evals(p.worker(), &TrainWorker::evaluated),
             done(p.worker(), &TrainWorker::finished), failed(p.worker(), &TrainWorker::failed);
+        QSettings().remove("experiments/flopsPerSecond");
+        QCOMPARE(Workspace::trainingSpeed(), 0.0);
         start->click();
         QVERIFY(p.isBusy());
         QVERIFY(steps.wait(60000));
@@ -90,6 +92,8 @@ private slots:
         // The spy sees `finished` on the worker thread; the panel handles it once its queued event runs.
         QTRY_VERIFY(!p.isBusy());
         QVERIFY(p.plot()->trainPoints() == 60);
+        // The speed it trained at is the Experiments panel's next time estimate (6 x parameters x tokens/s).
+        QVERIFY(Workspace::trainingSpeed() > 0);
         const QString run = p.currentRun();
         QVERIFY(!twb::list_checkpoints(run.toStdString()).empty());
 

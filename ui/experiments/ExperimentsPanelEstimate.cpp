@@ -1,6 +1,7 @@
 #include "ui/experiments/ExperimentsPanel.h"
 
 #include "twb/dataset.h"
+#include "ui/Workspace.h"
 #include "ui/experiments/AxesEditor.h"
 #include "ui/widgets/Duration.h"
 
@@ -14,12 +15,14 @@
 // The sweep's size and cost: how many cells, and the time they take at the machine's measured rate.
 
 namespace {
-/// Model FLOPs per second this machine reached in the last measured cell (6 x parameters x tokens/s);
-/// before any measurement 20 GFLOP/s, about what two idle AVX2 cores give the tiny and default presets
-/// in float32 (23.7 and 27.7 measured with twb train, 2026-11-24). Small models run well below it (the
-/// per-step overhead dominates), so the unmeasured estimate is called a rough guess, not a rate.
+/// Model FLOPs per second this machine last trained at (6 x parameters x tokens/s: the Training panel's
+/// runs, the Quick start's too, and each sweep cell); before any training 20 GFLOP/s, about what two idle
+/// AVX2 cores give the tiny and default presets in float32 (23.7 and 27.7 measured with twb train,
+/// 2026-11-24). Small models run well below it (the per-step overhead dominates), so the unmeasured
+/// estimate is called a rough guess, not a rate.
 double flopsPerSecond() {
-    return QSettings().value("experiments/flopsPerSecond", 20e9).toDouble();
+    const double measured = Workspace::trainingSpeed();
+    return measured > 0 ? measured : 20e9;
 }
 }  // namespace
 
@@ -91,11 +94,12 @@ void ExperimentsPanel::updateEstimate() {
     } catch (const std::exception&) {
     }
     const QString cells = n == 1 ? tr("1 cell") : tr("%1 cells").arg(n);
-    if (QSettings().contains("experiments/flopsPerSecond"))
-        m_estimate->setText(tr("<b>%1</b>, estimated %2 in all (at the speed this machine last measured, %3 "
-                               "GFLOP/s)")
-                                .arg(cells, formatDuration(seconds))
-                                .arg(flopsPerSecond() / 1e9, 0, 'f', 1));
+    if (Workspace::trainingSpeed() > 0)
+        m_estimate->setText(
+            tr("<b>%1</b>, estimated %2 in all (at the speed measured in this machine's last training, %3 "
+               "GFLOP/s)")
+                .arg(cells, formatDuration(seconds))
+                .arg(flopsPerSecond() / 1e9, 0, 'f', 1));
     else
         m_estimate->setText(tr("<b>%1</b>, roughly %2 in all: a rough guess until the first cell has measured "
                                "this machine's speed (the time left is then counted from its steps)")

@@ -44,7 +44,7 @@ void ExperimentsPanel::onStep(const twb::StepReport& r) {
     if (m_current >= 0 && m_current < int(m_cellConfigs.size()) && r.tokens_per_s > 0) {
         // Remember the throughput for the next estimate: model FLOPs per second of this cell.
         const auto& c = m_cellConfigs[size_t(m_current)];
-        QSettings().setValue("experiments/flopsPerSecond", 6.0 * double(c.parameter_count()) * r.tokens_per_s);
+        Workspace::rememberTrainingSpeed(double(c.parameter_count()), r.tokens_per_s);
     }
     setCellState(m_current, tr("running, step %1 / %2").arg(r.step).arg(r.max_iters));
     double left = r.ms_per_step * double(r.max_iters - r.step) / 1000.0;

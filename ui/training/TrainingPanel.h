@@ -191,6 +191,7 @@ private:
     int64_t m_maxIters = 0;
     bool m_bestByBleu = false;  // the running job keeps its best checkpoint by validation BLEU
     int64_t m_lastStep = 0;
+    double m_parameters = 0;  // of the run training now
     // The passes over the training pairs the run m_epochsRun has made (its last metrics row with an epoch):
     // an encoder-decoder's max_epochs may have finished it before max_iters.
     double m_epochsDone = NAN;

@@ -29,6 +29,7 @@ void TrainingPanel::connectWorker() {
 
 void TrainingPanel::onStarted(const twb::TrainStartInfo& i) {
     m_maxIters = i.config.max_iters;
+    m_parameters = double(i.parameters);
     m_bestByBleu = i.config.best_by == twb::BestBy::Bleu;
     m_lastStep = i.start_step;
     m_pausedAt = -1;
@@ -48,6 +49,7 @@ void TrainingPanel::onStarted(const twb::TrainStartInfo& i) {
 
 void TrainingPanel::onStep(const twb::StepReport& r) {
     m_plot->addStep(r);
+    Workspace::rememberTrainingSpeed(m_parameters, r.tokens_per_s);  // the Experiments panel's estimates
     m_lastStep = r.step;
     m_progress->setValue(static_cast<int>(r.step));
     if (m_trainJob)
