@@ -285,6 +285,8 @@ class TestMarianImport : public QObject {
         job.init_from = m_run.string();
         job.init_checkpoint = "last";
         train(job);
+        // The finetuned run keeps Marian's tokenizer files, so it translates and exports as the import does.
+        QCOMPARE(load_tokenizer(fs::path(job.run_dir) / "tokenizer")->fingerprint(), tok->fingerprint());
         auto tuned = load_run(job.run_dir);
         const std::vector<int64_t> s{5, 9, 0}, t{m_V - 1, 7};
         QVERIFY(run_logits(tuned, s, t).sub(reference_logits(m_w, s, t)).abs().max().item<double>() < 1e-4);

@@ -158,7 +158,11 @@ void TrainingRun::open_run_folder() {
     // The run carries its tokenizers, so it samples even when the dataset folder moves.
     for (const auto& [from, to] : m_family->tokenizer_folders(m_runDir)) {
         fs::create_directories(to);
-        for (const char* f : {"tokenizer.json", "tokenizer.model"})
+        // Marian's vocabulary (an imported translation model's) is three more files: its two models and vocab.json.
+        std::vector<std::string> files{"tokenizer.json", "tokenizer.model"};
+        if (fs::exists(from / "source.spm"))
+            files.insert(files.end(), {"source.spm", "target.spm", "vocab.json"});
+        for (const auto& f : files)
             if (fs::exists(from / f))
                 fs::copy_file(from / f, to / f, fs::copy_options::overwrite_existing);
     }
