@@ -31,6 +31,8 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     Q_INIT_RESOURCE(resources);  // the resources live in the static twb_ui library
     setWindowTitle(tr("Transformer Workbench"));
@@ -99,6 +101,11 @@ void MainWindow::buildCentral() {
         navHeight += m_nav->sizeHintForRow(i) + 2 * m_nav->spacing();
     m_nav->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_nav->setFixedHeight(navHeight);
+    // As wide as its longest name in the interface's language (Bokmål's "Oppmerksomhet"), never narrower
+    // than the English side bar: never a scroll bar across it either.
+    m_nav->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_nav->setFixedWidth(
+        std::max(m_nav->width(), m_nav->sizeHintForColumn(0) + 2 * (m_nav->frameWidth() + m_nav->spacing())));
     side->addWidget(m_nav);
     side->addStretch(1);
     auto* hint = new QLabel(tr("F1: getting started\nCtrl+/: shortcuts"));

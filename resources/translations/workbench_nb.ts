@@ -786,10 +786,6 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
 <context>
     <name>ConfigOptions</name>
     <message>
-        <source>Feed-forward activation: gelu (exact), gelu_tanh (its tanh approximation, GPT-2&apos;s gelu_new) or relu</source>
-        <translation>Aktivering i foroverlaget: gelu (eksakt), gelu_tanh (tanh-tilnærmingen, GPT-2s gelu_new) eller relu</translation>
-    </message>
-    <message>
         <source>Model kind</source>
         <translation>Modelltype</translation>
     </message>
@@ -2450,7 +2446,7 @@ beam=5</translation>
     </message>
     <message>
         <source>Normalise whitespace (CRLF, runs of spaces, trailing)</source>
-        <translation>Normaliser mellomrom (CRLF, flere mellomrom, etterfølgende)</translation>
+        <translation>Normaliser mellomrom (CRLF, flere på rad, etterfølgende)</translation>
     </message>
     <message>
         <source>Transliterate to ASCII (“café” → &quot;cafe&quot;)</source>
@@ -3463,6 +3459,18 @@ Ctrl+/: snarveier</translation>
     <message>
         <source>%1: %2%3</source>
         <translation>%1: %2%3</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>ferdig</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>avbrutt</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>kjører</translation>
     </message>
 </context>
 <context>

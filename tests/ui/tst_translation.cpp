@@ -13,6 +13,7 @@
 #include "ui/MainWindow.h"
 #include "ui/attention/AttentionPanel.h"
 #include "ui/experiments/CompareTokenizersDialog.h"
+#include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/ErrorLabel.h"
@@ -38,6 +39,7 @@
 #include <QSet>
 #include <QSettings>
 #include <QTabBar>
+#include <QTableView>
 #include <QTimer>
 #include <QTranslator>
 
@@ -135,12 +137,19 @@ void add(QStringList& out, const QString& text) {
         out << t;
 }
 
-void headers(QStringList& out, QAbstractItemView* v) {
+/// A table's or tree's headers and its first rows' cells (a run's status, a dataset's state).
+void itemTexts(QStringList& out, QAbstractItemView* v) {
     const QAbstractItemModel* m = v->model();
-    if (!m)
+    if (!m || qobject_cast<QHeaderView*>(v))  // a header shows its view's model: read through the view
         return;
-    for (int c = 0; c < m->columnCount(); ++c)
+    for (int c = 0; c < m->columnCount(); ++c) {
         add(out, m->headerData(c, Qt::Horizontal).toString());
+        // The catalogue's titles, sizes and licences are its file's data, as written; its status column is ours.
+        if (v->objectName() == "catalogue" && c != m->columnCount() - 1)
+            continue;
+        for (int r = 0; r < std::min(m->rowCount(), 20); ++r)
+            add(out, m->index(r, c).data().toString());
+    }
 }
 
 void plotTexts(QStringList& out, QCustomPlot* p) {
@@ -178,7 +187,7 @@ QStringList textsOf(QWidget* w) {
             for (int i = 0; i < l->count(); ++i)
                 add(out, l->item(i)->text());
         if (auto* v = qobject_cast<QAbstractItemView*>(c))
-            headers(out, v);
+            itemTexts(out, v);
         if (auto* p = qobject_cast<QCustomPlot*>(c))
             plotTexts(out, p);
     }
@@ -204,6 +213,11 @@ class TestTranslation : public QObject {
             w.trainingPanel()->openRun(m_run);
             w.samplingPanel()->setRun(m_run);
             w.attentionPanel()->setRun(m_run);
+            // the runs table is filled by a background job when its panel shows: wait for the run
+            w.showPanel("Runs");
+            auto* runs = w.runsPanel()->findChild<QTableView*>();
+            if (!QTest::qWaitFor([&] { return runs && runs->model()->rowCount() > 0; }, 20000))
+                qWarning("the runs table stayed empty");
             for (const char* panel : kPanels) {
                 w.showPanel(panel);
                 QCoreApplication::processEvents();
@@ -290,7 +304,8 @@ private slots:
         qInfo("%lld texts in English, %lld in Bokmål, %lld untranslated", qlonglong(english.size()),
               qlonglong(bokmal.size()), qlonglong(untranslated.size()));
         QVERIFY2(untranslated.isEmpty(), qPrintable("untranslated: \"" + untranslated.join("\", \"") + "\""));
-        QVERIFY2(bokmal.contains("Datasett") && bokmal.contains("Læringsrate"), qPrintable(bokmal.join(" | ")));
+        QVERIFY2(bokmal.contains("Datasett") && bokmal.contains("Læringsrate") && bokmal.contains("ferdig"),
+                 qPrintable(bokmal.join(" | ")));
     }
 
     /// The config form's texts come from the engine's option table, in English: each has a Bokmål text.
@@ -315,6 +330,12 @@ private slots:
         inBokmal([] {
             const QRect g = MainWindow::initialGeometry(QRect(0, 30, 1280, 690));
             MainWindow w;
+            // the side bar shows every panel's whole name ("Oppmerksomhet")
+            auto* nav = w.findChild<QListWidget*>("navigation");
+            QVERIFY(nav);
+            const int room = nav->width() - 2 * nav->frameWidth();
+            QVERIFY2(nav->sizeHintForColumn(0) <= room,
+                     qPrintable(QString("side bar: %1 > %2").arg(nav->sizeHintForColumn(0)).arg(room)));
             for (const char* name : kPanels) {
                 w.showPanel(name);
                 const QSize need = w.minimumSizeHint().expandedTo(w.minimumSize());

@@ -21,6 +21,12 @@ QVariant number(double v) {
 QString statusText(const std::string& s) {
     if (s == "empty")
         return QObject::tr("no checkpoint");
+    if (s == "finished")
+        return QObject::tr("finished");
+    if (s == "interrupted")
+        return QObject::tr("interrupted");
+    if (s == "running")
+        return QObject::tr("running");
     return QString::fromStdString(s);
 }
 }  // namespace
