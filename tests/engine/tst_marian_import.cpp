@@ -23,6 +23,7 @@
 #include "twb/run_folder.h"
 #include "twb/training.h"
 #include "twb/translation.h"
+#include "twb/translation_attention.h"
 
 #include <nlohmann/json.hpp>
 
@@ -402,6 +403,13 @@ private slots:
             tgt.push_back(next);
         }
         QCOMPARE(tr.translate({line}), std::vector<std::string>{tok->decode(out)});
+        // The cross-attention of a given pair: its target cut by target.spm, as finetuning pairs are.
+        std::vector<int32_t> t;
+        tok->encode_target("hun leser boka", t);
+        const auto att = tr.attention(line, "hun leser boka");
+        QCOMPARE(att.cross.tokens.size(), t.size() + 1);  // and </s>
+        for (size_t i = 0; i < t.size(); ++i)
+            QCOMPARE(att.cross.tokens[i], tok->token_text(t[i]));
     }
 
     void finetunesOnPairsPreparedWithItsTokenizer() {

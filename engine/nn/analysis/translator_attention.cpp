@@ -20,7 +20,7 @@ Translator::Impl::ViewPair Translator::Impl::view_pair(const std::string& source
         throw InputError("the source sentence is empty; type one " + what_for);
     p.target_from_model = target.empty();
     if (!p.target_from_model) {
-        p.target = tok->encode(target);
+        tok->encode_target(target, p.target);  // Marian cuts the target side with its own model
         return p;
     }
     if (static_cast<int64_t>(p.source.size()) + 1 > cfg.block_size)
