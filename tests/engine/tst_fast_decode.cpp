@@ -191,6 +191,7 @@ private slots:
         QTest::newRow("default (rotary, pre-norm, tied)") << "";
         QTest::newRow("learned") << "position=learned";
         QTest::newRow("sinusoidal") << "position=sinusoidal";
+        QTest::newRow("sinusoid halves, silu") << "position=sinusoidal,sinusoid_halves=true,activation=silu";
         QTest::newRow("post-norm rmsnorm relu") << "norm_position=post,norm=rmsnorm,activation=relu";
         QTest::newRow("untied, no bias, gelu_tanh, head_size 8")
             << "tie_embeddings=false,bias=false,activation=gelu_tanh,head_size=8";
