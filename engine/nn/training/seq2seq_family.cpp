@@ -20,12 +20,12 @@ namespace fs = std::filesystem;
 void Seq2SeqFamily::adopt_dataset(const PreparedDataset& data, RunConfig& cfg, const TrainJob& job) const {
     if (job.distributed.active())
         throw ConfigError("model_kind=encoder_decoder trains in one process; drop the distributed options");
-    if (!data.parallel)
-        throw ConfigError(data.dir.string() +
     if (!data.chat_template.empty())
         throw ConfigError(data.dir.string() +
                           " is a chat dataset (instruction tuning), which trains a decoder; drop "
                           "model_kind=encoder_decoder (finetune a decoder run with --init-from)");
+    if (!data.parallel)
+        throw ConfigError(data.dir.string() +
                           " is not a parallel dataset, which model_kind=encoder_decoder needs; prepare one with "
                           "twb prepare --source FILE --target FILE (or --pairs TSV)");
     adopt_vocab_size(data, cfg);
