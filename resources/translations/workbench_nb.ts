@@ -1739,10 +1739,6 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <translation>%1 celler</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;, estimated %2 in all (at the speed this machine last measured, %3 GFLOP/s)</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;, anslått %2 totalt (med hastigheten denne maskinen sist målte, %3 GFLOP/s)</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;%1&lt;/b&gt;, roughly %2 in all: a rough guess until the first cell has measured this machine&apos;s speed (the time left is then counted from its steps)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;, omtrent %2 totalt: et grovt anslag til den første cellen har målt maskinens hastighet (gjenstående tid regnes da fra stegene)</translation>
     </message>
@@ -1873,6 +1869,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>Sweep stopped; Resume continues it from the running cell&apos;s checkpoint</source>
         <translation>Sveip stoppet; Fortsett gjenopptar det fra sjekkpunktet til cellen som kjørte</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, estimated %2 in all (at the speed measured in this machine&apos;s last training, %3 GFLOP/s)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;, anslått %2 totalt (med hastigheten målt i denne maskinens siste trening, %3 GFLOP/s)</translation>
     </message>
 </context>
 <context>
