@@ -39,10 +39,10 @@ struct StepReport {
     double grad_norm = 0;
     double ms_per_step = 0;  // mean over the steps since the last report
     double tokens_per_s = 0;
-    double elapsed_s = 0;         // training time of the run so far (resumes add up)
-    double comm_ms_per_step = 0;  // multi-process runs: time in the gradient all-reduce, mean per step
-    std::string dtype;            // the precision in force: float32 or bfloat16
-    double epoch = NAN;           // encoder-decoder: passes over the training pairs so far
+    double elapsed_s = 0;              // training time of the run so far (resumes add up)
+    double comm_ms_per_step = 0;       // multi-process runs: time in the gradient all-reduce, mean per step
+    std::string dtype;                 // the precision in force: float32 or bfloat16
+    double epoch = NAN;                // encoder-decoder: passes over the training pairs so far
     uint64_t device_memory_used = 0;   // a CUDA run: device memory in use (device-wide), bytes; 0 on the CPU
     uint64_t device_memory_total = 0;  // and the device's total; 0 when not known
 };
