@@ -276,8 +276,9 @@ Action add_synth(CLI::App& app) {
     auto spec = std::make_shared<SyntheticSpec>();
     auto out = std::make_shared<std::string>();
     app.add_option("--task", spec->task,
-                   "addition | copy | reverse | sort | instructions (JSON records for twb prepare --chat: "
-                   "\"reverse: abc\" -> \"cba\", sort, upper, copy)")
+                   "addition, copy, reverse or sort (lines of text); instructions (JSON records for twb prepare "
+                   "--chat: \"reverse: abc\" -> \"cba\", sort, upper, copy)")
+        ->check(CLI::IsMember(synthetic_tasks()))
         ->capture_default_str();
     app.add_option("--examples,-n", spec->examples, "Number of examples (lines)")->capture_default_str();
     app.add_option("--digits", spec->digits, "addition: digits per operand")->capture_default_str();

@@ -49,7 +49,7 @@ expect "twb train --set dtype=" "auto bfloat16 float32 " twb train --set dtype =
 expect "twb sweep --axis n_h" "n_head= " twb sweep --axis n_h
 expect "twb train --preset " "baby-gpt default multi30k nanogpt-cpu tatoeba tiny " twb train --preset ""
 expect "twb prepare --tokenizer b" "bpe byte bytebpe " twb prepare --tokenizer b
-expect "twb synth --task " "addition copy reverse sort " twb synth --task ""
+expect "twb synth --task " "addition copy instructions reverse sort " twb synth --task ""
 expect "twb sample --no-" "--no-history --no-kv-cache --no-repeat-ngram " twb sample --no-
 expect "twb sample --top-k " "" twb sample --top-k ""
 [ $fail -eq 0 ] && echo PASS || echo FAIL

@@ -214,7 +214,7 @@ private slots:
             c.set("activation=swish");
             QFAIL("expected ConfigError");
         } catch (const ConfigError& e) {
-            QVERIFY2(std::string(e.what()).find("gelu, gelu_tanh or relu") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("gelu, gelu_tanh, relu or silu") != std::string::npos, e.what());
         }
         QVERIFY_THROWS_EXCEPTION(ConfigError, c.set("norm=batchnorm"));
         QVERIFY_THROWS_EXCEPTION(ConfigError, c.set("norm_position=middle"));
