@@ -1,7 +1,13 @@
 // The Hugging Face exchanges' shared parts (exchange_folder.h).
 #include "nn/interchange/exchange_folder.h"
 
+#include "core/run/checkpoint_state.h"
+#include "core/tokenizers/tokenizer.h"
+#include "nn/interchange/checkpoint.h"
 #include "twb/errors.h"
+#include "twb/run_folder.h"
+#include "twb/run_info.h"
+#include "twb/text.h"
 
 #include <fstream>
 #include <random>
@@ -94,6 +100,22 @@ SafetensorsHeader read_safetensors_header(const fs::path& file) {
     std::string h(hl, '\0');
     in.read(h.data(), static_cast<std::streamsize>(hl));
     return parse_safetensors_header(h, size - 8 - hl, where);
+}
+
+void write_imported_run(const fs::path& tmp, const RunConfig& cfg,
+                        const std::vector<std::pair<std::string, torch::Tensor>>& weights, const Tokenizer& tok,
+                        const std::string& name, const fs::path& from, const std::string& notes) {
+    write_file_atomic(tmp / "config.json", nlohmann::json(cfg).dump(2));
+    fs::create_directories(tmp / "tokenizer");
+    tok.save(tmp / "tokenizer");
+    CheckpointState state;
+    state.config = cfg;
+    save_checkpoint(tmp, weights, nullptr, state);
+    write_file_atomic(tmp / "checkpoints" / "best.json", best_json(0, std::nan("")));
+    RunInfo info;
+    info.name = name.empty() ? "imported from " + fs::absolute(from).filename().string() : name;
+    info.notes = notes;
+    write_run_info(tmp, info);
 }
 
 }  // namespace twb::nn

@@ -206,18 +206,9 @@ HfImportResult import_marian(const fs::path& dir, const fs::path& out_run, const
     write_folder(out_run, [&](const fs::path& tmp) {
         Seq2Seq model(cfg);
         load_weights(model->named_weights(), weights, st.string());
-        write_file_atomic(tmp / "config.json", nlohmann::json(cfg).dump(2));
-        fs::create_directories(tmp / "tokenizer");
-        tok->save(tmp / "tokenizer");
-        CheckpointState state;
-        state.config = cfg;
-        save_checkpoint(tmp, model->named_weights(), nullptr, state);
-        write_file_atomic(tmp / "checkpoints" / "best.json", best_json(0, std::nan("")));
-        RunInfo info;
-        info.name = name.empty() ? "imported from " + fs::absolute(dir).filename().string() : name;
-        info.notes = "Imported from the Hugging Face Marian folder " + fs::absolute(dir).string() + " (" +
-                     res.tokenizer_files + ", " + res.source_dtype + " weights).";
-        write_run_info(tmp, info);
+        write_imported_run(tmp, cfg, model->named_weights(), *tok, name, dir,
+                           "Imported from the Hugging Face Marian folder " + fs::absolute(dir).string() + " (" +
+                               res.tokenizer_files + ", " + res.source_dtype + " weights).");
         res.parameters = model->num_parameters();
     });
     res.run = out_run;
