@@ -200,6 +200,36 @@ private slots:
         check_step(c, "untied");
     }
 
+    /// The same steps with the batch's rows cut into training lanes (threads > 1 on a CPU: lanes.h), the
+    /// 4 rows as 2 + 2 and as 1 + 1 + 2: each lane's loss is its share of the batch's mean, the lanes'
+    /// gradients are summed, so the step must still equal the definition.
+    void stepsInLanesMatchDefinition_data() {
+        QTest::addColumn<int>("threads");
+        QTest::newRow("2 lanes") << 2;
+        QTest::newRow("3 lanes") << 3;
+    }
+    void stepsInLanesMatchDefinition() {
+        QFETCH(int, threads);
+        auto c = config();
+        c.threads = threads;
+        c.grad_clip = 0;
+        c.decay_embeddings = true;
+        check_step(c, qPrintable(QString("lanes-plain-%1").arg(threads)));
+        c.grad_clip = 0.05;
+        c.label_smoothing = 0.1;
+        c.gradient_accumulation_steps = 3;
+        c.decay_embeddings = false;
+        check_step(c, qPrintable(QString("lanes-clipped-%1").arg(threads)));
+        c = config();
+        c.threads = threads;
+        c.gradient_accumulation_steps = 3;
+        c.decay_embeddings = false;
+        c.grad_clip = 0;
+        const auto ref = reference_steps(c, 2);
+        const double d = two_steps_against(c, qPrintable(QString("lanes-two-%1").arg(threads)), ref);
+        QVERIFY2(d < 5e-4 * c.learning_rate, qPrintable(QString("weights differ from the reference by %1").arg(d)));
+    }
+
     void clippingShowsInTheWeightsAfterTwoSteps() {
         // One AdamW step moves each weight by about lr * sign(g) whatever the gradient's scale, so a one-step
         // comparison cannot see clipping. Over two steps whose norms (far above max_norm: clipping fires on

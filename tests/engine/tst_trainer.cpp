@@ -124,14 +124,22 @@ private slots:
         }
         QCOMPARE(read_probe(dir).steps.size(), size_t(6));
     }
+    void resumeIsBitIdentical_data() {
+        QTest::addColumn<int>("threads");
+        QTest::newRow("one thread") << 1;
+        QTest::newRow("two lanes") << 2;  // lanes.h: the rows split over two threads, dropout from lane generators
+    }
     void resumeIsBitIdentical() {
+        QFETCH(int, threads);
         auto cfg = config(40);
+        cfg.threads = threads;
         cfg.dropout = 0.1;  // exercises torch's RNG state too
-        const auto full = run(cfg, twbtest::path(m_dir, "full").string());
-        const auto first = run(cfg, twbtest::path(m_dir, "split").string(), false, 17);
+        const std::string tag = std::to_string(threads);
+        const auto full = run(cfg, twbtest::path(m_dir, ("full" + tag).c_str()).string());
+        const auto first = run(cfg, twbtest::path(m_dir, ("split" + tag).c_str()).string(), false, 17);
         QVERIFY(first.summary.stopped);
         QCOMPARE(first.summary.final_step, int64_t(17));
-        const auto second = run(cfg, twbtest::path(m_dir, "split").string(), true);
+        const auto second = run(cfg, twbtest::path(m_dir, ("split" + tag).c_str()).string(), true);
         QCOMPARE(second.summary.final_step, int64_t(40));
         std::vector<double> joined = first.losses;
         joined.insert(joined.end(), second.losses.begin(), second.losses.end());
@@ -139,7 +147,7 @@ private slots:
         for (size_t i = 0; i < joined.size(); ++i)
             QCOMPARE(joined[i], full.losses[i]);  // exact, not fuzzy
         // metrics.csv of the resumed run has each step once
-        const auto rows = read_metrics(twbtest::path(m_dir, "split") / "metrics.csv");
+        const auto rows = read_metrics(twbtest::path(m_dir, ("split" + tag).c_str()) / "metrics.csv");
         QCOMPARE(std::count_if(rows.begin(), rows.end(), [](auto& x) { return x.kind == "train"; }), 40l);
     }
     /// A pause takes effect after the step under way; on_pause names the step the run waits at, and a

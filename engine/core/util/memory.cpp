@@ -5,7 +5,11 @@
 #include "twb/text.h"
 
 #include <fstream>
+#include <mutex>
 #include <sstream>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace twb {
 
@@ -31,6 +35,16 @@ void check_memory_fits(int64_t needed, const std::string& what, const std::strin
                       " is available; make it smaller (n_layer, n_embd, batch_size, block_size) or, if you know "
                       "better, " +
                       override_hint);
+}
+
+void keep_freed_memory_for_reuse() {
+#if defined(__GLIBC__)
+    static std::once_flag once;
+    std::call_once(once, [] {
+        mallopt(M_MMAP_THRESHOLD, 64 << 20);
+        mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    });
+#endif
 }
 
 }  // namespace twb

@@ -72,8 +72,8 @@ CausalSelfAttentionImpl::CausalSelfAttentionImpl(int64_t n_embd_, int64_t n_head
     const int64_t A = n_head * head_size;  // attention width (n_embd unless head_size is set)
     c_attn = register_module("c_attn", torch::nn::Linear(torch::nn::LinearOptions(n_embd, 3 * A).bias(bias)));
     c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(A, n_embd).bias(bias)));
-    attn_dropout = register_module("attn_dropout", torch::nn::Dropout(dropout));
-    resid_dropout = register_module("resid_dropout", torch::nn::Dropout(dropout));
+    attn_dropout = register_module("attn_dropout", Dropout(dropout));
+    resid_dropout = register_module("resid_dropout", Dropout(dropout));
     qk.register_on(*this, head_size, q_norm, k_norm);
 }
 
@@ -124,7 +124,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
     }
     const int64_t S = k.size(2);
 #if TWB_HAVE_SDPA
-    if (!ctx.weights_out && sdpa_available()) {
+    if (!ctx.weights_out && sdpa_available() && !draws_from_lane(attn_dropout)) {
         // ctx.mask is the causal mask of query positions [S-T, S): with no cached prefix (S == T) it is
         // is_causal (which lets CUDA pick the flash kernel); one new token sees every key; a chunk after a
         // cached prefix needs the mask itself (SDPA's is_causal aligns to the top left).
@@ -136,7 +136,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
             causal = T > 1;
         else if (T > 1)
             mask = ctx.mask.to(q.scalar_type());
-        const double p = is_training() ? attn_dropout->options.p() : 0.0;
+        const double p = is_training() ? attn_dropout->p : 0.0;
         // An undefined tensor would count as a mask given: pass none.
         const c10::optional<at::Tensor> m = mask.defined() ? c10::optional<at::Tensor>(mask) : c10::nullopt;
         auto y = gate_heads(at::scaled_dot_product_attention(q, k, v, m, p, causal), ctx);  // (B, H, T, D)

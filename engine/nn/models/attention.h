@@ -6,6 +6,7 @@
 // and attention capture. A key-padding mask is part of the interface so the encoder-decoder model can
 // reuse it.
 #pragma once
+#include "nn/models/dropout.h"
 #include "nn/models/norm.h"
 
 #include <torch/torch.h>
@@ -71,7 +72,7 @@ public:
     torch::Tensor forward(const torch::Tensor& x, const AttentionContext& ctx);
 
     torch::nn::Linear c_attn{nullptr}, c_proj{nullptr};
-    torch::nn::Dropout attn_dropout{nullptr}, resid_dropout{nullptr};
+    Dropout attn_dropout{nullptr}, resid_dropout{nullptr};
     Norm q_norm{nullptr}, k_norm{nullptr};  // qk_norm only
     int64_t n_head, n_embd, head_size;
 };

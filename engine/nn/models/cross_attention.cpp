@@ -15,8 +15,8 @@ CrossAttentionImpl::CrossAttentionImpl(int64_t n_embd, int64_t n_head_, int64_t 
     c_q = register_module("c_q", torch::nn::Linear(torch::nn::LinearOptions(n_embd, A).bias(bias)));
     c_kv = register_module("c_kv", torch::nn::Linear(torch::nn::LinearOptions(n_embd, 2 * A).bias(bias)));
     c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(A, n_embd).bias(bias)));
-    attn_dropout = register_module("attn_dropout", torch::nn::Dropout(dropout));
-    resid_dropout = register_module("resid_dropout", torch::nn::Dropout(dropout));
+    attn_dropout = register_module("attn_dropout", Dropout(dropout));
+    resid_dropout = register_module("resid_dropout", Dropout(dropout));
     qk.register_on(*this, head_size, q_norm, k_norm);
 }
 
@@ -35,8 +35,8 @@ torch::Tensor CrossAttentionImpl::forward(const torch::Tensor& x, const MemoryKV
     if (q_norm)
         q = q_norm(q).to(kv.v.scalar_type());
 #if TORCH_VERSION_MAJOR >= 2
-    if (!weights_out && sdpa_available()) {
-        const double p = is_training() ? attn_dropout->options.p() : 0.0;
+    if (!weights_out && sdpa_available() && !draws_from_lane(attn_dropout)) {
+        const double p = is_training() ? attn_dropout->p : 0.0;
         const c10::optional<at::Tensor> m =
             key_padding.defined() ? c10::optional<at::Tensor>(key_padding.to(q.scalar_type())) : c10::nullopt;
         auto y = at::scaled_dot_product_attention(q, kv.k, kv.v, m, p, false);

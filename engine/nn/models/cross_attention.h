@@ -4,6 +4,7 @@
 // additive key-padding mask. Returns its softmax weights (B, H, T, S) when asked, as the
 // self-attention does, for the attention viewer.
 #pragma once
+#include "nn/models/dropout.h"
 #include "nn/models/norm.h"
 
 #include <torch/torch.h>
@@ -31,7 +32,7 @@ public:
                           torch::Tensor* weights_out = nullptr);
 
     torch::nn::Linear c_q{nullptr}, c_kv{nullptr}, c_proj{nullptr};
-    torch::nn::Dropout attn_dropout{nullptr}, resid_dropout{nullptr};
+    Dropout attn_dropout{nullptr}, resid_dropout{nullptr};
     Norm q_norm{nullptr}, k_norm{nullptr};  // qk_norm only
     int64_t n_head, head_size;
 };

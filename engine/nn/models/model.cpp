@@ -40,7 +40,7 @@ MLPImpl::MLPImpl(int64_t n_embd, int64_t hidden, Activation activation_, double 
     : activation(activation_) {
     c_fc = register_module("c_fc", torch::nn::Linear(torch::nn::LinearOptions(n_embd, hidden).bias(bias)));
     c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(hidden, n_embd).bias(bias)));
-    dropout = register_module("dropout", torch::nn::Dropout(p));
+    dropout = register_module("dropout", Dropout(p));
 }
 
 torch::Tensor MLPImpl::forward(const torch::Tensor& x) {
@@ -68,7 +68,7 @@ TransformerImpl::TransformerImpl(const RunConfig& c) {
     wte = register_module("wte", torch::nn::Embedding(c.vocab_size, c.n_embd));
     if (c.position == Position::Learned)
         wpe = register_module("wpe", torch::nn::Embedding(c.block_size, c.n_embd));
-    drop = register_module("drop", torch::nn::Dropout(c.dropout));
+    drop = register_module("drop", Dropout(c.dropout));
     h = register_module("h", torch::nn::ModuleList());
     for (int i = 0; i < c.n_layer; ++i)
         h->push_back(Block(c));

@@ -8,6 +8,7 @@
 // drives a model at a time.
 #pragma once
 #include "nn/models/attention.h"
+#include "nn/models/dropout.h"
 #include "nn/models/norm.h"
 #include "nn/models/position_tables.h"
 #include "twb/config.h"
@@ -24,7 +25,7 @@ public:
     MLPImpl(int64_t n_embd, int64_t hidden, Activation activation, double dropout, bool bias);
     torch::Tensor forward(const torch::Tensor& x);
     torch::nn::Linear c_fc{nullptr}, c_proj{nullptr};
-    torch::nn::Dropout dropout{nullptr};
+    Dropout dropout{nullptr};
     Activation activation;
 };
 TORCH_MODULE(MLP);
@@ -45,7 +46,7 @@ class TransformerImpl : public torch::nn::Module {
 public:
     explicit TransformerImpl(const RunConfig& c);
     torch::nn::Embedding wte{nullptr}, wpe{nullptr};
-    torch::nn::Dropout drop{nullptr};
+    Dropout drop{nullptr};
     torch::nn::ModuleList h{nullptr};
     Norm ln_f{nullptr};  // pre-norm only
 };

@@ -49,7 +49,7 @@ Seq2SeqImpl::Seq2SeqImpl(const RunConfig& c) : m_cfg(c) {
     wte = register_module("wte", torch::nn::Embedding(c.vocab_size, c.n_embd));
     if (c.source_vocab_size > 0)
         src_wte = register_module("src_wte", torch::nn::Embedding(c.source_vocab_size, c.n_embd));
-    drop = register_module("drop", torch::nn::Dropout(c.dropout));
+    drop = register_module("drop", Dropout(c.dropout));
     encoder = register_module("encoder", Stack(c, c.encoder_layers(), false));
     decoder = register_module("decoder", Stack(c, c.decoder_layers(), true));
     if (!c.tie_embeddings)

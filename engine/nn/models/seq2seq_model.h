@@ -14,6 +14,7 @@
 #pragma once
 #include "nn/models/attention.h"
 #include "nn/models/cross_attention.h"
+#include "nn/models/dropout.h"
 #include "nn/models/model.h"
 #include "twb/config.h"
 
@@ -83,7 +84,7 @@ public:
 
     torch::nn::Embedding wte{nullptr};
     torch::nn::Embedding src_wte{nullptr};  // separate vocabularies: the source side's (else wte serves both)
-    torch::nn::Dropout drop{nullptr};
+    Dropout drop{nullptr};
     Stack encoder{nullptr}, decoder{nullptr};
     torch::nn::Linear lm_head{nullptr};  // only when untied
     torch::Tensor final_logits_bias;     // (V) logits_bias only: added to every position's logits

@@ -148,7 +148,7 @@ void DecoderFamily::describe(TrainStartInfo& info) const {
     info.global_batch = static_cast<int64_t>(m_ctx.world) * m_cfg->batch_size * m_cfg->gradient_accumulation_steps;
 }
 
-MicroBatch DecoderFamily::forward() {
+TrainBatch DecoderFamily::next_batch() {
     auto [x, y] = m_batcher->next(m_ctx.device);
     // A chat batch whose pieces are all prompt has no target to learn (its mean loss would be 0/0): the
     // next one is drawn instead, as deterministically as any batch.
@@ -157,7 +157,12 @@ MicroBatch DecoderFamily::forward() {
             throw InputError("1000 chat batches in a row held no reply token; raise block_size or batch_size");
         std::tie(x, y) = m_batcher->next(m_ctx.device);
     }
-    return {m_model->forward(x), y, y.numel()};
+    return {{x, y}, 1};
+}
+
+MicroBatch DecoderFamily::forward(const TrainBatch& rows) {
+    const auto& y = rows.tensors[1];
+    return {m_model->forward(rows.tensors[0]), y, y.numel()};
 }
 
 FamilyEval DecoderFamily::evaluate(int64_t step) {

@@ -30,6 +30,22 @@ struct FamilyContext {
     MessageFn message;        // never null: says something to the user (on_message, or nothing)
 };
 
+/// One training micro-batch's inputs as the family drew them. Every tensor holds the batch's rows in
+/// dimension 0, so the spine can give each training lane (lanes.h) some of the rows; tensors[target] are
+/// the targets (kIgnoreIndex where nothing is learnt).
+struct TrainBatch {
+    std::vector<torch::Tensor> tensors;
+    size_t target = 0;
+    int64_t rows() const { return tensors.at(target).size(0); }
+    /// Rows [start, start + n) of every tensor (views).
+    TrainBatch slice(int64_t start, int64_t n) const {
+        TrainBatch b{{}, target};
+        for (const auto& t : tensors)
+            b.tensors.push_back(t.narrow(0, start, n));
+        return b;
+    }
+};
+
 /// One micro-batch's forward pass: the logits (N, V) or (B, T, V), their targets (padding = kIgnoreIndex)
 /// and the number of target tokens it trains on.
 struct MicroBatch {
@@ -74,9 +90,12 @@ public:
     /// The data's side of the start report: token counts and the global batch.
     virtual void describe(TrainStartInfo& info) const = 0;
 
-    /// The next training micro-batch through the model (the spine wraps it in autocast, takes the loss
-    /// and runs the backward pass).
-    virtual MicroBatch forward() = 0;
+    /// Draws the next training micro-batch (on the device).
+    virtual TrainBatch next_batch() = 0;
+    /// Rows of a drawn batch through the model (the spine wraps it in autocast, takes the loss and runs
+    /// the backward pass). Called from several threads at once when training runs in lanes: it must not
+    /// change the family's state.
+    virtual MicroBatch forward(const TrainBatch& rows) = 0;
     /// Evaluates at `step`, records the probe, and leaves the model in training mode.
     virtual FamilyEval evaluate(int64_t step) = 0;
     /// Passes over the training data so far; NaN where the family does not count them.

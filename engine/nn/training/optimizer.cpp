@@ -1,11 +1,72 @@
 // Flat AdamW.
 #include "nn/training/optimizer.h"
 
+#include "nn/decoding/spin_pool.h"
 #include "twb/errors.h"
 
+#include <ATen/Parallel.h>
+
 #include <cmath>
+#include <vector>
 
 namespace twb::nn {
+
+namespace {
+
+bool plain_cpu_float(const torch::Tensor& t) {
+    return t.device().is_cpu() && t.scalar_type() == torch::kFloat32 && t.is_contiguous();
+}
+
+struct AdamScalars {
+    float decay;    // -lr * weight_decay (0: none)
+    float b1w;      // 1 - beta1
+    float b2, b2w;  // beta2, 1 - beta2
+    float sqrtBc2;  // sqrt(1 - beta2^t)
+    float eps;
+    float stepSize;  // -lr / (1 - beta1^t)
+};
+
+// One pass over [begin, end) doing what step()'s tensor ops do, in their order and rounding (decay, the
+// two moments, the update): the weights stream through the cache once instead of eight times.
+#define TWB_ADAMW_BODY                                                           \
+    for (int64_t i = begin; i < end; ++i) {                                      \
+        float pi = p[i];                                                         \
+        if (s.decay != 0.f)                                                      \
+            pi = pi + s.decay * pi * mask[i];                                    \
+        const float gi = g[i];                                                   \
+        const float mi = m[i] + s.b1w * (gi - m[i]);                             \
+        const float vi = v[i] * s.b2 + s.b2w * gi * gi;                          \
+        m[i] = mi;                                                               \
+        v[i] = vi;                                                               \
+        p[i] = pi + s.stepSize * mi / (__builtin_sqrtf(vi) / s.sqrtBc2 + s.eps); \
+    }
+
+__attribute__((target("avx2,fma"), optimize("O3", "no-math-errno"))) void adamw_avx2(float* p, const float* g, float* m,
+                                                                                     float* v, const float* mask,
+                                                                                     int64_t begin, int64_t end,
+                                                                                     const AdamScalars& s) {
+    TWB_ADAMW_BODY
+}
+
+__attribute__((optimize("O3", "no-math-errno"))) void adamw_plain(float* p, const float* g, float* m, float* v,
+                                                                  const float* mask, int64_t begin, int64_t end,
+                                                                  const AdamScalars& s) {
+    TWB_ADAMW_BODY
+}
+#undef TWB_ADAMW_BODY
+
+__attribute__((optimize("O3"))) double sum_of_squares(const float* g, int64_t n) {
+    double acc[4] = {0, 0, 0, 0};
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (int k = 0; k < 4; ++k)
+            acc[k] += static_cast<double>(g[i + k]) * g[i + k];
+    for (; i < n; ++i)
+        acc[0] += static_cast<double>(g[i]) * g[i];
+    return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+}
+
+}  // namespace
 
 FlatAdamW::FlatAdamW(const std::vector<std::pair<std::string, torch::Tensor>>& params, const RunConfig& c)
     : m_beta1(c.beta1), m_beta2(c.beta2), m_wd(c.weight_decay) {
@@ -34,20 +95,51 @@ FlatAdamW::FlatAdamW(const std::vector<std::pair<std::string, torch::Tensor>>& p
     m_expAvgSq = torch::zeros_like(m_params);
 }
 
+double FlatAdamW::grad_norm() const {
+    const auto version = m_grads._version();
+    if (version == m_normVersion)
+        return m_norm;
+    if (plain_cpu_float(m_grads)) {
+        // Summed in double, in fixed chunks added in order: the same figure for any thread count.
+        const float* g = m_grads.data_ptr<float>();
+        const int64_t n = m_grads.numel();
+        constexpr int64_t kChunk = 1 << 16;
+        const int64_t chunks = (n + kChunk - 1) / kChunk;
+        std::vector<double> part(static_cast<size_t>(chunks), 0.0);
+        SpinPool::shared(at::get_num_threads())->run(chunks, [&](int64_t c) {
+            part[static_cast<size_t>(c)] = sum_of_squares(g + c * kChunk, std::min(kChunk, n - c * kChunk));
+        });
+        double sum = 0;
+        for (double x : part)
+            sum += x;
+        m_norm = std::sqrt(sum);
+    } else {
+        m_norm = m_grads.norm().item<double>();
+    }
+    m_normVersion = version;
+    return m_norm;
+}
+
 double FlatAdamW::clip_grad_norm(double max_norm) {
-    const double norm = m_grads.norm().item<double>();
+    const double norm = grad_norm();
     if (max_norm > 0 && norm > max_norm)
         m_grads.mul_(max_norm / (norm + 1e-6));
     return norm;
 }
 
 bool FlatAdamW::grads_finite() const {
-    return torch::isfinite(m_grads).all().item<bool>();
+    // A sum of float squares in double overflows only past 1e308: the norm is finite exactly when every
+    // gradient is.
+    return std::isfinite(grad_norm());
 }
 
 void FlatAdamW::step(double lr) {
     torch::NoGradGuard ng;
     ++m_step;
+    if (plain_cpu_float(m_params) && plain_cpu_float(m_grads)) {
+        fused_cpu_step(lr);
+        return;
+    }
     if (m_wd > 0)
         m_params.addcmul_(m_params, m_decayMask, -lr * m_wd);  // decoupled decay, matrices only
     m_expAvg.lerp_(m_grads, 1.0 - m_beta1);
@@ -56,6 +148,30 @@ void FlatAdamW::step(double lr) {
     const double bc2 = 1.0 - std::pow(m_beta2, static_cast<double>(m_step));
     auto denom = m_expAvgSq.sqrt().div_(std::sqrt(bc2)).add_(m_eps);
     m_params.addcdiv_(m_expAvg, denom, -lr / bc1);
+}
+
+void FlatAdamW::fused_cpu_step(double lr) {
+    AdamScalars s;
+    s.decay = m_wd > 0 ? static_cast<float>(-lr * m_wd) : 0.f;
+    s.b1w = static_cast<float>(1.0 - m_beta1);
+    s.b2 = static_cast<float>(m_beta2);
+    s.b2w = static_cast<float>(1.0 - m_beta2);
+    s.sqrtBc2 = static_cast<float>(std::sqrt(1.0 - std::pow(m_beta2, static_cast<double>(m_step))));
+    s.eps = static_cast<float>(m_eps);
+    s.stepSize = static_cast<float>(-lr / (1.0 - std::pow(m_beta1, static_cast<double>(m_step))));
+    float* p = m_params.data_ptr<float>();
+    const float* g = m_grads.data_ptr<float>();
+    float* m = m_expAvg.data_ptr<float>();
+    float* v = m_expAvgSq.data_ptr<float>();
+    const float* mask = m_decayMask.data_ptr<float>();
+    static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    const int64_t n = m_params.numel();
+    constexpr int64_t kChunk = 1 << 16;
+    const int64_t chunks = (n + kChunk - 1) / kChunk;
+    SpinPool::shared(at::get_num_threads())->run(chunks, [&](int64_t c) {
+        const int64_t b = c * kChunk, e = std::min(n, b + kChunk);
+        (avx2 ? adamw_avx2 : adamw_plain)(p, g, m, v, mask, b, e, s);
+    });
 }
 
 std::vector<std::pair<std::string, torch::Tensor>> FlatAdamW::state() const {

@@ -17,8 +17,10 @@ public:
     /// Scales gradients so their global L2 norm is at most max_norm (if > 0); returns the norm before.
     double clip_grad_norm(double max_norm);
     void step(double lr);
-    /// True when any gradient is NaN or infinite.
+    /// True when every gradient is finite (no NaN, no infinity).
     bool grads_finite() const;
+    /// The global L2 norm of the gradients (computed once per change of them).
+    double grad_norm() const;
 
     int64_t steps() const { return m_step; }
     int64_t numel() const { return m_params.numel(); }
@@ -29,9 +31,13 @@ public:
     torch::Tensor flat_grads() const { return m_grads; }
 
 private:
+    void fused_cpu_step(double lr);  // step() in one pass over float32 CPU buffers
+
     torch::Tensor m_params, m_grads, m_expAvg, m_expAvgSq, m_decayMask;
     double m_beta1, m_beta2, m_wd, m_eps = 1e-8;
     int64_t m_step = 0;
+    mutable double m_norm = 0;  // grad_norm() of the gradients' version m_normVersion
+    mutable uint32_t m_normVersion = ~0u;
 };
 
 }  // namespace twb::nn

@@ -149,9 +149,14 @@ void Seq2SeqFamily::describe(TrainStartInfo& info) const {
     info.global_batch = m_cfg->gradient_accumulation_steps;
 }
 
-MicroBatch Seq2SeqFamily::forward() {
+TrainBatch Seq2SeqFamily::next_batch() {
     const auto b = m_train->next(m_ctx.device);
-    return {m_model->forward(b.src, b.src_pad, b.tgt_in, b.tgt_pad), b.tgt_out, b.target_tokens};
+    return {{b.src, b.src_pad, b.tgt_in, b.tgt_pad, b.tgt_out}, 4};
+}
+
+MicroBatch Seq2SeqFamily::forward(const TrainBatch& rows) {
+    const auto& t = rows.tensors;
+    return {m_model->forward(t[0], t[1], t[2], t[3]), t[4], t[4].ne(kIgnoreIndex).sum().item<int64_t>()};
 }
 
 double Seq2SeqFamily::validation_bleu() {

@@ -29,7 +29,8 @@ public:
         const std::filesystem::path& run_dir) const override;
     void start_probe(const std::filesystem::path& run_dir, bool resume) override;
     void describe(TrainStartInfo& info) const override;
-    MicroBatch forward() override;
+    TrainBatch next_batch() override;
+    MicroBatch forward(const TrainBatch& rows) override;
     FamilyEval evaluate(int64_t step) override;
     double epoch() const override { return m_train->epoch(); }
 

@@ -6,6 +6,7 @@
 #include "nn/models/module_weights.h"
 #include "nn/training/decoder_family.h"
 #include "nn/training/evaluator.h"
+#include "nn/training/lanes.h"
 #include "nn/training/schedule.h"
 #include "nn/training/seq2seq_family.h"
 #include "twb/devices.h"
@@ -93,6 +94,7 @@ void TrainingRun::prepare() {
                          " already holds a run; continue it with --resume or choose another folder");
 
     m_threads = apply_threads(m_cfg.threads);
+    keep_freed_memory_for_reuse();
     m_device = resolve_device(m_cfg.device);
     m_precision = resolve_precision(m_cfg.dtype, m_device);
     if (m_job.distributed.active()) {
@@ -116,6 +118,9 @@ void TrainingRun::prepare() {
 void TrainingRun::restore() {
     m_family->initialise(m_job);
     m_opt = std::make_unique<FlatAdamW>(m_family->named_weights(), m_cfg);
+    for (const auto& [name, p] : m_family->named_weights())
+        if (p.requires_grad())
+            m_trainable.push_back(p);
     m_state.config = m_cfg;
     if (!m_job.resume) {
         if (m_comm) {
@@ -309,9 +314,25 @@ std::pair<double, int64_t> TrainingRun::forward_backward() {
     double lossSum = 0;
     int64_t tokens = 0;
     for (int micro = 0; micro < accumulation; ++micro) {
+        const TrainBatch batch = m_family->next_batch();
+        if (const int lanes = lane_count(m_threads, batch.rows(), m_device); lanes > 1) {
+            LaneSettings ls;
+            ls.device = m_device;
+            ls.bf16 = bf16;
+            ls.label_smoothing = m_cfg.label_smoothing;
+            ls.scale = 1.0 / accumulation;
+            ls.seed =
+                m_cfg.seed * 1000003ull + static_cast<uint64_t>(m_state.step) * 131ull + static_cast<uint64_t>(micro);
+            if (!m_lanes || m_lanes->threads() != m_threads)
+                m_lanes = std::make_unique<Lanes>(m_threads);
+            const LanePass pass = m_lanes->run(*m_family, batch, lanes, ls, m_trainable);
+            lossSum += pass.loss;
+            tokens += pass.tokens;
+            continue;
+        }
         torch::Tensor loss;
         with_autocast(m_device, bf16, [&] {
-            const MicroBatch b = m_family->forward();
+            const MicroBatch b = m_family->forward(batch);
             const int64_t V = b.logits.size(-1);
             loss = masked_cross_entropy(b.logits.view({-1, V}).to(torch::kFloat32), b.targets.reshape({-1}),
                                         torch::kMean, m_cfg.label_smoothing);

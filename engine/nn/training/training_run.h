@@ -8,6 +8,7 @@
 #include "core/run/run_lock.h"
 #include "nn/interchange/checkpoint.h"
 #include "nn/training/communicator.h"
+#include "nn/training/lanes.h"
 #include "nn/training/model_family.h"
 #include "nn/training/optimizer.h"
 #include "nn/training/step_meter.h"
@@ -64,9 +65,11 @@ private:
     torch::Device m_device{torch::kCPU};
     PrecisionChoice m_precision;  // what dtype (auto) resolved to, and why
     std::unique_ptr<FlatAdamW> m_opt;
-    std::unique_ptr<Communicator> m_comm;  // a multi-process run; null for one process
-    bool m_writer = true;                  // rank 0 (or the only process) writes the run folder
-    bool m_verifyEachStep = false;         // TWB_DIST_VERIFY=1: check the ranks' weights after every step
+    std::vector<torch::Tensor> m_trainable;  // the parameters with gradients, for the training lanes
+    std::unique_ptr<Lanes> m_lanes;          // their threads, made at the first step that runs lanes
+    std::unique_ptr<Communicator> m_comm;    // a multi-process run; null for one process
+    bool m_writer = true;                    // rank 0 (or the only process) writes the run folder
+    bool m_verifyEachStep = false;           // TWB_DIST_VERIFY=1: check the ranks' weights after every step
     CheckpointState m_state;
     bool m_skipFirstEval = false;  // a resumed run whose checkpoint had evaluated does not evaluate again
     std::unique_ptr<MetricsLog> m_metrics;

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# CPU speed idle and busy in one run (issue 36): training against nanoGPT's own train.py on the same
+# machine and torch threads, and generation as whole `twb sample` processes, each measured with the
+# machine idle and with one core taken by a busy shell loop, all alternated round by round so that a
+# drifting machine hits every variant alike. Prints the CPU's flags and one table of medians and ratios.
+#
+# Training: nanoGPT's CPU recipe on tiny shakespeare (char; 4 layers, 4 heads, 128 wide, block 64,
+# batch 12, dropout 0, 2 threads), ITERS iterations, median ms per iteration (nanoGPT: its per-iteration
+# log; twb: metrics.csv's ms_per_step, means over 10 steps). twb runs dtype=float32 and dtype=auto
+# (bfloat16 where the CPU has AVX512-BF16 or AMX, float32 elsewhere: then only one row).
+# Generation: 1000 greedy tokens of the 6x6x384 block-256 model (bench_run.sh), exec to exit.
+# With FULL=1 it also trains both for 2000 iterations once, idle, and compares the validation loss.
+#
+# Usage: NANOGPT=/path/to/nanoGPT bench/cpu_speed.sh [BUILD_DIR] [ITERS] [ROUNDS]
+#   NANOGPT: a checkout of github.com/karpathy/nanoGPT (train.py, model.py, configurator.py); python3
+#   with torch (Debian's python3-torch) runs it. Without NANOGPT the training rows have no reference.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-$here/../build}" && pwd)
+iters=${2:-300}
+rounds=${3:-2}
+twb="$build/bin/twb"
+corpus="$here/../../shared/datasets/tinyshakespeare/input.txt"
+py=${PYTHON:-/usr/bin/python3}
+work=$(mktemp -d)
+busy_pid=
+cleanup() {
+  [ -n "$busy_pid" ] && kill "$busy_pid" 2> /dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "== CPU"
+grep -m1 'model name' /proc/cpuinfo | sed 's/.*: /model: /'
+echo "family $(grep -m1 'cpu family' /proc/cpuinfo | sed 's/.*: //') model $(grep -m1 '^model\s' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores"
+echo "flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|avx512f|avx512_bf16|amx_bf16|amx_tile)$' | tr '\n' ' ')"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+. "$here/bench_run.sh"
+make_bench_run "$twb" "$work"
+
+if [ -n "${NANOGPT:-}" ]; then
+  mkdir -p "$work/nanoGPT/data/shakespeare_char"
+  cp -r "$NANOGPT"/{train.py,model.py,configurator.py,config} "$work/nanoGPT/"
+  # nanoGPT's data/shakespeare_char/prepare.py downloads the text; the same encoding from the local copy.
+  "$py" - "$corpus" "$work/nanoGPT/data/shakespeare_char" <<'PY'
+import numpy as np, pickle, sys
+data = open(sys.argv[1]).read(); out = sys.argv[2]
+chars = sorted(set(data)); stoi = {c: i for i, c in enumerate(chars)}
+n = len(data)
+np.array([stoi[c] for c in data[:int(n * 0.9)]], dtype=np.uint16).tofile(f"{out}/train.bin")
+np.array([stoi[c] for c in data[int(n * 0.9):]], dtype=np.uint16).tofile(f"{out}/val.bin")
+pickle.dump({"vocab_size": len(chars), "itos": dict(enumerate(chars)), "stoi": stoi}, open(f"{out}/meta.pkl", "wb"))
+PY
+fi
+
+nano() {  # ITERS [eval_interval]: prints the log
+  (cd "$work/nanoGPT" && OMP_NUM_THREADS=2 "$py" train.py config/train_shakespeare_char.py --device=cpu --compile=False \
+    --eval_iters=20 --log_interval=1 --block_size=64 --batch_size=12 --n_layer=4 --n_head=4 --n_embd=128 \
+    --max_iters="$1" --lr_decay_iters=2000 --dropout=0.0 --eval_interval="${2:-1000000}" \
+    --always_save_checkpoint=False --out_dir="$work/nano-out" 2>&1)
+}
+twb_train() {  # ITERS DTYPE OUT
+  rm -rf "$3"
+  "$twb" train --data "$work/data" --preset nanogpt-cpu --set max_iters="$1" --set lr_decay_iters=2000 \
+    --set threads=2 --set dtype="$2" -q --out "$3" > /dev/null
+}
+sample() {  # prints the whole process's tokens/s
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$twb" sample -r "$work/run" -n 1000 -t 0 --no-history > /dev/null 2>&1
+  t1=$(date +%s.%N)
+  echo "1000 / ($t1 - $t0)" | bc -l
+}
+busy() {
+  if [ "$1" = busy ]; then
+    bash -c 'while :; do :; done' &
+    busy_pid=$!
+    sleep 0.5
+  elif [ -n "$busy_pid" ]; then
+    kill "$busy_pid"
+    wait "$busy_pid" 2> /dev/null || true
+    busy_pid=
+  fi
+}
+
+results="$work/results.tsv"
+: > "$results"
+for r in $(seq "$rounds"); do
+  for mode in idle busy; do
+    busy "$mode"
+    if [ -n "${NANOGPT:-}" ]; then
+      ms=$(nano "$iters" | sed -n 's/^iter \([0-9]*\): .*time \([0-9.]*\)ms.*/\1 \2/p' | awk '$1 >= 5 {print $2}' |
+        sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+      printf 'train\tnanoGPT\t%s\t%s\n' "$mode" "$ms" >> "$results"
+    fi
+    for dtype in float32 auto; do
+      twb_train "$iters" "$dtype" "$work/run-$dtype"
+      "$py" - "$work/run-$dtype" "$mode" "$dtype" >> "$results" <<'PY'
+import csv, statistics, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1] + "/metrics.csv")) if r["kind"] == "train"]
+ms = statistics.median(float(r["ms_per_step"]) for r in rows)
+print(f"train\ttwb dtype={sys.argv[3]} ({rows[-1]['dtype']})\t{sys.argv[2]}\t{ms}")
+PY
+    done
+    printf 'sample\ttwb sample 1000 tokens\t%s\t%s\n' "$mode" "$(sample)" >> "$results"
+    busy idle
+    echo "round $r $mode done (load $(cut -d' ' -f1 /proc/loadavg))"
+  done
+done
+
+"$py" - "$results" <<'PY'
+import collections, statistics, sys
+res = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    kind, what, mode, value = line.rstrip("\n").split("\t")
+    res[(kind, what, mode)].append(float(value))
+med = {k: statistics.median(v) for k, v in res.items()}
+nano = med.get(("train", "nanoGPT", "idle"))
+print("\n== training, median ms/iteration (speed-up = nanoGPT idle ms / this ms)")
+print(f"{'':34s} {'idle ms':>8s} {'speed-up':>9s} {'busy ms':>8s} {'busy/idle':>9s} {'busy vs nanoGPT idle':>21s}")
+seen = set()
+for (kind, what, mode) in sorted(med):
+    if kind != "train" or what in seen:
+        continue
+    seen.add(what)
+    if "dtype=auto (float32)" in what:
+        continue  # auto is float32 on this CPU: the float32 row says it
+    idle, busy = med[(kind, what, "idle")], med.get((kind, what, "busy"), float("nan"))
+    up = f"{nano / idle:8.2f}x" if nano else "        -"
+    vs = f"{busy / nano:20.2f}x" if nano else "                    -"
+    print(f"{what:34s} {idle:8.1f} {up} {busy:8.1f} {busy / idle:8.2f}x {vs}")
+print("\n== generation, whole process tokens/s")
+for (kind, what, mode) in sorted(med):
+    if kind == "sample" and mode == "idle":
+        idle, busy = med[(kind, what, "idle")], med[(kind, what, "busy")]
+        print(f"{what:34s} idle {idle:7.1f}   busy {busy:7.1f}   busy/idle {busy / idle:4.2f}")
+PY
+
+if [ "${FULL:-0}" = 1 ]; then
+  echo
+  echo "== 2000 iterations, idle: validation loss"
+  [ -n "${NANOGPT:-}" ] && echo "nanoGPT: $(nano 2000 2000 | grep '^step 2000' )"
+  twb_train 2000 float32 "$work/full"
+  echo "twb float32: val loss $(awk -F, '$2 == "eval" {v = $4} END {print v}' "$work/full/metrics.csv")"
+fi

@@ -1,0 +1,55 @@
+// Training lanes: one micro-batch's rows cut into lanes that the intra-op threads take forward and
+// backward on their own, each with single-threaded kernels. The small matrices of a small model
+// (768 x 128 x 384 in nanoGPT's CPU recipe) gain little from splitting each product over two threads:
+// OpenBLAS reaches ~75 GFLOP/s on one core and ~80 on two for them, and every split op is a wake-up and
+// a barrier (with OpenMP's passive threads, slower still). Lanes need one fork and one join a
+// micro-batch, on a pool whose threads claim lanes as they come (spin_pool.h): a thread the OS does not
+// run (a busy machine) delays at most the lane it holds, never each op.
+//
+// The lanes' gradients are added into the parameters' gradients in lane order, and a lane's dropout
+// draws from a generator seeded by (seed, step, micro-batch, lane): a run is as reproducible with lanes
+// as without, for a given number of them (the count follows the threads, like the BLAS's own splits).
+#pragma once
+#include "nn/decoding/spin_pool.h"
+#include "nn/training/model_family.h"
+
+#include <torch/torch.h>
+
+#include <vector>
+
+namespace twb::nn {
+
+/// How many lanes a micro-batch of `rows` rows runs in: the intra-op threads, at most the rows; one on a
+/// GPU (its kernels are already wide). TWB_TRAIN_LANES=N overrides it (1 = the whole batch in one pass,
+/// its ops split over the threads: for comparing the two).
+int lane_count(int threads, int64_t rows, const torch::Device& device);
+
+struct LaneSettings {
+    torch::Device device{torch::kCPU};
+    bool bf16 = false;
+    double label_smoothing = 0;
+    double scale = 1;   // the loss's weight (1 / gradient_accumulation_steps)
+    uint64_t seed = 0;  // the lanes' dropout generators derive from it (with the lane's index)
+};
+
+struct LanePass {
+    double loss = 0;  // the micro-batch's mean loss over its kept targets, times scale
+    int64_t tokens = 0;
+};
+
+class Lanes {
+public:
+    /// A pool of `threads` threads (the caller's included) that run lanes.
+    explicit Lanes(int threads);
+    int threads() const { return m_pool.threads(); }
+    /// batch's forward and backward in `lanes` lanes: adds the gradient of (summed loss / the batch's
+    /// kept targets) x scale to every parameter's .grad (params: those that train), lane by lane in
+    /// order. An error in any lane is rethrown after all have ended.
+    LanePass run(ModelFamily& family, const TrainBatch& batch, int lanes, const LaneSettings& settings,
+                 const std::vector<torch::Tensor>& params);
+
+private:
+    SpinPool m_pool;
+};
+
+}  // namespace twb::nn
