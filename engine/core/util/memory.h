@@ -19,7 +19,7 @@ void check_memory_fits(int64_t needed, const std::string& what, const std::strin
 /// second; by default glibc unmaps or trims them and the kernel zero-fills fresh pages at the next
 /// allocation (page faults were ~10% of a small model's step on two cores). Blocks of 64 MB and more
 /// are still mapped and unmapped on their own, and the heap is trimmed past 256 MB free. Process-wide;
-/// called once by whatever trains or generates; the second call does nothing.
+/// training calls it when it starts; a second call does nothing.
 void keep_freed_memory_for_reuse();
 
 }  // namespace twb

@@ -22,9 +22,7 @@ uint64_t splitmix(uint64_t x) {
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
 }
-}  // namespace
 
-namespace {
 // The OpenMP runtime's omp_set_num_threads, found in the process (the system's libgomp with Debian's
 // libtorch, the wheel's own copy with PyTorch's): it sets the calling thread's count only, where
 // at::set_num_threads would also rebuild libtorch's pthreadpool at every call. Null without OpenMP.
@@ -45,12 +43,18 @@ void single_threaded_here() {
 }
 }  // namespace
 
+torch::Tensor training_loss(const MicroBatch& b, torch::nn::functional::CrossEntropyFuncOptions::reduction_t reduction,
+                            double label_smoothing) {
+    const int64_t V = b.logits.size(-1);
+    return masked_cross_entropy(b.logits.view({-1, V}).to(torch::kFloat32), b.targets.reshape({-1}), reduction,
+                                label_smoothing);
+}
+
 int lane_count(int threads, int64_t rows, const torch::Device& device) {
     if (!device.is_cpu() || !omp_set_threads())
         return 1;
-    int n = threads;
-    if (const char* env = std::getenv("TWB_TRAIN_LANES"); env && std::atoi(env) > 0)
-        n = std::atoi(env);
+    const char* env = std::getenv("TWB_TRAIN_LANES");
+    const int n = env && std::atoi(env) > 0 ? std::atoi(env) : threads;
     return static_cast<int>(std::clamp<int64_t>(n, 1, std::max<int64_t>(rows, 1)));
 }
 
@@ -74,10 +78,7 @@ LanePass Lanes::run(ModelFamily& family, const TrainBatch& batch, int lanes, con
             torch::Tensor loss;
             with_autocast(s.device, s.bf16, [&] {
                 const MicroBatch b = family.forward(batch.slice(r0, r1 - r0));
-                const int64_t V = b.logits.size(-1);
-                loss = masked_cross_entropy(b.logits.view({-1, V}).to(torch::kFloat32), b.targets.reshape({-1}),
-                                            torch::kSum, s.label_smoothing) *
-                       weight;
+                loss = training_loss(b, torch::kSum, s.label_smoothing) * weight;
                 tokens[l] = b.tokens;
             });
             grads[l] = torch::autograd::grad({loss}, params, {}, false, false, true);

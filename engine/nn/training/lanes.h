@@ -19,6 +19,11 @@
 
 namespace twb::nn {
 
+/// A micro-batch's training loss: the masked cross-entropy of its logits in float32 (kIgnoreIndex
+/// targets left out), with label smoothing; kMean over its kept targets or kSum.
+torch::Tensor training_loss(const MicroBatch& b, torch::nn::functional::CrossEntropyFuncOptions::reduction_t reduction,
+                            double label_smoothing);
+
 /// How many lanes a micro-batch of `rows` rows runs in: the intra-op threads, at most the rows; one on a
 /// GPU (its kernels are already wide). TWB_TRAIN_LANES=N overrides it (1 = the whole batch in one pass,
 /// its ops split over the threads: for comparing the two).

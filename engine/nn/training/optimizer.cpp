@@ -66,6 +66,22 @@ __attribute__((optimize("O3"))) double sum_of_squares(const float* g, int64_t n)
     return (acc[0] + acc[1]) + (acc[2] + acc[3]);
 }
 
+// The flat buffers are processed in fixed chunks (so a sum over them is the same for any thread count)
+// spread over the process's spin pool.
+constexpr int64_t kChunk = 1 << 16;
+
+int64_t chunk_count(int64_t n) {
+    return (n + kChunk - 1) / kChunk;
+}
+
+/// fn(chunk, begin, end) for every chunk of [0, n), on the caller's and the pool's threads.
+template <class Fn>
+void over_chunks(int64_t n, const Fn& fn) {
+    SpinPool::shared(at::get_num_threads())->run(chunk_count(n), [&](int64_t c) {
+        fn(c, c * kChunk, std::min(n, (c + 1) * kChunk));
+    });
+}
+
 }  // namespace
 
 FlatAdamW::FlatAdamW(const std::vector<std::pair<std::string, torch::Tensor>>& params, const RunConfig& c)
@@ -102,12 +118,9 @@ double FlatAdamW::grad_norm() const {
     if (plain_cpu_float(m_grads)) {
         // Summed in double, in fixed chunks added in order: the same figure for any thread count.
         const float* g = m_grads.data_ptr<float>();
-        const int64_t n = m_grads.numel();
-        constexpr int64_t kChunk = 1 << 16;
-        const int64_t chunks = (n + kChunk - 1) / kChunk;
-        std::vector<double> part(static_cast<size_t>(chunks), 0.0);
-        SpinPool::shared(at::get_num_threads())->run(chunks, [&](int64_t c) {
-            part[static_cast<size_t>(c)] = sum_of_squares(g + c * kChunk, std::min(kChunk, n - c * kChunk));
+        std::vector<double> part(static_cast<size_t>(chunk_count(m_grads.numel())), 0.0);
+        over_chunks(m_grads.numel(), [&](int64_t c, int64_t begin, int64_t end) {
+            part[static_cast<size_t>(c)] = sum_of_squares(g + begin, end - begin);
         });
         double sum = 0;
         for (double x : part)
@@ -165,12 +178,8 @@ void FlatAdamW::fused_cpu_step(double lr) {
     float* v = m_expAvgSq.data_ptr<float>();
     const float* mask = m_decayMask.data_ptr<float>();
     static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    const int64_t n = m_params.numel();
-    constexpr int64_t kChunk = 1 << 16;
-    const int64_t chunks = (n + kChunk - 1) / kChunk;
-    SpinPool::shared(at::get_num_threads())->run(chunks, [&](int64_t c) {
-        const int64_t b = c * kChunk, e = std::min(n, b + kChunk);
-        (avx2 ? adamw_avx2 : adamw_plain)(p, g, m, v, mask, b, e, s);
+    over_chunks(m_params.numel(), [&](int64_t, int64_t begin, int64_t end) {
+        (avx2 ? adamw_avx2 : adamw_plain)(p, g, m, v, mask, begin, end, s);
     });
 }
 

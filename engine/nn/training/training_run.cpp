@@ -323,7 +323,7 @@ std::pair<double, int64_t> TrainingRun::forward_backward() {
             ls.scale = 1.0 / accumulation;
             ls.seed =
                 m_cfg.seed * 1000003ull + static_cast<uint64_t>(m_state.step) * 131ull + static_cast<uint64_t>(micro);
-            if (!m_lanes || m_lanes->threads() != m_threads)
+            if (!m_lanes)
                 m_lanes = std::make_unique<Lanes>(m_threads);
             const LanePass pass = m_lanes->run(*m_family, batch, lanes, ls, m_trainable);
             lossSum += pass.loss;
@@ -333,9 +333,7 @@ std::pair<double, int64_t> TrainingRun::forward_backward() {
         torch::Tensor loss;
         with_autocast(m_device, bf16, [&] {
             const MicroBatch b = m_family->forward(batch);
-            const int64_t V = b.logits.size(-1);
-            loss = masked_cross_entropy(b.logits.view({-1, V}).to(torch::kFloat32), b.targets.reshape({-1}),
-                                        torch::kMean, m_cfg.label_smoothing);
+            loss = training_loss(b, torch::kMean, m_cfg.label_smoothing);
             tokens += b.tokens;
         });
         if (accumulation > 1)
