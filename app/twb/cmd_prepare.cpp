@@ -93,29 +93,23 @@ int prepare_chat_dataset(ChatPrepareOptions c, const std::string& tokenizer, int
     std::printf("  done in %.1f s\n", r.seconds);
     return 0;
 }
-}  // namespace
 
-Action add_prepare(CLI::App& app) {
-    struct Opts {
-        std::vector<std::string> inputs, clean;
-        std::string tokenizerFrom, splitPattern, preset, tokenizer = "char", format = "text", field = "text", column,
-                                                         recordSep = "%", split = "tail", out, allowed;
-        int vocab = 0, minFreq = 1;
-        double val = 0.1;
-        uint64_t seed = 1337;
-        bool force = false, replaceBad = false, lowercase = false, quiet = false, documents = false;
-        ParallelPrepareOptions par;  // --source/--target or --pairs: a parallel dataset
-        ChatPrepareOptions chat;     // --chat: instruction data
-        bool valGiven = false;
-    };
-    auto o = std::make_shared<Opts>();
-    auto* chatOpt = app.add_option("--chat", o->chat.inputs,
-                                   "Instruction data for a chat finetune: JSON lines of instruction/input/output "
-                                   "(Alpaca), instruction/instances (seed tasks) or messages (repeat for several "
-                                   "files); the loss falls on the replies only");
-    app.add_option("--system", o->chat.system, "--chat: a system turn put before every conversation that has none")
-        ->needs(chatOpt);
-    auto& par = o->par;
+/// Everything twb prepare is given: the options of the three kinds of dataset.
+struct PrepareCli {
+    std::vector<std::string> inputs, clean;
+    std::string tokenizerFrom, splitPattern, preset, tokenizer = "char", format = "text", field = "text", column,
+                                                     recordSep = "%", split = "tail", out, allowed;
+    int vocab = 0, minFreq = 1;
+    double val = 0.1;
+    uint64_t seed = 1337;
+    bool force = false, replaceBad = false, lowercase = false, quiet = false, documents = false;
+    ParallelPrepareOptions par;  // --source/--target or --pairs: a parallel dataset
+    ChatPrepareOptions chat;     // --chat: instruction data
+    bool valGiven = false;
+};
+
+/// --source/--target or --pairs and what only parallel data takes.
+void add_parallel_options(CLI::App& app, ParallelPrepareOptions& par) {
     app.add_option("--source", par.source, "Parallel data: the training pairs' source file, one sentence a line");
     app.add_option("--target", par.target,
                    "Parallel data: the training pairs' target file, line-aligned with --source");
@@ -139,6 +133,11 @@ Action add_prepare(CLI::App& app) {
                    "of the shorter (counted; 0 = keep all)");
     app.add_flag("--separate-vocab", par.separate_vocab,
                  "Parallel data: one vocabulary per side, each trained on its own side (default: one shared)");
+}
+
+/// The options of a text dataset (and those it shares with the other kinds); returns --tokenizer's,
+/// whose count says whether one was named.
+CLI::Option* add_text_options(CLI::App& app, const std::shared_ptr<PrepareCli>& o) {
     auto* inputOpt = app.add_option("--input,-i", o->inputs,
                                     "Input file or folder (repeat for several; parallel: source then target)");
     app.add_option("--preset", o->preset,
@@ -181,7 +180,95 @@ Action add_prepare(CLI::App& app) {
     app.add_option("--out,-o", o->out, "Output folder")->required();
     app.add_flag("--force", o->force, "Replace an existing prepared dataset at --out");
     app.add_flag("--quiet,-q", o->quiet, "No progress output");
-    chatOpt->excludes(inputOpt);
+    return tokenizerOpt;
+}
+
+/// A text dataset's PrepareOptions from the command line (a preset's, adjusted, or the inputs').
+PrepareOptions text_prepare_options(const PrepareCli& o) {
+    PrepareOptions p;
+    if (!o.preset.empty()) {
+        p = preset_options(o.preset, o.out);
+    } else {
+        if (o.inputs.empty())
+            throw InputError("give --input PATH (or --preset fortunes)");
+        p.corpus.inputs = o.inputs;
+        p.corpus.format = parse_input_format(o.format);
+        p.tokenizer.kind = parse_choice<TokenizerKind>(o.tokenizer, "tokenizer");
+    }
+    p.out = o.out;
+    p.overwrite = o.force;
+    p.tokenizer_from = o.tokenizerFrom;
+    p.tokenizer.split_pattern = o.splitPattern;
+    if (!o.preset.empty() && o.tokenizer != to_string(TokenizerKind::Char))
+        p.tokenizer.kind = parse_choice<TokenizerKind>(o.tokenizer, "tokenizer");
+    if (o.vocab)
+        p.tokenizer.vocab_size = o.vocab;
+    p.tokenizer.lowercase = o.lowercase;
+    p.tokenizer.min_frequency = o.minFreq;
+    p.corpus.field = o.field;
+    p.corpus.column = o.column;
+    if (o.preset.empty())
+        p.corpus.record_separator = o.recordSep;
+    p.corpus.replace_invalid_utf8 = p.corpus.replace_invalid_utf8 || o.replaceBad;
+    p.val_fraction = o.val;
+    if (o.preset.empty() || o.split != "tail")
+        p.split = o.split;
+    p.seed = o.seed;
+    p.documents = o.documents;
+    for (auto& c : o.clean)
+        p.cleaning.enable(c);
+    p.cleaning.allowed_chars = o.allowed;
+    return p;
+}
+
+/// twb prepare --input (or --preset): a text dataset for a language model.
+int prepare_text_dataset(const PrepareCli& o) {
+    const PrepareOptions p = text_prepare_options(o);
+    ProgressLine bar(!o.quiet);
+    // Ctrl-C or SIGTERM cancels at the next progress report; the engine then removes its temporary
+    // folder, so nothing is left behind.
+    const auto& interrupted = install_interrupt_flag();
+    const auto r = prepare_dataset(p, [&](const std::string& stage, uint64_t done, uint64_t total) {
+        bar.update(stage, done, total);
+        return !interrupted.load();
+    });
+    bar.finish();
+    for (auto& w : r.warnings)
+        std::cerr << "twb: warning: " << w << "\n";
+    const auto& s = r.stats;
+    std::printf("prepared %s\n", r.dir.c_str());
+    std::printf("  tokenizer %s, vocab %d (%d used)\n", to_string(TextTokenizer::load(r.dir).kind()).c_str(),
+                s.vocab_size, s.vocab_used);
+    std::printf("  train %llu tokens, val %llu tokens\n", static_cast<unsigned long long>(r.train_tokens),
+                static_cast<unsigned long long>(r.val_tokens));
+    if (p.documents) {
+        const auto d = open_prepared(r.dir);
+        std::printf("  documents kept: train %llu, val %llu\n", static_cast<unsigned long long>(d.train_documents),
+                    static_cast<unsigned long long>(d.val_documents));
+    }
+    std::printf("  %llu characters, %llu documents, %.3f characters/token, unknown %.4f%%\n",
+                static_cast<unsigned long long>(s.characters), static_cast<unsigned long long>(s.documents),
+                s.chars_per_token, 100.0 * s.unk_rate);
+    for (auto& e : r.cleaning.effects)
+        std::printf("  clean %-10s %llu lines changed, %llu removed, %lld characters removed\n", e.option.c_str(),
+                    static_cast<unsigned long long>(e.lines_changed), static_cast<unsigned long long>(e.lines_removed),
+                    static_cast<long long>(e.chars_removed));
+    std::printf("  done in %.1f s\n", r.seconds);
+    return 0;
+}
+}  // namespace
+
+Action add_prepare(CLI::App& app) {
+    auto o = std::make_shared<PrepareCli>();
+    auto* chatOpt = app.add_option("--chat", o->chat.inputs,
+                                   "Instruction data for a chat finetune: JSON lines of instruction/input/output "
+                                   "(Alpaca), instruction/instances (seed tasks) or messages (repeat for several "
+                                   "files); the loss falls on the replies only");
+    app.add_option("--system", o->chat.system, "--chat: a system turn put before every conversation that has none")
+        ->needs(chatOpt);
+    add_parallel_options(app, o->par);
+    CLI::Option* tokenizerOpt = add_text_options(app, o);
+    chatOpt->excludes(app.get_option("--input"));
     return [o, tokenizerOpt]() {
         if (!o->chat.inputs.empty()) {
             if (o->documents || !o->preset.empty() || !o->par.source.empty() || !o->par.pairs.empty())
@@ -204,71 +291,7 @@ Action add_prepare(CLI::App& app) {
             throw ConfigError(
                 "--separate-vocab, --max-tokens and --max-length-ratio are for parallel data; give "
                 "--source and --target (or --pairs)");
-        PrepareOptions p;
-        if (!o->preset.empty()) {
-            p = preset_options(o->preset, o->out);
-        } else {
-            if (o->inputs.empty())
-                throw InputError("give --input PATH (or --preset fortunes)");
-            p.corpus.inputs = o->inputs;
-            p.corpus.format = parse_input_format(o->format);
-            p.tokenizer.kind = parse_choice<TokenizerKind>(o->tokenizer, "tokenizer");
-        }
-        p.out = o->out;
-        p.overwrite = o->force;
-        p.tokenizer_from = o->tokenizerFrom;
-        p.tokenizer.split_pattern = o->splitPattern;
-        if (!o->preset.empty() && o->tokenizer != to_string(TokenizerKind::Char))
-            p.tokenizer.kind = parse_choice<TokenizerKind>(o->tokenizer, "tokenizer");
-        if (o->vocab)
-            p.tokenizer.vocab_size = o->vocab;
-        p.tokenizer.lowercase = o->lowercase;
-        p.tokenizer.min_frequency = o->minFreq;
-        p.corpus.field = o->field;
-        p.corpus.column = o->column;
-        if (o->preset.empty())
-            p.corpus.record_separator = o->recordSep;
-        p.corpus.replace_invalid_utf8 = p.corpus.replace_invalid_utf8 || o->replaceBad;
-        p.val_fraction = o->val;
-        if (o->preset.empty() || o->split != "tail")
-            p.split = o->split;
-        p.seed = o->seed;
-        p.documents = o->documents;
-        for (auto& c : o->clean)
-            p.cleaning.enable(c);
-        p.cleaning.allowed_chars = o->allowed;
-
-        ProgressLine bar(!o->quiet);
-        // Ctrl-C or SIGTERM cancels at the next progress report; the engine then removes its temporary
-        // folder, so nothing is left behind.
-        const auto& interrupted = install_interrupt_flag();
-        const auto r = prepare_dataset(p, [&](const std::string& stage, uint64_t done, uint64_t total) {
-            bar.update(stage, done, total);
-            return !interrupted.load();
-        });
-        bar.finish();
-        for (auto& w : r.warnings)
-            std::cerr << "twb: warning: " << w << "\n";
-        const auto& s = r.stats;
-        std::printf("prepared %s\n", r.dir.c_str());
-        std::printf("  tokenizer %s, vocab %d (%d used)\n", to_string(TextTokenizer::load(r.dir).kind()).c_str(),
-                    s.vocab_size, s.vocab_used);
-        std::printf("  train %llu tokens, val %llu tokens\n", static_cast<unsigned long long>(r.train_tokens),
-                    static_cast<unsigned long long>(r.val_tokens));
-        if (p.documents) {
-            const auto d = open_prepared(r.dir);
-            std::printf("  documents kept: train %llu, val %llu\n", static_cast<unsigned long long>(d.train_documents),
-                        static_cast<unsigned long long>(d.val_documents));
-        }
-        std::printf("  %llu characters, %llu documents, %.3f characters/token, unknown %.4f%%\n",
-                    static_cast<unsigned long long>(s.characters), static_cast<unsigned long long>(s.documents),
-                    s.chars_per_token, 100.0 * s.unk_rate);
-        for (auto& e : r.cleaning.effects)
-            std::printf("  clean %-10s %llu lines changed, %llu removed, %lld characters removed\n", e.option.c_str(),
-                        static_cast<unsigned long long>(e.lines_changed),
-                        static_cast<unsigned long long>(e.lines_removed), static_cast<long long>(e.chars_removed));
-        std::printf("  done in %.1f s\n", r.seconds);
-        return 0;
+        return prepare_text_dataset(*o);
     };
 }
 

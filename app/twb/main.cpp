@@ -33,99 +33,77 @@ std::string one_line(const std::string& msg, bool first_only) {
     }
     return out.empty() ? "unknown error" : out;
 }
-}  // namespace
 
-int main(int argc, char** argv) {
-    twb::ensure_openmp_wait_policy(argv);
-    CLI::App app{
-        "twb - Transformer Workbench command line: prepare data, train, evaluate and sample "
-        "small transformer language models"};
-    app.require_subcommand(1);
-    app.fallthrough();  // --verbose after the subcommand too
-    app.set_version_flag("--version", "twb 0.1.0");
-    std::vector<std::pair<CLI::App*, twb::cli::Action>> cmds;
-    auto reg = [&](const char* name, const char* help, twb::cli::Action (*add)(CLI::App&)) {
-        CLI::App* sub = app.add_subcommand(name, help);
-        cmds.emplace_back(sub, add(*sub));
-    };
-    reg("prepare", "Read, clean and tokenize a corpus into DIR/{train.bin,val.bin,meta.json}", twb::cli::add_prepare);
-    reg("tokenize", "Encode stdin to token ids (or decode ids with --decode) with a prepared dataset's tokenizer",
-        twb::cli::add_tokenize);
-    reg("datasets", "List the dataset catalogue and presets", twb::cli::add_datasets);
-    reg("synth",
-        "Write a synthetic task (addition, copy, reverse, sort) as text, one example per line, or instructions as "
-        "JSON records",
-        twb::cli::add_synth);
-    reg("doctor", "Print versions, BLAS library, threads and device", twb::cli::add_doctor);
-    reg("train", "Train a GPT model on a prepared dataset", twb::cli::add_train);
-    reg("eval", "Evaluate a run's checkpoint: loss, accuracy, perplexity, bits/char", twb::cli::add_eval);
-    reg("sample", "Generate text from a trained run", twb::cli::add_sample);
-    reg("chat", "Chat with a run in the chat template (instruction-tuned with twb prepare --chat): turns, history kept",
-        twb::cli::add_chat);
-    reg("translate", "Translate lines with an encoder-decoder run (greedy or beam search), one line out per line in",
-        twb::cli::add_translate);
-    reg("attention",
-        "Write the attention weights of every layer and head for a prompt (a translation run: encoder, decoder "
-        "and cross-attention of a sentence pair) as JSON",
-        twb::cli::add_attention);
-    reg("lens", "Logit lens: what each layer already predicts at every position of a prompt", twb::cli::add_lens);
-    reg("attribute", "Which earlier tokens a token depends on: gradient x input and attention rollout over the prompt",
-        twb::cli::add_attribute);
-    reg("ablate",
-        "Switch heads off and measure the validation loss (and the generated text): one head, a set, or every head",
-        twb::cli::add_ablate);
-    reg("embeddings",
-        "Explore a run's token embeddings: nearest tokens of a word, similarity of two texts, a 2-D map (PCA)",
-        twb::cli::add_embeddings);
-    reg("keys", "Describe the run-config keys: type, default, range, choices, model family and what each does",
-        twb::cli::add_keys);
-    reg("sweep", "Train a grid (or a random draw) of configs, one run per cell; resumable; prints the results table",
-        twb::cli::add_sweep);
-    reg("runs", "Print the results table of a folder of runs (a sweep or any folder)", twb::cli::add_runs);
-    reg("label", "Print or set a run's name and notes (RUN/run.json)", twb::cli::add_label);
-    reg("export-metrics", "Write a run's curves as TensorBoard event files (RUN/tb/) from its metrics.csv",
-        twb::cli::add_export_metrics);
-    reg("lr-find", "Learning-rate range finder: the loss against an exponentially growing rate, with suggestions",
-        twb::cli::add_lr_find);
-    reg("baselines", "Uniform, unigram and bigram baselines of a prepared dataset, in the models' units",
-        twb::cli::add_baselines);
-    reg("bleu",
-        "Corpus BLEU (sacreBLEU's default: 13a, exp smoothing) and chrF of a hypothesis file against references",
-        twb::cli::add_bleu);
-    reg("generate-eval",
-        "Generate every prompt of a file with several decoding settings and compare them: speed, perplexity under "
-        "the model, distinct-n, repetition, BLEU",
-        twb::cli::add_generate_eval);
-    reg("import",
-        "Import a GPT-2-family checkpoint in the Hugging Face layout (config.json, model.safetensors, vocab.json + "
-        "merges.txt) as a run",
-        twb::cli::add_import);
-    reg("export",
-        "Export a run's checkpoint: Hugging Face GPT-2 layout (--format hf), plain safetensors, or GGUF for "
-        "llama.cpp (--format gguf)",
-        twb::cli::add_export);
-    twb::cli::set_command_line(argc, argv);
-    bool verbose = std::getenv("TWB_VERBOSE") != nullptr;
-    app.add_flag("--verbose", verbose, "On an error, print the full message (a library's stack trace too)");
+/// The subcommands, in the order --help lists them.
+struct Command {
+    const char* name;
+    const char* help;
+    twb::cli::Action (*add)(CLI::App&);
+};
+const Command kCommands[] = {
+    {"prepare", "Read, clean and tokenize a corpus into DIR/{train.bin,val.bin,meta.json}", twb::cli::add_prepare},
+    {"tokenize", "Encode stdin to token ids (or decode ids with --decode) with a prepared dataset's tokenizer",
+     twb::cli::add_tokenize},
+    {"datasets", "List the dataset catalogue and presets", twb::cli::add_datasets},
+    {"synth",
+     "Write a synthetic task (addition, copy, reverse, sort) as text, one example per line, or instructions as "
+     "JSON records",
+     twb::cli::add_synth},
+    {"doctor", "Print versions, BLAS library, threads and device", twb::cli::add_doctor},
+    {"train", "Train a GPT model on a prepared dataset", twb::cli::add_train},
+    {"eval", "Evaluate a run's checkpoint: loss, accuracy, perplexity, bits/char", twb::cli::add_eval},
+    {"sample", "Generate text from a trained run", twb::cli::add_sample},
+    {"chat", "Chat with a run in the chat template (instruction-tuned with twb prepare --chat): turns, history kept",
+     twb::cli::add_chat},
+    {"translate", "Translate lines with an encoder-decoder run (greedy or beam search), one line out per line in",
+     twb::cli::add_translate},
+    {"attention",
+     "Write the attention weights of every layer and head for a prompt (a translation run: encoder, decoder "
+     "and cross-attention of a sentence pair) as JSON",
+     twb::cli::add_attention},
+    {"lens", "Logit lens: what each layer already predicts at every position of a prompt", twb::cli::add_lens},
+    {"attribute", "Which earlier tokens a token depends on: gradient x input and attention rollout over the prompt",
+     twb::cli::add_attribute},
+    {"ablate",
+     "Switch heads off and measure the validation loss (and the generated text): one head, a set, or every head",
+     twb::cli::add_ablate},
+    {"embeddings",
+     "Explore a run's token embeddings: nearest tokens of a word, similarity of two texts, a 2-D map (PCA)",
+     twb::cli::add_embeddings},
+    {"keys", "Describe the run-config keys: type, default, range, choices, model family and what each does",
+     twb::cli::add_keys},
+    {"sweep", "Train a grid (or a random draw) of configs, one run per cell; resumable; prints the results table",
+     twb::cli::add_sweep},
+    {"runs", "Print the results table of a folder of runs (a sweep or any folder)", twb::cli::add_runs},
+    {"label", "Print or set a run's name and notes (RUN/run.json)", twb::cli::add_label},
+    {"export-metrics", "Write a run's curves as TensorBoard event files (RUN/tb/) from its metrics.csv",
+     twb::cli::add_export_metrics},
+    {"lr-find", "Learning-rate range finder: the loss against an exponentially growing rate, with suggestions",
+     twb::cli::add_lr_find},
+    {"baselines", "Uniform, unigram and bigram baselines of a prepared dataset, in the models' units",
+     twb::cli::add_baselines},
+    {"bleu", "Corpus BLEU (sacreBLEU's default: 13a, exp smoothing) and chrF of a hypothesis file against references",
+     twb::cli::add_bleu},
+    {"generate-eval",
+     "Generate every prompt of a file with several decoding settings and compare them: speed, perplexity under "
+     "the model, distinct-n, repetition, BLEU",
+     twb::cli::add_generate_eval},
+    {"import",
+     "Import a GPT-2-family checkpoint in the Hugging Face layout (config.json, model.safetensors, vocab.json + "
+     "merges.txt) as a run",
+     twb::cli::add_import},
+    {"export",
+     "Export a run's checkpoint: Hugging Face GPT-2 layout (--format hf), plain safetensors, or GGUF for "
+     "llama.cpp (--format gguf)",
+     twb::cli::add_export},
+};
+
+/// Runs the parsed subcommand's action. Every failure ends as one line on stderr: the engine's own
+/// errors say what to do; anything else (a library's exception, a bug) is cut to its first line, and
+/// verbose shows it whole.
+int run_action(const twb::cli::Action& action, bool verbose) {
     try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        // CLI11 would print two lines; every twb error is one.
-        std::cerr << "twb: error: " << one_line(e.what(), false) << " (see twb --help or twb COMMAND --help)\n";
-        return e.get_exit_code() ? e.get_exit_code() : 1;
-    }
-    // Every failure ends as one line on stderr: the engine's own errors say what to do; anything
-    // else (a library's exception, a bug) is cut to its first line, and --verbose shows it whole.
-    try {
-        for (auto& [sub, action] : cmds)
-            if (sub->parsed())
-                return action();
+        return action();
     } catch (const twb::Cancelled&) {
         std::cerr << "twb: cancelled\n";
         return 130;
@@ -146,5 +124,40 @@ int main(int argc, char** argv) {
         std::cerr << "twb: error: an unknown exception (unexpected: please report it)\n";
         return 1;
     }
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    twb::ensure_openmp_wait_policy(argv);
+    CLI::App app{
+        "twb - Transformer Workbench command line: prepare data, train, evaluate and sample "
+        "small transformer language models"};
+    app.require_subcommand(1);
+    app.fallthrough();  // --verbose after the subcommand too
+    app.set_version_flag("--version", "twb 0.1.0");
+    std::vector<std::pair<CLI::App*, twb::cli::Action>> cmds;
+    for (const Command& c : kCommands) {
+        CLI::App* sub = app.add_subcommand(c.name, c.help);
+        cmds.emplace_back(sub, c.add(*sub));
+    }
+    twb::cli::set_command_line(argc, argv);
+    bool verbose = std::getenv("TWB_VERBOSE") != nullptr;
+    app.add_flag("--verbose", verbose, "On an error, print the full message (a library's stack trace too)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        // CLI11 would print two lines; every twb error is one.
+        std::cerr << "twb: error: " << one_line(e.what(), false) << " (see twb --help or twb COMMAND --help)\n";
+        return e.get_exit_code() ? e.get_exit_code() : 1;
+    }
+    for (auto& [sub, action] : cmds)
+        if (sub->parsed())
+            return run_action(action, verbose);
     return 0;
 }

@@ -18,31 +18,12 @@
 
 namespace twb {
 
-DoctorReport run_doctor(int threads, bool measure) {
-    DoctorReport r;
-    r.torch_version = std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
-                      std::to_string(TORCH_VERSION_PATCH);
-    r.threads = nn::apply_threads(threads);
-    r.cuda_available = torch::cuda::is_available();
-    r.device = r.cuda_available ? "cuda" : "cpu";
-    r.mkldnn = at::hasMKLDNN();
-    try {
-        r.cpu_bf16_switch = cpu_bf16_switch();
-        const PrecisionChoice p = nn::resolve_precision(DType::Auto, nn::resolve_device("auto"));
-        r.precision = to_string(p.dtype);
-        r.precision_reason = p.reason;
-    } catch (const std::exception& e) {
-        r.cpu_bf16_switch = e.what();
-        r.precision = "float32";
-        r.precision_reason = "auto: TWB_CPU_BF16 is not understood";
-        r.warnings.push_back(e.what());
-    }
-#ifdef TWB_TORCH_CUDA
-    r.cuda_built = true;
-    r.cuda_version = TWB_TORCH_CUDA;
-#endif
-    r.cuda_devices = static_cast<int>(torch::cuda::device_count());
-    for (int i = 0; i < r.cuda_devices; ++i) {
+namespace {
+
+/// The GPUs the driver lists, a line each.
+std::vector<std::string> gpu_lines(int count) {
+    std::vector<std::string> lines;
+    for (int i = 0; i < count; ++i) {
         const CudaDeviceInfo g = cuda_device_info(i);
         char b[256];
         if (g.ok)
@@ -50,14 +31,14 @@ DoctorReport run_doctor(int threads, bool measure) {
                           static_cast<double>(g.memory) / (1024.0 * 1024.0 * 1024.0), g.major, g.minor);
         else
             std::snprintf(b, sizeof b, "cuda:%d (%s)", i, g.error.c_str());
-        r.gpus.push_back(b);
+        lines.push_back(b);
     }
-    r.attention_kernel = nn::attention_kernel_name();
-    r.decode_weights = nn::cpu_has_avx2_fma() ? "bfloat16 for decode_weights=auto (AVX2+FMA gemv)"
-                                              : "float32 for decode_weights=auto (this CPU lacks AVX2+FMA)";
-    for (const auto& b : distributed_backends())
-        r.distributed_backends += (r.distributed_backends.empty() ? "" : ", ") + b;
-    // Run one matmul so the BLAS is loaded, then time a few.
+    return lines;
+}
+
+/// The BLAS the process has loaded (after one matmul has run), whether it is the slow reference one,
+/// and with measure, the sgemm speed of a few 512x512 products.
+void read_blas(DoctorReport& r, bool measure) {
     auto a = torch::randn({512, 512}), b = torch::randn({512, 512});
     auto c = torch::mm(a, b);
     if (measure) {
@@ -94,6 +75,41 @@ DoctorReport run_doctor(int threads, bool measure) {
         r.warnings.push_back(
             "the reference BLAS is in use: training runs about 17x slower. Install "
             "libopenblas0-openmp (sudo apt-get install libopenblas0-openmp)");
+}
+
+}  // namespace
+
+DoctorReport run_doctor(int threads, bool measure) {
+    DoctorReport r;
+    r.torch_version = std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
+                      std::to_string(TORCH_VERSION_PATCH);
+    r.threads = nn::apply_threads(threads);
+    r.cuda_available = torch::cuda::is_available();
+    r.device = r.cuda_available ? "cuda" : "cpu";
+    r.mkldnn = at::hasMKLDNN();
+    try {
+        r.cpu_bf16_switch = cpu_bf16_switch();
+        const PrecisionChoice p = nn::resolve_precision(DType::Auto, nn::resolve_device("auto"));
+        r.precision = to_string(p.dtype);
+        r.precision_reason = p.reason;
+    } catch (const std::exception& e) {
+        r.cpu_bf16_switch = e.what();
+        r.precision = "float32";
+        r.precision_reason = "auto: TWB_CPU_BF16 is not understood";
+        r.warnings.push_back(e.what());
+    }
+#ifdef TWB_TORCH_CUDA
+    r.cuda_built = true;
+    r.cuda_version = TWB_TORCH_CUDA;
+#endif
+    r.cuda_devices = static_cast<int>(torch::cuda::device_count());
+    r.gpus = gpu_lines(r.cuda_devices);
+    r.attention_kernel = nn::attention_kernel_name();
+    r.decode_weights = nn::cpu_has_avx2_fma() ? "bfloat16 for decode_weights=auto (AVX2+FMA gemv)"
+                                              : "float32 for decode_weights=auto (this CPU lacks AVX2+FMA)";
+    for (const auto& b : distributed_backends())
+        r.distributed_backends += (r.distributed_backends.empty() ? "" : ", ") + b;
+    read_blas(r, measure);
     r.sentencepiece = spm_module_path();
     if (r.sentencepiece.rfind("not loaded", 0) == 0)
         r.warnings.push_back("sentencepiece: " + r.sentencepiece);

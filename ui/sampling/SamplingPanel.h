@@ -96,8 +96,10 @@ protected:
     void busyChanged(bool busy) override;
 
 private:
-    // SamplingPanelLayout.cpp, with the constructor: connectWorker, buildGenerateTab
+    // SamplingPanelLayout.cpp, with the constructor: connectWorker, connectControls, buildGenerateTab
     void connectWorker(ModelWorker* worker);
+    /// The buttons, shortcuts and views' signals.
+    void connectControls();
     /// Shows the translation mode for an encoder-decoder run, the LM mode for any other.
     void updateMode();
     QWidget* buildGenerateTab();

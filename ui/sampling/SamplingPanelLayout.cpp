@@ -72,7 +72,13 @@ SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(nu
     connect(m_translation, &PanelBase::statusMessage, this, &PanelBase::statusMessage);
 
     connectWorker(m_model->worker());
+    connectControls();
+    updateMode();
+    m_compare->fillChoices(m_picker->run(), m_picker->steps());
+    refreshHistory();
+}
 
+void SamplingPanel::connectControls() {
     m_renderTimer.setSingleShot(true);
     m_renderTimer.setInterval(50);  // batch streamed tokens: at most 20 re-renders a second
     connect(&m_renderTimer, &QTimer::timeout, this, &SamplingPanel::render);
@@ -119,9 +125,6 @@ SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(nu
         refreshHistory();
         m_chat->reload();
     });
-    updateMode();
-    m_compare->fillChoices(m_picker->run(), m_picker->steps());
-    refreshHistory();
 }
 
 QWidget* SamplingPanel::buildGenerateTab() {

@@ -133,8 +133,10 @@ static std::unique_ptr<Tokenizer> load_tokenizer_from(const fs::path& from, std:
     return tok;
 }
 
-ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const PrepareProgressFn& progress) {
-    const auto t0 = std::chrono::steady_clock::now();
+namespace {
+
+/// The options' own checks, before any file is read.
+void check_options(const ParallelPrepareOptions& opts) {
     if (!(opts.val_fraction >= 0 && opts.test_fraction >= 0 && opts.val_fraction + opts.test_fraction < 1))
         throw ConfigError("the validation and test fractions must be at least 0 and sum to less than 1");
     if (opts.max_tokens < 0)
@@ -147,61 +149,97 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
         throw ConfigError(
             "the char tokenizer has no <bos>/<eos> tokens, which translation pairs need; choose bpe, unigram, "
             "word, byte or bytebpe");
-    auto givenPair = [](const std::string& a, const std::string& b, const std::string& what) {
-        if (a.empty() != b.empty())
-            throw ConfigError("give both " + what + " files (source and target), or neither");
-        return !a.empty();
-    };
-    const bool valFiles = givenPair(opts.val_source, opts.val_target, "validation");
-    const bool testFiles = givenPair(opts.test_source, opts.test_target, "test");
-    std::vector<std::string> inputs;
-    for (const auto* f : {&opts.source, &opts.target, &opts.pairs, &opts.val_source, &opts.val_target,
-                          &opts.test_source, &opts.test_target, &opts.val_pairs, &opts.test_pairs})
-        if (!f->empty())
-            inputs.push_back(*f);
-    TempDir tmp;
-    const fs::path out = begin_output(opts.out, inputs, opts.overwrite, tmp);
-    auto report = [&](const std::string& stage, uint64_t done, uint64_t total) {
-        if (progress && !progress(stage, done, total))
-            throw Cancelled();
-    };
+}
 
-    // 1. The pairs of every split.
-    report("reading", 0, 1);
-    std::vector<TextPair> train =
-        read_pairs_text(opts.source, opts.target, opts.pairs, opts.source_column, opts.target_column);
-    std::vector<TextPair> val, test;
-    if (valFiles || !opts.val_pairs.empty())
-        val = read_pairs_text(opts.val_source, opts.val_target, opts.val_pairs, opts.source_column, opts.target_column);
-    if (testFiles || !opts.test_pairs.empty())
-        test = read_pairs_text(opts.test_source, opts.test_target, opts.test_pairs, opts.source_column,
-                               opts.target_column);
-    const bool holdVal = val.empty() && opts.val_fraction > 0, holdTest = test.empty() && opts.test_fraction > 0;
-    if (holdVal || holdTest) {
-        std::vector<size_t> order(train.size());
+/// Whether a split's two files are given (both or neither).
+bool given_pair(const std::string& a, const std::string& b, const std::string& what) {
+    if (a.empty() != b.empty())
+        throw ConfigError("give both " + what + " files (source and target), or neither");
+    return !a.empty();
+}
+
+/// One split's encoded pairs: what meta.json and the result say of it.
+struct EncodedSplit {
+    uint64_t pairs = 0, tokens = 0, dropped = 0, dropped_ratio = 0;
+    SideLengths source, target;
+};
+
+/// prepare_parallel in its stages: read the splits, hold out validation and test pairs, train or load
+/// the tokenizer(s), encode each split, write meta.json and move the folder into place.
+class ParallelPreparation {
+public:
+    ParallelPreparation(const ParallelPrepareOptions& opts, const PrepareProgressFn& progress)
+        : m_opts(opts), m_progress(progress) {}
+
+    ParallelPrepareResult run() {
+        const auto t0 = std::chrono::steady_clock::now();
+        check_options(m_opts);
+        m_valFiles = given_pair(m_opts.val_source, m_opts.val_target, "validation");
+        m_testFiles = given_pair(m_opts.test_source, m_opts.test_target, "test");
+        for (const auto* f : {&m_opts.source, &m_opts.target, &m_opts.pairs, &m_opts.val_source, &m_opts.val_target,
+                              &m_opts.test_source, &m_opts.test_target, &m_opts.val_pairs, &m_opts.test_pairs})
+            if (!f->empty())
+                m_inputs.push_back(*f);
+        const fs::path out = begin_output(m_opts.out, m_inputs, m_opts.overwrite, m_tmp);
+        read_splits();
+        make_tokenizers();
+        encode_splits();
+        save_tokenizer_files(*m_tok, m_tmp);
+        finish_output(m_tmp, out, meta());
+        m_result.dir = out;
+        m_result.vocab_size = m_tok->vocab_size();
+        m_result.source_vocab_size = m_srcTok ? m_srcTok->vocab_size() : 0;
+        report("writing", 1, 1);
+        m_result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return m_result;
+    }
+
+private:
+    void report(const std::string& stage, uint64_t done, uint64_t total) const {
+        if (m_progress && !m_progress(stage, done, total))
+            throw Cancelled();
+    }
+
+    /// 1. The pairs of every split; validation and test pairs held out of the training pairs when no
+    /// files are given for them.
+    void read_splits() {
+        const auto& o = m_opts;
+        report("reading", 0, 1);
+        m_train = read_pairs_text(o.source, o.target, o.pairs, o.source_column, o.target_column);
+        if (m_valFiles || !o.val_pairs.empty())
+            m_val = read_pairs_text(o.val_source, o.val_target, o.val_pairs, o.source_column, o.target_column);
+        if (m_testFiles || !o.test_pairs.empty())
+            m_test = read_pairs_text(o.test_source, o.test_target, o.test_pairs, o.source_column, o.target_column);
+        hold_out(m_val.empty() && o.val_fraction > 0, m_test.empty() && o.test_fraction > 0);
+        if (m_train.empty())
+            throw InputError("no training pairs are left; lower the validation and test fractions or add pairs");
+        report("reading", 1, 1);
+    }
+
+    void hold_out(bool holdVal, bool holdTest) {
+        if (!holdVal && !holdTest)
+            return;
+        std::vector<size_t> order(m_train.size());
         std::iota(order.begin(), order.end(), 0);
-        std::mt19937_64 rng(opts.seed);
+        std::mt19937_64 rng(m_opts.seed);
         std::shuffle(order.begin(), order.end(), rng);
-        const auto n = static_cast<double>(train.size());
-        const auto nVal = holdVal ? static_cast<size_t>(std::llround(opts.val_fraction * n)) : 0;
-        const auto nTest = holdTest ? static_cast<size_t>(std::llround(opts.test_fraction * n)) : 0;
-        std::vector<int> where(train.size(), 0);  // 0 train, 1 val, 2 test
+        const auto n = static_cast<double>(m_train.size());
+        const auto nVal = holdVal ? static_cast<size_t>(std::llround(m_opts.val_fraction * n)) : 0;
+        const auto nTest = holdTest ? static_cast<size_t>(std::llround(m_opts.test_fraction * n)) : 0;
+        std::vector<int> where(m_train.size(), 0);  // 0 train, 1 val, 2 test
         for (size_t i = 0; i < nVal + nTest && i < order.size(); ++i)
             where[order[i]] = i < nVal ? 1 : 2;
         std::vector<TextPair> kept;
-        for (size_t i = 0; i < train.size(); ++i)
-            (where[i] == 0 ? kept : where[i] == 1 ? val : test).push_back(std::move(train[i]));
-        train.swap(kept);
+        for (size_t i = 0; i < m_train.size(); ++i)
+            (where[i] == 0 ? kept : where[i] == 1 ? m_val : m_test).push_back(std::move(m_train[i]));
+        m_train.swap(kept);
     }
-    if (train.empty())
-        throw InputError("no training pairs are left; lower the validation and test fractions or add pairs");
-    report("reading", 1, 1);
 
-    // 2. One vocabulary over both sides of the training pairs, or one per side.
-    auto trainOn = [&](const fs::path& corpus, bool sources, bool targets) {
+    /// A tokenizer trained on one or both sides of the training pairs (a corpus file written for it).
+    std::unique_ptr<Tokenizer> train_on(const fs::path& corpus, bool sources, bool targets) const {
         {
             std::ofstream cf(corpus, std::ios::binary);
-            for (const auto& p : train) {
+            for (const auto& p : m_train) {
                 if (sources)
                     cf << p.source << '\n';
                 if (targets)
@@ -210,85 +248,91 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
             if (!cf)
                 throw IoError(corpus.string() + ": write failed (disk full?)");
         }
-        auto tok = train_tokenizer(opts.tokenizer, corpus,
-                                   [&](uint64_t d, uint64_t t) { return !progress || progress("tokenizer", d, t); });
+        auto tok = train_tokenizer(m_opts.tokenizer, corpus, [&](uint64_t d, uint64_t t) {
+            return !m_progress || m_progress("tokenizer", d, t);
+        });
         fs::remove(corpus);
         if (tok->bos_id() < 0 || tok->eos_id() < 0)
             throw ConfigError("the " + to_string(tok->kind()) + " tokenizer has no <bos>/<eos> tokens; choose bpe");
         return tok;
-    };
-    std::unique_ptr<Tokenizer> tok, srcTok;
-    std::string srcFingerprint;
-    if (!opts.tokenizer_from.empty()) {
-        tok = load_tokenizer_from(opts.tokenizer_from, srcTok);
-        if (srcTok) {
-            TempDir srcDir;
-            srcDir.path = tmp.path / "source_tokenizer";
-            srcDir.keep = true;
-            fs::create_directories(srcDir.path);
-            srcFingerprint = srcTok->fingerprint();
-            save_tokenizer_files(*srcTok, srcDir);
-        }
-    } else {
-        tok = trainOn(tmp.path / "corpus.txt", !opts.separate_vocab, true);
     }
-    if (opts.separate_vocab) {
-        // The source side's tokenizer is trained in a folder of its own, so its files never meet the
-        // target's (sentencepiece writes its model beside the corpus).
-        TempDir srcDir;
-        srcDir.path = tmp.path / "source_tokenizer";
-        srcDir.keep = true;
-        fs::create_directories(srcDir.path);
-        srcTok = trainOn(srcDir.path / "corpus.txt", true, false);
-        srcFingerprint = srcTok->fingerprint();  // before saving: it hashes the trained model file
-        save_tokenizer_files(*srcTok, srcDir);
-    }
-    const Tokenizer& sourceTok = srcTok ? *srcTok : *tok;
-    const std::string fingerprint = tok->fingerprint();
-    const TokenDtype dtype = dtype_for_vocab(std::max(tok->vocab_size(), sourceTok.vocab_size()));
-    const int32_t eos = tok->eos_id();
-    if (sourceTok.eos_id() != eos)
-        throw ConfigError("the source and target tokenizers number <eos> differently; use one shared vocabulary");
 
-    // 3. Encode the splits.
-    ParallelPrepareResult result;
-    nlohmann::json splitsMeta = nlohmann::json::object();
-    int64_t maxId = -1, maxSourceId = -1;
-    uint64_t trainTokens = 0, valTokens = 0;
-    const uint64_t total = train.size() + val.size() + test.size();
-    uint64_t done = 0;
-    for (auto [name, pairs] :
-         {std::pair<const char*, std::vector<TextPair>*>{"train", &train}, {"val", &val}, {"test", &test}}) {
-        TokenWriter w(tmp.path / (std::string(name) + ".bin"), dtype);
+    /// The source side's tokenizer folder (kept when the output moves into place).
+    TempDir source_tokenizer_dir() const {
+        TempDir dir;
+        dir.path = m_tmp.path / "source_tokenizer";
+        dir.keep = true;
+        fs::create_directories(dir.path);
+        return dir;
+    }
+
+    /// 2. One vocabulary over both sides of the training pairs, or one per side, or the given run's.
+    void make_tokenizers() {
+        if (!m_opts.tokenizer_from.empty()) {
+            m_tok = load_tokenizer_from(m_opts.tokenizer_from, m_srcTok);
+            if (m_srcTok) {
+                const TempDir srcDir = source_tokenizer_dir();
+                m_srcFingerprint = m_srcTok->fingerprint();
+                save_tokenizer_files(*m_srcTok, srcDir);
+            }
+        } else {
+            m_tok = train_on(m_tmp.path / "corpus.txt", !m_opts.separate_vocab, true);
+        }
+        if (m_opts.separate_vocab) {
+            // The source side's tokenizer is trained in a folder of its own, so its files never meet the
+            // target's (sentencepiece writes its model beside the corpus).
+            const TempDir srcDir = source_tokenizer_dir();
+            m_srcTok = train_on(srcDir.path / "corpus.txt", true, false);
+            m_srcFingerprint = m_srcTok->fingerprint();  // before saving: it hashes the trained model file
+            save_tokenizer_files(*m_srcTok, srcDir);
+        }
+        m_fingerprint = m_tok->fingerprint();
+        m_dtype = dtype_for_vocab(std::max(m_tok->vocab_size(), source_tok().vocab_size()));
+        if (source_tok().eos_id() != m_tok->eos_id())
+            throw ConfigError("the source and target tokenizers number <eos> differently; use one shared vocabulary");
+    }
+
+    const Tokenizer& source_tok() const { return m_srcTok ? *m_srcTok : *m_tok; }
+
+    /// Whether the length filters drop a training pair (counted in split).
+    bool dropped(const std::vector<int32_t>& s, const std::vector<int32_t>& t, EncodedSplit& split) const {
+        const auto max = static_cast<size_t>(m_opts.max_tokens);
+        if (m_opts.max_tokens > 0 && (s.size() > max || t.size() > max)) {
+            ++split.dropped;
+            return true;
+        }
+        if (m_opts.max_length_ratio > 0) {
+            const double a = static_cast<double>(std::max<size_t>(s.size(), 1)),
+                         b = static_cast<double>(std::max<size_t>(t.size(), 1));
+            if (std::max(a, b) > m_opts.max_length_ratio * std::min(a, b)) {
+                ++split.dropped_ratio;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /// One split into {name}.bin and {name}.pairs: source then target per pair, each ended by <eos>.
+    EncodedSplit encode_split(const std::string& name, const std::vector<TextPair>& pairs) {
+        const int32_t eos = m_tok->eos_id();
+        TokenWriter w(m_tmp.path / (name + ".bin"), m_dtype);
         DocumentIndex index;
         std::vector<uint64_t> srcLen, tgtLen;
-        uint64_t dropped = 0, droppedRatio = 0;
+        EncodedSplit split;
         std::vector<int32_t> s, t;
-        for (const auto& p : *pairs) {
+        for (const auto& p : pairs) {
             s.clear();
             t.clear();
-            sourceTok.encode(p.source, s);
-            tok->encode_target(p.target, t);  // Marian's vocabulary cuts the target side with its own model
-            if (++done % 1000 == 0)
-                report("encoding", done, total);
-            const bool isTrain = std::string(name) == "train";
-            if (isTrain && opts.max_tokens > 0 &&
-                (s.size() > static_cast<size_t>(opts.max_tokens) || t.size() > static_cast<size_t>(opts.max_tokens))) {
-                ++dropped;
+            source_tok().encode(p.source, s);
+            m_tok->encode_target(p.target, t);  // Marian's vocabulary cuts the target side with its own model
+            if (++m_encoded % 1000 == 0)
+                report("encoding", m_encoded, m_total);
+            if (name == "train" && dropped(s, t, split))
                 continue;
-            }
-            if (isTrain && opts.max_length_ratio > 0) {
-                const double a = static_cast<double>(std::max<size_t>(s.size(), 1)),
-                             b = static_cast<double>(std::max<size_t>(t.size(), 1));
-                if (std::max(a, b) > opts.max_length_ratio * std::min(a, b)) {
-                    ++droppedRatio;
-                    continue;
-                }
-            }
             for (int32_t id : s)
-                (srcTok ? maxSourceId : maxId) = std::max<int64_t>(srcTok ? maxSourceId : maxId, id);
+                (m_srcTok ? m_maxSourceId : m_maxId) = std::max<int64_t>(m_srcTok ? m_maxSourceId : m_maxId, id);
             for (int32_t id : t)
-                maxId = std::max<int64_t>(maxId, id);
+                m_maxId = std::max<int64_t>(m_maxId, id);
             const uint64_t at = w.count();
             index.docs.emplace_back(at, at + s.size());
             index.docs.emplace_back(at + s.size() + 1, at + s.size() + 1 + t.size());
@@ -300,90 +344,117 @@ ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const
             tgtLen.push_back(t.size() - 1);
         }
         w.close();
-        index.write(tmp.path / (std::string(name) + ".pairs"));
-        const SideLengths sl = side_lengths(srcLen), tl = side_lengths(tgtLen);
-        splitsMeta[name] = {{"pairs", srcLen.size()},
-                            {"tokens", w.count()},
-                            {"source_lengths", to_json_lengths(sl)},
-                            {"target_lengths", to_json_lengths(tl)}};
-        const std::string n(name);
-        if (n == "train") {
-            result.train_pairs = srcLen.size();
-            result.dropped_long = dropped;
-            result.dropped_ratio = droppedRatio;
-            result.source_lengths = sl;
-            result.target_lengths = tl;
-            trainTokens = w.count();
-            splitsMeta[name]["dropped_longer_than_max_tokens"] = dropped;
-            splitsMeta[name]["dropped_over_max_length_ratio"] = droppedRatio;
-        } else if (n == "val") {
-            result.val_pairs = srcLen.size();
-            valTokens = w.count();
-        } else {
-            result.test_pairs = srcLen.size();
+        index.write(m_tmp.path / (name + ".pairs"));
+        split.pairs = srcLen.size();
+        split.tokens = w.count();
+        split.source = side_lengths(srcLen);
+        split.target = side_lengths(tgtLen);
+        return split;
+    }
+
+    /// 3. Encode the splits.
+    void encode_splits() {
+        m_total = m_train.size() + m_val.size() + m_test.size();
+        for (auto [name, pairs] : {std::pair<std::string, const std::vector<TextPair>*>{"train", &m_train},
+                                   {"val", &m_val},
+                                   {"test", &m_test}}) {
+            const EncodedSplit e = encode_split(name, *pairs);
+            m_splitsMeta[name] = {{"pairs", e.pairs},
+                                  {"tokens", e.tokens},
+                                  {"source_lengths", to_json_lengths(e.source)},
+                                  {"target_lengths", to_json_lengths(e.target)}};
+            if (name == "train") {
+                m_result.train_pairs = e.pairs;
+                m_result.dropped_long = e.dropped;
+                m_result.dropped_ratio = e.dropped_ratio;
+                m_result.source_lengths = e.source;
+                m_result.target_lengths = e.target;
+                m_trainTokens = e.tokens;
+                m_splitsMeta[name]["dropped_longer_than_max_tokens"] = e.dropped;
+                m_splitsMeta[name]["dropped_over_max_length_ratio"] = e.dropped_ratio;
+            } else if (name == "val") {
+                m_result.val_pairs = e.pairs;
+                m_valTokens = e.tokens;
+            } else {
+                m_result.test_pairs = e.pairs;
+            }
+        }
+        if (m_result.train_pairs == 0) {
+            std::ostringstream ratio;
+            ratio << m_opts.max_length_ratio;
+            throw InputError("every training pair is dropped by the length filters (max tokens " +
+                             std::to_string(m_opts.max_tokens) + ", max length ratio " + ratio.str() +
+                             "); raise --max-tokens or --max-length-ratio");
         }
     }
-    if (result.train_pairs == 0)
-        throw InputError("every training pair is dropped by the length filters (max tokens " +
-                         std::to_string(opts.max_tokens) + ", max length ratio " +
-                         [&] {
-                             std::ostringstream r;
-                             r << opts.max_length_ratio;
-                             return r.str();
-                         }() +
-                         "); raise --max-tokens or --max-length-ratio");
 
-    // 4. Tokenizer and meta.json, then into place.
-    save_tokenizer_files(*tok, tmp);
-    nlohmann::json meta;
-    meta["format_version"] = 1;
-    meta["tokenizer"] = tok->kind();
-    meta["vocab_size"] = tok->vocab_size();
-    meta["tokenizer_fingerprint"] = fingerprint;
-    meta["max_token_id"] = maxId;
-    meta["dtype"] = to_string(dtype);
-    meta["train_tokens"] = trainTokens;
-    meta["val_tokens"] = valTokens;
-    meta["special_tokens"] = {
-        {"pad", tok->pad_id()}, {"unk", tok->unk_id()}, {"bos", tok->bos_id()}, {"eos", tok->eos_id()}};
-    if (opts.tokenizer_from.empty())
-        meta["tokenizer_spec"] = {{"kind", opts.tokenizer.kind}, {"vocab_size", opts.tokenizer.vocab_size}};
-    else
-        meta["tokenizer_from"] = fs::absolute(opts.tokenizer_from).string();
-    meta["parallel"] = {{"format_version", kParallelFormatVersion},
-                        {"source_lang", opts.source_lang},
-                        {"target_lang", opts.target_lang},
-                        {"shared_vocab", !srcTok},
-                        {"max_tokens", opts.max_tokens},
-                        {"max_length_ratio", opts.max_length_ratio},
-                        {"train_pairs", result.train_pairs},
-                        {"val_pairs", result.val_pairs},
-                        {"test_pairs", result.test_pairs},
-                        {"record_format",
-                         "{split}.pairs: u64 [start, end) of source then target per pair, "
-                         "<eos> after each range in {split}.bin"},
-                        {"splits", splitsMeta}};
-    if (srcTok) {
-        meta["parallel"]["source_vocab_size"] = srcTok->vocab_size();
-        meta["parallel"]["source_tokenizer_fingerprint"] = srcFingerprint;
-        meta["parallel"]["source_max_token_id"] = maxSourceId;
+    /// 4. meta.json.
+    nlohmann::json meta() const {
+        const auto& o = m_opts;
+        nlohmann::json meta;
+        meta["format_version"] = 1;
+        meta["tokenizer"] = m_tok->kind();
+        meta["vocab_size"] = m_tok->vocab_size();
+        meta["tokenizer_fingerprint"] = m_fingerprint;
+        meta["max_token_id"] = m_maxId;
+        meta["dtype"] = to_string(m_dtype);
+        meta["train_tokens"] = m_trainTokens;
+        meta["val_tokens"] = m_valTokens;
+        meta["special_tokens"] = {
+            {"pad", m_tok->pad_id()}, {"unk", m_tok->unk_id()}, {"bos", m_tok->bos_id()}, {"eos", m_tok->eos_id()}};
+        if (o.tokenizer_from.empty())
+            meta["tokenizer_spec"] = {{"kind", o.tokenizer.kind}, {"vocab_size", o.tokenizer.vocab_size}};
+        else
+            meta["tokenizer_from"] = fs::absolute(o.tokenizer_from).string();
+        meta["parallel"] = {{"format_version", kParallelFormatVersion},
+                            {"source_lang", o.source_lang},
+                            {"target_lang", o.target_lang},
+                            {"shared_vocab", !m_srcTok},
+                            {"max_tokens", o.max_tokens},
+                            {"max_length_ratio", o.max_length_ratio},
+                            {"train_pairs", m_result.train_pairs},
+                            {"val_pairs", m_result.val_pairs},
+                            {"test_pairs", m_result.test_pairs},
+                            {"record_format",
+                             "{split}.pairs: u64 [start, end) of source then target per pair, "
+                             "<eos> after each range in {split}.bin"},
+                            {"splits", m_splitsMeta}};
+        if (m_srcTok) {
+            meta["parallel"]["source_vocab_size"] = m_srcTok->vocab_size();
+            meta["parallel"]["source_tokenizer_fingerprint"] = m_srcFingerprint;
+            meta["parallel"]["source_max_token_id"] = m_maxSourceId;
+        }
+        nlohmann::json sources = nlohmann::json::array();
+        for (const auto& f : m_inputs)
+            sources.push_back({{"path", fs::absolute(f).string()}, {"bytes", fs::file_size(f)}});
+        meta["sources"] = sources;
+        meta["split"] = {{"val", m_valFiles || !o.val_pairs.empty() ? "files" : "held out"},
+                         {"test", m_testFiles || !o.test_pairs.empty() ? "files" : "held out"},
+                         {"val_fraction", o.val_fraction},
+                         {"test_fraction", o.test_fraction},
+                         {"seed", o.seed}};
+        return meta;
     }
-    nlohmann::json sources = nlohmann::json::array();
-    for (const auto& f : inputs)
-        sources.push_back({{"path", fs::absolute(f).string()}, {"bytes", fs::file_size(f)}});
-    meta["sources"] = sources;
-    meta["split"] = {{"val", valFiles || !opts.val_pairs.empty() ? "files" : "held out"},
-                     {"test", testFiles || !opts.test_pairs.empty() ? "files" : "held out"},
-                     {"val_fraction", opts.val_fraction},
-                     {"test_fraction", opts.test_fraction},
-                     {"seed", opts.seed}};
-    finish_output(tmp, out, std::move(meta));
-    result.dir = out;
-    result.vocab_size = tok->vocab_size();
-    result.source_vocab_size = srcTok ? srcTok->vocab_size() : 0;
-    report("writing", 1, 1);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return result;
+
+    const ParallelPrepareOptions& m_opts;
+    const PrepareProgressFn& m_progress;
+    bool m_valFiles = false, m_testFiles = false;
+    std::vector<std::string> m_inputs;
+    TempDir m_tmp;
+    std::vector<TextPair> m_train, m_val, m_test;
+    std::unique_ptr<Tokenizer> m_tok, m_srcTok;
+    std::string m_fingerprint, m_srcFingerprint;
+    TokenDtype m_dtype{};
+    ParallelPrepareResult m_result;
+    nlohmann::json m_splitsMeta = nlohmann::json::object();
+    int64_t m_maxId = -1, m_maxSourceId = -1;
+    uint64_t m_trainTokens = 0, m_valTokens = 0, m_total = 0, m_encoded = 0;
+};
+
+}  // namespace
+
+ParallelPrepareResult prepare_parallel(const ParallelPrepareOptions& opts, const PrepareProgressFn& progress) {
+    return ParallelPreparation(opts, progress).run();
 }
 
 std::vector<TokenPair> read_pairs(const PreparedDataset& data, const std::string& split) {

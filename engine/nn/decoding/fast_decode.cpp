@@ -416,113 +416,162 @@ const std::vector<float>& FastDecoder::feed(const int32_t* tokens, int64_t n) {
     return m_logits;
 }
 
+// A chunk goes through the same blocks as the model's forward (nn/models/model.cpp): the embedding and
+// positions, per layer an attention block and an MLP block (each with its norm before or after the
+// residual sum), the final norm and the head, over raw bf16 weights instead of modules.
 void FastDecoder::feed_chunk(const int32_t* tokens, int64_t n, bool logits) {
-    const FastWeights& w = *m_w;
-    const RunConfig& c = w.config;
-    const int64_t C = c.n_embd, H = c.n_head, D = c.head_dim(), A = H * D, F = c.ffn_dim(), P0 = m_len;
-    const int64_t cap = c.block_size;
-    TORCH_CHECK(P0 + n <= cap, "fast decoder: position ", P0 + n - 1, " is past block_size ", cap);
-    const Bf16Matrix& E = w.embedding();
+    const RunConfig& c = m_w->config;
+    TORCH_CHECK(m_len + n <= c.block_size, "fast decoder: position ", m_len + n - 1, " is past block_size ",
+                c.block_size);
+    const Bf16Matrix& E = m_w->embedding();
     for (int64_t t = 0; t < n; ++t)
         TORCH_CHECK(tokens[t] >= 0 && tokens[t] < E.rows, "fast decoder: token ", tokens[t],
                     " is outside the vocabulary");
-    const bool avx2 = w.avx2;
     auto fit = [n](std::vector<float>& v, int64_t per) {
         if (static_cast<int64_t>(v.size()) < n * per)
             v.resize(static_cast<size_t>(n * per));
-        return v.data();
     };
-    float *xs = fit(m_x, C), *hs = fit(m_h, C), *qkv = fit(m_qkv, 3 * A), *att = fit(m_att, A), *ys = fit(m_y, C),
-          *ff = fit(m_ff, F);
-    fit(m_scores, H * cap);  // a row of scores per (token, head)
+    const int64_t C = c.n_embd, A = c.n_head * c.head_dim();
+    for (auto [buffer, per] : {std::pair<std::vector<float>*, int64_t>{&m_x, C},
+                               {&m_h, C},
+                               {&m_qkv, 3 * A},
+                               {&m_att, A},
+                               {&m_y, C},
+                               {&m_ff, c.ffn_dim()}})
+        fit(*buffer, per);
+    fit(m_scores, c.n_head * c.block_size);  // a row of scores per (token, head)
+    embed_chunk(tokens, n);
+    for (size_t li = 0; li < m_w->layers.size(); ++li) {
+        attention_block(li, n);
+        mlp_block(li, n);
+    }
+    m_len += n;
+    if (logits)
+        head_logits(n);
+}
+
+void FastDecoder::embed_chunk(const int32_t* tokens, int64_t n) {
+    const FastWeights& w = *m_w;
+    const int64_t C = w.config.n_embd;
+    const Bf16Matrix& E = w.embedding();
     for (int64_t t = 0; t < n; ++t) {
-        float* x = xs + t * C;
+        float* x = m_x.data() + t * C;
         for (int64_t i = 0; i < C; ++i)
             x[i] = from_bf16(E.w[static_cast<size_t>(tokens[t] * C + i)]);
         if (w.pos_table.defined()) {
-            const float* pe = w.pos_table.data_ptr<float>() + (P0 + t) * C;
+            const float* pe = w.pos_table.data_ptr<float>() + (m_len + t) * C;
             for (int64_t i = 0; i < C; ++i)
                 x[i] += pe[i];
         }
     }
-    const bool post = c.norm_position == NormPosition::Post;
-    const double scale = 1.0 / std::sqrt(static_cast<double>(D));
-    // The norms of every token's residual stream into hs (pre-norm), or in place (post-norm: after the sum).
-    auto norm_all = [&](const FastWeights::Norm& p, float* out) {
-        for (int64_t t = 0; t < n; ++t)
-            normalise(xs + t * C, out + t * C, C, p, c.norm, c.norm_eps);
-    };
-    auto add_all = [&]() {
-        for (int64_t i = 0; i < n * C; ++i)
-            xs[i] += ys[i];
-    };
-    for (size_t li = 0; li < w.layers.size(); ++li) {
-        const auto& L = w.layers[li];
-        // Attention: pre-norm reads ln_1(x), post-norm reads x.
-        if (!post)
-            norm_all(L.ln_1, hs);
-        gemm_bf16(L.c_attn, post ? xs : hs, qkv, n, avx2);
-        float *kc = m_k[li].data(), *vc = m_v[li].data();
-        for (int64_t t = 0; t < n; ++t) {  // every token's key and value into the cache first
-            const int64_t P = P0 + t;
-            float *q = qkv + t * 3 * A, *k = q + A, *v = q + 2 * A;
-            if (!w.rope_cos.empty())
-                for (int64_t h = 0; h < H; ++h) {
-                    rotate(q + h * D, D, w.rope_cos.data() + P * (D / 2), w.rope_sin.data() + P * (D / 2));
-                    rotate(k + h * D, D, w.rope_cos.data() + P * (D / 2), w.rope_sin.data() + P * (D / 2));
-                }
+}
+
+void FastDecoder::norm_chunk(const FastWeights::Norm& p, float* out, int64_t n) {
+    const RunConfig& c = m_w->config;
+    for (int64_t t = 0; t < n; ++t)
+        normalise(m_x.data() + t * c.n_embd, out + t * c.n_embd, c.n_embd, p, c.norm, c.norm_eps);
+}
+
+void FastDecoder::add_residual(int64_t n) {
+    float* x = m_x.data();
+    const float* y = m_y.data();
+    for (int64_t i = 0; i < n * m_w->config.n_embd; ++i)
+        x[i] += y[i];
+}
+
+// Attention: pre-norm reads ln_1(x), post-norm reads x and normalises after the sum.
+void FastDecoder::attention_block(size_t li, int64_t n) {
+    const FastWeights::Layer& L = m_w->layers[li];
+    const bool post = m_w->config.norm_position == NormPosition::Post;
+    if (!post)
+        norm_chunk(L.ln_1, m_h.data(), n);
+    gemm_bf16(L.c_attn, post ? m_x.data() : m_h.data(), m_qkv.data(), n, m_w->avx2);
+    cache_keys_values(li, n);
+    attend(li, n);
+    gemm_bf16(L.attn_proj, m_att.data(), m_y.data(), n, m_w->avx2);
+    add_residual(n);
+    if (post)
+        norm_chunk(L.ln_1, m_x.data(), n);
+}
+
+// Every token's key and value into the cache (rotated first when rotary), before any token attends.
+void FastDecoder::cache_keys_values(size_t li, int64_t n) {
+    const FastWeights& w = *m_w;
+    const int64_t H = w.config.n_head, D = w.config.head_dim(), A = H * D, cap = w.config.block_size;
+    float *kc = m_k[li].data(), *vc = m_v[li].data();
+    for (int64_t t = 0; t < n; ++t) {
+        const int64_t P = m_len + t;
+        float *q = m_qkv.data() + t * 3 * A, *k = q + A, *v = q + 2 * A;
+        if (!w.rope_cos.empty())
             for (int64_t h = 0; h < H; ++h) {
-                std::memcpy(kc + (h * cap + P) * D, k + h * D, static_cast<size_t>(D) * 4);
-                std::memcpy(vc + (h * cap + P) * D, v + h * D, static_cast<size_t>(D) * 4);
+                rotate(q + h * D, D, w.rope_cos.data() + P * (D / 2), w.rope_sin.data() + P * (D / 2));
+                rotate(k + h * D, D, w.rope_cos.data() + P * (D / 2), w.rope_sin.data() + P * (D / 2));
             }
+        for (int64_t h = 0; h < H; ++h) {
+            std::memcpy(kc + (h * cap + P) * D, k + h * D, static_cast<size_t>(D) * 4);
+            std::memcpy(vc + (h * cap + P) * D, v + h * D, static_cast<size_t>(D) * 4);
         }
-        // Then each token's heads attend to the positions up to its own, a (token, head) per chunk.
-        SpinPool::shared(at::get_num_threads())->run(n * H, [&](int64_t job) {
-            const int64_t t = job / H, h = job % H, S = P0 + t + 1;
-            const float* q = qkv + t * 3 * A;
-            const float* kh = kc + h * cap * D;
-            const float* vh = vc + h * cap * D;
-            float* s = m_scores.data() + job * cap;
-            float mx = -std::numeric_limits<float>::infinity();
-            for (int64_t j = 0; j < S; ++j) {
-                s[j] = static_cast<float>(dot(q + h * D, kh + j * D, D, avx2) * scale);
-                mx = std::max(mx, s[j]);
-            }
-            float sum = 0;
-            for (int64_t j = 0; j < S; ++j) {
-                s[j] = std::exp(s[j] - mx);
-                sum += s[j];
-            }
-            float* y = att + t * A + h * D;
-            std::fill(y, y + D, 0.0f);
-            const float inv = 1.0f / sum;
-            for (int64_t j = 0; j < S; ++j)
-                axpy(s[j] * inv, vh + j * D, y, D, avx2);
-        });
-        gemm_bf16(L.attn_proj, att, ys, n, avx2);
-        add_all();
-        if (post)
-            norm_all(L.ln_1, xs);
-        // MLP.
-        if (!post)
-            norm_all(L.ln_2, hs);
-        gemm_bf16(L.c_fc, post ? xs : hs, ff, n, avx2);
-        for (int64_t t = 0; t < n; ++t)  // a row at a time, as one token's step does (the same rounding)
-            activate_inplace(ff + t * F, F, c.activation);
-        gemm_bf16(L.mlp_proj, ff, ys, n, avx2);
-        add_all();
-        if (post)
-            norm_all(L.ln_2, xs);
     }
-    m_len += n;
-    if (!logits)
-        return;
-    const float* fin = xs + (n - 1) * C;  // the last token's
+}
+
+// Each token's heads attend to the positions up to its own, a (token, head) per job of the pool.
+void FastDecoder::attend(size_t li, int64_t n) {
+    const FastWeights& w = *m_w;
+    const bool avx2 = w.avx2;
+    const int64_t H = w.config.n_head, D = w.config.head_dim(), A = H * D, cap = w.config.block_size, P0 = m_len;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(D));
+    const float *kc = m_k[li].data(), *vc = m_v[li].data(), *qkv = m_qkv.data();
+    float *att = m_att.data(), *scores = m_scores.data();
+    SpinPool::shared(at::get_num_threads())->run(n * H, [&](int64_t job) {
+        const int64_t t = job / H, h = job % H, S = P0 + t + 1;
+        const float* q = qkv + t * 3 * A;
+        const float* kh = kc + h * cap * D;
+        const float* vh = vc + h * cap * D;
+        float* s = scores + job * cap;
+        float mx = -std::numeric_limits<float>::infinity();
+        for (int64_t j = 0; j < S; ++j) {
+            s[j] = static_cast<float>(dot(q + h * D, kh + j * D, D, avx2) * scale);
+            mx = std::max(mx, s[j]);
+        }
+        float sum = 0;
+        for (int64_t j = 0; j < S; ++j) {
+            s[j] = std::exp(s[j] - mx);
+            sum += s[j];
+        }
+        float* y = att + t * A + h * D;
+        std::fill(y, y + D, 0.0f);
+        const float inv = 1.0f / sum;
+        for (int64_t j = 0; j < S; ++j)
+            axpy(s[j] * inv, vh + j * D, y, D, avx2);
+    });
+}
+
+// The MLP: pre-norm reads ln_2(x), post-norm reads x and normalises after the sum.
+void FastDecoder::mlp_block(size_t li, int64_t n) {
+    const FastWeights::Layer& L = m_w->layers[li];
+    const RunConfig& c = m_w->config;
+    const bool post = c.norm_position == NormPosition::Post;
+    if (!post)
+        norm_chunk(L.ln_2, m_h.data(), n);
+    gemm_bf16(L.c_fc, post ? m_x.data() : m_h.data(), m_ff.data(), n, m_w->avx2);
+    for (int64_t t = 0; t < n; ++t)  // a row at a time, as one token's step does (the same rounding)
+        activate_inplace(m_ff.data() + t * c.ffn_dim(), c.ffn_dim(), c.activation);
+    gemm_bf16(L.mlp_proj, m_ff.data(), m_y.data(), n, m_w->avx2);
+    add_residual(n);
+    if (post)
+        norm_chunk(L.ln_2, m_x.data(), n);
+}
+
+// The last token's logits: the final norm (pre-norm models) and the head.
+void FastDecoder::head_logits(int64_t n) {
+    const FastWeights& w = *m_w;
+    const int64_t C = w.config.n_embd;
+    const float* fin = m_x.data() + (n - 1) * C;
     if (w.has_ln_f) {
-        normalise(fin, hs, C, w.ln_f, c.norm, c.norm_eps);
-        fin = hs;
+        normalise(fin, m_h.data(), C, w.ln_f, w.config.norm, w.config.norm_eps);
+        fin = m_h.data();
     }
-    gemv_bf16(w.lm_head, fin, m_logits.data(), avx2);
+    gemv_bf16(w.lm_head, fin, m_logits.data(), w.avx2);
 }
 
 }  // namespace twb::nn

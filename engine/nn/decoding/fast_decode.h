@@ -84,7 +84,18 @@ public:
     const std::vector<float>& feed(const int32_t* tokens, int64_t n);
 
 private:
+    // One chunk of at most 32 tokens at positions m_len.. through the blocks (fast_decode.cpp).
     void feed_chunk(const int32_t* tokens, int64_t n, bool logits);
+    void embed_chunk(const int32_t* tokens, int64_t n);
+    void attention_block(size_t layer, int64_t n);
+    void cache_keys_values(size_t layer, int64_t n);
+    void attend(size_t layer, int64_t n);
+    void mlp_block(size_t layer, int64_t n);
+    void head_logits(int64_t n);
+    /// The norm of each token's residual stream (m_x) into out (m_h, or m_x itself after the sum).
+    void norm_chunk(const FastWeights::Norm& p, float* out, int64_t n);
+    /// m_x += m_y over the chunk.
+    void add_residual(int64_t n);
 
     std::shared_ptr<const FastWeights> m_w;
     int64_t m_len = 0;

@@ -79,6 +79,87 @@ std::unique_ptr<Tokenizer> read_hf_tokenizer(const fs::path& dir, std::string& f
 
 // ------------------------------------------------------------------ import
 
+namespace {
+
+/// Which tensor of model.safetensors becomes which of ours (and the untied head, when the file has
+/// one), every name, dtype and shape checked against the config before any data is read. Notes the
+/// file's dtype in res.
+struct Gpt2TensorPlan {
+    std::vector<std::pair<std::string, std::string>> tensors;  // our name -> file's name
+    std::string head;                                          // the file's lm_head, if it has one
+};
+
+Gpt2TensorPlan plan_gpt2_tensors(const fs::path& st, const RunConfig& cfg, HfImportResult& res) {
+    const SafetensorsHeader header = read_safetensors_header(st);
+    std::map<std::string, const SafetensorsEntry*> byName;
+    for (const auto& e : header.tensors)
+        byName[e.name] = &e;
+    const std::string where = st.string();
+    auto check_entry = [&](const SafetensorsEntry& e, const std::vector<int64_t>& want) {
+        if (e.dtype != "F32" && e.dtype != "F16" && e.dtype != "BF16")
+            throw FormatError(where + ": tensor '" + e.name + "' is " + e.dtype + "; only F32, F16 and BF16 are read");
+        if (e.shape != want)
+            throw FormatError(where + ": tensor '" + e.name + "' has shape " + shape_text(e.shape) +
+                              " but config.json needs " + shape_text(want));
+        if (res.source_dtype.empty())
+            res.source_dtype = e.dtype;
+        else if (res.source_dtype != e.dtype)
+            res.source_dtype = "mixed";
+    };
+    Gpt2TensorPlan plan;
+    std::set<std::string> used;
+    {
+        torch::NoGradGuard ng;
+        GPT shape(cfg);
+        for (const auto& [ours, p] : shape->named_weights()) {
+            const std::string b = bare(ours);
+            const std::string key = byName.count(b) ? b : (byName.count(kPrefix + b) ? kPrefix + b : "");
+            if (key.empty())
+                throw FormatError(where + ": has no tensor '" + b + "' (nor '" + kPrefix + b +
+                                  "'); it is not a GPT-2 checkpoint of this config.json");
+            std::vector<int64_t> want = p.sizes().vec();
+            if (is_conv1d(ours))
+                std::swap(want[0], want[1]);
+            check_entry(*byName[key], want);
+            plan.tensors.emplace_back(ours, key);
+            used.insert(key);
+        }
+    }
+    for (const char* k : {"lm_head.weight", "transformer.lm_head.weight"})
+        if (byName.count(k)) {
+            plan.head = k;
+            check_entry(*byName[k], {cfg.vocab_size, cfg.n_embd});
+            used.insert(k);
+        }
+    for (const auto& e : header.tensors)
+        if (!used.count(e.name) && !ends_with(e.name, ".attn.bias") && !ends_with(e.name, ".attn.masked_bias"))
+            throw FormatError(where + ": tensor '" + e.name + "' is not part of GPT-2 (a different architecture?)");
+    return plan;
+}
+
+/// The planned tensors under our names, in float32 (Conv1D weights transposed); an untied head is
+/// kept (and cfg's tie_embeddings cleared), a head equal to the embedding dropped.
+nn::SafetensorsData read_gpt2_tensors(const fs::path& st, const Gpt2TensorPlan& plan, RunConfig& cfg,
+                                      HfImportResult& res) {
+    auto data = nn::load_safetensors(st);
+    nn::SafetensorsData ours;
+    for (const auto& [o, key] : plan.tensors) {
+        auto t = data.tensors.at(key).to(torch::kFloat32);
+        ours.tensors[o] = is_conv1d(o) ? t.t().contiguous() : t.contiguous();
+    }
+    if (!plan.head.empty()) {
+        auto h = data.tensors.at(plan.head).to(torch::kFloat32).contiguous();
+        res.tied = torch::equal(h, ours.tensors.at("transformer.wte.weight"));
+        if (!res.tied) {
+            cfg.tie_embeddings = false;
+            ours.tensors["lm_head.weight"] = h;
+        }
+    }
+    return ours;
+}
+
+}  // namespace
+
 HfImportResult import_hf(const fs::path& dir, const fs::path& out_run, const std::string& name,
                          const ExchangeProgressFn& progress) {
     auto say = [&](const std::string& m) {
@@ -100,75 +181,15 @@ HfImportResult import_hf(const fs::path& dir, const fs::path& out_run, const std
                           ": has " + std::to_string(tok->vocab_size()) + " tokens but config.json's vocab_size is " +
                           std::to_string(cfg.vocab_size) + "; the tokenizer does not belong to this model");
 
-    // Every tensor's name, dtype and shape against the config before any data is read.
     say("checking model.safetensors");
-    const SafetensorsHeader header = read_safetensors_header(st);
-    std::map<std::string, const SafetensorsEntry*> byName;
-    for (const auto& e : header.tensors)
-        byName[e.name] = &e;
-    const std::string where = st.string();
-    auto check_entry = [&](const SafetensorsEntry& e, const std::vector<int64_t>& want) {
-        if (e.dtype != "F32" && e.dtype != "F16" && e.dtype != "BF16")
-            throw FormatError(where + ": tensor '" + e.name + "' is " + e.dtype + "; only F32, F16 and BF16 are read");
-        if (e.shape != want)
-            throw FormatError(where + ": tensor '" + e.name + "' has shape " + shape_text(e.shape) +
-                              " but config.json needs " + shape_text(want));
-        if (res.source_dtype.empty())
-            res.source_dtype = e.dtype;
-        else if (res.source_dtype != e.dtype)
-            res.source_dtype = "mixed";
-    };
-    std::vector<std::pair<std::string, std::string>> plan;  // our name -> file's name
-    std::set<std::string> used;
-    {
-        torch::NoGradGuard ng;
-        GPT shape(cfg);
-        for (const auto& [ours, p] : shape->named_weights()) {
-            const std::string b = bare(ours);
-            const std::string key = byName.count(b) ? b : (byName.count(kPrefix + b) ? kPrefix + b : "");
-            if (key.empty())
-                throw FormatError(where + ": has no tensor '" + b + "' (nor '" + kPrefix + b +
-                                  "'); it is not a GPT-2 checkpoint of this config.json");
-            std::vector<int64_t> want = p.sizes().vec();
-            if (is_conv1d(ours))
-                std::swap(want[0], want[1]);
-            check_entry(*byName[key], want);
-            plan.emplace_back(ours, key);
-            used.insert(key);
-        }
-    }
-    std::string head;
-    for (const char* k : {"lm_head.weight", "transformer.lm_head.weight"})
-        if (byName.count(k)) {
-            head = k;
-            check_entry(*byName[k], {cfg.vocab_size, cfg.n_embd});
-            used.insert(k);
-        }
-    for (const auto& e : header.tensors)
-        if (!used.count(e.name) && !ends_with(e.name, ".attn.bias") && !ends_with(e.name, ".attn.masked_bias"))
-            throw FormatError(where + ": tensor '" + e.name + "' is not part of GPT-2 (a different architecture?)");
-
+    const Gpt2TensorPlan plan = plan_gpt2_tensors(st, cfg, res);
     say("reading the weights");
-    auto data = nn::load_safetensors(st);
-    nn::SafetensorsData ours;
-    for (const auto& [o, key] : plan) {
-        auto t = data.tensors.at(key).to(torch::kFloat32);
-        ours.tensors[o] = is_conv1d(o) ? t.t().contiguous() : t.contiguous();
-    }
-    if (!head.empty()) {
-        auto h = data.tensors.at(head).to(torch::kFloat32).contiguous();
-        res.tied = torch::equal(h, ours.tensors.at("transformer.wte.weight"));
-        if (!res.tied) {
-            cfg.tie_embeddings = false;
-            ours.tensors["lm_head.weight"] = h;
-        }
-    }
-    data.tensors.clear();
+    const nn::SafetensorsData ours = read_gpt2_tensors(st, plan, cfg, res);
 
     say("writing the run");
     write_folder(out_run, [&](const fs::path& tmp) {
         GPT model(cfg);
-        nn::load_weights(model, ours, where);
+        nn::load_weights(model, ours, st.string());
         nn::write_imported_run(tmp, cfg, model->named_weights(), *tok, name, dir,
                                "Imported from the Hugging Face folder " + fs::absolute(dir).string() + " (" +
                                    res.tokenizer_files + ", " + res.source_dtype + " weights).");
