@@ -73,13 +73,13 @@ void MainWindow::buildPanels() {
     add("Datasets", tr("Datasets"), QStyle::SP_DirIcon, tr("Import, clean and tokenize text (Alt+1)"), m_datasets);
     add("Training", tr("Training"), QStyle::SP_MediaPlay, tr("Train a model and watch it learn (Alt+2)"), m_training);
     m_model = std::make_unique<ModelThread>();
-    m_attention = new AttentionPanel(m_model.get());
+    m_attention = new AttentionPanel(m_model.get(), m_jobs);
     add("Attention", tr("Attention"), QStyle::SP_FileDialogContentsView,
         tr("Look inside a run's attention heads (Alt+3)"), m_attention);
     m_sampling = new SamplingPanel(m_model.get());
     add("Sampling", tr("Sampling"), QStyle::SP_FileDialogDetailedView, tr("Generate text from a run (Alt+4)"),
         m_sampling);
-    m_experiments = new ExperimentsPanel;
+    m_experiments = new ExperimentsPanel(m_jobs);
     add("Experiments", tr("Experiments"), QStyle::SP_FileDialogInfoView,
         tr("Sweeps over the config with a results table; compare tokenizers (Alt+5)"), m_experiments);
     m_runs = new RunsPanel(m_jobs);

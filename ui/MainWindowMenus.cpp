@@ -122,8 +122,8 @@ void MainWindow::initFromDialog() {
 }
 
 void MainWindow::exportModelDialog() {
-    // Modeless: the export runs on the dialog's own thread while the rest of the window stays usable.
-    auto* dlg = new ExportDialog(m_training->currentRun(), this);
+    // Modeless: the export runs as a job (listed in the status bar) while the rest of the window stays usable.
+    auto* dlg = new ExportDialog(m_training->currentRun(), m_jobs, this);
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     connect(dlg, &ExportDialog::exported, this,
             [this](const QString& file) { statusBar()->showMessage(tr("Model exported to %1").arg(file), 8000); });

@@ -412,6 +412,14 @@
         <source>Choose a dataset in the catalogue first.</source>
         <translation>Velg et datasett i katalogen først.</translation>
     </message>
+    <message>
+        <source>the window closed</source>
+        <translation>vinduet ble lukket</translation>
+    </message>
+    <message>
+        <source>Downloading %1</source>
+        <translation>Laster ned %1</translation>
+    </message>
 </context>
 <context>
     <name>ChatView</name>
@@ -1874,6 +1882,26 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <source>&lt;b&gt;%1&lt;/b&gt;, estimated %2 in all (at the speed measured in this machine&apos;s last training, %3 GFLOP/s)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;, anslått %2 totalt (med hastigheten målt i denne maskinens siste trening, %3 GFLOP/s)</translation>
     </message>
+    <message>
+        <source>the window closed</source>
+        <translation>vinduet ble lukket</translation>
+    </message>
+    <message>
+        <source>Sweep %1</source>
+        <translation>Sveip %1</translation>
+    </message>
+    <message>
+        <source>cell %1 of %2, step %3</source>
+        <translation>celle %1 av %2, steg %3</translation>
+    </message>
+    <message>
+        <source>Sweep stopped; Resume continues it</source>
+        <translation>Sveip stoppet; Fortsett gjenopptar det</translation>
+    </message>
+    <message>
+        <source>Preparing %1 datasets to compare</source>
+        <translation>Klargjør %1 datasett til sammenligning</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -1948,6 +1976,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>Exporting %1 to %2…</source>
         <translation>Eksporterer %1 til %2…</translation>
+    </message>
+    <message>
+        <source>Exporting %1</source>
+        <translation>Eksporterer %1</translation>
     </message>
 </context>
 <context>

@@ -5,7 +5,8 @@
 // a char and a BPE dataset of one text and sweeps them; the Training panel's range
 // finder puts its suggestion into the form and its baselines appear as lines on the loss plot; the
 // Sampling console's "Evaluate settings" tab gives one row per decoding setting. The first estimate is
-// the form's current one and says it is a guess until measured; a learning-rate axis is logarithmic.
+// the form's current one and says it is a guess until measured; a learning-rate axis is logarithmic. A
+// running sweep is listed in the jobs service the panel is given, with progress, and its Cancel stops it.
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/experiments.h"
@@ -15,6 +16,7 @@
 #include "ui/experiments/ExperimentsPanel.h"
 #include "ui/experiments/ResultsTable.h"
 #include "ui/experiments/SweepPlots.h"
+#include "ui/jobs/JobsService.h"
 #include "ui/sampling/GenerationEvalView.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/ConfigForm.h"
@@ -206,6 +208,34 @@ private slots:
         for (int i = 0; i < 4; ++i)
             QVERIFY2(p.queue()->item(i)->text().startsWith("done (kept)"), qPrintable(p.queue()->item(i)->text()));
         QCOMPARE(p.results()->model()->rowCount(), 4);
+    }
+
+    void aSweepIsAJobOfTheServiceItIsGiven() {
+        // Listed in the main window's jobs service (the status bar) while it runs, with progress; its
+        // Cancel stops the sweep as Stop does, resumable; nothing is listed once it has ended.
+        JobsService jobs;
+        ExperimentsPanel p(&jobs);
+        twb::RunConfig c = tinyConfig();
+        c.max_iters = c.lr_decay_iters = 100000;  // still running when the UI thread cancels it
+        p.setBaseConfig(c);
+        p.axes()->clear();
+        p.axes()->addAxis("seed", "1,2");
+        p.setRandomSamples(0);
+        p.setSweepFolder(m_ws.path() + "/sweeps/listed");
+        QSignalSpy finished(&p, &ExperimentsPanel::sweepFinished);
+        p.start();
+        QCOMPARE(jobs.running().size(), 1);
+        Job* job = jobs.running().first();
+        QVERIFY2(job->title().startsWith("Sweep listed"), qPrintable(job->title()));
+        QVERIFY(job->isCancellable());
+        QSignalSpy progressed(job, &Job::progressed);
+        QVERIFY(progressed.wait(60000));
+        QVERIFY(job->fraction() >= 0 && job->fraction() <= 1);
+        job->cancel();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().first().toBool(), false);
+        QVERIFY(jobs.running().isEmpty());
+        QVERIFY(!p.isBusy());
     }
 
     void removedPendingCellIsLeftOut() {

@@ -3,7 +3,9 @@
 // the same run is exported as a Hugging Face GPT-2 folder; a run with rotary positions and a char
 // tokenizer gets the GGUF and HF formats disabled with the option named in the tooltip and in the
 // dialog's line, the plain safetensors export stays open; the output folder and format are remembered;
-// after an export the dialog grows for its status line, so the wrapped reasons keep every line.
+// after an export the dialog grows for its status line, so the wrapped reasons keep every line; the
+// export runs as a job of the JobsService the dialog is given, listed and not cancellable.
+#include "ui/jobs/JobsService.h"
 #include "ui/widgets/ExportDialog.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
@@ -103,13 +105,22 @@ private slots:
     }
 
     void exportsTheHuggingFaceFolder() {
-        ExportDialog d(m_gpt2);
+        JobsService jobs;
+        ExportDialog d(m_gpt2, &jobs);
         QVERIFY(QSignalSpy(&d, &ExportDialog::checked).wait(30000));
         QVERIFY(d.selectFormat("hf"));
         const QString out = m_ws.filePath("out/hf");
         d.outputEdit()->setText(out);
         QSignalSpy done(&d, &ExportDialog::exported);
         d.startExport();
+        // The export is a job of the service it was given, listed (titled) and without a Cancel, since
+        // the engine's writers cannot stop part-way; asking it to stop changes nothing.
+        QCOMPARE(jobs.running().size(), 1);
+        Job* job = jobs.running().first();
+        QVERIFY2(job->title().contains("Exporting"), qPrintable(job->title()));
+        QVERIFY(!job->isQuiet());
+        QVERIFY(!job->isCancellable());
+        job->cancel();
         QVERIFY(done.wait(60000));
         QVERIFY2(d.error().isEmpty(), qPrintable(d.error()));
         for (const char* f : {"config.json", "model.safetensors", "vocab.json", "merges.txt"})

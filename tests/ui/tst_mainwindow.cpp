@@ -146,7 +146,20 @@ private slots:
         QVERIFY(jobs->running().contains(waiting));
         QCOMPARE(status->shownJob(), waiting);
         QVERIFY(!status->isHidden());
-        status->findChild<QToolButton*>("jobsCancel")->click();
+        auto* cancel = status->findChild<QToolButton*>("jobsCancel");
+        QVERIFY(!cancel->isHidden());
+        // A job that cannot stop part-way (an export) is listed without a Cancel, and cancel() leaves it be.
+        Job* writing =
+            jobs->track(QStringLiteral("writing"), [] { QFAIL("a job that is not cancellable was cancelled"); });
+        writing->setCancellable(false);
+        QCOMPARE(status->shownJob(), writing);
+        QVERIFY(cancel->isHidden());
+        writing->cancel();
+        QVERIFY(writing->isRunning());
+        writing->succeed();
+        QCOMPARE(status->shownJob(), waiting);
+        QVERIFY(!cancel->isHidden());
+        cancel->click();
         QTRY_COMPARE(error, QString("stopped on request"));
         QVERIFY(!succeeded);
         QVERIFY(status->isHidden());

@@ -36,7 +36,7 @@
 #include <cmath>
 #include <sstream>
 
-AttentionPanel::AttentionPanel(ModelThread* model, QWidget* parent) : PanelBase(nullptr, parent) {
+AttentionPanel::AttentionPanel(ModelThread* model, JobsService* jobs, QWidget* parent) : PanelBase(jobs, parent) {
     if (!model) {
         m_ownModel = std::make_unique<ModelThread>();
         model = m_ownModel.get();

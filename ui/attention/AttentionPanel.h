@@ -45,7 +45,8 @@ class AttentionPanel : public PanelBase {
     Q_OBJECT
 public:
     /// model: the thread that runs checkpoints, shared with other panels; null = the panel makes its own.
-    explicit AttentionPanel(ModelThread* model = nullptr, QWidget* parent = nullptr);
+    /// model: the shared model thread, jobs: the main window's service (each made for the panel when null).
+    explicit AttentionPanel(ModelThread* model = nullptr, JobsService* jobs = nullptr, QWidget* parent = nullptr);
     ~AttentionPanel() override;
 
     enum class View { Head, LayerMean, Rollout };
@@ -120,6 +121,8 @@ private:
     void layOut();
     QWidget* buildSelectedTab();
     void connectControls();
+    /// A new run chosen, and the probe file of a run trained elsewhere polled while the timeline shows.
+    void connectRunFollowing();
     void connectWorker(ModelWorker* worker);
     quint64 newRequest();
     void showCapture(const twb::AttentionCapture& cap, const twb::HeadScores& scores, qint64 step);

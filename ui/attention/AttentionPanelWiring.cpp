@@ -199,6 +199,10 @@ void AttentionPanel::connectControls() {
         if (i == 2 && m_positions->isEmpty() && !isBusy() && !m_picker->run().isEmpty())
             loadPositions();
     });
+    connectRunFollowing();
+}
+
+void AttentionPanel::connectRunFollowing() {
     connect(m_picker, &RunPicker::changed, this, [this] {
         m_timeline = {};
         m_timelineScores.clear();

@@ -66,6 +66,8 @@ CatalogueTab::CatalogueTab(JobsService* jobs, QWidget* parent) : QWidget(parent)
         m_download->setEnabled(true);
         m_cancel->setEnabled(false);
         m_progress->setFormat(tr("downloaded and checked"));
+        if (m_downloadJob)
+            m_downloadJob->succeed();
         emit statusMessage(tr("Downloaded into %1").arg(dir));
         const int row = m_table->currentRow();
         select(QString());  // refresh statuses
@@ -75,11 +77,15 @@ CatalogueTab::CatalogueTab(JobsService* jobs, QWidget* parent) : QWidget(parent)
         m_download->setEnabled(true);
         m_cancel->setEnabled(false);
         m_progress->setFormat(tr("failed"));
+        if (m_downloadJob)
+            m_downloadJob->fail(e);
         emit errorChanged(e);
     });
 }
 
 CatalogueTab::~CatalogueTab() {
+    if (m_downloadJob)
+        m_downloadJob->fail(tr("the window closed"), true);  // its Cancel must not reach this tab any more
     m_downloader->cancel();
     if (m_statusJob)
         m_statusJob->cancel();
@@ -100,6 +106,8 @@ void CatalogueTab::showEntry(int row) {
 }
 
 void CatalogueTab::showProgress(qint64 done, qint64 total, const QString& file) {
+    if (m_downloadJob)
+        m_downloadJob->setProgress(total > 0 ? double(done) / double(total) : -1.0, file);
     m_progress->setMaximum(total > 0 ? 1000 : 0);
     if (total > 0)
         m_progress->setValue(static_cast<int>(1000.0 * done / total));
@@ -180,6 +188,9 @@ void CatalogueTab::download() {
     m_cancel->setEnabled(true);
     m_progress->setValue(0);
     m_clock.start();
+    // Listed in the status bar too, whose Cancel cancels the download as the tab's own button does.
+    m_downloadJob = m_jobs->track(tr("Downloading %1").arg(q(e.title)), [this] { m_downloader->cancel(); });
+    m_downloadJob->setErrorHandled(true);  // the tab shows it
     m_downloader->start(e, Downloader::cacheDir(q(e.name)));
 }
 

@@ -59,5 +59,6 @@ private:
     std::vector<twb::CatalogueEntry> m_entries;
     QElapsedTimer m_clock;
     JobsService* m_jobs;
-    QPointer<Job> m_statusJob;  // statuses (hashing cached files)
+    QPointer<Job> m_statusJob;    // statuses (hashing cached files)
+    QPointer<Job> m_downloadJob;  // the running download, as the jobs service lists it
 };

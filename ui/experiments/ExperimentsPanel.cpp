@@ -8,6 +8,7 @@
 #include "ui/experiments/CompareTokenizersDialog.h"
 #include "ui/experiments/ResultsTable.h"
 #include "ui/experiments/SweepPlots.h"
+#include "ui/jobs/JobsService.h"
 #include "ui/widgets/Duration.h"
 
 #include <QAction>
@@ -44,7 +45,7 @@ int finishedCells(const QString& dir, const twb::SweepSpec& spec, const std::vec
 }
 }  // namespace
 
-ExperimentsPanel::ExperimentsPanel(QWidget* parent) : PanelBase(nullptr, parent) {
+ExperimentsPanel::ExperimentsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, parent) {
     m_worker = new ExperimentWorker;
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
@@ -81,6 +82,8 @@ ExperimentsPanel::ExperimentsPanel(QWidget* parent) : PanelBase(nullptr, parent)
 }
 
 ExperimentsPanel::~ExperimentsPanel() {
+    if (m_job)
+        m_job->fail(tr("the window closed"), true);  // its Cancel must not reach this panel any more
     if (m_control)
         m_control->request_stop();
     m_thread.quit();
@@ -228,6 +231,7 @@ void ExperimentsPanel::run(const twb::SweepSpec& s, const QString& dir) {
     r.control = m_control;
     r.skipped = m_skipped;
     setBusy(true);
+    trackJob(tr("Sweep %1").arg(QFileInfo(dir).fileName()), [this] { stop(); });
     QDir().mkpath(QFileInfo(dir).path());
     refreshResults();
     emit sweepRequested(r);
@@ -340,7 +344,15 @@ void ExperimentsPanel::compareTokenizers(const QStringList& inputs, const std::v
         o.out = (Workspace::datasetsDir() + "/" + name).toStdString();
         r.datasets.push_back(o);
     }
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    r.cancel = cancel;
     setBusy(true);
+    trackJob(tr("Preparing %1 datasets to compare").arg(r.datasets.size()), [cancel] { *cancel = true; });
     m_status->setText(tr("preparing %1 datasets…").arg(r.datasets.size()));
     emit prepareRequested(r);
+}
+
+void ExperimentsPanel::trackJob(const QString& title, std::function<void()> onCancel) {
+    m_job = jobs()->track(title, std::move(onCancel));
+    m_job->setErrorHandled(true);  // the panel shows it
 }

@@ -9,10 +9,12 @@
 // clicks into requests and signals into widgets.
 #pragma once
 #include "twb/config.h"
+#include "ui/jobs/Job.h"
 #include "ui/widgets/PanelBase.h"
 #include "ui/workers/ExperimentWorker.h"
 
 #include <QElapsedTimer>
+#include <QPointer>
 #include <QThread>
 #include <functional>
 #include <map>
@@ -34,7 +36,8 @@ class SweepPlots;
 class ExperimentsPanel : public PanelBase {
     Q_OBJECT
 public:
-    explicit ExperimentsPanel(QWidget* parent = nullptr);
+    /// jobs: the main window's service, where a running sweep is listed (the panel makes its own when null).
+    explicit ExperimentsPanel(JobsService* jobs = nullptr, QWidget* parent = nullptr);
     ~ExperimentsPanel() override;
 
     /// Where the base config comes from (the main window hands in the Training panel's form and
@@ -103,6 +106,9 @@ private:
     void setCellState(int index, const QString& state);
     void run(const twb::SweepSpec& spec, const QString& dir);
     void removeCellFolder(const QString& runDir);
+    /// Lists the sweep or the comparison's preparation in the jobs service (the status bar), whose Cancel
+    /// calls onCancel; the panel shows its errors.
+    void trackJob(const QString& title, std::function<void()> onCancel);
     void offerInterruptedSweep();
     // ExperimentsPanelEstimate.cpp, with updateEstimate, cellCount and estimatedSeconds
     double cellSeconds(const twb::RunConfig& c) const;
@@ -112,6 +118,7 @@ private:
     ExperimentWorker* m_worker = nullptr;
     std::shared_ptr<twb::TrainControl> m_control;
     std::shared_ptr<SkippedCells> m_skipped;
+    QPointer<Job> m_job;  // the running sweep or preparation, as the jobs service lists it
     std::function<twb::RunConfig()> m_provider;
     twb::RunConfig m_base;
     AxesEditor* m_axes = nullptr;

@@ -24,6 +24,8 @@ void ExperimentsPanel::connectWorker() {
     connect(m_worker, &ExperimentWorker::sweepFinished, this, &ExperimentsPanel::onSweepFinished);
     connect(m_worker, &ExperimentWorker::preparing, this, [this](const QString& what, double f) {
         m_status->setText(tr("preparing %1 … %2%").arg(what).arg(int(f * 100)));
+        if (m_job)
+            m_job->setProgress(f, what);
     });
     connect(m_worker, &ExperimentWorker::setPrepared, this, &ExperimentsPanel::onSetPrepared);
     connect(m_worker, &ExperimentWorker::failed, this, &ExperimentsPanel::onFailed);
@@ -57,6 +59,9 @@ void ExperimentsPanel::onStep(const twb::StepReport& r) {
                           .arg(r.step)
                           .arg(r.max_iters)
                           .arg(formatDuration(left)));
+    if (m_job && !m_cellConfigs.empty() && r.max_iters > 0)
+        m_job->setProgress((m_progress->value() + double(r.step) / double(r.max_iters)) / double(m_cellConfigs.size()),
+                           tr("cell %1 of %2, step %3").arg(m_current + 1).arg(m_cellConfigs.size()).arg(r.step));
 }
 
 void ExperimentsPanel::onCellDone(int i, const QString&, bool skipped) {
@@ -67,6 +72,12 @@ void ExperimentsPanel::onCellDone(int i, const QString&, bool skipped) {
 
 void ExperimentsPanel::onSweepFinished(bool complete) {
     setBusy(false);
+    if (m_job) {
+        if (complete)
+            m_job->succeed();
+        else
+            m_job->fail(tr("Sweep stopped; Resume continues it"), true);
+    }
     for (int i = 0; i < m_queue->count(); ++i)
         if (m_queue->item(i)->data(Qt::UserRole + 1).toString().startsWith(tr("running")))
             setCellState(i, tr("stopped (resumable)"));
@@ -79,6 +90,8 @@ void ExperimentsPanel::onSweepFinished(bool complete) {
 
 void ExperimentsPanel::onSetPrepared(const QStringList& dirs) {
     setBusy(false);
+    if (m_job)
+        m_job->succeed();
     m_axes->clear();
     m_axes->addAxis("data_dir", dirs.join(','));
     m_grid->setChecked(true);
@@ -89,6 +102,8 @@ void ExperimentsPanel::onSetPrepared(const QStringList& dirs) {
 
 void ExperimentsPanel::onFailed(const QString& e) {
     setBusy(false);
+    if (m_job)
+        m_job->fail(e);
     showError(e);
     m_status->setText(tr("Idle"));
 }

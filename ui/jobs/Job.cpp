@@ -7,8 +7,13 @@ Job::Job(const QString& title, std::shared_ptr<JobState> state, QObject* parent)
 
 Job::~Job() = default;
 
+void Job::setCancellable(bool cancellable) {
+    m_cancellable = cancellable;
+    emit progressed(m_fraction, m_text);  // the status bar shows or hides its Cancel
+}
+
 void Job::cancel() {
-    if (!isRunning())
+    if (!isRunning() || !m_cancellable)
         return;
     m_state->cancel = true;
     if (m_onCancel)

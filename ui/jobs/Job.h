@@ -28,6 +28,10 @@ public:
     bool isQuiet() const { return m_title.isEmpty(); }
     /// The message failed() carries when the job stopped on request (default "TITLE cancelled").
     void setCancelText(const QString& text) { m_cancelText = text; }
+    /// Work that cannot stop part-way (an engine call without a cancel, such as an export) is not
+    /// cancellable: the status bar offers no Cancel for it and cancel() does nothing.
+    void setCancellable(bool cancellable);
+    bool isCancellable() const { return m_cancellable; }
     /// Whether someone shows this job's errors (else the service reports them).
     void setErrorHandled(bool handled) { m_errorHandled = handled; }
     bool errorHandled() const { return m_errorHandled; }
@@ -42,7 +46,8 @@ public:
     void takeProgress();
 
 public slots:
-    /// Asks the work to stop; it ends (failed with the cancel text) when it notices.
+    /// Asks the work to stop; it ends (failed with the cancel text) when it notices. Nothing for a job
+    /// that is not cancellable.
     void cancel();
 
 signals:
@@ -64,5 +69,6 @@ private:
     QString m_text;
     QString m_cancelText;
     bool m_errorHandled = false;
+    bool m_cancellable = true;
     std::function<void()> m_onCancel;
 };

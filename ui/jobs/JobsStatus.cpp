@@ -45,6 +45,7 @@ void JobsStatus::update() {
     if (shown.size() > 1)
         line += tr(" (+%1 more)").arg(shown.size() - 1);
     m_label->setText(line);
+    m_cancel->setVisible(m_shown->isCancellable());
     QStringList all;
     for (Job* j : shown)
         all << (j->text().isEmpty() ? j->title() : j->title() + ": " + j->text());

@@ -1,9 +1,10 @@
 #include "ui/widgets/ExportDialog.h"
 
 #include "ui/Workspace.h"
+#include "ui/jobs/JobsService.h"
 #include "ui/widgets/ErrorLabel.h"
+#include "ui/widgets/ExportFormats.h"
 #include "ui/widgets/RunPicker.h"
-#include "ui/workers/ExportWorker.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -20,8 +21,19 @@
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
-ExportDialog::ExportDialog(const QString& run, QWidget* parent) : QDialog(parent), m_thread(new ExportThread(this)) {
+ExportDialog::ExportDialog(const QString& run, JobsService* jobs, QWidget* parent)
+    : QDialog(parent), m_jobs(jobs ? jobs : new JobsService(this)) {
     setWindowTitle(tr("Export model"));
+    build();
+    connectControls();
+    const int remembered = m_format->findData(QSettings().value("export/format").toString());
+    m_format->setCurrentIndex(std::max(0, remembered));
+    if (!run.isEmpty())
+        m_picker->setRun(run);
+    recheck();
+}
+
+void ExportDialog::build() {
     m_picker = new RunPicker;
     m_format = new QComboBox;
     m_format->setObjectName("exportFormat");
@@ -33,7 +45,7 @@ ExportDialog::ExportDialog(const QString& run, QWidget* parent) : QDialog(parent
     m_reasons->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_out = new QLineEdit;
     m_out->setObjectName("exportOutput");
-    auto* browseBtn = new QPushButton(tr("Browse…"));
+    m_browse = new QPushButton(tr("Browse…"));
     m_progress = new QProgressBar;
     m_progress->setRange(0, 0);  // busy: the engine reports no fraction
     m_progress->setVisible(false);
@@ -45,12 +57,12 @@ ExportDialog::ExportDialog(const QString& run, QWidget* parent) : QDialog(parent
     m_export = new QPushButton(tr("&Export"));
     m_export->setObjectName("exportButton");
     m_export->setDefault(true);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
-    buttons->addButton(m_export, QDialogButtonBox::AcceptRole);
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    m_buttons->addButton(m_export, QDialogButtonBox::AcceptRole);
 
     auto* out = new QHBoxLayout;
     out->addWidget(m_out, 1);
-    out->addWidget(browseBtn);
+    out->addWidget(m_browse);
     auto* form = new QFormLayout;
     form->addRow(m_picker);
     form->addRow(tr("Format"), m_format);
@@ -61,46 +73,31 @@ ExportDialog::ExportDialog(const QString& run, QWidget* parent) : QDialog(parent
     v->addWidget(m_progress);
     v->addWidget(m_status);
     v->addWidget(m_error);
-    v->addWidget(buttons);
+    v->addWidget(m_buttons);
     resize(640, sizeHint().height());
+}
 
-    ExportWorker* w = m_thread->worker();
-    connect(w, &ExportWorker::checked, this, [this](quint64 id, const QStringList& reasons) {
-        if (id == m_checkId)
-            applyReasons(reasons);
-    });
-    connect(w, &ExportWorker::exported, this, [this](quint64 id, const QString& file, const QString& summary) {
-        if (id != m_exportId)
-            return;
-        setBusy(false);
-        m_status->setText(tr("Wrote %1 (%2)").arg(QDir::toNativeSeparators(file), summary));
-        growToFit();
-        emit exported(file);
-    });
-    connect(w, &ExportWorker::failed, this, [this](quint64 id, const QString& error) {
-        if (id == m_checkId) {
-            m_reasons->setText(error);
-            growToFit();
-            emit checked();
-        }
-        if (id != m_exportId || !m_busy)
-            return;
-        setBusy(false);
-        m_error->setText(error);
-        growToFit();
-        emit failed(error);
-    });
+void ExportDialog::connectControls() {
     connect(m_picker, &RunPicker::changed, this, &ExportDialog::recheck);
     connect(m_format, &QComboBox::currentIndexChanged, this, &ExportDialog::suggestOutput);
-    connect(browseBtn, &QPushButton::clicked, this, &ExportDialog::browse);
+    connect(m_browse, &QPushButton::clicked, this, &ExportDialog::browse);
     connect(m_export, &QPushButton::clicked, this, &ExportDialog::startExport);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
 
-    const int remembered = m_format->findData(QSettings().value("export/format").toString());
-    m_format->setCurrentIndex(std::max(0, remembered));
-    if (!run.isEmpty())
-        m_picker->setRun(run);
-    recheck();
+void ExportDialog::exportEnded(quint64 id, const QString& file, const QString& summary, const QString& error) {
+    if (id != m_exportId || !m_busy)
+        return;
+    setBusy(false);
+    if (error.isEmpty())
+        m_status->setText(tr("Wrote %1 (%2)").arg(QDir::toNativeSeparators(file), summary));
+    else
+        m_error->setText(error);
+    growToFit();
+    if (error.isEmpty())
+        emit exported(file);
+    else
+        emit failed(error);
 }
 
 ExportDialog::~ExportDialog() = default;
@@ -134,10 +131,25 @@ void ExportDialog::recheck() {
         m_reasons->setText(tr("Choose a run to export."));
         return;
     }
-    m_checkId = ++m_lastId;
+    const quint64 id = m_checkId = ++m_lastId;
     m_reasons->setText(tr("Checking what this run's architecture allows…"));
-    QMetaObject::invokeMethod(m_thread->worker(), "check", Qt::QueuedConnection, Q_ARG(quint64, m_checkId),
-                              Q_ARG(QString, m_picker->run()), Q_ARG(QString, m_picker->checkpoint()));
+    m_jobs->run(
+        QString(),
+        [run = m_picker->run(), checkpoint = m_picker->checkpoint()](JobContext&) {
+            return exportBlockers(run, checkpoint);
+        },
+        this,
+        [this, id](const QStringList& reasons) {
+            if (id == m_checkId)
+                applyReasons(reasons);
+        },
+        [this, id](const QString& error) {
+            if (id != m_checkId)
+                return;
+            m_reasons->setText(error);
+            growToFit();
+            emit checked();
+        });
 }
 
 void ExportDialog::applyReasons(const QStringList& reasons) {
@@ -252,7 +264,14 @@ void ExportDialog::startExport() {
     setBusy(true);
     m_status->setText(tr("Exporting %1 to %2…").arg(QFileInfo(m_picker->run()).fileName(), out));
     growToFit();
-    QMetaObject::invokeMethod(m_thread->worker(), "exportRun", Qt::QueuedConnection, Q_ARG(quint64, m_exportId),
-                              Q_ARG(int, format), Q_ARG(QString, m_picker->run()),
-                              Q_ARG(QString, m_picker->checkpoint()), Q_ARG(QString, out));
+    const quint64 id = m_exportId;
+    Job* job = m_jobs->run(
+        tr("Exporting %1").arg(QFileInfo(m_picker->run()).fileName()),
+        [format, run = m_picker->run(), checkpoint = m_picker->checkpoint(), out](JobContext&) {
+            return exportRun(format, run, checkpoint, out);
+        },
+        this, [this, id, out](const QString& summary) { exportEnded(id, out, summary, QString()); },
+        [this, id, out](const QString& error) { exportEnded(id, out, QString(), error); });
+    // The engine's writers take no cancel (each writes a temporary renamed at the end): no Cancel offered.
+    job->setCancellable(false);
 }

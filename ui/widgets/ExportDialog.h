@@ -1,14 +1,17 @@
-// File → Export model…: a run's checkpoint written in another tool's format (ui/workers/ExportWorker's
-// list: GGUF f32 and f16 today). Choose the run (the open one preselected) and checkpoint, the format and
-// the output file (its folder and the format remembered); formats the run's architecture or tokenizer
-// cannot hold are listed disabled, their reason in the tooltip and in a line of the dialog. The check and
-// the export run on the dialog's own ExportThread; a busy bar shows while it writes, and the dialog ends
-// with a line naming the file written.
+// File → Export model…: a run's checkpoint written in another tool's format (ui/widgets/ExportFormats'
+// list: GGUF f32 and f16, the Hugging Face GPT-2 folder, plain safetensors). Choose the run (the open one
+// preselected) and checkpoint, the format and the output file (its folder and the format remembered);
+// formats the run's architecture or tokenizer cannot hold are listed disabled, their reason in the
+// tooltip and in a line of the dialog. The check and the export run as jobs on the main window's
+// JobsService (the export listed in the status bar); a busy bar shows while it writes, and the dialog
+// ends with a line naming the file written.
 #pragma once
 #include <QDialog>
 
 class ErrorLabel;
-class ExportThread;
+class QDialogButtonBox;
+class Job;
+class JobsService;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -19,7 +22,8 @@ class RunPicker;
 class ExportDialog : public QDialog {
     Q_OBJECT
 public:
-    explicit ExportDialog(const QString& run, QWidget* parent = nullptr);
+    /// jobs: the service the check and the export run on (the dialog makes its own when null).
+    explicit ExportDialog(const QString& run, JobsService* jobs = nullptr, QWidget* parent = nullptr);
     ~ExportDialog() override;
 
     RunPicker* picker() const { return m_picker; }
@@ -56,7 +60,12 @@ private:
     /// Grows the dialog's height to what its wrapped lines need at the present width.
     void growToFit();
 
-    ExportThread* m_thread;
+    /// The widgets and their layout (the constructor's first half).
+    void build();
+    void connectControls();
+    void exportEnded(quint64 id, const QString& file, const QString& summary, const QString& error);
+
+    JobsService* m_jobs;
     RunPicker* m_picker;
     QComboBox* m_format;
     QLabel* m_reasons;
@@ -64,7 +73,8 @@ private:
     QProgressBar* m_progress;
     QLabel* m_status;
     ErrorLabel* m_error;
-    QPushButton* m_export;
+    QPushButton *m_export, *m_browse;
+    QDialogButtonBox* m_buttons;
     quint64 m_lastId = 0, m_checkId = 0, m_exportId = 0;
     bool m_busy = false, m_closeWhenDone = false;
 };

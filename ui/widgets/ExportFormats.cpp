@@ -1,4 +1,4 @@
-#include "ui/workers/ExportWorker.h"
+#include "ui/widgets/ExportFormats.h"
 
 #include "twb/errors.h"
 #include "twb/gguf_export.h"
@@ -61,38 +61,15 @@ const QVector<ExportFormat>& exportFormats() {
     return formats;
 }
 
-void ExportWorker::check(quint64 id, const QString& run, const QString& checkpoint) {
-    try {
-        QStringList reasons;
-        for (const auto& f : exportFormats())
-            reasons << std2q(f.blocker(run.toStdString(), checkpoint.toStdString()));
-        emit checked(id, reasons);
-    } catch (const std::exception& e) {
-        emit failed(id, std2q(e.what()));
-    }
+QStringList exportBlockers(const QString& run, const QString& checkpoint) {
+    QStringList reasons;
+    for (const auto& f : exportFormats())
+        reasons << std2q(f.blocker(run.toStdString(), checkpoint.toStdString()));
+    return reasons;
 }
 
-void ExportWorker::exportRun(quint64 id, int format, const QString& run, const QString& checkpoint,
-                             const QString& out) {
-    try {
-        if (format < 0 || format >= exportFormats().size())
-            throw twb::InputError("no such export format");
-        const auto summary =
-            exportFormats()[format].write(run.toStdString(), checkpoint.toStdString(), out.toStdString());
-        emit exported(id, out, std2q(summary));
-    } catch (const std::exception& e) {
-        emit failed(id, std2q(e.what()));
-    }
-}
-
-ExportThread::ExportThread(QObject* parent) : QObject(parent), m_worker(new ExportWorker) {
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread.setObjectName("export");
-    m_thread.start();
-}
-
-ExportThread::~ExportThread() {
-    m_thread.quit();
-    m_thread.wait();
+QString exportRun(int format, const QString& run, const QString& checkpoint, const QString& out) {
+    if (format < 0 || format >= exportFormats().size())
+        throw twb::InputError("no such export format");
+    return std2q(exportFormats()[format].write(run.toStdString(), checkpoint.toStdString(), out.toStdString()));
 }
