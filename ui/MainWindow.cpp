@@ -76,7 +76,7 @@ void MainWindow::buildPanels() {
     m_attention = new AttentionPanel(m_model.get(), m_jobs);
     add("Attention", tr("Attention"), QStyle::SP_FileDialogContentsView,
         tr("Look inside a run's attention heads (Alt+3)"), m_attention);
-    m_sampling = new SamplingPanel(m_model.get());
+    m_sampling = new SamplingPanel(m_model.get(), m_jobs);
     add("Sampling", tr("Sampling"), QStyle::SP_FileDialogDetailedView, tr("Generate text from a run (Alt+4)"),
         m_sampling);
     m_experiments = new ExperimentsPanel(m_jobs);

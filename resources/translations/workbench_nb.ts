@@ -2146,6 +2146,18 @@ beam=5</translation>
         <source>exported %1</source>
         <translation>eksporterte %1</translation>
     </message>
+    <message>
+        <source>%1 / %2 generations</source>
+        <translation>%1 / %2 genereringer</translation>
+    </message>
+    <message>
+        <source>the window closed</source>
+        <translation>vinduet ble lukket</translation>
+    </message>
+    <message>
+        <source>Evaluating %1 decoding settings</source>
+        <translation>Evaluerer %1 dekodingsinnstillinger</translation>
+    </message>
 </context>
 <context>
     <name>HeadAblationView</name>

@@ -341,7 +341,8 @@ private slots:
 
     void generateEvalGivesARowPerSetting() {
         const QString run = twbtest::make_tiny_run(m_ws, "tiny-eval", 20);
-        SamplingPanel p;
+        JobsService jobs;
+        SamplingPanel p(nullptr, &jobs);
         p.picker()->refresh();
         p.picker()->setRun(run);
         auto* v = p.evaluation();
@@ -352,7 +353,12 @@ private slots:
         QSignalSpy finished(v, &GenerationEvalView::finished);
         v->run();
         QVERIFY(v->isRunning());
+        // listed in the service the panel was given while it runs, and no longer once it has finished
+        QCOMPARE(jobs.running().size(), 1);
+        QVERIFY2(jobs.running().first()->title().contains("3 decoding settings"),
+                 qPrintable(jobs.running().first()->title()));
         QVERIFY(finished.wait(120000));
+        QVERIFY(jobs.running().isEmpty());
         QCOMPARE(v->table()->rowCount(), 3);
         QCOMPARE(v->table()->item(0, 0)->text(), QString("greedy"));
         QCOMPARE(v->table()->item(2, 0)->text(), QString("beam=2"));

@@ -1,6 +1,7 @@
 #include "ui/sampling/GenerationEvalView.h"
 
 #include "twb/text.h"
+#include "ui/jobs/JobsService.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/workers/ModelThread.h"
 
@@ -34,8 +35,8 @@ std::vector<std::string> lines(const QString& text) {
 }
 }  // namespace
 
-GenerationEvalView::GenerationEvalView(ModelThread* model, RunPicker* picker, QWidget* parent)
-    : QWidget(parent), m_model(model), m_picker(picker) {
+GenerationEvalView::GenerationEvalView(ModelThread* model, RunPicker* picker, JobsService* jobs, QWidget* parent)
+    : QWidget(parent), m_model(model), m_picker(picker), m_jobs(jobs) {
     auto* v = new QVBoxLayout(this);
     addInputs(v);
     addControlsAndTable(v);
@@ -145,6 +146,8 @@ void GenerationEvalView::connectWorker() {
             return;
         m_progress->setRange(0, total);
         m_progress->setValue(done);
+        if (m_job)
+            m_job->setProgress(total > 0 ? double(done) / total : -1.0, tr("%1 / %2 generations").arg(done).arg(total));
     });
     connect(w, &ModelWorker::generationEvalFinished, this,
             [this](quint64 id, const std::vector<twb::GenerationEvalRow>& rows, bool cancelled) {
@@ -155,6 +158,10 @@ void GenerationEvalView::connectWorker() {
                 setRunning(false);
                 m_status->setText(cancelled ? tr("cancelled: %1 of the settings finished").arg(rows.size())
                                             : tr("%1 settings evaluated").arg(rows.size()));
+                if (m_job && cancelled)
+                    m_job->fail(m_status->text(), true);
+                else if (m_job)
+                    m_job->succeed();
                 emit finished();
             });
     connect(w, &ModelWorker::failed, this, [this](quint64 id, const QString& e) {
@@ -162,11 +169,15 @@ void GenerationEvalView::connectWorker() {
             return;
         setRunning(false);
         m_status->setText(tr("<span style='color:#b00'>%1</span>").arg(e.toHtmlEscaped()));
+        if (m_job)
+            m_job->fail(e);
         emit finished();
     });
 }
 
 GenerationEvalView::~GenerationEvalView() {
+    if (m_job)
+        m_job->fail(tr("the window closed"), true);  // its Cancel must not reach this view any more
     cancel();
 }
 
@@ -227,6 +238,8 @@ void GenerationEvalView::run() {
     m_progress->setValue(0);
     m_status->setText(tr("generating %1 prompt(s) x %2 setting(s)…").arg(r.prompts.size()).arg(r.settings.size()));
     setRunning(true);
+    m_job = m_jobs->track(tr("Evaluating %1 decoding settings").arg(r.settings.size()), [this] { cancel(); });
+    m_job->setErrorHandled(true);  // the tab shows it
     emit evaluateRequested(r);
 }
 

@@ -2,14 +2,18 @@
 // optional references (one per prompt), a list of decoding settings ("greedy", "temperature=0.8",
 // "beam=5", ...), run on the model thread with progress and Cancel, and the table per setting (tokens/s,
 // mean log-probability and perplexity of the generated text under the model, distinct-1/2, repetition,
-// BLEU, the outputs) exported as Markdown or CSV — `twb generate-eval` in the GUI.
+// BLEU, the outputs) exported as Markdown or CSV — `twb generate-eval` in the GUI. A run is listed in the
+// jobs service (the status bar) with its progress; its Cancel there cancels it as the tab's own does.
 #pragma once
+#include "ui/jobs/Job.h"
 #include "ui/workers/ModelWorker.h"
 
+#include <QPointer>
 #include <QWidget>
 #include <atomic>
 #include <memory>
 
+class JobsService;
 class ModelThread;
 class QLabel;
 class QPlainTextEdit;
@@ -23,7 +27,7 @@ class RunPicker;
 class GenerationEvalView : public QWidget {
     Q_OBJECT
 public:
-    GenerationEvalView(ModelThread* model, RunPicker* picker, QWidget* parent = nullptr);
+    GenerationEvalView(ModelThread* model, RunPicker* picker, JobsService* jobs, QWidget* parent = nullptr);
     ~GenerationEvalView() override;
     void setPrompts(const QString& text);
     void setReferences(const QString& text);
@@ -63,5 +67,7 @@ private:
     std::vector<twb::GenerationEvalRow> m_rows;
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;
     quint64 m_id = 0;
+    JobsService* m_jobs;
+    QPointer<Job> m_job;  // the running evaluation, as the jobs service lists it
     bool m_running = false;
 };

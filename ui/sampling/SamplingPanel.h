@@ -36,7 +36,8 @@ class SamplingPanel : public PanelBase {
     Q_OBJECT
 public:
     /// model: the thread that runs checkpoints, shared with other panels; null = the panel makes its own.
-    explicit SamplingPanel(ModelThread* model = nullptr, QWidget* parent = nullptr);
+    /// model: the shared model thread, jobs: the main window's service (each made for the panel when null).
+    explicit SamplingPanel(ModelThread* model = nullptr, JobsService* jobs = nullptr, QWidget* parent = nullptr);
     ~SamplingPanel() override;
 
     /// What the output shows: the context it continues and the tokens of each sample.

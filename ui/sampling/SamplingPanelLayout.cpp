@@ -33,7 +33,7 @@
 // The panel's composition (the run, the generate tab and its siblings, the decoding forms) and its wiring to
 // the model worker.
 
-SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(nullptr, parent) {
+SamplingPanel::SamplingPanel(ModelThread* model, JobsService* jobs, QWidget* parent) : PanelBase(jobs, parent) {
     if (!model) {
         m_ownModel = std::make_unique<ModelThread>();
         model = m_ownModel.get();
@@ -48,7 +48,7 @@ SamplingPanel::SamplingPanel(ModelThread* model, QWidget* parent) : PanelBase(nu
     m_tabs->addTab(buildGenerateTab(), tr("Generate"));
     m_tabs->addTab(m_compare, tr("Compare checkpoints"));
     m_tabs->addTab(m_history, tr("History"));
-    m_evaluation = new GenerationEvalView(m_model, m_picker);
+    m_evaluation = new GenerationEvalView(m_model, m_picker, this->jobs());
     m_tabs->addTab(m_evaluation, tr("Evaluate settings"));
     m_chat = new ChatView(m_model, m_picker, [this] { return m_decoding->options(); });
     m_tabs->addTab(m_chat, tr("Chat"));
