@@ -19,6 +19,20 @@
 namespace twb::cli {
 
 namespace {
+/// Runs an engine preparation with a progress line (unless quiet). Ctrl-C or SIGTERM cancels it at the
+/// next progress report; the engine then removes its temporary folder, so nothing is left behind.
+template <class Prepare>
+auto with_progress(bool quiet, Prepare prepare) {
+    ProgressLine bar(!quiet);
+    const auto& interrupted = install_interrupt_flag();
+    auto r = prepare([&](const std::string& stage, uint64_t done, uint64_t total) {
+        bar.update(stage, done, total);
+        return !interrupted.load();
+    });
+    bar.finish();
+    return r;
+}
+
 /// twb prepare --source/--target (or --pairs): a parallel dataset for twb train model_kind=encoder_decoder.
 int prepare_parallel_dataset(ParallelPrepareOptions p, std::string tokenizer, int vocab, double val, uint64_t seed,
                              const std::string& out, bool force, bool quiet) {
@@ -31,13 +45,7 @@ int prepare_parallel_dataset(ParallelPrepareOptions p, std::string tokenizer, in
     p.seed = seed;
     p.out = out;
     p.overwrite = force;
-    ProgressLine bar(!quiet);
-    const auto& interrupted = install_interrupt_flag();
-    const auto r = prepare_parallel(p, [&](const std::string& stage, uint64_t done, uint64_t total) {
-        bar.update(stage, done, total);
-        return !interrupted.load();
-    });
-    bar.finish();
+    const auto r = with_progress(quiet, [&](const auto& progress) { return prepare_parallel(p, progress); });
     std::printf("prepared %s (parallel%s%s%s)\n", r.dir.c_str(), p.source_lang.empty() ? "" : ", ",
                 p.source_lang.c_str(), p.target_lang.empty() ? "" : ("->" + p.target_lang).c_str());
     if (r.source_vocab_size > 0)
@@ -73,13 +81,7 @@ int prepare_chat_dataset(ChatPrepareOptions c, const std::string& tokenizer, int
         c.tokenizer.vocab_size = vocab;
         c.tokenizer.split_pattern = splitPattern;
     }
-    ProgressLine bar(!quiet);
-    const auto& interrupted = install_interrupt_flag();
-    const auto r = prepare_chat(c, [&](const std::string& stage, uint64_t done, uint64_t total) {
-        bar.update(stage, done, total);
-        return !interrupted.load();
-    });
-    bar.finish();
+    const auto r = with_progress(quiet, [&](const auto& progress) { return prepare_chat(c, progress); });
     for (auto& w : r.warnings)
         std::cerr << "twb: warning: " << w << "\n";
     std::printf("prepared %s (chat, template %s)\n", r.dir.c_str(), kChatTemplate);
@@ -224,15 +226,7 @@ PrepareOptions text_prepare_options(const PrepareCli& o) {
 /// twb prepare --input (or --preset): a text dataset for a language model.
 int prepare_text_dataset(const PrepareCli& o) {
     const PrepareOptions p = text_prepare_options(o);
-    ProgressLine bar(!o.quiet);
-    // Ctrl-C or SIGTERM cancels at the next progress report; the engine then removes its temporary
-    // folder, so nothing is left behind.
-    const auto& interrupted = install_interrupt_flag();
-    const auto r = prepare_dataset(p, [&](const std::string& stage, uint64_t done, uint64_t total) {
-        bar.update(stage, done, total);
-        return !interrupted.load();
-    });
-    bar.finish();
+    const auto r = with_progress(o.quiet, [&](const auto& progress) { return prepare_dataset(p, progress); });
     for (auto& w : r.warnings)
         std::cerr << "twb: warning: " << w << "\n";
     const auto& s = r.stats;
