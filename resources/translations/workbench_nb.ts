@@ -2717,6 +2717,18 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
         <source>reached the last rate without diverging</source>
         <translation>nådde siste rate uten å divergere</translation>
     </message>
+    <message>
+        <source>step %1</source>
+        <translation>steg %1</translation>
+    </message>
+    <message>
+        <source>the window closed</source>
+        <translation>vinduet ble lukket</translation>
+    </message>
+    <message>
+        <source>Finding the learning rate</source>
+        <translation>Finner læringsraten</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

@@ -3,7 +3,8 @@
 // the panel fills the results table with 4 rows and the plot with 4 curves, a resumed finished sweep
 // keeps every cell, a pending cell removed from the queue is left out, and compare tokenizers prepares
 // a char and a BPE dataset of one text and sweeps them; the Training panel's range
-// finder puts its suggestion into the form and its baselines appear as lines on the loss plot; the
+// finder puts its suggestion into the form (listed in the jobs service while it searches) and its
+// baselines appear as lines on the loss plot; the
 // Sampling console's "Evaluate settings" tab gives one row per decoding setting. The first estimate is
 // the form's current one and says it is a guess until measured; a learning-rate axis is logarithmic. A
 // running sweep is listed in the jobs service the panel is given, with progress, and its Cancel stops it.
@@ -297,7 +298,8 @@ private slots:
     }
 
     void rangeFinderFillsTheForm() {
-        TrainingPanel p;
+        JobsService jobs;
+        TrainingPanel p(&jobs);
         p.setDataset(m_data);
         twb::RunConfig c = tinyConfig();
         c.learning_rate = 0.5;  // far from any suggestion
@@ -308,8 +310,12 @@ private slots:
         d->setBounds(1e-5, 1.0);
         QSignalSpy found(p.experimentWorker(), &ExperimentWorker::lrFound);
         d->start();
+        // listed in the panel's jobs service while it searches, gone once it has found the rate
+        QCOMPARE(jobs.running().size(), 1);
+        QCOMPARE(jobs.running().first()->title(), QString("Finding the learning rate"));
         QVERIFY(found.wait(120000));
         QTRY_VERIFY(!d->isRunning());
+        QVERIFY(jobs.running().isEmpty());
         const double lr = d->result().suggested_lr;
         QVERIFY(lr >= 1e-5 && lr <= 1.0);
         QCOMPARE(d->plot()->graph(0)->dataCount(), int(d->result().curve.size()));

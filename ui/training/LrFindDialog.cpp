@@ -1,8 +1,11 @@
 #include "ui/training/LrFindDialog.h"
 
+#include "ui/jobs/JobsService.h"
 #include "ui/workers/ExperimentWorker.h"
 
 #include <qcustomplot.h>
+#include <algorithm>
+
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -15,8 +18,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-LrFindDialog::LrFindDialog(ExperimentWorker* worker, const twb::RunConfig& config, QWidget* parent)
-    : QDialog(parent), m_config(config) {
+LrFindDialog::LrFindDialog(ExperimentWorker* worker, JobsService* jobs, const twb::RunConfig& config, QWidget* parent)
+    : QDialog(parent), m_config(config), m_jobs(jobs) {
     setWindowTitle(tr("Find learning rate"));
     resize(640, 480);
     auto* v = new QVBoxLayout(this);
@@ -131,6 +134,8 @@ void LrFindDialog::connectWorker(ExperimentWorker* worker) {
         m_plot->rescaleAxes();
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         m_progress->setValue(p.step);
+        if (m_job)
+            m_job->setProgress(double(p.step) / std::max(1, m_progress->maximum()), tr("step %1").arg(p.step));
         m_status->setText(tr("step %1 · lr %2 · loss %3").arg(p.step).arg(p.lr, 0, 'g', 3).arg(p.smoothed, 0, 'f', 4));
     });
     connect(worker, &ExperimentWorker::lrFound, this, [this](const twb::LrFindResult& r, bool cancelled) {
@@ -142,8 +147,12 @@ void LrFindDialog::connectWorker(ExperimentWorker* worker) {
         m_cancelButton->setEnabled(false);
         if (cancelled) {
             m_status->setText(tr("cancelled"));
+            if (m_job)
+                m_job->fail(tr("cancelled"), true);
             return;
         }
+        if (m_job)
+            m_job->succeed();
         showResult();
     });
     connect(worker, &ExperimentWorker::failed, this, [this](const QString& e) {
@@ -153,10 +162,14 @@ void LrFindDialog::connectWorker(ExperimentWorker* worker) {
         m_start->setEnabled(true);
         m_cancelButton->setEnabled(false);
         m_status->setText(tr("<span style='color:#b00'>%1</span>").arg(e.toHtmlEscaped()));
+        if (m_job)
+            m_job->fail(e);
     });
 }
 
 LrFindDialog::~LrFindDialog() {
+    if (m_job)
+        m_job->fail(tr("the window closed"), true);  // its Cancel must not reach this dialog any more
     cancel();
 }
 
@@ -201,6 +214,8 @@ void LrFindDialog::start() {
     m_start->setEnabled(false);
     m_cancelButton->setEnabled(true);
     m_use->setEnabled(false);
+    m_job = m_jobs->track(tr("Finding the learning rate"), [this] { cancel(); });
+    m_job->setErrorHandled(true);  // the dialog shows it
     emit findRequested(r);
 }
 

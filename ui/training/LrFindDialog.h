@@ -2,15 +2,19 @@
 // config — nothing of the open run is read or written. Bounds and steps, Start/Cancel with progress,
 // the smoothed loss against the learning rate on a log axis with both suggestions marked (the lowest
 // loss / 10 and the steepest fall), and "Use this rate", which hands the chosen rate to the form. Runs
-// on the ExperimentWorker it is given (its own thread); the dialog only shows.
+// on the ExperimentWorker it is given (its own thread); the dialog only shows. A search is listed in the
+// jobs service it is given (the status bar), whose Cancel cancels it as the dialog's own does.
 #pragma once
 #include "twb/experiments.h"
+#include "ui/jobs/Job.h"
 #include "ui/workers/ExperimentWorker.h"
 
 #include <QDialog>
+#include <QPointer>
 #include <atomic>
 #include <memory>
 
+class JobsService;
 class QCustomPlot;
 class QDoubleSpinBox;
 class QLabel;
@@ -23,7 +27,7 @@ class QVBoxLayout;
 class LrFindDialog : public QDialog {
     Q_OBJECT
 public:
-    LrFindDialog(ExperimentWorker* worker, const twb::RunConfig& config, QWidget* parent = nullptr);
+    LrFindDialog(ExperimentWorker* worker, JobsService* jobs, const twb::RunConfig& config, QWidget* parent = nullptr);
     ~LrFindDialog() override;
     void setSteps(int steps);
     void setBounds(double lo, double hi);
@@ -54,6 +58,8 @@ private:
     twb::LrFindResult m_result;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     bool m_running = false;
+    JobsService* m_jobs;
+    QPointer<Job> m_job;  // the running search, as the jobs service lists it
     QDoubleSpinBox *m_lo = nullptr, *m_hi = nullptr;
     QSpinBox* m_steps = nullptr;
     QProgressBar* m_progress = nullptr;

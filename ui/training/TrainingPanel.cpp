@@ -184,7 +184,7 @@ LrFindDialog* TrainingPanel::findLearningRate() {
             d->raise();
             return d;
         }
-    auto* dlg = new LrFindDialog(m_expWorker, c, this);
+    auto* dlg = new LrFindDialog(m_expWorker, jobs(), c, this);
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     connect(dlg, &LrFindDialog::rateChosen, this, &TrainingPanel::setLearningRate);
     connect(dlg, &QDialog::finished, dlg, &LrFindDialog::cancel);
