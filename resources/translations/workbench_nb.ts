@@ -413,10 +413,6 @@
         <translation>Velg et datasett i katalogen først.</translation>
     </message>
     <message>
-        <source>the window closed</source>
-        <translation>vinduet ble lukket</translation>
-    </message>
-    <message>
         <source>Downloading %1</source>
         <translation>Laster ned %1</translation>
     </message>
@@ -1883,10 +1879,6 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <translation>&lt;b&gt;%1&lt;/b&gt;, anslått %2 totalt (med hastigheten målt i denne maskinens siste trening, %3 GFLOP/s)</translation>
     </message>
     <message>
-        <source>the window closed</source>
-        <translation>vinduet ble lukket</translation>
-    </message>
-    <message>
         <source>Sweep %1</source>
         <translation>Sveip %1</translation>
     </message>
@@ -2149,10 +2141,6 @@ beam=5</translation>
     <message>
         <source>%1 / %2 generations</source>
         <translation>%1 / %2 genereringer</translation>
-    </message>
-    <message>
-        <source>the window closed</source>
-        <translation>vinduet ble lukket</translation>
     </message>
     <message>
         <source>Evaluating %1 decoding settings</source>
@@ -2527,6 +2515,10 @@ beam=5</translation>
         <source>the job</source>
         <translation>jobben</translation>
     </message>
+    <message>
+        <source>the window closed</source>
+        <translation>vinduet ble lukket</translation>
+    </message>
 </context>
 <context>
     <name>JobsStatus</name>
@@ -2720,10 +2712,6 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
     <message>
         <source>step %1</source>
         <translation>steg %1</translation>
-    </message>
-    <message>
-        <source>the window closed</source>
-        <translation>vinduet ble lukket</translation>
     </message>
     <message>
         <source>Finding the learning rate</source>
@@ -4456,10 +4444,6 @@ Dette kan ikke angres.</translation>
     <message>
         <source>&lt;b&gt;New run&lt;/b&gt; (a folder under %1 is made on Start)</source>
         <translation>&lt;b&gt;Ny kjøring&lt;/b&gt; (en mappe under %1 lages ved Start)</translation>
-    </message>
-    <message>
-        <source>the window closed</source>
-        <translation>vinduet ble lukket</translation>
     </message>
     <message>
         <source>choose a dataset first: the range finder trains on it</source>

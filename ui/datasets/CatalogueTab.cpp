@@ -85,7 +85,7 @@ CatalogueTab::CatalogueTab(JobsService* jobs, QWidget* parent) : QWidget(parent)
 
 CatalogueTab::~CatalogueTab() {
     if (m_downloadJob)
-        m_downloadJob->fail(tr("the window closed"), true);  // its Cancel must not reach this tab any more
+        m_downloadJob->abandon();
     m_downloader->cancel();
     if (m_statusJob)
         m_statusJob->cancel();
@@ -190,7 +190,6 @@ void CatalogueTab::download() {
     m_clock.start();
     // Listed in the status bar too, whose Cancel cancels the download as the tab's own button does.
     m_downloadJob = m_jobs->track(tr("Downloading %1").arg(q(e.title)), [this] { m_downloader->cancel(); });
-    m_downloadJob->setErrorHandled(true);  // the tab shows it
     m_downloader->start(e, Downloader::cacheDir(q(e.name)));
 }
 

@@ -83,7 +83,7 @@ ExperimentsPanel::ExperimentsPanel(JobsService* jobs, QWidget* parent) : PanelBa
 
 ExperimentsPanel::~ExperimentsPanel() {
     if (m_job)
-        m_job->fail(tr("the window closed"), true);  // its Cancel must not reach this panel any more
+        m_job->abandon();
     if (m_control)
         m_control->request_stop();
     m_thread.quit();
@@ -231,7 +231,7 @@ void ExperimentsPanel::run(const twb::SweepSpec& s, const QString& dir) {
     r.control = m_control;
     r.skipped = m_skipped;
     setBusy(true);
-    trackJob(tr("Sweep %1").arg(QFileInfo(dir).fileName()), [this] { stop(); });
+    m_job = jobs()->track(tr("Sweep %1").arg(QFileInfo(dir).fileName()), [this] { stop(); });
     QDir().mkpath(QFileInfo(dir).path());
     refreshResults();
     emit sweepRequested(r);
@@ -347,12 +347,7 @@ void ExperimentsPanel::compareTokenizers(const QStringList& inputs, const std::v
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     r.cancel = cancel;
     setBusy(true);
-    trackJob(tr("Preparing %1 datasets to compare").arg(r.datasets.size()), [cancel] { *cancel = true; });
+    m_job = jobs()->track(tr("Preparing %1 datasets to compare").arg(r.datasets.size()), [cancel] { *cancel = true; });
     m_status->setText(tr("preparing %1 datasets…").arg(r.datasets.size()));
     emit prepareRequested(r);
-}
-
-void ExperimentsPanel::trackJob(const QString& title, std::function<void()> onCancel) {
-    m_job = jobs()->track(title, std::move(onCancel));
-    m_job->setErrorHandled(true);  // the panel shows it
 }

@@ -106,9 +106,6 @@ private:
     void setCellState(int index, const QString& state);
     void run(const twb::SweepSpec& spec, const QString& dir);
     void removeCellFolder(const QString& runDir);
-    /// Lists the sweep or the comparison's preparation in the jobs service (the status bar), whose Cancel
-    /// calls onCancel; the panel shows its errors.
-    void trackJob(const QString& title, std::function<void()> onCancel);
     void offerInterruptedSweep();
     // ExperimentsPanelEstimate.cpp, with updateEstimate, cellCount and estimatedSeconds
     double cellSeconds(const twb::RunConfig& c) const;

@@ -12,6 +12,11 @@ void Job::setCancellable(bool cancellable) {
     emit progressed(m_fraction, m_text);  // the status bar shows or hides its Cancel
 }
 
+void Job::abandon() {
+    if (isRunning())
+        fail(tr("the window closed"), true);
+}
+
 void Job::cancel() {
     if (!isRunning() || !m_cancellable)
         return;

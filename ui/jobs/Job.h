@@ -41,6 +41,9 @@ public:
     void setProgress(double fraction, const QString& text);
     void succeed();
     void fail(const QString& error, bool cancelled = false);
+    /// A tracked job's owner is going away while the job runs: it ends as cancelled, and its Cancel can
+    /// no longer reach the owner. Called from the owner's destructor, before anything onCancel uses is gone.
+    void abandon();
 
     /// Called on the UI thread by the work's context: shows the newest progress.
     void takeProgress();

@@ -56,6 +56,7 @@ Job* JobsService::start(const QString& title, std::function<void(JobContext&)> b
 Job* JobsService::track(const QString& title, std::function<void()> onCancel) {
     auto* job = new Job(title, std::make_shared<JobState>(), this);
     job->setOnCancel(std::move(onCancel));
+    job->setErrorHandled(true);  // the owner shows them
     adopt(job);
     return job;
 }

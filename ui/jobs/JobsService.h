@@ -47,8 +47,8 @@ public:
         }
     }
 
-    /// A job whose work runs elsewhere: its owner reports progress and the end through the Job, and
-    /// Cancel calls onCancel.
+    /// A job whose work runs elsewhere: its owner reports progress and the end through the Job, shows
+    /// its errors itself, and calls abandon() when it goes away first; Cancel calls onCancel.
     Job* track(const QString& title, std::function<void()> onCancel);
 
     /// The jobs running now, oldest first.

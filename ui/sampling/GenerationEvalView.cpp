@@ -177,7 +177,7 @@ void GenerationEvalView::connectWorker() {
 
 GenerationEvalView::~GenerationEvalView() {
     if (m_job)
-        m_job->fail(tr("the window closed"), true);  // its Cancel must not reach this view any more
+        m_job->abandon();
     cancel();
 }
 
@@ -239,7 +239,6 @@ void GenerationEvalView::run() {
     m_status->setText(tr("generating %1 prompt(s) x %2 setting(s)…").arg(r.prompts.size()).arg(r.settings.size()));
     setRunning(true);
     m_job = m_jobs->track(tr("Evaluating %1 decoding settings").arg(r.settings.size()), [this] { cancel(); });
-    m_job->setErrorHandled(true);  // the tab shows it
     emit evaluateRequested(r);
 }
 

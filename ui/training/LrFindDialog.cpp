@@ -169,7 +169,7 @@ void LrFindDialog::connectWorker(ExperimentWorker* worker) {
 
 LrFindDialog::~LrFindDialog() {
     if (m_job)
-        m_job->fail(tr("the window closed"), true);  // its Cancel must not reach this dialog any more
+        m_job->abandon();
     cancel();
 }
 
@@ -215,7 +215,6 @@ void LrFindDialog::start() {
     m_cancelButton->setEnabled(true);
     m_use->setEnabled(false);
     m_job = m_jobs->track(tr("Finding the learning rate"), [this] { cancel(); });
-    m_job->setErrorHandled(true);  // the dialog shows it
     emit findRequested(r);
 }
 

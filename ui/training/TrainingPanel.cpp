@@ -153,7 +153,7 @@ TrainingPanel::~TrainingPanel() {
     if (m_control)
         m_control->request_stop();
     if (m_trainJob)
-        m_trainJob->fail(tr("the window closed"), true);  // its Cancel must not reach this panel any more
+        m_trainJob->abandon();
     for (auto* d : findChildren<LrFindDialog*>())
         d->cancel();
     m_thread.quit();
@@ -330,7 +330,6 @@ void TrainingPanel::startJob(bool resume) {
                  m_initFrom.isEmpty() ? QString() : tr("<br>initialised from %1").arg(m_initFrom.toHtmlEscaped())));
     setBusy(true);
     m_trainJob = jobs()->track(tr("Training %1").arg(Workspace::runName(m_runDir)), [this] { stop(); });
-    m_trainJob->setErrorHandled(true);  // the panel shows it
     emit runChanged(m_runDir);
     emit trainRequested(req);
 }

@@ -89,15 +89,15 @@ void ExportDialog::exportEnded(quint64 id, const QString& file, const QString& s
     if (id != m_exportId || !m_busy)
         return;
     setBusy(false);
-    if (error.isEmpty())
+    if (error.isEmpty()) {
         m_status->setText(tr("Wrote %1 (%2)").arg(QDir::toNativeSeparators(file), summary));
-    else
-        m_error->setText(error);
-    growToFit();
-    if (error.isEmpty())
+        growToFit();
         emit exported(file);
-    else
+    } else {
+        m_error->setText(error);
+        growToFit();
         emit failed(error);
+    }
 }
 
 ExportDialog::~ExportDialog() = default;
