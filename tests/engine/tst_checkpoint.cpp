@@ -63,7 +63,13 @@ private slots:
             QVERIFY(e.path().filename().string()[0] != '.');
         auto loaded = read_checkpoint(dir);
         QCOMPARE(loaded.state.batcher_state, st.batcher_state);
-        GPT m2(small());
+        // the weights alone unless the optimizer's state is asked for (a resume)
+        QVERIFY(loaded.optimizer.tensors.empty());
+        QVERIFY(!loaded.weights.tensors.empty());
+        const auto withOptimizer = read_checkpoint(dir, CheckpointParts::WithOptimizer);
+        QVERIFY(withOptimizer.optimizer.tensors.count("exp_avg"));
+        // a model built to be loaded (no initialisation) takes the same weights
+        GPT m2(small(), GPTImpl::Init::None);
         load_weights(m2, loaded.weights, dir.string());
         QVERIFY(torch::equal(m2->transformer->wte->weight, m->transformer->wte->weight));
         // a different config is refused with the tensor's name

@@ -82,7 +82,7 @@ fs::path save_checkpoint(const fs::path& run_dir, const std::vector<std::pair<st
     return final;
 }
 
-LoadedCheckpoint read_checkpoint(const fs::path& dir) {
+LoadedCheckpoint read_checkpoint(const fs::path& dir, CheckpointParts parts) {
     LoadedCheckpoint c;
     c.dir = dir;
     c.state = parse_checkpoint_state(read_file(dir / "state.json"), (dir / "state.json").string());
@@ -92,7 +92,7 @@ LoadedCheckpoint read_checkpoint(const fs::path& dir) {
                           " but the folder is " + folder +
                           "; the checkpoint was copied or edited, so it is not trusted (restore it or remove it)");
     c.weights = load_safetensors(dir / "model.safetensors");
-    if (fs::exists(dir / "optimizer.safetensors"))
+    if (parts == CheckpointParts::WithOptimizer && fs::exists(dir / "optimizer.safetensors"))
         c.optimizer = load_safetensors(dir / "optimizer.safetensors");
     return c;
 }
@@ -162,7 +162,7 @@ void check_checkpoint_weights(const LoadedCheckpoint& c) {
     if (c.state.config.model_kind == ModelKind::EncoderDecoder)
         load_weights(Seq2Seq(c.state.config)->named_weights(), c.weights, c.dir.string());
     else
-        load_weights(GPT(c.state.config)->named_weights(), c.weights, c.dir.string());
+        load_weights(GPT(c.state.config, GPTImpl::Init::None)->named_weights(), c.weights, c.dir.string());
 }
 
 void restore_rng(const SafetensorsData& optimizer, const std::string& where) {

@@ -24,7 +24,7 @@ struct LoadedCheckpoint {
     fs::path dir;
     CheckpointState state;
     SafetensorsData weights;
-    SafetensorsData optimizer;  // empty when the checkpoint holds weights only
+    SafetensorsData optimizer;  // empty when the checkpoint holds weights only, or they alone were read
 };
 
 /// Writes a checkpoint for state.step; returns its folder. torch's CPU RNG state goes in too.
@@ -33,9 +33,14 @@ fs::path save_checkpoint(const fs::path& run_dir, GPT& model, const FlatAdamW* o
 fs::path save_checkpoint(const fs::path& run_dir, const std::vector<std::pair<std::string, torch::Tensor>>& weights,
                          const FlatAdamW* opt, const CheckpointState& st);
 
+/// What read_checkpoint reads: the weights alone (sampling, exports, --init-from), or the optimizer's
+/// state too (a resume). The optimizer file is twice the weights' size, so reading it for a model that is
+/// only run cost a `twb sample` of the bench model a fifth of its start.
+enum class CheckpointParts { Weights, WithOptimizer };
+
 /// Reads a checkpoint folder; FormatError when its state.json names another step than the folder's name
 /// (a copied or edited checkpoint would otherwise be trusted and later overwrite newer ones).
-LoadedCheckpoint read_checkpoint(const fs::path& checkpoint_dir);
+LoadedCheckpoint read_checkpoint(const fs::path& checkpoint_dir, CheckpointParts parts = CheckpointParts::Weights);
 
 /// The checkpoint --resume continues from: the run's last. InputError saying what to do when the run was
 /// stopped before its first checkpoint (there is nothing to resume; start it again without --resume).

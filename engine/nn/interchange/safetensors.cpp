@@ -6,9 +6,11 @@
 #include "twb/errors.h"
 #include "twb/text.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 namespace twb::nn {
 
@@ -112,17 +114,23 @@ SafetensorsData load_safetensors(const std::filesystem::path& path) {
     in.read(h.data(), static_cast<std::streamsize>(hl));
     const uint64_t dataSize = size - 8 - hl;
     const SafetensorsHeader header = parse_safetensors_header(h, dataSize, where);
-    std::string data(dataSize, '\0');
-    in.read(data.data(), static_cast<std::streamsize>(dataSize));
-    if (static_cast<uint64_t>(in.gcount()) != dataSize)
-        throw FormatError(where + ": could not read the whole file; it changed while being read or is damaged");
+    // Each tensor straight into its own storage, in the file's order: no staging copy of the whole data.
+    std::vector<const SafetensorsEntry*> order;
+    for (const auto& e : header.tensors)
+        order.push_back(&e);
+    std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) { return a->begin < b->begin; });
+    const std::streamoff dataStart = static_cast<std::streamoff>(8 + hl);
     SafetensorsData out;
     out.metadata = header.metadata;
-    for (const auto& e : header.tensors) {
-        auto t = torch::empty(e.shape,
-                              torch::TensorOptions().dtype(dtype_from(e.dtype, where + " tensor '" + e.name + "'")));
-        std::memcpy(t.data_ptr(), data.data() + e.begin, e.end - e.begin);
-        out.tensors[e.name] = t;
+    for (const auto* e : order) {
+        auto t = torch::empty(e->shape,
+                              torch::TensorOptions().dtype(dtype_from(e->dtype, where + " tensor '" + e->name + "'")));
+        const auto bytes = static_cast<std::streamsize>(e->end - e->begin);
+        in.seekg(dataStart + static_cast<std::streamoff>(e->begin));
+        in.read(static_cast<char*>(t.data_ptr()), bytes);
+        if (!in || in.gcount() != bytes)
+            throw FormatError(where + ": could not read the whole file; it changed while being read or is damaged");
+        out.tensors[e->name] = t;
     }
     return out;
 }

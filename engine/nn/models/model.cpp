@@ -76,13 +76,14 @@ TransformerImpl::TransformerImpl(const RunConfig& c) {
         ln_f = register_module("ln_f", Norm(c.n_embd, c.norm, c.bias, c.norm_eps));
 }
 
-GPTImpl::GPTImpl(const RunConfig& c) : m_cfg(c) {
+GPTImpl::GPTImpl(const RunConfig& c, Init init) : m_cfg(c) {
     transformer = register_module("transformer", Transformer(c));
     if (!c.tie_embeddings)
         lm_head =
             register_module("lm_head", torch::nn::Linear(torch::nn::LinearOptions(c.n_embd, c.vocab_size).bias(false)));
     m_tables.register_on(*this, c);
-    init_gpt2_weights(*this, 0.02 / std::sqrt(2.0 * c.n_layer));
+    if (init == Init::Gpt2)
+        init_gpt2_weights(*this, 0.02 / std::sqrt(2.0 * c.n_layer));
     if (c.freeze_embeddings)  // the optimizer leaves it alone (no gradient, no decay); tied: the LM head too
         transformer->wte->weight.set_requires_grad(false);
 }

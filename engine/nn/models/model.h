@@ -65,7 +65,10 @@ struct ForwardOptions {
 
 class GPTImpl : public torch::nn::Module {
 public:
-    explicit GPTImpl(const RunConfig& c);
+    /// How the weights start: GPT-2's initialisation (training), or libtorch's modules' own (None: a model
+    /// whose weights are loaded next, which spares drawing ~3 random numbers a parameter).
+    enum class Init { Gpt2, None };
+    explicit GPTImpl(const RunConfig& c, Init init = Init::Gpt2);
     /// idx: (B, T) int64 token ids -> logits (B, T, V) (or (B, 1, V) with last_only).
     torch::Tensor forward(const torch::Tensor& idx, const ForwardOptions& opt = {});
     /// Parameters in a stable order with their nanoGPT names (the tied lm_head is not repeated).

@@ -24,7 +24,7 @@ LoadedModel load_model(const std::string& run_or_checkpoint, const std::string& 
     m.checkpoint = ck.string();
     apply_threads(m.config.threads);
     m.device = resolve_device(m.config.device);
-    m.model = GPT(m.config);
+    m.model = GPT(m.config, GPTImpl::Init::None);
     m.model->to(m.device);
     load_weights(m.model, loaded.weights, ck.string());
     m.model->eval();

@@ -131,7 +131,7 @@ void TrainingRun::restore() {
         return;
     }
     const fs::path ck = find_resume_checkpoint(m_runDir);
-    auto loaded = read_checkpoint(ck);
+    auto loaded = read_checkpoint(ck, CheckpointParts::WithOptimizer);
     if (!loaded.state.has_batcher_state)
         throw FormatError((ck / "state.json").string() +
                           ": has no batcher_state (the position in the data), so the run cannot resume exactly; "
