@@ -52,8 +52,12 @@ Bf16Matrix Bf16Matrix::from(const torch::Tensor& weight, const torch::Tensor& bi
     m.cols = w.size(1);
     m.w.resize(static_cast<size_t>(m.rows * m.cols));
     const float* p = w.data_ptr<float>();
-    for (size_t i = 0; i < m.w.size(); ++i)
-        m.w[i] = to_bf16(p[i]);
+    uint16_t* q = m.w.data();
+    // Over the intra-op threads: a model's weights are converted once per load, before its first token.
+    at::parallel_for(0, static_cast<int64_t>(m.w.size()), int64_t{1} << 16, [&](int64_t i0, int64_t i1) {
+        for (int64_t i = i0; i < i1; ++i)
+            q[i] = to_bf16(p[i]);
+    });
     if (bias.defined()) {
         const auto b = bias.detach().to(torch::kCPU, torch::kFloat32).contiguous();
         m.bias.assign(b.data_ptr<float>(), b.data_ptr<float>() + b.numel());
