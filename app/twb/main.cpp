@@ -126,12 +126,20 @@ int run_action(const twb::cli::Action& action, bool verbose) {
         return 1;
     }
 }
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)  // GCC
+#define TWB_SANITIZED 1
+#elif defined(__has_feature)  // Clang
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define TWB_SANITIZED 1
+#endif
+#endif
 /// Ends the process with rc once the command is over (its objects destroyed, its files closed): the
 /// streams are flushed and exit's handlers skipped, since what they would do is tear down libtorch's
 /// and its ~280 libraries' static objects (~0.1 s of a `twb sample`). Sanitizer builds exit normally, so
 /// that the leak check (an exit handler) still runs.
 [[noreturn]] void finish(int rc) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef TWB_SANITIZED
     std::exit(rc);
 #else
     std::cout.flush();

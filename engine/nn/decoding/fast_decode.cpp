@@ -53,9 +53,11 @@ Bf16Matrix Bf16Matrix::from(const torch::Tensor& weight, const torch::Tensor& bi
     m.w.resize(static_cast<size_t>(m.rows * m.cols));
     const float* p = w.data_ptr<float>();
     uint16_t* q = m.w.data();
-    // Over the intra-op threads: a model's weights are converted once per load, before its first token.
-    at::parallel_for(0, static_cast<int64_t>(m.w.size()), int64_t{1} << 16, [&](int64_t i0, int64_t i1) {
-        for (int64_t i = i0; i < i1; ++i)
+    // Over the decoder's pool of intra-op threads: a model's weights are converted once per load, before
+    // its first token.
+    const int64_t n = static_cast<int64_t>(m.w.size()), per = int64_t{1} << 16;
+    SpinPool::shared(at::get_num_threads())->run((n + per - 1) / per, [&](int64_t c) {
+        for (int64_t i = c * per, end = std::min(n, i + per); i < end; ++i)
             q[i] = to_bf16(p[i]);
     });
     if (bias.defined()) {
