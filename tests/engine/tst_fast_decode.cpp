@@ -128,6 +128,8 @@ private slots:
         QTest::addColumn<int>("cols");
         QTest::addColumn<int>("inputs");
         QTest::newRow("7x37, 5 inputs (tails)") << 7 << 37 << 5;
+        QTest::newRow("5x48, 4 inputs (blocks of 3 and 1 inputs, an odd row)") << 5 << 48 << 4;
+        QTest::newRow("3x16, 32 inputs (a full chunk)") << 3 << 16 << 32;
         QTest::newRow("1152x384 bias, 3 inputs (threaded)") << 1152 << 384 << 3;
         QTest::newRow("384x1536, 1 input") << 384 << 1536 << 1;
     }
