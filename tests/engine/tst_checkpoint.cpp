@@ -84,6 +84,38 @@ private slots:
         }
         QVERIFY_THROWS_EXCEPTION(InputError, find_checkpoint(run, "7"));
     }
+    void linearLayerIsTorchsDrawForDraw() {
+        // The models' layer starts as torch::nn::Linear does, draw for draw (a run's random numbers stay
+        // what they were), computes what it computes, and under SkipLayerInitialisation draws nothing.
+        for (bool bias : {true, false}) {
+            torch::manual_seed(7);
+            torch::nn::Linear theirs(torch::nn::LinearOptions(5, 3).bias(bias));
+            const auto afterTheirs = torch::rand({4});
+            torch::manual_seed(7);
+            Linear ours(5, 3, bias);
+            const auto afterOurs = torch::rand({4});
+            QVERIFY(torch::equal(ours->weight, theirs->weight));
+            QCOMPARE(ours->bias.defined(), bias);
+            if (bias)
+                QVERIFY(torch::equal(ours->bias, theirs->bias));
+            QVERIFY(torch::equal(afterOurs, afterTheirs));
+            QCOMPARE(ours->named_parameters().keys(), theirs->named_parameters().keys());
+            const auto x = torch::randn({2, 5});
+            QVERIFY(torch::equal(ours(x), theirs(x)));
+        }
+        torch::manual_seed(7);
+        const auto untouched = torch::rand({4});
+        torch::manual_seed(7);
+        {
+            SkipLayerInitialisation skip;
+            Linear skipped(5, 3, true);
+            QCOMPARE(skipped->weight.sizes().vec(), (std::vector<int64_t>{3, 5}));
+        }
+        QVERIFY(torch::equal(torch::rand({4}), untouched));
+        torch::manual_seed(7);
+        Linear drawsAgain(5, 3, true);  // the guard ended with its scope
+        QVERIFY(!torch::equal(torch::rand({4}), untouched));
+    }
     void stateDictNamesFollowNanoGPT() {
         RunConfig learned = small();
         learned.position = Position::Learned;  // only learned positions have a wpe table

@@ -38,7 +38,7 @@ void set_explicit_attention(bool on) {
     g_explicit.store(on);
 }
 
-torch::Tensor linear(torch::nn::Linear& layer, const torch::Tensor& x) {
+torch::Tensor linear(Linear& layer, const torch::Tensor& x) {
     const int64_t in = x.size(-1);
     if (x.numel() != in || torch::GradMode::is_enabled() || !x.device().is_cpu())
         return layer->forward(x);
@@ -70,8 +70,8 @@ CausalSelfAttentionImpl::CausalSelfAttentionImpl(int64_t n_embd_, int64_t n_head
                                                  bool bias, const QkNorm& qk)
     : n_head(n_head_), n_embd(n_embd_), head_size(head_size_) {
     const int64_t A = n_head * head_size;  // attention width (n_embd unless head_size is set)
-    c_attn = register_module("c_attn", torch::nn::Linear(torch::nn::LinearOptions(n_embd, 3 * A).bias(bias)));
-    c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(A, n_embd).bias(bias)));
+    c_attn = register_module("c_attn", Linear(n_embd, 3 * A, bias));
+    c_proj = register_module("c_proj", Linear(A, n_embd, bias));
     attn_dropout = register_module("attn_dropout", Dropout(dropout));
     resid_dropout = register_module("resid_dropout", Dropout(dropout));
     qk.register_on(*this, head_size, q_norm, k_norm);

@@ -7,6 +7,7 @@
 // reuse it.
 #pragma once
 #include "nn/models/dropout.h"
+#include "nn/models/linear.h"
 #include "nn/models/norm.h"
 
 #include <torch/torch.h>
@@ -47,7 +48,7 @@ struct AttentionContext {
 
 /// A Linear layer's output, computed as a matrix-vector product when the input is a single row and no
 /// gradient is needed (decoding one token): BLAS gemm would repack the whole weight matrix each call.
-torch::Tensor linear(torch::nn::Linear& layer, const torch::Tensor& x);
+torch::Tensor linear(Linear& layer, const torch::Tensor& x);
 
 /// Rotates (B, H, T, D) by position: the two halves of D form the complex pairs (GPT-NeoX layout).
 torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin);
@@ -71,7 +72,7 @@ public:
     /// x: (B, T, C) -> (B, T, C).
     torch::Tensor forward(const torch::Tensor& x, const AttentionContext& ctx);
 
-    torch::nn::Linear c_attn{nullptr}, c_proj{nullptr};
+    Linear c_attn{nullptr}, c_proj{nullptr};
     Dropout attn_dropout{nullptr}, resid_dropout{nullptr};
     Norm q_norm{nullptr}, k_norm{nullptr};  // qk_norm only
     int64_t n_head, n_embd, head_size;

@@ -12,9 +12,9 @@ CrossAttentionImpl::CrossAttentionImpl(int64_t n_embd, int64_t n_head_, int64_t 
                                        const QkNorm& qk)
     : n_head(n_head_), head_size(head_size_) {
     const int64_t A = n_head * head_size;
-    c_q = register_module("c_q", torch::nn::Linear(torch::nn::LinearOptions(n_embd, A).bias(bias)));
-    c_kv = register_module("c_kv", torch::nn::Linear(torch::nn::LinearOptions(n_embd, 2 * A).bias(bias)));
-    c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(A, n_embd).bias(bias)));
+    c_q = register_module("c_q", Linear(n_embd, A, bias));
+    c_kv = register_module("c_kv", Linear(n_embd, 2 * A, bias));
+    c_proj = register_module("c_proj", Linear(A, n_embd, bias));
     attn_dropout = register_module("attn_dropout", Dropout(dropout));
     resid_dropout = register_module("resid_dropout", Dropout(dropout));
     qk.register_on(*this, head_size, q_norm, k_norm);

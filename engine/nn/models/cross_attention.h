@@ -5,6 +5,7 @@
 // self-attention does, for the attention viewer.
 #pragma once
 #include "nn/models/dropout.h"
+#include "nn/models/linear.h"
 #include "nn/models/norm.h"
 
 #include <torch/torch.h>
@@ -31,7 +32,7 @@ public:
     torch::Tensor forward(const torch::Tensor& x, const MemoryKV& kv, const torch::Tensor& key_padding,
                           torch::Tensor* weights_out = nullptr);
 
-    torch::nn::Linear c_q{nullptr}, c_kv{nullptr}, c_proj{nullptr};
+    Linear c_q{nullptr}, c_kv{nullptr}, c_proj{nullptr};
     Dropout attn_dropout{nullptr}, resid_dropout{nullptr};
     Norm q_norm{nullptr}, k_norm{nullptr};  // qk_norm only
     int64_t n_head, head_size;

@@ -4,6 +4,7 @@
 #include "nn/models/module_weights.h"
 
 #include <cmath>
+#include <optional>
 
 namespace twb::nn {
 
@@ -38,8 +39,8 @@ torch::Tensor activate(const torch::Tensor& x, Activation a) {
 
 MLPImpl::MLPImpl(int64_t n_embd, int64_t hidden, Activation activation_, double p, bool bias)
     : activation(activation_) {
-    c_fc = register_module("c_fc", torch::nn::Linear(torch::nn::LinearOptions(n_embd, hidden).bias(bias)));
-    c_proj = register_module("c_proj", torch::nn::Linear(torch::nn::LinearOptions(hidden, n_embd).bias(bias)));
+    c_fc = register_module("c_fc", Linear(n_embd, hidden, bias));
+    c_proj = register_module("c_proj", Linear(hidden, n_embd, bias));
     dropout = register_module("dropout", Dropout(p));
 }
 
@@ -77,10 +78,12 @@ TransformerImpl::TransformerImpl(const RunConfig& c) {
 }
 
 GPTImpl::GPTImpl(const RunConfig& c, Init init) : m_cfg(c) {
+    std::optional<SkipLayerInitialisation> skip;
+    if (init == Init::None)
+        skip.emplace();
     transformer = register_module("transformer", Transformer(c));
     if (!c.tie_embeddings)
-        lm_head =
-            register_module("lm_head", torch::nn::Linear(torch::nn::LinearOptions(c.n_embd, c.vocab_size).bias(false)));
+        lm_head = register_module("lm_head", Linear(c.n_embd, c.vocab_size, false));
     m_tables.register_on(*this, c);
     if (init == Init::Gpt2)
         init_gpt2_weights(*this, 0.02 / std::sqrt(2.0 * c.n_layer));

@@ -9,6 +9,7 @@
 #pragma once
 #include "nn/models/attention.h"
 #include "nn/models/dropout.h"
+#include "nn/models/linear.h"
 #include "nn/models/norm.h"
 #include "nn/models/position_tables.h"
 #include "twb/config.h"
@@ -24,7 +25,7 @@ class MLPImpl : public torch::nn::Module {
 public:
     MLPImpl(int64_t n_embd, int64_t hidden, Activation activation, double dropout, bool bias);
     torch::Tensor forward(const torch::Tensor& x);
-    torch::nn::Linear c_fc{nullptr}, c_proj{nullptr};
+    Linear c_fc{nullptr}, c_proj{nullptr};
     Dropout dropout{nullptr};
     Activation activation;
 };
@@ -65,8 +66,9 @@ struct ForwardOptions {
 
 class GPTImpl : public torch::nn::Module {
 public:
-    /// How the weights start: GPT-2's initialisation (training), or libtorch's modules' own (None: a model
-    /// whose weights are loaded next, which spares drawing ~3 random numbers a parameter).
+    /// How the weights start: GPT-2's initialisation (training), or none at all for the linear layers and
+    /// GPT-2's skipped too (None: a model whose weights are loaded next, which spares drawing two random
+    /// numbers a parameter).
     enum class Init { Gpt2, None };
     explicit GPTImpl(const RunConfig& c, Init init = Init::Gpt2);
     /// idx: (B, T) int64 token ids -> logits (B, T, V) (or (B, 1, V) with last_only).
@@ -84,7 +86,7 @@ public:
     bool has_head_gates() const { return !m_headGates.empty(); }
 
     Transformer transformer{nullptr};
-    torch::nn::Linear lm_head{nullptr};  // only when embeddings are untied
+    Linear lm_head{nullptr};  // only when embeddings are untied
 
 private:
     RunConfig m_cfg;

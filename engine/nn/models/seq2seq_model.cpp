@@ -53,8 +53,7 @@ Seq2SeqImpl::Seq2SeqImpl(const RunConfig& c) : m_cfg(c) {
     encoder = register_module("encoder", Stack(c, c.encoder_layers(), false));
     decoder = register_module("decoder", Stack(c, c.decoder_layers(), true));
     if (!c.tie_embeddings)
-        lm_head =
-            register_module("lm_head", torch::nn::Linear(torch::nn::LinearOptions(c.n_embd, c.vocab_size).bias(false)));
+        lm_head = register_module("lm_head", Linear(c.n_embd, c.vocab_size, false));
     if (c.logits_bias)
         final_logits_bias = register_parameter("final_logits_bias", torch::zeros({c.vocab_size}));
     m_tables.register_on(*this, c);

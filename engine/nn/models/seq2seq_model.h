@@ -86,8 +86,8 @@ public:
     torch::nn::Embedding src_wte{nullptr};  // separate vocabularies: the source side's (else wte serves both)
     Dropout drop{nullptr};
     Stack encoder{nullptr}, decoder{nullptr};
-    torch::nn::Linear lm_head{nullptr};  // only when untied
-    torch::Tensor final_logits_bias;     // (V) logits_bias only: added to every position's logits
+    Linear lm_head{nullptr};          // only when untied
+    torch::Tensor final_logits_bias;  // (V) logits_bias only: added to every position's logits
 
 private:
     torch::Tensor embed(const torch::Tensor& ids, int64_t pos_offset, Stack& stack);
