@@ -8,7 +8,8 @@
 # batch 12, dropout 0, 2 threads), ITERS iterations, median ms per iteration (nanoGPT: its per-iteration
 # log; twb: metrics.csv's ms_per_step, means over 10 steps). twb runs dtype=float32 and dtype=auto
 # (bfloat16 where the CPU has AVX512-BF16 or AMX, float32 elsewhere: then only one row).
-# Generation: 1000 greedy tokens of the 6x6x384 block-256 model (bench_run.sh), exec to exit.
+# Generation: 1000 greedy tokens of the 6x6x384 block-256 model (bench_run.sh), exec to exit, with its
+# split from `twb sample --timing`: when the model was loaded (libtorch's start included) and ms per token.
 # With FULL=1 it also trains both for 2000 iterations once, idle, and compares the validation loss.
 #
 # Usage: NANOGPT=/path/to/nanoGPT bench/cpu_speed.sh [BUILD_DIR] [ITERS] [ROUNDS]
@@ -65,11 +66,15 @@ twb_train() {  # ITERS DTYPE OUT
   "$twb" train --data "$work/data" --preset nanogpt-cpu --set max_iters="$1" --set lr_decay_iters=2000 \
     --set threads=2 --set dtype="$2" -q --out "$3" > /dev/null
 }
-sample() {  # prints the whole process's tokens/s
-  local t0 t1
+sample() {  # MODE: prints the whole process's tokens/s; adds its --timing split to the results
+  local t0 t1 timing
   t0=$(date +%s.%N)
-  "$twb" sample -r "$work/run" -n 1000 -t 0 --no-history > /dev/null 2>&1
+  timing=$("$twb" sample -r "$work/run" -n 1000 -t 0 --no-history --timing 2>&1 > /dev/null | tail -1)
   t1=$(date +%s.%N)
+  printf 'split\tmodel loaded at, ms since exec\t%s\t%s\n' "$1" \
+    "$(sed -n 's/.*loaded at \([0-9]*\) ms.*/\1/p' <<< "$timing")" >> "$results"
+  printf 'split\tms per token after the first\t%s\t%s\n' "$1" \
+    "$(sed -n 's/.*then \([0-9.]*\) ms\/token.*/\1/p' <<< "$timing")" >> "$results"
   echo "1000 / ($t1 - $t0)" | bc -l
 }
 busy() {
@@ -103,7 +108,7 @@ ms = statistics.median(float(r["ms_per_step"]) for r in rows)
 print(f"train\ttwb dtype={sys.argv[3]} ({rows[-1]['dtype']})\t{sys.argv[2]}\t{ms}")
 PY
     done
-    printf 'sample\ttwb sample 1000 tokens\t%s\t%s\n' "$mode" "$(sample)" >> "$results"
+    printf 'sample\ttwb sample 1000 tokens\t%s\t%s\n' "$mode" "$(sample "$mode")" >> "$results"
     busy idle
     echo "round $r $mode done (load $(cut -d' ' -f1 /proc/loadavg))"
   done
@@ -135,6 +140,9 @@ for (kind, what, mode) in sorted(med):
     if kind == "sample" and mode == "idle":
         idle, busy = med[(kind, what, "idle")], med[(kind, what, "busy")]
         print(f"{what:34s} idle {idle:7.1f}   busy {busy:7.1f}   busy/idle {busy / idle:4.2f}")
+for (kind, what, mode) in sorted(med):
+    if kind == "split" and mode == "idle":
+        print(f"  {what:32s} idle {med[(kind, what, 'idle')]:7.2f}   busy {med[(kind, what, 'busy')]:7.2f}")
 PY
 
 if [ "${FULL:-0}" = 1 ]; then
