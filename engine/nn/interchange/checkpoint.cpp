@@ -159,6 +159,7 @@ void load_weights(const std::vector<std::pair<std::string, torch::Tensor>>& para
 
 void check_checkpoint_weights(const LoadedCheckpoint& c) {
     torch::NoGradGuard ng;
+    SkipLayerInitialisation skip;  // the model is built for its names and shapes only
     if (c.state.config.model_kind == ModelKind::EncoderDecoder)
         load_weights(Seq2Seq(c.state.config)->named_weights(), c.weights, c.dir.string());
     else
