@@ -5,15 +5,35 @@
 #include "twb/choices.h"
 #include "twb/errors.h"
 
+#include <cstdlib>
 #include <thread>
 
 namespace twb::nn {
+
+namespace {
+/// Once per process, before the first CUDA work: scaled_dot_product_attention leaves out cuDNN's kernel
+/// (unless TWB_SDPA_CUDNN=1). cuDNN builds a plan for every new shape, which took ~0.3 s each time on an
+/// H200: the encoder-decoder's batches, of a new shape almost every step in their first epoch, spent a
+/// minute on it; flash and memory-efficient attention have no such cost.
+torch::Device on_cuda(torch::Device device) {
+    static const bool once = [] {
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
+        const char* env = std::getenv("TWB_SDPA_CUDNN");
+        if (!(env && std::string(env) == "1"))
+            at::globalContext().setSDPUseCuDNN(false);
+#endif
+        return true;
+    }();
+    (void)once;
+    return device;
+}
+}  // namespace
 
 torch::Device resolve_device(const std::string& name) {
     const DeviceChoice d = parse_device(name.empty() ? "auto" : name);
     switch (d.kind) {
         case DeviceKind::Auto:
-            return torch::cuda::is_available() ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+            return torch::cuda::is_available() ? on_cuda(torch::Device(torch::kCUDA)) : torch::Device(torch::kCPU);
         case DeviceKind::Cpu:
             return torch::kCPU;
         case DeviceKind::Cuda:
@@ -23,7 +43,7 @@ torch::Device resolve_device(const std::string& name) {
             if (d.index >= static_cast<int>(torch::cuda::device_count()))
                 throw ConfigError("device '" + name + "' asked for, but this machine has " +
                                   std::to_string(torch::cuda::device_count()) + " CUDA device(s)");
-            return torch::Device(torch::kCUDA, static_cast<torch::DeviceIndex>(d.index));
+            return on_cuda(torch::Device(torch::kCUDA, static_cast<torch::DeviceIndex>(d.index)));
     }
     return torch::kCPU;
 }
@@ -51,6 +71,14 @@ int apply_threads(int threads) {
     if (at::get_num_threads() != n)
         at::set_num_threads(n);
     return at::get_num_threads();
+}
+
+torch::Tensor upload(const torch::Tensor& host, const torch::Device& device) {
+    if (device.is_cpu())
+        return host.contiguous();
+    // The pinned buffer is torch's caching host allocator's: it records the copy and is not reused before
+    // the copy is done, so it may be dropped here.
+    return host.contiguous().pin_memory().to(device, /*non_blocking=*/true);
 }
 
 }  // namespace twb::nn

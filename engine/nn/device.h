@@ -18,4 +18,9 @@ int apply_threads(int threads);
 /// The precision dtype (auto, float32, bfloat16) resolves to on this device, with the reason.
 PrecisionChoice resolve_precision(DType dtype, const torch::Device& device);
 
+/// host (a CPU tensor) on device. To a GPU it goes through pinned memory without waiting: the host does
+/// not stop for the copy (nor for the GPU's queued work ahead of it), so it can prepare the next step
+/// while the GPU runs. On the CPU it is host, contiguous.
+torch::Tensor upload(const torch::Tensor& host, const torch::Device& device);
+
 }  // namespace twb::nn

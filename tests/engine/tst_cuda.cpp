@@ -2,15 +2,22 @@
 // is seen every function skips and says so, and scripts/test.sh leaves the label out): dtype=auto picks
 // bf16 from compute capability 8.0 and says why; float32 training on the GPU follows the CPU's losses;
 // a run that prunes checkpoints and resumes exactly; greedy generation with the KV cache on the GPU
-// gives the text of greedy generation without it; evaluation is float32 unless asked.
+// gives the text of greedy generation without it; evaluation is float32 unless asked; the training
+// steps queued without the host waiting train as the waited ones; the decoding step recorded as a CUDA
+// graph gives the eager step's logits exactly, and the growing cache's closely; so does the training step
+// recorded as a CUDA graph.
 #include "core/util/cuda_driver.h"
+#include "nn/decoding/fixed_step.h"
 #include "nn/device.h"
+#include "nn/models/model.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/session.h"
 #include "twb/training.h"
 
 #include <torch/torch.h>
+
+#include <algorithm>
 
 using namespace twb;
 
@@ -127,6 +134,77 @@ private slots:
         const auto fresh = s.generate(prompt, o).tokens.at(0);
         QCOMPARE(cached, fresh);
         QCOMPARE(cached.size(), size_t(60));
+    }
+
+    void queuedStepsTrainAsWaitedSteps() {
+        RunConfig c = config("cuda");
+        c.grad_clip = 0.5;  // clipping on the device as well
+        const auto queued = train_losses(c, twbtest::path(m_dir, "queued").string());
+        qputenv("TWB_QUEUED_STEPS", "0");
+        const auto waited = train_losses(c, twbtest::path(m_dir, "waited").string());
+        qunsetenv("TWB_QUEUED_STEPS");
+        QCOMPARE(queued.size(), waited.size());
+        for (size_t i = 0; i < queued.size(); ++i)
+            QVERIFY2(std::abs(queued[i] - waited[i]) < 1e-4 * std::abs(waited[i]),
+                     qPrintable(QString("report %1: %2 queued, %3 waited").arg(i).arg(queued[i]).arg(waited[i])));
+    }
+
+    void recordedTrainingStepsAreTheEagerSteps() {
+        // The step recorded as a CUDA graph and replayed against TWB_CUDA_GRAPHS=0 (every operation
+        // launched): no dropout, so the same kernels give the same losses; the run says it recorded.
+        RunConfig c = config("cuda");
+        std::vector<std::string> messages;
+        TrainJob job;
+        job.config = c;
+        job.run_dir = twbtest::path(m_dir, "graph").string();
+        std::vector<double> graph;
+        TrainCallbacks cb;
+        cb.on_step = [&](const StepReport& s) {
+            graph.push_back(s.loss);
+            return true;
+        };
+        cb.on_message = [&](const std::string& m) { messages.push_back(m); };
+        train(job, cb);
+        qputenv("TWB_CUDA_GRAPHS", "0");
+        const auto eager = train_losses(c, twbtest::path(m_dir, "eager").string());
+        qunsetenv("TWB_CUDA_GRAPHS");
+        QVERIFY2(std::find(messages.begin(), messages.end(),
+                           "the training step is recorded as a CUDA graph and replayed") != messages.end(),
+                 messages.empty() ? "no message" : messages.back().c_str());
+        QCOMPARE(graph.size(), eager.size());
+        for (size_t i = 0; i < graph.size(); ++i)
+            QVERIFY2(std::abs(graph[i] - eager[i]) < 1e-5 * std::abs(eager[i]),
+                     qPrintable(QString("report %1: %2 replayed, %3 eager").arg(i).arg(graph[i]).arg(eager[i])));
+    }
+
+    void graphStepIsTheEagerStep() {
+        // A 2x2x64 model of block 32 on the GPU: 40 tokens one by one (the cache fills past half) through a
+        // step recorded as a CUDA graph, the same step eagerly, and the growing cache of the ordinary path.
+        torch::manual_seed(3);
+        RunConfig c = config("cuda");
+        c.vocab_size = 50;
+        nn::GPT model(c);
+        model->to(torch::Device(torch::kCUDA, 0));
+        model->eval();
+        torch::NoGradGuard ng;
+        nn::FixedStep graph(model, torch::Device(torch::kCUDA, 0));
+        qputenv("TWB_CUDA_GRAPHS", "0");
+        nn::FixedStep eager(model, torch::Device(torch::kCUDA, 0));
+        std::vector<nn::LayerCache> growing(static_cast<size_t>(c.n_layer));
+        for (int64_t t = 0; t < 30; ++t) {
+            const int64_t token = (t * 7) % 50;
+            const auto g = graph.step(token).cpu(), e = eager.step(token).cpu();
+            nn::ForwardOptions fo;
+            fo.cache = &growing;
+            fo.pos_offset = t;
+            const auto idx = torch::full({1, 1}, token, torch::kInt64).to(torch::kCUDA);
+            const auto want = model->forward(idx, fo).view({1, -1}).cpu();
+            QVERIFY2(torch::equal(g, e), qPrintable(QString("token %1").arg(t)));
+            QVERIFY2(torch::allclose(g, want, 1e-4, 1e-5), qPrintable(QString("token %1").arg(t)));
+        }
+        qunsetenv("TWB_CUDA_GRAPHS");
+        QVERIFY2(graph.replaying(), graph.eager_reason().c_str());
+        QVERIFY(!eager.replaying());
     }
 
     void evaluationIsFloat32UnlessAsked() {

@@ -297,18 +297,26 @@ private slots:
         o.temperature = 0;
         o.max_new_tokens = 40;  // well past block_size 16: the window slides twice
         GptSource cached(m, torch::kCPU, true), plain(m, torch::kCPU, false);
+        qputenv("TWB_FIXED_STEP", "1");  // the GPU's fixed-shape step (a CUDA graph there), eager here
+        GptSource fixed(m, torch::kCPU, true);
+        qunsetenv("TWB_FIXED_STEP");
         auto a = generate_ids(cached, {1, 2, 3}, o, -1, no_decode);
         auto b = generate_ids(plain, {1, 2, 3}, o, -1, no_decode);
         QCOMPARE(a.tokens, b.tokens);
+        QCOMPARE(generate_ids(fixed, {1, 2, 3}, o, -1, no_decode).tokens, a.tokens);
         // and the cached logits equal the uncached ones at a window edge
         std::vector<int32_t> seq;
         for (int i = 0; i < 20; ++i)
             seq.push_back(i % 23);
         cached.reset();
         plain.reset();
-        for (int n = 15; n <= 20; ++n) {
+        fixed.reset();
+        for (int n = 1; n <= 20; ++n) {  // n 17: the window moves, the fixed step's cache is refilled
             std::vector<std::vector<int32_t>> s{std::vector<int32_t>(seq.begin(), seq.begin() + n)};
-            QVERIFY(torch::allclose(cached.next_logits(s), plain.next_logits(s), 1e-4, 1e-5));
+            const auto want = plain.next_logits(s);
+            if (n >= 15)
+                QVERIFY(torch::allclose(cached.next_logits(s), want, 1e-4, 1e-5));
+            QVERIFY2(torch::allclose(fixed.next_logits(s), want, 1e-4, 1e-5), qPrintable(QString("n %1").arg(n)));
         }
     }
     void cancelStopsWithinOneToken() {

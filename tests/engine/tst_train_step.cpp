@@ -5,7 +5,8 @@
 // update depends on the gradients' sizes, so clipping and the accumulation's scale show in the weights.
 // Also: clipping on its own,
 // bf16 autocast near float32, divergence that stops naming the step with the last checkpoint intact,
-// checkpoint pruning with best.json, and "save a checkpoint now".
+// checkpoint pruning with best.json, and "save a checkpoint now". And the GPU's queued steps (the host
+// reading the loss and norm only at reports), run on the CPU: the same training, divergence still caught.
 #include "core/data/token_file.h"
 #include "nn/interchange/checkpoint.h"
 #include "nn/models/model.h"
@@ -22,6 +23,16 @@
 #include <cmath>
 
 using namespace twb;
+
+namespace {
+/// Sets TWB_QUEUED_STEPS for its lifetime: the GPU's queued steps on the CPU.
+struct QueuedSteps {
+    QueuedSteps() { qputenv("TWB_QUEUED_STEPS", "1"); }
+    ~QueuedSteps() { qunsetenv("TWB_QUEUED_STEPS"); }
+    QueuedSteps(const QueuedSteps&) = delete;
+    QueuedSteps& operator=(const QueuedSteps&) = delete;
+};
+}  // namespace
 
 class TestTrainStep : public QObject {
     Q_OBJECT
@@ -339,6 +350,74 @@ private slots:
             return k;
         }());
         nn::load_weights(model, ck.weights, "step 2");
+    }
+
+    void queuedStepsTrainAsWaitedSteps() {
+        // Clipping active (a norm above max_norm), reports every 2 steps, evaluations every 3: the queued
+        // run reports the same steps with the same losses and norms, evaluates the same, ends with the
+        // same weights. Only the clipping factor's rounding differs (float on the device, double on the host).
+        auto c = config();
+        c.max_iters = 7;
+        c.eval_interval = 3;
+        c.log_interval = 2;
+        c.grad_clip = 0.5;
+        const auto waited = twbtest::run_training(c, fresh("waited"));
+        twbtest::TrainOutcome queued;
+        {
+            QueuedSteps on;
+            queued = twbtest::run_training(c, fresh("queued"));
+        }
+        QCOMPARE(queued.steps.size(), waited.steps.size());
+        QVERIFY(waited.steps[0].grad_norm > c.grad_clip);
+        for (size_t i = 0; i < waited.steps.size(); ++i) {
+            QCOMPARE(queued.steps[i].step, waited.steps[i].step);
+            QVERIFY2(std::abs(queued.steps[i].loss - waited.steps[i].loss) < 1e-5 * waited.steps[i].loss,
+                     qPrintable(QString("step %1: %2 vs %3")
+                                    .arg(waited.steps[i].step)
+                                    .arg(queued.steps[i].loss)
+                                    .arg(waited.steps[i].loss)));
+            QVERIFY(std::abs(queued.steps[i].grad_norm - waited.steps[i].grad_norm) < 1e-5 * waited.steps[i].grad_norm);
+        }
+        QCOMPARE(queued.evals.size(), waited.evals.size());
+        for (size_t i = 0; i < waited.evals.size(); ++i)
+            QVERIFY(std::abs(queued.evals[i].val_loss - waited.evals[i].val_loss) < 1e-5 * waited.evals[i].val_loss);
+        QVERIFY(queued.summary.median_ms_per_step > 0);
+        const auto a = nn::read_checkpoint(nn::find_checkpoint(fresh("waited"), "last")).weights.tensors;
+        const auto b = nn::read_checkpoint(nn::find_checkpoint(fresh("queued"), "last")).weights.tensors;
+        // Adam divides by the root of the gradients' squares: where a gradient is almost 0 (the keys' bias
+        // gets none at all) the clipping factor's last bit moves the update by up to ~1e-4 of its size.
+        for (const auto& [name, t] : a)
+            QVERIFY2(torch::allclose(b.at(name), t, 1e-4, 1e-5),
+                     qPrintable(QString("%1: %2 apart at most")
+                                    .arg(name.c_str())
+                                    .arg((b.at(name) - t).abs().max().item<double>())));
+    }
+
+    void queuedDivergenceIsCaughtAtTheNextRead() {
+        // As divergenceNamesStepAndKeepsLastCheckpoint, with steps queued and read every 4: the run stops at
+        // the read after the damage, naming the steps between the two reads, and writes no checkpoint of
+        // the non-finite weights (the evaluation at step 4 would write one).
+        auto c = config();
+        c.max_iters = 2;
+        c.eval_interval = 2;
+        const auto dir = fresh("diverge-queued");
+        twbtest::run_training(c, dir);
+        const auto optFile = nn::find_checkpoint(dir, "last") / "optimizer.safetensors";
+        auto opt = nn::load_safetensors(optFile);
+        opt.tensors["exp_avg"].fill_(1e30);
+        nn::save_safetensors(optFile, {opt.tensors.begin(), opt.tensors.end()}, opt.metadata);
+        c.max_iters = 10;
+        c.log_interval = 4;
+        QueuedSteps on;
+        try {
+            twbtest::run_training(c, dir, true);
+            QFAIL("queued training on NaN weights did not stop");
+        } catch (const Error& e) {
+            const std::string msg = e.what();
+            QVERIFY2(msg.find("between step 2 and step 4") != std::string::npos, e.what());
+            QVERIFY2(msg.find("(step 2)") != std::string::npos, e.what());
+        }
+        QCOMPARE(nn::list_checkpoints(dir), (std::vector<int64_t>{2}));
     }
 
     void pruningKeepsLastNAndBest() {

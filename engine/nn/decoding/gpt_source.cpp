@@ -1,7 +1,10 @@
 // GptSource: a GPT's next-token logits with the KV cache and the context window policy.
 #include "nn/decoding/gpt_source.h"
 
+#include "nn/device.h"
+
 #include <algorithm>
+#include <cstdlib>
 
 namespace twb::nn {
 
@@ -10,6 +13,9 @@ GptSource::GptSource(GPT model, torch::Device device, bool use_cache, std::share
     m_model->eval();
     if (fast)
         m_fast = std::make_unique<FastDecoder>(std::move(fast));
+    const char* fixed = std::getenv("TWB_FIXED_STEP");
+    const std::string f = fixed ? fixed : "";
+    m_useFixed = use_cache && !m_fast && f != "0" && (device.is_cuda() || f == "1");
 }
 
 int64_t GptSource::window_start(int64_t n) const {
@@ -25,10 +31,12 @@ void GptSource::reset() {
     m_cacheStart = -1;
     m_cacheLen = 0;
     m_fastStart = -1;
+    m_fixedStart = -1;
 }
 
 void GptSource::reorder(const std::vector<int64_t>& parents) {
     m_fastStart = -1;  // the rows are other sequences now
+    m_fixedStart = -1;
     if (m_cache.empty())
         return;
     auto idx = torch::tensor(parents, torch::kInt64).to(m_device);
@@ -52,6 +60,31 @@ torch::Tensor GptSource::fast_logits(const std::vector<int32_t>& seq) {
     return out;
 }
 
+torch::Tensor GptSource::fixed_logits(const std::vector<int32_t>& seq) {
+    // The window policy of the other paths. What the cache lacks but the last token (a prompt, a refilled
+    // window) goes through the ordinary cached forward into the fixed step's cache; the last token is the
+    // fixed step.
+    const int64_t n = static_cast<int64_t>(seq.size()), ws = window_start(n);
+    if (!m_fixed)
+        m_fixed = std::make_unique<FixedStep>(m_model, m_device);
+    auto& cache = m_fixed->cache();
+    if (m_fixedStart != ws || cache[0].len >= n - ws) {
+        m_fixed->reset();
+        m_fixedStart = ws;
+    }
+    const int64_t from = ws + cache[0].len, last = n - 1;
+    if (last > from) {
+        auto t = torch::empty({1, last - from}, torch::kInt64);
+        std::copy(seq.begin() + from, seq.begin() + last, t.data_ptr<int64_t>());
+        ForwardOptions fo;
+        fo.cache = &cache;
+        fo.pos_offset = from - ws;
+        fo.last_only = true;
+        m_model->forward(upload(t, m_device), fo);
+    }
+    return m_fixed->step(seq[static_cast<size_t>(last)]).to(torch::kCPU, torch::kFloat32);  // (1, V)
+}
+
 torch::Tensor GptSource::next_logits(const std::vector<std::vector<int32_t>>& seqs) {
     torch::NoGradGuard ng;
     const int64_t B = static_cast<int64_t>(seqs.size()), n = static_cast<int64_t>(seqs[0].size());
@@ -60,6 +93,11 @@ torch::Tensor GptSource::next_logits(const std::vector<std::vector<int32_t>>& se
         return fast_logits(seqs[0]);
     }
     m_fastStart = -1;
+    if (m_useFixed && B == 1 && !m_model->has_head_gates()) {
+        m_cache.clear();  // the libtorch cache no longer matches
+        return fixed_logits(seqs[0]);
+    }
+    m_fixedStart = -1;
     const int64_t ws = window_start(n);
     auto rows = [&](int64_t from, int64_t to) {
         auto t = torch::empty({B, to - from}, torch::kInt64);
@@ -67,7 +105,7 @@ torch::Tensor GptSource::next_logits(const std::vector<std::vector<int32_t>>& se
         for (int64_t b = 0; b < B; ++b)
             for (int64_t i = from; i < to; ++i)
                 p[b * (to - from) + (i - from)] = seqs[static_cast<size_t>(b)][static_cast<size_t>(i)];
-        return t.to(m_device);
+        return upload(t, m_device);
     };
     ForwardOptions fo;
     fo.last_only = true;

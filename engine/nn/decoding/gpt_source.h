@@ -4,6 +4,7 @@
 #pragma once
 #include "nn/decoding/decoding.h"
 #include "nn/decoding/fast_decode.h"
+#include "nn/decoding/fixed_step.h"
 #include "nn/models/model.h"
 
 #include <memory>
@@ -12,8 +13,9 @@
 namespace twb::nn {
 
 /// A trained GPT as a LogitsSource, with or without the KV cache. Given converted weights (fast), a single
-/// sequence is decoded by the FastDecoder (bf16 weights, fused CPU step); batches and beams of more than
-/// one sequence take the libtorch path.
+/// sequence is decoded by the FastDecoder (bf16 weights, fused CPU step); on a GPU a single sequence is
+/// decoded by a FixedStep (a CUDA graph per token; TWB_FIXED_STEP=0 turns it off, =1 uses it on the CPU
+/// too, for the tests); batches and beams of more than one sequence take the libtorch path.
 class GptSource : public LogitsSource {
 public:
     GptSource(GPT model, torch::Device device, bool use_cache, std::shared_ptr<const FastWeights> fast = nullptr);
@@ -25,6 +27,7 @@ public:
 
 private:
     torch::Tensor fast_logits(const std::vector<int32_t>& seq);
+    torch::Tensor fixed_logits(const std::vector<int32_t>& seq);
     GPT m_model;
     torch::Device m_device;
     bool m_useCache;
@@ -33,6 +36,9 @@ private:
     int64_t m_cacheLen = 0;     // tokens of the window in the cache
     std::unique_ptr<FastDecoder> m_fast;
     int64_t m_fastStart = -1;  // window start the fast decoder's cache holds (-1: nothing valid)
+    bool m_useFixed = false;
+    std::unique_ptr<FixedStep> m_fixed;  // made at the first single sequence
+    int64_t m_fixedStart = -1;           // window start its cache holds (-1: nothing valid)
 };
 
 }  // namespace twb::nn

@@ -1,5 +1,7 @@
 // Encoder-decoder decoding.
 #include "nn/decoding/seq2seq_source.h"
+
+#include "nn/device.h"
 #include "twb/errors.h"
 
 #include <algorithm>
@@ -51,8 +53,8 @@ Seq2SeqSource::Seq2SeqSource(Seq2Seq model, const std::vector<int32_t>& source, 
     : m_model(std::move(model)), m_device(device), m_useCache(use_cache) {
     torch::NoGradGuard ng;
     auto [ids, pad] = source_batch({source}, 0, 1, eos, -1, m_model->config().block_size);
-    m_srcPad = pad.to(device);
-    m_kvOne = m_model->project_memory(m_model->encode(ids.to(device), m_srcPad));
+    m_srcPad = upload(pad, device);
+    m_kvOne = m_model->project_memory(m_model->encode(upload(ids, device), m_srcPad));
     reset();
 }
 
@@ -67,7 +69,7 @@ torch::Tensor Seq2SeqSource::next_logits(const std::vector<std::vector<int32_t>>
     torch::NoGradGuard ng;
     const int64_t B = static_cast<int64_t>(seqs.size()), n = static_cast<int64_t>(seqs[0].size());
     if (m_kv[0].k.size(0) != B) {  // the first call of a batch of rows (beam search starts with one)
-        const auto rows = torch::zeros({B}, torch::kInt64).to(m_device);
+        const auto rows = upload(torch::zeros({B}, torch::kInt64), m_device);
         for (auto& kv : m_kv)
             kv.reorder(rows);
         m_srcPad = m_srcPad.index_select(0, rows);
@@ -81,14 +83,14 @@ torch::Tensor Seq2SeqSource::next_logits(const std::vector<std::vector<int32_t>>
     opt.pos_offset = from;
     opt.last_only = true;
     opt.cache = m_useCache ? &m_cache : nullptr;
-    auto logits = m_model->decode(ids.to(m_device), m_kv, m_srcPad, opt);
+    auto logits = m_model->decode(upload(ids, m_device), m_kv, m_srcPad, opt);
     if (m_useCache)
         m_cached = n;
     return logits.select(1, 0).to(torch::kFloat32).cpu();
 }
 
 void Seq2SeqSource::reorder(const std::vector<int64_t>& parents) {
-    const auto rows = torch::tensor(parents, torch::kInt64).to(m_device);
+    const auto rows = upload(torch::tensor(parents, torch::kInt64), m_device);
     for (auto& kv : m_kv)
         kv.reorder(rows);
     m_srcPad = m_srcPad.index_select(0, rows);
@@ -103,7 +105,7 @@ torch::Tensor Seq2SeqSource::prefix_logits(const std::vector<int32_t>& seq) {
     for (int64_t k = 0; k < n; ++k)
         ids[0][k] = seq[static_cast<size_t>(k)];
     DecodeOptions opt;  // every position, no cache: the beam's rows and the cache stay as they are
-    return m_model->decode(ids.to(m_device), m_kvOne, m_srcPad.narrow(0, 0, 1), opt)
+    return m_model->decode(upload(ids, m_device), m_kvOne, m_srcPad.narrow(0, 0, 1), opt)
         .select(0, 0)
         .to(torch::kFloat32)
         .cpu();
@@ -120,8 +122,8 @@ std::vector<std::vector<int32_t>> greedy_translate(Seq2Seq& model, const std::ve
     for (size_t first = 0; first < sources.size(); first += static_cast<size_t>(batch_size)) {
         const size_t count = std::min(sources.size() - first, static_cast<size_t>(batch_size));
         auto [ids, isPad] = source_batch(sources, first, count, eos, pad, cfg.block_size);
-        ids = ids.to(device);
-        isPad = isPad.to(device);
+        ids = upload(ids, device);
+        isPad = upload(isPad, device);
         const auto kv = model->project_memory(model->encode(ids, isPad));
         std::vector<int64_t> limit(count);
         int64_t longest = 0;
@@ -130,7 +132,7 @@ std::vector<std::vector<int32_t>> greedy_translate(Seq2Seq& model, const std::ve
             longest = std::max(longest, limit[r]);
         }
         std::vector<LayerCache> cache(model->decoder->h->size());
-        auto prefix = torch::full({static_cast<int64_t>(count), 1}, bos, torch::kInt64).to(device);
+        auto prefix = upload(torch::full({static_cast<int64_t>(count), 1}, bos, torch::kInt64), device);
         std::vector<bool> done(count, false);
         for (int64_t step = 0; step < longest; ++step) {
             DecodeOptions opt;
@@ -143,7 +145,8 @@ std::vector<std::vector<int32_t>> greedy_translate(Seq2Seq& model, const std::ve
             } else {
                 logits = model->decode(prefix, kv, isPad, opt);
             }
-            const auto next = logits.select(1, 0).argmax(-1).cpu();  // (B)
+            const auto chosen = logits.select(1, 0).argmax(-1);  // (B), on the device: the next input
+            const auto next = chosen.cpu();
             auto nextA = next.accessor<int64_t, 1>();
             bool all = true;
             for (size_t r = 0; r < count; ++r) {
@@ -160,7 +163,7 @@ std::vector<std::vector<int32_t>> greedy_translate(Seq2Seq& model, const std::ve
             }
             if (all)
                 break;
-            prefix = torch::cat({prefix, next.unsqueeze(1).to(device)}, 1);
+            prefix = torch::cat({prefix, chosen.unsqueeze(1)}, 1);
         }
     }
     if (wasTraining)

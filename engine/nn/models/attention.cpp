@@ -107,7 +107,15 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         q = qk[0];
         k = qk[1];
     }
-    if (ctx.cache) {
+    const bool fixed = ctx.cache_position.defined();
+    if (fixed) {  // the position is on the device: the whole cache is attended, the mask hides what follows
+        auto& c = *ctx.cache;
+        TORCH_CHECK(c.k.defined() && T == 1, "a fixed-shape step needs its cache allocated and one token");
+        c.k.index_copy_(2, ctx.cache_position, k);
+        c.v.index_copy_(2, ctx.cache_position, v);
+        k = c.k;
+        v = c.v;
+    } else if (ctx.cache) {
         auto& c = *ctx.cache;
         if (!c.k.defined() || c.k.size(0) != B) {
             const int64_t cap = std::max<int64_t>(ctx.cache_capacity, T);
@@ -134,7 +142,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
             mask = (ctx.mask + ctx.key_padding).to(q.scalar_type());
         else if (S == T)
             causal = T > 1;
-        else if (T > 1)
+        else if (T > 1 || fixed)
             mask = ctx.mask.to(q.scalar_type());
         const double p = is_training() ? attn_dropout->p : 0.0;
         // An undefined tensor would count as a mask given: pass none.
@@ -152,6 +160,8 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         // maths; multiply-and-reduce does it in a few vectorised passes. The causal mask allows every key.
         auto k3 = k.reshape({B * H, S, D}), v3 = v.reshape({B * H, S, D});
         auto scores = (k3 * q.reshape({B * H, 1, D})).sum(-1).mul_(scale);  // (BH, S)
+        if (fixed)
+            scores = scores + ctx.mask;  // (1, S): the positions after this one hidden
         auto w = torch::softmax(scores, -1, softmax_type(scores)).to(v.scalar_type());
         auto y1 = gate_heads((w.unsqueeze(-1) * v3).sum(1).view({B, H, 1, D}), ctx);
         return resid_dropout(linear(c_proj, y1.transpose(1, 2).reshape({B, 1, A})));

@@ -39,9 +39,13 @@ struct AttentionContext {
     torch::Tensor mask;      // additive (T, S) causal mask: 0 where allowed, -inf above the diagonal
     torch::Tensor rope_cos;  // (T, D/2) for the query positions, or undefined when not rotary
     torch::Tensor rope_sin;
-    torch::Tensor key_padding;             // optional additive (B, 1, 1, S) mask for padded keys
-    LayerCache* cache = nullptr;           // when set: append this call's k, v and attend over the whole cache
-    int64_t cache_capacity = 0;            // positions to allocate for a new cache (block_size)
+    torch::Tensor key_padding;    // optional additive (B, 1, 1, S) mask for padded keys
+    LayerCache* cache = nullptr;  // when set: append this call's k, v and attend over the whole cache
+    int64_t cache_capacity = 0;   // positions to allocate for a new cache (block_size)
+    // A step whose shapes never change (CUDA graphs): one token written at cache_position (a (1) int64
+    // tensor on the device, not read by the host) into a cache allocated at its capacity, attending over
+    // all of it under `mask` (1, capacity): 0 up to the position, -inf after. Unset: the cache grows.
+    torch::Tensor cache_position;
     torch::Tensor* weights_out = nullptr;  // when set: receives the softmax weights (B, H, T, S)
     torch::Tensor head_gate;               // optional (H): each head's output times its gate (0 = ablated)
 };

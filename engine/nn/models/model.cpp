@@ -92,6 +92,8 @@ GPTImpl::GPTImpl(const RunConfig& c, Init init) : m_cfg(c) {
 }
 
 torch::Tensor GPTImpl::forward(const torch::Tensor& idx, const ForwardOptions& opt) {
+    if (opt.position)
+        return step_at(idx, *opt.position, opt);
     const int64_t T = idx.size(1), P = opt.pos_offset;
     TORCH_CHECK(P + T <= m_cfg.block_size, "sequence of ", P + T, " tokens is longer than block_size ",
                 m_cfg.block_size);
@@ -114,6 +116,22 @@ torch::Tensor GPTImpl::forward(const torch::Tensor& idx, const ForwardOptions& o
     }
     if (opt.last_only)
         x = x.narrow(1, T - 1, 1);
+    return unembed(x);
+}
+
+torch::Tensor GPTImpl::step_at(const torch::Tensor& idx, const torch::Tensor& position, const ForwardOptions& opt) {
+    TORCH_CHECK(idx.size(1) == 1 && opt.cache && opt.cache->size() == transformer->h->size(),
+                "a fixed-shape step takes one token and a cache per layer");
+    auto x = transformer->wte(idx);  // (B, 1, C)
+    if (m_cfg.position == Position::Learned)
+        x = x + transformer->wpe(position);
+    x = transformer->drop(m_tables.add_sinusoid_at(x, position));
+    AttentionContext ctx = m_tables.context_at(position, m_tables.causal, m_cfg.block_size);
+    for (size_t i = 0; i < transformer->h->size(); ++i) {
+        ctx.cache = &(*opt.cache)[i];
+        ctx.head_gate = i < m_headGates.size() ? m_headGates[i] : torch::Tensor();
+        x = transformer->h[i]->as<Block>()->forward(x, ctx);
+    }
     return unembed(x);
 }
 

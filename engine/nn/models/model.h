@@ -62,6 +62,9 @@ struct ForwardOptions {
     std::vector<torch::Tensor>* residuals = nullptr;  // receives the residual stream (B, T, C): after the
                                                       // embedding, then after each block (n_layer + 1)
     const torch::Tensor* token_embeddings = nullptr;  // (B, T, C) used in place of wte(idx) (attribution)
+    // One token (T = 1) at this position, a (1) int64 tensor on the model's device: a step of fixed shapes
+    // (a CUDA graph replays it) over `cache`, allocated at block_size (AttentionContext::cache_position).
+    const torch::Tensor* position = nullptr;
 };
 
 class GPTImpl : public torch::nn::Module {
@@ -89,6 +92,8 @@ public:
     Linear lm_head{nullptr};  // only when embeddings are untied
 
 private:
+    torch::Tensor step_at(const torch::Tensor& idx, const torch::Tensor& position, const ForwardOptions& opt);
+
     RunConfig m_cfg;
     PositionTables m_tables;                 // the causal mask and the position scheme's tables
     std::vector<torch::Tensor> m_headGates;  // head ablation, per layer (set_head_gates)

@@ -50,6 +50,23 @@ AttentionContext PositionTables::context(int64_t P, int64_t T, const torch::Tens
     return ctx;
 }
 
+AttentionContext PositionTables::context_at(const torch::Tensor& position, const torch::Tensor& mask,
+                                            int64_t block_size) const {
+    AttentionContext ctx;
+    ctx.mask = mask.index_select(0, position);  // (1, block_size)
+    ctx.cache_capacity = block_size;
+    ctx.cache_position = position;
+    if (rope_cos.defined()) {
+        ctx.rope_cos = rope_cos.index_select(0, position);
+        ctx.rope_sin = rope_sin.index_select(0, position);
+    }
+    return ctx;
+}
+
+torch::Tensor PositionTables::add_sinusoid_at(const torch::Tensor& x, const torch::Tensor& position) const {
+    return sinusoid.defined() ? x + sinusoid.index_select(0, position) : x;
+}
+
 void init_gpt2_weights(torch::nn::Module& m, double resid_std,
                        const std::function<std::optional<double>(const std::string& name)>& special) {
     torch::NoGradGuard ng;

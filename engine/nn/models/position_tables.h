@@ -30,6 +30,11 @@ struct PositionTables {
     /// Self-attention's context for the query positions [P, P+T) over keys [0, P+T): the rows of `mask`
     /// (the causal mask, or an open one), the rotary rows, a cache of block_size positions.
     AttentionContext context(int64_t P, int64_t T, const torch::Tensor& mask, int64_t block_size) const;
+    /// The same for one query at `position`, a (1) int64 tensor on the device that the host never reads:
+    /// the mask row and rotary rows gathered there, for a fixed-shape step (AttentionContext::cache_position).
+    AttentionContext context_at(const torch::Tensor& position, const torch::Tensor& mask, int64_t block_size) const;
+    /// add_sinusoid at that position.
+    torch::Tensor add_sinusoid_at(const torch::Tensor& x, const torch::Tensor& position) const;
 };
 
 /// GPT-2's initialisation over m's parameters in their order: norms 1 (bias 0), biases 0, the residual

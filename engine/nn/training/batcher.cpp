@@ -1,6 +1,7 @@
 // Batch sampling: the token stream and documents.
 #include "nn/training/batcher.h"
 
+#include "nn/device.h"
 #include "twb/errors.h"
 
 #include <algorithm>
@@ -60,10 +61,11 @@ std::pair<torch::Tensor, torch::Tensor> Batcher::next(const torch::Device& devic
             if (r == m_rank)
                 m_file.copy_to(start, static_cast<uint64_t>(m_block + 1), p + b * (m_block + 1));
         }
-    auto x = buf.narrow(1, 0, m_block), y = buf.narrow(1, 1, m_block);
-    if (device.is_cpu())
-        return {x.contiguous(), y.contiguous()};
-    return {x.to(device), y.to(device)};
+    if (!device.is_cpu()) {  // one upload; the GPU makes the two views contiguous
+        auto d = upload(buf, device);
+        return {d.narrow(1, 0, m_block).contiguous(), d.narrow(1, 1, m_block).contiguous()};
+    }
+    return {buf.narrow(1, 0, m_block).contiguous(), buf.narrow(1, 1, m_block).contiguous()};
 }
 
 std::vector<int64_t> Batcher::piece_tokens(uint64_t piece, std::vector<uint8_t>& trained) const {
@@ -111,9 +113,7 @@ std::pair<torch::Tensor, torch::Tensor> Batcher::padded(const std::vector<std::v
             if (trained[b][t + 1])
                 py[static_cast<int64_t>(b) * L + static_cast<int64_t>(t)] = rows[b][t + 1];
         }
-    if (device.is_cpu())
-        return {x, y};
-    return {x.to(device), y.to(device)};
+    return {upload(x, device), upload(y, device)};
 }
 
 std::pair<torch::Tensor, torch::Tensor> Batcher::next_documents(const torch::Device& device) {

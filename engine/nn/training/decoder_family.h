@@ -32,6 +32,7 @@ public:
     TrainBatch next_batch() override;
     MicroBatch forward(const TrainBatch& rows) override;
     FamilyEval evaluate(int64_t step) override;
+    bool fixed_shapes() const override { return !m_trainDocSrc; }  // documents are padded to their batch
 
 private:
     void open_documents();  // sequences=documents: the validated document indexes and special ids

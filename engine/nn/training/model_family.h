@@ -36,6 +36,7 @@ struct FamilyContext {
 struct TrainBatch {
     std::vector<torch::Tensor> tensors;
     size_t target = 0;
+    int64_t target_tokens = -1;  // the target's real tokens when counted on the host (-1: not counted)
     int64_t rows() const { return tensors.at(target).size(0); }
     /// Rows [start, start + n) of every tensor (views).
     TrainBatch slice(int64_t start, int64_t n) const {
@@ -98,6 +99,8 @@ public:
     virtual MicroBatch forward(const TrainBatch& rows) = 0;
     /// Evaluates at `step`, records the probe, and leaves the model in training mode.
     virtual FamilyEval evaluate(int64_t step) = 0;
+    /// Whether every training batch has the same shapes (the step can then be recorded as a CUDA graph).
+    virtual bool fixed_shapes() const { return false; }
     /// Passes over the training data so far; NaN where the family does not count them.
     virtual double epoch() const { return NAN; }
 };

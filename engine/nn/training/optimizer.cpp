@@ -140,6 +140,14 @@ double FlatAdamW::clip_grad_norm(double max_norm) {
     return norm;
 }
 
+torch::Tensor FlatAdamW::clip_grad_norm_queued(double max_norm) {
+    torch::NoGradGuard ng;
+    auto norm = m_grads.norm();
+    if (max_norm > 0)  // a factor of exactly 1 below max_norm: the gradients are then unchanged
+        m_grads.mul_((max_norm / (norm + 1e-6)).clamp_max(1.0));
+    return norm;
+}
+
 bool FlatAdamW::grads_finite() const {
     // A sum of float squares in double overflows only past 1e308: the norm is finite exactly when every
     // gradient is.

@@ -16,6 +16,9 @@ public:
     void zero_grad() { m_grads.zero_(); }
     /// Scales gradients so their global L2 norm is at most max_norm (if > 0); returns the norm before.
     double clip_grad_norm(double max_norm);
+    /// clip_grad_norm computed where the gradients are, the host reading nothing: a GPU step is queued
+    /// without waiting for the GPU. Returns the norm before (a 0-dim float tensor on that device).
+    torch::Tensor clip_grad_norm_queued(double max_norm);
     void step(double lr);
     /// True when every gradient is finite (no NaN, no infinity).
     bool grads_finite() const;

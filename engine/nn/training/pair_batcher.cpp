@@ -1,6 +1,7 @@
 // Token-budget batches of pairs.
 #include "nn/training/pair_batcher.h"
 
+#include "nn/device.h"
 #include "nn/training/batcher.h"
 #include "twb/errors.h"
 
@@ -111,11 +112,11 @@ PairBatch PairBatcher::batch(size_t i, const torch::Device& device) const {
             tp[b][k] = false;
         out.target_tokens += m + 1;
     }
-    out.src = src.to(device);
-    out.src_pad = srcPad.to(device);
-    out.tgt_in = tgtIn.to(device);
-    out.tgt_pad = tgtPad.to(device);
-    out.tgt_out = tgtOut.to(device);
+    out.src = upload(src, device);
+    out.src_pad = upload(srcPad, device);
+    out.tgt_in = upload(tgtIn, device);
+    out.tgt_pad = upload(tgtPad, device);
+    out.tgt_out = upload(tgtOut, device);
     out.pairs = B;
     out.tokens = B * (S + T);
     return out;

@@ -151,12 +151,14 @@ void Seq2SeqFamily::describe(TrainStartInfo& info) const {
 
 TrainBatch Seq2SeqFamily::next_batch() {
     const auto b = m_train->next(m_ctx.device);
-    return {{b.src, b.src_pad, b.tgt_in, b.tgt_pad, b.tgt_out}, 4};
+    return {{b.src, b.src_pad, b.tgt_in, b.tgt_pad, b.tgt_out}, 4, b.target_tokens};
 }
 
 MicroBatch Seq2SeqFamily::forward(const TrainBatch& rows) {
     const auto& t = rows.tensors;
-    return {m_model->forward(t[0], t[1], t[2], t[3]), t[4], t[4].ne(kIgnoreIndex).sum().item<int64_t>()};
+    // Counted on the host where the batcher knows it: asking the GPU would wait for its queue.
+    const int64_t tokens = rows.target_tokens >= 0 ? rows.target_tokens : t[4].ne(kIgnoreIndex).sum().item<int64_t>();
+    return {m_model->forward(t[0], t[1], t[2], t[3]), t[4], tokens};
 }
 
 double Seq2SeqFamily::validation_bleu() {

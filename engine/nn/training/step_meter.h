@@ -18,6 +18,19 @@ public:
         m_ms += ms;
         m_tokens += tokens;
         ++m_steps;
+        ++m_unsettled;
+    }
+    /// The steps added since the last settle() share their time equally. Steps queued on a GPU return
+    /// before they are done; the step that waits for them takes the rest, so only their sum means
+    /// anything. A step settled alone keeps its own time.
+    void settle() {
+        const auto n = static_cast<size_t>(m_unsettled);
+        double sum = 0;
+        for (size_t i = m_all.size() - n; i < m_all.size(); ++i)
+            sum += m_all[i];
+        for (size_t i = m_all.size() - n; i < m_all.size(); ++i)
+            m_all[i] = sum / static_cast<double>(n);
+        m_unsettled = 0;
     }
     /// Time spent in the gradient all-reduce during the current step.
     void add_comm(double ms) { m_commMs += ms; }
@@ -49,7 +62,7 @@ public:
 private:
     std::vector<double> m_all;
     double m_ms = 0, m_tokens = 0, m_commMs = 0;
-    int m_steps = 0;
+    int m_steps = 0, m_unsettled = 0;
 };
 
 }  // namespace twb::nn

@@ -39,6 +39,9 @@ TrainSummary TrainingRun::run() {
     open_run_folder();
     report_start();
     m_family->module().train();
+    m_readStep = m_state.step;
+    if (m_queued && StepGraph::wanted(m_device) && m_family->fixed_shapes())
+        m_graph = std::make_unique<StepGraph>();
     m_summary.stopped = loop();
     return finish();
 }
@@ -103,6 +106,10 @@ void TrainingRun::prepare() {
         const char* verify = std::getenv("TWB_DIST_VERIFY");  // tests: compare the weights after every step
         m_verifyEachStep = verify && std::string(verify) == "1";
     }
+    // TWB_QUEUED_STEPS=1: queued steps on the CPU too (tests); =0: the host waits for every step (to
+    // measure what queuing gains).
+    const std::string queued = std::getenv("TWB_QUEUED_STEPS") ? std::getenv("TWB_QUEUED_STEPS") : "";
+    m_queued = !m_comm && queued != "0" && (m_device.is_cuda() || queued == "1");
     torch::manual_seed(m_cfg.seed);
 
     FamilyContext ctx;
@@ -284,28 +291,60 @@ void TrainingRun::evaluate(int64_t step) {
 void TrainingRun::check_finite(double loss, int64_t step) const {
     if (std::isfinite(loss) && m_opt->grads_finite())
         return;
+    diverged(std::string("the loss became ") + (std::isnan(loss) ? "NaN" : "infinite") + " at step " +
+             std::to_string(step));
+}
+
+void TrainingRun::diverged(const std::string& what) const {
     const auto have = list_checkpoints(m_runDir);
-    throw Error("training diverged: the loss became " + std::string(std::isnan(loss) ? "NaN" : "infinite") +
-                " at step " + std::to_string(step) + ". " +
+    throw Error("training diverged: " + what + ". " +
                 (have.empty() ? std::string("No checkpoint was written yet. ")
                               : "The last good checkpoint (step " + std::to_string(have.back()) + ") is intact. ") +
                 "Lower learning_rate, raise warmup_iters or set grad_clip (e.g. 1.0).");
+}
+
+std::pair<double, double> TrainingRun::read_queued() {
+    if (!m_queuedFinite.defined())
+        return {NAN, NAN};
+    const bool finite = m_queuedFinite.item<bool>();  // waits for the device's queue
+    if (!finite)
+        diverged("the loss or the gradients became NaN or infinite between step " + std::to_string(m_readStep) +
+                 " and step " + std::to_string(m_state.step));
+    m_queuedFinite = torch::Tensor();
+    m_readStep = m_state.step;
+    return {m_queuedLoss.item<double>(), m_queuedNorm.item<double>()};
+}
+
+bool TrainingRun::read_due() const {
+    const int64_t s = m_state.step;
+    return StepMeter::due(s, m_cfg) || s % m_cfg.eval_interval == 0 || s >= m_cfg.max_iters ||
+           (m_ctl && m_ctl->stop_requested());
 }
 
 void TrainingRun::train_step(int64_t step) {
     const auto s0 = Clock::now();
     const double lr = learning_rate_at(m_cfg, step);
     auto [loss, tokens] = forward_backward();
-    check_finite(loss, step);
-    const double gradNorm = m_opt->clip_grad_norm(m_cfg.grad_clip);
+    double gradNorm = 0;
+    if (m_queued) {
+        m_queuedNorm = m_opt->clip_grad_norm_queued(m_cfg.grad_clip);
+        auto finite = torch::isfinite(m_queuedLoss).logical_and(torch::isfinite(m_queuedNorm));
+        m_queuedFinite = m_queuedFinite.defined() ? m_queuedFinite.logical_and(finite) : finite;
+    } else {
+        check_finite(loss, step);
+        gradNorm = m_opt->clip_grad_norm(m_cfg.grad_clip);
+    }
     m_opt->step(lr);
     m_opt->zero_grad();
     if (m_verifyEachStep && !m_comm->identical(m_opt->flat_params()))
         throw Error("distributed training: the ranks' weights differ after step " + std::to_string(step + 1));
     m_state.step = step + 1;
     m_state.tokens_seen += static_cast<uint64_t>(tokens);
+    const bool settled = !m_queued || read_due();
+    if (m_queued && settled)
+        std::tie(loss, gradNorm) = read_queued();
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - s0).count();
-    report_step(loss, lr, gradNorm, ms, static_cast<double>(tokens));
+    report_step(loss, lr, gradNorm, ms, static_cast<double>(tokens), settled);
 }
 
 std::pair<double, int64_t> TrainingRun::forward_backward() {
@@ -327,19 +366,38 @@ std::pair<double, int64_t> TrainingRun::forward_backward() {
                 m_lanes = std::make_unique<Lanes>(m_threads);
             const LanePass pass = m_lanes->run(*m_family, batch, lanes, ls, m_trainable);
             lossSum += pass.loss;
+            if (m_queued) {  // lanes run on the CPU: the loss is on the host already
+                auto l = torch::scalar_tensor(pass.loss, torch::kFloat32);
+                m_queuedLoss = micro == 0 ? l : m_queuedLoss + l;
+            }
             tokens += pass.tokens;
             continue;
         }
-        torch::Tensor loss;
-        with_autocast(m_device, bf16, [&] {
-            const MicroBatch b = m_family->forward(batch);
-            loss = training_loss(b, torch::kMean, m_cfg.label_smoothing);
-            tokens += b.tokens;
-        });
-        if (accumulation > 1)
-            loss = loss / accumulation;
-        loss.backward();
-        lossSum += loss.item<double>();  // the micro-batch losses were divided by the accumulation steps
+        const StepGraph::Pass pass = [&](const TrainBatch& rows) {
+            torch::Tensor loss;
+            int64_t n = 0;
+            with_autocast(m_device, bf16, [&] {
+                const MicroBatch b = m_family->forward(rows);
+                loss = training_loss(b, torch::kMean, m_cfg.label_smoothing);
+                n = b.tokens;
+            });
+            if (accumulation > 1)
+                loss = loss / accumulation;
+            loss.backward();
+            return std::make_pair(loss.detach(), n);
+        };
+        auto [loss, n] = m_graph ? m_graph->run(batch, pass, *m_opt) : pass(batch);
+        tokens += n;
+        if (m_graph && !m_graphTold) {
+            message(m_graph->replaying() ? "the training step is recorded as a CUDA graph and replayed"
+                                         : m_graph->eager_reason());
+            m_graphTold = true;
+        }
+        // The micro-batch losses were divided by the accumulation steps.
+        if (m_queued)
+            m_queuedLoss = micro == 0 ? loss.detach() : m_queuedLoss + loss.detach();
+        else
+            lossSum += loss.item<double>();
     }
     if (m_comm) {
         const auto c0 = Clock::now();
@@ -352,8 +410,10 @@ std::pair<double, int64_t> TrainingRun::forward_backward() {
     return {lossSum, tokens};
 }
 
-void TrainingRun::report_step(double loss, double lr, double gradNorm, double ms, double tokens) {
+void TrainingRun::report_step(double loss, double lr, double gradNorm, double ms, double tokens, bool settled) {
     m_meter.add(ms, tokens);
+    if (settled)
+        m_meter.settle();
     if (!StepMeter::due(m_state.step, m_cfg))
         return;
     StepReport r = m_meter.take(m_state.step, m_cfg, loss, lr, gradNorm);
@@ -374,6 +434,8 @@ void TrainingRun::report_step(double loss, double lr, double gradNorm, double ms
 void TrainingRun::checkpoint(double valLoss) {
     if (!m_writer)
         return;
+    if (m_queued)
+        read_queued();  // a step that went non-finite since the last read is refused, not saved
     m_state.val_loss = valLoss;
     m_state.batcher_state = m_family->batcher_state();
     m_state.elapsed_s = elapsed();

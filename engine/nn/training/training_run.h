@@ -11,6 +11,7 @@
 #include "nn/training/lanes.h"
 #include "nn/training/model_family.h"
 #include "nn/training/optimizer.h"
+#include "nn/training/step_graph.h"
 #include "nn/training/step_meter.h"
 #include "twb/metrics.h"
 #include "twb/precision.h"
@@ -44,12 +45,19 @@ private:
     /// The step's micro-batches forward and backward (gradients averaged over the ranks): the mean loss
     /// and the target tokens trained on.
     std::pair<double, int64_t> forward_backward();
+    /// Queued steps: after the step's update, whether the host reads its figures now.
+    bool read_due() const;
     void checkpoint(double val_loss);
     TrainSummary finish();
 
     /// Throws naming the step and the last good checkpoint when the loss or gradients are not finite.
     void check_finite(double loss, int64_t step) const;
-    void report_step(double loss, double lr, double grad_norm, double ms, double tokens);
+    /// Queued steps: waits for the device, throws as check_finite if a step since the last read was not
+    /// finite, and returns the last step's loss and gradient norm.
+    std::pair<double, double> read_queued();
+    [[noreturn]] void diverged(const std::string& what) const;
+    /// settled: the host waited for this step (always, unless steps are queued).
+    void report_step(double loss, double lr, double grad_norm, double ms, double tokens, bool settled);
     void message(const std::string& text) const;
     double elapsed() const;
 
@@ -70,6 +78,15 @@ private:
     std::unique_ptr<Communicator> m_comm;    // a multi-process run; null for one process
     bool m_writer = true;                    // rank 0 (or the only process) writes the run folder
     bool m_verifyEachStep = false;           // TWB_DIST_VERIFY=1: check the ranks' weights after every step
+    // Queued steps (one process on a GPU; TWB_QUEUED_STEPS=1 on the CPU for the tests, =0 off): the host never
+    // waits for a step. The loss and the gradient norm stay on the device, their finiteness is folded
+    // into one flag, and the host reads them at a report, before an evaluation or a checkpoint, and at
+    // the end (read_queued). A step that went non-finite is then refused; no checkpoint holds it.
+    bool m_queued = false;
+    torch::Tensor m_queuedLoss, m_queuedNorm, m_queuedFinite;  // the last step's; all steps' since a read
+    int64_t m_readStep = 0;                                    // the step of the last read
+    std::unique_ptr<StepGraph> m_graph;  // queued steps of fixed shapes on a GPU: recorded and replayed
+    bool m_graphTold = false;            // whether the recording's outcome was said
     CheckpointState m_state;
     bool m_skipFirstEval = false;  // a resumed run whose checkpoint had evaluated does not evaluate again
     std::unique_ptr<MetricsLog> m_metrics;
