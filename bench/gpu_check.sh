@@ -9,7 +9,8 @@
 #
 # Stages: the environment (nvidia-smi, torch, twb doctor); the std:: binding check of twb; the CUDA tests
 # (tst_cuda); nanoGPT's shakespeare-char recipe, eager and --compile=True, against twb's baby-gpt preset
-# with defaults only (dtype auto), 2000 iterations each: median ms/iter and validation loss; 1000 greedy
+# with defaults only (dtype auto), 5000 iterations each: median ms/iter and validation loss at 2000 and
+# 5000, and twb with the host waiting for every step (TWB_QUEUED_STEPS=0); 1000 greedy
 # tokens from "ROMEO:" as a whole `twb sample` process; the Multi30k preset's 1600 steps on the GPU,
 # translating test2016 and its BLEU. A stage that fails or runs out of time says so in the table.
 set -uo pipefail
@@ -50,39 +51,70 @@ stage bindings 60 bash "$bundle/bin/check_std_bindings.sh" "$twb" --version && r
 stage cuda_tests 240 "$bundle/bin/tst_cuda" && row[cuda_tests]="pass ($(grep -c '^PASS' "$out/cuda_tests.log") functions)" ||
   row[cuda_tests]="FAIL: $(grep -m1 -E '^FAIL|^SKIP' "$out/cuda_tests.log")"
 
-# 3. nanoGPT against twb, shakespeare-char, 2000 iterations.
-if [ -d "$bundle/nanoGPT" ]; then
+# 3. nanoGPT against twb, shakespeare-char, 5000 iterations (validation at 2000 and at 5000). nanoGPT's
+#    median over iterations 100-5000 (eager) and 200-300 (--compile, after its compilation); twb's is the
+#    run's median ms/step. GPU_CHECK_SKIP_NANO=1 skips nanoGPT (a second call that reruns twb alone).
+iters=${GPU_CHECK_ITERS:-5000}
+if [ -d "$bundle/nanoGPT" ] && [ "${GPU_CHECK_SKIP_NANO:-0}" != 1 ]; then
   cp -r "$bundle/nanoGPT" "$work/nanoGPT"
   cp "$bundle/data/shakespeare.txt" "$work/nanoGPT/data/shakespeare_char/input.txt"
   (cd "$work/nanoGPT" && "$py" data/shakespeare_char/prepare.py >/dev/null)
-  nano() {  # nano LABEL ITERS ARGS...
-    local label=$1 iters=$2
-    shift 2
-    (cd "$work/nanoGPT" && stage "$label" 240 "$py" train.py config/train_shakespeare_char.py --max_iters="$iters" \
-      --lr_decay_iters=5000 --eval_interval="$iters" --eval_iters=100 --log_interval=10 --always_save_checkpoint=False "$@")
+  nano() {  # nano LABEL ITERS EVAL_INTERVAL ARGS...
+    local label=$1 n=$2 every=$3
+    shift 3
+    (cd "$work/nanoGPT" && stage "$label" 240 "$py" train.py config/train_shakespeare_char.py --max_iters="$n" \
+      --lr_decay_iters=5000 --eval_interval="$every" --eval_iters=100 --log_interval=10 \
+      --always_save_checkpoint=False "$@")
   }
-  nano nanogpt_eager 2000 --compile=False
+  nano nanogpt_eager "${GPU_CHECK_NANO_ITERS:-$iters}" 1000 --compile=False
   row[nano_eager_ms]=$(sed -n 's/^iter \([0-9]*\): .*time \([0-9.]*\)ms.*/\1 \2/p' "$out/nanogpt_eager.log" |
     awk '$1 >= 100 {print $2}' | median)
-  row[nano_eager_val]=$(sed -n 's/^step 2000: .*val loss \([0-9.]*\).*/\1/p' "$out/nanogpt_eager.log")
-  nano nanogpt_compile 300 --compile=True
+  row[nano_val2000]=$(sed -n 's/^step 2000: .*val loss \([0-9.]*\).*/\1/p' "$out/nanogpt_eager.log")
+  row[nano_val5000]=$(sed -n "s/^step 5000: .*val loss \\([0-9.]*\\).*/\\1/p" "$out/nanogpt_eager.log")
+  nano nanogpt_compile 300 300 --compile=True
   row[nano_compile_ms]=$(sed -n 's/^iter \([0-9]*\): .*time \([0-9.]*\)ms.*/\1 \2/p' "$out/nanogpt_compile.log" |
     awk '$1 >= 200 {print $2}' | median)
 fi
 stage twb_prepare 120 "$twb" prepare --input "$bundle/data/shakespeare.txt" --tokenizer char --val-fraction 0.1 \
   --out "$work/shakespeare"
+# Defaults only (dtype auto); nanoGPT's eval_iters and evaluations at every 1000 steps.
 stage twb_train 300 "$twb" train --data "$work/shakespeare" --out "$work/baby" --preset baby-gpt \
-  --set max_iters=2000 --set eval_interval=2000 --set eval_iters=100
+  --set max_iters="$iters" --set eval_interval=1000 --set eval_iters=100
 row[twb_ms]=$(sed -n 's/.*median \([0-9.]*\) ms\/step.*/\1/p' "$out/twb_train.log" | tail -1)
-row[twb_val]=$(sed -n 's/.*last val loss \([0-9.]*\).*/\1/p' "$out/twb_train.log" | tail -1)
+row[twb_val5000]=$(sed -n 's/.*last val loss \([0-9.]*\).*/\1/p' "$out/twb_train.log" | tail -1)
+row[twb_val2000]=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+  $c["step"] == 2000 && $c["val_loss"] != "" {print $c["val_loss"]}' "$work/baby/metrics.csv" | tail -1)
 row[twb_dtype]=$(grep -m1 -o -E '(float32|bfloat16) \([^)]*\)' "$out/twb_train.log")
+# The same 500 steps with the host waiting for every step (TWB_QUEUED_STEPS=0): what queuing gains.
+stage twb_train_waited 120 env TWB_QUEUED_STEPS=0 "$twb" train --data "$work/shakespeare" --out "$work/baby_waited" \
+  --preset baby-gpt --set max_iters=500 --set eval_interval=500 --set eval_iters=10
+row[twb_waited_ms]=$(sed -n 's/.*median \([0-9.]*\) ms\/step.*/\1/p' "$out/twb_train_waited.log" | tail -1)
+# And with each step's operations launched one by one (TWB_CUDA_GRAPHS=0), and with cuDNN's attention.
+ab() {  # ab NAME ENV...: 500 steps of the preset under the environment given
+  local name=$1
+  shift
+  stage "$name" 120 env "$@" "$twb" train --data "$work/shakespeare" --out "$work/$name" --preset baby-gpt \
+    --set max_iters=500 --set eval_interval=500 --set eval_iters=10 >&2
+  sed -n 's/.*median \([0-9.]*\) ms\/step.*/\1/p' "$out/$name.log" | tail -1
+}
+row[twb_eager_ms]=$(ab twb_train_eager TWB_CUDA_GRAPHS=0)
+row[twb_cudnn_ms]=$(ab twb_train_cudnn TWB_SDPA_CUDNN=1)
 
 # 4. Generation: 1000 greedy tokens from "ROMEO:" as a whole process.
 t0=$(date +%s.%N)
 stage twb_sample 120 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 --no-history --timing
 t1=$(date +%s.%N)
-row[sample_s]=$(echo "$t1 - $t0" | bc -l | xargs printf '%.2f')
+row[sample_s]=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')
 row[sample_tps]=$(grep -o -E '\(([0-9.]+) tokens/s\)' "$out/twb_sample.log" | tail -1)
+# The same without the CUDA graph step (TWB_FIXED_STEP=0: the growing cache, one launch per operation).
+stage twb_sample_eager 120 env TWB_FIXED_STEP=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 \
+  --no-history --timing
+row[sample_eager_tps]=$(grep -o -E '\(([0-9.]+) tokens/s\)' "$out/twb_sample_eager.log" | tail -1)
+per_token() { sed -n 's/.*then \([0-9.]*\) ms\/token.*/\1 ms\/token/p' "$out/$1.log" | tail -1; }
+row[sample_ms]=$(per_token twb_sample)
+row[sample_eager_ms]=$(per_token twb_sample_eager)
+same() { diff -q <(grep -v -E 'tokens/s|loaded at' "$out/$1.log") <(grep -v -E 'tokens/s|loaded at' "$out/$2.log") >/dev/null; }
+same twb_sample twb_sample_eager && row[sample_same]="same text" || row[sample_same]="TEXT DIFFERS"
 
 # 5. The Multi30k preset on the GPU: 1600 steps, test2016 greedy BLEU.
 m=$bundle/data/multi30k
@@ -95,7 +127,11 @@ row[m30k_s]=$(sed -n 's/.* ms\/step, \([0-9.]*\) s$/\1/p' "$out/m30k_train.log" 
 t0=$(date +%s.%N)
 stage m30k_translate 120 bash -c "'$twb' translate --run '$work/m30k_run' --input '$m/test_2016_flickr.de' >'$work/hyp.en'"
 t1=$(date +%s.%N)
-row[translate_s]=$(echo "$t1 - $t0" | bc -l | xargs printf '%.2f')
+row[translate_s]=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')
+# The first 100 steps again with cuDNN's attention, which plans every new shape anew.
+stage m30k_cudnn 180 env TWB_SDPA_CUDNN=1 "$twb" train --data "$work/m30k" --out "$work/m30k_cudnn" --preset multi30k \
+  --set max_iters=100 --set eval_interval=1000
+row[m30k_cudnn]=$(sed -n 's/.*median \([0-9.]*\) ms\/step, \([0-9.]*\) s$/\1 ms\/step, \2 s/p' "$out/m30k_cudnn.log" | tail -1)
 stage m30k_bleu 60 "$twb" bleu --ref "$m/test_2016_flickr.en" --hyp "$work/hyp.en"
 row[bleu]=$(grep -m1 -o -E 'BLEU[^,]*' "$out/m30k_bleu.log")
 
@@ -106,9 +142,10 @@ row[bleu]=$(grep -m1 -o -E 'BLEU[^,]*' "$out/m30k_bleu.log")
   echo "| dtype=auto | ${row[precision]:-?} | | |"
   echo "| std:: bindings of twb | ${row[bindings]:-?} | | |"
   echo "| CUDA tests | ${row[cuda_tests]:-?} | | |"
-  echo "| shakespeare-char 6x6x384, 2000 iters: median ms/iter | nanoGPT eager ${row[nano_eager_ms]:--} | nanoGPT compile ${row[nano_compile_ms]:--} | twb ${row[twb_ms]:--} (${row[twb_dtype]:-?}) |"
-  echo "| val loss at 2000 | nanoGPT ${row[nano_eager_val]:--} | | twb ${row[twb_val]:--} |"
-  echo "| 1000 greedy tokens, whole twb sample process | ${row[sample_s]:-?} s | in process ${row[sample_tps]:-?} | |"
+  echo "| shakespeare-char 6x6x384: median ms/iter | nanoGPT eager ${row[nano_eager_ms]:--} | nanoGPT compile ${row[nano_compile_ms]:--} | twb ${row[twb_ms]:--} (${row[twb_dtype]:-?}); host waiting each step ${row[twb_waited_ms]:--}; no CUDA graph ${row[twb_eager_ms]:--}; cuDNN attention ${row[twb_cudnn_ms]:--} |"
+  echo "| val loss at 2000 / $iters | nanoGPT ${row[nano_val2000]:--} / ${row[nano_val5000]:--} | | twb ${row[twb_val2000]:--} / ${row[twb_val5000]:--} |"
+  echo "| 1000 greedy tokens, whole twb sample process | ${row[sample_s]:-?} s | after the first token ${row[sample_ms]:-?} ${row[sample_tps]:-} | without the graph step ${row[sample_eager_ms]:-?} ${row[sample_eager_tps]:-}, ${row[sample_same]:-?} |"
   echo "| Multi30k preset (1600 steps) | ${row[m30k_ms]:--} ms/step | ${row[m30k_s]:--} s of training | test2016 ${row[bleu]:--} |"
   echo "| translate 1000 test2016 lines, whole process | ${row[translate_s]:-?} s | | |"
+  echo "| Multi30k, first 100 steps with cuDNN's attention | ${row[m30k_cudnn]:--} | | |"
 } | tee "$out/table.md"
