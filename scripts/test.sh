@@ -4,7 +4,8 @@
 # way (TWB_CPU_BF16: bf16 on a CPU without native bf16, float32 on one with it), so that one machine
 # proves the suite on both kinds of CPU (TWB_TEST_BF16_SWITCH=0 skips that pass); and everything again
 # against the torch wheel (build-wheel/) when its virtual environment exists (scripts/setup.sh
-# --libtorch=wheel makes it; TWB_TEST_WHEEL=0 skips that pass). Under CI=true a skipped test fails the run.
+# --libtorch=wheel makes it; TWB_TEST_WHEEL=0 skips that pass), and a focused subset against the oldest
+# supported wheel (torch 2.11) when its venv exists too. Under CI=true a skipped test fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -40,6 +41,22 @@ if [ "${TWB_TEST_WHEEL:-1}" != 0 ] && compgen -G "$VENV/lib/python3*/site-packag
   no_skips build-wheel
 else
   echo "test: tested against Debian's libtorch only (scripts/setup.sh --libtorch=wheel installs the torch wheel; the suite then runs against it too)"
+fi
+# The oldest supported wheel (torch 2.11, what GPU images ship), when its venv exists beside the one
+# above: a focused subset (loading, checkpoints with pruning, resume, a short training, generation with
+# the fixed-shape step, SDPA, the std:: bindings that crashed under it) in build-gpu/, the folder
+# bench/gpu_bundle.sh builds for a GPU machine (TWB_TORCH_VENV_OLDEST names another venv).
+OLDEST=${TWB_TORCH_VENV_OLDEST:-$HOME/.local/share/transformer-workbench/torch-2.11}
+if [ "${TWB_TEST_WHEEL:-1}" != 0 ] && [ "$OLDEST" != "$VENV" ] &&
+  compgen -G "$OLDEST/lib/python3*/site-packages/torch/share/cmake/Torch/TorchConfig.cmake" >/dev/null; then
+  echo "test: the oldest supported torch wheel in $OLDEST: build-gpu/ and the focused subset"
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTWB_LIBTORCH=wheel -DTWB_TORCH_VENV="$OLDEST" \
+    -DTWB_BUILD_GUI=OFF >/dev/null
+  cmake --build build-gpu -j"$(nproc)" --target twb twb_spm tst_checkpoint tst_trainer tst_train_step tst_sampler \
+    tst_attention_sdpa
+  ctest --test-dir build-gpu --output-on-failure -j"$(nproc)" \
+    -R '^(tst_checkpoint|tst_trainer|tst_train_step|tst_sampler|tst_attention_sdpa|tst_std_bindings_twb|tst_std_bindings_tests)$'
+  no_skips build-gpu
 fi
 # The package check installs into the system: only as root in CI (CI=true) or when asked for with
 # TWB_CHECK_PACKAGE=1; TWB_CHECK_PACKAGE=0 skips it.

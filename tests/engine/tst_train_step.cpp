@@ -254,11 +254,17 @@ private slots:
         QVERIFY(clipped.norms[0] > 20 * c.grad_clip && clipped.norms[1] > 20 * c.grad_clip);
         auto unclippedConfig = c;
         unclippedConfig.grad_clip = 0;
-        const double tol = 5e-4 * c.learning_rate;
+        // Float32 training against the float64 reference: Debian's 1.13 lands within 5e-6, the torch 2.11
+        // wheel's kernels at 6.9e-6 (1.4e-5 with its explicit attention). Clipping moves the weights by
+        // ~1.3e-2, so a tolerance of 2e-5 still tells the two apart 600 times over.
+        const double tol = 2e-3 * c.learning_rate;
         const double gap = max_weight_diff(clipped.weights, reference_steps(unclippedConfig, 2).weights);
         QVERIFY2(gap > 20 * tol, qPrintable(QString("clipping moves the weights by only %1").arg(gap)));
         const double d = two_steps_against(c, "clip2", clipped);
-        QVERIFY2(d < tol, qPrintable(QString("weights differ from the clipped reference by %1").arg(d)));
+        QVERIFY2(d < tol,
+                 qPrintable(QString("weights differ from the clipped reference by %1 (clipping moves them by %2)")
+                                .arg(d)
+                                .arg(gap)));
     }
     void accumulationScaleShowsInTheWeightsAfterTwoSteps() {
         // 3 micro-batches, each loss divided by 3, are one batch of 3x the rows. A trainer that forgot the
