@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #if TORCH_VERSION_MAJOR >= 2
 #define TWB_HAVE_SDPA 1
@@ -89,6 +91,30 @@ torch::Tensor gate_heads(const torch::Tensor& y, const AttentionContext& ctx) {
         return y;
     return y * ctx.head_gate.to(y.scalar_type()).view({1, -1, 1, 1});
 }
+/// This call's keys and values (B, H, T, D) written into the cache, and the keys and values to attend
+/// over: the cache's filled prefix, which grows by T; or, for a fixed-shape step (ctx.cache_position),
+/// the whole cache, the position on the device and the mask hiding what follows it.
+std::pair<torch::Tensor, torch::Tensor> through_cache(LayerCache& c, const AttentionContext& ctx,
+                                                      const torch::Tensor& k, const torch::Tensor& v) {
+    const int64_t B = k.size(0), H = k.size(1), T = k.size(2), D = k.size(3);
+    if (ctx.cache_position.defined()) {
+        TORCH_CHECK(c.k.defined() && T == 1, "a fixed-shape step needs its cache allocated and one token");
+        c.k.index_copy_(2, ctx.cache_position, k);
+        c.v.index_copy_(2, ctx.cache_position, v);
+        return {c.k, c.v};
+    }
+    if (!c.k.defined() || c.k.size(0) != B) {
+        const int64_t cap = std::max<int64_t>(ctx.cache_capacity, T);
+        c.k = torch::empty({B, H, cap, D}, k.options());
+        c.v = torch::empty({B, H, cap, D}, v.options());
+        c.len = 0;
+    }
+    TORCH_CHECK(c.len + T <= c.k.size(2), "KV cache overflow: ", c.len + T, " > ", c.k.size(2));
+    c.k.narrow(2, c.len, T).copy_(k);
+    c.v.narrow(2, c.len, T).copy_(v);
+    c.len += T;
+    return {c.k.narrow(2, 0, c.len), c.v.narrow(2, 0, c.len)};
+}
 }  // namespace
 
 torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const AttentionContext& ctx) {
@@ -108,28 +134,8 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         k = qk[1];
     }
     const bool fixed = ctx.cache_position.defined();
-    if (fixed) {  // the position is on the device: the whole cache is attended, the mask hides what follows
-        auto& c = *ctx.cache;
-        TORCH_CHECK(c.k.defined() && T == 1, "a fixed-shape step needs its cache allocated and one token");
-        c.k.index_copy_(2, ctx.cache_position, k);
-        c.v.index_copy_(2, ctx.cache_position, v);
-        k = c.k;
-        v = c.v;
-    } else if (ctx.cache) {
-        auto& c = *ctx.cache;
-        if (!c.k.defined() || c.k.size(0) != B) {
-            const int64_t cap = std::max<int64_t>(ctx.cache_capacity, T);
-            c.k = torch::empty({B, H, cap, D}, k.options());
-            c.v = torch::empty({B, H, cap, D}, v.options());
-            c.len = 0;
-        }
-        TORCH_CHECK(c.len + T <= c.k.size(2), "KV cache overflow: ", c.len + T, " > ", c.k.size(2));
-        c.k.narrow(2, c.len, T).copy_(k);
-        c.v.narrow(2, c.len, T).copy_(v);
-        c.len += T;
-        k = c.k.narrow(2, 0, c.len);
-        v = c.v.narrow(2, 0, c.len);
-    }
+    if (ctx.cache)
+        std::tie(k, v) = through_cache(*ctx.cache, ctx, k, v);
     const int64_t S = k.size(2);
 #if TWB_HAVE_SDPA
     if (!ctx.weights_out && sdpa_available() && !draws_from_lane(attn_dropout)) {
