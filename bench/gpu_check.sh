@@ -7,6 +7,9 @@
 #
 #   bash gpu-bundle/gpu_check.sh [OUT_DIR]        # logs and the table under OUT_DIR (default: $OUT or ./gpu-check)
 #
+# Shorter runs (a dry run on a CPU, say): GPU_CHECK_ITERS (5000), GPU_CHECK_NANO_ITERS, GPU_CHECK_SKIP_NANO=1,
+# GPU_CHECK_M30K_ITERS (1600), GPU_CHECK_M30K_CUDNN_ITERS (100); PYTHON names the python with the torch.
+#
 # Stages: the environment (nvidia-smi, torch, twb doctor); the std:: binding check of twb; the CUDA tests
 # (tst_cuda); nanoGPT's shakespeare-char recipe, eager and --compile=True, against twb's baby-gpt preset
 # with defaults only (dtype auto), 5000 iterations each: median ms/iter and validation loss at 2000 and
@@ -121,7 +124,8 @@ m=$bundle/data/multi30k
 stage m30k_prepare 180 "$twb" prepare --source "$m/train.de" --target "$m/train.en" --val-source "$m/val.de" \
   --val-target "$m/val.en" --test-source "$m/test_2016_flickr.de" --test-target "$m/test_2016_flickr.en" \
   --source-lang de --target-lang en --tokenizer bpe --vocab-size 8000 --out "$work/m30k"
-stage m30k_train 300 "$twb" train --data "$work/m30k" --out "$work/m30k_run" --preset multi30k
+stage m30k_train 300 "$twb" train --data "$work/m30k" --out "$work/m30k_run" --preset multi30k \
+  --set max_iters="${GPU_CHECK_M30K_ITERS:-1600}"
 row[m30k_ms]=$(sed -n 's/.*median \([0-9.]*\) ms\/step.*/\1/p' "$out/m30k_train.log" | tail -1)
 row[m30k_s]=$(sed -n 's/.* ms\/step, \([0-9.]*\) s$/\1/p' "$out/m30k_train.log" | tail -1)
 t0=$(date +%s.%N)
@@ -130,7 +134,7 @@ t1=$(date +%s.%N)
 row[translate_s]=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')
 # The first 100 steps again with cuDNN's attention, which plans every new shape anew.
 stage m30k_cudnn 180 env TWB_SDPA_CUDNN=1 "$twb" train --data "$work/m30k" --out "$work/m30k_cudnn" --preset multi30k \
-  --set max_iters=100 --set eval_interval=1000
+  --set max_iters="${GPU_CHECK_M30K_CUDNN_ITERS:-100}" --set eval_interval=1000
 row[m30k_cudnn]=$(sed -n 's/.*median \([0-9.]*\) ms\/step, \([0-9.]*\) s$/\1 ms\/step, \2 s/p' "$out/m30k_cudnn.log" | tail -1)
 stage m30k_bleu 60 "$twb" bleu --ref "$m/test_2016_flickr.en" --hyp "$work/hyp.en"
 row[bleu]=$(grep -m1 -o -E 'BLEU[^,]*' "$out/m30k_bleu.log")
