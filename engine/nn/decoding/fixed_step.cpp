@@ -1,23 +1,7 @@
 // FixedStep: a GPT decoding step of fixed shapes, recorded once as a CUDA graph where the build has them.
 #include "nn/decoding/fixed_step.h"
 
-#include <torch/cuda.h>
-
-#include <cstdlib>
-
-#if TWB_HAVE_CUDA_GRAPHS
-#include <ATen/cuda/CUDAGraph.h>
-#include <c10/cuda/CUDAGuard.h>
-#include <c10/cuda/CUDAStream.h>
-#endif
-
 namespace twb::nn {
-
-struct FixedStep::Graph {
-#if TWB_HAVE_CUDA_GRAPHS
-    at::cuda::CUDAGraph graph;
-#endif
-};
 
 FixedStep::FixedStep(GPT model, torch::Device device) : m_model(std::move(model)), m_device(device) {
     torch::NoGradGuard ng;
@@ -32,9 +16,7 @@ FixedStep::FixedStep(GPT model, torch::Device device) : m_model(std::move(model)
     }
     m_token = torch::zeros({1, 1}, torch::TensorOptions().dtype(torch::kInt64).device(device));
     m_position = torch::zeros({1}, torch::TensorOptions().dtype(torch::kInt64).device(device));
-    const char* env = std::getenv("TWB_CUDA_GRAPHS");
-    if (env && std::string(env) == "0")
-        m_eagerReason = "TWB_CUDA_GRAPHS=0";
+    m_eagerReason = CudaGraph::unavailable(device);
 }
 
 FixedStep::~FixedStep() = default;
@@ -58,51 +40,32 @@ torch::Tensor FixedStep::step(int64_t token) {
     // Filled by kernels that take the value as an argument: no copy from the host to wait for.
     m_token.fill_(token);
     m_position.fill_(pos);
-    if (!m_tried && m_device.is_cuda())
-        capture();
+    if (!m_tried)
+        record();
     torch::Tensor logits;
-#if TWB_HAVE_CUDA_GRAPHS
     if (m_replaying) {
-        m_graph->graph.replay();
+        m_graph.replay();
         logits = m_logits;
-    }
-#endif
-    if (!logits.defined())
+    } else {
         logits = run();
+    }
     for (auto& layer : m_cache)
         layer.len = pos + 1;
     return logits;
 }
 
-void FixedStep::capture() {
+void FixedStep::record() {
     m_tried = true;
-    if (!m_eagerReason.empty())  // TWB_CUDA_GRAPHS=0
+    if (!m_eagerReason.empty())
         return;
-#if TWB_HAVE_CUDA_GRAPHS
-    try {
-        // Recorded on a side stream after one eager run there (which creates cuBLAS's handle and workspace
-        // outside the capture). The eager run writes this step's keys and values; the replay after the
-        // capture writes the same ones again.
-        torch::cuda::synchronize();
-        auto graph = std::make_unique<Graph>();
-        {
-            c10::cuda::CUDAStreamGuard side(c10::cuda::getStreamFromPool(false, m_device.index()));
-            run();
-            graph->graph.capture_begin();
-            m_logits = run();
-            graph->graph.capture_end();
-        }
-        torch::cuda::synchronize();
-        m_graph = std::move(graph);
-        m_replaying = true;
-    } catch (const std::exception& e) {
-        torch::cuda::synchronize();
-        m_eagerReason = std::string("the CUDA graph capture failed: ") + e.what();
+    // The warm-up writes this step's keys and values; the replay after the recording writes the same ones.
+    const std::string failed = m_graph.record(
+        m_device, [&] { run(); }, [&] { m_logits = run(); });
+    m_replaying = failed.empty();
+    if (!m_replaying) {
+        m_eagerReason = "the CUDA graph capture failed: " + failed;
         m_logits = torch::Tensor();
     }
-#else
-    m_eagerReason = "this libtorch was built without CUDA graphs";
-#endif
 }
 
 }  // namespace twb::nn

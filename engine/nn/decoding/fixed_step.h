@@ -5,6 +5,7 @@
 // bounds a small model's decoding on a GPU. Without CUDA graphs (a CPU build, TWB_CUDA_GRAPHS=0, or a
 // capture that failed) the same step runs eagerly; its numbers are the graph's.
 #pragma once
+#include "nn/cuda_graph.h"
 #include "nn/models/model.h"
 
 #include <torch/torch.h>
@@ -33,12 +34,12 @@ public:
     torch::Tensor step(int64_t token);
     /// Whether steps replay a CUDA graph (false before the first step, and on the CPU).
     bool replaying() const { return m_replaying; }
-    /// Why steps run eagerly on a GPU (TWB_CUDA_GRAPHS=0, or the capture's error); empty otherwise.
+    /// Why steps run eagerly (CudaGraph::unavailable, or the recording's error); empty otherwise.
     const std::string& eager_reason() const { return m_eagerReason; }
 
 private:
     torch::Tensor run();  // the step over m_token and m_position, eagerly
-    void capture();       // records run() as a CUDA graph (falls back to eager steps on failure)
+    void record();        // records run() as a CUDA graph (eager steps if it fails)
 
     GPT m_model;
     torch::Device m_device;
@@ -46,8 +47,7 @@ private:
     std::vector<LayerCache> m_cache;
     bool m_replaying = false, m_tried = false;
     std::string m_eagerReason;
-    struct Graph;
-    std::unique_ptr<Graph> m_graph;
+    CudaGraph m_graph;
 };
 
 }  // namespace twb::nn

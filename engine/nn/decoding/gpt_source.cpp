@@ -60,7 +60,18 @@ torch::Tensor GptSource::fast_logits(const std::vector<int32_t>& seq) {
     return out;
 }
 
-torch::Tensor GptSource::fixed_logits(const std::vector<int32_t>& seq) {
+torch::Tensor GptSource::ids(const std::vector<std::vector<int32_t>>& seqs, int64_t from, int64_t to) const {
+    const auto B = static_cast<int64_t>(seqs.size());
+    auto t = torch::empty({B, to - from}, torch::kInt64);
+    auto* p = t.data_ptr<int64_t>();
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t i = from; i < to; ++i)
+            p[b * (to - from) + (i - from)] = seqs[static_cast<size_t>(b)][static_cast<size_t>(i)];
+    return upload(t, m_device);
+}
+
+torch::Tensor GptSource::fixed_logits(const std::vector<std::vector<int32_t>>& seqs) {
+    const auto& seq = seqs[0];
     // The window policy of the other paths. What the cache lacks but the last token (a prompt, a refilled
     // window) goes through the ordinary cached forward into the fixed step's cache; the last token is the
     // fixed step.
@@ -74,13 +85,11 @@ torch::Tensor GptSource::fixed_logits(const std::vector<int32_t>& seq) {
     }
     const int64_t from = ws + cache[0].len, last = n - 1;
     if (last > from) {
-        auto t = torch::empty({1, last - from}, torch::kInt64);
-        std::copy(seq.begin() + from, seq.begin() + last, t.data_ptr<int64_t>());
         ForwardOptions fo;
         fo.cache = &cache;
         fo.pos_offset = from - ws;
         fo.last_only = true;
-        m_model->forward(upload(t, m_device), fo);
+        m_model->forward(ids(seqs, from, last), fo);
     }
     return m_fixed->step(seq[static_cast<size_t>(last)]).to(torch::kCPU, torch::kFloat32);  // (1, V)
 }
@@ -95,23 +104,15 @@ torch::Tensor GptSource::next_logits(const std::vector<std::vector<int32_t>>& se
     m_fastStart = -1;
     if (m_useFixed && B == 1 && !m_model->has_head_gates()) {
         m_cache.clear();  // the libtorch cache no longer matches
-        return fixed_logits(seqs[0]);
+        return fixed_logits(seqs);
     }
     m_fixedStart = -1;
     const int64_t ws = window_start(n);
-    auto rows = [&](int64_t from, int64_t to) {
-        auto t = torch::empty({B, to - from}, torch::kInt64);
-        auto* p = t.data_ptr<int64_t>();
-        for (int64_t b = 0; b < B; ++b)
-            for (int64_t i = from; i < to; ++i)
-                p[b * (to - from) + (i - from)] = seqs[static_cast<size_t>(b)][static_cast<size_t>(i)];
-        return upload(t, m_device);
-    };
     ForwardOptions fo;
     fo.last_only = true;
     torch::Tensor logits;
     if (!m_useCache) {
-        logits = m_model->forward(rows(ws, n), fo);
+        logits = m_model->forward(ids(seqs, ws, n), fo);
     } else {
         // A new window, a sequence that did not grow, or another batch size: start the cache afresh.
         const bool refill = m_cache.empty() || m_cacheStart != ws || m_cacheLen >= n - ws ||
@@ -123,7 +124,7 @@ torch::Tensor GptSource::next_logits(const std::vector<std::vector<int32_t>>& se
         }
         fo.cache = &m_cache;
         fo.pos_offset = m_cacheLen;
-        logits = m_model->forward(rows(ws + m_cacheLen, n), fo);
+        logits = m_model->forward(ids(seqs, ws + m_cacheLen, n), fo);
         m_cacheLen = n - ws;
     }
     return logits.select(1, 0).to(torch::kCPU, torch::kFloat32);  // (B, V)

@@ -27,7 +27,9 @@ public:
 
 private:
     torch::Tensor fast_logits(const std::vector<int32_t>& seq);
-    torch::Tensor fixed_logits(const std::vector<int32_t>& seq);
+    torch::Tensor fixed_logits(const std::vector<std::vector<int32_t>>& seqs);  // a batch of one
+    /// Token ids [from, to) of every sequence as a (B, to - from) tensor on the model's device.
+    torch::Tensor ids(const std::vector<std::vector<int32_t>>& seqs, int64_t from, int64_t to) const;
     GPT m_model;
     torch::Device m_device;
     bool m_useCache;

@@ -8,13 +8,13 @@
 // in a replay come from the same seeded generator, in another order than eager steps'. TWB_CUDA_GRAPHS=0
 // turns it off; a recording that fails leaves eager steps, with the reason told once.
 #pragma once
+#include "nn/cuda_graph.h"
 #include "nn/training/model_family.h"
 #include "nn/training/optimizer.h"
 
 #include <torch/torch.h>
 
 #include <functional>
-#include <memory>
 #include <string>
 #include <utility>
 
@@ -25,13 +25,6 @@ public:
     /// One micro-batch forward and backward (gradients accumulated into the optimiser's buffer); returns
     /// its loss (as backward saw it) and the target tokens.
     using Pass = std::function<std::pair<torch::Tensor, int64_t>(const TrainBatch&)>;
-
-    /// Whether this build and environment record steps on `device` (a GPU; TWB_CUDA_GRAPHS not 0).
-    static bool wanted(const torch::Device& device);
-    StepGraph();
-    ~StepGraph();
-    StepGraph(const StepGraph&) = delete;
-    StepGraph& operator=(const StepGraph&) = delete;
 
     /// `pass` over `batch`, replayed from the recording. The first call records it (the gradients must
     /// be zero then: a step's first micro-batch); a batch of other shapes than the recorded one, or a
@@ -50,8 +43,7 @@ private:
     TrainBatch m_inputs;  // the recorded pass reads these; each replay copies its batch into them
     torch::Tensor m_loss;
     int64_t m_tokens = 0;
-    struct Graph;
-    std::unique_ptr<Graph> m_graph;
+    CudaGraph m_graph;
 };
 
 }  // namespace twb::nn

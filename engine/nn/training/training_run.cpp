@@ -40,7 +40,7 @@ TrainSummary TrainingRun::run() {
     report_start();
     m_family->module().train();
     m_readStep = m_state.step;
-    if (m_queued && StepGraph::wanted(m_device) && m_family->fixed_shapes())
+    if (m_queued && CudaGraph::unavailable(m_device).empty() && m_family->fixed_shapes())
         m_graph = std::make_unique<StepGraph>();
     m_summary.stopped = loop();
     return finish();
@@ -317,8 +317,7 @@ std::pair<double, double> TrainingRun::read_queued() {
 
 bool TrainingRun::read_due() const {
     const int64_t s = m_state.step;
-    return StepMeter::due(s, m_cfg) || s % m_cfg.eval_interval == 0 || s >= m_cfg.max_iters ||
-           (m_ctl && m_ctl->stop_requested());
+    return StepMeter::due(s, m_cfg) || s % m_cfg.eval_interval == 0 || s >= m_cfg.max_iters;
 }
 
 void TrainingRun::train_step(int64_t step) {
@@ -395,7 +394,7 @@ std::pair<double, int64_t> TrainingRun::forward_backward() {
         }
         // The micro-batch losses were divided by the accumulation steps.
         if (m_queued)
-            m_queuedLoss = micro == 0 ? loss.detach() : m_queuedLoss + loss.detach();
+            m_queuedLoss = micro == 0 ? loss : m_queuedLoss + loss;
         else
             lossSum += loss.item<double>();
     }
