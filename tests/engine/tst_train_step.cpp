@@ -63,6 +63,20 @@ class TestTrainStep : public QObject {
         return c;
     }
     std::filesystem::path fresh(const char* name) const { return twbtest::path(m_dir, name); }
+    /// Two sane steps of c into dir (a checkpoint at step 2), then its first moment made finite but absurd
+    /// (exp_avg = 1e30; resume refuses a NaN or negative state, so the damage must pass that check): the
+    /// resumed run's first update throws every weight out of range. c is left to resume to step 10.
+    void damage_after_two_steps(RunConfig& c, const std::filesystem::path& dir) const {
+        c.max_iters = 2;
+        c.eval_interval = 2;
+        twbtest::run_training(c, dir);
+        const auto optFile = nn::find_checkpoint(dir, "last") / "optimizer.safetensors";
+        auto opt = nn::load_safetensors(optFile);
+        QVERIFY(opt.tensors.count("exp_avg"));
+        opt.tensors["exp_avg"].fill_(1e30);
+        nn::save_safetensors(optFile, {opt.tensors.begin(), opt.tensors.end()}, opt.metadata);
+        c.max_iters = 10;
+    }
 
     struct ReferenceRun {
         std::vector<double> losses, norms;
@@ -321,21 +335,14 @@ private slots:
     }
 
     void divergenceNamesStepAndKeepsLastCheckpoint() {
-        // Two sane steps (a checkpoint at step 2), then a first moment the resumed run reads that is finite
-        // but absurd (exp_avg = 1e30; resume refuses a NaN or negative state, so the damage must pass that
-        // check): step 2's update throws every weight out of range, so step 3's loss is not finite. The run
-        // must stop naming step 3 and the checkpoint of step 2, whose weights stay finite and load.
+        // damage_after_two_steps: step 2's update throws every weight out of range, so step 3's loss is not
+        // finite. The run must stop naming step 3 and the checkpoint of step 2, whose weights stay finite
+        // and load.
         auto c = config();
-        c.max_iters = 2;
-        c.eval_interval = 2;
         const auto dir = fresh("diverge");
-        twbtest::run_training(c, dir);
-        const auto optFile = nn::find_checkpoint(dir, "last") / "optimizer.safetensors";
-        auto opt = nn::load_safetensors(optFile);
-        QVERIFY(opt.tensors.count("exp_avg"));
-        opt.tensors["exp_avg"].fill_(1e30);
-        nn::save_safetensors(optFile, {opt.tensors.begin(), opt.tensors.end()}, opt.metadata);
-        c.max_iters = 10;
+        damage_after_two_steps(c, dir);
+        if (QTest::currentTestFailed())
+            return;
         try {
             twbtest::run_training(c, dir, true);
             QFAIL("training on NaN weights did not stop");
@@ -404,15 +411,10 @@ private slots:
         // the read after the damage, naming the steps between the two reads, and writes no checkpoint of
         // the non-finite weights (the evaluation at step 4 would write one).
         auto c = config();
-        c.max_iters = 2;
-        c.eval_interval = 2;
         const auto dir = fresh("diverge-queued");
-        twbtest::run_training(c, dir);
-        const auto optFile = nn::find_checkpoint(dir, "last") / "optimizer.safetensors";
-        auto opt = nn::load_safetensors(optFile);
-        opt.tensors["exp_avg"].fill_(1e30);
-        nn::save_safetensors(optFile, {opt.tensors.begin(), opt.tensors.end()}, opt.metadata);
-        c.max_iters = 10;
+        damage_after_two_steps(c, dir);
+        if (QTest::currentTestFailed())
+            return;
         c.log_interval = 4;
         QueuedSteps on;
         try {
