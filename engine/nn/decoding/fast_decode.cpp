@@ -55,10 +55,11 @@ Bf16Matrix Bf16Matrix::from(const torch::Tensor& weight, const torch::Tensor& bi
     uint16_t* q = m.w.data();
     // Over the decoder's pool of intra-op threads: a model's weights are converted once per load, before
     // its first token.
-    const int64_t n = static_cast<int64_t>(m.w.size()), per = int64_t{1} << 16;
-    SpinPool::shared(at::get_num_threads())->run((n + per - 1) / per, [&](int64_t c) {
-        for (int64_t i = c * per, end = std::min(n, i + per); i < end; ++i)
-            q[i] = to_bf16(p[i]);
+    const int64_t per = std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(1, m.cols));  // rows a job
+    SpinPool::shared(at::get_num_threads())->run((m.rows + per - 1) / per, [&](int64_t job) {
+        for (int64_t r = job * per, end = std::min(m.rows, r + per); r < end; ++r)
+            for (int64_t c = 0; c < m.cols; ++c)
+                q[m.index(r, c)] = to_bf16(p[r * m.cols + c]);
     });
     if (bias.defined()) {
         const auto b = bias.detach().to(torch::kCPU, torch::kFloat32).contiguous();
@@ -67,12 +68,15 @@ Bf16Matrix Bf16Matrix::from(const torch::Tensor& weight, const torch::Tensor& bi
     return m;
 }
 
+float Bf16Matrix::at(int64_t r, int64_t c) const {
+    return from_bf16(w[static_cast<size_t>(index(r, c))]);
+}
+
 void gemv_bf16_reference(const Bf16Matrix& m, const float* x, float* y) {
     for (int64_t r = 0; r < m.rows; ++r) {
-        const uint16_t* w = m.w.data() + r * m.cols;
         float s = 0;
         for (int64_t c = 0; c < m.cols; ++c)
-            s += from_bf16(w[c]) * x[c];
+            s += m.at(r, c) * x[c];
         y[r] = m.bias.empty() ? s : s + m.bias[static_cast<size_t>(r)];
     }
 }
@@ -84,12 +88,11 @@ namespace {
 // Rows r0..r1 of Y (n x rows) for the n inputs X (n x cols).
 void gemm_rows_portable(const Bf16Matrix& m, const float* X, float* Y, int64_t n, int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
-        const uint16_t* w = m.w.data() + r * m.cols;
         for (int64_t t = 0; t < n; ++t) {
             const float* x = X + t * m.cols;
             float s = 0;
             for (int64_t c = 0; c < m.cols; ++c)
-                s += from_bf16(w[c]) * x[c];
+                s += m.at(r, c) * x[c];
             Y[t * m.rows + r] = s;
         }
     }
@@ -119,35 +122,33 @@ __attribute__((target("avx2,fma"))) inline float hsum(__m256 v) {
 // 32-bit lanes each hold two of them: the low halves shifted up and the high halves masked are the even
 // and the odd columns as fp32, two ALU operations per 16 weights. XP holds each x in that order (per block
 // of 16 columns: the 8 even, then the 8 odd ones). Two accumulators per row keep eight FMA chains in
-// flight. With n inputs the four rows (at most 12 KB) stay in L1 while every input passes over them.
+// flight. A group of four rows is one contiguous run of w (Bf16Matrix::index), read front to back, which
+// the hardware prefetcher follows; with n inputs the group (at most 12 KB) stays in L1 while every input
+// passes over it. r0 is a multiple of 4; rows past the last group are row-major.
 __attribute__((target("avx2,fma"))) void gemm_rows_avx2(const Bf16Matrix& m, const float* X, const float* XP, float* Y,
                                                         int64_t n, int64_t r0, int64_t r1) {
-    const int64_t C = m.cols, R = m.rows, c16 = C & ~int64_t{15};
+    const int64_t C = m.cols, R = m.rows, c16 = C & ~int64_t{15}, tail = C - c16;
     const __m256i hiMask = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
     int64_t r = r0;
     for (; r + 4 <= r1; r += 4) {
-        const uint16_t* w[4] = {m.w.data() + r * C, m.w.data() + (r + 1) * C, m.w.data() + (r + 2) * C,
-                                m.w.data() + (r + 3) * C};
+        const uint16_t* group = m.w.data() + r * C;
         for (int64_t t = 0; t < n; ++t) {
             const float *x = X + t * C, *xp = XP + t * C;
             __m256 a[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
             __m256 b[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
-            for (int64_t c = 0; c < c16; c += 16) {
-                // The next four rows' same columns into L1 ahead of their turn: four interleaved row streams
-                // are more than the hardware prefetcher follows well (1.4x on the bench model).
-                for (int k = 0; k < 4; ++k)
-                    _mm_prefetch(reinterpret_cast<const char*>(w[k] + 4 * C + c), _MM_HINT_T0);
+            const uint16_t* w = group;
+            for (int64_t c = 0; c < c16; c += 16, w += 64) {
                 const __m256 xe = _mm256_loadu_ps(xp + c), xo = _mm256_loadu_ps(xp + c + 8);
                 for (int k = 0; k < 4; ++k) {
-                    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w[k] + c));
+                    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 16 * k));
                     a[k] = _mm256_fmadd_ps(_mm256_castsi256_ps(_mm256_slli_epi32(v, 16)), xe, a[k]);
                     b[k] = _mm256_fmadd_ps(_mm256_castsi256_ps(_mm256_and_si256(v, hiMask)), xo, b[k]);
                 }
             }
             for (int k = 0; k < 4; ++k) {
                 float s = hsum(_mm256_add_ps(a[k], b[k]));
-                for (int64_t c = c16; c < C; ++c)
-                    s += from_bf16(w[k][c]) * x[c];
+                for (int64_t c = 0; c < tail; ++c)
+                    s += from_bf16(w[k * tail + c]) * x[c16 + c];
                 Y[t * R + r + k] = s;
             }
         }
@@ -463,7 +464,7 @@ void FastDecoder::embed_chunk(const int32_t* tokens, int64_t n) {
     for (int64_t t = 0; t < n; ++t) {
         float* x = m_x.data() + t * C;
         for (int64_t i = 0; i < C; ++i)
-            x[i] = from_bf16(E.w[static_cast<size_t>(tokens[t] * C + i)]);
+            x[i] = E.at(tokens[t], i);
         if (w.pos_table.defined()) {
             const float* pe = w.pos_table.data_ptr<float>() + (m_len + t) * C;
             for (int64_t i = 0; i < C; ++i)

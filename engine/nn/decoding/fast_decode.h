@@ -23,13 +23,26 @@ bool cpu_has_avx2_fma();
 uint16_t to_bf16(float f);
 float from_bf16(uint16_t b);
 
-/// A weight matrix (rows x cols, row-major) in bf16, with an optional fp32 bias.
+/// A weight matrix (rows x cols) in bf16, with an optional fp32 bias, laid out in the order the kernel reads
+/// it, so that one product is one sequential stream (3x the row-major layout's speed on the bench model):
+/// each group of four rows holds, per 16 columns, the four rows' 16 values one after the other, then the
+/// four rows' columns past the last multiple of 16; rows past the last multiple of 4 follow row-major.
 struct Bf16Matrix {
     int64_t rows = 0, cols = 0;
-    std::vector<uint16_t> w;
+    std::vector<uint16_t> w;  // in the order index() gives
     std::vector<float> bias;  // empty or rows
     /// From a (rows, cols) weight of any float dtype and an optional (rows) bias.
     static Bf16Matrix from(const torch::Tensor& weight, const torch::Tensor& bias = {});
+    /// Where element (r, c) is in w.
+    int64_t index(int64_t r, int64_t c) const {
+        const int64_t c16 = cols & ~int64_t{15};
+        if (r >= (rows & ~int64_t{3}))
+            return r * cols + c;
+        const int64_t group = (r & ~int64_t{3}) * cols, k = r & 3;
+        return c < c16 ? group + (c & ~int64_t{15}) * 4 + k * 16 + (c & 15)
+                       : group + 4 * c16 + k * (cols - c16) + c - c16;
+    }
+    float at(int64_t r, int64_t c) const;
 };
 
 /// y = W x (+ bias) with a plain loop in column order: the definition the kernels are tested against.
