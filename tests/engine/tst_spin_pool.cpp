@@ -1,7 +1,7 @@
 // The fast decoder's spinning thread pool: every chunk runs exactly once, on more than one thread when
 // helpers exist, across many jobs in a row (the generation handshake), with two callers at once (the
-// second works alone), after idle helpers went to sleep, in slices when a job has more chunks than the
-// claim counter holds, and with a pool of one thread.
+// second works alone), after idle helpers went to sleep, with a helper that stalls every job it joins,
+// in slices when a job has more chunks than the claim counter holds, and with a pool of one thread.
 #include "nn/decoding/spin_pool.h"
 
 #include <QtTest>
@@ -61,6 +61,29 @@ private slots:
             for (auto id : run_once_each(pool, 8))
                 all.insert(id);
         QVERIFY2(all.size() == 2, "the helper did not wake up for new jobs");
+    }
+
+    void stallingHelpersLeaveTheCallerAlone() {
+        // A helper that holds every chunk it takes for 2 ms, as one the OS took off its core would: after
+        // a few such stalls the caller runs the jobs alone, trying the helper again now and then.
+        SpinPool pool(2);
+        const auto caller = std::this_thread::get_id();
+        constexpr int kJobs = 20000;
+        int helped = 0;
+        for (int job = 0; job < kJobs; ++job) {
+            std::atomic<bool> byHelper{false};
+            pool.run(4, [&](int64_t) {
+                if (std::this_thread::get_id() == caller)
+                    return;
+                byHelper.store(true);
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            });
+            helped += byHelper.load() ? 1 : 0;
+        }
+        // Each try costs at most four stalled jobs, and tries come at most every 4096 jobs (then 8192,
+        // ...): a pool that kept its helper would have given it a share of thousands of jobs.
+        QVERIFY2(helped >= 1, "the helper never took a chunk");
+        QVERIFY2(helped <= 4 * (kJobs / 4096 + 2), qPrintable(QString("the helper ran in %1 jobs").arg(helped)));
     }
 
     void twoCallersAtOnce() {

@@ -26,6 +26,15 @@ inline void cpu_relax() {
 // How long an idle helper spins before it sleeps: longer than the gaps between one token's products
 // (norms, attention, sampling), far shorter than anything a person would notice as load.
 constexpr auto kSpinFor = std::chrono::microseconds(500);
+// A job stalled when the caller, out of chunks, waited for a helper's longer than twice its own work
+// plus this: a helper the OS took off its core (another process wants it) holds a chunk for a time
+// slice, milliseconds, where a running one finishes within a chunk's time, microseconds.
+constexpr auto kStallSlack = std::chrono::microseconds(50);
+// Judged over windows of this many jobs: this many stalls in one sends the pool solo.
+constexpr int kWindow = 64, kStallsForSolo = 4;
+// Solo for this many jobs (about 130 tokens of the bench model), doubled after each probe that stalled
+// again, up to the last; a probe that passes starts over at the first.
+constexpr int64_t kSoloFirst = 4096, kSoloMost = 65536;
 }  // namespace
 
 struct SpinPool::State {
@@ -41,6 +50,9 @@ struct SpinPool::State {
     std::condition_variable wake;
     std::atomic<int> sleepers{0};
     std::atomic<bool> quit{false};
+    // The caller's side only (under runMutex): stalls in the current window, and solo jobs left.
+    int windowJobs = 0, windowStalls = 0;
+    int64_t soloLeft = 0, soloNext = kSoloFirst;
 
     static uint32_t generation_of(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 
@@ -102,7 +114,9 @@ struct SpinPool::State {
             std::lock_guard<std::mutex> g(sleepMutex);
             wake.notify_all();
         }
+        const auto t0 = std::chrono::steady_clock::now();
         work(gen);
+        const auto t1 = std::chrono::steady_clock::now();
         // Chunks the helpers hold: spin, then yield (a helper that shares the caller's core needs it).
         for (int spins = 0; remaining.load(std::memory_order_acquire) > 0; ++spins) {
             if (spins < 2000)
@@ -110,6 +124,22 @@ struct SpinPool::State {
             else
                 std::this_thread::yield();
         }
+        judge(std::chrono::steady_clock::now() - t1 > 2 * (t1 - t0) + kStallSlack);
+    }
+
+    /// After each job with helpers: too many stalls in a window and the caller works alone for a while
+    /// (its helpers then sleep and leave their cores to whoever took them), then tries them again.
+    void judge(bool stalled) {
+        windowStalls += stalled ? 1 : 0;
+        if (windowStalls >= kStallsForSolo) {
+            soloLeft = soloNext;
+            soloNext = std::min(kSoloMost, 2 * soloNext);
+        } else if (++windowJobs < kWindow) {
+            return;
+        } else {
+            soloNext = kSoloFirst;  // a whole window without the stalls
+        }
+        windowJobs = windowStalls = 0;
     }
 };
 
@@ -135,7 +165,13 @@ int SpinPool::threads() const {
 
 void SpinPool::run(int64_t chunks, const std::function<void(int64_t)>& fn) {
     std::unique_lock<std::mutex> lk(d->runMutex, std::try_to_lock);
-    if (chunks <= 1 || d->helpers.empty() || !lk.owns_lock()) {  // alone (or another caller's job runs)
+    // Alone: a job of one chunk, no helpers, another caller's job running, or solo after stalls.
+    bool solo = false;
+    if (lk.owns_lock() && d->soloLeft > 0) {
+        --d->soloLeft;
+        solo = true;
+    }
+    if (chunks <= 1 || d->helpers.empty() || !lk.owns_lock() || solo) {
         for (int64_t i = 0; i < chunks; ++i)
             fn(i);
         return;

@@ -3,7 +3,9 @@
 // wake than such a product takes, so the helpers spin for a moment between jobs instead, and sleep when
 // no job has come for half a millisecond (an idle decoder costs nothing). The caller works too and claims
 // chunks like the helpers do, so a helper that the OS does not schedule (a busy machine) delays a job by
-// at most the chunk it holds, and a second caller while a job runs simply works alone.
+// at most the chunk it holds, and a second caller while a job runs simply works alone. When helpers keep
+// stalling jobs that way (another process has their cores), the caller works alone for a few thousand
+// jobs, its helpers asleep, then tries them again (spin_pool.cpp has the thresholds).
 #pragma once
 
 #include <cstdint>
