@@ -1,7 +1,7 @@
 // The CUDA path on a real GPU (label `cuda`; bench/gpu_check.sh runs it on a GPU machine; where no GPU
 // is seen every function skips and says so, and scripts/test.sh leaves the label out): dtype=auto picks
 // bf16 from compute capability 8.0 and says why; float32 training on the GPU follows the CPU's losses;
-// a run that prunes checkpoints and resumes exactly; greedy generation with the KV cache on the GPU
+// a run that prunes checkpoints and resumes exactly, with dropout too; greedy generation with the KV cache on the GPU
 // gives the text of greedy generation without it; evaluation is float32 unless asked; the training
 // steps queued without the host waiting train as the waited ones; the decoding step recorded as a CUDA
 // graph gives the eager step's logits exactly, and the growing cache's closely; so does the training step
@@ -98,15 +98,25 @@ private slots:
         QVERIFY2(kept >= 1 && kept <= 2, qPrintable(QString::number(kept)));
     }
 
+    void resumeOnTheGpuIsExact_data() {
+        QTest::addColumn<double>("dropout");
+        QTest::newRow("no dropout") << 0.0;
+        QTest::newRow("dropout (the GPU's own generator, kept in the checkpoint)") << 0.1;
+    }
     void resumeOnTheGpuIsExact() {
+        QFETCH(double, dropout);
+        const std::string whole_dir = dropout > 0 ? "whole-dropout" : "whole",
+                          half_dir = dropout > 0 ? "half-dropout" : "half";
         RunConfig c = config("cuda");
-        const auto whole = train_losses(c, twbtest::path(m_dir, "whole").string());
+        c.dropout = dropout;
+        const auto whole = train_losses(c, twbtest::path(m_dir, whole_dir.c_str()).string());
         c.max_iters = 20;
-        train_losses(c, twbtest::path(m_dir, "half").string());
+        train_losses(c, twbtest::path(m_dir, half_dir.c_str()).string());
         RunConfig more = config("cuda");
+        more.dropout = dropout;
         TrainJob job;
         job.config = more;
-        job.run_dir = twbtest::path(m_dir, "half").string();
+        job.run_dir = twbtest::path(m_dir, half_dir.c_str()).string();
         job.resume = true;
         std::vector<double> rest;
         TrainCallbacks cb;

@@ -60,11 +60,14 @@ fs::path save_checkpoint(const fs::path& run_dir, const std::vector<std::pair<st
         save_safetensors(tmp / "model.safetensors", weights, meta);
         if (opt) {
             auto state = opt->state();
-            auto gen = at::detail::getDefaultCPUGenerator();
-            {
+            const auto keep = [&](const char* name, at::Generator gen) {
                 std::lock_guard<std::mutex> lock(gen.mutex());
-                state.emplace_back("rng.torch_cpu", gen.get_state());
-            }
+                state.emplace_back(name, gen.get_state());
+            };
+            keep("rng.torch_cpu", at::detail::getDefaultCPUGenerator());
+            // On a GPU, dropout draws from the device's own generator.
+            if (!weights.empty() && weights.front().second.device().is_cuda())
+                keep("rng.torch_cuda", at::globalContext().defaultGenerator(weights.front().second.device()));
             save_safetensors(tmp / "optimizer.safetensors", state);
         }
         write_file_atomic(tmp / "state.json", checkpoint_state_json(st));
@@ -166,16 +169,10 @@ void check_checkpoint_weights(const LoadedCheckpoint& c) {
         load_weights(GPT(c.state.config, GPTImpl::Init::None)->named_weights(), c.weights, c.dir.string());
 }
 
-void restore_rng(const SafetensorsData& optimizer, const std::string& where) {
-    auto it = optimizer.tensors.find("rng.torch_cpu");
-    if (it == optimizer.tensors.end())
-        throw FormatError(where +
-                          ": holds no random-generator state (rng.torch_cpu), so the run cannot resume "
-                          "exactly; start a new run, or --init-from this one");
-    auto gen = at::detail::getDefaultCPUGenerator();
+namespace {
+void set_generator_state(at::Generator gen, const torch::Tensor& t, const std::string& where) {
     std::lock_guard<std::mutex> lock(gen.mutex());
     const auto want = gen.get_state();
-    const auto& t = it->second;
     if (t.scalar_type() != want.scalar_type() || t.numel() != want.numel())
         throw FormatError(where + ": its random-generator state has " + std::to_string(t.numel()) + " " +
                           c10::toString(t.scalar_type()) + " values where this libtorch needs " +
@@ -185,6 +182,21 @@ void restore_rng(const SafetensorsData& optimizer, const std::string& where) {
     } catch (const c10::Error&) {
         throw FormatError(where + ": its random-generator state is not valid; the checkpoint is damaged");
     }
+}
+}  // namespace
+
+void restore_rng(const SafetensorsData& optimizer, const std::string& where, const torch::Device& device) {
+    auto it = optimizer.tensors.find("rng.torch_cpu");
+    if (it == optimizer.tensors.end())
+        throw FormatError(where +
+                          ": holds no random-generator state (rng.torch_cpu), so the run cannot resume "
+                          "exactly; start a new run, or --init-from this one");
+    set_generator_state(at::detail::getDefaultCPUGenerator(), it->second, where);
+    // A checkpoint written on a GPU also holds that device's generator (older ones and CPU runs do not:
+    // their dropout on the GPU then draws afresh).
+    auto cuda = optimizer.tensors.find("rng.torch_cuda");
+    if (device.is_cuda() && cuda != optimizer.tensors.end())
+        set_generator_state(at::globalContext().defaultGenerator(device), cuda->second, where);
 }
 
 void prune_checkpoints(const fs::path& run_dir, int keep_last, int64_t best_step) {

@@ -62,9 +62,11 @@ void load_weights(const std::vector<std::pair<std::string, torch::Tensor>>& para
 /// (the exports). FormatError naming the checkpoint and the tensor.
 void check_checkpoint_weights(const LoadedCheckpoint& checkpoint);
 
-/// Restores torch's CPU generator from a checkpoint's optimizer file. FormatError naming `where`
-/// when the state is missing or not one this libtorch's generator takes (a resume would not be exact).
-void restore_rng(const SafetensorsData& optimizer, const std::string& where);
+/// Restores torch's CPU generator from a checkpoint's optimizer file, and a GPU device's generator (its
+/// dropout's draws) when the file holds one. FormatError naming `where` when the CPU's state is missing, or
+/// a state is not one this libtorch's generator takes (a resume would not be exact).
+void restore_rng(const SafetensorsData& optimizer, const std::string& where,
+                 const torch::Device& device = torch::Device(torch::kCPU));
 
 /// Deletes all but the newest keep_last checkpoints and the best one.
 void prune_checkpoints(const fs::path& run_dir, int keep_last, int64_t best_step);

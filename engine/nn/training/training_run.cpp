@@ -152,7 +152,7 @@ void TrainingRun::restore() {
     } catch (const FormatError& e) {
         throw FormatError(ck.string() + ": " + e.what());
     }
-    restore_rng(loaded.optimizer, ck.string());
+    restore_rng(loaded.optimizer, ck.string(), m_device);
     m_family->set_batcher_state(loaded.state.batcher_state);
     m_state = loaded.state;
     m_state.config = m_cfg;
