@@ -15,6 +15,8 @@
 
 #include <QTemporaryDir>
 
+#include <unistd.h>  // sysconf
+
 using namespace twb;
 using namespace twb::nn;
 
