@@ -68,10 +68,6 @@ Bf16Matrix Bf16Matrix::from(const torch::Tensor& weight, const torch::Tensor& bi
     return m;
 }
 
-float Bf16Matrix::at(int64_t r, int64_t c) const {
-    return from_bf16(w[static_cast<size_t>(index(r, c))]);
-}
-
 void gemv_bf16_reference(const Bf16Matrix& m, const float* x, float* y) {
     for (int64_t r = 0; r < m.rows; ++r) {
         float s = 0;

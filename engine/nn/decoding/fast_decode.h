@@ -42,7 +42,8 @@ struct Bf16Matrix {
         return c < c16 ? group + (c & ~int64_t{15}) * 4 + k * 16 + (c & 15)
                        : group + 4 * c16 + k * (cols - c16) + c - c16;
     }
-    float at(int64_t r, int64_t c) const;
+    /// Element (r, c) as fp32 (inline: the portable loops read every weight through it).
+    float at(int64_t r, int64_t c) const { return from_bf16(w[static_cast<size_t>(index(r, c))]); }
 };
 
 /// y = W x (+ bias) with a plain loop in column order: the definition the kernels are tested against.
