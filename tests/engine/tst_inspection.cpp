@@ -232,11 +232,15 @@ private slots:
             // grows with an input embedding's norm, and the separators (the '=' and newline of every
             // line) can outweigh any letter in it however the copy is made (as they did after a run in
             // training lanes, whose path differs by rounding); which letter is copied is the claim.
-            size_t best = 0, bestRollout = 0;
+            // Gradient x input among the line's own letters: the earlier lines' upper-case letters are
+            // what the model learned to look for, and one of them can outweigh the source by that measure
+            // (the 'A' before "Hgf=" did after a run on a CPU with AVX-512, whose BLAS rounds otherwise).
+            const size_t lineStart = prompt.size() - 4;
+            size_t best = lineStart, bestRollout = 0;
             for (size_t t = 1; t + 1 < a.ids.size(); ++t) {
                 if (!std::isalpha(static_cast<unsigned char>(prompt[t])))
                     continue;
-                if (std::abs(a.gradient_x_input[t]) > std::abs(a.gradient_x_input[best]))
+                if (t >= lineStart && std::abs(a.gradient_x_input[t]) > std::abs(a.gradient_x_input[best]))
                     best = t;
                 if (a.rollout[t] > a.rollout[bestRollout])
                     bestRollout = t;
