@@ -23,7 +23,7 @@ LinearImpl::LinearImpl(int64_t in_features, int64_t out_features, bool hasBias) 
 }
 
 torch::Tensor LinearImpl::forward(const torch::Tensor& x) {
-    return torch::nn::functional::linear(x, weight, bias);
+    return torch::linear(x, weight, bias);
 }
 
 SkipLayerInitialisation::SkipLayerInitialisation() : m_before(t_skipInitialisation) {
