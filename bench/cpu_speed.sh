@@ -10,7 +10,8 @@
 # (bfloat16 where the CPU has AVX512-BF16 or AMX, float32 elsewhere: then only one row).
 # Generation: 1000 greedy tokens of the 6x6x384 block-256 model (bench_run.sh), exec to exit, with its
 # split from `twb sample --timing`: when the model was loaded (libtorch's start included) and ms per token.
-# With FULL=1 it also trains both for 2000 iterations once, idle, and compares the validation loss.
+# With FULL=1 it also trains both for 2000 iterations once, idle, and compares the validation loss (twb in
+# float32, and in bf16 too where auto chooses it).
 #
 # Usage: NANOGPT=/path/to/nanoGPT bench/cpu_speed.sh [BUILD_DIR] [ITERS] [ROUNDS]
 #   NANOGPT: a checkout of github.com/karpathy/nanoGPT (train.py, model.py, configurator.py); python3
@@ -149,6 +150,11 @@ if [ "${FULL:-0}" = 1 ]; then
   echo
   echo "== 2000 iterations, idle: validation loss"
   [ -n "${NANOGPT:-}" ] && echo "nanoGPT: $(nano 2000 2000 | grep '^step 2000' )"
-  twb_train 2000 float32 "$work/full"
-  echo "twb float32: val loss $(awk -F, '$2 == "eval" {v = $4} END {print v}' "$work/full/metrics.csv")"
+  # float32, and auto where it is bf16 (a CPU with AVX512-BF16 or AMX): the default's own quality.
+  for dtype in float32 auto; do
+    twb_train 2000 "$dtype" "$work/full-$dtype"
+    resolved=$(awk -F, '$2 == "train" {d = $13} END {print d}' "$work/full-$dtype/metrics.csv")
+    [ "$dtype" = auto ] && [ "$resolved" = float32 ] && continue
+    echo "twb dtype=$dtype ($resolved): val loss $(awk -F, '$2 == "eval" {v = $4} END {print v}' "$work/full-$dtype/metrics.csv")"
+  done
 fi
