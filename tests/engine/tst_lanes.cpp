@@ -10,8 +10,10 @@
 #include <ATen/Parallel.h>
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <thread>
 
 using namespace twb;
 using namespace twb::nn;
@@ -44,6 +46,7 @@ public:
         {
             std::lock_guard<std::mutex> g(m_mu);
             threadsSeen.push_back(at::get_num_threads());
+            laneThreads.push_back(std::this_thread::get_id());
         }
         if (failRows >= 0 && rows.rows() == failRows)
             throw InputError("lane with " + std::to_string(failRows) + " rows failed");
@@ -59,6 +62,7 @@ public:
     }
     int64_t failRows = -1;  // forward throws for a slice of this many rows
     std::vector<int> threadsSeen;
+    std::vector<std::thread::id> laneThreads;
 
 private:
     torch::nn::Linear m_linear;
@@ -112,6 +116,73 @@ private slots:
         // The summed lane losses are the batch's mean loss.
         const auto whole = torch::nn::functional::cross_entropy(f.forward(batch).logits, batch.tensors[1]);
         QVERIFY(std::abs(pass.loss - whole.item<double>()) < 1e-6);
+    }
+
+    void lowSharesSendTheLanesToTheCallerForAWhile() {
+        LaneLoad load;
+        for (int i = 0; i < 100; ++i)
+            load.report(0.9, false);  // every lane had its core
+        QVERIFY(!load.solo());
+        // Low shares must come in a row: two, then one that is not low, starts over.
+        load.report(0.5, false);
+        load.report(0.5, false);
+        load.report(0.8, false);
+        load.report(0.5, false);
+        load.report(0.5, false);
+        QVERIFY(!load.solo());
+        // The third in a row: alone for kSoloFirst micro-batches, then the helpers are tried again.
+        int64_t expected = LaneLoad::kSoloFirst;
+        for (int round = 0; round < 7; ++round) {
+            load.report(0.5, false);
+            int64_t alone = 0;
+            while (load.solo() && alone < 10 * LaneLoad::kSoloMost) {
+                load.report(1.0, true);
+                ++alone;
+            }
+            QCOMPARE(alone, expected);  // twice as long after each try that was still low, up to the most
+            expected = std::min(LaneLoad::kSoloMost, 2 * expected);
+            for (int i = 0; i < LaneLoad::kLowInARow - 1; ++i) {
+                QVERIFY(!load.solo());
+                load.report(0.4, false);
+            }
+        }
+        // A try that is not low starts over at the first length.
+        load.report(0.5, false);
+        while (load.solo())
+            load.report(1.0, true);
+        load.report(0.95, false);
+        for (int i = 0; i < LaneLoad::kLowInARow; ++i)
+            load.report(0.3, false);
+        int64_t alone = 0;
+        for (; load.solo(); ++alone)
+            load.report(1.0, true);
+        QCOMPARE(alone, LaneLoad::kSoloFirst);
+    }
+
+    void lanesAloneOnTheCallerGiveTheSameGradients() {
+        StubFamily f;
+        Lanes lanes(2);
+        LaneSettings s;
+        const auto batch = f.next_batch();
+        const auto gradsOf = [&] {
+            for (auto& p : f.params())
+                p.mutable_grad() = torch::zeros_like(p);
+            const LanePass pass = lanes.run(f, batch, 3, s, f.params());
+            std::vector<torch::Tensor> g;
+            for (auto& p : f.params())
+                g.push_back(p.grad().clone());
+            return std::make_pair(pass.loss, g);
+        };
+        const auto pooled = gradsOf();
+        for (int i = 0; i < LaneLoad::kLowInARow; ++i)
+            lanes.load().report(0.1, false);
+        QVERIFY(lanes.load().solo());
+        f.laneThreads.clear();
+        const auto alone = gradsOf();
+        QCOMPARE(f.laneThreads, std::vector<std::thread::id>(3, std::this_thread::get_id()));
+        QCOMPARE(alone.first, pooled.first);
+        for (size_t i = 0; i < pooled.second.size(); ++i)
+            QVERIFY(torch::equal(alone.second[i], pooled.second[i]));
     }
 
     void anErrorInALaneReachesTheCaller() {

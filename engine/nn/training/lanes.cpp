@@ -10,7 +10,10 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <exception>
 
 namespace twb::nn {
@@ -41,6 +44,30 @@ void single_threaded_here() {
     omp_set_threads()(1);
     done = true;
 }
+
+int64_t thread_cpu_ns() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+int64_t wall_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+/// The CPU time and the wall time the lanes took, summed over the lanes (any thread's).
+struct LaneClock {
+    std::atomic<int64_t> cpu{0}, wall{0};
+    template <class F>
+    void time(F&& f) {
+        const int64_t c0 = thread_cpu_ns(), w0 = wall_ns();
+        f();
+        cpu += thread_cpu_ns() - c0;
+        wall += wall_ns() - w0;
+    }
+    double share() const { return wall > 0 ? static_cast<double>(cpu) / static_cast<double>(wall) : 1.0; }
+};
 }  // namespace
 
 torch::Tensor training_loss(const MicroBatch& b, torch::nn::functional::CrossEntropyFuncOptions::reduction_t reduction,
@@ -87,13 +114,27 @@ LanePass Lanes::run(ModelFamily& family, const TrainBatch& batch, int lanes, con
             errors[l] = std::current_exception();
         }
     };
-    const int callerThreads = at::get_num_threads();
-    omp_set_threads()(1);  // the caller runs lanes too
-    m_pool.run(lanes, [&](int64_t l) {
-        single_threaded_here();
-        lane(l);
-    });
-    omp_set_threads()(callerThreads);
+    // The caller runs lanes too, single-threaded; alone (its helpers kept waiting, lane_load.h) it also
+    // adds the gradients up single-threaded: its OpenMP threads would wait for a core as well.
+    struct CallerThreads {
+        int n = at::get_num_threads();
+        ~CallerThreads() { omp_set_threads()(n); }
+    } caller;
+    omp_set_threads()(1);
+    LaneClock clock;
+    const bool alone = m_load.solo();
+    if (alone) {
+        for (int l = 0; l < lanes; ++l)
+            clock.time([&] { lane(l); });
+    } else {
+        m_pool.run(lanes, [&](int64_t l) {
+            single_threaded_here();
+            clock.time([&] { lane(l); });
+        });
+    }
+    if (!alone)
+        omp_set_threads()(caller.n);
+    m_load.report(clock.share(), alone || m_pool.threads() == 1);
     for (const auto& e : errors)
         if (e)
             std::rethrow_exception(e);

@@ -11,6 +11,7 @@
 // as without, for a given number of them (the count follows the threads, like the BLAS's own splits).
 #pragma once
 #include "nn/decoding/spin_pool.h"
+#include "nn/training/lane_load.h"
 #include "nn/training/model_family.h"
 
 #include <torch/torch.h>
@@ -49,12 +50,17 @@ public:
     int threads() const { return m_pool.threads(); }
     /// batch's forward and backward in `lanes` lanes: adds the gradient of (summed loss / the batch's
     /// kept targets) x scale to every parameter's .grad (params: those that train), lane by lane in
-    /// order. An error in any lane is rethrown after all have ended.
+    /// order. An error in any lane is rethrown after all have ended. While the lanes' threads do not have
+    /// their cores (lane_load.h), the caller runs every lane itself, the same lanes in the same order.
     LanePass run(ModelFamily& family, const TrainBatch& batch, int lanes, const LaneSettings& settings,
                  const std::vector<torch::Tensor>& params);
 
+    /// Whether the lanes' threads have their cores, judged after each run (tests drive it by hand).
+    LaneLoad& load() { return m_load; }
+
 private:
     SpinPool m_pool;
+    LaneLoad m_load;
 };
 
 }  // namespace twb::nn
