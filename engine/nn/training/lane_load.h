@@ -5,6 +5,8 @@
 // CPU time over their wall time); after a few in a row under kLowShare the caller runs the lanes alone for
 // a while, its helper asleep, then tries the helper again, for twice as long after each try that fails.
 // The lanes and their order are the same either way, so a run's numbers do not depend on it.
+// The back-off is SpinPool's (spin_pool.cpp) but the signal differs: SpinPool counts the caller's waits
+// for a helper's chunk, which stay short when both threads share one core and each runs at half speed.
 #pragma once
 
 #include <cstdint>

@@ -131,9 +131,8 @@ LanePass Lanes::run(ModelFamily& family, const TrainBatch& batch, int lanes, con
             single_threaded_here();
             clock.time([&] { lane(l); });
         });
-    }
-    if (!alone)
         omp_set_threads()(caller.n);
+    }
     m_load.report(clock.share(), alone || m_pool.threads() == 1);
     for (const auto& e : errors)
         if (e)
