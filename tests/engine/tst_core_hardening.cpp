@@ -8,6 +8,7 @@
 #include "core/data/corpus.h"
 #include "core/data/dataset_meta.h"
 #include "core/data/token_file.h"
+#include "core/interchange/hf_config.h"
 #include "core/interchange/safetensors_header.h"
 #include "core/run/checkpoint_state.h"
 #include "core/run/run_lock.h"
@@ -207,6 +208,20 @@ private slots:
         QVERIFY2(has(e, "merges.txt: holds no merges") && has(e, "1 tokens longer than one byte"), e.c_str());
         twbtest::write(m, "#version: 0.2\na b\n");
         QCOMPARE(read_gpt2_vocab(v, m).merges.size(), size_t(1));
+    }
+
+    void hfFilesWithAWrongTypeAreRefusedByName() {
+        // CI's fuzzer (fuzz_hf_import): "model_type": 1 escaped as nlohmann's type_error and aborted twb.
+        const auto c = twbtest::path(m_dir, "config.json"), t = twbtest::path(m_dir, "tokenizer.json");
+        twbtest::write(c, R"({"model_type": 1, "n_layer": 1})");
+        std::string e = error_of<FormatError>([&] { read_hf_config(c); });
+        QVERIFY2(has(e, "config.json: model_type must be a string"), e.c_str());
+        twbtest::write(t, R"({"model": {"type": 7, "vocab": {}, "merges": []}})");
+        e = error_of<FormatError>([&] { read_hf_tokenizer_json(t); });
+        QVERIFY2(has(e, "model.type is '7'"), e.c_str());
+        twbtest::write(t, R"({"model": {"vocab": {"a": 0}, "merges": []}, "added_tokens": [3]})");
+        e = error_of<FormatError>([&] { read_hf_tokenizer_json(t); });
+        QVERIFY2(has(e, "an added_tokens entry has no integer \"id\" (3)"), e.c_str());
     }
 
     void corpusReadersRefuseAnOpenQuoteAndAnEmptySeparator() {

@@ -43,7 +43,10 @@ RunConfig read_hf_config(const fs::path& file) {
     }
     if (!j.is_object())
         throw FormatError(where + ": not a JSON object");
-    const std::string type = j.value("model_type", "gpt2");
+    const nlohmann::json* model_type = j.contains("model_type") ? &j["model_type"] : nullptr;
+    if (model_type && !model_type->is_string())
+        throw FormatError(where + ": model_type must be a string such as \"gpt2\" (got " + model_type->dump() + ")");
+    const std::string type = model_type ? model_type->get<std::string>() : "gpt2";
     if (type != "gpt2")
         throw FormatError(where + ": model_type is '" + type +
                           "'; only GPT-2-family (model_type gpt2) and Marian (model_type marian) checkpoints can be "

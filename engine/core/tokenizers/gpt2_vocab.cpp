@@ -182,8 +182,11 @@ Gpt2Vocab read_hf_tokenizer_json(const fs::path& file) {
     if (!j.is_object() || !j.contains("model") || !j["model"].is_object())
         throw FormatError(where + ": not a Hugging Face tokenizer.json (no \"model\")");
     const auto& m = j["model"];
-    if (m.value("type", "BPE") != "BPE")
-        throw FormatError(where + ": model.type is '" + m.value("type", "") + "'; only byte-level BPE is GPT-2's");
+    const std::string type = !m.contains("type")     ? "BPE"
+                             : m["type"].is_string() ? m["type"].get<std::string>()
+                                                     : m["type"].dump();
+    if (type != "BPE")
+        throw FormatError(where + ": model.type is '" + type + "'; only byte-level BPE is GPT-2's");
     if (!m.contains("vocab") || !m.contains("merges") || !m["merges"].is_array())
         throw FormatError(where + ": model.vocab or model.merges is missing");
     const auto texts = texts_by_id(m["vocab"], where + " model.vocab");
@@ -192,8 +195,11 @@ Gpt2Vocab read_hf_tokenizer_json(const fs::path& file) {
         special[i] = is_known_special(texts[i]);
     if (j.contains("added_tokens") && j["added_tokens"].is_array())
         for (const auto& t : j["added_tokens"]) {
-            const auto id = t.value("id", int64_t{-1});
-            if (id >= 0 && id < static_cast<int64_t>(texts.size()) && t.value("special", false))
+            if (!t.is_object() || !t.contains("id") || !t["id"].is_number_integer())
+                throw FormatError(where + ": an added_tokens entry has no integer \"id\" (" + t.dump() + ")");
+            const auto id = t["id"].get<int64_t>();
+            const bool is_special = t.contains("special") && t["special"].is_boolean() && t["special"].get<bool>();
+            if (id >= 0 && id < static_cast<int64_t>(texts.size()) && is_special)
                 special[static_cast<size_t>(id)] = true;
         }
     std::vector<std::pair<std::string, std::string>> merges;
