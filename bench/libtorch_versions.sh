@@ -6,6 +6,8 @@
 # (scaled_dot_product_attention) and with TWB_ATTENTION=explicit (the 1.13 code path), which separates
 # the kernel from the rest of libtorch.
 # Usage: bench/libtorch_versions.sh [ROUNDS] [ITERS] [TOKENS]
+#   DTYPE=auto trains in the CPU's own choice (bf16 where the CPU has AVX512-BF16) instead of float32;
+#   WHEEL_BUILD=build-gpu reads the wheel's twb from another build folder (bench/gpu_bundle.sh's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 rounds=${1:-3}
@@ -13,12 +15,12 @@ iters=${2:-300}
 tokens=${3:-500}
 corpus="$here/../../shared/datasets/tinyshakespeare/input.txt"
 deb="$here/../build/bin/twb"
-whl="$here/../build-wheel/bin/twb"
+whl="$here/../${WHEEL_BUILD:-build-wheel}/bin/twb"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$deb" prepare -q --input "$corpus" --tokenizer char --val-fraction 0.1 --out "$work/data" > /dev/null
 common=(--data "$work/data" --preset nanogpt-cpu --set max_iters=$iters --set lr_decay_iters=$iters
-  --set eval_interval=$iters --set threads=2 --set dtype=float32 -q)
+  --set eval_interval=$iters --set threads=2 --set dtype="${DTYPE:-float32}" -q)
 # One model for generation, trained once by Debian's build; both builds read the same checkpoint.
 "$deb" train "${common[@]}" --out "$work/model" > /dev/null
 median_ms() {

@@ -133,8 +133,9 @@ std::string format_doctor(const DoctorReport& r) {
     s << "TWB_CPU_BF16    " << r.cpu_bf16_switch
       << " (the switch for dtype=auto on a CPU: 1 = bf16 as if native, 0 = float32, auto = the CPU's flags)\n";
     s << "attention       " << r.attention_kernel
-      << (r.attention_kernel == "sdpa" ? " (scaled_dot_product_attention; explicit softmax when weights are shown)"
-                                       : " (matmul + softmax)")
+      << (r.attention_kernel == "sdpa"
+              ? " (scaled_dot_product_attention; explicit softmax when weights are shown and for bf16 on the CPU)"
+              : " (matmul + softmax)")
       << "\n";
     s << "decoding        " << r.decode_weights << "; one sequence on the CPU\n";
     s << "OpenMP waiting  " << openmp_wait_policy() << "\n";

@@ -17,6 +17,14 @@ private slots:
     void init() { set_explicit_attention(false); }
     void cleanup() { set_explicit_attention(false); }
 
+    void bf16OnTheCpuTakesTheExplicitPath() {
+        // libtorch 2.11's fused CPU kernel in bf16: 6.8 ms against 2.4 for a layer's forward and backward.
+        QVERIFY(sdpa_serves(torch::zeros({1, 1, 2, 4})));
+        QVERIFY(!sdpa_serves(torch::zeros({1, 1, 2, 4}, torch::kBFloat16)));
+        set_explicit_attention(true);
+        QVERIFY(!sdpa_serves(torch::zeros({1, 1, 2, 4})));
+    }
+
     void sdpaMatchesExplicitFullSequence() {
         auto m = layer();
         auto x = torch::randn({kB, kT, kC}, torch::requires_grad());

@@ -32,6 +32,10 @@ bool sdpa_available() {
     return TWB_HAVE_SDPA && !g_explicit.load();
 }
 
+bool sdpa_serves(const torch::Tensor& q) {
+    return sdpa_available() && !(q.device().is_cpu() && q.scalar_type() == torch::kBFloat16);
+}
+
 const char* attention_kernel_name() {
     return sdpa_available() ? "sdpa" : "explicit";
 }
@@ -138,7 +142,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         std::tie(k, v) = through_cache(*ctx.cache, ctx, k, v);
     const int64_t S = k.size(2);
 #if TWB_HAVE_SDPA
-    if (!ctx.weights_out && sdpa_available() && !draws_from_lane(attn_dropout)) {
+    if (!ctx.weights_out && sdpa_serves(q) && !draws_from_lane(attn_dropout)) {
         // ctx.mask is the causal mask of query positions [S-T, S): with no cached prefix (S == T) it is
         // is_causal (which lets CUDA pick the flash kernel); one new token sees every key; a chunk after a
         // cached prefix needs the mask itself (SDPA's is_causal aligns to the top left).

@@ -35,7 +35,7 @@ torch::Tensor CrossAttentionImpl::forward(const torch::Tensor& x, const MemoryKV
     if (q_norm)
         q = q_norm(q).to(kv.v.scalar_type());
 #if TORCH_VERSION_MAJOR >= 2
-    if (!weights_out && sdpa_available() && !draws_from_lane(attn_dropout)) {
+    if (!weights_out && sdpa_serves(q) && !draws_from_lane(attn_dropout)) {
         const double p = is_training() ? attn_dropout->p : 0.0;
         const c10::optional<at::Tensor> m =
             key_padding.defined() ? c10::optional<at::Tensor>(key_padding.to(q.scalar_type())) : c10::nullopt;
