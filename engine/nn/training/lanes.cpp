@@ -114,8 +114,8 @@ LanePass Lanes::run(ModelFamily& family, const TrainBatch& batch, int lanes, con
             errors[l] = std::current_exception();
         }
     };
-    // The caller runs lanes too, single-threaded; alone (its helpers kept waiting, lane_load.h) it also
-    // adds the gradients up single-threaded: its OpenMP threads would wait for a core as well.
+    // The caller runs lanes too, single-threaded, and adds the gradients up single-threaded as well (with
+    // its helpers, or alone while they are kept waiting, lane_load.h).
     struct CallerThreads {
         int n = at::get_num_threads();
         ~CallerThreads() { omp_set_threads()(n); }
@@ -131,18 +131,31 @@ LanePass Lanes::run(ModelFamily& family, const TrainBatch& batch, int lanes, con
             single_threaded_here();
             clock.time([&] { lane(l); });
         });
-        omp_set_threads()(caller.n);
     }
     m_load.report(clock.share(), alone || m_pool.threads() == 1);
     for (const auto& e : errors)
         if (e)
             std::rethrow_exception(e);
-    torch::NoGradGuard ng;
+    // Each parameter's gradient gets the lanes' in lane order, the parameters spread over the same pool
+    // with single-threaded adds: OpenMP's passive threads would be woken for every matrix (~100 a step).
+    const auto add_lanes = [&](int64_t i) {
+        torch::NoGradGuard ng;
+        for (int l = 0; l < lanes; ++l)
+            if (grads[l][static_cast<size_t>(i)].defined())
+                params[static_cast<size_t>(i)].mutable_grad().add_(grads[l][static_cast<size_t>(i)]);
+    };
+    const auto n = static_cast<int64_t>(params.size());
+    if (alone) {
+        for (int64_t i = 0; i < n; ++i)
+            add_lanes(i);
+    } else {
+        m_pool.run(n, [&](int64_t i) {
+            single_threaded_here();
+            add_lanes(i);
+        });
+    }
     LanePass pass;
     for (int l = 0; l < lanes; ++l) {
-        for (size_t i = 0; i < params.size(); ++i)
-            if (grads[l][i].defined())
-                params[i].mutable_grad().add_(grads[l][i]);
         pass.loss += losses[l];
         pass.tokens += tokens[l];
     }
