@@ -13,7 +13,8 @@ class FlatAdamW {
 public:
     /// Rewires the given parameters into flat storage (their values are kept).
     FlatAdamW(const std::vector<std::pair<std::string, torch::Tensor>>& params, const RunConfig& c);
-    void zero_grad() { m_grads.zero_(); }
+    /// Zeroes the gradients (float32 on the CPU: in chunks over the spin pool, as step() runs).
+    void zero_grad();
     /// Scales gradients so their global L2 norm is at most max_norm (if > 0); returns the norm before.
     double clip_grad_norm(double max_norm);
     /// clip_grad_norm computed where the gradients are, the host reading nothing: a GPU step is queued
