@@ -124,7 +124,10 @@ std::pair<torch::Tensor, torch::Tensor> through_cache(LayerCache& c, const Atten
 torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const AttentionContext& ctx) {
     const int64_t B = x.size(0), T = x.size(1), H = n_head, D = head_size, A = H * D;
     auto qkv = linear(c_attn, x).view({B, T, 3, H, D}).permute({2, 0, 3, 1, 4});  // (3, B, H, T, D)
-    auto q = qkv[0], k = qkv[1], v = qkv[2];
+    // unbind, not three selects: its backward stacks the three gradients once, where each select's
+    // would zero a tensor of all three and the three would then be added up.
+    const auto parts = qkv.unbind(0);
+    auto q = parts[0], k = parts[1], v = parts[2];
     if (q_norm) {  // qk_norm: each head's queries and keys normalised (the norm computes in float32)
         q = q_norm(q).to(v.scalar_type());
         k = k_norm(k).to(v.scalar_type());

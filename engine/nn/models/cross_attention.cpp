@@ -23,9 +23,10 @@ CrossAttentionImpl::CrossAttentionImpl(int64_t n_embd, int64_t n_head_, int64_t 
 MemoryKV CrossAttentionImpl::project_memory(const torch::Tensor& memory) {
     const int64_t B = memory.size(0), S = memory.size(1);
     auto kv = c_kv(memory).view({B, S, 2, n_head, head_size}).permute({2, 0, 3, 1, 4});  // (2, B, H, S, D)
+    const auto parts = kv.unbind(0);  // one stack in backward, not two zeroed tensors added up (attention.cpp)
     if (k_norm)
-        return {k_norm(kv[0]).to(kv.scalar_type()), kv[1]};
-    return {kv[0], kv[1]};
+        return {k_norm(parts[0]).to(kv.scalar_type()), parts[1]};
+    return {parts[0], parts[1]};
 }
 
 torch::Tensor CrossAttentionImpl::forward(const torch::Tensor& x, const MemoryKV& kv, const torch::Tensor& key_padding,
