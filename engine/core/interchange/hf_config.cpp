@@ -31,6 +31,32 @@ struct HfConfigReader {
         return v->get<int>();
     }
 };
+
+void check_model_type(const nlohmann::json& j, const std::string& where) {
+    const nlohmann::json* model_type = j.contains("model_type") ? &j["model_type"] : nullptr;
+    if (model_type && !model_type->is_string())
+        throw FormatError(where + ": model_type must be a string such as \"gpt2\" (got " + model_type->dump() + ")");
+    const std::string type = model_type ? model_type->get<std::string>() : "gpt2";
+    if (type != "gpt2")
+        throw FormatError(where + ": model_type is '" + type +
+                          "'; only GPT-2-family (model_type gpt2) and Marian (model_type marian) checkpoints can be "
+                          "imported");
+}
+
+/// activation_function (GPT-2's default gelu_new when absent).
+Activation activation_of(const nlohmann::json* act, const std::string& where) {
+    const std::string a = act && act->is_string() ? act->get<std::string>() : (act ? act->dump() : "gelu_new");
+    if (a == "gelu_new" || a == "gelu_pytorch_tanh" || a == "gelu_fast")
+        return Activation::GeluTanh;
+    if (a == "gelu")
+        return Activation::Gelu;
+    if (a == "relu")
+        return Activation::Relu;
+    if (a == "silu" || a == "swish")
+        return Activation::Silu;
+    throw FormatError(where + ": activation_function '" + a +
+                      "' is not supported (gelu_new, gelu_pytorch_tanh, gelu, relu or silu are)");
+}
 }  // namespace
 
 RunConfig read_hf_config(const fs::path& file) {
@@ -43,14 +69,7 @@ RunConfig read_hf_config(const fs::path& file) {
     }
     if (!j.is_object())
         throw FormatError(where + ": not a JSON object");
-    const nlohmann::json* model_type = j.contains("model_type") ? &j["model_type"] : nullptr;
-    if (model_type && !model_type->is_string())
-        throw FormatError(where + ": model_type must be a string such as \"gpt2\" (got " + model_type->dump() + ")");
-    const std::string type = model_type ? model_type->get<std::string>() : "gpt2";
-    if (type != "gpt2")
-        throw FormatError(where + ": model_type is '" + type +
-                          "'; only GPT-2-family (model_type gpt2) and Marian (model_type marian) checkpoints can be "
-                          "imported");
+    check_model_type(j, where);
     auto flag = [&](const char* key, bool fine) {
         if (j.contains(key) && j[key].is_boolean() && j[key].get<bool>() != fine)
             throw FormatError(where + ": " + key + " = " + j[key].dump() + " is not supported (GPT-2 small's is " +
@@ -75,19 +94,7 @@ RunConfig read_hf_config(const fs::path& file) {
     if (eps && (!eps->is_number() || eps->get<double>() <= 0 || eps->get<double>() > 1))
         throw FormatError(where + ": 'layer_norm_epsilon' must be a number in (0, 1] (got " + eps->dump() + ")");
     c.norm_eps = eps ? eps->get<double>() : 1e-5;
-    const nlohmann::json* act = r.find({"activation_function"});
-    const std::string a = act && act->is_string() ? act->get<std::string>() : (act ? act->dump() : "gelu_new");
-    if (a == "gelu_new" || a == "gelu_pytorch_tanh" || a == "gelu_fast")
-        c.activation = Activation::GeluTanh;
-    else if (a == "gelu")
-        c.activation = Activation::Gelu;
-    else if (a == "relu")
-        c.activation = Activation::Relu;
-    else if (a == "silu" || a == "swish")
-        c.activation = Activation::Silu;
-    else
-        throw FormatError(where + ": activation_function '" + a +
-                          "' is not supported (gelu_new, gelu_pytorch_tanh, gelu, relu or silu are)");
+    c.activation = activation_of(r.find({"activation_function"}), where);
     c.position = Position::Learned;
     c.bias = true;
     c.norm = NormKind::LayerNorm;

@@ -122,6 +122,23 @@ nlohmann::json parse_json_file(const fs::path& file) {
     }
 }
 
+/// A JSON string's text, or any other value as JSON (for messages naming what was found).
+std::string text_of(const nlohmann::json& v) {
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+/// tokenizer.json's added_tokens marked "special": true, by id (ids beyond the vocabulary ignored).
+void mark_added_specials(const nlohmann::json& added, std::vector<bool>& special, const std::string& where) {
+    for (const auto& t : added) {
+        if (!t.is_object() || !t.contains("id") || !t["id"].is_number_integer())
+            throw FormatError(where + ": an added_tokens entry has no integer \"id\" (" + t.dump() + ")");
+        const auto id = t["id"].get<int64_t>();
+        const bool marked = t.contains("special") && t["special"].is_boolean() && t["special"].get<bool>();
+        if (id >= 0 && id < static_cast<int64_t>(special.size()) && marked)
+            special[static_cast<size_t>(id)] = true;
+    }
+}
+
 std::pair<std::string, std::string> split_merge(const std::string& line, const std::string& where) {
     const size_t sp = line.find(' ');
     if (sp == std::string::npos || sp == 0 || sp + 1 >= line.size() || line.find(' ', sp + 1) != std::string::npos)
@@ -176,15 +193,30 @@ Gpt2Vocab read_gpt2_vocab(const fs::path& vocab_json, const fs::path& merges_txt
     return assemble(texts, special, merges, vocab_json.string(), merges_txt.string());
 }
 
+namespace {
+/// model.merges: "a b" strings (older files) or ["a", "b"] pairs.
+std::vector<std::pair<std::string, std::string>> merges_of(const nlohmann::json& list, const std::string& where) {
+    std::vector<std::pair<std::string, std::string>> merges;
+    for (const auto& e : list) {
+        const std::string at = where + " model.merges[" + std::to_string(merges.size()) + "]";
+        if (e.is_string())
+            merges.push_back(split_merge(e.get<std::string>(), at));
+        else if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_string())
+            merges.emplace_back(e[0].get<std::string>(), e[1].get<std::string>());
+        else
+            throw FormatError(at + ": not a merge");
+    }
+    return merges;
+}
+}  // namespace
+
 Gpt2Vocab read_hf_tokenizer_json(const fs::path& file) {
     const std::string where = file.string();
     const auto j = parse_json_file(file);
     if (!j.is_object() || !j.contains("model") || !j["model"].is_object())
         throw FormatError(where + ": not a Hugging Face tokenizer.json (no \"model\")");
     const auto& m = j["model"];
-    const std::string type = !m.contains("type")     ? "BPE"
-                             : m["type"].is_string() ? m["type"].get<std::string>()
-                                                     : m["type"].dump();
+    const std::string type = !m.contains("type") ? "BPE" : text_of(m["type"]);
     if (type != "BPE")
         throw FormatError(where + ": model.type is '" + type + "'; only byte-level BPE is GPT-2's");
     if (!m.contains("vocab") || !m.contains("merges") || !m["merges"].is_array())
@@ -194,25 +226,8 @@ Gpt2Vocab read_hf_tokenizer_json(const fs::path& file) {
     for (size_t i = 0; i < texts.size(); ++i)
         special[i] = is_known_special(texts[i]);
     if (j.contains("added_tokens") && j["added_tokens"].is_array())
-        for (const auto& t : j["added_tokens"]) {
-            if (!t.is_object() || !t.contains("id") || !t["id"].is_number_integer())
-                throw FormatError(where + ": an added_tokens entry has no integer \"id\" (" + t.dump() + ")");
-            const auto id = t["id"].get<int64_t>();
-            const bool is_special = t.contains("special") && t["special"].is_boolean() && t["special"].get<bool>();
-            if (id >= 0 && id < static_cast<int64_t>(texts.size()) && is_special)
-                special[static_cast<size_t>(id)] = true;
-        }
-    std::vector<std::pair<std::string, std::string>> merges;
-    for (const auto& e : m["merges"]) {
-        const std::string at = where + " model.merges[" + std::to_string(merges.size()) + "]";
-        if (e.is_string())
-            merges.push_back(split_merge(e.get<std::string>(), at));
-        else if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_string())
-            merges.emplace_back(e[0].get<std::string>(), e[1].get<std::string>());
-        else
-            throw FormatError(at + ": not a merge");
-    }
-    return assemble(texts, special, merges, where + " model.vocab", where + " model.merges");
+        mark_added_specials(j["added_tokens"], special, where);
+    return assemble(texts, special, merges_of(m["merges"], where), where + " model.vocab", where + " model.merges");
 }
 
 }  // namespace twb
