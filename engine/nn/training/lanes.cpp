@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <exception>
+#include <functional>
 
 namespace twb::nn {
 
@@ -121,39 +122,34 @@ LanePass Lanes::run(ModelFamily& family, const TrainBatch& batch, int lanes, con
         ~CallerThreads() { omp_set_threads()(n); }
     } caller;
     omp_set_threads()(1);
-    LaneClock clock;
     const bool alone = m_load.solo();
-    if (alone) {
-        for (int l = 0; l < lanes; ++l)
-            clock.time([&] { lane(l); });
-    } else {
-        m_pool.run(lanes, [&](int64_t l) {
+    // fn(i) for i in [0, n): on the caller alone, or spread over the pool, single-threaded either way.
+    const auto each = [&](int64_t n, const std::function<void(int64_t)>& fn) {
+        if (alone) {
+            for (int64_t i = 0; i < n; ++i)
+                fn(i);
+            return;
+        }
+        m_pool.run(n, [&](int64_t i) {
             single_threaded_here();
-            clock.time([&] { lane(l); });
+            fn(i);
         });
-    }
+    };
+    LaneClock clock;
+    each(lanes, [&](int64_t l) { clock.time([&] { lane(l); }); });
     m_load.report(clock.share(), alone || m_pool.threads() == 1);
     for (const auto& e : errors)
         if (e)
             std::rethrow_exception(e);
-    // Each parameter's gradient gets the lanes' in lane order, the parameters spread over the same pool
-    // with single-threaded adds: OpenMP's passive threads would be woken for every matrix (~100 a step).
-    const auto add_lanes = [&](int64_t i) {
+    // Each parameter's gradient gets the lanes' in lane order, a parameter per chunk with single-threaded
+    // adds: OpenMP's passive threads would be woken for every matrix (~100 a step).
+    each(static_cast<int64_t>(params.size()), [&](int64_t i) {
         torch::NoGradGuard ng;
+        const auto p = static_cast<size_t>(i);
         for (int l = 0; l < lanes; ++l)
-            if (grads[l][static_cast<size_t>(i)].defined())
-                params[static_cast<size_t>(i)].mutable_grad().add_(grads[l][static_cast<size_t>(i)]);
-    };
-    const auto n = static_cast<int64_t>(params.size());
-    if (alone) {
-        for (int64_t i = 0; i < n; ++i)
-            add_lanes(i);
-    } else {
-        m_pool.run(n, [&](int64_t i) {
-            single_threaded_here();
-            add_lanes(i);
-        });
-    }
+            if (grads[l][p].defined())
+                params[p].mutable_grad().add_(grads[l][p]);
+    });
     LanePass pass;
     for (int l = 0; l < lanes; ++l) {
         pass.loss += losses[l];
