@@ -8,6 +8,7 @@
 // Sampling console's "Evaluate settings" tab gives one row per decoding setting. The first estimate is
 // the form's current one and says it is a guess until measured; a learning-rate axis is logarithmic. A
 // running sweep is listed in the jobs service the panel is given, with progress, and its Cancel stops it.
+#include "signal_wait.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/experiments.h"
@@ -313,7 +314,7 @@ private slots:
         // listed in the panel's jobs service while it searches, gone once it has found the rate
         QCOMPARE(jobs.running().size(), 1);
         QCOMPARE(jobs.running().first()->title(), QString("Finding the learning rate"));
-        QVERIFY(found.wait(120000));
+        QVERIFY(twbtest::wait_for(found, 1, 120000));
         QTRY_VERIFY(!d->isRunning());
         QVERIFY(jobs.running().isEmpty());
         const double lr = d->result().suggested_lr;

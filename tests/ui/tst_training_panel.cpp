@@ -5,6 +5,7 @@
 // refuses a folder that is not a prepared dataset; the wheel edits only a focused field. Initialise from
 // a run whose tokenizer differs from the dataset's is refused with a message naming both. Start is off
 // for a finished run, the preset's name returns with its values, and the small plots' y axes read well.
+#include "signal_wait.h"
 #include "test_util.h"
 #include "twb/config_options.h"
 #include "twb/dataset.h"
@@ -81,7 +82,7 @@ private slots:
         QCOMPARE(Workspace::trainingSpeed(), 0.0);
         start->click();
         QVERIFY(p.isBusy());
-        QVERIFY(steps.wait(60000));
+        QVERIFY(twbtest::wait_for(steps, 1, 60000));
         p.togglePause();
         QCOMPARE(p.findChild<QPushButton*>("pause")->text(), QString("Resume"));
         p.togglePause();
@@ -116,7 +117,7 @@ private slots:
         smallConfig(p, 400);
         QSignalSpy steps(p.worker(), &TrainWorker::stepReported), done(p.worker(), &TrainWorker::finished);
         p.start();
-        QVERIFY(steps.wait(60000));
+        QVERIFY(twbtest::wait_for(steps, 1, 60000));
         p.stop();
         QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 60000);
         const auto summary = done.takeFirst().at(0).value<twb::TrainSummary>();

@@ -4,6 +4,7 @@
 // holds a metrics.csv's val_bleu (at its step, or its epoch); the Datasets panel's Translation pairs tab
 // prepares a parallel dataset the engine opens as parallel; and a tiny encoder-decoder trained from the
 // panel writes val_bleu into metrics.csv, and "Train more" extends one that stopped at its epochs.
+#include "signal_wait.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/metrics.h"
@@ -334,8 +335,9 @@ private slots:
         QVERIFY2(p.startBlocker().isEmpty(), qPrintable(p.startBlocker()));
         QSignalSpy done(p.worker(), &TrainWorker::finished), failed(p.worker(), &TrainWorker::failed);
         p.start();
-        QVERIFY(done.wait(120000));
+        QVERIFY(twbtest::wait_for(done, 1, 120000));
         QCOMPARE(failed.count(), 0);
+        QTRY_VERIFY(!p.isBusy());  // the panel has handled the worker's queued reports
         const auto rows = twb::read_metrics((p.currentRun() + "/metrics.csv").toStdString());
         std::ifstream in((p.currentRun() + "/metrics.csv").toStdString());
         std::string header;
@@ -370,7 +372,7 @@ private slots:
         setInt(*p.form(), "max_iters", 1000);
         QSignalSpy done(p.worker(), &TrainWorker::finished), failed(p.worker(), &TrainWorker::failed);
         p.start();
-        QVERIFY(done.wait(120000));
+        QVERIFY(twbtest::wait_for(done, 1, 120000));
         QCOMPARE(failed.count(), 0);
         const int64_t epochEnd = done.at(0).at(0).value<twb::TrainSummary>().final_step;
         QVERIFY(epochEnd > 0 && epochEnd < 1000);  // the epoch, not max_iters, ended it
