@@ -62,6 +62,7 @@ private:
     void initFromDialog();
     void exportPlots();
     void exportModelDialog();
+    void importModelDialog();
     // MainWindowDialogs.cpp
     void compareDialog();
     void about();

@@ -1,6 +1,6 @@
 // MainWindow, its menus and what their own entries do: open a run (or a recent one), initialise from a run,
-// export the model and the plots, choose the interface's language. The panels' actions come from the panels;
-// composition and wiring are in MainWindow.cpp.
+// import a model, export the model and the plots, choose the interface's language. The panels' actions come from the
+// panels; composition and wiring are in MainWindow.cpp.
 #include "ui/Language.h"
 #include "ui/MainWindow.h"
 #include "ui/Workspace.h"
@@ -8,6 +8,7 @@
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/ExportDialog.h"
+#include "ui/widgets/ImportDialog.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -34,6 +35,8 @@ void MainWindow::buildMenus() {
         m_training->refreshDatasets();
         statusBar()->showMessage(tr("workspace: %1").arg(d), 5000);
     });
+    file->addAction(tr("&Import model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I), this,
+                    &MainWindow::importModelDialog);
     file->addAction(tr("&Export plots…"), this, &MainWindow::exportPlots);
     file->addAction(tr("Export &model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
                     &MainWindow::exportModelDialog);
@@ -127,6 +130,19 @@ void MainWindow::exportModelDialog() {
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     connect(dlg, &ExportDialog::exported, this,
             [this](const QString& file) { statusBar()->showMessage(tr("Model exported to %1").arg(file), 8000); });
+    dlg->show();
+}
+
+void MainWindow::importModelDialog() {
+    // Modeless, like the export: the import runs as a job; the run it makes opens in the Training panel.
+    auto* dlg = new ImportDialog(m_jobs, this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &ImportDialog::imported, this, [this](const QString& run) {
+        runsChanged();
+        if (m_training->openRun(run))
+            showPanel(tr("Training"));
+        statusBar()->showMessage(tr("Model imported into %1").arg(run), 8000);
+    });
     dlg->show();
 }
 

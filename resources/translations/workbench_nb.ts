@@ -2375,6 +2375,85 @@ beam=5</translation>
     </message>
 </context>
 <context>
+    <name>ImportDialog</name>
+    <message>
+        <source>%1: %2 layers × %3 heads × %4 channels, vocabulary %5, %6 parameters (%7 weights, %8)</source>
+        <translation>%1: %2 lag × %3 hoder × %4 kanaler, vokabular %5, %6 parametere (%7-vekter, %8)</translation>
+    </message>
+    <message>
+        <source>a translation model</source>
+        <translation>en oversettelsesmodell</translation>
+    </message>
+    <message>
+        <source>a language model</source>
+        <translation>en språkmodell</translation>
+    </message>
+    <message>
+        <source>Import model</source>
+        <translation>Importer modell</translation>
+    </message>
+    <message>
+        <source>A model in the Hugging Face layout becomes a run of this workspace: a GPT-2-family folder (config.json, model.safetensors, vocab.json + merges.txt or tokenizer.json) a language model, a Marian translation model (opus-mt: config.json, model.safetensors, source.spm, target.spm, vocab.json) a translation model. Only safetensors weights are read.</source>
+        <translation>En modell i Hugging Face-oppsettet blir en kjøring i dette arbeidsområdet: en mappe fra GPT-2-familien (config.json, model.safetensors, vocab.json + merges.txt eller tokenizer.json) blir en språkmodell, en Marian-oversettelsesmodell (opus-mt: config.json, model.safetensors, source.spm, target.spm, vocab.json) en oversettelsesmodell. Bare safetensors-vekter leses.</translation>
+    </message>
+    <message>
+        <source>a folder with config.json and model.safetensors</source>
+        <translation>en mappe med config.json og model.safetensors</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Bla gjennom…</translation>
+    </message>
+    <message>
+        <source>&amp;Import</source>
+        <translation>&amp;Importer</translation>
+    </message>
+    <message>
+        <source>Hugging Face folder</source>
+        <translation>Hugging Face-mappe</translation>
+    </message>
+    <message>
+        <source>Run name</source>
+        <translation>Kjøringens navn</translation>
+    </message>
+    <message>
+        <source>Hugging Face model folder</source>
+        <translation>Hugging Face-modellmappe</translation>
+    </message>
+    <message>
+        <source>Choose the model&apos;s folder (Browse…).</source>
+        <translation>Velg modellens mappe (Bla gjennom…).</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder; choose the folder that holds config.json.</source>
+        <translation>%1 er ikke en mappe; velg mappen som inneholder config.json.</translation>
+    </message>
+    <message>
+        <source>Give the run a name without slashes.</source>
+        <translation>Gi kjøringen et navn uten skråstreker.</translation>
+    </message>
+    <message>
+        <source>A run named %1 exists already; choose another name.</source>
+        <translation>En kjøring som heter %1, finnes allerede; velg et annet navn.</translation>
+    </message>
+    <message>
+        <source>Cannot create the runs folder %1.</source>
+        <translation>Kan ikke opprette mappen for kjøringer %1.</translation>
+    </message>
+    <message>
+        <source>Importing %1 as %2…</source>
+        <translation>Importerer %1 som %2…</translation>
+    </message>
+    <message>
+        <source>Importing %1</source>
+        <translation>Importerer %1</translation>
+    </message>
+    <message>
+        <source>Imported %1 into %2</source>
+        <translation>Importerte %1 til %2</translation>
+    </message>
+</context>
+<context>
     <name>ImportTab</name>
     <message>
         <source>Files and folders to read (drop them here). Parallel: source file, then target file.</source>
@@ -2989,6 +3068,14 @@ Ctrl+/: snarveier</translation>
     <message>
         <source>could not write %1</source>
         <translation>kunne ikke skrive %1</translation>
+    </message>
+    <message>
+        <source>&amp;Import model…</source>
+        <translation>&amp;Importer modell…</translation>
+    </message>
+    <message>
+        <source>Model imported into %1</source>
+        <translation>Modell importert til %1</translation>
     </message>
 </context>
 <context>
@@ -4871,6 +4958,10 @@ Dette kan ikke angres.</translation>
     <message>
         <source>This run finished its epochs at step %1: Train more (below) continues it, as do more Epochs; New run (Ctrl+N) starts another</source>
         <translation>Denne kjøringen fullførte epokene ved steg %1: Tren mer (under) fortsetter den, det samme gjør flere Epoker; Ny kjøring (Ctrl+N) starter en annen</translation>
+    </message>
+    <message>
+        <source>An imported model, with no dataset of its own: sample it and look inside it (Sampling, Attention), or finetune it on a dataset (Run → Initialise from run…).</source>
+        <translation>En importert modell, uten eget datasett: generer tekst med den og se inn i den (Generering, Oppmerksomhet), eller finjuster den på et datasett (Kjør → Initialiser fra kjøring…).</translation>
     </message>
 </context>
 <context>

@@ -5,12 +5,21 @@
 // dialog's line, the plain safetensors export stays open; the output folder and format are remembered;
 // after an export the dialog grows for its status line, so the wrapped reasons keep every line; the
 // export runs as a job of the JobsService the dialog is given, listed and not cancellable.
+// File → Import model… brings a Hugging Face folder back as a run of the workspace: the name suggested
+// from the folder (made unique), the run's architecture that of the model exported, the job listed, the
+// Training panel calling it an imported model; a
+// folder without config.json, a missing folder and a name in use are refused with the reason, and leave
+// no run behind.
 #include "ui/jobs/JobsService.h"
+#include "ui/training/TrainingPanel.h"
 #include "ui/widgets/ExportDialog.h"
+#include "ui/widgets/ImportDialog.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
 
 #include "twb/gguf_export.h"
+#include "twb/model_exchange.h"
+#include "twb/run_folder.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -125,6 +134,67 @@ private slots:
         QVERIFY2(d.error().isEmpty(), qPrintable(d.error()));
         for (const char* f : {"config.json", "model.safetensors", "vocab.json", "merges.txt"})
             QVERIFY2(QFile::exists(out + "/" + f), f);
+    }
+
+    void importsAHuggingFaceFolderAsARun() {
+        const QString hf = m_ws.filePath("gpt2-hf");
+        twb::export_hf(m_gpt2.toStdString(), hf.toStdString());
+        JobsService jobs;
+        ImportDialog d(&jobs);
+        d.startImport();  // nothing chosen yet
+        QVERIFY2(d.error().contains("folder"), qPrintable(d.error()));
+        QVERIFY(jobs.running().isEmpty());
+        d.setFolder(m_ws.filePath("no-such-folder"));
+        d.startImport();
+        QVERIFY2(d.error().contains("not a folder"), qPrintable(d.error()));
+
+        d.setFolder(hf);
+        QCOMPARE(d.nameEdit()->text(), QString("gpt2-hf"));
+        QSignalSpy done(&d, &ImportDialog::imported);
+        d.startImport();
+        QVERIFY(d.isBusy());
+        QCOMPARE(jobs.running().size(), 1);
+        QVERIFY2(jobs.running().first()->title().contains("Importing gpt2-hf"),
+                 qPrintable(jobs.running().first()->title()));
+        QTRY_VERIFY_WITH_TIMEOUT(!d.isBusy(), 60000);
+        QVERIFY2(d.error().isEmpty(), qPrintable(d.error()));
+        QCOMPARE(done.count(), 1);
+        const QString run = QDir(Workspace::runsDir()).filePath("gpt2-hf");
+        QCOMPARE(done.at(0).at(0).toString(), run);
+        QVERIFY2(
+            d.status().contains("a language model: 1 layers") && d.status().contains(QDir::toNativeSeparators(run)),
+            qPrintable(d.status()));
+        const twb::RunConfig got = twb::read_run_config(run.toStdString()),
+                             want = twb::read_run_config(m_gpt2.toStdString());
+        QCOMPARE(got.n_layer, want.n_layer);
+        QCOMPARE(got.n_embd, want.n_embd);
+        QCOMPARE(got.n_head, want.n_head);
+        QCOMPARE(got.vocab_size, want.vocab_size);
+        QVERIFY(!twb::list_checkpoints(run.toStdString()).empty());
+        // opened in the Training panel (as the main window does), it is said to be an imported model, not
+        // a run interrupted at step 0
+        TrainingPanel panel;
+        QVERIFY(panel.openRun(run));
+        const QString said = panel.findChild<QLabel*>("status")->text();
+        QVERIFY2(said.contains("imported model") && !said.contains("Interrupted"), qPrintable(said));
+
+        // the name is taken now: the next suggestion differs, and the taken name is refused
+        d.setFolder(hf);
+        QCOMPARE(d.nameEdit()->text(), QString("gpt2-hf-2"));
+        d.nameEdit()->setText("gpt2-hf");
+        d.startImport();
+        QVERIFY2(d.error().contains("exists already"), qPrintable(d.error()));
+        QVERIFY(!d.isBusy());
+
+        // a folder that holds no model: the engine's reason names the file, and no run is left
+        QVERIFY(QDir().mkpath(m_ws.filePath("not-a-model")));
+        d.setFolder(m_ws.filePath("not-a-model"));
+        QSignalSpy failed(&d, &ImportDialog::failed);
+        d.startImport();
+        QTRY_VERIFY_WITH_TIMEOUT(!d.isBusy(), 60000);
+        QCOMPARE(failed.count(), 1);
+        QVERIFY2(d.error().contains("config.json"), qPrintable(d.error()));
+        QVERIFY(!QDir(QDir(Workspace::runsDir()).filePath("not-a-model")).exists());
     }
 
     void aBlockedFormatShowsItsReason() {

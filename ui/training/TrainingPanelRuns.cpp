@@ -95,6 +95,9 @@ bool TrainingPanel::openRun(const QString& dir) {
             !holder.isEmpty()
                 ? tr("Being trained now by %1: the curves are what it had written when opened.").arg(holder)
             : steps.empty() ? tr("No checkpoint yet: Start trains this run from the beginning.")
+            : cfg.data_dir.empty()
+                ? tr("An imported model, with no dataset of its own: sample it and look inside it (Sampling, "
+                     "Attention), or finetune it on a dataset (Run → Initialise from run…).")
             : steps.back() >= cfg.max_iters
                 ? tr("Finished at step %1.").arg(steps.back())
                 : tr("Interrupted at step %1 of %2: Start (F5) continues it.").arg(steps.back()).arg(cfg.max_iters));

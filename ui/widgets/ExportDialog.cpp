@@ -2,6 +2,7 @@
 
 #include "ui/Workspace.h"
 #include "ui/jobs/JobsService.h"
+#include "ui/widgets/DialogFit.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/ExportFormats.h"
 #include "ui/widgets/RunPicker.h"
@@ -91,11 +92,11 @@ void ExportDialog::exportEnded(quint64 id, const QString& file, const QString& s
     setBusy(false);
     if (error.isEmpty()) {
         m_status->setText(tr("Wrote %1 (%2)").arg(QDir::toNativeSeparators(file), summary));
-        growToFit();
+        growToFit(this);
         emit exported(file);
     } else {
         m_error->setText(error);
-        growToFit();
+        growToFit(this);
         emit failed(error);
     }
 }
@@ -147,7 +148,7 @@ void ExportDialog::recheck() {
             if (id != m_checkId)
                 return;
             m_reasons->setText(error);
-            growToFit();
+            growToFit(this);
             emit checked();
         });
 }
@@ -179,18 +180,8 @@ void ExportDialog::applyReasons(const QStringList& reasons) {
             }
     m_reasons->setText(lines.join('\n'));
     m_export->setEnabled(!m_busy && model->item(m_format->currentIndex())->isEnabled());
-    growToFit();  // the reasons may need more lines
+    growToFit(this);  // the reasons may need more lines
     emit checked();
-}
-
-void ExportDialog::growToFit() {
-    // The wrapped lines (reasons, status, error) need more height at this width when a line is added;
-    // a dialog left at its old height squeezed the reasons, cutting them mid-sentence. Activating the
-    // layout first drops the form's cached heights, computed for the old texts.
-    layout()->activate();
-    const int need = hasHeightForWidth() ? heightForWidth(width()) : sizeHint().height();
-    if (need > height())
-        resize(width(), need);
 }
 
 void ExportDialog::suggestOutput() {
@@ -263,7 +254,7 @@ void ExportDialog::startExport() {
     m_exportId = ++m_lastId;
     setBusy(true);
     m_status->setText(tr("Exporting %1 to %2…").arg(QFileInfo(m_picker->run()).fileName(), out));
-    growToFit();
+    growToFit(this);
     const quint64 id = m_exportId;
     Job* job = m_jobs->run(
         tr("Exporting %1").arg(QFileInfo(m_picker->run()).fileName()),

@@ -57,8 +57,6 @@ private:
     void suggestOutput();
     void browse();
     void setBusy(bool busy);
-    /// Grows the dialog's height to what its wrapped lines need at the present width.
-    void growToFit();
 
     /// The widgets and their layout (the constructor's first half).
     void build();
