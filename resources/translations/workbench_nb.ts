@@ -418,6 +418,125 @@
     </message>
 </context>
 <context>
+    <name>ChatTab</name>
+    <message>
+        <source>JSON-lines files, separated by ;</source>
+        <translation>JSON-linjefiler, skilt med ;</translation>
+    </message>
+    <message>
+        <source>One record per line: Alpaca&apos;s {&quot;instruction&quot;, &quot;input&quot;, &quot;output&quot;}, self-instruct&apos;s seed tasks {&quot;instruction&quot;, &quot;instances&quot;: [{&quot;input&quot;, &quot;output&quot;}, ...]}, or {&quot;messages&quot;: [{&quot;role&quot;, &quot;content&quot;}, ...]}</source>
+        <translation>Én post per linje: Alpacas {"instruction", "input", "output"}, self-instructs frøoppgaver {"instruction", "instances": [{"input", "output"}, ...]} eller {"messages": [{"role", "content"}, ...]}</translation>
+    </message>
+    <message>
+        <source>Instruction data</source>
+        <translation>Instruksjonsdata</translation>
+    </message>
+    <message>
+        <source>train one on the conversations</source>
+        <translation>tren en på samtalene</translation>
+    </message>
+    <message>
+        <source>take a run&apos;s or a dataset&apos;s (to finetune that run)</source>
+        <translation>ta en kjørings eller et datasetts (for å finjustere den kjøringen)</translation>
+    </message>
+    <message>
+        <source>Tokenizer</source>
+        <translation>Tokenisering</translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation>automatisk</translation>
+    </message>
+    <message>
+        <source>Vocabulary size, specials included (bpe, unigram, word, bytebpe); byte ignores it</source>
+        <translation>Vokabularstørrelse, spesialsymboler medregnet (bpe, unigram, word, bytebpe); byte ser bort fra den</translation>
+    </message>
+    <message>
+        <source>Kind, vocabulary</source>
+        <translation>Type, vokabular</translation>
+    </message>
+    <message>
+        <source>a run or prepared dataset folder</source>
+        <translation>en mappe med en kjøring eller et klargjort datasett</translation>
+    </message>
+    <message>
+        <source>Encode with this run&apos;s or dataset&apos;s tokenizer, then finetune that run on the data (Run → Initialise from run…): an imported GPT-2, say</source>
+        <translation>Koder med denne kjøringens eller dette datasettets tokenisering, og finjuster så den kjøringen på dataene (Kjør → Initialiser fra kjøring…): en importert GPT-2, for eksempel</translation>
+    </message>
+    <message>
+        <source>Tokenizer of</source>
+        <translation>Tokenisering fra</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ingen</translation>
+    </message>
+    <message>
+        <source>A system turn put before every conversation that has none</source>
+        <translation>En systemtur foran hver samtale som ikke har en</translation>
+    </message>
+    <message>
+        <source>System turn</source>
+        <translation>Systemtur</translation>
+    </message>
+    <message>
+        <source>Share of the conversations held out for validation</source>
+        <translation>Andelen av samtalene som holdes av til validering</translation>
+    </message>
+    <message>
+        <source>Held out: validation</source>
+        <translation>Holdt av: validering</translation>
+    </message>
+    <message>
+        <source>e.g. alpaca-seed</source>
+        <translation>f.eks. alpaca-seed</translation>
+    </message>
+    <message>
+        <source>Dataset name</source>
+        <translation>Datasettnavn</translation>
+    </message>
+    <message>
+        <source>Prepare chat data</source>
+        <translation>Klargjør samtaledata</translation>
+    </message>
+    <message>
+        <source>Render, tokenize and write the chat dataset (Ctrl+Enter); as twb prepare --chat</source>
+        <translation>Gjengi, tokeniser og skriv samtaledatasettet (Ctrl+Enter); som twb prepare --chat</translation>
+    </message>
+    <message>
+        <source>Each conversation is rendered with the chat template (twb-chat-1: &lt;code&gt;&amp;lt;|user|&amp;gt;&lt;/code&gt;, &lt;code&gt;&amp;lt;|assistant|&amp;gt;&lt;/code&gt; and &lt;code&gt;&amp;lt;|system|&amp;gt;&lt;/code&gt; headers, each turn ended by the tokenizer&apos;s end of sequence) and the loss falls on the assistant&apos;s replies only. Train on it, or finetune a run with the same tokenizer, then talk to the model in the Sampling console&apos;s Chat tab.</source>
+        <translation>Hver samtale gjengis med samtalemalen (twb-chat-1: overskriftene &lt;code&gt;&amp;lt;|user|&amp;gt;&lt;/code&gt;, &lt;code&gt;&amp;lt;|assistant|&amp;gt;&lt;/code&gt; og &lt;code&gt;&amp;lt;|system|&amp;gt;&lt;/code&gt;, hver tur avsluttet med tokeniseringens sekvensslutt), og tapet regnes bare på assistentens svar. Tren på det, eller finjuster en kjøring med samme tokenisering, og snakk så med modellen i Chat-fanen under Generering.</translation>
+    </message>
+    <message>
+        <source>JSON lines (*.jsonl *.json);;All files (*)</source>
+        <translation>JSON-linjer (*.jsonl *.json);;Alle filer (*)</translation>
+    </message>
+    <message>
+        <source>Run or dataset whose tokenizer to use</source>
+        <translation>Kjøring eller datasett hvis tokenisering skal brukes</translation>
+    </message>
+    <message>
+        <source>choose the instruction data (JSON lines) first</source>
+        <translation>velg instruksjonsdataene (JSON-linjer) først</translation>
+    </message>
+    <message>
+        <source>choose the run or dataset whose tokenizer to use</source>
+        <translation>velg kjøringen eller datasettet hvis tokenisering skal brukes</translation>
+    </message>
+    <message>
+        <source>name the dataset first</source>
+        <translation>gi datasettet et navn først</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Prepared&lt;/b&gt; %1 (chat, template %2, vocabulary %3)&lt;br&gt;conversations: train %4, validation %5; the longest %6 tokens&lt;br&gt;train %7 tokens, %8 of them in replies (trained); validation %9 tokens</source>
+        <translation>&lt;b&gt;Klargjort&lt;/b&gt; %1 (samtaler, mal %2, vokabular %3)&lt;br&gt;samtaler: trening %4, validering %5; den lengste %6 tokens&lt;br&gt;trening %7 tokens, %8 av dem i svar (trenes); validering %9 tokens</translation>
+    </message>
+    <message>
+        <source>warning: %1</source>
+        <translation>advarsel: %1</translation>
+    </message>
+</context>
+<context>
     <name>ChatView</name>
     <message>
         <source>Optional: a system turn that opens each new conversation</source>
@@ -1307,6 +1426,18 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>Prepared %1</source>
         <translation>Klargjorde %1</translation>
+    </message>
+    <message>
+        <source>Chat data</source>
+        <translation>Samtaledata</translation>
+    </message>
+    <message>
+        <source>Preparing chat data %1</source>
+        <translation>Klargjør samtaledata %1</translation>
+    </message>
+    <message>
+        <source>Preparing chat data…</source>
+        <translation>Klargjør samtaledata…</translation>
     </message>
 </context>
 <context>
@@ -3602,6 +3733,10 @@ Ctrl+/: snarveier</translation>
     <message>
         <source>running</source>
         <translation>kjører</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Bla gjennom…</translation>
     </message>
 </context>
 <context>

@@ -3,13 +3,18 @@
 // a message and creates nothing; catalogue downloads from a loopback HTTP server resume after an
 // interruption, refuse a checksum mismatch and say so when the server cannot be reached; synthetic
 // tasks are generated from a seed. The cleaning preview covers 16 KB cut at a line end and counts a
-// dropped line as a character fewer; the token-length histogram's legend covers no bar.
+// dropped line as a character fewer; the token-length histogram's legend covers no bar. The Chat data
+// tab prepares instruction data (Alpaca records and a message list) as twb prepare --chat does, with a
+// system turn; a bad record is refused naming its file and line, a char tokenizer taken from a run is
+// refused for its missing <eos>, and neither leaves a dataset.
 #include "test_util.h"
+#include "twb/chat.h"
 #include "twb/dataset.h"
 #include "twb/synthetic.h"
 #include "twb/text.h"
 #include "twb/tokenizer.h"
 #include "ui/Workspace.h"
+#include "ui/datasets/ChatTab.h"
 #include "ui/datasets/DatasetsPanel.h"
 #include "ui/datasets/TextDiff.h"
 
@@ -460,6 +465,71 @@ private slots:
         p.download();
         QTRY_VERIFY_WITH_TIMEOUT(!p.lastError().isEmpty(), 40000);
         QVERIFY2(p.lastError().contains("Could not reach"), qPrintable(p.lastError()));
+    }
+
+    void chatTabPreparesInstructionData() {
+        // (built from pieces: moc cannot read raw string literals)
+        std::string jsonl;
+        for (int i = 0; i < 20; ++i)
+            jsonl += "{\"instruction\": \"Repeat the word " + std::to_string(i) +
+                     "\", \"input\": \"\", \"output\": \"word " + std::to_string(i) + "\"}\n";
+        jsonl +=
+            "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}, {\"role\": \"assistant\", "
+            "\"content\": \"hello\"}]}\n";
+        const auto file = twbtest::path(m_ws, "instructions.jsonl");
+        twbtest::write(file, jsonl);
+        DatasetsPanel p;
+        ChatTab* tab = p.chatTab();
+        tab->setFiles({QString::fromStdString(file.string())});
+        tab->setTokenizer("byte", 0);
+        tab->setSystem("You are terse.");
+        tab->setDatasetName("gui-chat");
+        QSignalSpy done(&p, &DatasetsPanel::datasetPrepared);
+        p.prepareChat();
+        QVERIFY(p.isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
+        const auto d = twb::open_prepared(done.first().first().toString().toStdString());
+        QCOMPARE(d.chat_template, std::string(twb::kChatTemplate));
+        QCOMPARE(d.train_documents + d.val_documents, uint64_t(21));    // one document per conversation
+        QCOMPARE(d.train_loss_spans + d.val_loss_spans, uint64_t(21));  // one reply each
+        QVERIFY2(tab->resultText().contains("validation 2") && tab->resultText().contains("twb-chat-1"),
+                 qPrintable(tab->resultText()));
+        QVERIFY(!p.preparedList()->findItems("gui-chat", Qt::MatchStartsWith).isEmpty());
+        // The system turn went into every conversation: without it, each of the 21 has 26 byte tokens
+        // fewer ("<|system|>\n" 11, "You are terse." 14, its end of sequence 1).
+        tab->setSystem("");
+        tab->setDatasetName("gui-chat-plain");
+        QSignalSpy done2(&p, &DatasetsPanel::datasetPrepared);
+        p.prepareChat();
+        QTRY_VERIFY_WITH_TIMEOUT(done2.count() == 1, 60000);
+        const auto plain = twb::open_prepared(done2.first().first().toString().toStdString());
+        QCOMPARE((d.train_tokens + d.val_tokens) - (plain.train_tokens + plain.val_tokens), uint64_t(21 * 26));
+
+        // A bad record: its file and line named, nothing written.
+        twbtest::write(twbtest::path(m_ws, "bad.jsonl"), jsonl + "{\"instruction\": \"no output\"}\n");
+        tab->setFiles({m_ws.filePath("bad.jsonl")});
+        tab->setDatasetName("bad-chat");
+        p.prepareChat();
+        waitIdle(p);
+        QVERIFY2(p.lastError().contains("bad.jsonl:22"), qPrintable(p.lastError()));
+        QVERIFY(!QFileInfo::exists(Workspace::datasetsDir() + "/bad-chat"));
+        // A tokenizer taken from a dataset with a char tokenizer: no <eos> to end the turns with.
+        twb::PrepareOptions po;
+        po.corpus.inputs = {twbtest::path(m_ws, "c.txt").string()};
+        twbtest::write(twbtest::path(m_ws, "c.txt"), twbtest::english_like(5000));
+        po.out = twbtest::path(m_ws, "char-data");
+        twb::prepare_dataset(po);
+        tab->setFiles({QString::fromStdString(file.string())});
+        tab->setTokenizerFrom(QString::fromStdString(po.out.string()));
+        p.prepareChat();
+        waitIdle(p);
+        QVERIFY2(p.lastError().contains("<eos>"), qPrintable(p.lastError()));
+        QVERIFY(!QFileInfo::exists(Workspace::datasetsDir() + "/bad-chat"));
+        // Nothing chosen: said before anything runs.
+        tab->setFiles({});
+        p.prepareChat();
+        QVERIFY(!p.isBusy());
+        QVERIFY2(p.lastError().contains("instruction data"), qPrintable(p.lastError()));
     }
 
     void syntheticAdditionFromSeed() {

@@ -18,6 +18,10 @@ twb::ParallelPrepareResult prepareParallel(const twb::ParallelPrepareOptions& op
     return twb::prepare_parallel(options, ctx.stageProgress());
 }
 
+twb::ChatPrepareResult prepareChat(const twb::ChatPrepareOptions& options, JobContext& ctx) {
+    return twb::prepare_chat(options, ctx.stageProgress());
+}
+
 TokenizerAnalysis inspect(const twb::PrepareOptions& options, JobContext& ctx) {
     TokenizerAnalysis a;
     a.label = TokenizeTab::label(options.tokenizer);

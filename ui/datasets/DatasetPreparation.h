@@ -3,6 +3,7 @@
 // when the job is cancelled (the engine then throws twb::Cancelled and writes nothing). The Datasets panel
 // and the Training panel's Quick start both prepare through here.
 #pragma once
+#include "twb/chat.h"
 #include "twb/dataset.h"
 #include "ui/datasets/TokenizeTab.h"
 
@@ -15,6 +16,8 @@ namespace DatasetPreparation {
 QString prepare(const twb::PrepareOptions& options, JobContext& ctx);
 /// prepare_parallel (translation pairs).
 twb::ParallelPrepareResult prepareParallel(const twb::ParallelPrepareOptions& options, JobContext& ctx);
+/// prepare_chat (instruction data for a chat finetune).
+twb::ChatPrepareResult prepareChat(const twb::ChatPrepareOptions& options, JobContext& ctx);
 /// inspect_tokenization, in the Tokenize tab's terms.
 TokenizerAnalysis inspect(const twb::PrepareOptions& options, JobContext& ctx);
 }  // namespace DatasetPreparation

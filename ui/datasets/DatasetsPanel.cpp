@@ -3,6 +3,7 @@
 #include "twb/errors.h"
 #include "ui/Workspace.h"
 #include "ui/datasets/CatalogueTab.h"
+#include "ui/datasets/ChatTab.h"
 #include "ui/datasets/DatasetPreparation.h"
 #include "ui/datasets/ImportTab.h"
 #include "ui/datasets/ParallelTab.h"
@@ -38,6 +39,7 @@ DatasetsPanel::DatasetsPanel(JobsService* jobs, QWidget* parent) : PanelBase(job
     m_catalogue = new CatalogueTab(this->jobs());
     m_synthetic = new SyntheticTab;
     m_parallel = new ParallelTab;
+    m_chat = new ChatTab;
     m_prepared = new PreparedDatasets;
     m_tabs = new QTabWidget;
     m_tabs->addTab(m_import, tr("Import && clean"));
@@ -45,6 +47,7 @@ DatasetsPanel::DatasetsPanel(JobsService* jobs, QWidget* parent) : PanelBase(job
     m_tabs->addTab(m_catalogue, tr("Catalogue"));
     m_tabs->addTab(m_synthetic, tr("Synthetic tasks"));
     m_tabs->addTab(m_parallel, tr("Translation pairs"));
+    m_tabs->addTab(m_chat, tr("Chat data"));
 
     m_progress = new QProgressBar;
     m_progress->setObjectName("jobProgress");
@@ -85,6 +88,7 @@ void DatasetsPanel::connectTabs() {
     connect(m_tokenize, &TokenizeTab::compareClicked, this, &DatasetsPanel::compare);
     connect(m_tokenize, &TokenizeTab::prepareClicked, this, &DatasetsPanel::prepare);
     connect(m_parallel, &ParallelTab::prepareClicked, this, &DatasetsPanel::prepareParallel);
+    connect(m_chat, &ChatTab::prepareClicked, this, &DatasetsPanel::prepareChat);
     connect(m_tokenize, &TokenizeTab::mergesClicked, this, &DatasetsPanel::showMerges);
     connect(m_catalogue, &CatalogueTab::useClicked, this, &DatasetsPanel::useCatalogueEntry);
     connect(m_synthetic, &SyntheticTab::generated, this, [this](const QString& path, const QString& name, int n) {
@@ -362,6 +366,30 @@ void DatasetsPanel::prepareParallel() {
         },
         [this](const QString& e) { showError(e); });
     watchJob(job, tr("Preparing pairs…"), tr("Preparing cancelled; nothing was written."));
+}
+
+void DatasetsPanel::prepareChat() {
+    if (isBusy())
+        return;
+    twb::ChatPrepareOptions o;
+    try {
+        o = m_chat->options(Workspace::datasetsDir());
+    } catch (const std::exception& e) {
+        return showError(q(e.what()));
+    }
+    if (!confirmReplace(o.out))
+        return;
+    o.overwrite = std::filesystem::exists(o.out);
+    const QString dir = q(o.out.string());
+    Job* job = jobs()->run(
+        tr("Preparing chat data %1").arg(q(o.out.filename().string())),
+        [o](JobContext& ctx) { return DatasetPreparation::prepareChat(o, ctx); }, this,
+        [this, dir](const twb::ChatPrepareResult& r) {
+            m_chat->setResult(r);
+            prepared(dir, false);
+        },
+        [this](const QString& e) { showError(e); });
+    watchJob(job, tr("Preparing chat data…"), tr("Preparing cancelled; nothing was written."));
 }
 
 void DatasetsPanel::prepared(const QString& dir, bool bytebpe) {

@@ -2,7 +2,8 @@
 // folders (dialogs or drag-and-drop) and clean them with a live preview (ImportTab); tokenize and
 // inspect with two tokenizers side by side, and prepare exactly what `twb prepare` writes
 // (TokenizeTab); download catalogue corpora (CatalogueTab); generate synthetic tasks (SyntheticTab);
-// prepare translation pairs for an encoder-decoder (ParallelTab, the engine's prepare_parallel).
+// prepare translation pairs for an encoder-decoder (ParallelTab, the engine's prepare_parallel); prepare
+// instruction data for a chat finetune (ChatTab, the engine's prepare_chat).
 // The panel composes them and runs the long jobs (the engine's inspect_tokenization and
 // prepare_dataset, through DatasetPreparation) on the jobs service with progress and Cancel; a bad file
 // gives a message here and changes nothing.
@@ -15,6 +16,7 @@
 #include <QPointer>
 
 class CatalogueTab;
+class ChatTab;
 class ImportTab;
 class Job;
 class ParallelTab;
@@ -57,6 +59,7 @@ public:
     QListWidget* preparedList() const;
     QString catalogueStatus() const;
     ParallelTab* parallelTab() const { return m_parallel; }
+    ChatTab* chatTab() const { return m_chat; }
     QStringList catalogueNames() const;
 
 public slots:
@@ -66,6 +69,8 @@ public slots:
     void prepare();
     /// Prepares the Translation pairs tab's parallel dataset (prepare_parallel) off the UI thread.
     void prepareParallel();
+    /// Prepares the Chat data tab's instruction data (prepare_chat) off the UI thread.
+    void prepareChat();
     void cancel();
     void refreshPrepared();
     /// Deletes a prepared dataset folder (asks first unless confirm is false).
@@ -105,6 +110,7 @@ private:
     CatalogueTab* m_catalogue;
     SyntheticTab* m_synthetic;
     ParallelTab* m_parallel;
+    ChatTab* m_chat;
     PreparedDatasets* m_prepared;
     QTabWidget* m_tabs;
     QProgressBar* m_progress;

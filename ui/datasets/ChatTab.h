@@ -1,0 +1,60 @@
+// The Datasets panel's "Chat data" tab: instruction data for a chat finetune, as `twb prepare --chat`
+// makes it (twb/chat.h): JSON-lines files of Alpaca records, self-instruct seed tasks or message lists;
+// the tokenizer trained on the rendered conversations, or taken from a run or a dataset (to finetune an
+// imported GPT-2 or a run of the workspace on them); an optional system turn; the held-out share and the
+// name; after preparing, the conversation and token counts. It gathers options and shows results; the
+// panel runs prepare_chat off the UI thread.
+#pragma once
+#include "twb/chat.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QToolButton;
+
+class ChatTab : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChatTab(QWidget* parent = nullptr);
+    ~ChatTab() override;  // remembers the tokenizer and its size
+
+    /// The options prepare_chat takes, written to datasetsDir/NAME. Throws twb::ConfigError naming what is
+    /// missing (no file, no run or dataset to take the tokenizer from, no name).
+    twb::ChatPrepareOptions options(const QString& datasetsDir) const;
+
+    // Driving the tab (tests).
+    void setFiles(const QStringList& files);
+    void setTokenizer(const QString& kind, int vocab);
+    /// Takes the tokenizer of this run or dataset folder instead of training one ("" trains one).
+    void setTokenizerFrom(const QString& dir);
+    void setSystem(const QString& text);
+    void setDatasetName(const QString& name);
+    /// Shows what a finished preparation made.
+    void setResult(const twb::ChatPrepareResult& r);
+    QString resultText() const;
+
+signals:
+    void prepareClicked();
+
+private:
+    void buildForm();
+    /// The tokenizer's rows: its kind and size when one is trained, the folder when it is taken.
+    void updateTokenizerRows();
+    void browseFiles();
+    void browseFrom();
+
+    QLineEdit* m_files;
+    QComboBox* m_source;  // train a tokenizer, or take a run's or dataset's
+    QComboBox* m_tokenizer;
+    QSpinBox* m_vocab;
+    QLineEdit* m_from;
+    QToolButton* m_fromBrowse;
+    QLineEdit* m_system;
+    QDoubleSpinBox* m_val;
+    QLineEdit* m_name;
+    QLabel* m_result;
+};
