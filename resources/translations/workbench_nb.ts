@@ -425,7 +425,7 @@
     </message>
     <message>
         <source>One record per line: Alpaca&apos;s {&quot;instruction&quot;, &quot;input&quot;, &quot;output&quot;}, self-instruct&apos;s seed tasks {&quot;instruction&quot;, &quot;instances&quot;: [{&quot;input&quot;, &quot;output&quot;}, ...]}, or {&quot;messages&quot;: [{&quot;role&quot;, &quot;content&quot;}, ...]}</source>
-        <translation>Én post per linje: Alpacas {"instruction", "input", "output"}, self-instructs frøoppgaver {"instruction", "instances": [{"input", "output"}, ...]} eller {"messages": [{"role", "content"}, ...]}</translation>
+        <translation>Én post per linje: Alpacas {&quot;instruction&quot;, &quot;input&quot;, &quot;output&quot;}, self-instructs frøoppgaver {&quot;instruction&quot;, &quot;instances&quot;: [{&quot;input&quot;, &quot;output&quot;}, ...]} eller {&quot;messages&quot;: [{&quot;role&quot;, &quot;content&quot;}, ...]}</translation>
     </message>
     <message>
         <source>Instruction data</source>
@@ -1438,6 +1438,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>Preparing chat data…</source>
         <translation>Klargjør samtaledata…</translation>
+    </message>
+    <message>
+        <source>Wrote %1 instructions to %2</source>
+        <translation>Skrev %1 instruksjoner til %2</translation>
     </message>
 </context>
 <context>
@@ -4356,8 +4360,8 @@ Dette kan ikke angres.</translation>
         <translation>Frø</translation>
     </message>
     <message>
-        <source>One example per line, e.g. addition &lt;code&gt;123+456=579&lt;/code&gt;, reversed &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokenize with characters; the attention patterns of a model trained on them are easy to read.</source>
-        <translation>Ett eksempel per linje, f.eks. addition &lt;code&gt;123+456=579&lt;/code&gt;, reversert &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokeniser med tegn; oppmerksomhetsmønstrene til en modell trent på dem er lette å lese.</translation>
+        <source>One example per line, e.g. addition &lt;code&gt;123+456=579&lt;/code&gt;, reversed &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokenize with characters; the attention patterns of a model trained on them are easy to read. Instructions are records for a chat finetune, &lt;code&gt;{&quot;instruction&quot;: &quot;reverse: cabd&quot;, &quot;output&quot;: &quot;dbac&quot;}&lt;/code&gt;, handed to the Chat data tab.</source>
+        <translation>Ett eksempel per linje, f.eks. addition &lt;code&gt;123+456=579&lt;/code&gt;, reversert &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokeniser med tegn; oppmerksomhetsmønstrene til en modell trent på dem er lette å lese. Instructions er poster for en samtalefinjustering, &lt;code&gt;{"instruction": "reverse: cabd", "output": "dbac"}&lt;/code&gt;, som sendes videre til fanen Samtaledata.</translation>
     </message>
 </context>
 <context>

@@ -20,6 +20,7 @@
 
 #include <qcustomplot.h>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -32,6 +33,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -565,6 +567,20 @@ private slots:
         const QString path = p.generateSynthetic();
         QVERIFY(QFileInfo::exists(path));
         QCOMPARE(p.sources(), QStringList{path});
+        // instructions are JSON records: handed to the Chat data tab, which prepares them
+        p.findChild<QComboBox*>("syntheticTask")->setCurrentText("instructions");
+        const QString records = p.generateSynthetic();
+        QVERIFY2(records.endsWith(".jsonl"), qPrintable(records));
+        QCOMPARE(p.findChild<QTabWidget*>()->currentWidget(), p.chatTab());
+        QCOMPARE(p.chatTab()->findChild<QLineEdit*>("chatFiles")->text(), records);
+        QCOMPARE(p.sources(), QStringList{path});  // the Import tab keeps the text task
+        p.chatTab()->setTokenizer("byte", 0);
+        QSignalSpy done(&p, &DatasetsPanel::datasetPrepared);
+        p.prepareChat();
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
+        const auto d = twb::open_prepared(done.first().first().toString().toStdString());
+        QCOMPARE(d.chat_template, std::string(twb::kChatTemplate));
+        QCOMPARE(d.train_documents + d.val_documents, uint64_t(20000));  // the tab's default count
     }
 };
 

@@ -61,40 +61,7 @@ void ChatTab::buildForm() {
     form->addRow(tr("Instruction data"), withBrowse(m_files, filesBrowse));
     connect(filesBrowse, &QToolButton::clicked, this, &ChatTab::browseFiles);
 
-    m_source = new QComboBox;
-    m_source->setObjectName("chatTokenizerSource");
-    m_source->addItem(tr("train one on the conversations"), "train");
-    m_source->addItem(tr("take a run's or a dataset's (to finetune that run)"), "from");
-    form->addRow(tr("Tokenizer"), m_source);
-    m_tokenizer = new QComboBox;
-    m_tokenizer->setObjectName("chatTokenizer");
-    for (const auto& k : twb::choice_names<twb::TokenizerKind>())
-        if (k != twb::to_string(twb::TokenizerKind::Char))  // every turn ends with <eos>: char has none
-            m_tokenizer->addItem(QString::fromStdString(k));
-    m_tokenizer->setCurrentText(QSettings().value("chat/tokenizer", "byte").toString());
-    m_vocab = new QSpinBox;
-    m_vocab->setObjectName("chatVocab");
-    m_vocab->setRange(0, 1000000);
-    m_vocab->setSingleStep(500);
-    m_vocab->setSpecialValueText(tr("automatic"));
-    m_vocab->setToolTip(tr("Vocabulary size, specials included (bpe, unigram, word, bytebpe); byte ignores it"));
-    m_vocab->setValue(QSettings().value("chat/vocab", 0).toInt());
-    auto* kind = new QWidget;
-    auto* kindRow = new QHBoxLayout(kind);
-    kindRow->setContentsMargins(0, 0, 0, 0);
-    kindRow->addWidget(m_tokenizer);
-    kindRow->addWidget(m_vocab, 1);
-    form->addRow(tr("Kind, vocabulary"), kind);
-    m_from = new QLineEdit;
-    m_from->setObjectName("chatTokenizerFrom");
-    m_from->setPlaceholderText(tr("a run or prepared dataset folder"));
-    m_from->setToolTip(
-        tr("Encode with this run's or dataset's tokenizer, then finetune that run on the data "
-           "(Run → Initialise from run…): an imported GPT-2, say"));
-    m_fromBrowse = new QToolButton;
-    form->addRow(tr("Tokenizer of"), withBrowse(m_from, m_fromBrowse));
-    connect(m_fromBrowse, &QToolButton::clicked, this, &ChatTab::browseFrom);
-    connect(m_source, &QComboBox::currentIndexChanged, this, &ChatTab::updateTokenizerRows);
+    addTokenizerRows(form);
 
     m_system = new QLineEdit;
     m_system->setObjectName("chatSystem");
@@ -135,6 +102,43 @@ void ChatTab::buildForm() {
     col->addWidget(help);
     col->addWidget(m_result);
     col->addStretch(1);
+}
+
+void ChatTab::addTokenizerRows(QFormLayout* form) {
+    m_source = new QComboBox;
+    m_source->setObjectName("chatTokenizerSource");
+    m_source->addItem(tr("train one on the conversations"), "train");
+    m_source->addItem(tr("take a run's or a dataset's (to finetune that run)"), "from");
+    form->addRow(tr("Tokenizer"), m_source);
+    m_tokenizer = new QComboBox;
+    m_tokenizer->setObjectName("chatTokenizer");
+    for (const auto& k : twb::choice_names<twb::TokenizerKind>())
+        if (k != twb::to_string(twb::TokenizerKind::Char))  // every turn ends with <eos>: char has none
+            m_tokenizer->addItem(QString::fromStdString(k));
+    m_tokenizer->setCurrentText(QSettings().value("chat/tokenizer", "byte").toString());
+    m_vocab = new QSpinBox;
+    m_vocab->setObjectName("chatVocab");
+    m_vocab->setRange(0, 1000000);
+    m_vocab->setSingleStep(500);
+    m_vocab->setSpecialValueText(tr("automatic"));
+    m_vocab->setToolTip(tr("Vocabulary size, specials included (bpe, unigram, word, bytebpe); byte ignores it"));
+    m_vocab->setValue(QSettings().value("chat/vocab", 0).toInt());
+    auto* kind = new QWidget;
+    auto* kindRow = new QHBoxLayout(kind);
+    kindRow->setContentsMargins(0, 0, 0, 0);
+    kindRow->addWidget(m_tokenizer);
+    kindRow->addWidget(m_vocab, 1);
+    form->addRow(tr("Kind, vocabulary"), kind);
+    m_from = new QLineEdit;
+    m_from->setObjectName("chatTokenizerFrom");
+    m_from->setPlaceholderText(tr("a run or prepared dataset folder"));
+    m_from->setToolTip(
+        tr("Encode with this run's or dataset's tokenizer, then finetune that run on the data "
+           "(Run → Initialise from run…): an imported GPT-2, say"));
+    m_fromBrowse = new QToolButton;
+    form->addRow(tr("Tokenizer of"), withBrowse(m_from, m_fromBrowse));
+    connect(m_fromBrowse, &QToolButton::clicked, this, &ChatTab::browseFrom);
+    connect(m_source, &QComboBox::currentIndexChanged, this, &ChatTab::updateTokenizerRows);
 }
 
 ChatTab::~ChatTab() {

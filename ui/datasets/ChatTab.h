@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -42,6 +43,8 @@ signals:
 
 private:
     void buildForm();
+    /// Where the tokenizer comes from, its kind and size, or the run or dataset it is taken from.
+    void addTokenizerRows(QFormLayout* form);
     /// The tokenizer's rows: its kind and size when one is trained, the folder when it is taken.
     void updateTokenizerRows();
     void browseFiles();

@@ -100,6 +100,13 @@ void DatasetsPanel::connectTabs() {
         m_tabs->setCurrentIndex(0);
         emit statusMessage(tr("Wrote %1 examples to %2").arg(n).arg(path));
     });
+    connect(m_synthetic, &SyntheticTab::instructionsGenerated, this,
+            [this](const QString& path, const QString& name, int n) {
+                m_chat->setFiles({path});
+                m_chat->setDatasetName(name);
+                m_tabs->setCurrentWidget(m_chat);
+                emit statusMessage(tr("Wrote %1 instructions to %2").arg(n).arg(path));
+            });
 }
 
 DatasetsPanel::~DatasetsPanel() {

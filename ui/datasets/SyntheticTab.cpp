@@ -31,8 +31,7 @@ SyntheticTab::SyntheticTab(QWidget* parent) : QWidget(parent) {
     m_task = new QComboBox;
     m_task->setObjectName("syntheticTask");
     for (const auto& t : twb::synthetic_tasks())
-        if (t != "instructions")  // JSON records for twb prepare --chat, not a text corpus to import here
-            m_task->addItem(q(t));
+        m_task->addItem(q(t));  // instructions: JSON records for the Chat data tab, the others text
     m_examples = spin(1, 10000000, 20000);
     m_digits = spin(1, 18, 3);
     m_reversed = new QCheckBox(tr("write numbers least significant digit first"));
@@ -64,7 +63,9 @@ SyntheticTab::SyntheticTab(QWidget* parent) : QWidget(parent) {
         new QLabel(tr("One example per line, e.g. addition <code>123+456=579</code>, reversed "
                       "<code>321+654=9750</code>; copy <code>cabd&gt;cabd</code>; reverse "
                       "<code>cabd&gt;dbac</code>; sort <code>cabd&gt;abcd</code>. Tokenize with "
-                      "characters; the attention patterns of a model trained on them are easy to read."));
+                      "characters; the attention patterns of a model trained on them are easy to read. "
+                      "Instructions are records for a chat finetune, <code>{\"instruction\": \"reverse: "
+                      "cabd\", \"output\": \"dbac\"}</code>, handed to the Chat data tab."));
     help->setWordWrap(true);
     auto* col = new QVBoxLayout(this);
     col->addLayout(form);
@@ -91,10 +92,14 @@ QString SyntheticTab::generate() {
                                           : QString())
                 .arg(s.examples)
                 .arg(s.seed);
-        const QString path = Workspace::root() + "/synthetic/" + name + ".txt";
+        const bool records = s.task == "instructions";
+        const QString path = Workspace::root() + "/synthetic/" + name + (records ? ".jsonl" : ".txt");
         QDir().mkpath(QFileInfo(path).absolutePath());
         twb::write_file_atomic(path.toStdString(), text);
-        emit generated(path, name, s.examples);
+        if (records)
+            emit instructionsGenerated(path, name, s.examples);
+        else
+            emit generated(path, name, s.examples);
         return path;
     } catch (const std::exception& e) {
         emit errorChanged(q(e.what()));

@@ -1,5 +1,7 @@
 // The Datasets panel's "Synthetic tasks" tab: the engine's built-in tasks (addition, copy, reverse,
-// sort) from a seed, written into the workspace as a text file for the Import tab to take up.
+// sort) from a seed, written into the workspace as a text file for the Import tab to take up; and
+// synthetic instructions (reverse, sort, upper, copy as instruction/output records), written as JSON
+// lines for the Chat data tab.
 #pragma once
 #include <QWidget>
 
@@ -19,6 +21,8 @@ public slots:
 signals:
     /// A task file was written: import it under this dataset name.
     void generated(const QString& path, const QString& name, int examples);
+    /// Instruction records were written (JSON lines): prepare them as chat data under this name.
+    void instructionsGenerated(const QString& path, const QString& name, int examples);
     void errorChanged(const QString& text);
 
 private:
