@@ -1,8 +1,9 @@
-// The torch-free half of import --hf: config.json (read_hf_config), vocab.json + merges.txt
-// (read_gpt2_vocab) and tokenizer.json (read_hf_tokenizer_json), then the tokenizer they make encodes
-// and decodes a text. The input is cut at its 0xFF bytes into config.json, vocab.json and merges.txt;
-// the whole input is also read as a tokenizer.json.
+// The torch-free half of import --hf: config.json (read_hf_config, and as a Marian model's:
+// hf_model_type, read_marian_config), vocab.json + merges.txt (read_gpt2_vocab) and tokenizer.json
+// (read_hf_tokenizer_json), then the tokenizer they make encodes and decodes a text. The input is cut at its 0xFF bytes
+// into config.json, vocab.json and merges.txt; the whole input is also read as a tokenizer.json.
 #include "core/interchange/hf_config.h"
+#include "core/interchange/marian_config.h"
 #include "core/tokenizers/gpt2_vocab.h"
 #include "core/tokenizers/tokenizer.h"
 #include "fuzz_util.h"
@@ -30,8 +31,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                   : std::string_view();
         at = cut == std::string_view::npos ? in.size() + 1 : cut + 1;
     }
+    const auto config = twbfuzz::write("config.json", part[0]);
     try {
-        (void)twb::read_hf_config(twbfuzz::write("config.json", part[0]));
+        (void)twb::read_hf_config(config);
+    } catch (const twb::Error&) {
+    }
+    try {
+        if (twb::hf_model_type(config) == "marian")
+            (void)twb::read_marian_config(config);
     } catch (const twb::Error&) {
     }
     try {
