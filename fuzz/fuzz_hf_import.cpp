@@ -1,6 +1,7 @@
-// The torch-free half of import --hf: config.json (read_hf_config, and as a Marian model's:
-// hf_model_type, read_marian_config), vocab.json + merges.txt (read_gpt2_vocab) and tokenizer.json
-// (read_hf_tokenizer_json), then the tokenizer they make encodes and decodes a text. The input is cut at its 0xFF bytes
+// The torch-free half of import --hf: config.json (read_hf_config, its bos/eos ids, and as a Marian
+// model's: hf_model_type, read_marian_config), vocab.json + merges.txt (read_gpt2_vocab, with those ids
+// marked special) and tokenizer.json (read_hf_tokenizer_json), then the tokenizer they make encodes and
+// decodes a text. The input is cut at its 0xFF bytes
 // into config.json, vocab.json and merges.txt; the whole input is also read as a tokenizer.json.
 #include "core/interchange/hf_config.h"
 #include "core/interchange/marian_config.h"
@@ -41,9 +42,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             (void)twb::read_marian_config(config);
     } catch (const twb::Error&) {
     }
+    twb::HfSpecialIds ids;  // config.json's bos/eos ids, marked special in the vocabulary as import does
     try {
-        use(twb::make_gpt2_tokenizer(
-            twb::read_gpt2_vocab(twbfuzz::write("vocab.json", part[1]), twbfuzz::write("merges.txt", part[2]))));
+        ids = twb::read_hf_special_ids(config);
+    } catch (const twb::Error&) {
+    }
+    try {
+        auto v = twb::read_gpt2_vocab(twbfuzz::write("vocab.json", part[1]), twbfuzz::write("merges.txt", part[2]));
+        twb::mark_special_ids(v, ids.bos, ids.eos);
+        use(twb::make_gpt2_tokenizer(std::move(v)));
     } catch (const twb::Error&) {
     }
     try {

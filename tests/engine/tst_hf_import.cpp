@@ -9,10 +9,12 @@
 #include "core/tokenizers/tokenizer.h"
 #include "nn/models/model_loader.h"
 #include "test_util.h"
+#include "twb/chat.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/model_exchange.h"
 #include "twb/run_folder.h"
+#include "twb/tokenizer.h"
 #include "twb/training.h"
 
 #include <nlohmann/json.hpp>
@@ -483,6 +485,56 @@ private slots:
         // The plain export keeps the workbench's names and config.
         export_safetensors(tuned, twbtest::path(m_dir, "rt_plain"), "last");
         QVERIFY(fs::exists(twbtest::path(m_dir, "rt_plain") / "tokenizer" / "tokenizer.json"));
+    }
+
+    /// A run trained here with its own byte-level BPE (<pad>, <bos>, <eos> after the merges), exported to
+    /// the GPT-2 layout and imported back: config.json's bos/eos ids make those tokens special again, so
+    /// the text "<eos>" is not the end of sequence, and chat data can be prepared with the import's tokenizer.
+    void aWorkbenchTokenizersSpecialsSurviveTheRoundTrip() {
+        twbtest::write(twbtest::path(m_dir, "sp.txt"), twbtest::english_like(20000));
+        PrepareOptions p;
+        p.corpus.inputs = {twbtest::path(m_dir, "sp.txt").string()};
+        p.tokenizer.kind = TokenizerKind::ByteBpe;
+        p.tokenizer.vocab_size = 300;
+        p.out = twbtest::path(m_dir, "sp_data");
+        prepare_dataset(p);
+        RunConfig c = preset_config("tiny");
+        c.data_dir = p.out.string();
+        c.n_layer = 1;
+        c.n_embd = 16;
+        c.n_head = 2;
+        c.block_size = 16;
+        c.max_iters = 2;
+        c.eval_interval = 2;
+        c.eval_iters = 1;
+        c.threads = 1;
+        c.position = Position::Learned;
+        c.activation = Activation::GeluTanh;
+        c.bias = true;
+        TrainJob job;
+        job.config = c;
+        job.run_dir = twbtest::path(m_dir, "sp_run").string();
+        train(job);
+        const fs::path hf = twbtest::path(m_dir, "sp_hf"), back = twbtest::path(m_dir, "sp_back");
+        export_hf(job.run_dir, hf);
+        import_hf(hf, back);
+        const auto before = TextTokenizer::load(fs::path(job.run_dir) / "tokenizer"),
+                   after = TextTokenizer::load(back / "tokenizer");
+        QVERIFY(before.eos_id() >= 0);
+        QCOMPARE(after.eos_id(), before.eos_id());
+        QCOMPARE(load_tokenizer(fs::path(back) / "tokenizer")->bos_id(),
+                 load_tokenizer(fs::path(job.run_dir) / "tokenizer")->bos_id());
+        const auto ids = after.encode("a <eos> b");
+        QVERIFY(std::find(ids.begin(), ids.end(), after.eos_id()) == ids.end());  // typed, it is text
+        QCOMPARE(after.decode(ids), std::string("a <eos> b"));
+        QCOMPARE(after.encode("to be or not"), before.encode("to be or not"));
+        // the import's tokenizer ends a chat turn
+        twbtest::write(twbtest::path(m_dir, "sp.jsonl"), "{\"instruction\": \"Say hi.\", \"output\": \"hi\"}\n");
+        ChatPrepareOptions chat;
+        chat.inputs = {twbtest::path(m_dir, "sp.jsonl").string()};
+        chat.tokenizer_from = back;
+        chat.out = twbtest::path(m_dir, "sp_chat");
+        QCOMPARE(prepare_chat(chat).train_conversations + 0, uint64_t(1));
     }
 
     void otherArchitecturesNameTheOptionGpt2Lacks() {

@@ -59,6 +59,22 @@ Activation activation_of(const nlohmann::json* act, const std::string& where) {
 }
 }  // namespace
 
+HfSpecialIds read_hf_special_ids(const fs::path& file) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(read_file(file));
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(file.string() + ": not valid JSON (" + e.what() + ")");
+    }
+    auto id = [&](const char* key) {
+        if (!j.is_object() || !j.contains(key) || !j[key].is_number_integer())
+            return -1;
+        const auto v = j[key].get<int64_t>();
+        return v >= 0 && v < (int64_t{1} << 30) ? static_cast<int>(v) : -1;
+    };
+    return {id("bos_token_id"), id("eos_token_id")};
+}
+
 RunConfig read_hf_config(const fs::path& file) {
     const std::string where = file.string();
     nlohmann::json j;

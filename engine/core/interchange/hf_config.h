@@ -11,4 +11,11 @@ namespace twb {
 /// FormatError naming the file and the key for anything that is not a GPT-2 config this program can build.
 RunConfig read_hf_config(const std::filesystem::path& file);
 
+/// config.json's bos_token_id and eos_token_id, -1 where absent or not an integer: the ids generation
+/// starts from and stops at, which vocab.json itself does not mark (a workbench export's <bos>/<eos>).
+struct HfSpecialIds {
+    int bos = -1, eos = -1;
+};
+HfSpecialIds read_hf_special_ids(const std::filesystem::path& file);
+
 }  // namespace twb

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <sstream>
 #include <unordered_map>
@@ -228,6 +229,25 @@ Gpt2Vocab read_hf_tokenizer_json(const fs::path& file) {
     if (j.contains("added_tokens") && j["added_tokens"].is_array())
         mark_added_specials(j["added_tokens"], special, where);
     return assemble(texts, special, merges_of(m["merges"], where), where + " model.vocab", where + " model.merges");
+}
+
+void mark_special_ids(Gpt2Vocab& v, int bos, int eos) {
+    auto mark = [&](int id) {
+        if (id < 0 || id >= static_cast<int>(v.tokens.size()))
+            return false;
+        if (std::find(v.specials.begin(), v.specials.end(), id) != v.specials.end())
+            return true;
+        const std::string& bytes = v.tokens[static_cast<size_t>(id)];
+        if (bytes.size() < 2 || std::find(v.merged.begin(), v.merged.end(), id) != v.merged.end())
+            return false;
+        v.tokens[static_cast<size_t>(id)] = gpt2_unicode_from_bytes(bytes);  // a special holds its name
+        v.specials.push_back(id);
+        return true;
+    };
+    if (mark(bos) && v.bos < 0)
+        v.bos = bos;
+    if (mark(eos) && v.eos < 0)
+        v.eos = eos;
 }
 
 }  // namespace twb

@@ -38,6 +38,12 @@ Gpt2Vocab read_gpt2_vocab(const std::filesystem::path& vocab_json, const std::fi
 /// Reads Hugging Face's tokenizer.json of a byte-level BPE (model.type BPE, its vocab and merges).
 Gpt2Vocab read_hf_tokenizer_json(const std::filesystem::path& file);
 
+/// Marks the tokens with ids bos and eos (config.json's bos_token_id, eos_token_id) special and makes
+/// them the vocabulary's <bos> and <eos> when it has none (GPT-2's <|endoftext|> already is both): a
+/// workbench export's <bos>/<eos> come back as specials, not as text. Ids out of range, single bytes and
+/// tokens that merges make are left as they are.
+void mark_special_ids(Gpt2Vocab& v, int bos, int eos);
+
 /// The byte-level BPE tokenizer of such a vocabulary (GPT-2's split pattern); saves itself with the
 /// vocabulary spelled out, so its ids stay GPT-2's.
 std::unique_ptr<Tokenizer> make_gpt2_tokenizer(Gpt2Vocab v);

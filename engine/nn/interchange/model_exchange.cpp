@@ -61,16 +61,21 @@ std::string bare(const std::string& ours) {
 
 // ------------------------------------------------------------------ reading the tokenizer
 
+/// The folder's tokenizer, with config.json's bos/eos ids marked special (mark_special_ids).
 std::unique_ptr<Tokenizer> read_hf_tokenizer(const fs::path& dir, std::string& files) {
+    Gpt2Vocab v;
     if (fs::exists(dir / "vocab.json") || fs::exists(dir / "merges.txt")) {
         files = "vocab.json + merges.txt";
-        return make_gpt2_tokenizer(read_gpt2_vocab(dir / "vocab.json", dir / "merges.txt"));
-    }
-    if (fs::exists(dir / "tokenizer.json")) {
+        v = read_gpt2_vocab(dir / "vocab.json", dir / "merges.txt");
+    } else if (fs::exists(dir / "tokenizer.json")) {
         files = "tokenizer.json";
-        return make_gpt2_tokenizer(read_hf_tokenizer_json(dir / "tokenizer.json"));
+        v = read_hf_tokenizer_json(dir / "tokenizer.json");
+    } else {
+        throw InputError(dir.string() + ": no tokenizer (vocab.json + merges.txt, or tokenizer.json) in the folder");
     }
-    throw InputError(dir.string() + ": no tokenizer (vocab.json + merges.txt, or tokenizer.json) in the folder");
+    const HfSpecialIds ids = read_hf_special_ids(dir / "config.json");
+    mark_special_ids(v, ids.bos, ids.eos);
+    return make_gpt2_tokenizer(std::move(v));
 }
 
 // ------------------------------------------------------------------ reading model.safetensors
