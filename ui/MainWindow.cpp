@@ -175,6 +175,11 @@ void MainWindow::wirePanels() {
         m_training->setDataset(dir);
         showPanel("Training");
     });
+    connect(m_datasets, &DatasetsPanel::finetuneRequested, this, [this](const QString& run, const QString& dir) {
+        m_training->initialiseFromRun(run);
+        m_training->setDataset(dir);
+        showPanel("Training");
+    });
     connect(m_attention, &AttentionPanel::statusMessage, this, &MainWindow::showStatus);
     connect(m_experiments, &ExperimentsPanel::statusMessage, this, &MainWindow::showStatus);
     // A sweep's cells start from what the Training panel would train now.

@@ -535,6 +535,14 @@
         <source>warning: %1</source>
         <translation>advarsel: %1</translation>
     </message>
+    <message>
+        <source>Open the Training panel with a new run initialised from that run, on this dataset</source>
+        <translation>Åpne Trening med en ny kjøring initialisert fra den kjøringen, på dette datasettet</translation>
+    </message>
+    <message>
+        <source>Finetune %1 on it…</source>
+        <translation>Finjuster %1 på det…</translation>
+    </message>
 </context>
 <context>
     <name>ChatView</name>
@@ -4361,7 +4369,7 @@ Dette kan ikke angres.</translation>
     </message>
     <message>
         <source>One example per line, e.g. addition &lt;code&gt;123+456=579&lt;/code&gt;, reversed &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokenize with characters; the attention patterns of a model trained on them are easy to read. Instructions are records for a chat finetune, &lt;code&gt;{&quot;instruction&quot;: &quot;reverse: cabd&quot;, &quot;output&quot;: &quot;dbac&quot;}&lt;/code&gt;, handed to the Chat data tab.</source>
-        <translation>Ett eksempel per linje, f.eks. addition &lt;code&gt;123+456=579&lt;/code&gt;, reversert &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokeniser med tegn; oppmerksomhetsmønstrene til en modell trent på dem er lette å lese. Instructions er poster for en samtalefinjustering, &lt;code&gt;{"instruction": "reverse: cabd", "output": "dbac"}&lt;/code&gt;, som sendes videre til fanen Samtaledata.</translation>
+        <translation>Ett eksempel per linje, f.eks. addition &lt;code&gt;123+456=579&lt;/code&gt;, reversert &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokeniser med tegn; oppmerksomhetsmønstrene til en modell trent på dem er lette å lese. Instructions er poster for en samtalefinjustering, &lt;code&gt;{&quot;instruction&quot;: &quot;reverse: cabd&quot;, &quot;output&quot;: &quot;dbac&quot;}&lt;/code&gt;, som sendes videre til fanen Samtaledata.</translation>
     </message>
 </context>
 <context>

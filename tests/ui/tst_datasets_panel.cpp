@@ -5,14 +5,16 @@
 // tasks are generated from a seed. The cleaning preview covers 16 KB cut at a line end and counts a
 // dropped line as a character fewer; the token-length histogram's legend covers no bar. The Chat data
 // tab prepares instruction data (Alpaca records and a message list) as twb prepare --chat does, with a
-// system turn; a bad record is refused naming its file and line, a char tokenizer taken from a run is
-// refused for its missing <eos>, and neither leaves a dataset.
+// system turn; a bad record is refused naming its file and line, a char tokenizer taken from a dataset is
+// refused for its missing <eos>, and neither leaves a dataset; a run's tokenizer makes the tab offer that
+// run's finetune on the data.
 #include "test_util.h"
 #include "twb/chat.h"
 #include "twb/dataset.h"
 #include "twb/synthetic.h"
 #include "twb/text.h"
 #include "twb/tokenizer.h"
+#include "twb/training.h"
 #include "ui/Workspace.h"
 #include "ui/datasets/ChatTab.h"
 #include "ui/datasets/DatasetsPanel.h"
@@ -527,6 +529,38 @@ private slots:
         waitIdle(p);
         QVERIFY2(p.lastError().contains("<eos>"), qPrintable(p.lastError()));
         QVERIFY(!QFileInfo::exists(Workspace::datasetsDir() + "/bad-chat"));
+        // The tokenizer of a run: once prepared, the tab offers to finetune that run on the data.
+        QVERIFY(tab->finetuneRun().isEmpty());  // the last preparation trained its own tokenizer
+        po.tokenizer.kind = twb::TokenizerKind::Byte;
+        po.out = twbtest::path(m_ws, "byte-data");
+        twb::prepare_dataset(po);
+        twb::TrainJob job;
+        job.config = twb::preset_config("tiny");
+        job.config.data_dir = po.out.string();
+        job.config.n_layer = 1;
+        job.config.n_embd = 16;
+        job.config.n_head = 2;
+        job.config.block_size = 16;
+        job.config.max_iters = 2;
+        job.config.eval_interval = 2;
+        job.config.eval_iters = 1;
+        job.config.threads = 1;
+        job.run_dir = twbtest::path(m_ws, "byte-run").string();
+        twb::train(job);
+        const QString run = QString::fromStdString(job.run_dir);
+        tab->setTokenizerFrom(run);
+        tab->setDatasetName("run-chat");
+        QSignalSpy done3(&p, &DatasetsPanel::datasetPrepared);
+        p.prepareChat();
+        QTRY_VERIFY_WITH_TIMEOUT(done3.count() == 1, 60000);
+        QCOMPARE(tab->finetuneRun(), run);
+        QSignalSpy finetune(&p, &DatasetsPanel::finetuneRequested);
+        tab->findChild<QPushButton*>("chatFinetune")->click();
+        QCOMPARE(finetune.count(), 1);
+        QCOMPARE(finetune.first().at(0).toString(), run);
+        QCOMPARE(finetune.first().at(1).toString(), done3.first().first().toString());
+        QCOMPARE(twb::open_prepared(done3.first().first().toString().toStdString()).vocab_size,
+                 twb::open_prepared(po.out).vocab_size);  // the run's own tokenizer
         // Nothing chosen: said before anything runs.
         tab->setFiles({});
         p.prepareChat();

@@ -97,10 +97,19 @@ void ChatTab::buildForm() {
     m_result->setObjectName("chatResult");
     m_result->setWordWrap(true);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_finetune = new QPushButton;
+    m_finetune->setObjectName("chatFinetune");
+    m_finetune->setToolTip(tr("Open the Training panel with a new run initialised from that run, on this dataset"));
+    m_finetune->hide();
+    connect(m_finetune, &QPushButton::clicked, this, [this] { emit finetuneClicked(m_finetuneRun, m_finetuneData); });
+    auto* finetuneRow = new QHBoxLayout;
+    finetuneRow->addWidget(m_finetune);
+    finetuneRow->addStretch(1);
     auto* col = new QVBoxLayout(this);
     col->addLayout(form);
     col->addWidget(help);
     col->addWidget(m_result);
+    col->addLayout(finetuneRow);
     col->addStretch(1);
 }
 
@@ -222,7 +231,15 @@ twb::ChatPrepareOptions ChatTab::options(const QString& datasetsDir) const {
     return o;
 }
 
-void ChatTab::setResult(const twb::ChatPrepareResult& r) {
+QString ChatTab::finetuneRun() const {
+    return m_finetune->isHidden() ? QString() : m_finetuneRun;
+}
+
+void ChatTab::setResult(const twb::ChatPrepareResult& r, const QString& run) {
+    m_finetuneRun = run;
+    m_finetuneData = QString::fromStdString(r.dir.string());
+    m_finetune->setText(tr("Finetune %1 on it…").arg(QFileInfo(run).fileName()));
+    m_finetune->setVisible(!run.isEmpty());
     const QLocale l;
     QString text =
         tr("<b>Prepared</b> %1 (chat, template %2, vocabulary %3)<br>conversations: train %4, validation %5; "

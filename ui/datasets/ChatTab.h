@@ -2,8 +2,9 @@
 // makes it (twb/chat.h): JSON-lines files of Alpaca records, self-instruct seed tasks or message lists;
 // the tokenizer trained on the rendered conversations, or taken from a run or a dataset (to finetune an
 // imported GPT-2 or a run of the workspace on them); an optional system turn; the held-out share and the
-// name; after preparing, the conversation and token counts. It gathers options and shows results; the
-// panel runs prepare_chat off the UI thread.
+// name; after preparing, the conversation and token counts, and, when the tokenizer was a run's, a button
+// that sets up the finetune of that run on the data. It gathers options and shows results; the panel
+// runs prepare_chat off the UI thread.
 #pragma once
 #include "twb/chat.h"
 
@@ -14,6 +15,7 @@ class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 class QToolButton;
 
@@ -34,12 +36,17 @@ public:
     void setTokenizerFrom(const QString& dir);
     void setSystem(const QString& text);
     void setDatasetName(const QString& name);
-    /// Shows what a finished preparation made.
-    void setResult(const twb::ChatPrepareResult& r);
+    /// Shows what a finished preparation made; `run`: the run whose tokenizer it used ("" for none),
+    /// offered for finetuning on it.
+    void setResult(const twb::ChatPrepareResult& r, const QString& run = {});
     QString resultText() const;
+    /// The run the Finetune button starts from ("" while it is hidden).
+    QString finetuneRun() const;
 
 signals:
     void prepareClicked();
+    /// Finetune `run` on the chat dataset `dataset` (the Finetune button).
+    void finetuneClicked(const QString& run, const QString& dataset);
 
 private:
     void buildForm();
@@ -60,4 +67,6 @@ private:
     QDoubleSpinBox* m_val;
     QLineEdit* m_name;
     QLabel* m_result;
+    QPushButton* m_finetune;
+    QString m_finetuneRun, m_finetuneData;
 };

@@ -13,6 +13,7 @@
 #include "ui/widgets/ErrorLabel.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -28,6 +29,12 @@
 namespace {
 QString q(const std::string& s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+/// The folder a tokenizer was taken from when it is a run (its config.json), else "" (a dataset, none).
+QString runOf(const std::filesystem::path& dir) {
+    const QString d = q(dir.string());
+    return !d.isEmpty() && QFileInfo::exists(d + "/config.json") ? QDir::cleanPath(d) : QString();
 }
 
 }  // namespace
@@ -89,6 +96,7 @@ void DatasetsPanel::connectTabs() {
     connect(m_tokenize, &TokenizeTab::prepareClicked, this, &DatasetsPanel::prepare);
     connect(m_parallel, &ParallelTab::prepareClicked, this, &DatasetsPanel::prepareParallel);
     connect(m_chat, &ChatTab::prepareClicked, this, &DatasetsPanel::prepareChat);
+    connect(m_chat, &ChatTab::finetuneClicked, this, &DatasetsPanel::finetuneRequested);
     connect(m_tokenize, &TokenizeTab::mergesClicked, this, &DatasetsPanel::showMerges);
     connect(m_catalogue, &CatalogueTab::useClicked, this, &DatasetsPanel::useCatalogueEntry);
     connect(m_synthetic, &SyntheticTab::generated, this, [this](const QString& path, const QString& name, int n) {
@@ -391,8 +399,8 @@ void DatasetsPanel::prepareChat() {
     Job* job = jobs()->run(
         tr("Preparing chat data %1").arg(q(o.out.filename().string())),
         [o](JobContext& ctx) { return DatasetPreparation::prepareChat(o, ctx); }, this,
-        [this, dir](const twb::ChatPrepareResult& r) {
-            m_chat->setResult(r);
+        [this, dir, run = runOf(o.tokenizer_from)](const twb::ChatPrepareResult& r) {
+            m_chat->setResult(r, run);
             prepared(dir, false);
         },
         [this](const QString& e) { showError(e); });

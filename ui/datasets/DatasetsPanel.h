@@ -85,6 +85,8 @@ public slots:
 signals:
     void datasetPrepared(const QString& dir);
     void useForTraining(const QString& dir);
+    /// Finetune the run `run` on the dataset `dir` (the Chat data tab's Finetune button).
+    void finetuneRequested(const QString& run, const QString& dir);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
