@@ -37,13 +37,22 @@ private slots:
     void initTestCase() { m_run = twbtest::make_tiny_run(m_ws); }
 
     void decodingFormOffersStopStringsAndNoRepeatNgram() {
-        DecodingForm f;
-        f.findChild<QSpinBox*>("noRepeatNgram")->setValue(3);
-        f.findChild<QLineEdit*>("stopStrings")->setText(" THE END | \\n\\n|");
-        const auto o = f.options();
-        QCOMPARE(o.no_repeat_ngram, 3);
-        QCOMPARE(o.stop_strings,
-                 (std::vector<std::string>{"THE END", "\n\n"}));  // trimmed, \n unescaped, empties dropped
+        {
+            DecodingForm f;
+            f.findChild<QSpinBox*>("noRepeatNgram")->setValue(3);
+            f.findChild<QLineEdit*>("stopStrings")->setText(" THE END | \\n\\n|");
+            const auto o = f.options();
+            QCOMPARE(o.no_repeat_ngram, 3);
+            QCOMPARE(o.stop_strings,
+                     (std::vector<std::string>{"THE END", "\n\n"}));  // trimmed, \n unescaped, empties dropped
+            // The form remembers both when it goes: back to none, or every later panel's generation stops
+            // at the first blank line (stopEndsEarly then saw a generation end early without a Stop).
+            f.findChild<QSpinBox*>("noRepeatNgram")->setValue(0);
+            f.findChild<QLineEdit*>("stopStrings")->clear();
+        }
+        DecodingForm again;
+        QCOMPARE(again.options().no_repeat_ngram, 0);
+        QVERIFY(again.options().stop_strings.empty());
     }
     void decodeWeightsAreChosenAndRemembered() {
         {
@@ -97,7 +106,8 @@ private slots:
         p.setMaxTokens(100000);
         const size_t before = history().size();
         // Stop is pressed once the worker has made five tokens, from the worker's thread: the UI, on a
-        // loaded machine, can take its fifth token long after the worker made it.
+        // loaded machine, can take its fifth token long after the worker made it (and a stop string
+        // left in the settings by another test once ended the generation first).
         std::atomic<int> made{0};
         connect(
             model.worker(), &ModelWorker::token, model.worker(),
