@@ -144,8 +144,19 @@ def part_c(name, tok, run_dir):
     return same == len(TEXTS)
 
 
+def part_d(tok, hf):
+    """The exported tokenizer_config.json: transformers' tokenizer has config.json's bos/eos ids as its specials."""
+    cfg = json.load(open(os.path.join(hf, "config.json")))
+    got = (tok.bos_token_id, tok.eos_token_id)
+    want = (cfg["bos_token_id"], cfg["eos_token_id"])
+    print(f"(d) exported specials: transformers' tokenizer bos/eos {got} ({tok.bos_token}, {tok.eos_token}, pad "
+          f"{tok.pad_token}), config.json {want}")
+    return got == want
+
+
 tok_a, run_a, diff_a = part_a()
 tok_b, run_b, diff_b = part_b("gpt2", True, "gelu_tanh")
 _, _, diff_b2 = part_b("untied_gelu", False, "gelu")
 ok = part_c("imported vocab.json/merges.txt", tok_a, run_a) & part_c("exported twb bytebpe", tok_b, run_b)
+ok &= part_d(tok_b, os.path.join(WORK, "exported_gpt2"))
 sys.exit(0 if ok and max(diff_a, diff_b, diff_b2) < 1e-4 else 1)

@@ -477,6 +477,8 @@ private slots:
         QCOMPARE(cfg["model_type"].get<std::string>(), std::string("gpt2"));
         QCOMPARE(cfg["activation_function"].get<std::string>(), std::string("gelu_new"));
         QCOMPARE(cfg["eos_token_id"].get<int>(), 261);
+        const auto tc = nlohmann::json::parse(read_file(hf / "tokenizer_config.json"));
+        QCOMPARE(tc["eos_token"].get<std::string>(), std::string("<|endoftext|>"));
         const fs::path again = twbtest::path(m_dir, "rt_again");
         import_hf(hf, again);
         const double diff = run_logits(again, m_ids).sub(before).abs().max().item<double>();
@@ -488,7 +490,8 @@ private slots:
     }
 
     /// A run trained here with its own byte-level BPE (<pad>, <bos>, <eos> after the merges), exported to
-    /// the GPT-2 layout and imported back: config.json's bos/eos ids make those tokens special again, so
+    /// the GPT-2 layout (tokenizer_config.json naming them for transformers) and imported back:
+    /// config.json's bos/eos ids make those tokens special again, so
     /// the text "<eos>" is not the end of sequence, and chat data can be prepared with the import's tokenizer.
     void aWorkbenchTokenizersSpecialsSurviveTheRoundTrip() {
         twbtest::write(twbtest::path(m_dir, "sp.txt"), twbtest::english_like(20000));
@@ -517,6 +520,12 @@ private slots:
         train(job);
         const fs::path hf = twbtest::path(m_dir, "sp_hf"), back = twbtest::path(m_dir, "sp_back");
         export_hf(job.run_dir, hf);
+        // transformers' tokenizer learns the specials from tokenizer_config.json
+        const auto tc = nlohmann::json::parse(read_file(hf / "tokenizer_config.json"));
+        QCOMPARE(tc["eos_token"].get<std::string>(), std::string("<eos>"));
+        QCOMPARE(tc["bos_token"].get<std::string>(), std::string("<bos>"));
+        QCOMPARE(tc["pad_token"].get<std::string>(), std::string("<pad>"));
+        QCOMPARE(tc["model_max_length"].get<int>(), 16);
         import_hf(hf, back);
         const auto before = TextTokenizer::load(fs::path(job.run_dir) / "tokenizer"),
                    after = TextTokenizer::load(back / "tokenizer");

@@ -59,6 +59,24 @@ std::string bare(const std::string& ours) {
     return ours.rfind(kPrefix, 0) == 0 ? ours.substr(std::string(kPrefix).size()) : ours;
 }
 
+/// tokenizer_config.json for transformers' GPT2Tokenizer: which tokens of vocab.json are the specials
+/// (GPT-2's own <|endoftext|>, or a tokenizer trained here: <bos>, <eos>, <pad>), so that its tokenizer
+/// knows them as config.json's ids do.
+nlohmann::ordered_json gpt2_tokenizer_config(const Tokenizer& tok, int block_size) {
+    nlohmann::ordered_json j = {
+        {"tokenizer_class", "GPT2Tokenizer"}, {"model_max_length", block_size}, {"add_prefix_space", false}};
+    auto name = [&](int id) { return tok.token_text(id); };
+    if (tok.bos_id() >= 0)
+        j["bos_token"] = name(tok.bos_id());
+    if (tok.eos_id() >= 0) {
+        j["eos_token"] = name(tok.eos_id());
+        j["unk_token"] = name(tok.eos_id());  // as GPT-2's: a byte-level vocabulary has no unknown text
+    }
+    if (tok.pad_id() >= 0)
+        j["pad_token"] = name(tok.pad_id());
+    return j;
+}
+
 // ------------------------------------------------------------------ reading the tokenizer
 
 /// The folder's tokenizer, with config.json's bos/eos ids marked special (mark_special_ids).
@@ -319,8 +337,8 @@ ExportResult export_hf(const fs::path& run, const fs::path& out_dir, const std::
         res.files = {"config.json", "model.safetensors"};
         if (tok->kind() == TokenizerKind::ByteBpe) {
             write_gpt2_vocab(*tok, tmp);
-            res.files.push_back("vocab.json");
-            res.files.push_back("merges.txt");
+            write_file_atomic(tmp / "tokenizer_config.json", gpt2_tokenizer_config(*tok, c.block_size).dump(2));
+            res.files.insert(res.files.end(), {"vocab.json", "merges.txt", "tokenizer_config.json"});
         } else {
             fs::create_directories(tmp / "twb_tokenizer");
             tok->save(tmp / "twb_tokenizer");
