@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Fuzzes every parser of outside data with libFuzzer (+ASan +UBSan) against the torch-free core:
 # safetensors headers, run configs, checkpoint state, meta.json, tokenizer files, the corpus readers,
-# the samples history and import --hf's config.json, vocab.json, merges.txt and tokenizer.json. Builds build-fuzz with clang, writes seed corpora, runs each target for
-# SECONDS (default 60; CI uses 8). Findings land in build-fuzz/crashes/; the script fails on any.
+# the samples history, import --hf's config.json (GPT-2's and Marian's), vocab.json, merges.txt and
+# tokenizer.json, and instruction data for prepare --chat. Builds build-fuzz with clang, writes seed
+# corpora, runs each target for SECONDS (default 60; CI uses 8). Findings land in build-fuzz/crashes/;
+# the script fails on any.
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${1:-60}
 shift || true
 B=build-fuzz
-ALL=(safetensors_header config checkpoint_state meta tokenizer_file corpus samples_history hf_import)
+ALL=(safetensors_header config checkpoint_state meta tokenizer_file corpus samples_history hf_import chat_records)
 TARGETS=("${@:-${ALL[@]}}")
 [ $# -gt 0 ] || TARGETS=("${ALL[@]}")
 
@@ -21,7 +23,7 @@ nice -n 10 ninja -C $B $(printf "fuzz_%s " "${TARGETS[@]}") >/dev/null
 # Seed corpora: one or a few valid inputs per parser, generated here (nothing binary is committed).
 S=$B/seeds
 rm -rf "$S"
-mkdir -p "$S"/{safetensors_header,config,checkpoint_state,meta,tokenizer_file,corpus,samples_history,hf_import}
+mkdir -p "$S"/{safetensors_header,config,checkpoint_state,meta,tokenizer_file,corpus,samples_history,hf_import,chat_records}
 python3 - "$S" <<'PY'
 import json, struct, sys, os
 S = sys.argv[1]
@@ -75,6 +77,19 @@ hfcfg = {"model_type": "gpt2", "n_layer": 2, "n_head": 2, "n_embd": 8, "n_positi
 w("hf_import", "files", json.dumps(hfcfg).encode() + b"\xff" + json.dumps(vocab).encode() + b"\xff" + merges.encode())
 w("hf_import", "tokenizer_json", json.dumps({"model": {"type": "BPE", "vocab": vocab, "merges": ["h e", ["l", "l"]]},
                                             "added_tokens": [{"id": 259, "special": True}]}))
+mcfg = {"model_type": "marian", "architectures": ["MarianMTModel"], "vocab_size": 40, "d_model": 16,
+        "encoder_layers": 2, "decoder_layers": 2, "encoder_attention_heads": 2, "decoder_attention_heads": 2,
+        "encoder_ffn_dim": 32, "decoder_ffn_dim": 32, "max_position_embeddings": 64, "activation_function": "swish",
+        "scale_embedding": True, "share_encoder_decoder_embeddings": True, "pad_token_id": 39,
+        "decoder_start_token_id": 39, "eos_token_id": 0, "normalize_before": False}
+w("hf_import", "marian", json.dumps(mcfg))
+w("chat_records", "alpaca", json.dumps({"instruction": "Add.", "input": "2 and 3", "output": "5"}) + "\n" +
+  json.dumps({"instruction": "Say hi.", "output": "hi"}) + "\n")
+w("chat_records", "seed_task", json.dumps({"id": "t1", "name": "antonym", "instruction": "Antonym?", "instances": [
+    {"input": "hot", "output": "cold"}, {"input": "up", "output": "down"}], "is_classification": False}) + "\n")
+w("chat_records", "messages", json.dumps({"messages": [{"role": "system", "content": "be kind"},
+    {"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}, {"role": "user", "content": "bye"},
+    {"role": "assistant", "content": "bye"}]}) + "\n")
 w("samples_history", "history", json.dumps({"time": "2026-01-01T00:00:00Z", "source": "cli", "checkpoint_step": 5,
     "prompt": "ROMEO:", "options": {"temperature": 0.8, "top_k": 40}, "outputs": ["x"], "cancelled": False}) + "\n")
 PY
