@@ -2,7 +2,6 @@
 
 #include "ui/Workspace.h"
 #include "ui/jobs/JobsService.h"
-#include "ui/widgets/DialogFit.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/ExportFormats.h"
 #include "ui/widgets/RunPicker.h"
@@ -23,7 +22,7 @@
 #include <QVBoxLayout>
 
 ExportDialog::ExportDialog(const QString& run, JobsService* jobs, QWidget* parent)
-    : QDialog(parent), m_jobs(jobs ? jobs : new JobsService(this)) {
+    : JobDialog(parent), m_jobs(jobs ? jobs : new JobsService(this)) {
     setWindowTitle(tr("Export model"));
     build();
     connectControls();
@@ -87,16 +86,16 @@ void ExportDialog::connectControls() {
 }
 
 void ExportDialog::exportEnded(quint64 id, const QString& file, const QString& summary, const QString& error) {
-    if (id != m_exportId || !m_busy)
+    if (id != m_exportId || !isBusy())
         return;
     setBusy(false);
     if (error.isEmpty()) {
         m_status->setText(tr("Wrote %1 (%2)").arg(QDir::toNativeSeparators(file), summary));
-        growToFit(this);
+        growToFit();
         emit exported(file);
     } else {
         m_error->setText(error);
-        growToFit(this);
+        growToFit();
         emit failed(error);
     }
 }
@@ -148,7 +147,7 @@ void ExportDialog::recheck() {
             if (id != m_checkId)
                 return;
             m_reasons->setText(error);
-            growToFit(this);
+            growToFit();
             emit checked();
         });
 }
@@ -179,8 +178,8 @@ void ExportDialog::applyReasons(const QStringList& reasons) {
                 break;
             }
     m_reasons->setText(lines.join('\n'));
-    m_export->setEnabled(!m_busy && model->item(m_format->currentIndex())->isEnabled());
-    growToFit(this);  // the reasons may need more lines
+    m_export->setEnabled(!isBusy() && model->item(m_format->currentIndex())->isEnabled());
+    growToFit();  // the reasons may need more lines
     emit checked();
 }
 
@@ -211,20 +210,8 @@ void ExportDialog::browse() {
         m_out->setText(file);
 }
 
-void ExportDialog::done(int result) {
-    if (m_busy) {
-        m_closeWhenDone = true;
-        hide();
-        return;
-    }
-    QDialog::done(result);
-}
-
 void ExportDialog::setBusy(bool busy) {
-    m_busy = busy;
-    if (!busy && m_closeWhenDone)
-        QMetaObject::invokeMethod(
-            this, [this] { QDialog::done(QDialog::Rejected); }, Qt::QueuedConnection);
+    setJobRunning(busy);
     m_progress->setVisible(busy);
     m_export->setEnabled(!busy);
     m_picker->setEnabled(!busy);
@@ -232,7 +219,7 @@ void ExportDialog::setBusy(bool busy) {
 }
 
 void ExportDialog::startExport() {
-    if (m_busy)
+    if (isBusy())
         return;
     m_error->clear();
     m_status->clear();
@@ -254,7 +241,7 @@ void ExportDialog::startExport() {
     m_exportId = ++m_lastId;
     setBusy(true);
     m_status->setText(tr("Exporting %1 to %2…").arg(QFileInfo(m_picker->run()).fileName(), out));
-    growToFit(this);
+    growToFit();
     const quint64 id = m_exportId;
     Job* job = m_jobs->run(
         tr("Exporting %1").arg(QFileInfo(m_picker->run()).fileName()),

@@ -6,7 +6,7 @@
 // JobsService (the export listed in the status bar); a busy bar shows while it writes, and the dialog
 // ends with a line naming the file written.
 #pragma once
-#include <QDialog>
+#include "ui/widgets/JobDialog.h"
 
 class ErrorLabel;
 class QDialogButtonBox;
@@ -19,7 +19,7 @@ class QProgressBar;
 class QPushButton;
 class RunPicker;
 
-class ExportDialog : public QDialog {
+class ExportDialog : public JobDialog {
     Q_OBJECT
 public:
     /// jobs: the service the check and the export run on (the dialog makes its own when null).
@@ -33,13 +33,8 @@ public:
     QString reasons() const;
     QString status() const;
     QString error() const;
-    bool isBusy() const { return m_busy; }
     /// Selects a format by id ("gguf-f16"); false when there is none or it is disabled for this run.
     bool selectFormat(const QString& id);
-
-    /// Closing while an export runs hides the dialog; it closes for good when the export ends (the
-    /// UI thread never waits for the engine).
-    void done(int result) override;
 
 public slots:
     /// Starts the export of the chosen run, checkpoint and format to the output path.
@@ -74,5 +69,4 @@ private:
     QPushButton *m_export, *m_browse;
     QDialogButtonBox* m_buttons;
     quint64 m_lastId = 0, m_checkId = 0, m_exportId = 0;
-    bool m_busy = false, m_closeWhenDone = false;
 };

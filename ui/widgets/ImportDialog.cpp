@@ -3,7 +3,6 @@
 #include "twb/model_exchange.h"
 #include "ui/Workspace.h"
 #include "ui/jobs/JobsService.h"
-#include "ui/widgets/DialogFit.h"
 #include "ui/widgets/ErrorLabel.h"
 
 #include <QDialogButtonBox>
@@ -47,7 +46,7 @@ QString unusedRunName(const QString& base) {
 }  // namespace
 
 ImportDialog::ImportDialog(JobsService* jobs, QWidget* parent)
-    : QDialog(parent), m_jobs(jobs ? jobs : new JobsService(this)) {
+    : JobDialog(parent), m_jobs(jobs ? jobs : new JobsService(this)) {
     setWindowTitle(tr("Import model"));
     build();
     connect(m_browse, &QPushButton::clicked, this, &ImportDialog::browse);
@@ -147,7 +146,7 @@ QString ImportDialog::blocker() const {
 }
 
 void ImportDialog::startImport() {
-    if (m_busy)
+    if (isBusy())
         return;
     m_error->clear();
     m_status->clear();
@@ -160,7 +159,7 @@ void ImportDialog::startImport() {
         return showError(tr("Cannot create the runs folder %1.").arg(Workspace::runsDir()));
     setBusy(true);
     m_status->setText(tr("Importing %1 as %2…").arg(QDir::toNativeSeparators(dir), name));
-    growToFit(this);
+    growToFit();
     Job* job = m_jobs->run(
         tr("Importing %1").arg(name),
         [dir, run, name](JobContext& ctx) {
@@ -172,7 +171,7 @@ void ImportDialog::startImport() {
         this, [this, run](const QString& summary) { importEnded(run, summary, QString()); },
         [this, run](const QString& error) { importEnded(run, QString(), error); });
     connect(job, &Job::progressed, this, [this](double, const QString& stage) {
-        if (m_busy && !stage.isEmpty())
+        if (isBusy() && !stage.isEmpty())
             m_status->setText(stage);  // one line: the height set for "Importing…" holds it
     });
     // The engine's import takes no cancel (it writes a temporary folder renamed at the end).
@@ -180,12 +179,12 @@ void ImportDialog::startImport() {
 }
 
 void ImportDialog::importEnded(const QString& run, const QString& summary, const QString& error) {
-    if (!m_busy)
+    if (!isBusy())
         return;
     setBusy(false);
     if (error.isEmpty()) {
         m_status->setText(tr("Imported %1 into %2").arg(summary, QDir::toNativeSeparators(run)));
-        growToFit(this);
+        growToFit();
         emit imported(run);
     } else {
         showError(error);
@@ -195,23 +194,11 @@ void ImportDialog::importEnded(const QString& run, const QString& summary, const
 
 void ImportDialog::showError(const QString& error) {
     m_error->setText(error);
-    growToFit(this);
-}
-
-void ImportDialog::done(int result) {
-    if (m_busy) {
-        m_closeWhenDone = true;
-        hide();
-        return;
-    }
-    QDialog::done(result);
+    growToFit();
 }
 
 void ImportDialog::setBusy(bool busy) {
-    m_busy = busy;
-    if (!busy && m_closeWhenDone)
-        QMetaObject::invokeMethod(
-            this, [this] { QDialog::done(QDialog::Rejected); }, Qt::QueuedConnection);
+    setJobRunning(busy);
     m_progress->setVisible(busy);
     m_import->setEnabled(!busy);
     m_browse->setEnabled(!busy);

@@ -6,7 +6,7 @@
 // in the status bar, the engine's stages as its text) with a busy bar, and the dialog ends with a line
 // saying what was imported; imported() hands the run to the main window, which opens it.
 #pragma once
-#include <QDialog>
+#include "ui/widgets/JobDialog.h"
 
 class ErrorLabel;
 class JobsService;
@@ -16,7 +16,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 
-class ImportDialog : public QDialog {
+class ImportDialog : public JobDialog {
     Q_OBJECT
 public:
     /// jobs: the service the import runs on (the dialog makes its own when null).
@@ -27,15 +27,10 @@ public:
     QLineEdit* nameEdit() const { return m_name; }
     QString status() const;
     QString error() const;
-    bool isBusy() const { return m_busy; }
     /// Sets the Hugging Face folder and suggests a run name from it.
     void setFolder(const QString& dir);
     /// The run folder an import now would write: the workspace's runs folder and the name.
     QString runFolder() const;
-
-    /// Closing while an import runs hides the dialog; it closes for good when the import ends (the UI
-    /// thread never waits for the engine).
-    void done(int result) override;
 
 public slots:
     /// Checks the folder and the name, then starts the import.
@@ -62,5 +57,4 @@ private:
     ErrorLabel* m_error;
     QPushButton *m_import, *m_browse;
     QDialogButtonBox* m_buttons;
-    bool m_busy = false, m_closeWhenDone = false;
 };
