@@ -359,12 +359,14 @@ void DatasetsPanel::prepare() {
     watchJob(job, tr("Preparing…"), tr("Preparing cancelled; nothing was written."));
 }
 
-void DatasetsPanel::prepareParallel() {
+template <class GetOptions, class Prepare, class Shown>
+void DatasetsPanel::prepareFromTab(const QString& title, const QString& stage, GetOptions getOptions, Prepare prepare,
+                                   Shown shown) {
     if (isBusy())
         return;
-    twb::ParallelPrepareOptions o;
+    decltype(getOptions()) o;
     try {
-        o = m_parallel->options(Workspace::datasetsDir());
+        o = getOptions();
     } catch (const std::exception& e) {
         return showError(q(e.what()));
     }
@@ -373,38 +375,29 @@ void DatasetsPanel::prepareParallel() {
     o.overwrite = std::filesystem::exists(o.out);
     const QString dir = q(o.out.string());
     Job* job = jobs()->run(
-        tr("Preparing pairs %1").arg(q(o.out.filename().string())),
-        [o](JobContext& ctx) { return DatasetPreparation::prepareParallel(o, ctx); }, this,
-        [this, dir](const twb::ParallelPrepareResult& r) {
-            m_parallel->setResult(r);
+        title.arg(q(o.out.filename().string())), [o, prepare](JobContext& ctx) { return prepare(o, ctx); }, this,
+        [this, dir, o, shown](const auto& result) {
+            shown(result, o);
             prepared(dir, false);
         },
         [this](const QString& e) { showError(e); });
-    watchJob(job, tr("Preparing pairs…"), tr("Preparing cancelled; nothing was written."));
+    watchJob(job, stage, tr("Preparing cancelled; nothing was written."));
+}
+
+void DatasetsPanel::prepareParallel() {
+    prepareFromTab(
+        tr("Preparing pairs %1"), tr("Preparing pairs…"),
+        [this] { return m_parallel->options(Workspace::datasetsDir()); }, DatasetPreparation::prepareParallel,
+        [this](const twb::ParallelPrepareResult& r, const twb::ParallelPrepareOptions&) { m_parallel->setResult(r); });
 }
 
 void DatasetsPanel::prepareChat() {
-    if (isBusy())
-        return;
-    twb::ChatPrepareOptions o;
-    try {
-        o = m_chat->options(Workspace::datasetsDir());
-    } catch (const std::exception& e) {
-        return showError(q(e.what()));
-    }
-    if (!confirmReplace(o.out))
-        return;
-    o.overwrite = std::filesystem::exists(o.out);
-    const QString dir = q(o.out.string());
-    Job* job = jobs()->run(
-        tr("Preparing chat data %1").arg(q(o.out.filename().string())),
-        [o](JobContext& ctx) { return DatasetPreparation::prepareChat(o, ctx); }, this,
-        [this, dir, run = runOf(o.tokenizer_from)](const twb::ChatPrepareResult& r) {
-            m_chat->setResult(r, run);
-            prepared(dir, false);
-        },
-        [this](const QString& e) { showError(e); });
-    watchJob(job, tr("Preparing chat data…"), tr("Preparing cancelled; nothing was written."));
+    prepareFromTab(
+        tr("Preparing chat data %1"), tr("Preparing chat data…"),
+        [this] { return m_chat->options(Workspace::datasetsDir()); }, DatasetPreparation::prepareChat,
+        [this](const twb::ChatPrepareResult& r, const twb::ChatPrepareOptions& o) {
+            m_chat->setResult(r, runOf(o.tokenizer_from));
+        });
 }
 
 void DatasetsPanel::prepared(const QString& dir, bool bytebpe) {

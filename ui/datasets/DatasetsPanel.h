@@ -97,6 +97,11 @@ private:
     void connectTabs();
     void runAnalysis(int which);
     void showMerges();
+    /// A tab's preparation: its options (a ConfigError from the tab shown), the question before replacing
+    /// a folder, then prepare(options, ctx) as a job; shown(result, options) once the dataset is written.
+    template <class GetOptions, class Prepare, class Shown>
+    void prepareFromTab(const QString& title, const QString& stage, GetOptions getOptions, Prepare prepare,
+                        Shown shown);
     /// A prepare job wrote the dataset `dir`.
     void prepared(const QString& dir, bool bytebpe);
     /// Checks a job can start and gathers its options; false (with the message shown) when not.
