@@ -444,10 +444,6 @@
         <translation>Tokenisering</translation>
     </message>
     <message>
-        <source>automatic</source>
-        <translation>automatisk</translation>
-    </message>
-    <message>
         <source>Vocabulary size, specials included (bpe, unigram, word, bytebpe); byte ignores it</source>
         <translation>Vokabularstørrelse, spesialsymboler medregnet (bpe, unigram, word, bytebpe); byte ser bort fra den</translation>
     </message>
@@ -3426,10 +3422,6 @@ Ctrl+/: snarveier</translation>
         <translation>Ett vokabular, trent på begge sider av treningsparene</translation>
     </message>
     <message>
-        <source>automatic</source>
-        <translation>automatisk</translation>
-    </message>
-    <message>
         <source>Vocabulary size, specials included (bpe, unigram, word); byte ignores it</source>
         <translation>Vokabularstørrelse, spesialtokener medregnet (bpe, unigram, word); byte ser bort fra den</translation>
     </message>
@@ -4640,6 +4632,13 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Sample</source>
         <translation>Eksempel</translation>
+    </message>
+</context>
+<context>
+    <name>TokenizerChoice</name>
+    <message>
+        <source>automatic</source>
+        <translation>automatisk</translation>
     </message>
 </context>
 <context>

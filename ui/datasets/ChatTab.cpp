@@ -1,6 +1,6 @@
 #include "ui/datasets/ChatTab.h"
+#include "ui/datasets/TokenizerChoice.h"
 
-#include "twb/choices.h"
 #include "twb/errors.h"
 
 #include <QComboBox>
@@ -16,7 +16,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
-#include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -119,25 +118,10 @@ void ChatTab::addTokenizerRows(QFormLayout* form) {
     m_source->addItem(tr("train one on the conversations"), "train");
     m_source->addItem(tr("take a run's or a dataset's (to finetune that run)"), "from");
     form->addRow(tr("Tokenizer"), m_source);
-    m_tokenizer = new QComboBox;
-    m_tokenizer->setObjectName("chatTokenizer");
-    for (const auto& k : twb::choice_names<twb::TokenizerKind>())
-        if (k != twb::to_string(twb::TokenizerKind::Char))  // every turn ends with <eos>: char has none
-            m_tokenizer->addItem(QString::fromStdString(k));
-    m_tokenizer->setCurrentText(QSettings().value("chat/tokenizer", "byte").toString());
-    m_vocab = new QSpinBox;
-    m_vocab->setObjectName("chatVocab");
-    m_vocab->setRange(0, 1000000);
-    m_vocab->setSingleStep(500);
-    m_vocab->setSpecialValueText(tr("automatic"));
-    m_vocab->setToolTip(tr("Vocabulary size, specials included (bpe, unigram, word, bytebpe); byte ignores it"));
-    m_vocab->setValue(QSettings().value("chat/vocab", 0).toInt());
-    auto* kind = new QWidget;
-    auto* kindRow = new QHBoxLayout(kind);
-    kindRow->setContentsMargins(0, 0, 0, 0);
-    kindRow->addWidget(m_tokenizer);
-    kindRow->addWidget(m_vocab, 1);
-    form->addRow(tr("Kind, vocabulary"), kind);
+    m_tokenizer =
+        new TokenizerChoice("chat", "chat", "byte", 0, 500,
+                            tr("Vocabulary size, specials included (bpe, unigram, word, bytebpe); byte ignores it"));
+    form->addRow(tr("Kind, vocabulary"), m_tokenizer);
     m_from = new QLineEdit;
     m_from->setObjectName("chatTokenizerFrom");
     m_from->setPlaceholderText(tr("a run or prepared dataset folder"));
@@ -150,16 +134,9 @@ void ChatTab::addTokenizerRows(QFormLayout* form) {
     connect(m_source, &QComboBox::currentIndexChanged, this, &ChatTab::updateTokenizerRows);
 }
 
-ChatTab::~ChatTab() {
-    QSettings s;
-    s.setValue("chat/tokenizer", m_tokenizer->currentText());
-    s.setValue("chat/vocab", m_vocab->value());
-}
-
 void ChatTab::updateTokenizerRows() {
     const bool from = m_source->currentData().toString() == "from";
     m_tokenizer->setEnabled(!from);
-    m_vocab->setEnabled(!from);
     m_from->setEnabled(from);
     m_fromBrowse->setEnabled(from);
 }
@@ -190,8 +167,7 @@ void ChatTab::setFiles(const QStringList& files) {
 
 void ChatTab::setTokenizer(const QString& kind, int vocab) {
     m_source->setCurrentIndex(m_source->findData("train"));
-    m_tokenizer->setCurrentText(kind);
-    m_vocab->setValue(vocab);
+    m_tokenizer->set(kind, vocab);
 }
 
 void ChatTab::setTokenizerFrom(const QString& dir) {
@@ -218,8 +194,7 @@ twb::ChatPrepareOptions ChatTab::options(const QString& datasetsDir) const {
         if (o.tokenizer_from.empty())
             throw twb::ConfigError(tr("choose the run or dataset whose tokenizer to use").toStdString());
     } else {
-        o.tokenizer.kind = twb::parse_choice<twb::TokenizerKind>(m_tokenizer->currentText().toStdString(), "tokenizer");
-        o.tokenizer.vocab_size = m_vocab->value();
+        o.tokenizer = m_tokenizer->spec();
     }
     o.system = m_system->text().trimmed().toStdString();
     o.val_fraction = m_val->value();

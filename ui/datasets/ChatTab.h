@@ -16,14 +16,13 @@ class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QSpinBox;
 class QToolButton;
+class TokenizerChoice;
 
 class ChatTab : public QWidget {
     Q_OBJECT
 public:
     explicit ChatTab(QWidget* parent = nullptr);
-    ~ChatTab() override;  // remembers the tokenizer and its size
 
     /// The options prepare_chat takes, written to datasetsDir/NAME. Throws twb::ConfigError naming what is
     /// missing (no file, no run or dataset to take the tokenizer from, no name).
@@ -59,8 +58,7 @@ private:
 
     QLineEdit* m_files;
     QComboBox* m_source;  // train a tokenizer, or take a run's or dataset's
-    QComboBox* m_tokenizer;
-    QSpinBox* m_vocab;
+    TokenizerChoice* m_tokenizer;
     QLineEdit* m_from;
     QToolButton* m_fromBrowse;
     QLineEdit* m_system;

@@ -13,6 +13,7 @@
 #include "ui/widgets/ErrorLabel.h"
 
 #include <QApplication>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QFileInfo>
@@ -381,7 +382,8 @@ void DatasetsPanel::prepareFromTab(const QString& title, const QString& stage, G
             prepared(dir, false);
         },
         [this](const QString& e) { showError(e); });
-    watchJob(job, stage, tr("Preparing cancelled; nothing was written."));
+    // (translate with its context: lupdate does not see this template as a DatasetsPanel member)
+    watchJob(job, stage, QCoreApplication::translate("DatasetsPanel", "Preparing cancelled; nothing was written."));
 }
 
 void DatasetsPanel::prepareParallel() {

@@ -1,4 +1,5 @@
 #include "ui/datasets/ParallelTab.h"
+#include "ui/datasets/TokenizerChoice.h"
 
 #include "twb/choices.h"
 #include "twb/errors.h"
@@ -149,26 +150,10 @@ QGroupBox* ParallelTab::buildPreparation() {
     lr->addWidget(new QLabel(QStringLiteral("→")));
     lr->addWidget(m_targetLang);
     pf->addRow(tr("Languages"), langs);
-    m_tokenizer = new QComboBox;
-    m_tokenizer->setObjectName("parallelTokenizer");
-    for (const auto& k : twb::choice_names<twb::TokenizerKind>())
-        if (k != twb::to_string(twb::TokenizerKind::Char))  // pairs need <bos>/<eos>: char has none
-            m_tokenizer->addItem(QString::fromStdString(k));
-    m_tokenizer->setToolTip(tr("One vocabulary, trained on both sides of the training pairs"));
-    m_tokenizer->setCurrentText(QSettings().value("parallel/tokenizer", "bpe").toString());
-    m_vocab = new QSpinBox;
-    m_vocab->setObjectName("parallelVocab");
-    m_vocab->setRange(0, 1000000);
-    m_vocab->setSingleStep(1000);
-    m_vocab->setSpecialValueText(tr("automatic"));
-    m_vocab->setToolTip(tr("Vocabulary size, specials included (bpe, unigram, word); byte ignores it"));
-    m_vocab->setValue(QSettings().value("parallel/vocab", 8000).toInt());
-    auto* tok = new QWidget;
-    auto* tr_ = new QHBoxLayout(tok);
-    tr_->setContentsMargins(0, 0, 0, 0);
-    tr_->addWidget(m_tokenizer);
-    tr_->addWidget(m_vocab, 1);
-    pf->addRow(tr("Tokenizer, vocabulary"), tok);
+    m_tokenizer = new TokenizerChoice("parallel", "parallel", "bpe", 8000, 1000,
+                                      tr("Vocabulary size, specials included (bpe, unigram, word); byte ignores it"));
+    m_tokenizer->kindBox()->setToolTip(tr("One vocabulary, trained on both sides of the training pairs"));
+    pf->addRow(tr("Tokenizer, vocabulary"), m_tokenizer);
     addFilters(pf);
     return prep;
 }
@@ -229,8 +214,6 @@ void ParallelTab::addFilters(QFormLayout* pf) {
 ParallelTab::~ParallelTab() {
     QSettings s;
     s.setValue("parallel/mode", m_mode->currentIndex());
-    s.setValue("parallel/tokenizer", m_tokenizer->currentText());
-    s.setValue("parallel/vocab", m_vocab->value());
     s.setValue("parallel/separateVocab", m_separateVocab->isChecked());
     s.setValue("parallel/sourceLang", m_sourceLang->text());
     s.setValue("parallel/targetLang", m_targetLang->text());
@@ -294,8 +277,7 @@ twb::ParallelPrepareOptions ParallelTab::options(const QString& datasetsDir) con
     }
     o.source_lang = m_sourceLang->text().trimmed().toStdString();
     o.target_lang = m_targetLang->text().trimmed().toStdString();
-    o.tokenizer.kind = twb::parse_choice<twb::TokenizerKind>(m_tokenizer->currentText().toStdString(), "tokenizer");
-    o.tokenizer.vocab_size = m_vocab->value();
+    o.tokenizer = m_tokenizer->spec();
     o.val_fraction = m_valFraction->value();
     o.test_fraction = m_testFraction->value();
     o.max_tokens = m_maxTokens->value();
@@ -333,8 +315,7 @@ void ParallelTab::setLanguages(const QString& source, const QString& target) {
     m_targetLang->setText(target);
 }
 void ParallelTab::setTokenizer(const QString& kind, int vocab) {
-    m_tokenizer->setCurrentText(kind);
-    m_vocab->setValue(vocab);
+    m_tokenizer->set(kind, vocab);
 }
 void ParallelTab::setDatasetName(const QString& name) {
     m_name->setText(name);

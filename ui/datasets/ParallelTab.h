@@ -16,6 +16,7 @@ class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class TokenizerChoice;
 
 class ParallelTab : public QWidget {
     Q_OBJECT
@@ -62,8 +63,7 @@ private:
     QLineEdit *m_valSource, *m_valTarget, *m_valPairs;
     QLineEdit *m_testSource, *m_testTarget, *m_testPairs;
     QLineEdit *m_sourceLang, *m_targetLang;
-    QComboBox* m_tokenizer;
-    QSpinBox* m_vocab;
+    TokenizerChoice* m_tokenizer;
     QDoubleSpinBox *m_valFraction, *m_testFraction;
     QSpinBox* m_maxTokens;
     QDoubleSpinBox* m_maxRatio;
