@@ -1,7 +1,8 @@
 // Training lanes (nn/training/lanes.h) beyond the step-against-definition checks in tst_train_step and
 // the exact resume in tst_trainer: a lane's dropout draws from its own seeded generator (and from torch's
-// outside a lane), a lane's kernels run single-threaded and the caller's thread count comes back, and an
-// error in one lane reaches the caller after every lane has ended, the pool staying usable.
+// outside a lane), a lane's kernels run single-threaded and the caller's thread count comes back, a bf16
+// micro-batch of a new shape runs on the caller alone, and an error in one lane reaches the caller after
+// every lane has ended, the pool staying usable.
 #include "nn/models/dropout.h"
 #include "nn/training/lanes.h"
 #include "twb/errors.h"
@@ -183,6 +184,35 @@ private slots:
         QCOMPARE(alone.first, pooled.first);
         for (size_t i = 0; i < pooled.second.size(); ++i)
             QVERIFY(torch::equal(alone.second[i], pooled.second[i]));
+    }
+
+    void aBf16BatchOfANewShapeRunsOnTheCallerFirst() {
+        // oneDNN makes a shape's bf16 kernels at its first use, which two threads must not do at once.
+        StubFamily f;
+        Lanes lanes(2);
+        LaneSettings s;
+        s.bf16 = true;
+        const auto runOnce = [&](const TrainBatch& batch) {
+            for (auto& p : f.params())
+                p.mutable_grad() = torch::zeros_like(p);
+            f.laneThreads.clear();
+            lanes.run(f, batch, 3, s, f.params());
+            return f.laneThreads;
+        };
+        const auto caller = std::this_thread::get_id();
+        const auto six = f.next_batch();
+        QCOMPARE(runOnce(six), std::vector<std::thread::id>(3, caller));
+        // The same shape again runs on the pool: a helper takes a lane (within a few micro-batches, as the
+        // helper wakes).
+        bool helped = false;
+        for (int i = 0; i < 200 && !helped; ++i) {
+            const auto seen = runOnce(f.next_batch());
+            helped = std::any_of(seen.begin(), seen.end(), [&](std::thread::id t) { return t != caller; });
+        }
+        QVERIFY(helped);
+        // Another shape: on the caller alone once more.
+        const TrainBatch eight{{torch::randn({8, 4}), torch::randint(0, 3, {8})}, 1};
+        QCOMPARE(runOnce(eight), std::vector<std::thread::id>(3, caller));
     }
 
     void anErrorInALaneReachesTheCaller() {

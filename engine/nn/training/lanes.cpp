@@ -86,7 +86,45 @@ int lane_count(int threads, int64_t rows, const torch::Device& device) {
     return static_cast<int>(std::clamp<int64_t>(n, 1, std::max<int64_t>(rows, 1)));
 }
 
-Lanes::Lanes(int threads) : m_pool(threads) {}
+namespace {
+/// oneDNN's primitive cache holds the bf16 kernels of every shape used (about 30 per micro-batch shape of
+/// an encoder-decoder). Its default of 1024 evicts them; a kernel made again while two lanes run is what
+/// fails (lanes.h), so it is raised to 65536 here unless the environment sets it. Returns the capacity,
+/// or 1024 where the library's C API is not in the process (a libtorch with oneDNN linked in privately).
+int64_t onednn_cache_capacity() {
+    static const int64_t capacity = [] {
+        using Get = int (*)(int*);
+        using Set = int (*)(int);
+        const auto get = reinterpret_cast<Get>(::dlsym(RTLD_DEFAULT, "dnnl_get_primitive_cache_capacity"));
+        const auto set = reinterpret_cast<Set>(::dlsym(RTLD_DEFAULT, "dnnl_set_primitive_cache_capacity"));
+        if (!get || !set)
+            return int64_t{1024};
+        if (!std::getenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY") && !std::getenv("DNNL_PRIMITIVE_CACHE_CAPACITY"))
+            set(65536);
+        int c = 1024;
+        return get(&c) == 0 ? int64_t{c} : int64_t{1024};
+    }();
+    return capacity;
+}
+}  // namespace
+
+Lanes::Lanes(int threads) : m_pool(threads) {
+    onednn_cache_capacity();  // raised before the first kernel is made
+}
+
+bool Lanes::first_of_its_shape(const TrainBatch& batch, const LaneSettings& s) {
+    if (!s.bf16 || !s.device.is_cpu())
+        return false;
+    // Past this many shapes the cache may be full and evict: every micro-batch then runs alone.
+    if (static_cast<int64_t>(m_seenShapes.size()) >= onednn_cache_capacity() / 64)
+        return true;
+    std::vector<int64_t> key;
+    for (const auto& t : batch.tensors) {
+        key.push_back(t.dim());
+        key.insert(key.end(), t.sizes().begin(), t.sizes().end());
+    }
+    return m_seenShapes.insert(std::move(key)).second;
+}
 
 LanePass Lanes::run(ModelFamily& family, const TrainBatch& batch, int lanes, const LaneSettings& s,
                     const std::vector<torch::Tensor>& params) {
@@ -122,7 +160,7 @@ LanePass Lanes::run(ModelFamily& family, const TrainBatch& batch, int lanes, con
         ~CallerThreads() { omp_set_threads()(n); }
     } caller;
     omp_set_threads()(1);
-    const bool alone = m_load.solo();
+    const bool alone = m_load.solo() || first_of_its_shape(batch, s);
     // fn(i) for i in [0, n): on the caller alone, or spread over the pool, single-threaded either way.
     const auto each = [&](int64_t n, const std::function<void(int64_t)>& fn) {
         if (alone) {

@@ -6,6 +6,14 @@
 // micro-batch, on a pool whose threads claim lanes as they come (spin_pool.h): a thread the OS does not
 // run (a busy machine) delays at most the lane it holds, never each op.
 //
+// A bf16 micro-batch of a shape not seen before runs its lanes on the caller alone: oneDNN generates its
+// bf16 kernels at the first use of a shape, and Debian's libtorch 1.13 does not survive two threads doing
+// that at once (an encoder-decoder's batches, each of its own length, failed half of their runs with
+// std::bad_alloc inside brgemm_kernel_create or a broken promise from its primitive cache, and the runs
+// that finished gave different losses). Later micro-batches of that shape run in parallel on the kernels
+// already made, which the cache, raised to 65536 primitives, keeps; past capacity / 64 shapes every
+// micro-batch runs alone. Either way the lanes and their order are the same, and so are the numbers.
+//
 // The lanes' gradients are added into the parameters' gradients in lane order, and a lane's dropout
 // draws from a generator seeded by (seed, step, micro-batch, lane): a run is as reproducible with lanes
 // as without, for a given number of them (the count follows the threads, like the BLAS's own splits).
@@ -16,6 +24,7 @@
 
 #include <torch/torch.h>
 
+#include <set>
 #include <vector>
 
 namespace twb::nn {
@@ -59,8 +68,13 @@ public:
     LaneLoad& load() { return m_load; }
 
 private:
+    /// Whether the batch's shapes are new to these lanes (bf16 on the CPU only): then its lanes run on
+    /// the caller alone, which makes oneDNN's kernels for them one thread at a time. Records them.
+    bool first_of_its_shape(const TrainBatch& batch, const LaneSettings& s);
+
     SpinPool m_pool;
     LaneLoad m_load;
+    std::set<std::vector<int64_t>> m_seenShapes;
 };
 
 }  // namespace twb::nn
