@@ -32,13 +32,13 @@ struct Common {
         if (!csv.empty())
             check_output_file(csv, {run}, true);
     }
-    /// Checks the output, opens the run, and refuses an encoder-decoder run.
+    /// Checks the output, opens the run, and refuses an encoder-decoder run (head ablation).
     void open(ModelSession& m) const {
         checkOutput();
         if (is_encoder_decoder_run(run))
             throw InputError(run +
-                             " is a translation (encoder-decoder) run; these views read language-model runs for "
-                             "now: use twb attention for its cross-attention");
+                             " is a translation (encoder-decoder) run; head ablation reads language-model runs "
+                             "for now: twb attention shows its heads, twb lens and twb attribute read it too");
         m.open(run, checkpoint);
     }
     void write(const std::string& csvText, const std::string& jsonText) const {
@@ -133,18 +133,57 @@ Action add_lens(CLI::App& app) {
     };
 }
 
+namespace {
+/// The translation's attribution as a table: a row per target token, a column per source token, and the
+/// earlier target token it leans on most.
+void print_translation_attribution(const TranslationAttribution& a, int64_t step) {
+    std::printf(
+        "gradient x input at step %lld: each target token (row) over the source's tokens (columns) and the "
+        "earlier target tokens%s\n%-12s %6s |",
+        static_cast<long long>(step), a.target_from_model ? " (the model's own translation)" : "", "target", "P");
+    for (const auto& s : a.source_tokens)
+        std::printf(" %s", shown(s, 7).c_str());
+    std::printf(" | most from the target before it\n");
+    for (size_t t = 0; t < a.output_ids.size(); ++t) {
+        std::printf("%s %6.3f |", shown(a.output_tokens[t], 12).c_str(), a.output_prob[t]);
+        for (size_t s = 0; s < a.source_ids.size(); ++s)
+            std::printf(" %+7.2f", a.source(t, s));
+        size_t best = 0;
+        for (size_t u = 1; u <= t; ++u)
+            if (std::abs(a.input(t, u)) > std::abs(a.input(t, best)))
+                best = u;
+        std::printf(" | %s %+.2f\n", visible_whitespace(a.input_tokens[best]).c_str(), a.input(t, best));
+    }
+}
+}  // namespace
+
 Action add_attribute(CLI::App& app) {
     struct Opts : Common {
         std::string prompt, target;
     };
     auto o = std::make_shared<Opts>();
     o->add_to(app, "Write each context token's attribution as CSV to FILE");
-    app.add_option("--prompt,-p", o->prompt, "The context: the text before the target")->required();
-    app.add_option("--target", o->target, "The token that follows the prompt (one token of the model's tokenizer)")
+    app.add_option("--prompt,-p", o->prompt,
+                   "The context: the text before the target (a translation run: the source sentence)")
         ->required();
+    app.add_option("--target", o->target,
+                   "The token that follows the prompt (one token of the model's tokenizer); a translation run: "
+                   "the whole target, teacher-forced (default: the model's greedy translation)");
     return [o]() {
+        o->checkOutput();
+        if (is_encoder_decoder_run(o->run)) {
+            Translator t;
+            t.open(o->run, o->checkpoint);
+            const auto a = t.attribute(o->prompt, o->target);
+            o->write(attribution_to_csv(a), attribution_to_json(a));
+            if (!o->json)
+                print_translation_attribution(a, t.step());
+            return 0;
+        }
+        if (o->target.empty())
+            throw InputError("give --target: the token that follows the prompt, whose sources you want to see");
         ModelSession m;
-        o->open(m);
+        m.open(o->run, o->checkpoint);
         const auto a = m.attribute(o->prompt, o->target);
         o->write(attribution_to_csv(a), attribution_to_json(a));
         if (o->json)

@@ -63,7 +63,9 @@ const Command kCommands[] = {
      "and cross-attention of a sentence pair) as JSON",
      twb::cli::add_attention},
     {"lens", "Logit lens: what each layer already predicts at every position of a prompt", twb::cli::add_lens},
-    {"attribute", "Which earlier tokens a token depends on: gradient x input and attention rollout over the prompt",
+    {"attribute",
+     "Which earlier tokens a token depends on: gradient x input and attention rollout over the prompt (a "
+     "translation run: every target token over the source)",
      twb::cli::add_attribute},
     {"ablate",
      "Switch heads off and measure the validation loss (and the generated text): one head, a set, or every head",

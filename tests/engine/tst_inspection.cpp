@@ -214,6 +214,77 @@ private slots:
         QVERIFY(a.target_prob > 0 && a.target_prob < 1);
     }
 
+    void translationAttributionAgreesWithFiniteDifferences() {
+        // Separate vocabularies, so that the source side's rows come from src_wte.
+        RunConfig c = twbtest::tiny_seq2seq_config(2, Position::Learned);
+        c.source_vocab_size = 9;
+        torch::manual_seed(21);
+        nn::Seq2Seq m(c);
+        {
+            torch::NoGradGuard ng;
+            for (auto& [name, p] : m->named_weights())
+                if (name.find("ln_") == std::string::npos)
+                    p.normal_(0.0, 0.5);
+        }
+        m->to(torch::kFloat64);
+        const std::vector<int32_t> src{5, 6, 7, 8}, tgt{9, 4, 6};
+        const int64_t bos = 1, eos = 2;
+        const auto a = nn::seq2seq_attribution(m, src, tgt, bos, eos, torch::kCPU, token_name, token_name);
+        const size_t S = src.size() + 1, T = tgt.size() + 1;
+        QCOMPARE(a.source_ids.size(), S);  // the source and its <eos>
+        QCOMPARE(a.input_ids.front(), static_cast<int32_t>(bos));
+        QCOMPARE(a.output_ids.back(), static_cast<int32_t>(eos));
+        QCOMPARE(a.source_attribution.size(), T * S);
+        QCOMPARE(a.input_attribution.size(), T * T);
+        torch::NoGradGuard ng;
+        const auto s = ids_tensor(a.source_ids), t = ids_tensor(a.input_ids);
+        const auto pad = torch::zeros_like(s, torch::kBool);
+        const auto es = m->src_wte(s), ed = m->wte(t);
+        // Output k's logit with the embedding rows given.
+        const auto logit = [&](const torch::Tensor& srcRows, const torch::Tensor& tgtRows, size_t k) {
+            nn::DecodeOptions o;
+            o.token_embeddings = &tgtRows;
+            const auto logits = m->decode(t, m->project_memory(m->encode(s, pad, nullptr, &srcRows)), pad, o)[0];
+            return logits[static_cast<int64_t>(k)][a.output_ids[k]].item<double>();
+        };
+        const auto probs = torch::softmax(m->forward(s, pad, t)[0], -1);
+        double biggest = 0;
+        for (double v : a.source_attribution)
+            biggest = std::max(biggest, std::abs(v));
+        QVERIFY(biggest > 1e-3);
+        const double h = 1e-5;
+        // d/dh z_k(row moved by h (e - base)) at 0: each output over each source token and visible input.
+        const auto check = [&](bool source, size_t k, size_t j, double value) {
+            const auto& rows = source ? es : ed;
+            const auto base = (source ? m->src_wte : m->wte)->weight.mean(0);
+            auto up = rows.clone(), down = rows.clone();
+            const auto step = h * (rows[0][static_cast<int64_t>(j)] - base);
+            up[0][static_cast<int64_t>(j)].add_(step);
+            down[0][static_cast<int64_t>(j)].sub_(step);
+            const double fd = source ? (logit(up, ed, k) - logit(down, ed, k)) / (2 * h)
+                                     : (logit(es, up, k) - logit(es, down, k)) / (2 * h);
+            QVERIFY2(std::abs(fd - value) <= 1e-3 * std::max(std::abs(fd), 1e-3 * biggest),
+                     qPrintable(QString("%1 %2 for output %3: finite difference %4, gradient x input %5")
+                                    .arg(source ? "source" : "input")
+                                    .arg(j)
+                                    .arg(k)
+                                    .arg(fd, 0, 'g', 10)
+                                    .arg(value, 0, 'g', 10)));
+        };
+        for (size_t k = 0; k < T; ++k) {
+            QVERIFY(std::abs(a.output_prob[k] - probs[static_cast<int64_t>(k)][a.output_ids[k]].item<double>()) <
+                    1e-12);
+            for (size_t j = 0; j < S; ++j)
+                check(true, k, j, a.source(k, j));
+            for (size_t u = 0; u < T; ++u)
+                if (u <= k)
+                    check(false, k, u, a.input(k, u));
+                else
+                    QCOMPARE(a.input(k, u), 0.0);  // a later input is not visible to output k
+        }
+        QVERIFY(m->is_training());  // the mode it had, restored
+    }
+
     void copyTaskAnswerSourceCarriesTheMostAttribution() {
         ModelSession s;
         s.open(m_run, "last");

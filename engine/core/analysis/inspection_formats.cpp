@@ -162,6 +162,40 @@ std::string attribution_to_json(const TokenAttribution& a) {
     return dumped(j);
 }
 
+std::string attribution_to_csv(const TranslationAttribution& a) {
+    std::string out = "side,output_position,output_token,token_position,token_id,token,gradient_x_input\n";
+    for (size_t t = 0; t < a.output_ids.size(); ++t) {
+        const std::string row = std::to_string(t) + "," + csv_field(a.output_tokens[t]) + ",";
+        for (size_t s = 0; s < a.source_ids.size(); ++s)
+            out += "source," + row + std::to_string(s) + "," + std::to_string(a.source_ids[s]) + "," +
+                   csv_field(a.source_tokens[s]) + "," + num(a.source(t, s)) + "\n";
+        for (size_t u = 0; u <= t && u < a.input_ids.size(); ++u)
+            out += "target," + row + std::to_string(u) + "," + std::to_string(a.input_ids[u]) + "," +
+                   csv_field(a.input_tokens[u]) + "," + num(a.input(t, u)) + "\n";
+    }
+    return out;
+}
+
+std::string attribution_to_json(const TranslationAttribution& a) {
+    nlohmann::json j;
+    j["format"] = "twb-translation-attribution";
+    j["version"] = 1;
+    j["source"] = {{"ids", a.source_ids}, {"tokens", a.source_tokens}};
+    j["inputs"] = {{"ids", a.input_ids}, {"tokens", a.input_tokens}};
+    j["outputs"] = {{"ids", a.output_ids}, {"tokens", a.output_tokens}, {"prob", a.output_prob}};
+    j["target_from_model"] = a.target_from_model;
+    auto rows = [](const std::vector<double>& flat, size_t width) {
+        nlohmann::json m = nlohmann::json::array();
+        for (size_t i = 0; i + width <= flat.size() && width > 0; i += width)
+            m.push_back(std::vector<double>(flat.begin() + static_cast<std::ptrdiff_t>(i),
+                                            flat.begin() + static_cast<std::ptrdiff_t>(i + width)));
+        return m;
+    };
+    j["source_attribution"] = rows(a.source_attribution, a.source_ids.size());
+    j["input_attribution"] = rows(a.input_attribution, a.input_ids.size());
+    return dumped(j);
+}
+
 std::string ablation_to_csv(const AblationTable& t) {
     std::string out = "heads_off,loss,cost\n";
     out += "\"none\"," + num(t.base_loss) + ",0\n";

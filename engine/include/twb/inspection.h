@@ -57,6 +57,27 @@ struct TokenAttribution {
     std::vector<double> rollout;
 };
 
+/// Gradient x input for a translation (an encoder-decoder run): for each target token the model emits
+/// (the target teacher-forced, then <eos>), how much each source token and each decoder input before it
+/// contributed to that token's logit. The same measure as TokenAttribution's, taken once per target token:
+/// a source-target matrix that reads like an alignment, signed.
+struct TranslationAttribution {
+    std::vector<int32_t> source_ids;         // the source's tokens, then <eos>
+    std::vector<std::string> source_tokens;  // their texts
+    std::vector<int32_t> input_ids;          // the decoder's inputs: <bos>, then the target's tokens
+    std::vector<std::string> input_tokens;   // their texts
+    std::vector<int32_t> output_ids;         // what each input position predicts: the target, then <eos>
+    std::vector<std::string> output_tokens;  // their texts
+    std::vector<double> output_prob;         // [t]: P(output t | source, inputs 0..t)
+    /// [t * source size + s]: d z_t / d e_s . (e_s - mean row), z_t output t's logit.
+    std::vector<double> source_attribution;
+    /// [t * input size + u]: the same for decoder input u; 0 for u > t (not visible to output t).
+    std::vector<double> input_attribution;
+    bool target_from_model = false;  // the target was the model's greedy translation
+    double source(size_t t, size_t s) const { return source_attribution[t * source_ids.size() + s]; }
+    double input(size_t t, size_t u) const { return input_attribution[t * input_ids.size() + u]; }
+};
+
 /// A head: layer and head, both from 0 (as in transformer.h.L and the Attention panel).
 struct HeadRef {
     int layer = 0;
@@ -108,6 +129,9 @@ std::string lens_to_csv(const LogitLens& lens);
 std::string lens_to_json(const LogitLens& lens);
 std::string attribution_to_csv(const TokenAttribution& a);
 std::string attribution_to_json(const TokenAttribution& a);
+/// One row per (output, source or input token) pair: side, output position, token position, tokens, value.
+std::string attribution_to_csv(const TranslationAttribution& a);
+std::string attribution_to_json(const TranslationAttribution& a);
 std::string ablation_to_csv(const AblationTable& t);
 std::string ablation_to_json(const AblationTable& t);
 

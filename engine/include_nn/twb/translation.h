@@ -114,6 +114,9 @@ public:
     /// tokens; the target given, or the model's greedy translation when empty), what each decoder stage
     /// already predicts as the next target token.
     LogitLens logit_lens(const std::string& source, const std::string& target = "", int top = 5);
+    /// Gradient x input for every target token over the source and the target before it (inspection.h):
+    /// the target given, or the model's greedy translation when empty. The same InputErrors as attention().
+    TranslationAttribution attribute(const std::string& source, const std::string& target = "");
 
 private:
     struct Impl;

@@ -123,6 +123,75 @@ LogitLens seq2seq_logit_lens(Seq2Seq& model, const std::vector<int32_t>& source,
     return lens;
 }
 
+namespace {
+/// For each row t of grads (T', L, C): (g_t . (e - base)) summed over C, as (T', L) in double on the CPU.
+torch::Tensor gradient_x_input(const torch::Tensor& grads, const torch::Tensor& e, const torch::Tensor& base) {
+    return (grads * (e - base)).sum(-1).to(torch::kCPU, torch::kFloat64).contiguous();
+}
+
+std::vector<double> flat(const torch::Tensor& t) {
+    return {t.data_ptr<double>(), t.data_ptr<double>() + t.numel()};
+}
+}  // namespace
+
+TranslationAttribution seq2seq_attribution(Seq2Seq& model, const std::vector<int32_t>& source,
+                                           const std::vector<int32_t>& target, int64_t bos, int64_t eos,
+                                           const torch::Device& device, const TokenText& source_text,
+                                           const TokenText& target_text) {
+    check_view_pair(model->config(), source.size(), target.size(), "to attribute its translation");
+    TranslationAttribution a;
+    a.source_ids = source;
+    a.source_ids.push_back(static_cast<int32_t>(eos));
+    a.input_ids = {static_cast<int32_t>(bos)};
+    a.input_ids.insert(a.input_ids.end(), target.begin(), target.end());
+    a.output_ids = target;
+    a.output_ids.push_back(static_cast<int32_t>(eos));
+    for (int32_t id : a.source_ids)
+        a.source_tokens.push_back(source_text(id));
+    for (int32_t id : a.input_ids)
+        a.input_tokens.push_back(target_text(id));
+    for (int32_t id : a.output_ids)
+        a.output_tokens.push_back(target_text(id));
+    const bool was = model->is_training();
+    model->eval();
+    struct Restore {
+        Seq2Seq& m;
+        bool was;
+        ~Restore() { m->train(was); }
+    } restore{model, was};
+    torch::AutoGradMode grad(true);
+    const auto src = id_tensor(a.source_ids, device), tgt = id_tensor(a.input_ids, device);
+    const auto srcPad = torch::zeros_like(src, torch::kBool);
+    auto srcTable = model->src_wte ? model->src_wte : model->wte;
+    auto es = srcTable(src).detach().requires_grad_(true);    // (1, S, C)
+    auto ed = model->wte(tgt).detach().requires_grad_(true);  // (1, T, C)
+    DecodeOptions opt;
+    opt.token_embeddings = &ed;
+    const auto memory = model->encode(src, srcPad, nullptr, &es);
+    const auto logits = model->decode(tgt, model->project_memory(memory), srcPad, opt)[0].to(torch::kFloat64);
+    const auto T = static_cast<int64_t>(a.output_ids.size());
+    const auto out = torch::tensor(std::vector<int64_t>(a.output_ids.begin(), a.output_ids.end()), torch::kInt64)
+                         .to(logits.device());
+    const auto z = logits.gather(-1, out.unsqueeze(-1)).squeeze(-1);  // (T): each output's logit
+    const auto probs = torch::softmax(logits.detach(), -1).gather(-1, out.unsqueeze(-1)).squeeze(-1);
+    const auto p = probs.to(torch::kCPU).contiguous();
+    a.output_prob = flat(p);
+    // One backward per output: z_t's gradient alone (the outputs share the graph).
+    std::vector<torch::Tensor> gs, gd;
+    for (int64_t t = 0; t < T; ++t) {
+        const torch::autograd::variable_list outputs{z[t]}, inputs{es, ed};
+        const auto g = torch::autograd::grad(outputs, inputs, {}, /*retain_graph=*/t + 1 < T);
+        gs.push_back(g[0][0]);
+        gd.push_back(g[1][0]);
+    }
+    const auto baseSrc = srcTable->weight.detach().mean(0), baseTgt = model->wte->weight.detach().mean(0);
+    a.source_attribution = flat(gradient_x_input(torch::stack(gs), es.detach()[0], baseSrc));
+    // Causal: output t's gradient on inputs after t is exactly 0; masked anyway so rounding shows no noise.
+    const auto visible = torch::ones({T, T}, torch::kFloat64).tril();
+    a.input_attribution = flat(gradient_x_input(torch::stack(gd), ed.detach()[0], baseTgt).mul_(visible));
+    return a;
+}
+
 double target_logit(GPT& model, const std::vector<int32_t>& context, int target, const torch::Tensor& embeddings,
                     const torch::Device& device) {
     torch::NoGradGuard ng;

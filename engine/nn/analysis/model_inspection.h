@@ -24,6 +24,14 @@ LogitLens logit_lens_ids(GPT& model, const std::vector<int32_t>& ids, const torc
 LogitLens seq2seq_logit_lens(Seq2Seq& model, const std::vector<int32_t>& source, const std::vector<int32_t>& target,
                              int64_t bos, int64_t eos, const torch::Device& device, int top, const TokenText& text);
 
+/// Gradient x input of an encoder-decoder for every target token (target, then <eos>) over the source's
+/// tokens (with their <eos>) and the decoder inputs before it (<bos> + target), one backward pass each;
+/// the model in eval mode. source_text names source ids, target_text target ids.
+TranslationAttribution seq2seq_attribution(Seq2Seq& model, const std::vector<int32_t>& source,
+                                           const std::vector<int32_t>& target, int64_t bos, int64_t eos,
+                                           const torch::Device& device, const TokenText& source_text,
+                                           const TokenText& target_text);
+
 /// Attribution of target (the token after context, cropped to its last block_size tokens) to each context
 /// token: gradient x input over the token embedding rows, and the attention rollout of the last position.
 TokenAttribution attribute_ids(GPT& model, const std::vector<int32_t>& context, int target, const torch::Device& device,

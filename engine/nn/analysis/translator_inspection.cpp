@@ -1,5 +1,6 @@
-// Translator::logit_lens (translation.h, inspection.h): the decoder's logit lens of an encoder-decoder run
-// over a source sentence and a target, given or translated greedily here.
+// Translator::logit_lens and Translator::attribute (translation.h, inspection.h): the decoder's logit lens
+// and gradient x input of an encoder-decoder run over a source sentence and a target, given or translated
+// greedily here.
 #include "nn/analysis/model_inspection.h"
 #include "nn/decoding/translator_impl.h"
 #include "twb/errors.h"
@@ -13,6 +14,17 @@ LogitLens Translator::logit_lens(const std::string& source, const std::string& t
     const auto pair = d->view_pair(source, target, "to look through the decoder's layers");
     return nn::seq2seq_logit_lens(d->model, pair.source, pair.target, d->tok->bos_id(), d->tok->eos_id(), d->device,
                                   top, [this](int id) { return d->tok->token_text(id); });
+}
+
+TranslationAttribution Translator::attribute(const std::string& source, const std::string& target) {
+    if (!d->model)
+        throw InputError("no translation run is open");
+    const auto pair = d->view_pair(source, target, "to attribute its translation");
+    auto a = nn::seq2seq_attribution(
+        d->model, pair.source, pair.target, d->tok->bos_id(), d->tok->eos_id(), d->device,
+        [this](int id) { return d->source_tok().token_text(id); }, [this](int id) { return d->tok->token_text(id); });
+    a.target_from_model = pair.target_from_model;
+    return a;
 }
 
 }  // namespace twb

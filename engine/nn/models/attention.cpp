@@ -83,12 +83,11 @@ CausalSelfAttentionImpl::CausalSelfAttentionImpl(int64_t n_embd_, int64_t n_head
     qk.register_on(*this, head_size, q_norm, k_norm);
 }
 
-namespace {
-/// The softmax runs in float32 at least: bf16 scores are widened, a float64 model (tests) keeps float64.
 torch::ScalarType softmax_type(const torch::Tensor& scores) {
     return scores.scalar_type() == torch::kFloat64 ? torch::kFloat64 : torch::kFloat32;
 }
 
+namespace {
 /// y (B, H, T, D) with each head's output scaled by its gate (head ablation); y itself without gates.
 torch::Tensor gate_heads(const torch::Tensor& y, const AttentionContext& ctx) {
     if (!ctx.head_gate.defined())

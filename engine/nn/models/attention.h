@@ -67,6 +67,10 @@ bool sdpa_available();
 bool sdpa_serves(const torch::Tensor& q);
 /// "sdpa" or "explicit": the kernel used when the attention weights are not needed (`twb doctor`).
 const char* attention_kernel_name();
+/// The type attention's softmax runs in: float32 at least (bf16 scores are widened), float64 for a float64
+/// model (tests).
+torch::ScalarType softmax_type(const torch::Tensor& scores);
+
 /// Forces the explicit softmax path everywhere (tests compare the two; benchmarks). Process-wide.
 void set_explicit_attention(bool on);
 

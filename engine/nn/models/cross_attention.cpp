@@ -47,7 +47,7 @@ torch::Tensor CrossAttentionImpl::forward(const torch::Tensor& x, const MemoryKV
     auto att = torch::matmul(q, kv.k.transpose(-2, -1)) * (1.0 / std::sqrt(static_cast<double>(D)));  // (B,H,T,S)
     if (key_padding.defined())
         att = att + key_padding;
-    att = torch::softmax(att, -1, torch::kFloat32).to(kv.v.scalar_type());
+    att = torch::softmax(att, -1, softmax_type(att)).to(kv.v.scalar_type());
     if (weights_out)
         *weights_out = att.detach();
     att = attn_dropout(att);

@@ -80,12 +80,12 @@ torch::Tensor Seq2SeqImpl::padding_mask(const torch::Tensor& pad) {
         .view({pad.size(0), 1, 1, pad.size(1)});
 }
 
-torch::Tensor Seq2SeqImpl::embed(const torch::Tensor& ids, int64_t P, Stack& stack) {
+torch::Tensor Seq2SeqImpl::embed(const torch::Tensor& ids, int64_t P, Stack& stack, const torch::Tensor* rows) {
     const int64_t T = ids.size(1);
     TORCH_CHECK(P + T <= m_cfg.block_size, "a sequence of ", P + T, " tokens is longer than block_size ",
                 m_cfg.block_size);
     const bool source = stack.get() == encoder.get();
-    auto x = source && src_wte ? src_wte(ids) : wte(ids);
+    auto x = rows ? *rows : source && src_wte ? src_wte(ids) : wte(ids);
     if (m_cfg.scale_embeddings)
         x = x * std::sqrt(static_cast<double>(m_cfg.n_embd));
     if (m_cfg.position == Position::Learned)
@@ -98,8 +98,8 @@ AttentionContext Seq2SeqImpl::self_context(int64_t P, int64_t T, bool causal) {
 }
 
 torch::Tensor Seq2SeqImpl::encode(const torch::Tensor& src, const torch::Tensor& src_pad,
-                                  std::vector<torch::Tensor>* attention) {
-    auto x = embed(src, 0, encoder);
+                                  std::vector<torch::Tensor>* attention, const torch::Tensor* token_embeddings) {
+    auto x = embed(src, 0, encoder, token_embeddings);
     AttentionContext ctx = self_context(0, src.size(1), false);
     ctx.key_padding = padding_mask(src_pad);
     if (attention)
@@ -121,7 +121,7 @@ std::vector<MemoryKV> Seq2SeqImpl::project_memory(const torch::Tensor& memory) {
 torch::Tensor Seq2SeqImpl::decode(const torch::Tensor& tgt, const std::vector<MemoryKV>& kv,
                                   const torch::Tensor& src_pad, const DecodeOptions& opt) {
     const int64_t T = tgt.size(1);
-    auto x = embed(tgt, opt.pos_offset, decoder);
+    auto x = embed(tgt, opt.pos_offset, decoder, opt.token_embeddings);
     AttentionContext ctx = self_context(opt.pos_offset, T, true);
     if (opt.target_padding.defined())
         ctx.key_padding = padding_mask(opt.target_padding);

@@ -57,6 +57,7 @@ struct DecodeOptions {
     bool last_only = false;                                 // logits for the last position only
     std::vector<torch::Tensor>* residuals = nullptr;        // receives the decoder's residual stream (B, T, C):
                                                             // after the embedding, then after each block
+    const torch::Tensor* token_embeddings = nullptr;        // (B, T, C) in place of wte(tgt) (attribution)
 };
 
 class Seq2SeqImpl : public torch::nn::Module {
@@ -64,9 +65,11 @@ public:
     explicit Seq2SeqImpl(const RunConfig& c);
     /// Additive key-padding mask (B, 1, 1, S) from a (B, S) bool mask that is true at padding.
     static torch::Tensor padding_mask(const torch::Tensor& pad);
-    /// src (B, S) int64 ids, src_pad (B, S) bool (true at padding) -> memory (B, S, C).
+    /// src (B, S) int64 ids, src_pad (B, S) bool (true at padding) -> memory (B, S, C). token_embeddings:
+    /// (B, S, C) used in place of the source's embedding rows (attribution).
     torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& src_pad,
-                         std::vector<torch::Tensor>* attention = nullptr);
+                         std::vector<torch::Tensor>* attention = nullptr,
+                         const torch::Tensor* token_embeddings = nullptr);
     /// Every decoder block's keys and values of the memory (computed once per source).
     std::vector<MemoryKV> project_memory(const torch::Tensor& memory);
     /// tgt (B, T) decoder inputs (<bos> first) -> logits (B, T, V).
@@ -90,7 +93,8 @@ public:
     torch::Tensor final_logits_bias;  // (V) logits_bias only: added to every position's logits
 
 private:
-    torch::Tensor embed(const torch::Tensor& ids, int64_t pos_offset, Stack& stack);
+    /// The embedding rows of ids (or `rows` in their place), scaled, positions added.
+    torch::Tensor embed(const torch::Tensor& ids, int64_t pos_offset, Stack& stack, const torch::Tensor* rows);
     AttentionContext self_context(int64_t pos_offset, int64_t T, bool causal);
     RunConfig m_cfg;
     PositionTables m_tables;  // the causal mask and the position scheme's tables (position_tables.h)
