@@ -5111,6 +5111,61 @@ Dette kan ikke angres.</translation>
     </message>
 </context>
 <context>
+    <name>TranslationAttributionStrip</name>
+    <message>
+        <source>Export…</source>
+        <translation>Eksporter…</translation>
+    </message>
+    <message>
+        <source>The strip as a picture (PNG/SVG), or every target token&apos;s attribution as numbers (CSV/JSON)</source>
+        <translation>Stripen som bilde (PNG/SVG), eller attribusjonen til hvert måltoken som tall (CSV/JSON)</translation>
+    </message>
+    <message>
+        <source>Gradient × input: how the token&apos;s logit changes with each source token and each earlier target token (blue raised it, red lowered it).</source>
+        <translation>Gradient × inndata: hvordan tokenets logit endres med hvert kildetoken og hvert tidligere måltoken (blått løftet det, rødt senket det).</translation>
+    </message>
+    <message>
+        <source>Export the attribution</source>
+        <translation>Eksporter attribusjonen</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON (*.json);;PNG image (*.png);;SVG (*.svg)</source>
+        <translation>CSV (*.csv);;JSON (*.json);;PNG-bilde (*.png);;SVG (*.svg)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: check the folder exists and is writable.</source>
+        <translation>Kan ikke skrive %1: sjekk at mappen finnes og er skrivbar.</translation>
+    </message>
+    <message>
+        <source>Where the token came from: computing…</source>
+        <translation>Hvor tokenet kom fra: beregner…</translation>
+    </message>
+    <message>
+        <source>No attribution: %1</source>
+        <translation>Ingen attribusjon: %1</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Kilde</translation>
+    </message>
+    <message>
+        <source>source %1</source>
+        <translation>kilde %1</translation>
+    </message>
+    <message>
+        <source>Translation before it</source>
+        <translation>Oversettelsen før det</translation>
+    </message>
+    <message>
+        <source>target %1</source>
+        <translation>mål %1</translation>
+    </message>
+    <message>
+        <source>Where “%1” (p = %2) came from, by gradient × input: among the source&apos;s tokens the most from “%3”. Hover a token for its value.</source>
+        <translation>Hvor «%1» (p = %2) kom fra, etter gradient × inndata: blant kildens tokener mest fra «%3». Hold pekeren over et token for verdien.</translation>
+    </message>
+</context>
+<context>
     <name>TranslationBatchView</name>
     <message>
         <source>Browse…</source>

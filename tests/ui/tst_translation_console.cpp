@@ -3,13 +3,15 @@
 // settings (greedy and beam), the batch mode writes one line per input line equal to Translator::translate's
 // and shows the BLEU twb::corpus_bleu gives for the written file against the references, the settings are
 // remembered, a reference of another length is refused with nothing written, and a cancelled batch writes
-// nothing.
+// nothing, and a clicked translated token's sources are Translator::attribute's for that translation.
 #include "tiny_translation.h"
 #include "twb/bleu.h"
 #include "twb/text.h"
 #include "twb/translation.h"
 #include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/SamplingPanel.h"
+#include "ui/sampling/TokenOutputView.h"
+#include "ui/sampling/TranslationAttributionStrip.h"
 #include "ui/sampling/TranslationBatchView.h"
 #include "ui/sampling/TranslationForm.h"
 #include "ui/sampling/TranslationView.h"
@@ -83,6 +85,48 @@ private slots:
         QCOMPARE(p.output().samples.value(0).size(), qsizetype(5));
         p.setRun(m_mt);
         QVERIFY(p.isTranslationMode());
+    }
+
+    void aClickedTokenShowsWhereItCameFrom() {
+        SamplingPanel p;
+        p.setRun(m_mt);
+        TranslationView* v = p.translation();
+        v->form()->setBeamWidth(1);
+        const char* src = "h g f e d c";
+        v->setSource(src);
+        v->translate();
+        waitIdle(v);
+        QVERIFY(v->tokens().size() >= 2);
+        std::vector<int32_t> ids;
+        for (const UiToken& t : v->tokens())
+            ids.push_back(t.id);
+        auto* strip = v->attribution();
+        QVERIFY(strip->isHidden());
+        auto* browser = v->findChild<QWidget*>("translation");
+        QVERIFY(browser);
+        TokenOutputView* view = nullptr;
+        for (QWidget* w = browser; w && !view; w = w->parentWidget())
+            view = qobject_cast<TokenOutputView*>(w);
+        QVERIFY(view);
+        emit view->tokenClicked(0, 1);
+        QTRY_COMPARE_WITH_TIMEOUT(strip->index(), 1, 60000);
+        QVERIFY(!strip->isHidden());
+        const auto expected = m_tr.attribute(src, ids);
+        const auto& got = strip->result();
+        QCOMPARE(got.output_ids, expected.output_ids);
+        QCOMPARE(got.source_tokens, expected.source_tokens);
+        QCOMPARE(got.source_attribution.size(), expected.source_attribution.size());
+        for (size_t i = 0; i < got.source_attribution.size(); ++i)
+            QVERIFY(std::abs(got.source_attribution[i] - expected.source_attribution[i]) <=
+                    1e-6 * (1 + std::abs(expected.source_attribution[i])));
+        QVERIFY(strip->html().contains(QString::fromStdString(expected.source_tokens.front())));
+        // Another token of the same translation reads the same result at once, with no new job.
+        emit view->tokenClicked(0, 0);
+        QCOMPARE(strip->index(), 0);
+        // A new translation hides the strip until its tokens are clicked.
+        v->translate();
+        QVERIFY(strip->isHidden());
+        waitIdle(v);
     }
 
     void streamedTranslationIsTranslators() {

@@ -133,12 +133,8 @@ void AttributionStrip::render() {
             top = i;
     QString html;
     for (size_t i = 0; i < a.ids.size(); ++i) {
-        const double s = scale > 0 ? v[i] / scale : 0;  // -1..1
-        const double m = std::sqrt(std::abs(s));
-        const QColor c = s >= 0 ? QColor::fromRgbF(1 - 0.75 * m, 1 - 0.45 * m, 1.0)
-                                : QColor::fromRgbF(1.0, 1 - 0.6 * m, 1 - 0.6 * m);
         html += QString("<span style=\"background:%1\" title=\"%2: %3\">%4</span>")
-                    .arg(c.name())
+                    .arg(attributionTint(scale > 0 ? v[i] / scale : 0))
                     .arg(i)
                     .arg(v[i], 0, 'g', 4)
                     .arg(tokenHtml(QString::fromStdString(a.tokens[i])));

@@ -62,7 +62,7 @@ SamplingPanel::SamplingPanel(ModelThread* model, JobsService* jobs, QWidget* par
     body->setContentsMargins(0, 0, 0, 0);
     body->addLayout(left);
     body->addWidget(m_tabs, 1);
-    m_translation = new TranslationView(m_model, m_picker);
+    m_translation = new TranslationView(m_model, m_picker, this->jobs());
     m_modes = new QStackedWidget;
     m_modes->addWidget(m_lmPage);
     m_modes->addWidget(m_translation);

@@ -2,6 +2,7 @@
 #include "ui/widgets/ConsoleLayout.h"
 
 #include "ui/sampling/TokenOutputView.h"
+#include "ui/sampling/TranslationAttributionStrip.h"
 #include "ui/sampling/TranslationBatchView.h"
 #include "ui/sampling/TranslationForm.h"
 #include "ui/widgets/RunPicker.h"
@@ -19,8 +20,8 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-TranslationView::TranslationView(ModelThread* model, RunPicker* picker, QWidget* parent)
-    : PanelBase(nullptr, parent), m_model(model), m_picker(picker) {
+TranslationView::TranslationView(ModelThread* model, RunPicker* picker, JobsService* jobs, QWidget* parent)
+    : PanelBase(jobs, parent), m_model(model), m_picker(picker) {
     m_form = new TranslationForm;
     m_batch = new TranslationBatchView(model, picker, m_form);
     m_tabs = new QTabWidget;
@@ -121,8 +122,15 @@ QWidget* TranslationView::buildTranslateTab() {
            "unlikely). Hover a token for the alternatives the model weighed there, or click it."),
         tr("Click a translated token to see the alternatives the model weighed there."));
     m_output->setSamples(&m_tokens);
+    m_attribution = new TranslationAttributionStrip(jobs());
+    connect(m_attribution, &TranslationAttributionStrip::failed, this, &TranslationView::statusMessage);
+    auto* output = new QWidget;
+    auto* outputCol = new QVBoxLayout(output);
+    outputCol->setContentsMargins(0, 0, 0, 0);
+    outputCol->addWidget(m_output, 1);
+    outputCol->addWidget(m_attribution);
 
-    return console_layout::tab(m_source, m_output,
+    return console_layout::tab(m_source, output,
                                console_layout::buttonRow({m_translate, m_stop, m_copy, m_toBatch}, m_status),
                                errorLabel(), 3);
 }
@@ -171,6 +179,8 @@ void TranslationView::translate() {
     r.options = m_form->options();
     r.cancel = m_cancel;
     m_tokens = {{}};
+    m_translatedSource = source;
+    m_attribution->clear();
     m_output->clearSelection();
     m_output->showHint();
     m_status->setText(r.options.beam_width > 1 ? tr("beam search (width %1)…").arg(r.options.beam_width)
@@ -205,4 +215,10 @@ void TranslationView::showAlternatives(int index) {
                          .arg(index)
                          .arg(TokenOutputView::shown(t.text))
                          .arg(t.prob, 0, 'f', 3));
+    if (isBusy())
+        return;  // the translation is not whole yet
+    std::vector<int32_t> ids;
+    for (const UiToken& u : tokens())
+        ids.push_back(u.id);
+    m_attribution->attribute(m_picker->run(), m_picker->checkpoint(), m_translatedSource, ids, index);
 }

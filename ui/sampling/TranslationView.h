@@ -3,6 +3,8 @@
 // token tinted by its probability (as the LM mode shows samples) and its alternatives on hover and click,
 // the decoding controls (TranslationForm), and a Batch tab (TranslationBatchView) that translates a whole
 // file. Work runs on the ModelThread's TranslationWorker; Stop sets the request's atomic cancel flag.
+// Clicking a translated token also shows, under the output, the source and earlier target tokens it came
+// from (TranslationAttributionStrip).
 // Branching from an alternative is the LM mode's alone.
 #pragma once
 #include "ui/widgets/PanelBase.h"
@@ -19,17 +21,21 @@ class QPushButton;
 class QTabWidget;
 class RunPicker;
 class TokenOutputView;
+class TranslationAttributionStrip;
 class TranslationBatchView;
 class TranslationForm;
 
 class TranslationView : public PanelBase {
     Q_OBJECT
 public:
-    TranslationView(ModelThread* model, RunPicker* picker, QWidget* parent = nullptr);
+    /// jobs: the service the attribution strip's work runs on (the panel's own when null).
+    TranslationView(ModelThread* model, RunPicker* picker, JobsService* jobs = nullptr, QWidget* parent = nullptr);
     ~TranslationView() override;
 
     TranslationForm* form() const { return m_form; }
     TranslationBatchView* batch() const { return m_batch; }
+    /// Where a clicked translated token came from.
+    TranslationAttributionStrip* attribution() const { return m_attribution; }
     /// The tokens of the translation shown, as streamed.
     const QVector<UiToken>& tokens() const { return m_tokens[0]; }
     /// The translation shown (its streamed pieces joined).
@@ -57,6 +63,8 @@ private:
     RunPicker* m_picker;
     TranslationForm* m_form;
     TranslationBatchView* m_batch;
+    TranslationAttributionStrip* m_attribution;
+    QString m_translatedSource;  // the source of the translation shown
     QTabWidget* m_tabs;
     QPlainTextEdit* m_source;
     TokenOutputView* m_output;

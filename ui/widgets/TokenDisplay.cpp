@@ -24,6 +24,13 @@ QString tokenHtml(const QString& s) {
         .replace('\t', QStringLiteral("<span style=\"color:#999\">→</span>"));
 }
 
+QString attributionTint(double s) {
+    const double m = std::sqrt(std::min(1.0, std::abs(s)));
+    return (s >= 0 ? QColor::fromRgbF(1 - 0.75 * m, 1 - 0.45 * m, 1.0)
+                   : QColor::fromRgbF(1.0, 1 - 0.6 * m, 1 - 0.6 * m))
+        .name();
+}
+
 QString probabilityTint(double p) {
     if (std::isnan(p))
         return QStringLiteral("#eeeeee");

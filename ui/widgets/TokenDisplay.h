@@ -11,3 +11,6 @@ QString tokenHtml(const QString& s);
 /// Background colour for a token of probability p: red (unlikely) through yellow to green (likely); light
 /// grey for NaN (no probability known).
 QString probabilityTint(double p);
+/// Background colour for an attribution s in [-1, 1] (a value over the largest |value| shown): blue raised
+/// the token, red lowered it, white none.
+QString attributionTint(double s);

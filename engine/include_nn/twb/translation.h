@@ -117,6 +117,9 @@ public:
     /// Gradient x input for every target token over the source and the target before it (inspection.h):
     /// the target given, or the model's greedy translation when empty. The same InputErrors as attention().
     TranslationAttribution attribute(const std::string& source, const std::string& target = "");
+    /// The same for a translation given as the target side's token ids (as translate_stream streamed them;
+    /// a last <eos> is left out). InputError for an id outside the vocabulary.
+    TranslationAttribution attribute(const std::string& source, const std::vector<int32_t>& target);
 
 private:
     struct Impl;

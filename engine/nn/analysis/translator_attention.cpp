@@ -9,15 +9,21 @@
 
 namespace twb {
 
+std::vector<int32_t> Translator::Impl::view_source(const std::string& source, const std::string& what_for) const {
+    if (find_invalid_utf8(source) != std::string::npos)
+        throw InputError("the text is not valid UTF-8");
+    auto ids = source_tok().encode(source);  // InputError naming characters the vocabulary lacks
+    if (ids.empty())
+        throw InputError("the source sentence is empty; type one " + what_for);
+    return ids;
+}
+
 Translator::Impl::ViewPair Translator::Impl::view_pair(const std::string& source, const std::string& target,
                                                        const std::string& what_for) {
-    for (const auto* s : {&source, &target})
-        if (find_invalid_utf8(*s) != std::string::npos)
-            throw InputError("the text is not valid UTF-8");
+    if (find_invalid_utf8(target) != std::string::npos)
+        throw InputError("the text is not valid UTF-8");
     ViewPair p;
-    p.source = source_tok().encode(source);  // InputError naming characters the vocabulary lacks
-    if (p.source.empty())
-        throw InputError("the source sentence is empty; type one " + what_for);
+    p.source = view_source(source, what_for);
     p.target_from_model = target.empty();
     if (!p.target_from_model) {
         tok->encode_target(target, p.target);  // Marian cuts the target side with its own model

@@ -27,4 +27,20 @@ TranslationAttribution Translator::attribute(const std::string& source, const st
     return a;
 }
 
+TranslationAttribution Translator::attribute(const std::string& source, const std::vector<int32_t>& target) {
+    if (!d->model)
+        throw InputError("no translation run is open");
+    const auto src = d->view_source(source, "to attribute its translation");
+    std::vector<int32_t> tgt = target;
+    if (!tgt.empty() && tgt.back() == d->tok->eos_id())
+        tgt.pop_back();
+    for (int32_t id : tgt)
+        if (id < 0 || id >= d->cfg.vocab_size)
+            throw InputError("token id " + std::to_string(id) + " of the translation is outside the vocabulary of " +
+                             std::to_string(d->cfg.vocab_size));
+    return nn::seq2seq_attribution(
+        d->model, src, tgt, d->tok->bos_id(), d->tok->eos_id(), d->device,
+        [this](int id) { return d->source_tok().token_text(id); }, [this](int id) { return d->tok->token_text(id); });
+}
+
 }  // namespace twb

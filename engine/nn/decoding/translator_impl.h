@@ -32,6 +32,8 @@ struct Translator::Impl {
         bool target_from_model = false;
     };
     ViewPair view_pair(const std::string& source, const std::string& target, const std::string& what_for);
+    /// The source as view_pair encodes it.
+    std::vector<int32_t> view_source(const std::string& source, const std::string& what_for) const;
 };
 
 }  // namespace twb
