@@ -179,6 +179,8 @@ void TranslationView::translate() {
     r.options = m_form->options();
     r.cancel = m_cancel;
     m_tokens = {{}};
+    m_translatedRun = r.run;
+    m_translatedCheckpoint = r.checkpoint;
     m_translatedSource = source;
     m_attribution->clear();
     m_output->clearSelection();
@@ -220,5 +222,6 @@ void TranslationView::showAlternatives(int index) {
     std::vector<int32_t> ids;
     for (const UiToken& u : tokens())
         ids.push_back(u.id);
-    m_attribution->attribute(m_picker->run(), m_picker->checkpoint(), m_translatedSource, ids, index);
+    // The run and checkpoint that translated it, whatever the picker shows now.
+    m_attribution->attribute(m_translatedRun, m_translatedCheckpoint, m_translatedSource, ids, index);
 }

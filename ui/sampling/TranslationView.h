@@ -64,7 +64,7 @@ private:
     TranslationForm* m_form;
     TranslationBatchView* m_batch;
     TranslationAttributionStrip* m_attribution;
-    QString m_translatedSource;  // the source of the translation shown
+    QString m_translatedRun, m_translatedCheckpoint, m_translatedSource;  // what made the translation shown
     QTabWidget* m_tabs;
     QPlainTextEdit* m_source;
     TokenOutputView* m_output;
