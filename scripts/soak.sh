@@ -24,7 +24,11 @@ PY
 MAX=$((N * 60 + 300))  # enough steps that the run outlasts the kills (a step takes ~20 ms)
 COMMON=(--preset tiny --quiet --set n_layer=1 --set n_embd=32 --set n_head=2 --set block_size=32 --set threads=1
         --set eval_iters=1 --set eval_interval=2 --set keep_checkpoints=2 --set max_iters=$MAX --set log_interval=1)
+t0=$(date +%s.%N)
 "$TWB" train --data "$W/data" --out "$W/ref" "${COMMON[@]}" >/dev/null
+# How long a whole run takes here: the kills land within 10-60% of it (at most 2.5 s), so that a fast
+# machine cannot finish the run inside the first sleep.
+REF_SECONDS=$(python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$t0" "$(date +%s.%N)")
 
 check_run() {
     local run=$1
@@ -55,7 +59,7 @@ while [ $kills -lt "$N" ]; do
         "$TWB" train --out "$W/run" --resume --quiet >/dev/null 2>"$W/resume.err" &
     fi
     pid=$!
-    sleep "$(python3 -c 'import random; print(round(random.uniform(0.6, 2.5), 2))')"
+    sleep "$(python3 -c 'import random, sys; t = float(sys.argv[1]); print(round(random.uniform(min(0.6, 0.1 * t), min(2.5, 0.6 * t)), 2))' "$REF_SECONDS")"
     if kill -9 $pid 2>/dev/null; then
         kills=$((kills + 1))
         wait $pid 2>/dev/null || true
