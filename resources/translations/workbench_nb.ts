@@ -283,14 +283,6 @@
         <translation>Eksporter attribusjonen</translation>
     </message>
     <message>
-        <source>CSV (*.csv);;JSON (*.json);;PNG image (*.png);;SVG (*.svg)</source>
-        <translation>CSV (*.csv);;JSON (*.json);;PNG-bilde (*.png);;SVG (*.svg)</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: check the folder exists and is writable.</source>
-        <translation>Kan ikke skrive %1: sjekk at mappen finnes og er skrivbar.</translation>
-    </message>
-    <message>
         <source>Where the token came from: computing…</source>
         <translation>Hvor tokenet kom fra: beregner…</translation>
     </message>
@@ -3742,6 +3734,10 @@ Ctrl+/: snarveier</translation>
         <source>Browse…</source>
         <translation>Bla gjennom…</translation>
     </message>
+    <message>
+        <source>CSV (*.csv);;JSON (*.json);;PNG image (*.png);;SVG (*.svg)</source>
+        <translation>CSV (*.csv);;JSON (*.json);;PNG-bilde (*.png);;SVG (*.svg)</translation>
+    </message>
 </context>
 <context>
     <name>QPlatformTheme</name>
@@ -5127,14 +5123,6 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Export the attribution</source>
         <translation>Eksporter attribusjonen</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv);;JSON (*.json);;PNG image (*.png);;SVG (*.svg)</source>
-        <translation>CSV (*.csv);;JSON (*.json);;PNG-bilde (*.png);;SVG (*.svg)</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: check the folder exists and is writable.</source>
-        <translation>Kan ikke skrive %1: sjekk at mappen finnes og er skrivbar.</translation>
     </message>
     <message>
         <source>Where the token came from: computing…</source>

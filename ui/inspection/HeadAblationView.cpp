@@ -3,7 +3,6 @@
 #include "twb/config.h"
 #include "twb/errors.h"
 #include "twb/session.h"
-#include "twb/text.h"
 #include "ui/jobs/JobsService.h"
 #include "ui/widgets/FigureFile.h"
 
@@ -334,16 +333,9 @@ void HeadAblationView::compareText() {
 }
 
 bool HeadAblationView::exportNumbers(const QString& path) {
-    if (m_table->rowCount() == 0)
-        return false;
-    try {
-        twb::write_file_atomic(path.toStdString(), path.endsWith(".json", Qt::CaseInsensitive)
-                                                       ? twb::ablation_to_json(m_result)
-                                                       : twb::ablation_to_csv(m_result));
-        return true;
-    } catch (const std::exception&) {
-        return false;
-    }
+    return m_table->rowCount() > 0 && saveNumbers(
+                                          path, [this] { return twb::ablation_to_json(m_result); },
+                                          [this] { return twb::ablation_to_csv(m_result); });
 }
 
 void HeadAblationView::exportNumbersAsked() {

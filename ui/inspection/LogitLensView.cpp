@@ -1,7 +1,6 @@
 #include "ui/inspection/LogitLensView.h"
 
 #include "twb/session.h"
-#include "twb/text.h"
 #include "twb/translation.h"
 #include "ui/inspection/LensGrid.h"
 #include "ui/jobs/JobsService.h"
@@ -123,17 +122,10 @@ void LogitLensView::show() {
 }
 
 bool LogitLensView::exportNumbers(const QString& path) {
-    if (m_grid->lens().positions == 0)
-        return false;
-    try {
-        const auto& lens = m_grid->lens();
-        twb::write_file_atomic(path.toStdString(), path.endsWith(".json", Qt::CaseInsensitive)
-                                                       ? twb::lens_to_json(lens)
-                                                       : twb::lens_to_csv(lens));
-        return true;
-    } catch (const std::exception&) {
-        return false;
-    }
+    const auto& lens = m_grid->lens();
+    return lens.positions > 0 &&
+           saveNumbers(
+               path, [&] { return twb::lens_to_json(lens); }, [&] { return twb::lens_to_csv(lens); });
 }
 
 void LogitLensView::exportNumbersAsked() {

@@ -1,13 +1,11 @@
 #include "ui/sampling/AttributionStrip.h"
 
 #include "twb/session.h"
-#include "twb/text.h"
 #include "ui/jobs/JobsService.h"
 #include "ui/widgets/FigureFile.h"
 #include "ui/widgets/TokenDisplay.h"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -52,28 +50,18 @@ AttributionStrip::AttributionStrip(JobsService* jobs, QWidget* parent)
 }
 
 bool AttributionStrip::exportNumbers(const QString& path) const {
-    if (m_result.ids.empty())
-        return false;
-    try {
-        twb::write_file_atomic(path.toStdString(), path.endsWith(".json", Qt::CaseInsensitive)
-                                                       ? twb::attribution_to_json(m_result)
-                                                       : twb::attribution_to_csv(m_result));
-        return true;
-    } catch (const std::exception&) {
-        return false;
-    }
+    return !m_result.ids.empty() && saveNumbers(
+                                        path, [this] { return twb::attribution_to_json(m_result); },
+                                        [this] { return twb::attribution_to_csv(m_result); });
 }
 
 void AttributionStrip::exportAsked() {
     if (m_result.ids.empty())
         return;
-    const QString f = QFileDialog::getSaveFileName(this, tr("Export the attribution"), QString(),
-                                                   tr("CSV (*.csv);;JSON (*.json);;PNG image (*.png);;SVG (*.svg)"));
-    if (f.isEmpty())
-        return;
-    const bool picture = f.endsWith(".png", Qt::CaseInsensitive) || f.endsWith(".svg", Qt::CaseInsensitive);
-    if (!(picture ? saveFigure(m_view, f) : exportNumbers(f)))
-        emit failed(tr("Cannot write %1: check the folder exists and is writable.").arg(f));
+    const QString error = exportFigureOrNumbers(m_view, this, tr("Export the attribution"),
+                                                [this](const QString& f) { return exportNumbers(f); });
+    if (!error.isEmpty())
+        emit failed(error);
 }
 
 void AttributionStrip::setMeasure(int index) {

@@ -1,12 +1,10 @@
 #include "ui/sampling/TranslationAttributionStrip.h"
 
 #include "twb/run_folder.h"
-#include "twb/text.h"
 #include "ui/jobs/JobsService.h"
 #include "ui/widgets/FigureFile.h"
 #include "ui/widgets/TokenDisplay.h"
 
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -42,28 +40,18 @@ TranslationAttributionStrip::TranslationAttributionStrip(JobsService* jobs, QWid
 }
 
 bool TranslationAttributionStrip::exportNumbers(const QString& path) const {
-    if (m_result.output_ids.empty())
-        return false;
-    try {
-        twb::write_file_atomic(path.toStdString(), path.endsWith(".json", Qt::CaseInsensitive)
-                                                       ? twb::attribution_to_json(m_result)
-                                                       : twb::attribution_to_csv(m_result));
-        return true;
-    } catch (const std::exception&) {
-        return false;
-    }
+    return !m_result.output_ids.empty() && saveNumbers(
+                                               path, [this] { return twb::attribution_to_json(m_result); },
+                                               [this] { return twb::attribution_to_csv(m_result); });
 }
 
 void TranslationAttributionStrip::exportAsked() {
     if (m_result.output_ids.empty())
         return;
-    const QString f = QFileDialog::getSaveFileName(this, tr("Export the attribution"), QString(),
-                                                   tr("CSV (*.csv);;JSON (*.json);;PNG image (*.png);;SVG (*.svg)"));
-    if (f.isEmpty())
-        return;
-    const bool picture = f.endsWith(".png", Qt::CaseInsensitive) || f.endsWith(".svg", Qt::CaseInsensitive);
-    if (!(picture ? saveFigure(m_view, f) : exportNumbers(f)))
-        emit failed(tr("Cannot write %1: check the folder exists and is writable.").arg(f));
+    const QString error = exportFigureOrNumbers(m_view, this, tr("Export the attribution"),
+                                                [this](const QString& f) { return exportNumbers(f); });
+    if (!error.isEmpty())
+        emit failed(error);
 }
 
 QString TranslationAttributionStrip::html() const {

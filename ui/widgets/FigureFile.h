@@ -2,6 +2,8 @@
 // painted into an SVG generator), by the file's extension, written to a temporary file renamed at the end.
 #pragma once
 #include <QString>
+#include <functional>
+#include <string>
 
 class QWidget;
 
@@ -10,3 +12,11 @@ bool saveFigure(QWidget* w, const QString& path);
 /// Asks for a file (PNG or SVG) and writes w there; returns the error to show, empty when written or
 /// when the user cancelled.
 QString exportFigure(QWidget* w, QWidget* parent, const QString& title);
+/// Writes a view's numbers to path: json() for a .json file, else csv(), through a temporary renamed at the
+/// end; false when the file cannot be written.
+bool saveNumbers(const QString& path, const std::function<std::string()>& json,
+                 const std::function<std::string()>& csv);
+/// Asks for a file (CSV, JSON, PNG or SVG) and writes the numbers or w's picture there; returns the error
+/// to show, empty when written or when the user cancelled.
+QString exportFigureOrNumbers(QWidget* w, QWidget* parent, const QString& title,
+                              const std::function<bool(const QString&)>& saveNumbersTo);

@@ -16,13 +16,18 @@ LogitLens Translator::logit_lens(const std::string& source, const std::string& t
                                   top, [this](int id) { return d->tok->token_text(id); });
 }
 
+TranslationAttribution Translator::Impl::attribute_ids(const std::vector<int32_t>& source,
+                                                       const std::vector<int32_t>& target) {
+    return nn::seq2seq_attribution(
+        model, source, target, tok->bos_id(), tok->eos_id(), device,
+        [this](int id) { return source_tok().token_text(id); }, [this](int id) { return tok->token_text(id); });
+}
+
 TranslationAttribution Translator::attribute(const std::string& source, const std::string& target) {
     if (!d->model)
         throw InputError("no translation run is open");
     const auto pair = d->view_pair(source, target, "to attribute its translation");
-    auto a = nn::seq2seq_attribution(
-        d->model, pair.source, pair.target, d->tok->bos_id(), d->tok->eos_id(), d->device,
-        [this](int id) { return d->source_tok().token_text(id); }, [this](int id) { return d->tok->token_text(id); });
+    auto a = d->attribute_ids(pair.source, pair.target);
     a.target_from_model = pair.target_from_model;
     return a;
 }
@@ -38,9 +43,7 @@ TranslationAttribution Translator::attribute(const std::string& source, const st
         if (id < 0 || id >= d->cfg.vocab_size)
             throw InputError("token id " + std::to_string(id) + " of the translation is outside the vocabulary of " +
                              std::to_string(d->cfg.vocab_size));
-    return nn::seq2seq_attribution(
-        d->model, src, tgt, d->tok->bos_id(), d->tok->eos_id(), d->device,
-        [this](int id) { return d->source_tok().token_text(id); }, [this](int id) { return d->tok->token_text(id); });
+    return d->attribute_ids(src, tgt);
 }
 
 }  // namespace twb

@@ -34,6 +34,8 @@ struct Translator::Impl {
     ViewPair view_pair(const std::string& source, const std::string& target, const std::string& what_for);
     /// The source as view_pair encodes it.
     std::vector<int32_t> view_source(const std::string& source, const std::string& what_for) const;
+    /// Gradient x input of the target ids over the source ids (translator_inspection.cpp).
+    TranslationAttribution attribute_ids(const std::vector<int32_t>& source, const std::vector<int32_t>& target);
 };
 
 }  // namespace twb
