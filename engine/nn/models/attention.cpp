@@ -3,6 +3,8 @@
 // ask for the weights.
 #include "nn/models/attention.h"
 
+#include "nn/models/fused_cpu.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -178,14 +180,20 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         auto y1 = gate_heads((w.unsqueeze(-1) * v3).sum(1).view({B, H, 1, D}), ctx);
         return resid_dropout(linear(c_proj, y1.transpose(1, 2).reshape({B, 1, A})));
     }
-    if (ctx.key_padding.defined()) {
-        att = torch::matmul(q3, kt).view({B, H, T, S}) * scale + ctx.mask + ctx.key_padding;
-        att = att.view({B * H, T, S});
+    if (ctx.causal && !ctx.key_padding.defined() && S == T && q3.device().is_cpu() &&
+        q3.scalar_type() == torch::kBFloat16 && fused_cpu_enabled()) {
+        // No cached prefix: the mask is the plain causal one, which the fused softmax applies itself.
+        att = causal_softmax(torch::bmm(q3, kt), scale);
     } else {
-        // One fused call: mask + scale * q @ k^T. The mask (T, S) broadcasts over B*H.
-        att = torch::baddbmm(ctx.mask.to(q3.scalar_type()).expand({B * H, T, S}), q3, kt, 1.0, scale);
+        if (ctx.key_padding.defined()) {
+            att = torch::matmul(q3, kt).view({B, H, T, S}) * scale + ctx.mask + ctx.key_padding;
+            att = att.view({B * H, T, S});
+        } else {
+            // One fused call: mask + scale * q @ k^T. The mask (T, S) broadcasts over B*H.
+            att = torch::baddbmm(ctx.mask.to(q3.scalar_type()).expand({B * H, T, S}), q3, kt, 1.0, scale);
+        }
+        att = torch::softmax(att, -1, softmax_type(att)).to(v.scalar_type());
     }
-    att = torch::softmax(att, -1, softmax_type(att)).to(v.scalar_type());
     if (ctx.weights_out)
         *ctx.weights_out = att.view({B, H, T, S}).detach();
     att = attn_dropout(att);

@@ -37,6 +37,7 @@ struct LayerCache {
 /// What one attention call needs besides its input.
 struct AttentionContext {
     torch::Tensor mask;      // additive (T, S) causal mask: 0 where allowed, -inf above the diagonal
+    bool causal = false;     // mask is the model's causal table (not an encoder's open one): fused kernels
     torch::Tensor rope_cos;  // (T, D/2) for the query positions, or undefined when not rotary
     torch::Tensor rope_sin;
     torch::Tensor key_padding;    // optional additive (B, 1, 1, S) mask for padded keys

@@ -1,6 +1,7 @@
 // GPT model construction, GPT-2 initialisation and the forward pass.
 #include "nn/models/model.h"
 
+#include "nn/models/fused_cpu.h"
 #include "nn/models/module_weights.h"
 
 #include <cmath>
@@ -23,6 +24,12 @@ torch::Tensor NormImpl::forward(const torch::Tensor& x) {
     return xf * torch::rsqrt(xf.pow(2).mean(-1, /*keepdim=*/true) + eps) * weight;
 }
 
+torch::Tensor NormImpl::forward_into_linear(const torch::Tensor& x) {
+    if (kind == NormKind::LayerNorm && layer_norm_to_bf16_serves(x))
+        return layer_norm_to_bf16(x, weight, bias, eps);
+    return forward(x);
+}
+
 torch::Tensor activate(const torch::Tensor& x, Activation a) {
     switch (a) {
         case Activation::GeluTanh:
@@ -34,7 +41,7 @@ torch::Tensor activate(const torch::Tensor& x, Activation a) {
         case Activation::Gelu:
             break;
     }
-    return torch::gelu(x);
+    return fused_gelu_serves(x) ? fused_gelu(x) : torch::gelu(x);
 }
 
 MLPImpl::MLPImpl(int64_t n_embd, int64_t hidden, Activation activation_, double p, bool bias)
@@ -61,8 +68,8 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const AttentionContext&
         auto y = ln_1(x + attn(x, ctx));
         return ln_2(y + mlp(y));
     }
-    auto y = x + attn(ln_1(x), ctx);
-    return y + mlp(ln_2(y));
+    auto y = x + attn(ln_1->forward_into_linear(x), ctx);
+    return y + mlp(ln_2->forward_into_linear(y));
 }
 
 TransformerImpl::TransformerImpl(const RunConfig& c) {
@@ -136,7 +143,7 @@ torch::Tensor GPTImpl::step_at(const torch::Tensor& idx, const torch::Tensor& po
 }
 
 torch::Tensor GPTImpl::unembed(const torch::Tensor& residual) {
-    auto x = transformer->ln_f ? transformer->ln_f(residual) : residual;
+    auto x = transformer->ln_f ? transformer->ln_f->forward_into_linear(residual) : residual;
     if (lm_head)
         return linear(lm_head, x);
     if (x.numel() == x.size(-1) && !torch::GradMode::is_enabled() && x.device().is_cpu())

@@ -13,6 +13,9 @@ class NormImpl : public torch::nn::Module {
 public:
     NormImpl(int64_t n, NormKind kind, bool bias, double eps);
     torch::Tensor forward(const torch::Tensor& x);
+    /// forward(x) for a linear layer to take: under the CPU's bf16 autocast a LayerNorm's result comes
+    /// out in bf16 from one fused op (the linear layer would convert it), elsewhere as forward gives it.
+    torch::Tensor forward_into_linear(const torch::Tensor& x);
     torch::Tensor weight, bias;
     int64_t n;
     NormKind kind;

@@ -42,6 +42,7 @@ torch::Tensor PositionTables::add_sinusoid(const torch::Tensor& x, int64_t P, in
 AttentionContext PositionTables::context(int64_t P, int64_t T, const torch::Tensor& mask, int64_t block_size) const {
     AttentionContext ctx;
     ctx.mask = mask.narrow(0, P, T).narrow(1, 0, P + T);  // (T, S)
+    ctx.causal = causal.defined() && mask.is_same(causal);
     ctx.cache_capacity = block_size;
     if (rope_cos.defined()) {
         ctx.rope_cos = rope_cos.narrow(0, P, T);
