@@ -101,10 +101,12 @@ private slots:
         QCOMPARE(partial.n_embd, RunConfig().n_embd);
     }
     void parameterCountMatchesNanoGPT() {
-        // nanoGPT's CPU recipe with vocab 65: 0.80M parameters (its printout excludes wpe: 0.80M too)
+        // nanoGPT's CPU recipe with vocab 65, bias = False as in its train.py: 0.80M parameters (its
+        // printout excludes wpe: 0.80M too); each layer's two LayerNorms and the final one a weight only.
         RunConfig c = preset_config("nanogpt-cpu");
         c.vocab_size = 65;
-        QCOMPARE(c.parameter_count(), int64_t(65 * 128 + 64 * 128 + 4 * (12 * 128 * 128 + 13 * 128) + 2 * 128));
+        QVERIFY(!c.bias);
+        QCOMPARE(c.parameter_count(), int64_t(65 * 128 + 64 * 128 + 4 * (12 * 128 * 128 + 2 * 128) + 128));
     }
     void tableHasEveryKeyOnce() {
         const auto& t = config_options();

@@ -234,6 +234,7 @@ void nanogpt_cpu(RunConfig& c) {
     c.eval_iters = 20;
     c.eval_interval = 250;
     c.position = Position::Learned;
+    c.bias = false;  // train.py's bias = False: no biases in the Linear layers and LayerNorms
 }
 
 void baby_gpt(RunConfig& c) {
@@ -253,6 +254,7 @@ void baby_gpt(RunConfig& c) {
     c.eval_iters = 200;
     c.eval_interval = 250;
     c.position = Position::Learned;
+    c.bias = false;  // train.py's default, which the config keeps
 }
 
 void tiny(RunConfig& c) {
