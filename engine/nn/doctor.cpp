@@ -7,6 +7,7 @@
 #include "nn/decoding/fast_decode.h"
 #include "nn/device.h"
 #include "nn/models/attention.h"
+#include "nn/models/fused_cpu.h"
 #include "twb/distributed.h"
 #include "twb/process.h"
 
@@ -105,6 +106,10 @@ DoctorReport run_doctor(int threads, bool measure) {
     r.cuda_devices = static_cast<int>(torch::cuda::device_count());
     r.gpus = gpu_lines(r.cuda_devices);
     r.attention_kernel = nn::attention_kernel_name();
+    r.fused_kernels = nn::fused_cpu_enabled()     ? "on for bf16 training on the CPU (GELU, causal softmax, LayerNorm; "
+                                                    "AVX-512 BF16; TWB_FUSED_CPU=0 turns them off)"
+                      : nn::fused_cpu_supported() ? "off: TWB_FUSED_CPU=0 (libtorch's ops)"
+                                                  : "off: this CPU has no AVX-512 BF16 (libtorch's ops)";
     r.decode_weights = nn::cpu_has_avx2_fma() ? "bfloat16 for decode_weights=auto (AVX2+FMA gemv)"
                                               : "float32 for decode_weights=auto (this CPU lacks AVX2+FMA)";
     for (const auto& b : distributed_backends())
@@ -137,6 +142,7 @@ std::string format_doctor(const DoctorReport& r) {
               ? " (scaled_dot_product_attention; explicit softmax when weights are shown and for bf16 on the CPU)"
               : " (matmul + softmax)")
       << "\n";
+    s << "fused kernels   " << r.fused_kernels << "\n";
     s << "decoding        " << r.decode_weights << "; one sequence on the CPU\n";
     s << "OpenMP waiting  " << openmp_wait_policy() << "\n";
     s << "multi-process   "

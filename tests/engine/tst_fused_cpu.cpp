@@ -8,6 +8,7 @@
 #include "nn/training/evaluator.h"
 #include "test_util.h"
 #include "twb/config.h"
+#include "twb/doctor.h"
 
 #include <QtTest>
 
@@ -53,10 +54,12 @@ private slots:
     void theSwitchTurnsThemOff() {
         set_fused_cpu(false);
         QVERIFY(!fused_cpu_enabled());
+        QVERIFY(QString::fromStdString(run_doctor(1, false).fused_kernels).startsWith("off: "));
         QVERIFY(!fused_gelu_serves(torch::zeros({4}, torch::kBFloat16)));
         QVERIFY(!causal_softmax_serves(torch::zeros({1, 4, 4}, torch::kBFloat16)));
         if (!kernels_here())
             return;
+        QVERIFY(QString::fromStdString(run_doctor(1, false).fused_kernels).startsWith("on "));
         QVERIFY(fused_gelu_serves(torch::zeros({4}, torch::kBFloat16)));
         QVERIFY(!fused_gelu_serves(torch::zeros({4})));  // float32 keeps libtorch's kernel
         QVERIFY(!fused_gelu_serves(torch::zeros({4, 4}, torch::kBFloat16).t()));

@@ -18,6 +18,7 @@ struct DoctorReport {
     std::string cuda_version;          // the CUDA toolkit it was compiled against, when cuda_built
     int cuda_devices = 0;              // CUDA devices seen now (0 on a machine without a GPU or driver)
     std::string attention_kernel;      // "sdpa" (fused, libtorch >= 2) or "explicit" (matmul + softmax)
+    std::string fused_kernels;         // the fused bf16 CPU training kernels: "on ..." or "off: why"
     std::string decode_weights;        // what decode_weights = auto streams per token on the CPU, and why
     std::string distributed_backends;  // e.g. "gloo, nccl"; empty when the build has none
     bool mkldnn = false;

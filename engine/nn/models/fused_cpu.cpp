@@ -93,8 +93,12 @@ struct GeluFunction : torch::autograd::Function<GeluFunction> {
 };
 }  // namespace
 
+bool fused_cpu_supported() {
+    return simd16::cpu_has_avx512_bf16();
+}
+
 bool fused_cpu_enabled() {
-    return simd16::cpu_has_avx512_bf16() && g_on.load();
+    return fused_cpu_supported() && g_on.load();
 }
 
 void set_fused_cpu(bool on) {

@@ -18,6 +18,8 @@
 
 namespace twb::nn {
 
+/// Whether this CPU can run the fused kernels (AVX-512 F, BW, VL and BF16).
+bool fused_cpu_supported();
 /// Whether the fused kernels are on (the CPU has AVX-512 BF16, and nobody turned them off).
 bool fused_cpu_enabled();
 void set_fused_cpu(bool on);
