@@ -106,8 +106,8 @@ DoctorReport run_doctor(int threads, bool measure) {
     r.cuda_devices = static_cast<int>(torch::cuda::device_count());
     r.gpus = gpu_lines(r.cuda_devices);
     r.attention_kernel = nn::attention_kernel_name();
-    r.fused_kernels = nn::fused_cpu_enabled()     ? "on for bf16 training on the CPU (GELU, causal softmax, LayerNorm; "
-                                                    "AVX-512 BF16; TWB_FUSED_CPU=0 turns them off)"
+    // Each line fits Help > About's width at 1280x720 (about 75 characters after the label).
+    r.fused_kernels = nn::fused_cpu_enabled() ? "on for bf16 training (GELU, softmax, LayerNorm; TWB_FUSED_CPU=0: off)"
                       : nn::fused_cpu_supported() ? "off: TWB_FUSED_CPU=0 (libtorch's ops)"
                                                   : "off: this CPU has no AVX-512 BF16 (libtorch's ops)";
     r.decode_weights = nn::cpu_has_avx2_fma() ? "bfloat16 for decode_weights=auto (AVX2+FMA gemv)"
@@ -136,7 +136,7 @@ std::string format_doctor(const DoctorReport& r) {
     s << "precision       " << r.precision << " for dtype=auto ("
       << r.precision_reason.substr(r.precision_reason.find(':') + 2) << ")\n";
     s << "TWB_CPU_BF16    " << r.cpu_bf16_switch
-      << " (the switch for dtype=auto on a CPU: 1 = bf16 as if native, 0 = float32, auto = the CPU's flags)\n";
+      << " (dtype=auto on a CPU: 1 = bf16 as if native, 0 = float32, auto = flags)\n";
     s << "attention       " << r.attention_kernel
       << (r.attention_kernel == "sdpa"
               ? " (scaled_dot_product_attention; explicit softmax when weights are shown and for bf16 on the CPU)"
