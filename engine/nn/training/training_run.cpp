@@ -243,8 +243,13 @@ bool TrainingRun::loop() {
         if ((step % m_cfg.eval_interval == 0 || step == m_cfg.max_iters) && !m_skipFirstEval)
             evaluate(step);
         m_skipFirstEval = false;
-        if (step >= m_cfg.max_iters)
+        if (step >= m_cfg.max_iters) {
+            if (const std::string traced = m_trace.finish(); !traced.empty())
+                message(traced);
             return false;
+        }
+        if (const std::string traced = m_trace.before_step(step); !traced.empty())
+            message(traced);
         train_step(step);
         if (m_ctl && m_ctl->take_checkpoint_request())
             checkpoint(NAN);

@@ -7,6 +7,7 @@
 #pragma once
 #include "core/run/run_lock.h"
 #include "nn/interchange/checkpoint.h"
+#include "nn/step_trace.h"
 #include "nn/training/communicator.h"
 #include "nn/training/lanes.h"
 #include "nn/training/model_family.h"
@@ -85,8 +86,9 @@ private:
     bool m_queued = false;
     torch::Tensor m_queuedLoss, m_queuedNorm, m_queuedFinite;  // the last step's; all steps' since a read
     int64_t m_readStep = 0;                                    // the step of the last read
-    std::unique_ptr<StepGraph> m_graph;  // queued steps of fixed shapes on a GPU: recorded and replayed
-    bool m_graphTold = false;            // whether the recording's outcome was said
+    std::unique_ptr<StepGraph> m_graph;                 // queued steps of fixed shapes on a GPU: recorded and replayed
+    bool m_graphTold = false;                           // whether the recording's outcome was said
+    StepTrace m_trace{"TWB_TRACE", "TWB_TRACE_STEPS"};  // a profile of a few steps, when asked for
     CheckpointState m_state;
     bool m_skipFirstEval = false;  // a resumed run whose checkpoint had evaluated does not evaluate again
     std::unique_ptr<MetricsLog> m_metrics;
