@@ -31,7 +31,7 @@ cp tests/engine/check_std_bindings.sh "$out.tmp/bin/"
 # The Debian libraries outside torch and the system's base (libc, libstdc++, libgcc_s, libm, ...).
 for f in "$out.tmp"/bin/twb "$out.tmp"/bin/libtwb_spm.so "$out.tmp"/bin/tst_cuda; do
   ldd "$f" | awk '/=> \//{print $3}'
-done | sort -u | grep -v -E '/(torch|nvidia)/|/lib(c|m|dl|rt|pthread|stdc\+\+|gcc_s)\.so|ld-linux' |
+done | sort -u | grep -v -E '/(torch|nvidia|cuda)/|/lib(c|m|dl|rt|pthread|stdc\+\+|gcc_s)\.so|ld-linux' |
   while read -r lib; do cp -L "$lib" "$out.tmp/lib/"; done
 cp "$shared/datasets/tinyshakespeare/input.txt" "$out.tmp/data/shakespeare.txt"
 mkdir -p "$out.tmp/data/multi30k"
@@ -42,7 +42,7 @@ if [ -n "${NANOGPT:-}" ]; then
   mkdir -p "$out.tmp/nanoGPT"
   cp -r "$NANOGPT"/{model.py,train.py,sample.py,configurator.py,config,data} "$out.tmp/nanoGPT/"
 fi
-cp bench/gpu_check.sh "$out.tmp/"
+cp bench/gpu_check.sh bench/trace_summary.py "$out.tmp/"
 echo "$version" >"$out.tmp/torch-version"
 rm -rf "$out" && mv "$out.tmp" "$out"
 du -sh "$out"

@@ -8,14 +8,18 @@
 #   bash gpu-bundle/gpu_check.sh [OUT_DIR]        # logs and the table under OUT_DIR (default: $OUT or ./gpu-check)
 #
 # Shorter runs (a dry run on a CPU, say): GPU_CHECK_ITERS (5000), GPU_CHECK_NANO_ITERS, GPU_CHECK_SKIP_NANO=1,
-# GPU_CHECK_M30K_ITERS (1600), GPU_CHECK_M30K_CUDNN_ITERS (100); PYTHON names the python with the torch.
+# GPU_CHECK_M30K_ITERS (1600), GPU_CHECK_M30K_CUDNN_ITERS (100), GPU_CHECK_SKIP_M30K=1,
+# GPU_CHECK_SKIP_CUDNN=1; PYTHON names the python with the torch.
 #
 # Stages: the environment (nvidia-smi, torch, twb doctor); the std:: binding check of twb; the CUDA tests
 # (tst_cuda); nanoGPT's shakespeare-char recipe, eager and --compile=True, against twb's baby-gpt preset
 # with defaults only (dtype auto), 5000 iterations each: median ms/iter and validation loss at 2000 and
-# 5000, and twb with the host waiting for every step (TWB_QUEUED_STEPS=0); 1000 greedy
-# tokens from "ROMEO:" as a whole `twb sample` process; the Multi30k preset's 1600 steps on the GPU,
-# translating test2016 and its BLEU. A stage that fails or runs out of time says so in the table.
+# 5000, and twb with the host waiting for every step (TWB_QUEUED_STEPS=0), without the CUDA graph, with
+# cuDNN's attention, with libtorch's LayerNorm (TWB_FUSED_CUDA=0), and a trace of five steps summed by
+# kernel; 1000 greedy tokens from "ROMEO:" as a whole `twb sample` process, with twb's CUDA kernels,
+# libtorch's ops as a CUDA graph, and eagerly, and a trace of five tokens; the Multi30k preset's 1600
+# steps on the GPU, translating test2016 and its BLEU. A stage that fails or runs out of time says so in
+# the table.
 set -uo pipefail
 bundle=$(cd "$(dirname "$0")" && pwd)
 out=${1:-${OUT:-$PWD/gpu-check}}
@@ -102,25 +106,46 @@ ab() {  # ab NAME ENV...: 500 steps of the preset under the environment given
 }
 row[twb_eager_ms]=$(ab twb_train_eager TWB_CUDA_GRAPHS=0)
 row[twb_cudnn_ms]=$(ab twb_train_cudnn TWB_SDPA_CUDNN=1)
+row[twb_nofused_ms]=$(ab twb_train_nofused TWB_FUSED_CUDA=0)
+# Where a step's GPU time goes: steps 100-104 traced with each kernel launched on its own (TWB_TRACE),
+# summed by kernel into trace_summary.txt.
+stage twb_trace 120 env TWB_CUDA_GRAPHS=0 TWB_TRACE="$out/trace.json" TWB_TRACE_STEPS=100-104 "$twb" train \
+  --data "$work/shakespeare" --out "$work/traced" --preset baby-gpt --set max_iters=110 --set eval_interval=1000 \
+  --set eval_iters=10
+"$py" "$bundle/trace_summary.py" "$out/trace.json" 5 60 >"$out/trace_summary.txt" 2>&1
+row[trace]=$(head -1 "$out/trace_summary.txt")
+gzip -f "$out/trace.json" 2>/dev/null
 
 # 4. Generation: 1000 greedy tokens from "ROMEO:" as a whole process.
 t0=$(date +%s.%N)
 stage twb_sample 120 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 --no-history --timing
 t1=$(date +%s.%N)
 row[sample_s]=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')
-row[sample_tps]=$(grep -o -E '\(([0-9.]+) tokens/s\)' "$out/twb_sample.log" | tail -1)
-# The same without the CUDA graph step (TWB_FIXED_STEP=0: the growing cache, one launch per operation).
-stage twb_sample_eager 120 env TWB_FIXED_STEP=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 \
+# The same with libtorch's operations recorded as a CUDA graph (TWB_CUDA_DECODER=0: FixedStep), and
+# eagerly with the growing cache (TWB_FIXED_STEP=0 too: one launch per operation).
+stage twb_sample_graph 120 env TWB_CUDA_DECODER=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 \
   --no-history --timing
-row[sample_eager_tps]=$(grep -o -E '\(([0-9.]+) tokens/s\)' "$out/twb_sample_eager.log" | tail -1)
+stage twb_sample_eager 120 env TWB_CUDA_DECODER=0 TWB_FIXED_STEP=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" \
+  -n 1000 -t 0 --no-history --timing
 per_token() { sed -n 's/.*then \([0-9.]*\) ms\/token.*/\1 ms\/token/p' "$out/$1.log" | tail -1; }
-row[sample_ms]=$(per_token twb_sample)
-row[sample_eager_ms]=$(per_token twb_sample_eager)
-same() { diff -q <(grep -v -E 'tokens/s|loaded at' "$out/$1.log") <(grep -v -E 'tokens/s|loaded at' "$out/$2.log") >/dev/null; }
-same twb_sample twb_sample_eager && row[sample_same]="same text" || row[sample_same]="TEXT DIFFERS"
+tps() { grep -o -E '\(([0-9.]+) tokens/s\)' "$out/$1.log" | tail -1; }
+row[sample_ms]="$(per_token twb_sample) $(tps twb_sample)"
+row[sample_graph_ms]="$(per_token twb_sample_graph) $(tps twb_sample_graph)"
+row[sample_eager_ms]="$(per_token twb_sample_eager) $(tps twb_sample_eager)"
+same() { diff -q <(grep -v -E 'tokens/s|loaded at|decoding with' "$out/$1.log") \
+  <(grep -v -E 'tokens/s|loaded at|decoding with' "$out/$2.log") >/dev/null; }
+row[sample_same]="TEXT DIFFERS"
+same twb_sample twb_sample_graph && same twb_sample twb_sample_eager && row[sample_same]="the same text"
+# Where a token's GPU time goes with twb's kernels: tokens 100-104 traced, each kernel launched on its own.
+stage twb_decode_trace 60 env TWB_CUDA_GRAPHS=0 TWB_TRACE_DECODE="$out/decode_trace.json" TWB_TRACE_TOKENS=100-104 \
+  "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 200 -t 0 --no-history
+"$py" "$bundle/trace_summary.py" "$out/decode_trace.json" 5 20 >"$out/decode_trace_summary.txt" 2>&1
+row[decode_trace]=$(head -1 "$out/decode_trace_summary.txt")
+gzip -f "$out/decode_trace.json" 2>/dev/null
 
-# 5. The Multi30k preset on the GPU: 1600 steps, test2016 greedy BLEU.
+# 5. The Multi30k preset on the GPU: 1600 steps, test2016 greedy BLEU (GPU_CHECK_SKIP_M30K=1 skips it).
 m=$bundle/data/multi30k
+[ "${GPU_CHECK_SKIP_M30K:-0}" = 1 ] && m=/nonexistent
 stage m30k_prepare 180 "$twb" prepare --source "$m/train.de" --target "$m/train.en" --val-source "$m/val.de" \
   --val-target "$m/val.en" --test-source "$m/test_2016_flickr.de" --test-target "$m/test_2016_flickr.en" \
   --source-lang de --target-lang en --tokenizer bpe --vocab-size 8000 --out "$work/m30k"
@@ -132,8 +157,9 @@ t0=$(date +%s.%N)
 stage m30k_translate 120 bash -c "'$twb' translate --run '$work/m30k_run' --input '$m/test_2016_flickr.de' >'$work/hyp.en'"
 t1=$(date +%s.%N)
 row[translate_s]=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')
-# The first 100 steps again with cuDNN's attention, which plans every new shape anew.
-stage m30k_cudnn 180 env TWB_SDPA_CUDNN=1 "$twb" train --data "$work/m30k" --out "$work/m30k_cudnn" --preset multi30k \
+# The first 100 steps again with cuDNN's attention, which plans every new shape anew (GPU_CHECK_SKIP_CUDNN=1
+# skips it: about a minute).
+[ "${GPU_CHECK_SKIP_CUDNN:-0}" = 1 ] || stage m30k_cudnn 180 env TWB_SDPA_CUDNN=1 "$twb" train --data "$work/m30k" --out "$work/m30k_cudnn" --preset multi30k \
   --set max_iters="${GPU_CHECK_M30K_CUDNN_ITERS:-100}" --set eval_interval=1000
 row[m30k_cudnn]=$(sed -n 's/.*median \([0-9.]*\) ms\/step, \([0-9.]*\) s$/\1 ms\/step, \2 s/p' "$out/m30k_cudnn.log" | tail -1)
 stage m30k_bleu 60 "$twb" bleu --ref "$m/test_2016_flickr.en" --hyp "$work/hyp.en"
@@ -146,9 +172,11 @@ row[bleu]=$(grep -m1 -o -E 'BLEU[^,]*' "$out/m30k_bleu.log")
   echo "| dtype=auto | ${row[precision]:-?} | | |"
   echo "| std:: bindings of twb | ${row[bindings]:-?} | | |"
   echo "| CUDA tests | ${row[cuda_tests]:-?} | | |"
-  echo "| shakespeare-char 6x6x384: median ms/iter | nanoGPT eager ${row[nano_eager_ms]:--} | nanoGPT compile ${row[nano_compile_ms]:--} | twb ${row[twb_ms]:--} (${row[twb_dtype]:-?}); host waiting each step ${row[twb_waited_ms]:--}; no CUDA graph ${row[twb_eager_ms]:--}; cuDNN attention ${row[twb_cudnn_ms]:--} |"
+  echo "| shakespeare-char 6x6x384: median ms/iter | nanoGPT eager ${row[nano_eager_ms]:--} | nanoGPT compile ${row[nano_compile_ms]:--} | twb ${row[twb_ms]:--} (${row[twb_dtype]:-?}); host waiting each step ${row[twb_waited_ms]:--}; no CUDA graph ${row[twb_eager_ms]:--}; cuDNN attention ${row[twb_cudnn_ms]:--}; libtorch's LayerNorm ${row[twb_nofused_ms]:--} |"
   echo "| val loss at 2000 / $iters | nanoGPT ${row[nano_val2000]:--} / ${row[nano_val5000]:--} | | twb ${row[twb_val2000]:--} / ${row[twb_val5000]:--} |"
-  echo "| 1000 greedy tokens, whole twb sample process | ${row[sample_s]:-?} s | after the first token ${row[sample_ms]:-?} ${row[sample_tps]:-} | without the graph step ${row[sample_eager_ms]:-?} ${row[sample_eager_tps]:-}, ${row[sample_same]:-?} |"
+  echo "| 1000 greedy tokens, whole twb sample process | ${row[sample_s]:-?} s | after the first token: twb's CUDA kernels ${row[sample_ms]:-?} | libtorch's ops as a CUDA graph ${row[sample_graph_ms]:-?}; eagerly ${row[sample_eager_ms]:-?}; ${row[sample_same]:-?} |"
+  echo "| a traced step (no CUDA graph) | ${row[trace]:-?} | | |"
+  echo "| a traced token (twb's kernels, no CUDA graph) | ${row[decode_trace]:-?} | | |"
   echo "| Multi30k preset (1600 steps) | ${row[m30k_ms]:--} ms/step | ${row[m30k_s]:--} s of training | test2016 ${row[bleu]:--} |"
   echo "| translate 1000 test2016 lines, whole process | ${row[translate_s]:-?} s | | |"
   echo "| Multi30k, first 100 steps with cuDNN's attention | ${row[m30k_cudnn]:--} | | |"

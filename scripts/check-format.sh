@@ -8,7 +8,7 @@ bad=()
 while IFS= read -r -d '' f; do
   [ -f "$f" ] || continue
   clang-format --dry-run -Werror "$f" >/dev/null 2>&1 || bad+=("$f")
-done < <(git ls-files -z --cached --others --exclude-standard -- '*.cpp' '*.h')
+done < <(git ls-files -z --cached --others --exclude-standard -- '*.cpp' '*.h' '*.cu')
 if [ ${#bad[@]} -gt 0 ]; then
   echo "check-format: ${#bad[@]} file(s) not formatted with .clang-format:"
   printf '  %s\n' "${bad[@]}"

@@ -7,6 +7,7 @@
 #include "core/data/token_file.h"
 #include "nn/analysis/attention_capture.h"
 #include "nn/analysis/embedding_geometry.h"
+#include "nn/decoding/cuda_decoder.h"
 #include "nn/decoding/fast_decode.h"
 #include "nn/decoding/gpt_source.h"
 #include "nn/device.h"
@@ -37,18 +38,22 @@ struct DecodeChoice {
 /// Which decoder single-sequence generation uses, and the sentence that says so.
 DecodeChoice decode_choice(const LoadedModel& m, DecodeWeights want) {
     const std::string opt = std::string(" (decode_weights ") + to_string(want);
+    if (!m.device.is_cpu()) {
+        if (want == DecodeWeights::BFloat16)
+            throw InputError("decode weights bfloat16 runs on the CPU only and this model is on " + m.device.str() +
+                             "; use auto or float32");
+        // One sequence on a GPU: twb's kernels where they serve (GptSource), else libtorch's ops.
+        const std::string why = CudaDecoder::unavailable(m.model, m.device);
+        if (why.empty())
+            return {false, "float32 weights, twb's CUDA kernels on " + m.device.str() + opt + ")"};
+        return {false, "float32 weights, libtorch on " + m.device.str() + opt + ": " + why + ")"};
+    }
     if (want == DecodeWeights::Float32)
         return {false, "float32 weights, libtorch" + opt + ")"};
     if (m.model->has_head_gates()) {  // the bf16 decoder has its own pass, without head gates
         if (want == DecodeWeights::BFloat16)
             throw InputError("decode weights bfloat16 cannot decode with heads switched off; use auto or float32");
         return {false, "float32 weights, libtorch" + opt + ": heads are switched off)"};
-    }
-    if (!m.device.is_cpu()) {
-        if (want == DecodeWeights::BFloat16)
-            throw InputError("decode weights bfloat16 runs on the CPU only and this model is on " + m.device.str() +
-                             "; use auto or float32");
-        return {false, "libtorch on " + m.device.str() + opt + ": the bf16 decoder is CPU-only)"};
     }
     const std::string why = fast_decode_unsupported(m.config);
     if (!why.empty()) {

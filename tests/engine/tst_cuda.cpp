@@ -5,11 +5,16 @@
 // gives the text of greedy generation without it; evaluation is float32 unless asked; the training
 // steps queued without the host waiting train as the waited ones; the decoding step recorded as a CUDA
 // graph gives the eager step's logits exactly, and the growing cache's closely; so does the training step
-// recorded as a CUDA graph.
+// recorded as a CUDA graph; twb's own decoding kernels give the model's logits for every model kind they
+// serve; its fused bf16 LayerNorm matches the float64 definition, sums its gradients the same every time,
+// and a model trains with it as with libtorch's ops.
 #include "core/util/cuda_driver.h"
+#include "nn/decoding/cuda_decoder.h"
 #include "nn/decoding/fixed_step.h"
 #include "nn/device.h"
+#include "nn/models/fused_cuda.h"
 #include "nn/models/model.h"
+#include "nn/training/evaluator.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/session.h"
@@ -20,6 +25,14 @@
 #include <algorithm>
 
 using namespace twb;
+
+namespace {
+/// max |a - b| / (atol + rtol |b|) over the elements, on the CPU in float64; <= 1 passes.
+double off_by(const torch::Tensor& a, const torch::Tensor& b, double atol, double rtol) {
+    const auto x = a.cpu().to(torch::kFloat64), y = b.cpu().to(torch::kFloat64);
+    return ((x - y).abs() / (y.abs() * rtol + atol)).max().item<double>();
+}
+}  // namespace
 
 class TestCuda : public QObject {
     Q_OBJECT
@@ -215,6 +228,159 @@ private slots:
         qunsetenv("TWB_CUDA_GRAPHS");
         QVERIFY2(graph.replaying(), graph.eager_reason().c_str());
         QVERIFY(!eager.replaying());
+    }
+
+    void cudaKernelsDecodeAsTheModel_data() {
+        QTest::addColumn<int>("kind");
+        QTest::newRow("learned, LayerNorm, GELU, biases, tied") << 0;
+        QTest::newRow("sinusoidal, post-norm, ReLU, no biases") << 1;
+        QTest::newRow("rotary, RMSNorm, SiLU, untied head") << 2;
+        QTest::newRow("learned, tanh GELU, 3 heads of 20") << 3;
+    }
+    void cudaKernelsDecodeAsTheModel() {
+        // 30 tokens one by one through twb's kernels against the model's own forward with its growing
+        // cache, on the GPU in float32; then the same tokens fed at once (a prompt) give the last logits
+        // exactly, and the step was replayed as a CUDA graph.
+        QFETCH(int, kind);
+        torch::manual_seed(5);
+        RunConfig c = config("cuda");
+        c.vocab_size = 50;
+        c.position = Position::Learned;
+        if (kind == 1) {
+            c.position = Position::Sinusoidal;
+            c.norm_position = NormPosition::Post;
+            c.activation = Activation::Relu;
+            c.bias = false;
+        } else if (kind == 2) {
+            c.position = Position::Rotary;
+            c.norm = NormKind::RmsNorm;
+            c.activation = Activation::Silu;
+            c.tie_embeddings = false;
+        } else if (kind == 3) {
+            c.activation = Activation::GeluTanh;
+            c.n_head = 3;
+            c.n_embd = 60;
+        }
+        const torch::Device gpu(torch::kCUDA, 0);
+        nn::GPT model(c);
+        model->to(gpu);
+        model->eval();
+        torch::NoGradGuard ng;
+        QVERIFY2(nn::CudaDecoder::unavailable(model, gpu).empty(), nn::CudaDecoder::unavailable(model, gpu).c_str());
+        nn::CudaDecoder dec(model, gpu);
+        std::vector<nn::LayerCache> growing(static_cast<size_t>(c.n_layer));
+        std::vector<int32_t> tokens;
+        torch::Tensor last;
+        for (int64_t t = 0; t < 30; ++t) {
+            tokens.push_back(static_cast<int32_t>((t * 7 + 3) % 50));
+            last = dec.feed(&tokens.back(), 1);
+            nn::ForwardOptions fo;
+            fo.cache = &growing;
+            fo.pos_offset = t;
+            const auto idx = torch::full({1, 1}, tokens.back(), torch::kInt64).to(gpu);
+            const auto want = model->forward(idx, fo).view({1, -1}).cpu();
+            const double err = (last - want).abs().max().item<double>();
+            QVERIFY2(err < 1e-4, qPrintable(QString("token %1: logits differ by %2").arg(t).arg(err)));
+        }
+        QVERIFY(dec.replaying());
+        QCOMPARE(dec.length(), int64_t(30));
+        dec.reset();
+        QVERIFY(torch::equal(dec.feed(tokens.data(), 30), last));
+    }
+
+    void cudaLayerNormMatchesItsDefinition_data() {
+        QTest::addColumn<int>("C");
+        QTest::addColumn<bool>("bias");
+        QTest::newRow("384 wide, no bias (the bench model)") << 384 << false;
+        QTest::newRow("384 wide, with bias") << 384 << true;
+        QTest::newRow("70 wide (a partial warp)") << 70 << true;
+        QTest::newRow("1000 wide (the widest kind)") << 1000 << false;
+    }
+    void cudaLayerNormMatchesItsDefinition() {
+        // 150 rows (three backward blocks, the last partial) against float64 on the same bf16 gradient.
+        QFETCH(int, C);
+        QFETCH(bool, bias);
+        const torch::Device gpu(torch::kCUDA, 0);
+        const auto f = torch::TensorOptions().dtype(torch::kFloat32).device(gpu);
+        torch::manual_seed(11);
+        nn::set_fused_cuda(true);
+        const auto x = torch::randn({3, 50, C}, f) * 2 + 0.5, w = torch::randn({C}, f) + 1;
+        const auto b = bias ? torch::randn({C}, f) : torch::Tensor();
+        QVERIFY(!nn::cuda_layer_norm_to_bf16_serves(x));  // no autocast: the norm stays float32
+        auto xr = x.clone().requires_grad_(true), wr = w.clone().requires_grad_(true);
+        auto br = bias ? b.clone().requires_grad_(true) : torch::Tensor();
+        torch::Tensor y;
+        nn::with_autocast(gpu, true, [&] {
+            QVERIFY(nn::cuda_layer_norm_to_bf16_serves(xr));
+            y = nn::cuda_layer_norm_to_bf16(xr, wr, br, 1e-5);
+        });
+        QCOMPARE(y.scalar_type(), torch::kBFloat16);
+        auto x64 = x.to(torch::kFloat64).requires_grad_(true), w64 = w.to(torch::kFloat64).requires_grad_(true);
+        auto b64 = bias ? b.to(torch::kFloat64).requires_grad_(true) : torch::Tensor();
+        auto ref = torch::layer_norm(x64, {C}, w64, b64, 1e-5);
+        QVERIFY2(off_by(y, ref, 1e-3, 2.0 / 512) <= 1.0, "the norm is off");
+        const auto gy = torch::randn({3, 50, C}, f).to(torch::kBFloat16);
+        y.backward(gy);
+        ref.backward(gy.to(torch::kFloat64));
+        QCOMPARE(xr.grad().scalar_type(), torch::kFloat32);
+        QVERIFY2(off_by(xr.grad(), x64.grad(), 1e-4, 1e-4) <= 1.0, "dx is off");
+        QVERIFY2(off_by(wr.grad(), w64.grad(), 1e-4, 1e-4) <= 1.0, "dw is off");
+        if (bias)
+            QVERIFY2(off_by(br.grad(), b64.grad(), 1e-4, 1e-4) <= 1.0, "db is off");
+        // The same gradients to the last bit a second time: the sums have a fixed order.
+        const auto dw = wr.grad().clone(), dx = xr.grad().clone();
+        wr.mutable_grad() = torch::Tensor();
+        xr.mutable_grad() = torch::Tensor();
+        nn::with_autocast(gpu, true, [&] { y = nn::cuda_layer_norm_to_bf16(xr, wr, br, 1e-5); });
+        y.backward(gy);
+        QVERIFY(torch::equal(wr.grad(), dw));
+        QVERIFY(torch::equal(xr.grad(), dx));
+    }
+
+    void bf16TrainingWithTheFusedNormIsLibtorchs() {
+        // A GPT's bf16 loss and gradients on the GPU with the fused LayerNorm and with libtorch's ops: the
+        // kernels ran (some gradient differs in its last bits: the norms' weights are summed in another
+        // order; the bf16 forward rounds to the same values) and agree within bf16's rounding.
+        RunConfig c = config("cuda");
+        c.vocab_size = 50;
+        c.position = Position::Learned;
+        c.bias = false;
+        const torch::Device gpu(torch::kCUDA, 0);
+        torch::manual_seed(4);
+        nn::GPT m(c);
+        m->to(gpu);
+        m->train();
+        const auto idx = torch::randint(0, 50, {4, 32}, torch::kLong).to(gpu);
+        const auto targets = torch::randint(0, 50, {4, 32}, torch::kLong).to(gpu);
+        auto step = [&](bool fused) {
+            nn::set_fused_cuda(fused);
+            m->zero_grad();
+            torch::Tensor loss;
+            nn::with_autocast(gpu, true, [&] {
+                auto logits = m->forward(idx, {});
+                loss =
+                    torch::nn::functional::cross_entropy(logits.view({-1, 50}).to(torch::kFloat32), targets.view({-1}));
+            });
+            loss.backward();
+            std::vector<torch::Tensor> grads;
+            for (const auto& p : m->parameters())
+                grads.push_back(p.grad().clone());
+            return std::make_pair(loss.item<double>(), grads);
+        };
+        const auto [lossOff, gradsOff] = step(false);
+        const auto [lossOn, gradsOn] = step(true);
+        nn::set_fused_cuda(true);
+        QVERIFY2(std::abs(lossOn - lossOff) < 2e-3 * lossOff,
+                 qPrintable(QString("loss %1 against %2").arg(lossOn, 0, 'g', 8).arg(lossOff, 0, 'g', 8)));
+        bool differs = false;
+        for (size_t i = 0; i < gradsOn.size(); ++i) {
+            differs = differs || !torch::equal(gradsOn[i], gradsOff[i]);
+            const double err = (gradsOn[i] - gradsOff[i]).norm().item<double>();
+            const double size = gradsOff[i].norm().item<double>();
+            QVERIFY2(err <= 0.05 * size + 1e-6,
+                     qPrintable(QString("parameter %1: gradient off by %2 of %3").arg(i).arg(err).arg(size)));
+        }
+        QVERIFY2(differs, "the kernels did not run (every gradient the same to the last bit)");
     }
 
     void evaluationIsFloat32UnlessAsked() {

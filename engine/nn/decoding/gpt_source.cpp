@@ -16,6 +16,7 @@ GptSource::GptSource(GPT model, torch::Device device, bool use_cache, std::share
     const char* fixed = std::getenv("TWB_FIXED_STEP");
     const std::string f = fixed ? fixed : "";
     m_useFixed = use_cache && !m_fast && f != "0" && (device.is_cuda() || f == "1");
+    m_useCuda = use_cache && !m_fast && CudaDecoder::unavailable(m_model, device).empty();
 }
 
 int64_t GptSource::window_start(int64_t n) const {
@@ -32,11 +33,13 @@ void GptSource::reset() {
     m_cacheLen = 0;
     m_fastStart = -1;
     m_fixedStart = -1;
+    m_cudaStart = -1;
 }
 
 void GptSource::reorder(const std::vector<int64_t>& parents) {
     m_fastStart = -1;  // the rows are other sequences now
     m_fixedStart = -1;
+    m_cudaStart = -1;
     if (m_cache.empty())
         return;
     auto idx = torch::tensor(parents, torch::kInt64).to(m_device);
@@ -44,20 +47,35 @@ void GptSource::reorder(const std::vector<int64_t>& parents) {
         c.reorder(idx);
 }
 
-torch::Tensor GptSource::fast_logits(const std::vector<int32_t>& seq) {
-    // The same window policy as the libtorch path, so the text is the same with and without the cache.
-    // Without the cache the whole window is fed again for every token.
-    const int64_t n = static_cast<int64_t>(seq.size()), ws = window_start(n);
-    if (!m_useCache || m_fastStart != ws || m_fast->length() >= n - ws) {
-        m_fast->reset();
-        m_fastStart = ws;
+namespace {
+/// What `dec` lacks of seq's window (a prompt, a refilled window, or the one new token) in one feed, after
+/// starting afresh where its cache holds another window (`start`) or more than the sequence; without the
+/// cache the whole window is fed again for every token. The same window policy as the libtorch path, so
+/// the text is the same with and without the cache.
+template <class Decoder>
+auto feed_window(Decoder& dec, int64_t& start, int64_t ws, const std::vector<int32_t>& seq, bool use_cache) {
+    const int64_t n = static_cast<int64_t>(seq.size());
+    if (!use_cache || start != ws || dec.length() >= n - ws) {
+        dec.reset();
+        start = ws;
     }
-    // What the cache lacks (a prompt, a refilled window, or the one new token) in one feed.
-    const int64_t from = ws + m_fast->length();
-    const std::vector<float>* logits = &m_fast->feed(seq.data() + from, n - from);
-    auto out = torch::empty({1, static_cast<int64_t>(logits->size())}, torch::kFloat32);
-    std::copy(logits->begin(), logits->end(), out.data_ptr<float>());
+    const int64_t from = ws + dec.length();
+    return dec.feed(seq.data() + from, n - from);
+}
+}  // namespace
+
+torch::Tensor GptSource::fast_logits(const std::vector<int32_t>& seq) {
+    const std::vector<float>& logits =
+        feed_window(*m_fast, m_fastStart, window_start(static_cast<int64_t>(seq.size())), seq, m_useCache);
+    auto out = torch::empty({1, static_cast<int64_t>(logits.size())}, torch::kFloat32);
+    std::copy(logits.begin(), logits.end(), out.data_ptr<float>());
     return out;
+}
+
+torch::Tensor GptSource::cuda_logits(const std::vector<int32_t>& seq) {
+    if (!m_cuda)
+        m_cuda = std::make_unique<CudaDecoder>(m_model, m_device);
+    return feed_window(*m_cuda, m_cudaStart, window_start(static_cast<int64_t>(seq.size())), seq, true);
 }
 
 torch::Tensor GptSource::ids(const std::vector<std::vector<int32_t>>& seqs, int64_t from, int64_t to) const {
@@ -96,12 +114,18 @@ torch::Tensor GptSource::fixed_logits(const std::vector<std::vector<int32_t>>& s
 
 torch::Tensor GptSource::next_logits(const std::vector<std::vector<int32_t>>& seqs) {
     torch::NoGradGuard ng;
+    m_trace.before_step(m_calls++);
     const int64_t B = static_cast<int64_t>(seqs.size()), n = static_cast<int64_t>(seqs[0].size());
     if (m_fast && B == 1) {
         m_cache.clear();  // the libtorch cache no longer matches
         return fast_logits(seqs[0]);
     }
     m_fastStart = -1;
+    if (m_useCuda && B == 1 && !m_model->has_head_gates()) {
+        m_cache.clear();  // the libtorch cache no longer matches
+        return cuda_logits(seqs[0]);
+    }
+    m_cudaStart = -1;
     if (m_useFixed && B == 1 && !m_model->has_head_gates()) {
         m_cache.clear();  // the libtorch cache no longer matches
         return fixed_logits(seqs);

@@ -2,6 +2,7 @@
 #include "nn/models/model.h"
 
 #include "nn/models/fused_cpu.h"
+#include "nn/models/fused_cuda.h"
 #include "nn/models/module_weights.h"
 
 #include <cmath>
@@ -27,6 +28,8 @@ torch::Tensor NormImpl::forward(const torch::Tensor& x) {
 torch::Tensor NormImpl::forward_into_linear(const torch::Tensor& x) {
     if (kind == NormKind::LayerNorm && layer_norm_to_bf16_serves(x))
         return layer_norm_to_bf16(x, weight, bias, eps);
+    if (kind == NormKind::LayerNorm && cuda_layer_norm_to_bf16_serves(x))
+        return cuda_layer_norm_to_bf16(x, weight, bias, eps);
     return forward(x);
 }
 

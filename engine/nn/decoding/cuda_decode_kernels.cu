@@ -1,0 +1,257 @@
+// The GPU decoder's kernels (cuda_decode_kernels.h). A decoding step for one token is latency-bound: the
+// weights of a small model stream in microseconds, and what costs is the number of kernels. So a whole
+// linear layer is one kernel, its input's norm and its output's activation and residual sum included, and
+// a layer's attention (rotary, the cache write, scores, softmax, the weighted sum) is another: five
+// kernels a layer. Everything computes in float32, as the libtorch path does.
+#include "nn/decoding/cuda_decode_kernels.h"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace twb::nn::cuda_kernels {
+
+namespace {
+
+constexpr int kGemvThreads = 128;  // four warps: a row per warp at a time, more blocks for the SMs
+constexpr int kThreads = 256;
+
+__device__ float warp_sum(float v) {
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+__device__ float warp_max(float v) {
+    for (int o = 16; o > 0; o >>= 1)
+        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+/// The sum (or the maximum) of every thread's v, returned to every thread. `red` holds 32 floats.
+template <bool Max>
+__device__ float block_reduce(float v, float* red) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = (blockDim.x + 31) >> 5;
+    v = Max ? warp_max(v) : warp_sum(v);
+    __syncthreads();  // red may still be read by an earlier reduction
+    if (lane == 0)
+        red[warp] = v;
+    __syncthreads();
+    float t = lane < warps ? red[lane] : (Max ? -INFINITY : 0.f);
+    return Max ? warp_max(t) : warp_sum(t);
+}
+
+/// xs (n values in shared memory) normalised in place; every thread of the block calls it.
+__device__ void normalise(float* xs, int n, const NormParams& p, float* red) {
+    if (p.op == NormOp::None)
+        return;
+    float inv, mean = 0.f;
+    if (p.op == NormOp::Layer) {
+        float s = 0.f;
+        for (int i = threadIdx.x; i < n; i += blockDim.x)
+            s += xs[i];
+        mean = block_reduce<false>(s, red) / static_cast<float>(n);
+        float q = 0.f;
+        for (int i = threadIdx.x; i < n; i += blockDim.x)
+            q += (xs[i] - mean) * (xs[i] - mean);
+        inv = 1.f / sqrtf(block_reduce<false>(q, red) / static_cast<float>(n) + p.eps);
+    } else {
+        float q = 0.f;
+        for (int i = threadIdx.x; i < n; i += blockDim.x)
+            q += xs[i] * xs[i];
+        inv = 1.f / sqrtf(block_reduce<false>(q, red) / static_cast<float>(n) + p.eps);
+    }
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        const float v = (xs[i] - mean) * inv * p.weight[i];
+        xs[i] = p.bias ? v + p.bias[i] : v;
+    }
+    __syncthreads();
+}
+
+__device__ float activate(float v, Act a) {
+    switch (a) {
+        case Act::Relu:
+            return v > 0.f ? v : 0.f;
+        case Act::Silu:
+            return v / (1.f + expf(-v));
+        case Act::GeluTanh:
+            return 0.5f * v * (1.f + tanhf(0.7978845608028654f * (v + 0.044715f * v * v * v)));
+        case Act::Gelu:
+            return 0.5f * v * (1.f + erff(v * 0.7071067811865476f));
+        default:
+            return v;
+    }
+}
+
+__global__ void embed_kernel(const float* table, const float* positions, const int64_t* token, const int64_t* pos,
+                             float* x, int C) {
+    const int64_t t = *token, p = *pos;
+    for (int i = threadIdx.x; i < C; i += blockDim.x)
+        x[i] = positions ? table[t * C + i] + positions[p * C + i] : table[t * C + i];
+}
+
+__global__ void norm_gemv_kernel(const float* in, int K, NormParams norm, const float* __restrict__ W,
+                                 const float* __restrict__ bias, int N, Act act, float* out, bool accumulate,
+                                 bool vec4) {
+    extern __shared__ float4 shared4[];
+    __shared__ float red[32];
+    float* xs = reinterpret_cast<float*>(shared4);
+    for (int i = threadIdx.x; i < K; i += blockDim.x)
+        xs[i] = in[i];
+    __syncthreads();
+    normalise(xs, K, norm, red);
+    const int warps = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    for (int r = blockIdx.x * warps + warp; r < N; r += gridDim.x * warps) {
+        const float* w = W + static_cast<size_t>(r) * K;
+        float acc = 0.f;
+        if (vec4) {
+            const float4* w4 = reinterpret_cast<const float4*>(w);
+            for (int c = lane; c < K / 4; c += 32) {
+                const float4 a = __ldg(w4 + c), b = shared4[c];
+                acc += a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+            }
+        } else {
+            for (int c = lane; c < K; c += 32)
+                acc += __ldg(w + c) * xs[c];
+        }
+        acc = warp_sum(acc);
+        if (lane == 0) {
+            const float v = activate(bias ? acc + bias[r] : acc, act);
+            out[r] = accumulate ? out[r] + v : v;
+        }
+    }
+}
+
+__global__ void norm_inplace_kernel(float* x, int C, NormParams norm) {
+    extern __shared__ float4 shared4[];
+    __shared__ float red[32];
+    float* xs = reinterpret_cast<float*>(shared4);
+    for (int i = threadIdx.x; i < C; i += blockDim.x)
+        xs[i] = x[i];
+    __syncthreads();
+    normalise(xs, C, norm, red);
+    for (int i = threadIdx.x; i < C; i += blockDim.x)
+        x[i] = xs[i];
+}
+
+// One block per head, every thread busy: a key per thread for the scores, then the channels times a
+// share of the positions for the weighted sum, so that the loads of the cache are all in flight at once
+// instead of one warp-wide dot product after another (which made this kernel the slowest of the step).
+// The caches are read with ordinary loads, never __ldg: this block writes the row at pos before reading it.
+__global__ void attend_kernel(const float* qkv, float* kc, float* vc, const int64_t* pos_p, int H, int D, int cap,
+                              float scale, const float* rc, const float* rs, float* out) {
+    extern __shared__ float4 shared4[];
+    __shared__ float red[32];
+    float* qs = reinterpret_cast<float*>(shared4);  // D (first: 16-byte aligned)
+    float* sc = qs + ((D + 3) & ~3);                // cap
+    float* part = sc + cap;                         // max(D, blockDim)
+    const int h = blockIdx.x, A = H * D, half = D / 2;
+    const int pos = static_cast<int>(*pos_p);
+    const float *q = qkv + h * D, *k = qkv + A + h * D, *v = qkv + 2 * A + h * D;
+    float* kh = kc + static_cast<size_t>(h) * cap * D;
+    float* vh = vc + static_cast<size_t>(h) * cap * D;
+    for (int i = threadIdx.x; i < D; i += blockDim.x) {
+        if (rc) {  // the two halves rotated (GPT-NeoX layout), as nn/models/attention.cpp's apply_rotary
+            const int j = i < half ? i : i - half;
+            const float c = rc[static_cast<size_t>(pos) * half + j], s = rs[static_cast<size_t>(pos) * half + j];
+            if (i < half) {
+                qs[i] = q[i] * c - q[i + half] * s;
+                kh[static_cast<size_t>(pos) * D + i] = k[i] * c - k[i + half] * s;
+            } else {
+                qs[i] = q[j] * s + q[i] * c;
+                kh[static_cast<size_t>(pos) * D + i] = k[j] * s + k[i] * c;
+            }
+        } else {
+            qs[i] = q[i];
+            kh[static_cast<size_t>(pos) * D + i] = k[i];
+        }
+        vh[static_cast<size_t>(pos) * D + i] = v[i];
+    }
+    __syncthreads();
+    const int S = pos + 1;
+    const bool vec4 = D % 4 == 0;  // the rows are 16-byte aligned then (the cache's base is)
+    for (int j = threadIdx.x; j < S; j += blockDim.x) {
+        const float* kj = kh + static_cast<size_t>(j) * D;
+        float acc = 0.f;
+        if (vec4) {
+            const float4 *k4 = reinterpret_cast<const float4*>(kj), *q4 = shared4;
+#pragma unroll 4
+            for (int c = 0; c < D / 4; ++c) {
+                const float4 a = k4[c], b = q4[c];
+                acc += a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+            }
+        } else {
+            for (int d = 0; d < D; ++d)
+                acc += qs[d] * kj[d];
+        }
+        sc[j] = acc * scale;
+    }
+    __syncthreads();
+    float mx = -INFINITY;
+    for (int j = threadIdx.x; j < S; j += blockDim.x)
+        mx = fmaxf(mx, sc[j]);
+    mx = block_reduce<true>(mx, red);
+    float sum = 0.f;
+    for (int j = threadIdx.x; j < S; j += blockDim.x) {
+        const float e = expf(sc[j] - mx);
+        sc[j] = e;
+        sum += e;
+    }
+    sum = block_reduce<false>(sum, red);  // its barriers also publish sc
+    __syncthreads();
+    // The weighted sum of the values: G groups of positions per channel (a warp reads a row's consecutive
+    // channels), then the groups added.
+    const int G = blockDim.x >= D ? blockDim.x / D : 1;
+    for (int e = threadIdx.x; e < D * G; e += blockDim.x) {
+        const int d = e % D, g = e / D;
+        float acc = 0.f;
+#pragma unroll 8
+        for (int j = g; j < S; j += G)
+            acc += sc[j] * vh[static_cast<size_t>(j) * D + d];
+        part[e] = acc;
+    }
+    __syncthreads();
+    const float inv = 1.f / sum;
+    for (int d = threadIdx.x; d < D; d += blockDim.x) {
+        float y = 0.f;
+        for (int g = 0; g < G; ++g)
+            y += part[g * D + d];
+        out[h * D + d] = y * inv;
+    }
+}
+
+cudaStream_t as_stream(void* s) {
+    return static_cast<cudaStream_t>(s);
+}
+
+}  // namespace
+
+void embed(const float* table, const float* positions, const int64_t* token, const int64_t* pos, float* x, int C,
+           void* stream) {
+    embed_kernel<<<1, kThreads, 0, as_stream(stream)>>>(table, positions, token, pos, x, C);
+}
+
+void norm_gemv(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
+               float* out, bool accumulate, void* stream) {
+    const int warps = kGemvThreads / 32;
+    const int blocks = (N + warps - 1) / warps < 4096 ? (N + warps - 1) / warps : 4096;
+    const bool vec4 = K % 4 == 0 && reinterpret_cast<uintptr_t>(W) % 16 == 0;
+    const size_t shared = static_cast<size_t>((K + 3) / 4) * sizeof(float4);
+    norm_gemv_kernel<<<blocks, kGemvThreads, shared, as_stream(stream)>>>(in, K, norm, W, bias, N, act, out, accumulate,
+                                                                          vec4);
+}
+
+void norm_inplace(float* x, int C, const NormParams& norm, void* stream) {
+    const size_t shared = static_cast<size_t>((C + 3) / 4) * sizeof(float4);
+    norm_inplace_kernel<<<1, kThreads, shared, as_stream(stream)>>>(x, C, norm);
+}
+
+void attend(const float* qkv, float* k_cache, float* v_cache, const int64_t* pos, int H, int D, int cap, float scale,
+            const float* rope_cos, const float* rope_sin, float* out, void* stream) {
+    const int floats = ((D + 3) & ~3) + cap + (D > kAttendThreads ? D : kAttendThreads);
+    const size_t shared = static_cast<size_t>((floats + 3) / 4) * sizeof(float4);
+    attend_kernel<<<H, kAttendThreads, shared, as_stream(stream)>>>(qkv, k_cache, v_cache, pos, H, D, cap, scale,
+                                                                    rope_cos, rope_sin, out);
+}
+
+}  // namespace twb::nn::cuda_kernels
