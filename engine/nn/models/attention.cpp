@@ -122,9 +122,9 @@ std::pair<torch::Tensor, torch::Tensor> through_cache(LayerCache& c, const Atten
 }
 }  // namespace
 
-torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const AttentionContext& ctx) {
-    const int64_t B = x.size(0), T = x.size(1), H = n_head, D = head_size, A = H * D;
-    const auto qkv5 = linear(c_attn, x).view({B, T, 3, H, D});
+std::array<torch::Tensor, 3> CausalSelfAttentionImpl::heads(const torch::Tensor& x, const AttentionContext& ctx) {
+    const int64_t B = x.size(0), T = x.size(1);
+    const auto qkv5 = linear(c_attn, x).view({B, T, 3, n_head, head_size});
     auto qkv = qkv5.permute({2, 0, 3, 1, 4});  // (3, B, H, T, D)
     // unbind, not three selects: its backward stacks the three gradients once, where each select's
     // would zero a tensor of all three and the three would then be added up. Without rotary positions
@@ -146,6 +146,12 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const Att
         q = qk[0];
         k = qk[1];
     }
+    return {q, k, v};
+}
+
+torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const AttentionContext& ctx) {
+    const int64_t B = x.size(0), T = x.size(1), H = n_head, D = head_size, A = H * D;
+    auto [q, k, v] = heads(x, ctx);
     const bool fixed = ctx.cache_position.defined();
     if (ctx.cache)
         std::tie(k, v) = through_cache(*ctx.cache, ctx, k, v);

@@ -12,6 +12,8 @@
 
 #include <torch/torch.h>
 
+#include <array>
+
 namespace twb::nn {
 
 /// Per-layer key/value cache for incremental decoding. k, v are preallocated (B, H, capacity, D) and
@@ -88,6 +90,10 @@ public:
     Dropout attn_dropout{nullptr}, resid_dropout{nullptr};
     Norm q_norm{nullptr}, k_norm{nullptr};  // qk_norm only
     int64_t n_head, n_embd, head_size;
+
+private:
+    /// x's queries, keys and values as (B, H, T, D) views, normalised (qk_norm) and rotated (rotary).
+    std::array<torch::Tensor, 3> heads(const torch::Tensor& x, const AttentionContext& ctx);
 };
 TORCH_MODULE(CausalSelfAttention);
 
