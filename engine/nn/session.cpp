@@ -36,14 +36,15 @@ struct DecodeChoice {
 };
 
 /// Which decoder single-sequence generation uses, and the sentence that says so.
-DecodeChoice decode_choice(const LoadedModel& m, DecodeWeights want) {
+DecodeChoice decode_choice(const LoadedModel& m, DecodeWeights want, bool use_cache) {
     const std::string opt = std::string(" (decode_weights ") + to_string(want);
     if (!m.device.is_cpu()) {
         if (want == DecodeWeights::BFloat16)
             throw InputError("decode weights bfloat16 runs on the CPU only and this model is on " + m.device.str() +
                              "; use auto or float32");
         // One sequence on a GPU: twb's kernels where they serve (GptSource), else libtorch's ops.
-        const std::string why = CudaDecoder::unavailable(m.model, m.device);
+        const std::string why =
+            use_cache ? CudaDecoder::unavailable(m.model, m.device) : std::string("without the KV cache");
         if (why.empty())
             return {false, "float32 weights, twb's CUDA kernels on " + m.device.str() + opt + ")"};
         return {false, "float32 weights, libtorch on " + m.device.str() + opt + ": " + why + ")"};
@@ -131,7 +132,7 @@ SampleResult ModelSession::generate(const std::vector<int32_t>& prompt, const Sa
     const int bos = m.tokenizer->bos_id();
     if (m.config.sequences == Sequences::Documents && bos >= 0 && ids.front() != bos)
         ids.insert(ids.begin(), bos);
-    const DecodeChoice choice = decode_choice(m, opt.decode_weights);
+    const DecodeChoice choice = decode_choice(m, opt.decode_weights, opt.use_kv_cache);
     if (choice.fast && !d->fast)
         d->fast = make_fast_weights(m.model, cpu_has_avx2_fma());
     GptSource src(m.model, m.device, opt.use_kv_cache, choice.fast ? d->fast : nullptr);
@@ -152,7 +153,7 @@ SampleResult ModelSession::generate(const std::vector<int32_t>& prompt, const Sa
 }
 
 std::string ModelSession::decode_path(const SamplingOptions& opt) const {
-    return decode_choice(d->need(), opt.decode_weights).text;
+    return decode_choice(d->need(), opt.decode_weights, opt.use_kv_cache).text;
 }
 
 AttentionCapture ModelSession::attention(const std::string& text, int top) {
