@@ -8,6 +8,7 @@
 // recorded as a CUDA graph; twb's own decoding kernels give the model's logits for every model kind they
 // serve; its fused bf16 LayerNorm matches the float64 definition, sums its gradients the same every time,
 // and a model trains with it as with libtorch's ops.
+#include "bf16_grads.h"
 #include "core/util/cuda_driver.h"
 #include "nn/decoding/cuda_decoder.h"
 #include "nn/decoding/fixed_step.h"
@@ -352,34 +353,15 @@ private slots:
         m->train();
         const auto idx = torch::randint(0, 50, {4, 32}, torch::kLong).to(gpu);
         const auto targets = torch::randint(0, 50, {4, 32}, torch::kLong).to(gpu);
-        auto step = [&](bool fused) {
-            nn::set_fused_cuda(fused);
-            m->zero_grad();
-            torch::Tensor loss;
-            nn::with_autocast(gpu, true, [&] {
-                auto logits = m->forward(idx, {});
-                loss =
-                    torch::nn::functional::cross_entropy(logits.view({-1, 50}).to(torch::kFloat32), targets.view({-1}));
-            });
-            loss.backward();
-            std::vector<torch::Tensor> grads;
-            for (const auto& p : m->parameters())
-                grads.push_back(p.grad().clone());
-            return std::make_pair(loss.item<double>(), grads);
-        };
-        const auto [lossOff, gradsOff] = step(false);
-        const auto [lossOn, gradsOn] = step(true);
+        nn::set_fused_cuda(false);
+        const auto off = twbtest::bf16_loss_and_grads(m, idx, targets, gpu);
         nn::set_fused_cuda(true);
-        QVERIFY2(std::abs(lossOn - lossOff) < 2e-3 * lossOff,
-                 qPrintable(QString("loss %1 against %2").arg(lossOn, 0, 'g', 8).arg(lossOff, 0, 'g', 8)));
+        const auto on = twbtest::bf16_loss_and_grads(m, idx, targets, gpu);
+        const QString off_by = twbtest::bf16_disagreement(on, off);
+        QVERIFY2(off_by.isEmpty(), qPrintable(off_by));
         bool differs = false;
-        for (size_t i = 0; i < gradsOn.size(); ++i) {
-            differs = differs || !torch::equal(gradsOn[i], gradsOff[i]);
-            const double err = (gradsOn[i] - gradsOff[i]).norm().item<double>();
-            const double size = gradsOff[i].norm().item<double>();
-            QVERIFY2(err <= 0.05 * size + 1e-6,
-                     qPrintable(QString("parameter %1: gradient off by %2 of %3").arg(i).arg(err).arg(size)));
-        }
+        for (size_t i = 0; i < on.grads.size(); ++i)
+            differs = differs || !torch::equal(on.grads[i], off.grads[i]);
         QVERIFY2(differs, "the kernels did not run (every gradient the same to the last bit)");
     }
 

@@ -41,8 +41,12 @@ __device__ float block_reduce(float v, float* red) {
     return Max ? warp_max(t) : warp_sum(t);
 }
 
-/// xs (n values in shared memory) normalised in place; every thread of the block calls it.
-__device__ void normalise(float* xs, int n, const NormParams& p, float* red) {
+/// in's n values copied into xs (shared memory) and normalised there; every thread of the block calls it.
+__device__ void load_normalised(const float* in, float* xs, int n, const NormParams& p) {
+    __shared__ float red[32];
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        xs[i] = in[i];
+    __syncthreads();
     if (p.op == NormOp::None)
         return;
     float inv, mean = 0.f;
@@ -94,12 +98,8 @@ __global__ void norm_gemv_kernel(const float* in, int K, NormParams norm, const 
                                  const float* __restrict__ bias, int N, Act act, float* out, bool accumulate,
                                  bool vec4) {
     extern __shared__ float4 shared4[];
-    __shared__ float red[32];
     float* xs = reinterpret_cast<float*>(shared4);
-    for (int i = threadIdx.x; i < K; i += blockDim.x)
-        xs[i] = in[i];
-    __syncthreads();
-    normalise(xs, K, norm, red);
+    load_normalised(in, xs, K, norm);
     const int warps = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     for (int r = blockIdx.x * warps + warp; r < N; r += gridDim.x * warps) {
         const float* w = W + static_cast<size_t>(r) * K;
@@ -124,12 +124,8 @@ __global__ void norm_gemv_kernel(const float* in, int K, NormParams norm, const 
 
 __global__ void norm_inplace_kernel(float* x, int C, NormParams norm) {
     extern __shared__ float4 shared4[];
-    __shared__ float red[32];
     float* xs = reinterpret_cast<float*>(shared4);
-    for (int i = threadIdx.x; i < C; i += blockDim.x)
-        xs[i] = x[i];
-    __syncthreads();
-    normalise(xs, C, norm, red);
+    load_normalised(x, xs, C, norm);
     for (int i = threadIdx.x; i < C; i += blockDim.x)
         x[i] = xs[i];
 }

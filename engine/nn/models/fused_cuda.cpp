@@ -2,6 +2,7 @@
 #include "nn/models/fused_cuda.h"
 
 #include "nn/models/fused_cuda_kernels.h"
+#include "nn/models/layer_norm_to_bf16.h"
 
 #include <ATen/autocast_mode.h>
 
@@ -41,42 +42,27 @@ uint16_t* bits(const torch::Tensor& t) {
     return reinterpret_cast<uint16_t*>(t.data_ptr<c10::BFloat16>());
 }
 
-struct LayerNormFunction : torch::autograd::Function<LayerNormFunction> {
-    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
-                                 const torch::Tensor& weight, const torch::Tensor& bias, double eps) {
+/// The rows on the GPU for LayerNormToBf16, queued on the current stream.
+struct CudaRows {
+    static void forward(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& b, torch::Tensor& y,
+                        torch::Tensor& stats, double eps) {
         const c10::cuda::CUDAGuard guard(x.device());
-        const int64_t C = x.size(-1), rows = x.numel() / C;
-        auto y = torch::empty(x.sizes(), x.options().dtype(torch::kBFloat16));
-        auto stats = torch::empty({2, rows}, x.options());
-        const bool has_bias = bias.numel() > 0;  // an empty tensor for none: apply() takes no undefined one
-        const auto w = weight.to(torch::kFloat32).contiguous();
-        const auto b = has_bias ? bias.to(torch::kFloat32).contiguous() : bias;
+        const int64_t C = x.size(-1);
         cuda_kernels::layer_norm_bf16_forward(x.data_ptr<float>(), w.data_ptr<float>(),
-                                              has_bias ? b.data_ptr<float>() : nullptr, bits(y),
-                                              stats[0].data_ptr<float>(), stats[1].data_ptr<float>(), rows,
+                                              b.defined() ? b.data_ptr<float>() : nullptr, bits(y),
+                                              stats[0].data_ptr<float>(), stats[1].data_ptr<float>(), x.numel() / C,
                                               static_cast<int>(C), static_cast<float>(eps), current_stream(x));
-        ctx->save_for_backward({x, w, stats});
-        ctx->saved_data["bias"] = has_bias;
-        return y;
     }
-    static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
-                                                 torch::autograd::tensor_list grads) {
-        const auto saved = ctx->get_saved_variables();
-        const auto &x = saved[0], &w = saved[1], &stats = saved[2];
+    static void backward(const torch::Tensor& dy, const torch::Tensor& x, const torch::Tensor& w,
+                         const torch::Tensor& stats, torch::Tensor& dx, torch::Tensor& dw, torch::Tensor& db) {
         const c10::cuda::CUDAGuard guard(x.device());
-        const bool has_bias = ctx->saved_data["bias"].toBool();
-        const auto dy = grads[0].to(torch::kBFloat16).contiguous();
         const int64_t C = x.size(-1), rows = x.numel() / C;
-        auto dx = torch::empty(x.sizes(), x.options());
-        auto dw = torch::empty({C}, w.options());
-        auto db = has_bias ? torch::empty({C}, w.options()) : torch::Tensor();
         auto scratch =
             torch::empty({cuda_kernels::layer_norm_backward_scratch(rows, static_cast<int>(C))}, w.options());
         cuda_kernels::layer_norm_bf16_backward(
             bits(dy), x.data_ptr<float>(), w.data_ptr<float>(), stats[0].data_ptr<float>(), stats[1].data_ptr<float>(),
-            dx.data_ptr<float>(), dw.data_ptr<float>(), has_bias ? db.data_ptr<float>() : nullptr,
+            dx.data_ptr<float>(), dw.data_ptr<float>(), db.defined() ? db.data_ptr<float>() : nullptr,
             scratch.data_ptr<float>(), rows, static_cast<int>(C), current_stream(x));
-        return {dx, dw, db, torch::Tensor()};
     }
 };
 #endif
@@ -109,7 +95,7 @@ bool cuda_layer_norm_to_bf16_serves(const torch::Tensor& x) {
 torch::Tensor cuda_layer_norm_to_bf16(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
                                       double eps) {
 #if TWB_HAVE_CUDA_KERNELS
-    return LayerNormFunction::apply(x, weight, bias.defined() ? bias : torch::empty({0}, weight.options()), eps);
+    return LayerNormToBf16<CudaRows>::run(x, weight, bias, eps);
 #else
     (void)weight;
     (void)bias;

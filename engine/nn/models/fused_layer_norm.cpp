@@ -1,6 +1,7 @@
 // LayerNorm from float32 to bf16 as one op on the CPU (fused_cpu.h): a row at a time, in the row's order
 // (the gradients of the weight and bias summed over the rows in order, on one thread).
 #include "nn/models/fused_cpu.h"
+#include "nn/models/layer_norm_to_bf16.h"
 #include "nn/models/simd16.h"
 
 #include <ATen/autocast_mode.h>
@@ -87,37 +88,24 @@ TWB_SIMD16 void backward_rows(const float* x, const float* w, const c10::BFloat1
     }
 }
 
-struct LayerNormFunction : torch::autograd::Function<LayerNormFunction> {
-    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
-                                 const torch::Tensor& weight, const torch::Tensor& bias, double eps) {
+/// The rows on the CPU for LayerNormToBf16.
+struct CpuRows {
+    static void forward(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& b, torch::Tensor& y,
+                        torch::Tensor& stats, double eps) {
         const int64_t C = x.size(-1);
-        const Rows s{x.numel() / C, C};
-        auto y = torch::empty(x.sizes(), x.options().dtype(torch::kBFloat16));
-        auto stats = torch::empty({2, s.rows}, x.options());
-        const bool has_bias = bias.numel() > 0;  // an empty tensor for none: apply() takes no undefined one
-        const auto w = weight.contiguous(), b = bias.contiguous();
-        forward_rows(x.data_ptr<float>(), w.data_ptr<float>(), has_bias ? b.data_ptr<float>() : nullptr,
-                     y.data_ptr<c10::BFloat16>(), stats[0].data_ptr<float>(), stats[1].data_ptr<float>(), s,
-                     static_cast<float>(eps));
-        ctx->save_for_backward({x, w, stats});
-        ctx->saved_data["bias"] = has_bias;
-        return y;
+        forward_rows(x.data_ptr<float>(), w.data_ptr<float>(), b.defined() ? b.data_ptr<float>() : nullptr,
+                     y.data_ptr<c10::BFloat16>(), stats[0].data_ptr<float>(), stats[1].data_ptr<float>(),
+                     Rows{x.numel() / C, C}, static_cast<float>(eps));
     }
-    static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
-                                                 torch::autograd::tensor_list grads) {
-        const auto saved = ctx->get_saved_variables();
-        const auto &x = saved[0], &w = saved[1], &stats = saved[2];
-        const bool has_bias = ctx->saved_data["bias"].toBool();
-        const auto dy = grads[0].to(torch::kBFloat16).contiguous();
+    static void backward(const torch::Tensor& dy, const torch::Tensor& x, const torch::Tensor& w,
+                         const torch::Tensor& stats, torch::Tensor& dx, torch::Tensor& dw, torch::Tensor& db) {
         const int64_t C = x.size(-1);
-        const Rows s{x.numel() / C, C};
-        auto dx = torch::empty(x.sizes(), x.options());
-        auto dw = torch::zeros({C}, w.options());
-        auto db = has_bias ? torch::zeros({C}, w.options()) : torch::Tensor();
+        dw.zero_();  // backward_rows adds each row's share
+        if (db.defined())
+            db.zero_();
         backward_rows(x.data_ptr<float>(), w.data_ptr<float>(), dy.data_ptr<c10::BFloat16>(),
                       stats[0].data_ptr<float>(), stats[1].data_ptr<float>(), dx.data_ptr<float>(),
-                      dw.data_ptr<float>(), has_bias ? db.data_ptr<float>() : nullptr, s);
-        return {dx, dw, db, torch::Tensor()};
+                      dw.data_ptr<float>(), db.defined() ? db.data_ptr<float>() : nullptr, Rows{x.numel() / C, C});
     }
 };
 }  // namespace
@@ -129,7 +117,7 @@ bool layer_norm_to_bf16_serves(const torch::Tensor& x) {
 
 torch::Tensor layer_norm_to_bf16(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
                                  double eps) {
-    return LayerNormFunction::apply(x, weight, bias.defined() ? bias : torch::empty({0}, weight.options()), eps);
+    return LayerNormToBf16<CpuRows>::run(x, weight, bias, eps);
 }
 
 }  // namespace twb::nn
