@@ -289,6 +289,56 @@ private slots:
         QVERIFY(torch::equal(dec.feed(tokens.data(), 30), last));
     }
 
+    void cudaGreedyLookaheadKeepsTheLogits() {
+        // A decoder that launches each next step on its own greedy guess against one that does not, fed
+        // the same tokens: the argmax twice, then another token (a wrong guess), up to block_size (where
+        // nothing may be launched ahead), a reset with a step in flight, and a prompt again. The logits
+        // are the same to the bit, and the steps launched ahead served exactly the argmax tokens (the
+        // device's pick is torch's argmax).
+        torch::manual_seed(9);
+        RunConfig c = config("cuda");
+        c.vocab_size = 50;
+        const torch::Device gpu(torch::kCUDA, 0);
+        nn::GPT model(c);
+        model->to(gpu);
+        model->eval();
+        torch::NoGradGuard ng;
+        nn::CudaDecoder ahead(model, gpu), plain(model, gpu);
+        qputenv("TWB_CUDA_PDL", "0");
+        nn::CudaDecoder serial(model, gpu);  // every kernel launched after the one before has ended
+        qunsetenv("TWB_CUDA_PDL");
+        QVERIFY(!serial.dependent_launch());
+        qInfo("programmatic dependent launches: %s", plain.dependent_launch() ? "on" : "off (before Hopper)");
+        ahead.expect_greedy(true);
+        std::vector<int32_t> prompt = {3, 14, 15, 9, 26};
+        auto got = ahead.feed(prompt.data(), 5), want = plain.feed(prompt.data(), 5);
+        QVERIFY(torch::equal(serial.feed(prompt.data(), 5), want));
+        int64_t argmaxes = 0;
+        for (int64_t t = 5; t < c.block_size; ++t) {
+            QVERIFY2(torch::equal(got, want), qPrintable(QString("position %1: the logits differ").arg(t)));
+            auto next = static_cast<int32_t>(want.argmax().item<int64_t>());
+            if (t % 3 == 0)
+                next = (next + 1) % 50;
+            else
+                ++argmaxes;
+            got = ahead.feed(&next, 1);
+            want = plain.feed(&next, 1);
+            QVERIFY2(torch::equal(serial.feed(&next, 1), want),
+                     qPrintable(QString("position %1: the dependent launches change the logits").arg(t)));
+        }
+        QVERIFY(torch::equal(got, want));
+        QCOMPARE(ahead.lookahead_hits(), argmaxes);
+        QCOMPARE(ahead.length(), c.block_size);
+        ahead.reset();
+        plain.reset();
+        QVERIFY(torch::equal(ahead.feed(prompt.data(), 3), plain.feed(prompt.data(), 3)));
+        const int32_t next = static_cast<int32_t>(plain.feed(prompt.data() + 3, 1).argmax().item<int64_t>());
+        (void)ahead.feed(prompt.data() + 3, 1);
+        const int64_t hits = ahead.lookahead_hits();
+        QVERIFY(torch::equal(ahead.feed(&next, 1), plain.feed(&next, 1)));
+        QCOMPARE(ahead.lookahead_hits(), hits + 1);
+    }
+
     void cudaLayerNormMatchesItsDefinition_data() {
         QTest::addColumn<int>("C");
         QTest::addColumn<bool>("bias");

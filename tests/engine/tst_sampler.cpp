@@ -25,7 +25,9 @@ public:
             rows.push_back(m_table[s.back()]);
         return torch::stack(rows);
     }
+    void expect_greedy(bool greedy) override { m_greedy.push_back(greedy); }
     torch::Tensor m_table;
+    std::vector<bool> m_greedy;  // what the sampler told the source, call by call
 };
 
 std::string no_decode(const std::vector<int32_t>& ids) {
@@ -80,6 +82,25 @@ private slots:
             QCOMPARE(t, static_cast<int32_t>(src.m_table[last].argmax().item<int64_t>()));
             last = t;
         }
+    }
+    void greedyIsAnnouncedOnlyWhenTheArgmaxIsTaken() {
+        // A source may compute the next step on the argmax when told that greedy decoding takes it: only
+        // one sequence at temperature 0 with no filter that changes the logits.
+        auto told = [](const std::function<void(SamplingOptions&)>& change) {
+            TableSource src(torch::randn({10, 10}));
+            SamplingOptions o;
+            o.temperature = 0;
+            o.max_new_tokens = 4;
+            change(o);
+            generate_ids(src, {3}, o, -1, no_decode);
+            return src.m_greedy.empty() ? false : static_cast<bool>(src.m_greedy.back());
+        };
+        QVERIFY(told([](SamplingOptions&) {}));
+        QVERIFY(!told([](SamplingOptions& o) { o.temperature = 0.8; }));
+        QVERIFY(!told([](SamplingOptions& o) { o.repetition_penalty = 1.3; }));
+        QVERIFY(!told([](SamplingOptions& o) { o.no_repeat_ngram = 2; }));
+        QVERIFY(!told([](SamplingOptions& o) { o.num_samples = 2; }));
+        QVERIFY(!told([](SamplingOptions& o) { o.beam_width = 3; }));
     }
     void topKStaysInTopK() {
         torch::manual_seed(2);

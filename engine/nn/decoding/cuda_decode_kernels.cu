@@ -15,6 +15,27 @@ namespace {
 
 constexpr int kGemvThreads = 128;  // four warps: a row per warp at a time, more blocks for the SMs
 constexpr int kThreads = 256;
+constexpr int kPickThreads = 1024;
+/// float4 of its first row a lane of norm_gemv loads before it waits for its input: rows up to 1536 wide.
+constexpr int kHeld = 12;
+
+bool g_dependent_launch = false;
+
+/// With programmatic dependent launch, the next kernel may start now (its blocks wait in
+/// wait_for_predecessor until this kernel has finished); a no-op before compute capability 9.
+__device__ __forceinline__ void let_dependents_launch() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/// Waits until the kernel before has finished and its writes are visible: nothing the kernel before writes
+/// may be read, and nothing it reads may be written, before this.
+__device__ __forceinline__ void wait_for_predecessor() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
 
 __device__ float warp_sum(float v) {
     for (int o = 16; o > 0; o >>= 1)
@@ -89,24 +110,50 @@ __device__ float activate(float v, Act a) {
 
 __global__ void embed_kernel(const float* table, const float* positions, const int64_t* token, const int64_t* pos,
                              float* x, int C) {
+    let_dependents_launch();
+    wait_for_predecessor();
     const int64_t t = *token, p = *pos;
     for (int i = threadIdx.x; i < C; i += blockDim.x)
         x[i] = positions ? table[t * C + i] + positions[p * C + i] : table[t * C + i];
 }
 
+// A warp a row. The first row's weights are loaded into registers before the kernel waits for its input
+// (with programmatic dependent launch, while the kernel before still runs) and before the input's norm, so
+// that their latency overlaps both; the sum's order is the same as without.
 __global__ void norm_gemv_kernel(const float* in, int K, NormParams norm, const float* __restrict__ W,
                                  const float* __restrict__ bias, int N, Act act, float* out, bool accumulate,
                                  bool vec4) {
     extern __shared__ float4 shared4[];
     float* xs = reinterpret_cast<float*>(shared4);
-    load_normalised(in, xs, K, norm);
     const int warps = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    for (int r = blockIdx.x * warps + warp; r < N; r += gridDim.x * warps) {
+    const int first = blockIdx.x * warps + warp, K4 = vec4 ? K / 4 : 0;
+    float4 held[kHeld];
+    if (first < N) {
+        const float4* w4 = reinterpret_cast<const float4*>(W + static_cast<size_t>(first) * K);
+#pragma unroll
+        for (int i = 0; i < kHeld; ++i) {
+            const int c = lane + 32 * i;
+            held[i] = c < K4 ? __ldg(w4 + c) : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+    }
+    let_dependents_launch();
+    wait_for_predecessor();
+    load_normalised(in, xs, K, norm);
+    for (int r = first; r < N; r += gridDim.x * warps) {
         const float* w = W + static_cast<size_t>(r) * K;
         float acc = 0.f;
         if (vec4) {
             const float4* w4 = reinterpret_cast<const float4*>(w);
-            for (int c = lane; c < K / 4; c += 32) {
+            int c = lane;
+            if (r == first) {
+#pragma unroll
+                for (int i = 0; i < kHeld; ++i, c += 32)
+                    if (c < K4) {
+                        const float4 a = held[i], b = shared4[c];
+                        acc += a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+                    }
+            }
+            for (; c < K4; c += 32) {
                 const float4 a = __ldg(w4 + c), b = shared4[c];
                 acc += a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
             }
@@ -125,6 +172,8 @@ __global__ void norm_gemv_kernel(const float* in, int K, NormParams norm, const 
 __global__ void norm_inplace_kernel(float* x, int C, NormParams norm) {
     extern __shared__ float4 shared4[];
     float* xs = reinterpret_cast<float*>(shared4);
+    let_dependents_launch();
+    wait_for_predecessor();
     load_normalised(x, xs, C, norm);
     for (int i = threadIdx.x; i < C; i += blockDim.x)
         x[i] = xs[i];
@@ -142,6 +191,8 @@ __global__ void attend_kernel(const float* qkv, float* kc, float* vc, const int6
     float* sc = qs + ((D + 3) & ~3);                // cap
     float* part = sc + cap;                         // max(D, blockDim)
     const int h = blockIdx.x, A = H * D, half = D / 2;
+    let_dependents_launch();
+    wait_for_predecessor();
     const int pos = static_cast<int>(*pos_p);
     const float *q = qkv + h * D, *k = qkv + A + h * D, *v = qkv + 2 * A + h * D;
     float* kh = kc + static_cast<size_t>(h) * cap * D;
@@ -216,15 +267,95 @@ __global__ void attend_kernel(const float* qkv, float* kc, float* vc, const int6
     }
 }
 
+__global__ void set_step_kernel(int64_t* tokpos, int64_t token, int64_t pos) {
+    tokpos[0] = token;
+    tokpos[1] = pos;
+}
+
+/// The larger of two (value, index) pairs, the smaller index on a tie: torch's argmax is the first maximum.
+__device__ void keep_best(float& v, int& i, float ov, int oi) {
+    if (ov > v || (ov == v && oi < i)) {
+        v = ov;
+        i = oi;
+    }
+}
+
+__global__ void pick_greedy_kernel(const float* logits, int V, int64_t* tokpos, float* host_logits,
+                                   int64_t* host_token) {
+    __shared__ float bestv[32];
+    __shared__ int besti[32];
+    let_dependents_launch();
+    wait_for_predecessor();
+    float v = -INFINITY;
+    int idx = V;  // past the end: any logit wins over it, -inf included
+    for (int i = threadIdx.x; i < V; i += blockDim.x) {
+        const float l = logits[i];
+        host_logits[i] = l;
+        if (l > v || idx == V) {
+            v = l;
+            idx = i;
+        }
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        keep_best(v, idx, __shfl_xor_sync(0xffffffffu, v, o), __shfl_xor_sync(0xffffffffu, idx, o));
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = (blockDim.x + 31) >> 5;
+    if (lane == 0) {
+        bestv[warp] = v;
+        besti[warp] = idx;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < warps ? bestv[lane] : -INFINITY;
+        idx = lane < warps ? besti[lane] : V;
+        for (int o = 16; o > 0; o >>= 1)
+            keep_best(v, idx, __shfl_xor_sync(0xffffffffu, v, o), __shfl_xor_sync(0xffffffffu, idx, o));
+        if (lane == 0) {
+            tokpos[0] = idx;
+            tokpos[1] += 1;
+            *host_token = idx;
+        }
+    }
+}
+
 cudaStream_t as_stream(void* s) {
     return static_cast<cudaStream_t>(s);
 }
 
+/// kernel<<<grid, block, shared, stream>>>(args...), a programmatic dependent of the kernel before when
+/// set_dependent_launch(true).
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), int grid, int block, size_t shared, void* stream, Args... args) {
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(static_cast<unsigned>(grid));
+    config.blockDim = dim3(static_cast<unsigned>(block));
+    config.dynamicSmemBytes = shared;
+    config.stream = as_stream(stream);
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute[0].val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = attribute;
+    config.numAttrs = g_dependent_launch ? 1 : 0;
+    cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
+}
+
 }  // namespace
+
+void set_dependent_launch(bool on) {
+    g_dependent_launch = on;
+}
+
+void set_step(int64_t* tokpos, int64_t token, int64_t pos, void* stream) {
+    // An ordinary launch: it must not overlap a step still in flight, which reads and moves tokpos.
+    set_step_kernel<<<1, 1, 0, as_stream(stream)>>>(tokpos, token, pos);
+}
+
+void pick_greedy(const float* logits, int V, int64_t* tokpos, float* host_logits, int64_t* host_token, void* stream) {
+    launch(pick_greedy_kernel, 1, kPickThreads, 0, stream, logits, V, tokpos, host_logits, host_token);
+}
 
 void embed(const float* table, const float* positions, const int64_t* token, const int64_t* pos, float* x, int C,
            void* stream) {
-    embed_kernel<<<1, kThreads, 0, as_stream(stream)>>>(table, positions, token, pos, x, C);
+    launch(embed_kernel, 1, kThreads, 0, stream, table, positions, token, pos, x, C);
 }
 
 void norm_gemv(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
@@ -233,21 +364,20 @@ void norm_gemv(const float* in, int K, const NormParams& norm, const float* W, c
     const int blocks = (N + warps - 1) / warps < 4096 ? (N + warps - 1) / warps : 4096;
     const bool vec4 = K % 4 == 0 && reinterpret_cast<uintptr_t>(W) % 16 == 0;
     const size_t shared = static_cast<size_t>((K + 3) / 4) * sizeof(float4);
-    norm_gemv_kernel<<<blocks, kGemvThreads, shared, as_stream(stream)>>>(in, K, norm, W, bias, N, act, out, accumulate,
-                                                                          vec4);
+    launch(norm_gemv_kernel, blocks, kGemvThreads, shared, stream, in, K, norm, W, bias, N, act, out, accumulate, vec4);
 }
 
 void norm_inplace(float* x, int C, const NormParams& norm, void* stream) {
     const size_t shared = static_cast<size_t>((C + 3) / 4) * sizeof(float4);
-    norm_inplace_kernel<<<1, kThreads, shared, as_stream(stream)>>>(x, C, norm);
+    launch(norm_inplace_kernel, 1, kThreads, shared, stream, x, C, norm);
 }
 
 void attend(const float* qkv, float* k_cache, float* v_cache, const int64_t* pos, int H, int D, int cap, float scale,
             const float* rope_cos, const float* rope_sin, float* out, void* stream) {
     const int floats = ((D + 3) & ~3) + cap + (D > kAttendThreads ? D : kAttendThreads);
     const size_t shared = static_cast<size_t>((floats + 3) / 4) * sizeof(float4);
-    attend_kernel<<<H, kAttendThreads, shared, as_stream(stream)>>>(qkv, k_cache, v_cache, pos, H, D, cap, scale,
-                                                                    rope_cos, rope_sin, out);
+    launch(attend_kernel, H, kAttendThreads, shared, stream, qkv, k_cache, v_cache, pos, H, D, cap, scale, rope_cos,
+           rope_sin, out);
 }
 
 }  // namespace twb::nn::cuda_kernels

@@ -1,6 +1,12 @@
 // The CUDA kernels of the GPU decoder (nn/decoding/cuda_decoder.h), behind a plain C++ interface: raw
 // device pointers and sizes, no libtorch, so that nvcc compiles cuda_decode_kernels.cu alone. Each
 // launcher queues one kernel on `stream` (a cudaStream_t) and returns; nothing waits for the GPU.
+//
+// On Hopper (compute capability 9) the kernels are launched as programmatic dependents of the one before
+// (set_dependent_launch): a kernel starts while its predecessor still runs, loads what does not depend on
+// it (a linear layer's weights) and then waits for it. A token's step is some 36 small kernels one after
+// the other, and what this hides (each launch's latency, each layer's first weight loads) is most of the
+// step's time.
 #pragma once
 #include <cstdint>
 
@@ -24,6 +30,20 @@ constexpr int kMaxGemvInput = 12 * 1024;
 /// + block_size + max(head_dim, kAttendThreads).
 constexpr int kAttendThreads = 512;
 constexpr int kMaxAttendShared = 11 * 1024;
+
+/// Whether the launchers below make each kernel a programmatic dependent of the one before (Hopper's
+/// "programmatic dependent launch"), from now on in this process; off at first. GPUs before compute
+/// capability 9 must not be asked for it.
+void set_dependent_launch(bool on);
+
+/// tokpos[0] = token, tokpos[1] = pos: the next step's input, from the host.
+void set_step(int64_t* tokpos, int64_t token, int64_t pos, void* stream);
+
+/// The greedy choice, kept on the device: the first index of logits' maximum (as torch's argmax) becomes
+/// tokpos[0] and tokpos[1] moves on by one, so that the next step can be launched before the host has
+/// read this one; the logits and that index are written to host_logits and host_token (host memory the
+/// device can write: cudaHostAlloc'd).
+void pick_greedy(const float* logits, int V, int64_t* tokpos, float* host_logits, int64_t* host_token, void* stream);
 
 /// x[i] = table[token * C + i] (+ positions[pos * C + i] when positions is not null); token and pos are
 /// device scalars.

@@ -8,12 +8,16 @@
 #include "nn/models/position_tables.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #if TWB_HAVE_CUDA_KERNELS
+#include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
+#include <cuda_runtime_api.h>
 #endif
 
 namespace twb::nn {
@@ -78,11 +82,30 @@ struct CudaDecoder::Impl {
     std::vector<DeviceLayer> layers;
     DeviceNorm ln_f;  // undefined weight: none (post-norm)
     torch::Tensor embedding, positions, rope_cos, rope_sin, lm_head;
-    torch::Tensor token, position;          // int64 device scalars the host fills
+    torch::Tensor tokpos;                   // int64 (2) on the device: the next step's token and position
     torch::Tensor x, qkv, att, ff, logits;  // the step's buffers
-    CudaGraph graph;
+    int64_t vocab = 0;
     bool tried = false, replaying = false;
+    bool dependent = false;  // the kernels launched as programmatic dependents (k::set_dependent_launch)
     std::string eagerReason;
+    // Two slots, used in turn by the steps launched, so that a step can run while the host reads the one
+    // before: each has its graph, its event and its host memory (the token picked, then the logits).
+    int newest = 1;      // the slot of the step launched last
+    bool ahead = false;  // a step launched on the device's greedy guess, not yet fed
+    int32_t guess = -1;  // the token that step feeds: the argmax of the step before
+    size_t slotBytes = 0;
+    char* host = nullptr;          // pinned, 2 * slotBytes; the device writes it (cudaHostAllocMapped)
+    char* hostOnDevice = nullptr;  // the same memory as the device addresses it
+#if TWB_HAVE_CUDA_KERNELS
+    cudaStream_t stream = nullptr;  // c10's pool's: the default stream cannot be recorded
+    std::array<cudaEvent_t, 2> done{};
+    std::array<cudaGraphExec_t, 2> exec{};
+#endif
+
+    Impl() = default;
+    ~Impl();
+    Impl(const Impl&) = delete;
+    Impl& operator=(const Impl&) = delete;
 
     k::NormParams norm(const DeviceNorm& n) const {
         k::NormParams p;
@@ -94,9 +117,21 @@ struct CudaDecoder::Impl {
         p.eps = static_cast<float>(config.norm_eps);
         return p;
     }
-    void linear(const float* in, const DeviceNorm* n, const DeviceLinear& l, k::Act act, float* out, bool accumulate,
-                void* stream) const;
-    void run(void* stream);  // the step's kernels, queued on `stream`
+    int64_t* hostToken(int slot) const {
+        return reinterpret_cast<int64_t*>(host + slot * slotBytes);
+    }
+    float* hostLogits(int slot) const {
+        return reinterpret_cast<float*>(host + slot * slotBytes + 16);
+    }
+    void linear(const float* in, const DeviceNorm* n, const DeviceLinear& l, k::Act act, float* out,
+                bool accumulate) const;
+    void run(int slot);                        // the step's kernels, queued on the stream, its output to `slot`
+    void launch(int64_t token, int64_t pos);   // a step for `token` at `pos`
+    void launch_ahead();                       // a step for the device's greedy guess after the newest
+    void run_step(int slot);                   // the graph of `slot` (or its kernels), then its event
+    void prepare(int64_t token, int64_t pos);  // at the first step: a warm-up, then the graphs recorded
+    std::string record(int slot);              // the graph of `slot`; why it failed, or empty
+    void wait(int slot);                       // until the step in `slot` is done
 };
 
 std::string CudaDecoder::unavailable(const GPT& model, const torch::Device& device) {
@@ -160,98 +195,225 @@ CudaDecoder::CudaDecoder(const GPT& model_, torch::Device device) : d(std::make_
     d->rope_cos = on_device(d->rope_cos, device);
     d->rope_sin = on_device(d->rope_sin, device);
     const auto i64 = torch::TensorOptions().dtype(torch::kInt64).device(device);
-    d->token = torch::zeros({1}, i64);
-    d->position = torch::zeros({1}, i64);
+    d->tokpos = torch::zeros({2}, i64);
     d->x = torch::zeros({c.n_embd}, f32);
     d->qkv = torch::zeros({3 * A}, f32);
     d->att = torch::zeros({A}, f32);
     d->ff = torch::zeros({c.ffn_dim()}, f32);
-    d->logits = torch::zeros({d->lm_head.size(0)}, f32);
+    d->vocab = d->lm_head.size(0);
+    d->logits = torch::zeros({d->vocab}, f32);
     d->eagerReason = CudaGraph::unavailable(device);
+#if TWB_HAVE_CUDA_KERNELS
+    if (!device.has_index())  // "cuda": the current device, named, for the calls below that need its number
+        d->device = torch::Device(torch::kCUDA, c10::cuda::current_device());
+    const c10::cuda::CUDAGuard guard(d->device);
+    d->stream = c10::cuda::getStreamFromPool(false, d->device.index()).stream();
+    for (auto& e : d->done)
+        C10_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    d->slotBytes = static_cast<size_t>(16 + d->vocab * 4 + 15) / 16 * 16;
+    void* host = nullptr;
+    C10_CUDA_CHECK(cudaHostAlloc(&host, 2 * d->slotBytes, cudaHostAllocMapped));
+    d->host = static_cast<char*>(host);
+    std::memset(d->host, 0, 2 * d->slotBytes);
+    void* onDevice = nullptr;
+    C10_CUDA_CHECK(cudaHostGetDevicePointer(&onDevice, host, 0));
+    d->hostOnDevice = static_cast<char*>(onDevice);
+    int major = 0;
+    C10_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, d->device.index()));
+    const char* pdl = std::getenv("TWB_CUDA_PDL");
+    d->dependent = major >= 9 && !(pdl && std::string(pdl) == "0");
+    // What was made above on the current stream is ready before the decoder's stream reads it.
+    C10_CUDA_CHECK(cudaDeviceSynchronize());
+#endif
 }
 
 CudaDecoder::~CudaDecoder() = default;
+
+CudaDecoder::Impl::~Impl() {
+#if TWB_HAVE_CUDA_KERNELS
+    // A step may still run (one launched ahead): the buffers go back to the allocator only after it.
+    if (stream)
+        cudaStreamSynchronize(stream);
+    for (auto& e : exec)
+        if (e)
+            cudaGraphExecDestroy(e);
+    for (auto& e : done)
+        if (e)
+            cudaEventDestroy(e);
+    if (host)
+        cudaFreeHost(host);
+#endif
+}
 
 bool CudaDecoder::replaying() const {
     return d->replaying;
 }
 
+bool CudaDecoder::dependent_launch() const {
+    return d->dependent;
+}
+
 #if TWB_HAVE_CUDA_KERNELS  // without the kernels nothing calls these
 void CudaDecoder::Impl::linear(const float* in, const DeviceNorm* n, const DeviceLinear& l, k::Act act, float* out,
-                               bool accumulate, void* stream) const {
+                               bool accumulate) const {
     k::norm_gemv(in, static_cast<int>(l.weight.size(1)), n ? norm(*n) : k::NormParams(), ptr(l.weight), ptr(l.bias),
                  static_cast<int>(l.weight.size(0)), act, out, accumulate, stream);
 }
 
 // The model's forward for one token (nn/models/model.cpp; FastDecoder::feed_chunk on the CPU): embedding and
 // positions, per layer attention and MLP with their norms before (pre-norm) or after the residual sum
-// (post-norm), the final norm and the head.
-void CudaDecoder::Impl::run(void* stream) {
+// (post-norm), the final norm and the head; then the greedy pick, which also moves the position on.
+void CudaDecoder::Impl::run(int slot) {
     const RunConfig& c = config;
     const bool post = c.norm_position == NormPosition::Post;
     const int H = static_cast<int>(c.n_head), D = static_cast<int>(c.head_dim());
     const auto scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
     float *px = ptr(x), *pqkv = ptr(qkv), *patt = ptr(att), *pff = ptr(ff);
-    const auto* tok = token.data_ptr<int64_t>();
-    const auto* pos = position.data_ptr<int64_t>();
+    k::set_dependent_launch(dependent);  // this decoder's choice, for the launches below
+    auto* tok = tokpos.data_ptr<int64_t>();
+    const auto* pos = tok + 1;
     k::embed(ptr(embedding), ptr(positions), tok, pos, px, static_cast<int>(c.n_embd), stream);
     for (auto& l : layers) {
-        linear(px, post ? nullptr : &l.ln_1, l.c_attn, k::Act::None, pqkv, false, stream);
+        linear(px, post ? nullptr : &l.ln_1, l.c_attn, k::Act::None, pqkv, false);
         k::attend(pqkv, ptr(l.k), ptr(l.v), pos, H, D, static_cast<int>(c.block_size), scale, ptr(rope_cos),
                   ptr(rope_sin), patt, stream);
-        linear(patt, nullptr, l.attn_proj, k::Act::None, px, true, stream);
+        linear(patt, nullptr, l.attn_proj, k::Act::None, px, true);
         if (post)
             k::norm_inplace(px, static_cast<int>(c.n_embd), norm(l.ln_1), stream);
-        linear(px, post ? nullptr : &l.ln_2, l.c_fc, act_of(c.activation), pff, false, stream);
-        linear(pff, nullptr, l.mlp_proj, k::Act::None, px, true, stream);
+        linear(px, post ? nullptr : &l.ln_2, l.c_fc, act_of(c.activation), pff, false);
+        linear(pff, nullptr, l.mlp_proj, k::Act::None, px, true);
         if (post)
             k::norm_inplace(px, static_cast<int>(c.n_embd), norm(l.ln_2), stream);
     }
     const DeviceLinear head{lm_head, torch::Tensor()};
-    linear(px, ln_f.weight.defined() ? &ln_f : nullptr, head, k::Act::None, ptr(logits), false, stream);
+    linear(px, ln_f.weight.defined() ? &ln_f : nullptr, head, k::Act::None, ptr(logits), false);
+    char* out = hostOnDevice + slot * slotBytes;
+    k::pick_greedy(ptr(logits), static_cast<int>(vocab), tok, reinterpret_cast<float*>(out + 16),
+                   reinterpret_cast<int64_t*>(out), stream);
+}
+
+std::string CudaDecoder::Impl::record(int slot) {
+    cudaGraph_t graph = nullptr;
+    cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+    if (e == cudaSuccess) {
+        run(slot);
+        e = cudaStreamEndCapture(stream, &graph);
+    }
+    if (e == cudaSuccess)
+        e = cudaGraphInstantiate(&exec[static_cast<size_t>(slot)], graph, 0);
+    if (graph)
+        cudaGraphDestroy(graph);
+    if (e == cudaSuccess)
+        return {};
+    (void)cudaGetLastError();
+    return cudaGetErrorString(e);
+}
+
+void CudaDecoder::Impl::prepare(int64_t token, int64_t pos) {
+    tried = true;
+    // A warm-up (the kernels loaded, the dependent launches tried) computes the first step, as it must be.
+    run(newest);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(stream);
+    if (e != cudaSuccess && dependent) {
+        (void)cudaGetLastError();  // a driver without programmatic dependent launch: ordinary launches
+        dependent = false;
+        k::set_step(tokpos.data_ptr<int64_t>(), token, pos, stream);
+        run(newest);
+    }
+    C10_CUDA_CHECK(cudaGetLastError());
+    C10_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (!eagerReason.empty())
+        return;
+    std::string failed = record(0);
+    if (failed.empty())
+        failed = record(1);
+    if (!failed.empty() && dependent) {  // recorded without them
+        dependent = false;
+        failed = record(0);
+        if (failed.empty())
+            failed = record(1);
+    }
+    replaying = failed.empty();
+    if (!replaying)
+        eagerReason = "the CUDA graph capture failed: " + failed;
+}
+
+void CudaDecoder::Impl::run_step(int slot) {
+    if (replaying)
+        C10_CUDA_CHECK(cudaGraphLaunch(exec[static_cast<size_t>(slot)], stream));
+    else
+        run(slot);
+    C10_CUDA_CHECK(cudaGetLastError());
+    C10_CUDA_CHECK(cudaEventRecord(done[static_cast<size_t>(slot)], stream));
+    newest = slot;
+}
+
+void CudaDecoder::Impl::launch(int64_t token, int64_t pos) {
+    // Set by a kernel that takes the values as arguments: no copy from the host to wait for.
+    k::set_step(tokpos.data_ptr<int64_t>(), token, pos, stream);
+    if (!tried) {
+        prepare(token, pos);
+        k::set_step(tokpos.data_ptr<int64_t>(), token, pos, stream);  // the warm-up moved it on
+    }
+    run_step(1 - newest);
+}
+
+void CudaDecoder::Impl::launch_ahead() {
+    run_step(1 - newest);  // its token and position are where the newest step's pick left them
+    ahead = true;
+}
+
+void CudaDecoder::Impl::wait(int slot) {
+    C10_CUDA_CHECK(cudaEventSynchronize(done[static_cast<size_t>(slot)]));
 }
 
 #endif
 
-void CudaDecoder::step(int32_t token) {
+torch::Tensor CudaDecoder::feed(const int32_t* tokens, int64_t n) {
+    TORCH_CHECK(n > 0, "CUDA decoder: nothing to feed");
 #if TWB_HAVE_CUDA_KERNELS
-    const int64_t vocab = d->embedding.size(0);
-    TORCH_CHECK(token >= 0 && token < vocab, "CUDA decoder: token ", token, " is outside the vocabulary of ", vocab);
-    TORCH_CHECK(m_len < d->config.block_size, "CUDA decoder: position ", m_len, " is past block_size ",
-                d->config.block_size);
-    // Filled by kernels that take the value as an argument: no copy from the host to wait for.
-    d->token.fill_(static_cast<int64_t>(token));
-    d->position.fill_(m_len);
-    auto current = [] { return static_cast<void*>(c10::cuda::getCurrentCUDAStream().stream()); };
-    if (!d->tried) {
-        d->tried = true;
-        if (d->eagerReason.empty()) {
-            // The warm-up writes this position's keys and values; the replay after the recording writes the
-            // same ones.
-            const std::string failed = d->graph.record(
-                d->device, [&] { d->run(current()); }, [&] { d->run(current()); });
-            d->replaying = failed.empty();
-            if (!d->replaying)
-                d->eagerReason = "the CUDA graph capture failed: " + failed;
-        }
+    const c10::cuda::CUDAGuard guard(d->device);
+    int64_t i = 0;
+    if (d->ahead) {
+        d->ahead = false;
+        if (tokens[0] == d->guess) {  // the step launched ahead fed this token: it is this step
+            ++m_len;
+            ++m_hits;
+            i = 1;
+        }  // else its keys and values at m_len are written over by the step below
     }
-    if (d->replaying)
-        d->graph.replay();
-    else
-        d->run(current());
-    ++m_len;
+    for (; i < n; ++i) {
+        TORCH_CHECK(tokens[i] >= 0 && tokens[i] < d->embedding.size(0), "CUDA decoder: token ", tokens[i],
+                    " is outside the vocabulary of ", d->embedding.size(0));
+        TORCH_CHECK(m_len < d->config.block_size, "CUDA decoder: position ", m_len, " is past block_size ",
+                    d->config.block_size);
+        d->launch(tokens[i], m_len);
+        ++m_len;
+    }
+    const int slot = d->newest;
+    if (m_greedy && m_len < d->config.block_size)
+        d->launch_ahead();
+    d->wait(slot);
+    d->guess = static_cast<int32_t>(*d->hostToken(slot));
+    auto out = torch::empty({1, d->vocab}, torch::kFloat32);
+    std::memcpy(out.data_ptr<float>(), d->hostLogits(slot), static_cast<size_t>(d->vocab) * sizeof(float));
+    return out;
 #else
-    (void)token;
+    (void)tokens;
     TORCH_CHECK(false, "CudaDecoder: this build has no CUDA kernels");
 #endif
 }
 
-torch::Tensor CudaDecoder::feed(const int32_t* tokens, int64_t n) {
-    TORCH_CHECK(n > 0, "CUDA decoder: nothing to feed");
-    torch::NoGradGuard ng;
-    for (int64_t i = 0; i < n; ++i)
-        step(tokens[i]);
-    return d->logits.to(torch::kCPU).view({1, -1});
+void CudaDecoder::expect_greedy(bool greedy) {
+    const char* env = std::getenv("TWB_CUDA_AHEAD");
+    m_greedy = greedy && !(env && std::string(env) == "0");
+}
+
+void CudaDecoder::reset() {
+    m_len = 0;
+    d->ahead = false;  // a step still running writes keys and values that the next steps write over
 }
 
 }  // namespace twb::nn

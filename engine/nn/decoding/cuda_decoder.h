@@ -5,7 +5,9 @@
 // from ~0.5 ms a token (FixedStep: libtorch's ops in a CUDA graph) toward 0.1-0.2. It computes what the
 // FastDecoder computes on the CPU (the same models: fast_decode_unsupported), in float32 as the model.
 // Builds whose libtorch has no CUDA, or without nvcc, have no kernels: unavailable() says so and GptSource
-// keeps FixedStep; TWB_CUDA_DECODER=0 does the same.
+// keeps FixedStep; TWB_CUDA_DECODER=0 does the same. The decoder works on a stream of its own, writes each
+// step's logits straight into pinned host memory, and for greedy decoding keeps the GPU a step ahead of
+// the host (expect_greedy).
 #pragma once
 #include "nn/models/model.h"
 
@@ -29,19 +31,31 @@ public:
     CudaDecoder(const CudaDecoder&) = delete;
     CudaDecoder& operator=(const CudaDecoder&) = delete;
 
-    void reset() { m_len = 0; }
+    void reset();
     int64_t length() const { return m_len; }
     /// Feeds n tokens at the next positions (0-based in the window) and returns the logits after the last,
-    /// (1, vocab) float32 on the CPU. Only that copy waits for the GPU.
+    /// (1, vocab) float32 on the CPU. Only the wait for that step's result waits for the GPU.
     torch::Tensor feed(const int32_t* tokens, int64_t n);
+    /// With greedy on, every feed also launches the step after, for the argmax of the logits it returns
+    /// (the device picks it), before it waits for those: the GPU computes the next token's step while the
+    /// host still handles this one's. The next feed takes that step when it feeds that token, and computes
+    /// its own when not, so the logits are the same either way.
+    /// TWB_CUDA_AHEAD=0 turns this off.
+    void expect_greedy(bool greedy);
+    /// How many feeds the step launched ahead served.
+    int64_t lookahead_hits() const { return m_hits; }
     /// Whether steps replay a CUDA graph (after the first; false where graphs are off: TWB_CUDA_GRAPHS=0).
     bool replaying() const;
+    /// Whether each kernel is launched as a programmatic dependent of the one before (Hopper GPUs;
+    /// TWB_CUDA_PDL=0 turns it off).
+    bool dependent_launch() const;
 
 private:
     struct Impl;
-    void step(int32_t token);  // one token at m_len through the layers
     std::unique_ptr<Impl> d;
     int64_t m_len = 0;
+    bool m_greedy = false;
+    int64_t m_hits = 0;
 };
 
 }  // namespace twb::nn

@@ -290,6 +290,8 @@ public:
 
     SampleResult run(LogitsSource& src, const Decode& decode, const TokenCallback& on_token,
                      const std::atomic<bool>* cancel) {
+        src.expect_greedy(m_B == 1 && m_opt.temperature == 0 && m_opt.repetition_penalty == 1.0 &&
+                          m_opt.no_repeat_ngram <= 0);
         for (int step = 0; step < m_opt.max_new_tokens; ++step) {
             if (cancel && *cancel) {
                 m_res.cancelled = true;
@@ -393,6 +395,7 @@ SampleResult generate_ids(LogitsSource& src, const std::vector<int32_t>& prompt,
         throw InputError("the prompt is empty; give at least one token");
     const auto t0 = std::chrono::steady_clock::now();
     src.reset();
+    src.expect_greedy(false);
     SampleResult res = opt.beam_width > 1 ? BeamSearch(src, prompt, opt, eos).run(decode, on_token, cancel)
                                           : StreamSampler(prompt, opt, eos).run(src, decode, on_token, cancel);
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -25,6 +25,10 @@ public:
     /// Beam search reshuffle: row i of the next call continues row parents[i].
     virtual void reorder(const std::vector<int64_t>& parents) { (void)parents; }
     virtual void reset() {}
+    /// The caller picks each next token as the first argmax of the logits it gets, unchanged (greedy, one
+    /// sequence, no filters). A source may then compute the step after on that guess before it is asked;
+    /// it must check the guess against the token it is then fed, so that the logits never depend on this.
+    virtual void expect_greedy(bool greedy) { (void)greedy; }
 };
 
 // Pure pieces, exposed for tests.

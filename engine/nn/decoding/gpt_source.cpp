@@ -36,6 +36,12 @@ void GptSource::reset() {
     m_cudaStart = -1;
 }
 
+void GptSource::expect_greedy(bool greedy) {
+    m_greedy = greedy;
+    if (m_cuda)
+        m_cuda->expect_greedy(greedy);
+}
+
 void GptSource::reorder(const std::vector<int64_t>& parents) {
     m_fastStart = -1;  // the rows are other sequences now
     m_fixedStart = -1;
@@ -73,8 +79,10 @@ torch::Tensor GptSource::fast_logits(const std::vector<int32_t>& seq) {
 }
 
 torch::Tensor GptSource::cuda_logits(const std::vector<int32_t>& seq) {
-    if (!m_cuda)
+    if (!m_cuda) {
         m_cuda = std::make_unique<CudaDecoder>(m_model, m_device);
+        m_cuda->expect_greedy(m_greedy);
+    }
     return feed_window(*m_cuda, m_cudaStart, window_start(static_cast<int64_t>(seq.size())), seq, true);
 }
 

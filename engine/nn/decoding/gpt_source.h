@@ -25,6 +25,7 @@ public:
     torch::Tensor next_logits(const std::vector<std::vector<int32_t>>& seqs) override;
     void reorder(const std::vector<int64_t>& parents) override;
     void reset() override;
+    void expect_greedy(bool greedy) override;
     /// Window start for a sequence of length n: 0 until n > block_size, then moves in steps of block/2.
     int64_t window_start(int64_t n) const;
 
@@ -45,6 +46,7 @@ private:
     std::unique_ptr<CudaDecoder> m_cuda;  // made at the first single sequence
     int64_t m_cudaStart = -1;             // window start its cache holds (-1: nothing valid)
     bool m_useCuda = false;
+    bool m_greedy = false;  // passed on to m_cuda
     bool m_useFixed = false;
     std::unique_ptr<FixedStep> m_fixed;                         // made at the first single sequence
     int64_t m_fixedStart = -1;                                  // window start its cache holds (-1: nothing valid)
