@@ -22,7 +22,6 @@ build=$(cd "${1:-$here/../build}" && pwd)
 iters=${2:-300}
 rounds=${3:-2}
 twb="$build/bin/twb"
-corpus="$here/../../shared/datasets/tinyshakespeare/input.txt"
 py=${PYTHON:-/usr/bin/python3}
 work=$(mktemp -d)
 busy_pid=
@@ -41,27 +40,9 @@ echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 . "$here/bench_run.sh"
 make_bench_run "$twb" "$work"
 
-if [ -n "${NANOGPT:-}" ]; then
-  mkdir -p "$work/nanoGPT/data/shakespeare_char"
-  cp -r "$NANOGPT"/{train.py,model.py,configurator.py,config} "$work/nanoGPT/"
-  # nanoGPT's data/shakespeare_char/prepare.py downloads the text; the same encoding from the local copy.
-  "$py" - "$corpus" "$work/nanoGPT/data/shakespeare_char" <<'PY'
-import numpy as np, pickle, sys
-data = open(sys.argv[1]).read(); out = sys.argv[2]
-chars = sorted(set(data)); stoi = {c: i for i, c in enumerate(chars)}
-n = len(data)
-np.array([stoi[c] for c in data[:int(n * 0.9)]], dtype=np.uint16).tofile(f"{out}/train.bin")
-np.array([stoi[c] for c in data[int(n * 0.9):]], dtype=np.uint16).tofile(f"{out}/val.bin")
-pickle.dump({"vocab_size": len(chars), "itos": dict(enumerate(chars)), "stoi": stoi}, open(f"{out}/meta.pkl", "wb"))
-PY
-fi
-
-nano() {  # ITERS [eval_interval]: prints the log
-  (cd "$work/nanoGPT" && OMP_NUM_THREADS=2 "$py" train.py config/train_shakespeare_char.py --device=cpu --compile=False \
-    --eval_iters=20 --log_interval=1 --block_size=64 --batch_size=12 --n_layer=4 --n_head=4 --n_embd=128 \
-    --max_iters="$1" --lr_decay_iters=2000 --dropout=0.0 --eval_interval="${2:-1000000}" \
-    --always_save_checkpoint=False --out_dir="$work/nano-out" 2>&1)
-}
+. "$here/nanogpt_cpu.sh"
+[ -n "${NANOGPT:-}" ] && setup_nanogpt "$NANOGPT" "$work"
+nano() { nano_train "$work" "$@"; }  # ITERS [eval_interval]: prints the log
 twb_train() {  # ITERS DTYPE OUT
   rm -rf "$3"
   "$twb" train --data "$work/data" --preset nanogpt-cpu --set max_iters="$1" --set lr_decay_iters=2000 \

@@ -132,6 +132,8 @@ stage twb_sample_nopdl 120 env TWB_CUDA_PDL=0 "$twb" sample -r "$work/baby" --pr
   --no-history --timing
 stage twb_sample_noahead 120 env TWB_CUDA_AHEAD=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 \
   --no-history --timing
+stage twb_sample_nosplit 120 env TWB_CUDA_ATTEND_SPLIT=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 \
+  -t 0 --no-history --timing
 per_token() { sed -n 's/.*then \([0-9.]*\) ms\/token.*/\1 ms\/token/p' "$out/$1.log" | tail -1; }
 tps() { grep -o -E '\(([0-9.]+) tokens/s\)' "$out/$1.log" | tail -1; }
 row[sample_ms]="$(per_token twb_sample) $(tps twb_sample)"
@@ -139,11 +141,12 @@ row[sample_graph_ms]="$(per_token twb_sample_graph) $(tps twb_sample_graph)"
 row[sample_eager_ms]="$(per_token twb_sample_eager) $(tps twb_sample_eager)"
 row[sample_nopdl_ms]="$(per_token twb_sample_nopdl) $(tps twb_sample_nopdl)"
 row[sample_noahead_ms]="$(per_token twb_sample_noahead) $(tps twb_sample_noahead)"
+row[sample_nosplit_ms]="$(per_token twb_sample_nosplit) $(tps twb_sample_nosplit)"
 same() { diff -q <(grep -v -E 'tokens/s|loaded at|decoding with' "$out/$1.log") \
   <(grep -v -E 'tokens/s|loaded at|decoding with' "$out/$2.log") >/dev/null; }
 row[sample_same]="TEXT DIFFERS"
 same twb_sample twb_sample_graph && same twb_sample twb_sample_eager && same twb_sample twb_sample_nopdl &&
-  same twb_sample twb_sample_noahead && row[sample_same]="the same text"
+  same twb_sample twb_sample_noahead && same twb_sample twb_sample_nosplit && row[sample_same]="the same text"
 # Where a token's GPU time goes with twb's kernels: tokens 100-104 traced, each kernel launched on its own.
 stage twb_decode_trace 60 env TWB_CUDA_GRAPHS=0 TWB_TRACE_DECODE="$out/decode_trace.json" TWB_TRACE_TOKENS=100-104 \
   "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 200 -t 0 --no-history
@@ -183,7 +186,7 @@ row[bleu]=$(grep -m1 -o -E 'BLEU[^,]*' "$out/m30k_bleu.log")
   echo "| shakespeare-char 6x6x384: median ms/iter | nanoGPT eager ${row[nano_eager_ms]:--} | nanoGPT compile ${row[nano_compile_ms]:--} | twb ${row[twb_ms]:--} (${row[twb_dtype]:-?}); host waiting each step ${row[twb_waited_ms]:--}; no CUDA graph ${row[twb_eager_ms]:--}; cuDNN attention ${row[twb_cudnn_ms]:--}; libtorch's LayerNorm ${row[twb_nofused_ms]:--} |"
   echo "| val loss at 2000 / $iters | nanoGPT ${row[nano_val2000]:--} / ${row[nano_val5000]:--} | | twb ${row[twb_val2000]:--} / ${row[twb_val5000]:--} |"
   echo "| 1000 greedy tokens, whole twb sample process | ${row[sample_s]:-?} s | after the first token: twb's CUDA kernels ${row[sample_ms]:-?} | libtorch's ops as a CUDA graph ${row[sample_graph_ms]:-?}; eagerly ${row[sample_eager_ms]:-?}; ${row[sample_same]:-?} |"
-  echo "| twb's kernels, 1000 greedy tokens | without dependent launches ${row[sample_nopdl_ms]:-?} | without the step launched ahead ${row[sample_noahead_ms]:-?} | |"
+  echo "| twb's kernels, 1000 greedy tokens | without dependent launches ${row[sample_nopdl_ms]:-?} | without the step launched ahead ${row[sample_noahead_ms]:-?} | attention in one block a head ${row[sample_nosplit_ms]:-?} |"
   echo "| a traced step (no CUDA graph) | ${row[trace]:-?} | | |"
   echo "| a traced token (twb's kernels, no CUDA graph) | ${row[decode_trace]:-?} | | |"
   echo "| Multi30k preset (1600 steps) | ${row[m30k_ms]:--} ms/step | ${row[m30k_s]:--} s of training | test2016 ${row[bleu]:--} |"

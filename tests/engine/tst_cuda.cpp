@@ -233,19 +233,27 @@ private slots:
 
     void cudaKernelsDecodeAsTheModel_data() {
         QTest::addColumn<int>("kind");
-        QTest::newRow("learned, LayerNorm, GELU, biases, tied") << 0;
-        QTest::newRow("sinusoidal, post-norm, ReLU, no biases") << 1;
-        QTest::newRow("rotary, RMSNorm, SiLU, untied head") << 2;
-        QTest::newRow("learned, tanh GELU, 3 heads of 20") << 3;
+        QTest::addColumn<bool>("split");
+        for (bool split : {true, false}) {
+            const char* how = split ? ", attention split over blocks" : ", attention in one block a head";
+            QTest::newRow(qPrintable(QString("learned, LayerNorm, GELU, biases, tied") + how)) << 0 << split;
+            QTest::newRow(qPrintable(QString("sinusoidal, post-norm, ReLU, no biases") + how)) << 1 << split;
+            QTest::newRow(qPrintable(QString("rotary, RMSNorm, SiLU, untied head") + how)) << 2 << split;
+            QTest::newRow(qPrintable(QString("learned, tanh GELU, 3 heads of 20") + how)) << 3 << split;
+        }
     }
     void cudaKernelsDecodeAsTheModel() {
-        // 30 tokens one by one through twb's kernels against the model's own forward with its growing
+        // 90 tokens one by one through twb's kernels against the model's own forward with its growing
         // cache, on the GPU in float32; then the same tokens fed at once (a prompt) give the last logits
-        // exactly, and the step was replayed as a CUDA graph.
+        // exactly, and the step was replayed as a CUDA graph. block_size 100: the split attention's
+        // blocks of 32 positions fill one after the other, the fourth never.
         QFETCH(int, kind);
+        QFETCH(bool, split);
         torch::manual_seed(5);
         RunConfig c = config("cuda");
         c.vocab_size = 50;
+        c.block_size = 100;
+        const int64_t T = 90;
         c.position = Position::Learned;
         if (kind == 1) {
             c.position = Position::Sinusoidal;
@@ -268,11 +276,14 @@ private slots:
         model->eval();
         torch::NoGradGuard ng;
         QVERIFY2(nn::CudaDecoder::unavailable(model, gpu).empty(), nn::CudaDecoder::unavailable(model, gpu).c_str());
+        if (!split)
+            qputenv("TWB_CUDA_ATTEND_SPLIT", "0");
         nn::CudaDecoder dec(model, gpu);
+        qunsetenv("TWB_CUDA_ATTEND_SPLIT");
         std::vector<nn::LayerCache> growing(static_cast<size_t>(c.n_layer));
         std::vector<int32_t> tokens;
         torch::Tensor last;
-        for (int64_t t = 0; t < 30; ++t) {
+        for (int64_t t = 0; t < T; ++t) {
             tokens.push_back(static_cast<int32_t>((t * 7 + 3) % 50));
             last = dec.feed(&tokens.back(), 1);
             nn::ForwardOptions fo;
@@ -284,9 +295,9 @@ private slots:
             QVERIFY2(err < 1e-4, qPrintable(QString("token %1: logits differ by %2").arg(t).arg(err)));
         }
         QVERIFY(dec.replaying());
-        QCOMPARE(dec.length(), int64_t(30));
+        QCOMPARE(dec.length(), T);
         dec.reset();
-        QVERIFY(torch::equal(dec.feed(tokens.data(), 30), last));
+        QVERIFY(torch::equal(dec.feed(tokens.data(), T), last));
     }
 
     void cudaGreedyLookaheadKeepsTheLogits() {

@@ -16,6 +16,7 @@ namespace {
 constexpr int kGemvThreads = 128;  // four warps: a row per warp at a time, more blocks for the SMs
 constexpr int kThreads = 256;
 constexpr int kPickThreads = 1024;
+constexpr int kSplitThreads = 256;  // attend_split_kernel: 8 threads a position for the scores
 /// float4 of its first row a lane of norm_gemv loads before it waits for its input: rows up to 1536 wide.
 constexpr int kHeld = 12;
 
@@ -179,6 +180,16 @@ __global__ void norm_inplace_kernel(float* x, int C, NormParams norm) {
         x[i] = xs[i];
 }
 
+/// Element i of a head's vector v (D values) rotated for position pos: the two halves rotated (GPT-NeoX's
+/// layout), as nn/models/attention.cpp's apply_rotary, with tables of (block, D/2); v[i] without tables.
+__device__ float rotated(const float* v, int i, int pos, int D, const float* rc, const float* rs) {
+    if (!rc)
+        return v[i];
+    const int half = D / 2, j = i < half ? i : i - half;
+    const float c = rc[static_cast<size_t>(pos) * half + j], s = rs[static_cast<size_t>(pos) * half + j];
+    return i < half ? v[i] * c - v[i + half] * s : v[j] * s + v[i] * c;
+}
+
 // One block per head, every thread busy: a key per thread for the scores, then the channels times a
 // share of the positions for the weighted sum, so that the loads of the cache are all in flight at once
 // instead of one warp-wide dot product after another (which made this kernel the slowest of the step).
@@ -190,7 +201,7 @@ __global__ void attend_kernel(const float* qkv, float* kc, float* vc, const int6
     float* qs = reinterpret_cast<float*>(shared4);  // D (first: 16-byte aligned)
     float* sc = qs + ((D + 3) & ~3);                // cap
     float* part = sc + cap;                         // max(D, blockDim)
-    const int h = blockIdx.x, A = H * D, half = D / 2;
+    const int h = blockIdx.x, A = H * D;
     let_dependents_launch();
     wait_for_predecessor();
     const int pos = static_cast<int>(*pos_p);
@@ -198,20 +209,8 @@ __global__ void attend_kernel(const float* qkv, float* kc, float* vc, const int6
     float* kh = kc + static_cast<size_t>(h) * cap * D;
     float* vh = vc + static_cast<size_t>(h) * cap * D;
     for (int i = threadIdx.x; i < D; i += blockDim.x) {
-        if (rc) {  // the two halves rotated (GPT-NeoX layout), as nn/models/attention.cpp's apply_rotary
-            const int j = i < half ? i : i - half;
-            const float c = rc[static_cast<size_t>(pos) * half + j], s = rs[static_cast<size_t>(pos) * half + j];
-            if (i < half) {
-                qs[i] = q[i] * c - q[i + half] * s;
-                kh[static_cast<size_t>(pos) * D + i] = k[i] * c - k[i + half] * s;
-            } else {
-                qs[i] = q[j] * s + q[i] * c;
-                kh[static_cast<size_t>(pos) * D + i] = k[j] * s + k[i] * c;
-            }
-        } else {
-            qs[i] = q[i];
-            kh[static_cast<size_t>(pos) * D + i] = k[i];
-        }
+        qs[i] = rotated(q, i, pos, D, rc, rs);
+        kh[static_cast<size_t>(pos) * D + i] = rotated(k, i, pos, D, rc, rs);
         vh[static_cast<size_t>(pos) * D + i] = v[i];
     }
     __syncthreads();
@@ -265,6 +264,119 @@ __global__ void attend_kernel(const float* qkv, float* kc, float* vc, const int6
             y += part[g * D + d];
         out[h * D + d] = y * inv;
     }
+}
+
+// The attention split over blocks of kSplitChunk positions (flash-decoding): a head's positions are read
+// by several blocks at once instead of one, each block's softmax kept as its maximum, its sum and its
+// weighted sum of the values, and the last block of the head to finish (a counter) adds those up. The
+// grid is fixed (the positions a cache can hold), so that a CUDA graph holds it; blocks past the current
+// position only report that they have nothing. Only the block that holds the current position writes the
+// cache row there, before it reads it.
+__global__ void attend_split_kernel(const float* qkv, float* kc, float* vc, const int64_t* pos_p, int H, int D, int cap,
+                                    float scale, const float* rc, const float* rs, float* partial, unsigned* counter,
+                                    float* out) {
+    extern __shared__ float4 shared4[];
+    __shared__ float red[32];
+    __shared__ bool last;
+    float* qs = reinterpret_cast<float*>(shared4);  // D
+    float* sc = qs + ((D + 3) & ~3);                // kSplitChunk
+    float* part = sc + kSplitChunk;                 // D * G
+    const int h = blockIdx.x, P = gridDim.y, A = H * D, stride = D + 2;
+    let_dependents_launch();
+    wait_for_predecessor();
+    const int pos = static_cast<int>(*pos_p), from = blockIdx.y * kSplitChunk;
+    const int n = min(kSplitChunk, pos + 1 - from);  // this block's positions (none when <= 0)
+    float* mine = partial + (static_cast<size_t>(h) * P + blockIdx.y) * stride;  // max, sum, D weighted sums
+    if (n > 0) {
+        const float *q = qkv + h * D, *k = qkv + A + h * D, *v = qkv + 2 * A + h * D;
+        const float* kh = kc + static_cast<size_t>(h) * cap * D;
+        const float* vh = vc + static_cast<size_t>(h) * cap * D;
+        const bool holds = pos < from + kSplitChunk;
+        for (int i = threadIdx.x; i < D; i += blockDim.x) {
+            qs[i] = rotated(q, i, pos, D, rc, rs);
+            if (holds) {
+                kc[(static_cast<size_t>(h) * cap + pos) * D + i] = rotated(k, i, pos, D, rc, rs);
+                vc[(static_cast<size_t>(h) * cap + pos) * D + i] = v[i];
+            }
+        }
+        __syncthreads();
+        // The scores: tp threads a position, each a strided share of the channels, summed in the warp.
+        const int tp = blockDim.x / kSplitChunk, j = threadIdx.x / tp, share = threadIdx.x % tp;
+        float dot = 0.f;
+        if (j < n)
+            for (int d = share; d < D; d += tp)
+                dot += qs[d] * kh[static_cast<size_t>(from + j) * D + d];
+        for (int o = tp / 2; o > 0; o >>= 1)
+            dot += __shfl_xor_sync(0xffffffffu, dot, o);
+        if (share == 0 && j < n)
+            sc[j] = dot * scale;
+        __syncthreads();
+        float mx = -INFINITY;
+        for (int i = threadIdx.x; i < n; i += blockDim.x)
+            mx = fmaxf(mx, sc[i]);
+        mx = block_reduce<true>(mx, red);
+        float sum = 0.f;
+        for (int i = threadIdx.x; i < n; i += blockDim.x) {
+            const float e = expf(sc[i] - mx);
+            sc[i] = e;
+            sum += e;
+        }
+        sum = block_reduce<false>(sum, red);  // its barriers also publish sc
+        __syncthreads();
+        const int G = blockDim.x >= D ? blockDim.x / D : 1;
+        for (int e = threadIdx.x; e < D * G; e += blockDim.x) {
+            const int d = e % D, g = e / D;
+            float acc = 0.f;
+            for (int i = g; i < n; i += G)
+                acc += sc[i] * vh[static_cast<size_t>(from + i) * D + d];
+            part[e] = acc;
+        }
+        __syncthreads();
+        for (int d = threadIdx.x; d < D; d += blockDim.x) {
+            float y = 0.f;
+            for (int g = 0; g < G; ++g)
+                y += part[g * D + d];
+            mine[2 + d] = y;
+        }
+        if (threadIdx.x == 0) {
+            mine[0] = mx;
+            mine[1] = sum;
+        }
+    } else if (threadIdx.x == 0) {
+        mine[0] = -INFINITY;
+        mine[1] = 0.f;
+    }
+    // Every thread's writes visible to the other blocks before the count says this block is done.
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0)
+        last = atomicAdd(counter + h, 1u) == static_cast<unsigned>(P - 1);
+    __syncthreads();
+    if (!last)
+        return;
+    __threadfence();
+    const float* all = partial + static_cast<size_t>(h) * P * stride;
+    float M = -INFINITY;
+    for (int b = 0; b < P; ++b)
+        M = fmaxf(M, __ldcg(all + b * stride));
+    float L = 0.f;
+    for (int b = 0; b < P; ++b) {
+        const float m = __ldcg(all + b * stride);
+        if (m != -INFINITY)
+            L += __ldcg(all + b * stride + 1) * expf(m - M);
+    }
+    const float inv = 1.f / L;
+    for (int d = threadIdx.x; d < D; d += blockDim.x) {
+        float y = 0.f;
+        for (int b = 0; b < P; ++b) {
+            const float m = __ldcg(all + b * stride);
+            if (m != -INFINITY)
+                y += __ldcg(all + b * stride + 2 + d) * expf(m - M);
+        }
+        out[h * D + d] = y * inv;
+    }
+    if (threadIdx.x == 0)
+        counter[h] = 0;  // for the next step
 }
 
 __global__ void set_step_kernel(int64_t* tokpos, int64_t token, int64_t pos) {
@@ -324,9 +436,9 @@ cudaStream_t as_stream(void* s) {
 /// kernel<<<grid, block, shared, stream>>>(args...), a programmatic dependent of the kernel before when
 /// set_dependent_launch(true).
 template <class... Params, class... Args>
-void launch(void (*kernel)(Params...), int grid, int block, size_t shared, void* stream, Args... args) {
+void launch(void (*kernel)(Params...), dim3 grid, int block, size_t shared, void* stream, Args... args) {
     cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>(grid));
+    config.gridDim = grid;
     config.blockDim = dim3(static_cast<unsigned>(block));
     config.dynamicSmemBytes = shared;
     config.stream = as_stream(stream);
@@ -350,12 +462,12 @@ void set_step(int64_t* tokpos, int64_t token, int64_t pos, void* stream) {
 }
 
 void pick_greedy(const float* logits, int V, int64_t* tokpos, float* host_logits, int64_t* host_token, void* stream) {
-    launch(pick_greedy_kernel, 1, kPickThreads, 0, stream, logits, V, tokpos, host_logits, host_token);
+    launch(pick_greedy_kernel, dim3(1), kPickThreads, 0, stream, logits, V, tokpos, host_logits, host_token);
 }
 
 void embed(const float* table, const float* positions, const int64_t* token, const int64_t* pos, float* x, int C,
            void* stream) {
-    launch(embed_kernel, 1, kThreads, 0, stream, table, positions, token, pos, x, C);
+    launch(embed_kernel, dim3(1), kThreads, 0, stream, table, positions, token, pos, x, C);
 }
 
 void norm_gemv(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
@@ -364,20 +476,30 @@ void norm_gemv(const float* in, int K, const NormParams& norm, const float* W, c
     const int blocks = (N + warps - 1) / warps < 4096 ? (N + warps - 1) / warps : 4096;
     const bool vec4 = K % 4 == 0 && reinterpret_cast<uintptr_t>(W) % 16 == 0;
     const size_t shared = static_cast<size_t>((K + 3) / 4) * sizeof(float4);
-    launch(norm_gemv_kernel, blocks, kGemvThreads, shared, stream, in, K, norm, W, bias, N, act, out, accumulate, vec4);
+    launch(norm_gemv_kernel, dim3(static_cast<unsigned>(blocks)), kGemvThreads, shared, stream, in, K, norm, W, bias, N,
+           act, out, accumulate, vec4);
 }
 
 void norm_inplace(float* x, int C, const NormParams& norm, void* stream) {
     const size_t shared = static_cast<size_t>((C + 3) / 4) * sizeof(float4);
-    launch(norm_inplace_kernel, 1, kThreads, shared, stream, x, C, norm);
+    launch(norm_inplace_kernel, dim3(1), kThreads, shared, stream, x, C, norm);
 }
 
 void attend(const float* qkv, float* k_cache, float* v_cache, const int64_t* pos, int H, int D, int cap, float scale,
-            const float* rope_cos, const float* rope_sin, float* out, void* stream) {
+            const float* rope_cos, const float* rope_sin, const AttendSplit& split, float* out, void* stream) {
+    if (split.partial) {
+        const int G = kSplitThreads >= D ? kSplitThreads / D : 1;
+        const int floats = ((D + 3) & ~3) + kSplitChunk + D * G;
+        const size_t shared = static_cast<size_t>((floats + 3) / 4) * sizeof(float4);
+        launch(attend_split_kernel, dim3(static_cast<unsigned>(H), static_cast<unsigned>(split_blocks(cap))),
+               kSplitThreads, shared, stream, qkv, k_cache, v_cache, pos, H, D, cap, scale, rope_cos, rope_sin,
+               split.partial, split.counter, out);
+        return;
+    }
     const int floats = ((D + 3) & ~3) + cap + (D > kAttendThreads ? D : kAttendThreads);
     const size_t shared = static_cast<size_t>((floats + 3) / 4) * sizeof(float4);
-    launch(attend_kernel, H, kAttendThreads, shared, stream, qkv, k_cache, v_cache, pos, H, D, cap, scale, rope_cos,
-           rope_sin, out);
+    launch(attend_kernel, dim3(static_cast<unsigned>(H)), kAttendThreads, shared, stream, qkv, k_cache, v_cache, pos, H,
+           D, cap, scale, rope_cos, rope_sin, out);
 }
 
 }  // namespace twb::nn::cuda_kernels

@@ -59,11 +59,25 @@ void norm_gemv(const float* in, int K, const NormParams& norm, const float* W, c
 /// x = norm(x) in place over C values (a post-norm model's norm after the residual sum).
 void norm_inplace(float* x, int C, const NormParams& norm, void* stream);
 
+/// Positions a block of the split attention reads, and the blocks a head takes for a cache of `cap`.
+constexpr int kSplitChunk = 32;
+constexpr int split_blocks(int cap) {
+    return (cap + kSplitChunk - 1) / kSplitChunk;
+}
+
+/// The split attention's device memory: partial holds H * split_blocks(cap) * (D + 2) floats (each
+/// block's maximum, sum and weighted sums), counter H zeros (each head's blocks done; back at zero after
+/// every call). partial null: one block a head instead.
+struct AttendSplit {
+    float* partial = nullptr;
+    unsigned* counter = nullptr;
+};
+
 /// One token's attention at position *pos: per head, its query and key rotated (when rope_cos is not
 /// null: tables of (block, D/2)), the key and value written into the caches (H, cap, D) at *pos, then the
 /// query attends to positions 0..*pos; out is (H * D). qkv holds q, k and v of all heads one after the
 /// other (3 * H * D).
 void attend(const float* qkv, float* k_cache, float* v_cache, const int64_t* pos, int H, int D, int cap, float scale,
-            const float* rope_cos, const float* rope_sin, float* out, void* stream);
+            const float* rope_cos, const float* rope_sin, const AttendSplit& split, float* out, void* stream);
 
 }  // namespace twb::nn::cuda_kernels

@@ -43,6 +43,12 @@ struct DeviceLinear {
     torch::Tensor weight, bias;  // (out, in); bias undefined when none
 };
 
+/// Whether the attention is split over blocks of positions (TWB_CUDA_ATTEND_SPLIT=0: one block a head).
+bool split_attention() {
+    const char* env = std::getenv("TWB_CUDA_ATTEND_SPLIT");
+    return !(env && std::string(env) == "0");
+}
+
 struct DeviceLayer {
     DeviceNorm ln_1, ln_2;
     DeviceLinear c_attn, attn_proj, c_fc, mlp_proj;
@@ -84,6 +90,7 @@ struct CudaDecoder::Impl {
     torch::Tensor embedding, positions, rope_cos, rope_sin, lm_head;
     torch::Tensor tokpos;                   // int64 (2) on the device: the next step's token and position
     torch::Tensor x, qkv, att, ff, logits;  // the step's buffers
+    torch::Tensor partial, counter;         // the split attention's (k::AttendSplit); undefined: not split
     int64_t vocab = 0;
     bool tried = false, replaying = false;
     bool dependent = false;  // the kernels launched as programmatic dependents (k::set_dependent_launch)
@@ -153,8 +160,9 @@ std::string CudaDecoder::unavailable(const GPT& model, const torch::Device& devi
     if (widest > k::kMaxGemvInput)
         return "a layer " + std::to_string(widest) + " wide is wider than the kernels' " +
                std::to_string(k::kMaxGemvInput);
-    if ((c.head_dim() + 3) / 4 * 4 + c.block_size + std::max<int64_t>(c.head_dim(), k::kAttendThreads) >
-        k::kMaxAttendShared)
+    if (!split_attention() &&
+        (c.head_dim() + 3) / 4 * 4 + c.block_size + std::max<int64_t>(c.head_dim(), k::kAttendThreads) >
+            k::kMaxAttendShared)
         return "block_size " + std::to_string(c.block_size) + " is longer than the attention kernel holds";
     return {};
 #endif
@@ -202,6 +210,12 @@ CudaDecoder::CudaDecoder(const GPT& model_, torch::Device device) : d(std::make_
     d->ff = torch::zeros({c.ffn_dim()}, f32);
     d->vocab = d->lm_head.size(0);
     d->logits = torch::zeros({d->vocab}, f32);
+#if TWB_HAVE_CUDA_KERNELS
+    if (split_attention()) {
+        d->partial = torch::zeros({H * k::split_blocks(static_cast<int>(c.block_size)) * (D + 2)}, f32);
+        d->counter = torch::zeros({H}, torch::TensorOptions().dtype(torch::kInt32).device(device));
+    }
+#endif
     d->eagerReason = CudaGraph::unavailable(device);
 #if TWB_HAVE_CUDA_KERNELS
     if (!device.has_index())  // "cuda": the current device, named, for the calls below that need its number
@@ -272,11 +286,16 @@ void CudaDecoder::Impl::run(int slot) {
     k::set_dependent_launch(dependent);  // this decoder's choice, for the launches below
     auto* tok = tokpos.data_ptr<int64_t>();
     const auto* pos = tok + 1;
+    k::AttendSplit split;
+    if (partial.defined()) {
+        split.partial = ptr(partial);
+        split.counter = reinterpret_cast<unsigned*>(counter.data_ptr<int32_t>());
+    }
     k::embed(ptr(embedding), ptr(positions), tok, pos, px, static_cast<int>(c.n_embd), stream);
     for (auto& l : layers) {
         linear(px, post ? nullptr : &l.ln_1, l.c_attn, k::Act::None, pqkv, false);
         k::attend(pqkv, ptr(l.k), ptr(l.v), pos, H, D, static_cast<int>(c.block_size), scale, ptr(rope_cos),
-                  ptr(rope_sin), patt, stream);
+                  ptr(rope_sin), split, patt, stream);
         linear(patt, nullptr, l.attn_proj, k::Act::None, px, true);
         if (post)
             k::norm_inplace(px, static_cast<int>(c.n_embd), norm(l.ln_1), stream);
