@@ -23,24 +23,29 @@ setup_nanogpt "$NANOGPT" "$work"
 "$twb" prepare -q --input "$here/../../shared/datasets/tinyshakespeare/input.txt" --tokenizer char \
   --val-fraction 0.1 --out "$work/data" > /dev/null
 
-echo "seed nanoGPT twb (dtype=${DTYPE:-auto})" | tee "$work/losses"
+echo "seed: val loss nanoGPT, twb (dtype=${DTYPE:-auto}); train loss (the same evaluation) nanoGPT, twb" |
+  tee "$work/losses"
 for seed in "${seeds[@]}"; do
-  nano=$(nano_train "$work" 2000 2000 "$seed" | sed -n 's/^step 2000: .*val loss \([0-9.]*\).*/\1/p')
+  nano_train "$work" 2000 2000 "$seed" > "$work/nano.log"
+  nano=$(sed -n 's/^step 2000: train loss \([0-9.]*\), val loss \([0-9.]*\).*/\2 \1/p' "$work/nano.log")
   rm -rf "$work/twb"
   "$twb" train --data "$work/data" --preset nanogpt-cpu --set seed="$seed" --set threads=2 \
     --set dtype="${DTYPE:-auto}" -q --out "$work/twb" > /dev/null
-  ours=$(awk -F, '$2 == "eval" {v = $4} END {print v}' "$work/twb/metrics.csv")
-  echo "$seed ${nano:-?} ${ours:-?}" | tee -a "$work/losses"
+  ours=$(awk -F, '$2 == "eval" {v = $4; t = $3} END {print v, t}' "$work/twb/metrics.csv")
+  read -r nv nt <<< "${nano:-? ?}"
+  read -r ov ot <<< "${ours:-? ?}"
+  echo "$seed $nv $ov $nt $ot" | tee -a "$work/losses"
 done
 "$py" - "$work/losses" << 'PY'
 import statistics as st, sys
 rows = [l.split() for l in open(sys.argv[1]).read().splitlines()[1:]]
-nano = [float(r[1]) for r in rows]; ours = [float(r[2]) for r in rows]
 def describe(xs):
     return f"mean {st.mean(xs):.4f}, sd {st.stdev(xs):.4f}, range {min(xs):.4f}-{max(xs):.4f}" if len(xs) > 1 else f"{xs[0]:.4f}"
-print(f"nanoGPT: {describe(nano)}")
-print(f"twb:     {describe(ours)}")
-d = st.mean(ours) - st.mean(nano)
-se = (st.variance(ours) / len(ours) + st.variance(nano) / len(nano)) ** 0.5 if len(rows) > 1 else float("nan")
-print(f"twb - nanoGPT, means over {len(rows)} seeds: {d:+.4f} (standard error {se:.4f})")
+for what, col in (("val", 1), ("train", 3)):
+    nano = [float(r[col]) for r in rows]; ours = [float(r[col + 1]) for r in rows]
+    print(f"{what} loss, nanoGPT: {describe(nano)}")
+    print(f"{what} loss, twb:     {describe(ours)}")
+    d = st.mean(ours) - st.mean(nano)
+    se = (st.variance(ours) / len(ours) + st.variance(nano) / len(nano)) ** 0.5 if len(rows) > 1 else float("nan")
+    print(f"{what} loss, twb - nanoGPT, means over {len(rows)} seeds: {d:+.4f} (standard error {se:.4f})")
 PY
