@@ -60,6 +60,13 @@ class TestCuda : public QObject {
         c.threads = 1;
         return c;
     }
+    /// A freshly initialised GPT of config c on `device`, in eval mode.
+    static nn::GPT eval_model_on(const torch::Device& device, const RunConfig& c) {
+        nn::GPT model(c);
+        model->to(device);
+        model->eval();
+        return model;
+    }
     std::vector<double> train_losses(const RunConfig& c, const std::string& dir) const {
         std::vector<double> losses;
         TrainJob job;
@@ -271,9 +278,7 @@ private slots:
             c.n_embd = 60;
         }
         const torch::Device gpu(torch::kCUDA, 0);
-        nn::GPT model(c);
-        model->to(gpu);
-        model->eval();
+        nn::GPT model = eval_model_on(gpu, c);
         torch::NoGradGuard ng;
         QVERIFY2(nn::CudaDecoder::unavailable(model, gpu).empty(), nn::CudaDecoder::unavailable(model, gpu).c_str());
         if (!split)
@@ -310,9 +315,7 @@ private slots:
         RunConfig c = config("cuda");
         c.vocab_size = 50;
         const torch::Device gpu(torch::kCUDA, 0);
-        nn::GPT model(c);
-        model->to(gpu);
-        model->eval();
+        nn::GPT model = eval_model_on(gpu, c);
         torch::NoGradGuard ng;
         nn::CudaDecoder ahead(model, gpu), plain(model, gpu);
         qputenv("TWB_CUDA_PDL", "0");

@@ -190,6 +190,45 @@ __device__ float rotated(const float* v, int i, int pos, int D, const float* rc,
     return i < half ? v[i] * c - v[i + half] * s : v[j] * s + v[i] * c;
 }
 
+/// The softmax of the n scores in sc (left there as exp(s - max)) and the weighted sum of the n value rows
+/// at v (D floats each, one row after the other) into y[0, D): divided by the softmax's sum when
+/// `normalise`, else left for a later sum over blocks; returns the maximum and the sum. Every thread of
+/// the block calls it; `part` holds D * (blockDim / D) floats (D at least), `red` 32.
+__device__ float2 softmax_values(float* sc, int n, const float* v, int D, float* part, float* red, float* y,
+                                 bool normalise) {
+    float mx = -INFINITY;
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        mx = fmaxf(mx, sc[i]);
+    mx = block_reduce<true>(mx, red);
+    float sum = 0.f;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        const float e = expf(sc[i] - mx);
+        sc[i] = e;
+        sum += e;
+    }
+    sum = block_reduce<false>(sum, red);  // its barriers also publish sc
+    __syncthreads();
+    // G groups of positions per channel (a warp reads a row's consecutive channels), then the groups added.
+    const int G = blockDim.x >= D ? blockDim.x / D : 1;
+    for (int e = threadIdx.x; e < D * G; e += blockDim.x) {
+        const int d = e % D, g = e / D;
+        float acc = 0.f;
+#pragma unroll 8
+        for (int i = g; i < n; i += G)
+            acc += sc[i] * v[static_cast<size_t>(i) * D + d];
+        part[e] = acc;
+    }
+    __syncthreads();
+    const float inv = normalise ? 1.f / sum : 1.f;
+    for (int d = threadIdx.x; d < D; d += blockDim.x) {
+        float t = 0.f;
+        for (int g = 0; g < G; ++g)
+            t += part[g * D + d];
+        y[d] = t * inv;
+    }
+    return make_float2(mx, sum);
+}
+
 // One block per head, every thread busy: a key per thread for the scores, then the channels times a
 // share of the positions for the weighted sum, so that the loads of the cache are all in flight at once
 // instead of one warp-wide dot product after another (which made this kernel the slowest of the step).
@@ -233,37 +272,7 @@ __global__ void attend_kernel(const float* qkv, float* kc, float* vc, const int6
         sc[j] = acc * scale;
     }
     __syncthreads();
-    float mx = -INFINITY;
-    for (int j = threadIdx.x; j < S; j += blockDim.x)
-        mx = fmaxf(mx, sc[j]);
-    mx = block_reduce<true>(mx, red);
-    float sum = 0.f;
-    for (int j = threadIdx.x; j < S; j += blockDim.x) {
-        const float e = expf(sc[j] - mx);
-        sc[j] = e;
-        sum += e;
-    }
-    sum = block_reduce<false>(sum, red);  // its barriers also publish sc
-    __syncthreads();
-    // The weighted sum of the values: G groups of positions per channel (a warp reads a row's consecutive
-    // channels), then the groups added.
-    const int G = blockDim.x >= D ? blockDim.x / D : 1;
-    for (int e = threadIdx.x; e < D * G; e += blockDim.x) {
-        const int d = e % D, g = e / D;
-        float acc = 0.f;
-#pragma unroll 8
-        for (int j = g; j < S; j += G)
-            acc += sc[j] * vh[static_cast<size_t>(j) * D + d];
-        part[e] = acc;
-    }
-    __syncthreads();
-    const float inv = 1.f / sum;
-    for (int d = threadIdx.x; d < D; d += blockDim.x) {
-        float y = 0.f;
-        for (int g = 0; g < G; ++g)
-            y += part[g * D + d];
-        out[h * D + d] = y * inv;
-    }
+    softmax_values(sc, S, vh, D, part, red, out + h * D, true);
 }
 
 // The attention split over blocks of kSplitChunk positions (flash-decoding): a head's positions are read
@@ -311,36 +320,10 @@ __global__ void attend_split_kernel(const float* qkv, float* kc, float* vc, cons
         if (share == 0 && j < n)
             sc[j] = dot * scale;
         __syncthreads();
-        float mx = -INFINITY;
-        for (int i = threadIdx.x; i < n; i += blockDim.x)
-            mx = fmaxf(mx, sc[i]);
-        mx = block_reduce<true>(mx, red);
-        float sum = 0.f;
-        for (int i = threadIdx.x; i < n; i += blockDim.x) {
-            const float e = expf(sc[i] - mx);
-            sc[i] = e;
-            sum += e;
-        }
-        sum = block_reduce<false>(sum, red);  // its barriers also publish sc
-        __syncthreads();
-        const int G = blockDim.x >= D ? blockDim.x / D : 1;
-        for (int e = threadIdx.x; e < D * G; e += blockDim.x) {
-            const int d = e % D, g = e / D;
-            float acc = 0.f;
-            for (int i = g; i < n; i += G)
-                acc += sc[i] * vh[static_cast<size_t>(from + i) * D + d];
-            part[e] = acc;
-        }
-        __syncthreads();
-        for (int d = threadIdx.x; d < D; d += blockDim.x) {
-            float y = 0.f;
-            for (int g = 0; g < G; ++g)
-                y += part[g * D + d];
-            mine[2 + d] = y;
-        }
+        const float2 ms = softmax_values(sc, n, vh + static_cast<size_t>(from) * D, D, part, red, mine + 2, false);
         if (threadIdx.x == 0) {
-            mine[0] = mx;
-            mine[1] = sum;
+            mine[0] = ms.x;
+            mine[1] = ms.y;
         }
     } else if (threadIdx.x == 0) {
         mine[0] = -INFINITY;
