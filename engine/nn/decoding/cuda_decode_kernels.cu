@@ -20,7 +20,7 @@ constexpr int kSplitThreads = 256;  // attend_split_kernel: 8 threads a position
 /// float4 of its first row a lane of norm_gemv loads before it waits for its input: rows up to 1536 wide.
 constexpr int kHeld = 12;
 
-bool g_dependent_launch = false;
+thread_local bool g_dependent_launch = false;  // each thread sets it before its launches
 
 /// With programmatic dependent launch, the next kernel may start now (its blocks wait in
 /// wait_for_predecessor until this kernel has finished); a no-op before compute capability 9.

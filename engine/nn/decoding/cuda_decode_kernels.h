@@ -32,7 +32,7 @@ constexpr int kAttendThreads = 512;
 constexpr int kMaxAttendShared = 11 * 1024;
 
 /// Whether the launchers below make each kernel a programmatic dependent of the one before (Hopper's
-/// "programmatic dependent launch"), from now on in this process; off at first. GPUs before compute
+/// "programmatic dependent launch"), from now on in this thread; off at first. GPUs before compute
 /// capability 9 must not be asked for it.
 void set_dependent_launch(bool on);
 
