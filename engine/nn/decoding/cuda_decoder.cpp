@@ -318,8 +318,13 @@ std::string CudaDecoder::Impl::record(int slot) {
         run(slot);
         e = cudaStreamEndCapture(stream, &graph);
     }
+    auto& made = exec[static_cast<size_t>(slot)];
+    if (made) {  // an earlier recording, with dependent launches
+        cudaGraphExecDestroy(made);
+        made = nullptr;
+    }
     if (e == cudaSuccess)
-        e = cudaGraphInstantiate(&exec[static_cast<size_t>(slot)], graph, 0);
+        e = cudaGraphInstantiate(&made, graph, 0);
     if (graph)
         cudaGraphDestroy(graph);
     if (e == cudaSuccess)
