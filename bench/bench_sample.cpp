@@ -1,8 +1,9 @@
 // Generation speed on a 6-layer, 6-head, 384-wide, block-256 model with random weights:
 // KV cache against recomputing the context (1000 greedy tokens), beam search cost against width, and
-// batched sampling throughput. Usage: bench_sample [threads] [tokens] [cache-only|decoders]
+// batched sampling throughput. Usage: bench_sample [threads] [tokens] [cache-only|decoders|sampler]
 // `decoders`: the float32 libtorch path against the bf16 fast decoder (nn/decoding/fast_decode.h), alternated over
 // 5 rounds in this process, with the weight bytes each streams per token and the bandwidth that implies.
+// `sampler`: the decoding loop alone, its cost a token without a model.
 #include "nn/decoding/fast_decode.h"
 #include "nn/decoding/gpt_source.h"
 #include "nn/device.h"
@@ -37,6 +38,28 @@ int main(int argc, char** argv) {
     o.temperature = 0;
     o.max_new_tokens = tokens;
     o.stop_at_eos = false;
+    if (argc > 3 && std::string(argv[3]) == "sampler") {
+        // The decoding loop's own cost a token (the sampler's checks and choice, the text, the event),
+        // apart from any model: a source that hands back the same logits every time. On a GPU this is
+        // host time each token adds to the device's step, unless the step is launched ahead.
+        struct Fixed : LogitsSource {
+            torch::Tensor row = torch::randn({1, 65});
+            torch::Tensor next_logits(const std::vector<std::vector<int32_t>>&) override { return row.clone(); }
+        } src;
+        int64_t events = 0;
+        const TokenCallback count = [&](const TokenEvent&) { ++events; };
+        for (double t : {0.0, 0.8}) {
+            auto so = o;
+            so.temperature = t;
+            so.top_k = t > 0 ? 40 : 0;
+            generate_ids(src, {1}, so, -1, decode, count);  // warm-up
+            const auto r = generate_ids(src, {1}, so, -1, decode, count);
+            std::printf("sampler alone, %s: %.2f us a token (%d tokens)\n",
+                        t > 0 ? "temperature 0.8, top-k 40" : "greedy",
+                        1e6 * r.seconds / static_cast<double>(r.generated), static_cast<int>(r.generated));
+        }
+        return events > 0 ? 0 : 1;
+    }
     if (decoders) {
         const auto fw = make_fast_weights(model, cpu_has_avx2_fma());
         int64_t fp32Bytes = 0;
