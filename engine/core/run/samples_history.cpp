@@ -1,29 +1,15 @@
 // RUN/samples.jsonl: one JSON object per generation, read back leniently.
 #include "twb/samples_history.h"
 
-#include "twb/errors.h"
-#include "twb/text.h"
+#include "core/util/json_lines.h"
 
 #include <nlohmann/json.hpp>
-
-#include <ctime>
-#include <fstream>
-#include <sstream>
 
 namespace twb {
 
 namespace {
 
 const char* kFile = "samples.jsonl";
-
-std::string now_iso() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    localtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-    return buf;
-}
 
 nlohmann::json options_json(const SamplingOptions& o) {
     return {{"temperature", o.temperature},
@@ -61,7 +47,7 @@ SamplingOptions options_from(const nlohmann::json& j) {
 
 void append_sample_history(const std::filesystem::path& run_dir, SampleRecord r) {
     if (r.time.empty())
-        r.time = now_iso();
+        r.time = local_time_iso();
     nlohmann::json e{{"time", r.time},
                      {"source", r.source},
                      {"checkpoint_step", r.checkpoint_step},
@@ -71,44 +57,27 @@ void append_sample_history(const std::filesystem::path& run_dir, SampleRecord r)
                      {"cancelled", r.cancelled}};
     if (!r.note.empty())
         e["note"] = r.note;
-    const auto path = run_dir / kFile;
-    std::string text;
-    if (std::filesystem::exists(path)) {
-        text = read_file(path);
-        if (!text.empty() && text.back() != '\n')
-            text += '\n';
-    }
-    // Invalid UTF-8 in a prompt or output (a byte tokenizer mid-character) is replaced, never thrown.
-    text += e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    write_file_atomic(path, text);
+    append_json_lines(run_dir / kFile, {e});
 }
 
 std::vector<SampleRecord> read_sample_history(const std::filesystem::path& run_dir) {
     std::vector<SampleRecord> out;
-    std::ifstream in(run_dir / kFile, std::ios::binary);
-    std::string line;
-    while (std::getline(in, line)) {
-        const auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-        if (!j.is_object())
-            continue;  // a line edited by hand, or torn: skipped
-        try {
-            SampleRecord r;
-            r.time = j.value("time", "");
-            r.source = j.value("source", "gui");
-            r.checkpoint_step = j.value("checkpoint_step", int64_t(0));
-            r.prompt = j.value("prompt", "");
-            r.options = options_from(j.value("options", nlohmann::json::object()));
-            if (j.contains("outputs") && j["outputs"].is_array())
-                for (const auto& o : j["outputs"])
-                    if (o.is_string())
-                        r.outputs.push_back(o.get<std::string>());
-            r.cancelled = j.value("cancelled", false);
-            r.note = j.value("note", "");
-            out.push_back(std::move(r));
-        } catch (const nlohmann::json::exception&) {
-            continue;  // a field of the wrong type: the line is skipped
-        }
-    }
+    // A line with a field of the wrong type is skipped.
+    for_each_json_object(run_dir / kFile, [&](const nlohmann::json& j) {
+        SampleRecord r;
+        r.time = j.value("time", "");
+        r.source = j.value("source", "gui");
+        r.checkpoint_step = j.value("checkpoint_step", int64_t(0));
+        r.prompt = j.value("prompt", "");
+        r.options = options_from(j.value("options", nlohmann::json::object()));
+        if (j.contains("outputs") && j["outputs"].is_array())
+            for (const auto& o : j["outputs"])
+                if (o.is_string())
+                    r.outputs.push_back(o.get<std::string>());
+        r.cancelled = j.value("cancelled", false);
+        r.note = j.value("note", "");
+        out.push_back(std::move(r));
+    });
     return out;
 }
 
