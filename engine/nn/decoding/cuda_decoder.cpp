@@ -43,10 +43,10 @@ struct DeviceLinear {
     torch::Tensor weight, bias;  // (out, in); bias undefined when none
 };
 
-/// Whether the attention is split over blocks of positions (TWB_CUDA_ATTEND_SPLIT=0: one block a head).
-bool split_attention() {
-    const char* env = std::getenv("TWB_CUDA_ATTEND_SPLIT");
-    return !(env && std::string(env) == "0");
+/// Whether the environment variable `name` is "0": one of the decoder's steps switched off.
+bool switched_off(const char* name) {
+    const char* env = std::getenv(name);
+    return env && std::string(env) == "0";
 }
 
 struct DeviceLayer {
@@ -94,7 +94,7 @@ struct CudaDecoder::Impl {
     int64_t vocab = 0;
     bool tried = false, replaying = false;
     bool dependent = false;  // the kernels launched as programmatic dependents (k::set_dependent_launch)
-    std::string eagerReason;
+    bool graphs = false;     // CUDA graphs allowed (CudaGraph::unavailable: TWB_CUDA_GRAPHS=0)
     // Two slots, used in turn by the steps launched, so that a step can run while the host reads the one
     // before: each has its graph, its event and its host memory (the token picked, then the logits).
     int newest = 1;      // the slot of the step launched last
@@ -137,7 +137,7 @@ struct CudaDecoder::Impl {
     void launch_ahead();                       // a step for the device's greedy guess after the newest
     void run_step(int slot);                   // the graph of `slot` (or its kernels), then its event
     void prepare(int64_t token, int64_t pos);  // at the first step: a warm-up, then the graphs recorded
-    std::string record(int slot);              // the graph of `slot`; why it failed, or empty
+    bool record(int slot);                     // the graph of `slot`; false where recording failed
     void wait(int slot);                       // until the step in `slot` is done
 };
 
@@ -148,8 +148,7 @@ std::string CudaDecoder::unavailable(const GPT& model, const torch::Device& devi
     (void)model;
     return "this build has no CUDA kernels (its libtorch has no CUDA, or nvcc was missing)";
 #else
-    const char* env = std::getenv("TWB_CUDA_DECODER");
-    if (env && std::string(env) == "0")
+    if (switched_off("TWB_CUDA_DECODER"))
         return "TWB_CUDA_DECODER=0";
     const RunConfig& c = model->config();
     if (model->has_head_gates())
@@ -160,7 +159,7 @@ std::string CudaDecoder::unavailable(const GPT& model, const torch::Device& devi
     if (widest > k::kMaxGemvInput)
         return "a layer " + std::to_string(widest) + " wide is wider than the kernels' " +
                std::to_string(k::kMaxGemvInput);
-    if (!split_attention() &&
+    if (switched_off("TWB_CUDA_ATTEND_SPLIT") &&
         (c.head_dim() + 3) / 4 * 4 + c.block_size + std::max<int64_t>(c.head_dim(), k::kAttendThreads) >
             k::kMaxAttendShared)
         return "block_size " + std::to_string(c.block_size) + " is longer than the attention kernel holds";
@@ -210,14 +209,12 @@ CudaDecoder::CudaDecoder(const GPT& model_, torch::Device device) : d(std::make_
     d->ff = torch::zeros({c.ffn_dim()}, f32);
     d->vocab = d->lm_head.size(0);
     d->logits = torch::zeros({d->vocab}, f32);
+    d->graphs = CudaGraph::unavailable(device).empty();
 #if TWB_HAVE_CUDA_KERNELS
-    if (split_attention()) {
+    if (!switched_off("TWB_CUDA_ATTEND_SPLIT")) {  // the attention split over blocks of positions
         d->partial = torch::zeros({H * k::split_blocks(static_cast<int>(c.block_size)) * (D + 2)}, f32);
         d->counter = torch::zeros({H}, torch::TensorOptions().dtype(torch::kInt32).device(device));
     }
-#endif
-    d->eagerReason = CudaGraph::unavailable(device);
-#if TWB_HAVE_CUDA_KERNELS
     if (!device.has_index())  // "cuda": the current device, named, for the calls below that need its number
         d->device = torch::Device(torch::kCUDA, c10::cuda::current_device());
     const c10::cuda::CUDAGuard guard(d->device);
@@ -234,8 +231,7 @@ CudaDecoder::CudaDecoder(const GPT& model_, torch::Device device) : d(std::make_
     d->hostOnDevice = static_cast<char*>(onDevice);
     int major = 0;
     C10_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, d->device.index()));
-    const char* pdl = std::getenv("TWB_CUDA_PDL");
-    d->dependent = major >= 9 && !(pdl && std::string(pdl) == "0");
+    d->dependent = major >= 9 && !switched_off("TWB_CUDA_PDL");
     // What was made above on the current stream is ready before the decoder's stream reads it.
     C10_CUDA_CHECK(cudaDeviceSynchronize());
 #endif
@@ -311,7 +307,7 @@ void CudaDecoder::Impl::run(int slot) {
                    reinterpret_cast<int64_t*>(out), stream);
 }
 
-std::string CudaDecoder::Impl::record(int slot) {
+bool CudaDecoder::Impl::record(int slot) {
     cudaGraph_t graph = nullptr;
     cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
     if (e == cudaSuccess) {
@@ -327,10 +323,8 @@ std::string CudaDecoder::Impl::record(int slot) {
         e = cudaGraphInstantiate(&made, graph, 0);
     if (graph)
         cudaGraphDestroy(graph);
-    if (e == cudaSuccess)
-        return {};
-    (void)cudaGetLastError();
-    return cudaGetErrorString(e);
+    (void)cudaGetLastError();  // a failed recording leaves its error behind
+    return e == cudaSuccess;
 }
 
 void CudaDecoder::Impl::prepare(int64_t token, int64_t pos) {
@@ -348,20 +342,13 @@ void CudaDecoder::Impl::prepare(int64_t token, int64_t pos) {
     }
     C10_CUDA_CHECK(cudaGetLastError());
     C10_CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (!eagerReason.empty())
+    if (!graphs)
         return;
-    std::string failed = record(0);
-    if (failed.empty())
-        failed = record(1);
-    if (!failed.empty() && dependent) {  // recorded without them
+    replaying = record(0) && record(1);
+    if (!replaying && dependent) {  // recorded without dependent launches
         dependent = false;
-        failed = record(0);
-        if (failed.empty())
-            failed = record(1);
-    }
-    replaying = failed.empty();
-    if (!replaying)
-        eagerReason = "the CUDA graph capture failed: " + failed;
+        replaying = record(0) && record(1);
+    }  // else the steps run their kernels one by one
 }
 
 void CudaDecoder::Impl::run_step(int slot) {
@@ -431,8 +418,7 @@ torch::Tensor CudaDecoder::feed(const int32_t* tokens, int64_t n) {
 }
 
 void CudaDecoder::expect_greedy(bool greedy) {
-    const char* env = std::getenv("TWB_CUDA_AHEAD");
-    m_greedy = greedy && !(env && std::string(env) == "0");
+    m_greedy = greedy && !switched_off("TWB_CUDA_AHEAD");
 }
 
 void CudaDecoder::reset() {
