@@ -13,7 +13,11 @@
 # With FULL=1 it also trains both for 2000 iterations once, idle, and compares the validation loss (twb in
 # float32, and in bf16 too where auto chooses it).
 #
-# Usage: NANOGPT=/path/to/nanoGPT bench/cpu_speed.sh [BUILD_DIR] [ITERS] [ROUNDS]
+# With CPU_AS=avx2 on a CPU with AVX-512 it runs everything (nanoGPT too) on the kernels an AVX2-only CPU
+# takes (scripts/avx2_kernels.sh: float32 for dtype=auto, libtorch's AVX2 ops, OpenBLAS's Haswell
+# kernels, glibc without AVX-512): the other kind's instruction set, though not its cores.
+#
+# Usage: NANOGPT=/path/to/nanoGPT [CPU_AS=avx2] bench/cpu_speed.sh [BUILD_DIR] [ITERS] [ROUNDS]
 #   NANOGPT: a checkout of github.com/karpathy/nanoGPT (train.py, model.py, configurator.py); python3
 #   with torch (Debian's python3-torch) runs it. Without NANOGPT the training rows have no reference.
 set -euo pipefail
@@ -36,6 +40,16 @@ grep -m1 'model name' /proc/cpuinfo | sed 's/.*: /model: /'
 echo "family $(grep -m1 'cpu family' /proc/cpuinfo | sed 's/.*: //') model $(grep -m1 '^model\s' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores"
 echo "flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|avx512f|avx512_bf16|amx_bf16|amx_tile)$' | tr '\n' ' ')"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+case "${CPU_AS:-}" in
+  "") ;;
+  avx2)
+    . "$here/../scripts/avx2_kernels.sh"
+    avx2_kernels_env
+    echo "CPU_AS=avx2: the kernels of an AVX2-only CPU on this one (TWB_CPU_BF16=$TWB_CPU_BF16" \
+      "ATEN_CPU_CAPABILITY=$ATEN_CPU_CAPABILITY OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE GLIBC_TUNABLES=$GLIBC_TUNABLES)"
+    ;;
+  *) echo "cpu_speed: CPU_AS=$CPU_AS: expected avx2 (or unset)" >&2; exit 2 ;;
+esac
 
 . "$here/bench_run.sh"
 make_bench_run "$twb" "$work"

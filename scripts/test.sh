@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Command 2 of the README (and what CI runs): install and build where needed, then run every test
-# against Debian's libtorch (build/); the engine's and the UI's tests a second time with dtype=auto resolved the other
-# way (TWB_CPU_BF16: bf16 on a CPU without native bf16, float32 on one with it), so that one machine
-# proves the suite on both kinds of CPU (TWB_TEST_BF16_SWITCH=0 skips that pass); and everything again
-# against the torch wheel (build-wheel/) when its virtual environment exists (scripts/setup.sh
+# against Debian's libtorch (build/); the engine's and the UI's tests a second time as on the other kind of CPU
+# (on an AVX2-only one, dtype=auto in bf16 through TWB_CPU_BF16=1; on one with native bf16, float32 and the
+# libraries' AVX2 kernels, scripts/avx2_kernels.sh), so that one machine proves the suite on both kinds
+# (TWB_TEST_BF16_SWITCH=0 skips that pass); and everything again against the torch wheel (build-wheel/) when its virtual environment exists (scripts/setup.sh
 # --libtorch=wheel makes it; TWB_TEST_WHEEL=0 skips that pass), and a focused subset against the oldest
 # supported wheel (torch 2.11) when its venv exists too. Under CI=true a skipped test fails the run.
 set -euo pipefail
@@ -28,9 +28,15 @@ ctest --test-dir build --output-on-failure -j"$(nproc)" -LE cuda "$@"
 no_skips build
 
 if [ "${TWB_TEST_BF16_SWITCH:-1}" != 0 ]; then
-  if grep -qwE 'avx512_bf16|amx_bf16' /proc/cpuinfo; then other=0; else other=1; fi
-  echo "test: the engine's and the UI's tests again with TWB_CPU_BF16=$other (dtype=auto as on the other kind of CPU)"
-  TWB_CPU_BF16=$other ctest --test-dir build --output-on-failure -j"$(nproc)" -L 'engine|ui' -LE cuda "$@"
+  if grep -qwE 'avx512_bf16|amx_bf16' /proc/cpuinfo; then
+    # As on an AVX2-only CPU: float32 for dtype=auto, and libtorch's, OpenBLAS's and glibc's AVX2 kernels.
+    . scripts/avx2_kernels.sh
+    echo "test: the engine's and the UI's tests again as on an AVX2-only CPU (TWB_CPU_BF16=0 and the libraries' AVX2 kernels: scripts/avx2_kernels.sh)"
+    (avx2_kernels_env && ctest --test-dir build --output-on-failure -j"$(nproc)" -L 'engine|ui' -LE cuda "$@")
+  else
+    echo "test: the engine's and the UI's tests again with TWB_CPU_BF16=1 (dtype=auto as on a CPU with native bf16)"
+    TWB_CPU_BF16=1 ctest --test-dir build --output-on-failure -j"$(nproc)" -L 'engine|ui' -LE cuda "$@"
+  fi
   no_skips build
 fi
 VENV=${TWB_TORCH_VENV:-$HOME/.local/share/transformer-workbench/torch-wheel}
