@@ -10,6 +10,8 @@
 # (bfloat16 where the CPU has AVX512-BF16 or AMX, float32 elsewhere: then only one row).
 # Generation: 1000 greedy tokens of the 6x6x384 block-256 model (bench_run.sh), exec to exit, with its
 # split from `twb sample --timing`: when the model was loaded (libtorch's start included) and ms per token.
+# The machine's own bound: two shell loops of fixed work that never wait for each other, idle and busy (on
+# two cores with one taken, each of three busy threads gets two thirds of a core: 1.5x at best).
 # With FULL=1 it also trains both for 2000 iterations once, idle, and compares the validation loss (twb in
 # float32, and in bf16 too where auto chooses it).
 #
@@ -73,6 +75,14 @@ sample() {  # MODE: prints the whole process's tokens/s; adds its --timing split
     "$(sed -n 's/.*then \([0-9.]*\) ms\/token.*/\1/p' <<< "$timing")" >> "$results"
   echo "1000 / ($t1 - $t0)" | bc -l
 }
+ideal() {  # the machine's own bound: two shell loops of fixed work, no shared data, exec to exit, in seconds
+  local t0 t1
+  t0=$(date +%s.%N)
+  for _ in 1 2; do bash -c 'for ((i = 0; i < 2000000; i++)); do :; done' & done
+  wait  # this command substitution's own children: the busy loop is its parent's
+  t1=$(date +%s.%N)
+  echo "$t1 - $t0" | bc -l
+}
 busy() {
   if [ "$1" = busy ]; then
     bash -c 'while :; do :; done' &
@@ -105,6 +115,7 @@ print(f"train\ttwb dtype={sys.argv[3]} ({rows[-1]['dtype']})\t{sys.argv[2]}\t{ms
 PY
     done
     printf 'sample\ttwb sample 1000 tokens\t%s\t%s\n' "$mode" "$(sample "$mode")" >> "$results"
+    printf 'ideal\ttwo independent shell loops, s\t%s\t%s\n' "$mode" "$(ideal)" >> "$results"
     busy idle
     echo "round $r $mode done (load $(cut -d' ' -f1 /proc/loadavg))"
   done
@@ -139,6 +150,11 @@ for (kind, what, mode) in sorted(med):
 for (kind, what, mode) in sorted(med):
     if kind == "split" and mode == "idle":
         print(f"  {what:32s} idle {med[(kind, what, 'idle')]:7.2f}   busy {med[(kind, what, 'busy')]:7.2f}")
+ideal = [k for k in med if k[0] == "ideal" and k[2] == "idle"]
+for (kind, what, mode) in ideal:
+    idle, busy = med[(kind, what, "idle")], med[(kind, what, "busy")]
+    print("\n== the machine's bound: two threads of fixed work that never wait for each other")
+    print(f"{what:34s} idle {idle:7.2f}   busy {busy:7.2f}   busy/idle {busy / idle:4.2f}")
 PY
 
 if [ "${FULL:-0}" = 1 ]; then
