@@ -308,7 +308,8 @@ private slots:
     void cudaGreedyLookaheadKeepsTheLogits() {
         // A decoder that launches each next step on its own greedy guess against one that does not, fed
         // the same tokens: the argmax twice, then another token (a wrong guess), up to block_size (where
-        // nothing may be launched ahead), a reset with a step in flight, and a prompt again. The logits
+        // nothing may be launched ahead), a reset there, a prompt again, and a reset with a step launched
+        // ahead still in flight, then the prompt once more. The logits
         // are the same to the bit, and the steps launched ahead served exactly the argmax tokens (the
         // device's pick is torch's argmax).
         torch::manual_seed(9);
@@ -350,6 +351,11 @@ private slots:
         (void)ahead.feed(prompt.data() + 3, 1);
         const int64_t hits = ahead.lookahead_hits();
         QVERIFY(torch::equal(ahead.feed(&next, 1), plain.feed(&next, 1)));
+        QCOMPARE(ahead.lookahead_hits(), hits + 1);
+        // That feed launched the step after it on its argmax: reset while it may still run.
+        ahead.reset();
+        plain.reset();
+        QVERIFY(torch::equal(ahead.feed(prompt.data(), 5), plain.feed(prompt.data(), 5)));
         QCOMPARE(ahead.lookahead_hits(), hits + 1);
     }
 

@@ -24,8 +24,9 @@ struct NormParams {
     float eps = 1e-5f;
 };
 
-/// The largest input of norm_gemv, in floats (it is held in shared memory).
-constexpr int kMaxGemvInput = 12 * 1024;
+/// The largest input of norm_gemv, in floats: it is held in dynamic shared memory, beside the 32 floats of
+/// the norm's reduction, and a block may have 48 KiB without asking for more.
+constexpr int kMaxGemvInput = 12 * 1024 - 32;
 /// attend's threads per head, and the most floats it holds in shared memory: head_dim (rounded up to 4)
 /// + block_size + max(head_dim, kAttendThreads).
 constexpr int kAttendThreads = 512;

@@ -104,7 +104,9 @@ struct CudaDecoder::Impl {
     char* host = nullptr;          // pinned, 2 * slotBytes; the device writes it (cudaHostAllocMapped)
     char* hostOnDevice = nullptr;  // the same memory as the device addresses it
 #if TWB_HAVE_CUDA_KERNELS
-    cudaStream_t stream = nullptr;  // c10's pool's: the default stream cannot be recorded
+    // Its own (the default stream cannot be recorded, and a stream of c10's pool may be the one that a
+    // training step in another thread records into at the same time).
+    cudaStream_t stream = nullptr;
     std::array<cudaEvent_t, 2> done{};
     std::array<cudaGraphExec_t, 2> exec{};
 #endif
@@ -150,6 +152,16 @@ std::string CudaDecoder::unavailable(const GPT& model, const torch::Device& devi
 #else
     if (switched_off("TWB_CUDA_DECODER"))
         return "TWB_CUDA_DECODER=0";
+    int major = 0, minor = 0;
+    const int index = device.has_index() ? device.index() : c10::cuda::current_device();
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, index) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, index) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return "the CUDA device " + std::to_string(index) + " does not answer";
+    }
+    if (major < 8)  // engine/CMakeLists.txt: CUDA_ARCHITECTURES 80;90
+        return "compute capability " + std::to_string(major) + "." + std::to_string(minor) +
+               ": the kernels are built for 8.0 and later";
     const RunConfig& c = model->config();
     if (model->has_head_gates())
         return "heads are switched off";
@@ -218,7 +230,7 @@ CudaDecoder::CudaDecoder(const GPT& model_, torch::Device device) : d(std::make_
     if (!device.has_index())  // "cuda": the current device, named, for the calls below that need its number
         d->device = torch::Device(torch::kCUDA, c10::cuda::current_device());
     const c10::cuda::CUDAGuard guard(d->device);
-    d->stream = c10::cuda::getStreamFromPool(false, d->device.index()).stream();
+    C10_CUDA_CHECK(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
     for (auto& e : d->done)
         C10_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     d->slotBytes = static_cast<size_t>(16 + d->vocab * 4 + 15) / 16 * 16;
@@ -252,6 +264,8 @@ CudaDecoder::Impl::~Impl() {
             cudaEventDestroy(e);
     if (host)
         cudaFreeHost(host);
+    if (stream)
+        cudaStreamDestroy(stream);
 #endif
 }
 
@@ -339,8 +353,9 @@ void CudaDecoder::Impl::prepare(int64_t token, int64_t pos) {
         dependent = false;
         k::set_step(tokpos.data_ptr<int64_t>(), token, pos, stream);
         run(newest);
+        e = cudaGetLastError();
     }
-    C10_CUDA_CHECK(cudaGetLastError());
+    C10_CUDA_CHECK(e);  // what the ordinary launches still refuse (read above, so not left for later)
     C10_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (!graphs)
         return;
