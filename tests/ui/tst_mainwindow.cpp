@@ -76,6 +76,40 @@ private slots:
         w.close();
         QCOMPARE(QSettings().value("window/panel").toString(), QString("Sampling"));
     }
+    /// A panel's own key that a menu also binds does nothing where that panel is shown: Qt finds two and
+    /// reports an "ambiguous shortcut overload" (the Runs panel's Ctrl+S and Ctrl+Shift+R did, against the Run
+    /// menu's Save checkpoint and Start sweep). No panel may bind a key of the menus.
+    void panelKeysLeaveTheMenusTheirs() {
+        MainWindow w;
+        QList<QAction*> inMenus;
+        QStringList menuKeys;
+        for (auto* top : w.menuBar()->actions())
+            if (top->menu())
+                for (auto* a : top->menu()->actions()) {
+                    inMenus << a;
+                    for (const auto& k : a->shortcuts())
+                        menuKeys << k.toString();
+                }
+        QVERIFY(menuKeys.contains("Ctrl+S") && menuKeys.contains("Ctrl+Shift+R"));
+        auto* stack = w.findChild<QStackedWidget*>();
+        QVERIFY(stack);
+        QStringList clashes;
+        for (int i = 0; i < stack->count(); ++i) {
+            QWidget* panel = stack->widget(i);
+            QList<QKeySequence> keys;
+            for (auto* s : panel->findChildren<QShortcut*>())
+                keys << s->key();
+            for (auto* a : panel->findChildren<QAction*>())
+                if (!inMenus.contains(a))
+                    keys << a->shortcuts();
+            for (auto* b : panel->findChildren<QAbstractButton*>())
+                keys << b->shortcut();
+            for (const auto& k : keys)
+                if (!k.isEmpty() && menuKeys.contains(k.toString()))
+                    clashes << QString("%1: %2").arg(panel->metaObject()->className(), k.toString());
+        }
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(", ")));
+    }
     /// Help → Keyboard shortcuts lists every key the window binds: each QAction's, QShortcut's and button's
     /// found in it (it listed the menus' only: Ctrl+Return, Esc, F2, Del, Ctrl+E, Ctrl+M were missing).
     void shortcutsDialogListsEveryBoundKey() {

@@ -43,7 +43,7 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
            "from metrics.csv (runs write them as they train unless tensorboard=false); view them with "
            "tensorboard --logdir on the runs folder"));
     auto* refreshButton = new QPushButton(tr("Refresh"));
-    refreshButton->setToolTip(tr("Read the workspace's runs again (Ctrl+Shift+R)"));
+    refreshButton->setToolTip(tr("Read the workspace's runs again (Ctrl+Shift+L)"));
     for (QPushButton* b : {m_open, m_duplicate, m_compare, m_delete, m_tensorBoard, refreshButton})
         buttons->addWidget(b);
     buttons->addStretch(1);
@@ -64,7 +64,8 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
     m_folder->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_folder->setWordWrap(true);
     m_saveDetails = new QPushButton(tr("Save name and notes"));
-    m_saveDetails->setToolTip(tr("Stored in the run folder's run.json (Ctrl+S); twb label shows and sets them too"));
+    m_saveDetails->setToolTip(
+        tr("Stored in the run folder's run.json (Ctrl+Return); twb label shows and sets them too"));
     form->addRow(tr("Name"), m_name);
     form->addRow(tr("Notes"), m_notes);
     form->addRow(tr("Folder"), m_folder);
@@ -124,8 +125,10 @@ void RunsPanel::connectControls() {
     });
     key(QKeySequence(Qt::CTRL | Qt::Key_D), tr("Duplicate"), [this] { m_duplicate->click(); });
     key(QKeySequence(Qt::CTRL | Qt::Key_M), tr("Compare selected"), [this] { m_compare->click(); });
-    key(QKeySequence(Qt::CTRL | Qt::Key_S), tr("Save name and notes"), [this] { saveDetails(); });
-    key(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), tr("Refresh the list"), [this] { refresh(); });
+    // Not Ctrl+S nor Ctrl+Shift+R: the Run menu's (save a checkpoint, start a sweep) hold them in every panel,
+    // and a key bound twice does nothing ("ambiguous shortcut").
+    key(QKeySequence(Qt::CTRL | Qt::Key_Return), tr("Save name and notes"), [this] { saveDetails(); });
+    key(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L), tr("Refresh the list"), [this] { refresh(); });
     auto* del = new QShortcut(QKeySequence::Delete, m_table);
     del->setWhatsThis(tr("Delete the selected runs (in the list)"));
     del->setContext(Qt::WidgetShortcut);
