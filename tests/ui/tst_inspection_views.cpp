@@ -60,6 +60,10 @@ private slots:
         QVERIFY(p.lens()->exportNumbers(csv));
         QCOMPARE(QString::fromStdString(twb::read_file(csv.toStdString())),
                  QString::fromStdString(twb::lens_to_csv(ref)));
+        // Another checkpoint: the lens shown was of the one before, so it goes until Show is pressed again.
+        p.picker()->setCheckpoint("best");
+        QCOMPARE(p.lens()->grid()->lens().positions, int64_t{0});
+        QVERIFY(!p.lens()->exportNumbers(csv));
     }
 
     void ablationTableIsTheEnginesAndScoresTheGrid() {
@@ -81,6 +85,9 @@ private slots:
         o.every_head = true;
         const auto ref = s.ablation_table(o);
         QCOMPARE(v->table()->rowCount(), 2 + 4);  // none, the set, and each of 2 x 2 heads
+        // The typed set's row is told apart from head 1.0's own row.
+        QCOMPARE(v->table()->findItems("1.0 (the typed set)", Qt::MatchExactly).size(), 1);
+        QCOMPARE(v->table()->findItems("1.0", Qt::MatchExactly).size(), 1);
         QCOMPARE(v->result().base_loss, ref.base_loss);
         QCOMPARE(v->result().set_loss, ref.set_loss);
         QCOMPARE(v->result().every_head.size(), ref.every_head.size());
@@ -95,6 +102,10 @@ private slots:
         QCOMPARE(bars.size(), size_t{4});
         for (const auto& r : ref.every_head)
             QCOMPARE(bars[static_cast<size_t>(r.head.layer * 2 + r.head.head)], static_cast<float>(r.cost));
+        // Another checkpoint: the table was of the one before, so it goes.
+        p.picker()->setCheckpoint("best");
+        QCOMPARE(v->table()->rowCount(), 0);
+        QVERIFY(v->result().every_head.empty());
     }
 
     void textWithAndWithoutIsTheEngines() {

@@ -79,9 +79,7 @@ void HeadAblationView::createControls() {
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSortingEnabled(true);
-    m_summary =
-        new QLabel(tr("The cost of a head is the validation loss with it switched off minus the loss with "
-                      "every head: what the model loses without it, in nats per token."));
+    m_summary = new QLabel(introText());
     m_summary->setWordWrap(true);
     m_prompt = new QLineEdit(st.value("ablation/prompt", "ROMEO:").toString());
     m_prompt->setObjectName("ablationPrompt");
@@ -157,9 +155,25 @@ void HeadAblationView::setPrompt(const QString& prompt) {
     m_prompt->setText(prompt);
 }
 
+QString HeadAblationView::introText() const {
+    return tr(
+        "The cost of a head is the validation loss with it switched off minus the loss with every head: what "
+        "the model loses without it, in nats per token.");
+}
+
 void HeadAblationView::setRun(const QString& run, const QString& checkpoint) {
+    const QString ck = checkpoint.isEmpty() ? QStringLiteral("best") : checkpoint;
+    if (run != m_run || ck != m_checkpoint) {  // the table and texts shown were of the one before
+        m_result = twb::AblationTable{};
+        m_table->setRowCount(0);
+        m_summary->setText(introText());
+        m_with->clear();
+        m_without->clear();
+        m_figure->setEnabled(false);
+        m_numbers->setEnabled(false);
+    }
     m_run = run;
-    m_checkpoint = checkpoint.isEmpty() ? QStringLiteral("best") : checkpoint;
+    m_checkpoint = ck;
     m_layers = m_headsPerLayer = 0;
     try {
         const auto c = twb::read_config_file(run.toStdString() + "/config.json", twb::RunConfig{});
@@ -268,7 +282,8 @@ void HeadAblationView::showTable(const twb::AblationTable& t) {
         QStringList names;
         for (const auto& h : t.set)
             names << QString::fromStdString(twb::to_string(h));
-        add(names.join(' '), t.set_loss, t.set_loss - t.base_loss, true);
+        const QString set = names.join(' ');
+        add(t.every_head.empty() ? set : tr("%1 (the typed set)").arg(set), t.set_loss, t.set_loss - t.base_loss, true);
     }
     for (const auto& r : t.every_head)
         add(QString::fromStdString(twb::to_string(r.head)), r.loss, r.cost, true);

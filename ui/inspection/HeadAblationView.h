@@ -39,6 +39,7 @@ public:
     bool exportNumbers(const QString& path);
 
 public slots:
+    /// Another run or checkpoint than before clears the table shown (it was of that one).
     void setRun(const QString& run, const QString& checkpoint);
     /// The loss with the heads typed switched off (and with none).
     void measureSet();
@@ -61,6 +62,7 @@ private:
     void layOut();
     void startTable(bool everyHead);
     void showTable(const twb::AblationTable& t);
+    QString introText() const;
     bool headsTyped(std::vector<twb::HeadRef>& heads);
     void exportNumbersAsked();
 

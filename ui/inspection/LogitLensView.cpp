@@ -82,8 +82,14 @@ void LogitLensView::setPrompt(const QString& text) {
 }
 
 void LogitLensView::setRun(const QString& run, const QString& checkpoint) {
+    const QString ck = checkpoint.isEmpty() ? QStringLiteral("best") : checkpoint;
+    if (run == m_run && ck == m_checkpoint)
+        return;
     m_run = run;
-    m_checkpoint = checkpoint.isEmpty() ? QStringLiteral("best") : checkpoint;
+    m_checkpoint = ck;
+    m_grid->setLens(twb::LogitLens{});  // "press Show" until the lens of this one is computed
+    m_figure->setEnabled(false);
+    m_numbers->setEnabled(false);
 }
 
 void LogitLensView::busyChanged(bool busy) {

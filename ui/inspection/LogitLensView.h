@@ -32,7 +32,7 @@ public:
     bool exportNumbers(const QString& path);
 
 public slots:
-    /// The run and checkpoint the page reads; the lens shown is of the previous one until Show.
+    /// The run and checkpoint the page reads; another than before clears the lens shown (it was of that one).
     void setRun(const QString& run, const QString& checkpoint);
     /// Computes the lens of the prompt.
     void show();
