@@ -331,8 +331,10 @@ void EmbeddingsPanel::exportMapAsked() {
 
 void EmbeddingsPanel::showEvent(QShowEvent* e) {
     PanelBase::showEvent(e);
-    // First look: answer the remembered queries and draw the map at once rather than show empty views.
-    if (m_plot->map().points.empty() && !isBusy() && lastError().isEmpty() && !m_picker->run().isEmpty()) {
+    // First look, or the run or checkpoint changed while the panel was hidden (a new run in training):
+    // answer the remembered queries and draw the map for the chosen one rather than show another's.
+    const bool stale = !m_mapRun.isEmpty() && m_mapRun != m_picker->run() + "@" + m_picker->checkpoint();
+    if ((m_plot->map().points.empty() || stale) && !isBusy() && lastError().isEmpty() && !m_picker->run().isEmpty()) {
         if (!m_word->text().isEmpty())
             findNeighbours();
         if (!m_a->text().isEmpty() && !m_b->text().isEmpty())

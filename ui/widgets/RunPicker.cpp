@@ -100,6 +100,15 @@ void RunPicker::setCheckpoint(const QString& which) {
         m_ck->setCurrentIndex(i);
 }
 
+void RunPicker::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    const bool hadNone = m_ck->count() == 0;
+    const QString keep = checkpoint();
+    fillCheckpoints();
+    if ((hadNone && m_ck->count() > 0) || checkpoint() != keep)
+        emit changed();
+}
+
 void RunPicker::fillCheckpoints() {
     QSignalBlocker b(m_ck);
     const QString keep = checkpoint();

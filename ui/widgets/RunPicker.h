@@ -26,6 +26,10 @@ public slots:
 signals:
     void changed();
 
+protected:
+    /// Re-reads the chosen run's checkpoints: a run picked when training started had none yet.
+    void showEvent(QShowEvent* e) override;
+
 private:
     void fillCheckpoints();
     QComboBox* m_run;
