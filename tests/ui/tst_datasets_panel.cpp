@@ -418,6 +418,31 @@ private slots:
         QVERIFY(!QFileInfo::exists(Workspace::datasetsDir() + "/blob"));
     }
 
+    void aNameTheFilesGaveFollowsTheList() {
+        // The first file names the dataset until the user types a name; a removed file takes its name and
+        // its error with it (the GUI walk-through found both left behind).
+        const QString first = QString::fromStdString(twbtest::path(m_ws, "first.txt").string());
+        const QString second = QString::fromStdString(twbtest::path(m_ws, "second.txt").string());
+        const QString empty = QString::fromStdString(twbtest::path(m_ws, "nothing.txt").string());
+        twbtest::write(twbtest::path(m_ws, "first.txt"), "one line\n");
+        twbtest::write(twbtest::path(m_ws, "second.txt"), "another line\n");
+        twbtest::write(twbtest::path(m_ws, "nothing.txt"), "");
+        DatasetsPanel p;
+        p.addSources({empty});
+        QTRY_VERIFY_WITH_TIMEOUT(!p.previewPending(), 10000);
+        QCOMPARE(p.datasetName(), QString("nothing"));
+        QVERIFY2(p.lastError().contains("empty"), qPrintable(p.lastError()));
+        p.clearSources();
+        QCOMPARE(p.datasetName(), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(p.lastError().isEmpty(), 10000);
+        p.addSources({second, first});
+        QCOMPARE(p.datasetName(), QString("second"));
+        p.setDatasetName("mine");
+        p.clearSources();
+        p.addSources({first});
+        QCOMPARE(p.datasetName(), QString("mine"));
+    }
+
     void downloadResumesAfterInterruption() {
         DatasetsPanel p;
         QCOMPARE(p.catalogueNames(), (QStringList{"good", "bad", "offline"}));

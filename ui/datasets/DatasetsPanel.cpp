@@ -88,9 +88,12 @@ void DatasetsPanel::connectTabs() {
     connect(m_catalogue, &CatalogueTab::statusMessage, this, &PanelBase::statusMessage);
     connect(m_prepared, &PreparedDatasets::useForTraining, this, &DatasetsPanel::useForTraining);
     connect(m_import, &ImportTab::sourcesChanged, this, [this] {
-        // The first file names the dataset until the user names it.
-        if (m_tokenize->datasetName().isEmpty() && !sources().isEmpty())
-            m_tokenize->setDatasetName(QFileInfo(sources().first()).completeBaseName());
+        // The first file names the dataset until the user names it (a name it gave follows the list).
+        const QString name = m_tokenize->datasetName();
+        if (name.isEmpty() || name == m_suggestedName) {
+            m_suggestedName = sources().isEmpty() ? QString() : QFileInfo(sources().first()).completeBaseName();
+            m_tokenize->setDatasetName(m_suggestedName);
+        }
     });
     connect(m_tokenize, &TokenizeTab::tokenizeClicked, this, &DatasetsPanel::tokenize);
     connect(m_tokenize, &TokenizeTab::compareClicked, this, &DatasetsPanel::compare);
@@ -147,6 +150,9 @@ void DatasetsPanel::setCompareTokenizer(const QString& kind, int vocab) {
 }
 void DatasetsPanel::setDatasetName(const QString& name) {
     m_tokenize->setDatasetName(name);
+}
+QString DatasetsPanel::datasetName() const {
+    return m_tokenize->datasetName();
 }
 void DatasetsPanel::setValFraction(double f) {
     m_tokenize->setValFraction(f);

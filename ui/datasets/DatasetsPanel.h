@@ -40,6 +40,7 @@ public:
     void addSources(const QStringList& paths);
     void clearSources();
     QStringList sources() const;
+    QString datasetName() const;
     void setFormat(const QString& format);  // text | jsonl | csv | tsv | parallel | records
     void setCleaning(const QString& option, bool on);
     void setTokenizer(const QString& kind, int vocab = 0);
@@ -125,4 +126,5 @@ private:
     QPushButton* m_cancel;
     QElapsedTimer m_jobClock;
     QPointer<Job> m_job;
+    QString m_suggestedName;  // the name the first file gave, replaced while the user has not typed another
 };

@@ -167,6 +167,7 @@ void ImportTab::connectControls(QPushButton* addFiles, QPushButton* addFolder, Q
     });
     connect(remove, &QPushButton::clicked, this, [this] {
         qDeleteAll(m_sources->selectedItems());
+        emit sourcesChanged();
         schedulePreview();
     });
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
@@ -202,6 +203,7 @@ void ImportTab::addSources(const QStringList& paths) {
 
 void ImportTab::clearSources() {
     m_sources->clear();
+    emit sourcesChanged();
     schedulePreview();
 }
 
@@ -263,6 +265,7 @@ void ImportTab::refreshPreview() {
         m_before->clear();
         m_after->clear();
         m_previewInfo->setText(tr("Add text files to see a preview."));
+        emit errorChanged({});  // a removed file's error went with it
         return;
     }
     twb::CorpusSpec c;
