@@ -2408,6 +2408,10 @@ beam=5</translation>
         <source>Cannot write %1: check the folder exists and is writable.</source>
         <translation>Kan ikke skrive %1: sjekk at mappen finnes og er skrivbar.</translation>
     </message>
+    <message>
+        <source>%1 (the typed set)</source>
+        <translation>%1 (settet du skrev)</translation>
+    </message>
 </context>
 <context>
     <name>HeadGrid</name>
@@ -3915,10 +3919,6 @@ Ctrl+/: snarveier</translation>
         <translation>Oppdater</translation>
     </message>
     <message>
-        <source>Read the workspace&apos;s runs again (Ctrl+Shift+R)</source>
-        <translation>Les arbeidsområdets kjøringer på nytt (Ctrl+Shift+R)</translation>
-    </message>
-    <message>
         <source>Selected run</source>
         <translation>Valgt kjøring</translation>
     </message>
@@ -3933,10 +3933,6 @@ Ctrl+/: snarveier</translation>
     <message>
         <source>Save name and notes</source>
         <translation>Lagre navn og notater</translation>
-    </message>
-    <message>
-        <source>Stored in the run folder&apos;s run.json (Ctrl+S); twb label shows and sets them too</source>
-        <translation>Lagret i kjøringsmappens run.json (Ctrl+S); twb label viser og setter dem også</translation>
     </message>
     <message>
         <source>Name</source>
@@ -4056,6 +4052,14 @@ Dette kan ikke angres.</translation>
             <numerusform>skrev TensorBoard-filer for %n kjøring; vis dem med: tensorboard --logdir %1</numerusform>
             <numerusform>skrev TensorBoard-filer for %n kjøringer; vis dem med: tensorboard --logdir %1</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Read the workspace&apos;s runs again (Ctrl+Shift+L)</source>
+        <translation>Les arbeidsområdets kjøringer på nytt (Ctrl+Shift+L)</translation>
+    </message>
+    <message>
+        <source>Stored in the run folder&apos;s run.json (Ctrl+Return); twb label shows and sets them too</source>
+        <translation>Lagret i kjøringsmappens run.json (Ctrl+Return); twb label viser og setter dem også</translation>
     </message>
 </context>
 <context>
@@ -4959,10 +4963,6 @@ Dette kan ikke angres.</translation>
         <translation>grunnlinjer: %1</translation>
     </message>
     <message>
-        <source>checkpoint written: %1</source>
-        <translation>sjekkpunkt skrevet: %1</translation>
-    </message>
-    <message>
         <source>Training %1 parameters on %2 thread(s), %3, %4</source>
         <translation>Trener %1 parametere på %2 tråd(er), %3, %4</translation>
     </message>
@@ -5104,6 +5104,14 @@ Dette kan ikke angres.</translation>
     <message>
         <source>An imported model, with no dataset of its own: sample it and look inside it (Sampling, Attention), or finetune it on a dataset (Run → Initialise from run…).</source>
         <translation>En importert modell, uten eget datasett: generer tekst med den og se inn i den (Generering, Oppmerksomhet), eller finjuster den på et datasett (Kjør → Initialiser fra kjøring…).</translation>
+    </message>
+    <message>
+        <source>checkpoint of step %1 written (%2)</source>
+        <translation>sjekkpunkt for steg %1 skrevet (%2)</translation>
+    </message>
+    <message>
+        <source>paused at step %1 / %2</source>
+        <translation>pauset ved steg %1 / %2</translation>
     </message>
 </context>
 <context>

@@ -23,7 +23,7 @@ HistoryView::HistoryView(QWidget* parent) : QWidget(parent) {
     auto* useHist = new QPushButton(tr("Use this prompt"));
     auto* exportOut = new QPushButton(tr("Export…"));
     auto* row = new QHBoxLayout(this);
-    row->addWidget(m_list, 1);
+    row->addWidget(m_list, 2);  // wide enough for "time · step · T · prompt" at 1280x720
     auto* right = new QVBoxLayout;
     right->addWidget(m_text, 1);
     auto* buttons = new QHBoxLayout;
@@ -31,7 +31,7 @@ HistoryView::HistoryView(QWidget* parent) : QWidget(parent) {
     buttons->addWidget(exportOut);
     buttons->addStretch(1);
     right->addLayout(buttons);
-    row->addLayout(right, 2);
+    row->addLayout(right, 3);
 
     connect(m_list, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* it) {
         if (!it)
@@ -71,6 +71,7 @@ void HistoryView::setRecords(const std::vector<twb::SampleRecord>& records) {
                                              .arg(e.options.temperature)
                                              .arg(source, p));
         item->setData(Qt::UserRole, i);
+        item->setToolTip(item->text() + "\n\n" + q(e.prompt).left(300));  // the whole line where it is cut off
         m_list->addItem(item);
     }
 }

@@ -19,8 +19,11 @@ void TrainingPanel::connectWorker() {
     connect(m_worker, &TrainWorker::started, this, &TrainingPanel::onStarted);
     connect(m_worker, &TrainWorker::stepReported, this, &TrainingPanel::onStep);
     connect(m_worker, &TrainWorker::evaluated, this, &TrainingPanel::onEvaluated);
-    connect(m_worker, &TrainWorker::checkpointWritten, this,
-            [this](const QString& p, qint64) { emit statusMessage(tr("checkpoint written: %1").arg(p)); });
+    connect(
+        m_worker, &TrainWorker::checkpointWritten, this,
+        [this](const QString&, qint64 step) {  // the run's name, not a path the status bar cuts short
+            emit statusMessage(tr("checkpoint of step %1 written (%2)").arg(step).arg(Workspace::runLabel(m_runDir)));
+        });
     connect(m_worker, &TrainWorker::message, this, &TrainingPanel::statusMessage);
     connect(m_worker, &TrainWorker::paused, this, &TrainingPanel::onPaused);
     connect(m_worker, &TrainWorker::finished, this, &TrainingPanel::onFinished);
@@ -110,6 +113,9 @@ void TrainingPanel::onPaused(qint64 step) {
     m_lastStep = step;
     m_progress->setValue(static_cast<int>(step));
     m_status->setText(pausedText());
+    if (m_trainJob)  // the status bar's line too: it showed the last report's step, up to log_interval before
+        m_trainJob->setProgress(m_maxIters > 0 ? double(step) / double(m_maxIters) : -1.0,
+                                tr("paused at step %1 / %2").arg(step).arg(m_maxIters));
 }
 
 void TrainingPanel::onFinished(const twb::TrainSummary& s) {
