@@ -31,6 +31,16 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     });
     top->addRow(tr("Preset"), m_preset);
     v->addLayout(top);
+    // The parameter count, the memory estimate and what is wrong, at the top: they follow the edits of the
+    // fields below, and at the form's end they were four screens away from Layers and Width.
+    m_summary = new QLabel;
+    m_summary->setObjectName("configSummary");
+    m_problems = new QLabel;
+    m_problems->setObjectName("configProblems");
+    m_problems->setWordWrap(true);
+    m_problems->setStyleSheet("color: #b00020;");
+    v->addWidget(m_summary);
+    v->addWidget(m_problems);
 
     // The option table's keys with a label, box by box: evaluation and runtime share the last one.
     std::map<twb::OptionGroup, QFormLayout*> boxes;
@@ -58,14 +68,6 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
             c.best_by = twb::BestBy::Loss;
         setConfig(c);
     });
-    m_summary = new QLabel;
-    m_summary->setObjectName("configSummary");
-    m_problems = new QLabel;
-    m_problems->setObjectName("configProblems");
-    m_problems->setWordWrap(true);
-    m_problems->setStyleSheet("color: #b00020;");
-    v->addWidget(m_summary);
-    v->addWidget(m_problems);
     v->addStretch();
     WheelGuard::protect(this);
     setConfig(twb::preset_config("default"));
