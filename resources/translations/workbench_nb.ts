@@ -1562,6 +1562,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <source>Creative</source>
         <translation>Kreativ</translation>
     </message>
+    <message>
+        <source>Default (as twb sample)</source>
+        <translation>Standard (som twb sample)</translation>
+    </message>
 </context>
 <context>
     <name>Downloader</name>

@@ -15,10 +15,12 @@
 #include "twb/session.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QSettings>
 #include <QSpinBox>
 
 #include <QTableWidget>
@@ -53,6 +55,20 @@ private slots:
         DecodingForm again;
         QCOMPARE(again.options().no_repeat_ngram, 0);
         QVERIFY(again.options().stop_strings.empty());
+    }
+    void presetShowsWhatTheValuesAre() {
+        // A fresh start's values are `twb sample`'s defaults, and the preset says so (it said Custom).
+        QSettings().remove("sampling");
+        DecodingForm f;
+        auto* preset = f.findChild<QComboBox*>("decodingPreset");
+        QVERIFY(preset);
+        QCOMPARE(preset->currentText(), QString("Default (as twb sample)"));
+        f.setTemperature(0);
+        QCOMPARE(preset->currentText(), QString("Precise (greedy)"));
+        f.findChild<QDoubleSpinBox*>("temperature")->setValue(0.7);
+        QCOMPARE(preset->currentText(), QString("Custom"));
+        f.setTemperature(0.8);  // back to the defaults
+        QCOMPARE(preset->currentText(), QString("Default (as twb sample)"));
     }
     void decodeWeightsAreChosenAndRemembered() {
         {

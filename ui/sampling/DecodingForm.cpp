@@ -11,6 +11,7 @@
 #include <QSpinBox>
 
 #include <algorithm>
+#include <cmath>
 
 namespace {
 struct Preset {
@@ -19,6 +20,7 @@ struct Preset {
     int top_k;
 };
 const Preset kPresets[] = {{QT_TRANSLATE_NOOP("DecodingForm", "Custom"), -1, 0, 0, 0},
+                           {QT_TRANSLATE_NOOP("DecodingForm", "Default (as twb sample)"), 0.8, 1.0, 1.0, 0},
                            {QT_TRANSLATE_NOOP("DecodingForm", "Precise (greedy)"), 0.0, 1.0, 1.0, 0},
                            {QT_TRANSLATE_NOOP("DecodingForm", "Balanced"), 0.8, 1.0, 1.0, 40},
                            {QT_TRANSLATE_NOOP("DecodingForm", "Creative"), 1.1, 0.95, 1.1, 0}};
@@ -26,6 +28,7 @@ const Preset kPresets[] = {{QT_TRANSLATE_NOOP("DecodingForm", "Custom"), -1, 0, 
 
 DecodingForm::DecodingForm(QWidget* parent) : RememberedForm(tr("Decoding"), "sampling", parent) {
     m_preset = new QComboBox;
+    m_preset->setObjectName("decodingPreset");
     for (const auto& p : kPresets)
         m_preset->addItem(tr(p.name));
     m_tempSlider = new QSlider(Qt::Horizontal);
@@ -94,6 +97,10 @@ void DecodingForm::connectControls() {
         m_tempSlider->setValue(qRound(v * 100));
     });
     connect(m_preset, &QComboBox::activated, this, &DecodingForm::applyPreset);
+    for (auto* box : {m_temp, m_topP, m_repPen})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &DecodingForm::showMatchingPreset);
+    connect(m_topK, &QSpinBox::valueChanged, this, &DecodingForm::showMatchingPreset);
+    showMatchingPreset();
     connect(m_randomSeed, &QCheckBox::toggled, m_seed, &QWidget::setDisabled);
     m_seed->setDisabled(m_randomSeed->isChecked());
 }
@@ -148,6 +155,18 @@ void DecodingForm::applyPreset(int index) {
     m_topK->setValue(p.top_k);
     m_repPen->setValue(p.rep);
     m_beam->setValue(1);
+}
+
+void DecodingForm::showMatchingPreset() {
+    int match = 0;
+    for (int i = 1; i < static_cast<int>(std::size(kPresets)); ++i) {
+        const auto& p = kPresets[i];
+        const auto same = [](double a, double b) { return std::abs(a - b) < 1e-9; };
+        if (same(m_temp->value(), p.temperature) && same(m_topP->value(), p.top_p) && same(m_repPen->value(), p.rep) &&
+            m_topK->value() == p.top_k)
+            match = i;
+    }
+    m_preset->setCurrentIndex(match);
 }
 
 twb::SamplingOptions DecodingForm::options() const {

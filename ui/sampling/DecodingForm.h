@@ -29,6 +29,8 @@ private:
     void connectControls();
     void layOut();
     void applyPreset(int index);
+    /// Shows the preset the values are, or Custom (a fresh start's defaults are Balanced).
+    void showMatchingPreset();
 
     QComboBox* m_preset;
     QSlider* m_tempSlider;
