@@ -75,8 +75,8 @@ ExperimentsPanel::ExperimentsPanel(JobsService* jobs, QWidget* parent) : PanelBa
     m_axes->setTexts(QSettings().value("experiments/axes").toStringList());
     if (m_axes->count() == 0)
         m_axes->addAxis("learning_rate", "1e-3..1e-2 log 3");
-    m_folder->setText(
-        QString("%1/sweep-%2").arg(Workspace::sweepsDir(), QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss")));
+    m_autoFolder = timedSweepFolder();
+    m_folder->setText(m_autoFolder);
     busyChanged(false);
     offerInterruptedSweep();
 }
@@ -163,6 +163,10 @@ void ExperimentsPanel::setCellState(int index, const QString& state) {
         QString("%1 — %2").arg(state, it->data(Qt::UserRole).toString()));  // the state first: it is what changes
 }
 
+QString ExperimentsPanel::timedSweepFolder() {
+    return QString("%1/sweep-%2").arg(Workspace::sweepsDir(), QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss"));
+}
+
 void ExperimentsPanel::start() {
     if (isBusy())
         return;
@@ -174,6 +178,10 @@ void ExperimentsPanel::start() {
     } catch (const std::exception& e) {
         showError(QString::fromStdString(e.what()));
         return;
+    }
+    if (m_folder->text() == m_autoFolder) {  // named when the sweep starts, not when the panel was made
+        m_autoFolder = timedSweepFolder();
+        m_folder->setText(m_autoFolder);
     }
     const QString dir = sweepFolder();
     if (dir.isEmpty()) {

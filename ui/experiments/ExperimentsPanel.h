@@ -88,6 +88,8 @@ protected:
     void showEvent(QShowEvent* e) override;
 
 private:
+    /// WORKSPACE/sweeps/sweep-<now>.
+    static QString timedSweepFolder();
     // Building (ExperimentsPanelLayout.cpp).
     QWidget* buildLeft();
     void addQueue(QVBoxLayout* column);
@@ -122,6 +124,7 @@ private:
     QRadioButton *m_grid = nullptr, *m_random = nullptr;
     QSpinBox* m_samples = nullptr;
     QLineEdit* m_folder = nullptr;
+    QString m_autoFolder;  // the folder named after the time, renamed at each start while nobody edits it
     QLabel* m_estimate = nullptr;
     QLabel* m_offer = nullptr;
     QString m_offerDir;
