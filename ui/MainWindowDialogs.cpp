@@ -13,9 +13,13 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 void MainWindow::compareDialog() {
     QDialog dlg(this);
@@ -95,15 +99,35 @@ QStringList MainWindow::shortcutRows(bool menus) const {
 }
 
 void MainWindow::shortcutsHelp() {
-    // Two columns, the menus' keys and the panels', so the list fits a 720-pixel-high screen.
-    QMessageBox box(this);
+    // Two columns, the menus' keys and the panels', each row on one line (a message box wrapped them over
+    // three or four, 716 pixels high at 1280x720), in a dialog that scrolls where the screen is lower.
+    QDialog box(this);
     box.setWindowTitle(tr("Keyboard shortcuts"));
-    box.setTextFormat(Qt::RichText);
-    box.setText(tr("<table><tr><td valign=top><table cellspacing=4>%1</table></td><td width=24></td>"
-                   "<td valign=top><table cellspacing=4>%2</table></td></tr></table><p>In the forms, the mouse "
-                   "wheel changes a value only in the field that has the keyboard focus (click it first); "
-                   "elsewhere it scrolls.</p>")
-                    .arg(shortcutRows(true).join(QString()), shortcutRows(false).join(QString())));
+    auto* table = new QLabel(QStringLiteral("<table><tr><td valign=top><table cellspacing=4>%1</table></td>"
+                                            "<td width=24></td><td valign=top><table cellspacing=4>%2</table></td>"
+                                            "</tr></table>")
+                                 .arg(shortcutRows(true).join(QString()), shortcutRows(false).join(QString())));
+    table->setObjectName("shortcutsText");
+    table->setTextFormat(Qt::RichText);
+    table->setMargin(6);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(table);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* wheel =
+        new QLabel(tr("In the forms, the mouse wheel changes a value only in the field that has the "
+                      "keyboard focus (click it first); elsewhere it scrolls."));
+    wheel->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    connect(buttons, &QDialogButtonBox::rejected, &box, &QDialog::reject);
+    auto* v = new QVBoxLayout(&box);
+    v->addWidget(scroll, 1);
+    v->addWidget(wheel);
+    v->addWidget(buttons);
+    const QRect room = screen()->availableGeometry();
+    const QSize table_size = table->sizeHint();
+    box.resize(std::min(table_size.width() + 48, room.width() * 9 / 10),
+               std::min(table_size.height() + 120, room.height() * 85 / 100));
     box.exec();
 }
 

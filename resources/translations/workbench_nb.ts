@@ -3073,10 +3073,6 @@ Ctrl+/: snarveier</translation>
         <translation>Hurtigtaster</translation>
     </message>
     <message>
-        <source>&lt;table&gt;&lt;tr&gt;&lt;td valign=top&gt;&lt;table cellspacing=4&gt;%1&lt;/table&gt;&lt;/td&gt;&lt;td width=24&gt;&lt;/td&gt;&lt;td valign=top&gt;&lt;table cellspacing=4&gt;%2&lt;/table&gt;&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;In the forms, the mouse wheel changes a value only in the field that has the keyboard focus (click it first); elsewhere it scrolls.&lt;/p&gt;</source>
-        <translation>&lt;table&gt;&lt;tr&gt;&lt;td valign=top&gt;&lt;table cellspacing=4&gt;%1&lt;/table&gt;&lt;/td&gt;&lt;td width=24&gt;&lt;/td&gt;&lt;td valign=top&gt;&lt;table cellspacing=4&gt;%2&lt;/table&gt;&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;p&gt;I skjemaene endrer musehjulet en verdi bare i feltet som har tastaturfokus (klikk i det først); ellers ruller det.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Getting started</source>
         <translation>Kom i gang</translation>
     </message>
@@ -3215,6 +3211,10 @@ Ctrl+/: snarveier</translation>
     <message>
         <source>Model imported into %1</source>
         <translation>Modell importert til %1</translation>
+    </message>
+    <message>
+        <source>In the forms, the mouse wheel changes a value only in the field that has the keyboard focus (click it first); elsewhere it scrolls.</source>
+        <translation>I skjemaene endrer musehjulet en verdi bare i feltet som har tastaturfokus (klikk i det først); ellers ruller det.</translation>
     </message>
 </context>
 <context>

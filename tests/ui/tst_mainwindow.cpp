@@ -23,10 +23,12 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QDialog>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
@@ -128,11 +130,15 @@ private slots:
         for (auto k : {"Ctrl+Return", "Esc", "F2", "Del", "Ctrl+E", "Ctrl+M"})
             QVERIFY2(bound.contains(k), k);  // the keys the issue found missing are bound somewhere
         QString text;
+        QSize boxSize, screenSize;
         QTimer::singleShot(0, &w, [&] {
-            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            auto* box = qobject_cast<QDialog*>(QApplication::activeModalWidget());
             if (box) {
-                text = box->text();
-                box->accept();
+                if (auto* l = box->findChild<QLabel*>("shortcutsText"))
+                    text = l->text();
+                boxSize = box->size();
+                screenSize = box->screen()->availableGeometry().size();
+                box->reject();
             }
         });
         QAction* help = nullptr;
@@ -144,6 +150,13 @@ private slots:
         QVERIFY(!text.isEmpty());
         for (const QString& k : bound)
             QVERIFY2(text.contains("<b>" + k.toHtmlEscaped() + "</b>"), qPrintable(k + " is not listed"));
+        // It fits the screen (it scrolls where the list is longer).
+        QVERIFY2(boxSize.height() <= screenSize.height() && boxSize.width() <= screenSize.width(),
+                 qPrintable(QString("%1x%2 on %3x%4")
+                                .arg(boxSize.width())
+                                .arg(boxSize.height())
+                                .arg(screenSize.width())
+                                .arg(screenSize.height())));
     }
     void jobsRunOffTheUiThreadWithProgressCancelAndErrors() {
         MainWindow w;
