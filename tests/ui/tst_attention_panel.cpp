@@ -204,6 +204,18 @@ private slots:
         QVERIFY2(h.plot()->toolTip().contains("'tok41'") && h.plot()->toolTip().contains("'tok37'"),
                  qPrintable(h.plot()->toolTip()));
     }
+    void aTargetLeftFromATranslationRunIsNotSentForALanguageModel() {
+        // The target box is hidden for a language model; a target remembered from a translation run (the
+        // settings keep it across a restart) made every language model's capture fail, with no way to clear it.
+        AttentionPanel p;
+        p.setTarget("Ein Mann fährt Fahrrad.");
+        p.setRun(m_run);
+        p.setPrompt("the cat");
+        p.showPrompt();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QCOMPARE(p.capture().length, int64_t(7));
+    }
     void badPromptGivesMessage() {
         AttentionPanel p;
         p.setRun(m_run);

@@ -341,6 +341,8 @@ void AttentionPanel::showPrompt() {
         translation >= 0 && (translation == 1) != m_translation && switchPromptKind(translation == 1))
         return;  // switchPromptKind captures with the swapped prompt
     setBusy(true);
+    // The target box is a translation run's (hidden for a language model, whose capture refuses one): a
+    // target left in it, or remembered from a translation run, is not sent for a language model.
     emit captureRequested(AttentionRequest{newRequest(), m_picker->run(), m_picker->checkpoint(),
-                                           m_prompt->toPlainText(), m_target->text()});
+                                           m_prompt->toPlainText(), m_translation ? m_target->text() : QString()});
 }
