@@ -618,6 +618,10 @@
         <source>Assistant</source>
         <translation>Assistent</translation>
     </message>
+    <message>
+        <source>not answered</source>
+        <translation>ikke besvart</translation>
+    </message>
 </context>
 <context>
     <name>CompareTokenizersDialog</name>

@@ -102,6 +102,7 @@ void ChatView::connectWorker() {
         m_streaming.clear();
         setBusy(false);
         render();
+        m_status->setText(tr("not answered"));  // it said "replying…"
         showError(e);
     });
 }
@@ -167,6 +168,11 @@ void ChatView::newConversation() {
                               Q_ARG(QString, m_picker->run()), Q_ARG(bool, true));
 }
 
+void ChatView::followRun() {
+    if (m_picker->run() != m_loadedRun || m_loadedRun.isEmpty())
+        reload();
+}
+
 void ChatView::reload() {
     if (m_requestId != 0) {  // another run chosen mid-reply: that reply is no longer this transcript's
         stop();
@@ -176,6 +182,7 @@ void ChatView::reload() {
     m_messages.clear();
     m_recorded = 0;
     m_conversation = 1;
+    clearError();  // the run before's
     render();
     if (m_picker->run().isEmpty())
         return;

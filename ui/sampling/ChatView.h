@@ -47,6 +47,9 @@ public slots:
     void newConversation();
     /// Reloads the chosen run's latest conversation.
     void reload();
+    /// reload() when the chosen run is another than the one shown (a list refreshed, say after a run was
+    /// deleted, keeps the conversation, a new one not yet written included).
+    void followRun();
 
 protected:
     void busyChanged(bool busy) override;

@@ -123,7 +123,7 @@ void SamplingPanel::connectControls() {
         updateMode();
         m_compare->fillChoices(m_picker->run(), m_picker->steps());
         refreshHistory();
-        m_chat->reload();
+        m_chat->followRun();
     });
 }
 
