@@ -5,6 +5,7 @@
 // naming the characters.
 #include "ui/sampling/CompareView.h"
 #include "ui/sampling/DecodingForm.h"
+#include "ui/sampling/HistoryView.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/workers/ModelThread.h"
@@ -20,6 +21,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 
@@ -55,6 +57,22 @@ private slots:
         DecodingForm again;
         QCOMPARE(again.options().no_repeat_ngram, 0);
         QVERIFY(again.options().stop_strings.empty());
+    }
+    void historyButtonsActOnAChosenEntry() {
+        // "Export…" with nothing chosen wrote an empty file without a word; both wait for an entry now.
+        HistoryView h;
+        auto* use = h.findChild<QPushButton*>("historyUse");
+        auto* exportOut = h.findChild<QPushButton*>("historyExport");
+        QVERIFY(use && exportOut);
+        twb::SampleRecord r;
+        r.prompt = "The cat";
+        r.outputs = {" sat."};
+        r.time = "2026-11-28T01:00:00";
+        h.setRecords({r});
+        QVERIFY(!use->isEnabled() && !exportOut->isEnabled());
+        h.findChild<QListWidget*>()->setCurrentRow(0);
+        QVERIFY(use->isEnabled() && exportOut->isEnabled());
+        QVERIFY(h.findChild<QListWidget*>()->item(0)->toolTip().contains("The cat"));
     }
     void presetShowsWhatTheValuesAre() {
         // A fresh start's values are `twb sample`'s defaults, and the preset says so (it said Custom).

@@ -182,6 +182,8 @@ void EmbeddingsPanel::connectControls() {
     });
     // Another run or checkpoint: the map shown no longer belongs to it; redraw when visible.
     connect(m_picker, &RunPicker::changed, this, [this] {
+        if (m_mapRun != m_picker->run() + "@" + m_picker->checkpoint())
+            clearError();  // the run before's
         if (isVisible() && !m_mapRun.isEmpty() && m_mapRun != m_picker->run() + "@" + m_picker->checkpoint())
             drawMap();
     });

@@ -171,6 +171,7 @@ void HeadAblationView::setRun(const QString& run, const QString& checkpoint) {
         m_without->clear();
         m_figure->setEnabled(false);
         m_numbers->setEnabled(false);
+        clearError();  // the run before's
     }
     m_run = run;
     m_checkpoint = ck;

@@ -90,6 +90,7 @@ void LogitLensView::setRun(const QString& run, const QString& checkpoint) {
     m_grid->setLens(twb::LogitLens{});  // "press Show" until the lens of this one is computed
     m_figure->setEnabled(false);
     m_numbers->setEnabled(false);
+    clearError();  // the run before's
 }
 
 void LogitLensView::busyChanged(bool busy) {

@@ -22,6 +22,10 @@ HistoryView::HistoryView(QWidget* parent) : QWidget(parent) {
     m_text->setReadOnly(true);
     auto* useHist = new QPushButton(tr("Use this prompt"));
     auto* exportOut = new QPushButton(tr("Export…"));
+    useHist->setObjectName("historyUse");
+    exportOut->setObjectName("historyExport");
+    for (auto* b : {useHist, exportOut})  // they act on the entry chosen
+        b->setEnabled(false);
     auto* row = new QHBoxLayout(this);
     row->addWidget(m_list, 2);  // wide enough for "time · step · T · prompt" at 1280x720
     auto* right = new QVBoxLayout;
@@ -33,7 +37,9 @@ HistoryView::HistoryView(QWidget* parent) : QWidget(parent) {
     right->addLayout(buttons);
     row->addLayout(right, 3);
 
-    connect(m_list, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* it) {
+    connect(m_list, &QListWidget::currentItemChanged, this, [this, useHist, exportOut](QListWidgetItem* it) {
+        useHist->setEnabled(it != nullptr);
+        exportOut->setEnabled(it != nullptr);
         if (!it)
             return m_text->clear();
         const auto& e = m_records[static_cast<size_t>(it->data(Qt::UserRole).toInt())];

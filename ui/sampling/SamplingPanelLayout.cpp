@@ -119,6 +119,11 @@ void SamplingPanel::connectControls() {
         m_tabs->setCurrentIndex(0);
     });
     connect(m_history, &HistoryView::failed, this, &SamplingPanel::showError);
+    // Read again when shown: `twb sample` and `twb chat` append to the run's files from outside.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int i) {
+        if (m_tabs->widget(i) == m_history)
+            refreshHistory();
+    });
     connect(m_picker, &RunPicker::changed, this, [this] {
         updateMode();
         m_compare->fillChoices(m_picker->run(), m_picker->steps());
