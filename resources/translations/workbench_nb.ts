@@ -5323,6 +5323,22 @@ Dette kan ikke angres.</translation>
         <source>%1 lines translated</source>
         <translation>%1 linjer oversatt</translation>
     </message>
+    <message>
+        <source>%1 cannot be written (its folder %2 %3): choose another output file.</source>
+        <translation>%1 kan ikke skrives (mappen %2 %3): velg en annen utdatafil.</translation>
+    </message>
+    <message>
+        <source>is not writable</source>
+        <translation>er skrivebeskyttet</translation>
+    </message>
+    <message>
+        <source>does not exist</source>
+        <translation>finnes ikke</translation>
+    </message>
+    <message>
+        <source>%1 is a folder: choose a file to write the translations to.</source>
+        <translation>%1 er en mappe: velg en fil å skrive oversettelsene til.</translation>
+    </message>
 </context>
 <context>
     <name>TranslationForm</name>

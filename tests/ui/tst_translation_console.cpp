@@ -228,6 +228,18 @@ private slots:
         QVERIFY(!QFile::exists(file("out2.txt")));
     }
 
+    void batchRefusesAnUnwritableOutputBeforeTranslating() {
+        // An output in a folder that does not exist was found out only after every line was translated.
+        twb::write_file_atomic(file("in3.txt").toStdString(), "a b\nc d\n");
+        SamplingPanel p;
+        p.setRun(m_mt);
+        TranslationBatchView* b = p.translation()->batch();
+        b->setFiles(file("in3.txt"), file("no-such-folder/out3.txt"), QString());
+        b->run();
+        QVERIFY(!b->isRunning());  // refused at once, nothing started
+        QVERIFY2(b->lastError().contains("does not exist"), qPrintable(b->lastError()));
+    }
+
     void cancelledBatchWritesNothing() {
         std::string in;
         // 900 lines, one at a time under beam search: seconds of work, so that the worker cannot finish

@@ -154,6 +154,9 @@ void TranslationBatchView::connectWorker() {
         if (id != m_id)
             return;
         setRunning(false);
+        m_progress->setRange(0, 1);  // not busy any more (it kept moving after a refusal)
+        m_progress->setValue(0);
+        m_progress->setFormat(QString());
         fail(e);
         emit finished();
     });
@@ -216,6 +219,12 @@ void TranslationBatchView::run() {
         return fail(tr("The translations would overwrite an input file: choose another output file."));
     if (!ref.isEmpty() && !QFileInfo(ref).isFile())
         return fail(tr("%1 does not exist: choose the reference file, or leave it empty.").arg(ref));
+    // Where the translations go is checked now, not found unwritable after every line was translated.
+    if (const QFileInfo dir(QFileInfo(out).absolutePath()); !dir.isDir() || !dir.isWritable())
+        return fail(tr("%1 cannot be written (its folder %2 %3): choose another output file.")
+                        .arg(out, dir.absoluteFilePath(), dir.isDir() ? tr("is not writable") : tr("does not exist")));
+    if (QFileInfo(out).isDir())
+        return fail(tr("%1 is a folder: choose a file to write the translations to.").arg(out));
     fail({});
     QSettings st;  // now, not only at exit
     st.setValue("translation/batchInput", in);
