@@ -3,6 +3,7 @@
 // alternative, the comparison has one column per checkpoint (and, with a judge run, each cell's perplexity under it:
 // the engine's own number), history is kept with the run, and a prompt the tokenizer cannot encode gives a message
 // naming the characters.
+#include "ui/Workspace.h"
 #include "ui/sampling/CompareView.h"
 #include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/HistoryView.h"
@@ -12,10 +13,15 @@
 #include "ui/workers/ModelWorker.h"
 #include "ui_fixture.h"
 
+#include "twb/run_folder.h"
 #include "twb/samples_history.h"
 #include "twb/session.h"
+#include "twb/text.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -222,6 +228,25 @@ private slots:
         QVERIFY(md.contains("| greedy |"));
     }
 
+    void translationRunsAreNeitherColumnsNorJudges() {
+        // A translation run continues no prompt: as a column or a judge it blanked its cells without a word.
+        const QString mt = Workspace::runsDir() + "/a-translation-run";
+        QDir().mkpath(mt);
+        twb::RunConfig c = twb::preset_config("multi30k");
+        c.vocab_size = 64;  // a run's config names its vocabulary
+        twb::write_file_atomic(mt.toStdString() + "/config.json", nlohmann::json(c).dump());
+        QCOMPARE(twb::read_run_config(mt.toStdString()).model_kind, twb::ModelKind::EncoderDecoder);
+        CompareView v;
+        v.fillChoices(m_run, {10, 20});
+        for (int i = 0; i < v.findChild<QListWidget*>()->count(); ++i)
+            QVERIFY(v.findChild<QListWidget*>()->item(i)->data(Qt::UserRole).toString() != mt);
+        auto* judges = v.findChild<QComboBox*>("compareJudge");
+        QCOMPARE(judges->findData(mt), -1);
+        QVERIFY(judges->findData(m_run) >= 0);
+        v.setJudgeRun(mt + "-deleted");  // a remembered judge that no longer exists: none
+        QCOMPARE(v.judgeRun(), QString());
+        QDir(mt).removeRecursively();
+    }
     void judgeColumnScoresEachTextAsTheEngineDoes() {
         const QString judge = twbtest::make_tiny_run(m_ws, "judge", 20);
         SamplingPanel p;

@@ -1,5 +1,6 @@
 #include "ui/sampling/CompareView.h"
 
+#include "twb/run_folder.h"
 #include "ui/Workspace.h"
 
 #include <QComboBox>
@@ -71,18 +72,33 @@ QString CompareView::judgeRun() const {
 
 void CompareView::setJudgeRun(const QString& run) {
     int i = m_judge->findData(run);
-    if (i < 0 && !run.isEmpty()) {
+    if (i < 0 && !run.isEmpty() && QFileInfo(run).isDir()) {  // a remembered judge deleted since: none
         m_judge->addItem(QFileInfo(run).fileName(), run);
         i = m_judge->count() - 1;
     }
     m_judge->setCurrentIndex(std::max(0, i));
 }
 
+QStringList CompareView::languageModelRuns() {
+    // A translation run continues no prompt and scores no text: offered as a column or a judge it only
+    // blanked its cells.
+    QStringList out;
+    for (const QString& r : Workspace::runs()) {
+        try {
+            if (twb::read_run_config(r.toStdString()).model_kind == twb::ModelKind::EncoderDecoder)
+                continue;
+        } catch (const std::exception&) {  // unreadable: offered, and its cells say what is wrong
+        }
+        out << r;
+    }
+    return out;
+}
+
 void CompareView::fillJudges() {
     const QString keep = m_judge->count() ? judgeRun() : QSettings().value("sampling/compareJudge").toString();
     m_judge->clear();
     m_judge->addItem(tr("(none)"), QString());
-    for (const QString& r : Workspace::runs())
+    for (const QString& r : languageModelRuns())
         m_judge->addItem(Workspace::runLabel(r), r);
     setJudgeRun(keep);
 }
@@ -109,7 +125,7 @@ void CompareView::fillChoices(const QString& run, const QList<qint64>& steps) {
         it->setCheckState(state(run, QString::number(steps[i]), i >= steps.size() - 4 ? Qt::Checked : Qt::Unchecked));
         m_ckList->addItem(it);
     }
-    for (const QString& other : Workspace::runs()) {
+    for (const QString& other : languageModelRuns()) {
         if (other == run)
             continue;
         auto* it = new QListWidgetItem(tr("%1 · best").arg(QFileInfo(other).fileName()));

@@ -48,7 +48,9 @@ signals:
     void exportClicked();
 
 private:
-    void fillJudges();  // (none) and the workspace's runs, keeping the choice
+    void fillJudges();  // (none) and the workspace's language-model runs, keeping the choice
+    /// The workspace's runs but translation (encoder-decoder) runs.
+    static QStringList languageModelRuns();
     QListWidget* m_ckList;
     QLineEdit* m_temps;
     QComboBox* m_judge;
