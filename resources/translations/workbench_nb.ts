@@ -2998,7 +2998,7 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
         <source>F1: getting started
 Ctrl+/: shortcuts</source>
         <translation>F1: kom i gang
-Ctrl+/: snarveier</translation>
+Ctrl+/: hurtigtaster</translation>
     </message>
     <message>
         <source>checking runtime…</source>
