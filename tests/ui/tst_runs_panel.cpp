@@ -109,6 +109,15 @@ private slots:
         refreshed(p);
         QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("interrupted"));
     }
+    void anEncoderDecoderShowsBothStacks() {
+        // A translation run read "3×4×96" as if it were a language model of three blocks.
+        twb::RunSummary lm, mt;
+        lm.config = {{"model_kind", "decoder"}, {"n_layer", "4"}, {"n_head", "4"}, {"n_embd", "128"}};
+        mt.config = {{"model_kind", "encoder_decoder"}, {"n_layer", "3"}, {"n_encoder_layer", "0"},
+                     {"n_decoder_layer", "2"},          {"n_head", "4"},  {"n_embd", "96"}};
+        QCOMPARE(RunsTableModel::modelShape(lm), QString("4×4×128"));
+        QCOMPARE(RunsTableModel::modelShape(mt), QString("3+2×4×96"));
+    }
     void sortsByNumberAndRemembersTheSort() {
         {
             RunsPanel p;

@@ -112,8 +112,16 @@ int RunsTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QString RunsTableModel::modelShape(const twb::RunSummary& r) {
-    return QStringLiteral("%1×%2×%3")
-        .arg(configValue(r, "n_layer"), configValue(r, "n_head"), configValue(r, "n_embd"));
+    // An encoder-decoder shows its encoder's and decoder's blocks (0 = n_layer), as its preset's name does.
+    QString layers = configValue(r, "n_layer");
+    if (configValue(r, "model_kind") == "encoder_decoder") {
+        const auto side = [&](const char* key) {
+            const QString v = configValue(r, key);
+            return v.isEmpty() || v == "0" ? layers : v;
+        };
+        layers = side("n_encoder_layer") + "+" + side("n_decoder_layer");
+    }
+    return QStringLiteral("%1×%2×%3").arg(layers, configValue(r, "n_head"), configValue(r, "n_embd"));
 }
 
 QString RunsTableModel::parameterText(int64_t n) {
