@@ -203,28 +203,34 @@ void TranslationBatchView::fail(const QString& error) {
         emit statusMessage(error);
 }
 
+QString TranslationBatchView::filesProblem(const QString& in, const QString& out, const QString& ref) {
+    if (in.isEmpty() || !QFileInfo(in).isFile())
+        return in.isEmpty() ? tr("Choose the file to translate: one source sentence per line.")
+                            : tr("%1 does not exist: choose the file to translate.").arg(in);
+    if (out.isEmpty())
+        return tr("Choose where to write the translations.");
+    if (QFileInfo(out).absoluteFilePath() == QFileInfo(in).absoluteFilePath() ||
+        (!ref.isEmpty() && QFileInfo(out).absoluteFilePath() == QFileInfo(ref).absoluteFilePath()))
+        return tr("The translations would overwrite an input file: choose another output file.");
+    if (!ref.isEmpty() && !QFileInfo(ref).isFile())
+        return tr("%1 does not exist: choose the reference file, or leave it empty.").arg(ref);
+    // Where the translations go is checked now, not found unwritable after every line was translated.
+    if (const QFileInfo dir(QFileInfo(out).absolutePath()); !dir.isDir() || !dir.isWritable())
+        return tr("%1 cannot be written (its folder %2 %3): choose another output file.")
+            .arg(out, dir.absoluteFilePath(), dir.isDir() ? tr("is not writable") : tr("does not exist"));
+    if (QFileInfo(out).isDir())
+        return tr("%1 is a folder: choose a file to write the translations to.").arg(out);
+    return {};
+}
+
 void TranslationBatchView::run() {
     if (m_running)
         return;
     const QString in = m_input->text().trimmed(), out = m_output->text().trimmed(), ref = m_reference->text().trimmed();
     if (m_picker->run().isEmpty())
         return fail(tr("No run to translate with: train an encoder-decoder run or open a run folder (…)."));
-    if (in.isEmpty() || !QFileInfo(in).isFile())
-        return fail(in.isEmpty() ? tr("Choose the file to translate: one source sentence per line.")
-                                 : tr("%1 does not exist: choose the file to translate.").arg(in));
-    if (out.isEmpty())
-        return fail(tr("Choose where to write the translations."));
-    if (QFileInfo(out).absoluteFilePath() == QFileInfo(in).absoluteFilePath() ||
-        (!ref.isEmpty() && QFileInfo(out).absoluteFilePath() == QFileInfo(ref).absoluteFilePath()))
-        return fail(tr("The translations would overwrite an input file: choose another output file."));
-    if (!ref.isEmpty() && !QFileInfo(ref).isFile())
-        return fail(tr("%1 does not exist: choose the reference file, or leave it empty.").arg(ref));
-    // Where the translations go is checked now, not found unwritable after every line was translated.
-    if (const QFileInfo dir(QFileInfo(out).absolutePath()); !dir.isDir() || !dir.isWritable())
-        return fail(tr("%1 cannot be written (its folder %2 %3): choose another output file.")
-                        .arg(out, dir.absoluteFilePath(), dir.isDir() ? tr("is not writable") : tr("does not exist")));
-    if (QFileInfo(out).isDir())
-        return fail(tr("%1 is a folder: choose a file to write the translations to.").arg(out));
+    if (const QString why = filesProblem(in, out, ref); !why.isEmpty())
+        return fail(why);
     fail({});
     QSettings st;  // now, not only at exit
     st.setValue("translation/batchInput", in);

@@ -55,6 +55,8 @@ private:
     void connectWorker();
     void setRunning(bool on);
     void fail(const QString& error);
+    /// What is wrong with the files chosen (input, output, reference), or empty: checked before translating.
+    static QString filesProblem(const QString& in, const QString& out, const QString& ref);
     void showResult();
 
     ModelThread* m_model;
