@@ -194,6 +194,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!d.isBusy(), 60000);
         QCOMPARE(failed.count(), 1);
         QVERIFY2(d.error().contains("config.json"), qPrintable(d.error()));
+        QVERIFY2(d.status().isEmpty(), qPrintable(d.status()));  // no "Importing … as …" beside the error
         QVERIFY(!QDir(QDir(Workspace::runsDir()).filePath("not-a-model")).exists());
     }
 

@@ -94,6 +94,7 @@ void ExportDialog::exportEnded(quint64 id, const QString& file, const QString& s
         growToFit();
         emit exported(file);
     } else {
+        m_status->clear();  // "Exporting … to …" did not happen
         m_error->setText(error);
         growToFit();
         emit failed(error);

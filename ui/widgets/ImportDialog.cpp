@@ -187,6 +187,7 @@ void ImportDialog::importEnded(const QString& run, const QString& summary, const
         growToFit();
         emit imported(run);
     } else {
+        m_status->clear();  // "Importing … as …" did not happen
         showError(error);
         emit failed(error);
     }
