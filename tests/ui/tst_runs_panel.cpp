@@ -195,6 +195,21 @@ private slots:
         p.deleteSelected();
         QVERIFY2(question.contains("doomed"), qPrintable(question));
         QVERIFY(QFileInfo::exists(doomed + "/config.json"));  // Cancel keeps it
+        // Sorted so that the doomed run is not the first row: after the delete the run that takes its
+        // place (the one after it, or before it at the end) is selected, not the table's first (it jumped there).
+        int nameColumn = -1;
+        for (int c = 0; c < p.table()->model()->columnCount(); ++c)
+            if (p.table()->model()->headerData(c, Qt::Horizontal).toString() == "Name")
+                nameColumn = c;
+        QVERIFY(nameColumn >= 0);
+        p.table()->sortByColumn(nameColumn, Qt::DescendingOrder);
+        if (p.table()->rowOf(doomed) == 0)
+            p.table()->sortByColumn(nameColumn, Qt::AscendingOrder);
+        const int row = p.table()->rowOf(doomed), rows = p.table()->model()->rowCount();
+        QVERIFY(row >= 1 && rows == 3);
+        const QString next =
+            p.table()->model()->index(row + 1 < rows ? row + 1 : row - 1, 0).data(RunsTableModel::DirRole).toString();
+        QVERIFY(p.table()->selectRun(doomed));
         QSignalSpy deleted(&p, &RunsPanel::runDeleted);
         answerNextMessageBox(QMessageBox::Yes);
         p.deleteSelected();
@@ -203,6 +218,7 @@ private slots:
         QSignalSpy done(&p, &RunsPanel::refreshed);
         QVERIFY(done.wait(20000));
         QCOMPARE(p.table()->rowOf(doomed), -1);
+        QCOMPARE(p.table()->selectedRuns(), QStringList{next});
         // Nothing half-deleted is left beside the runs.
         QCOMPARE(QDir(Workspace::runsDir()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
                  (QStringList{"finished", "interrupted"}));

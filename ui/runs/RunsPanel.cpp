@@ -147,8 +147,13 @@ void RunsPanel::showRuns(std::vector<twb::RunSummary> runs) {
             : (runs.size() == 1 ? tr("1 run in %1") : tr("%1 runs in %2").arg(runs.size())).arg(Workspace::runsDir()) +
                   (running > 0 ? tr(" · %1 running").arg(running) : QString()));
     m_table->setRuns(std::move(runs));
-    if (m_table->selectedRuns().isEmpty() && !m_table->runs().empty())
-        m_table->selectRun(m_table->model()->index(0, 0).data(RunsTableModel::DirRole).toString());
+    if (m_table->selectedRuns().isEmpty() && !m_table->runs().empty()) {
+        // After a delete, the run that took the deleted one's row (the one after it), else the first.
+        const int rows = m_table->model()->rowCount();
+        const int row = m_rowAfterDelete >= 0 ? std::min(m_rowAfterDelete, rows - 1) : 0;
+        m_table->selectRun(m_table->model()->index(row, 0).data(RunsTableModel::DirRole).toString());
+    }
+    m_rowAfterDelete = -1;
     showDetails();
     updateActions();
     emit refreshed();
@@ -282,6 +287,10 @@ bool RunsPanel::deleteRun(const QString& dir, bool ask) {
         if (box.exec() != QMessageBox::Yes)
             return false;
     }
+    for (int row = 0; row < m_table->model()->rowCount(); ++row)
+        if (m_table->model()->index(row, 0).data(RunsTableModel::DirRole).toString() == dir &&
+            (m_rowAfterDelete < 0 || row < m_rowAfterDelete))
+            m_rowAfterDelete = row;
     try {
         twb::delete_run(dir.toStdString());
     } catch (const std::exception& e) {

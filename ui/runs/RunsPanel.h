@@ -75,5 +75,6 @@ private:
     QPushButton *m_open, *m_duplicate, *m_compare, *m_delete, *m_saveDetails, *m_tensorBoard;
     QPointer<Job> m_loader, m_exporter;
     bool m_refreshAgain = false;  // a refresh was asked for while one was running
+    int m_rowAfterDelete = -1;    // the row a deleted run had: the run after it is selected there
     QString m_shownRun;           // whose name and notes the fields hold
 };
