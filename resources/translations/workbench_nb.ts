@@ -2250,10 +2250,6 @@ beam=5</translation>
         <translation>skriv minst én ledetekst (én per linje) eller last inn en fil</translation>
     </message>
     <message>
-        <source>%1 references for %2 prompts: give one per prompt, or none</source>
-        <translation>%1 referanser for %2 ledetekster: gi én per ledetekst, eller ingen</translation>
-    </message>
-    <message>
         <source>give at least one decoding setting, e.g. greedy</source>
         <translation>oppgi minst ett dekodingsoppsett, f.eks. greedy</translation>
     </message>
@@ -2284,6 +2280,10 @@ beam=5</translation>
     <message>
         <source>Evaluating %1 decoding settings</source>
         <translation>Evaluerer %1 dekodingsinnstillinger</translation>
+    </message>
+    <message>
+        <source>references: %1 lines, prompts: %2 lines; give one reference per prompt, or none</source>
+        <translation>referanser: %1 linjer, ledetekster: %2 linjer; gi én referanse per ledetekst, eller ingen</translation>
     </message>
 </context>
 <context>

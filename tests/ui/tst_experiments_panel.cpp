@@ -380,7 +380,7 @@ private slots:
         v->setReferences("only one\n");
         v->run();
         QVERIFY(!v->isRunning());
-        QVERIFY(v->findChild<QLabel*>("evalStatus")->text().contains("one per prompt"));
+        QVERIFY(v->findChild<QLabel*>("evalStatus")->text().contains("one reference per prompt"));
     }
 };
 

@@ -216,7 +216,7 @@ void GenerationEvalView::run() {
     if (r.prompts.empty())
         return fail(tr("type at least one prompt (one per line) or load a file"));
     if (!r.references.empty() && r.references.size() != r.prompts.size())
-        return fail(tr("%1 references for %2 prompts: give one per prompt, or none")
+        return fail(tr("references: %1 lines, prompts: %2 lines; give one reference per prompt, or none")
                         .arg(r.references.size())
                         .arg(r.prompts.size()));
     twb::SamplingOptions base;
