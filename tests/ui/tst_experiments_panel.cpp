@@ -161,6 +161,17 @@ private slots:
         QVERIFY(!plots.parameterAxisIsLog());
         QVERIFY2(x->range().lower >= 0 && x->range().lower < 0.1 && x->range().upper > 0.2 && x->range().upper < 0.4,
                  qPrintable(QString("%1 .. %2").arg(x->range().lower).arg(x->range().upper)));
+        // While a sweep runs, its first finished cell differs from nothing yet: the sweep's axes give the
+        // plot its key and the table its column (both came only with the second cell).
+        const std::vector<twb::RunSummary> first{summary("learning_rate", "0.001", 2.5)};
+        plots.setRuns(first, {"learning_rate"});
+        QCOMPARE(x->label(), QString("learning_rate"));
+        ResultsTable table;
+        table.showRuns(first, {"learning_rate"});
+        QStringList headers;
+        for (int c = 0; c < table.model()->columnCount(); ++c)
+            headers << table.model()->headerData(c, Qt::Horizontal).toString();
+        QVERIFY2(headers.contains("learning_rate"), qPrintable(headers.join(", ")));
     }
 
     void twoByTwoSweepFillsTheTableAndResumes() {

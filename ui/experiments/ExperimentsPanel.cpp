@@ -291,8 +291,14 @@ void ExperimentsPanel::refreshResults() {
         return;
     try {
         const auto runs = twb::collect_runs(m_dir.toStdString());
-        m_results->showRuns(runs);
-        m_plots->setRuns(runs);
+        QStringList swept;  // the sweep's axes: columns from its first finished cell on, not from its second
+        try {
+            for (const auto& a : twb::read_sweep(m_dir.toStdString()).axes)
+                swept << QString::fromStdString(a.key);
+        } catch (const std::exception&) {  // a folder of runs without sweep.json: the keys that differ
+        }
+        m_results->showRuns(runs, swept);
+        m_plots->setRuns(runs, swept);
     } catch (const std::exception& e) {
         showError(QString::fromStdString(e.what()));
     }

@@ -27,10 +27,11 @@ ResultsTable::ResultsTable(QWidget* parent) : RunsTable(parent) {
     });
 }
 
-void ResultsTable::showRuns(const std::vector<twb::RunSummary>& runs) {
-    QStringList keys;
+void ResultsTable::showRuns(const std::vector<twb::RunSummary>& runs, const QStringList& swept) {
+    QStringList keys = swept;
     for (const auto& k : twb::varied_keys(runs))
-        keys << QString::fromStdString(k);
+        if (!keys.contains(QString::fromStdString(k)))
+            keys << QString::fromStdString(k);
     setExtraColumns(keys);
     setRuns(runs);
 }

@@ -11,7 +11,9 @@ class ResultsTable : public RunsTable {
 public:
     explicit ResultsTable(QWidget* parent = nullptr);
     /// Shows these cells, with a column for each config key that varies between them.
-    void showRuns(const std::vector<twb::RunSummary>& runs);
+    /// The runs, with a column for each swept key (given: the sweep's axes, known before its cells differ)
+    /// and each other key whose value differs among them.
+    void showRuns(const std::vector<twb::RunSummary>& runs, const QStringList& swept = {});
 
 signals:
     /// panel: "Training", "Attention" or "Sampling".

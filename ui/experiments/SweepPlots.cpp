@@ -93,7 +93,7 @@ void SweepPlots::addEval(const QString& runDir, const twb::EvalReport& e) {
     m_curves->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void SweepPlots::setRuns(const std::vector<twb::RunSummary>& runs) {
+void SweepPlots::setRuns(const std::vector<twb::RunSummary>& runs, const QStringList& swept) {
     m_runs = runs;
     m_curves->clearGraphs();
     m_graphs.clear();
@@ -113,8 +113,10 @@ void SweepPlots::setRuns(const std::vector<twb::RunSummary>& runs) {
     const QString keep = m_key->currentText();
     QSignalBlocker block(m_key);
     m_key->clear();
+    m_key->addItems(swept);
     for (const auto& k : twb::varied_keys(runs))
-        m_key->addItem(QString::fromStdString(k));
+        if (m_key->findText(QString::fromStdString(k)) < 0)
+            m_key->addItem(QString::fromStdString(k));
     if (m_key->findText(keep) >= 0)
         m_key->setCurrentText(keep);
     refreshParameterPlot();

@@ -18,7 +18,9 @@ class SweepPlots : public QWidget {
 public:
     explicit SweepPlots(QWidget* parent = nullptr);
     /// Shows the finished cells' curves (from their metrics.csv) and the final-loss plot.
-    void setRuns(const std::vector<twb::RunSummary>& runs);
+    /// The runs' curves; the final-loss plot's key chooser offers the swept keys (the sweep's axes, given
+    /// while only one cell has finished) and every key that differs among the runs.
+    void setRuns(const std::vector<twb::RunSummary>& runs, const QStringList& swept = {});
     /// The running cell's evaluation, added to its curve at once.
     void addEval(const QString& runDir, const twb::EvalReport& e);
     int curveCount() const;
