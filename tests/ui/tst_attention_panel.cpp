@@ -216,6 +216,30 @@ private slots:
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
         QCOMPARE(p.capture().length, int64_t(7));
     }
+    void anotherRunsFailureClearsTheMapsShown() {
+        // The maps shown were of the run before; beside the new run's error they would be taken for its.
+        const QString other = twbtest::make_tiny_run(m_ws, "other", 10);
+        AttentionPanel p;
+        p.setRun(m_run);
+        p.setPrompt("the cat");
+        p.showPrompt();
+        waitIdle(p);
+        QCOMPARE(p.capture().layers, int64_t(2));
+        p.setRun(other);
+        p.setPrompt("☃");
+        p.showPrompt();
+        waitIdle(p);
+        QVERIFY2(p.lastError().contains("☃"), qPrintable(p.lastError()));
+        QCOMPARE(p.capture().layers, int64_t(0));
+        // The same run's failure keeps what is shown: it is still that run's.
+        p.setPrompt("the cat");
+        p.showPrompt();
+        waitIdle(p);
+        p.setPrompt("☃");
+        p.showPrompt();
+        waitIdle(p);
+        QCOMPARE(p.capture().layers, int64_t(2));
+    }
     void badPromptGivesMessage() {
         AttentionPanel p;
         p.setRun(m_run);

@@ -179,6 +179,7 @@ private:
     ModelThread* m_model;
     QSet<quint64> m_pending;  // requests sent and not yet answered
     twb::AttentionCapture m_cap;
+    QString m_capturedRun;                    // the run of the capture shown: a failed capture of another run clears it
     twb::HeadScores m_scores;                 // of m_cap, computed by the worker with the capture
     QString m_checkpoint;                     // folder m_cap came from, for the export
     std::map<int, std::string> m_tokenTexts;  // tokens m_cap.next_top names, for the export

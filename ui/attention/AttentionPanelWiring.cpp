@@ -87,6 +87,7 @@ void AttentionPanel::connectWorker(ModelWorker* worker) {
         m_checkpoint = r.checkpoint;
         m_tokenTexts = r.tokenTexts;
         showTranslationControls(r.translation);
+        m_capturedRun = m_picker->run();
         if (r.translation) {
             m_pair = r.pair;
             m_pairScores = r.pairScores;
@@ -133,6 +134,13 @@ void AttentionPanel::connectWorker(ModelWorker* worker) {
         if (!m_pending.remove(id))
             return;
         setBusy(false);
+        if (m_capturedRun != m_picker->run()) {  // the maps shown were another run's: not beside its error
+            m_capturedRun.clear();
+            m_cap = {};
+            m_pair = {};
+            m_grid->setCapture(m_cap, {}, QString());
+            m_heat->clear();
+        }
         showError(e);
     });
 }
