@@ -3719,10 +3719,6 @@ Ctrl+/: hurtigtaster</translation>
         <translation>GGUF v3, steg %1, %2 tensorer, %3 tokener, %4 MB</translation>
     </message>
     <message>
-        <source>Hugging Face GPT-2 folder (transformers)</source>
-        <translation>Hugging Face GPT-2-mappe (transformers)</translation>
-    </message>
-    <message>
         <source>safetensors + config.json (any architecture)</source>
         <translation>safetensors + config.json (alle arkitekturer)</translation>
     </message>
@@ -3749,6 +3745,10 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>CSV (*.csv);;JSON (*.json);;PNG image (*.png);;SVG (*.svg)</source>
         <translation>CSV (*.csv);;JSON (*.json);;PNG-bilde (*.png);;SVG (*.svg)</translation>
+    </message>
+    <message>
+        <source>Hugging Face folder for transformers (GPT-2; Marian for translation)</source>
+        <translation>Hugging Face-mappe for transformers (GPT-2; Marian for oversettelse)</translation>
     </message>
 </context>
 <context>

@@ -1,10 +1,9 @@
 // File → Export model…: a run's checkpoint written in another tool's format (ui/widgets/ExportFormats'
-// list: GGUF f32 and f16, the Hugging Face GPT-2 folder, plain safetensors). Choose the run (the open one
-// preselected) and checkpoint, the format and the output file (its folder and the format remembered);
-// formats the run's architecture or tokenizer cannot hold are listed disabled, their reason in the
-// tooltip and in a line of the dialog. The check and the export run as jobs on the main window's
-// JobsService (the export listed in the status bar); a busy bar shows while it writes, and the dialog
-// ends with a line naming the file written.
+// list: GGUF f32 and f16, the Hugging Face folder (GPT-2, or Marian for a translation run), plain safetensors). Choose
+// the run (the open one preselected) and checkpoint, the format and the output file (its folder and the format
+// remembered); formats the run's architecture or tokenizer cannot hold are listed disabled, their reason in the tooltip
+// and in a line of the dialog. The check and the export run as jobs on the main window's JobsService (the export listed
+// in the status bar); a busy bar shows while it writes, and the dialog ends with a line naming the file written.
 #pragma once
 #include "ui/widgets/JobDialog.h"
 

@@ -36,7 +36,8 @@ ExportFormat gguf(bool f16) {
 ExportFormat folder(bool hf) {
     ExportFormat f;
     f.id = hf ? "hf" : "safetensors";
-    f.label = hf ? QT_TRANSLATE_NOOP("QObject", "Hugging Face GPT-2 folder (transformers)")
+    // A translation run's Hugging Face layout is Marian's (export_hf), and so is its reason when blocked.
+    f.label = hf ? QT_TRANSLATE_NOOP("QObject", "Hugging Face folder for transformers (GPT-2; Marian for translation)")
                  : QT_TRANSLATE_NOOP("QObject", "safetensors + config.json (any architecture)");
     f.blocker = [hf](const std::string& run, const std::string&) {
         return hf ? twb::hf_export_blocker(twb::read_run_config(run)) : std::string();
