@@ -182,11 +182,15 @@ void EmbeddingsPanel::connectControls() {
     });
     // Another run or checkpoint: the map shown no longer belongs to it; redraw when visible.
     connect(m_picker, &RunPicker::changed, this, [this] {
-        if (m_mapRun != m_picker->run() + "@" + m_picker->checkpoint())
+        if (m_mapRun != pickedRun())
             clearError();  // the run before's
-        if (isVisible() && !m_mapRun.isEmpty() && m_mapRun != m_picker->run() + "@" + m_picker->checkpoint())
+        if (isVisible() && !m_mapRun.isEmpty() && m_mapRun != pickedRun())
             drawMap();
     });
+}
+
+QString EmbeddingsPanel::pickedRun() const {
+    return m_picker->run() + "@" + m_picker->checkpoint();
 }
 
 EmbeddingsPanel::~EmbeddingsPanel() {
@@ -302,7 +306,7 @@ void EmbeddingsPanel::compare() {
 void EmbeddingsPanel::drawMap() {
     if (m_picker->run().isEmpty())
         return showError(tr("Choose a run first."));
-    m_mapRun = m_picker->run() + "@" + m_picker->checkpoint();
+    m_mapRun = pickedRun();
     const quint64 id = newRequest();
     QMetaObject::invokeMethod(m_model->worker(), "embeddingMap", Qt::QueuedConnection, Q_ARG(quint64, id),
                               Q_ARG(QString, m_picker->run()), Q_ARG(QString, m_picker->checkpoint()),
@@ -335,7 +339,7 @@ void EmbeddingsPanel::showEvent(QShowEvent* e) {
     PanelBase::showEvent(e);
     // First look, or the run or checkpoint changed while the panel was hidden (a new run in training):
     // answer the remembered queries and draw the map for the chosen one rather than show another's.
-    const bool stale = !m_mapRun.isEmpty() && m_mapRun != m_picker->run() + "@" + m_picker->checkpoint();
+    const bool stale = !m_mapRun.isEmpty() && m_mapRun != pickedRun();
     if ((m_plot->map().points.empty() || stale) && !isBusy() && lastError().isEmpty() && !m_picker->run().isEmpty()) {
         if (!m_word->text().isEmpty())
             findNeighbours();

@@ -51,6 +51,8 @@ protected:
     void busyChanged(bool busy) override;
 
 private:
+    /// "RUN@CHECKPOINT" of the run picker's choice.
+    QString pickedRun() const;
     /// The nearest-tokens, similarity and map controls; then their layout and signals.
     void createControls();
     void layOut();
@@ -79,5 +81,5 @@ private:
     std::unique_ptr<ModelThread> m_ownModel;  // only when no shared thread was given
     ModelThread* m_model;
     QSet<quint64> m_pending;
-    QString m_mapRun;  // run and checkpoint the map shown came from, to redraw it when they change
+    QString m_mapRun;  // run and checkpoint the map shown came from (pickedRun()), to redraw it when they change
 };

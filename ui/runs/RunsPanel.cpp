@@ -287,10 +287,8 @@ bool RunsPanel::deleteRun(const QString& dir, bool ask) {
         if (box.exec() != QMessageBox::Yes)
             return false;
     }
-    for (int row = 0; row < m_table->model()->rowCount(); ++row)
-        if (m_table->model()->index(row, 0).data(RunsTableModel::DirRole).toString() == dir &&
-            (m_rowAfterDelete < 0 || row < m_rowAfterDelete))
-            m_rowAfterDelete = row;
+    if (const int row = m_table->rowOf(dir); row >= 0 && (m_rowAfterDelete < 0 || row < m_rowAfterDelete))
+        m_rowAfterDelete = row;
     try {
         twb::delete_run(dir.toStdString());
     } catch (const std::exception& e) {

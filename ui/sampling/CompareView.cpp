@@ -56,7 +56,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     left->addWidget(exportMd);
     row->addLayout(left);
     row->addWidget(m_table, 1);
-    fillJudges();
+    fillJudges(languageModelRuns());
     connect(m_compareBtn, &QPushButton::clicked, this, &CompareView::compareClicked);
     connect(exportMd, &QPushButton::clicked, this, &CompareView::exportClicked);
 }
@@ -94,11 +94,11 @@ QStringList CompareView::languageModelRuns() {
     return out;
 }
 
-void CompareView::fillJudges() {
+void CompareView::fillJudges(const QStringList& runs) {
     const QString keep = m_judge->count() ? judgeRun() : QSettings().value("sampling/compareJudge").toString();
     m_judge->clear();
     m_judge->addItem(tr("(none)"), QString());
-    for (const QString& r : languageModelRuns())
+    for (const QString& r : runs)
         m_judge->addItem(Workspace::runLabel(r), r);
     setJudgeRun(keep);
 }
@@ -111,7 +111,8 @@ void CompareView::fillChoices(const QString& run, const QList<qint64>& steps) {
     }
     const bool sameRun = m_ckList->count() > 0 && m_ckList->item(0)->data(Qt::UserRole).toString() == run;
     m_ckList->clear();
-    fillJudges();
+    const QStringList models = languageModelRuns();  // each run's config.json read once
+    fillJudges(models);
     if (run.isEmpty())
         return;
     auto state = [&](const QString& r, const QString& which, Qt::CheckState fallback) {
@@ -125,7 +126,7 @@ void CompareView::fillChoices(const QString& run, const QList<qint64>& steps) {
         it->setCheckState(state(run, QString::number(steps[i]), i >= steps.size() - 4 ? Qt::Checked : Qt::Unchecked));
         m_ckList->addItem(it);
     }
-    for (const QString& other : languageModelRuns()) {
+    for (const QString& other : models) {
         if (other == run)
             continue;
         auto* it = new QListWidgetItem(tr("%1 · best").arg(QFileInfo(other).fileName()));

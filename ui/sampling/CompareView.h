@@ -48,7 +48,7 @@ signals:
     void exportClicked();
 
 private:
-    void fillJudges();  // (none) and the workspace's language-model runs, keeping the choice
+    void fillJudges(const QStringList& runs);  // (none) and these runs (languageModelRuns()), keeping the choice
     /// The workspace's runs but translation (encoder-decoder) runs.
     static QStringList languageModelRuns();
     QListWidget* m_ckList;

@@ -29,7 +29,7 @@ private:
     void connectControls();
     void layOut();
     void applyPreset(int index);
-    /// Shows the preset the values are, or Custom (a fresh start's defaults are Balanced).
+    /// Shows the preset the values are, or Custom (a fresh start's values are the Default preset).
     void showMatchingPreset();
 
     QComboBox* m_preset;
