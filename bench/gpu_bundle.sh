@@ -7,6 +7,8 @@
 #
 #   TWB_TORCH_VENV=~/.local/share/transformer-workbench/torch-2.11 bash bench/gpu_bundle.sh
 #   NANOGPT=/path/to/a/nanoGPT/checkout bash bench/gpu_bundle.sh   # also bundles nanoGPT (its files, not ours)
+#   GPU_BUNDLE_GUI=0 bash bench/gpu_bundle.sh   # without the GUI's test (tests/ui/tst_gpu_gui.cpp), its Qt
+#                                               # libraries, offscreen platform plugin and fonts
 #
 # The venv must hold the torch version of the GPU machine's Python (`python3 -c 'import torch;
 # print(torch.__version__)'` there): `python3 -m venv V && V/bin/pip install torch==2.11.0`.
@@ -20,17 +22,34 @@ out=gpu-bundle
 version=$("$venv/bin/python" -c 'import torch; print(torch.__version__)')
 echo "gpu_bundle: torch $version from $venv"
 
+gui=${GPU_BUNDLE_GUI:-1}
+targets=(twb twb_spm tst_cuda)
+[ "$gui" = 1 ] && targets+=(tst_gpu_gui)
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTWB_LIBTORCH=wheel -DTWB_TORCH_VENV="$venv" \
-  -DTWB_BUILD_GUI=OFF >/dev/null
-cmake --build build-gpu -j"$(nproc)" --target twb twb_spm tst_cuda
+  -DTWB_BUILD_GUI="$([ "$gui" = 1 ] && echo ON || echo OFF)" >/dev/null
+cmake --build build-gpu -j"$(nproc)" --target "${targets[@]}"
 
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp/bin" "$out.tmp/lib" "$out.tmp/data"
 cp build-gpu/bin/twb build-gpu/bin/libtwb_spm.so build-gpu/bin/tst_cuda "$out.tmp/bin/"
 cp tests/engine/check_std_bindings.sh "$out.tmp/bin/"
+if [ "$gui" = 1 ]; then
+  # The GUI's GPU test runs offscreen there: Qt's offscreen platform plugin and two fonts for fontconfig.
+  cp build-gpu/bin/tst_gpu_gui "$out.tmp/bin/"
+  plugins=$(qtpaths6 --query QT_INSTALL_PLUGINS)
+  mkdir -p "$out.tmp/plugins/platforms" "$out.tmp/fonts"
+  cp "$plugins/platforms/libqoffscreen.so" "$out.tmp/plugins/platforms/"
+  cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf \
+    "$out.tmp/fonts/"
+  cat >"$out.tmp/fonts/fonts.conf" <<'CONF'
+<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig><dir prefix="relative">.</dir><cachedir>/tmp/twb-gpu-check-fontconfig</cachedir></fontconfig>
+CONF
+fi
 # The Debian libraries outside torch and the system's base (libc, libstdc++, libgcc_s, libm, ...).
-for f in "$out.tmp"/bin/twb "$out.tmp"/bin/libtwb_spm.so "$out.tmp"/bin/tst_cuda; do
-  ldd "$f" | awk '/=> \//{print $3}'
+for f in "$out.tmp"/bin/twb "$out.tmp"/bin/libtwb_spm.so "$out.tmp"/bin/tst_* "$out.tmp"/plugins/*/*.so; do
+  if [ -e "$f" ]; then ldd "$f" | awk '/=> \//{print $3}'; fi
 done | sort -u | grep -v -E '/(torch|nvidia|cuda)/|/lib(c|m|dl|rt|pthread|stdc\+\+|gcc_s)\.so|ld-linux' |
   while read -r lib; do cp -L "$lib" "$out.tmp/lib/"; done
 cp "$shared/datasets/tinyshakespeare/input.txt" "$out.tmp/data/shakespeare.txt"
