@@ -9,17 +9,18 @@
 #
 # Shorter runs (a dry run on a CPU, say): GPU_CHECK_ITERS (5000), GPU_CHECK_NANO_ITERS, GPU_CHECK_SKIP_NANO=1,
 # GPU_CHECK_M30K_ITERS (1600), GPU_CHECK_M30K_CUDNN_ITERS (100), GPU_CHECK_SKIP_M30K=1,
-# GPU_CHECK_SKIP_CUDNN=1; PYTHON names the python with the torch.
+# GPU_CHECK_SKIP_CUDNN=1, GPU_CHECK_SKIP_GUI=1, GPU_CHECK_ONLY_GUI=1; PYTHON names the python with the
+# torch.
 #
 # Stages: the environment (nvidia-smi, torch, twb doctor); the std:: binding check of twb; the CUDA tests
-# (tst_cuda); nanoGPT's shakespeare-char recipe, eager and --compile=True, against twb's baby-gpt preset
-# with defaults only (dtype auto), 5000 iterations each: median ms/iter and validation loss at 2000 and
-# 5000, and twb with the host waiting for every step (TWB_QUEUED_STEPS=0), without the CUDA graph, with
-# cuDNN's attention, with libtorch's LayerNorm (TWB_FUSED_CUDA=0), and a trace of five steps summed by
-# kernel; 1000 greedy tokens from "ROMEO:" as a whole `twb sample` process, with twb's CUDA kernels,
-# libtorch's ops as a CUDA graph, and eagerly, and a trace of five tokens; the Multi30k preset's 1600
-# steps on the GPU, translating test2016 and its BLEU. A stage that fails or runs out of time says so in
-# the table.
+# (tst_cuda); the GUI's GPU test (tst_gpu_gui, offscreen, two screenshots); nanoGPT's shakespeare-char
+# recipe, eager and --compile=True, against twb's baby-gpt preset with defaults only (dtype auto), 5000
+# iterations each: median ms/iter and validation loss at 2000 and 5000, and twb with the host waiting for
+# every step (TWB_QUEUED_STEPS=0), without the CUDA graph, with cuDNN's attention, with libtorch's
+# LayerNorm (TWB_FUSED_CUDA=0), and a trace of five steps summed by kernel; 1000 greedy tokens from
+# "ROMEO:" as a whole `twb sample` process, with twb's CUDA kernels, libtorch's ops as a CUDA graph, and
+# eagerly, and a trace of five tokens; the Multi30k preset's 1600 steps on the GPU, translating test2016
+# and its BLEU. A stage that fails or runs out of time says so in the table.
 set -uo pipefail
 bundle=$(cd "$(dirname "$0")" && pwd)
 out=${1:-${OUT:-$PWD/gpu-check}}
@@ -57,6 +58,23 @@ row[precision]=$(sed -n 's/^precision *//p' "$out/env.log" | head -1)
 stage bindings 60 bash "$bundle/bin/check_std_bindings.sh" "$twb" --version && row[bindings]=pass || row[bindings]=FAIL
 stage cuda_tests 240 "$bundle/bin/tst_cuda" && row[cuda_tests]="pass ($(grep -c '^PASS' "$out/cuda_tests.log") functions)" ||
   row[cuda_tests]="FAIL: $(grep -m1 -E '^FAIL|^SKIP' "$out/cuda_tests.log")"
+# The GUI on the GPU (tests/ui/tst_gpu_gui.cpp, offscreen, when bundled): the device chooser and the status
+# bar name the GPU, a short run with the defaults trains on it in bf16 and shows its memory; the window at
+# 1280x720 mid-run and at the end as gpu-training.png and gpu-trained.png beside the logs.
+# GPU_CHECK_SKIP_GUI=1 skips it, GPU_CHECK_ONLY_GUI=1 runs it alone.
+if [ -x "$bundle/bin/tst_gpu_gui" ] && [ "${GPU_CHECK_SKIP_GUI:-0}" != 1 ]; then
+  mkdir -p "$work/home"
+  stage gui 300 env QT_QPA_PLATFORM=offscreen QT_PLUGIN_PATH="$bundle/plugins" \
+    FONTCONFIG_FILE="$bundle/fonts/fonts.conf" HOME="$work/home" TWB_SCREENSHOT_DIR="$out" "$bundle/bin/tst_gpu_gui" &&
+    row[gui]=pass || row[gui]="FAIL: $(grep -m1 -E '^FAIL|^SKIP' "$out/gui.log")"
+  row[gui]+="; device chooser \"$(sed -n 's/.*device chooser: //p' "$out/gui.log" | head -1)\""
+  row[gui]+="; status bar \"$(sed -n 's/.*status bar: //p' "$out/gui.log" | head -1)\""
+  row[gui]+="; $(sed -n 's/.*() \(step [0-9]* dtype.*\)/\1/p' "$out/gui.log" | head -1)"
+  if [ "${GPU_CHECK_ONLY_GUI:-0}" = 1 ]; then
+    echo "| GUI on the GPU | ${row[gui]} |" | tee "$out/table.md"
+    exit 0
+  fi
+fi
 
 # 3. nanoGPT against twb, shakespeare-char, 5000 iterations (validation at 2000 and at 5000). nanoGPT's
 #    median over iterations 100-5000 (eager) and 200-300 (--compile, after its compilation); twb's is the
@@ -127,21 +145,31 @@ stage twb_sample_graph 120 env TWB_CUDA_DECODER=0 "$twb" sample -r "$work/baby" 
   --no-history --timing
 stage twb_sample_eager 120 env TWB_CUDA_DECODER=0 TWB_FIXED_STEP=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" \
   -n 1000 -t 0 --no-history --timing
-# twb's kernels without Hopper's programmatic dependent launches, and without the step launched ahead.
+# twb's kernels without Hopper's programmatic dependent launches, without the step launched ahead, with the
+# attention in one block a head, with the linear layers' norms in shared memory (TWB_CUDA_WARP_NORM=0), and
+# with the norms' weights loaded before the kernel's wait (TWB_CUDA_NORM_AHEAD=1, not yet the default).
 stage twb_sample_nopdl 120 env TWB_CUDA_PDL=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 \
   --no-history --timing
 stage twb_sample_noahead 120 env TWB_CUDA_AHEAD=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 \
   --no-history --timing
 stage twb_sample_nosplit 120 env TWB_CUDA_ATTEND_SPLIT=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 \
   -t 0 --no-history --timing
+stage twb_sample_blocknorm 120 env TWB_CUDA_WARP_NORM=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 \
+  -t 0 --no-history --timing
+stage twb_sample_normahead 120 env TWB_CUDA_NORM_AHEAD=1 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 \
+  -t 0 --no-history --timing
+# The default once more, after the variants: how far two runs of the same binary part.
+stage twb_sample_again 120 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 --no-history --timing
 per_token() { sed -n 's/.*then \([0-9.]*\) ms\/token.*/\1 ms\/token/p' "$out/$1.log" | tail -1; }
 tps() { grep -o -E '\(([0-9.]+) tokens/s\)' "$out/$1.log" | tail -1; }
-row[sample_ms]="$(per_token twb_sample) $(tps twb_sample)"
+row[sample_ms]="$(per_token twb_sample) $(tps twb_sample); again after the variants: $(per_token twb_sample_again)"
 row[sample_graph_ms]="$(per_token twb_sample_graph) $(tps twb_sample_graph)"
 row[sample_eager_ms]="$(per_token twb_sample_eager) $(tps twb_sample_eager)"
 row[sample_nopdl_ms]="$(per_token twb_sample_nopdl) $(tps twb_sample_nopdl)"
 row[sample_noahead_ms]="$(per_token twb_sample_noahead) $(tps twb_sample_noahead)"
 row[sample_nosplit_ms]="$(per_token twb_sample_nosplit) $(tps twb_sample_nosplit)"
+row[sample_blocknorm_ms]="$(per_token twb_sample_blocknorm) $(tps twb_sample_blocknorm)"
+row[sample_normahead_ms]="$(per_token twb_sample_normahead) $(tps twb_sample_normahead)"
 # Each variant's text against the default's: "same", or the byte where it parts. Without dependent launches
 # or the step ahead the kernels and their sums are the same, so any difference there is a fault; the split
 # attention, libtorch's graph and its eager ops add in other orders, and a near tie of the two most likely
@@ -153,7 +181,9 @@ agree() {
   if [ -s "$out/$2.log" ] && [ -z "$n" ]; then echo same; else echo "PARTS AT BYTE ${n:-?}"; fi
 }
 row[sample_same]="text against the default: no PDL $(agree twb_sample twb_sample_nopdl), no step ahead"
-row[sample_same]+=" $(agree twb_sample twb_sample_noahead), no split $(agree twb_sample twb_sample_nosplit), libtorch's"
+row[sample_same]+=" $(agree twb_sample twb_sample_noahead), no split $(agree twb_sample twb_sample_nosplit), norms in"
+row[sample_same]+=" shared memory $(agree twb_sample twb_sample_blocknorm), norm weights before the wait"
+row[sample_same]+=" $(agree twb_sample twb_sample_normahead), libtorch's"
 row[sample_same]+=" graph $(agree twb_sample twb_sample_graph), eager $(agree twb_sample twb_sample_eager)"
 # Where a token's GPU time goes with twb's kernels: tokens 100-104 traced, each kernel launched on its own.
 stage twb_decode_trace 60 env TWB_CUDA_GRAPHS=0 TWB_TRACE_DECODE="$out/decode_trace.json" TWB_TRACE_TOKENS=100-104 \
@@ -191,10 +221,11 @@ row[bleu]=$(grep -m1 -o -E 'BLEU[^,]*' "$out/m30k_bleu.log")
   echo "| dtype=auto | ${row[precision]:-?} | | |"
   echo "| std:: bindings of twb | ${row[bindings]:-?} | | |"
   echo "| CUDA tests | ${row[cuda_tests]:-?} | | |"
+  echo "| GUI on the GPU | ${row[gui]:-not bundled} | | |"
   echo "| shakespeare-char 6x6x384: median ms/iter | nanoGPT eager ${row[nano_eager_ms]:--} | nanoGPT compile ${row[nano_compile_ms]:--} | twb ${row[twb_ms]:--} (${row[twb_dtype]:-?}); host waiting each step ${row[twb_waited_ms]:--}; no CUDA graph ${row[twb_eager_ms]:--}; cuDNN attention ${row[twb_cudnn_ms]:--}; libtorch's LayerNorm ${row[twb_nofused_ms]:--} |"
   echo "| val loss at 2000 / $iters | nanoGPT ${row[nano_val2000]:--} / ${row[nano_val5000]:--} | | twb ${row[twb_val2000]:--} / ${row[twb_val5000]:--} |"
   echo "| 1000 greedy tokens, whole twb sample process | ${row[sample_s]:-?} s | after the first token: twb's CUDA kernels ${row[sample_ms]:-?} | libtorch's ops as a CUDA graph ${row[sample_graph_ms]:-?}; eagerly ${row[sample_eager_ms]:-?}; ${row[sample_same]:-?} |"
-  echo "| twb's kernels, 1000 greedy tokens | without dependent launches ${row[sample_nopdl_ms]:-?} | without the step launched ahead ${row[sample_noahead_ms]:-?} | attention in one block a head ${row[sample_nosplit_ms]:-?} |"
+  echo "| twb's kernels, 1000 greedy tokens | without dependent launches ${row[sample_nopdl_ms]:-?} | without the step launched ahead ${row[sample_noahead_ms]:-?} | attention in one block a head ${row[sample_nosplit_ms]:-?}; norms in shared memory ${row[sample_blocknorm_ms]:-?}; norm weights loaded before the wait ${row[sample_normahead_ms]:-?} |"
   echo "| a traced step (no CUDA graph) | ${row[trace]:-?} | | |"
   echo "| a traced token (twb's kernels, no CUDA graph) | ${row[decode_trace]:-?} | | |"
   echo "| Multi30k preset (1600 steps) | ${row[m30k_ms]:--} ms/step | ${row[m30k_s]:--} s of training | test2016 ${row[bleu]:--} |"

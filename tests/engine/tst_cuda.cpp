@@ -241,12 +241,24 @@ private slots:
     void cudaKernelsDecodeAsTheModel_data() {
         QTest::addColumn<int>("kind");
         QTest::addColumn<bool>("split");
+        QTest::addColumn<QByteArray>("env");  // one of the decoder's switches, NAME=VALUE (none when empty)
         for (bool split : {true, false}) {
             const char* how = split ? ", attention split over blocks" : ", attention in one block a head";
-            QTest::newRow(qPrintable(QString("learned, LayerNorm, GELU, biases, tied") + how)) << 0 << split;
-            QTest::newRow(qPrintable(QString("sinusoidal, post-norm, ReLU, no biases") + how)) << 1 << split;
-            QTest::newRow(qPrintable(QString("rotary, RMSNorm, SiLU, untied head") + how)) << 2 << split;
-            QTest::newRow(qPrintable(QString("learned, tanh GELU, 3 heads of 20") + how)) << 3 << split;
+            QTest::newRow(qPrintable(QString("learned, LayerNorm, GELU, biases, tied") + how))
+                << 0 << split << QByteArray();
+            QTest::newRow(qPrintable(QString("sinusoidal, post-norm, ReLU, no biases") + how))
+                << 1 << split << QByteArray();
+            QTest::newRow(qPrintable(QString("rotary, RMSNorm, SiLU, untied head") + how))
+                << 2 << split << QByteArray();
+            QTest::newRow(qPrintable(QString("learned, tanh GELU, 3 heads of 20") + how)) << 3 << split << QByteArray();
+        }
+        // The linear layers' inputs normalised by every block in shared memory (what inputs wider than
+        // 1536 take) instead of by every warp in its registers; and in registers with the norm's weights
+        // loaded before the wait (inputs up to 512 wide, when asked).
+        for (const char* env : {"TWB_CUDA_WARP_NORM=0", "TWB_CUDA_NORM_AHEAD=1"}) {
+            const QString how = QString(", ") + env;
+            QTest::newRow(qPrintable("learned, LayerNorm, GELU, biases, tied" + how)) << 0 << true << QByteArray(env);
+            QTest::newRow(qPrintable("rotary, RMSNorm, SiLU, untied head" + how)) << 2 << true << QByteArray(env);
         }
     }
     void cudaKernelsDecodeAsTheModel() {
@@ -256,6 +268,8 @@ private slots:
         // blocks of 32 positions fill one after the other, the fourth never.
         QFETCH(int, kind);
         QFETCH(bool, split);
+        QFETCH(QByteArray, env);
+        const QByteArray name = env.left(env.indexOf('=')), value = env.mid(env.indexOf('=') + 1);
         torch::manual_seed(5);
         RunConfig c = config("cuda");
         c.vocab_size = 50;
@@ -283,8 +297,12 @@ private slots:
         QVERIFY2(nn::CudaDecoder::unavailable(model, gpu).empty(), nn::CudaDecoder::unavailable(model, gpu).c_str());
         if (!split)
             qputenv("TWB_CUDA_ATTEND_SPLIT", "0");
+        if (!env.isEmpty())
+            qputenv(name.constData(), value);
         nn::CudaDecoder dec(model, gpu);
         qunsetenv("TWB_CUDA_ATTEND_SPLIT");
+        if (!env.isEmpty())
+            qunsetenv(name.constData());
         std::vector<nn::LayerCache> growing(static_cast<size_t>(c.n_layer));
         std::vector<int32_t> tokens;
         torch::Tensor last;

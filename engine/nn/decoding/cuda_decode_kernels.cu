@@ -21,6 +21,8 @@ constexpr int kSplitThreads = 256;  // attend_split_kernel: 8 threads a position
 constexpr int kHeld = 12;
 
 thread_local bool g_dependent_launch = false;  // each thread sets it before its launches
+thread_local bool g_warp_norm = true;          // and these (set_warp_norm)
+thread_local bool g_norm_ahead = false;
 
 /// With programmatic dependent launch, the next kernel may start now (its blocks wait in
 /// wait_for_predecessor until this kernel has finished); a no-op before compute capability 9.
@@ -118,27 +120,121 @@ __global__ void embed_kernel(const float* table, const float* positions, const i
         x[i] = positions ? table[t * C + i] + positions[p * C + i] : table[t * C + i];
 }
 
+/// A norm's 4 weights (or biases) at float4 index c, read as floats (a norm's tensors need not be 16-byte
+/// aligned); zeros without them.
+__device__ __forceinline__ float4 norm_quad(const float* v, int c) {
+    return v ? make_float4(__ldg(v + 4 * c), __ldg(v + 4 * c + 1), __ldg(v + 4 * c + 2), __ldg(v + 4 * c + 3))
+             : make_float4(0.f, 0.f, 0.f, 0.f);
+}
+
+/// The float4s lane, lane + 32, ... (Held of them) of the K4 float4s at in4, normalised, in each lane's
+/// registers: the warp computes the norm on its own, summed with shuffles, with no shared memory and no
+/// barrier. The same arithmetic as load_normalised, its sums taken in another order. With Ahead, g and b
+/// hold the norm's weights and biases for those float4s already (loaded before the kernel waited).
+template <int Held, bool Ahead>
+__device__ void warp_normalised(const float4* in4, int K4, const NormParams& p, float4 (&x)[Held],
+                                const float4 (&g)[Held], const float4 (&b)[Held]) {
+    const int lane = threadIdx.x & 31;
+    float s = 0.f;
+#pragma unroll
+    for (int i = 0; i < Held; ++i) {
+        const int c = lane + 32 * i;
+        x[i] = c < K4 ? in4[c] : make_float4(0.f, 0.f, 0.f, 0.f);
+        s += (x[i].x + x[i].y) + (x[i].z + x[i].w);
+    }
+    if (p.op == NormOp::None)
+        return;
+    const float n = 4.f * static_cast<float>(K4);
+    const float mean = p.op == NormOp::Layer ? warp_sum(s) / n : 0.f;
+    float q = 0.f;
+#pragma unroll
+    for (int i = 0; i < Held; ++i)
+        if (lane + 32 * i < K4) {  // the padding's zeros minus the mean are no deviation
+            const float4 d = make_float4(x[i].x - mean, x[i].y - mean, x[i].z - mean, x[i].w - mean);
+            q += (d.x * d.x + d.y * d.y) + (d.z * d.z + d.w * d.w);
+        }
+    const float inv = 1.f / sqrtf(warp_sum(q) / n + p.eps);
+#pragma unroll
+    for (int i = 0; i < Held; ++i) {
+        const int c = lane + 32 * i;
+        if (c < K4) {
+            const float4 wq = Ahead ? g[i] : norm_quad(p.weight, c), bq = Ahead ? b[i] : norm_quad(p.bias, c);
+            const float w4[4] = {wq.x, wq.y, wq.z, wq.w}, b4[4] = {bq.x, bq.y, bq.z, bq.w};
+            float* v = &x[i].x;
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const float y = (v[j] - mean) * inv * w4[j];
+                v[j] = p.bias ? y + b4[j] : y;
+            }
+        }
+    }
+}
+
+/// out[r] (+)= act(acc + bias[r]), by the warp's first lane.
+__device__ __forceinline__ void finish_row(float acc, int r, const float* bias, Act act, float* out, bool accumulate) {
+    acc = warp_sum(acc);
+    if ((threadIdx.x & 31) == 0) {
+        const float v = activate(bias ? acc + bias[r] : acc, act);
+        out[r] = accumulate ? out[r] + v : v;
+    }
+}
+
 // A warp a row. The first row's weights are loaded into registers before the kernel waits for its input
 // (with programmatic dependent launch, while the kernel before still runs) and before the input's norm, so
-// that their latency overlaps both; the sum's order is the same as without.
+// that their latency overlaps both; the sum's order is the same as without. Regs > 0 (an input of at most
+// 32 * Regs float4s): each warp holds the normalised input in registers and normalises it itself
+// (warp_normalised), instead of every block copying it to shared memory and normalising it there, which
+// took four barriers a kernel; with Regs <= 4 the norm's weights are loaded before the wait too.
+template <int Regs>
 __global__ void norm_gemv_kernel(const float* in, int K, NormParams norm, const float* __restrict__ W,
                                  const float* __restrict__ bias, int N, Act act, float* out, bool accumulate,
                                  bool vec4) {
+    constexpr int Held = Regs > 0 ? Regs : kHeld;
+    constexpr bool Ahead = Regs > 0 && Regs <= 4;
     extern __shared__ float4 shared4[];
     float* xs = reinterpret_cast<float*>(shared4);
     const int warps = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int first = blockIdx.x * warps + warp, K4 = vec4 ? K / 4 : 0;
-    float4 held[kHeld];
+    float4 held[Held];
     if (first < N) {
         const float4* w4 = reinterpret_cast<const float4*>(W + static_cast<size_t>(first) * K);
 #pragma unroll
-        for (int i = 0; i < kHeld; ++i) {
+        for (int i = 0; i < Held; ++i) {
             const int c = lane + 32 * i;
             held[i] = c < K4 ? __ldg(w4 + c) : make_float4(0.f, 0.f, 0.f, 0.f);
         }
     }
+    float4 g[Held], b[Held];
+    if (Ahead && first < N && norm.op != NormOp::None) {
+#pragma unroll
+        for (int i = 0; i < Held; ++i) {
+            const int c = lane + 32 * i;
+            g[i] = c < K4 ? norm_quad(norm.weight, c) : make_float4(0.f, 0.f, 0.f, 0.f);
+            b[i] = c < K4 ? norm_quad(norm.bias, c) : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+    }
     let_dependents_launch();
     wait_for_predecessor();
+    if (Regs > 0) {
+        if (first >= N)
+            return;
+        float4 x[Held];
+        warp_normalised<Held, Ahead>(reinterpret_cast<const float4*>(in), K4, norm, x, g, b);
+        for (int r = first; r < N; r += gridDim.x * warps) {
+            const float4* w4 = reinterpret_cast<const float4*>(W + static_cast<size_t>(r) * K);
+            float acc = 0.f;
+#pragma unroll
+            for (int i = 0; i < Held; ++i) {
+                const int c = lane + 32 * i;
+                if (c < K4) {
+                    const float4 a = r == first ? held[i] : __ldg(w4 + c), v = x[i];
+                    acc += a.x * v.x + a.y * v.y + a.z * v.z + a.w * v.w;
+                }
+            }
+            finish_row(acc, r, bias, act, out, accumulate);
+        }
+        return;
+    }
     load_normalised(in, xs, K, norm);
     for (int r = first; r < N; r += gridDim.x * warps) {
         const float* w = W + static_cast<size_t>(r) * K;
@@ -148,7 +244,7 @@ __global__ void norm_gemv_kernel(const float* in, int K, NormParams norm, const 
             int c = lane;
             if (r == first) {
 #pragma unroll
-                for (int i = 0; i < kHeld; ++i, c += 32)
+                for (int i = 0; i < Held; ++i, c += 32)
                     if (c < K4) {
                         const float4 a = held[i], b = shared4[c];
                         acc += a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
@@ -162,11 +258,7 @@ __global__ void norm_gemv_kernel(const float* in, int K, NormParams norm, const 
             for (int c = lane; c < K; c += 32)
                 acc += __ldg(w + c) * xs[c];
         }
-        acc = warp_sum(acc);
-        if (lane == 0) {
-            const float v = activate(bias ? acc + bias[r] : acc, act);
-            out[r] = accumulate ? out[r] + v : v;
-        }
+        finish_row(acc, r, bias, act, out, accumulate);
     }
 }
 
@@ -439,6 +531,11 @@ void set_dependent_launch(bool on) {
     g_dependent_launch = on;
 }
 
+void set_warp_norm(bool on, bool ahead) {
+    g_warp_norm = on;
+    g_norm_ahead = ahead;
+}
+
 void set_step(int64_t* tokpos, int64_t token, int64_t pos, void* stream) {
     // An ordinary launch: it must not overlap a step still in flight, which reads and moves tokpos.
     set_step_kernel<<<1, 1, 0, as_stream(stream)>>>(tokpos, token, pos);
@@ -458,9 +555,15 @@ void norm_gemv(const float* in, int K, const NormParams& norm, const float* W, c
     const int warps = kGemvThreads / 32;
     const int blocks = (N + warps - 1) / warps < 4096 ? (N + warps - 1) / warps : 4096;
     const bool vec4 = K % 4 == 0 && reinterpret_cast<uintptr_t>(W) % 16 == 0;
+    if (g_warp_norm && vec4 && K / 4 <= 32 * kHeld && reinterpret_cast<uintptr_t>(in) % 16 == 0) {
+        launch(g_norm_ahead && K / 4 <= 32 * 4 ? norm_gemv_kernel<4> : norm_gemv_kernel<kHeld>,
+               dim3(static_cast<unsigned>(blocks)), kGemvThreads, 0, stream, in, K, norm, W, bias, N, act, out,
+               accumulate, vec4);
+        return;
+    }
     const size_t shared = static_cast<size_t>((K + 3) / 4) * sizeof(float4);
-    launch(norm_gemv_kernel, dim3(static_cast<unsigned>(blocks)), kGemvThreads, shared, stream, in, K, norm, W, bias, N,
-           act, out, accumulate, vec4);
+    launch(norm_gemv_kernel<0>, dim3(static_cast<unsigned>(blocks)), kGemvThreads, shared, stream, in, K, norm, W, bias,
+           N, act, out, accumulate, vec4);
 }
 
 void norm_inplace(float* x, int C, const NormParams& norm, void* stream) {

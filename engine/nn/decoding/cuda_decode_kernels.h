@@ -37,6 +37,12 @@ constexpr int kMaxAttendShared = 11 * 1024;
 /// capability 9 must not be asked for it.
 void set_dependent_launch(bool on);
 
+/// Whether norm_gemv may hold an input of up to 1536 floats (16-byte aligned) in each warp's registers and
+/// normalise it there, and for inputs up to 512 wide load the norm's weights before it waits for its
+/// input (`ahead`), from now on in this thread; on and off at first. Off: every block normalises the
+/// input in shared memory (what wider inputs always take).
+void set_warp_norm(bool on, bool ahead);
+
 /// tokpos[0] = token, tokpos[1] = pos: the next step's input, from the host.
 void set_step(int64_t* tokpos, int64_t token, int64_t pos, void* stream);
 
@@ -52,8 +58,8 @@ void embed(const float* table, const float* positions, const int64_t* token, con
            void* stream);
 
 /// out[r] (+)= act(W[r, :] . norm(in) + bias[r]) for the N rows of W (N x K, row-major): a whole linear
-/// layer, with the norm of its input (computed by every block) and its activation, and with accumulate
-/// the residual sum. in and out must not overlap.
+/// layer, with the norm of its input (computed by every block, or by every warp: set_warp_norm) and its
+/// activation, and with accumulate the residual sum. in and out must not overlap.
 void norm_gemv(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
                float* out, bool accumulate, void* stream);
 

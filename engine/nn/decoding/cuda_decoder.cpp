@@ -93,8 +93,10 @@ struct CudaDecoder::Impl {
     torch::Tensor partial, counter;         // the split attention's (k::AttendSplit); undefined: not split
     int64_t vocab = 0;
     bool tried = false, replaying = false;
-    bool dependent = false;  // the kernels launched as programmatic dependents (k::set_dependent_launch)
-    bool graphs = false;     // CUDA graphs allowed (CudaGraph::unavailable: TWB_CUDA_GRAPHS=0)
+    bool dependent = false;   // the kernels launched as programmatic dependents (k::set_dependent_launch)
+    bool warp_norm = true;    // linear layers' inputs normalised in each warp's registers (k::set_warp_norm)
+    bool norm_ahead = false;  // and the norms' weights loaded before the wait (TWB_CUDA_NORM_AHEAD=1)
+    bool graphs = false;      // CUDA graphs allowed (CudaGraph::unavailable: TWB_CUDA_GRAPHS=0)
     // Two slots, used in turn by the steps launched, so that a step can run while the host reads the one
     // before: each has its graph, its event and its host memory (the token picked, then the logits).
     int newest = 1;      // the slot of the step launched last
@@ -244,6 +246,10 @@ CudaDecoder::CudaDecoder(const GPT& model_, torch::Device device) : d(std::make_
     int major = 0;
     C10_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, d->device.index()));
     d->dependent = major >= 9 && !switched_off("TWB_CUDA_PDL");
+    d->warp_norm = !switched_off("TWB_CUDA_WARP_NORM");
+    // Not yet measured on a GPU (session 26's device call was refused): asked for, not the default.
+    const char* ahead = std::getenv("TWB_CUDA_NORM_AHEAD");
+    d->norm_ahead = ahead && std::string(ahead) == "1";
     // What was made above on the current stream is ready before the decoder's stream reads it.
     C10_CUDA_CHECK(cudaDeviceSynchronize());
 #endif
@@ -294,6 +300,7 @@ void CudaDecoder::Impl::run(int slot) {
     const auto scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
     float *px = ptr(x), *pqkv = ptr(qkv), *patt = ptr(att), *pff = ptr(ff);
     k::set_dependent_launch(dependent);  // this decoder's choice, for the launches below
+    k::set_warp_norm(warp_norm, norm_ahead);
     auto* tok = tokpos.data_ptr<int64_t>();
     const auto* pos = tok + 1;
     k::AttendSplit split;
