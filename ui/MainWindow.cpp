@@ -123,6 +123,11 @@ void MainWindow::buildStatusBar() {
     m_jobsStatus = new JobsStatus(m_jobs);
     statusBar()->addPermanentWidget(m_jobsStatus);
     statusBar()->addPermanentWidget(m_runtime);
+    // A job that starts (or whose line grows) takes room from the message shown: cut it again.
+    connect(m_jobs, &JobsService::changed, this, [this] {
+        if (!statusBar()->currentMessage().isEmpty())
+            showStatus(m_statusText);
+    });
     connect(m_jobs, &JobsService::unhandledError, this, [this](const QString& title, const QString& error) {
         showStatus(tr("%1 failed: %2").arg(title.isEmpty() ? tr("A background job") : title, error));
     });
@@ -299,11 +304,11 @@ void MainWindow::showPanel(const QString& name) {
 void MainWindow::showStatus(const QString& text) {
     // One line, cut to the room left of the running jobs and the runtime facts; the whole text stays in
     // the tooltip.
-    const int jobs = m_jobsStatus->isVisible() ? m_jobsStatus->width() : 0;
+    m_statusText = text.simplified();
+    const int jobs = m_jobsStatus->isVisible() ? m_jobsStatus->sizeHint().width() : 0;
     const int room = std::max(100, statusBar()->width() - jobs - m_runtime->width() - 40);
-    const QString line = text.simplified();
-    statusBar()->showMessage(statusBar()->fontMetrics().elidedText(line, Qt::ElideRight, room), 8000);
-    statusBar()->setToolTip(line);
+    statusBar()->showMessage(statusBar()->fontMetrics().elidedText(m_statusText, Qt::ElideRight, room), 8000);
+    statusBar()->setToolTip(m_statusText);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

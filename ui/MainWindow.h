@@ -91,4 +91,5 @@ private:
     QLabel* m_runtime = nullptr;
     JobsStatus* m_jobsStatus = nullptr;  // the running jobs, left of the runtime facts
     QString m_doctorText;
+    QString m_statusText;  // the status message shown (whole), cut again when the jobs' room changes
 };

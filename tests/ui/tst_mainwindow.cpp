@@ -1,7 +1,8 @@
 // The main window composes the five panels, offers the documented shortcuts and remembers its panel; it
 // opens within a 1280x720 screen, and the Run menu's actions follow the training panel's state. At
 // start-up an interrupted run is offered for resuming, and resuming continues that run to its end. Its jobs
-// service runs work off the UI thread, shows it in the status bar with Cancel, and turns a throw into an error.
+// service runs work off the UI thread, shows it in the status bar with Cancel, and turns a throw into an error;
+// a status message is cut to the room a running job's line leaves it.
 #include "test_util.h"
 #include "twb/run_folder.h"
 #include "twb/text.h"
@@ -35,6 +36,7 @@
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QThread>
 #include <QTimer>
 #include <QToolButton>
@@ -217,6 +219,32 @@ private slots:
             [](int) {});
         QTRY_COMPARE(unhandled.count(), 1);
         QCOMPARE(unhandled.first().at(1).toString(), QString("bad input"));
+    }
+    void aStatusMessageMakesRoomForAJob() {
+        // A message shown before a job starts is cut again to the room the job's line leaves it (the
+        // training panel's "...recorded as a CUDA graph" ran under the job's line), and a long job line is
+        // cut itself, so that the message keeps room at 1280 wide.
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        emit w.trainingPanel()->statusMessage(
+            QString("the training step is recorded as a CUDA graph and replayed; ").repeated(6));
+        const QString alone = w.statusBar()->currentMessage();
+        QVERIFY2(alone.endsWith(QChar(0x2026)), qPrintable(alone));  // cut to the bar's width, with an ellipsis
+        Job* job = w.jobs()->track(QString("Training run-20261128-214935"), [] {});
+        job->setProgress(0.1, QString("step 50 / 400 · loss 0.8670 · more words to make it long · ").repeated(3));
+        auto* status = w.findChild<JobsStatus*>("jobsStatus");
+        QTRY_VERIFY(status->isVisible());
+        const QString beside = w.statusBar()->currentMessage();
+        QVERIFY2(beside.size() < alone.size(), qPrintable(beside));
+        QVERIFY2(status->sizeHint().width() < w.statusBar()->width() / 2,
+                 qPrintable(QString::number(status->sizeHint().width())));
+        const int message = w.statusBar()->fontMetrics().horizontalAdvance(beside);
+        QVERIFY2(message + status->sizeHint().width() <= w.statusBar()->width(),
+                 qPrintable(
+                     QString("%1 + %2 > %3").arg(message).arg(status->sizeHint().width()).arg(w.statusBar()->width())));
+        job->succeed();
     }
     void fitsSmallScreens() {
         // 1280x720 less a 30-pixel panel; the frame (title bar, borders) must fit as well

@@ -44,7 +44,9 @@ void JobsStatus::update() {
     QString line = m_shown->text().isEmpty() ? m_shown->title() : m_shown->title() + ": " + m_shown->text();
     if (shown.size() > 1)
         line += tr(" (+%1 more)").arg(shown.size() - 1);
-    m_label->setText(line);
+    // At most ~40 characters wide, so that the status bar's message keeps room; the whole line is the tooltip.
+    m_label->setText(
+        m_label->fontMetrics().elidedText(line, Qt::ElideRight, 40 * m_label->fontMetrics().averageCharWidth()));
     m_cancel->setVisible(m_shown->isCancellable());
     QStringList all;
     for (Job* j : shown)
