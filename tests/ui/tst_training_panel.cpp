@@ -4,7 +4,8 @@
 // that does not fit the open run starts a new run; actions are enabled only when they can act; Browse
 // refuses a folder that is not a prepared dataset; the wheel edits only a focused field. Initialise from
 // a run whose tokenizer differs from the dataset's is refused with a message naming both. Start is off
-// for a finished run, the preset's name returns with its values, and the small plots' y axes read well.
+// for a finished run, the preset's name returns with its values, and the small plots' y axes read well
+// (thousands written short).
 #include "signal_wait.h"
 #include "test_util.h"
 #include "twb/config_options.h"
@@ -469,6 +470,11 @@ private slots:
                                         .arg(shown[i])
                                         .arg(h)));
         }
+        // Thousands written short on the throughput plot ("12k"; a GPU's millions "1.5M", not "1.5E+06").
+        const QStringList speedLabels = speed->yAxis->tickVectorLabels();
+        QVERIFY2(speedLabels.join(' ').contains('k'), qPrintable(speedLabels.join(' ')));
+        for (const QString& l : speedLabels)
+            QVERIFY2(!l.contains('e', Qt::CaseInsensitive), qPrintable(l));
     }
     void formRowsComeFromTheOptionTable() {
         // Every key with a form label is a field named by its key, its tooltip the table's help and range,

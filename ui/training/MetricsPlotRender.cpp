@@ -95,6 +95,20 @@ void fitSmallTicks(QCustomPlot* p) {
     fixed->setTickStep(step);
 }
 
+/// The small plots' ticks, thousands and millions written short ("500k", "1.5M"): QCustomPlot's own labels
+/// read "1.5E+06" on the throughput plot of a GPU run.
+class ShortTicker : public QCPAxisTickerFixed {
+protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar format, int precision) override {
+        const double a = std::abs(tick);
+        if (a >= 1e6)
+            return locale.toString(tick / 1e6, 'g', 3) + "M";
+        if (a >= 1e4)
+            return locale.toString(tick / 1e3, 'g', 3) + "k";
+        return QCPAxisTickerFixed::getTickLabel(tick, locale, format, precision);
+    }
+};
+
 /// Widens a small plot's fitted range to whole steps, so a label stands at each end: two at least, where
 /// a range of 0.11 to 0.29 would show 0.2 alone. (Ticks are k x step, as the ticker computes them.)
 void roundRangeToTicks(QCustomPlot* p) {
@@ -108,7 +122,7 @@ void roundRangeToTicks(QCustomPlot* p) {
 }  // namespace
 
 void MetricsPlot::useSmallTicks(QCustomPlot* p) {
-    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    auto ticker = QSharedPointer<ShortTicker>::create();
     ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
     p->yAxis->setTicker(ticker);
     // Zooming and panning change the range between our replots: the step follows at once.
