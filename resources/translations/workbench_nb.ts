@@ -1760,10 +1760,6 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <translation>«%1» er %2 tokener (%3); snittinnbyggingen deres sammenlignes, og de utelates (steg %4).</translation>
     </message>
     <message>
-        <source>cosine similarity &lt;b&gt;%1&lt;/b&gt; — %2 token(s) against %3 (step %4)</source>
-        <translation>cosinuslikhet &lt;b&gt;%1&lt;/b&gt; — %2 token(er) mot %3 (steg %4)</translation>
-    </message>
-    <message>
         <source>%1 (step %2). The labelled points are the most frequent.</source>
         <translation>%1 (steg %2). De merkede punktene er de hyppigste.</translation>
     </message>
@@ -1790,6 +1786,18 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>1 token</source>
+        <translation>1 token</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 tokener</translation>
+    </message>
+    <message>
+        <source>cosine similarity &lt;b&gt;%1&lt;/b&gt; — %2 against %3 (step %4)</source>
+        <translation>cosinuslikhet &lt;b&gt;%1&lt;/b&gt; — %2 mot %3 (steg %4)</translation>
     </message>
 </context>
 <context>
@@ -2254,10 +2262,6 @@ beam=5</translation>
         <translation>oppgi minst ett dekodingsoppsett, f.eks. greedy</translation>
     </message>
     <message>
-        <source>generating %1 prompt(s) x %2 setting(s)…</source>
-        <translation>genererer %1 ledetekst(er) x %2 oppsett…</translation>
-    </message>
-    <message>
         <source>Export the table</source>
         <translation>Eksporter tabellen</translation>
     </message>
@@ -2284,6 +2288,26 @@ beam=5</translation>
     <message>
         <source>references: %1 lines, prompts: %2 lines; give one reference per prompt, or none</source>
         <translation>referanser: %1 linjer, ledetekster: %2 linjer; gi én referanse per ledetekst, eller ingen</translation>
+    </message>
+    <message>
+        <source>generating %1 × %2…</source>
+        <translation>genererer %1 × %2…</translation>
+    </message>
+    <message>
+        <source>1 prompt</source>
+        <translation>1 ledetekst</translation>
+    </message>
+    <message>
+        <source>%1 prompts</source>
+        <translation>%1 ledetekster</translation>
+    </message>
+    <message>
+        <source>1 setting</source>
+        <translation>1 oppsett</translation>
+    </message>
+    <message>
+        <source>%1 settings</source>
+        <translation>%1 oppsett</translation>
     </message>
 </context>
 <context>
@@ -4054,13 +4078,6 @@ Dette kan ikke angres.</translation>
         <source>Exporting to TensorBoard</source>
         <translation>Eksporterer til TensorBoard</translation>
     </message>
-    <message numerus="yes">
-        <source>wrote TensorBoard files for %n run(s); view them with: tensorboard --logdir %1</source>
-        <translation>
-            <numerusform>skrev TensorBoard-filer for %n kjøring; vis dem med: tensorboard --logdir %1</numerusform>
-            <numerusform>skrev TensorBoard-filer for %n kjøringer; vis dem med: tensorboard --logdir %1</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Read the workspace&apos;s runs again (Ctrl+Shift+L)</source>
         <translation>Les arbeidsområdets kjøringer på nytt (Ctrl+Shift+L)</translation>
@@ -4068,6 +4085,14 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Stored in the run folder&apos;s run.json (Ctrl+Return); twb label shows and sets them too</source>
         <translation>Lagret i kjøringsmappens run.json (Ctrl+Return); twb label viser og setter dem også</translation>
+    </message>
+    <message>
+        <source>wrote TensorBoard files for 1 run; view them with: tensorboard --logdir %1</source>
+        <translation>skrev TensorBoard-filer for 1 kjøring; vis dem med: tensorboard --logdir %1</translation>
+    </message>
+    <message>
+        <source>wrote TensorBoard files for %1 runs; view them with: tensorboard --logdir %2</source>
+        <translation>skrev TensorBoard-filer for %1 kjøringer; vis dem med: tensorboard --logdir %2</translation>
     </message>
 </context>
 <context>
@@ -4971,10 +4996,6 @@ Dette kan ikke angres.</translation>
         <translation>grunnlinjer: %1</translation>
     </message>
     <message>
-        <source>Training %1 parameters on %2 thread(s), %3, %4</source>
-        <translation>Trener %1 parametere på %2 tråd(er), %3, %4</translation>
-    </message>
-    <message>
         <source>Precision %1: %2</source>
         <translation>Presisjon %1: %2</translation>
     </message>
@@ -5051,10 +5072,6 @@ Dette kan ikke angres.</translation>
         <translation>ikke startet</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Run&lt;/b&gt; %1&lt;br&gt;%2 checkpoint(s)%3</source>
-        <translation>&lt;b&gt;Kjøring&lt;/b&gt; %1&lt;br&gt;%2 sjekkpunkt(er)%3</translation>
-    </message>
-    <message>
         <source>, last at step %1</source>
         <translation>, siste ved steg %1</translation>
     </message>
@@ -5086,13 +5103,6 @@ Dette kan ikke angres.</translation>
         <source>, </source>
         <translation>, </translation>
     </message>
-    <message numerus="yes">
-        <source>Comparing %n other run(s) (dashed). Same tokenizer, so nats per token compare; bits per character works too.</source>
-        <translation>
-            <numerusform>Sammenligner %n annen kjøring (stiplet). Samme tokenisering, så nats per token kan sammenlignes; bit per tegn virker også.</numerusform>
-            <numerusform>Sammenligner %n andre kjøringer (stiplet). Samme tokenisering, så nats per token kan sammenlignes; bit per tegn virker også.</numerusform>
-        </translation>
-    </message>
     <message>
         <source>&lt;b&gt;New run&lt;/b&gt; with the settings of %1 (its folder is made on Start)</source>
         <translation>&lt;b&gt;Ny kjøring&lt;/b&gt; med innstillingene fra %1 (mappen lages ved Start)</translation>
@@ -5120,6 +5130,42 @@ Dette kan ikke angres.</translation>
     <message>
         <source>paused at step %1 / %2</source>
         <translation>pauset ved steg %1 / %2</translation>
+    </message>
+    <message>
+        <source>Training %1 parameters on %2, %3, %4</source>
+        <translation>Trener %1 parametere på %2, %3, %4</translation>
+    </message>
+    <message>
+        <source>1 thread</source>
+        <translation>1 tråd</translation>
+    </message>
+    <message>
+        <source>%1 threads</source>
+        <translation>%1 tråder</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Run&lt;/b&gt; %1&lt;br&gt;%2%3</source>
+        <translation>&lt;b&gt;Kjøring&lt;/b&gt; %1&lt;br&gt;%2%3</translation>
+    </message>
+    <message>
+        <source>1 checkpoint</source>
+        <translation>1 sjekkpunkt</translation>
+    </message>
+    <message>
+        <source>%1 checkpoints</source>
+        <translation>%1 sjekkpunkter</translation>
+    </message>
+    <message>
+        <source>Comparing 1 other run (dashed).</source>
+        <translation>Sammenligner 1 annen kjøring (stiplet).</translation>
+    </message>
+    <message>
+        <source>Comparing %1 other runs (dashed).</source>
+        <translation>Sammenligner %1 andre kjøringer (stiplet).</translation>
+    </message>
+    <message>
+        <source>Same tokenizer, so nats per token compare; bits per character works too.</source>
+        <translation>Samme tokenisering, så nats per token kan sammenlignes; bit per tegn virker også.</translation>
     </message>
 </context>
 <context>

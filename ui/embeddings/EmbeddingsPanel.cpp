@@ -238,10 +238,10 @@ void EmbeddingsPanel::connectWorker(ModelWorker* worker) {
                     return;
                 setBusy(!m_pending.isEmpty());
                 clearError();
-                m_simResult->setText(tr("cosine similarity <b>%1</b> — %2 token(s) against %3 (step %4)")
+                const auto tokens = [this](size_t n) { return n == 1 ? tr("1 token") : tr("%1 tokens").arg(n); };
+                m_simResult->setText(tr("cosine similarity <b>%1</b> — %2 against %3 (step %4)")
                                          .arg(r.similarity, 0, 'f', 4)
-                                         .arg(r.a_ids.size())
-                                         .arg(r.b_ids.size())
+                                         .arg(tokens(r.a_ids.size()), tokens(r.b_ids.size()))
                                          .arg(step));
             });
     connect(worker, &ModelWorker::embeddingMapReady, this,

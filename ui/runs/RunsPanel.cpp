@@ -324,9 +324,12 @@ void RunsPanel::exportTensorBoard(const QStringList& dirs) {
         this,
         [this](QStringList files) {
             showError({});
-            emit statusMessage(tr("wrote TensorBoard files for %n run(s); view them with: tensorboard --logdir %1",
-                                  nullptr, static_cast<int>(files.size()))
-                                   .arg(files.size() == 1 ? QFileInfo(files[0]).path() : Workspace::runsDir()));
+            emit statusMessage((files.size() == 1
+                                    ? tr("wrote TensorBoard files for 1 run; view them with: tensorboard --logdir %1")
+                                          .arg(QFileInfo(files[0]).path())
+                                    : tr("wrote TensorBoard files for %1 runs; view them with: tensorboard --logdir %2")
+                                          .arg(files.size())
+                                          .arg(Workspace::runsDir())));
             updateActions();
             emit tensorBoardExported(files);
         },

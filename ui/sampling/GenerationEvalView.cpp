@@ -236,7 +236,9 @@ void GenerationEvalView::run() {
     r.id = m_id = m_model->nextRequestId();
     m_progress->setRange(0, int(r.prompts.size() * r.settings.size()));
     m_progress->setValue(0);
-    m_status->setText(tr("generating %1 prompt(s) x %2 setting(s)…").arg(r.prompts.size()).arg(r.settings.size()));
+    m_status->setText(tr("generating %1 × %2…")
+                          .arg(r.prompts.size() == 1 ? tr("1 prompt") : tr("%1 prompts").arg(r.prompts.size()),
+                               r.settings.size() == 1 ? tr("1 setting") : tr("%1 settings").arg(r.settings.size())));
     setRunning(true);
     m_job = m_jobs->track(tr("Evaluating %1 decoding settings").arg(r.settings.size()), [this] { cancel(); });
     emit evaluateRequested(r);

@@ -40,10 +40,10 @@ void TrainingPanel::onStarted(const twb::TrainStartInfo& i) {
     m_progress->setFormat(tr("step %v / %m"));
     m_progress->setRange(0, static_cast<int>(i.config.max_iters));
     m_progress->setValue(static_cast<int>(i.start_step));
-    m_status->setText(tr("Training %1 parameters on %2 thread(s), %3, %4")
-                          .arg(QLocale().toString(static_cast<qlonglong>(i.parameters)))
-                          .arg(i.threads)
-                          .arg(QString::fromStdString(i.device_name.empty() ? i.device : i.device_name),
+    m_status->setText(tr("Training %1 parameters on %2, %3, %4")
+                          .arg(QLocale().toString(static_cast<qlonglong>(i.parameters)),
+                               i.threads == 1 ? tr("1 thread") : tr("%1 threads").arg(i.threads),
+                               QString::fromStdString(i.device_name.empty() ? i.device : i.device_name),
                                QString::fromStdString(i.dtype)));
     m_status->setToolTip(
         tr("Precision %1: %2").arg(QString::fromStdString(i.dtype), QString::fromStdString(i.dtype_reason)));

@@ -82,10 +82,10 @@ bool TrainingPanel::openRun(const QString& dir) {
         m_runDir = dir;
         m_plot->setRunName(Workspace::runName(dir));
         const auto steps = twb::list_checkpoints(dir.toStdString());
-        m_runLabel->setText(tr("<b>Run</b> %1<br>%2 checkpoint(s)%3")
-                                .arg(runLabelText(dir))
-                                .arg(steps.size())
-                                .arg(steps.empty() ? QString() : tr(", last at step %1").arg(steps.back())));
+        m_runLabel->setText(tr("<b>Run</b> %1<br>%2%3")
+                                .arg(runLabelText(dir),
+                                     steps.size() == 1 ? tr("1 checkpoint") : tr("%1 checkpoints").arg(steps.size()),
+                                     steps.empty() ? QString() : tr(", last at step %1").arg(steps.back())));
         m_progress->setFormat(tr("step %v / %m"));
         m_progress->setRange(0, std::max(1, cfg.max_iters));
         m_progress->setValue(steps.empty() ? 0 : static_cast<int>(steps.back()));
@@ -170,9 +170,8 @@ void TrainingPanel::compareWith(const QStringList& runs) {
                 .arg(QStringList(tokenizations.values()).join(tr(", ")).toHtmlEscaped()));
     } else {
         m_compareNote->setText(
-            tr("Comparing %n other run(s) (dashed). Same tokenizer, so nats per token compare; "
-               "bits per character works too.",
-               "", shown));
+            (shown == 1 ? tr("Comparing 1 other run (dashed).") : tr("Comparing %1 other runs (dashed).").arg(shown)) +
+            " " + tr("Same tokenizer, so nats per token compare; bits per character works too."));
     }
     m_compareNote->show();
 }
