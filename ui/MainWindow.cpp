@@ -22,6 +22,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLayout>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QScreen>
@@ -305,8 +306,13 @@ void MainWindow::showStatus(const QString& text) {
     // One line, cut to the room left of the running jobs and the runtime facts; the whole text stays in
     // the tooltip.
     m_statusText = text.simplified();
-    const int jobs = m_jobsStatus->isVisible() ? m_jobsStatus->sizeHint().width() : 0;
-    const int room = std::max(100, statusBar()->width() - jobs - m_runtime->width() - 40);
+    // The bar draws its message from x = 6 up to its first visible permanent widget (QStatusBar's own
+    // message rectangle): that widget's place once the layout has taken in a job shown a moment ago.
+    if (statusBar()->layout())
+        statusBar()->layout()->activate();
+    QWidget* first = m_jobsStatus->isVisible() ? static_cast<QWidget*>(m_jobsStatus) : m_runtime;
+    const int right = first->isVisible() && first->x() > 0 ? first->x() - 2 : statusBar()->width() - 12;
+    const int room = std::max(100, right - 6 - statusBar()->fontMetrics().averageCharWidth());
     statusBar()->showMessage(statusBar()->fontMetrics().elidedText(m_statusText, Qt::ElideRight, room), 8000);
     statusBar()->setToolTip(m_statusText);
 }

@@ -26,6 +26,7 @@
 #include <QApplication>
 #include <QDialog>
 #include <QLabel>
+#include <QLayout>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -222,28 +223,37 @@ private slots:
     }
     void aStatusMessageMakesRoomForAJob() {
         // A message shown before a job starts is cut again to the room the job's line leaves it (the
-        // training panel's "...recorded as a CUDA graph" ran under the job's line), and a long job line is
-        // cut itself, so that the message keeps room at 1280 wide.
+        // training panel's "...recorded as a CUDA graph" ran under the job's line), so is one shown while
+        // it runs, and a long job line is cut itself, its title before its own text (a run's step and loss).
         MainWindow w;
         w.resize(1280, 720);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        emit w.trainingPanel()->statusMessage(
-            QString("the training step is recorded as a CUDA graph and replayed; ").repeated(6));
+        const QString longText = QString("the training step is recorded as a CUDA graph and replayed; ").repeated(6);
+        emit w.trainingPanel()->statusMessage(longText);
         const QString alone = w.statusBar()->currentMessage();
         QVERIFY2(alone.endsWith(QChar(0x2026)), qPrintable(alone));  // cut to the bar's width, with an ellipsis
-        Job* job = w.jobs()->track(QString("Training run-20261128-214935"), [] {});
-        job->setProgress(0.1, QString("step 50 / 400 · loss 0.8670 · more words to make it long · ").repeated(3));
+        Job* job = w.jobs()->track(QString("Training run-20261128-214935 with a name as long as a sentence"), [] {});
+        job->setProgress(0.1, QString("step 50 / 400 · loss 0.8670"));
         auto* status = w.findChild<JobsStatus*>("jobsStatus");
         QTRY_VERIFY(status->isVisible());
-        const QString beside = w.statusBar()->currentMessage();
-        QVERIFY2(beside.size() < alone.size(), qPrintable(beside));
+        auto* jobLine = status->findChild<QLabel*>();
+        QVERIFY2(jobLine->text().endsWith(": step 50 / 400 · loss 0.8670"), qPrintable(jobLine->text()));
         QVERIFY2(status->sizeHint().width() < w.statusBar()->width() / 2,
                  qPrintable(QString::number(status->sizeHint().width())));
-        const int message = w.statusBar()->fontMetrics().horizontalAdvance(beside);
-        QVERIFY2(message + status->sizeHint().width() <= w.statusBar()->width(),
-                 qPrintable(
-                     QString("%1 + %2 > %3").arg(message).arg(status->sizeHint().width()).arg(w.statusBar()->width())));
+        // The bar draws its message from x = 6 to 2 pixels before its first permanent widget.
+        const auto fits = [&] {
+            w.statusBar()->layout()->activate();
+            const QString shown = w.statusBar()->currentMessage();
+            const int end = 6 + w.statusBar()->fontMetrics().horizontalAdvance(shown);
+            return std::make_pair(
+                end <= status->x() - 2,
+                QString("'%1' ends at %2, the job's line starts at %3").arg(shown).arg(end).arg(status->x()));
+        };
+        QVERIFY(w.statusBar()->currentMessage().size() < alone.size());
+        QVERIFY2(fits().first, qPrintable(fits().second));
+        emit w.trainingPanel()->statusMessage(longText);  // a message while the job runs
+        QVERIFY2(fits().first, qPrintable(fits().second));
         job->succeed();
     }
     void fitsSmallScreens() {

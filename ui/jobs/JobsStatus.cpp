@@ -2,10 +2,13 @@
 
 #include "ui/jobs/JobsService.h"
 
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
 #include <QToolButton>
+
+#include <algorithm>
 
 JobsStatus::JobsStatus(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jobs(jobs) {
     setObjectName("jobsStatus");
@@ -41,12 +44,16 @@ void JobsStatus::update() {
     m_shown = shown.isEmpty() ? nullptr : shown.last();
     if (!m_shown)
         return;
-    QString line = m_shown->text().isEmpty() ? m_shown->title() : m_shown->title() + ": " + m_shown->text();
+    // At most ~50 characters wide, so that the status bar's message keeps room; the title is cut before the
+    // job's own text (a run's step and loss), and the whole line is the tooltip.
+    const QFontMetrics fm = m_label->fontMetrics();
+    const int most = 50 * fm.averageCharWidth();
+    QString tail = m_shown->text().isEmpty() ? QString() : ": " + m_shown->text();
     if (shown.size() > 1)
-        line += tr(" (+%1 more)").arg(shown.size() - 1);
-    // At most ~40 characters wide, so that the status bar's message keeps room; the whole line is the tooltip.
-    m_label->setText(
-        m_label->fontMetrics().elidedText(line, Qt::ElideRight, 40 * m_label->fontMetrics().averageCharWidth()));
+        tail += tr(" (+%1 more)").arg(shown.size() - 1);
+    const int forTitle = std::max(most / 3, most - fm.horizontalAdvance(tail));
+    const QString line = fm.elidedText(m_shown->title(), Qt::ElideMiddle, forTitle) + tail;
+    m_label->setText(fm.elidedText(line, Qt::ElideRight, most));
     m_cancel->setVisible(m_shown->isCancellable());
     QStringList all;
     for (Job* j : shown)
