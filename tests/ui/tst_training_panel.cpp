@@ -97,7 +97,13 @@ private slots:
         // The speed it trained at is the Experiments panel's next time estimate (6 x parameters x tokens/s).
         QVERIFY(Workspace::trainingSpeed() > 0);
         const QString run = p.currentRun();
-        QVERIFY(!twb::list_checkpoints(run.toStdString()).empty());
+        const auto checkpoints = twb::list_checkpoints(run.toStdString());
+        QVERIFY(!checkpoints.empty());
+        // The label above the form counts them, as it does for a run opened (it named the folder alone).
+        const QString label = p.findChild<QLabel*>("runLabel")->text();
+        QVERIFY2(label.contains(QString("%1 checkpoint").arg(checkpoints.size())) &&
+                     label.contains(QString("last at step %1").arg(checkpoints.back())),
+                 qPrintable(label));
 
         TrainingPanel q;
         QVERIFY(q.openRun(run));
@@ -418,9 +424,9 @@ private slots:
     }
     void smallPlotsHaveReadableAxes() {
         // An accuracy of 0 at step 0 (all the plot has): a range from 0, not 0 to 6e-11. At the size the
-        // panel gives them at 1280x720, the small plots' y tick labels do not overlap.
+        // panel gives them at 1280x720, the small plots' y tick labels do not overlap, nor their x labels.
         MetricsPlot plot;
-        plot.resize(820, 520);
+        plot.resize(540, 520);  // the panel's right half at 1280x720
         plot.show();
         QVERIFY(QTest::qWaitForWindowExposed(&plot));
         std::vector<twb::MetricsRow> rows;
@@ -432,7 +438,7 @@ private slots:
         rows.push_back(eval);
         for (int i = 1; i <= 60; ++i) {
             twb::MetricsRow r;
-            r.step = i;
+            r.step = 12 * i;  // to 720: eight ticks of 100 ran their labels together on a half-width plot
             r.kind = "train";
             r.train_loss = 4.2 - 0.02 * i;
             r.lr = 6e-4 * std::min(1.0, i / 10.0);
@@ -469,6 +475,20 @@ private slots:
                                         .arg(shown[i - 1])
                                         .arg(shown[i])
                                         .arg(h)));
+        }
+        // The x axes' labels (steps) do not run into each other either.
+        for (QCustomPlot* p : {acc, lr, speed}) {
+            const QVector<double> ticks = p->xAxis->tickVector();
+            const QVector<QString> labels = p->xAxis->tickVectorLabels();
+            const QFontMetrics fm(p->xAxis->tickLabelFont());
+            for (int i = 1; i < ticks.size(); ++i) {
+                const double gap = p->xAxis->coordToPixel(ticks[i]) - p->xAxis->coordToPixel(ticks[i - 1]);
+                const int need = (fm.horizontalAdvance(labels[i]) + fm.horizontalAdvance(labels[i - 1])) / 2 + 4;
+                QVERIFY2(gap >= need, qPrintable(QString("%1: x ticks %2 and %3 are %4 px apart, their labels need %5")
+                                                     .arg(p->yAxis->label(), labels[i - 1], labels[i])
+                                                     .arg(gap)
+                                                     .arg(need)));
+            }
         }
         // Thousands written short on the throughput plot ("12k"; a GPU's millions "1.5M", not "1.5E+06").
         const QStringList speedLabels = speed->yAxis->tickVectorLabels();

@@ -11,7 +11,9 @@
 #include <QPointer>
 #include <QThread>
 #include <cmath>
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 class ConfigForm;
 class Job;
@@ -142,6 +144,9 @@ private:
     void updateMoreRow();
     /// "name (folder)" for the header, or the folder alone for an unnamed run; HTML.
     QString runLabelText(const QString& dir) const;
+    /// The label above the form: the run's folder and its checkpoints ("3 checkpoints, last at step 500");
+    /// returns those checkpoints' steps.
+    std::vector<int64_t> showRunLabel(const QString& dir);
     void fitFormWidth();
     /// Shows the chosen dataset's baselines on the loss plot when the toggle is on (computed once per
     /// dataset, in the experiment worker).

@@ -123,6 +123,7 @@ void TrainingPanel::onFinished(const twb::TrainSummary& s) {
     if (m_trainJob)
         m_trainJob->succeed();
     m_progress->setValue(static_cast<int>(s.final_step));  // the bar and the line name the same step
+    showRunLabel(m_runDir);                                // the checkpoints it has now, as when opened
     // best_by=bleu: the engine keeps minus the BLEU as the best "loss" (lower is better)
     const QString best = m_bestByBleu ? tr(" · best val BLEU %1 at step %2").arg(-s.best_val_loss, 0, 'f', 2)
                                       : tr(" · best val loss %1 at step %2").arg(s.best_val_loss, 0, 'f', 4);

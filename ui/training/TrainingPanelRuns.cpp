@@ -45,6 +45,15 @@ void TrainingPanel::clearRun() {
     m_progress->setValue(0);
 }
 
+std::vector<int64_t> TrainingPanel::showRunLabel(const QString& dir) {
+    const auto steps = twb::list_checkpoints(dir.toStdString());
+    m_runLabel->setText(tr("<b>Run</b> %1<br>%2%3")
+                            .arg(runLabelText(dir),
+                                 steps.size() == 1 ? tr("1 checkpoint") : tr("%1 checkpoints").arg(steps.size()),
+                                 steps.empty() ? QString() : tr(", last at step %1").arg(steps.back())));
+    return steps;
+}
+
 void TrainingPanel::newRun() {
     if (isBusy())
         return;
@@ -81,11 +90,7 @@ bool TrainingPanel::openRun(const QString& dir) {
         }
         m_runDir = dir;
         m_plot->setRunName(Workspace::runName(dir));
-        const auto steps = twb::list_checkpoints(dir.toStdString());
-        m_runLabel->setText(tr("<b>Run</b> %1<br>%2%3")
-                                .arg(runLabelText(dir),
-                                     steps.size() == 1 ? tr("1 checkpoint") : tr("%1 checkpoints").arg(steps.size()),
-                                     steps.empty() ? QString() : tr(", last at step %1").arg(steps.back())));
+        const auto steps = showRunLabel(dir);
         m_progress->setFormat(tr("step %v / %m"));
         m_progress->setRange(0, std::max(1, cfg.max_iters));
         m_progress->setValue(steps.empty() ? 0 : static_cast<int>(steps.back()));
