@@ -380,6 +380,11 @@ private slots:
         QCOMPARE(v->table()->rowCount(), 3);
         QCOMPARE(v->table()->item(0, 0)->text(), QString("greedy"));
         QCOMPARE(v->table()->item(2, 0)->text(), QString("beam=2"));
+        // Each setting's first output beside it, wide enough to read at 1280x720 whatever the figures take.
+        QCOMPARE(v->table()->horizontalHeaderItem(1)->text(), QString("first output"));
+        QCOMPARE(v->table()->item(0, 1)->text(),
+                 QString::fromStdString(v->rows().front().outputs.front()).simplified());
+        QVERIFY(v->table()->columnWidth(1) >= 20 * v->table()->fontMetrics().averageCharWidth());
         for (const auto& r : v->rows()) {
             QCOMPARE(r.outputs.size(), size_t(2));  // one per prompt
             QCOMPARE(r.tokens, int64_t(12));        // 6 per prompt: a char model without an end token

@@ -3,8 +3,9 @@
 // loss; a name and notes typed in persist in run.json; delete asks first, does nothing on Cancel,
 // refuses a running run and removes the folder on Delete; Duplicate config fills the Training panel's
 // form for a new run; Compare selected opens the first run and overlays the others; the table sorts
-// by number and remembers its sort; a comparison's bits per character end with the comparison; Export to
-// TensorBoard writes a run's tb/ on the jobs service and shows why a folder that is no run cannot.
+// by number and remembers its sort, and its columns fit the rows until widths are remembered; a
+// comparison's bits per character end with the comparison; Export to TensorBoard writes a run's tb/ on
+// the jobs service and shows why a folder that is no run cannot.
 #include "test_util.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
@@ -202,6 +203,9 @@ private slots:
             if (p.table()->model()->headerData(c, Qt::Horizontal).toString() == "Name")
                 nameColumn = c;
         QVERIFY(nameColumn >= 0);
+        // No widths remembered: the columns fit the rows (short names here), not fixed defaults (220 px).
+        QVERIFY2(p.table()->columnWidth(nameColumn) < 200,
+                 qPrintable(QString::number(p.table()->columnWidth(nameColumn))));
         p.table()->sortByColumn(nameColumn, Qt::DescendingOrder);
         if (p.table()->rowOf(doomed) == 0)
             p.table()->sortByColumn(nameColumn, Qt::AscendingOrder);

@@ -21,6 +21,8 @@
 #include <cmath>
 
 namespace {
+constexpr int kOutputColumn = 1;  // the table's column of each setting's first output
+
 QTableWidgetItem* number(double v, int decimals) {
     auto* it = new QTableWidgetItem(std::isfinite(v) ? QString::number(v, 'f', decimals) : QString());
     it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -119,10 +121,14 @@ void GenerationEvalView::addControlsAndTable(QVBoxLayout* v) {
     v->addWidget(m_status);
     m_table = new QTableWidget(0, 10);
     m_table->setObjectName("evalTable");
-    m_table->setHorizontalHeaderLabels({tr("setting"), tr("tokens"), tr("tokens/s"), tr("mean log-prob"),
-                                        tr("perplexity"), tr("distinct-1"), tr("distinct-2"), tr("repetition"),
-                                        tr("BLEU"), tr("first output")});
+    // The text beside its setting, wide enough to read (the figures after it scroll on a narrow window; last,
+    // it was pushed out of sight at 1280x720 in Bokmål); the whole of every output is its tooltip.
+    m_table->setHorizontalHeaderLabels({tr("setting"), tr("first output"), tr("tokens"), tr("tokens/s"),
+                                        tr("mean log-prob"), tr("perplexity"), tr("distinct-1"), tr("distinct-2"),
+                                        tr("repetition"), tr("BLEU")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(kOutputColumn, QHeaderView::Interactive);
+    m_table->setColumnWidth(kOutputColumn, 24 * fontMetrics().averageCharWidth() + 60);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
@@ -254,21 +260,21 @@ void GenerationEvalView::showRows() {
     for (int i = 0; i < int(m_rows.size()); ++i) {
         const auto& r = m_rows[size_t(i)];
         m_table->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(r.setting)));
-        m_table->setItem(i, 1, number(double(r.tokens), 0));
-        m_table->setItem(i, 2, number(r.tokens_per_s, 0));
-        m_table->setItem(i, 3, number(r.mean_logprob, 3));
-        m_table->setItem(i, 4, number(r.perplexity, 2));
-        m_table->setItem(i, 5, number(r.distinct_1, 3));
-        m_table->setItem(i, 6, number(r.distinct_2, 3));
-        m_table->setItem(i, 7, number(r.repetition, 3));
-        m_table->setItem(i, 8, number(r.bleu, 2));
+        m_table->setItem(i, 2, number(double(r.tokens), 0));
+        m_table->setItem(i, 3, number(r.tokens_per_s, 0));
+        m_table->setItem(i, 4, number(r.mean_logprob, 3));
+        m_table->setItem(i, 5, number(r.perplexity, 2));
+        m_table->setItem(i, 6, number(r.distinct_1, 3));
+        m_table->setItem(i, 7, number(r.distinct_2, 3));
+        m_table->setItem(i, 8, number(r.repetition, 3));
+        m_table->setItem(i, 9, number(r.bleu, 2));
         QString all;
         for (size_t k = 0; k < r.outputs.size(); ++k)
             all += QString("%1. %2\n").arg(k + 1).arg(QString::fromStdString(r.outputs[k]));
         auto* out = new QTableWidgetItem(r.outputs.empty() ? QString()
                                                            : QString::fromStdString(r.outputs.front()).simplified());
         out->setToolTip(all.trimmed().toHtmlEscaped().replace('\n', "<br>"));
-        m_table->setItem(i, 9, out);
+        m_table->setItem(i, kOutputColumn, out);
     }
 }
 

@@ -46,8 +46,13 @@ void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
     const QStringList selected = selectedRuns();
     const QString current = currentRun();
     m_model->setRuns(std::move(runs));
-    if (!m_sized && m_settingsKey.isEmpty() && !m_model->runs().empty()) {
-        resizeColumnsToContents();  // without remembered widths, the first rows decide them
+    if (!m_sized && !m_remembered && !m_model->runs().empty()) {
+        // Without remembered widths, the first rows decide them (fixed defaults left a 220-pixel name
+        // column half empty and pushed the last columns out of sight at 1280x720), up to 260 pixels each.
+        resizeColumnsToContents();
+        for (int c = 0; c < m_model->columnCount(); ++c)
+            if (columnWidth(c) > 260)
+                setColumnWidth(c, 260);
         m_sized = true;
     }
     QItemSelection sel;
@@ -150,7 +155,8 @@ void RunsTable::restoreLayout() {
         return;
     m_restoring = true;
     const QByteArray state = QSettings().value(m_settingsKey + "/header").toByteArray();
-    if (state.isEmpty() || !horizontalHeader()->restoreState(state)) {
+    m_remembered = !state.isEmpty() && horizontalHeader()->restoreState(state);
+    if (!m_remembered) {
         for (int c = 0; c < m_model->columnCount(); ++c) {
             const auto figure = m_model->columnAt(c);
             setColumnWidth(c, figure == RunsTableModel::Name      ? 220

@@ -64,5 +64,6 @@ private:
     QSortFilterProxyModel* m_proxy = nullptr;
     QString m_settingsKey;
     bool m_restoring = false;
-    bool m_sized = false;  // columns fitted to the first rows (when no widths are remembered)
+    bool m_sized = false;       // columns fitted to the first rows (when no widths are remembered)
+    bool m_remembered = false;  // the widths came from the settings
 };
