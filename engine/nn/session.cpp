@@ -408,9 +408,10 @@ EmbeddingMap ModelSession::embedding_map(int n) const {
     }
     if (static_cast<int>(ids.size()) > n)
         ids.resize(static_cast<size_t>(n));
-    if (map.by_frequency)
-        map.source =
-            "the " + std::to_string(ids.size()) + " most frequent tokens of " + m.config.data_dir + " (train + val)";
+    if (map.by_frequency) {
+        map.dataset = m.config.data_dir;
+        map.source = "the " + std::to_string(ids.size()) + " most frequent tokens of " + map.dataset + " (train + val)";
+    }
     if (ids.size() < 2)
         throw InputError("the map needs at least 2 tokens, and only " + std::to_string(ids.size()) +
                          " occur in the run's dataset");

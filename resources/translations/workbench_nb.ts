@@ -1799,6 +1799,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <source>cosine similarity &lt;b&gt;%1&lt;/b&gt; — %2 against %3 (step %4)</source>
         <translation>cosinuslikhet &lt;b&gt;%1&lt;/b&gt; — %2 mot %3 (steg %4)</translation>
     </message>
+    <message>
+        <source>the %1 most frequent tokens of %2 (train + val)</source>
+        <translation>de %1 hyppigste tokenene i %2 (trening + validering)</translation>
+    </message>
 </context>
 <context>
     <name>ExperimentWorker</name>

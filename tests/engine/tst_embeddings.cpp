@@ -194,6 +194,7 @@ private slots:
         s.open(m_run, "2");
         const auto map = s.embedding_map(5);
         QVERIFY(map.by_frequency);
+        QCOMPARE(map.dataset, s.config().data_dir);  // where they were counted, for the GUI's own sentence
         QCOMPARE(map.points.size(), size_t(5));
         // Most frequent first, with their counts over the whole corpus (500 lines).
         const std::string order = "abcde";

@@ -71,6 +71,12 @@ private slots:
         const auto& shown = p.mapPlot()->map();
         QCOMPARE(shown.points.size(), ref.points.size());
         QVERIFY(shown.by_frequency);
+        // The caption is the interface's sentence (translated), naming the count and the dataset.
+        const QString info = p.findChild<QLabel*>("mapInfo")->text();
+        QVERIFY2(info.startsWith(QString("the %1 most frequent tokens of %2 (train + val) (step ")
+                                     .arg(ref.points.size())
+                                     .arg(QString::fromStdString(ref.dataset))),
+                 qPrintable(info));
         QCOMPARE(shown.points.front().id, ref.points.front().id);
         QCOMPARE(shown.points.front().x, ref.points.front().x);
         // Hover: the pixel of the most frequent point names its token.

@@ -103,6 +103,7 @@ void EmbeddingsPanel::createControls() {
     m_plot = new EmbeddingMapPlot;
     m_plot->setObjectName("embeddingMap");
     m_mapInfo = new QLabel;
+    m_mapInfo->setObjectName("mapInfo");
     m_mapInfo->setWordWrap(true);
     m_hover = new QLabel(tr("Hover a point for its token; wheel zooms, drag pans."));
 }
@@ -244,17 +245,22 @@ void EmbeddingsPanel::connectWorker(ModelWorker* worker) {
                                          .arg(tokens(r.a_ids.size()), tokens(r.b_ids.size()))
                                          .arg(step));
             });
-    connect(worker, &ModelWorker::embeddingMapReady, this,
-            [this](quint64 id, const twb::EmbeddingMap& map, qint64 step) {
-                if (!m_pending.remove(id))
-                    return;
-                setBusy(!m_pending.isEmpty());
-                clearError();
-                m_plot->setMap(map);
-                m_export->setEnabled(true);
-                m_mapInfo->setText(
-                    tr("%1 (step %2). The labelled points are the most frequent.").arg(q(map.source)).arg(step));
-            });
+    connect(
+        worker, &ModelWorker::embeddingMapReady, this, [this](quint64 id, const twb::EmbeddingMap& map, qint64 step) {
+            if (!m_pending.remove(id))
+                return;
+            setBusy(!m_pending.isEmpty());
+            clearError();
+            m_plot->setMap(map);
+            m_export->setEnabled(true);
+            // The sentence in the interface's language where the map says what it holds; the engine's
+            // own (English) otherwise: why the dataset could not be read.
+            const QString source =
+                map.by_frequency
+                    ? tr("the %1 most frequent tokens of %2 (train + val)").arg(map.points.size()).arg(q(map.dataset))
+                    : q(map.source);
+            m_mapInfo->setText(tr("%1 (step %2). The labelled points are the most frequent.").arg(source).arg(step));
+        });
     connect(worker, &ModelWorker::failed, this, [this](quint64 id, const QString& e) {
         if (!m_pending.remove(id))
             return;

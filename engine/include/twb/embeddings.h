@@ -47,6 +47,7 @@ struct EmbeddingMap {
     double explained[2] = {0, 0};        // share of the points' variance along each component
     bool by_frequency = false;           // false: the run's dataset was not readable, first N ids
     std::string source;                  // how the tokens were chosen, in a sentence
+    std::string dataset;                 // by_frequency: the run's dataset folder they were counted in
 };
 
 }  // namespace twb
