@@ -147,7 +147,8 @@ stage twb_sample_eager 120 env TWB_CUDA_DECODER=0 TWB_FIXED_STEP=0 "$twb" sample
   -n 1000 -t 0 --no-history --timing
 # twb's kernels without Hopper's programmatic dependent launches, without the step launched ahead, with the
 # attention in one block a head, with the linear layers' norms in shared memory (TWB_CUDA_WARP_NORM=0), and
-# with the norms' weights loaded before the kernel's wait (TWB_CUDA_NORM_AHEAD=1, not yet the default).
+# with the norms' weights loaded before the kernel's wait (TWB_CUDA_NORM_AHEAD=1), with the embedding and the
+# greedy pick fused into the first and last linear layers (TWB_CUDA_FUSE_ENDS=1), and both (not yet defaults).
 stage twb_sample_nopdl 120 env TWB_CUDA_PDL=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 \
   --no-history --timing
 stage twb_sample_noahead 120 env TWB_CUDA_AHEAD=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 \
@@ -158,6 +159,10 @@ stage twb_sample_blocknorm 120 env TWB_CUDA_WARP_NORM=0 "$twb" sample -r "$work/
   -t 0 --no-history --timing
 stage twb_sample_normahead 120 env TWB_CUDA_NORM_AHEAD=1 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 \
   -t 0 --no-history --timing
+stage twb_sample_fuseends 120 env TWB_CUDA_FUSE_ENDS=1 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 \
+  -t 0 --no-history --timing
+stage twb_sample_bothnew 120 env TWB_CUDA_NORM_AHEAD=1 TWB_CUDA_FUSE_ENDS=1 "$twb" sample -r "$work/baby" \
+  --prompt "ROMEO:" -n 1000 -t 0 --no-history --timing
 # The default once more, after the variants: how far two runs of the same binary part.
 stage twb_sample_again 120 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 --no-history --timing
 per_token() { sed -n 's/.*then \([0-9.]*\) ms\/token.*/\1 ms\/token/p' "$out/$1.log" | tail -1; }
@@ -170,6 +175,8 @@ row[sample_noahead_ms]="$(per_token twb_sample_noahead) $(tps twb_sample_noahead
 row[sample_nosplit_ms]="$(per_token twb_sample_nosplit) $(tps twb_sample_nosplit)"
 row[sample_blocknorm_ms]="$(per_token twb_sample_blocknorm) $(tps twb_sample_blocknorm)"
 row[sample_normahead_ms]="$(per_token twb_sample_normahead) $(tps twb_sample_normahead)"
+row[sample_fuseends_ms]="$(per_token twb_sample_fuseends) $(tps twb_sample_fuseends)"
+row[sample_bothnew_ms]="$(per_token twb_sample_bothnew) $(tps twb_sample_bothnew)"
 # Each variant's text against the default's: "same", or the byte where it parts. Without dependent launches
 # or the step ahead the kernels and their sums are the same, so any difference there is a fault; the split
 # attention, libtorch's graph and its eager ops add in other orders, and a near tie of the two most likely
@@ -183,7 +190,8 @@ agree() {
 row[sample_same]="text against the default: no PDL $(agree twb_sample twb_sample_nopdl), no step ahead"
 row[sample_same]+=" $(agree twb_sample twb_sample_noahead), no split $(agree twb_sample twb_sample_nosplit), norms in"
 row[sample_same]+=" shared memory $(agree twb_sample twb_sample_blocknorm), norm weights before the wait"
-row[sample_same]+=" $(agree twb_sample twb_sample_normahead), libtorch's"
+row[sample_same]+=" $(agree twb_sample twb_sample_normahead), ends fused $(agree twb_sample twb_sample_fuseends),"
+row[sample_same]+=" both $(agree twb_sample twb_sample_bothnew), libtorch's"
 row[sample_same]+=" graph $(agree twb_sample twb_sample_graph), eager $(agree twb_sample twb_sample_eager)"
 # Where a token's GPU time goes with twb's kernels: tokens 100-104 traced, each kernel launched on its own.
 stage twb_decode_trace 60 env TWB_CUDA_GRAPHS=0 TWB_TRACE_DECODE="$out/decode_trace.json" TWB_TRACE_TOKENS=100-104 \
@@ -225,7 +233,7 @@ row[bleu]=$(grep -m1 -o -E 'BLEU[^,]*' "$out/m30k_bleu.log")
   echo "| shakespeare-char 6x6x384: median ms/iter | nanoGPT eager ${row[nano_eager_ms]:--} | nanoGPT compile ${row[nano_compile_ms]:--} | twb ${row[twb_ms]:--} (${row[twb_dtype]:-?}); host waiting each step ${row[twb_waited_ms]:--}; no CUDA graph ${row[twb_eager_ms]:--}; cuDNN attention ${row[twb_cudnn_ms]:--}; libtorch's LayerNorm ${row[twb_nofused_ms]:--} |"
   echo "| val loss at 2000 / $iters | nanoGPT ${row[nano_val2000]:--} / ${row[nano_val5000]:--} | | twb ${row[twb_val2000]:--} / ${row[twb_val5000]:--} |"
   echo "| 1000 greedy tokens, whole twb sample process | ${row[sample_s]:-?} s | after the first token: twb's CUDA kernels ${row[sample_ms]:-?} | libtorch's ops as a CUDA graph ${row[sample_graph_ms]:-?}; eagerly ${row[sample_eager_ms]:-?}; ${row[sample_same]:-?} |"
-  echo "| twb's kernels, 1000 greedy tokens | without dependent launches ${row[sample_nopdl_ms]:-?} | without the step launched ahead ${row[sample_noahead_ms]:-?} | attention in one block a head ${row[sample_nosplit_ms]:-?}; norms in shared memory ${row[sample_blocknorm_ms]:-?}; norm weights loaded before the wait ${row[sample_normahead_ms]:-?} |"
+  echo "| twb's kernels, 1000 greedy tokens | without dependent launches ${row[sample_nopdl_ms]:-?} | without the step launched ahead ${row[sample_noahead_ms]:-?} | attention in one block a head ${row[sample_nosplit_ms]:-?}; norms in shared memory ${row[sample_blocknorm_ms]:-?}; norm weights loaded before the wait ${row[sample_normahead_ms]:-?}; the embedding and the pick fused ${row[sample_fuseends_ms]:-?}; both ${row[sample_bothnew_ms]:-?} |"
   echo "| a traced step (no CUDA graph) | ${row[trace]:-?} | | |"
   echo "| a traced token (twb's kernels, no CUDA graph) | ${row[decode_trace]:-?} | | |"
   echo "| Multi30k preset (1600 steps) | ${row[m30k_ms]:--} ms/step | ${row[m30k_s]:--} s of training | test2016 ${row[bleu]:--} |"

@@ -253,13 +253,16 @@ private slots:
             QTest::newRow(qPrintable(QString("learned, tanh GELU, 3 heads of 20") + how)) << 3 << split << QByteArray();
         }
         // The linear layers' inputs normalised by every block in shared memory (what inputs wider than
-        // 1536 take) instead of by every warp in its registers; and in registers with the norm's weights
-        // loaded before the wait (inputs up to 512 wide, when asked).
-        for (const char* env : {"TWB_CUDA_WARP_NORM=0", "TWB_CUDA_NORM_AHEAD=1"}) {
+        // 1536 take) instead of by every warp in its registers; in registers with the norm's weights
+        // loaded before the wait (inputs up to 512 wide, when asked); and the embedding and the greedy pick
+        // fused into the first and the last linear layer (when asked).
+        for (const char* env : {"TWB_CUDA_WARP_NORM=0", "TWB_CUDA_NORM_AHEAD=1", "TWB_CUDA_FUSE_ENDS=1"}) {
             const QString how = QString(", ") + env;
             QTest::newRow(qPrintable("learned, LayerNorm, GELU, biases, tied" + how)) << 0 << true << QByteArray(env);
             QTest::newRow(qPrintable("rotary, RMSNorm, SiLU, untied head" + how)) << 2 << true << QByteArray(env);
         }
+        QTest::newRow("sinusoidal, post-norm, ReLU, no biases, TWB_CUDA_FUSE_ENDS=1")
+            << 1 << true << QByteArray("TWB_CUDA_FUSE_ENDS=1");
     }
     void cudaKernelsDecodeAsTheModel() {
         // 90 tokens one by one through twb's kernels against the model's own forward with its growing
@@ -327,9 +330,9 @@ private slots:
         // A decoder that launches each next step on its own greedy guess against one that does not, fed
         // the same tokens: the argmax twice, then another token (a wrong guess), up to block_size (where
         // nothing may be launched ahead), a reset there, a prompt again, and a reset with a step launched
-        // ahead still in flight, then the prompt once more. The logits
-        // are the same to the bit, and the steps launched ahead served exactly the argmax tokens (the
-        // device's pick is torch's argmax).
+        // ahead still in flight, then the prompt once more. The logits are the same to the bit (also with
+        // the embedding and the pick fused into the linear layers), and the steps launched ahead served
+        // exactly the argmax tokens (the device's pick is torch's argmax).
         torch::manual_seed(9);
         RunConfig c = config("cuda");
         c.vocab_size = 50;
@@ -340,12 +343,17 @@ private slots:
         qputenv("TWB_CUDA_PDL", "0");
         nn::CudaDecoder serial(model, gpu);  // every kernel launched after the one before has ended
         qunsetenv("TWB_CUDA_PDL");
+        qputenv("TWB_CUDA_FUSE_ENDS", "1");
+        nn::CudaDecoder fused(model, gpu);  // the embedding and the pick in the linear layers beside them
+        qunsetenv("TWB_CUDA_FUSE_ENDS");
+        fused.expect_greedy(true);  // launched ahead on the head's own pick
         QVERIFY(!serial.dependent_launch());
         qInfo("programmatic dependent launches: %s", plain.dependent_launch() ? "on" : "off (before Hopper)");
         ahead.expect_greedy(true);
         std::vector<int32_t> prompt = {3, 14, 15, 9, 26};
         auto got = ahead.feed(prompt.data(), 5), want = plain.feed(prompt.data(), 5);
         QVERIFY(torch::equal(serial.feed(prompt.data(), 5), want));
+        QVERIFY(torch::equal(fused.feed(prompt.data(), 5), want));
         int64_t argmaxes = 0;
         for (int64_t t = 5; t < c.block_size; ++t) {
             QVERIFY2(torch::equal(got, want), qPrintable(QString("position %1: the logits differ").arg(t)));
@@ -358,9 +366,12 @@ private slots:
             want = plain.feed(&next, 1);
             QVERIFY2(torch::equal(serial.feed(&next, 1), want),
                      qPrintable(QString("position %1: the dependent launches change the logits").arg(t)));
+            QVERIFY2(torch::equal(fused.feed(&next, 1), want),
+                     qPrintable(QString("position %1: the fused embedding or pick change the logits").arg(t)));
         }
         QVERIFY(torch::equal(got, want));
         QCOMPARE(ahead.lookahead_hits(), argmaxes);
+        QCOMPARE(fused.lookahead_hits(), argmaxes);  // its pick is the argmax too
         QCOMPARE(ahead.length(), c.block_size);
         ahead.reset();
         plain.reset();

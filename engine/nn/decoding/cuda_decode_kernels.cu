@@ -133,13 +133,25 @@ __device__ __forceinline__ float4 norm_quad(const float* v, int c) {
 /// hold the norm's weights and biases for those float4s already (loaded before the kernel waited).
 template <int Held, bool Ahead>
 __device__ void warp_normalised(const float4* in4, int K4, const NormParams& p, float4 (&x)[Held],
-                                const float4 (&g)[Held], const float4 (&b)[Held]) {
+                                const float4 (&g)[Held], const float4 (&b)[Held], const EmbedParams& e) {
     const int lane = threadIdx.x & 31;
+    // The embedding fused in: the token's row (plus its position's) is the input, as embed_kernel adds it.
+    const float4* row = e.table ? reinterpret_cast<const float4*>(e.table) + e.tokpos[0] * K4 : nullptr;
+    const float4* at = e.positions ? reinterpret_cast<const float4*>(e.positions) + e.tokpos[1] * K4 : nullptr;
     float s = 0.f;
 #pragma unroll
     for (int i = 0; i < Held; ++i) {
         const int c = lane + 32 * i;
-        x[i] = c < K4 ? in4[c] : make_float4(0.f, 0.f, 0.f, 0.f);
+        if (c >= K4)
+            x[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+        else if (!row)
+            x[i] = in4[c];
+        else if (!at)
+            x[i] = row[c];
+        else
+            x[i] = make_float4(row[c].x + at[c].x, row[c].y + at[c].y, row[c].z + at[c].z, row[c].w + at[c].w);
+        if (e.x && blockIdx.x == 0 && threadIdx.x < 32 && c < K4)
+            reinterpret_cast<float4*>(e.x)[c] = x[i];  // the residual stream, once
         s += (x[i].x + x[i].y) + (x[i].z + x[i].w);
     }
     if (p.op == NormOp::None)
@@ -185,57 +197,14 @@ __device__ __forceinline__ void finish_row(float acc, int r, const float* bias, 
 // 32 * Regs float4s): each warp holds the normalised input in registers and normalises it itself
 // (warp_normalised), instead of every block copying it to shared memory and normalising it there, which
 // took four barriers a kernel; with Regs <= 4 the norm's weights are loaded before the wait too.
-template <int Regs>
-__global__ void norm_gemv_kernel(const float* in, int K, NormParams norm, const float* __restrict__ W,
-                                 const float* __restrict__ bias, int N, Act act, float* out, bool accumulate,
-                                 bool vec4) {
-    constexpr int Held = Regs > 0 ? Regs : kHeld;
-    constexpr bool Ahead = Regs > 0 && Regs <= 4;
-    extern __shared__ float4 shared4[];
-    float* xs = reinterpret_cast<float*>(shared4);
-    const int warps = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int first = blockIdx.x * warps + warp, K4 = vec4 ? K / 4 : 0;
-    float4 held[Held];
-    if (first < N) {
-        const float4* w4 = reinterpret_cast<const float4*>(W + static_cast<size_t>(first) * K);
-#pragma unroll
-        for (int i = 0; i < Held; ++i) {
-            const int c = lane + 32 * i;
-            held[i] = c < K4 ? __ldg(w4 + c) : make_float4(0.f, 0.f, 0.f, 0.f);
-        }
-    }
-    float4 g[Held], b[Held];
-    if (Ahead && first < N && norm.op != NormOp::None) {
-#pragma unroll
-        for (int i = 0; i < Held; ++i) {
-            const int c = lane + 32 * i;
-            g[i] = c < K4 ? norm_quad(norm.weight, c) : make_float4(0.f, 0.f, 0.f, 0.f);
-            b[i] = c < K4 ? norm_quad(norm.bias, c) : make_float4(0.f, 0.f, 0.f, 0.f);
-        }
-    }
-    let_dependents_launch();
-    wait_for_predecessor();
-    if (Regs > 0) {
-        if (first >= N)
-            return;
-        float4 x[Held];
-        warp_normalised<Held, Ahead>(reinterpret_cast<const float4*>(in), K4, norm, x, g, b);
-        for (int r = first; r < N; r += gridDim.x * warps) {
-            const float4* w4 = reinterpret_cast<const float4*>(W + static_cast<size_t>(r) * K);
-            float acc = 0.f;
-#pragma unroll
-            for (int i = 0; i < Held; ++i) {
-                const int c = lane + 32 * i;
-                if (c < K4) {
-                    const float4 a = r == first ? held[i] : __ldg(w4 + c), v = x[i];
-                    acc += a.x * v.x + a.y * v.y + a.z * v.z + a.w * v.w;
-                }
-            }
-            finish_row(acc, r, bias, act, out, accumulate);
-        }
-        return;
-    }
-    load_normalised(in, xs, K, norm);
+/// The shared memory path's rows: every block has the normalised input in xs (shared4), the first row's
+/// weights in `held`.
+template <int Held>
+__device__ void rows_from_shared(const float* xs, const float4 (&held)[Held], int K, int K4, bool vec4,
+                                 const float* __restrict__ W, const float* __restrict__ bias, int N, Act act,
+                                 float* out, bool accumulate) {
+    const float4* shared4 = reinterpret_cast<const float4*>(xs);
+    const int warps = blockDim.x >> 5, lane = threadIdx.x & 31, first = blockIdx.x * warps + (threadIdx.x >> 5);
     for (int r = first; r < N; r += gridDim.x * warps) {
         const float* w = W + static_cast<size_t>(r) * K;
         float acc = 0.f;
@@ -260,6 +229,69 @@ __global__ void norm_gemv_kernel(const float* in, int K, NormParams norm, const 
         }
         finish_row(acc, r, bias, act, out, accumulate);
     }
+}
+
+__device__ void last_block_picks(const float* logits, int V, const PickParams& p);
+
+// A warp a row. The first row's weights are loaded into registers before the kernel waits for its input
+// (with programmatic dependent launch, while the kernel before still runs) and before the input's norm, so
+// that their latency overlaps both; the sum's order is the same as without. Regs > 0 (an input of at most
+// 32 * Regs float4s): each warp holds the normalised input in registers and normalises it itself
+// (warp_normalised), instead of every block copying it to shared memory and normalising it there, which
+// took four barriers a kernel; with Regs <= 4 the norm's weights are loaded before the wait too. The
+// embedding (Regs > 0 only) and the greedy pick may be fused in (EmbedParams, PickParams).
+template <int Regs>
+__global__ void norm_gemv_kernel(const float* in, int K, NormParams norm, const float* __restrict__ W,
+                                 const float* __restrict__ bias, int N, Act act, float* out, bool accumulate, bool vec4,
+                                 EmbedParams embed, PickParams pick) {
+    constexpr int Held = Regs > 0 ? Regs : kHeld;
+    constexpr bool Ahead = Regs > 0 && Regs <= 4;
+    extern __shared__ float4 shared4[];
+    const int warps = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int first = blockIdx.x * warps + warp, K4 = vec4 ? K / 4 : 0;
+    float4 held[Held];
+    if (first < N) {
+        const float4* w4 = reinterpret_cast<const float4*>(W + static_cast<size_t>(first) * K);
+#pragma unroll
+        for (int i = 0; i < Held; ++i) {
+            const int c = lane + 32 * i;
+            held[i] = c < K4 ? __ldg(w4 + c) : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+    }
+    float4 g[Held], b[Held];
+    if (Ahead && first < N && norm.op != NormOp::None) {
+#pragma unroll
+        for (int i = 0; i < Held; ++i) {
+            const int c = lane + 32 * i;
+            g[i] = c < K4 ? norm_quad(norm.weight, c) : make_float4(0.f, 0.f, 0.f, 0.f);
+            b[i] = c < K4 ? norm_quad(norm.bias, c) : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+    }
+    let_dependents_launch();
+    wait_for_predecessor();
+    if (Regs == 0) {
+        load_normalised(in, reinterpret_cast<float*>(shared4), K, norm);
+        rows_from_shared<Held>(reinterpret_cast<const float*>(shared4), held, K, K4, vec4, W, bias, N, act, out,
+                               accumulate);
+    } else if (first < N) {
+        float4 x[Held];
+        warp_normalised<Held, Ahead>(reinterpret_cast<const float4*>(in), K4, norm, x, g, b, embed);
+        for (int r = first; r < N; r += gridDim.x * warps) {
+            const float4* w4 = reinterpret_cast<const float4*>(W + static_cast<size_t>(r) * K);
+            float acc = 0.f;
+#pragma unroll
+            for (int i = 0; i < Held; ++i) {
+                const int c = lane + 32 * i;
+                if (c < K4) {
+                    const float4 a = r == first ? held[i] : __ldg(w4 + c), v = x[i];
+                    acc += a.x * v.x + a.y * v.y + a.z * v.z + a.w * v.w;
+                }
+            }
+            finish_row(acc, r, bias, act, out, accumulate);
+        }
+    }
+    if (pick.counter)
+        last_block_picks(out, N, pick);
 }
 
 __global__ void norm_inplace_kernel(float* x, int C, NormParams norm) {
@@ -467,16 +499,16 @@ __device__ void keep_best(float& v, int& i, float ov, int oi) {
     }
 }
 
-__global__ void pick_greedy_kernel(const float* logits, int V, int64_t* tokpos, float* host_logits,
-                                   int64_t* host_token) {
+/// The first index of the V logits' maximum (torch's argmax) into tokpos[0], tokpos[1] moved on by one, the
+/// logits and the index copied to host memory; every thread of the block calls it. The logits are read
+/// from L2 (__ldcg): in the head's fused kernel other blocks wrote them.
+__device__ void pick_first_max(const float* logits, int V, int64_t* tokpos, float* host_logits, int64_t* host_token) {
     __shared__ float bestv[32];
     __shared__ int besti[32];
-    let_dependents_launch();
-    wait_for_predecessor();
     float v = -INFINITY;
     int idx = V;  // past the end: any logit wins over it, -inf included
     for (int i = threadIdx.x; i < V; i += blockDim.x) {
-        const float l = logits[i];
+        const float l = __ldcg(logits + i);
         host_logits[i] = l;
         if (l > v || idx == V) {
             v = l;
@@ -502,6 +534,29 @@ __global__ void pick_greedy_kernel(const float* logits, int V, int64_t* tokpos, 
             *host_token = idx;
         }
     }
+}
+
+__global__ void pick_greedy_kernel(const float* logits, int V, int64_t* tokpos, float* host_logits,
+                                   int64_t* host_token) {
+    let_dependents_launch();
+    wait_for_predecessor();
+    pick_first_max(logits, V, tokpos, host_logits, host_token);
+}
+
+/// The head's fused pick: the last of the kernel's blocks to finish its rows picks from all of them.
+__device__ void last_block_picks(const float* logits, int V, const PickParams& p) {
+    __shared__ bool last;
+    __threadfence();  // this block's logits visible to the others before the count says it is done
+    __syncthreads();
+    if (threadIdx.x == 0)
+        last = atomicAdd(p.counter, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (!last)
+        return;
+    __threadfence();
+    pick_first_max(logits, V, p.tokpos, p.host_logits, p.host_token);
+    if (threadIdx.x == 0)
+        *p.counter = 0;  // for the next step
 }
 
 cudaStream_t as_stream(void* s) {
@@ -550,20 +605,32 @@ void embed(const float* table, const float* positions, const int64_t* token, con
     launch(embed_kernel, dim3(1), kThreads, 0, stream, table, positions, token, pos, x, C);
 }
 
-void norm_gemv(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
-               float* out, bool accumulate, void* stream) {
+bool norm_gemv_ends(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
+                    float* out, bool accumulate, const EmbedParams& embed, const PickParams& pick, void* stream) {
     const int warps = kGemvThreads / 32;
     const int blocks = (N + warps - 1) / warps < 4096 ? (N + warps - 1) / warps : 4096;
     const bool vec4 = K % 4 == 0 && reinterpret_cast<uintptr_t>(W) % 16 == 0;
-    if (g_warp_norm && vec4 && K / 4 <= 32 * kHeld && reinterpret_cast<uintptr_t>(in) % 16 == 0) {
+    const bool aligned = embed.table ? reinterpret_cast<uintptr_t>(embed.table) % 16 == 0 &&
+                                           reinterpret_cast<uintptr_t>(embed.positions) % 16 == 0 &&
+                                           reinterpret_cast<uintptr_t>(embed.x) % 16 == 0
+                                     : reinterpret_cast<uintptr_t>(in) % 16 == 0;
+    if (g_warp_norm && vec4 && K / 4 <= 32 * kHeld && aligned) {
         launch(g_norm_ahead && K / 4 <= 32 * 4 ? norm_gemv_kernel<4> : norm_gemv_kernel<kHeld>,
                dim3(static_cast<unsigned>(blocks)), kGemvThreads, 0, stream, in, K, norm, W, bias, N, act, out,
-               accumulate, vec4);
-        return;
+               accumulate, vec4, embed, pick);
+        return true;
     }
+    if (embed.table)
+        return false;  // the embedding is fused into the registers' path only
     const size_t shared = static_cast<size_t>((K + 3) / 4) * sizeof(float4);
     launch(norm_gemv_kernel<0>, dim3(static_cast<unsigned>(blocks)), kGemvThreads, shared, stream, in, K, norm, W, bias,
-           N, act, out, accumulate, vec4);
+           N, act, out, accumulate, vec4, embed, pick);
+    return true;
+}
+
+void norm_gemv(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
+               float* out, bool accumulate, void* stream) {
+    norm_gemv_ends(in, K, norm, W, bias, N, act, out, accumulate, EmbedParams(), PickParams(), stream);
 }
 
 void norm_inplace(float* x, int C, const NormParams& norm, void* stream) {

@@ -57,6 +57,28 @@ void pick_greedy(const float* logits, int V, int64_t* tokpos, float* host_logits
 void embed(const float* table, const float* positions, const int64_t* token, const int64_t* pos, float* x, int C,
            void* stream);
 
+/// A token's first and last kernels fused into the linear layers beside them (TWB_CUDA_FUSE_ENDS=1): the
+/// embedding into the first layer's first linear layer, whose input is then table[token] (+ positions[pos])
+/// and which also writes it to x; and the greedy pick into the head, whose last block to finish picks as
+/// pick_greedy does. Null pointers: not fused.
+struct EmbedParams {
+    const float* table = nullptr;
+    const float* positions = nullptr;  // null: no learned or sinusoidal positions
+    const int64_t* tokpos = nullptr;   // the token and its position
+    float* x = nullptr;                // the residual stream, written by the first block
+};
+struct PickParams {
+    int64_t* tokpos = nullptr;
+    float* host_logits = nullptr;
+    int64_t* host_token = nullptr;
+    unsigned* counter = nullptr;  // one zero, back at zero after every call
+};
+
+/// norm_gemv (below) with the embedding before it or the pick after it; false, with nothing launched, when
+/// the embedding is asked for an input the registers' path cannot hold (the caller launches embed then).
+bool norm_gemv_ends(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
+                    float* out, bool accumulate, const EmbedParams& embed, const PickParams& pick, void* stream);
+
 /// out[r] (+)= act(W[r, :] . norm(in) + bias[r]) for the N rows of W (N x K, row-major): a whole linear
 /// layer, with the norm of its input (computed by every block, or by every warp: set_warp_norm) and its
 /// activation, and with accumulate the residual sum. in and out must not overlap.

@@ -91,11 +91,13 @@ struct CudaDecoder::Impl {
     torch::Tensor tokpos;                   // int64 (2) on the device: the next step's token and position
     torch::Tensor x, qkv, att, ff, logits;  // the step's buffers
     torch::Tensor partial, counter;         // the split attention's (k::AttendSplit); undefined: not split
+    torch::Tensor pick_counter;             // the head's fused pick (k::PickParams): one zero
     int64_t vocab = 0;
     bool tried = false, replaying = false;
     bool dependent = false;   // the kernels launched as programmatic dependents (k::set_dependent_launch)
     bool warp_norm = true;    // linear layers' inputs normalised in each warp's registers (k::set_warp_norm)
     bool norm_ahead = false;  // and the norms' weights loaded before the wait (TWB_CUDA_NORM_AHEAD=1)
+    bool fuse_ends = false;   // the embedding and the pick fused into the linear layers (TWB_CUDA_FUSE_ENDS=1)
     bool graphs = false;      // CUDA graphs allowed (CudaGraph::unavailable: TWB_CUDA_GRAPHS=0)
     // Two slots, used in turn by the steps launched, so that a step can run while the host reads the one
     // before: each has its graph, its event and its host memory (the token picked, then the logits).
@@ -229,6 +231,7 @@ CudaDecoder::CudaDecoder(const GPT& model_, torch::Device device) : d(std::make_
         d->partial = torch::zeros({H * k::split_blocks(static_cast<int>(c.block_size)) * (D + 2)}, f32);
         d->counter = torch::zeros({H}, torch::TensorOptions().dtype(torch::kInt32).device(device));
     }
+    d->pick_counter = torch::zeros({1}, torch::TensorOptions().dtype(torch::kInt32).device(device));
     if (!device.has_index())  // "cuda": the current device, named, for the calls below that need its number
         d->device = torch::Device(torch::kCUDA, c10::cuda::current_device());
     const c10::cuda::CUDAGuard guard(d->device);
@@ -250,6 +253,8 @@ CudaDecoder::CudaDecoder(const GPT& model_, torch::Device device) : d(std::make_
     // Not yet measured on a GPU (session 26's device call was refused): asked for, not the default.
     const char* ahead = std::getenv("TWB_CUDA_NORM_AHEAD");
     d->norm_ahead = ahead && std::string(ahead) == "1";
+    const char* ends = std::getenv("TWB_CUDA_FUSE_ENDS");  // the same: asked for until a GPU run measures it
+    d->fuse_ends = ends && std::string(ends) == "1";
     // What was made above on the current stream is ready before the decoder's stream reads it.
     C10_CUDA_CHECK(cudaDeviceSynchronize());
 #endif
@@ -308,9 +313,20 @@ void CudaDecoder::Impl::run(int slot) {
         split.partial = ptr(partial);
         split.counter = reinterpret_cast<unsigned*>(counter.data_ptr<int32_t>());
     }
-    k::embed(ptr(embedding), ptr(positions), tok, pos, px, static_cast<int>(c.n_embd), stream);
+    // The embedding, or with TWB_CUDA_FUSE_ENDS=1 the first layer's first linear layer reading it itself.
+    bool embedded = false;
+    if (fuse_ends && !layers.empty()) {
+        const DeviceLinear& qkv0 = layers.front().c_attn;
+        embedded = k::norm_gemv_ends(nullptr, static_cast<int>(c.n_embd),
+                                     post ? k::NormParams() : norm(layers.front().ln_1), ptr(qkv0.weight),
+                                     ptr(qkv0.bias), static_cast<int>(qkv0.weight.size(0)), k::Act::None, pqkv, false,
+                                     k::EmbedParams{ptr(embedding), ptr(positions), tok, px}, k::PickParams(), stream);
+    }
+    if (!embedded)
+        k::embed(ptr(embedding), ptr(positions), tok, pos, px, static_cast<int>(c.n_embd), stream);
     for (auto& l : layers) {
-        linear(px, post ? nullptr : &l.ln_1, l.c_attn, k::Act::None, pqkv, false);
+        if (!embedded || &l != &layers.front())
+            linear(px, post ? nullptr : &l.ln_1, l.c_attn, k::Act::None, pqkv, false);
         k::attend(pqkv, ptr(l.k), ptr(l.v), pos, H, D, static_cast<int>(c.block_size), scale, ptr(rope_cos),
                   ptr(rope_sin), split, patt, stream);
         linear(patt, nullptr, l.attn_proj, k::Act::None, px, true);
@@ -322,10 +338,19 @@ void CudaDecoder::Impl::run(int slot) {
             k::norm_inplace(px, static_cast<int>(c.n_embd), norm(l.ln_2), stream);
     }
     const DeviceLinear head{lm_head, torch::Tensor()};
-    linear(px, ln_f.weight.defined() ? &ln_f : nullptr, head, k::Act::None, ptr(logits), false);
     char* out = hostOnDevice + slot * slotBytes;
-    k::pick_greedy(ptr(logits), static_cast<int>(vocab), tok, reinterpret_cast<float*>(out + 16),
-                   reinterpret_cast<int64_t*>(out), stream);
+    auto* host_logits = reinterpret_cast<float*>(out + 16);
+    auto* host_token = reinterpret_cast<int64_t*>(out);
+    if (fuse_ends) {  // the head's last block picks
+        const k::PickParams pick{tok, host_logits, host_token,
+                                 reinterpret_cast<unsigned*>(pick_counter.data_ptr<int32_t>())};
+        k::norm_gemv_ends(px, static_cast<int>(c.n_embd), ln_f.weight.defined() ? norm(ln_f) : k::NormParams(),
+                          ptr(lm_head), nullptr, static_cast<int>(vocab), k::Act::None, ptr(logits), false,
+                          k::EmbedParams(), pick, stream);
+        return;
+    }
+    linear(px, ln_f.weight.defined() ? &ln_f : nullptr, head, k::Act::None, ptr(logits), false);
+    k::pick_greedy(ptr(logits), static_cast<int>(vocab), tok, host_logits, host_token, stream);
 }
 
 bool CudaDecoder::Impl::record(int slot) {
