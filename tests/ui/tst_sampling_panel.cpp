@@ -1,8 +1,8 @@
 // The sampling console driven offscreen over a tiny trained run: tokens stream in, Stop ends a long
 // generation early (and the history records it as stopped), greedy is reproducible, branching continues from the chosen
 // alternative, the comparison has one column per checkpoint (and, with a judge run, each cell's perplexity under it:
-// the engine's own number), history is kept with the run, and a prompt the tokenizer cannot encode gives a message
-// naming the characters.
+// the engine's own number; the texts get most of the width), history is kept with the run, and a prompt the tokenizer
+// cannot encode gives a message naming the characters.
 #include "ui/Workspace.h"
 #include "ui/sampling/CompareView.h"
 #include "ui/sampling/DecodingForm.h"
@@ -246,6 +246,17 @@ private slots:
         v.setJudgeRun(mt + "-deleted");  // a remembered judge that no longer exists: none
         QCOMPARE(v.judgeRun(), QString());
         QDir(mt).removeRecursively();
+    }
+    void compareGivesTheTextsMostOfTheWidth() {
+        // At the size the panel gives it at 1280x720, the controls' column took 255 of 770 pixels and the
+        // texts' columns 140 each.
+        CompareView v;
+        v.fillChoices(m_run, {10, 20});
+        v.resize(770, 500);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        const int texts = v.findChild<QTableWidget*>("compareTable")->width();
+        QVERIFY2(texts >= 520, qPrintable(QString::number(texts)));
     }
     void judgeColumnScoresEachTextAsTheEngineDoes() {
         const QString judge = twbtest::make_tiny_run(m_ws, "judge", 20);

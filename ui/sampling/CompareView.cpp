@@ -54,7 +54,15 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     left->addWidget(m_judge);
     left->addWidget(m_compareBtn);
     left->addWidget(exportMd);
-    row->addLayout(left);
+    // The controls in a column ~28 characters wide (the list's own size hint made it 255 px at 1280x720,
+    // the texts' columns 140 px each); an entry too long for it keeps its run and its step.
+    auto* side = new QWidget;
+    side->setObjectName("compareControls");
+    side->setLayout(left);
+    left->setContentsMargins(0, 0, 0, 0);
+    side->setMaximumWidth(28 * fontMetrics().averageCharWidth() + 20);
+    m_ckList->setTextElideMode(Qt::ElideMiddle);
+    row->addWidget(side);
     row->addWidget(m_table, 1);
     fillJudges(languageModelRuns());
     connect(m_compareBtn, &QPushButton::clicked, this, &CompareView::compareClicked);
