@@ -124,10 +124,11 @@ void MainWindow::buildStatusBar() {
     m_jobsStatus = new JobsStatus(m_jobs);
     statusBar()->addPermanentWidget(m_jobsStatus);
     statusBar()->addPermanentWidget(m_runtime);
-    // A job that starts (or whose line grows) takes room from the message shown: cut it again.
+    // A job that starts (or whose line grows) takes room from the message shown: cut it again, for the
+    // time it has left (a job's progress must not keep it up).
     connect(m_jobs, &JobsService::changed, this, [this] {
         if (!statusBar()->currentMessage().isEmpty())
-            showStatus(m_statusText);
+            fitStatus(false);
     });
     connect(m_jobs, &JobsService::unhandledError, this, [this](const QString& title, const QString& error) {
         showStatus(tr("%1 failed: %2").arg(title.isEmpty() ? tr("A background job") : title, error));
@@ -306,6 +307,12 @@ void MainWindow::showStatus(const QString& text) {
     // One line, cut to the room left of the running jobs and the runtime facts; the whole text stays in
     // the tooltip.
     m_statusText = text.simplified();
+    m_statusExpiry.setRemainingTime(8000);
+    statusBar()->setToolTip(m_statusText);
+    fitStatus(true);
+}
+
+void MainWindow::fitStatus(bool always) {
     // The bar draws its message from x = 6 up to its first visible permanent widget (QStatusBar's own
     // message rectangle): that widget's place once the layout has taken in a job shown a moment ago.
     if (statusBar()->layout())
@@ -313,8 +320,9 @@ void MainWindow::showStatus(const QString& text) {
     QWidget* first = m_jobsStatus->isVisible() ? static_cast<QWidget*>(m_jobsStatus) : m_runtime;
     const int right = first->isVisible() && first->x() > 0 ? first->x() - 2 : statusBar()->width() - 12;
     const int room = std::max(100, right - 6 - statusBar()->fontMetrics().averageCharWidth());
-    statusBar()->showMessage(statusBar()->fontMetrics().elidedText(m_statusText, Qt::ElideRight, room), 8000);
-    statusBar()->setToolTip(m_statusText);
+    const QString line = statusBar()->fontMetrics().elidedText(m_statusText, Qt::ElideRight, room);
+    if (always || line != statusBar()->currentMessage())
+        statusBar()->showMessage(line, static_cast<int>(std::max<qint64>(1, m_statusExpiry.remainingTime())));
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

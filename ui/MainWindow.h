@@ -4,6 +4,7 @@
 // its background work on, and the one model thread the Attention and Sampling panels share, so a checkpoint both
 // show is loaded once.
 #pragma once
+#include <QDeadlineTimer>
 #include <QMainWindow>
 #include <memory>
 
@@ -73,6 +74,9 @@ private:
     void gettingStarted();
 
     void showStatus(const QString& text);
+    /// The message shown cut to the bar's room for it; shown anew (for the rest of its time) only when
+    /// that cut changed, or always.
+    void fitStatus(bool always);
     void wireRunsPanel();
     /// The other panels' run lists after a run appeared, was renamed or was deleted.
     void runsChanged();
@@ -91,5 +95,6 @@ private:
     QLabel* m_runtime = nullptr;
     JobsStatus* m_jobsStatus = nullptr;  // the running jobs, left of the runtime facts
     QString m_doctorText;
-    QString m_statusText;  // the status message shown (whole), cut again when the jobs' room changes
+    QString m_statusText;           // the status message shown (whole), cut again when the jobs' room changes
+    QDeadlineTimer m_statusExpiry;  // when it goes
 };
