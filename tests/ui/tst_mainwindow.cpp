@@ -2,7 +2,7 @@
 // opens within a 1280x720 screen, and the Run menu's actions follow the training panel's state. At
 // start-up an interrupted run is offered for resuming, and resuming continues that run to its end. Its jobs
 // service runs work off the UI thread, shows it in the status bar with Cancel, and turns a throw into an error;
-// a status message is cut to the room a running job's line leaves it.
+// a status message is cut to the room a running job's line leaves it, and goes in its time while the job runs.
 #include "test_util.h"
 #include "twb/run_folder.h"
 #include "twb/text.h"
@@ -254,6 +254,14 @@ private slots:
         QVERIFY2(fits().first, qPrintable(fits().second));
         emit w.trainingPanel()->statusMessage(longText);  // a message while the job runs
         QVERIFY2(fits().first, qPrintable(fits().second));
+        // It goes after its 8 seconds though the job reports progress all the while (each report showed
+        // it anew, which kept it up as long as training ran).
+        QTimer reports;
+        int step = 80;
+        connect(&reports, &QTimer::timeout, job, [&] { job->setProgress(0.2, QString("step %1 / 400").arg(++step)); });
+        reports.start(100);
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().isEmpty(), 12000);
+        QVERIFY(step > 100);  // the reports came
         job->succeed();
     }
     void fitsSmallScreens() {
