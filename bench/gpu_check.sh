@@ -135,48 +135,46 @@ row[trace]=$(head -1 "$out/trace_summary.txt")
 gzip -f "$out/trace.json" 2>/dev/null
 
 # 4. Generation: 1000 greedy tokens from "ROMEO:" as a whole process.
+# sample_variant NAME [ENV...]: 1000 greedy tokens from "ROMEO:" as a whole process, under the environment given.
+sample_variant() {
+  local name=$1
+  shift
+  stage "$name" 120 env "$@" "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 --no-history --timing
+}
 t0=$(date +%s.%N)
-stage twb_sample 120 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 --no-history --timing
+sample_variant twb_sample
 t1=$(date +%s.%N)
 row[sample_s]=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')
 # The same with libtorch's operations recorded as a CUDA graph (TWB_CUDA_DECODER=0: FixedStep), and
 # eagerly with the growing cache (TWB_FIXED_STEP=0 too: one launch per operation).
-stage twb_sample_graph 120 env TWB_CUDA_DECODER=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 \
-  --no-history --timing
-stage twb_sample_eager 120 env TWB_CUDA_DECODER=0 TWB_FIXED_STEP=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" \
-  -n 1000 -t 0 --no-history --timing
+sample_variant twb_sample_graph TWB_CUDA_DECODER=0
+sample_variant twb_sample_eager TWB_CUDA_DECODER=0 TWB_FIXED_STEP=0
 # twb's kernels without Hopper's programmatic dependent launches, without the step launched ahead, with the
 # attention in one block a head, with the linear layers' norms in shared memory (TWB_CUDA_WARP_NORM=0), and
 # with the norms' weights loaded before the kernel's wait (TWB_CUDA_NORM_AHEAD=1), with the embedding and the
 # greedy pick fused into the first and last linear layers (TWB_CUDA_FUSE_ENDS=1), and both (not yet defaults).
-stage twb_sample_nopdl 120 env TWB_CUDA_PDL=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 \
-  --no-history --timing
-stage twb_sample_noahead 120 env TWB_CUDA_AHEAD=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 \
-  --no-history --timing
-stage twb_sample_nosplit 120 env TWB_CUDA_ATTEND_SPLIT=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 \
-  -t 0 --no-history --timing
-stage twb_sample_blocknorm 120 env TWB_CUDA_WARP_NORM=0 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 \
-  -t 0 --no-history --timing
-stage twb_sample_normahead 120 env TWB_CUDA_NORM_AHEAD=1 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 \
-  -t 0 --no-history --timing
-stage twb_sample_fuseends 120 env TWB_CUDA_FUSE_ENDS=1 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 \
-  -t 0 --no-history --timing
-stage twb_sample_bothnew 120 env TWB_CUDA_NORM_AHEAD=1 TWB_CUDA_FUSE_ENDS=1 "$twb" sample -r "$work/baby" \
-  --prompt "ROMEO:" -n 1000 -t 0 --no-history --timing
+sample_variant twb_sample_nopdl TWB_CUDA_PDL=0
+sample_variant twb_sample_noahead TWB_CUDA_AHEAD=0
+sample_variant twb_sample_nosplit TWB_CUDA_ATTEND_SPLIT=0
+sample_variant twb_sample_blocknorm TWB_CUDA_WARP_NORM=0
+sample_variant twb_sample_normahead TWB_CUDA_NORM_AHEAD=1
+sample_variant twb_sample_fuseends TWB_CUDA_FUSE_ENDS=1
+sample_variant twb_sample_bothnew TWB_CUDA_NORM_AHEAD=1 TWB_CUDA_FUSE_ENDS=1
 # The default once more, after the variants: how far two runs of the same binary part.
-stage twb_sample_again 120 "$twb" sample -r "$work/baby" --prompt "ROMEO:" -n 1000 -t 0 --no-history --timing
+sample_variant twb_sample_again
 per_token() { sed -n 's/.*then \([0-9.]*\) ms\/token.*/\1 ms\/token/p' "$out/$1.log" | tail -1; }
 tps() { grep -o -E '\(([0-9.]+) tokens/s\)' "$out/$1.log" | tail -1; }
-row[sample_ms]="$(per_token twb_sample) $(tps twb_sample); again after the variants: $(per_token twb_sample_again)"
-row[sample_graph_ms]="$(per_token twb_sample_graph) $(tps twb_sample_graph)"
-row[sample_eager_ms]="$(per_token twb_sample_eager) $(tps twb_sample_eager)"
-row[sample_nopdl_ms]="$(per_token twb_sample_nopdl) $(tps twb_sample_nopdl)"
-row[sample_noahead_ms]="$(per_token twb_sample_noahead) $(tps twb_sample_noahead)"
-row[sample_nosplit_ms]="$(per_token twb_sample_nosplit) $(tps twb_sample_nosplit)"
-row[sample_blocknorm_ms]="$(per_token twb_sample_blocknorm) $(tps twb_sample_blocknorm)"
-row[sample_normahead_ms]="$(per_token twb_sample_normahead) $(tps twb_sample_normahead)"
-row[sample_fuseends_ms]="$(per_token twb_sample_fuseends) $(tps twb_sample_fuseends)"
-row[sample_bothnew_ms]="$(per_token twb_sample_bothnew) $(tps twb_sample_bothnew)"
+speed() { echo "$(per_token "$1") $(tps "$1")"; }
+row[sample_ms]="$(speed twb_sample); again after the variants: $(per_token twb_sample_again)"
+row[sample_graph_ms]="$(speed twb_sample_graph)"
+row[sample_eager_ms]="$(speed twb_sample_eager)"
+row[sample_nopdl_ms]="$(speed twb_sample_nopdl)"
+row[sample_noahead_ms]="$(speed twb_sample_noahead)"
+row[sample_nosplit_ms]="$(speed twb_sample_nosplit)"
+row[sample_blocknorm_ms]="$(speed twb_sample_blocknorm)"
+row[sample_normahead_ms]="$(speed twb_sample_normahead)"
+row[sample_fuseends_ms]="$(speed twb_sample_fuseends)"
+row[sample_bothnew_ms]="$(speed twb_sample_bothnew)"
 # Each variant's text against the default's: "same", or the byte where it parts. Without dependent launches
 # or the step ahead the kernels and their sums are the same, so any difference there is a fault; the split
 # attention, libtorch's graph and its eager ops add in other orders, and a near tie of the two most likely

@@ -605,8 +605,8 @@ void embed(const float* table, const float* positions, const int64_t* token, con
     launch(embed_kernel, dim3(1), kThreads, 0, stream, table, positions, token, pos, x, C);
 }
 
-bool norm_gemv_ends(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
-                    float* out, bool accumulate, const EmbedParams& embed, const PickParams& pick, void* stream) {
+bool norm_gemv(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
+               float* out, bool accumulate, const EmbedParams& embed, const PickParams& pick, void* stream) {
     const int warps = kGemvThreads / 32;
     const int blocks = (N + warps - 1) / warps < 4096 ? (N + warps - 1) / warps : 4096;
     const bool vec4 = K % 4 == 0 && reinterpret_cast<uintptr_t>(W) % 16 == 0;
@@ -626,11 +626,6 @@ bool norm_gemv_ends(const float* in, int K, const NormParams& norm, const float*
     launch(norm_gemv_kernel<0>, dim3(static_cast<unsigned>(blocks)), kGemvThreads, shared, stream, in, K, norm, W, bias,
            N, act, out, accumulate, vec4, embed, pick);
     return true;
-}
-
-void norm_gemv(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
-               float* out, bool accumulate, void* stream) {
-    norm_gemv_ends(in, K, norm, W, bias, N, act, out, accumulate, EmbedParams(), PickParams(), stream);
 }
 
 void norm_inplace(float* x, int C, const NormParams& norm, void* stream) {

@@ -74,16 +74,13 @@ struct PickParams {
     unsigned* counter = nullptr;  // one zero, back at zero after every call
 };
 
-/// norm_gemv (below) with the embedding before it or the pick after it; false, with nothing launched, when
-/// the embedding is asked for an input the registers' path cannot hold (the caller launches embed then).
-bool norm_gemv_ends(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
-                    float* out, bool accumulate, const EmbedParams& embed, const PickParams& pick, void* stream);
-
 /// out[r] (+)= act(W[r, :] . norm(in) + bias[r]) for the N rows of W (N x K, row-major): a whole linear
 /// layer, with the norm of its input (computed by every block, or by every warp: set_warp_norm) and its
-/// activation, and with accumulate the residual sum. in and out must not overlap.
-void norm_gemv(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
-               float* out, bool accumulate, void* stream);
+/// activation, and with accumulate the residual sum; in and out must not overlap. With `embed` its input
+/// is the embedding (in unused), with `pick` the greedy pick follows. False, with nothing launched, when
+/// the embedding is asked for an input the registers' path cannot hold (the caller launches embed then).
+bool norm_gemv(const float* in, int K, const NormParams& norm, const float* W, const float* bias, int N, Act act,
+               float* out, bool accumulate, const EmbedParams& embed, const PickParams& pick, void* stream);
 
 /// x = norm(x) in place over C values (a post-norm model's norm after the residual sum).
 void norm_inplace(float* x, int C, const NormParams& norm, void* stream);

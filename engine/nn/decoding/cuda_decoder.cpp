@@ -49,6 +49,14 @@ bool switched_off(const char* name) {
     return env && std::string(env) == "0";
 }
 
+#if TWB_HAVE_CUDA_KERNELS
+/// Whether it is "1": a step not yet measured on a GPU, so not the default, asked for.
+bool switched_on(const char* name) {
+    const char* env = std::getenv(name);
+    return env && std::string(env) == "1";
+}
+#endif
+
 struct DeviceLayer {
     DeviceNorm ln_1, ln_2;
     DeviceLinear c_attn, attn_proj, c_fc, mlp_proj;
@@ -136,8 +144,10 @@ struct CudaDecoder::Impl {
     float* hostLogits(int slot) const {
         return reinterpret_cast<float*>(host + slot * slotBytes + 16);
     }
-    void linear(const float* in, const DeviceNorm* n, const DeviceLinear& l, k::Act act, float* out,
-                bool accumulate) const;
+    /// A linear layer's kernel (k::norm_gemv), with the embedding or the greedy pick fused in when given;
+    /// false when that embedding cannot be (nothing launched).
+    bool linear(const float* in, const DeviceNorm* n, const DeviceLinear& l, k::Act act, float* out, bool accumulate,
+                const k::EmbedParams& embed = {}, const k::PickParams& pick = {}) const;
     void run(int slot);                        // the step's kernels, queued on the stream, its output to `slot`
     void launch(int64_t token, int64_t pos);   // a step for `token` at `pos`
     void launch_ahead();                       // a step for the device's greedy guess after the newest
@@ -250,11 +260,8 @@ CudaDecoder::CudaDecoder(const GPT& model_, torch::Device device) : d(std::make_
     C10_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, d->device.index()));
     d->dependent = major >= 9 && !switched_off("TWB_CUDA_PDL");
     d->warp_norm = !switched_off("TWB_CUDA_WARP_NORM");
-    // Not yet measured on a GPU (session 26's device call was refused): asked for, not the default.
-    const char* ahead = std::getenv("TWB_CUDA_NORM_AHEAD");
-    d->norm_ahead = ahead && std::string(ahead) == "1";
-    const char* ends = std::getenv("TWB_CUDA_FUSE_ENDS");  // the same: asked for until a GPU run measures it
-    d->fuse_ends = ends && std::string(ends) == "1";
+    d->norm_ahead = switched_on("TWB_CUDA_NORM_AHEAD");
+    d->fuse_ends = switched_on("TWB_CUDA_FUSE_ENDS");
     // What was made above on the current stream is ready before the decoder's stream reads it.
     C10_CUDA_CHECK(cudaDeviceSynchronize());
 #endif
@@ -289,10 +296,10 @@ bool CudaDecoder::dependent_launch() const {
 }
 
 #if TWB_HAVE_CUDA_KERNELS  // without the kernels nothing calls these
-void CudaDecoder::Impl::linear(const float* in, const DeviceNorm* n, const DeviceLinear& l, k::Act act, float* out,
-                               bool accumulate) const {
-    k::norm_gemv(in, static_cast<int>(l.weight.size(1)), n ? norm(*n) : k::NormParams(), ptr(l.weight), ptr(l.bias),
-                 static_cast<int>(l.weight.size(0)), act, out, accumulate, stream);
+bool CudaDecoder::Impl::linear(const float* in, const DeviceNorm* n, const DeviceLinear& l, k::Act act, float* out,
+                               bool accumulate, const k::EmbedParams& embed, const k::PickParams& pick) const {
+    return k::norm_gemv(in, static_cast<int>(l.weight.size(1)), n ? norm(*n) : k::NormParams(), ptr(l.weight),
+                        ptr(l.bias), static_cast<int>(l.weight.size(0)), act, out, accumulate, embed, pick, stream);
 }
 
 // The model's forward for one token (nn/models/model.cpp; FastDecoder::feed_chunk on the CPU): embedding and
@@ -314,14 +321,9 @@ void CudaDecoder::Impl::run(int slot) {
         split.counter = reinterpret_cast<unsigned*>(counter.data_ptr<int32_t>());
     }
     // The embedding, or with TWB_CUDA_FUSE_ENDS=1 the first layer's first linear layer reading it itself.
-    bool embedded = false;
-    if (fuse_ends && !layers.empty()) {
-        const DeviceLinear& qkv0 = layers.front().c_attn;
-        embedded = k::norm_gemv_ends(nullptr, static_cast<int>(c.n_embd),
-                                     post ? k::NormParams() : norm(layers.front().ln_1), ptr(qkv0.weight),
-                                     ptr(qkv0.bias), static_cast<int>(qkv0.weight.size(0)), k::Act::None, pqkv, false,
-                                     k::EmbedParams{ptr(embedding), ptr(positions), tok, px}, k::PickParams(), stream);
-    }
+    const bool embedded = fuse_ends && !layers.empty() &&
+                          linear(nullptr, post ? nullptr : &layers.front().ln_1, layers.front().c_attn, k::Act::None,
+                                 pqkv, false, k::EmbedParams{ptr(embedding), ptr(positions), tok, px});
     if (!embedded)
         k::embed(ptr(embedding), ptr(positions), tok, pos, px, static_cast<int>(c.n_embd), stream);
     for (auto& l : layers) {
@@ -341,16 +343,12 @@ void CudaDecoder::Impl::run(int slot) {
     char* out = hostOnDevice + slot * slotBytes;
     auto* host_logits = reinterpret_cast<float*>(out + 16);
     auto* host_token = reinterpret_cast<int64_t*>(out);
-    if (fuse_ends) {  // the head's last block picks
-        const k::PickParams pick{tok, host_logits, host_token,
-                                 reinterpret_cast<unsigned*>(pick_counter.data_ptr<int32_t>())};
-        k::norm_gemv_ends(px, static_cast<int>(c.n_embd), ln_f.weight.defined() ? norm(ln_f) : k::NormParams(),
-                          ptr(lm_head), nullptr, static_cast<int>(vocab), k::Act::None, ptr(logits), false,
-                          k::EmbedParams(), pick, stream);
-        return;
-    }
-    linear(px, ln_f.weight.defined() ? &ln_f : nullptr, head, k::Act::None, ptr(logits), false);
-    k::pick_greedy(ptr(logits), static_cast<int>(vocab), tok, host_logits, host_token, stream);
+    k::PickParams pick;  // with TWB_CUDA_FUSE_ENDS=1 the head's last block picks
+    if (fuse_ends)
+        pick = {tok, host_logits, host_token, reinterpret_cast<unsigned*>(pick_counter.data_ptr<int32_t>())};
+    linear(px, ln_f.weight.defined() ? &ln_f : nullptr, head, k::Act::None, ptr(logits), false, {}, pick);
+    if (!fuse_ends)
+        k::pick_greedy(ptr(logits), static_cast<int>(vocab), tok, host_logits, host_token, stream);
 }
 
 bool CudaDecoder::Impl::record(int slot) {
