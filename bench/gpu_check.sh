@@ -183,7 +183,8 @@ agree() {
   local n
   n=$(cmp <(grep -v -E 'tokens/s|loaded at|decoding with' "$out/$1.log" 2>/dev/null) \
     <(grep -v -E 'tokens/s|loaded at|decoding with' "$out/$2.log" 2>/dev/null) 2>/dev/null | sed -n 's/.* byte \([0-9]*\).*/\1/p')
-  if [ -s "$out/$2.log" ] && [ -z "$n" ]; then echo same; else echo "PARTS AT BYTE ${n:-?}"; fi
+  if ! grep -q 'ms/token' "$out/$2.log" 2>/dev/null; then echo "NO TEXT (see $2.log)"
+  elif [ -z "$n" ]; then echo same; else echo "PARTS AT BYTE $n"; fi
 }
 row[sample_same]="text against the default: no PDL $(agree twb_sample twb_sample_nopdl), no step ahead"
 row[sample_same]+=" $(agree twb_sample twb_sample_noahead), no split $(agree twb_sample twb_sample_nosplit), norms in"
