@@ -1,6 +1,7 @@
 // Device and thread helpers.
 #include "nn/device.h"
 
+#include "core/decoding/spin_pool.h"
 #include "core/util/cuda_driver.h"
 #include "twb/choices.h"
 #include "twb/errors.h"
@@ -67,9 +68,10 @@ PrecisionChoice resolve_precision(DType dtype, const torch::Device& device) {
 }
 
 int apply_threads(int threads) {
-    const int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int n = resolve_threads(threads);
     if (at::get_num_threads() != n)
         at::set_num_threads(n);
+    set_decode_threads(at::get_num_threads());
     return at::get_num_threads();
 }
 

@@ -110,8 +110,8 @@ DoctorReport run_doctor(int threads, bool measure) {
     r.fused_kernels = nn::fused_cpu_enabled() ? "on for bf16 training (GELU, softmax, LayerNorm; TWB_FUSED_CPU=0: off)"
                       : nn::fused_cpu_supported() ? "off: TWB_FUSED_CPU=0 (libtorch's ops)"
                                                   : "off: this CPU has no AVX-512 BF16 (libtorch's ops)";
-    r.decode_weights = nn::cpu_has_avx2_fma() ? "bfloat16 for decode_weights=auto (AVX2+FMA gemv)"
-                                              : "float32 for decode_weights=auto (this CPU lacks AVX2+FMA)";
+    r.decode_weights = cpu_has_avx2_fma() ? "bfloat16 for decode_weights=auto (AVX2+FMA gemv)"
+                                          : "float32 for decode_weights=auto (this CPU lacks AVX2+FMA)";
     for (const auto& b : distributed_backends())
         r.distributed_backends += (r.distributed_backends.empty() ? "" : ", ") + b;
     read_blas(r, measure);

@@ -5,6 +5,7 @@
 #include "core/data/chat_data.h"
 #include "core/data/document_index.h"
 #include "core/data/token_file.h"
+#include "core/decoding/generation_prompt.h"
 #include "nn/analysis/attention_capture.h"
 #include "nn/analysis/embedding_geometry.h"
 #include "nn/decoding/cuda_decoder.h"
@@ -126,12 +127,8 @@ SampleResult ModelSession::generate(const std::vector<int32_t>& prompt, const Sa
     opt.validate();
     if (prompt.empty())
         throw InputError("the prompt has no tokens");
-    // A documents run learned every sequence from <bos>: its samples start there too, and end at the
-    // <eos> it learned to put at each document's end (stop_at_eos).
-    std::vector<int32_t> ids = prompt;
-    const int bos = m.tokenizer->bos_id();
-    if (m.config.sequences == Sequences::Documents && bos >= 0 && ids.front() != bos)
-        ids.insert(ids.begin(), bos);
+    // A documents run's samples start at <bos> and end at the <eos> it learned (stop_at_eos).
+    const std::vector<int32_t> ids = generation_start(m.config, *m.tokenizer, prompt);
     const DecodeChoice choice = decode_choice(m, opt.decode_weights, opt.use_kv_cache);
     if (choice.fast && !d->fast)
         d->fast = make_fast_weights(m.model, cpu_has_avx2_fma());
@@ -139,16 +136,7 @@ SampleResult ModelSession::generate(const std::vector<int32_t>& prompt, const Sa
     auto res = generate_ids(
         src, ids, opt, m.tokenizer->eos_id(), [&](const std::vector<int32_t>& v) { return m.tokenizer->decode(v); },
         on_token, cancel);
-    // A prompt of only unknown words reaches the model as <unk>s: it continues from nothing it knows.
-    const int unk = m.tokenizer->unk_id();
-    if (unk >= 0 && std::find(prompt.begin(), prompt.end(), unk) != prompt.end() &&
-        std::all_of(prompt.begin(), prompt.end(), [&](int32_t t) { return t == unk || t == bos; }))
-        res.warnings.push_back(
-            "every word of the prompt is unknown to the vocabulary (<unk>), so the model "
-            "continues from nothing it knows; use words of its training text");
-    if (static_cast<int64_t>(prompt.size()) > m.config.block_size)
-        res.warnings.push_back("the prompt has " + std::to_string(prompt.size()) + " tokens, more than block_size " +
-                               std::to_string(m.config.block_size) + "; the model sees only the most recent ones");
+    add_prompt_warnings(res, m.config, *m.tokenizer, prompt);
     return res;
 }
 

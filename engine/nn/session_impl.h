@@ -15,9 +15,9 @@ namespace twb {
 struct ModelSession::Impl {
     nn::LoadedModel m;
     bool open = false;
-    std::shared_ptr<const nn::FastWeights> fast;  // bf16 weights for the fast decoder, converted on first use
-    DType scoring = DType::Float32;               // log_probs, score_text, score_continuation
-    std::vector<HeadRef> ablated;                 // heads switched off (set_ablated_heads)
+    std::shared_ptr<const FastWeights> fast;  // bf16 weights for the fast decoder, converted on first use
+    DType scoring = DType::Float32;           // log_probs, score_text, score_continuation
+    std::vector<HeadRef> ablated;             // heads switched off (set_ablated_heads)
 
     nn::LoadedModel& need() {
         if (!open)

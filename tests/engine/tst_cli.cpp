@@ -25,8 +25,12 @@ struct Out {
     int code;
     QByteArray out, err;
 };
-Out run(const QStringList& args, const QByteArray& input = {}) {
+Out run(const QStringList& args, const QByteArray& input = {}, const QStringList& env = {}) {
     QProcess p;
+    auto e = QProcessEnvironment::systemEnvironment();
+    for (const auto& kv : env)
+        e.insert(kv.section('=', 0, 0), kv.section('=', 1));
+    p.setProcessEnvironment(e);
     p.start(twbBinary(), args);
     p.waitForStarted();
     p.write(input);
@@ -116,6 +120,52 @@ private slots:
         auto st = run({"tokenize", "--data", data, "--stats", "--top", "3"});
         QVERIFY2(st.code == 0, st.err.constData());
         QVERIFY2(st.out.contains("char tokenizer") && st.out.contains("most frequent tokens"), st.out.constData());
+    }
+    void sampleRunsWithoutLibtorchWhenItCan() {
+        // `twb sample` of a CPU run with one sequence never loads libtorch, and prints what twb-torch prints
+        // for the same command (TWB_TORCH_FREE=0 hands it over); what it does not serve goes there by itself.
+        const auto in = twbtest::path(m_dir, "light.txt");
+        twbtest::write(in, twbtest::english_like(20000));
+        const QString data = QString::fromStdString(twbtest::path(m_dir, "light-data").string());
+        const QString runDir = QString::fromStdString(twbtest::path(m_dir, "light-run").string());
+        QCOMPARE(run({"prepare", "--input", QString::fromStdString(in.string()), "--out", data, "--quiet"}).code, 0);
+        auto t = run({"train", "--data",      data,    "--out",           runDir,  "--preset",     "tiny",  "--quiet",
+                      "--set", "max_iters=4", "--set", "eval_interval=2", "--set", "eval_iters=1", "--set", "n_layer=1",
+                      "--set", "threads=1",   "--set", "device=cpu"});
+        QVERIFY2(t.code == 0, t.err.constData());
+        const QStringList sample{"sample",  "--run", runDir,   "-p", "the ",         "-n",           "60",
+                                 "--top-k", "5",     "--seed", "3",  "--show-probs", "--no-history", "--timing"};
+        const auto light = run(sample);
+        QVERIFY2(light.code == 0, light.err.constData());
+        const auto full = run(sample, {}, {"TWB_TORCH_FREE=0"});
+        QVERIFY2(full.code == 0, full.err.constData());
+        const bool avx2 = light.err.contains("AVX2+FMA");
+        if (avx2) {  // decode_weights auto takes the bf16 decoder only with AVX2+FMA
+            QVERIFY2(light.err.contains("without libtorch") && light.err.contains("libtorch not loaded"),
+                     light.err.constData());
+            QVERIFY2(full.err.contains("with libtorch: TWB_TORCH_FREE=0") && full.err.contains("libtorch loaded"),
+                     full.err.constData());
+        }
+        QCOMPARE(light.out, full.out);
+        auto probs = [](const QByteArray& err) {  // --show-probs' lines: each token's probability and alternatives
+            QByteArrayList lines;
+            for (const auto& l : err.split('\n'))
+                if (l.startsWith('['))
+                    lines << l;
+            return lines;
+        };
+        QCOMPARE(probs(light.err).size(), 60);
+        QCOMPARE(probs(light.err), probs(full.err));
+        // Beams go to twb-torch (and say so with --timing); so do errors, in its words.
+        const auto beam = run({"sample", "--run", runDir, "-n", "5", "--beam", "2", "--no-history", "--timing"});
+        QVERIFY2(beam.code == 0, beam.err.constData());
+        QVERIFY2(beam.err.contains("with libtorch: more than one sequence"), beam.err.constData());
+        const auto missing = run({"sample", "--run", runDir + "/nothing-here", "-n", "5"});
+        QCOMPARE(missing.code, 1);
+        QVERIFY2(missing.err.startsWith("twb: error: ") && missing.err.count('\n') == 1, missing.err.constData());
+        const auto version = run({"--version"});
+        QCOMPARE(version.code, 0);
+        QVERIFY(version.out.startsWith("twb "));
     }
     void embeddingsNearSimilarityAndMap() {
         // A tiny char run; the three modes agree with each other and with the corpus's own counts.

@@ -5,8 +5,10 @@
 // giving the old path's results bit for bit.
 #include "nn/decoding/fast_decode.h"
 #include "nn/decoding/gpt_source.h"
+#include "nn/interchange/safetensors.h"
 #include "nn/models/model_loader.h"
 #include "test_util.h"
+#include "twb/cpu_session.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/process.h"
@@ -101,7 +103,7 @@ private slots:
         torch::manual_seed(rows * 1000 + cols);
         const auto W = torch::randn({rows, cols});
         const auto b = bias ? torch::randn({rows}) : torch::Tensor();
-        const auto m = Bf16Matrix::from(W, b);
+        const auto m = bf16_matrix(W, b);
         auto x = torch::randn({cols});
         std::vector<float> ref(static_cast<size_t>(rows)), got(static_cast<size_t>(rows));
         gemv_bf16_reference(m, x.data_ptr<float>(), ref.data());
@@ -140,7 +142,7 @@ private slots:
         QFETCH(int, cols);
         QFETCH(int, inputs);
         torch::manual_seed(rows + cols + inputs);
-        const auto m = Bf16Matrix::from(torch::randn({rows, cols}), torch::randn({rows}));
+        const auto m = bf16_matrix(torch::randn({rows, cols}), torch::randn({rows}));
         const auto X = torch::randn({inputs, cols});
         for (bool avx2 : {false, true}) {
             if (avx2 && !cpu_has_avx2_fma())
@@ -187,7 +189,7 @@ private slots:
         QCOMPARE(fed, stepped);
         for (int i = prompt; i < 80; ++i)
             QCOMPARE(batched.step(seq[static_cast<size_t>(i)]), single.step(seq[static_cast<size_t>(i)]));
-        QVERIFY_THROWS_EXCEPTION(c10::Error, batched.feed(seq.data(), 17));  // 80 + 17 > block_size 96
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, batched.feed(seq.data(), 17));  // 80 + 17 > block_size 96
     }
 
     void fastStepEqualsLibtorchOnRoundedWeights_data() {
@@ -355,6 +357,98 @@ private slots:
         QVERIFY(bf.logprob != direct.logprob);  // other weights, other arithmetic
         QCOMPARE(parse_decode_weights("bfloat16"), DecodeWeights::BFloat16);
         QVERIFY_THROWS_EXCEPTION(ConfigError, parse_decode_weights("int8"));
+
+        withoutLibtorchGivesTheSameGeneration(s, job.run_dir, dir);
+    }
+
+private:
+    /// CpuSession reads the checkpoint's file itself and gives ModelSession's bf16 generation bit for bit:
+    /// tokens, text, log-probability and every token's probability and alternatives, greedy and sampled with
+    /// every filter; it refuses what it does not serve, and a file the model loader would refuse.
+    void withoutLibtorchGivesTheSameGeneration(ModelSession& s, const std::string& run, const QTemporaryDir& dir) {
+        SamplingOptions o;
+        o.max_new_tokens = 40;
+        o.decode_weights = DecodeWeights::BFloat16;  // the portable loops on a CPU without AVX2
+        CpuSession cs;
+        QCOMPARE(cs.open(run, "best", o), std::string());
+        QVERIFY(cs.decode_path(o).find("without libtorch") != std::string::npos);
+        QCOMPARE(cs.step(), s.step());
+        QCOMPARE(cs.encode("the "), s.encode("the "));
+        auto events = [](std::vector<TokenEvent>& into) { return [&into](const TokenEvent& e) { into.push_back(e); }; };
+        for (const bool sampled : {false, true}) {
+            o.temperature = sampled ? 0.9 : 0.0;
+            o.top_k = sampled ? 6 : 0;
+            o.top_p = sampled ? 0.9 : 1.0;
+            o.repetition_penalty = sampled ? 1.3 : 1.0;
+            o.no_repeat_ngram = sampled ? 3 : 0;
+            o.seed = 4;
+            std::vector<TokenEvent> ea, eb;
+            const auto a = cs.generate(cs.encode("the "), o, events(ea));
+            const auto b = s.generate(s.encode("the "), o, events(eb));
+            QCOMPARE(a.tokens, b.tokens);
+            QCOMPARE(a.texts, b.texts);
+            QCOMPARE(a.logprob, b.logprob);
+            QCOMPARE(ea.size(), eb.size());
+            for (size_t i = 0; i < ea.size(); ++i) {
+                QCOMPARE(ea[i].prob, eb[i].prob);
+                QCOMPARE(ea[i].alternatives, eb[i].alternatives);
+                QCOMPARE(ea[i].text, eb[i].text);
+            }
+        }
+        o.seed = 5;  // another seed, another sample
+        const auto other = cs.generate(cs.encode("the "), o).tokens;
+        o.seed = 4;
+        QVERIFY(other != cs.generate(cs.encode("the "), o).tokens);
+        // What it leaves to libtorch.
+        auto refused = [&](SamplingOptions p) { return !CpuSession().open(run, "best", p).empty(); };
+        SamplingOptions p = o;
+        p.beam_width = 2;
+        QVERIFY(refused(p));
+        p = o;
+        p.num_samples = 2;
+        QVERIFY(refused(p));
+        p = o;
+        p.use_kv_cache = false;
+        QVERIFY(refused(p));
+        p = o;
+        p.decode_weights = DecodeWeights::Float32;
+        QVERIFY(refused(p));
+        ::setenv("TWB_TORCH_FREE", "0", 1);
+        QVERIFY(refused(o));
+        ::unsetenv("TWB_TORCH_FREE");
+        // A damaged or foreign file: refused (ModelSession then says why in full), never decoded.
+        const auto ck = std::filesystem::path(s.checkpoint());
+        const auto weights = load_safetensors(ck / "model.safetensors");
+        auto withFile = [&](const std::string& name,
+                            const std::function<void(std::map<std::string, torch::Tensor>&)>& edit) {
+            const auto copy = twbtest::path(dir, name.c_str()) / "checkpoints" / ck.filename();
+            std::filesystem::create_directories(copy);
+            std::filesystem::copy_file(ck / "state.json", copy / "state.json");
+            auto t = weights.tensors;
+            edit(t);
+            save_safetensors(copy / "model.safetensors", {t.begin(), t.end()});
+            return CpuSession().open(copy.string(), "best", o);
+        };
+        QCOMPARE(withFile("same", [](auto&) {}), std::string());
+        QVERIFY(withFile("extra", [](auto& t) {
+                    t["transformer.h.0.attn.gate"] = torch::ones({2});
+                }).find("no place for") != std::string::npos);
+        QVERIFY(withFile("nan", [](auto& t) {
+                    auto w = t["transformer.ln_f.weight"].clone();  // the others share the loaded storage
+                    w[0] = NAN;
+                    t["transformer.ln_f.weight"] = w;
+                }).find("NaN") != std::string::npos);
+        QVERIFY(withFile("half", [](auto& t) {
+                    t["transformer.ln_f.weight"] = t["transformer.ln_f.weight"].to(torch::kHalf);
+                }).find("F16") != std::string::npos);
+        QVERIFY(withFile("shape", [](auto& t) { t["transformer.ln_f.weight"] = torch::ones({3}); }).find("shape") !=
+                std::string::npos);
+        const std::string missing = withFile("missing", [](auto& t) { t.erase("transformer.h.0.mlp.c_fc.weight"); });
+        QVERIFY2(missing.find("no tensor") != std::string::npos, missing.c_str());
+        QVERIFY(withFile("bf16", [](auto& t) {
+                    for (auto& [name, v] : t)
+                        v = v.to(torch::kBFloat16);
+                }).empty());
     }
 };
 

@@ -2,7 +2,7 @@
 // helpers exist, across many jobs in a row (the generation handshake), with two callers at once (the
 // second works alone), after idle helpers went to sleep, with a helper that stalls every job it joins,
 // in slices when a job has more chunks than the claim counter holds, and with a pool of one thread.
-#include "nn/decoding/spin_pool.h"
+#include "core/decoding/spin_pool.h"
 
 #include <QtTest>
 
@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-using namespace twb::nn;
+using namespace twb;
 
 namespace {
 /// Runs a job of `chunks` chunks and checks each ran once; returns the threads that ran them.

@@ -105,4 +105,30 @@ SafetensorsHeader parse_safetensors_header(std::string_view text, uint64_t data_
     return out;
 }
 
+SafetensorsFile::SafetensorsFile(const std::filesystem::path& path)
+    : m_where(path.string()), m_in(path, std::ios::binary) {
+    if (!m_in)
+        throw InputError(m_where + ": cannot open the file");
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec)
+        throw InputError(m_where + ": cannot read the file (" + ec.message() + ")");
+    char lenBytes[8] = {};
+    m_in.read(lenBytes, 8);
+    const uint64_t hl =
+        safetensors_header_length(std::string_view(lenBytes, static_cast<size_t>(m_in.gcount())), size, m_where);
+    std::string h(hl, '\0');
+    m_in.read(h.data(), static_cast<std::streamsize>(hl));
+    m_header = parse_safetensors_header(h, size - 8 - hl, m_where);
+    m_dataStart = 8 + hl;
+}
+
+void SafetensorsFile::read(const SafetensorsEntry& e, void* into) {
+    const auto bytes = static_cast<std::streamsize>(e.end - e.begin);
+    m_in.seekg(static_cast<std::streamoff>(m_dataStart + e.begin));
+    m_in.read(static_cast<char*>(into), bytes);
+    if (!m_in || m_in.gcount() != bytes)
+        throw FormatError(m_where + ": could not read the whole file; it changed while being read or is damaged");
+}
+
 }  // namespace twb

@@ -6,6 +6,7 @@
 #include "core/tokenizers/tokenizer.h"
 #include "spm/spm_api.h"
 #include "twb/errors.h"
+#include "twb/program_files.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -16,13 +17,6 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
-
-#ifndef TWB_MODULE_INSTALL_DIR
-#define TWB_MODULE_INSTALL_DIR "/usr/local/lib/transformer-workbench"
-#endif
-#ifndef TWB_MODULE_RELATIVE_DIR  // the module's folder relative to the executables' (../lib/<multiarch>/...)
-#define TWB_MODULE_RELATIVE_DIR "../lib/transformer-workbench"
-#endif
 
 // AddressSanitizer refuses RTLD_DEEPBIND; its builds (scripts/sanitize.sh, fuzz/) never link libtorch, so
 // the two protobufs DEEPBIND keeps apart never meet there.
@@ -59,21 +53,12 @@ struct SpmModule {
     twb_spm_version_fn version = nullptr;
 };
 
-fs::path exe_dir() {
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? fs::path() : exe.parent_path();
-}
-
 std::vector<fs::path> module_candidates() {
     std::vector<fs::path> c;
     if (const char* env = std::getenv("TWB_SPM_MODULE"))
         c.emplace_back(env);
-    const fs::path dir = exe_dir();
-    c.push_back(dir / "libtwb_spm.so");                            // build tree: bin/
-    c.push_back(dir / ".." / "bin" / "libtwb_spm.so");             // tests in a sibling folder
-    c.push_back(dir / TWB_MODULE_RELATIVE_DIR / "libtwb_spm.so");  // installed tree
-    c.push_back(fs::path(TWB_MODULE_INSTALL_DIR) / "libtwb_spm.so");
+    for (auto& p : program_file_candidates("libtwb_spm.so"))
+        c.push_back(std::move(p));
     return c;
 }
 

@@ -2,8 +2,10 @@
 // repetition penalty, no-repeat-ngram, beam search with a length penalty, several samples at once,
 // stop at <eos> or stop strings, streaming per token with probabilities and alternatives, and a cancel
 // flag checked per token. The strategies run over a LogitsSource so they can be tested on constructed
-// distributions and serve every model family; gpt_source.h is the GPT's source.
+// distributions and serve every model family; gpt_source.h is the GPT's source. Greedy choice and
+// sampling are the torch-free stream sampler's (core/decoding/stream_sampler.h); beam search is here.
 #pragma once
+#include "core/decoding/stream_sampler.h"
 #include "twb/generation.h"
 
 #include <torch/torch.h>
@@ -31,7 +33,7 @@ public:
     virtual void expect_greedy(bool greedy) { (void)greedy; }
 };
 
-// Pure pieces, exposed for tests.
+// The stream sampler's filters on a (V) float row (core/decoding/stream_sampler.h), for tests.
 /// CTRL rule on a (V) row: positive logits of seen tokens divided by r, negative ones multiplied.
 void apply_repetition_penalty(torch::Tensor& logits, const std::vector<int32_t>& seq, double r);
 /// Sets to -inf every token that would repeat an n-gram already in seq.

@@ -1,6 +1,7 @@
 // GptSource: a GPT's next-token logits with the KV cache and the context window policy.
 #include "nn/decoding/gpt_source.h"
 
+#include "core/decoding/context_window.h"
 #include "nn/device.h"
 
 #include <algorithm>
@@ -20,11 +21,7 @@ GptSource::GptSource(GPT model, torch::Device device, bool use_cache, std::share
 }
 
 int64_t GptSource::window_start(int64_t n) const {
-    const int64_t block = m_model->config().block_size;
-    if (n <= block)
-        return 0;
-    const int64_t half = std::max<int64_t>(1, block / 2);
-    return (n - block + half - 1) / half * half;
+    return twb::window_start(n, m_model->config().block_size);
 }
 
 void GptSource::reset() {
@@ -52,23 +49,6 @@ void GptSource::reorder(const std::vector<int64_t>& parents) {
     for (auto& c : m_cache)
         c.reorder(idx);
 }
-
-namespace {
-/// What `dec` lacks of seq's window (a prompt, a refilled window, or the one new token) in one feed, after
-/// starting afresh where its cache holds another window (`start`) or more than the sequence; without the
-/// cache the whole window is fed again for every token. The same window policy as the libtorch path, so
-/// the text is the same with and without the cache.
-template <class Decoder>
-auto feed_window(Decoder& dec, int64_t& start, int64_t ws, const std::vector<int32_t>& seq, bool use_cache) {
-    const int64_t n = static_cast<int64_t>(seq.size());
-    if (!use_cache || start != ws || dec.length() >= n - ws) {
-        dec.reset();
-        start = ws;
-    }
-    const int64_t from = ws + dec.length();
-    return dec.feed(seq.data() + from, n - from);
-}
-}  // namespace
 
 torch::Tensor GptSource::fast_logits(const std::vector<int32_t>& seq) {
     const std::vector<float>& logits =

@@ -98,38 +98,18 @@ void save_safetensors(const std::filesystem::path& path,
 }
 
 SafetensorsData load_safetensors(const std::filesystem::path& path) {
-    const std::string where = path.string();
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(where + ": cannot open the file");
-    std::error_code ec;
-    const uint64_t size = std::filesystem::file_size(path, ec);
-    if (ec)
-        throw InputError(where + ": cannot read the file (" + ec.message() + ")");
-    char lenBytes[8] = {};
-    in.read(lenBytes, 8);
-    const uint64_t hl =
-        safetensors_header_length(std::string_view(lenBytes, static_cast<size_t>(in.gcount())), size, where);
-    std::string h(hl, '\0');
-    in.read(h.data(), static_cast<std::streamsize>(hl));
-    const uint64_t dataSize = size - 8 - hl;
-    const SafetensorsHeader header = parse_safetensors_header(h, dataSize, where);
+    SafetensorsFile file(path);
     // Each tensor straight into its own storage, in the file's order: no staging copy of the whole data.
     std::vector<const SafetensorsEntry*> order;
-    for (const auto& e : header.tensors)
+    for (const auto& e : file.header().tensors)
         order.push_back(&e);
     std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) { return a->begin < b->begin; });
-    const std::streamoff dataStart = static_cast<std::streamoff>(8 + hl);
     SafetensorsData out;
-    out.metadata = header.metadata;
+    out.metadata = file.header().metadata;
     for (const auto* e : order) {
-        auto t = torch::empty(e->shape,
-                              torch::TensorOptions().dtype(dtype_from(e->dtype, where + " tensor '" + e->name + "'")));
-        const auto bytes = static_cast<std::streamsize>(e->end - e->begin);
-        in.seekg(dataStart + static_cast<std::streamoff>(e->begin));
-        in.read(static_cast<char*>(t.data_ptr()), bytes);
-        if (!in || in.gcount() != bytes)
-            throw FormatError(where + ": could not read the whole file; it changed while being read or is damaged");
+        auto t = torch::empty(
+            e->shape, torch::TensorOptions().dtype(dtype_from(e->dtype, file.where() + " tensor '" + e->name + "'")));
+        file.read(*e, t.data_ptr());
         out.tensors[e->name] = t;
     }
     return out;

@@ -3,6 +3,7 @@
 // ask for the weights.
 #include "nn/models/attention.h"
 
+#include "core/decoding/position_values.h"
 #include "nn/models/fused_cpu.h"
 
 #include <algorithm>
@@ -67,11 +68,10 @@ torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, con
 }
 
 std::pair<torch::Tensor, torch::Tensor> rotary_tables(int64_t positions, int64_t head_dim) {
+    auto [cs, sn] = rotary_values(positions, head_dim);
     const int64_t half = head_dim / 2;
-    auto inv = torch::pow(10000.0, -torch::arange(0, half, torch::kFloat64) * 2.0 / static_cast<double>(head_dim));
-    auto pos = torch::arange(0, positions, torch::kFloat64);
-    auto ang = torch::outer(pos, inv);  // (positions, half)
-    return {torch::cos(ang).to(torch::kFloat32), torch::sin(ang).to(torch::kFloat32)};
+    return {torch::from_blob(cs.data(), {positions, half}, torch::kFloat32).clone(),
+            torch::from_blob(sn.data(), {positions, half}, torch::kFloat32).clone()};
 }
 
 CausalSelfAttentionImpl::CausalSelfAttentionImpl(int64_t n_embd_, int64_t n_head_, int64_t head_size_, double dropout,

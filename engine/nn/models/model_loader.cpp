@@ -1,11 +1,11 @@
 // Loading a run's checkpoint with its tokenizer, and encoding prompts for it.
 #include "nn/models/model_loader.h"
 
+#include "core/decoding/generation_prompt.h"
 #include "nn/device.h"
 #include "nn/interchange/checkpoint.h"
 #include "twb/errors.h"
 #include "twb/run_folder.h"
-#include "twb/text.h"
 
 namespace twb::nn {
 
@@ -41,16 +41,7 @@ LoadedModel load_model(const std::string& run_or_checkpoint, const std::string& 
 }
 
 std::vector<int32_t> encode_prompt(const LoadedModel& m, const std::string& prompt) {
-    const auto& tok = *m.tokenizer;
-    if (find_invalid_utf8(prompt) != std::string::npos)
-        throw InputError("the prompt is not valid UTF-8 text");
-    if (prompt.empty()) {
-        if (tok.bos_id() >= 0)
-            return {tok.bos_id()};
-        const auto nl = tok.unknown_chars("\n").empty() ? tok.encode("\n") : std::vector<int32_t>{};
-        return nl.empty() ? std::vector<int32_t>{0} : nl;
-    }
-    return tok.encode(prompt);  // the char tokenizer's InputError names the missing characters
+    return twb::encode_prompt(*m.tokenizer, prompt);
 }
 
 }  // namespace twb::nn

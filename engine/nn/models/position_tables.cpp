@@ -1,26 +1,16 @@
 // The position buffers and the initialisation both model families share (position_tables.h).
 #include "nn/models/position_tables.h"
 
+#include "core/decoding/position_values.h"
+
 #include <cmath>
 #include <limits>
 
 namespace twb::nn {
 
 torch::Tensor sinusoidal_table(int64_t positions, int64_t dim, bool halves) {
-    auto pe = torch::zeros({positions, dim}, torch::kFloat64);
-    auto pos = torch::arange(0, positions, torch::kFloat64).unsqueeze(1);
-    auto div = torch::exp(torch::arange(0, dim, 2, torch::kFloat64) * (-std::log(10000.0) / static_cast<double>(dim)));
-    if (halves) {  // fairseq's and Marian's layout: [sin of every frequency | cos of every frequency]
-        const int64_t first = (dim + 1) / 2;
-        pe.narrow(1, 0, first).copy_(torch::sin(pos * div));
-        pe.narrow(1, first, dim - first).copy_(torch::cos(pos * div).narrow(1, 0, dim - first));
-        return pe.to(torch::kFloat32);
-    }
-    pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)},
-                  torch::sin(pos * div));
-    auto cosPart = torch::cos(pos * div).narrow(1, 0, dim / 2);
-    pe.index_put_({torch::indexing::Slice(), torch::indexing::Slice(1, torch::indexing::None, 2)}, cosPart);
-    return pe.to(torch::kFloat32);
+    auto v = sinusoid_values(positions, dim, halves);
+    return torch::from_blob(v.data(), {positions, dim}, torch::kFloat32).clone();
 }
 
 void PositionTables::register_on(torch::nn::Module& m, const RunConfig& c) {

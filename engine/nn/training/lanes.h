@@ -18,7 +18,7 @@
 // draws from a generator seeded by (seed, step, micro-batch, lane): a run is as reproducible with lanes
 // as without, for a given number of them (the count follows the threads, like the BLAS's own splits).
 #pragma once
-#include "nn/decoding/spin_pool.h"
+#include "core/decoding/spin_pool.h"
 #include "nn/training/lane_load.h"
 #include "nn/training/model_family.h"
 

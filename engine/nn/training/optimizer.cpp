@@ -1,7 +1,7 @@
 // Flat AdamW.
 #include "nn/training/optimizer.h"
 
-#include "nn/decoding/spin_pool.h"
+#include "core/decoding/spin_pool.h"
 #include "twb/errors.h"
 
 #include <ATen/Parallel.h>

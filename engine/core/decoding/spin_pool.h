@@ -12,7 +12,14 @@
 #include <functional>
 #include <memory>
 
-namespace twb::nn {
+namespace twb {
+
+/// The thread count a run's `threads` setting asks for: itself when positive, else the cores the OS offers.
+int resolve_threads(int threads);
+/// The threads the CPU decoder splits its products over (the pool's size): what set_decode_threads set
+/// last, else resolve_threads(0). libtorch's side sets it with its own intra-op count (nn::apply_threads).
+int decode_threads();
+void set_decode_threads(int threads);
 
 class SpinPool {
 public:
@@ -28,7 +35,7 @@ public:
     void run(int64_t chunks, const std::function<void(int64_t)>& fn);
 
     /// The process's pool for `threads` threads, shared by every fast decoder; a new one when the count
-    /// changes (after at::set_num_threads), the old one ending with its last holder.
+    /// changes (after set_decode_threads), the old one ending with its last holder.
     static std::shared_ptr<SpinPool> shared(int threads);
 
 private:
@@ -36,4 +43,4 @@ private:
     std::unique_ptr<State> d;
 };
 
-}  // namespace twb::nn
+}  // namespace twb

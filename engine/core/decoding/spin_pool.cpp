@@ -1,5 +1,5 @@
 // SpinPool: persistent helpers that spin briefly between jobs and sleep when idle (see spin_pool.h).
-#include "nn/decoding/spin_pool.h"
+#include "core/decoding/spin_pool.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,7 +13,7 @@
 #include <immintrin.h>
 #endif
 
-namespace twb::nn {
+namespace twb {
 
 namespace {
 inline void cpu_relax() {
@@ -183,6 +183,23 @@ void SpinPool::run(int64_t chunks, const std::function<void(int64_t)>& fn) {
     }
     d->run_job(std::min(kMaxChunks, chunks), fn);
 }
+namespace {
+std::atomic<int> g_decodeThreads{0};  // 0: not set
+}  // namespace
+
+int resolve_threads(int threads) {
+    return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+int decode_threads() {
+    const int n = g_decodeThreads.load(std::memory_order_relaxed);
+    return n > 0 ? n : resolve_threads(0);
+}
+
+void set_decode_threads(int threads) {
+    g_decodeThreads.store(std::max(1, threads), std::memory_order_relaxed);
+}
+
 std::shared_ptr<SpinPool> SpinPool::shared(int threads) {
     static std::mutex mu;
     static std::shared_ptr<SpinPool> pool;
@@ -193,4 +210,4 @@ std::shared_ptr<SpinPool> SpinPool::shared(int threads) {
     return pool;
 }
 
-}  // namespace twb::nn
+}  // namespace twb

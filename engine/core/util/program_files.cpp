@@ -1,0 +1,31 @@
+// Where the installation's other files are (program_files.h).
+#include "twb/program_files.h"
+
+#ifndef TWB_MODULE_INSTALL_DIR
+#define TWB_MODULE_INSTALL_DIR "/usr/local/lib/transformer-workbench"
+#endif
+#ifndef TWB_MODULE_RELATIVE_DIR  // the module folder relative to the executables' (../lib/<multiarch>/...)
+#define TWB_MODULE_RELATIVE_DIR "../lib/transformer-workbench"
+#endif
+
+namespace twb {
+
+std::vector<std::filesystem::path> program_file_candidates(const std::string& name) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path dir = ec ? fs::path() : exe.parent_path();
+    return {dir / name, dir / ".." / "bin" / name, dir / TWB_MODULE_RELATIVE_DIR / name,
+            fs::path(TWB_MODULE_INSTALL_DIR) / name};
+}
+
+std::filesystem::path find_program_file(const std::string& name) {
+    for (const auto& p : program_file_candidates(name)) {
+        std::error_code ec;
+        if (std::filesystem::exists(p, ec))
+            return p;
+    }
+    return {};
+}
+
+}  // namespace twb
