@@ -23,7 +23,7 @@ version=$("$venv/bin/python" -c 'import torch; print(torch.__version__)')
 echo "gpu_bundle: torch $version from $venv"
 
 gui=${GPU_BUNDLE_GUI:-1}
-targets=(twb twb_spm tst_cuda)
+targets=(twb twb-torch twb_spm tst_cuda)
 [ "$gui" = 1 ] && targets+=(tst_gpu_gui)
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTWB_LIBTORCH=wheel -DTWB_TORCH_VENV="$venv" \
   -DTWB_BUILD_GUI="$([ "$gui" = 1 ] && echo ON || echo OFF)" >/dev/null
@@ -31,7 +31,7 @@ cmake --build build-gpu -j"$(nproc)" --target "${targets[@]}"
 
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp/bin" "$out.tmp/lib" "$out.tmp/data"
-cp build-gpu/bin/twb build-gpu/bin/libtwb_spm.so build-gpu/bin/tst_cuda "$out.tmp/bin/"
+cp build-gpu/bin/twb build-gpu/bin/twb-torch build-gpu/bin/libtwb_spm.so build-gpu/bin/tst_cuda "$out.tmp/bin/"
 cp tests/engine/check_std_bindings.sh "$out.tmp/bin/"
 if [ "$gui" = 1 ]; then
   # The GUI's GPU test runs offscreen there: Qt's offscreen platform plugin and two fonts for fontconfig.
@@ -48,7 +48,7 @@ if [ "$gui" = 1 ]; then
 CONF
 fi
 # The Debian libraries outside torch and the system's base (libc, libstdc++, libgcc_s, libm, ...).
-for f in "$out.tmp"/bin/twb "$out.tmp"/bin/libtwb_spm.so "$out.tmp"/bin/tst_* "$out.tmp"/plugins/*/*.so; do
+for f in "$out.tmp"/bin/twb "$out.tmp"/bin/twb-torch "$out.tmp"/bin/libtwb_spm.so "$out.tmp"/bin/tst_* "$out.tmp"/plugins/*/*.so; do
   if [ -e "$f" ]; then ldd "$f" | awk '/=> \//{print $3}'; fi
 done | sort -u | grep -v -E '/(torch|nvidia|cuda)/|/lib(c|m|dl|rt|pthread|stdc\+\+|gcc_s)\.so|ld-linux' |
   while read -r lib; do cp -L "$lib" "$out.tmp/lib/"; done

@@ -72,6 +72,7 @@ dpkg-deb -x "$deb" "$work/root"
 expected=(
   usr/bin/twb usr/bin/transformer-workbench
   "usr/lib/$multiarch/transformer-workbench/libtwb_spm.so"
+  "usr/lib/$multiarch/transformer-workbench/twb-torch"
   usr/share/transformer-workbench/datasets/catalogue.json
   usr/share/applications/transformer-workbench.desktop
   "usr/share/metainfo/$appid.metainfo.xml"

@@ -1,7 +1,7 @@
 // The one signal handler of `twb`.
 #include "app/twb/interrupt.h"
 
-#include "twb/training.h"
+#include "twb/train_job.h"
 
 #include <csignal>
 #include <cstdlib>

@@ -1,6 +1,9 @@
-// twb: the headless command line over the engine. Thin: parses, dispatches, reports errors.
+// twb-torch: the headless command line over the whole engine (libtorch included). Thin: parses, dispatches,
+// reports errors. `twb` itself (light_main.cpp) runs what needs no libtorch and hands every other command
+// line to this program.
 #include "app/twb/commands.h"
 #include "app/twb/launcher.h"
+#include "app/twb/run_action.h"
 #include "app/twb/run_options.h"
 #include "twb/errors.h"
 #include "twb/process.h"
@@ -11,30 +14,6 @@
 #include <string>
 
 namespace {
-/// A message as one line: a library's trace is cut to its first line; an engine message whose parts
-/// span lines has them joined.
-std::string one_line(const std::string& msg, bool first_only) {
-    std::string out;
-    size_t pos = 0;
-    while (pos <= msg.size()) {
-        size_t nl = msg.find('\n', pos);
-        if (nl == std::string::npos)
-            nl = msg.size();
-        std::string line = msg.substr(pos, nl - pos);
-        while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
-            line.pop_back();
-        if (!line.empty()) {
-            if (!out.empty())
-                out += "; ";
-            out += line;
-            if (first_only)
-                break;
-        }
-        pos = nl + 1;
-    }
-    return out.empty() ? "unknown error" : out;
-}
-
 /// The subcommands, in the order --help lists them.
 struct Command {
     const char* name;
@@ -101,55 +80,6 @@ const Command kCommands[] = {
      twb::cli::add_export},
 };
 
-/// Runs the parsed subcommand's action. Every failure ends as one line on stderr: the engine's own
-/// errors say what to do; anything else (a library's exception, a bug) is cut to its first line, and
-/// verbose shows it whole.
-int run_action(const twb::cli::Action& action, bool verbose) {
-    try {
-        return action();
-    } catch (const twb::Cancelled&) {
-        std::cerr << "twb: cancelled\n";
-        return 130;
-    } catch (const twb::Error& e) {
-        std::cerr << "twb: error: " << (verbose ? std::string(e.what()) : one_line(e.what(), false)) << "\n";
-        return 1;
-    } catch (const std::bad_alloc&) {
-        std::cerr << "twb: error: out of memory; use a smaller model, batch or input\n";
-        return 1;
-    } catch (const std::exception& e) {
-        if (verbose)
-            std::cerr << "twb: error: " << e.what() << "\n";
-        else
-            std::cerr << "twb: error: " << one_line(e.what(), true)
-                      << " (unexpected: run again with --verbose for details and report it)\n";
-        return 1;
-    } catch (...) {
-        std::cerr << "twb: error: an unknown exception (unexpected: please report it)\n";
-        return 1;
-    }
-}
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)  // GCC
-#define TWB_SANITIZED 1
-#elif defined(__has_feature)  // Clang
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define TWB_SANITIZED 1
-#endif
-#endif
-/// Ends the process with rc once the command is over (its objects destroyed, its files closed): the
-/// streams are flushed and exit's handlers skipped, since what they would do is tear down libtorch's
-/// and its ~280 libraries' static objects (~0.1 s of a `twb sample`). Sanitizer builds exit normally, so
-/// that the leak check (an exit handler) still runs.
-[[noreturn]] void finish(int rc) {
-#ifdef TWB_SANITIZED
-    std::exit(rc);
-#else
-    std::cout.flush();
-    std::cerr.flush();
-    std::fflush(nullptr);
-    std::_Exit(rc);
-#endif
-}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -178,11 +108,12 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         // CLI11 would print two lines; every twb error is one.
-        std::cerr << "twb: error: " << one_line(e.what(), false) << " (see twb --help or twb COMMAND --help)\n";
+        std::cerr << "twb: error: " << twb::cli::one_line(e.what(), false)
+                  << " (see twb --help or twb COMMAND --help)\n";
         return e.get_exit_code() ? e.get_exit_code() : 1;
     }
     for (auto& [sub, action] : cmds)
         if (sub->parsed())
-            finish(run_action(action, verbose));
+            twb::cli::finish(twb::cli::run_action(action, verbose));
     return 0;
 }

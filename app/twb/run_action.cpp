@@ -1,0 +1,78 @@
+// How a `twb` command ends (run_action.h).
+#include "app/twb/run_action.h"
+
+#include "twb/errors.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <new>
+
+namespace twb::cli {
+
+std::string one_line(const std::string& msg, bool first_only) {
+    std::string out;
+    size_t pos = 0;
+    while (pos <= msg.size()) {
+        size_t nl = msg.find('\n', pos);
+        if (nl == std::string::npos)
+            nl = msg.size();
+        std::string line = msg.substr(pos, nl - pos);
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+            line.pop_back();
+        if (!line.empty()) {
+            if (!out.empty())
+                out += "; ";
+            out += line;
+            if (first_only)
+                break;
+        }
+        pos = nl + 1;
+    }
+    return out.empty() ? "unknown error" : out;
+}
+
+int run_action(const Action& action, bool verbose) {
+    try {
+        return action();
+    } catch (const Cancelled&) {
+        std::cerr << "twb: cancelled\n";
+        return 130;
+    } catch (const Error& e) {
+        std::cerr << "twb: error: " << (verbose ? std::string(e.what()) : one_line(e.what(), false)) << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "twb: error: out of memory; use a smaller model, batch or input\n";
+        return 1;
+    } catch (const std::exception& e) {
+        if (verbose)
+            std::cerr << "twb: error: " << e.what() << "\n";
+        else
+            std::cerr << "twb: error: " << one_line(e.what(), true)
+                      << " (unexpected: run again with --verbose for details and report it)\n";
+        return 1;
+    } catch (...) {
+        std::cerr << "twb: error: an unknown exception (unexpected: please report it)\n";
+        return 1;
+    }
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)  // GCC
+#define TWB_SANITIZED 1
+#elif defined(__has_feature)  // Clang
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define TWB_SANITIZED 1
+#endif
+#endif
+[[noreturn]] void finish(int rc) {
+#ifdef TWB_SANITIZED
+    std::exit(rc);
+#else
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    std::_Exit(rc);
+#endif
+}
+
+}  // namespace twb::cli
