@@ -10,6 +10,9 @@
 #ifndef TWB_SOURCE_DATASETS_DIR
 #define TWB_SOURCE_DATASETS_DIR ""
 #endif
+#ifndef TWB_MODULE_DATASETS_RELATIVE_DIR  // from the module folder, where twb-torch is installed
+#define TWB_MODULE_DATASETS_RELATIVE_DIR "../../share/transformer-workbench/datasets"
+#endif
 
 namespace twb {
 
@@ -32,11 +35,12 @@ fs::path catalogue_path() {
         c.emplace_back(env);
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec).parent_path();
-    c.push_back(exe / ".." / "share" / "transformer-workbench" / "datasets");
+    c.push_back(exe / ".." / "share" / "transformer-workbench" / "datasets");  // bin/
+    c.push_back(exe / TWB_MODULE_DATASETS_RELATIVE_DIR);                       // lib/<multiarch>/transformer-workbench/
     c.emplace_back(TWB_SOURCE_DATASETS_DIR);
     for (auto& d : c)
         if (!d.empty() && fs::exists(d / "catalogue.json"))
-            return d / "catalogue.json";
+            return (d / "catalogue.json").lexically_normal();
     return fs::path(TWB_SOURCE_DATASETS_DIR) / "catalogue.json";
 }
 
