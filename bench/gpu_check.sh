@@ -55,7 +55,7 @@ torchv=$(sed -n 's/^torch \([^ ]*\).*/\1/p' "$out/env.log" | head -1)
 row[precision]=$(sed -n 's/^precision *//p' "$out/env.log" | head -1)
 
 # 2. Bindings and the CUDA tests.
-stage bindings 60 bash "$bundle/bin/check_std_bindings.sh" "$twb" --version && row[bindings]=pass || row[bindings]=FAIL
+stage bindings 60 bash "$bundle/bin/check_std_bindings.sh" "$bundle/bin/twb-torch" --version && row[bindings]=pass || row[bindings]=FAIL
 stage cuda_tests 240 "$bundle/bin/tst_cuda" && row[cuda_tests]="pass ($(grep -c '^PASS' "$out/cuda_tests.log") functions)" ||
   row[cuda_tests]="FAIL: $(grep -m1 -E '^FAIL|^SKIP' "$out/cuda_tests.log")"
 # The GUI on the GPU (tests/ui/tst_gpu_gui.cpp, offscreen, when bundled): the device chooser and the status

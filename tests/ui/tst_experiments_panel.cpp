@@ -33,6 +33,7 @@
 #include <qcustomplot.h>
 #include <QCheckBox>
 #include <QListWidget>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -198,6 +199,23 @@ private slots:
                 QCOMPARE(r.status, std::string("finished"));
             }
             QVERIFY(QFileInfo::exists(dir + "/results.md"));
+            // A cell is its number in the table (its swept values have columns of their own; the tooltip
+            // names it whole) and its number and values in the loss plot's legend.
+            const auto* curves = p.findChild<QCustomPlot*>("sweepCurves");
+            QVERIFY(curves);
+            QCOMPARE(curves->graphCount(), 4);
+            for (int row = 0; row < 4; ++row) {
+                const auto* model = p.results()->model();
+                const QString number = model->index(row, 0).data().toString();
+                QVERIFY2(QRegularExpression("^\\d{3}$").match(number).hasMatch(), qPrintable(number));
+                QVERIFY(model->index(row, 0).data(Qt::ToolTipRole).toString().startsWith(number + "_n_head="));
+                const QString head = model->index(row, 1).data().toString(),
+                              rate = model->index(row, 2).data().toString();
+                bool found = false;
+                for (int g = 0; g < curves->graphCount(); ++g)
+                    found |= curves->graph(g)->name() == number + ": " + head + ", " + rate;
+                QVERIFY2(found, qPrintable(number + ": " + head + ", " + rate + " is not in the legend"));
+            }
             // the table sorts numerically: by final val loss, ascending
             const int col = 4;  // cell, n_head, learning_rate, params, final val
             const auto* m = p.results()->model();

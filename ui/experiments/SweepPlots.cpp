@@ -1,5 +1,7 @@
 #include "ui/experiments/SweepPlots.h"
 
+#include "ui/widgets/RunsTableModel.h"
+
 #include "twb/metrics.h"
 
 #include <qcustomplot.h>
@@ -99,6 +101,7 @@ void SweepPlots::setRuns(const std::vector<twb::RunSummary>& runs, const QString
     m_graphs.clear();
     for (const auto& r : runs) {
         auto* g = curve(QString::fromStdString(r.dir));
+        g->setName(RunsTableModel::cellLabel(r, swept));
         try {
             for (const auto& row : twb::read_metrics(std::filesystem::path(r.dir) / "metrics.csv"))
                 if (row.kind == "eval" && std::isfinite(row.val_loss))

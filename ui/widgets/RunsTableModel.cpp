@@ -140,6 +140,10 @@ QVariant RunsTableModel::displayText(const twb::RunSummary& r, Column c, int ext
     };
     switch (c) {
         case Name:
+            // A cell's swept values have columns of their own: its number is enough (the tooltip has the name).
+            if (m_layout == Layout::SweepResults && (r.display_name.empty() || r.display_name == r.name) &&
+                !cellNumber(r).isEmpty())
+                return cellNumber(r);
             return QString::fromStdString(r.display_name.empty() ? r.name : r.display_name);
         case Dataset:
             return QFileInfo(configValue(r, "data_dir")).fileName();
@@ -176,6 +180,27 @@ QVariant RunsTableModel::displayText(const twb::RunSummary& r, Column c, int ext
             return configValue(r, m_extra.value(extra).toStdString());
     }
     return {};
+}
+
+QString RunsTableModel::cellNumber(const twb::RunSummary& r) {
+    const QString name = QString::fromStdString(r.name);
+    const int end = name.indexOf('_');
+    if (end < 3)
+        return {};
+    for (int i = 0; i < end; ++i)
+        if (!name[i].isDigit())
+            return {};
+    return name.left(end);
+}
+
+QString RunsTableModel::cellLabel(const twb::RunSummary& r, const QStringList& swept) {
+    const QString number = cellNumber(r);
+    if (number.isEmpty() || swept.isEmpty())
+        return QString::fromStdString(r.name);
+    QStringList values;
+    for (const auto& key : swept)
+        values << configValue(r, key.toStdString());
+    return number + ": " + values.join(", ");
 }
 
 QVariant RunsTableModel::sortKey(const twb::RunSummary& r, Column c, int extra) const {
@@ -225,7 +250,8 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     if (role == SortRole)
         return sortKey(r, col, extra);
     if (role == Qt::ToolTipRole) {
-        QString tip = tr("%1\n%2").arg(displayText(r, Name, -1).toString(), QString::fromStdString(r.dir));
+        QString tip = tr("%1\n%2").arg(QString::fromStdString(r.display_name.empty() ? r.name : r.display_name),
+                                       QString::fromStdString(r.dir));
         if (!r.notes.empty())
             tip += "\n\n" + QString::fromStdString(r.notes);
         if (col == BitsPerChar)

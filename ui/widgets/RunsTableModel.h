@@ -62,6 +62,12 @@ public:
     static QString modelShape(const twb::RunSummary& r);
     /// "1.2 M" parameters.
     static QString parameterText(int64_t n);
+    /// A sweep cell's number from its run folder name ("003" of "003_n_head=4_n_embd=128"); empty for a
+    /// folder of another name.
+    static QString cellNumber(const twb::RunSummary& r);
+    /// A sweep cell as its curve's legend names it: its number and the swept keys' values ("003: 4, 128"),
+    /// the folder's name for a run that is not a cell.
+    static QString cellLabel(const twb::RunSummary& r, const QStringList& swept);
 
 private:
     void rebuildColumns();
