@@ -1,167 +1,23 @@
-// twb chat: turns with a run in the chat template (twb/chat.h) through ModelSession::chat, the history
-// kept in RUN/chat.jsonl (twb/chat_history.h), as the Sampling console's Chat mode does.
+// twb chat through ModelSession::chat (libtorch); `twb chat` without libtorch is light_main.cpp's, the
+// options and turns of both are chat_command.h's.
+#include "app/twb/chat_command.h"
 #include "app/twb/commands.h"
-#include "app/twb/interrupt.h"
-#include "twb/chat_history.h"
-#include "twb/errors.h"
 #include "twb/session.h"
-
-#include <unistd.h>
-
-#include <cstdio>
-#include <iostream>
 
 namespace twb::cli {
 
-namespace {
-
-struct ChatOpts {
-    std::string run, checkpoint = "best", system;
-    std::vector<std::string> messages;
-    SamplingOptions s;
-    bool greedy = false, fresh = false, noHistory = false;
-};
-
-/// The conversation a message continues: the run's latest, or a new one (--new, or another --system).
-ChatThread starting_thread(const ChatOpts& o) {
-    ChatThread t = o.noHistory ? ChatThread{} : latest_chat(o.run);
-    const bool otherSystem = !o.system.empty() && !t.messages.empty() &&
-                             !(t.messages.front().role == ChatRole::System && t.messages.front().content == o.system);
-    if (o.fresh || otherSystem) {
-        t.conversation = o.noHistory ? 1 : next_conversation(o.run);
-        t.messages.clear();
-    }
-    if (t.messages.empty() && !o.system.empty())
-        t.messages.push_back({ChatRole::System, o.system});
-    return t;
-}
-
-class Chat {
-public:
-    Chat(const ChatOpts& o, ModelSession& m) : m_o(o), m_m(m), m_thread(starting_thread(o)) {}
-
-    /// Sends one message and prints the reply (streamed when interactive). False when interrupted.
-    bool send(const std::string& text, bool stream) {
-        std::vector<ChatTurn> turns;
-        if (m_thread.messages.size() == 1 && m_thread.messages.front().role == ChatRole::System)
-            turns.push_back(turn(m_thread.messages.front()));
-        m_thread.messages.push_back({ChatRole::User, text});
-        turns.push_back(turn(m_thread.messages.back()));
-        const auto& cancel = install_interrupt_flag();  // Ctrl-C stops the reply (kept, marked) and the chat
-        const auto res = m_m.chat(
-            m_thread.messages, m_o.s,
-            [&](const TokenEvent& ev) {
-                if (stream) {
-                    std::fwrite(ev.text.data(), 1, ev.text.size(), stdout);
-                    std::fflush(stdout);
-                }
-            },
-            &cancel);
-        const std::string reply = res.texts.empty() ? std::string() : res.texts[0];
-        if (!stream)
-            std::fwrite(reply.data(), 1, reply.size(), stdout);
-        std::printf("\n");
-        std::fflush(stdout);
-        for (auto& w : res.warnings)
-            std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
-        m_thread.messages.push_back({ChatRole::Assistant, reply});
-        ChatTurn a = turn(m_thread.messages.back());
-        a.cancelled = res.cancelled;
-        turns.push_back(a);
-        if (!m_o.noHistory)
-            append_chat_turns(m_o.run, turns);
-        return !res.cancelled;
-    }
-
-    void start_new() {
-        ChatOpts o = m_o;
-        o.fresh = true;
-        m_thread = starting_thread(o);
-    }
-    int64_t conversation() const { return m_thread.conversation; }
-    size_t turns() const { return m_thread.messages.size(); }
-
-private:
-    ChatTurn turn(const ChatMessage& msg) const {
-        ChatTurn t;
-        t.conversation = m_thread.conversation;
-        t.message = msg;
-        t.source = "cli";
-        t.checkpoint_step = m_m.step();
-        return t;
-    }
-    const ChatOpts& m_o;
-    ModelSession& m_m;
-    ChatThread m_thread;
-};
-
-int interactive(Chat& chat) {
-    std::fprintf(stderr,
-                 "twb chat: conversation %lld (%zu earlier messages); /new starts another, /quit or Ctrl-D "
-                 "ends\n",
-                 static_cast<long long>(chat.conversation()), chat.turns());
-    std::string line;
-    for (;;) {
-        std::fprintf(stderr, "you> ");
-        if (!std::getline(std::cin, line) || line == "/quit")
-            break;
-        if (line == "/new") {
-            chat.start_new();
-            std::fprintf(stderr, "twb chat: conversation %lld\n", static_cast<long long>(chat.conversation()));
-            continue;
-        }
-        if (line.empty())
-            continue;
-        std::fprintf(stderr, "assistant> ");
-        if (!chat.send(line, true))
-            return 130;
-    }
-    return 0;
-}
-
-}  // namespace
-
 Action add_chat(CLI::App& app) {
     auto o = std::make_shared<ChatOpts>();
-    o->s.max_new_tokens = 256;
-    o->s.temperature = 0.7;
-    app.add_option("--run,-r", o->run, "Run folder (finetuned with twb prepare --chat data) or a checkpoint folder")
-        ->required();
-    app.add_option("--checkpoint", o->checkpoint, "best (default), last or a step number");
-    app.add_option("--message,-m", o->messages,
-                   "Send this message and print the reply, then exit (repeatable: one turn each). Without it: "
-                   "turns from the terminal, or one message per line of stdin when it is not a terminal");
-    app.add_option("--system", o->system,
-                   "A system turn for the conversation (starts a new one unless the latest has this system turn)");
-    app.add_flag("--new", o->fresh, "Start a new conversation instead of continuing the run's latest");
-    app.add_flag("--no-history", o->noHistory, "Neither continue nor record the run's chat history (RUN/chat.jsonl)");
-    app.add_option("--max-new-tokens,-n", o->s.max_new_tokens, "Most tokens per reply (default 256)");
-    app.add_option("--temperature,-t", o->s.temperature, "Sampling temperature; 0 = greedy (default 0.7)");
-    app.add_option("--top-k", o->s.top_k, "Sample only from the k most probable tokens (0 = off)");
-    app.add_option("--top-p", o->s.top_p, "Nucleus sampling: smallest set reaching this probability, in (0, 1]");
-    app.add_option("--repetition-penalty", o->s.repetition_penalty, "> 1 discourages repeats (default 1 = off)");
-    app.add_flag("--greedy", o->greedy, "Always take the most probable token");
-    app.add_option("--seed", o->s.seed, "Random seed (default: random)");
+    add_chat_options(app, *o);
     return [o]() {
-        if (o->greedy)
-            o->s.temperature = 0;
-        o->s.validate();
+        const SamplingOptions s = chat_sampling_of(*o);
         ModelSession m;
         m.open(o->run, o->checkpoint);
-        Chat chat(*o, m);
-        if (!o->messages.empty()) {
-            for (const auto& msg : o->messages)
-                if (!chat.send(msg, false))
-                    return 130;
-            return 0;
-        }
-        if (isatty(STDIN_FILENO))
-            return interactive(chat);
-        std::string line;
-        while (std::getline(std::cin, line))
-            if (!line.empty() && !chat.send(line, false))
-                return 130;
-        return 0;
+        return run_chat(
+            *o, s,
+            [&m](const Conversation& c, const SamplingOptions& so, const TokenCallback& cb,
+                 const std::atomic<bool>* cancel) { return m.chat(c, so, cb, cancel); },
+            m.step());
     };
 }
 

@@ -451,6 +451,13 @@ private slots:
         QCOMPARE(turns[3].message.role, twb::ChatRole::Assistant);
         QCOMPARE(turns[3].source, std::string("cli"));
         QVERIFY(r.out.startsWith(QByteArray::fromStdString(turns[1].message.content)));  // the replies, printed
+        // Without libtorch (twb itself) and with it (twb-torch): the same sampled replies for a seed.
+        const QStringList sampled{"chat", "--run", dir + "/chat-run", "--no-history", "-t", "0.9", "--seed", "7", "-n",
+                                  "12",   "-m",    "copy: abc"};
+        const auto light = run(sampled), full = run(sampled, {}, {"TWB_TORCH_FREE=0"});
+        QVERIFY2(light.code == 0 && full.code == 0, (light.err + full.err).constData());
+        QCOMPARE(light.out, full.out);
+        QCOMPARE(twb::read_chat_history((dir + "/chat-run").toStdString()).size(), size_t(4));  // --no-history
         // --new starts conversation 2; stdin (not a terminal) gives one message per line.
         r = run({"chat", "--run", dir + "/chat-run", "--new", "--greedy", "-n", "3"}, "sort: ba\ncopy: ab\n");
         QVERIFY2(r.code == 0, r.err.constData());

@@ -1,6 +1,7 @@
 // Generation on the CPU without libtorch (twb/cpu_session.h).
 #include "twb/cpu_session.h"
 
+#include "core/decoding/chat_prompt.h"
 #include "core/decoding/checkpoint_weights.h"
 #include "core/decoding/context_window.h"
 #include "core/decoding/generation_prompt.h"
@@ -148,6 +149,16 @@ SampleResult CpuSession::generate(const std::vector<int32_t>& prompt, const Samp
         [&](const std::vector<int32_t>& v) { return tok.decode(v); }, on_token, cancel);
     add_prompt_warnings(res, c, tok, prompt);
     return res;
+}
+
+SampleResult CpuSession::chat(const Conversation& conversation, const SamplingOptions& opt,
+                              const TokenCallback& on_token, const std::atomic<bool>* cancel) {
+    SamplingOptions o = opt;
+    o.stop_at_eos = true;
+    SampleResult r = generate(chat_reply_prompt(d->tok(), conversation), o, on_token, cancel);
+    if (const std::string w = chat_run_warning(d->state.config); !w.empty())
+        r.warnings.push_back(w);
+    return r;
 }
 
 }  // namespace twb

@@ -2,8 +2,9 @@
 // the bf16 decoder, the stream sampler over it. `twb sample` takes this path when it serves the run and
 // the options (one sequence, the KV cache, bf16 decode weights, a CPU run), so such a process never loads
 // libtorch (0.4-0.8 s of start-up); otherwise it goes through ModelSession, with the same text: both run
-// the same decoder and sampler. Public API; no torch.
+// the same decoder and sampler. `twb chat` likewise. Public API; no torch.
 #pragma once
+#include "twb/chat.h"
 #include "twb/generation.h"
 
 #include <atomic>
@@ -37,6 +38,9 @@ public:
     /// As ModelSession::generate, for the options open() accepted.
     SampleResult generate(const std::vector<int32_t>& prompt, const SamplingOptions& opt,
                           const TokenCallback& on_token = {}, const std::atomic<bool>* cancel = nullptr);
+    /// As ModelSession::chat: one assistant reply to the conversation in the chat template.
+    SampleResult chat(const Conversation& conversation, const SamplingOptions& opt, const TokenCallback& on_token = {},
+                      const std::atomic<bool>* cancel = nullptr);
 
 private:
     struct Impl;
