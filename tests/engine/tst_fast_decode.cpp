@@ -445,6 +445,12 @@ private:
                 std::string::npos);
         const std::string missing = withFile("missing", [](auto& t) { t.erase("transformer.h.0.mlp.c_fc.weight"); });
         QVERIFY2(missing.find("no tensor") != std::string::npos, missing.c_str());
+        // A bias or a norm the config gives the model is required as libtorch's loader requires it, not
+        // skipped (the decoder would run without it).
+        for (const char* name : {"transformer.ln_f.bias", "transformer.h.0.mlp.c_fc.bias", "transformer.ln_f.weight"}) {
+            const std::string why = withFile(std::string("missing-") + name, [&](auto& t) { t.erase(name); });
+            QVERIFY2(why.find("no tensor '" + std::string(name) + "'") != std::string::npos, why.c_str());
+        }
         QVERIFY(withFile("bf16", [](auto& t) {
                     for (auto& [name, v] : t)
                         v = v.to(torch::kBFloat16);

@@ -292,22 +292,23 @@ const float* tensor_of(const WeightLookup& get, const std::string& name, const s
     return v->data;
 }
 
-/// A norm's weight and, when the checkpoint has one, its bias.
-FastWeights::Norm norm_of(const WeightLookup& get, const std::string& name, int64_t C) {
+/// A norm's weight and, when the config gives it one (LayerNorm with bias), its bias.
+FastWeights::Norm norm_of(const WeightLookup& get, const std::string& name, const RunConfig& c) {
+    const int64_t C = c.n_embd;
     FastWeights::Norm out;
     const float* w = tensor_of(get, name + ".weight", {C});
     out.weight.assign(w, w + C);
-    if (get(name + ".bias")) {
+    if (c.bias && c.norm == NormKind::LayerNorm) {
         const float* b = tensor_of(get, name + ".bias", {C});
         out.bias.assign(b, b + C);
     }
     return out;
 }
 
-/// A linear layer's (rows, cols) weight and, when the checkpoint has one, its bias.
-Bf16Matrix linear_of(const WeightLookup& get, const std::string& name, int64_t rows, int64_t cols) {
+/// A linear layer's (rows, cols) weight and, with the config's bias, its bias.
+Bf16Matrix linear_of(const WeightLookup& get, const std::string& name, int64_t rows, int64_t cols, bool bias) {
     const float* w = tensor_of(get, name + ".weight", {rows, cols});
-    const float* b = get(name + ".bias") ? tensor_of(get, name + ".bias", {rows}) : nullptr;
+    const float* b = bias ? tensor_of(get, name + ".bias", {rows}) : nullptr;
     return Bf16Matrix::from(w, rows, cols, b);
 }
 }  // namespace
@@ -328,20 +329,20 @@ std::shared_ptr<const FastWeights> build_fast_weights(const RunConfig& c, bool a
     for (int64_t i = 0; i < c.n_layer; ++i) {
         const std::string b = "transformer.h." + std::to_string(i) + ".";
         FastWeights::Layer l;
-        l.ln_1 = norm_of(get, b + "ln_1", C);
-        l.ln_2 = norm_of(get, b + "ln_2", C);
-        l.c_attn = linear_of(get, b + "attn.c_attn", 3 * A, C);
-        l.attn_proj = linear_of(get, b + "attn.c_proj", C, A);
-        l.c_fc = linear_of(get, b + "mlp.c_fc", F, C);
-        l.mlp_proj = linear_of(get, b + "mlp.c_proj", C, F);
+        l.ln_1 = norm_of(get, b + "ln_1", c);
+        l.ln_2 = norm_of(get, b + "ln_2", c);
+        l.c_attn = linear_of(get, b + "attn.c_attn", 3 * A, C, c.bias);
+        l.attn_proj = linear_of(get, b + "attn.c_proj", C, A, c.bias);
+        l.c_fc = linear_of(get, b + "mlp.c_fc", F, C, c.bias);
+        l.mlp_proj = linear_of(get, b + "mlp.c_proj", C, F, c.bias);
         f->layers.push_back(std::move(l));
     }
-    if (get("transformer.ln_f.weight")) {
-        f->ln_f = norm_of(get, "transformer.ln_f", C);
+    if (c.norm_position == NormPosition::Pre) {  // the model's own rule (nn/models/model.cpp)
+        f->ln_f = norm_of(get, "transformer.ln_f", c);
         f->has_ln_f = true;
     }
     const float* wte = tensor_of(get, "transformer.wte.weight", {V, C});
-    if (get("lm_head.weight")) {
+    if (!c.tie_embeddings) {
         f->lm_head = Bf16Matrix::from(tensor_of(get, "lm_head.weight", {V, C}), V, C);
         f->embed = Bf16Matrix::from(wte, V, C);
     } else {
