@@ -70,11 +70,16 @@ int sample_with(Session& m, const SampleOpts& o, const SamplingOptions& s, const
     print_result(res, prompt, s, m.step());
     if (o.timing) {
         const double end = ms_since_process_start(), first = printer.first_token_ms();
-        std::fprintf(stderr,
-                     "twb: timing: loaded at %.0f ms, first token at %.0f ms, then %.3f ms/token, end at %.0f ms, "
-                     "libtorch %s\n",
-                     loaded, first, res.generated > 1 ? (end - first) / static_cast<double>(res.generated - 1) : 0.0,
-                     end, libtorch_loaded() ? "loaded" : "not loaded");
+        if (first < 0)  // nothing generated (-n 0, a prompt that stopped at once)
+            std::fprintf(stderr, "twb: timing: loaded at %.0f ms, no token, end at %.0f ms, libtorch %s\n", loaded, end,
+                         libtorch_loaded() ? "loaded" : "not loaded");
+        else
+            std::fprintf(stderr,
+                         "twb: timing: loaded at %.0f ms, first token at %.0f ms, then %.3f ms/token, end at %.0f "
+                         "ms, libtorch %s\n",
+                         loaded, first,
+                         res.generated > 1 ? (end - first) / static_cast<double>(res.generated - 1) : 0.0, end,
+                         libtorch_loaded() ? "loaded" : "not loaded");
     }
     if (!o.noHistory)
         add_to_history(m.run(), m.step(), prompt, s, res);

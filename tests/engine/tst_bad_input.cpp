@@ -285,6 +285,7 @@ private slots:
         row("negative temperature", "", {"sample", "--run", runDir, "--temperature", "-1"}, "temperature");
         row("checkpoint not a step", "", {"sample", "--run", runDir, "--checkpoint", "12abc"}, "not best, last");
         row("not a run folder", "", {"sample", "--run", data}, "no checkpoints here");
+        row("no such run folder", "", {"sample", "--run", q(p("no-such-run"))}, "no such folder");
         row("run folder exists", "", {"train", "--data", data, "--out", runDir}, "--resume");
         row("no dataset", "", {"train", "--out", q(p("r2"))}, "--data");
         // Issue 35: a checkpoint is checked against itself; a resume writes nothing before it holds.

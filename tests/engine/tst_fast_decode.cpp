@@ -413,8 +413,12 @@ private:
         p = o;
         p.decode_weights = DecodeWeights::Float32;
         QVERIFY(refused(p));
-        ::setenv("TWB_TORCH_FREE", "0", 1);
-        QVERIFY(refused(o));
+        for (const char* off : {"0", "off", "false", "no"}) {
+            ::setenv("TWB_TORCH_FREE", off, 1);
+            QVERIFY(refused(o));
+        }
+        ::setenv("TWB_TORCH_FREE", "1", 1);
+        QVERIFY(!refused(o));
         ::unsetenv("TWB_TORCH_FREE");
         // A damaged or foreign file: refused (ModelSession then says why in full), never decoded.
         const auto ck = std::filesystem::path(s.checkpoint());

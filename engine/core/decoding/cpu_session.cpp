@@ -74,9 +74,9 @@ CpuSession::~CpuSession() = default;
 
 std::string CpuSession::open(const std::string& run, const std::string& which, const SamplingOptions& opt) {
     d = std::make_unique<Impl>();
-    const char* env = std::getenv("TWB_TORCH_FREE");
-    if (env && std::string(env) == "0")
-        return "TWB_TORCH_FREE=0";
+    const std::string env = std::getenv("TWB_TORCH_FREE") ? std::getenv("TWB_TORCH_FREE") : "";
+    if (env == "0" || env == "false" || env == "off" || env == "no")
+        return "TWB_TORCH_FREE=" + env;
     if (opt.beam_width > 1 || opt.num_samples > 1)
         return "more than one sequence";
     if (!opt.use_kv_cache)

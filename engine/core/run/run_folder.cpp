@@ -42,6 +42,11 @@ std::vector<int64_t> list_checkpoints(const fs::path& run_dir) {
 std::filesystem::path find_checkpoint(const std::filesystem::path& path, const std::string& which) {
     if (fs::exists(path / "state.json") && fs::exists(path / "model.safetensors"))
         return path;  // a checkpoint itself
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        throw InputError(path.string() +
+                         ": no such folder; give a run folder written by 'twb train' (or one of "
+                         "its checkpoint folders)");
     const auto steps = list_checkpoints(path);
     if (steps.empty())
         throw InputError(path.string() + ": no checkpoints here; is this a run folder written by 'twb train'?");

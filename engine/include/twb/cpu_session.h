@@ -24,7 +24,8 @@ public:
 
     /// Opens a run's checkpoint ("best", "last" or a step) for generation with opt when this path serves
     /// them, and returns ""; otherwise returns why not and opens nothing (every error, too, is such a
-    /// reason: ModelSession then says it in full). TWB_TORCH_FREE=0 in the environment refuses always.
+    /// reason: ModelSession then says it in full). TWB_TORCH_FREE=0 (or false, off, no) in the environment
+    /// refuses always.
     std::string open(const std::string& run, const std::string& which, const SamplingOptions& opt);
 
     std::string run() const;
