@@ -2,6 +2,7 @@
 #include "app/twb/chat_command.h"
 
 #include "app/twb/interrupt.h"
+#include "app/twb/sample_command.h"
 #include "twb/chat_history.h"
 #include "twb/errors.h"
 
@@ -131,9 +132,7 @@ void add_chat_options(CLI::App& app, ChatOpts& o) {
     app.add_flag("--no-history", o.noHistory, "Neither continue nor record the run's chat history (RUN/chat.jsonl)");
     app.add_option("--max-new-tokens,-n", o.s.max_new_tokens, "Most tokens per reply (default 256)");
     app.add_option("--temperature,-t", o.s.temperature, "Sampling temperature; 0 = greedy (default 0.7)");
-    app.add_option("--top-k", o.s.top_k, "Sample only from the k most probable tokens (0 = off)");
-    app.add_option("--top-p", o.s.top_p, "Nucleus sampling: smallest set reaching this probability, in (0, 1]");
-    app.add_option("--repetition-penalty", o.s.repetition_penalty, "> 1 discourages repeats (default 1 = off)");
+    add_filter_options(app, o.s);
     app.add_flag("--greedy", o.greedy, "Always take the most probable token");
     app.add_option("--seed", o.s.seed, "Random seed (default: random)");
 }

@@ -15,6 +15,12 @@ bool several_sequences(const SamplingOptions& s) {
     return s.num_samples > 1 || s.beam_width > 1;
 }
 
+void add_filter_options(CLI::App& app, SamplingOptions& s) {
+    app.add_option("--top-k", s.top_k, "Sample only from the k most probable tokens (0 = off)");
+    app.add_option("--top-p", s.top_p, "Nucleus sampling: smallest set reaching this probability, in (0, 1]");
+    app.add_option("--repetition-penalty", s.repetition_penalty, "> 1 discourages repeats (default 1 = off)");
+}
+
 void add_sample_options(CLI::App& app, SampleOpts& o) {
     app.add_option("--run,-r", o.run, "Run folder (from twb train) or a checkpoint folder")->required();
     app.add_option("--checkpoint", o.checkpoint, "best (default), last or a step number");
@@ -22,12 +28,10 @@ void add_sample_options(CLI::App& app, SampleOpts& o) {
     app.add_option("--prompt-file", o.promptFile, "Read the prompt from a file")->excludes(promptOpt);
     app.add_option("--max-new-tokens,-n", o.s.max_new_tokens, "Tokens to generate (default 200)");
     app.add_option("--temperature,-t", o.s.temperature, "Sampling temperature; 0 = greedy (default 0.8)");
-    app.add_option("--top-k", o.s.top_k, "Sample only from the k most probable tokens (0 = off)");
-    app.add_option("--top-p", o.s.top_p, "Nucleus sampling: smallest set reaching this probability, in (0, 1]");
+    add_filter_options(app, o.s);
     app.add_flag("--greedy", o.greedy, "Always take the most probable token");
     auto* beamOpt = app.add_option("--beam", o.beam, "Beam search with this width (deterministic)");
     app.add_option("--length-penalty", o.s.length_penalty, "Beam score = log-prob / length^this (default 1)");
-    app.add_option("--repetition-penalty", o.s.repetition_penalty, "> 1 discourages repeats (default 1 = off)");
     app.add_option("--no-repeat-ngram", o.s.no_repeat_ngram, "Never repeat an n-gram of this size");
     app.add_option("--num-samples", o.s.num_samples, "Independent samples, generated as one batch");
     app.add_option("--seed", o.s.seed, "Random seed (default: random)");

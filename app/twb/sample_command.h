@@ -20,6 +20,8 @@ struct SampleOpts {
     int beam = 1;
 };
 
+/// Registers the filters `twb sample` and `twb chat` share (--top-k, --top-p, --repetition-penalty) into s.
+void add_filter_options(CLI::App& app, SamplingOptions& s);
 /// Registers the options of `twb sample` on app, into o.
 void add_sample_options(CLI::App& app, SampleOpts& o);
 /// The sampling options the command line asks for (ConfigError for a bad value).

@@ -2,6 +2,7 @@
 #include "twb/catalogue.h"
 
 #include "twb/errors.h"
+#include "twb/program_files.h"
 #include "twb/text.h"
 
 #include <algorithm>
@@ -33,8 +34,7 @@ fs::path catalogue_path() {
     std::vector<fs::path> c;
     if (const char* env = std::getenv("TWB_DATASETS_DIR"))
         c.emplace_back(env);
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec).parent_path();
+    const fs::path exe = executable_dir();
     c.push_back(exe / ".." / "share" / "transformer-workbench" / "datasets");  // bin/
     c.push_back(exe / TWB_MODULE_DATASETS_RELATIVE_DIR);                       // lib/<multiarch>/transformer-workbench/
     c.emplace_back(TWB_SOURCE_DATASETS_DIR);

@@ -74,7 +74,8 @@ CpuSession::~CpuSession() = default;
 
 std::string CpuSession::open(const std::string& run, const std::string& which, const SamplingOptions& opt) {
     d = std::make_unique<Impl>();
-    const std::string env = std::getenv("TWB_TORCH_FREE") ? std::getenv("TWB_TORCH_FREE") : "";
+    const char* set = std::getenv("TWB_TORCH_FREE");
+    const std::string env = set ? set : "";
     if (env == "0" || env == "false" || env == "off" || env == "no")
         return "TWB_TORCH_FREE=" + env;
     if (opt.beam_width > 1 || opt.num_samples > 1)

@@ -10,11 +10,15 @@
 
 namespace twb {
 
+std::filesystem::path executable_dir() {
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::filesystem::path() : exe.parent_path();
+}
+
 std::vector<std::filesystem::path> program_file_candidates(const std::string& name) {
     namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    const fs::path dir = ec ? fs::path() : exe.parent_path();
+    const fs::path dir = executable_dir();
     return {dir / name, dir / ".." / "bin" / name, dir / TWB_MODULE_RELATIVE_DIR / name,
             fs::path(TWB_MODULE_INSTALL_DIR) / name};
 }

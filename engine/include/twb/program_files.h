@@ -7,6 +7,9 @@
 
 namespace twb {
 
+/// The folder of the running executable (/proc/self/exe's); empty when unknown.
+std::filesystem::path executable_dir();
+
 /// Where a file the installation keeps beside its programs may be, in order: this executable's folder
 /// (the build tree's bin/), bin/ beside it (tests in a sibling folder), the module folder relative to it
 /// (an installation unpacked anywhere: ../lib/<multiarch>/transformer-workbench), the configured one.

@@ -4,7 +4,6 @@
 #include "nn/decoding/decoding.h"
 
 #include "twb/errors.h"
-#include "twb/text.h"
 
 #include <algorithm>
 #include <chrono>
