@@ -57,7 +57,14 @@ std::string StepTrace::finish() {
     m_on = false;
     if (torch::cuda::is_available())
         torch::cuda::synchronize();
-    prof::disableProfiler()->save(m_path);
+    const auto result = prof::disableProfiler();
+    try {
+        result->save(m_path);
+    } catch (const std::exception&) {  // libtorch without Kineto (Debian's 1.13) records but cannot save
+        return "could not write the trace " + m_path +
+               ": this libtorch's profiler has no Kineto (Debian's libtorch has none; a build against "
+               "the torch wheel traces)";
+    }
     return "traced steps " + std::to_string(m_from) + " to " + std::to_string(m_to) + " into " + m_path;
 }
 

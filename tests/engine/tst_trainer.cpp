@@ -13,6 +13,8 @@
 #include "twb/run_folder.h"
 #include "twb/training.h"
 
+#include <fstream>
+
 using namespace twb;
 
 class TestTrainer : public QObject {
@@ -215,6 +217,40 @@ private slots:
         };
         train(job, cb);
         QVERIFY2(firstLoss < 1.0, qPrintable(QString::number(firstLoss)));  // starts where "learn" ended
+    }
+    void traceAskedForNeverStopsTheRun() {
+        // TWB_TRACE is a diagnostic: with Kineto (the torch wheel) the trace is written and the run says
+        // so; without (Debian's libtorch 1.13, whose profiler cannot save) the run says why there is no
+        // trace. Either way it trains to the end (the libtorch 1.13 build stopped with an error).
+        const auto dir = twbtest::path(m_dir, "traced");
+        const auto file = twbtest::path(m_dir, "trace.json");
+        qputenv("TWB_TRACE", QByteArray::fromStdString(file.string()));
+        qputenv("TWB_TRACE_STEPS", "2-3");
+        std::vector<std::string> messages;
+        TrainJob job;
+        job.config = config(6);
+        job.run_dir = dir.string();
+        TrainCallbacks cb;
+        int steps = 0;
+        cb.on_step = [&](const StepReport&) { return ++steps > 0; };
+        cb.on_message = [&](const std::string& m) { messages.push_back(m); };
+        const TrainSummary summary = train(job, cb);
+        qunsetenv("TWB_TRACE");
+        qunsetenv("TWB_TRACE_STEPS");
+        QCOMPARE(steps, 6);
+        QCOMPARE(summary.final_step, int64_t(6));
+        QVERIFY(!summary.stopped);
+        const auto said = [&](const std::string& start) {
+            return std::any_of(messages.begin(), messages.end(), [&](auto& m) { return m.rfind(start, 0) == 0; });
+        };
+        if (std::filesystem::exists(file)) {
+            QVERIFY(said("traced steps 2 to 3 into "));
+            std::ifstream in(file);
+            const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            QVERIFY(text.find("traceEvents") != std::string::npos);
+        } else {
+            QVERIFY2(said("could not write the trace "), messages.empty() ? "no message" : messages.back().c_str());
+        }
     }
     void invalidConfigIsRefused() {
         auto cfg = config(10);
