@@ -30,6 +30,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -96,17 +97,9 @@ void MainWindow::buildCentral() {
     row->setContentsMargins(4, 4, 4, 4);
     // The side bar is as tall as its entries; the space below says where help is instead of staying empty.
     auto* side = new QVBoxLayout;
-    // Exactly as tall as its entries (padding and spacing included): never a scroll bar in the side bar.
-    int navHeight = 2 * m_nav->frameWidth() + 4;
-    for (int i = 0; i < m_nav->count(); ++i)
-        navHeight += m_nav->sizeHintForRow(i) + 2 * m_nav->spacing();
     m_nav->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_nav->setFixedHeight(navHeight);
-    // As wide as its longest name in the interface's language (Bokmål's "Oppmerksomhet"), never narrower
-    // than the English side bar: never a scroll bar across it either.
     m_nav->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_nav->setFixedWidth(
-        std::max(m_nav->width(), m_nav->sizeHintForColumn(0) + 2 * (m_nav->frameWidth() + m_nav->spacing())));
+    fitNavigation();
     side->addWidget(m_nav);
     side->addStretch(1);
     auto* hint = new QLabel(tr("F1: getting started\nCtrl+/: shortcuts"));
@@ -117,6 +110,24 @@ void MainWindow::buildCentral() {
     row->addLayout(side);
     row->addWidget(m_stack, 1);
     setCentralWidget(central);
+}
+
+void MainWindow::fitNavigation() {
+    // Exactly as tall as its entries (padding and spacing included): never a scroll bar in the side bar.
+    int navHeight = 2 * m_nav->frameWidth() + 4;
+    for (int i = 0; i < m_nav->count(); ++i)
+        navHeight += m_nav->sizeHintForRow(i) + 2 * m_nav->spacing();
+    m_nav->setFixedHeight(navHeight);
+    // As wide as its longest name in the interface's language (Bokmål's "Oppmerksomhet"), never narrower
+    // than the English side bar at 100%: never a scroll bar across it either.
+    m_nav->setFixedWidth(std::max(132, m_nav->sizeHintForColumn(0) + 2 * (m_nav->frameWidth() + m_nav->spacing())));
+}
+
+void MainWindow::changeEvent(QEvent* e) {
+    // View → Larger / Smaller text changed the application's font: the side bar fits its names again.
+    if (e->type() == QEvent::FontChange && m_nav)
+        QTimer::singleShot(0, this, &MainWindow::fitNavigation);  // once every child has its new font
+    QMainWindow::changeEvent(e);
 }
 
 void MainWindow::buildStatusBar() {

@@ -43,6 +43,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void changeEvent(QEvent* e) override;
 
 private:
     void buildPanels();
@@ -58,6 +59,8 @@ private:
     // MainWindowMenus.cpp
     void buildMenus();
     void rebuildRecent();
+    void fitNavigation();
+    void buildTextSizeActions(QMenu* view);
     void buildLanguageMenu(QMenu* menu);
     void openRunDialog();
     void initFromDialog();

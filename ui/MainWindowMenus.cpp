@@ -9,6 +9,7 @@
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/ExportDialog.h"
 #include "ui/widgets/ImportDialog.h"
+#include "ui/widgets/TextScale.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -18,6 +19,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QShortcut>
 #include <QStatusBar>
 
 void MainWindow::buildMenus() {
@@ -64,12 +66,36 @@ void MainWindow::buildMenus() {
         view->addAction(name, QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this, [this, key] { showPanel(key); });
     }
     view->addSeparator();
+    buildTextSizeActions(view);
+    view->addSeparator();
     buildLanguageMenu(view->addMenu(tr("&Language")));
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Getting started"), QKeySequence::HelpContents, this, &MainWindow::gettingStarted);
     help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this,
                     &MainWindow::shortcutsHelp);
     help->addAction(tr("&About / runtime"), this, &MainWindow::about);
+}
+
+void MainWindow::buildTextSizeActions(QMenu* view) {
+    // For a projector or a small screen: the whole interface's text, plots included, at once; remembered.
+    auto set = [this](int percent) {
+        statusBar()->showMessage(tr("Text size %1%").arg(TextScale::apply(percent)), 3000);
+    };
+    view->addAction(tr("&Larger text"), QKeySequence(Qt::CTRL | Qt::Key_Equal), this,
+                    [set] { set(TextScale::larger()); });
+    view->addAction(tr("&Smaller text"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this,
+                    [set] { set(TextScale::smaller()); });
+    view->addAction(tr("&Normal text size"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [set] { set(100); });
+    // Ctrl++ as well as Ctrl+=: on most keyboards + is shifted =.
+    auto* plus = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Plus), this);
+    plus->setWhatsThis(tr("Larger text"));
+    connect(plus, &QShortcut::activated, this, [set] { set(TextScale::larger()); });
+    QAction* full = view->addAction(tr("&Full screen"));
+    full->setShortcut(QKeySequence(Qt::Key_F11));
+    full->setCheckable(true);
+    connect(full, &QAction::toggled, this, [this](bool on) {
+        setWindowState(on ? windowState() | Qt::WindowFullScreen : windowState() & ~Qt::WindowFullScreen);
+    });
 }
 
 void MainWindow::buildLanguageMenu(QMenu* menu) {

@@ -5,6 +5,7 @@
 #include "ui/Language.h"
 #include "ui/MainWindow.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/TextScale.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -18,7 +19,8 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("transformer-workbench");
     QApplication::setApplicationDisplayName("Transformer Workbench");
     QApplication::setDesktopFileName("transformer-workbench");
-    Language::installSaved(&app);  // View → Language's choice, else the system locale's
+    Language::installSaved(&app);          // View → Language's choice, else the system locale's
+    TextScale::apply(TextScale::saved());  // View → Larger / Smaller text's choice, before any widget
     QCommandLineParser args;
     args.setApplicationDescription(
         "Train small transformer language models on your own text, watch them learn, look "

@@ -3248,6 +3248,30 @@ Ctrl+/: hurtigtaster</translation>
         <source>In the forms, the mouse wheel changes a value only in the field that has the keyboard focus (click it first); elsewhere it scrolls.</source>
         <translation>I skjemaene endrer musehjulet en verdi bare i feltet som har tastaturfokus (klikk i det først); ellers ruller det.</translation>
     </message>
+    <message>
+        <source>Text size %1%</source>
+        <translation>Tekststørrelse %1 %</translation>
+    </message>
+    <message>
+        <source>&amp;Larger text</source>
+        <translation>S&amp;tørre tekst</translation>
+    </message>
+    <message>
+        <source>&amp;Smaller text</source>
+        <translation>&amp;Mindre tekst</translation>
+    </message>
+    <message>
+        <source>&amp;Normal text size</source>
+        <translation>&amp;Normal tekststørrelse</translation>
+    </message>
+    <message>
+        <source>Larger text</source>
+        <translation>Større tekst</translation>
+    </message>
+    <message>
+        <source>&amp;Full screen</source>
+        <translation>&amp;Fullskjerm</translation>
+    </message>
 </context>
 <context>
     <name>MetricsPlot</name>

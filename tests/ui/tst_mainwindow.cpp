@@ -17,10 +17,12 @@
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/ConfigForm.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
 #include <nlohmann/json.hpp>
 
+#include <qcustomplot.h>
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
@@ -303,6 +305,60 @@ private slots:
                                         .arg(form->width())
                                         .arg(scroll->viewport()->width())));
         }
+    }
+    /// View → Larger text (Ctrl+=) for a projector: every widget's text and every plot's fonts grow by the
+    /// same step at once, the side bar fits its names, the config form still fits at 1280x720; Normal text
+    /// size brings every font back exactly; the choice is remembered.
+    void largerTextScalesWidgetsAndPlots() {
+        MainWindow w;
+        w.setGeometry(MainWindow::initialGeometry(QRect(0, 30, 1280, 690)));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QMap<QString, QAction*> view;
+        for (auto* top : w.menuBar()->actions())
+            if (top->menu())
+                for (auto* a : top->menu()->actions())
+                    view[a->text().remove('&')] = a;
+        QVERIFY(view.contains("Larger text") && view.contains("Smaller text") && view.contains("Normal text size"));
+        QCOMPARE(view["Larger text"]->shortcut().toString(), QString("Ctrl+="));
+        QCOMPARE(view["Smaller text"]->shortcut().toString(), QString("Ctrl+-"));
+        QCOMPARE(view["Normal text size"]->shortcut().toString(), QString("Ctrl+0"));
+        QVERIFY(view.contains("Full screen"));
+        w.showPanel("Training");
+        auto* plot = w.trainingPanel()->findChild<QCustomPlot*>();
+        QVERIFY(plot && plot->legend);
+        const double app = QApplication::font().pointSizeF(), ticks = plot->xAxis->tickLabelFont().pointSizeF(),
+                     legend = plot->legend->font().pointSizeF();
+        QVERIFY(app > 0 && ticks > 0 && legend > 0);
+
+        view["Larger text"]->trigger();
+        view["Larger text"]->trigger();  // 100 → 110 → 125
+        QCOMPARE(TextScale::current(), 125);
+        QCOMPARE(QSettings().value("view/textScale").toInt(), 125);
+        QVERIFY(std::abs(QApplication::font().pointSizeF() - 1.25 * app) < 1e-6);
+        QTRY_VERIFY2(std::abs(w.trainingPanel()->font().pointSizeF() - 1.25 * app) < 1e-6,
+                     qPrintable(QString("%1 at %2").arg(w.trainingPanel()->font().pointSizeF()).arg(app)));
+        QVERIFY(std::abs(plot->xAxis->tickLabelFont().pointSizeF() - 1.25 * ticks) < 1e-6);
+        QVERIFY(std::abs(plot->legend->font().pointSizeF() - 1.25 * legend) < 1e-6);
+        for (int i = 0; i < plot->legend->itemCount(); ++i)  // once, not twice (the legend sets its items)
+            QCOMPARE(plot->legend->item(i)->font().pointSizeF(), plot->legend->font().pointSizeF());
+        auto* nav = w.findChild<QListWidget*>("navigation");
+        QTRY_VERIFY(nav->sizeHintForColumn(0) <= nav->viewport()->width());
+        QTRY_VERIFY(nav->visualItemRect(nav->item(nav->count() - 1)).bottom() <= nav->viewport()->height());
+        ConfigForm* form = w.trainingPanel()->form();
+        auto* scroll = qobject_cast<QScrollArea*>(form->parentWidget()->parentWidget());
+        QTRY_VERIFY2(form->width() <= scroll->viewport()->width(),
+                     qPrintable(QString("form %1 > viewport %2").arg(form->width()).arg(scroll->viewport()->width())));
+
+        view["Normal text size"]->trigger();
+        QCOMPARE(TextScale::current(), 100);
+        QCOMPARE(QApplication::font().pointSizeF(), app);
+        QVERIFY(std::abs(plot->xAxis->tickLabelFont().pointSizeF() - ticks) < 1e-6);
+        QVERIFY(std::abs(plot->legend->font().pointSizeF() - legend) < 1e-6);
+        view["Smaller text"]->trigger();
+        QCOMPARE(TextScale::current(), 90);
+        view["Normal text size"]->trigger();
+        QCOMPARE(QSettings().value("view/textScale").toInt(), 100);
     }
     void runActionsFollowState() {
         MainWindow w;  // the workspace has no dataset: nothing to start, nothing running

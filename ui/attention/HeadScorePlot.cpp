@@ -1,10 +1,11 @@
 #include "ui/attention/HeadScorePlot.h"
+#include "ui/widgets/TextScale.h"
 
 HeadScorePlot::HeadScorePlot(QWidget* parent) : QCustomPlot(parent) {
     xAxis->setLabel(tr("step"));
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     legend->setVisible(true);
-    legend->setFont(QFont(font().family(), 7));
+    legend->setFont(TextScale::sized(font(), 7));
 }
 
 QStringList HeadScorePlot::scoreNames() {

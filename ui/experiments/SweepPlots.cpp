@@ -1,4 +1,5 @@
 #include "ui/experiments/SweepPlots.h"
+#include "ui/widgets/TextScale.h"
 
 #include "ui/widgets/RunsTableModel.h"
 
@@ -54,7 +55,7 @@ SweepPlots::SweepPlots(QWidget* parent) : QWidget(parent) {
     m_curves = makePlot(this, tr("step"), tr("validation loss"));
     m_curves->setObjectName("sweepCurves");
     m_curves->legend->setVisible(false);  // until there is a curve
-    m_curves->legend->setFont(QFont(font().family(), 7));
+    m_curves->legend->setFont(TextScale::sized(font(), 7));
     v->addWidget(m_curves, 1);
     auto* row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Final loss against")));

@@ -35,6 +35,7 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     // fields below, and at the form's end they were four screens away from Layers and Width.
     m_summary = new QLabel;
     m_summary->setObjectName("configSummary");
+    m_summary->setWordWrap(true);  // at a larger text size (View → Larger text) it wraps, not widens the form
     m_problems = new QLabel;
     m_problems->setObjectName("configProblems");
     m_problems->setWordWrap(true);
@@ -69,6 +70,13 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
         setConfig(c);
     });
     v->addStretch();
+    // A choice as wide as its longest item (the device's "Automatic (a CUDA GPU if …)") set the form's
+    // width, and at a larger text size (View → Larger text) the form ran under the plots: the boxes may
+    // be narrower than their items and shorten them; the open list shows them whole.
+    for (auto* box : findChildren<QComboBox*>()) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(12);
+    }
     WheelGuard::protect(this);
     setConfig(twb::preset_config("default"));
 }

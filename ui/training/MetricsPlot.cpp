@@ -1,4 +1,5 @@
 #include "ui/training/MetricsPlot.h"
+#include "ui/widgets/TextScale.h"
 
 #include <qcustomplot.h>
 #include <QGridLayout>
@@ -46,7 +47,7 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     m_trainSmooth = graph(m_loss, kTrain, tr("train (smoothed)"), false);
     m_val = graph(m_loss, kVal, tr("validation"), true);
     m_loss->legend->setVisible(true);
-    m_loss->legend->setFont(QFont(font().family(), 8));
+    m_loss->legend->setFont(TextScale::sized(font(), 8));
     // The legend sits in a row of its own under the loss plot, never over the curves.
     auto* legendRow = new QCPLayoutGrid;
     m_loss->plotLayout()->addElement(2, 0, legendRow);
@@ -73,7 +74,11 @@ QCustomPlot* MetricsPlot::makePlot(const QString& title, const QString& yLabel) 
     auto* p = new QCustomPlot(this);
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     p->plotLayout()->insertRow(0);
-    p->plotLayout()->addElement(0, 0, new QCPTextElement(p, title, QFont(font().family(), 9, QFont::Bold)));
+    p->plotLayout()->addElement(0, 0, new QCPTextElement(p, title, [this] {
+                                    QFont f = TextScale::sized(font(), 9);
+                                    f.setBold(true);
+                                    return f;
+                                }()));
     p->xAxis->setLabel(tr("step"));
     // steps are whole numbers: ticks at multiples of 1, 2, 5, 10, ... (never at 2.5)
     auto steps = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
@@ -244,7 +249,7 @@ void MetricsPlot::setBaselines(const QVector<QPair<QString, double>>& lines) {
         label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
         label->setText(QString("%1 %2").arg(name).arg(value, 0, 'f', 3));
         label->setColor(QColor(100, 100, 100));
-        label->setFont(QFont(font().family(), 7));
+        label->setFont(TextScale::sized(font(), 7));
         m_baselineItems.push_back(line);
         m_baselineItems.push_back(label);
     }

@@ -1,0 +1,116 @@
+// TextScale: the application's font as a percentage of the platform's, and the plots scaled with it.
+#include "ui/widgets/TextScale.h"
+
+#include <qcustomplot.h>
+#include <QApplication>
+#include <QSettings>
+#include <QWidget>
+#include <algorithm>
+#include <cmath>
+
+namespace TextScale {
+namespace {
+
+const char* const kKey = "view/textScale";
+int g_current = 100;
+
+// The platform's font, taken before the first change.
+const QFont& baseFont() {
+    static const QFont base = QApplication::font();
+    return base;
+}
+
+int nearestStep(int percent) {
+    const auto& s = steps();
+    return *std::min_element(s.begin(), s.end(),
+                             [&](int a, int b) { return std::abs(a - percent) < std::abs(b - percent); });
+}
+
+}  // namespace
+
+const QList<int>& steps() {
+    static const QList<int> s{80, 90, 100, 110, 125, 150, 175, 200, 250};
+    return s;
+}
+
+int saved() {
+    const int v = QSettings().value(kKey, 100).toInt();
+    return steps().contains(v) ? v : 100;
+}
+
+int current() {
+    return g_current;
+}
+
+QFont scaled(QFont f, double factor) {
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * factor);
+    else if (f.pixelSize() > 0)
+        f.setPixelSize(std::max(1, static_cast<int>(std::lround(f.pixelSize() * factor))));
+    return f;
+}
+
+QFont sized(QFont f, double points) {
+    f.setPointSizeF(points * g_current / 100.0);
+    return f;
+}
+
+void scalePlot(QCustomPlot* plot, double factor) {
+    for (QCPAxisRect* rect : plot->axisRects())
+        for (QCPAxis* axis : rect->axes()) {
+            axis->setTickLabelFont(scaled(axis->tickLabelFont(), factor));
+            axis->setSelectedTickLabelFont(scaled(axis->selectedTickLabelFont(), factor));
+            axis->setLabelFont(scaled(axis->labelFont(), factor));
+            axis->setSelectedLabelFont(scaled(axis->selectedLabelFont(), factor));
+        }
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+        if (auto* legend = qobject_cast<QCPLegend*>(e)) {
+            legend->setFont(scaled(legend->font(), factor));  // QCPLegend sets its items' fonts too
+        } else if (auto* title = qobject_cast<QCPTextElement*>(e)) {
+            title->setFont(scaled(title->font(), factor));
+        } else if (auto* colors = qobject_cast<QCPColorScale*>(e)) {  // its axis is not among axisRects()
+            QCPAxis* axis = colors->axis();
+            axis->setTickLabelFont(scaled(axis->tickLabelFont(), factor));
+            axis->setLabelFont(scaled(axis->labelFont(), factor));
+        }
+    }
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)))
+            text->setFont(scaled(text->font(), factor));
+    if (plot->testAttribute(Qt::WA_SetFont))  // else the widget follows the application's font itself
+        plot->setFont(scaled(plot->font(), factor));
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int apply(int percent) {
+    const int to = nearestStep(percent);
+    const QFont& base = baseFont();
+    const double factor = static_cast<double>(to) / g_current;
+    if (to != g_current) {
+        QApplication::setFont(scaled(base, to / 100.0));
+        // A widget with a style sheet took its font when it was polished: polish it again.
+        for (QWidget* w : QApplication::allWidgets())
+            if (!w->styleSheet().isEmpty())
+                w->setStyleSheet(w->styleSheet());
+        for (QWidget* w : QApplication::allWidgets())
+            if (auto* plot = qobject_cast<QCustomPlot*>(w))
+                scalePlot(plot, factor);
+        g_current = to;
+    }
+    QSettings().setValue(kKey, to);
+    return to;
+}
+
+int larger() {
+    const auto& s = steps();
+    const auto it = std::upper_bound(s.begin(), s.end(), g_current);
+    return it == s.end() ? g_current : *it;
+}
+
+int smaller() {
+    const auto& s = steps();
+    const auto it = std::lower_bound(s.begin(), s.end(), g_current);
+    return it == s.begin() ? g_current : *(it - 1);
+}
+
+}  // namespace TextScale
