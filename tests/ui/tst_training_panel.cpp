@@ -180,6 +180,30 @@ private slots:
         setSpin(p, "n_head", 2);
         QVERIFY(start->isEnabled());
     }
+    void decayStepsFollowStepsWhileEqual() {
+        // "Train longer" (Steps 500 → 3,000) left Decay steps at 500: the rest of the run at min_lr.
+        TrainingPanel p;
+        p.setDataset(m_data);
+        p.form()->applyPreset("tiny");
+        QCOMPARE(p.form()->config().max_iters, p.form()->config().lr_decay_iters);
+        setSpin(p, "max_iters", 3000);
+        QCOMPARE(p.form()->config().lr_decay_iters, 3000);
+        setSpin(p, "lr_decay_iters", 2000);  // set apart by hand: it stays where it was put
+        setSpin(p, "max_iters", 4000);
+        QCOMPARE(p.form()->config().lr_decay_iters, 2000);
+        p.form()->applyPreset("nanogpt-cpu");  // a preset's own pair, then tied again
+        const int steps = p.form()->config().max_iters;
+        QCOMPARE(p.form()->config().lr_decay_iters, steps);
+        setSpin(p, "max_iters", steps + 100);
+        QCOMPARE(p.form()->config().lr_decay_iters, steps + 100);
+        // A run that has trained keeps its schedule when a larger Steps continues it.
+        smallConfig(p, 4);
+        p.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000);
+        const int decay = p.form()->config().lr_decay_iters;
+        setSpin(p, "max_iters", p.form()->config().max_iters + 10);
+        QCOMPARE(p.form()->config().lr_decay_iters, decay);
+    }
     void architectureFieldsEditTheConfig() {
         TrainingPanel p;
         p.setDataset(m_data);
@@ -383,6 +407,13 @@ private slots:
         QVERIFY(p.chooseDatasetFolder(m_data));
         QVERIFY(!why->isVisibleTo(&p));
         QVERIFY(p.lastError().isEmpty());
+        // The refusal goes as soon as the box's own dataset is set again (Quick start and an opened run set
+        // it to the one it already showed, so the box does not change), or training starts: it stayed
+        // above the form through a whole run.
+        QVERIFY(!p.chooseDatasetFolder(notData.path()));
+        QVERIFY(why->isVisibleTo(&p));
+        p.setDataset(m_data);
+        QVERIFY(!why->isVisibleTo(&p));
     }
     void startIsOffForAFinishedRun() {
         // A run trained to its last step: Start cannot add anything and says why; Train more (or a

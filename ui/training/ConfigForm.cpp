@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QRegularExpression>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <map>
@@ -70,6 +71,16 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
         setConfig(c);
     });
     v->addStretch();
+    // Decay steps follow Steps while the two are equal (nanoGPT's recipes decay over the whole run): "train
+    // longer" set Steps to 3,000 and left the learning rate at its minimum after step 500. Not for a run
+    // that has trained (setDecayFollowsSteps): continuing it keeps its schedule, past its end at min_lr.
+    auto* steps = findChild<QSpinBox*>("max_iters");
+    auto* decay = findChild<QSpinBox*>("lr_decay_iters");
+    connect(steps, &QSpinBox::valueChanged, this, [this, decay, before = steps->value()](int now) mutable {
+        if (!m_loading && m_decayFollowsSteps && decay->value() == before)
+            decay->setValue(now);
+        before = now;
+    });
     // A choice as wide as its longest item (the device's "Automatic (a CUDA GPU if …)") set the form's
     // width, and at a larger text size (View → Larger text) the form ran under the plots: the boxes may
     // be narrower than their items and shorten them; the open list shows them whole.

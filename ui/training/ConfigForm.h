@@ -34,6 +34,9 @@ public:
     twb::ModelKind modelKind() const;
     /// Whether the field of this config key is shown for the current model kind (tests, the panel).
     bool isFieldShown(const QString& key) const;
+    /// Whether Decay steps follow Steps while the two are equal (a new run: yes; one that has started,
+    /// whose schedule a larger Steps continues: no).
+    void setDecayFollowsSteps(bool on) { m_decayFollowsSteps = on; }
 
 signals:
     void changed();
@@ -90,4 +93,5 @@ private:
     QLabel* m_problems = nullptr;
     int m_vocab = 0;
     bool m_loading = false;
+    bool m_decayFollowsSteps = true;
 };

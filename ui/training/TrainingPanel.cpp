@@ -59,6 +59,9 @@ TrainingPanel::TrainingPanel(JobsService* jobs, QWidget* parent) : PanelBase(job
     connectWorker();
     connect(this, &TrainingPanel::runChanged, this, &TrainingPanel::updateMoreRow);
     connect(this, &TrainingPanel::runChanged, this, &TrainingPanel::updateStartEnabled);  // a finished run
+    // A new run's Decay steps follow its Steps; a run that has started keeps its schedule.
+    connect(this, &TrainingPanel::runChanged, this,
+            [this](const QString& run) { m_form->setDecayFollowsSteps(run.isEmpty()); });
     refreshDatasets();
     newRun();
     setBusy(false);
@@ -286,6 +289,7 @@ void TrainingPanel::quickStartPrepared(const QString& dir) {
 void TrainingPanel::start() {
     if (isBusy())
         return;
+    m_datasetError->hide();  // training starts on the dataset the box shows, not on a folder refused before
     if (const QString why = startBlocker(); !why.isEmpty()) {
         showError(why);
         return;

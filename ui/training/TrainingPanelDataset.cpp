@@ -70,7 +70,6 @@ bool TrainingPanel::chooseDatasetFolder(const QString& dir) {
         }
     if (why.isEmpty()) {
         showError({});
-        m_datasetError->hide();
         setDataset(dir);
         return true;
     }
@@ -83,6 +82,7 @@ bool TrainingPanel::chooseDatasetFolder(const QString& dir) {
 }
 
 void TrainingPanel::setDataset(const QString& dir) {
+    m_datasetError->hide();  // a folder refused before no longer applies (Quick start, a run opened)
     int i = m_dataset->findData(dir);
     if (i < 0) {
         m_dataset->addItem(QFileInfo(dir).fileName(), dir);
