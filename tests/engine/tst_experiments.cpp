@@ -134,6 +134,15 @@ private slots:
             QVERIFY(!std::isnan(r.final_val_loss));
         }
         QCOMPARE(varied_keys(runs), (std::vector<std::string>{"n_head", "learning_rate"}));
+        // A run's steps are at least its last checkpoint's: a stop between two logged rows of metrics.csv
+        // writes a checkpoint of its own (the Runs table said "180 of 3,000" of a run stopped at 181).
+        const auto cell3 = dir / cell_name(3, cells[3]);
+        std::filesystem::create_directories(cell3 / "checkpoints" / "step_00000013");
+        twbtest::write(cell3 / "checkpoints" / "step_00000013" / "state.json", "{}");
+        const auto later = collect_runs(dir);
+        const auto it = std::find_if(later.begin(), later.end(), [&](auto& r) { return r.dir == cell3.string(); });
+        QVERIFY(it != later.end());
+        QCOMPARE(it->steps, int64_t(13));
         const auto md = runs_table_markdown(runs);
         QCOMPARE(std::count(md.begin(), md.end(), '\n'), 6l);  // header, rule, 4 rows
         // Another sweep into the same folder is refused rather than mixed in.

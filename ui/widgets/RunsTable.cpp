@@ -162,6 +162,7 @@ void RunsTable::restoreLayout() {
             setColumnWidth(c, figure == RunsTableModel::Name      ? 220
                               : figure == RunsTableModel::Dataset ? 170
                               : figure == RunsTableModel::Created ? 130
+                              : figure == RunsTableModel::Steps   ? 120  // "1,800 of 3,000" whole
                                                                   : 95);
         }
     }

@@ -63,6 +63,8 @@ RunSummary summarise(const fs::path& dir) {
     r.perplexity = std::exp(r.final_val_loss);
     r.tokens_per_s = median(speeds);
     const auto ck = list_checkpoints(dir);
+    if (!ck.empty())  // metrics.csv logs every log_interval steps: a stop between two wrote its own checkpoint
+        r.steps = std::max(r.steps, ck.back());
     r.status = !run_holder(dir).empty()     ? "running"
                : ck.empty()                 ? "empty"
                : ck.back() >= cfg.max_iters ? "finished"
