@@ -4247,14 +4247,6 @@ Dette kan ikke angres.</translation>
         <translation>Token %1 %2: strålesøk beholder hele sekvenser, så det gir ingen alternativer per token. Trekk (strålebredde 1) for å forgrene.</translation>
     </message>
     <message>
-        <source>Token %1 %2 (p = %3). Click an alternative to continue from it:</source>
-        <translation>Token %1 %2 (p = %3). Klikk et alternativ for å fortsette fra det:</translation>
-    </message>
-    <message>
-        <source>Token %1 of sample %2 %3 (p = %4). Branching works on sample 1.</source>
-        <translation>Token %1 i prøve %2 %3 (p = %4). Forgrening virker på prøve 1.</translation>
-    </message>
-    <message>
         <source>comparing (seed %1)…</source>
         <translation>sammenligner (frø %1)…</translation>
     </message>
@@ -4361,6 +4353,22 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Generate, send the chat message, or translate in translation mode</source>
         <translation>Generer, send chatmeldingen, eller oversett i oversettelsesmodus</translation>
+    </message>
+    <message>
+        <source>p = %1 at temperature %2</source>
+        <translation>p = %1 ved temperatur %2</translation>
+    </message>
+    <message>
+        <source>p = %1</source>
+        <translation>p = %1</translation>
+    </message>
+    <message>
+        <source>Token %1 %2 (%3). Click an alternative to continue from it:</source>
+        <translation>Token %1 %2 (%3). Klikk et alternativ for å fortsette fra det:</translation>
+    </message>
+    <message>
+        <source>Token %1 of sample %2 %3 (%4). Branching works on sample 1.</source>
+        <translation>Token %1 i prøve %2 %3 (%4). Forgrening virker på prøve 1.</translation>
     </message>
 </context>
 <context>

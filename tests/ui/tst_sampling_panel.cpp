@@ -8,6 +8,7 @@
 #include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/HistoryView.h"
 #include "ui/sampling/SamplingPanel.h"
+#include "ui/sampling/TokenOutputView.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/workers/ModelThread.h"
 #include "ui/workers/ModelWorker.h"
@@ -30,6 +31,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QTextBrowser>
 
 #include <QTableWidget>
 
@@ -198,6 +200,37 @@ private slots:
         QCOMPARE(p.output().samples[0][at].id, before[at].id);
     }
 
+    void aClickedTokensProbabilityNamesItsTemperature() {
+        // The side list's p is the sampler's, at the generation's temperature; the attribution strip gives
+        // the model's at temperature 1. Without the temperature named the two seemed to disagree.
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.setPrompt("the ");
+        p.setTemperature(0.8);
+        p.setMaxTokens(8);
+        p.generate();
+        waitIdle(p);
+        TokenOutputView* view = nullptr;
+        for (auto* v : p.findChildren<TokenOutputView*>())
+            if (v->browser()->objectName() == "output")
+                view = v;
+        QVERIFY(view);
+        emit view->tokenClicked(0, 2);
+        QString title;
+        for (auto* l : view->findChildren<QLabel*>())
+            if (l->text().startsWith("Token 2 "))
+                title = l->text();
+        const QString prob = QString::number(p.output().samples[0][2].prob, 'f', 3);
+        QVERIFY2(title.contains("(p = " + prob + " at temperature 0.8)"), qPrintable(title));
+        p.setTemperature(1);
+        p.generate();
+        waitIdle(p);
+        emit view->tokenClicked(0, 2);
+        for (auto* l : view->findChildren<QLabel*>())
+            if (l->text().startsWith("Token 2 "))
+                title = l->text();
+        QVERIFY2(title.contains("(p = ") && !title.contains("temperature"), qPrintable(title));
+    }
     void compareHasOneColumnPerCheckpoint() {
         SamplingPanel p;
         p.setRun(m_run);

@@ -114,6 +114,7 @@ void SamplingPanel::generate() {
     m_out = Output{};
     m_out.promptText = r.prompt;
     m_out.label = tr("generated");
+    m_out.temperature = r.options.temperature;
     m_back.clear();
     m_status->setText(tr("loading…"));
     startRequest(r);
@@ -158,6 +159,7 @@ void SamplingPanel::branch(int index, int alt) {
     r.cancel = m_cancel;
     m_back.append(m_out);
     m_out = next;
+    m_out.temperature = r.options.temperature;
     m_output->setTitle(next.label);
     startRequest(r);
 }
@@ -211,16 +213,18 @@ void SamplingPanel::showAlternatives(int sample, int index) {
                                    "alternatives. Sample (beam width 1) to branch.")
                                     .arg(index)
                                     .arg(token));
+    // The sampler's probability, at the generation's temperature: the attribution strip below gives the
+    // model's own at temperature 1, and without the temperature the two figures seemed to disagree.
+    const QString p = m_out.temperature > 0 && m_out.temperature != 1
+                          ? tr("p = %1 at temperature %2").arg(t.prob, 0, 'f', 3).arg(m_out.temperature, 0, 'g', 3)
+                          : tr("p = %1").arg(t.prob, 0, 'f', 3);
     m_output->select(sample, index,
-                     sample == 0 ? tr("Token %1 %2 (p = %3). Click an alternative to continue from it:")
-                                       .arg(index)
-                                       .arg(token)
-                                       .arg(t.prob, 0, 'f', 3)
-                                 : tr("Token %1 of sample %2 %3 (p = %4). Branching works on sample 1.")
-                                       .arg(index)
-                                       .arg(sample + 1)
-                                       .arg(token)
-                                       .arg(t.prob, 0, 'f', 3));
+                     sample == 0
+                         ? tr("Token %1 %2 (%3). Click an alternative to continue from it:").arg(index).arg(token, p)
+                         : tr("Token %1 of sample %2 %3 (%4). Branching works on sample 1.")
+                               .arg(index)
+                               .arg(sample + 1)
+                               .arg(token, p));
 }
 
 void SamplingPanel::setCompare(const QList<qint64>& steps, const QVector<double>& temperatures) {

@@ -46,6 +46,7 @@ public:
         QString promptText;
         QVector<QVector<UiToken>> samples;  // the tokens as streamed, per sample
         QString label;                      // "generated" or "branch at token 12"
+        double temperature = 1;             // the tokens' probabilities are at this temperature (0 = greedy)
     };
 
     RunPicker* picker() const { return m_picker; }
