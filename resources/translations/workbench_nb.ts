@@ -622,6 +622,10 @@
         <source>not answered</source>
         <translation>ikke besvart</translation>
     </message>
+    <message>
+        <source>This run cannot chat: %1. The Datasets panel&apos;s Chat data tab prepares instruction data; train on it, initialised from a run (Run menu).</source>
+        <translation>Denne kjøringen kan ikke samtale: %1. Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, initialisert fra en kjøring (Kjør-menyen).</translation>
+    </message>
 </context>
 <context>
     <name>CompareTokenizersDialog</name>

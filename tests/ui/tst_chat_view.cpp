@@ -1,7 +1,7 @@
 // The Sampling console's Chat tab driven offscreen over a tiny run finetuned on chat data: a message sent
 // comes back as an assistant turn that ended at the end-of-turn token, both turns are recorded in
 // RUN/chat.jsonl, a new console reloads the conversation, New conversation starts the next number, and a
-// run whose tokenizer has no <eos> (char) is refused with a message that says so.
+// run whose tokenizer has no <eos> (char) is refused as soon as it is chosen (Send off), with a message that says so.
 #include "ui/sampling/ChatView.h"
 #include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/SamplingPanel.h"
@@ -11,6 +11,7 @@
 #include "twb/chat.h"
 #include "twb/chat_history.h"
 
+#include <QPushButton>
 #include <QTabWidget>
 
 class TestChatView : public QObject {
@@ -112,12 +113,21 @@ private slots:
         p.setRun(m_charRun);
         ChatView& chat = *p.chat();
         QTRY_VERIFY(chat.statusText().contains("conversation"));
+        // Said as soon as the run is chosen, Send off, before anyone writes a message.
+        QVERIFY2(chat.lastError().contains("<eos>") && chat.lastError().contains("Chat data"),
+                 qPrintable(chat.lastError()));
+        auto* send = chat.findChild<QPushButton*>("chatSend");
+        QVERIFY(send && !send->isEnabled());
         chat.setMessage("hello");
-        chat.send();
+        chat.send();  // Ctrl+Return: nothing is sent
         waitIdle(chat);
         QVERIFY2(chat.lastError().contains("<eos>"), qPrintable(chat.lastError()));
-        QCOMPARE(chat.messages().size(), size_t(0));  // the message went back into the box
+        QCOMPARE(chat.messages().size(), size_t(0));
         QVERIFY(twb::read_chat_history(m_charRun.toStdString()).empty());
+        // Another run that can chat: Send on again, no error.
+        p.setRun(m_run);
+        QTRY_VERIFY(send->isEnabled());
+        QVERIFY(chat.lastError().isEmpty());
     }
 };
 

@@ -73,11 +73,18 @@ void ChatView::connectWorker() {
     });
     connect(worker, &ModelWorker::chatReplied, this, &ChatView::replied);
     connect(worker, &ModelWorker::chatLoaded, this,
-            [this](quint64 id, const QString& run, const twb::ChatThread& thread) {
+            [this](quint64 id, const QString& run, const twb::ChatThread& thread, const QString& unavailable) {
                 if (id != m_loadId || run != m_picker->run())
                     return;
                 m_loadId = 0;
                 m_loadedRun = run;
+                // Said before a message is written (a char run answered "not answered" only after Send).
+                m_unavailable = unavailable;
+                if (!unavailable.isEmpty())
+                    showError(tr("This run cannot chat: %1. The Datasets panel's Chat data tab prepares "
+                                 "instruction data; train on it, initialised from a run (Run menu).")
+                                  .arg(unavailable));
+                busyChanged(isBusy());
                 m_conversation = thread.conversation;
                 m_messages = thread.messages;
                 m_recorded = m_messages.size();
@@ -109,7 +116,7 @@ void ChatView::connectWorker() {
 
 void ChatView::send() {
     const QString text = m_message->toPlainText().trimmed();
-    if (text.isEmpty() || isBusy() || m_loadId != 0)
+    if (text.isEmpty() || isBusy() || m_loadId != 0 || !m_unavailable.isEmpty())  // the last: said already
         return;
     if (m_picker->run().isEmpty()) {
         showError(tr("no run chosen; train one first or open a run folder"));
@@ -182,6 +189,8 @@ void ChatView::reload() {
     m_messages.clear();
     m_recorded = 0;
     m_conversation = 1;
+    m_unavailable.clear();
+    busyChanged(isBusy());
     clearError();  // the run before's
     render();
     if (m_picker->run().isEmpty())
@@ -192,7 +201,7 @@ void ChatView::reload() {
 }
 
 void ChatView::busyChanged(bool busy) {
-    m_send->setEnabled(!busy);
+    m_send->setEnabled(!busy && m_unavailable.isEmpty());
     m_new->setEnabled(!busy);
     m_stop->setEnabled(busy);
 }

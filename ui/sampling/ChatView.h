@@ -72,6 +72,7 @@ private:
     size_t m_recorded = 0;    // messages of m_messages already in RUN/chat.jsonl
     QString m_streaming;      // the reply as it streams
     QString m_loadedRun;      // the run whose conversation is shown
+    QString m_unavailable;    // why the chosen run cannot chat (Send is off), else empty
     quint64 m_requestId = 0;  // the reply under way
     quint64 m_loadId = 0;     // the newest history request
     std::shared_ptr<std::atomic<bool>> m_cancel;

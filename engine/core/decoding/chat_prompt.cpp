@@ -4,10 +4,36 @@
 #include "core/data/chat_data.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
+#include "twb/run_folder.h"
 
 #include <filesystem>
 
 namespace twb {
+
+namespace {
+
+std::string no_eos_message(const Tokenizer& tok) {
+    return "the " + to_string(tok.kind()) +
+           " tokenizer of this run has no <eos>, which ends every turn of the chat template; chat with a run "
+           "whose tokenizer has one (byte, word, bpe, unigram, bytebpe, GPT-2)";
+}
+
+}  // namespace
+
+std::string chat_unavailable(const std::filesystem::path& run_dir) {
+    try {
+        const RunConfig c = read_run_config(run_dir);
+        if (c.model_kind == ModelKind::EncoderDecoder)
+            return "this is a translation run: it translates (the Generate tab), it does not chat";
+        // The tokenizer the run keeps, else its dataset's (as a session opens it).
+        const auto tok = std::filesystem::exists(run_dir / "tokenizer" / "tokenizer.json")
+                             ? load_tokenizer(run_dir / "tokenizer")
+                             : load_tokenizer(c.data_dir);
+        return tok->eos_id() < 0 ? no_eos_message(*tok) : std::string();
+    } catch (const std::exception&) {  // opening the run says what is wrong with it
+        return {};
+    }
+}
 
 std::vector<int32_t> chat_reply_prompt(const Tokenizer& tok, const Conversation& conversation) {
     if (conversation.empty())
@@ -16,9 +42,7 @@ std::vector<int32_t> chat_reply_prompt(const Tokenizer& tok, const Conversation&
         throw InputError("the conversation ends with the assistant's turn; write the next message first");
     const int eot = tok.eos_id();
     if (eot < 0)
-        throw InputError("the " + to_string(tok.kind()) +
-                         " tokenizer of this run has no <eos>, which ends every turn of the chat template; chat "
-                         "with a run whose tokenizer has one (byte, word, bpe, unigram, bytebpe, GPT-2)");
+        throw InputError(no_eos_message(tok));
     const EncodeFn encode = [&](std::string_view s) { return tok.encode(s); };
     return render_chat_ids(encode, eot, conversation, true).ids;
 }

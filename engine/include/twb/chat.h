@@ -55,6 +55,11 @@ ChatTokens render_chat(const TextTokenizer& tok, const Conversation& c, bool gen
 /// The same as text, EOT written as eot (for showing the template; ids come from render_chat).
 std::string render_chat_text(const Conversation& c, const std::string& eot, bool generation_prompt = false);
 
+/// Why the run in run_dir cannot chat, before anyone writes a message: an encoder-decoder run, or a
+/// tokenizer without the <eos> that ends every turn (a char run). Empty when it can, or when the run
+/// cannot be read (opening it says why).
+std::string chat_unavailable(const std::filesystem::path& run_dir);
+
 /// One JSON line of instruction data as conversations: {"instruction", "input"?, "output"} (Alpaca),
 /// {"instruction", "instances": [{"input", "output"}, ...]} (self-instruct seed tasks: one conversation per
 /// instance), or {"messages": [{"role", "content"}, ...]} (at least one assistant turn, none empty).
