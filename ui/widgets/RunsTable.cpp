@@ -159,7 +159,9 @@ void RunsTable::restoreLayout() {
     if (!m_remembered) {
         for (int c = 0; c < m_model->columnCount(); ++c) {
             const auto figure = m_model->columnAt(c);
-            setColumnWidth(c, figure == RunsTableModel::Name      ? 220
+            // A sweep's Name column holds cell numbers ("000"): narrow, so the figures show at 1280x720.
+            const bool cells = m_model->layout() == RunsTableModel::Layout::SweepResults;
+            setColumnWidth(c, figure == RunsTableModel::Name      ? (cells ? 80 : 220)
                               : figure == RunsTableModel::Dataset ? 170
                               : figure == RunsTableModel::Created ? 130
                               : figure == RunsTableModel::Steps   ? 120  // "1,800 of 3,000" whole
