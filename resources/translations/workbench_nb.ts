@@ -4728,10 +4728,6 @@ Dette kan ikke angres.</translation>
         <translation>Ingen klargjorte datasett ennå: trykk &lt;b&gt;Hurtigstart&lt;/b&gt; (Ctrl+R) for å klargjøre Debians fortune-sitater og trene en liten modell på under ett minutt.</translation>
     </message>
     <message>
-        <source>Ready: choose a dataset and a preset, then press &lt;b&gt;Start&lt;/b&gt; (F5).</source>
-        <translation>Klar: velg et datasett og et forhåndsvalg, og trykk &lt;b&gt;Start&lt;/b&gt; (F5).</translation>
-    </message>
-    <message>
         <source>Pausing after the step under way…</source>
         <translation>Setter på pause etter steget som pågår…</translation>
     </message>
@@ -5206,6 +5202,18 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Same tokenizer, so nats per token compare; bits per character works too.</source>
         <translation>Samme tokenisering, så nats per token kan sammenlignes; bit per tegn virker også.</translation>
+    </message>
+    <message>
+        <source>Choose a dataset, then press &lt;b&gt;Start&lt;/b&gt; (F5).</source>
+        <translation>Velg et datasett, og trykk &lt;b&gt;Start&lt;/b&gt; (F5).</translation>
+    </message>
+    <message>
+        <source>Ready: a new run on &lt;b&gt;%1&lt;/b&gt;; press &lt;b&gt;Start&lt;/b&gt; (F5).</source>
+        <translation>Klar: en ny kjøring på &lt;b&gt;%1&lt;/b&gt;; trykk &lt;b&gt;Start&lt;/b&gt; (F5).</translation>
+    </message>
+    <message>
+        <source>Not ready: %1.</source>
+        <translation>Ikke klar: %1.</translation>
     </message>
 </context>
 <context>

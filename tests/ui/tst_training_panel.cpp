@@ -180,6 +180,20 @@ private slots:
         setSpin(p, "n_head", 2);
         QVERIFY(start->isEnabled());
     }
+    void newRunStatusFollowsTheForm() {
+        // The status of a new run says what it still needs, as the form changes (it said "choose a
+        // dataset" with one chosen, and "Ready" while Start was off).
+        TrainingPanel p;
+        p.setDataset(m_data);
+        auto* status = p.findChild<QLabel*>("status");
+        QVERIFY(status);
+        const QString name = QFileInfo(m_data).fileName();
+        QVERIFY2(status->text().contains("Ready") && status->text().contains(name), qPrintable(status->text()));
+        setSpin(p, "n_head", 3);  // the width is no multiple of 3
+        QVERIFY2(status->text().startsWith("Not ready") && !p.startAction()->isEnabled(), qPrintable(status->text()));
+        setSpin(p, "n_head", 4);
+        QVERIFY2(status->text().contains("Ready"), qPrintable(status->text()));
+    }
     void decayStepsFollowStepsWhileEqual() {
         // "Train longer" (Steps 500 → 3,000) left Decay steps at 500: the rest of the run at min_lr.
         TrainingPanel p;

@@ -85,12 +85,23 @@ bool TrainingPanel::eventFilter(QObject* watched, QEvent* e) {
 }
 
 void TrainingPanel::showIdleStatus() {
+    showNewRunStatus();
+    m_evalLabel->clear();
+    m_lastEval.clear();
+}
+
+void TrainingPanel::showNewRunStatus() {
+    // What a new run still needs, as the form and the dataset box change (it said "choose a dataset" with
+    // one chosen, and "Ready" while Start was off).
+    const QString dataset = m_dataset->currentData().toString();
+    const QString why = startBlocker();
     m_status->setText(m_dataset->count() == 0
                           ? tr("No prepared dataset yet: press <b>Quick start</b> (Ctrl+R) to prepare Debian's "
                                "fortune cookies and train a small model in under a minute.")
-                          : tr("Ready: choose a dataset and a preset, then press <b>Start</b> (F5)."));
-    m_evalLabel->clear();
-    m_lastEval.clear();
+                      : dataset.isEmpty() ? tr("Choose a dataset, then press <b>Start</b> (F5).")
+                      : why.isEmpty()     ? tr("Ready: a new run on <b>%1</b>; press <b>Start</b> (F5).")
+                                            .arg(QFileInfo(dataset).fileName().toHtmlEscaped())
+                                      : tr("Not ready: %1.").arg(why.toHtmlEscaped()));
 }
 
 QString TrainingPanel::pausedText() const {

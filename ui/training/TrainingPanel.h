@@ -137,6 +137,7 @@ private:
     qint64 finishedAt() const;
     void onDatasetChanged();
     void showIdleStatus();
+    void showNewRunStatus();
     QString pausedText() const;
     /// " · GPU memory 12.3 / 139.8 GiB" for a step of a CUDA run; "" on the CPU.
     static QString deviceMemoryText(const twb::StepReport& r);

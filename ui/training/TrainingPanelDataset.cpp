@@ -202,4 +202,6 @@ void TrainingPanel::updateStartEnabled() {
     m_startAct->setEnabled(why.isEmpty());
     m_start->setToolTip(why.isEmpty() ? tr("Start training (F5)") : why);
     m_startAct->setToolTip(m_start->toolTip());
+    if (m_runDir.isEmpty() && !isBusy())
+        showNewRunStatus();
 }
