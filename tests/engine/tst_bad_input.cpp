@@ -353,11 +353,14 @@ private slots:
         row("sweep whose last cell names no dataset", "",
             {"sweep", "--data", data, "--preset", "tiny", "--axis", "data_dir=" + data + "," + q(p("nodata")), "--out",
              q(p("sw"))},
-            "sweep cell 1 (data_dir=");
+            "sweep cell 001 (data_dir=");
+        row("sweep with a value of the wrong type", "",
+            {"sweep", "--data", data, "--preset", "tiny", "--axis", "learning_rate=abc", "--out", q(p("sw"))},
+            "sweep cell 000 (learning_rate=abc) is not a valid config: learning_rate takes a number");
         row("sweep whose last cell cannot fit in memory", "",
             {"sweep", "--data", data, "--preset", "tiny", "--axis", "n_layer=1,48", "--axis", "n_embd=96,8192", "--out",
              q(p("sw"))},
-            "sweep cell 3 (n_layer=48, n_embd=8192)");
+            "sweep cell 003 (n_layer=48, n_embd=8192)");
         row("CSV with an unterminated quote", "csv_quote",
             {"prepare", "--input", q(p("q.csv")), "--format", "csv", "--column", "text", "--out", q(p("x"))},
             "q.csv: line 3 opens a quoted field");

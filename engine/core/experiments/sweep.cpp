@@ -170,8 +170,12 @@ std::vector<SweepCell> sweep_cells(const SweepSpec& spec) {
             if (!problems.empty())
                 throw ConfigError(problems.front());
         } catch (const ConfigError& e) {
-            throw ConfigError("sweep cell " + std::to_string(i) + " (" + label +
-                              ") is not a valid config: " + e.what());
+            // Numbered as its folder and the GUI's table number it ("000"); the value was set from the
+            // axis, not from a --set the user typed, so that prefix of the reason goes.
+            std::string why = e.what();
+            if (why.rfind("--set ", 0) == 0 && why.find(": ") != std::string::npos)
+                why = why.substr(why.find(": ") + 2);
+            throw ConfigError("sweep cell " + cell_name(i, {}) + " (" + label + ") is not a valid config: " + why);
         }
     }
     return cells;

@@ -21,7 +21,7 @@ bool run_sweep(const fs::path& dir, const SweepSpec& spec, const SweepCallbacks&
         std::string label;
         for (const auto& [k, v] : cells[i])
             label += (label.empty() ? "" : ", ") + k + "=" + v;
-        const std::string cell = "sweep cell " + std::to_string(i) + " (" + label + "): ";
+        const std::string cell = "sweep cell " + cell_name(i, {}) + " (" + label + "): ";
         try {
             nn::check_trainable(job);
         } catch (const ConfigError& e) {
