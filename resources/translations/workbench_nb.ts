@@ -333,22 +333,6 @@
 <context>
     <name>CatalogueTab</name>
     <message>
-        <source>dataset</source>
-        <translation>datasett</translation>
-    </message>
-    <message>
-        <source>size</source>
-        <translation>størrelse</translation>
-    </message>
-    <message>
-        <source>licence</source>
-        <translation>lisens</translation>
-    </message>
-    <message>
-        <source>status</source>
-        <translation>status</translation>
-    </message>
-    <message>
         <source>Download</source>
         <translation>Last ned</translation>
     </message>
@@ -407,6 +391,22 @@
     <message>
         <source>Downloading %1</source>
         <translation>Laster ned %1</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Datasett</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Størrelse</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>Lisens</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
     </message>
 </context>
 <context>
@@ -1446,6 +1446,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>Wrote %1 instructions to %2</source>
         <translation>Skrev %1 instruksjoner til %2</translation>
+    </message>
+    <message>
+        <source>Nothing to tokenize or prepare until the sources read as text: %1</source>
+        <translation>Ingenting å tokenisere eller forberede før kildene kan leses som tekst: %1</translation>
     </message>
 </context>
 <context>
@@ -2757,6 +2761,10 @@ beam=5</translation>
     <message>
         <source>Drop duplicate lines</source>
         <translation>Fjern like linjer</translation>
+    </message>
+    <message>
+        <source>No preview: the problem is named above.</source>
+        <translation>Ingen forhåndsvisning: problemet står ovenfor.</translation>
     </message>
 </context>
 <context>

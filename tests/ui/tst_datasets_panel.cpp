@@ -411,10 +411,14 @@ private slots:
         p.addSources({QString::fromStdString(twbtest::path(m_ws, "blob.bin").string())});
         QTRY_VERIFY_WITH_TIMEOUT(!p.previewPending(), 10000);
         QVERIFY2(p.lastError().contains("blob.bin"), qPrintable(p.lastError()));
+        const QString found = p.lastError();
         p.setDatasetName("blob");
         p.prepare();
         waitIdle(p);
         QVERIFY(p.lastError().contains("binary") || p.lastError().contains("UTF-8"));
+        // Prepare says why it does nothing (the same text as before seemed to be no answer at all).
+        QVERIFY2(p.lastError() != found && p.lastError().startsWith("Nothing to tokenize or prepare"),
+                 qPrintable(p.lastError()));
         QVERIFY(!QFileInfo::exists(Workspace::datasetsDir() + "/blob"));
     }
 
@@ -488,6 +492,14 @@ private slots:
         QTRY_COMPARE(p.catalogueStatus(), QString("not downloaded"));
     }
 
+    void askingForAnEntryEndsWithTheChoice() {
+        // "Choose a dataset in the catalogue first." stayed above the panel after one was chosen.
+        DatasetsPanel p;
+        p.download();  // nothing chosen yet
+        QVERIFY2(p.lastError().contains("Choose a dataset"), qPrintable(p.lastError()));
+        p.selectCatalogue("offline");
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+    }
     void offlineSaysSo() {
         DatasetsPanel p;
         p.selectCatalogue("offline");

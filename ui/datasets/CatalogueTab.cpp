@@ -29,7 +29,7 @@ QString human_bytes(uint64_t b) {
 CatalogueTab::CatalogueTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jobs(jobs) {
     m_table = new QTableWidget(0, 4);
     m_table->setObjectName("catalogue");
-    m_table->setHorizontalHeaderLabels({tr("dataset"), tr("size"), tr("licence"), tr("status")});
+    m_table->setHorizontalHeaderLabels({tr("Dataset"), tr("Size"), tr("Licence"), tr("Status")});
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
     m_table->horizontalHeader()->setSectionResizeMode(3, QHeaderView::ResizeToContents);
@@ -91,9 +91,18 @@ CatalogueTab::~CatalogueTab() {
         m_statusJob->cancel();
 }
 
+void CatalogueTab::askForEntry() {
+    m_askedForEntry = true;
+    emit errorChanged(tr("Choose a dataset in the catalogue first."));
+}
+
 void CatalogueTab::showEntry(int row) {
     if (row < 0 || row >= static_cast<int>(m_entries.size()))
         return;
+    if (m_askedForEntry) {  // the request is met: it no longer stands above the panel
+        m_askedForEntry = false;
+        emit errorChanged({});
+    }
     const auto& e = m_entries[static_cast<size_t>(row)];
     QString files;
     for (const auto& f : e.files)
@@ -179,7 +188,7 @@ QString CatalogueTab::status() const {
 void CatalogueTab::download() {
     const int r = m_table->currentRow();
     if (r < 0 || r >= static_cast<int>(m_entries.size()))
-        return emit errorChanged(tr("Choose a dataset in the catalogue first."));
+        return askForEntry();
     if (m_downloader->isRunning())
         return;
     const auto& e = m_entries[static_cast<size_t>(r)];
@@ -196,7 +205,7 @@ void CatalogueTab::download() {
 std::optional<CatalogueTab::Preset> CatalogueTab::chosenPreset() {
     const int r = m_table->currentRow();
     if (r < 0 || r >= static_cast<int>(m_entries.size())) {
-        emit errorChanged(tr("Choose a dataset in the catalogue first."));
+        askForEntry();
         return std::nullopt;
     }
     const auto& e = m_entries[static_cast<size_t>(r)];

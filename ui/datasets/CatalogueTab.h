@@ -47,6 +47,7 @@ signals:
 
 private:
     void showEntry(int row);
+    void askForEntry();
     void showProgress(qint64 done, qint64 total, const QString& file);
     void reload();
 
@@ -58,6 +59,7 @@ private:
     Downloader* m_downloader;
     std::vector<twb::CatalogueEntry> m_entries;
     QElapsedTimer m_clock;
+    bool m_askedForEntry = false;  // "Choose a dataset in the catalogue first." is shown: a choice clears it
     JobsService* m_jobs;
     QPointer<Job> m_statusJob;    // statuses (hashing cached files)
     QPointer<Job> m_downloadJob;  // the running download, as the jobs service lists it

@@ -82,6 +82,7 @@ DatasetsPanel::DatasetsPanel(JobsService* jobs, QWidget* parent) : PanelBase(job
 void DatasetsPanel::connectTabs() {
     auto show = [this](const QString& e) { showError(e); };
     connect(m_import, &ImportTab::errorChanged, this, show);
+    connect(m_import, &ImportTab::errorChanged, this, [this](const QString& e) { m_sourcesError = e; });
     connect(m_catalogue, &CatalogueTab::errorChanged, this, show);
     connect(m_synthetic, &SyntheticTab::errorChanged, this, show);
     connect(m_prepared, &PreparedDatasets::errorChanged, this, show);
@@ -287,6 +288,10 @@ bool DatasetsPanel::jobOptions(twb::PrepareOptions& o) {
         return false;
     if (sources().isEmpty()) {
         showError(tr("Add text files first (Import tab, or drop them on the panel)."));
+        return false;
+    }
+    if (!m_sourcesError.isEmpty()) {  // said already, but a button that seemed to do nothing said no more
+        showError(tr("Nothing to tokenize or prepare until the sources read as text: %1").arg(m_sourcesError));
         return false;
     }
     try {

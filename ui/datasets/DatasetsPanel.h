@@ -126,5 +126,6 @@ private:
     QPushButton* m_cancel;
     QElapsedTimer m_jobClock;
     QPointer<Job> m_job;
+    QString m_sourcesError;   // what the Import tab's preview found wrong with the sources (empty: nothing)
     QString m_suggestedName;  // the name the first file gave, replaced while the user has not typed another
 };
