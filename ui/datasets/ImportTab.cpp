@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSettings>
@@ -58,11 +59,11 @@ CleaningPreviewResult computePreview(const twb::CorpusSpec& corpus, const twb::C
         r.info = QObject::tr(
                      "Preview of the first %1 characters: %2 lines changed, %3 removed, %4 characters "
                      "changed, %5 characters %6%7")
-                     .arg(before.size())
+                     .arg(QLocale().toString(before.size()))
                      .arg(p.lines_changed)  // the engine's counts, as meta.json will report them
                      .arg(p.lines_removed)
-                     .arg(r.diff.charsChanged)
-                     .arg(std::abs(p.chars_removed))
+                     .arg(QLocale().toString(r.diff.charsChanged))
+                     .arg(QLocale().toString(static_cast<qlonglong>(std::abs(p.chars_removed))))
                      .arg(p.chars_removed >= 0 ? QObject::tr("fewer") : QObject::tr("more"))
                      .arg(per.isEmpty() ? QString() : " (" + per.join(", ") + ")");
     } catch (const std::exception& e) {

@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
@@ -152,21 +153,20 @@ void TokenizeTab::showStats() {
     QString top;
     for (size_t i = 0; i < std::min<size_t>(12, s.top_tokens.size()); ++i)
         top += QStringLiteral("“%1” ").arg(visibleToken(q(s.top_tokens[i].text)).toHtmlEscaped());
+    const QLocale loc;  // counts with the thousands separators the rest of the interface uses
+    auto n = [&loc](auto v) { return loc.toString(static_cast<qlonglong>(v)); };
     m_stats->setText(tr("<b>%1</b><br>%2 characters → %3 tokens<br>%4 characters per token<br>vocabulary %5 "
                         "(%6 used)<br>unknown %7%<br>train %8 · val %9 tokens<br>%10 per %11: mean %12, max %13"
                         "<br>most frequent: %14")
                          .arg(m_a.label)
-                         .arg(s.characters)
-                         .arg(s.tokens)
+                         .arg(n(s.characters), n(s.tokens))
                          .arg(s.chars_per_token, 0, 'f', 3)
-                         .arg(s.vocab_size)
-                         .arg(s.vocab_used)
+                         .arg(n(s.vocab_size), n(s.vocab_used))
                          .arg(100 * s.unk_rate, 0, 'f', 3)
-                         .arg(m_a.trainTokens)
-                         .arg(m_a.valTokens)
+                         .arg(n(m_a.trainTokens), n(m_a.valTokens))
                          .arg(tr("tokens"), singular(q(s.length_unit)))
                          .arg(s.length_mean, 0, 'f', 1)
-                         .arg(s.length_max)
+                         .arg(n(s.length_max))
                          .arg(top));
 }
 
