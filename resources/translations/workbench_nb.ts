@@ -5108,10 +5108,6 @@ Dette kan ikke angres.</translation>
         <translation>Ferdig ved steg %1</translation>
     </message>
     <message>
-        <source> · %1</source>
-        <translation> · %1</translation>
-    </message>
-    <message>
         <source>not started</source>
         <translation>ikke startet</translation>
     </message>
@@ -5222,6 +5218,10 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Not ready: %1.</source>
         <translation>Ikke klar: %1.</translation>
+    </message>
+    <message>
+        <source> · %1 of training</source>
+        <translation> · %1 med trening</translation>
     </message>
 </context>
 <context>

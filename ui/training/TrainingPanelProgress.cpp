@@ -131,7 +131,7 @@ void TrainingPanel::onFinished(const twb::TrainSummary& s) {
     const QString speed =
         s.median_ms_per_step > 0 ? tr(" · median %1 ms/step").arg(s.median_ms_per_step, 0, 'f', 1) : QString();
     m_status->setText((s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
-                      best.arg(s.best_step) + speed + tr(" · %1").arg(formatDuration(s.elapsed_s)));
+                      best.arg(s.best_step) + speed + tr(" · %1 of training").arg(formatDuration(s.elapsed_s)));
     emit statusMessage(m_status->text());
 }
 

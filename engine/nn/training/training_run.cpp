@@ -232,7 +232,9 @@ bool TrainingRun::loop() {
         if (m_ctl && m_ctl->paused()) {
             if (m_cb.on_pause)
                 m_cb.on_pause(step);  // the step a stop now checkpoints, told before waiting
+            const auto paused = Clock::now();
             m_ctl->wait_while_paused();
+            m_t0 += Clock::now() - paused;  // the run's time is its training's: a pause does not count
         }
         if (stop_requested()) {
             checkpoint(NAN);
