@@ -200,6 +200,20 @@ private slots:
         QCOMPARE(p.output().samples[0][at].id, before[at].id);
     }
 
+    void generateNeedsARun() {
+        // With no run in the workspace, Generate is off and its tooltip says what to do (the reason came
+        // only after a click); a run chosen turns it on.
+        QTemporaryDir empty;
+        Workspace::setRoot(empty.path());
+        SamplingPanel p;
+        Workspace::setRoot(m_ws.path());
+        auto* generate = p.findChild<QPushButton*>("generate");
+        QVERIFY(generate && p.picker()->run().isEmpty());
+        QVERIFY(!generate->isEnabled());
+        QVERIFY2(generate->toolTip().contains("No run to sample from"), qPrintable(generate->toolTip()));
+        p.setRun(m_run);
+        QVERIFY(generate->isEnabled());
+    }
     void aClickedTokensProbabilityNamesItsTemperature() {
         // The side list's p is the sampler's, at the generation's temperature; the attribution strip gives
         // the model's at temperature 1. Without the temperature named the two seemed to disagree.

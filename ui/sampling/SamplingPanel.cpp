@@ -78,7 +78,12 @@ void SamplingPanel::refreshHistory() {
 }
 
 void SamplingPanel::busyChanged(bool busy) {
-    m_generate->setEnabled(!busy);
+    // No run yet: Generate is off and says why (the reason came only after a click).
+    const bool noRun = m_picker->run().isEmpty();
+    m_generate->setEnabled(!busy && !noRun);
+    m_generate->setToolTip(noRun ? tr("No run to sample from: train one in the Training panel or open a run "
+                                      "folder (…).")
+                                 : tr("Generate (Ctrl+Return)"));
     m_compare->setBusy(busy);
     m_stop->setEnabled(busy);
     m_back_->setEnabled(!busy && !m_back.isEmpty());

@@ -74,6 +74,7 @@ SamplingPanel::SamplingPanel(ModelThread* model, JobsService* jobs, QWidget* par
     connectWorker(m_model->worker());
     connectControls();
     updateMode();
+    busyChanged(false);  // Generate only with a run to sample from
     m_compare->fillChoices(m_picker->run(), m_picker->steps());
     refreshHistory();
 }
@@ -125,6 +126,7 @@ void SamplingPanel::connectControls() {
             refreshHistory();
     });
     connect(m_picker, &RunPicker::changed, this, [this] {
+        busyChanged(isBusy());  // Generate follows whether there is a run
         updateMode();
         m_compare->fillChoices(m_picker->run(), m_picker->steps());
         refreshHistory();
