@@ -146,6 +146,9 @@ SamplingOptions chat_sampling_of(const ChatOpts& o) {
 }
 
 int run_chat(const ChatOpts& o, const SamplingOptions& s, const ChatFn& reply, int64_t step) {
+    // Before the first prompt: a run that cannot chat (a char run) said so only after a message was typed.
+    if (const std::string why = twb::chat_unavailable(o.run); !why.empty())
+        throw InputError(why);
     Chat chat(o, s, reply, step);
     if (!o.messages.empty()) {
         for (const auto& msg : o.messages)

@@ -93,6 +93,11 @@ private slots:
         QCOMPARE(hist[0].options.seed, int64_t(3));
         QCOMPARE(QByteArray::fromStdString("the " + hist[0].outputs.at(0) + "\n"), s.out);
         QVERIFY(run({"sample", "--run", runDir, "-n", "2", "--no-history"}).code == 0);
+        // A char run cannot chat: said before any message (no stdin), one line, no history written.
+        auto c = run({"chat", "--run", runDir}, "");
+        QVERIFY(c.code != 0);
+        QVERIFY2(c.err.contains("no <eos>") && c.err.count('\n') == 1, c.err.constData());
+        QVERIFY(!QFile::exists(runDir + "/chat.jsonl"));
         // A prompt longer than the context: generated all the same, with a warning naming block_size.
         auto longPrompt = run({"sample", "--run", runDir, "--prompt", QString(300, 'a'), "-n", "2", "--no-history"});
         QVERIFY2(longPrompt.code == 0, longPrompt.err.constData());
