@@ -115,8 +115,17 @@ private slots:
         q.compareWith({run, run});
         QCOMPARE(q.plot()->lossPlot()->graphCount(), graphs + 2);
         QCOMPARE(q.plot()->lossPlot()->graph(graphs)->data()->size(), 7);
+        // The open run's own validation curve says whose it is beside the others.
+        auto validation = [&] {
+            for (int i = 0; i < graphs; ++i)
+                if (q.plot()->lossPlot()->graph(i)->name().startsWith("validation"))
+                    return q.plot()->lossPlot()->graph(i)->name();
+            return QString();
+        };
+        QCOMPARE(validation(), QString("validation (%1)").arg(Workspace::runName(run)));
         q.compareWith({});
         QCOMPARE(q.plot()->lossPlot()->graphCount(), graphs);
+        QCOMPARE(validation(), QString("validation"));
     }
     void stopWritesCheckpointAndResumeContinues() {
         TrainingPanel p;

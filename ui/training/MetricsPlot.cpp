@@ -229,7 +229,13 @@ void MetricsPlot::addComparison(const QString& name, const std::vector<twb::Metr
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
     m_compare.push_back(g);
     m_compareRows.push_back(rows);
+    nameOwnValidation();
     fillValidation();
+}
+
+void MetricsPlot::nameOwnValidation() {
+    // Beside other runs' curves, "validation" alone did not say whose it is.
+    m_val->setName(m_compare.empty() || m_runName.isEmpty() ? tr("validation") : tr("validation (%1)").arg(m_runName));
 }
 
 void MetricsPlot::setBaselines(const QVector<QPair<QString, double>>& lines) {
@@ -261,6 +267,7 @@ void MetricsPlot::clearComparisons() {
         m_loss->removeGraph(g);
     m_compare.clear();
     m_compareRows.clear();
+    nameOwnValidation();
     markDirty();
 }
 
@@ -327,7 +334,9 @@ void MetricsPlot::setSmoothing(double alpha) {
 }
 
 void MetricsPlot::setRunName(const QString& name) {
+    m_runName = name;
     m_title->setText(name.isEmpty() ? QString() : tr("Run %1").arg(name));
+    nameOwnValidation();
 }
 
 QString MetricsPlot::runName() const {

@@ -65,6 +65,7 @@ protected:
     void resizeEvent(QResizeEvent* e) override;  // the y ticks follow the plots' height
 
 private:
+    void nameOwnValidation();
     /// Arms a single-shot replot within ~40 ms; no timer runs while nothing changes, so an idle window
     /// never wakes the UI thread (on 2 cores every wake-up takes time from the training threads).
     void markDirty() {
@@ -88,6 +89,7 @@ private:
     void useSmallTicks(QCustomPlot* p);
     QCustomPlot *m_loss, *m_acc, *m_lr, *m_speed;
     QLabel* m_title = nullptr;
+    QString m_runName;  // the run whose curves these are (its validation's name beside compared runs)
     QCPGraph *m_train, *m_trainSmooth, *m_val, *m_accGraph, *m_lrGraph, *m_speedGraph;
     QCPGraph* m_bleu = nullptr;  // on the loss plot's right axis (yAxis2)
     bool m_epochAxis = false;
