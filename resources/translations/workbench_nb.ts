@@ -2968,16 +2968,16 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
         <translation>tapet løp løpsk ved lr %1; forslag under den</translation>
     </message>
     <message>
-        <source>reached the last rate without diverging</source>
-        <translation>nådde siste rate uten å divergere</translation>
-    </message>
-    <message>
         <source>step %1</source>
         <translation>steg %1</translation>
     </message>
     <message>
         <source>Finding the learning rate</source>
         <translation>Finner læringsraten</translation>
+    </message>
+    <message>
+        <source>reached the last rate, %1, before the loss ran away (4 times its lowest)</source>
+        <translation>nådde siste rate, %1, før tapet løp løpsk (4 ganger det laveste)</translation>
     </message>
 </context>
 <context>
@@ -3358,6 +3358,10 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>Run %1</source>
         <translation>Kjøring %1</translation>
+    </message>
+    <message>
+        <source>validation (%1)</source>
+        <translation>validering (%1)</translation>
     </message>
 </context>
 <context>

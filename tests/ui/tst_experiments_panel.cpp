@@ -32,6 +32,7 @@
 
 #include <qcustomplot.h>
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QListWidget>
 #include <QRegularExpression>
 #include <QSettings>
@@ -338,6 +339,9 @@ private slots:
         QVERIFY(d);
         d->setSteps(30);
         d->setBounds(1e-5, 1.0);
+        // The bounds read as learning rates are written ("1e-05", not "0.000010000").
+        QCOMPARE(d->findChild<QDoubleSpinBox*>("minLr")->text(), QString("1e-05"));
+        QCOMPARE(d->findChild<QDoubleSpinBox*>("maxLr")->text(), QString("1"));
         QSignalSpy found(p.experimentWorker(), &ExperimentWorker::lrFound);
         d->start();
         // listed in the panel's jobs service while it searches, gone once it has found the rate

@@ -1,4 +1,5 @@
 #include "ui/training/ConfigForm.h"
+#include "ui/widgets/SciSpinBox.h"
 
 #include "twb/devices.h"
 
@@ -26,20 +27,6 @@
 // The form's rows from the option table: one row per key, its widget by the key's type.
 
 namespace {
-/// A spin box for values across orders of magnitude (learning rates): scientific-looking text.
-class SciSpinBox : public QDoubleSpinBox {
-public:
-    using QDoubleSpinBox::QDoubleSpinBox;
-    QString textFromValue(double v) const override { return QString::number(v, 'g', 4); }
-    double valueFromText(const QString& t) const override { return t.toDouble(); }
-    QValidator::State validate(QString& t, int&) const override {
-        bool ok = false;
-        t.toDouble(&ok);
-        return ok || t.isEmpty() || t.endsWith('e') || t.endsWith('-') ? QValidator::Acceptable : QValidator::Invalid;
-    }
-    void stepBy(int steps) override { setValue(value() * std::pow(2.0, steps)); }
-};
-
 // What the form chooses on top of the table: how a number is shown, the words of a choice's items, and
 // limits stricter than the engine's (a run of 0 steps would only evaluate).
 int decimalsOf(const std::string& key) {

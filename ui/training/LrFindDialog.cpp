@@ -1,4 +1,5 @@
 #include "ui/training/LrFindDialog.h"
+#include "ui/widgets/SciSpinBox.h"
 
 #include "ui/jobs/JobsService.h"
 #include "ui/workers/ExperimentWorker.h"
@@ -38,14 +39,14 @@ void LrFindDialog::addBoundsAndPlot(QVBoxLayout* v) {
     v->addWidget(what);
     auto* form = new QHBoxLayout;
     QSettings s;
-    m_lo = new QDoubleSpinBox;
+    m_lo = new SciSpinBox;  // "1e-07", not "0.000000100"
     m_lo->setObjectName("minLr");
-    m_lo->setDecimals(9);
+    m_lo->setDecimals(12);
     m_lo->setRange(1e-9, 10);
     m_lo->setValue(s.value("lrFind/min", 1e-7).toDouble());
-    m_hi = new QDoubleSpinBox;
+    m_hi = new SciSpinBox;
     m_hi->setObjectName("maxLr");
-    m_hi->setDecimals(6);
+    m_hi->setDecimals(12);
     m_hi->setRange(1e-6, 100);
     m_hi->setValue(s.value("lrFind/max", 1.0).toDouble());
     m_steps = new QSpinBox;
@@ -256,5 +257,6 @@ void LrFindDialog::showResult() {
     m_progress->setValue(m_progress->maximum());
     m_status->setText(m_result.diverged ? tr("the loss ran away at lr %1; suggestions below it")
                                               .arg(m_result.curve.empty() ? 0.0 : m_result.curve.back().lr, 0, 'g', 2)
-                                        : tr("reached the last rate without diverging"));
+                                        : tr("reached the last rate, %1, before the loss ran away (4 times its lowest)")
+                                              .arg(m_result.curve.empty() ? 0.0 : m_result.curve.back().lr, 0, 'g', 2));
 }
