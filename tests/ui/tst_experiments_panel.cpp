@@ -32,6 +32,7 @@
 
 #include <qcustomplot.h>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QListWidget>
 #include <QRegularExpression>
@@ -84,6 +85,11 @@ private slots:
         p.axes()->addAxis("n_head", "1,2");
         p.axes()->addAxis("n_embd", "16,32");
         QCOMPARE(p.cellCount(), 4);  // 2 x 2
+        // Each key shows the Training form's name for it; the axis is still written in the key.
+        auto* first = qobject_cast<QComboBox*>(p.axes()->findChild<QTableWidget*>()->cellWidget(0, 0));
+        QVERIFY(first);
+        QCOMPARE(first->currentText(), QString("n_head — Heads"));
+        QCOMPARE(p.axes()->texts().value(0), QString("n_head=1,2"));
         p.axes()->addAxis("learning_rate", "1e-3..1e-1 log 3");
         QString why;
         QVERIFY2(p.cellCount(&why) == 12, qPrintable(why));  // x 3 rates

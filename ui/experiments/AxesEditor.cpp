@@ -1,15 +1,18 @@
 #include "ui/experiments/AxesEditor.h"
 
 #include "twb/config.h"
+#include "twb/config_options.h"
 #include "twb/errors.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <map>
 
 AxesEditor::AxesEditor(QWidget* parent) : QWidget(parent) {
     auto* v = new QVBoxLayout(this);
@@ -40,13 +43,28 @@ void AxesEditor::addAxis(const QString& key, const QString& values) {
     const int r = m_table->rowCount();
     m_table->insertRow(r);
     auto* keys = new QComboBox;
-    for (const auto& k : twb::RunConfig::keys())
-        keys->addItem(QString::fromStdString(k));
+    // Each key with the Training form's name for it ("n_layer — Layers"): the axis list spoke only in
+    // config keys, the form only in labels. The key stays the item's data, which the sweep is written in.
+    std::map<std::string, const twb::ConfigOption*> options;
+    for (const auto& o : twb::config_options())
+        options[o.key] = &o;
+    for (const auto& k : twb::RunConfig::keys()) {
+        const QString key = QString::fromStdString(k);
+        const auto it = options.find(k);
+        if (it == options.end() || it->second->label.empty()) {
+            keys->addItem(key, key);
+            continue;
+        }
+        const auto& o = *it->second;
+        keys->addItem(key + " — " + QCoreApplication::translate("ConfigOptions", o.label.c_str()), key);
+        keys->setItemData(keys->count() - 1, QCoreApplication::translate("ConfigOptions", o.help.c_str()),
+                          Qt::ToolTipRole);
+    }
     keys->setToolTip(tr("A field of the run config (the Training panel's form)"));
     if (!key.isEmpty()) {
-        if (keys->findText(key) < 0)
-            keys->addItem(key);  // kept as given (an old setting), so parsing names it rather than it changing
-        keys->setCurrentText(key);
+        if (keys->findData(key) < 0)
+            keys->addItem(key, key);  // kept as given (an old setting), so parsing names it rather than it changing
+        keys->setCurrentIndex(keys->findData(key));
     }
     auto* edit = new QLineEdit(values);
     edit->setPlaceholderText(tr("1,4,8,16  or  1e-4..1e-1 log 4  or  0..0.3 lin 4"));
@@ -77,7 +95,7 @@ int AxesEditor::count() const {
 QStringList AxesEditor::texts() const {
     QStringList out;
     for (int r = 0; r < m_table->rowCount(); ++r)
-        out << static_cast<QComboBox*>(m_table->cellWidget(r, 0))->currentText() + "=" +
+        out << static_cast<QComboBox*>(m_table->cellWidget(r, 0))->currentData().toString() + "=" +
                    static_cast<QLineEdit*>(m_table->cellWidget(r, 1))->text().trimmed();
     return out;
 }
