@@ -7,16 +7,20 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QClipboard>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -53,11 +57,22 @@ void MainWindow::compareDialog() {
 }
 
 void MainWindow::about() {
-    QMessageBox::about(
-        this, tr("About Transformer Workbench"),
-        tr("<h3>Transformer Workbench 0.1</h3><p>Train small transformer language models on your own "
-           "text, watch them learn, look inside.</p><pre>%1</pre>")
-            .arg((m_doctorText.isEmpty() ? tr("(runtime check still running)") : m_doctorText).toHtmlEscaped()));
+    const QString report = m_doctorText.isEmpty() ? tr("(runtime check still running)") : m_doctorText;
+    QMessageBox box(this);
+    box.setWindowTitle(tr("About Transformer Workbench"));
+    box.setIconPixmap(windowIcon().pixmap(64));
+    box.setTextFormat(Qt::RichText);
+    box.setText(tr("<h3>Transformer Workbench 0.1</h3><p>Train small transformer language models on your own "
+                   "text, watch them learn, look inside.</p><pre>%1</pre>")
+                    .arg(report.toHtmlEscaped()));
+    // The runtime report is what a bug report needs: one click puts it on the clipboard.
+    QPushButton* copy = box.addButton(tr("Copy report"), QMessageBox::ActionRole);
+    box.addButton(QMessageBox::Close);
+    box.exec();
+    if (box.clickedButton() == copy) {
+        QGuiApplication::clipboard()->setText(report);
+        statusBar()->showMessage(tr("The runtime report is on the clipboard"), 4000);
+    }
 }
 
 QStringList MainWindow::shortcutRows(bool menus) const {

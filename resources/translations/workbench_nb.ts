@@ -3284,6 +3284,14 @@ Ctrl+/: hurtigtaster</translation>
         <source>&amp;Full screen</source>
         <translation>&amp;Fullskjerm</translation>
     </message>
+    <message>
+        <source>Copy report</source>
+        <translation>Kopier rapporten</translation>
+    </message>
+    <message>
+        <source>The runtime report is on the clipboard</source>
+        <translation>Kjøretidsrapporten er på utklippstavlen</translation>
+    </message>
 </context>
 <context>
     <name>MetricsPlot</name>

@@ -26,6 +26,7 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QDialog>
 #include <QLabel>
 #include <QLayout>
@@ -359,6 +360,30 @@ private slots:
         QCOMPARE(TextScale::current(), 90);
         view["Normal text size"]->trigger();
         QCOMPARE(QSettings().value("view/textScale").toInt(), 100);
+    }
+    /// Help → About shows the runtime report and copies it with one click (for a bug report).
+    void aboutCopiesTheRuntimeReport() {
+        MainWindow w;
+        QAction* about = nullptr;
+        for (auto* top : w.menuBar()->actions())
+            if (top->menu())
+                for (auto* a : top->menu()->actions())
+                    if (a->text().remove('&').startsWith("About"))
+                        about = a;
+        QVERIFY(about);
+        QApplication::clipboard()->clear();
+        QString shown;
+        QTimer::singleShot(0, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            shown = box->text();
+            for (auto* b : box->buttons())
+                if (b->text() == "Copy report")
+                    b->click();
+        });
+        about->trigger();
+        const QString copied = QApplication::clipboard()->text();
+        QVERIFY2(!copied.isEmpty() && shown.contains(copied.left(20).toHtmlEscaped()), qPrintable(copied));
     }
     void runActionsFollowState() {
         MainWindow w;  // the workspace has no dataset: nothing to start, nothing running
