@@ -182,6 +182,25 @@ private slots:
         QVERIFY2(headers.contains("learning_rate"), qPrintable(headers.join(", ")));
     }
 
+    void theProposedFolderIsTheOneWritten() {
+        // The folder field's proposal is where the sweep goes (it was renamed to the start's time behind
+        // the user); once that folder holds a sweep, the next start proposes and uses another.
+        ExperimentsPanel p;
+        p.setBaseConfig(tinyConfig());
+        p.axes()->clear();
+        p.axes()->addAxis("seed", "1");
+        p.setRandomSamples(0);
+        const QString shown = p.sweepFolder();
+        QVERIFY(!shown.isEmpty() && !QFileInfo::exists(shown));
+        QSignalSpy finished(&p, &ExperimentsPanel::sweepFinished);
+        p.start();
+        QVERIFY(finished.wait(300000));
+        QVERIFY(QFileInfo::exists(shown + "/sweep.json"));
+        p.start();
+        QVERIFY(finished.wait(300000));
+        QVERIFY(p.sweepFolder() != shown);
+        QVERIFY(QFileInfo::exists(p.sweepFolder() + "/sweep.json"));
+    }
     void twoByTwoSweepFillsTheTableAndResumes() {
         const QString dir = m_ws.path() + "/sweeps/grid";
         {

@@ -164,7 +164,12 @@ void ExperimentsPanel::setCellState(int index, const QString& state) {
 }
 
 QString ExperimentsPanel::timedSweepFolder() {
-    return QString("%1/sweep-%2").arg(Workspace::sweepsDir(), QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss"));
+    const QString base =
+        QString("%1/sweep-%2").arg(Workspace::sweepsDir(), QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss"));
+    QString dir = base;
+    for (int n = 2; QFileInfo::exists(dir); ++n)  // two sweeps in one second
+        dir = QString("%1-%2").arg(base).arg(n);
+    return dir;
 }
 
 void ExperimentsPanel::start() {
@@ -179,7 +184,9 @@ void ExperimentsPanel::start() {
         showError(QString::fromStdString(e.what()));
         return;
     }
-    if (m_folder->text() == m_autoFolder) {  // named when the sweep starts, not when the panel was made
+    // The folder shown is the one written (it was renamed to the start's time behind the user); a
+    // proposed name already taken (the last sweep's) gives way to a new one.
+    if (m_folder->text() == m_autoFolder && QFileInfo::exists(m_autoFolder)) {
         m_autoFolder = timedSweepFolder();
         m_folder->setText(m_autoFolder);
     }
