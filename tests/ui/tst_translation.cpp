@@ -120,6 +120,9 @@ QSet<QString> spellings() {
         s << QString::fromStdString(o.key);
         for (const auto& c : o.choices)
             s << QString::fromStdString(c);
+        // The sweep axes' "key — Label": the same in both languages where the label is ("dropout — Dropout")
+        if (!o.label.empty())
+            s << QString::fromStdString(o.key + " — " + o.label);
     }
     return s;
 }
