@@ -19,7 +19,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
-#include <QShortcut>
 #include <QStatusBar>
 
 void MainWindow::buildMenus() {
@@ -81,15 +80,13 @@ void MainWindow::buildTextSizeActions(QMenu* view) {
     auto set = [this](int percent) {
         statusBar()->showMessage(tr("Text size %1%").arg(TextScale::apply(percent)), 3000);
     };
-    view->addAction(tr("&Larger text"), QKeySequence(Qt::CTRL | Qt::Key_Equal), this,
-                    [set] { set(TextScale::larger()); });
+    // Ctrl++ as well as Ctrl+=: on most keyboards + is shifted =. Both on the action, so the shortcuts
+    // list names the menu (a window QShortcut was listed as "Window → Larger text").
+    QAction* larger = view->addAction(tr("&Larger text"), this, [set] { set(TextScale::larger()); });
+    larger->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence(Qt::CTRL | Qt::Key_Plus)});
     view->addAction(tr("&Smaller text"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this,
                     [set] { set(TextScale::smaller()); });
     view->addAction(tr("&Normal text size"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [set] { set(100); });
-    // Ctrl++ as well as Ctrl+=: on most keyboards + is shifted =.
-    auto* plus = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Plus), this);
-    plus->setWhatsThis(tr("Larger text"));
-    connect(plus, &QShortcut::activated, this, [set] { set(TextScale::larger()); });
     QAction* full = view->addAction(tr("&Full screen"));
     full->setShortcut(QKeySequence(Qt::Key_F11));
     full->setCheckable(true);

@@ -3277,10 +3277,6 @@ Ctrl+/: hurtigtaster</translation>
         <translation>&amp;Normal tekststørrelse</translation>
     </message>
     <message>
-        <source>Larger text</source>
-        <translation>Større tekst</translation>
-    </message>
-    <message>
         <source>&amp;Full screen</source>
         <translation>&amp;Fullskjerm</translation>
     </message>

@@ -28,6 +28,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDialog>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLayout>
 #include <QListWidget>
@@ -41,6 +42,7 @@
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTableView>
 #include <QThread>
 #include <QTimer>
 #include <QToolButton>
@@ -331,6 +333,10 @@ private slots:
         const double app = QApplication::font().pointSizeF(), ticks = plot->xAxis->tickLabelFont().pointSizeF(),
                      legend = plot->legend->font().pointSizeF();
         QVERIFY(app > 0 && ticks > 0 && legend > 0);
+        auto* formScroll = qobject_cast<QScrollArea*>(w.trainingPanel()->form()->parentWidget()->parentWidget());
+        auto* runs = w.runsPanel()->findChild<QTableView*>();
+        QVERIFY(formScroll && runs);
+        const int formWidth = formScroll->minimumWidth(), rowHeight = runs->verticalHeader()->defaultSectionSize();
 
         view["Larger text"]->trigger();
         view["Larger text"]->trigger();  // 100 → 110 → 125
@@ -351,9 +357,13 @@ private slots:
         QTRY_VERIFY2(form->width() <= scroll->viewport()->width(),
                      qPrintable(QString("form %1 > viewport %2").arg(form->width()).arg(scroll->viewport()->width())));
 
+        QTRY_VERIFY(runs->verticalHeader()->defaultSectionSize() > rowHeight);  // the rows grow with the text
         view["Normal text size"]->trigger();
         QCOMPARE(TextScale::current(), 100);
         QCOMPARE(QApplication::font().pointSizeF(), app);
+        // ... and come back, as the form's width does (it kept the larger size's).
+        QTRY_COMPARE(runs->verticalHeader()->defaultSectionSize(), rowHeight);
+        QTRY_COMPARE(formScroll->minimumWidth(), formWidth);
         QVERIFY(std::abs(plot->xAxis->tickLabelFont().pointSizeF() - ticks) < 1e-6);
         QVERIFY(std::abs(plot->legend->font().pointSizeF() - legend) < 1e-6);
         view["Smaller text"]->trigger();

@@ -28,13 +28,14 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     m_speed = makePlot(tr("Throughput"), tr("tokens/s"));
     for (auto* p : {m_acc, m_lr, m_speed})
         useSmallTicks(p);
-    grid->addWidget(m_loss, 0, 0, 1, 2);
+    // The loss over the whole width and most of the height; the three small plots in one row under it
+    // (throughput had a row of its own, and at a larger text size the loss plot kept only a strip).
+    grid->addWidget(m_loss, 0, 0, 1, 3);
     grid->addWidget(m_acc, 1, 0);
     grid->addWidget(m_lr, 1, 1);
-    grid->addWidget(m_speed, 2, 0, 1, 2);
+    grid->addWidget(m_speed, 1, 2);
     grid->setRowStretch(0, 3);
     grid->setRowStretch(1, 2);
-    grid->setRowStretch(2, 2);
     auto graph = [](QCustomPlot* p, const QColor& c, const QString& name, bool dots) {
         auto* g = p->addGraph();
         g->setName(name);

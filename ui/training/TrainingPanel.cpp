@@ -28,6 +28,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -79,6 +80,14 @@ void TrainingPanel::fitFormWidth() {
 }
 
 bool TrainingPanel::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == m_form && e->type() == QEvent::FontChange) {
+        // "Never narrower than it has been" holds within one text size. Measured again once the combo
+        // boxes have dropped their old sizes (TextScale does that after the fonts have arrived).
+        QTimer::singleShot(0, this, [this] {
+            m_formScroll->setMinimumWidth(0);
+            fitFormWidth();
+        });
+    }
     if (watched == m_form && e->type() == QEvent::LayoutRequest)
         fitFormWidth();
     return PanelBase::eventFilter(watched, e);

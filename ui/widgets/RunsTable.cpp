@@ -42,6 +42,12 @@ RunsTable::RunsTable(QWidget* parent) : QTableView(parent) {
 
 RunsTable::~RunsTable() = default;
 
+void RunsTable::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::FontChange)  // View → Larger / Smaller text: rows as tall as the text again
+        verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    QTableView::changeEvent(e);
+}
+
 void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
     const QStringList selected = selectedRuns();
     const QString current = currentRun();
@@ -55,6 +61,9 @@ void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
                 setColumnWidth(c, 260);
         m_sized = true;
     }
+    // The steps ("1,800 of 3,000") are never cut, whatever widths were remembered from shorter ones.
+    if (const int steps = m_model->columnOf(RunsTableModel::Steps); steps >= 0)
+        setColumnWidth(steps, std::max(columnWidth(steps), sizeHintForColumn(steps)));
     QItemSelection sel;
     for (const QString& d : selected) {
         const int row = rowOf(d);

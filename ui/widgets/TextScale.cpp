@@ -3,7 +3,9 @@
 
 #include <qcustomplot.h>
 #include <QApplication>
+#include <QComboBox>
 #include <QSettings>
+#include <QTimer>
 #include <QWidget>
 #include <algorithm>
 #include <cmath>
@@ -95,6 +97,17 @@ int apply(int percent) {
         for (QWidget* w : QApplication::allWidgets())
             if (auto* plot = qobject_cast<QCustomPlot*>(w))
                 scalePlot(plot, factor);
+        // A combo box forgets its cached size hint on a font change but keeps its minimum size hint, so
+        // after 250% → 100% the boxes stayed tall. A style change clears both: sent once the new fonts
+        // (posted events) have arrived.
+        QTimer::singleShot(0, qApp, [] {
+            for (QWidget* w : QApplication::allWidgets())
+                if (auto* box = qobject_cast<QComboBox*>(w)) {
+                    QEvent style(QEvent::StyleChange);
+                    QApplication::sendEvent(box, &style);
+                    box->updateGeometry();
+                }
+        });
         g_current = to;
     }
     QSettings().setValue(kKey, to);
