@@ -81,9 +81,9 @@ void ChatView::connectWorker() {
                 // Said before a message is written (a char run answered "not answered" only after Send).
                 m_unavailable = unavailable;
                 if (!unavailable.isEmpty())
-                    showError(tr("This run cannot chat: %1. The Datasets panel's Chat data tab prepares "
-                                 "instruction data; train on it, initialised from a run (Run menu).")
-                                  .arg(unavailable));
+                    showErrorHere(tr("This run cannot chat: %1. The Datasets panel's Chat data tab prepares "
+                                     "instruction data; train on it, initialised from a run (Run menu).")
+                                      .arg(unavailable));
                 busyChanged(isBusy());
                 m_conversation = thread.conversation;
                 m_messages = thread.messages;

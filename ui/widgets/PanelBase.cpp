@@ -23,10 +23,14 @@ QString PanelBase::lastError() const {
 }
 
 void PanelBase::showError(const QString& text) {
-    m_error->setText(text);
-    m_error->setVisible(!text.isEmpty());
+    showErrorHere(text);
     if (!text.isEmpty())
         emit statusMessage(text);
+}
+
+void PanelBase::showErrorHere(const QString& text) {
+    m_error->setText(text);
+    m_error->setVisible(!text.isEmpty());
 }
 
 void PanelBase::setBusy(bool busy) {

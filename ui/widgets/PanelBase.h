@@ -27,6 +27,9 @@ protected:
     QWidget* errorLabel() const;
     /// Shows an error (and repeats it in the status bar); an empty text clears it.
     void showError(const QString& text);
+    /// The same line, without the status bar: for what the panel says of its own state when it is set up
+    /// (a run that cannot chat), which must not turn up over another panel.
+    void showErrorHere(const QString& text);
     void clearError() { showError({}); }
     void setBusy(bool busy);
     /// Called by setBusy: enable or disable the panel's controls.
