@@ -90,6 +90,12 @@ private slots:
         QCOMPARE(cell(t, m_finished, RunsTableModel::Status), QString("finished"));
         QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("interrupted"));
         QCOMPARE(cell(t, m_interrupted, RunsTableModel::Steps), QString("20 of 30"));
+        // The steps are never cut, even where a narrower width was remembered (it read "166 of …").
+        const int steps = t->tableModel()->columnOf(RunsTableModel::Steps);
+        t->setColumnWidth(steps, 20);
+        refreshed(p);
+        const int text = t->fontMetrics().horizontalAdvance("20 of 30");
+        QVERIFY2(t->columnWidth(steps) > text, qPrintable(QString("%1 <= %2").arg(t->columnWidth(steps)).arg(text)));
         QCOMPARE(cell(t, m_finished, RunsTableModel::Model), QString("2×2×32"));  // layers × heads × width
         QCOMPARE(cell(t, m_finished, RunsTableModel::Dataset), QString("small"));
         QCOMPARE(cell(t, m_finished, RunsTableModel::BestValLoss), QString::number(bestLoss(m_finished), 'f', 4));
