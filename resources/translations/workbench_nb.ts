@@ -4752,10 +4752,6 @@ Dette kan ikke angres.</translation>
         <translation>Pause ved steg %1 av %2: Fortsett (F6) fortsetter, Stopp (Shift+F5) avslutter med et sjekkpunkt ved steg %1.</translation>
     </message>
     <message>
-        <source>Run &lt;b&gt;%1&lt;/b&gt; was interrupted at step %2. &lt;a href=&quot;resume&quot;&gt;Resume it&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Dismiss&lt;/a&gt;</source>
-        <translation>Kjøringen &lt;b&gt;%1&lt;/b&gt; ble avbrutt ved steg %2. &lt;a href=&quot;resume&quot;&gt;Fortsett den&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Avvis&lt;/a&gt;</translation>
-    </message>
-    <message>
         <source>training %1 more steps, to step %2</source>
         <translation>trener %1 steg til, til steg %2</translation>
     </message>
@@ -5230,6 +5226,10 @@ Dette kan ikke angres.</translation>
     <message>
         <source> · %1 of training</source>
         <translation> · %1 med trening</translation>
+    </message>
+    <message>
+        <source>Run &lt;b&gt;%1&lt;/b&gt; stopped at step %2 of %3. &lt;a href=&quot;resume&quot;&gt;Resume it&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Dismiss&lt;/a&gt;</source>
+        <translation>Kjøringen &lt;b&gt;%1&lt;/b&gt; stoppet ved steg %2 av %3. &lt;a href=&quot;resume&quot;&gt;Fortsett den&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Avvis&lt;/a&gt;</translation>
     </message>
 </context>
 <context>

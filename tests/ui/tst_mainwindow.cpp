@@ -418,7 +418,8 @@ private slots:
         MainWindow w;
         auto* offer = w.trainingPanel()->findChild<QLabel*>("resumeOffer");
         QVERIFY(offer && !offer->isHidden());
-        QVERIFY2(offer->text().contains("cut") && offer->text().contains("step 20"), qPrintable(offer->text()));
+        QVERIFY2(offer->text().contains("cut") && offer->text().contains("stopped at step 20 of 30"),
+                 qPrintable(offer->text()));
         QSignalSpy started(w.trainingPanel()->worker(), &TrainWorker::started),
             done(w.trainingPanel()->worker(), &TrainWorker::finished),
             failed(w.trainingPanel()->worker(), &TrainWorker::failed);

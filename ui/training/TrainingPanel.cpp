@@ -128,10 +128,17 @@ void TrainingPanel::offerResume(const QString& dir) {
     if (steps.empty())
         return;
     m_offerRun = dir;
-    m_offer->setText(tr("Run <b>%1</b> was interrupted at step %2. <a href=\"resume\">Resume it</a> · "
+    // Said of a Stop as well as of a crash or a closed window: "interrupted" read as a fault after a Stop.
+    int total = 0;
+    try {
+        total = twb::read_run_config(dir.toStdString()).max_iters;
+    } catch (const std::exception&) {
+    }
+    m_offer->setText(tr("Run <b>%1</b> stopped at step %2 of %3. <a href=\"resume\">Resume it</a> · "
                         "<a href=\"dismiss\">Dismiss</a>")
                          .arg(Workspace::runName(dir).toHtmlEscaped())
-                         .arg(steps.back()));
+                         .arg(steps.back())
+                         .arg(total));
     m_offer->show();
 }
 

@@ -180,7 +180,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel *m_status, *m_runLabel;
     QLabel* m_evalLabel = nullptr;
-    QLabel* m_offer = nullptr;  // "Run X was interrupted at step N: Resume · Dismiss"
+    QLabel* m_offer = nullptr;  // "Run X stopped at step N of M. Resume it · Dismiss"
     QString m_offerRun;
     QWidget* m_moreRow = nullptr;     // "Train [500] more steps", for a finished run
     QSpinBox* m_moreSteps = nullptr;  // the last evaluation: loss, perplexity, bits per character, accuracy
