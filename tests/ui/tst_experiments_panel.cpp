@@ -367,6 +367,8 @@ private slots:
         // The bounds read as learning rates are written ("1e-05", not "0.000010000").
         QCOMPARE(d->findChild<QDoubleSpinBox*>("minLr")->text(), QString("1e-05"));
         QCOMPARE(d->findChild<QDoubleSpinBox*>("maxLr")->text(), QString("1"));
+        // ... and the empty plot's axis spans them before the search.
+        QVERIFY(std::abs(d->plot()->xAxis->range().lower - 1e-5) < 1e-12 && d->plot()->xAxis->range().upper == 1.0);
         QSignalSpy found(p.experimentWorker(), &ExperimentWorker::lrFound);
         d->start();
         // listed in the panel's jobs service while it searches, gone once it has found the rate

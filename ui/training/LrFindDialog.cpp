@@ -80,6 +80,16 @@ void LrFindDialog::addBoundsAndPlot(QVBoxLayout* v) {
     m_plot->addGraph()->setPen(QPen(QColor(31, 119, 180), 1.5));
     m_plot->setMinimumHeight(220);
     v->addWidget(m_plot, 1);
+    // Before a search the axis spans the rates asked for (it showed QCustomPlot's 0.001 to 5).
+    auto showRange = [this] {
+        if (m_plot->graph(0)->dataCount() > 0 || m_lo->value() >= m_hi->value())
+            return;
+        m_plot->xAxis->setRange(m_lo->value(), m_hi->value());
+        m_plot->replot();
+    };
+    connect(m_lo, &QDoubleSpinBox::valueChanged, m_plot, showRange);
+    connect(m_hi, &QDoubleSpinBox::valueChanged, m_plot, showRange);
+    showRange();
 }
 
 // The choice between the two suggestions and the buttons; returns Close.
