@@ -24,11 +24,8 @@ std::string chat_unavailable(const std::filesystem::path& run_dir) {
     try {
         const RunConfig c = read_run_config(run_dir);
         if (c.model_kind == ModelKind::EncoderDecoder)
-            return "this is a translation run: it translates (the Generate tab), it does not chat";
-        // The tokenizer the run keeps, else its dataset's (as a session opens it).
-        const auto tok = std::filesystem::exists(run_dir / "tokenizer" / "tokenizer.json")
-                             ? load_tokenizer(run_dir / "tokenizer")
-                             : load_tokenizer(c.data_dir);
+            return "this is a translation run: it translates, it does not chat";
+        const auto tok = load_tokenizer(run_tokenizer_dir(run_dir, c.data_dir));  // as a session opens it
         return tok->eos_id() < 0 ? no_eos_message(*tok) : std::string();
     } catch (const std::exception&) {  // opening the run says what is wrong with it
         return {};

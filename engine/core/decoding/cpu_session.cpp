@@ -103,8 +103,7 @@ std::string CpuSession::open(const std::string& run, const std::string& which, c
         if (!runs_on_cpu(c.device))
             return "the run's device is " + c.device;
         const fs::path runDir = impl->checkpoint.parent_path().parent_path();
-        impl->tokenizer = fs::exists(runDir / "tokenizer" / "tokenizer.json") ? load_tokenizer(runDir / "tokenizer")
-                                                                              : load_tokenizer(c.data_dir);
+        impl->tokenizer = load_tokenizer(run_tokenizer_dir(runDir, c.data_dir));
         if (impl->tokenizer->vocab_size() != c.vocab_size)
             return "the tokenizer's vocabulary and the model's differ";
         set_decode_threads(resolve_threads(c.threads));

@@ -37,6 +37,10 @@ std::string Tokenizer::fingerprint() const {
     return sha256_hex(all);
 }
 
+fs::path run_tokenizer_dir(const fs::path& run_dir, const fs::path& data_dir) {
+    return fs::exists(run_dir / "tokenizer" / "tokenizer.json") ? run_dir / "tokenizer" : data_dir;
+}
+
 std::unique_ptr<Tokenizer> load_tokenizer(const fs::path& dir) {
     const fs::path file = dir / "tokenizer.json";
     if (!fs::exists(file))

@@ -68,6 +68,8 @@ std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerSpec& spec, const fs::
 
 /// Loads the tokenizer saved in a prepared dataset folder (tokenizer.json there).
 std::unique_ptr<Tokenizer> load_tokenizer(const fs::path& dir);
+/// Where a run's tokenizer is: the copy the run keeps (RUN/tokenizer), else its dataset's folder.
+fs::path run_tokenizer_dir(const fs::path& run_dir, const fs::path& data_dir);
 
 /// Special tokens shared by word and sentencepiece tokenizers, in id order 0..3.
 inline constexpr const char* kSpecialTokens[] = {"<pad>", "<unk>", "<bos>", "<eos>"};

@@ -54,8 +54,7 @@ void Translator::open(const std::string& run, const std::string& which) {
     nn::load_weights(d->model->named_weights(), loaded.weights, ck.string());
     d->model->eval();
     const fs::path runDir = ck.parent_path().parent_path();
-    d->tok = fs::exists(runDir / "tokenizer" / "tokenizer.json") ? load_tokenizer(runDir / "tokenizer")
-                                                                 : load_tokenizer(d->cfg.data_dir);
+    d->tok = load_tokenizer(run_tokenizer_dir(runDir, d->cfg.data_dir));
     if (d->tok->vocab_size() != d->cfg.vocab_size)
         throw FormatError("the tokenizer has " + std::to_string(d->tok->vocab_size()) + " tokens but the model " +
                           std::to_string(d->cfg.vocab_size) + "; the run's tokenizer files do not belong to it");

@@ -262,9 +262,7 @@ RunCheckpoint open_checkpoint(const fs::path& run, const std::string& which) {
 }
 
 fs::path run_tokenizer_dir(const RunCheckpoint& r) {
-    if (fs::exists(r.runDir / "tokenizer" / "tokenizer.json"))
-        return r.runDir / "tokenizer";
-    return r.loaded.state.config.data_dir;
+    return twb::run_tokenizer_dir(r.runDir, r.loaded.state.config.data_dir);
 }
 
 /// The Marian layout (MarianMTModel) of an encoder-decoder run's checkpoint.

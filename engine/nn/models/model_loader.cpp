@@ -30,10 +30,7 @@ LoadedModel load_model(const std::string& run_or_checkpoint, const std::string& 
     load_weights(m.model, loaded.weights, ck.string());
     m.model->eval();
     const fs::path runDir = ck.parent_path().parent_path();
-    if (fs::exists(runDir / "tokenizer" / "tokenizer.json"))
-        m.tokenizer = load_tokenizer(runDir / "tokenizer");
-    else
-        m.tokenizer = load_tokenizer(m.config.data_dir);
+    m.tokenizer = load_tokenizer(run_tokenizer_dir(runDir, m.config.data_dir));
     if (m.tokenizer->vocab_size() != m.config.vocab_size)
         throw FormatError("the tokenizer has " + std::to_string(m.tokenizer->vocab_size()) + " tokens but the model " +
                           std::to_string(m.config.vocab_size) + "; the run's tokenizer files do not belong to it");
