@@ -51,7 +51,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 void MainWindow::buildPanels() {
     m_nav = new QListWidget;
     m_nav->setObjectName("navigation");
-    m_nav->setFixedWidth(132);
     m_nav->setIconSize(QSize(22, 22));
     m_nav->setFrameShape(QFrame::NoFrame);
     m_nav->setSpacing(2);
@@ -120,7 +119,9 @@ void MainWindow::fitNavigation() {
     m_nav->setFixedHeight(navHeight);
     // As wide as its longest name in the interface's language (Bokmål's "Oppmerksomhet"), never narrower
     // than the English side bar at 100%: never a scroll bar across it either.
-    m_nav->setFixedWidth(std::max(132, m_nav->sizeHintForColumn(0) + 2 * (m_nav->frameWidth() + m_nav->spacing())));
+    constexpr int kEnglishWidth = 132;
+    m_nav->setFixedWidth(
+        std::max(kEnglishWidth, m_nav->sizeHintForColumn(0) + 2 * (m_nav->frameWidth() + m_nav->spacing())));
 }
 
 void MainWindow::changeEvent(QEvent* e) {

@@ -2976,8 +2976,8 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
         <translation>Finner læringsraten</translation>
     </message>
     <message>
-        <source>reached the last rate, %1, before the loss ran away (4 times its lowest)</source>
-        <translation>nådde siste rate, %1, før tapet løp løpsk (4 ganger det laveste)</translation>
+        <source>reached the last rate, %1, before the loss ran away (%2 times its lowest)</source>
+        <translation>nådde siste rate, %1, før tapet løp løpsk (%2 ganger det laveste)</translation>
     </message>
 </context>
 <context>

@@ -81,8 +81,10 @@ DatasetsPanel::DatasetsPanel(JobsService* jobs, QWidget* parent) : PanelBase(job
 
 void DatasetsPanel::connectTabs() {
     auto show = [this](const QString& e) { showError(e); };
-    connect(m_import, &ImportTab::errorChanged, this, show);
-    connect(m_import, &ImportTab::errorChanged, this, [this](const QString& e) { m_sourcesError = e; });
+    connect(m_import, &ImportTab::errorChanged, this, [this](const QString& e) {
+        m_sourcesError = e;  // Prepare and Tokenize refuse while the sources do not read as text
+        showError(e);
+    });
     connect(m_catalogue, &CatalogueTab::errorChanged, this, show);
     connect(m_synthetic, &SyntheticTab::errorChanged, this, show);
     connect(m_prepared, &PreparedDatasets::errorChanged, this, show);

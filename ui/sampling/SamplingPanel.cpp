@@ -77,13 +77,15 @@ void SamplingPanel::refreshHistory() {
     emit historyRequested(m_historyId, m_picker->run());
 }
 
+QString SamplingPanel::noRunText() {
+    return tr("No run to sample from: train one in the Training panel or open a run folder (…).");
+}
+
 void SamplingPanel::busyChanged(bool busy) {
     // No run yet: Generate is off and says why (the reason came only after a click).
     const bool noRun = m_picker->run().isEmpty();
     m_generate->setEnabled(!busy && !noRun);
-    m_generate->setToolTip(noRun ? tr("No run to sample from: train one in the Training panel or open a run "
-                                      "folder (…).")
-                                 : tr("Generate (Ctrl+Return)"));
+    m_generate->setToolTip(noRun ? noRunText() : tr("Generate (Ctrl+Return)"));
     m_compare->setBusy(busy);
     m_stop->setEnabled(busy);
     m_back_->setEnabled(!busy && !m_back.isEmpty());
@@ -104,7 +106,7 @@ void SamplingPanel::generate() {
     if (isBusy())
         return;
     if (m_picker->run().isEmpty())
-        return showError(tr("No run to sample from: train one in the Training panel or open a run folder (…)."));
+        return showError(noRunText());
     clearError();
     m_output->showHint();  // a new generation: no note left from the last one
     m_attribution->clear();

@@ -107,6 +107,7 @@ private:
     QWidget* buildGenerateTab();
     void startRequest(const GenerateRequest& r);
     void render();
+    static QString noRunText();
     void showAlternatives(int sample, int index);
     /// True (and forgets it) when id is a request of this panel that has now ended.
     bool finished(quint64 id) { return m_pending.remove(id); }

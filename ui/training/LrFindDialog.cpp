@@ -265,8 +265,10 @@ void LrFindDialog::showResult() {
     m_steepest->setEnabled(true);
     m_use->setEnabled(m_result.suggested_lr > 0);
     m_progress->setValue(m_progress->maximum());
-    m_status->setText(m_result.diverged ? tr("the loss ran away at lr %1; suggestions below it")
-                                              .arg(m_result.curve.empty() ? 0.0 : m_result.curve.back().lr, 0, 'g', 2)
-                                        : tr("reached the last rate, %1, before the loss ran away (4 times its lowest)")
-                                              .arg(m_result.curve.empty() ? 0.0 : m_result.curve.back().lr, 0, 'g', 2));
+    const double last = m_result.curve.empty() ? 0.0 : m_result.curve.back().lr;
+    m_status->setText(m_result.diverged
+                          ? tr("the loss ran away at lr %1; suggestions below it").arg(last, 0, 'g', 2)
+                          : tr("reached the last rate, %1, before the loss ran away (%2 times its lowest)")
+                                .arg(last, 0, 'g', 2)
+                                .arg(twb::LrFindOptions{}.diverge_factor));
 }

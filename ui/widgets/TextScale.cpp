@@ -16,6 +16,11 @@ namespace {
 const char* const kKey = "view/textScale";
 int g_current = 100;
 
+const QList<int>& steps() {
+    static const QList<int> s{80, 90, 100, 110, 125, 150, 175, 200, 250};
+    return s;
+}
+
 // The platform's font, taken before the first change.
 const QFont& baseFont() {
     static const QFont base = QApplication::font();
@@ -28,12 +33,44 @@ int nearestStep(int percent) {
                              [&](int a, int b) { return std::abs(a - percent) < std::abs(b - percent); });
 }
 
-}  // namespace
-
-const QList<int>& steps() {
-    static const QList<int> s{80, 90, 100, 110, 125, 150, 175, 200, 250};
-    return s;
+/// f with its size times factor, whether f has a point or a pixel size.
+QFont scaled(QFont f, double factor) {
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * factor);
+    else if (f.pixelSize() > 0)
+        f.setPixelSize(std::max(1, static_cast<int>(std::lround(f.pixelSize() * factor))));
+    return f;
 }
+
+void scaleAxis(QCPAxis* axis, double factor) {
+    axis->setTickLabelFont(scaled(axis->tickLabelFont(), factor));
+    axis->setSelectedTickLabelFont(scaled(axis->selectedTickLabelFont(), factor));
+    axis->setLabelFont(scaled(axis->labelFont(), factor));
+    axis->setSelectedLabelFont(scaled(axis->selectedLabelFont(), factor));
+}
+
+/// Every font of plot (axes, colour scales, legends, text items and titles) times factor; replots.
+void scalePlot(QCustomPlot* plot, double factor) {
+    for (QCPAxisRect* rect : plot->axisRects())
+        for (QCPAxis* axis : rect->axes())
+            scaleAxis(axis, factor);
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+        if (auto* legend = qobject_cast<QCPLegend*>(e))
+            legend->setFont(scaled(legend->font(), factor));  // QCPLegend sets its items' fonts too
+        else if (auto* title = qobject_cast<QCPTextElement*>(e))
+            title->setFont(scaled(title->font(), factor));
+        else if (auto* colors = qobject_cast<QCPColorScale*>(e))  // its axis is not among axisRects()
+            scaleAxis(colors->axis(), factor);
+    }
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)))
+            text->setFont(scaled(text->font(), factor));
+    if (plot->testAttribute(Qt::WA_SetFont))  // else the widget follows the application's font itself
+        plot->setFont(scaled(plot->font(), factor));
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace
 
 int saved() {
     const int v = QSettings().value(kKey, 100).toInt();
@@ -44,59 +81,22 @@ int current() {
     return g_current;
 }
 
-QFont scaled(QFont f, double factor) {
-    if (f.pointSizeF() > 0)
-        f.setPointSizeF(f.pointSizeF() * factor);
-    else if (f.pixelSize() > 0)
-        f.setPixelSize(std::max(1, static_cast<int>(std::lround(f.pixelSize() * factor))));
-    return f;
-}
-
 QFont sized(QFont f, double points) {
     f.setPointSizeF(points * g_current / 100.0);
     return f;
 }
 
-void scalePlot(QCustomPlot* plot, double factor) {
-    for (QCPAxisRect* rect : plot->axisRects())
-        for (QCPAxis* axis : rect->axes()) {
-            axis->setTickLabelFont(scaled(axis->tickLabelFont(), factor));
-            axis->setSelectedTickLabelFont(scaled(axis->selectedTickLabelFont(), factor));
-            axis->setLabelFont(scaled(axis->labelFont(), factor));
-            axis->setSelectedLabelFont(scaled(axis->selectedLabelFont(), factor));
-        }
-    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
-        if (auto* legend = qobject_cast<QCPLegend*>(e)) {
-            legend->setFont(scaled(legend->font(), factor));  // QCPLegend sets its items' fonts too
-        } else if (auto* title = qobject_cast<QCPTextElement*>(e)) {
-            title->setFont(scaled(title->font(), factor));
-        } else if (auto* colors = qobject_cast<QCPColorScale*>(e)) {  // its axis is not among axisRects()
-            QCPAxis* axis = colors->axis();
-            axis->setTickLabelFont(scaled(axis->tickLabelFont(), factor));
-            axis->setLabelFont(scaled(axis->labelFont(), factor));
-        }
-    }
-    for (int i = 0; i < plot->itemCount(); ++i)
-        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)))
-            text->setFont(scaled(text->font(), factor));
-    if (plot->testAttribute(Qt::WA_SetFont))  // else the widget follows the application's font itself
-        plot->setFont(scaled(plot->font(), factor));
-    plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
 int apply(int percent) {
     const int to = nearestStep(percent);
-    const QFont& base = baseFont();
     const double factor = static_cast<double>(to) / g_current;
     if (to != g_current) {
-        QApplication::setFont(scaled(base, to / 100.0));
-        // A widget with a style sheet took its font when it was polished: polish it again.
-        for (QWidget* w : QApplication::allWidgets())
-            if (!w->styleSheet().isEmpty())
+        QApplication::setFont(scaled(baseFont(), to / 100.0));
+        for (QWidget* w : QApplication::allWidgets()) {
+            if (!w->styleSheet().isEmpty())  // it took its font when it was polished: polish it again
                 w->setStyleSheet(w->styleSheet());
-        for (QWidget* w : QApplication::allWidgets())
             if (auto* plot = qobject_cast<QCustomPlot*>(w))
                 scalePlot(plot, factor);
+        }
         // A combo box forgets its cached size hint on a font change but keeps its minimum size hint, so
         // after 250% → 100% the boxes stayed tall. A style change clears both: sent once the new fonts
         // (posted events) have arrived.

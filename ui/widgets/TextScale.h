@@ -5,29 +5,20 @@
 // plot's axes, legends and labels are scaled by the change as well.
 #pragma once
 #include <QFont>
-#include <QList>
-
-class QCustomPlot;
 
 namespace TextScale {
 
-/// The sizes offered, in percent of the platform's font: 80 … 250.
-const QList<int>& steps();
-/// The remembered size (100 when none, or not one of steps()).
+/// The remembered size (100 when none, or not one of the sizes apply() offers).
 int saved();
 /// The size in force now.
 int current();
-/// Sets the application's font to percent of the platform's (the nearest step), scales every plot's
-/// fonts by the change, and remembers it. Returns the size set.
+/// Sets the application's font to percent of the platform's (the nearest of 80, 90, 100, 110, 125, 150,
+/// 175, 200, 250), scales every plot's fonts by the change, and remembers it. Returns the size set.
 int apply(int percent);
 /// The next step up or down from current(); current() itself at either end.
 int larger();
 int smaller();
-/// f with its size times factor, whether f has a point or a pixel size.
-QFont scaled(QFont f, double factor);
 /// f at points at 100%, scaled by current() (a plot's small legend keeps its size relative to the text).
 QFont sized(QFont f, double points);
-/// Every font of plot (axes, colour scales, legends, text items and titles) times factor; replots.
-void scalePlot(QCustomPlot* plot, double factor);
 
 }  // namespace TextScale
