@@ -3803,10 +3803,6 @@ Ctrl+/: hurtigtaster</translation>
         <translation>ferdig</translation>
     </message>
     <message>
-        <source>interrupted</source>
-        <translation>avbrutt</translation>
-    </message>
-    <message>
         <source>running</source>
         <translation>kjører</translation>
     </message>
@@ -3821,6 +3817,10 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>Hugging Face folder for transformers (GPT-2; Marian for translation)</source>
         <translation>Hugging Face-mappe for transformers (GPT-2; Marian for oversettelse)</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>stoppet</translation>
     </message>
 </context>
 <context>
@@ -4234,6 +4234,10 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Validation perplexity at the last evaluation</source>
         <translation>Valideringsperpleksitet ved siste evaluering</translation>
+    </message>
+    <message>
+        <source>Stopped before its last step (a Stop, a crash or a closed window): open it and press Start (F5) to continue it.</source>
+        <translation>Stoppet før siste steg (Stopp, en krasj eller et lukket vindu): åpne den og trykk Start (F5) for å fortsette den.</translation>
     </message>
 </context>
 <context>
@@ -5230,6 +5234,14 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Run &lt;b&gt;%1&lt;/b&gt; stopped at step %2 of %3. &lt;a href=&quot;resume&quot;&gt;Resume it&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Dismiss&lt;/a&gt;</source>
         <translation>Kjøringen &lt;b&gt;%1&lt;/b&gt; stoppet ved steg %2 av %3. &lt;a href=&quot;resume&quot;&gt;Fortsett den&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Avvis&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>The Quick start already trained &lt;b&gt;%1&lt;/b&gt; (%2 steps); the same settings would train the same model. &lt;a href=&quot;open&quot;&gt;Open it&lt;/a&gt; · &lt;a href=&quot;again&quot;&gt;Train another&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Dismiss&lt;/a&gt;</source>
+        <translation>Hurtigstarten har alt trent &lt;b&gt;%1&lt;/b&gt; (%2 steg); de samme innstillingene ville trene den samme modellen. &lt;a href=&quot;open&quot;&gt;Åpne den&lt;/a&gt; · &lt;a href=&quot;again&quot;&gt;Tren en til&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Avvis&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>The Quick start&apos;s run &lt;b&gt;%1&lt;/b&gt; stopped at step %2 of %3. &lt;a href=&quot;resume&quot;&gt;Resume it&lt;/a&gt; · &lt;a href=&quot;again&quot;&gt;Train another&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Dismiss&lt;/a&gt;</source>
+        <translation>Hurtigstartens kjøring &lt;b&gt;%1&lt;/b&gt; stoppet ved steg %2 av %3. &lt;a href=&quot;resume&quot;&gt;Fortsett den&lt;/a&gt; · &lt;a href=&quot;again&quot;&gt;Tren en til&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Avvis&lt;/a&gt;</translation>
     </message>
 </context>
 <context>

@@ -198,14 +198,14 @@ private slots:
             QCOMPARE(runs[0].status, std::string("finished"));
             QCOMPARE(runs[0].best_val_loss, 1.5);
             QCOMPARE(runs[1].display_name, std::string("b"));  // unnamed: its folder name
-            QCOMPARE(runs[1].status, std::string("interrupted"));
+            QCOMPARE(runs[1].status, std::string("stopped"));
             QCOMPARE(runs[2].status, std::string("running"));
             QVERIFY2(runs_table_markdown(runs, false).find("| a “fortunes, 4 heads” |") != std::string::npos,
                      runs_table_markdown(runs, false).c_str());
             QVERIFY_THROWS_EXCEPTION(InputError, delete_run(c));  // refused while running
             QVERIFY(std::filesystem::exists(c / "config.json"));
         }
-        QCOMPARE(collect_runs(ws)[2].status, std::string("interrupted"));  // the trainer has let go
+        QCOMPARE(collect_runs(ws)[2].status, std::string("stopped"));  // the trainer has let go
         delete_run(c);
         delete_run(b.string() + "/");
         QVERIFY(!std::filesystem::exists(c) && !std::filesystem::exists(b));

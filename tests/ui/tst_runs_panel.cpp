@@ -88,7 +88,7 @@ private slots:
         RunsTable* t = p.table();
         QCOMPARE(t->runs().size(), size_t(2));
         QCOMPARE(cell(t, m_finished, RunsTableModel::Status), QString("finished"));
-        QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("interrupted"));
+        QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("stopped"));
         QCOMPARE(cell(t, m_interrupted, RunsTableModel::Steps), QString("20 of 30"));
         // The steps are never cut, even where a narrower width was remembered (it read "166 of …").
         const int steps = t->tableModel()->columnOf(RunsTableModel::Steps);
@@ -114,7 +114,7 @@ private slots:
         holder.closeWriteChannel();
         QVERIFY(holder.waitForFinished(20000));
         refreshed(p);
-        QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("interrupted"));
+        QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("stopped"));
     }
     void anEncoderDecoderShowsBothStacks() {
         // A translation run read "3×4×96" as if it were a language model of three blocks.

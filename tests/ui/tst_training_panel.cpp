@@ -11,10 +11,13 @@
 #include "twb/config_options.h"
 #include "twb/dataset.h"
 #include "twb/run_folder.h"
+#include "twb/text.h"
+#include "twb/training.h"
 #include "ui/Workspace.h"
 #include "ui/training/ConfigForm.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui_fixture.h"
 
 #include <qcustomplot.h>
 #include <QAction>
@@ -31,6 +34,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QWheelEvent>
+#include <nlohmann/json.hpp>
 
 class TestTrainingPanel : public QObject {
     Q_OBJECT
@@ -601,6 +605,38 @@ private slots:
         QTRY_VERIFY(steps->hasFocus());
         wheel();
         QCOMPARE(steps->value(), before + 1);  // one notch, one single step
+    }
+    void quickStartAgainOffersTheEarlierRun() {
+        // Pressed again, the Quick start would train the same model again: it offers the earlier run first.
+        QTemporaryDir ws;
+        const QString keep = Workspace::root();
+        const QString run = twbtest::make_tiny_run(ws, "quick", 20);  // points the workspace at ws
+        QSettings().setValue("training/quickStartRun", run);
+        const auto runs = [] { return QDir(Workspace::runsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot); };
+        {
+            TrainingPanel p;
+            auto* offer = p.findChild<QLabel*>("resumeOffer");
+            p.quickStart();
+            QVERIFY(!p.isBusy());  // nothing prepared or trained
+            QVERIFY(!offer->isHidden());
+            QVERIFY2(offer->text().contains("already trained <b>quick</b> (20 steps)"), qPrintable(offer->text()));
+            QCOMPARE(runs(), QStringList{"quick"});
+            emit offer->linkActivated("open");
+            QVERIFY(offer->isHidden());
+            QCOMPARE(p.currentRun(), run);
+            QVERIFY(!p.isBusy());  // opened, not trained further
+        }
+        {
+            // Stopped before its end: offered for resuming.
+            auto cfg = twb::read_run_config(run.toStdString());
+            cfg.max_iters = 30;
+            twb::write_file_atomic(run.toStdString() + "/config.json", nlohmann::json(cfg).dump(2));
+            TrainingPanel p;
+            p.quickStart();
+            const QString text = p.findChild<QLabel*>("resumeOffer")->text();
+            QVERIFY2(text.contains("stopped at step 20 of 30") && text.contains("href=\"resume\""), qPrintable(text));
+        }
+        Workspace::setRoot(keep);
     }
 };
 

@@ -32,6 +32,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <vector>
 
 TrainingPanel::TrainingPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, parent) {
     m_worker = new TrainWorker;
@@ -270,13 +271,46 @@ void TrainingPanel::busyChanged(bool busy) {
 void TrainingPanel::quickStart() {
     if (isBusy())
         return;
+    // Pressed again, it would train the same settings into the same model: the earlier run is offered first.
+    const QString last = QSettings().value("training/quickStartRun").toString();
+    const auto steps = last.isEmpty() ? std::vector<int64_t>{} : twb::list_checkpoints(last.toStdString());
+    if (steps.empty())
+        return quickStartAgain();
+    int total = 0;
+    try {
+        total = twb::read_run_config(last.toStdString()).max_iters;
+    } catch (const std::exception&) {
+        return quickStartAgain();
+    }
+    m_offerRun = last;
+    const QString name = Workspace::runName(last).toHtmlEscaped();
+    m_offer->setText(steps.back() >= total
+                         ? tr("The Quick start already trained <b>%1</b> (%2 steps); the same settings would train "
+                              "the same model. <a href=\"open\">Open it</a> · <a href=\"again\">Train another</a> · "
+                              "<a href=\"dismiss\">Dismiss</a>")
+                               .arg(name)
+                               .arg(total)
+                         : tr("The Quick start's run <b>%1</b> stopped at step %2 of %3. <a href=\"resume\">Resume "
+                              "it</a> · <a href=\"again\">Train another</a> · <a href=\"dismiss\">Dismiss</a>")
+                               .arg(name)
+                               .arg(steps.back())
+                               .arg(total));
+    m_offer->show();
+}
+
+void TrainingPanel::quickStartAgain() {
+    if (isBusy())
+        return;
+    m_offer->hide();
     showError({});
     m_form->applyPreset("tiny");
     newRun();
     const QString dir = Workspace::datasetsDir() + "/fortunes";
     if (QFileInfo::exists(dir + "/meta.json")) {
         setDataset(dir);
+        m_quickStarting = true;
         start();
+        m_quickStarting = false;
         return;
     }
     twb::PrepareOptions options;
@@ -310,7 +344,9 @@ void TrainingPanel::quickStartPrepared(const QString& dir) {
     refreshDatasets();
     setDataset(dir);
     emit datasetPrepared(dir);
+    m_quickStarting = true;
     start();
+    m_quickStarting = false;
 }
 
 void TrainingPanel::start() {
@@ -346,6 +382,8 @@ void TrainingPanel::startJob(bool resume) {
     req.job.config.data_dir = m_dataset->currentData().toString().toStdString();
     if (m_runDir.isEmpty())
         m_runDir = Workspace::newRunPath();
+    if (m_quickStarting)
+        QSettings().setValue("training/quickStartRun", m_runDir);
     req.job.run_dir = m_runDir.toStdString();
     m_plot->setRunName(Workspace::runName(m_runDir));
     req.job.resume = resume;

@@ -70,8 +70,11 @@ public slots:
     void newRun();
     /// Loads a run folder's config and curves; false (with a message) when it is not a run.
     bool openRun(const QString& dir);
-    /// Prepares the fortunes corpus when needed and trains the tiny preset on it: the first-run path.
+    /// Prepares the fortunes corpus when needed and trains the tiny preset on it: the first-run path. When
+    /// an earlier Quick start's run is still there, offers it (open or resume it, or train another) instead.
     void quickStart();
+    /// The Quick start without that offer: a new run even when an earlier one is there.
+    void quickStartAgain();
     void start();
     void resumeRun();
     void togglePause();
@@ -180,7 +183,8 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel *m_status, *m_runLabel;
     QLabel* m_evalLabel = nullptr;
-    QLabel* m_offer = nullptr;  // "Run X stopped at step N of M. Resume it · Dismiss"
+    QLabel* m_offer = nullptr;     // "Run X stopped at step N of M. Resume it · Dismiss", or the Quick start's
+    bool m_quickStarting = false;  // the run startJob makes next is a Quick start's (remembered for its offer)
     QString m_offerRun;
     QWidget* m_moreRow = nullptr;     // "Train [500] more steps", for a finished run
     QSpinBox* m_moreSteps = nullptr;  // the last evaluation: loss, perplexity, bits per character, accuracy

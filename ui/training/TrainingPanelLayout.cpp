@@ -176,8 +176,10 @@ QWidget* TrainingPanel::buildRight() {
     m_offer->hide();
     connect(m_offer, &QLabel::linkActivated, this, [this](const QString& link) {
         m_offer->hide();
-        if (link == "resume" && openRun(m_offerRun))
+        if ((link == "resume" || link == "open") && openRun(m_offerRun) && link == "resume")
             start();
+        if (link == "again")
+            quickStartAgain();
     });
     rv->addWidget(m_offer);
     rv->addWidget(m_progress);

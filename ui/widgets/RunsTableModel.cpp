@@ -23,8 +23,8 @@ QString statusText(const std::string& s) {
         return QObject::tr("no checkpoint");
     if (s == "finished")
         return QObject::tr("finished");
-    if (s == "interrupted")
-        return QObject::tr("interrupted");
+    if (s == "stopped")  // before its last step: a Stop, a crash or a closed window; Start continues it
+        return QObject::tr("stopped");
     if (s == "running")
         return QObject::tr("running");
     return QString::fromStdString(s);
@@ -260,6 +260,10 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
                    "BPE runs fairly.");
         if (col == Status && r.status == "running")
             tip = tr("A trainer is writing this run now.");
+        if (col == Status && r.status == "stopped")
+            tip =
+                tr("Stopped before its last step (a Stop, a crash or a closed window): open it and press Start "
+                   "(F5) to continue it.");
         return tip;
     }
     if (role == Qt::TextAlignmentRole && col != Name && col != Dataset && col != Model && col != Created &&

@@ -68,7 +68,7 @@ RunSummary summarise(const fs::path& dir) {
     r.status = !run_holder(dir).empty()     ? "running"
                : ck.empty()                 ? "empty"
                : ck.back() >= cfg.max_iters ? "finished"
-                                            : "interrupted";
+                                            : "stopped";
     return r;
 }
 

@@ -20,8 +20,10 @@ struct RunSummary {
     std::string notes;                          // run.json's notes
     std::string created;                        // UTC, ISO 8601 (run_info.h)
     std::map<std::string, std::string> config;  // every config key -> value as text
-    std::string status;                         // "running" (a trainer holds it), "finished", "interrupted", "empty"
-    int64_t steps = 0;                          // last step logged
+    // "running" (a trainer holds it), "finished", "stopped" (before max_iters: a Stop, a crash or a closed
+    // window; it resumes) or "empty"
+    std::string status;
+    int64_t steps = 0;  // last step logged
     int64_t parameters = 0;
     double final_val_loss = NAN, best_val_loss = NAN;
     double accuracy = NAN;       // at the last evaluation
