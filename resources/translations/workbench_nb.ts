@@ -909,6 +909,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <source>%1: %2 does not exist</source>
         <translation>%1: %2 finnes ikke</translation>
     </message>
+    <message>
+        <source>Check: %1</source>
+        <translation>Sjekk: %1</translation>
+    </message>
 </context>
 <context>
     <name>ConfigOptions</name>

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -41,6 +42,9 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     m_problems->setObjectName("configProblems");
     m_problems->setWordWrap(true);
     m_problems->setStyleSheet("color: #b00020;");
+    m_problems->setTextFormat(Qt::RichText);
+    m_problems->hide();
+    connect(m_problems, &QLabel::linkActivated, this, &ConfigForm::showField);
     v->addWidget(m_summary);
     v->addWidget(m_problems);
 
@@ -160,8 +164,11 @@ std::vector<ConfigForm::Problem> ConfigForm::fieldProblems() const {
         for (const auto& f : m_fields) {
             const QRegularExpression word("\\b" + QRegularExpression::escape(f.key) + "\\b");
             if (p.text.contains(word)) {
+                // "(or set head_size to ...)" names a way out, not a field at fault
+                const bool remedy = p.text.contains(QRegularExpression("\\bset " + QRegularExpression::escape(f.key)));
                 p.text.replace(word, f.label);
-                p.where << f.key;
+                if (!remedy)
+                    p.where << f.key;
             }
         }
         if (!p.text.isEmpty())
@@ -214,29 +221,66 @@ void ConfigForm::updateKindRows() {
             f.form->setRowVisible(f.row, f.kinds & mine);
 }
 
+void ConfigForm::edited(QWidget* w) {
+    m_edited = w->objectName();
+    refresh();
+}
+
+void ConfigForm::showField(const QString& key) {
+    auto* w = findChild<QWidget*>(key);
+    if (!w)
+        return;
+    for (QWidget* up = parentWidget(); up; up = up->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(up)) {
+            area->ensureWidgetVisible(w);
+            break;
+        }
+    w->setFocus(Qt::OtherFocusReason);
+}
+
 void ConfigForm::refresh() {
     if (m_loading)
         return;
     updateKindRows();
     const auto c = config();
     const auto p = fieldProblems();
-    QString text;
+    // A problem is explained once, under one field it names: the one changed last if it names that, else
+    // the first; every field it names is marked. The line at the form's top links to those fields (the
+    // form scrolls) and says in full only what no field names.
+    QStringList loose, links;
+    for (const auto& q : p) {
+        if (q.where.empty())
+            loose << q.text.toHtmlEscaped();
+        for (const auto& key : q.where)
+            for (const auto& f : m_fields)
+                if (f.key == key && !links.contains(f.label))
+                    links << f.label;
+    }
     for (const auto& f : m_fields) {
         QStringList mine;
+        bool named = false;
         for (const auto& q : p)
-            if (q.where.contains(f.key))
-                mine << q.text;
+            if (q.where.contains(f.key)) {
+                named = true;
+                const QString home = q.where.contains(m_edited) ? m_edited : q.where.front();
+                if (home == f.key)
+                    mine << q.text;
+            }
         f.note->setText(mine.join("\n"));
         f.note->setVisible(!mine.isEmpty());
-        const bool invalid = !mine.isEmpty();
-        if (f.widget->property("invalid").toBool() != invalid) {
-            f.widget->setProperty("invalid", invalid);
-            f.widget->setStyleSheet(invalid ? "background-color: #ffe3e3;" : QString());
+        if (f.widget->property("invalid").toBool() != named) {
+            f.widget->setProperty("invalid", named);
+            f.widget->setStyleSheet(named ? "background-color: #ffe3e3;" : QString());
         }
     }
-    for (const auto& q : p)
-        text += q.text + "\n";
-    m_problems->setText(text.trimmed());
+    QStringList anchors;
+    for (const auto& f : m_fields)
+        if (links.contains(f.label))
+            anchors << QString("<a href=\"%1\">%2</a>").arg(f.key, f.label.toHtmlEscaped());
+    if (!anchors.empty())
+        loose << tr("Check: %1").arg(anchors.join(", "));
+    m_problems->setText(loose.join("<br>"));
+    m_problems->setVisible(!loose.empty());
     // An edit away from the preset's values makes the form "Custom"; values back at exactly a preset's
     // name it again. A preset chosen stays chosen while the form holds its values (two presets may agree).
     if (!m_loading &&

@@ -43,6 +43,10 @@ signals:
 
 private:
     void refresh();
+    /// A field was changed by its widget: a problem naming several fields is explained under that one.
+    void edited(QWidget* w);
+    /// Scrolls the form to a field and gives it the focus (the links of the problems' line).
+    void showField(const QString& key);
     void selectMatchingPreset();
     /// Whether the form's values (mine, as config.json) are exactly the named preset's.
     bool matchesPreset(const nlohmann::json& mine, const QString& name) const;
@@ -90,7 +94,8 @@ private:
     twb::RunConfig m_base;  // keeps fields the form does not show (data_dir, probe_prompt, ...)
     QComboBox* m_preset = nullptr;
     QLabel* m_summary = nullptr;
-    QLabel* m_problems = nullptr;
+    QLabel* m_problems = nullptr;  // the problems no field names, and links to the fields with one
+    QString m_edited;              // the key of the field changed last
     int m_vocab = 0;
     bool m_loading = false;
     bool m_decayFollowsSteps = true;

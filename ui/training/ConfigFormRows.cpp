@@ -124,7 +124,7 @@ void ConfigForm::addInt(QFormLayout* f, const twb::ConfigOption& o) {
         w->setSpecialValueText(inFormWords(optionText(o.zero)));  // shown at 0, the automatic value
     w->setGroupSeparatorShown(true);
     Field& field = addRow(f, o, w);
-    connect(w, &QSpinBox::valueChanged, this, [this] { refresh(); });
+    connect(w, &QSpinBox::valueChanged, this, [this, w] { edited(w); });
     const QString label = field.label;
     field.rangeProblem = [w, lo, hi, label]() -> QString {
         if (w->value() < lo)
@@ -142,7 +142,7 @@ void ConfigForm::addSeed(QFormLayout* f, const twb::ConfigOption& o) {
     w->setRange(0, 2147483647);
     w->setGroupSeparatorShown(false);  // a seed is a name, not a quantity: no "1,337"
     Field& field = addRow(f, o, w);
-    connect(w, &QSpinBox::valueChanged, this, [this] { refresh(); });
+    connect(w, &QSpinBox::valueChanged, this, [this, w] { edited(w); });
     field.read = [w, &o](twb::RunConfig& c) { o.read(c, static_cast<uint64_t>(w->value()), "form"); };
     field.write = [w, &o](const twb::RunConfig& c) {
         w->setValue(static_cast<int>(o.value(c).get<uint64_t>() & 0x7fffffff));
@@ -159,7 +159,7 @@ void ConfigForm::addDouble(QFormLayout* f, const twb::ConfigOption& o) {
     if (!o.zero.empty())
         w->setSpecialValueText(inFormWords(optionText(o.zero)));
     Field& field = addRow(f, o, w);
-    connect(w, &QDoubleSpinBox::valueChanged, this, [this] { refresh(); });
+    connect(w, &QDoubleSpinBox::valueChanged, this, [this, w] { edited(w); });
     field.read = [w, &o](twb::RunConfig& c) { o.read(c, w->value(), "form"); };
     field.write = [w, &o](const twb::RunConfig& c) { w->setValue(o.value(c).get<double>()); };
 }
@@ -175,7 +175,7 @@ void ConfigForm::addChoice(QFormLayout* f, const twb::ConfigOption& o) {
         ++i;
     }
     Field& field = addRow(f, o, w);
-    connect(w, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    connect(w, &QComboBox::currentIndexChanged, this, [this, w] { edited(w); });
     field.read = [w, &o](twb::RunConfig& c) { o.read(c, w->currentData().toString().toStdString(), "form"); };
     field.write = [w, &o](const twb::RunConfig& c) {
         w->setCurrentIndex(w->findData(QString::fromStdString(o.value(c).get<std::string>())));
@@ -196,7 +196,7 @@ void ConfigForm::addDevice(QFormLayout* f, const twb::ConfigOption& o) {
         w->addItem(text, spelling);
     }
     Field& field = addRow(f, o, w);
-    connect(w, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    connect(w, &QComboBox::currentIndexChanged, this, [this, w] { edited(w); });
     field.read = [w, &o](twb::RunConfig& c) { o.read(c, w->currentData().toString().toStdString(), "form"); };
     field.write = [w, &o](const twb::RunConfig& c) {
         const QString value = QString::fromStdString(o.value(c).get<std::string>());
@@ -210,7 +210,7 @@ void ConfigForm::addDevice(QFormLayout* f, const twb::ConfigOption& o) {
 void ConfigForm::addBool(QFormLayout* f, const twb::ConfigOption& o) {
     auto* w = new QCheckBox;
     Field& field = addRow(f, o, w);
-    connect(w, &QCheckBox::toggled, this, [this] { refresh(); });
+    connect(w, &QCheckBox::toggled, this, [this, w] { edited(w); });
     field.read = [w, &o](twb::RunConfig& c) { o.read(c, w->isChecked(), "form"); };
     field.write = [w, &o](const twb::RunConfig& c) { w->setChecked(o.value(c).get<bool>()); };
 }
@@ -242,7 +242,7 @@ void ConfigForm::addPath(QFormLayout* f, const twb::ConfigOption& o) {
         w->setText(file);
     });
     Field& field = addRow(f, o, w);  // the row holds w's parent, the box with the button
-    connect(w, &QLineEdit::textChanged, this, [this] { refresh(); });
+    connect(w, &QLineEdit::textChanged, this, [this, w] { edited(w); });
     const QString label = field.label;
     field.rangeProblem = [w, label]() -> QString {
         const QString p = w->text().trimmed();
