@@ -2156,12 +2156,6 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <translation>Ledetekster (én per linje)</translation>
     </message>
     <message>
-        <source>ROMEO:
-To be, or not</source>
-        <translation>ROMEO:
-To be, or not</translation>
-    </message>
-    <message>
         <source>References (optional, one per prompt)</source>
         <translation>Referanser (valgfritt, én hver)</translation>
     </message>

@@ -81,7 +81,7 @@ void HeadAblationView::createControls() {
     m_table->setSortingEnabled(true);
     m_summary = new QLabel(introText());
     m_summary->setWordWrap(true);
-    m_prompt = new QLineEdit(st.value("ablation/prompt", "ROMEO:").toString());
+    m_prompt = new QLineEdit(st.value("ablation/prompt", "The meaning of life is").toString());
     m_prompt->setObjectName("ablationPrompt");
     m_seed = new QSpinBox;
     m_seed->setRange(0, 1'000'000);

@@ -22,7 +22,7 @@ LogitLensView::LogitLensView(JobsService* jobs, QWidget* parent)
       m_session(std::make_shared<twb::ModelSession>()),
       m_translator(std::make_shared<twb::Translator>()) {
     QSettings st;
-    m_prompt = new QLineEdit(st.value("lens/prompt", "ROMEO: What is thy name").toString());
+    m_prompt = new QLineEdit(st.value("lens/prompt", "The quick brown fox jumps over the lazy dog").toString());
     m_prompt->setObjectName("lensPrompt");
     m_prompt->setPlaceholderText(tr("A prompt: the lens shows every position of it"));
     m_top = new QSpinBox;

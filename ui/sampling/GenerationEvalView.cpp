@@ -78,7 +78,8 @@ void GenerationEvalView::addInputs(QVBoxLayout* v) {
         c->addWidget(edit);
         inputs->addLayout(c, 1);
     };
-    column(tr("Prompts (one per line)"), m_prompts, "prompts", tr("ROMEO:\nTo be, or not"));
+    // a model's prompts: not translated
+    column(tr("Prompts (one per line)"), m_prompts, "prompts", QStringLiteral("You will\nThe meaning of life is"));
     column(tr("References (optional, one per prompt)"), m_refs, "references", tr("for BLEU"));
     column(tr("Decoding settings (one per line)"), m_settings, "settings",
            tr("greedy\ntemperature=0.8,top_k=40\nbeam=5"));
