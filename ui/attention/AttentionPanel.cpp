@@ -87,8 +87,7 @@ void AttentionPanel::createControls() {
     m_prompt->setObjectName("attentionPrompt");
     m_prompt->setMaximumHeight(70);
     m_prompt->setPlaceholderText(tr("Type a prompt, or take one from the validation text"));
-    m_prompt->setPlainText(
-        QSettings().value(kPromptKey, "The cat sat on the mat because it was tired.").toString());
+    m_prompt->setPlainText(QSettings().value(kPromptKey, "The cat sat on the mat because it was tired.").toString());
     m_kindPrompt = m_prompt->toPlainText();
     m_otherPrompt = QSettings().value(kSourceKey).toString();
     m_target = new QLineEdit;
