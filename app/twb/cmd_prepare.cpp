@@ -6,6 +6,7 @@
 #include "twb/chat.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
+#include "twb/output_paths.h"
 #include "twb/synthetic.h"
 #include "twb/text.h"
 #include "twb/tokenizer.h"
@@ -308,7 +309,11 @@ Action add_synth(CLI::App& app) {
         ->capture_default_str();
     app.add_option("--seed", spec->seed, "Seed; the same seed gives the same file")->capture_default_str();
     app.add_option("--out,-o", *out, "Output text file (then: twb prepare --input FILE --tokenizer char)")->required();
-    return [spec, out]() {
+    auto force = std::make_shared<bool>(false);
+    app.add_flag("--force", *force, "Replace an existing FILE");
+    return [spec, out, force]() {
+        // Never into a run or a prepared dataset, never over a file unless asked (as export and attention).
+        check_output_file(*out, {}, *force);
         const std::string text = generate_synthetic(*spec);
         write_file_atomic(*out, text);
         std::printf("wrote %d %s examples to %s\n", spec->examples, spec->task.c_str(), out->c_str());

@@ -306,6 +306,14 @@ private slots:
         row("lr-find onto the dataset's meta.json", "",
             {"lr-find", "--data", data, "--preset", "tiny", "--steps", "3", "--out", q(m_data / "meta.json")},
             "lies inside");
+        row("synth onto the dataset's meta.json", "",
+            {"synth", "--task", "addition", "-n", "5", "--out", q(m_data / "meta.json")},
+            "lies inside the prepared dataset");
+        row("synth onto the run's metrics.csv", "",
+            {"synth", "--task", "addition", "-n", "5", "--out", q(m_run / "metrics.csv")},
+            "lies inside the run folder");
+        row("synth over an existing corpus", "", {"synth", "--task", "addition", "-n", "5", "--out", in},
+            "already exists; choose another name or replace it (--force)");
         row("export gguf over an existing file", "existing_gguf",
             {"export", "--run", runDir, "--format", "gguf", "--out", q(p("existing.gguf"))}, "already exists");
         // Issue 35: sizes are capped and only regular files are read where a file is expected.

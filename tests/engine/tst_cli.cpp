@@ -432,7 +432,16 @@ private slots:
         s.examples = 30;
         s.seed = 5;
         QCOMPARE(twb_read(out), twb::generate_synthetic(s));
-        auto bad = run({"synth", "--task", "divide", "--out", out});
+        // An existing file is replaced only when asked.
+        auto again = run({"synth", "--task", "copy", "-n", "3", "--out", out});
+        QVERIFY(again.code != 0);
+        QVERIFY2(again.err.contains("already exists") && again.err.contains("--force"), again.err.constData());
+        QCOMPARE(twb_read(out), twb::generate_synthetic(s));
+        again = run({"synth", "--task", "addition", "--digits", "4", "--reversed", "-n", "30", "--seed", "5", "--out",
+                     out, "--force"});
+        QVERIFY2(again.code == 0, again.err.constData());
+        QCOMPARE(twb_read(out), twb::generate_synthetic(s));
+        auto bad = run({"synth", "--task", "divide", "--out", out, "--force"});
         QVERIFY(bad.code != 0);
         QVERIFY2(bad.err.contains("addition,copy,reverse,sort,instructions"),
                  qPrintable(bad.err));  // the choices named
