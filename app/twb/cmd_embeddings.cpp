@@ -25,6 +25,7 @@ Action add_embeddings(CLI::App& app) {
         std::string run, checkpoint = "best", near, out;
         std::vector<std::string> similarity;
         int k = 10, map = 0;
+        bool force = false;
     };
     auto o = std::make_shared<Opts>();
     app.add_option("--run,-r", o->run, "Run folder (from twb train) or a checkpoint folder")->required();
@@ -45,6 +46,7 @@ Action add_embeddings(CLI::App& app) {
                     ->type_name("N");
     app.add_option("--out,-o", o->out, "Write the --map CSV to this file (default: standard output)")
         ->type_name("FILE");
+    app.add_flag("--force", o->force, "Replace an existing --out file");
     near->excludes(sim)->excludes(map);
     sim->excludes(map);
     return [o, near, sim, map]() {
@@ -53,7 +55,7 @@ Action add_embeddings(CLI::App& app) {
         if (!o->out.empty() && !*map)
             throw InputError("--out goes with --map N (the map is the only output written to a file)");
         if (!o->out.empty())
-            check_output_file(o->out, {o->run}, true);
+            check_output_file(o->out, {o->run}, o->force);
         ModelSession m;
         m.open(o->run, o->checkpoint);
         if (*near) {

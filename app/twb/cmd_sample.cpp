@@ -32,6 +32,7 @@ Action add_sample(CLI::App& app) {
 Action add_attention(CLI::App& app) {
     struct Opts {
         std::string run, checkpoint = "best", prompt, target, out;
+        bool force = false;
     };
     auto o = std::make_shared<Opts>();
     app.add_option("--run,-r", o->run, "Run folder or checkpoint folder")->required();
@@ -46,8 +47,9 @@ Action add_attention(CLI::App& app) {
                    "Output JSON (the attention export format: tokens, weights[layer][head][query][key], "
                    "next_token_top; a translation run: encoder_self, decoder_self and cross)")
         ->required();
+    app.add_flag("--force", o->force, "Replace an existing output file");
     return [o]() {
-        check_output_file(o->out, {o->run}, true);
+        check_output_file(o->out, {o->run}, o->force);
         if (is_encoder_decoder_run(o->run)) {
             Translator t;
             t.open(o->run, o->checkpoint);

@@ -314,6 +314,12 @@ private slots:
             "lies inside the run folder");
         row("synth over an existing corpus", "", {"synth", "--task", "addition", "-n", "5", "--out", in},
             "already exists; choose another name or replace it (--force)");
+        row("attention over an existing file", "existing_gguf",
+            {"attention", "--run", runDir, "--prompt", "the", "--out", q(p("existing.gguf"))},
+            "already exists; choose another name or replace it (--force)");
+        row("embeddings map over an existing file", "existing_gguf",
+            {"embeddings", "--run", runDir, "--map", "10", "--out", q(p("existing.gguf"))},
+            "already exists; choose another name or replace it (--force)");
         row("export gguf over an existing file", "existing_gguf",
             {"export", "--run", runDir, "--format", "gguf", "--out", q(p("existing.gguf"))}, "already exists");
         // Issue 35: sizes are capped and only regular files are read where a file is expected.

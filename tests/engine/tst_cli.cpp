@@ -113,6 +113,13 @@ private slots:
         QCOMPARE(cap.tokens.front(), std::string("t"));
         const auto j = nlohmann::json::parse(twb_read(att));
         QCOMPARE(j["format"].get<std::string>(), std::string("twb-attention"));
+        // An existing file is replaced only when asked.
+        auto again = run({"attention", "--run", runDir, "--prompt", "a", "--out", att});
+        QVERIFY2(again.code != 0 && again.err.contains("--force"), again.err.constData());
+        QCOMPARE(twb::read_attention_json(att.toStdString()).length, int64_t(7));
+        again = run({"attention", "--run", runDir, "--prompt", "a", "--out", att, "--force"});
+        QVERIFY2(again.code == 0, again.err.constData());
+        QCOMPARE(twb::read_attention_json(att.toStdString()).length, int64_t(1));
         QCOMPARE(j["next_token_top"].size(), size_t(7));
 
         auto e = run({"eval", "--run", runDir, "--checkpoint", "last", "--max-tokens", "2000"});
@@ -220,6 +227,13 @@ private slots:
         QCOMPARE(rows[0], QByteArray("id,token,count,x,y"));
         const auto spaces = static_cast<long long>(std::count(text.begin(), text.end(), ' '));
         QVERIFY2(rows[1].contains(",\" \"," + QByteArray::number(spaces) + ","), rows[1].constData());
+        // An existing file is replaced only when asked.
+        auto again = run({"embeddings", "--run", runDir, "--map", "5", "--out", csv});
+        QVERIFY2(again.code != 0 && again.err.contains("--force"), again.err.constData());
+        QCOMPARE(QByteArray::fromStdString(twb_read(csv)).trimmed().split('\n').size(), 11);
+        again = run({"embeddings", "--run", runDir, "--map", "5", "--out", csv, "--force"});
+        QVERIFY2(again.code == 0, again.err.constData());
+        QCOMPARE(QByteArray::fromStdString(twb_read(csv)).trimmed().split('\n').size(), 6);
 
         // Bad input: one line naming the problem, non-zero exit, no output file.
         auto bad = run({"embeddings", "--run", runDir, "--near", "日"});
