@@ -3946,16 +3946,16 @@ Ctrl+/: hurtigtaster</translation>
         <translation>Åpne kjøringsmappe</translation>
     </message>
     <message>
-        <source>best</source>
-        <translation>beste</translation>
-    </message>
-    <message>
         <source>last (%1)</source>
         <translation>siste (%1)</translation>
     </message>
     <message>
         <source>step %1</source>
         <translation>steg %1</translation>
+    </message>
+    <message>
+        <source>best (step %1)</source>
+        <translation>beste (steg %1)</translation>
     </message>
 </context>
 <context>

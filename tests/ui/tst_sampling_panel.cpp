@@ -24,10 +24,12 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
@@ -213,6 +215,25 @@ private slots:
         QVERIFY2(generate->toolTip().contains("No run to sample from"), qPrintable(generate->toolTip()));
         p.setRun(m_run);
         QVERIFY(generate->isEnabled());
+    }
+    void aRunWithoutABestCheckpointOpensOnItsLast() {
+        // A run stopped before an evaluation at a checkpoint has no best: the picker offers "last" first
+        // (it offered "best", and every panel refused with "no best checkpoint recorded yet").
+        RunPicker picker;
+        picker.setRun(m_run);
+        auto* ck = picker.findChild<QComboBox*>("checkpointCombo");
+        QVERIFY2(ck->itemText(0).startsWith("best (step "), qPrintable(ck->itemText(0)));
+        QCOMPARE(picker.checkpoint(), QString("best"));
+        QTemporaryDir copy;
+        const QString run = copy.path() + "/run";
+        QVERIFY(QProcess::execute("cp", {"-r", m_run, run}) == 0);
+        QVERIFY(QFile::remove(run + "/checkpoints/best.json"));
+        picker.setRun(run);
+        QCOMPARE(picker.checkpoint(), QString("last"));
+        QCOMPARE(ck->findData("best"), -1);
+        QCOMPARE(QString::fromStdString(
+                     twb::find_checkpoint(run.toStdString(), picker.checkpoint().toStdString()).filename().string()),
+                 QString::fromStdString(twb::checkpoint_dir_name(twb::list_checkpoints(run.toStdString()).back())));
     }
     void aClickedTokensProbabilityNamesItsTemperature() {
         // The side list's p is the sampler's, at the generation's temperature; the attribution strip gives

@@ -621,6 +621,22 @@ private slots:
         wheel();
         QCOMPARE(steps->value(), before + 1);  // one notch, one single step
     }
+    void aStopBeforeAnyBestNamesNoBest() {
+        // Stopped before an evaluation at a checkpoint: the end line named "best val loss nan at step -1".
+        TrainingPanel p;
+        twb::TrainSummary s;
+        s.final_step = 174;
+        s.stopped = true;
+        s.elapsed_s = 12;
+        s.median_ms_per_step = 58.6;
+        emit p.worker()->finished(s);
+        const QString text = p.findChild<QLabel*>("status")->text();
+        QVERIFY2(text.startsWith("Stopped at step 174 · median 58.6 ms/step"), qPrintable(text));
+        s.best_step = 100;
+        s.best_val_loss = 2.5;
+        emit p.worker()->finished(s);
+        QVERIFY(p.findChild<QLabel*>("status")->text().contains("best val loss 2.5000 at step 100"));
+    }
     void quickStartAgainOffersTheEarlierRun() {
         // Pressed again, the Quick start would train the same model again: it offers the earlier run first.
         QTemporaryDir ws;

@@ -125,13 +125,16 @@ void TrainingPanel::onFinished(const twb::TrainSummary& s) {
     m_progress->setValue(static_cast<int>(s.final_step));  // the bar and the line name the same step
     showRunLabel(m_runDir);                                // the checkpoints it has now, as when opened
     // best_by=bleu: the engine keeps minus the BLEU as the best "loss" (lower is better)
-    const QString best = m_bestByBleu ? tr(" · best val BLEU %1 at step %2").arg(-s.best_val_loss, 0, 'f', 2)
-                                      : tr(" · best val loss %1 at step %2").arg(s.best_val_loss, 0, 'f', 4);
+    // A stop before any evaluation at a checkpoint has no best yet: none is named ("nan at step -1").
+    const QString best = s.best_step < 0 || std::isnan(s.best_val_loss) ? QString()
+                         : m_bestByBleu ? tr(" · best val BLEU %1 at step %2").arg(-s.best_val_loss, 0, 'f', 2)
+                                        : tr(" · best val loss %1 at step %2").arg(s.best_val_loss, 0, 'f', 4);
     // A run that trained no step this time (its epochs were spent) has no step time to speak of.
     const QString speed =
         s.median_ms_per_step > 0 ? tr(" · median %1 ms/step").arg(s.median_ms_per_step, 0, 'f', 1) : QString();
     m_status->setText((s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
-                      best.arg(s.best_step) + speed + tr(" · %1 of training").arg(formatDuration(s.elapsed_s)));
+                      (best.isEmpty() ? best : best.arg(s.best_step)) + speed +
+                      tr(" · %1 of training").arg(formatDuration(s.elapsed_s)));
     emit statusMessage(m_status->text());
 }
 

@@ -115,7 +115,14 @@ void RunPicker::fillCheckpoints() {
     m_ck->clear();
     const auto s = steps();
     if (!s.isEmpty()) {
-        m_ck->addItem(tr("best"), "best");
+        // "best" only once an evaluation has recorded one (a run stopped before its first evaluation at a
+        // checkpoint has none): else the first choice, "last", is taken
+        try {
+            const auto best = twb::find_checkpoint(run().toStdString(), "best").filename().string();
+            m_ck->addItem(
+                tr("best (step %1)").arg(QString::fromStdString(best.substr(best.find('_') + 1)).toLongLong()), "best");
+        } catch (const std::exception&) {
+        }
         m_ck->addItem(tr("last (%1)").arg(s.back()), "last");
         for (qint64 step : s)
             m_ck->addItem(tr("step %1").arg(step), QString::number(step));
