@@ -320,6 +320,8 @@ private slots:
         row("embeddings map over an existing file", "existing_gguf",
             {"embeddings", "--run", runDir, "--map", "10", "--out", q(p("existing.gguf"))},
             "already exists; choose another name or replace it (--force)");
+        row("export-metrics of a damaged metrics.csv", "metrics_garbage", {"export-metrics", q(p("bad"))},
+            "metrics.csv: no valid metrics row in it (the file is damaged); tb/ is left as it was");
         row("export gguf over an existing file", "existing_gguf",
             {"export", "--run", runDir, "--format", "gguf", "--out", q(p("existing.gguf"))}, "already exists");
         // Issue 35: sizes are capped and only regular files are read where a file is expected.
@@ -663,6 +665,12 @@ private:
             fs::remove_all(bad / "checkpoints");
         } else if (what == "step_mismatch") {
             editState([](json& j) { j["step"] = 999; });
+        } else if (what == "metrics_garbage") {
+            QVERIFY(fs::is_directory(bad / "tb"));
+            std::string garbage;
+            for (int i = 0; i < 20000; ++i)
+                garbage += static_cast<char>((i * 7919 + 13) % 256);
+            twbtest::write(bad / "metrics.csv", garbage);
         } else if (what == "existing_gguf") {
             twbtest::write(p("existing.gguf"), "a user's file");
             m_undo.push_back(p("existing.gguf"));

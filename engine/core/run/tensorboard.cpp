@@ -229,6 +229,13 @@ TensorBoardExport export_tensorboard(const fs::path& run_dir) {
         throw FormatError((run_dir / "config.json").string() + ": not valid JSON (" + e.what() + ")");
     }
     const auto rows = read_metrics(run_dir / "metrics.csv");
+    // A damaged file (binary garbage, another file's text) reads as rows of no kind: refused, so the tb/ the
+    // run has is not replaced by an empty one.
+    const bool any_valid = std::any_of(rows.begin(), rows.end(),
+                                       [](const MetricsRow& r) { return r.kind == "train" || r.kind == "eval"; });
+    if (!rows.empty() && !any_valid)
+        throw FormatError((run_dir / "metrics.csv").string() + ": no valid metrics row in it (the file is damaged); " +
+                          (fs::exists(run_dir / "tb") ? "tb/ is left as it was" : "nothing was written"));
     // Wall times from the file's last change, back by the training time each row was before the last.
     struct stat st {};
     const double anchor =
