@@ -4,6 +4,7 @@
 #include "twb/run_info.h"
 
 #include <cstdio>
+#include <filesystem>
 
 namespace twb::cli {
 
@@ -17,6 +18,11 @@ Action add_label(CLI::App& app) {
     auto* notes = app.add_option("--notes", o->notes, "Replace the run's notes with this text (\"\" removes them)");
     return [o, name, notes]() {
         RunInfo info = read_run_info(o->run);
+        if (!info.damage.empty() && name->count() == 0 && notes->count() == 0)
+            std::fprintf(stderr,
+                         "twb: warning: %s is damaged (%s); its name and notes read as none (fix it or delete it, "
+                         "then label the run again)\n",
+                         (std::filesystem::path(o->run) / "run.json").c_str(), info.damage.c_str());
         if (name->count() > 0 || notes->count() > 0) {
             if (name->count() > 0)
                 info.name = o->name;

@@ -322,6 +322,10 @@ private slots:
             "already exists; choose another name or replace it (--force)");
         row("export-metrics of a damaged metrics.csv", "metrics_garbage", {"export-metrics", q(p("bad"))},
             "metrics.csv: no valid metrics row in it (the file is damaged); tb/ is left as it was");
+        row("label --name over a run.json that is not JSON", "runjson_broken", {"label", q(p("bad")), "--name", "x"},
+            "run.json is damaged (not valid JSON), so it is not rewritten");
+        row("label --notes over a run.json of wrong types", "runjson_types", {"label", q(p("bad")), "--notes", "x"},
+            "run.json is damaged ('name' is not text), so it is not rewritten");
         row("export gguf over an existing file", "existing_gguf",
             {"export", "--run", runDir, "--format", "gguf", "--out", q(p("existing.gguf"))}, "already exists");
         // Issue 35: sizes are capped and only regular files are read where a file is expected.
@@ -671,6 +675,11 @@ private:
             for (int i = 0; i < 20000; ++i)
                 garbage += static_cast<char>((i * 7919 + 13) % 256);
             twbtest::write(bad / "metrics.csv", garbage);
+        } else if (what == "runjson_broken") {
+            twbtest::write(bad / "run.json", "{bad");
+        } else if (what == "runjson_types") {
+            twbtest::write(bad / "run.json",
+                           R"({"name": 5, "notes": "keep these", "created": "2026-01-01T00:00:00Z"})");
         } else if (what == "existing_gguf") {
             twbtest::write(p("existing.gguf"), "a user's file");
             m_undo.push_back(p("existing.gguf"));

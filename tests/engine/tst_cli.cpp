@@ -460,6 +460,27 @@ private slots:
         QVERIFY2(bad.err.contains("addition,copy,reverse,sort,instructions"),
                  qPrintable(bad.err));  // the choices named
     }
+    void labelSaysRunJsonIsDamaged() {
+        // A damaged run.json read as "name: (none)" without a word, and --name then rewrote it, losing its notes.
+        const auto dir = twbtest::path(m_dir, "labelled");
+        std::filesystem::create_directories(dir);
+        twbtest::write(dir / "config.json", "{}");
+        twbtest::write(dir / "run.json", "{bad");
+        const QString d = QString::fromStdString(dir.string());
+        auto r = run({"label", d});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.startsWith("twb: warning: ") && r.err.contains("run.json is damaged (not valid JSON)"),
+                 r.err.constData());
+        QVERIFY(r.out.contains("name:    (none)"));
+        r = run({"label", d, "--name", "x"});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("fix it by hand or delete it"), r.err.constData());
+        QCOMPARE(twb_read(QString::fromStdString((dir / "run.json").string())), std::string("{bad"));
+        std::filesystem::remove(dir / "run.json");
+        r = run({"label", d, "--name", "x"});
+        QVERIFY2(r.code == 0 && r.err.isEmpty(), r.err.constData());
+        QVERIFY(r.out.contains("name:    x"));
+    }
     void chatPreparesTrainsAndAnswers() {
         // Synthetic instructions -> a chat dataset -> a few steps -> two turns with --message, recorded.
         const QString dir = QString::fromStdString(twbtest::path(m_dir, "").string());

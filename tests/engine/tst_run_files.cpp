@@ -185,7 +185,14 @@ private slots:
         QCOMPARE(info.notes, std::string("first try\nlr 1e-3"));
         QCOMPARE(info.created, created);  // kept through the rewrite
         write_file_atomic(b / "run.json", "{broken");
-        QVERIFY(read_run_info(b).name.empty());                          // a broken label only loses the label
+        QVERIFY(read_run_info(b).name.empty());                            // a broken label only loses the label
+        QCOMPARE(read_run_info(b).damage, std::string("not valid JSON"));  // and says so
+        QVERIFY_THROWS_EXCEPTION(InputError, write_run_info(b, info));     // and is not rewritten
+        QCOMPARE(read_file(b / "run.json"), std::string("{broken"));
+        write_file_atomic(b / "run.json", R"({"name": 5, "notes": "kept"})");
+        QCOMPARE(read_run_info(b).damage, std::string("'name' is not text"));
+        QVERIFY_THROWS_EXCEPTION(InputError, write_run_info(b, info));
+        QVERIFY(read_run_info(a).damage.empty());
         QVERIFY_THROWS_EXCEPTION(InputError, write_run_info(ws, info));  // not a run
         {
             RunLock lock(c);  // a trainer writing c

@@ -56,15 +56,23 @@ RunInfo read_run_info(const fs::path& run_dir) {
     require_run(run_dir);
     RunInfo info;
     if (fs::exists(run_dir / kFile)) {
+        // A hand-broken label file only loses the label, but says so (write_run_info refuses to replace it).
         try {
             const auto j = nlohmann::json::parse(read_file(run_dir / kFile));
-            if (j.is_object()) {
+            if (!j.is_object())
+                info.damage = "not a JSON object";
+            for (const char* key : {"name", "notes", "created"})
+                if (info.damage.empty() && j.contains(key) && !j.at(key).is_string())
+                    info.damage = std::string("'") + key + "' is not text";
+            if (info.damage.empty()) {
                 info.name = j.value("name", std::string());
                 info.notes = j.value("notes", std::string());
                 info.created = j.value("created", std::string());
             }
-        } catch (const std::exception&) {
-            info = RunInfo{};  // a hand-broken label file only loses the label
+        } catch (const nlohmann::json::exception&) {
+            info.damage = "not valid JSON";
+        } catch (const std::exception& e) {
+            info.damage = e.what();
         }
     }
     if (info.created.empty())
@@ -74,6 +82,10 @@ RunInfo read_run_info(const fs::path& run_dir) {
 
 void write_run_info(const fs::path& run_dir, const RunInfo& info) {
     require_run(run_dir);
+    if (const std::string damage = read_run_info(run_dir).damage; !damage.empty())
+        throw InputError((run_dir / kFile).string() + " is damaged (" + damage +
+                         "), so it is not rewritten: fix it by hand or delete it (it holds only the run's name, "
+                         "notes and creation date), then label the run again");
     nlohmann::json j;
     j["format_version"] = 1;
     j["name"] = trimmed(info.name);

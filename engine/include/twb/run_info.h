@@ -12,14 +12,17 @@ struct RunInfo {
     std::string name;     // a name people give the run ("fortunes, 4 heads"); "" = none (shown by folder)
     std::string notes;    // free text, several lines allowed
     std::string created;  // UTC, ISO 8601 ("2026-11-24T01:02:03Z"); when run.json lacks it, config.json's time
+    std::string damage;   // "" or why run.json could not be read ("not valid JSON", "'name' is not text")
 };
 
-/// The run's run.json, or an empty name and notes when it has none (an unreadable run.json reads as
-/// none too: it only labels the run). Throws InputError when run_dir is not a run (no config.json).
+/// The run's run.json, or an empty name and notes when it has none. A damaged run.json reads as none too
+/// (it only labels the run), with damage saying what is wrong. Throws InputError when run_dir is not a run
+/// (no config.json).
 RunInfo read_run_info(const std::filesystem::path& run_dir);
 
 /// Writes RUN/run.json atomically (name and notes trimmed of surrounding white space; created kept from
-/// the run when info.created is empty). Throws InputError when run_dir is not a run, IoError when it
+/// the run when info.created is empty). Throws InputError when run_dir is not a run or its run.json is
+/// damaged (rewriting it would lose what it holds; the message says to fix or delete it), IoError when it
 /// cannot be written.
 void write_run_info(const std::filesystem::path& run_dir, const RunInfo& info);
 
