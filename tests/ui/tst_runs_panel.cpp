@@ -161,6 +161,32 @@ private slots:
         QVERIFY(later.renameRun(m_finished, "baseline 2"));
         QCOMPARE(twb::read_run_info(m_finished.toStdString()).name, std::string("baseline 2"));
     }
+    void typedDetailsAreKeptWithoutEnter() {
+        // Typed and not saved, a name and notes were dropped by a refresh, another run or another panel.
+        RunsPanel p;
+        refreshed(p);
+        QVERIFY(p.table()->selectRun(m_finished));
+        p.nameEdit()->clear();
+        QTest::keyClicks(p.nameEdit(), "typed name");
+        {
+            QSignalSpy spy(&p, &RunsPanel::refreshed);
+            p.findChild<QPushButton*>("refreshRuns")->click();  // Refresh (Ctrl+Shift+L)
+            QVERIFY(spy.wait(20000));
+        }
+        QCOMPARE(p.nameEdit()->text(), QString("typed name"));
+        QCOMPARE(twb::read_run_info(m_finished.toStdString()).name, std::string("typed name"));
+        p.notesEdit()->clear();
+        QTest::keyClicks(p.notesEdit(), "typed notes");
+        const std::string notes = p.notesEdit()->toPlainText().toStdString();
+        QVERIFY(p.table()->selectRun(m_interrupted));  // another run chosen
+        QCOMPARE(twb::read_run_info(m_finished.toStdString()).notes, notes);
+        QTest::keyClicks(p.nameEdit(), "x");
+        p.show();
+        p.hide();  // another panel
+        QCOMPARE(twb::read_run_info(m_interrupted.toStdString()).name, p.nameEdit()->text().toStdString());
+        QVERIFY(!p.nameEdit()->text().isEmpty());
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+    }
     void duplicateFillsTheFormAndCompareOverlays() {
         MainWindow w;
         RunsPanel* p = w.runsPanel();

@@ -82,7 +82,12 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
     v->addWidget(split, 1);
     v->addWidget(errorLabel());
 
-    connect(refreshButton, &QPushButton::clicked, this, &RunsPanel::refresh);
+    refreshButton->setObjectName("refreshRuns");
+    // a name or notes typed and not saved are kept, not read over
+    connect(refreshButton, &QPushButton::clicked, this, [this] {
+        keepTypedDetails();
+        refresh();
+    });
     connectControls();
 }
 
@@ -128,7 +133,10 @@ void RunsPanel::connectControls() {
     // Not Ctrl+S nor Ctrl+Shift+R: the Run menu's (save a checkpoint, start a sweep) hold them in every panel,
     // and a key bound twice does nothing ("ambiguous shortcut").
     key(QKeySequence(Qt::CTRL | Qt::Key_Return), tr("Save name and notes"), [this] { saveDetails(); });
-    key(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L), tr("Refresh the list"), [this] { refresh(); });
+    key(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L), tr("Refresh the list"), [this] {
+        keepTypedDetails();
+        refresh();
+    });
     auto* del = new QShortcut(QKeySequence::Delete, m_table);
     del->setWhatsThis(tr("Delete the selected runs (in the list)"));
     del->setContext(Qt::WidgetShortcut);
@@ -189,16 +197,30 @@ void RunsPanel::showEvent(QShowEvent* e) {
     refresh();
 }
 
+void RunsPanel::hideEvent(QHideEvent* e) {
+    keepTypedDetails();
+    PanelBase::hideEvent(e);
+}
+
+void RunsPanel::keepTypedDetails() {
+    // not into a run deleted meanwhile (writing would make its folder again)
+    if (!m_shownRun.isEmpty() && (m_name->isModified() || m_notes->document()->isModified()) &&
+        QFileInfo::exists(m_shownRun + "/config.json"))
+        writeDetails(m_shownRun);
+}
+
 void RunsPanel::showDetails() {
     const QString dir = m_table->currentRun();
     const twb::RunSummary* r = m_table->summary(dir);
     if (dir == m_shownRun && r)
         return;  // a refresh keeps what is being typed
+    keepTypedDetails();
     m_shownRun = r ? dir : QString();
     m_name->setText(r && r->display_name != r->name ? QString::fromStdString(r->display_name) : QString());
     m_name->setPlaceholderText(r ? tr("unnamed (%1); a name to tell it apart (F2)").arg(QString::fromStdString(r->name))
                                  : QString());
     m_notes->setPlainText(r ? QString::fromStdString(r->notes) : QString());
+    m_notes->document()->setModified(false);
     m_folder->setText(r ? dir : QString());
 }
 
@@ -247,10 +269,7 @@ bool RunsPanel::setNotes(const QString& dir, const QString& notes) {
     return true;
 }
 
-void RunsPanel::saveDetails() {
-    const QString dir = m_shownRun;
-    if (dir.isEmpty())
-        return;
+bool RunsPanel::writeDetails(const QString& dir) {
     try {
         auto info = twb::read_run_info(dir.toStdString());
         info.name = m_name->text().toStdString();
@@ -258,12 +277,20 @@ void RunsPanel::saveDetails() {
         twb::write_run_info(dir.toStdString(), info);
     } catch (const std::exception& e) {
         showError(QString::fromStdString(e.what()));
-        return;
+        return false;
     }
+    m_name->setModified(false);
+    m_notes->document()->setModified(false);
     showError({});
-    m_shownRun.clear();
     emit statusMessage(tr("saved the name and notes of %1").arg(QFileInfo(dir).fileName()));
     emit runEdited(dir);
+    return true;
+}
+
+void RunsPanel::saveDetails() {
+    if (m_shownRun.isEmpty() || !writeDetails(m_shownRun))
+        return;
+    m_shownRun.clear();  // show what was stored
     refresh();
 }
 

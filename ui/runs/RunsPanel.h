@@ -58,6 +58,13 @@ signals:
 
 protected:
     void showEvent(QShowEvent* e) override;
+    /// Leaving the panel (or closing the window) keeps a name or notes typed and not yet saved.
+    void hideEvent(QHideEvent* e) override;
+    /// Writes the name and notes fields into dir's run.json; false (with the reason shown) when it cannot.
+    bool writeDetails(const QString& dir);
+    /// The name or notes typed for the shown run and not saved yet are written (a refresh, another run
+    /// selected or another panel would otherwise drop them).
+    void keepTypedDetails();
 
 private:
     /// The table's, the buttons' and the fields' signals and the panel's keys.
