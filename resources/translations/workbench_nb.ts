@@ -2057,6 +2057,14 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <source>Preparing %1 datasets to compare</source>
         <translation>Klargjør %1 datasett til sammenligning</translation>
     </message>
+    <message>
+        <source>Cannot create the folder %1; choose another place.</source>
+        <translation>Kan ikke opprette mappen %1; velg et annet sted.</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>mislyktes</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>

@@ -35,6 +35,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
@@ -291,10 +292,27 @@ private slots:
         job->cancel();
         QVERIFY(finished.wait(60000));
         QCOMPARE(finished.first().first().toBool(), false);
+        // the stopped cell reads as stopped, not done, and counts as no finished cell
+        QVERIFY2(p.queue()->item(0)->text().startsWith("stopped (resumable)"), qPrintable(p.queue()->item(0)->text()));
+        QVERIFY2(p.queue()->item(1)->text().startsWith("pending"), qPrintable(p.queue()->item(1)->text()));
+        QCOMPARE(p.findChild<QProgressBar*>("sweepProgress")->value(), 0);
         QVERIFY(jobs.running().isEmpty());
         QVERIFY(!p.isBusy());
     }
 
+    void aFolderThatCannotBeMadeIsRefusedBeforeStarting() {
+        // It showed "filesystem error: cannot create directories ..." under a queue of pending cells.
+        ExperimentsPanel p;
+        p.setBaseConfig(tinyConfig());
+        p.axes()->clear();
+        p.axes()->addAxis("seed", "1,2");
+        p.setRandomSamples(0);
+        p.setSweepFolder("/proc/nope/sweep");
+        p.start();
+        QVERIFY(!p.isBusy());
+        QVERIFY2(p.lastError().startsWith("Cannot create the folder /proc/nope/sweep"), qPrintable(p.lastError()));
+        QCOMPARE(p.queue()->count(), 0);
+    }
     void removedPendingCellIsLeftOut() {
         ExperimentsPanel p;
         p.setBaseConfig(tinyConfig());

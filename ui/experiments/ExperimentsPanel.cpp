@@ -226,6 +226,8 @@ bool ExperimentsPanel::resumeSweep(const QString& dir) {
 }
 
 void ExperimentsPanel::run(const twb::SweepSpec& s, const QString& dir) {
+    if (!QDir().mkpath(dir))  // before anything looks started (it said "filesystem error: ..." under a queue)
+        return showError(tr("Cannot create the folder %1; choose another place.").arg(dir));
     try {
         fillQueue(s);
     } catch (const std::exception& e) {
@@ -247,7 +249,6 @@ void ExperimentsPanel::run(const twb::SweepSpec& s, const QString& dir) {
     r.skipped = m_skipped;
     setBusy(true);
     m_job = jobs()->track(tr("Sweep %1").arg(QFileInfo(dir).fileName()), [this] { stop(); });
-    QDir().mkpath(QFileInfo(dir).path());
     refreshResults();
     emit sweepRequested(r);
 }

@@ -106,4 +106,13 @@ void ExperimentsPanel::onFailed(const QString& e) {
         m_job->fail(e);
     showError(e);
     m_status->setText(tr("Idle"));
+    if (m_current < 0) {  // no cell started: nothing of the queue ran
+        m_queue->clear();
+        m_cellConfigs.clear();
+        m_progress->setFormat(tr("no sweep running"));
+        m_progress->setRange(0, 1);
+        m_progress->setValue(0);
+    } else {
+        setCellState(m_current, tr("failed"));
+    }
 }

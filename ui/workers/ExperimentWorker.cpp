@@ -29,8 +29,9 @@ void ExperimentWorker::runSweep(const SweepRequest& r) {
         cb.on_cell_start = [&](size_t i, size_t total, const twb::SweepCell&, bool resumed) {
             emit cellStarted(int(i), int(total), runDir(i), resumed);
         };
-        cb.on_cell_done = [&](size_t i, const twb::TrainSummary&, bool skipped) {
-            emit cellDone(int(i), runDir(i), skipped);
+        cb.on_cell_done = [&](size_t i, const twb::TrainSummary& s, bool skipped) {
+            if (!s.stopped)  // a stopped cell is not done: the sweep's end marks it resumable
+                emit cellDone(int(i), runDir(i), skipped);
         };
         cb.skip_cell = [&](size_t i) { return r.skipped && r.skipped->contains(i); };
         cb.train.on_step = [this](const twb::StepReport& s) {
