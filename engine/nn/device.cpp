@@ -67,6 +67,20 @@ PrecisionChoice resolve_precision(DType dtype, const torch::Device& device) {
     return c;
 }
 
+std::string check_training_threads(int threads) {
+    const int cores = resolve_threads(0);
+    if (threads <= cores)
+        return {};
+    const std::string what = "threads=" + std::to_string(threads) + " is more than this machine's " +
+                             std::to_string(cores) + " core" + (cores == 1 ? "" : "s");
+    if (threads > 4 * cores)
+        throw ConfigError(what +
+                          ", so every step would wait on threads that share them; set threads=0 (all cores) "
+                          "or at most " +
+                          std::to_string(4 * cores));
+    return "warning: " + what + ", which the threads share (threads=0 uses all cores)";
+}
+
 int apply_threads(int threads) {
     const int n = resolve_threads(threads);
     if (at::get_num_threads() != n)

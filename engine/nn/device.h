@@ -15,6 +15,11 @@ torch::Device resolve_device(const std::string& name);
 /// starts with 1 unless OMP_NUM_THREADS is set, so this must be called.
 int apply_threads(int threads);
 
+/// A threads setting for training on this machine (0 = all cores is always fine). Throws ConfigError when it
+/// is more than 4 times the machine's cores, where every step waits on threads sharing them (threads=1000 on
+/// two cores took a minute a step); returns a warning when it is more than the cores, else "".
+std::string check_training_threads(int threads);
+
 /// The precision dtype (auto, float32, bfloat16) resolves to on this device, with the reason.
 PrecisionChoice resolve_precision(DType dtype, const torch::Device& device);
 

@@ -8,7 +8,9 @@
 #include "nn/device.h"
 #include "nn/models/attention.h"
 #include "nn/models/fused_cpu.h"
+#include "twb/config_options.h"
 #include "twb/distributed.h"
+#include "twb/errors.h"
 #include "twb/process.h"
 
 #include <torch/torch.h>
@@ -84,6 +86,12 @@ DoctorReport run_doctor(int threads, bool measure) {
     DoctorReport r;
     r.torch_version = std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
                       std::to_string(TORCH_VERSION_PATCH);
+    RunConfig asked;  // the option table's range (0-1024), then what this machine can serve
+    asked.threads = threads;
+    if (const std::string problem = find_config_option("threads")->range_problem(asked); !problem.empty())
+        throw ConfigError(problem);
+    if (const std::string warning = nn::check_training_threads(threads); !warning.empty())
+        r.warnings.push_back(warning.substr(std::string("warning: ").size()));
     r.threads = nn::apply_threads(threads);
     r.cuda_available = torch::cuda::is_available();
     r.device = r.cuda_available ? "cuda" : "cpu";

@@ -342,6 +342,16 @@ private slots:
             "beam width must be between 1 and 64");
         row("threads 100000", "", {"train", "--data", data, "--out", q(p("r2")), "--set", "threads=100000"},
             "threads must be between 0");
+        // Threads the machine cannot serve: a step took a minute at threads=1000 on two cores.
+        row("threads 1024 on this machine", "", {"train", "--data", data, "--out", q(p("r2")), "--set", "threads=1024"},
+            "more than this machine's");
+        row("lr-find threads 1024 on this machine", "",
+            {"lr-find", "--data", data, "--preset", "tiny", "--steps", "10", "--set", "threads=1024"},
+            "set threads=0 (all cores) or at most");
+        row("doctor --threads -1", "", {"doctor", "--no-speed", "--threads", "-1"},
+            "threads must be between 0 (all cores) and 1024 (got -1)");
+        row("doctor --threads 5000", "", {"doctor", "--no-speed", "--threads", "5000"},
+            "threads must be between 0 (all cores) and 1024 (got 5000)");
         row("temperature inf", "", {"sample", "--run", runDir, "--temperature", "inf"}, "temperature");
         row("repetition penalty inf", "", {"sample", "--run", runDir, "--repetition-penalty", "inf"},
             "repetition penalty");
@@ -499,6 +509,14 @@ private slots:
             QVERIFY2(!seen.contains(c), qPrintable("repeated '" + QString(c) + "' in " + text));
             seen.insert(c);
         }
+    }
+
+    void threadsAboveTheCoresAreWarnedAbout() {
+        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        const Out r = run({"doctor", "--no-speed", "--threads", QString::number(cores + 1)});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.out.contains("warning: threads=" + QByteArray::number(cores + 1) + " is more than this machine's"),
+                 r.out.constData());
     }
 
     void twoTrainersIntoOneRunFolder() {

@@ -67,6 +67,7 @@ struct Sweep {
         if (cfg.vocab_size == 0)
             cfg.vocab_size = data.vocab_size;
         cfg.check();
+        nn::check_training_threads(cfg.threads);
         nn::apply_threads(cfg.threads);
         device = nn::resolve_device(cfg.device);
         bf16 = nn::resolve_precision(cfg.dtype, device).dtype == DType::BFloat16;

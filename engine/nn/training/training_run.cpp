@@ -84,6 +84,8 @@ void TrainingRun::prepare() {
     m_runDir = fs::path(m_job.run_dir);
     if (m_runDir.empty())
         throw ConfigError("no run folder given (twb train --out RUN)");
+    if (const std::string warning = check_training_threads(m_cfg.threads); !warning.empty())
+        message(warning);  // before the lock: a refusal leaves no folder behind
     // Only the process that writes the run folder (rank 0 of a multi-process run) locks it and tidies
     // it: the other ranks read it and must neither be refused by rank 0's lock nor remove its temporaries.
     if (m_job.distributed.rank == 0) {
