@@ -5142,10 +5142,6 @@ Dette kan ikke angres.</translation>
         <translation>Ferdig ved steg %1.</translation>
     </message>
     <message>
-        <source>Interrupted at step %1 of %2: Start (F5) continues it.</source>
-        <translation>Avbrutt ved steg %1 av %2: Start (F5) fortsetter den.</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;New run&lt;/b&gt; initialised from %1 (finetuning: same tokenizer, a new dataset)</source>
         <translation>&lt;b&gt;Ny kjøring&lt;/b&gt; initialisert fra %1 (finjustering: samme tokenisering, et nytt datasett)</translation>
     </message>
@@ -5248,6 +5244,10 @@ Dette kan ikke angres.</translation>
     <message>
         <source>The Quick start&apos;s run &lt;b&gt;%1&lt;/b&gt; stopped at step %2 of %3. &lt;a href=&quot;resume&quot;&gt;Resume it&lt;/a&gt; · &lt;a href=&quot;again&quot;&gt;Train another&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Dismiss&lt;/a&gt;</source>
         <translation>Hurtigstartens kjøring &lt;b&gt;%1&lt;/b&gt; stoppet ved steg %2 av %3. &lt;a href=&quot;resume&quot;&gt;Fortsett den&lt;/a&gt; · &lt;a href=&quot;again&quot;&gt;Tren en til&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Avvis&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>Stopped at step %1 of %2: Start (F5) continues it.</source>
+        <translation>Stoppet ved steg %1 av %2: Start (F5) fortsetter den.</translation>
     </message>
 </context>
 <context>

@@ -115,6 +115,7 @@ private slots:
         QVERIFY(holder.waitForFinished(20000));
         refreshed(p);
         QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("stopped"));
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));  // the refusal went with the training
     }
     void anEncoderDecoderShowsBothStacks() {
         // A translation run read "3×4×96" as if it were a language model of three blocks.

@@ -22,6 +22,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, parent) {
     auto* v = new QVBoxLayout(this);
     m_summary = new QLabel;
@@ -154,6 +156,15 @@ void RunsPanel::showRuns(std::vector<twb::RunSummary> runs) {
             ? tr("No runs yet in %1. Quick start (Ctrl+R) in the Training panel makes one.").arg(Workspace::runsDir())
             : (runs.size() == 1 ? tr("1 run in %1") : tr("%1 runs in %2").arg(runs.size())).arg(Workspace::runsDir()) +
                   (running > 0 ? tr(" · %1 running").arg(running) : QString()));
+    if (!m_refusedBusy.isEmpty()) {  // the refusal to delete a run in training goes once it has stopped
+        const auto it = std::find_if(runs.begin(), runs.end(), [&](const twb::RunSummary& r) {
+            return QString::fromStdString(r.dir) == m_refusedBusy;
+        });
+        if (it == runs.end() || it->status != "running") {
+            showError({});
+            m_refusedBusy.clear();
+        }
+    }
     m_table->setRuns(std::move(runs));
     if (m_table->selectedRuns().isEmpty() && !m_table->runs().empty()) {
         // After a delete, the run that took the deleted one's row (the one after it), else the first.
@@ -215,6 +226,8 @@ void RunsPanel::showDetails() {
     if (dir == m_shownRun && r)
         return;  // a refresh keeps what is being typed
     keepTypedDetails();
+    if (!m_shownRun.isEmpty())
+        showError({});  // a refusal was about the run selected before ("... is being trained")
     m_shownRun = r ? dir : QString();
     m_name->setText(r && r->display_name != r->name ? QString::fromStdString(r->display_name) : QString());
     m_name->setPlaceholderText(r ? tr("unnamed (%1); a name to tell it apart (F2)").arg(QString::fromStdString(r->name))
@@ -301,6 +314,7 @@ bool RunsPanel::deleteRun(const QString& dir, bool ask) {
     if (!holder.empty()) {
         showError(tr("%1 is being trained (by %2): stop its training before deleting it.")
                       .arg(shown, QString::fromStdString(holder)));
+        m_refusedBusy = dir;
         return false;
     }
     if (ask) {

@@ -84,4 +84,5 @@ private:
     bool m_refreshAgain = false;  // a refresh was asked for while one was running
     int m_rowAfterDelete = -1;    // the row a deleted run had: the run after it is selected there
     QString m_shownRun;           // whose name and notes the fields hold
+    QString m_refusedBusy;        // a run whose deletion was refused while it trained (that message goes when it stops)
 };

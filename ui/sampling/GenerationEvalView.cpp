@@ -44,6 +44,10 @@ GenerationEvalView::GenerationEvalView(ModelThread* model, RunPicker* picker, Jo
     addControlsAndTable(v);
     connectButtons();
     connectWorker();
+    connect(picker, &RunPicker::changed, this, [this] {
+        if (!m_running)
+            m_status->clear();  // what was said of the last run's try (a refusal) is not said of this one
+    });
 }
 
 // The three text columns: prompts and references (each with "Load file…"), and the decoding settings.

@@ -58,6 +58,7 @@ void TrainingPanel::newRun() {
     if (isBusy())
         return;
     clearRun();
+    m_datasetError->hide();  // a folder refused for the run before is no concern of a new one
     m_runLabel->setText(
         tr("<b>New run</b> (a folder under %1 is made on Start)").arg(Workspace::runsDir().toHtmlEscaped()));
     showIdleStatus();
@@ -105,7 +106,7 @@ bool TrainingPanel::openRun(const QString& dir) {
                      "Attention), or finetune it on a dataset (Run → Initialise from run…).")
             : steps.back() >= cfg.max_iters
                 ? tr("Finished at step %1.").arg(steps.back())
-                : tr("Interrupted at step %1 of %2: Start (F5) continues it.").arg(steps.back()).arg(cfg.max_iters));
+                : tr("Stopped at step %1 of %2: Start (F5) continues it.").arg(steps.back()).arg(cfg.max_iters));
         Workspace::addRecentRun(dir);
         showError({});
         emit runChanged(dir);
