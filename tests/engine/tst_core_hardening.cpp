@@ -387,6 +387,21 @@ private slots:
         QVERIFY(tok->unknown_chars("\xEF\xBB\xBF").size() > 0);
         QCOMPARE(r.stats.vocab_size, load_tokenizer(data)->vocab_size());
         QVERIFY(nlohmann::json::parse(read_file(data / "meta.json")).contains("max_token_id"));
+
+        // A damaged meta.json: reading it says to prepare the data again with --force, and that works (it said
+        // "not a prepared dataset" before) while the folder holds only what prepare writes; never over notes.
+        write_file_atomic(data / "meta.json", "{bad");
+        const std::string advice = error_of<FormatError>([&] { open_prepared(data); });
+        QVERIFY2(has(advice, ("--out " + data.string() + " --force").c_str()), advice.c_str());
+        prepare_dataset(o);
+        QCOMPARE(open_prepared(data).vocab_size, r.stats.vocab_size);
+        write_file_atomic(data / "meta.json", "[]");
+        twbtest::write(data / "notes.txt", "my notes");
+        QVERIFY(has(error_of<IoError>([&] { prepare_dataset(o); }), "holds what prepare did not write (notes.txt)"));
+        QCOMPARE(read_file(data / "meta.json"), std::string("[]"));
+        fs::remove(data / "notes.txt");
+        fs::remove(data / "train.bin");  // without its token file a folder is not recognisably a dataset
+        QVERIFY(has(error_of<IoError>([&] { prepare_dataset(o); }), "not a prepared dataset"));
     }
 
     void utf16IsNamedNotCalledBinary() {

@@ -59,6 +59,13 @@ void check_output_folder(const fs::path& out, const std::vector<std::string>& in
         dataset = true;
     } catch (const std::exception&) {
     }
+    // A dataset whose meta.json is damaged (reading it says to prepare the data again with --force) is still
+    // one when it holds meta.json and train.bin and nothing but the names prepare writes (its damaged list of
+    // files is not trusted).
+    if (!dataset && fs::is_regular_file(out / "meta.json", ec) && fs::is_regular_file(out / "train.bin", ec)) {
+        dataset = true;
+        meta = nlohmann::json::object();
+    }
     if (!dataset)
         throw IoError(out.string() +
                       " is not a prepared dataset (no valid meta.json), so --force does not replace it; "
@@ -71,10 +78,10 @@ void check_output_folder(const fs::path& out, const std::vector<std::string>& in
             if (f.is_string())
                 ours.insert(f.get<std::string>());
     } else {
-        ours = {"meta.json",       "corpus.txt",      "train.bin",      "val.bin",         "test.bin",
-                "train.pairs",     "val.pairs",       "test.pairs",     "train.docs",      "val.docs",
-                "vocab.json",      "merges.txt",      "tokenizer.json", "tokenizer.model", "spm_train.model",
-                "spm_train.vocab", "source_tokenizer"};
+        ours = {"meta.json",       "corpus.txt",       "train.bin",      "val.bin",         "test.bin",
+                "train.pairs",     "val.pairs",        "test.pairs",     "train.docs",      "val.docs",
+                "vocab.json",      "merges.txt",       "tokenizer.json", "tokenizer.model", "spm_train.model",
+                "spm_train.vocab", "source_tokenizer", "train.loss",     "val.loss"};
     }
     std::vector<std::string> foreign;
     for (const auto& e : fs::directory_iterator(out, ec))
