@@ -288,6 +288,12 @@ private slots:
         row("no such run folder", "", {"sample", "--run", q(p("no-such-run"))}, "no such folder");
         row("run folder exists", "", {"train", "--data", data, "--out", runDir}, "--resume");
         row("no dataset", "", {"train", "--out", q(p("r2"))}, "--data");
+        row("--data a text file", "", {"train", "--data", in, "--out", q(p("r2"))},
+            "corpus.txt is a file, not a prepared dataset; prepare it first (twb prepare --input");
+        row("--data no such folder", "", {"train", "--data", q(p("no-such-data")), "--out", q(p("r2"))},
+            "no-such-data: does not exist");
+        row("--data a folder without meta.json", "notes", {"train", "--data", q(p("notes")), "--out", q(p("r2"))},
+            "notes: no meta.json, so it is not a prepared dataset");
         // Issue 35: a checkpoint is checked against itself; a resume writes nothing before it holds.
         row("resume a run stopped before its first checkpoint", "no_checkpoint",
             {"train", "--out", q(p("bad")), "--resume", "--quiet"}, "stopped before its first checkpoint", {"bad/"});

@@ -238,9 +238,18 @@ void from_json(const nlohmann::json& j, DatasetStats& s) {
 
 PreparedDataset open_prepared(const fs::path& dir) {
     const fs::path metaFile = dir / "meta.json";
+    std::error_code ec;
+    if (!fs::exists(dir, ec))
+        throw InputError(dir.string() +
+                         ": does not exist; give a folder written by twb prepare (twb prepare --input "
+                         "FILE --out DIR, then DIR)");
+    if (!fs::is_directory(dir, ec))
+        throw InputError(dir.string() + " is a file, not a prepared dataset; prepare it first (twb prepare --input " +
+                         dir.string() + " --out DIR), then give DIR");
     if (!fs::exists(metaFile))
-        throw InputError(dir.string() + ": no meta.json; prepare the data first (twb prepare ... --out " +
-                         dir.string() + ")");
+        throw InputError(dir.string() +
+                         ": no meta.json, so it is not a prepared dataset; prepare the data first (twb "
+                         "prepare --input FILE --out DIR, then give DIR)");
     PreparedDataset d = parse_prepared_meta(read_file(metaFile), dir);
     if (d.meta.contains("documents")) {
         try {
