@@ -39,9 +39,19 @@ RunConfig train_config(const TrainOpts& o, bool presetGiven) {
         cfg = read_run_config(o.out);
     } else if (!o.initFrom.empty() && !presetGiven && o.configFile.empty()) {
         // Finetuning without --preset/--config: the model (and its settings) of the run it starts from.
-        const std::filesystem::path from = std::filesystem::exists(std::filesystem::path(o.initFrom) / "config.json")
-                                               ? std::filesystem::path(o.initFrom)
-                                               : std::filesystem::path(o.initFrom).parent_path().parent_path();
+        // A run folder, or one of its checkpoint folders (RUN/checkpoints/step_N); anything else is refused
+        // naming the path given.
+        namespace fs = std::filesystem;
+        fs::path from = fs::absolute(o.initFrom).lexically_normal();
+        if (from.filename().empty())
+            from = from.parent_path();  // "run/" names the folder run
+        if (!fs::exists(from / "config.json")) {
+            if (!fs::exists(from / "state.json")) {
+                find_checkpoint(o.initFrom, o.initCheckpoint);  // throws: no such folder, no checkpoints here
+                throw InputError(o.initFrom + ": no config.json; is this a run folder written by 'twb train'?");
+            }
+            from = from.parent_path().parent_path();
+        }
         cfg = read_run_config(from);
         cfg.data_dir.clear();
         cfg.vocab_size = 0;

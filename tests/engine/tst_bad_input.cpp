@@ -294,6 +294,11 @@ private slots:
             "no-such-data: does not exist");
         row("--data a folder without meta.json", "notes", {"train", "--data", q(p("notes")), "--out", q(p("r2"))},
             "notes: no meta.json, so it is not a prepared dataset");
+        row("--init-from no such folder", "",
+            {"train", "--data", data, "--out", q(p("r2")), "--init-from", q(p("nope"))}, "/nope: no such folder");
+        row("--init-from a folder that is no run", "notes",
+            {"train", "--data", data, "--out", q(p("r2")), "--init-from", q(p("notes"))},
+            "/notes: no checkpoints here");
         // Issue 35: a checkpoint is checked against itself; a resume writes nothing before it holds.
         row("resume a run stopped before its first checkpoint", "no_checkpoint",
             {"train", "--out", q(p("bad")), "--resume", "--quiet"}, "stopped before its first checkpoint", {"bad/"});
