@@ -431,6 +431,14 @@ private slots:
             "only model.safetensors is read");
         row("import a folder without model.safetensors", "hf_empty",
             {"import", "--hf", q(p("hf")), "--out", q(p("hfrun"))}, "model.safetensors: no such file");
+        row("export into a folder that cannot be written", "",
+            {"export", "--run", runDir, "--format", "safetensors", "--out", "/proc/self/st"},
+            "/proc/self: cannot write there");
+        row("export onto an empty file", "empty_file",
+            {"export", "--run", runDir, "--format", "safetensors", "--out", q(p("empty"))},
+            "empty is a file; the output is a folder");
+        row("import --hf a file", "", {"import", "--hf", in, "--out", q(p("hfrun"))},
+            "corpus.txt is a file; give the Hugging Face model's folder");
         row("export a rotary run in the GPT-2 layout", "",
             {"export", "--run", runDir, "--format", "hf", "--out", q(p("hfout"))}, "position=rotary");
     }
@@ -709,6 +717,9 @@ private:
         } else if (what == "runjson_types") {
             twbtest::write(bad / "run.json",
                            R"({"name": 5, "notes": "keep these", "created": "2026-01-01T00:00:00Z"})");
+        } else if (what == "empty_file") {
+            twbtest::write(p("empty"), "");
+            m_undo.push_back(p("empty"));
         } else if (what == "existing_gguf") {
             twbtest::write(p("existing.gguf"), "a user's file");
             m_undo.push_back(p("existing.gguf"));

@@ -25,10 +25,12 @@ fs::path temp_sibling(const fs::path& target) {
 
 /// Refuses an output folder that holds something; creates its parent.
 void check_output_folder(const fs::path& out) {
-    if (fs::exists(out) && !(fs::is_directory(out) && fs::is_empty(out)))
+    std::error_code ec;
+    if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+        throw InputError(out.string() + " is a file; the output is a folder: give a new folder's name");
+    if (fs::exists(out, ec) && !fs::is_empty(out, ec))
         throw InputError(out.string() + ": already exists and is not empty; choose a new folder");
     const fs::path parent = fs::absolute(out).parent_path();
-    std::error_code ec;
     fs::create_directories(parent, ec);
     if (ec)
         throw IoError(parent.string() + ": cannot create the folder (" + ec.message() + ")");
@@ -55,7 +57,11 @@ std::string shape_text(const std::vector<int64_t>& s) {
 void write_folder(const fs::path& out, const std::function<void(const fs::path&)>& fn) {
     check_output_folder(out);
     const fs::path tmp = temp_sibling(out);
-    fs::create_directories(tmp);
+    std::error_code ec;
+    fs::create_directories(tmp, ec);
+    if (ec)
+        throw IoError(tmp.parent_path().string() + ": cannot write there (" + ec.message() +
+                      "); choose an --out in a folder you can write");
     try {
         fn(tmp);
         publish(tmp, out);
@@ -67,6 +73,9 @@ void write_folder(const fs::path& out, const std::function<void(const fs::path&)
 }
 
 void check_hf_folder(const fs::path& dir, const std::string& convert) {
+    if (fs::exists(dir) && !fs::is_directory(dir))
+        throw InputError(dir.string() +
+                         " is a file; give the Hugging Face model's folder (config.json, model.safetensors)");
     if (!fs::is_directory(dir))
         throw InputError(dir.string() + ": no such folder");
     const fs::path st = dir / "model.safetensors";
