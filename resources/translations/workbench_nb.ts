@@ -4400,6 +4400,10 @@ Dette kan ikke angres.</translation>
         <source>Token %1 of sample %2 %3 (%4). Branching works on sample 1.</source>
         <translation>Token %1 i prøve %2 %3 (%4). Forgrening virker på prøve 1.</translation>
     </message>
+    <message>
+        <source>Nothing to export yet: press Compare first.</source>
+        <translation>Ingenting å eksportere ennå: trykk Sammenlign først.</translation>
+    </message>
 </context>
 <context>
     <name>SweepPlots</name>

@@ -4,6 +4,7 @@
 // the engine's own number; the texts get most of the width), history is kept with the run, and a prompt the tokenizer
 // cannot encode gives a message naming the characters.
 #include "ui/Workspace.h"
+#include "ui/sampling/AttributionStrip.h"
 #include "ui/sampling/CompareView.h"
 #include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/HistoryView.h"
@@ -182,7 +183,14 @@ private slots:
         QVERIFY(before[at].altIds.size() >= 2);
         const int altId = before[at].altIds[1];  // the second most probable token, not the one taken
         QVERIFY(altId != before[at].id);
+        const QString firstStatus = p.findChild<QLabel*>("samplingStatus")->text();
+        QVERIFY(!firstStatus.isEmpty());
+        for (auto* v : p.findChildren<TokenOutputView*>())
+            if (v->browser()->objectName() == "output")
+                emit v->tokenClicked(0, at);  // the attribution strip explains the token about to be replaced
+        QVERIFY(!p.attribution()->isHidden());
         p.branch(at, 1);
+        QVERIFY(p.attribution()->isHidden());  // it no longer explains the replaced token
         QVERIFY(p.isBusy());
         waitIdle(p);
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
@@ -200,8 +208,16 @@ private slots:
         p.back();
         QCOMPARE(p.branchDepth(), 0);
         QCOMPARE(p.output().samples[0][at].id, before[at].id);
+        QCOMPARE(p.findChild<QLabel*>("samplingStatus")->text(), firstStatus);  // not the branch's figures
     }
 
+    void exportingAnEmptyComparisonIsRefused() {
+        // It wrote a file holding only "Prompt: ``" and an empty table, and said it had.
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.exportMarkdown();  // no dialog: refused before one
+        QVERIFY2(p.lastError().startsWith("Nothing to export yet"), qPrintable(p.lastError()));
+    }
     void generateNeedsARun() {
         // With no run in the workspace, Generate is off and its tooltip says what to do (the reason came
         // only after a click); a run chosen turns it on.

@@ -223,6 +223,10 @@ void CompareView::setBusy(bool busy) {
     m_compareBtn->setEnabled(!busy);
 }
 
+bool CompareView::hasResults() const {
+    return m_table->columnCount() > 0 && m_table->rowCount() > 0;
+}
+
 QString CompareView::markdown(const QString& prompt) const {
     QString md = tr("Prompt: `%1`\n\n").arg(QString(prompt).replace('\n', "\\n"));
     if (!m_tableJudge.isEmpty())

@@ -40,6 +40,8 @@ public:
     /// Roles of a cell: its generated text alone, and the judge's perplexity (when scored).
     static constexpr int TextRole = 0x0100 + 10;
     static constexpr int JudgeRole = 0x0100 + 11;
+    /// Whether a comparison has filled the table (Export Markdown has something to write).
+    bool hasResults() const;
     QString markdown(const QString& prompt) const;
     void setBusy(bool busy);
 

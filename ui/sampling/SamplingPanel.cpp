@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -166,6 +167,7 @@ void SamplingPanel::branch(int index, int alt) {
     r.cancel = m_cancel;
     m_back.append(m_out);
     m_out = next;
+    m_attribution->clear();  // it explained the token now replaced
     m_out.temperature = r.options.temperature;
     m_output->setTitle(next.label);
     startRequest(r);
@@ -176,6 +178,8 @@ void SamplingPanel::back() {
         return;
     m_out = m_back.takeLast();
     m_output->clearSelection();
+    m_attribution->clear();
+    m_status->setText(m_out.status);  // the figures of the output shown, not of the branch left
     m_output->setTitle(m_back.isEmpty() ? tr("Back at the original output.") : m_out.label);
     setBusy(false);
     render();
@@ -269,9 +273,13 @@ QString SamplingPanel::compareMarkdown() const {
 }
 
 void SamplingPanel::exportMarkdown() {
-    const QString f = QFileDialog::getSaveFileName(this, tr("Export comparison"), QString(), tr("Markdown (*.md)"));
+    if (!m_compare->hasResults())
+        return showError(tr("Nothing to export yet: press Compare first."));
+    QString f = QFileDialog::getSaveFileName(this, tr("Export comparison"), QString(), tr("Markdown (*.md)"));
     if (f.isEmpty())
         return;
+    if (QFileInfo(f).suffix().isEmpty())
+        f += ".md";
     QSaveFile out(f);
     if (!out.open(QIODevice::WriteOnly) || out.write(compareMarkdown().toUtf8()) < 0 || !out.commit())
         return showError(tr("Cannot write %1: check the folder exists and is writable.").arg(f));

@@ -47,6 +47,7 @@ public:
         QVector<QVector<UiToken>> samples;  // the tokens as streamed, per sample
         QString label;                      // "generated" or "branch at token 12"
         double temperature = 1;             // the tokens' probabilities are at this temperature (0 = greedy)
+        QString status;                     // its line under the output ("89 tokens · 679.8 tok/s · ...")
     };
 
     RunPicker* picker() const { return m_picker; }

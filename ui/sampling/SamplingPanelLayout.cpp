@@ -142,6 +142,7 @@ QWidget* SamplingPanel::buildGenerateTab() {
     m_copy = button(tr("Copy"), nullptr, tr("Copy the prompt and output as plain text"));
     m_status = new QLabel;
     m_status->setObjectName("samplingStatus");
+    m_status->setWordWrap(true);  // a warning after the figures must not be cut at the window's edge
 
     m_prompt = new QPlainTextEdit;
     m_prompt->setObjectName("prompt");
@@ -195,6 +196,7 @@ void SamplingPanel::connectWorker(ModelWorker* worker) {
             m_status->setText(m_status->text() + " · " + r.warnings.join("; "));
             emit statusMessage(r.warnings.join("; "));
         }
+        m_out.status = m_status->text();  // Back shows each output with its own line
         refreshHistory();
     });
     connect(worker, &ModelWorker::compareCell, this,

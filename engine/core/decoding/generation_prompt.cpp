@@ -38,8 +38,10 @@ void add_prompt_warnings(SampleResult& res, const RunConfig& c, const Tokenizer&
             "every word of the prompt is unknown to the vocabulary (<unk>), so the model "
             "continues from nothing it knows; use words of its training text");
     if (static_cast<int64_t>(prompt.size()) > c.block_size)
-        res.warnings.push_back("the prompt has " + std::to_string(prompt.size()) + " tokens, more than block_size " +
-                               std::to_string(c.block_size) + "; the model sees only the most recent ones");
+        // "context": a branch in the GUI continues the prompt and the output so far, not a prompt typed
+        res.warnings.push_back("the context has " + std::to_string(prompt.size()) + " tokens, more than block_size " +
+                               std::to_string(c.block_size) + "; the model sees only the most recent " +
+                               std::to_string(c.block_size));
 }
 
 }  // namespace twb
