@@ -136,8 +136,8 @@ void MainWindow::openRunDialog() {
     if (d.isEmpty())
         return;
     QSettings().setValue("lastRunDir", QFileInfo(d).path());
-    if (m_training->openRun(d))
-        showPanel(tr("Training"));
+    m_training->openRun(d);
+    showPanel(tr("Training"));  // the run, or why it cannot be opened (the status bar cut that short)
 }
 
 void MainWindow::initFromDialog() {

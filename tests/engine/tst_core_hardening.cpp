@@ -18,6 +18,7 @@
 #include "twb/config.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
+#include "twb/run_folder.h"
 #include "twb/runs_table.h"
 #include "twb/sweep.h"
 #include "twb/text.h"
@@ -73,6 +74,12 @@ private slots:
         QVERIFY(has(error_of<ConfigError>([&] { read_config_file(f.string(), RunConfig{}); }), "JSON object"));
         twbtest::write(f, R"({"bias": "yes"})");
         QVERIFY(has(error_of<ConfigError>([&] { read_config_file(f.string(), RunConfig{}); }), "true or false"));
+        // A Hugging Face model folder opened as a run: said so, with the import (it listed every known key).
+        const auto hf = twbtest::path(m_dir, "hf");
+        std::filesystem::create_directories(hf);
+        twbtest::write(hf / "config.json", R"({"model_type": "gpt2", "n_layer": 2})");
+        const std::string e = error_of<InputError>([&] { read_run_config(hf); });
+        QVERIFY2(has(e, "holds a Hugging Face model") && has(e, "twb import --hf"), e.c_str());
         twbtest::write(f, R"({"position": "spiral"})");
         QVERIFY(has(error_of<ConfigError>([&] { read_config_file(f.string(), RunConfig{}); }), "position"));
         twbtest::write(f, "{not json");

@@ -87,6 +87,11 @@ RunConfig read_run_config(const fs::path& run_dir) {
     } catch (const nlohmann::json::exception&) {
         throw FormatError(f.string() + ": not valid JSON; the run folder is damaged (restore config.json)");
     }
+    if (j.is_object() && (j.contains("model_type") || j.contains("architectures")))
+        throw InputError(run_dir.string() +
+                         " holds a Hugging Face model (its config.json names a model_type), not a run: import it "
+                         "as a run first (twb import --hf " +
+                         run_dir.string() + " --out RUN, or Import model in the workbench)");
     const RunConfig c = config_from_json(j, RunConfig{}, f.string());
     check_model_config(c, f.string());
     return c;
