@@ -337,6 +337,12 @@ private slots:
             "run.json is damaged (not valid JSON), so it is not rewritten");
         row("label --notes over a run.json of wrong types", "runjson_types", {"label", q(p("bad")), "--notes", "x"},
             "run.json is damaged ('name' is not text), so it is not rewritten");
+        row("lr-find --out in a folder that does not exist", "",
+            {"lr-find", "--data", data, "--preset", "tiny", "--steps", "10", "--out", q(p("nowhere") / "lr.csv")},
+            "nowhere does not exist; write the output elsewhere");
+        row("lr-find --out in a folder that cannot be written", "",
+            {"lr-find", "--data", data, "--preset", "tiny", "--steps", "10", "--out", "/proc/self/lr.csv"},
+            "cannot write in /proc/");
         row("export gguf over an existing file", "existing_gguf",
             {"export", "--run", runDir, "--format", "gguf", "--out", q(p("existing.gguf"))}, "already exists");
         // Issue 35: sizes are capped and only regular files are read where a file is expected.

@@ -3,6 +3,11 @@
 
 #include "twb/errors.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 namespace twb {
 
 namespace fs = std::filesystem;
@@ -51,6 +56,14 @@ void check_output_file(const fs::path& out, const std::vector<fs::path>& inputs,
         throw InputError(out.string() + " is a folder; give a file name (e.g. " + (out / "out").string() + ")");
     if (fs::exists(st) && !replace)
         throw InputError(out.string() + " already exists; choose another name or replace it (--force)");
+    // Checked now, so a long command (lr-find's steps, a model's load) does not fail only at the end.
+    const fs::path folder = target.parent_path();
+    if (!fs::is_directory(folder, ec))
+        throw InputError(out.string() + ": the folder " + folder.string() +
+                         (fs::exists(folder, ec) ? " is a file" : " does not exist") + "; write the output elsewhere");
+    if (::access(folder.c_str(), W_OK) != 0)
+        throw IoError(out.string() + ": cannot write in " + folder.string() + " (" + std::strerror(errno) +
+                      "); write the output elsewhere");
 }
 
 }  // namespace twb
