@@ -2105,14 +2105,6 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <translation>Ikke tilgjengelig: %1</translation>
     </message>
     <message>
-        <source>Not available (%1): %2</source>
-        <translation>Ikke tilgjengelig (%1): %2</translation>
-    </message>
-    <message>
-        <source>; </source>
-        <translation>; </translation>
-    </message>
-    <message>
         <source>Export to folder</source>
         <translation>Eksporter til mappe</translation>
     </message>
@@ -2143,6 +2135,18 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>Exporting %1</source>
         <translation>Eksporterer %1</translation>
+    </message>
+    <message>
+        <source>Not available for this run:</source>
+        <translation>Ikke tilgjengelig for denne kjøringen:</translation>
+    </message>
+    <message>
+        <source>• %1: %2</source>
+        <translation>• %1: %2</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> og </translation>
     </message>
 </context>
 <context>

@@ -207,6 +207,8 @@ private slots:
         const QString reason = qobject_cast<QStandardItemModel*>(d.formatBox()->model())->item(0)->toolTip();
         QVERIFY2(reason.contains("position=rotary"), qPrintable(reason));
         QVERIFY2(d.reasons().contains("position=rotary"), qPrintable(d.reasons()));
+        QVERIFY2(d.reasons().startsWith("Not available for this run:\n• GGUF (llama.cpp, gpt2), f32 and GGUF"),
+                 qPrintable(d.reasons()));
         // the dialog moves to the first usable format; a blocked one cannot be chosen, and forced onto
         // it (as a remembered format could be), the export refuses with the reason
         QCOMPARE(d.formatBox()->currentData().toString(), QString("safetensors"));

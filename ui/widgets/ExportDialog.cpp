@@ -169,9 +169,13 @@ void ExportDialog::applyReasons(const QStringList& reasons) {
         }
         who[why.indexOf(reasons[i])] << QObject::tr(exportFormats()[i].label);
     }
+    // "Not available for this run:", then per reason the formats it blocks and why (the formats inside
+    // brackets, among the formats' own brackets, were hard to read)
     QStringList lines;
+    if (!why.empty())
+        lines << tr("Not available for this run:");
     for (int k = 0; k < why.size(); ++k)
-        lines << tr("Not available (%1): %2").arg(who[k].join(tr("; ")), why[k]);
+        lines << tr("• %1: %2").arg(who[k].join(tr(" and ")), why[k]);
     if (!model->item(m_format->currentIndex())->isEnabled())
         for (int i = 0; i < m_format->count(); ++i)
             if (model->item(i)->isEnabled()) {
