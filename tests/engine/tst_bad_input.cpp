@@ -302,6 +302,12 @@ private slots:
         // Issue 35: a checkpoint is checked against itself; a resume writes nothing before it holds.
         row("resume a run stopped before its first checkpoint", "no_checkpoint",
             {"train", "--out", q(p("bad")), "--resume", "--quiet"}, "stopped before its first checkpoint", {"bad/"});
+        row("resume from a truncated newest checkpoint", "truncated",
+            {"train", "--out", q(p("bad")), "--resume", "--quiet"}, "out of the run (or delete it) and resume again",
+            {"bad/"});
+        row("resume from a truncated only checkpoint", "truncated_only",
+            {"train", "--out", q(p("bad")), "--resume", "--quiet"},
+            "it is the run's only checkpoint, so the run cannot resume", {"bad/"});
         row("resume changing block_size", "", {"train", "--out", runDir, "--resume", "--set", "block_size=32"},
             "--resume cannot change block_size");
         row("state.json's step is not its folder's", "step_mismatch",
@@ -723,6 +729,12 @@ private:
         } else if (what == "runjson_types") {
             twbtest::write(bad / "run.json",
                            R"({"name": 5, "notes": "keep these", "created": "2026-01-01T00:00:00Z"})");
+        } else if (what == "truncated" || what == "truncated_only") {
+            if (what == "truncated_only")
+                for (auto& e : fs::directory_iterator(bad / "checkpoints"))
+                    if (e.is_directory() && e.path() != ck)
+                        fs::remove_all(e.path());
+            fs::resize_file(ck / "model.safetensors", 1000);
         } else if (what == "empty_file") {
             twbtest::write(p("empty"), "");
             m_undo.push_back(p("empty"));

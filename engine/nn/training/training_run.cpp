@@ -29,6 +29,32 @@ void adopt_vocab_size(const PreparedDataset& data, RunConfig& cfg) {
                           std::to_string(data.vocab_size) + "; a run trains on one tokenizer");
 }
 
+namespace {
+/// A checkpoint a resume cannot use: its problem, and how to resume from the run's checkpoint before it (train
+/// has no option to choose one: the newest is taken).
+[[noreturn]] void refuse_resume(const fs::path& run_dir, const fs::path& ck, std::string why) {
+    const std::string choose = " (use another one)";  // the readers' advice, for commands that take --checkpoint
+    if (why.size() > choose.size() && why.compare(why.size() - choose.size(), choose.size(), choose) == 0)
+        why.erase(why.size() - choose.size());
+    const std::string name = ck.filename().string();
+    int64_t step = -1;
+    try {
+        step = std::stoll(name.substr(name.find('_') + 1));
+    } catch (const std::exception&) {
+    }
+    int64_t before = -1;
+    for (int64_t s : list_checkpoints(run_dir))
+        if (s < step)
+            before = s;
+    if (before >= 0)
+        why += "; to resume from the checkpoint before it (step " + std::to_string(before) + "), move the folder " +
+               ck.string() + " out of the run (or delete it) and resume again";
+    else
+        why += "; it is the run's only checkpoint, so the run cannot resume: train a new run (another --out)";
+    throw FormatError(why);
+}
+}  // namespace
+
 TrainingRun::TrainingRun(std::unique_ptr<ModelFamily> family, const TrainJob& job, const TrainCallbacks& callbacks,
                          TrainControl* control)
     : m_family(std::move(family)), m_job(job), m_cb(callbacks), m_ctl(control), m_cfg(job.config) {}
@@ -140,21 +166,30 @@ void TrainingRun::restore() {
         return;
     }
     const fs::path ck = find_resume_checkpoint(m_runDir);
-    auto loaded = read_checkpoint(ck, CheckpointParts::WithOptimizer);
-    if (!loaded.state.has_batcher_state)
-        throw FormatError((ck / "state.json").string() +
-                          ": has no batcher_state (the position in the data), so the run cannot resume exactly; "
-                          "resume from another checkpoint or start a new run from this one with --init-from");
-    check_resume_config(loaded.state.config, m_cfg, ck.string());
-    load_weights(m_family->named_weights(), loaded.weights, ck.string());
-    if (loaded.optimizer.tensors.empty())
-        throw FormatError(ck.string() + ": holds no optimizer state, so the run cannot resume exactly");
+    LoadedCheckpoint loaded;
     try {
-        m_opt->load_state(loaded.optimizer.tensors);
+        loaded = read_checkpoint(ck, CheckpointParts::WithOptimizer);
+        if (!loaded.state.has_batcher_state)
+            throw FormatError((ck / "state.json").string() +
+                              ": has no batcher_state (the position in the data), so the run cannot resume exactly "
+                              "(a new run can start from it with --init-from)");
     } catch (const FormatError& e) {
-        throw FormatError(ck.string() + ": " + e.what());
+        refuse_resume(m_runDir, ck, e.what());
     }
-    restore_rng(loaded.optimizer, ck.string(), m_device);
+    check_resume_config(loaded.state.config, m_cfg, ck.string());
+    try {
+        load_weights(m_family->named_weights(), loaded.weights, ck.string());
+        if (loaded.optimizer.tensors.empty())
+            throw FormatError(ck.string() + ": holds no optimizer state, so the run cannot resume exactly");
+        try {
+            m_opt->load_state(loaded.optimizer.tensors);
+        } catch (const FormatError& e) {
+            throw FormatError(ck.string() + ": " + e.what());
+        }
+        restore_rng(loaded.optimizer, ck.string(), m_device);
+    } catch (const FormatError& e) {
+        refuse_resume(m_runDir, ck, e.what());
+    }
     m_family->set_batcher_state(loaded.state.batcher_state);
     m_state = loaded.state;
     m_state.config = m_cfg;
