@@ -4152,6 +4152,10 @@ Dette kan ikke angres.</translation>
         <source>wrote TensorBoard files for %1 runs; view them with: tensorboard --logdir %2</source>
         <translation>skrev TensorBoard-filer for %1 kjøringer; vis dem med: tensorboard --logdir %2</translation>
     </message>
+    <message>
+        <source>%1 is being trained in this window: stop it in the Training panel (Shift+F5) before deleting it.</source>
+        <translation>%1 trenes i dette vinduet: stopp den i Trening-panelet (Shift+F5) før du sletter den.</translation>
+    </message>
 </context>
 <context>
     <name>RunsTableModel</name>

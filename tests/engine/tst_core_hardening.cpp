@@ -140,6 +140,8 @@ private slots:
             const std::string e = error_of<InputError>([&] { RunLock b(run); });
             QVERIFY2(has(e, ("is being written by process " + std::to_string(::getpid()) + " (").c_str()), e.c_str());
             QVERIFY(has(RunLock::holder(run), std::to_string(::getpid()).c_str()));
+            // the program's whole name (/proc/self/comm cut "transformer-workbench" to "transformer-wor")
+            QVERIFY2(has(RunLock::holder(run), "(tst_core_hardening)"), RunLock::holder(run).c_str());
         }
         QVERIFY(RunLock::holder(run).empty());
         // A holder killed with SIGKILL leaves the run unlocked.

@@ -8,6 +8,7 @@
 #include "ui/widgets/RunsTable.h"
 #include "ui/widgets/RunsTableModel.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -312,8 +313,12 @@ bool RunsPanel::deleteRun(const QString& dir, bool ask) {
     const QString shown = r ? QString::fromStdString(r->display_name) : QFileInfo(dir).fileName();
     const std::string holder = twb::run_holder(dir.toStdString());
     if (!holder.empty()) {
-        showError(tr("%1 is being trained (by %2): stop its training before deleting it.")
-                      .arg(shown, QString::fromStdString(holder)));
+        const QString who = QString::fromStdString(holder);
+        showError(who.startsWith(QString("process %1 ").arg(QCoreApplication::applicationPid()))
+                      ? tr("%1 is being trained in this window: stop it in the Training panel (Shift+F5) before "
+                           "deleting it.")
+                            .arg(shown)
+                      : tr("%1 is being trained (by %2): stop its training before deleting it.").arg(shown, who));
         m_refusedBusy = dir;
         return false;
     }

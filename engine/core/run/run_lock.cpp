@@ -20,10 +20,14 @@ namespace fs = std::filesystem;
 namespace {
 constexpr const char* kLockName = ".lock";
 
+/// The program's file name ("transformer-workbench"; /proc/self/comm cuts it at 15 characters).
 std::string process_name() {
-    std::ifstream in("/proc/self/comm");
-    std::string name;
-    std::getline(in, name);
+    std::error_code ec;
+    std::string name = fs::read_symlink("/proc/self/exe", ec).filename().string();
+    if (name.empty()) {
+        std::ifstream in("/proc/self/comm");
+        std::getline(in, name);
+    }
     return name.empty() ? "unknown" : name;
 }
 
