@@ -169,14 +169,33 @@ int run_train(const TrainOpts& o, bool presetGiven) {
     job.skip_memory_check = o.ignoreMemory;
     TrainControl control;
     install_interrupt_flag(&control);
-    const auto s = train(job, printing_callbacks(o.quiet, lead), &control);
+    TrainCallbacks cb = printing_callbacks(o.quiet, lead);
+    int64_t startStep = -1;
+    cb.on_start = [startStep = &startStep, print = cb.on_start](const TrainStartInfo& i) {
+        *startStep = i.start_step;
+        if (print)
+            print(i);
+    };
+    const auto s = train(job, cb, &control);
     if (!lead)
         return s.stopped ? 130 : 0;
+    if (o.resume && !s.stopped && startStep >= s.final_step) {
+        std::printf(
+            "nothing left to train: the run was already at its last step, %lld (raise max_iters with --set "
+            "max_iters=N to train further)\n",
+            static_cast<long long>(s.final_step));
+        return 0;
+    }
+    // The best only when a checkpoint was evaluated (none with max_iters=0 or a stop before the first one).
     const bool byBleu = job.config.best_by == BestBy::Bleu;
-    std::printf("%s at step %lld: best %s %.4f (step %lld), last val loss %.4f, median %.2f ms/step, %.1f s\n",
-                s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step),
-                byBleu ? "val BLEU" : "val loss", byBleu ? -s.best_val_loss : s.best_val_loss,
-                static_cast<long long>(s.best_step), s.last_val_loss, s.median_ms_per_step, s.elapsed_s);
+    char best[96] = "", last[64] = "";
+    if (s.best_step >= 0)
+        std::snprintf(best, sizeof best, "best %s %.4f (step %lld), ", byBleu ? "val BLEU" : "val loss",
+                      byBleu ? -s.best_val_loss : s.best_val_loss, static_cast<long long>(s.best_step));
+    if (!std::isnan(s.last_val_loss))
+        std::snprintf(last, sizeof last, "last val loss %.4f, ", s.last_val_loss);
+    std::printf("%s at step %lld: %s%smedian %.2f ms/step, %.1f s\n", s.stopped ? "stopped" : "finished",
+                static_cast<long long>(s.final_step), best, last, s.median_ms_per_step, s.elapsed_s);
     if (s.stopped)
         std::printf("continue with: twb train --out %s --resume\n", o.out.c_str());
     return s.stopped ? 130 : 0;

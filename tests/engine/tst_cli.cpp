@@ -274,6 +274,17 @@ private slots:
         QVERIFY2(resumed.code == 0, resumed.err.constData());
         QVERIFY2(resumed.out.contains("from step 2") && resumed.out.contains("finished at step 4"),
                  resumed.out.constData());
+        // Resuming a finished run says there was nothing to do (it printed "last val loss nan").
+        auto done = run(QStringList{"train", "--out", a, "--resume"});
+        QVERIFY2(done.code == 0, done.err.constData());
+        QVERIFY2(done.out.contains("nothing left to train") && !done.out.contains("nan"), done.out.constData());
+        // No checkpoint evaluated (max_iters=0): no best is printed (it read "best val loss nan (step -1)").
+        const QString z = QString::fromStdString(twbtest::path(m_dir, "e2e-z").string());
+        auto zero = run(QStringList{"train", "--out", z, "--set", "max_iters=0"} + small);
+        QVERIFY2(zero.code == 0, zero.err.constData());
+        QVERIFY2(zero.out.contains("finished at step 0: last val loss ") && !zero.out.contains("best") &&
+                     !zero.out.contains("nan"),
+                 zero.out.constData());
 
         const QString b = QString::fromStdString(twbtest::path(m_dir, "e2e-b").string());
         auto ft = run(
