@@ -164,6 +164,9 @@ private slots:
             MetricsLog log(run / "metrics.csv");
             MetricsRow row;
             row.kind = "eval";
+            row.step = 0;
+            row.val_loss = bestLoss - 1;  // step 0 is never a checkpoint, so never the best
+            log.append(row);
             for (double loss : {bestLoss + 1, bestLoss, bestLoss + 0.5}) {  // the best is not the last
                 row.step += 10;
                 row.val_loss = loss;
@@ -204,6 +207,7 @@ private slots:
             QCOMPARE(runs[0].notes, std::string("first try\nlr 1e-3"));
             QCOMPARE(runs[0].status, std::string("finished"));
             QCOMPARE(runs[0].best_val_loss, 1.5);
+            QCOMPARE(runs[0].best_step, int64_t(20));
             QCOMPARE(runs[1].display_name, std::string("b"));  // unnamed: its folder name
             QCOMPARE(runs[1].status, std::string("stopped"));
             QCOMPARE(runs[2].status, std::string("running"));

@@ -55,7 +55,12 @@ RunSummary summarise(const fs::path& dir) {
                 speeds.push_back(row.tokens_per_s);
             if (row.kind == "eval" && !std::isnan(row.val_loss)) {
                 r.final_val_loss = row.val_loss;
-                r.best_val_loss = std::isnan(r.best_val_loss) ? row.val_loss : std::min(r.best_val_loss, row.val_loss);
+                // The best among the checkpointed evaluations, as the trainer keeps its best checkpoint: step 0's
+                // evaluation is never a checkpoint (counting it showed a loss no checkpoint has).
+                if (row.step > 0 && (std::isnan(r.best_val_loss) || row.val_loss < r.best_val_loss)) {
+                    r.best_val_loss = row.val_loss;
+                    r.best_step = row.step;
+                }
                 r.accuracy = row.val_accuracy;
                 r.bits_per_char = row.val_bpc;
             }

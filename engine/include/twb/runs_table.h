@@ -25,7 +25,11 @@ struct RunSummary {
     std::string status;
     int64_t steps = 0;  // last step logged
     int64_t parameters = 0;
-    double final_val_loss = NAN, best_val_loss = NAN;
+    double final_val_loss = NAN;
+    // The lowest val loss of the evaluations after step 0 (each one a checkpoint; step 0's never is), and its
+    // step (-1: none). For best_by=loss it is the best checkpoint's (checkpoints/best.json).
+    double best_val_loss = NAN;
+    int64_t best_step = -1;
     double accuracy = NAN;       // at the last evaluation
     double perplexity = NAN;     // exp(final val loss)
     double bits_per_char = NAN;  // at the last evaluation
