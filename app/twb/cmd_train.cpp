@@ -243,7 +243,7 @@ struct EvalOpts {
 
 /// --text: the file's perplexity and bits/char under the run.
 int eval_text(ModelSession& session, const std::string& file) {
-    const EvalResult r = session.score_text(read_file(file));
+    const EvalResult r = session.score_text(read_text_file(file));
     std::printf("%s: %lld tokens scored\nloss        %.4f\nperplexity  %.3f\nbits/char   %.4f\nprecision   %s\n",
                 file.c_str(), static_cast<long long>(r.tokens), r.loss, r.perplexity, r.bits_per_char,
                 r.precision.c_str());

@@ -75,7 +75,7 @@ SamplingOptions sampling_of(const SampleOpts& o) {
 
 std::string prompt_of(const SampleOpts& o) {
     if (!o.promptFile.empty())
-        return read_file(o.promptFile, 16 << 20);  // 16 MiB: the model sees its last block anyway
+        return read_text_file(o.promptFile, 16 << 20);  // 16 MiB: the model sees its last block anyway
     return o.prompt;
 }
 

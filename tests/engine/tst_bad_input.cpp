@@ -359,6 +359,11 @@ private slots:
         row("--prompt-file a folder", "", {"sample", "--run", runDir, "--prompt-file", q(m_root)}, "is a folder");
         row("--prompt-file a symlink loop", "loop", {"sample", "--run", runDir, "--prompt-file", q(p("loop1"))},
             "loop of symbolic links");
+        row("eval --text a binary file", "elf", {"eval", "--run", runDir, "--text", q(p("prog"))},
+            "prog: not UTF-8 text (a binary file; invalid byte at offset 24)");
+        row("sample --prompt-file in Latin-1", "latin1",
+            {"sample", "--run", runDir, "--prompt-file", q(p("latin1.txt"))},
+            "latin1.txt: not UTF-8 text (invalid byte at offset 3)");
         row("eval --text /dev/zero", "", {"eval", "--run", runDir, "--text", "/dev/zero"}, "not a regular file");
         row("bleu --ref /dev/zero", "", {"bleu", "--ref", "/dev/zero", "--hyp", in}, "not a regular file");
         row("sample --beam 100000", "", {"sample", "--run", runDir, "--beam", "100000", "-n", "5"},
@@ -815,6 +820,11 @@ private:
             if (what == "hf_pickle")
                 twbtest::write(p("hf") / "pytorch_model.bin", "not read");
             m_undo.push_back(p("hf"));
+        } else if (what == "elf") {
+            twbtest::write(p("prog"), std::string("\x7f"
+                                                  "ELF\2\1\1\0\0\0\0\0\0\0\0\0\3\0>\0\1\0\0\0\xe0\x96\0\0",
+                                                  28));
+            m_undo.push_back(p("prog"));
         } else if (what == "binary") {
             twbtest::write(p("b.bin"), std::string("\0\1\2\3binary", 10));
         } else if (what == "latin1") {

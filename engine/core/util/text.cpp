@@ -180,6 +180,15 @@ std::string read_file(const fs::path& path, uint64_t max_bytes) {
     return out;
 }
 
+std::string read_text_file(const fs::path& path, uint64_t max_bytes) {
+    std::string text = read_file(path, max_bytes);
+    if (const size_t bad = find_invalid_utf8(text); bad != std::string::npos)
+        throw InputError(path.string() + ": not UTF-8 text (" +
+                         (looks_binary(std::string_view(text).substr(0, 4096)) ? "a binary file; " : "") +
+                         "invalid byte at offset " + std::to_string(bad) + "); give a UTF-8 text file");
+    return text;
+}
+
 std::vector<std::string> text_lines(const std::string& text, const std::string& source) {
     if (find_invalid_utf8(text) != std::string::npos)
         throw InputError(source + ": not UTF-8 text; give a UTF-8 file, one sentence per line");

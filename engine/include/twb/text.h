@@ -38,6 +38,10 @@ constexpr uint64_t kReadFileLimit = uint64_t(2) << 30;
 /// blocks or grows without end), behind a symlink loop, unreadable, or larger than max_bytes.
 std::string read_file(const std::filesystem::path& path, uint64_t max_bytes = kReadFileLimit);
 
+/// A whole UTF-8 text file (read_file); InputError naming the file, the first bad byte's offset and whether it
+/// looks binary when it is not UTF-8 text (a prompt file, a text to score).
+std::string read_text_file(const std::filesystem::path& path, uint64_t max_bytes = kReadFileLimit);
+
 /// A text's lines as `twb translate`, `twb bleu` and the GUI read sentence files: a final newline ends
 /// the last line, a CR before the LF is dropped. InputError naming `source` when it is not UTF-8.
 std::vector<std::string> text_lines(const std::string& text, const std::string& source);
