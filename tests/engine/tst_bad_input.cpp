@@ -277,7 +277,11 @@ private slots:
         row("binary input", "binary", {"prepare", "--input", q(p("b.bin")), "--out", q(p("x")), "--quiet"}, "binary");
         row("missing input", "", {"prepare", "--input", q(p("nope.txt")), "--out", q(p("x"))}, "no such file");
         row("invalid UTF-8", "latin1", {"prepare", "--input", q(p("latin1.txt")), "--out", q(p("x"))},
-            "invalid UTF-8 at byte offset");
+            "invalid UTF-8 at byte offset 3 (convert the file to UTF-8, or replace the bad bytes with U+FFFD: twb "
+            "prepare --replace-invalid-utf8)");
+        row("prepare --vocab-size -5", "",
+            {"prepare", "--input", in, "--tokenizer", "bpe", "--vocab-size", "-5", "--out", q(p("x"))},
+            "vocab size -5 is negative");
         row("existing output without --force", "", {"prepare", "--input", in, "--out", data}, "--force");
         row("unknown option", "", {"sample", "--run", runDir, "--bogus"}, "--bogus");
         row("option not a number", "", {"sample", "--run", runDir, "-n", "many"}, "many");

@@ -204,7 +204,8 @@ private:
         if (bad != std::string::npos) {
             if (!m_replace)
                 throw InputError(m_path.string() + ": invalid UTF-8 at byte offset " + std::to_string(m_offset + bad) +
-                                 " (convert the file to UTF-8, or use the option to replace bad bytes)");
+                                 " (convert the file to UTF-8, or replace the bad bytes with U+FFFD: twb prepare "
+                                 "--replace-invalid-utf8)");
             m_result.invalid_bytes_replaced += replace_invalid_utf8(block);
         }
         if (block.find('\0') != std::string::npos)

@@ -200,6 +200,9 @@ void check_options(const PrepareOptions& opts) {
         throw ConfigError("val fraction " + std::to_string(opts.val_fraction) + " must be in [0, 1)");
     if (opts.split != "tail" && opts.split != "shuffle")
         throw ConfigError("split '" + opts.split + "' is unknown; choose tail or shuffle");
+    if (opts.tokenizer.vocab_size < 0)
+        throw ConfigError("vocab size " + std::to_string(opts.tokenizer.vocab_size) +
+                          " is negative; give a number of tokens such as 2000 (--vocab-size 2000)");
     if (opts.documents && opts.tokenizer_from.empty() && opts.tokenizer.kind == TokenizerKind::Char)
         throw ConfigError(
             "the char tokenizer has no <bos>/<eos> tokens, which documents need; choose byte, word, "
