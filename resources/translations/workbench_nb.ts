@@ -2819,6 +2819,10 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
         <source>Type a prompt and press Show</source>
         <translation>Skriv en ledetekst og trykk Vis</translation>
     </message>
+    <message>
+        <source>%1 = output</source>
+        <translation>%1 = utdata</translation>
+    </message>
 </context>
 <context>
     <name>LogitLensView</name>
@@ -2851,10 +2855,6 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
         <translation>Eksporter tall…</translation>
     </message>
     <message>
-        <source>Each row is what the model would predict if it stopped there: the final norm and the output layer applied to the residual stream after the embedding and after each block. The top row is the model&apos;s own prediction; an orange corner marks a cell that already agrees with it. Hover a cell for its top tokens. For a translation run, type a source sentence: the lens looks through the decoder over the model&apos;s translation.</source>
-        <translation>Hver rad er det modellen ville spådd om den stoppet der: den siste normen og utdatalaget brukt på residualstrømmen etter innbyggingen og etter hver blokk. Øverste rad er modellens egen spådom; et oransje hjørne markerer en celle som allerede er enig med den. Hold over en celle for de fremste tokenene. For en oversettelseskjøring, skriv en kildesetning: linsen ser gjennom dekoderen over modellens oversettelse.</translation>
-    </message>
-    <message>
         <source>Export the logit lens</source>
         <translation>Eksporter logitlinsen</translation>
     </message>
@@ -2873,6 +2873,10 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
     <message>
         <source>Cannot write %1: check the folder exists and is writable.</source>
         <translation>Kan ikke skrive %1: sjekk at mappen finnes og er skrivbar.</translation>
+    </message>
+    <message>
+        <source>Each row is what the model would predict if it stopped there: the final norm and the output layer applied to the residual stream after the embedding and after each block. The top row (the last block = output) is the model&apos;s own prediction; an orange corner marks a cell that already agrees with it. Hover a cell for its top tokens. For a translation run, type a source sentence: the lens looks through the decoder over the model&apos;s translation.</source>
+        <translation>Hver rad er det modellen ville spådd om den stoppet der: den siste normen og utdatalaget brukt på residualstrømmen etter innbyggingen og etter hver blokk. Øverste rad (siste blokk = utdata) er modellens egen spådom; et oransje hjørne markerer en celle som allerede er enig med den. Hold over en celle for de fremste tokenene. For en oversettelseskjøring, skriv en kildesetning: linsen ser gjennom dekoderen over modellens oversettelse.</translation>
     </message>
 </context>
 <context>
@@ -3831,6 +3835,14 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>stopped</source>
         <translation>stoppet</translation>
+    </message>
+    <message>
+        <source>No run chosen: choose one on the Attention tab.</source>
+        <translation>Ingen kjøring valgt: velg en på Oppmerksomhet-fanen.</translation>
+    </message>
+    <message>
+        <source>Run &lt;b&gt;%1&lt;/b&gt;, checkpoint %2 (chosen on the Attention tab)</source>
+        <translation>Kjøring &lt;b&gt;%1&lt;/b&gt;, sjekkpunkt %2 (valgt på Oppmerksomhet-fanen)</translation>
     </message>
 </context>
 <context>

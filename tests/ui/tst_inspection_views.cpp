@@ -13,10 +13,13 @@
 #include "ui/sampling/AttributionStrip.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/sampling/TokenOutputView.h"
+#include "ui/widgets/NumberItem.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
 
 #include <QComboBox>
+#include <QLabel>
+#include <QRegularExpression>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -63,6 +66,11 @@ private slots:
         // Another checkpoint: the lens shown was of the one before, so it goes until Show is pressed again.
         p.picker()->setCheckpoint("best");
         QCOMPARE(p.lens()->grid()->lens().positions, int64_t{0});
+        // the run and checkpoint looked at are named over the lens (the Attention tab's picker is not in view)
+        const QString note = p.lens()->findChild<QLabel*>("lensRun")->text();
+        QVERIFY2(note.contains(Workspace::runLabel(m_run).toHtmlEscaped()) && note.contains("checkpoint best"),
+                 qPrintable(note));
+        QVERIFY(p.ablation()->findChild<QLabel*>("ablationRun")->text().contains("checkpoint best"));
         QVERIFY(!p.lens()->exportNumbers(csv));
     }
 
@@ -85,6 +93,14 @@ private slots:
         o.every_head = true;
         const auto ref = s.ablation_table(o);
         QCOMPARE(v->table()->rowCount(), 2 + 4);  // none, the set, and each of 2 x 2 heads
+        // Losses with four decimals each (they mixed 2.2519 and 2.25283), costs sorted by value.
+        for (int r = 0; r < v->table()->rowCount(); ++r)
+            QVERIFY2(QRegularExpression("^-?\\d+\\.\\d{4}$").match(v->table()->item(r, 1)->text()).hasMatch(),
+                     qPrintable(v->table()->item(r, 1)->text()));
+        v->table()->sortItems(2, Qt::DescendingOrder);
+        for (int r = 0; r + 2 < v->table()->rowCount(); ++r)  // the last row: "none", without a cost
+            QVERIFY(static_cast<NumberItem*>(v->table()->item(r, 2))->value() >=
+                    static_cast<NumberItem*>(v->table()->item(r + 1, 2))->value());
         // The typed set's row is told apart from head 1.0's own row.
         QCOMPARE(v->table()->findItems("1.0 (the typed set)", Qt::MatchExactly).size(), 1);
         QCOMPARE(v->table()->findItems("1.0", Qt::MatchExactly).size(), 1);

@@ -3,8 +3,10 @@
 #include "twb/config.h"
 #include "twb/errors.h"
 #include "twb/session.h"
+#include "ui/inspection/InspectedRun.h"
 #include "ui/jobs/JobsService.h"
 #include "ui/widgets/FigureFile.h"
+#include "ui/widgets/NumberItem.h"
 
 #include <QFileDialog>
 #include <QFormLayout>
@@ -130,7 +132,10 @@ void HeadAblationView::layOut() {
     texts->addWidget(m_with);
     texts->addWidget(m_without);
     textCol->addLayout(texts);
+    m_runNote = new QLabel(inspectedRunText({}, {}));
+    m_runNote->setObjectName("ablationRun");
     auto* col = new QVBoxLayout(this);
+    col->addWidget(m_runNote);
     col->addLayout(row);
     col->addWidget(errorLabel());
     col->addLayout(exportRow);
@@ -175,6 +180,7 @@ void HeadAblationView::setRun(const QString& run, const QString& checkpoint) {
     }
     m_run = run;
     m_checkpoint = ck;
+    m_runNote->setText(inspectedRunText(run, ck));
     m_layers = m_headsPerLayer = 0;
     try {
         const auto c = twb::read_config_file(run.toStdString() + "/config.json", twb::RunConfig{});
@@ -270,13 +276,8 @@ void HeadAblationView::showTable(const twb::AblationTable& t) {
         const int r = m_table->rowCount();
         m_table->insertRow(r);
         m_table->setItem(r, 0, new QTableWidgetItem(heads));
-        auto* l = new QTableWidgetItem;
-        l->setData(Qt::DisplayRole, loss);
-        m_table->setItem(r, 1, l);
-        auto* c = new QTableWidgetItem;
-        if (withCost)
-            c->setData(Qt::DisplayRole, cost);
-        m_table->setItem(r, 2, c);
+        m_table->setItem(r, 1, new NumberItem(loss, 4));
+        m_table->setItem(r, 2, withCost ? new NumberItem(cost, 4) : new QTableWidgetItem);
     };
     add(tr("none"), t.base_loss, 0, false);
     if (!t.set.empty()) {

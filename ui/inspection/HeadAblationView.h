@@ -74,6 +74,7 @@ private:
     QProgressBar* m_progress;
     QTableWidget* m_table;
     QLabel* m_summary;
+    QLabel* m_runNote;  // the run and checkpoint looked at (the Attention tab's choice)
     QLineEdit* m_prompt;
     QSpinBox* m_seed;
     QSpinBox* m_newTokens;

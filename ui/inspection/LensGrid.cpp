@@ -7,7 +7,7 @@
 #include <algorithm>
 
 namespace {
-constexpr int kRowLabel = 78, kHeader = 22, kCellW = 58, kCellH = 30;
+constexpr int kRowLabel = 104, kHeader = 22, kCellW = 58, kCellH = 30;
 
 QString shown(const std::string& token) {
     return visibleToken(QString::fromUtf8(token.data(), static_cast<qsizetype>(token.size())));
@@ -92,8 +92,10 @@ void LensGrid::paintEvent(QPaintEvent*) {
     for (int s = 0; s < m_lens.stages; ++s) {
         const QRect first = cellRect(s, 0);
         p.setPen(palette().color(QPalette::Text));
+        // the top row is the model's own prediction: named so, as the help above says
+        const QString name = QString::fromStdString(twb::LogitLens::stage_name(s));
         p.drawText(QRect(2, first.top(), kRowLabel - 6, kCellH), Qt::AlignVCenter | Qt::AlignRight,
-                   QString::fromStdString(twb::LogitLens::stage_name(s)));
+                   s == m_lens.stages - 1 ? tr("%1 = output").arg(name) : name);
         for (int t = 0; t < m_lens.positions; ++t) {
             const auto& top = m_lens.at(s, t).front();
             const QRect r = cellRect(s, t);

@@ -2,6 +2,7 @@
 
 #include "twb/session.h"
 #include "twb/translation.h"
+#include "ui/inspection/InspectedRun.h"
 #include "ui/inspection/LensGrid.h"
 #include "ui/jobs/JobsService.h"
 #include "ui/widgets/FigureFile.h"
@@ -43,10 +44,11 @@ LogitLensView::LogitLensView(JobsService* jobs, QWidget* parent)
     scroll->setWidgetResizable(false);
     m_info = new QLabel(
         tr("Each row is what the model would predict if it stopped there: the final norm and the "
-           "output layer applied to the residual stream after the embedding and after each block. "
-           "The top row is the model's own prediction; an orange corner marks a cell that already "
-           "agrees with it. Hover a cell for its top tokens. For a translation run, type a source sentence: the "
-           "lens looks through the decoder over the model's translation."));
+           "output layer applied to the residual stream after the embedding and after each block. The top row (the "
+           "last block = output) is the model's own "
+           "prediction; an orange corner marks a cell that already agrees with it. Hover a cell for its top "
+           "tokens. For a translation run, type a source sentence: the lens looks through the decoder over the "
+           "model's translation."));
     m_info->setWordWrap(true);
 
     auto* row = new QHBoxLayout;
@@ -55,7 +57,10 @@ LogitLensView::LogitLensView(JobsService* jobs, QWidget* parent)
     row->addWidget(m_show);
     row->addWidget(m_figure);
     row->addWidget(m_numbers);
+    m_runNote = new QLabel(inspectedRunText({}, {}));
+    m_runNote->setObjectName("lensRun");
     auto* col = new QVBoxLayout(this);
+    col->addWidget(m_runNote);
     col->addLayout(row);
     col->addWidget(errorLabel());
     col->addWidget(m_info);
@@ -87,6 +92,7 @@ void LogitLensView::setRun(const QString& run, const QString& checkpoint) {
         return;
     m_run = run;
     m_checkpoint = ck;
+    m_runNote->setText(inspectedRunText(run, ck));
     m_grid->setLens(twb::LogitLens{});  // "press Show" until the lens of this one is computed
     m_figure->setEnabled(false);
     m_numbers->setEnabled(false);
