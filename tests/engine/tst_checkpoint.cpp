@@ -32,6 +32,14 @@ private slots:
         QCOMPARE(first, '{');
         QCOMPARE(len[7], (unsigned char)0);
     }
+    static std::string error_of_load(const std::filesystem::path& p) {
+        try {
+            load_safetensors(p);
+        } catch (const FormatError& e) {
+            return e.what();
+        }
+        return "(no error)";
+    }
     void truncatedFileIsRefused() {
         QTemporaryDir d;
         const auto p = twbtest::path(d, "x.safetensors");
@@ -43,6 +51,16 @@ private slots:
         } catch (const FormatError& e) {
             QVERIFY2(std::string(e.what()).find("truncated") != std::string::npos, e.what());
         }
+        // Cut inside the header: its length is named as the header's, not as the file's expected size.
+        std::vector<std::pair<std::string, torch::Tensor>> many;
+        for (int i = 0; i < 100; ++i)
+            many.emplace_back("tensor_" + std::to_string(i), torch::zeros({2}));
+        save_safetensors(p, many);
+        std::filesystem::resize_file(p, 1000);
+        const std::string header = error_of_load(p);
+        QVERIFY2(
+            header.find("truncated (the file has 1000 bytes, fewer than its header alone: 8 + ") != std::string::npos,
+            header.c_str());
         twbtest::write(p, std::string("\xff\xff\xff\xff\xff\xff\xff\x7f{}", 10));
         QVERIFY_THROWS_EXCEPTION(FormatError, load_safetensors(p));
     }

@@ -31,8 +31,8 @@ uint64_t safetensors_header_length(std::string_view first8, uint64_t file_size, 
         throw FormatError(where + ": header length " + std::to_string(hl) +
                           " is beyond the 100 MB limit; not a safetensors file");
     if (hl > file_size - 8)
-        throw FormatError(where + ": truncated (header says " + std::to_string(hl) + " bytes, file has " +
-                          std::to_string(file_size) + ")");
+        throw FormatError(where + ": truncated (the file has " + std::to_string(file_size) +
+                          " bytes, fewer than its header alone: 8 + " + std::to_string(hl) + ")");
     return hl;
 }
 
