@@ -312,6 +312,10 @@ private slots:
         row("resume from a truncated only checkpoint", "truncated_only",
             {"train", "--out", q(p("bad")), "--resume", "--quiet"},
             "it is the run's only checkpoint, so the run cannot resume", {"bad/"});
+        row("sample a run stopped before its first checkpoint", "no_checkpoint", {"sample", "--run", q(p("bad"))},
+            "the run has no checkpoint yet (its training stopped before the first one");
+        row("eval a run stopped before its first checkpoint", "no_checkpoint", {"eval", "--run", q(p("bad"))},
+            "the run has no checkpoint yet");
         row("resume changing block_size", "", {"train", "--out", runDir, "--resume", "--set", "block_size=32"},
             "--resume cannot change block_size");
         row("state.json's step is not its folder's", "step_mismatch",
