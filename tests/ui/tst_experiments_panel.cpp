@@ -92,6 +92,21 @@ private slots:
         QCOMPARE(first->currentText(), QString("n_head — Heads"));
         QCOMPARE(p.axes()->texts().value(0), QString("n_head=1,2"));
         p.axes()->addAxis("learning_rate", "1e-3..1e-1 log 3");
+        {
+            // the field column fits "learning_rate — Learning rate" (it read "learning_rate — Lea")
+            p.resize(1280, 720);
+            p.show();
+            auto* table = p.axes()->findChild<QTableWidget*>();
+            auto* rate = qobject_cast<QComboBox*>(table->cellWidget(2, 0));
+            QTRY_VERIFY(table->columnWidth(0) >= rate->fontMetrics().horizontalAdvance(rate->currentText()) + 40 ||
+                        table->columnWidth(0) >= table->viewport()->width() * 2 / 3 - 1);
+            QVERIFY2(table->columnWidth(1) >= table->viewport()->width() / 4,
+                     qPrintable(QString("%1 %2 %3")
+                                    .arg(table->columnWidth(0))
+                                    .arg(table->columnWidth(1))
+                                    .arg(table->viewport()->width())));
+            p.hide();
+        }
         QString why;
         QVERIFY2(p.cellCount(&why) == 12, qPrintable(why));  // x 3 rates
         p.setRandomSamples(5);

@@ -91,11 +91,15 @@ private slots:
         QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("stopped"));
         QCOMPARE(cell(t, m_interrupted, RunsTableModel::Steps), QString("20 of 30"));
         // The steps are never cut, even where a narrower width was remembered (it read "166 of …").
+        // Nor the model's size (it read "4×4×1…").
         const int steps = t->tableModel()->columnOf(RunsTableModel::Steps);
+        const int model = t->tableModel()->columnOf(RunsTableModel::Model);
         t->setColumnWidth(steps, 20);
+        t->setColumnWidth(model, 20);
         refreshed(p);
         const int text = t->fontMetrics().horizontalAdvance("20 of 30");
         QVERIFY2(t->columnWidth(steps) > text, qPrintable(QString("%1 <= %2").arg(t->columnWidth(steps)).arg(text)));
+        QVERIFY(t->columnWidth(model) > t->fontMetrics().horizontalAdvance("2×2×32"));
         QCOMPARE(cell(t, m_finished, RunsTableModel::Model), QString("2×2×32"));  // layers × heads × width
         QCOMPARE(cell(t, m_finished, RunsTableModel::Dataset), QString("small"));
         QCOMPARE(cell(t, m_finished, RunsTableModel::BestValLoss), QString::number(bestLoss(m_finished), 'f', 4));

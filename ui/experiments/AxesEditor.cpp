@@ -10,8 +10,10 @@
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <map>
 
 AxesEditor::AxesEditor(QWidget* parent) : QWidget(parent) {
@@ -72,8 +74,26 @@ void AxesEditor::addAxis(const QString& key, const QString& values) {
     m_table->setCellWidget(r, 0, keys);
     m_table->setCellWidget(r, 1, edit);
     connect(keys, &QComboBox::currentTextChanged, this, &AxesEditor::changed);
+    connect(keys, &QComboBox::currentTextChanged, this, &AxesEditor::fitKeyColumn);
     connect(edit, &QLineEdit::textChanged, this, &AxesEditor::changed);
+    fitKeyColumn();
     emit changed();
+}
+
+void AxesEditor::fitKeyColumn() {
+    // Wide enough for the chosen fields' "key — Label" ("learning_rate — Lea" was cut), leaving the values
+    // a third of the table at least.
+    int want = 150;
+    for (int r = 0; r < m_table->rowCount(); ++r)
+        if (const auto* c = qobject_cast<QComboBox*>(m_table->cellWidget(r, 0)))
+            want = std::max(want, c->fontMetrics().horizontalAdvance(c->currentText()) + 48);
+    const int room = m_table->viewport()->width();
+    m_table->setColumnWidth(0, room > 150 ? std::min(want, room * 2 / 3) : want);
+}
+
+void AxesEditor::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    fitKeyColumn();
 }
 
 void AxesEditor::removeAxis(int row) {

@@ -26,6 +26,11 @@ public:
 signals:
     void changed();
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    /// The field column as wide as its chosen "key — Label" needs, up to two thirds of the table.
+    void fitKeyColumn();
     QTableWidget* m_table = nullptr;
 };

@@ -44,10 +44,11 @@ void JobsStatus::update() {
     m_shown = shown.isEmpty() ? nullptr : shown.last();
     if (!m_shown)
         return;
-    // At most ~50 characters wide, so that the status bar's message keeps room; the title is cut before the
-    // job's own text (a run's step and loss), and the whole line is the tooltip.
+    // At most ~64 characters wide (a run's whole name and its step), so that the status bar's message keeps
+    // room; the title is cut before the job's own text (a run's step and loss), and the whole line is the
+    // tooltip.
     const QFontMetrics fm = m_label->fontMetrics();
-    const int most = 50 * fm.averageCharWidth();
+    const int most = 64 * fm.averageCharWidth();
     QString tail = m_shown->text().isEmpty() ? QString() : ": " + m_shown->text();
     if (shown.size() > 1)
         tail += tr(" (+%1 more)").arg(shown.size() - 1);

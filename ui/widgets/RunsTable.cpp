@@ -61,9 +61,11 @@ void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
                 setColumnWidth(c, 260);
         m_sized = true;
     }
-    // The steps ("1,800 of 3,000") are never cut, whatever widths were remembered from shorter ones.
-    if (const int steps = m_model->columnOf(RunsTableModel::Steps); steps >= 0)
-        setColumnWidth(steps, std::max(columnWidth(steps), sizeHintForColumn(steps)));
+    // The steps ("1,800 of 3,000") and the model's size ("4×4×128, 0.8 M") are never cut, whatever widths
+    // were remembered from shorter ones (or set by the first rows, a run of a wider model added later).
+    for (const auto column : {RunsTableModel::Steps, RunsTableModel::Model})
+        if (const int c = m_model->columnOf(column); c >= 0)
+            setColumnWidth(c, std::max(columnWidth(c), sizeHintForColumn(c)));
     QItemSelection sel;
     for (const QString& d : selected) {
         const int row = rowOf(d);
