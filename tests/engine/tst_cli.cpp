@@ -436,6 +436,20 @@ private slots:
         // The training probe of cross-attention: one frame per evaluation (steps 0 and 2).
         QCOMPARE(twb::read_cross_probe(runDir.toStdString()).steps, (std::vector<int64_t>{0, 2}));
     }
+    void tokenizeShowsControlBytesInItsError() {
+        // Binary on stdin: the error names the bytes the vocabulary lacks as symbols, never the raw bytes (an
+        // escape sequence would recolour the terminal).
+        const auto in = twbtest::path(m_dir, "letters.txt");
+        twbtest::write(in, twbtest::english_like(3000));
+        const QString data = QString::fromStdString(twbtest::path(m_dir, "letters-data").string());
+        QVERIFY(run({"prepare", "--input", QString::fromStdString(in.string()), "--out", data, "--quiet"}).code == 0);
+        auto r = run({"tokenize", "--data", data}, QByteArray("\x1b[31mab\x07\x01", 9));
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("'\u241B'") && r.err.contains("'\u2407'") && r.err.contains("'\u2401'"),
+                 r.err.constData());
+        for (int i = 0; i + 1 < r.err.size(); ++i)
+            QVERIFY2(static_cast<unsigned char>(r.err[i]) >= 0x20, r.err.constData());
+    }
     void errorsAreOneLineAndNonZero() {
         const auto bin = twbtest::path(m_dir, "b.bin");
         twbtest::write(bin, std::string("\0\1\2\3binary", 10));

@@ -300,8 +300,19 @@ std::string visible_whitespace(std::string_view s) {
             case '\r':
                 out += "\u240D";
                 break;
-            default:
-                out += c;
+            default: {
+                // Other control bytes as their Unicode pictures (U+2400 + byte, DEL U+2421): a terminal shows
+                // a symbol instead of obeying them (an escape sequence recolouring it, a bell).
+                const auto b = static_cast<unsigned char>(c);
+                if (b < 0x20 || b == 0x7F) {
+                    const unsigned cp = b == 0x7F ? 0x2421 : 0x2400 + b;
+                    out += static_cast<char>(0xE0 | (cp >> 12));
+                    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+                    out += static_cast<char>(0x80 | (cp & 0x3F));
+                } else {
+                    out += c;
+                }
+            }
         }
     }
     return out;

@@ -61,7 +61,8 @@ std::string sha256_hex(std::string_view data);
 /// Human-readable size ("1.2 MB").
 std::string human_bytes(uint64_t n);
 
-/// Makes whitespace and control characters visible: "\n" -> "↵", " " -> "·", "\t" -> "→".
+/// Makes whitespace and control characters visible: "\n" -> "↵", " " -> "·", "\t" -> "→", other control
+/// bytes as their Unicode pictures ("\x1b" -> "␛").
 std::string visible_whitespace(std::string_view s);
 
 }  // namespace twb
