@@ -6,6 +6,8 @@
 #include "twb/text.h"
 #include "twb/translation.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 #include <iterator>
@@ -27,11 +29,16 @@ void add_decoding_options(CLI::App& app, TranslateOptions& t) {
 
 TranslateProgress stderr_progress(bool quiet) {
     const auto& interrupted = install_interrupt_flag();
-    return [&interrupted, quiet](size_t done, size_t total) {
-        if (!quiet) {
+    // A terminal sees the count redrawn in place; a log (stderr not a terminal) gets the final count alone,
+    // not every count run together by carriage returns.
+    const bool terminal = ::isatty(2);
+    return [&interrupted, quiet, terminal](size_t done, size_t total) {
+        if (!quiet && terminal) {
             std::fprintf(stderr, "\rtranslated %zu/%zu", done, total);
             if (done == total)
                 std::fprintf(stderr, "\n");
+        } else if (!quiet && done == total) {
+            std::fprintf(stderr, "translated %zu/%zu\n", done, total);
         }
         return !interrupted.load();
     };

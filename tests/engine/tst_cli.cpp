@@ -435,6 +435,13 @@ private slots:
         QVERIFY(!back.target_from_model);
         // The training probe of cross-attention: one frame per evaluation (steps 0 and 2).
         QCOMPARE(twb::read_cross_probe(runDir.toStdString()).steps, (std::vector<int64_t>{0, 2}));
+        // Into a log (stderr not a terminal), translate's progress is the final count alone, one line (it read
+        // "translated 1/3\rtranslated 2/3...").
+        auto tr =
+            run({"translate", "--run", runDir, "--checkpoint", "last", "--batch-size", "1"}, "a b c\nb a c\nc c c\n");
+        QVERIFY2(tr.code == 0, tr.err.constData());
+        QCOMPARE(tr.out.count('\n'), 3);
+        QVERIFY2(tr.err.endsWith("greedy\ntranslated 3/3\n") && !tr.err.contains('\r'), tr.err.constData());
     }
     void tokenizeShowsControlBytesInItsError() {
         // Binary on stdin: the error names the bytes the vocabulary lacks as symbols, never the raw bytes (an
