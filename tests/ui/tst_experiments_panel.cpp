@@ -190,6 +190,10 @@ private slots:
         const std::vector<twb::RunSummary> first{summary("learning_rate", "0.001", 2.5)};
         plots.setRuns(first, {"learning_rate"});
         QCOMPARE(x->label(), QString("learning_rate"));
+        // One cell's loss: the y axis around it, not down to -1
+        const QCPRange y = plots.parameterPlot()->yAxis->range();
+        QVERIFY2(y.lower >= 0 && y.lower < 2.5 && y.upper > 2.5 && y.upper < 3.5,
+                 qPrintable(QString("%1 .. %2").arg(y.lower).arg(y.upper)));
         ResultsTable table;
         table.showRuns(first, {"learning_rate"});
         QStringList headers;
@@ -402,6 +406,12 @@ private slots:
         QCOMPARE(d->findChild<QDoubleSpinBox*>("maxLr")->text(), QString("1"));
         // ... and the empty plot's axis spans them before the search.
         QVERIFY(std::abs(d->plot()->xAxis->range().lower - 1e-5) < 1e-12 && d->plot()->xAxis->range().upper == 1.0);
+        // Upside down (from 0.5 to 0.001): said at once, and gone when set right.
+        auto* status = d->findChild<QLabel*>("lrStatus");
+        d->setBounds(0.5, 1e-3);
+        QVERIFY2(status->text().contains("the first rate must be below the last"), qPrintable(status->text()));
+        d->setBounds(1e-5, 1.0);
+        QVERIFY(status->text().isEmpty());
         QSignalSpy found(p.experimentWorker(), &ExperimentWorker::lrFound);
         d->start();
         // listed in the panel's jobs service while it searches, gone once it has found the rate

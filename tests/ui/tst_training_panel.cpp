@@ -495,6 +495,28 @@ private slots:
         setSpin(p, "n_layer", layers);                        // back to exactly the preset's values
         QCOMPARE(preset->currentData().toString(), QString("tiny"));
     }
+    void aSinglePointSitsInsideItsPlot() {
+        // One evaluation (step 0, accuracy 0.0314): the axis ran from 0.0312 to 0.0316 and the marker sat
+        // half off the left edge.
+        MetricsPlot plot;
+        plot.resize(540, 520);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        twb::MetricsRow eval;
+        eval.step = 0;
+        eval.kind = "eval";
+        eval.val_loss = 4.2;
+        eval.val_accuracy = 0.0314;
+        plot.loadRows({eval});
+        QCustomPlot* acc = nullptr;
+        for (auto* p : plot.findChildren<QCustomPlot*>())
+            if (p->yAxis->label() == "accuracy")
+                acc = p;
+        QVERIFY(acc);
+        QTRY_VERIFY(acc->xAxis->range().lower < 0 && acc->xAxis->range().upper > 0);
+        QVERIFY2(acc->yAxis->range().lower == 0 && acc->yAxis->range().upper >= 0.06,
+                 qPrintable(QString("%1 .. %2").arg(acc->yAxis->range().lower).arg(acc->yAxis->range().upper)));
+    }
     void smallPlotsHaveReadableAxes() {
         // An accuracy of 0 at step 0 (all the plot has): a range from 0, not 0 to 6e-11. At the size the
         // panel gives them at 1280x720, the small plots' y tick labels do not overlap, nor their x labels.

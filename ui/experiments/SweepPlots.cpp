@@ -190,6 +190,11 @@ void SweepPlots::refreshParameterPlot() {
             pad = lo != 0 ? std::abs(lo) * 0.1 : 0.5;
         m_param->xAxis->setRange(lo - pad, hi + pad);
     }
-    m_param->yAxis->scaleRange(1.2);
+    // The losses' own range and a tenth of it either side (scaleRange around one loss reached below 0)
+    if (!ys.isEmpty()) {
+        const auto [ylo, yhi] = std::minmax_element(ys.begin(), ys.end());
+        const double ypad = *yhi > *ylo ? (*yhi - *ylo) * 0.1 : std::max(std::abs(*ylo) * 0.1, 0.05);
+        m_param->yAxis->setRange(*ylo >= 0 ? std::max(0.0, *ylo - ypad) : *ylo - ypad, *yhi + ypad);
+    }
     m_param->replot();
 }

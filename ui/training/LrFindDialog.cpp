@@ -82,6 +82,12 @@ void LrFindDialog::addBoundsAndPlot(QVBoxLayout* v) {
     v->addWidget(m_plot, 1);
     // Before a search the axis spans the rates asked for (it showed QCustomPlot's 0.001 to 5).
     auto showRange = [this] {
+        // A range upside down is said at once (it was only when Start was pressed; the axis kept the last)
+        const QString upsideDown = tr("<span style='color:#b00'>the first rate must be below the last</span>");
+        if (!m_running && m_lo->value() >= m_hi->value())
+            m_status->setText(upsideDown);
+        else if (m_status->text() == upsideDown)
+            m_status->clear();
         if (m_plot->graph(0)->dataCount() > 0 || m_lo->value() >= m_hi->value())
             return;
         m_plot->xAxis->setRange(m_lo->value(), m_hi->value());

@@ -52,7 +52,10 @@ void fitAxes(QCustomPlot* p) {
         return;
     }
     const double xs = x1 > x0 ? x1 - x0 : std::max(1.0, std::abs(x0) * 0.1);
-    p->xAxis->setRange(std::max(x0 >= 0 ? 0.0 : -1e300, x0 - 0.03 * xs), x1 + 0.03 * xs);
+    if (x1 == x0)  // one point (the first evaluation, at step 0): in the middle, not half off the left edge
+        p->xAxis->setRange(x0 - 0.5 * xs, x0 + 0.5 * xs);
+    else
+        p->xAxis->setRange(std::max(x0 >= 0 ? 0.0 : -1e300, x0 - 0.03 * xs), x1 + 0.03 * xs);
     if (!any)
         return;
     if (p->yAxis->scaleType() == QCPAxis::stLogarithmic) {
@@ -63,7 +66,11 @@ void fitAxes(QCustomPlot* p) {
         p->yAxis->setRange(0, 1);
         return;
     }
-    const double ys = y1 > y0 ? y1 - y0 : std::abs(y0) * 0.1;
+    if (y1 == y0) {  // one value: a span around it ("0.0312 to 0.0316" for a single accuracy read badly)
+        p->yAxis->setRange(y0 >= 0 ? 0.0 : 2 * y0, y0 >= 0 ? 2 * y0 : 0.0);
+        return;
+    }
+    const double ys = y1 - y0;
     p->yAxis->setRange(y0 >= 0 ? std::max(0.0, y0 - 0.06 * ys) : y0 - 0.06 * ys, y1 + 0.06 * ys);
 }
 
