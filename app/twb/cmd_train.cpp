@@ -211,7 +211,8 @@ Action add_train(CLI::App& app) {
         app.add_option(
                "--preset", o->preset,
                "Starting config: default (4x4x128, rotary, lr 3e-3), nanogpt-cpu (nanoGPT's CPU recipe exactly), "
-               "baby-gpt (6x6x384), tiny")
+               "baby-gpt (6x6x384), tiny (3x4x96, rotary, 500 steps); translation (encoder-decoder, parallel "
+               "data): multi30k (3+3 blocks 256 wide), tatoeba (2+2 blocks 128 wide)")
             ->check(CLI::IsMember(preset_config_names()));
     app.add_option("--set,-s", o->sets, "Override one key, repeatable: --set n_layer=6 --set dropout=0.1");
     app.footer(config_keys_footer());

@@ -4,6 +4,7 @@
 #include "twb/attention.h"
 #include "twb/catalogue.h"
 #include "twb/chat_history.h"
+#include "twb/config.h"
 #include "twb/probe.h"
 #include "twb/samples_history.h"
 #include "twb/synthetic.h"
@@ -562,6 +563,11 @@ private slots:
         for (auto cmd :
              {"prepare", "tokenize", "synth", "train", "eval", "sample", "attention", "doctor", "embeddings"})
             QVERIFY2(top.out.contains(cmd), cmd);
+        // train trains both families, and names every preset (it said "Train a GPT model" and named 4 of 6).
+        QVERIFY2(top.out.contains("translation model"), top.out.constData());
+        auto train = run({"train", "--help"});
+        for (const auto& name : twb::preset_config_names())
+            QVERIFY2(train.out.contains(QByteArray::fromStdString(" " + name + " (")), name.c_str());
     }
 
 private:
