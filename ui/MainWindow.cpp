@@ -7,6 +7,7 @@
 #include "ui/Workspace.h"
 #include "ui/attention/AttentionPanel.h"
 #include "ui/datasets/DatasetsPanel.h"
+#include "ui/embeddings/EmbeddingsPanel.h"
 #include "ui/experiments/ExperimentsPanel.h"
 #include "ui/jobs/JobsService.h"
 #include "ui/jobs/JobsStatus.h"
@@ -305,7 +306,8 @@ void MainWindow::wireRunsPanel() {
 
 void MainWindow::runsChanged() {
     rebuildRecent();
-    for (RunPicker* p : {m_sampling->picker(), m_attention->picker()})
+    // every run chooser: a renamed run reads its new name everywhere (the Embeddings tab kept the old one)
+    for (RunPicker* p : {m_sampling->picker(), m_attention->picker(), m_attention->embeddings()->picker()})
         p->refresh();
 }
 

@@ -13,11 +13,15 @@
 #include "twb/tensorboard.h"
 #include "twb/text.h"
 #include "ui/MainWindow.h"
+#include "ui/attention/AttentionPanel.h"
+#include "ui/embeddings/EmbeddingsPanel.h"
 #include "ui/runs/RunsPanel.h"
+#include "ui/sampling/SamplingPanel.h"
 #include "ui/training/ConfigForm.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/ErrorLabel.h"
+#include "ui/widgets/RunPicker.h"
 #include "ui/widgets/RunsTable.h"
 #include "ui/widgets/RunsTableModel.h"
 #include "ui_fixture.h"
@@ -191,6 +195,21 @@ private slots:
         QCOMPARE(twb::read_run_info(m_interrupted.toStdString()).name, p.nameEdit()->text().toStdString());
         QVERIFY(!p.nameEdit()->text().isEmpty());
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+    }
+    void aRenameReachesEveryRunChooser() {
+        // The Embeddings tab's chooser kept the old name after a rename in the Runs view.
+        MainWindow w;
+        RunsPanel* p = w.runsPanel();
+        refreshed(*p);
+        QVERIFY(p->renameRun(m_finished, "renamed everywhere"));
+        const std::initializer_list<RunPicker*> pickers = {w.samplingPanel()->picker(), w.attentionPanel()->picker(),
+                                                           w.attentionPanel()->embeddings()->picker()};
+        for (RunPicker* picker : pickers) {
+            auto* box = picker->findChild<QComboBox*>("runCombo");
+            QVERIFY2(box->itemText(box->findData(m_finished)).startsWith("renamed everywhere"),
+                     qPrintable(box->itemText(box->findData(m_finished))));
+        }
+        QVERIFY(p->renameRun(m_finished, ""));
     }
     void duplicateFillsTheFormAndCompareOverlays() {
         MainWindow w;
