@@ -36,6 +36,8 @@ void MainWindow::compareDialog() {
     v->addWidget(intro);
     auto* list = new QListWidget;
     for (const auto& r : Workspace::runs()) {
+        if (r == m_training->currentRun())
+            continue;  // the open run is the plot's own
         auto* it = new QListWidgetItem(Workspace::runLabel(r));
         it->setData(Qt::UserRole, r);
         it->setFlags(it->flags() | Qt::ItemIsUserCheckable);
@@ -43,6 +45,8 @@ void MainWindow::compareDialog() {
         list->addItem(it);
     }
     v->addWidget(list);
+    // wide enough for the runs' names ("name (run-20261129-063554)" was cut at 260 pixels)
+    dlg.resize(std::clamp(list->sizeHintForColumn(0) + 60, 480, 900), 380);
     auto* bb = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     connect(bb, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
     connect(bb, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);

@@ -26,6 +26,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -116,9 +117,13 @@ private slots:
         QCOMPARE(q.form()->config().max_iters, 60);
         // comparing runs overlays each chosen run's validation loss as one more graph
         const int graphs = q.plot()->lossPlot()->graphCount();
-        q.compareWith({run, run});
-        QCOMPARE(q.plot()->lossPlot()->graphCount(), graphs + 2);
+        const QString other = run + "-copy";
+        QVERIFY(QProcess::execute("cp", {"-r", run, other}) == 0);
+        q.compareWith({other, run});  // the open run itself is not "another" run: drawn once
+        QCOMPARE(q.plot()->lossPlot()->graphCount(), graphs + 1);
         QCOMPARE(q.plot()->lossPlot()->graph(graphs)->data()->size(), 7);
+        QVERIFY2(q.findChild<QLabel*>("compareNote")->text().startsWith("Comparing 1 other run"),
+                 qPrintable(q.findChild<QLabel*>("compareNote")->text()));
         // The open run's own validation curve says whose it is beside the others.
         auto validation = [&] {
             for (int i = 0; i < graphs; ++i)
@@ -130,6 +135,7 @@ private slots:
         q.compareWith({});
         QCOMPARE(q.plot()->lossPlot()->graphCount(), graphs);
         QCOMPARE(validation(), QString("validation"));
+        QDir(other).removeRecursively();
     }
     void stopWritesCheckpointAndResumeContinues() {
         TrainingPanel p;

@@ -54,6 +54,9 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     m_loss->plotLayout()->addElement(2, 0, legendRow);
     legendRow->setMargins(QMargins(4, 0, 4, 2));
     legendRow->addElement(0, 0, m_loss->legend);
+    // Three entries a row (train, smoothed, validation; compared runs below): in one row, compared runs
+    // cut every entry short ("train (ste", "validation (run-20261129-06").
+    m_loss->legend->setWrap(3);
     m_loss->legend->setFillOrder(QCPLegend::foColumnsFirst);
     m_loss->legend->setBorderPen(Qt::NoPen);
     m_loss->plotLayout()->setRowStretchFactor(2, 0.001);

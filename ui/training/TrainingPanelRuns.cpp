@@ -146,7 +146,8 @@ void TrainingPanel::compareWith(const QStringList& runs) {
     int shown = 0;
     for (const auto& r : runs) {
         const QString m = r + "/metrics.csv";
-        if (!QFileInfo::exists(m))
+        // the open run is drawn already: not again as "another" run (it read "Comparing 2 other runs")
+        if (!QFileInfo::exists(m) || QFileInfo(r).canonicalFilePath() == QFileInfo(m_runDir).canonicalFilePath())
             continue;
         try {
             m_plot->addComparison(Workspace::runName(r), twb::read_metrics(m.toStdString()));
