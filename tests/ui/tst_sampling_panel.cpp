@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -215,8 +216,16 @@ private slots:
         // It wrote a file holding only "Prompt: ``" and an empty table, and said it had.
         SamplingPanel p;
         p.setRun(m_run);
+        p.resize(1280, 680);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        auto* generate = p.findChild<QPushButton*>("generate");
+        const int y = generate->mapTo(&p, QPoint()).y();
         p.exportMarkdown();  // no dialog: refused before one
         QVERIFY2(p.lastError().startsWith("Nothing to export yet"), qPrintable(p.lastError()));
+        // the error takes its room from the texts above it: Generate stays where it was (it moved up 20 px)
+        QApplication::processEvents();
+        QCOMPARE(generate->mapTo(&p, QPoint()).y(), y);
     }
     void generateNeedsARun() {
         // With no run in the workspace, Generate is off and its tooltip says what to do (the reason came

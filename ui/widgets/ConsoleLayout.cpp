@@ -49,9 +49,11 @@ QWidget* tab(QWidget* input, QWidget* output, QHBoxLayout* buttons, QWidget* err
     split->addWidget(output);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, outputStretch);
+    // The error between the texts and the buttons: shown, it takes its room from the texts, and the
+    // buttons stay where they were (under them, they moved up by its height)
     col->addWidget(split, 1);
-    col->addLayout(buttons);
     col->addWidget(error);
+    col->addLayout(buttons);
     return tab;
 }
 
