@@ -131,6 +131,8 @@ void HeadAblationView::layOut() {
     auto* texts = new QHBoxLayout;
     texts->addWidget(m_with);
     texts->addWidget(m_without);
+    for (QWidget* t : {static_cast<QWidget*>(m_with), static_cast<QWidget*>(m_without)})
+        t->setMaximumHeight(7 * t->fontMetrics().lineSpacing() + 12);  // the table keeps the room
     textCol->addLayout(texts);
     m_runNote = new QLabel(inspectedRunText({}, {}));
     m_runNote->setObjectName("ablationRun");
@@ -140,8 +142,10 @@ void HeadAblationView::layOut() {
     col->addWidget(errorLabel());
     col->addLayout(exportRow);
     col->addWidget(m_summary);
-    col->addWidget(m_table, 2);
-    col->addWidget(textBox, 1);
+    // Only the table stretches: an error shown above takes its room from the table, and the generated
+    // texts' row stays put (sharing the stretch, it moved 7 px)
+    col->addWidget(m_table, 1);
+    col->addWidget(textBox);
 }
 
 QString HeadAblationView::withText() const {
