@@ -772,6 +772,10 @@
 
 </translation>
     </message>
+    <message>
+        <source>Every cell continues the Generate tab&apos;s prompt.</source>
+        <translation>Hver celle fortsetter ledeteksten fra Generer-fanen.</translation>
+    </message>
 </context>
 <context>
     <name>ConfigForm</name>

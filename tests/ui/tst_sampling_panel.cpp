@@ -223,6 +223,7 @@ private slots:
         const int y = generate->mapTo(&p, QPoint()).y();
         p.exportMarkdown();  // no dialog: refused before one
         QVERIFY2(p.lastError().startsWith("Nothing to export yet"), qPrintable(p.lastError()));
+        QVERIFY(p.findChild<QLabel*>("comparePromptNote")->text().contains("Generate tab's prompt"));
         // the error takes its room from the texts above it: Generate stays where it was (it moved up 20 px)
         QApplication::processEvents();
         QCOMPARE(generate->mapTo(&p, QPoint()).y(), y);

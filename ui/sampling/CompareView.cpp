@@ -46,6 +46,11 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* row = new QHBoxLayout(this);
     auto* left = new QVBoxLayout;
+    // The tab has no prompt of its own: say whose it takes (it took the Generate tab's without a word)
+    auto* whose = new QLabel(tr("Every cell continues the Generate tab's prompt."));
+    whose->setObjectName("comparePromptNote");
+    whose->setWordWrap(true);
+    left->addWidget(whose);
     left->addWidget(new QLabel(tr("Columns")));
     left->addWidget(m_ckList, 1);
     left->addWidget(new QLabel(tr("Temperatures")));
