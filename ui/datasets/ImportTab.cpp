@@ -40,8 +40,10 @@ QWidget* captioned(const QString& caption, QWidget* view) {
     auto* w = new QWidget;
     auto* c = new QVBoxLayout(w);
     c->setContentsMargins(0, 0, 0, 0);
-    c->addWidget(new QLabel(caption));
-    c->addWidget(view);
+    auto* label = new QLabel(caption);
+    label->setWordWrap(true);  // at a larger text size it wraps ("Before (changed or removed in r" was cut)
+    c->addWidget(label);
+    c->addWidget(view, 1);
     return w;
 }
 
@@ -103,6 +105,7 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     for (const auto& c : kCleanLabels) {
         auto* cb = new QCheckBox(tr(c[1]));
         cb->setObjectName(QStringLiteral("clean-%1").arg(c[0]));
+        cb->setToolTip(cb->text());  // whole, where a narrow window or a larger text size cuts it
         m_clean.emplace_back(c[0], cb);
         cleanCol->addWidget(cb);
         connect(cb, &QCheckBox::toggled, this, &ImportTab::schedulePreview);
