@@ -115,6 +115,7 @@ Action add_lr_find(CLI::App& app) {
         RunOptions run;
         LrFindOptions lf;
         std::string out;
+        bool force = false;
     };
     auto o = std::make_shared<Opts>();
     o->run.add_to(app);
@@ -122,11 +123,12 @@ Action add_lr_find(CLI::App& app) {
     app.add_option("--max-lr", o->lf.max_lr, "Last learning rate (default 1)");
     app.add_option("--steps", o->lf.steps, "Steps from the first to the last rate (default 100)");
     app.add_option("--out,-o", o->out, "Write the curve as CSV (step,lr,loss,smoothed)");
+    app.add_flag("--force", o->force, "Replace an existing --out file");
     return [o]() {
         auto lf = o->lf;
         lf.config = o->run.config();
         if (!o->out.empty())
-            check_output_file(o->out, {lf.config.data_dir}, true);
+            check_output_file(o->out, {lf.config.data_dir}, o->force);
         const auto& stop = install_interrupt_flag();
         const auto r = find_learning_rate(lf, [&](const LrFindPoint& p) {
             if (p.step % 10 == 0)

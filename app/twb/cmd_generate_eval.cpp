@@ -28,7 +28,7 @@ Action add_generate_eval(CLI::App& app) {
         std::vector<std::string> settings;
         int maxNew = 100;
         int64_t seed = 1;
-        bool quiet = false;
+        bool quiet = false, force = false;
     };
     auto o = std::make_shared<Opts>();
     app.add_option("--run,-r", o->run, "Run folder (or checkpoint folder) to generate with")->required();
@@ -43,10 +43,11 @@ Action add_generate_eval(CLI::App& app) {
     app.add_option("--seed", o->seed, "Seed of sampling settings unless a setting says otherwise (1)");
     app.add_option("--format", o->format, "markdown (default) or csv")->check(CLI::IsMember({"markdown", "csv"}));
     app.add_option("--out,-o", o->out, "Also write the table and every output to this file (Markdown)");
+    app.add_flag("--force", o->force, "Replace an existing --out file");
     app.add_flag("--quiet,-q", o->quiet, "No progress line");
     return [o]() {
         if (!o->out.empty())
-            check_output_file(o->out, {o->run, o->prompts, o->references}, true);
+            check_output_file(o->out, {o->run, o->prompts, o->references}, o->force);
         ModelSession session;
         session.open(o->run, o->checkpoint);
         SamplingOptions base;

@@ -19,18 +19,19 @@ namespace twb::cli {
 namespace {
 struct Common {
     std::string run, checkpoint = "best", csv;
-    bool json = false;
+    bool json = false, force = false;
 
     void add_to(CLI::App& app, const char* csvWhat) {
         app.add_option("--run,-r", run, "Run folder (from twb train or twb import) or a checkpoint folder")->required();
         app.add_option("--checkpoint", checkpoint, "best (default), last or a step number");
         app.add_flag("--json", json, "Print the whole result as JSON instead of the table");
         app.add_option("--csv", csv, csvWhat)->type_name("FILE");
+        app.add_flag("--force", force, "Replace an existing --csv FILE");
     }
     /// Checks the output before the model loads.
     void checkOutput() const {
         if (!csv.empty())
-            check_output_file(csv, {run}, true);
+            check_output_file(csv, {run}, force);
     }
     /// Checks the output, opens the run, and refuses an encoder-decoder run (head ablation).
     void open(ModelSession& m) const {

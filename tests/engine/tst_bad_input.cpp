@@ -345,6 +345,32 @@ private slots:
         row("embeddings map over an existing file", "existing_gguf",
             {"embeddings", "--run", runDir, "--map", "10", "--out", q(p("existing.gguf"))},
             "already exists; choose another name or replace it (--force)");
+        // The rest of the file outputs: refused over an existing file as well (--force: see
+        // aFileOutputReplacesAnExistingFileOnlyWithForce).
+        row("lr-find over an existing file", "existing_gguf",
+            {"lr-find", "--data", data, "--preset", "tiny", "--steps", "3", "--out", q(p("existing.gguf"))},
+            "already exists; choose another name or replace it (--force)");
+        row("generate-eval over an existing file", "existing_gguf",
+            {"generate-eval", "--run", runDir, "--prompts", in, "--setting", "greedy", "-n", "2", "--out",
+             q(p("existing.gguf"))},
+            "already exists; choose another name or replace it (--force)");
+        row("lens --csv over an existing file", "existing_gguf",
+            {"lens", "--run", runDir, "--prompt", "the", "--csv", q(p("existing.gguf"))},
+            "already exists; choose another name or replace it (--force)");
+        row("attribute --csv over an existing file", "existing_gguf",
+            {"attribute", "--run", runDir, "--prompt", "the", "--target", "e", "--csv", q(p("existing.gguf"))},
+            "already exists; choose another name or replace it (--force)");
+        row("ablate --csv over an existing file", "existing_gguf",
+            {"ablate", "--run", runDir, "--heads", "0.0", "--max-tokens", "64", "--csv", q(p("existing.gguf"))},
+            "already exists; choose another name or replace it (--force)");
+        row("ablate --csv --force onto the run's metrics.csv", "",
+            {"ablate", "--run", runDir, "--heads", "0.0", "--max-tokens", "64", "--csv", q(m_run / "metrics.csv"),
+             "--force"},
+            "lies inside");
+        row("lr-find --force onto the dataset's meta.json", "",
+            {"lr-find", "--data", data, "--preset", "tiny", "--steps", "3", "--out", q(m_data / "meta.json"),
+             "--force"},
+            "lies inside");
         row("export-metrics of a damaged metrics.csv", "metrics_garbage", {"export-metrics", q(p("bad"))},
             "metrics.csv: no valid metrics row in it (the file is damaged); tb/ is left as it was");
         row("label --name over a run.json that is not JSON", "runjson_broken", {"label", q(p("bad")), "--name", "x"},
@@ -486,6 +512,52 @@ private slots:
         const QStringList changed = changes(before, after, allowed);
         QVERIFY2(changed.isEmpty(), qPrintable("changed: " + changed.join(", ")));
         undamage();
+    }
+
+    void aFileOutputReplacesAnExistingFileOnlyWithForce_data() {
+        QTest::addColumn<QStringList>("args");  // the command, then its output option (the file follows)
+        QTest::addColumn<QString>("head");      // how the written file begins
+        const QString data = q(m_data), runDir = q(m_run);
+        const QString prompts = q(p("prompts.txt"));
+        const QStringList lrFind{"lr-find",   "--data",       data,        "--preset",      "tiny",
+                                 "--steps",   "10",           "--max-lr",  "1e-2",          "--set",
+                                 "n_layer=1", "--set",        "n_embd=32", "--set",         "n_head=2",
+                                 "--set",     "batch_size=4", "--set",     "block_size=32", "--set",
+                                 "threads=1", "--out"};
+        QTest::newRow("lr-find --out") << lrFind << "step,lr,loss,smoothed\n";
+        QTest::newRow("generate-eval --out")
+            << QStringList{"generate-eval", "--run", runDir, "--prompts", prompts, "--setting",
+                           "greedy",        "-n",    "2",    "--quiet",   "--out"}
+            << "# Generations of ";
+        QTest::newRow("lens --csv") << QStringList{"lens", "--run", runDir, "--prompt", "the", "--csv"}
+                                    << "stage,position,input_token,";
+        QTest::newRow("attribute --csv") << QStringList{"attribute", "--run",    runDir, "--prompt",
+                                                        "the",       "--target", "e",    "--csv"}
+                                         << "position,token_id,token,gradient_x_input,rollout\n";
+        QTest::newRow("ablate --csv") << QStringList{"ablate", "--run",        runDir, "--heads",
+                                                     "0.0",    "--max-tokens", "64",   "--csv"}
+                                      << "heads_off,loss,cost\n";
+    }
+    void aFileOutputReplacesAnExistingFileOnlyWithForce() {
+        // Every file output refuses an existing file, which stays as it was, and replaces it with --force
+        // (lr-find, generate-eval, lens, attribute and ablate used to replace it silently).
+        QFETCH(QStringList, args);
+        QFETCH(QString, head);
+        twbtest::write(p("prompts.txt"), "the \nand a\n");
+        const fs::path file = p("mine.csv");
+        twbtest::write(file, "a user's file\n");
+        const Out refused = run(args + QStringList{q(file)});
+        QCOMPARE(refused.code, 1);
+        QVERIFY2(refused.err.contains(
+                     (file.string() + " already exists; choose another name or replace it (--force)").c_str()),
+                 refused.err.constData());
+        QCOMPARE(slurp(file), std::string("a user's file\n"));
+        const Out replaced = run(args + QStringList{q(file), "--force"});
+        QVERIFY2(replaced.code == 0, replaced.err.constData());
+        const std::string written = slurp(file);
+        QVERIFY2(written.rfind(head.toStdString(), 0) == 0, written.substr(0, 200).c_str());
+        fs::remove(file);
+        fs::remove(p("prompts.txt"));
     }
 
     void aNewRunReplacesTheMetricsOfOneThatNeverCheckpointed() {
