@@ -15,6 +15,8 @@
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/RunPicker.h"
+#include "ui/widgets/RunsTable.h"
+#include "ui/widgets/RunsTableModel.h"
 #include "ui/widgets/WheelGuard.h"
 #include "ui/workers/ModelThread.h"
 
@@ -287,6 +289,10 @@ void MainWindow::wireRunsPanel() {
             return;
         m_training->compareWith(dirs.mid(1));
         showPanel("Training");
+    });
+    // A run this window has paused reads "paused" in the Runs table, not "running"
+    connect(m_training, &TrainingPanel::pauseChanged, this, [this](const QString& run, bool paused) {
+        m_runs->table()->tableModel()->setPausedRun(paused ? run : QString());
     });
     connect(m_runs, &RunsPanel::runEdited, this, [this](const QString& dir) {
         if (m_training->currentRun() == dir)

@@ -4269,6 +4269,10 @@ Dette kan ikke angres.</translation>
         <source>Stopped before its last step (a Stop, a crash or a closed window): open it and press Start (F5) to continue it.</source>
         <translation>Stoppet før siste steg (Stopp, en krasj eller et lukket vindu): åpne den og trykk Start (F5) for å fortsette den.</translation>
     </message>
+    <message>
+        <source>paused</source>
+        <translation>på pause</translation>
+    </message>
 </context>
 <context>
     <name>SamplingPanel</name>

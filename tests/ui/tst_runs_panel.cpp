@@ -116,6 +116,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!twb::run_holder(m_interrupted.toStdString()).empty(), 20000);
         refreshed(p);
         QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("running"));
+        t->tableModel()->setPausedRun(m_interrupted);  // this window's training, paused
+        QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("paused"));
+        t->tableModel()->setPausedRun({});
+        QCOMPARE(cell(t, m_interrupted, RunsTableModel::Status), QString("running"));
         QVERIFY(!p.deleteRun(m_interrupted));  // refused before any question
         QVERIFY(p.lastError().contains("stop its training"));
         QVERIFY(QFileInfo::exists(m_interrupted + "/config.json"));

@@ -171,15 +171,20 @@ private slots:
         setSpin(p, "log_interval", 1000);
         QSignalSpy saved(p.worker(), &TrainWorker::checkpointWritten), done(p.worker(), &TrainWorker::finished);
         p.start();
-        QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty(), 60000);  // step 10's checkpoint: step 10 is under way
+        QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty(), 60000);   // step 10's checkpoint: step 10 is under way
+        QSignalSpy pause(&p, &TrainingPanel::pauseChanged);  // the Runs table's "paused" follows it
         p.togglePause();
         auto* status = p.findChild<QLabel*>("status");
         const QRegularExpression re("Paused at step (\\d+) of 3000");
         QTRY_VERIFY_WITH_TIMEOUT(re.match(status->text()).hasMatch(), 60000);
         const qint64 shown = re.match(status->text()).captured(1).toLongLong();
         QVERIFY2(shown > 10, qPrintable(status->text()));
+        QCOMPARE(pause.count(), 1);
+        QCOMPARE(pause.at(0).at(0).toString(), p.currentRun());
+        QCOMPARE(pause.at(0).at(1).toBool(), true);
         p.stop();
         QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 60000);
+        QTRY_VERIFY(pause.count() == 2 && !pause.at(1).at(1).toBool());  // ended: no longer paused
         const auto summary = done.takeFirst().at(0).value<twb::TrainSummary>();
         QVERIFY(summary.stopped);
         QCOMPARE(summary.final_step, shown);

@@ -414,6 +414,7 @@ void TrainingPanel::togglePause() {
         m_pausedAt = -1;
         m_pause->setText(tr("Pause"));
         m_status->setText(tr("Resumed at step %1").arg(m_lastStep));
+        emit pauseChanged(m_runDir, false);
         emit statusMessage(tr("resumed"));
     } else {
         m_pausedAt = -1;

@@ -106,6 +106,8 @@ signals:
     /// The user followed the link to the Datasets panel in the note that a folder chosen in Browse is not a
     /// prepared dataset (the panel itself never moves the user there).
     void datasetsPanelRequested();
+    /// The open run's training paused (true) or went on or ended (false).
+    void pauseChanged(const QString& run, bool paused);
 
 protected:
     void busyChanged(bool busy) override;

@@ -111,6 +111,7 @@ void TrainingPanel::onPaused(qint64 step) {
         return;  // resumed before the pause took effect
     m_pausedAt = step;
     m_lastStep = step;
+    emit pauseChanged(m_runDir, true);
     m_progress->setValue(static_cast<int>(step));
     m_status->setText(pausedText());
     if (m_trainJob)  // the status bar's line too: it showed the last report's step, up to log_interval before
@@ -120,6 +121,7 @@ void TrainingPanel::onPaused(qint64 step) {
 
 void TrainingPanel::onFinished(const twb::TrainSummary& s) {
     setBusy(false);
+    emit pauseChanged(m_runDir, false);
     if (m_trainJob)
         m_trainJob->succeed();
     m_progress->setValue(static_cast<int>(s.final_step));  // the bar and the line name the same step
@@ -140,6 +142,7 @@ void TrainingPanel::onFinished(const twb::TrainSummary& s) {
 
 void TrainingPanel::onFailed(const QString& e) {
     setBusy(false);
+    emit pauseChanged(m_runDir, false);
     if (m_trainJob)
         m_trainJob->fail(e);
     forgetUnstartedRun();

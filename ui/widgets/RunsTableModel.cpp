@@ -103,6 +103,15 @@ int RunsTableModel::rowOf(const QString& dir) const {
     return -1;
 }
 
+void RunsTableModel::setPausedRun(const QString& dir) {
+    const QString before = m_pausedRun;
+    m_pausedRun = dir;
+    const int status = columnOf(Status);
+    for (const QString& d : {before, dir})
+        if (const int row = rowOf(d); row >= 0 && status >= 0)
+            emit dataChanged(index(row, status), index(row, status));
+}
+
 int RunsTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
 }
@@ -175,6 +184,8 @@ QVariant RunsTableModel::displayText(const twb::RunSummary& r, Column c, int ext
             return created.isValid() ? created.toLocalTime().toString("yyyy-MM-dd hh:mm") : QString();
         }
         case Status:
+            if (r.status == "running" && !m_pausedRun.isEmpty() && QString::fromStdString(r.dir) == m_pausedRun)
+                return tr("paused");
             return statusText(r.status);
         case Extra:
             return configValue(r, m_extra.value(extra).toStdString());

@@ -52,6 +52,8 @@ public:
     QStringList extraColumns() const { return m_extra; }
     /// The row of a run folder, or -1.
     int rowOf(const QString& dir) const;
+    /// The run this window's training has paused (empty: none): its status reads "paused", not "running".
+    void setPausedRun(const QString& dir);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -75,6 +77,7 @@ private:
     QVariant sortKey(const twb::RunSummary& r, Column c, int extra) const;
 
     std::vector<twb::RunSummary> m_runs;
+    QString m_pausedRun;
     QStringList m_extra;
     Layout m_layout = Layout::Runs;
     std::vector<std::pair<Column, int>> m_columns;  // per view column: figure, extra key index
