@@ -134,6 +134,8 @@ private slots:
         twbtest::write(twbtest::path(d, "t.txt"), "x\ny\n");
         twbtest::write(twbtest::path(d, "e.txt"), "");
         twbtest::write(twbtest::path(d, "hole.txt"), "x\n\nz\n");
+        twbtest::write(twbtest::path(d, "nul.bin"), std::string("a\0\0\0\0\x01\x02\nb\0\0\0\x03\nc\0\0\0\n", 20));
+        twbtest::write(twbtest::path(d, "latin1.txt"), "a\nb\xe9\nc\n");
         ParallelPrepareOptions o;
         o.tokenizer.kind = TokenizerKind::Word;
         o.out = twbtest::path(d, "out");
@@ -153,6 +155,9 @@ private slots:
         QVERIFY(refused("t.txt", "t.txt has 2"));                     // unaligned: names both files and counts
         QVERIFY(refused("e.txt", "e.txt: the file is empty"));        // empty
         QVERIFY(refused("hole.txt", "hole.txt:2: the target side"));  // an empty side, file and line
+        // binary or not UTF-8: refused as the corpus reader refuses them (they trained a tokenizer)
+        QVERIFY(refused("nul.bin", "nul.bin: looks like a binary file"));
+        QVERIFY(refused("latin1.txt", "latin1.txt: not UTF-8 text"));
         QVERIFY(!fs::exists(o.out));
         size_t left = 0;
         for (auto& e : fs::directory_iterator(twbtest::path(d)))

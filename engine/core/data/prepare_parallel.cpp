@@ -35,7 +35,13 @@ struct TextPair {
 std::vector<std::string> read_lines(const std::string& path) {
     if (!fs::exists(path))
         throw InputError(path + ": no such file");
-    const std::string text = read_file(path);
+    // UTF-8 text, as the corpus reader takes: NUL bytes and invalid UTF-8 were read as sentences and
+    // trained a tokenizer on them
+    const std::string text = read_text_file(path);
+    if (looks_binary(std::string_view(text).substr(0, 8192)))
+        throw InputError(path +
+                         ": looks like a binary file, not text (NUL or control bytes near the start); give "
+                         "a UTF-8 text file, one sentence per line");
     std::vector<std::string> lines;
     size_t pos = 0;
     while (pos < text.size()) {
