@@ -5281,6 +5281,10 @@ Dette kan ikke angres.</translation>
         <source>Stopped at step %1 of %2: Start (F5) continues it.</source>
         <translation>Stoppet ved steg %1 av %2: Start (F5) fortsetter den.</translation>
     </message>
+    <message>
+        <source>Sequences set to &lt;b&gt;documents&lt;/b&gt;: %1 is chat data, one conversation a sequence, its loss on the replies.</source>
+        <translation>Sekvenser satt til &lt;b&gt;dokumenter&lt;/b&gt;: %1 er chatdata, én samtale per sekvens, med tapet på svarene.</translation>
+    </message>
 </context>
 <context>
     <name>TranslationAttributionStrip</name>

@@ -185,8 +185,10 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel *m_status, *m_runLabel;
     QLabel* m_evalLabel = nullptr;
-    QLabel* m_offer = nullptr;     // "Run X stopped at step N of M. Resume it · Dismiss", or the Quick start's
-    bool m_quickStarting = false;  // the run startJob makes next is a Quick start's (remembered for its offer)
+    QLabel* m_offer = nullptr;  // "Run X stopped at step N of M. Resume it · Dismiss", or the Quick start's
+    bool m_quickStarting = false;
+    bool m_documentsForChat = false;  // the form's sequences=documents was set for a chat dataset, not by hand  // the
+                                      // run startJob makes next is a Quick start's (remembered for its offer)
     QString m_offerRun;
     QWidget* m_moreRow = nullptr;     // "Train [500] more steps", for a finished run
     QSpinBox* m_moreSteps = nullptr;  // the last evaluation: loss, perplexity, bits per character, accuracy

@@ -14,8 +14,10 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
+
 #include <QSignalBlocker>
 #include <QStandardItemModel>
+#include <utility>
 
 namespace {
 /// The same folder, however it is spelled (symlinks, "..", a trailing slash).
@@ -121,6 +123,25 @@ void TrainingPanel::onDatasetChanged() {
                                                  .arg(QFileInfo(data).fileName().toHtmlEscaped()));
         m_kindNote->setProperty("dataset", data);
         m_kindNote->setProperty("kind", int(want));
+        m_kindNote->show();
+    }
+    // A chat dataset trains as documents, whatever the form said (the engine sets it; the form showed
+    // "stream" for a run whose config.json says "documents").
+    if (facts.chat_template.empty() && std::exchange(m_documentsForChat, false) && !m_openingRun &&
+        m_form->config().sequences == twb::Sequences::Documents) {
+        twb::RunConfig c = m_form->config();  // set for chat data before: back to a stream for this one
+        c.sequences = twb::Sequences::Stream;
+        m_form->setConfig(c);
+    }
+    if (!facts.chat_template.empty() && !m_openingRun && m_form->config().sequences != twb::Sequences::Documents) {
+        twb::RunConfig c = m_form->config();
+        c.sequences = twb::Sequences::Documents;
+        m_form->setConfig(c);
+        m_documentsForChat = true;
+        m_kindNote->setText(tr("Sequences set to <b>documents</b>: %1 is chat data, one conversation a sequence, "
+                               "its loss on the replies.")
+                                .arg(QFileInfo(data).fileName().toHtmlEscaped()));
+        m_kindNote->setProperty("dataset", data);
         m_kindNote->show();
     }
     // Bits per character is a language model's unit (val_bpc): translation runs have no such curve.
