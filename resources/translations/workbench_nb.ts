@@ -2777,8 +2777,8 @@ beam=5</translation>
         <translation>Fjern like linjer</translation>
     </message>
     <message>
-        <source>No preview: the problem is named above.</source>
-        <translation>Ingen forhåndsvisning: problemet står ovenfor.</translation>
+        <source>No preview: the message in red says why.</source>
+        <translation>Ingen forhåndsvisning: meldingen i rødt sier hvorfor.</translation>
     </message>
 </context>
 <context>
@@ -3712,6 +3712,14 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>Could not delete all of %1; check permissions.</source>
         <translation>Kunne ikke slette hele %1; sjekk tilgangene.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Chat&lt;/b&gt; (instruction tuning), template %1&lt;br&gt;%2 tokenizer, vocabulary %3&lt;br&gt;%4 replies to learn in train, %5 in val</source>
+        <translation>&lt;b&gt;Chat&lt;/b&gt; (instruksjonstrening), mal %1&lt;br&gt;%2-tokenisering, vokabular %3&lt;br&gt;%4 svar å lære i trening, %5 i validering</translation>
+    </message>
+    <message>
+        <source> (chat)</source>
+        <translation> (chat)</translation>
     </message>
 </context>
 <context>

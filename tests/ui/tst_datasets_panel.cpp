@@ -536,6 +536,14 @@ private slots:
         QVERIFY2(tab->resultText().contains("validation 2") && tab->resultText().contains("twb-chat-1"),
                  qPrintable(tab->resultText()));
         QVERIFY(!p.preparedList()->findItems("gui-chat", Qt::MatchStartsWith).isEmpty());
+        // marked as chat data in the list, as pairs are (it read "gui-chat" alone)
+        QCOMPARE(p.preparedList()->findItems("gui-chat (chat)", Qt::MatchExactly).size(), 1);
+        // Train on it and Delete are off without a selected dataset (Delete did nothing, silently)
+        p.preparedList()->setCurrentItem(nullptr);
+        QVERIFY(!p.findChild<QPushButton*>("deleteDataset")->isEnabled());
+        QVERIFY(!p.findChild<QPushButton*>("trainOnIt")->isEnabled());
+        p.preparedList()->setCurrentItem(p.preparedList()->findItems("gui-chat (chat)", Qt::MatchExactly).first());
+        QVERIFY(p.findChild<QPushButton*>("deleteDataset")->isEnabled());
         // The system turn went into every conversation: without it, each of the 21 has 26 byte tokens
         // fewer ("<|system|>\n" 11, "You are terse." 14, its end of sequence 1).
         tab->setSystem("");

@@ -300,7 +300,7 @@ void ImportTab::showPreview(const CleaningPreviewResult& r) {
         m_before->clear();
         m_after->clear();
         m_previewAfterText.clear();
-        m_previewInfo->setText(tr("No preview: the problem is named above."));  // not the same text twice
+        m_previewInfo->setText(tr("No preview: the message in red says why."));  // not the same text twice
         emit errorChanged(r.error);
         return;
     }

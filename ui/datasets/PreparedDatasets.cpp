@@ -28,7 +28,14 @@ PreparedDatasets::PreparedDatasets(QWidget* parent) : QGroupBox(tr("Prepared dat
     col->addLayout(buttons);
     setMaximumWidth(260);
 
-    connect(m_list, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* it) {
+    // Train on it and Delete act on the selected dataset: off without one (Delete did nothing, silently)
+    train->setObjectName("trainOnIt");
+    del->setObjectName("deleteDataset");
+    train->setEnabled(false);
+    del->setEnabled(false);
+    connect(m_list, &QListWidget::currentItemChanged, this, [this, train, del](QListWidgetItem* it) {
+        train->setEnabled(it);
+        del->setEnabled(it);
         if (!it)
             return m_info->clear();
         showInfo(it->data(Qt::UserRole).toString());
@@ -47,6 +54,16 @@ PreparedDatasets::PreparedDatasets(QWidget* parent) : QGroupBox(tr("Prepared dat
 void PreparedDatasets::showInfo(const QString& dir) {
     try {
         const auto d = twb::open_prepared(dir.toStdString());
+        if (!d.chat_template.empty()) {
+            m_info->setText(tr("<b>Chat</b> (instruction tuning), template %1<br>%2 tokenizer, vocabulary %3<br>%4 "
+                               "replies to learn in train, %5 in val")
+                                .arg(QString::fromStdString(d.chat_template).toHtmlEscaped(),
+                                     QString::fromStdString(d.tokenizer_kind))
+                                .arg(d.vocab_size)
+                                .arg(d.train_loss_spans)
+                                .arg(d.val_loss_spans));
+            return;
+        }
         if (d.parallel) {
             const QString langs = d.source_lang.empty() && d.target_lang.empty()
                                       ? tr("source → target")
@@ -80,7 +97,9 @@ void PreparedDatasets::refresh() {
         QString text = QFileInfo(d).fileName();
         try {
             const auto p = twb::open_prepared(d.toStdString());
-            if (p.parallel)
+            if (!p.chat_template.empty())
+                text += tr(" (chat)");  // it trains a chat model: marked as pairs are
+            else if (p.parallel)
                 text += p.source_lang.empty()
                             ? tr(" (pairs)")
                             : QStringLiteral(" (%1→%2)")
