@@ -408,6 +408,10 @@
         <source>Status</source>
         <translation>Status</translation>
     </message>
+    <message>
+        <source>Download it first (its files are not in the cache yet)</source>
+        <translation>Last den ned først (filene er ikke i hurtigbufferen ennå)</translation>
+    </message>
 </context>
 <context>
     <name>ChatTab</name>

@@ -452,6 +452,8 @@ private slots:
         QCOMPARE(p.catalogueNames(), (QStringList{"good", "bad", "offline"}));
         p.selectCatalogue("good");
         QTRY_COMPARE(p.catalogueStatus(), QString("not downloaded"));
+        auto* use = p.findChild<QPushButton*>("useCatalogueEntry");
+        QVERIFY(!use->isEnabled());  // nothing to import before the download (it only gave an error)
         p.download();
         QTRY_VERIFY_WITH_TIMEOUT(!p.lastError().isEmpty(), 20000);  // cut off half-way
         QVERIFY2(p.lastError().contains("resume", Qt::CaseInsensitive), qPrintable(p.lastError()));
@@ -466,6 +468,7 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), m_http.good);
         QVERIFY(!QFileInfo::exists(dir + "/good.txt.part"));
+        QTRY_VERIFY(use->isEnabled());
         // the cached entry imports straight into the panel
         QVERIFY(p.useCatalogueEntry());
         QCOMPARE(p.sources(), QStringList{dir + "/good.txt"});
@@ -480,6 +483,21 @@ private slots:
         QVERIFY(p.lastError().isEmpty());
         QCOMPARE(m_http.ranges.size(), 2);
         QVERIFY(!QFileInfo::exists(dir + "/good.txt.part"));
+        // A file put into the cache by hand (as the offline message says): the tab shown again reads it
+        auto* tab = p.findChild<QTableWidget*>()->parentWidget();
+        while (tab && !tab->inherits("CatalogueTab"))
+            tab = tab->parentWidget();
+        QVERIFY(tab);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        QFile::rename(dir + "/good.txt", dir + "/good.keep");
+        tab->hide();
+        tab->show();
+        QTRY_COMPARE(p.catalogueStatus(), QString("not downloaded"));
+        QFile::rename(dir + "/good.keep", dir + "/good.txt");
+        tab->hide();
+        tab->show();
+        QTRY_COMPARE(p.catalogueStatus(), QString("downloaded"));
     }
 
     void checksumMismatchIsRefused() {

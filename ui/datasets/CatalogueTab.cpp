@@ -44,13 +44,14 @@ CatalogueTab::CatalogueTab(JobsService* jobs, QWidget* parent) : QWidget(parent)
     m_download = new QPushButton(tr("Download"));
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setEnabled(false);
-    auto* use = new QPushButton(tr("Use for import"));
-    use->setToolTip(tr("Take this corpus's files, format and suggested tokenizer into Import and Tokenize"));
+    m_use = new QPushButton(tr("Use for import"));
+    m_use->setObjectName("useCatalogueEntry");
+    m_use->setEnabled(false);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_download);
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_progress, 1);
-    buttons->addWidget(use);
+    buttons->addWidget(m_use);
     auto* col = new QVBoxLayout(this);
     col->addWidget(m_table, 1);
     col->addWidget(m_info);
@@ -60,7 +61,7 @@ CatalogueTab::CatalogueTab(JobsService* jobs, QWidget* parent) : QWidget(parent)
     connect(m_table, &QTableWidget::currentCellChanged, this, &CatalogueTab::showEntry);
     connect(m_download, &QPushButton::clicked, this, &CatalogueTab::download);
     connect(m_cancel, &QPushButton::clicked, m_downloader, &Downloader::cancel);
-    connect(use, &QPushButton::clicked, this, &CatalogueTab::useClicked);
+    connect(m_use, &QPushButton::clicked, this, &CatalogueTab::useClicked);
     connect(m_downloader, &Downloader::progress, this, &CatalogueTab::showProgress);
     connect(m_downloader, &Downloader::finished, this, [this](const QString& dir) {
         m_download->setEnabled(true);
@@ -111,7 +112,30 @@ void CatalogueTab::showEntry(int row) {
                         .arg(q(e.title), q(e.description).toHtmlEscaped(), q(e.licence).toHtmlEscaped(), q(e.tokenizer))
                         .arg(e.vocab_size ? tr(" (%1)").arg(e.vocab_size) : QString(), q(e.model_preset), files,
                              e.files.empty() ? q(e.local_path) : Downloader::cacheDir(q(e.name))));
-    m_download->setEnabled(!e.files.empty());
+    m_download->setEnabled(!e.files.empty() && !m_downloader->isRunning());
+    if (!m_downloader->isRunning()) {  // "failed" or "downloaded" spoke of the entry chosen before
+        m_progress->setFormat(QString());
+        m_progress->setValue(0);
+    }
+    updateUse();
+}
+
+void CatalogueTab::updateUse() {
+    const QString st = status();
+    const bool ready = st == QObject::tr("downloaded") || st == QObject::tr("installed");  // as reload() says them
+    m_use->setEnabled(ready);
+    m_use->setToolTip(ready ? tr("Take this corpus's files, format and suggested tokenizer into Import and Tokenize")
+                            : tr("Download it first (its files are not in the cache yet)"));
+}
+
+void CatalogueTab::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    if (m_entries.empty() || m_downloader->isRunning())
+        return;
+    const int row = m_table->currentRow();
+    reload();
+    if (row >= 0)
+        m_table->setCurrentCell(row, 0);
 }
 
 void CatalogueTab::showProgress(qint64 done, qint64 total, const QString& file) {
@@ -162,6 +186,7 @@ void CatalogueTab::reload() {
     m_statusJob = m_jobs->run(tr("Checking the catalogue's cache"), work, this, [this](const QStringList& st) {
         for (int r = 0; r < st.size() && r < m_table->rowCount(); ++r)
             m_table->item(r, 3)->setText(st[r]);
+        updateUse();
     });
 }
 

@@ -39,6 +39,10 @@ public slots:
     void select(const QString& name);
     void download();
 
+protected:
+    /// Shown again: the statuses are read again (a file copied into the cache by hand reads "downloaded").
+    void showEvent(QShowEvent* e) override;
+
 signals:
     /// The error to show; empty when a new download starts.
     void errorChanged(const QString& text);
@@ -50,12 +54,15 @@ private:
     void askForEntry();
     void showProgress(qint64 done, qint64 total, const QString& file);
     void reload();
+    /// Use for import is on for a cached or installed entry only.
+    void updateUse();
 
     QTableWidget* m_table;
     QLabel* m_info;
     QProgressBar* m_progress;
     QPushButton* m_download;
     QPushButton* m_cancel;
+    QPushButton* m_use;
     Downloader* m_downloader;
     std::vector<twb::CatalogueEntry> m_entries;
     QElapsedTimer m_clock;
