@@ -119,7 +119,8 @@ PrepareOptions preset_options(const std::string& name, const fs::path& out, cons
         }
         for (auto& in : o.corpus.inputs)
             if (!fs::exists(in))
-                throw InputError(in + " is missing; download the '" + name + "' dataset first (or pass --input)");
+                throw InputError(in + " is missing; download the '" + name +
+                                 "' dataset first (or give its files yourself: --input)");
         return o;
     }
     throw ConfigError("unknown preset '" + name +

@@ -56,9 +56,10 @@ std::unique_ptr<Tokenizer> chat_tokenizer(const ChatPrepareOptions& opts, const 
         fs::remove(corpus);
     }
     if (tok->eos_id() < 0 || tok->bos_id() < 0)
-        throw ConfigError("the " + to_string(tok->kind()) +
-                          " tokenizer has no <bos>/<eos>, which chat data needs (<eos> ends every turn); choose "
-                          "byte, word, bpe, unigram or bytebpe, or --tokenizer-from a run whose tokenizer has them");
+        throw ConfigError(
+            "the " + to_string(tok->kind()) +
+            " tokenizer has no <bos>/<eos>, which chat data needs (<eos> ends every turn); choose "
+            "byte, word, bpe, unigram or bytebpe, or reuse the tokenizer of a run that has them (--tokenizer-from)");
     return tok;
 }
 
@@ -139,7 +140,7 @@ ChatPrepareResult prepare_chat(const ChatPrepareOptions& opts, const PrepareProg
     if (opts.tokenizer_from.empty() && opts.tokenizer.kind == TokenizerKind::Char)
         throw ConfigError(
             "the char tokenizer has no <eos>, which ends every turn of the chat template; choose byte, word, bpe, "
-            "unigram or bytebpe, or --tokenizer-from the run you finetune");
+            "unigram or bytebpe, or reuse the tokenizer of the run you finetune (--tokenizer-from)");
     TempDir tmp;
     std::vector<std::string> inputs = opts.inputs;
     if (!opts.tokenizer_from.empty())

@@ -80,9 +80,10 @@ std::vector<TextPair> read_pairs_text(const std::string& source, const std::stri
                 pos = tab + 1;
             }
             if (cols.size() < need)
-                throw InputError(tsv + ":" + std::to_string(i + 1) + ": has " + std::to_string(cols.size()) +
-                                 " tab-separated columns but column " + std::to_string(need - 1) +
-                                 " is asked for; check --source-column/--target-column");
+                throw InputError(
+                    tsv + ":" + std::to_string(i + 1) + ": has " + std::to_string(cols.size()) +
+                    " tab-separated columns but column " + std::to_string(need - 1) +
+                    " is asked for; check the source and target columns (--source-column/--target-column)");
             pairs.push_back({cols[static_cast<size_t>(sourceColumn)], cols[static_cast<size_t>(targetColumn)]});
         }
     } else {
