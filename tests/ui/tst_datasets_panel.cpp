@@ -513,10 +513,24 @@ private slots:
     void askingForAnEntryEndsWithTheChoice() {
         // "Choose a dataset in the catalogue first." stayed above the panel after one was chosen.
         DatasetsPanel p;
+        p.resize(1100, 640);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        auto* train = p.findChild<QPushButton*>("trainOnIt");
+        const int y = train->mapTo(&p, QPoint()).y();
         p.download();  // nothing chosen yet
         QVERIFY2(p.lastError().contains("Choose a dataset"), qPrintable(p.lastError()));
+        QApplication::processEvents();
+        QCOMPARE(train->mapTo(&p, QPoint()).y(), y);  // the list's buttons stay put (they moved up)
         p.selectCatalogue("offline");
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        // an error goes when another tab is chosen: it spoke of the tab it came from
+        DatasetsPanel q;
+        q.download();  // nothing chosen
+        QVERIFY(!q.lastError().isEmpty());
+        auto* tabs = q.findChild<QTabWidget*>();
+        tabs->setCurrentIndex((tabs->currentIndex() + 1) % tabs->count());
+        QVERIFY2(q.lastError().isEmpty(), qPrintable(q.lastError()));
     }
     void offlineSaysSo() {
         DatasetsPanel p;

@@ -65,13 +65,23 @@ DatasetsPanel::DatasetsPanel(JobsService* jobs, QWidget* parent) : PanelBase(job
     jobRow->addWidget(m_stage);
     jobRow->addWidget(m_progress, 1);
     jobRow->addWidget(m_cancel);
+    // The error under the tabs, beside the prepared list: shown, it takes its room from the tab, and the
+    // list's Train on it and Delete stay where they were (under the whole body, it moved them 14-34 px)
+    auto* right = new QVBoxLayout;
+    right->addWidget(m_tabs, 1);
+    right->addWidget(errorLabel());
     auto* body = new QHBoxLayout;
     body->addWidget(m_prepared);
-    body->addWidget(m_tabs, 1);
+    body->addLayout(right, 1);
     auto* col = new QVBoxLayout(this);
     col->addLayout(body, 1);
-    col->addWidget(errorLabel());
     col->addLayout(jobRow);
+    // An error speaks of the tab it came from: another tab chosen, it goes (a chat-data refusal stood
+    // under the panel minutes later)
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (!isBusy())
+            showError({});
+    });
 
     connectTabs();
     connect(m_cancel, &QPushButton::clicked, this, &DatasetsPanel::cancel);
