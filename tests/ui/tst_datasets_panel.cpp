@@ -230,6 +230,12 @@ private slots:
         QVERIFY(p.deletePrepared(dir, false));
         QVERIFY(!QFileInfo::exists(dir));
         QVERIFY(p.preparedList()->findItems("cats", Qt::MatchExactly).isEmpty());
+        // Other sources: the figures of the text before go (they stayed, unmarked)
+        p.clearSources();
+        QCOMPARE(p.findChild<QLabel*>("stats")->text(), QString("Tokenize to see statistics."));
+        QCOMPARE(p.histogram()->plottableCount(), 0);
+        QCOMPARE(p.vocabTable()->rowCount(), 0);
+        QCOMPARE(p.analysis(0).stats.tokens, uint64_t(0));
     }
 
     /// The cleaning preview covers the 16 KB the docs promise (it took 20,480 bytes, cut mid-line), and a

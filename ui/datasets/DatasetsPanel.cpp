@@ -101,6 +101,7 @@ void DatasetsPanel::connectTabs() {
     connect(m_catalogue, &CatalogueTab::statusMessage, this, &PanelBase::statusMessage);
     connect(m_prepared, &PreparedDatasets::useForTraining, this, &DatasetsPanel::useForTraining);
     connect(m_import, &ImportTab::sourcesChanged, this, [this] {
+        m_tokenize->clearAnalysis();  // its figures were of the sources before
         // The first file names the dataset until the user names it (a name it gave follows the list).
         const QString name = m_tokenize->datasetName();
         if (name.isEmpty() || name == m_suggestedName) {

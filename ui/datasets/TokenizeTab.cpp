@@ -148,6 +148,22 @@ void TokenizeTab::setAnalysis(int which, const TokenizerAnalysis& analysis) {
         showCompare();
 }
 
+void TokenizeTab::clearAnalysis() {
+    // Other sources: the figures, bars and tokens shown were of the text before (they stayed, unmarked)
+    m_a = m_b = {};
+    m_stats->setText(tr("Tokenize to see statistics."));
+    for (QCPBars*& bars : m_bars)
+        if (bars) {
+            m_hist->removePlottable(bars);
+            bars = nullptr;
+        }
+    m_hist->legend->setVisible(false);
+    m_hist->replot();
+    m_tokPreview->clear();
+    m_vocab->setRowCount(0);
+    m_compareTable->setRowCount(0);
+}
+
 void TokenizeTab::showStats() {
     const auto& s = m_a.stats;
     QString top;

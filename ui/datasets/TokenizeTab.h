@@ -55,6 +55,8 @@ public:
     bool documents() const;
     void setDocuments(bool on);
 
+    /// Forgets the analyses shown (the sources changed): statistics, histogram, tokens, vocabulary.
+    void clearAnalysis();
     void setAnalysis(int which, const TokenizerAnalysis& analysis);
     /// The merge view's inputs: a bytebpe dataset or run, and the sample text to merge.
     QString mergesSource() const;
