@@ -921,6 +921,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <source>Check: %1</source>
         <translation>Sjekk: %1</translation>
     </message>
+    <message>
+        <source>The learning rate reaches its minimum at step %1 of %2 (Decay steps): the last %3 steps train at %4.</source>
+        <translation>Læringsraten når sitt minimum ved steg %1 av %2 (Avtakingssteg): de siste %3 stegene trener med %4.</translation>
+    </message>
 </context>
 <context>
     <name>ConfigOptions</name>

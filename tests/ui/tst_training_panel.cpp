@@ -655,6 +655,18 @@ private slots:
         wheel();
         QCOMPARE(steps->value(), before + 1);  // one notch, one single step
     }
+    void aScheduleThatEndsEarlyIsSaid() {
+        // Steps 800 and Decay steps 300 (a run's Train more, carried into a new run): 500 steps at the
+        // minimum rate, which nothing showed.
+        TrainingPanel p;
+        p.setDataset(m_data);
+        smallConfig(p, 800);
+        auto* summary = p.form()->findChild<QLabel*>("configSummary");
+        QVERIFY(!summary->text().contains("reaches its minimum"));  // decay over the whole run
+        setSpin(p, "lr_decay_iters", 300);
+        QVERIFY2(summary->text().contains("reaches its minimum at step 300 of 800 (Decay steps): the last 500 steps"),
+                 qPrintable(summary->text()));
+    }
     void aChatDatasetSetsDocumentSequences() {
         // The form showed "stream" for chat data, whose runs train as documents (config.json said so).
         std::string jsonl;
