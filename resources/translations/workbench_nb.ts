@@ -180,10 +180,6 @@
         <translation>%1%2 · steg %3 · %4 tokener</translation>
     </message>
     <message>
-        <source>Cross-attention is still uniform: entropy %1 or more in every head (1 = every source token weighed alike), so this model does not read its source yet and translates every input much the same. Train it for more steps, or start a run from the multi30k preset, which trains cross-attention.</source>
-        <translation>Kryssoppmerksomheten er fortsatt jevn: entropi %1 eller mer i hvert hode (1 = alle kildetokener veid likt), så denne modellen leser ikke kilden ennå og oversetter alle inndata omtrent likt. Tren den flere steg, eller start en kjøring fra multi30k-forhåndsvalget, som trener kryssoppmerksomhet.</translation>
-    </message>
-    <message>
         <source>Choose a run first.</source>
         <translation>Velg en kjøring først.</translation>
     </message>
@@ -254,6 +250,14 @@
     <message>
         <source>The probe timeline holds cross-attention only; switch to Prompt for the others.</source>
         <translation>Sondetidslinjen har bare kryssoppmerksomhet; bytt til Ledetekst for de andre.</translation>
+    </message>
+    <message>
+        <source>At step %1 cross-attention was still uniform: entropy %2 or more in every head (1 = every source token weighed alike), so the model did not read its source yet. Later steps of the timeline show when it learned to.</source>
+        <translation>Ved steg %1 var kryssoppmerksomheten fortsatt jevn: entropi %2 eller mer i hvert hode (1 = alle kildetokener veid likt), så modellen leste ikke kilden ennå. Senere steg i tidslinjen viser når den lærte det.</translation>
+    </message>
+    <message>
+        <source>Cross-attention is still uniform: entropy %1 or more in every head (1 = every source token weighed alike), so this model does not read its source yet and translates every input much the same. Train it for more steps (the multi30k and tatoeba presets are recipes that train it).</source>
+        <translation>Kryssoppmerksomheten er fortsatt jevn: entropi %1 eller mer i hvert hode (1 = alle kildetokener veid likt), så denne modellen leser ikke kilden ennå og oversetter alle inndata omtrent likt. Tren den flere steg (forhåndsvalgene multi30k og tatoeba er oppskrifter som trener den).</translation>
     </message>
 </context>
 <context>

@@ -177,6 +177,22 @@ private slots:
         QCOMPARE(p.pairCapture().cross.length, static_cast<int64_t>(p.pairCapture().decoder.length));
     }
 
+    void aTimelineFrameSaysWhatItsStepRead() {
+        // A frame of the probe timeline is the model at that step: the warning spoke of the run as it is
+        // now ("Train it for more steps, or start a run from the multi30k preset") at step 0 of any run.
+        AttentionPanel p;
+        p.setRun(m_untrained);
+        p.showTimeline();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        p.timelineSlider()->setValue(0);
+        QString said;
+        for (auto* l : p.findChildren<QLabel*>())
+            if (l->text().contains("still uniform"))
+                said = l->text();
+        QVERIFY2(said.contains("At step 0 cross-attention was still uniform") && !said.contains("Train it"),
+                 qPrintable(said));
+    }
     void timelineScrubsCrossFrames() {
         AttentionPanel p;
         p.setRun(m_run);

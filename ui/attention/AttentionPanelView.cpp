@@ -234,10 +234,17 @@ QString AttentionPanel::uniformCrossWarning() const {
     // A model whose every head spreads its weight evenly over the source ignores it: it gives much the
     // same translation for any input. Nothing else in the panel says so.
     const float lowest = *std::min_element(m_scores.entropy.begin(), m_scores.entropy.end());
+    // A frame of the probe timeline is the model as it was: at step 0 every model reads nothing yet, and
+    // the advice to train more (or to start from another preset) spoke of a run long past it
+    if (m_modeTimeline->isChecked())
+        return tr("At step %1 cross-attention was still uniform: entropy %2 or more in every head (1 = every "
+                  "source token weighed alike), so the model did not read its source yet. Later steps of the "
+                  "timeline show when it learned to.")
+            .arg(m_step)
+            .arg(lowest, 0, 'f', 2);
     return tr("Cross-attention is still uniform: entropy %1 or more in every head (1 = every source token "
               "weighed alike), so this model does not read its source yet and translates every input much the "
-              "same. Train it for more steps, or start a run from the multi30k preset, which trains "
-              "cross-attention.")
+              "same. Train it for more steps (the multi30k and tatoeba presets are recipes that train it).")
         .arg(lowest, 0, 'f', 2);
 }
 
