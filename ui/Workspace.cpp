@@ -1,6 +1,7 @@
 #include "ui/Workspace.h"
 
 #include "twb/dataset.h"
+#include "twb/run_folder.h"
 #include "twb/run_info.h"
 
 #include <QDateTime>
@@ -96,5 +97,18 @@ QString Workspace::runName(const QString& dir) {
 
 QString Workspace::runLabel(const QString& dir) {
     const QString folder = QFileInfo(dir).fileName(), name = runName(dir);
-    return name == folder ? folder : QStringLiteral("%1 (%2)").arg(name, folder);
+    if (name != folder)
+        return QStringLiteral("%1 (%2)").arg(name, folder);
+    // An unnamed run is a time stamp: its dataset (and "translation" for an encoder-decoder) tells two apart
+    // in the run choosers, which listed run-20261129-074437 and run-20261129-074218 alone
+    try {
+        const auto c = twb::read_run_config(dir.toStdString());
+        if (c.data_dir.empty())
+            return folder;
+        const QString data = QFileInfo(QString::fromStdString(c.data_dir)).fileName();
+        return c.model_kind == twb::ModelKind::EncoderDecoder ? QObject::tr("%1 · %2, translation").arg(folder, data)
+                                                              : QStringLiteral("%1 · %2").arg(folder, data);
+    } catch (const std::exception&) {
+        return folder;
+    }
 }

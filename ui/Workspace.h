@@ -22,7 +22,7 @@ public:
     static QString newRunPath(const QString& stem = "run");
     /// A run as people know it: its name (run.json) or, unnamed, its folder's name.
     static QString runName(const QString& dir);
-    /// A run in a list: "name (folder)" for a named run, else the folder's name.
+X
     static QString runLabel(const QString& dir);
     static QStringList recentRuns();
     static void addRecentRun(const QString& path);

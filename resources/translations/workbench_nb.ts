@@ -3868,6 +3868,10 @@ Ctrl+/: hurtigtaster</translation>
         <source>Run &lt;b&gt;%1&lt;/b&gt;, checkpoint %2 (chosen on the Attention tab)</source>
         <translation>Kjøring &lt;b&gt;%1&lt;/b&gt;, sjekkpunkt %2 (valgt på Oppmerksomhet-fanen)</translation>
     </message>
+    <message>
+        <source>%1 · %2, translation</source>
+        <translation>%1 · %2, oversettelse</translation>
+    </message>
 </context>
 <context>
     <name>QPlatformTheme</name>

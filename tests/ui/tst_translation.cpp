@@ -11,6 +11,7 @@
 #include "twb/synthetic.h"
 #include "ui/Language.h"
 #include "ui/MainWindow.h"
+#include "ui/Workspace.h"
 #include "ui/attention/AttentionPanel.h"
 #include "ui/experiments/CompareTokenizersDialog.h"
 #include "ui/runs/RunsPanel.h"
@@ -27,6 +28,7 @@
 #include <QAbstractSpinBox>
 #include <QAction>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -105,7 +107,14 @@ const QSet<QString>& sameInBothLanguages() {
 
 /// Texts made of a translated part and a name: a window title with the run's name, a device's name.
 bool holdsAName(const QString& t) {
-    return t.endsWith(" — Transformer Workbench") || t.startsWith("CPU — ");
+    if (t.endsWith(" — Transformer Workbench") || t.startsWith("CPU — "))
+        return true;
+    // an unnamed run in a chooser: "FOLDER · DATASET", both names from the workspace
+    for (const QString& run : Workspace::runs())
+        for (const QString& data : Workspace::datasets())
+            if (t == QFileInfo(run).fileName() + " · " + QFileInfo(data).fileName())
+                return true;
+    return false;
 }
 
 /// The config files' and the command line's spellings (choices like "rotary", "layernorm", tokenizer
