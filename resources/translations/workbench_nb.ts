@@ -4541,18 +4541,6 @@ Dette kan ikke angres.</translation>
         <translation>&lt;p&gt;%1 sammenslåinger&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p&gt;&lt;b&gt;First merges&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%1&lt;/table&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Første sammenslåinger&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%1&lt;/table&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;Last merges&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%1&lt;/table&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Siste sammenslåinger&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%1&lt;/table&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;The sample, step by step&lt;/b&gt;&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;bytes&lt;/td&gt;&lt;td&gt;%1&lt;/td&gt;&lt;/tr&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Eksempelet, steg for steg&lt;/b&gt;&lt;/p&gt;&lt;table&gt;&lt;tr&gt;&lt;td&gt;byte&lt;/td&gt;&lt;td&gt;%1&lt;/td&gt;&lt;/tr&gt;</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 characters → %3 tokens&lt;br&gt;%4 characters per token&lt;br&gt;vocabulary %5 (%6 used)&lt;br&gt;unknown %7%&lt;br&gt;train %8 · val %9 tokens&lt;br&gt;%10 per %11: mean %12, max %13&lt;br&gt;most frequent: %14</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 tegn → %3 tokener&lt;br&gt;%4 tegn per token&lt;br&gt;vokabular %5 (%6 brukt)&lt;br&gt;ukjente %7%&lt;br&gt;trening %8 · val. %9 tokener&lt;br&gt;%10 per %11: snitt %12, maks %13&lt;br&gt;hyppigste: %14</translation>
     </message>
@@ -4787,6 +4775,18 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Sample</source>
         <translation>Eksempel</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;First merges&lt;/b&gt;&lt;/p&gt;%1%2&lt;/table&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Første sammenslåinger&lt;/b&gt;&lt;/p&gt;%1%2&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Last merges&lt;/b&gt;&lt;/p&gt;%1%2&lt;/table&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Siste sammenslåinger&lt;/b&gt;&lt;/p&gt;%1%2&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;The sample, step by step&lt;/b&gt;&lt;/p&gt;%1&lt;tr&gt;&lt;td&gt;bytes&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Eksempelet, steg for steg&lt;/b&gt;&lt;/p&gt;%1&lt;tr&gt;&lt;td&gt;byte&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
 </context>
 <context>

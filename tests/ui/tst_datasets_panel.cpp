@@ -348,6 +348,15 @@ private slots:
         const QString shown = p.findChild<QTextBrowser*>("merges")->toPlainText();
         QVERIFY(shown.contains(QStringLiteral("%1 merges").arg(r.merges)));
         QVERIFY(shown.contains("First merges") && shown.contains("Last merges"));
+        // each merge's pieces as the vocabulary shows them: a space as ␣ (it was blank), the rank apart
+        for (const auto& m : r.first)
+            if (m.left == " " || m.right == " ") {
+                const QString line = QStringLiteral("%1.").arg(m.rank);
+                QVERIFY2(shown.contains(QStringLiteral("␣ + ")) || shown.contains(QStringLiteral(" + ␣")),
+                         qPrintable(shown.left(600)));
+                QVERIFY(shown.contains(line));
+                break;
+            }
         std::string joined;
         for (const auto& t : r.steps.back().tokens)
             joined += t;

@@ -59,20 +59,30 @@ void TokenizeTab::setMerges(const twb::BpeMergeInspection& r) {
         }
         return h;
     };
-    auto merges = [](const std::vector<twb::BpeMerge>& list) {
+    // A merge's pieces as the vocabulary shows them (a space as ␣: "␣ + t" read as " + t"), each on its
+    // tint, and the rank in a column of its own ("1h + e" ran the two together)
+    auto piece = [](const std::string& t) {
+        return QStringLiteral("<span style=\"background-color:#eef2f8\">%1</span>")
+            .arg(visibleToken(q(t)).toHtmlEscaped());
+    };
+    auto merges = [&piece](const std::vector<twb::BpeMerge>& list) {
         QString h;
         for (const auto& m : list)
-            h += QStringLiteral("<tr><td align=right>%1</td><td>%2 + %3 → <b>%4</b></td><td>id %5</td></tr>")
+            h += QStringLiteral(
+                     "<tr><td align=right style=\"color:#777\">%1.</td><td>%2 + %3 → <b>%4</b></td>"
+                     "<td style=\"color:#777\">id %5</td></tr>")
                      .arg(m.rank)
-                     .arg(tokenHtml(q(m.left)), tokenHtml(q(m.right)), tokenHtml(q(m.merged)))
+                     .arg(piece(m.left), piece(m.right), piece(m.merged))
                      .arg(m.id);
         return h;
     };
+    const QString table = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\">");
     QString html = QStringLiteral("<div style=\"font-family:monospace\">");
     html += tr("<p>%1 merges</p>").arg(r.merges);
-    html += tr("<p><b>First merges</b></p><table>%1</table>").arg(merges(r.first));
-    html += tr("<p><b>Last merges</b></p><table>%1</table>").arg(merges(r.last));
-    html += tr("<p><b>The sample, step by step</b></p><table><tr><td>bytes</td><td>%1</td></tr>").arg(tokens(r.start));
+    html += tr("<p><b>First merges</b></p>%1%2</table>").arg(table, merges(r.first));
+    html += tr("<p><b>Last merges</b></p>%1%2</table>").arg(table, merges(r.last));
+    html +=
+        tr("<p><b>The sample, step by step</b></p>%1<tr><td>bytes</td><td>%2</td></tr>").arg(table, tokens(r.start));
     for (const auto& st : r.steps)
         html += QStringLiteral("<tr><td align=right>%1</td><td>%2</td></tr>").arg(st.merge.rank).arg(tokens(st.tokens));
     m_merges->setHtml(html + "</table></div>");
