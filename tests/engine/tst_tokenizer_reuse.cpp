@@ -64,6 +64,13 @@ private slots:
         // A run carries its tokenizer: preparing from the run gives the same fingerprint again.
         const auto run = twbtest::path(m_dir, "run_a");
         QCOMPARE(TextTokenizer::load(find_tokenizer_dir(run)).fingerprint(), ta.fingerprint());
+        // a path that does not exist is said as such (it read "no tokenizer here")
+        try {
+            find_tokenizer_dir(twbtest::path(m_dir, "no-such-folder"));
+            QFAIL("a missing folder was taken");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("no-such-folder: no such folder") != std::string::npos, e.what());
+        }
         const auto c = prepare("c_with_run", twbtest::syllable_text(20000, 3), run);
         QCOMPARE(TextTokenizer::load(c).fingerprint(), ta.fingerprint());
     }

@@ -43,6 +43,9 @@ std::filesystem::path find_tokenizer_dir(const std::filesystem::path& p) {
     for (const fs::path& d : {p, p / "tokenizer", p.parent_path().parent_path() / "tokenizer"})
         if (!d.empty() && fs::exists(d / "tokenizer.json"))
             return d;
+    std::error_code ec;
+    if (!fs::exists(p, ec))  // a mistyped path is said as such, not as a folder without a tokenizer
+        throw InputError(p.string() + ": no such folder; give a prepared dataset, a run or a checkpoint folder");
     throw InputError(p.string() + ": no tokenizer here (a prepared dataset, a run or a checkpoint folder has one)");
 }
 
