@@ -609,6 +609,7 @@ private slots:
         waitIdle(p);
         QVERIFY2(p.lastError().contains("bad.jsonl:22"), qPrintable(p.lastError()));
         QVERIFY(!QFileInfo::exists(Workspace::datasetsDir() + "/bad-chat"));
+        QVERIFY(tab->resultText().isEmpty());  // gui-chat-plain's summary no longer stands beside the error
         // A tokenizer taken from a dataset with a char tokenizer: no <eos> to end the turns with.
         twb::PrepareOptions po;
         po.corpus.inputs = {twbtest::path(m_ws, "c.txt").string()};

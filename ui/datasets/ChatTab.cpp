@@ -231,6 +231,10 @@ void ChatTab::setResult(const twb::ChatPrepareResult& r, const QString& run) {
     m_result->setText(text);
 }
 
+void ChatTab::clearResult() {
+    m_result->clear();
+}
+
 QString ChatTab::resultText() const {
     return m_result->text();
 }

@@ -39,6 +39,8 @@ public:
     /// offered for finetuning on it.
     void setResult(const twb::ChatPrepareResult& r, const QString& run = {});
     QString resultText() const;
+    /// Forgets the last dataset's summary (a new preparation starts: it is no word on that one).
+    void clearResult();
     /// The run the Finetune button starts from ("" while it is hidden).
     QString finetuneRun() const;
 

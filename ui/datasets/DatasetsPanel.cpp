@@ -411,6 +411,7 @@ void DatasetsPanel::prepareFromTab(const QString& title, const QString& stage, G
 }
 
 void DatasetsPanel::prepareParallel() {
+    m_parallel->clearResult();  // the last dataset's summary stood beside this one's error
     prepareFromTab(
         tr("Preparing pairs %1"), tr("Preparing pairs…"),
         [this] { return m_parallel->options(Workspace::datasetsDir()); }, DatasetPreparation::prepareParallel,
@@ -418,6 +419,7 @@ void DatasetsPanel::prepareParallel() {
 }
 
 void DatasetsPanel::prepareChat() {
+    m_chat->clearResult();
     prepareFromTab(
         tr("Preparing chat data %1"), tr("Preparing chat data…"),
         [this] { return m_chat->options(Workspace::datasetsDir()); }, DatasetPreparation::prepareChat,

@@ -345,6 +345,10 @@ void ParallelTab::setResult(const twb::ParallelPrepareResult& r) {
     m_result->setText(text);
 }
 
+void ParallelTab::clearResult() {
+    m_result->clear();
+}
+
 QString ParallelTab::resultText() const {
     return m_result->text();
 }

@@ -40,6 +40,8 @@ public:
     /// Shows what a finished preparation made.
     void setResult(const twb::ParallelPrepareResult& r);
     QString resultText() const;
+    /// Forgets the last dataset's summary (a new preparation starts: it is no word on that one).
+    void clearResult();
 
 signals:
     void prepareClicked();
