@@ -407,10 +407,17 @@ private slots:
             failed(p.worker(), &TrainWorker::failed);
         auto* more = p.findChild<QWidget*>("trainMore");
         QVERIFY(!more->isVisibleTo(&p));  // nothing finished yet
+        p.resize(1280, 680);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        auto* startButton = p.findChild<QPushButton*>("start");
+        const int y = startButton->mapTo(&p, QPoint()).y();
         p.start();
         QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || !failed.isEmpty(), 60000);
         QTRY_VERIFY(!p.isBusy());
         QVERIFY(more->isVisibleTo(&p));
+        QApplication::processEvents();
+        QCOMPARE(startButton->mapTo(&p, QPoint()).y(), y);  // the row it brings had its room (Start moved up)
         const QString run = p.currentRun();
         p.trainMore(3);
         QTRY_VERIFY_WITH_TIMEOUT(done.count() == 2 || !failed.isEmpty(), 60000);

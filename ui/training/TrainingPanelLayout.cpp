@@ -129,6 +129,11 @@ void TrainingPanel::addControls(QVBoxLayout* lv) {
     more->addWidget(moreButton);
     more->addWidget(m_moreSteps, 1);
     lv->addWidget(m_moreRow);
+    // Its room is kept while hidden: Start, Pause and the rest stay where they are when a finished run
+    // brings it (they moved up 29 px, a click landing elsewhere)
+    QSizePolicy keep = m_moreRow->sizePolicy();
+    keep.setRetainSizeWhenHidden(true);
+    m_moreRow->setSizePolicy(keep);
     m_moreRow->hide();
     connect(moreButton, &QPushButton::clicked, this, [this] {
         QSettings().setValue("trainMoreSteps", m_moreSteps->value());
