@@ -4717,16 +4717,8 @@ Dette kan ikke angres.</translation>
         <translation>B</translation>
     </message>
     <message>
-        <source>Tokenized preview</source>
-        <translation>Tokenisert forhåndsvisning</translation>
-    </message>
-    <message>
         <source>Vocabulary</source>
         <translation>Vokabular</translation>
-    </message>
-    <message>
-        <source>A against B</source>
-        <translation>A mot B</translation>
     </message>
     <message>
         <source>Merges</source>
@@ -4787,6 +4779,26 @@ Dette kan ikke angres.</translation>
     <message>
         <source>&lt;p&gt;&lt;b&gt;The sample, step by step&lt;/b&gt;&lt;/p&gt;%1&lt;tr&gt;&lt;td&gt;bytes&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Eksempelet, steg for steg&lt;/b&gt;&lt;/p&gt;%1&lt;tr&gt;&lt;td&gt;byte&lt;/td&gt;&lt;td&gt;%2&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Tokener</translation>
+    </message>
+    <message>
+        <source>Tokenized preview: the first tokens of the training split</source>
+        <translation>Tokenisert forhåndsvisning: de første tokenene i treningsdelen</translation>
+    </message>
+    <message>
+        <source>A vs B</source>
+        <translation>A mot B</translation>
+    </message>
+    <message>
+        <source>Tokenizer A against tokenizer B (Compare)</source>
+        <translation>Tokenisering A mot tokenisering B (Sammenlign)</translation>
+    </message>
+    <message>
+        <source>A BPE tokenizer&apos;s merges, and a sample merged step by step</source>
+        <translation>En BPE-tokeniserings sammenslåinger, og et eksempel slått sammen steg for steg</translation>
     </message>
 </context>
 <context>

@@ -35,6 +35,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTcpServer>
@@ -537,6 +538,14 @@ private slots:
         QVERIFY2(p.lastError().contains("Choose a dataset"), qPrintable(p.lastError()));
         QApplication::processEvents();
         QCOMPARE(train->mapTo(&p, QPoint()).y(), y);  // the list's buttons stay put (they moved up)
+        // Tokenize & prepare's four views all in sight at this width (Merges sat behind scroll arrows)
+        p.findChild<QTabWidget*>()->setCurrentIndex(1);
+        auto* views = p.findChild<QTabWidget*>("tokenizeViews");
+        QTRY_VERIFY(views->isVisible());
+        QCOMPARE(views->count(), 4);
+        QVERIFY2(views->tabBar()->tabRect(3).right() <= views->tabBar()->width(),
+                 qPrintable(QString("%1 > %2").arg(views->tabBar()->tabRect(3).right()).arg(views->tabBar()->width())));
+        p.findChild<QTabWidget*>()->setCurrentIndex(2);
         p.selectCatalogue("offline");
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
         // an error goes when another tab is chosen: it spoke of the tab it came from

@@ -205,15 +205,23 @@ QWidget* TokenizeTab::buildInspector() {
     m_compareTable->setHorizontalHeaderLabels({tr("measure"), tr("A"), tr("B")});
     m_compareTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_compareTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // Four short names that fit the column at 1280 px (Merges sat behind the strip's scroll arrows), the
+    // whole name in each tab's tooltip
     auto* tabs = new QTabWidget;
-    tabs->addTab(m_tokPreview, tr("Tokenized preview"));
+    tabs->setObjectName("tokenizeViews");
+    tabs->setUsesScrollButtons(false);
+    tabs->setElideMode(Qt::ElideRight);
+    tabs->addTab(m_tokPreview, tr("Tokens"));
+    tabs->setTabToolTip(0, tr("Tokenized preview: the first tokens of the training split"));
     auto* vocabW = new QWidget;
     auto* vocabC = new QVBoxLayout(vocabW);
     vocabC->addWidget(m_vocabSearch);
     vocabC->addWidget(m_vocab);
     tabs->addTab(vocabW, tr("Vocabulary"));
-    tabs->addTab(m_compareTable, tr("A against B"));
+    tabs->addTab(m_compareTable, tr("A vs B"));
+    tabs->setTabToolTip(2, tr("Tokenizer A against tokenizer B (Compare)"));
     tabs->addTab(buildMerges(), tr("Merges"));
+    tabs->setTabToolTip(3, tr("A BPE tokenizer's merges, and a sample merged step by step"));
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_hist);
     split->addWidget(tabs);
