@@ -1,51 +1,27 @@
 // The bad-input table (issue 22): `twb` as a careless or hostile user drives it. Every case asserts
 // the exit status, exactly one line on stderr starting "twb: error:", and that no file outside the
 // intended output changed (a snapshot of paths, sizes and mtimes of the whole scratch folder before
-// and after). Beside the table: two trainers into one run folder (the run lock), SIGTERM during
-// training (checkpoint, then exit 130, and the resume works), Ctrl-C during prepare (nothing left).
-#include "test_util.h"
+// and after). What twb does beside refusing (replacing with --force, warnings, the run lock, SIGTERM
+// and Ctrl-C) is tst_cli_guards'.
+#include "twb_process.h"
 
-#include <QProcess>
 #include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
 
 #include <cmath>
-#include <csignal>
 #include <fstream>
 #include <map>
-#include <thread>
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 namespace {
-QString twb() {
-    return QString::fromStdString((fs::read_symlink("/proc/self/exe").parent_path() / "twb").string());
-}
-struct Out {
-    int code;
-    QByteArray out, err;
-};
-Out run(const QStringList& args, int timeoutMs = 300000) {
-    QProcess p;
-    p.start(twb(), args);
-    p.waitForStarted();
-    p.closeWriteChannel();
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        return {-1, p.readAllStandardOutput(), "timed out: " + args.join(' ').toUtf8()};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : 128 + p.exitCode(), p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
-QString q(const fs::path& p) {
-    return QString::fromStdString(p.string());
-}
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+using twbtest::Out;
+using twbtest::q;
+using twbtest::slurp;
+Out run(const QStringList& args) {
+    return twbtest::run_twb(args);
 }
 
 /// Every path under root with its size and mtime: what "nothing else changed" compares.
@@ -159,20 +135,15 @@ private slots:
     void initTestCase() {
         m_root = fs::path(m_dir.path().toStdString());
         m_in = p("corpus.txt");
-        twbtest::write(m_in, twbtest::english_like(30000));
         m_data = p("data");
         m_run = p("run");
-        auto r = run({"prepare", "--input", q(m_in), "--out", q(m_data), "--quiet"});
-        QVERIFY2(r.code == 0, r.err.constData());
-        r = run({"train", "--data", q(m_data), "--out", q(m_run), "--preset", "tiny", "--quiet", "--set", "max_iters=6",
-                 "--set", "eval_interval=2", "--set", "eval_iters=1", "--set", "n_layer=1", "--set", "threads=1"});
-        QVERIFY2(r.code == 0, r.err.constData());
+        const QString failed = twbtest::make_cli_run(m_root);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
         // best.json never names a checkpoint that was not saved.
         const auto best = json::parse(slurp(m_run / "checkpoints" / "best.json"))["step"].get<int64_t>();
         QVERIFY(best > 0);
         QVERIFY(fs::exists(m_run / "checkpoints" / ("step_0000000" + std::to_string(best)) / "state.json"));
     }
-
     void refusedWithOneLine_data() {
         QTest::addColumn<QString>("setup");  // what to damage first (see refusedWithOneLine)
         QTest::addColumn<QStringList>("args");
@@ -346,7 +317,7 @@ private slots:
             {"embeddings", "--run", runDir, "--map", "10", "--out", q(p("existing.gguf"))},
             "already exists; choose another name or replace it (--force)");
         // The rest of the file outputs: refused over an existing file as well (--force: see
-        // aFileOutputReplacesAnExistingFileOnlyWithForce).
+        // tst_cli_guards: aFileOutputReplacesAnExistingFileOnlyWithForce).
         row("lr-find over an existing file", "existing_gguf",
             {"lr-find", "--data", data, "--preset", "tiny", "--steps", "3", "--out", q(p("existing.gguf"))},
             "already exists; choose another name or replace it (--force)");
@@ -512,197 +483,6 @@ private slots:
         const QStringList changed = changes(before, after, allowed);
         QVERIFY2(changed.isEmpty(), qPrintable("changed: " + changed.join(", ")));
         undamage();
-    }
-
-    void aFileOutputReplacesAnExistingFileOnlyWithForce_data() {
-        QTest::addColumn<QStringList>("args");  // the command, then its output option (the file follows)
-        QTest::addColumn<QString>("head");      // how the written file begins
-        const QString data = q(m_data), runDir = q(m_run);
-        const QString prompts = q(p("prompts.txt"));
-        const QStringList lrFind{"lr-find",   "--data",       data,        "--preset",      "tiny",
-                                 "--steps",   "10",           "--max-lr",  "1e-2",          "--set",
-                                 "n_layer=1", "--set",        "n_embd=32", "--set",         "n_head=2",
-                                 "--set",     "batch_size=4", "--set",     "block_size=32", "--set",
-                                 "threads=1", "--out"};
-        QTest::newRow("lr-find --out") << lrFind << "step,lr,loss,smoothed\n";
-        QTest::newRow("generate-eval --out")
-            << QStringList{"generate-eval", "--run", runDir, "--prompts", prompts, "--setting",
-                           "greedy",        "-n",    "2",    "--quiet",   "--out"}
-            << "# Generations of ";
-        QTest::newRow("lens --csv") << QStringList{"lens", "--run", runDir, "--prompt", "the", "--csv"}
-                                    << "stage,position,input_token,";
-        QTest::newRow("attribute --csv") << QStringList{"attribute", "--run",    runDir, "--prompt",
-                                                        "the",       "--target", "e",    "--csv"}
-                                         << "position,token_id,token,gradient_x_input,rollout\n";
-        QTest::newRow("ablate --csv") << QStringList{"ablate", "--run",        runDir, "--heads",
-                                                     "0.0",    "--max-tokens", "64",   "--csv"}
-                                      << "heads_off,loss,cost\n";
-    }
-    void aFileOutputReplacesAnExistingFileOnlyWithForce() {
-        // Every file output refuses an existing file, which stays as it was, and replaces it with --force
-        // (lr-find, generate-eval, lens, attribute and ablate used to replace it silently).
-        QFETCH(QStringList, args);
-        QFETCH(QString, head);
-        twbtest::write(p("prompts.txt"), "the \nand a\n");
-        const fs::path file = p("mine.csv");
-        twbtest::write(file, "a user's file\n");
-        const Out refused = run(args + QStringList{q(file)});
-        QCOMPARE(refused.code, 1);
-        QVERIFY2(refused.err.contains(
-                     (file.string() + " already exists; choose another name or replace it (--force)").c_str()),
-                 refused.err.constData());
-        QCOMPARE(slurp(file), std::string("a user's file\n"));
-        const Out replaced = run(args + QStringList{q(file), "--force"});
-        QVERIFY2(replaced.code == 0, replaced.err.constData());
-        const std::string written = slurp(file);
-        QVERIFY2(written.rfind(head.toStdString(), 0) == 0, written.substr(0, 200).c_str());
-        fs::remove(file);
-        fs::remove(p("prompts.txt"));
-    }
-
-    void aNewRunReplacesTheMetricsOfOneThatNeverCheckpointed() {
-        // Killed before its first checkpoint, a run leaves config.json and metrics.csv; training into the
-        // same folder again starts afresh instead of appending to the old rows (issue 35).
-        const fs::path dir = p("restart");
-        fs::create_directories(dir);
-        fs::copy_file(m_run / "config.json", dir / "config.json");
-        twbtest::write(dir / "metrics.csv", "step,kind\n0,train\n1,train\n2,train\n");
-        const Out r =
-            run({"train", "--data", q(m_data), "--out", q(dir), "--preset", "tiny", "--quiet", "--set", "max_iters=2",
-                 "--set", "eval_interval=2", "--set", "eval_iters=1", "--set", "n_layer=1", "--set", "threads=1"});
-        QVERIFY2(r.code == 0, r.err.constData());
-        const std::string metrics = slurp(dir / "metrics.csv");
-        QVERIFY2(metrics.find("step,kind\n") == std::string::npos, metrics.c_str());  // the old header is gone
-        int steps0 = 0;
-        for (size_t at = 0; (at = metrics.find("\n0,train", at)) != std::string::npos; ++at)
-            ++steps0;
-        QVERIFY2(steps0 <= 1, metrics.c_str());
-        fs::remove_all(dir);
-    }
-    void unknownWordsAreWarnedAbout() {
-        // Issue 35: a dataset that is nearly all <unk> trained to "val accuracy 1.0000" without a word, and
-        // a prompt or a text of only unknown words was sampled or scored silently.
-        const fs::path data = p("unkdata"), runDir = p("unkrun");
-        Out r = run({"prepare", "--input", q(m_in), "--tokenizer", "word", "--min-frequency", "1000000", "--out",
-                     q(data), "--quiet"});
-        QVERIFY2(r.code == 0, r.err.constData());
-        r = run({"train", "--data", q(data), "--out", q(runDir), "--preset", "tiny", "--quiet", "--set", "max_iters=2",
-                 "--set", "eval_interval=2", "--set", "eval_iters=1", "--set", "n_layer=1", "--set", "threads=1"});
-        QVERIFY2(r.code == 0, r.err.constData());
-        QVERIFY2(
-            r.err.contains("twb: warning: ") && r.err.contains("of the train split of") && r.err.contains("is <unk>"),
-            r.err.constData());
-        r = run({"sample", "--run", q(runDir), "--prompt", "zzzz qqqq", "-n", "3", "--no-history"});
-        QVERIFY2(r.code == 0, r.err.constData());
-        QVERIFY2(r.err.contains("twb: warning: every word of the prompt is unknown"), r.err.constData());
-        twbtest::write(p("unknown.txt"), "zzzz qqqq wwww xxxx\n");
-        r = run({"eval", "--run", q(runDir), "--text", q(p("unknown.txt"))});
-        QVERIFY2(r.code == 0, r.err.constData());
-        QVERIFY2(r.err.contains("twb: warning: 100% of the text's tokens are <unk>"), r.err.constData());
-        fs::remove(p("unknown.txt"));
-        fs::remove_all(data);
-        fs::remove_all(runDir);
-    }
-    void noRepeatNgramThatExhaustsTheVocabularyStopsWithAWarning_data() {
-        QTest::addColumn<QStringList>("mode");
-        QTest::newRow("sampling") << QStringList{"--temperature", "1", "--seed", "1"};
-        QTest::newRow("greedy") << QStringList{"--greedy"};
-        QTest::newRow("beam") << QStringList{"--beam", "2"};
-    }
-    void noRepeatNgramThatExhaustsTheVocabularyStopsWithAWarning() {
-        QFETCH(QStringList, mode);
-        const Out r = run(QStringList{"sample", "--run", q(m_run), "--checkpoint", "last", "--prompt", "the",
-                                      "--no-repeat-ngram", "1", "-n", "200", "--no-history"} +
-                          mode);
-        QVERIFY2(r.code == 0, r.err.constData());
-        QVERIFY2(r.err.contains("twb: warning: no-repeat-ngram 1 left no token"), r.err.constData());
-        // The rule held: no character repeats in prompt + output (char tokenizer).
-        QString text = QString::fromUtf8(r.out).trimmed();
-        if (mode.contains("--beam"))
-            text = text.section('\n', -1);
-        QSet<QChar> seen;
-        for (QChar c : text) {
-            QVERIFY2(!seen.contains(c), qPrintable("repeated '" + QString(c) + "' in " + text));
-            seen.insert(c);
-        }
-    }
-
-    void threadsAboveTheCoresAreWarnedAbout() {
-        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-        const Out r = run({"doctor", "--no-speed", "--threads", QString::number(cores + 1)});
-        QVERIFY2(r.code == 0, r.err.constData());
-        QVERIFY2(r.out.contains("warning: threads=" + QByteArray::number(cores + 1) + " is more than this machine's"),
-                 r.out.constData());
-    }
-
-    void twoTrainersIntoOneRunFolder() {
-        const fs::path runDir = p("locked");
-        QProcess first;
-        first.start(twb(), {"train", "--data", q(m_data), "--out", q(runDir), "--preset", "tiny", "--set",
-                            "max_iters=100000", "--set", "n_layer=1", "--set", "threads=1", "--set", "eval_iters=1"});
-        QVERIFY(first.waitForStarted());
-        QVERIFY(first.waitForReadyRead(120000));  // the start line: the lock is held
-        const Out second = run({"train", "--data", q(m_data), "--out", q(runDir), "--resume", "--set", "threads=1"});
-        QCOMPARE(second.code, 1);
-        QCOMPARE(second.err.count('\n'), 1);
-        QVERIFY2(second.err.contains("is being written by process " + QByteArray::number(first.processId())),
-                 second.err.constData());
-        ::kill(static_cast<pid_t>(first.processId()), SIGKILL);
-        first.waitForFinished();
-        // The kernel released the lock with the process: a resume now works.
-        const Out resumed = run({"train", "--out", q(runDir), "--resume", "--quiet", "--set", "max_iters=2"});
-        QVERIFY2(resumed.code == 0 || resumed.err.contains("stopped before its first checkpoint"),
-                 resumed.err.constData());
-    }
-
-    void sigtermDuringTrainingCheckpointsAndResumes() {
-        const fs::path runDir = p("term");
-        QProcess t;
-        t.start(twb(), {"train", "--data", q(m_data), "--out", q(runDir), "--preset", "tiny", "--set",
-                        "max_iters=100000", "--set", "n_layer=1", "--set", "threads=1", "--set", "eval_iters=1"});
-        QVERIFY(t.waitForStarted());
-        QByteArray out;
-        while (!out.contains("step ") && t.waitForReadyRead(120000))
-            out += t.readAllStandardOutput();
-        ::kill(static_cast<pid_t>(t.processId()), SIGTERM);
-        QVERIFY(t.waitForFinished(120000));
-        out += t.readAllStandardOutput();
-        QCOMPARE(t.exitCode(), 130);
-        QVERIFY2(out.contains("stopped at step") && out.contains("--resume"), out.constData());
-        const fs::path ck = last_checkpoint(runDir);
-        QVERIFY(!ck.empty());
-        const int step = QString::fromStdString(ck.filename().string().substr(5)).toInt();
-        const Out resumed = run(
-            {"train", "--out", q(runDir), "--resume", "--quiet", "--set", "max_iters=" + QString::number(step + 1)});
-        QVERIFY2(resumed.code == 0, resumed.err.constData());
-        QVERIFY(resumed.err.contains("resuming from"));
-    }
-
-    void ctrlCDuringPrepareLeavesNothing() {
-        const fs::path big = p("big.txt");
-        twbtest::write(big, twbtest::english_like(40u << 20));
-        const fs::path out = p("big-data");
-        QProcess pr;
-        pr.start(twb(), {"prepare", "--input", q(big), "--tokenizer", "word", "--out", q(out)});
-        QVERIFY(pr.waitForStarted());
-        // Interrupt once it is working: its temporary folder exists (the handler is installed by then).
-        auto working = [&] {
-            for (auto& e : fs::directory_iterator(m_root))
-                if (e.path().filename().string().rfind(".big-data.tmp-", 0) == 0)
-                    return true;
-            return false;
-        };
-        for (int i = 0; i < 1200 && !working(); ++i)
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        QVERIFY(working());
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        ::kill(static_cast<pid_t>(pr.processId()), SIGINT);
-        QVERIFY(pr.waitForFinished(120000));
-        QCOMPARE(pr.exitCode(), 130);
-        for (auto& e : fs::directory_iterator(m_root))
-            QVERIFY2(e.path().filename().string().rfind(".big-data", 0) != 0, e.path().c_str());
-        QVERIFY(!fs::exists(out));
-        fs::remove(big);
     }
 
 private:
