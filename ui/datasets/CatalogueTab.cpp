@@ -121,8 +121,8 @@ void CatalogueTab::showEntry(int row) {
 }
 
 void CatalogueTab::updateUse() {
-    const QString st = status();
-    const bool ready = st == QObject::tr("downloaded") || st == QObject::tr("installed");  // as reload() says them
+    const int r = m_table->currentRow();
+    const bool ready = r >= 0 && m_table->item(r, 3) && m_table->item(r, 3)->data(Qt::UserRole).toBool();
     m_use->setEnabled(ready);
     m_use->setToolTip(ready ? tr("Take this corpus's files, format and suggested tokenizer into Import and Tokenize")
                             : tr("Download it first (its files are not in the cache yet)"));
@@ -171,23 +171,28 @@ void CatalogueTab::reload() {
     // Whether cached files are intact means hashing them: off the UI thread.
     if (m_statusJob)
         m_statusJob->cancel();  // a newer listing's statuses replace it
+    // Each entry's status and whether its files are there to import (Use for import follows the latter)
     auto work = [entries = m_entries](JobContext&) {
-        QStringList statuses;
+        std::vector<std::pair<QString, bool>> statuses;
         for (const auto& e : entries) {
-            if (e.files.empty())
-                statuses << (QFileInfo::exists(q(e.local_path)) ? QObject::tr("installed") : QObject::tr("missing"));
-            else
-                statuses << (twb::entry_cached(Downloader::cacheDir(q(e.name)).toStdString(), e)
-                                 ? QObject::tr("downloaded")
-                                 : QObject::tr("not downloaded"));
+            if (e.files.empty()) {
+                const bool there = QFileInfo::exists(q(e.local_path));
+                statuses.emplace_back(there ? QObject::tr("installed") : QObject::tr("missing"), there);
+            } else {
+                const bool cached = twb::entry_cached(Downloader::cacheDir(q(e.name)).toStdString(), e);
+                statuses.emplace_back(cached ? QObject::tr("downloaded") : QObject::tr("not downloaded"), cached);
+            }
         }
         return statuses;
     };
-    m_statusJob = m_jobs->run(tr("Checking the catalogue's cache"), work, this, [this](const QStringList& st) {
-        for (int r = 0; r < st.size() && r < m_table->rowCount(); ++r)
-            m_table->item(r, 3)->setText(st[r]);
-        updateUse();
-    });
+    m_statusJob = m_jobs->run(tr("Checking the catalogue's cache"), work, this,
+                              [this](const std::vector<std::pair<QString, bool>>& st) {
+                                  for (int r = 0; r < int(st.size()) && r < m_table->rowCount(); ++r) {
+                                      m_table->item(r, 3)->setText(st[size_t(r)].first);
+                                      m_table->item(r, 3)->setData(Qt::UserRole, st[size_t(r)].second);
+                                  }
+                                  updateUse();
+                              });
 }
 
 void CatalogueTab::select(const QString& name) {

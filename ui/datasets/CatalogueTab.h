@@ -8,6 +8,7 @@
 #include <QPointer>
 #include <QWidget>
 #include <optional>
+#include <utility>
 #include <vector>
 
 class Downloader;
