@@ -9,6 +9,7 @@
 #include <QLocale>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QSet>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -248,21 +249,19 @@ void ConfigForm::refresh() {
     // A problem is explained once, under one field it names: the one changed last if it names that, else
     // the first; every field it names is marked. The line at the form's top links to those fields (the
     // form scrolls) and says in full only what no field names.
-    QStringList loose, links;
+    QStringList loose;
+    QSet<QString> marked;  // the keys of the fields some problem names
     for (const auto& q : p) {
         if (q.where.empty())
             loose << q.text.toHtmlEscaped();
         for (const auto& key : q.where)
-            for (const auto& f : m_fields)
-                if (f.key == key && !links.contains(f.label))
-                    links << f.label;
+            marked.insert(key);
     }
     for (const auto& f : m_fields) {
         QStringList mine;
-        bool named = false;
+        const bool named = marked.contains(f.key);
         for (const auto& q : p)
             if (q.where.contains(f.key)) {
-                named = true;
                 const QString home = q.where.contains(m_edited) ? m_edited : q.where.front();
                 if (home == f.key)
                     mine << q.text;
@@ -276,7 +275,7 @@ void ConfigForm::refresh() {
     }
     QStringList anchors;
     for (const auto& f : m_fields)
-        if (links.contains(f.label))
+        if (marked.contains(f.key))
             anchors << QString("<a href=\"%1\">%2</a>").arg(f.key, f.label.toHtmlEscaped());
     if (!anchors.empty())
         loose << tr("Check: %1").arg(anchors.join(", "));
