@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares, on a Debian 12 build machine, what bench/gpu_check.sh needs on a GPU machine that has no Qt,
-# no Debian libraries and no network, only a Python with the same torch wheel (docs/benchmarks.md, "The
-# GPU check"): twb, its sentencepiece module and the CUDA tests built against that wheel (TWB_LIBTORCH=
+# no Debian libraries and no network, only a Python with the same torch wheel (docs/benchmarks/gpu.md,
+# "The GPU check"): twb, its sentencepiece module and the CUDA tests built against that wheel (TWB_LIBTORCH=
 # wheel, no GUI) into build-gpu/, then copied with the Debian libraries they need (ICU 72, sentencepiece,
 # libcrypto 3, ...; about 50 MB) and the corpora the check uses into gpu-bundle/ (git ignores both).
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU check: what only a GPU can show, in one run of at most ~8 minutes on one H100 or H200, each
-# stage under its own time limit, printing one table at the end (docs/benchmarks.md, "The GPU check").
+# stage under its own time limit, printing one table at the end (docs/benchmarks/gpu.md, "The GPU check").
 # Runs from the folder bench/gpu_bundle.sh makes (twb, the sentencepiece module and the CUDA tests built
 # against the GPU machine's torch wheel, the Debian libraries they need, the corpora, and nanoGPT's files
 # when bundled), with that machine's python3 and its torch:

@@ -279,8 +279,8 @@ void seq2seq_preset(RunConfig& c, bool tatoeba) {
     // 3+3 blocks 256 wide, sinusoidal positions and ReLU as the paper, pre-norm (post-norm wants a longer
     // warmup than a short run has); the paper's schedule, label smoothing 0.1, token-budget batches.
     // Multi30k's recipe is one hour: 1600 steps (6.9 epochs) took 54 minutes at 2 threads on the project's
-    // 2-core machine and reached test BLEU above 30 (docs/benchmarks.md); a schedule peaking at 1.25e-3
-    // at step 400. Raise max_iters to train the 20 epochs.
+    // 2-core machine and reached test BLEU above 30 (docs/benchmarks/translation.md); a schedule peaking
+    // at 1.25e-3 at step 400. Raise max_iters to train the 20 epochs.
     c.model_kind = ModelKind::EncoderDecoder;
     c.n_layer = 3;
     c.n_head = 4;
@@ -321,7 +321,7 @@ void seq2seq_preset(RunConfig& c, bool tatoeba) {
 RunConfig preset_config(const std::string& name) {
     RunConfig c;
     // "default": the struct's defaults: nanoGPT's CPU budget with rotary positions and a 3x learning rate,
-    // val loss 1.70 against the recipe's 1.89 on tiny shakespeare (docs/benchmarks.md).
+    // val loss 1.70 against the recipe's 1.89 on tiny shakespeare (docs/benchmarks/cpu-training.md).
     if (name == "nanogpt-cpu")
         nanogpt_cpu(c);
     else if (name == "baby-gpt")

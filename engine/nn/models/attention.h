@@ -66,7 +66,8 @@ std::pair<torch::Tensor, torch::Tensor> rotary_tables(int64_t positions, int64_t
 /// True when this libtorch has scaled_dot_product_attention (>= 2.0) and it has not been switched off.
 bool sdpa_available();
 /// Whether scaled_dot_product_attention serves queries like q: not for bf16 on the CPU, where libtorch
-/// 2.11's fused kernel ran 2.8x slower than the explicit path forward and backward (docs/benchmarks.md).
+/// 2.11's fused kernel ran 2.8x slower than the explicit path forward and backward
+/// (docs/benchmarks/cpu-speed-sessions.md, session 19).
 bool sdpa_serves(const torch::Tensor& q);
 /// "sdpa" or "explicit": the kernel used when the attention weights are not needed (`twb doctor`).
 const char* attention_kernel_name();

@@ -1,9 +1,10 @@
 // Whether the training lanes' threads have their cores. With another process busy on one of two cores,
 // the scheduler often puts both of the lanes' threads on the other: each lane then runs at half speed and
 // a micro-batch takes longer than one thread doing every lane (48.7 against 39.1 ms a step in
-// benchmarks.md, session 18). Each micro-batch reports how much of a core its lanes got (their threads'
-// CPU time over their wall time); after a few in a row under kLowShare the caller runs the lanes alone for
-// a while, its helper asleep, then tries the helper again, for twice as long after each try that fails.
+// docs/benchmarks/cpu-speed-sessions.md, session 18). Each micro-batch reports how much of a core its lanes
+// got (their threads' CPU time over their wall time); after a few in a row under kLowShare the caller runs
+// the lanes alone for a while, its helper asleep, then tries the helper again, for twice as long after each
+// try that fails.
 // The lanes and their order are the same either way, so a run's numbers do not depend on it.
 // The back-off is SpinPool's (spin_pool.cpp) but the signal differs: SpinPool counts the caller's waits
 // for a helper's chunk, which stay short when both threads share one core and each runs at half speed.
