@@ -36,6 +36,7 @@
 #include <QDoubleSpinBox>
 #include <QListWidget>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
@@ -327,10 +328,20 @@ private slots:
         p.axes()->addAxis("seed", "1,2");
         p.setRandomSamples(0);
         p.setSweepFolder("/proc/nope/sweep");
+        // As in a 1280x720 window: the error takes its lines from the queue, so Start does not move
+        // (the axes table above it shrank and moved it up by a line).
+        p.resize(1100, 620);
+        p.show();
+        auto* start = p.findChild<QPushButton*>("startSweep");
+        QTRY_VERIFY(start->isVisible());
+        const int startY = start->mapTo(&p, QPoint(0, 0)).y();
         p.start();
         QVERIFY(!p.isBusy());
         QVERIFY2(p.lastError().startsWith("Cannot create the folder /proc/nope/sweep"), qPrintable(p.lastError()));
         QCOMPARE(p.queue()->count(), 0);
+        QTRY_VERIFY(p.findChild<ErrorLabel*>()->isVisible());
+        QCoreApplication::processEvents();
+        QCOMPARE(start->mapTo(&p, QPoint(0, 0)).y(), startY);
     }
     void removedPendingCellIsLeftOut() {
         ExperimentsPanel p;

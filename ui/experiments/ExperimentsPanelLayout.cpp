@@ -114,6 +114,8 @@ void ExperimentsPanel::addQueue(QVBoxLayout* lv) {
     lv->addWidget(new QLabel(tr("Queue")));
     m_queue = new QListWidget;
     m_queue->setObjectName("queue");
+    // The queue takes what an error line needs on a small screen, so the buttons above stay put.
+    m_queue->setMinimumHeight(m_queue->fontMetrics().height() * 2);
     lv->addWidget(m_queue, 1);
     m_remove = new QPushButton(tr("Remove cell"));
     m_remove->setObjectName("removeCell");
