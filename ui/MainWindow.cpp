@@ -167,6 +167,7 @@ void MainWindow::buildStatusBar() {
 
 void MainWindow::wirePanels() {
     connect(m_training, &TrainingPanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_training, &TrainingPanel::statusWithdrawn, this, &MainWindow::withdrawStatus);
     connect(m_training, &TrainingPanel::runChanged, this, [this](const QString& dir) {
         setWindowTitle(dir.isEmpty() ? tr("Transformer Workbench")
                                      : tr("%1 — Transformer Workbench").arg(QFileInfo(dir).fileName()));
@@ -190,6 +191,7 @@ void MainWindow::wirePanels() {
     connect(m_training->worker(), &TrainWorker::checkpointWritten, this,
             [this] { m_attention->runUpdated(m_training->currentRun()); });
     connect(m_datasets, &DatasetsPanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_datasets, &DatasetsPanel::statusWithdrawn, this, &MainWindow::withdrawStatus);
     connect(m_datasets, &DatasetsPanel::datasetPrepared, m_training, &TrainingPanel::refreshDatasets);
     // the Quick start prepares fortunes on the training side: the Datasets panel lists it at once
     connect(m_training, &TrainingPanel::datasetPrepared, m_datasets, &DatasetsPanel::refreshPrepared);
@@ -203,7 +205,9 @@ void MainWindow::wirePanels() {
         showPanel("Training");
     });
     connect(m_attention, &AttentionPanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_attention, &AttentionPanel::statusWithdrawn, this, &MainWindow::withdrawStatus);
     connect(m_experiments, &ExperimentsPanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_experiments, &ExperimentsPanel::statusWithdrawn, this, &MainWindow::withdrawStatus);
     // A sweep's cells start from what the Training panel would train now.
     m_experiments->setBaseConfigProvider([this] { return m_training->runConfig(); });
     connect(m_experiments, &ExperimentsPanel::openRunRequested, this, [this](const QString& dir, const QString& panel) {
@@ -217,6 +221,7 @@ void MainWindow::wirePanels() {
         showPanel(panel);
     });
     connect(m_sampling, &SamplingPanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_sampling, &SamplingPanel::statusWithdrawn, this, &MainWindow::withdrawStatus);
     wireRunsPanel();
 }
 
@@ -263,6 +268,7 @@ QRect MainWindow::initialGeometry(const QRect& available) {
 
 void MainWindow::wireRunsPanel() {
     connect(m_runs, &RunsPanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_runs, &RunsPanel::statusWithdrawn, this, &MainWindow::withdrawStatus);
     auto busyRefusal = [this] {
         if (!m_training->isBusy())
             return false;
@@ -330,6 +336,14 @@ void MainWindow::showStatus(const QString& text) {
     m_statusExpiry.setRemainingTime(8000);
     statusBar()->setToolTip(m_statusText);
     fitStatus(true);
+}
+
+void MainWindow::withdrawStatus(const QString& text) {
+    if (m_statusText.isEmpty() || m_statusText != text.simplified())
+        return;
+    m_statusText.clear();
+    statusBar()->setToolTip({});
+    statusBar()->clearMessage();
 }
 
 void MainWindow::fitStatus(bool always) {

@@ -77,6 +77,8 @@ private:
     void gettingStarted();
 
     void showStatus(const QString& text);
+    /// Clears the status bar's message when it is still `text` (an error its panel no longer shows).
+    void withdrawStatus(const QString& text);
     /// The message shown cut to the bar's room for it; shown anew (for the rest of its time) only when
     /// that cut changed, or always.
     void fitStatus(bool always);

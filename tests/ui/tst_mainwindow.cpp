@@ -269,6 +269,32 @@ private slots:
         QVERIFY(step > 100);  // the reports came
         job->succeed();
     }
+    void aClearedErrorLeavesTheStatusBar() {
+        // A panel's error repeated in the status bar goes with the error (it stayed up to 8 seconds after
+        // the problem was fixed); a later message is not taken with it.
+        {
+            ExperimentsPanel p;  // no dataset: Start is refused, then another action clears the error
+            QSignalSpy shown(&p, &PanelBase::statusMessage), withdrawn(&p, &PanelBase::statusWithdrawn);
+            p.start();
+            QCOMPARE(shown.count(), 1);
+            QVERIFY(!p.lastError().isEmpty());
+            const QString first = p.lastError();
+            p.compareTokenizers({}, {});  // clears the error first, then refuses with its own
+            QCOMPARE(withdrawn.count(), 1);
+            QCOMPARE(withdrawn.first().at(0).toString(), first);
+        }
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        emit w.experimentsPanel()->statusMessage("no dataset: choose one");
+        QCOMPARE(w.statusBar()->currentMessage(), QString("no dataset: choose one"));
+        emit w.experimentsPanel()->statusWithdrawn("no dataset: choose one");
+        QCOMPARE(w.statusBar()->currentMessage(), QString());
+        emit w.datasetsPanel()->statusMessage("Prepared data/x");
+        emit w.experimentsPanel()->statusWithdrawn("no dataset: choose one");
+        QCOMPARE(w.statusBar()->currentMessage(), QString("Prepared data/x"));
+    }
     void fitsSmallScreens() {
         // 1280x720 less a 30-pixel panel; the frame (title bar, borders) must fit as well
         const QRect laptop(0, 30, 1280, 690);

@@ -23,9 +23,12 @@ QString PanelBase::lastError() const {
 }
 
 void PanelBase::showError(const QString& text) {
+    const QString before = m_error->error();
     showErrorHere(text);
     if (!text.isEmpty())
         emit statusMessage(text);
+    else if (!before.isEmpty())
+        emit statusWithdrawn(before);
 }
 
 void PanelBase::showErrorHere(const QString& text) {

@@ -19,6 +19,8 @@ public:
 
 signals:
     void statusMessage(const QString& text);
+    /// The error `text` was cleared (the problem is gone): the status bar drops it if it still shows it.
+    void statusWithdrawn(const QString& text);
 
 protected:
     /// jobs: the service to run background work on; nullptr makes the panel its own.
