@@ -1,5 +1,5 @@
-// twb lens / attribute / ablate: the views inside a language model (issue 39) through ModelSession, as
-// the GUI's Attention panel and Sampling console show them.
+// twb lens / attribute / ablate: the views inside a model (issue 39) through ModelSession, or Translator
+// for a translation run, as the GUI's Attention panel and Sampling console show them.
 #include "app/twb/commands.h"
 #include "app/twb/interrupt.h"
 #include "app/twb/progress_line.h"
@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 namespace twb::cli {
 
@@ -32,15 +33,6 @@ struct Common {
     void checkOutput() const {
         if (!csv.empty())
             check_output_file(csv, {run}, force);
-    }
-    /// Checks the output, opens the run, and refuses an encoder-decoder run (head ablation).
-    void open(ModelSession& m) const {
-        checkOutput();
-        if (is_encoder_decoder_run(run))
-            throw InputError(run +
-                             " is a translation (encoder-decoder) run; head ablation reads language-model runs "
-                             "for now: twb attention shows its heads, twb lens and twb attribute read it too");
-        m.open(run, checkpoint);
     }
     void write(const std::string& csvText, const std::string& jsonText) const {
         if (!csv.empty())
@@ -199,26 +191,86 @@ Action add_attribute(CLI::App& app) {
     };
 }
 
+namespace {
+struct AblateOpts : Common {
+    std::string heads, data, split = "val", prompt;
+    bool all = false;
+    int64_t maxTokens = 16384;
+    int newTokens = 100;
+    int64_t seed = 1;
+
+    AblationOptions options(const HeadLayout& layout) const {
+        AblationOptions opt;
+        opt.heads = parse_heads(heads, layout);
+        opt.every_head = all;
+        opt.data_dir = data;
+        opt.split = split;
+        opt.max_tokens = maxTokens;
+        return opt;
+    }
+};
+
+/// Runs the table with a progress line that Ctrl-C cancels, writes its files, prints it; 130 when
+/// cancelled.
+int ablation(const AblateOpts& o, int64_t step, const std::function<AblationTable(const InspectionProgress&)>& run) {
+    const auto& stop = install_interrupt_flag();
+    ProgressLine line(!o.json);
+    const auto t = run([&](int done, int total) {
+        line.update("ablation", static_cast<uint64_t>(done), static_cast<uint64_t>(total));
+        return !stop.load();
+    });
+    line.finish();
+    o.write(ablation_to_csv(t), ablation_to_json(t));
+    if (!o.json) {
+        std::printf("%s loss over %lld %stokens at step %lld (nats per token; cost = loss - loss with every head)\n",
+                    t.split.c_str(), static_cast<long long>(t.tokens), t.encoder_layers ? "target " : "",
+                    static_cast<long long>(step));
+        std::printf("%-24s %9s %9s\n", "heads off", "loss", "cost");
+        std::printf("%-24s %9.4f %9s\n", "none", t.base_loss, "");
+        if (!t.set.empty())
+            std::printf("%-24s %9.4f %+9.4f\n", o.heads.substr(0, 24).c_str(), t.set_loss, t.set_loss - t.base_loss);
+        auto rows = t.every_head;
+        std::stable_sort(rows.begin(), rows.end(),
+                         [](const HeadCost& a, const HeadCost& b) { return a.cost > b.cost; });
+        for (const auto& r : rows)
+            std::printf("%-24s %9.4f %+9.4f\n", to_string(r.head).c_str(), r.loss, r.cost);
+        std::printf("%.1f s%s\n", t.seconds, t.cancelled ? ", cancelled: the rows above are all there is" : "");
+    }
+    return t.cancelled ? 130 : 0;
+}
+
+/// A translation run: its three attentions' heads; --prompt is a source sentence, translated greedily
+/// with every head and with --heads off.
+int ablate_translation(const AblateOpts& o) {
+    Translator tr;
+    tr.open(o.run, o.checkpoint);
+    const AblationOptions opt = o.options(tr.head_layout());
+    const int rc = ablation(o, tr.step(), [&](const InspectionProgress& p) { return tr.ablation_table(opt, p); });
+    if (rc != 0 || o.prompt.empty() || o.json)
+        return rc;
+    const auto with = tr.translate({o.prompt}).front();
+    tr.set_ablated_heads(opt.heads);
+    const auto without = tr.translate({o.prompt}).front();
+    std::printf("\nevery head, greedy:\n%s\n\nwith %s off, greedy:\n%s\n", with.c_str(), o.heads.c_str(),
+                without.c_str());
+    return 0;
+}
+}  // namespace
+
 Action add_ablate(CLI::App& app) {
-    struct Opts : Common {
-        std::string heads, data, split = "val", prompt;
-        bool all = false;
-        int64_t maxTokens = 16384;
-        int newTokens = 100;
-        int64_t seed = 1;
-    };
-    auto o = std::make_shared<Opts>();
+    auto o = std::make_shared<AblateOpts>();
     o->add_to(app, "Write the table (heads off, loss, cost) as CSV to FILE");
     app.add_option("--heads", o->heads,
                    "Heads to switch off together: LAYER.HEAD from 0, comma-separated (1.0,2.3), LAYER.* for a "
-                   "whole layer");
+                   "whole layer; a translation run: enc.L.H, cross.L.H (and L.H for the decoder's own)");
     app.add_flag("--all", o->all, "Also switch off every head alone, one evaluation each: what each head is worth");
     app.add_option("--data", o->data, "Evaluate on this prepared dataset (default: the run's own)");
     app.add_option("--split", o->split, "val (default) or train")->check(CLI::IsMember({"val", "train"}));
     app.add_option("--max-tokens", o->maxTokens, "Tokens scored per evaluation (default 16384; 0 = the whole split)")
         ->check(CLI::Range(int64_t{0}, int64_t{1} << 40));
     app.add_option("--prompt,-p", o->prompt,
-                   "Also generate from this prompt with and without the --heads switched off (same seed)");
+                   "Also generate from this prompt with and without the --heads switched off (same seed); a "
+                   "translation run: translate this source sentence");
     app.add_option("--max-new-tokens,-n", o->newTokens, "Tokens --prompt generates (default 100)")
         ->check(CLI::Range(1, 100000));
     app.add_option("--seed", o->seed, "Seed of the --prompt generations (default 1)");
@@ -227,53 +279,26 @@ Action add_ablate(CLI::App& app) {
             throw InputError("say which heads to switch off: --heads L.H,... (from 0), or --all for every head alone");
         if (!o->prompt.empty() && o->heads.empty())
             throw InputError("--prompt compares the text with and without --heads: give --heads too");
+        o->checkOutput();
+        if (is_encoder_decoder_run(o->run))
+            return ablate_translation(*o);
         ModelSession m;
-        o->open(m);
+        m.open(o->run, o->checkpoint);
         const auto& c = m.config();
-        AblationOptions opt;
-        opt.heads = parse_heads(o->heads, static_cast<int>(c.n_layer), static_cast<int>(c.n_head));
-        opt.every_head = o->all;
-        opt.data_dir = o->data;
-        opt.split = o->split;
-        opt.max_tokens = o->maxTokens;
-        const auto& stop = install_interrupt_flag();
-        ProgressLine line(!o->json);
-        const auto t = m.ablation_table(opt, [&](int done, int total) {
-            line.update("ablation", static_cast<uint64_t>(done), static_cast<uint64_t>(total));
-            return !stop.load();
-        });
-        line.finish();
-        o->write(ablation_to_csv(t), ablation_to_json(t));
-        if (!o->json) {
-            std::printf("%s loss over %lld tokens at step %lld (nats per token; cost = loss - loss with every head)\n",
-                        t.split.c_str(), static_cast<long long>(t.tokens), static_cast<long long>(m.step()));
-            std::printf("%-24s %9s %9s\n", "heads off", "loss", "cost");
-            std::printf("%-24s %9.4f %9s\n", "none", t.base_loss, "");
-            if (!t.set.empty())
-                std::printf("%-24s %9.4f %+9.4f\n", o->heads.substr(0, 24).c_str(), t.set_loss,
-                            t.set_loss - t.base_loss);
-            auto rows = t.every_head;
-            std::stable_sort(rows.begin(), rows.end(),
-                             [](const HeadCost& a, const HeadCost& b) { return a.cost > b.cost; });
-            for (const auto& r : rows)
-                std::printf("%-24s %9.4f %+9.4f\n", to_string(r.head).c_str(), r.loss, r.cost);
-            std::printf("%.1f s%s\n", t.seconds, t.cancelled ? ", cancelled: the rows above are all there is" : "");
-        }
-        if (t.cancelled)
-            return 130;
-        if (!o->prompt.empty() && !o->json) {
-            SamplingOptions s;
-            s.max_new_tokens = o->newTokens;
-            s.seed = o->seed;
-            const auto ids = m.encode(o->prompt);
-            const auto with = m.generate(ids, s);
-            m.set_ablated_heads(opt.heads);
-            const auto without = m.generate(ids, s);
-            std::printf("\nevery head, seed %lld:\n%s%s\n\nwith %s off, seed %lld:\n%s%s\n",
-                        static_cast<long long>(o->seed), o->prompt.c_str(), with.texts.front().c_str(),
-                        o->heads.c_str(), static_cast<long long>(o->seed), o->prompt.c_str(),
-                        without.texts.front().c_str());
-        }
+        const AblationOptions opt = o->options({static_cast<int>(c.n_layer), static_cast<int>(c.n_head), 0});
+        const int rc = ablation(*o, m.step(), [&](const InspectionProgress& p) { return m.ablation_table(opt, p); });
+        if (rc != 0 || o->prompt.empty() || o->json)
+            return rc;
+        SamplingOptions s;
+        s.max_new_tokens = o->newTokens;
+        s.seed = o->seed;
+        const auto ids = m.encode(o->prompt);
+        const auto with = m.generate(ids, s);
+        m.set_ablated_heads(opt.heads);
+        const auto without = m.generate(ids, s);
+        std::printf("\nevery head, seed %lld:\n%s%s\n\nwith %s off, seed %lld:\n%s%s\n",
+                    static_cast<long long>(o->seed), o->prompt.c_str(), with.texts.front().c_str(), o->heads.c_str(),
+                    static_cast<long long>(o->seed), o->prompt.c_str(), without.texts.front().c_str());
         return 0;
     };
 }

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 namespace twb {
 
@@ -15,17 +16,32 @@ std::string LogitLens::stage_name(int64_t stage) {
 }
 
 std::string to_string(const HeadRef& h) {
-    return std::to_string(h.layer) + "." + std::to_string(h.head);
+    const char* stack = h.stack == HeadStack::Encoder ? "enc." : h.stack == HeadStack::Cross ? "cross." : "";
+    return stack + std::to_string(h.layer) + "." + std::to_string(h.head);
 }
 
-double AblationTable::cost(int l, int h) const {
+std::vector<HeadRef> HeadLayout::all() const {
+    std::vector<HeadRef> out;
+    for (HeadStack s : {HeadStack::Encoder, HeadStack::Decoder, HeadStack::Cross}) {
+        if (s != HeadStack::Decoder && !translation())
+            continue;
+        for (int l = 0; l < (s == HeadStack::Encoder ? encoder_layers : layers); ++l)
+            for (int h = 0; h < heads; ++h)
+                out.push_back({l, h, s});
+    }
+    return out;
+}
+
+double AblationTable::cost(int l, int h, HeadStack stack) const {
     for (const auto& r : every_head)
-        if (r.head.layer == l && r.head.head == h)
+        if (r.head == HeadRef{l, h, stack})
             return r.cost;
     return NAN;
 }
 
 namespace {
+const char* kHeadForm = "write LAYER.HEAD, both from 0 (e.g. 1.3), or LAYER.* for a whole layer";
+
 int parse_index(const std::string& s, const std::string& item, const char* what, int count) {
     size_t used = 0;
     int v = -1;
@@ -35,9 +51,7 @@ int parse_index(const std::string& s, const std::string& item, const char* what,
         used = 0;
     }
     if (s.empty() || used != s.size())
-        throw ConfigError("'" + item +
-                          "' is not a head: write LAYER.HEAD, both from 0 (e.g. 1.3), or LAYER.* for a "
-                          "whole layer");
+        throw ConfigError("'" + item + "' is not a head: " + kHeadForm);
     if (v < 0 || v >= count)
         throw ConfigError("'" + item + "': " + what + " " + std::to_string(v) + " does not exist; the model has " +
                           std::to_string(count) + " " + what + "s, numbered 0 to " + std::to_string(count - 1));
@@ -70,7 +84,41 @@ std::string dumped(const nlohmann::json& j) {
 }
 }  // namespace
 
-std::vector<HeadRef> parse_heads(const std::string& text, int layers, int heads) {
+namespace {
+/// "enc.1.2" -> Encoder and "1.2"; "cross." and "dec." likewise; no prefix: the decoder (a language model's).
+HeadStack split_stack(std::string& rest, const std::string& item, const HeadLayout& layout) {
+    for (const auto& [prefix, stack] : {std::pair<std::string, HeadStack>{"enc.", HeadStack::Encoder},
+                                        {"cross.", HeadStack::Cross},
+                                        {"dec.", HeadStack::Decoder}})
+        if (rest.rfind(prefix, 0) == 0) {
+            if (!layout.translation())
+                throw ConfigError("'" + item + "': a language model has no encoder or cross-attention; " + kHeadForm);
+            rest.erase(0, prefix.size());
+            return stack;
+        }
+    return HeadStack::Decoder;
+}
+
+void parse_head_item(const std::string& item, const HeadLayout& layout, const std::function<void(HeadRef)>& add) {
+    std::string rest = item;
+    const HeadStack stack = split_stack(rest, item, layout);
+    const size_t dot = rest.find('.');
+    if (dot == std::string::npos)
+        throw ConfigError("'" + item + "' is not a head: " + kHeadForm +
+                          (layout.translation() ? "; enc.L.H for the encoder's, cross.L.H for cross-attention's" : ""));
+    const char* what = stack == HeadStack::Encoder ? "encoder layer" : layout.translation() ? "decoder layer" : "layer";
+    const int l = parse_index(rest.substr(0, dot), item, what,
+                              stack == HeadStack::Encoder ? layout.encoder_layers : layout.layers);
+    const std::string h = rest.substr(dot + 1);
+    if (h == "*")
+        for (int i = 0; i < layout.heads; ++i)
+            add({l, i, stack});
+    else
+        add({l, parse_index(h, item, "head", layout.heads), stack});
+}
+}  // namespace
+
+std::vector<HeadRef> parse_heads(const std::string& text, const HeadLayout& layout) {
     std::vector<HeadRef> out;
     auto add = [&out](HeadRef r) {
         for (const auto& o : out)
@@ -84,24 +132,16 @@ std::vector<HeadRef> parse_heads(const std::string& text, int layers, int heads)
         std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         item.erase(0, item.find_first_not_of(' '));
         item.erase(item.find_last_not_of(' ') + 1);
-        if (!item.empty()) {
-            const size_t dot = item.find('.');
-            if (dot == std::string::npos)
-                throw ConfigError("'" + item +
-                                  "' is not a head: write LAYER.HEAD, both from 0 (e.g. 1.3), or LAYER.* "
-                                  "for a whole layer");
-            const int l = parse_index(item.substr(0, dot), item, "layer", layers);
-            const std::string h = item.substr(dot + 1);
-            if (h == "*")
-                for (int i = 0; i < heads; ++i)
-                    add({l, i});
-            else
-                add({l, parse_index(h, item, "head", heads)});
-        }
+        if (!item.empty())
+            parse_head_item(item, layout, add);
         if (comma == std::string::npos)
             return out;
         start = comma + 1;
     }
+}
+
+std::vector<HeadRef> parse_heads(const std::string& text, int layers, int heads) {
+    return parse_heads(text, HeadLayout{layers, heads, 0});
 }
 
 std::string lens_to_csv(const LogitLens& lens) {
@@ -218,6 +258,8 @@ std::string ablation_to_json(const AblationTable& t) {
     j["tokens"] = t.tokens;
     j["layers"] = t.layers;
     j["heads"] = t.heads;
+    if (t.encoder_layers > 0)
+        j["encoder_layers"] = t.encoder_layers;
     j["base_loss"] = t.base_loss;
     j["cancelled"] = t.cancelled;
     if (!t.set.empty()) {
@@ -228,8 +270,14 @@ std::string ablation_to_json(const AblationTable& t) {
         j["set_loss"] = t.set_loss;
     }
     nlohmann::json rows = nlohmann::json::array();
-    for (const auto& r : t.every_head)
-        rows.push_back({{"layer", r.head.layer}, {"head", r.head.head}, {"loss", r.loss}, {"cost", r.cost}});
+    for (const auto& r : t.every_head) {
+        nlohmann::json row{{"layer", r.head.layer}, {"head", r.head.head}, {"loss", r.loss}, {"cost", r.cost}};
+        if (t.encoder_layers > 0)  // a translation model's: which of its three attentions
+            row["stack"] = r.head.stack == HeadStack::Encoder ? "encoder"
+                           : r.head.stack == HeadStack::Cross ? "cross"
+                                                              : "decoder";
+        rows.push_back(std::move(row));
+    }
     j["every_head"] = std::move(rows);
     return dumped(j);
 }

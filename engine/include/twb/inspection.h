@@ -78,16 +78,34 @@ struct TranslationAttribution {
     double input(size_t t, size_t u) const { return input_attribution[t * input_ids.size() + u]; }
 };
 
-/// A head: layer and head, both from 0 (as in transformer.h.L and the Attention panel).
+/// Which attention a head is in: a language model's blocks (a translation model's decoder
+/// self-attention), a translation model's encoder, or its decoder's cross-attention over the source.
+enum class HeadStack { Decoder, Encoder, Cross };
+
+/// A head: layer and head, both from 0 (as in transformer.h.L and the Attention panel), and its stack.
 struct HeadRef {
     int layer = 0;
     int head = 0;
-    bool operator==(const HeadRef& o) const { return layer == o.layer && head == o.head; }
+    HeadStack stack = HeadStack::Decoder;
+    bool operator==(const HeadRef& o) const { return layer == o.layer && head == o.head && stack == o.stack; }
 };
-/// "L.H" for a head; "1.0,1.3" for a list.
+/// "L.H" for a head of a language model or a translation decoder's self-attention, "enc.L.H" for an
+/// encoder's, "cross.L.H" for a cross-attention head; "1.0,1.3" for a list.
 std::string to_string(const HeadRef& h);
-/// Parses "L.H,L.H,..." (or "L.*" for every head of layer L); ConfigError naming the bad item, or a head
-/// outside layers x heads.
+
+/// The heads a model has: `layers` blocks (a translation model's decoder; its cross-attention has as
+/// many) of `heads` heads, and for a translation model its encoder's blocks (0 for a language model).
+struct HeadLayout {
+    int layers = 0;
+    int heads = 0;
+    int encoder_layers = 0;
+    bool translation() const { return encoder_layers > 0; }
+    /// Every head, encoder first, then the decoder's self-attention, then cross-attention.
+    std::vector<HeadRef> all() const;
+};
+/// Parses "L.H,L.H,..." (or "L.*" for every head of layer L; "enc.L.H", "cross.L.H" and "dec.L.H" for a
+/// translation model); ConfigError naming the bad item, or a head the model lacks.
+std::vector<HeadRef> parse_heads(const std::string& text, const HeadLayout& layout);
 std::vector<HeadRef> parse_heads(const std::string& text, int layers, int heads);
 
 /// What a head ablation job evaluates on: a split of the run's dataset (or another prepared with its
@@ -111,14 +129,16 @@ struct AblationTable {
     std::string split;
     int64_t tokens = 0;  // tokens scored per evaluation
     int layers = 0, heads = 0;
+    int encoder_layers = 0;            // a translation model's encoder blocks; 0 for a language model
     double base_loss = 0;              // nothing switched off
     std::vector<HeadRef> set;          // AblationOptions::heads
     double set_loss = 0;               // with the whole set off (= base_loss when the set is empty)
-    std::vector<HeadCost> every_head;  // every_head: layer-major, one per head
+    std::vector<HeadCost> every_head;  // every_head: one per head in HeadLayout::all()'s order
     bool cancelled = false;            // the rows so far are valid; the rest was not computed
     double seconds = 0;
-    /// every_head's cost of head (l, h); NaN when not computed.
-    double cost(int l, int h) const;
+    /// every_head's cost of head (l, h) of `stack`; NaN when not computed.
+    double cost(int l, int h, HeadStack stack = HeadStack::Decoder) const;
+    HeadLayout layout() const { return {layers, heads, encoder_layers}; }
 };
 
 /// Progress of a long job: done of total evaluations; return false to cancel.

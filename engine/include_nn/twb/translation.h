@@ -121,6 +121,19 @@ public:
     /// a last <eos> is left out). InputError for an id outside the vocabulary.
     TranslationAttribution attribute(const std::string& source, const std::vector<int32_t>& target);
 
+    // Head ablation (inspection.h; translator_ablation.cpp).
+    /// The model's heads: the decoder's layers (cross-attention has as many), the encoder's, heads per layer.
+    HeadLayout head_layout() const;
+    /// Switches these heads off in every later translation, evaluation and view until set again ({}: none).
+    /// InputError for a head the model lacks.
+    void set_ablated_heads(const std::vector<HeadRef>& heads);
+    const std::vector<HeadRef>& ablated_heads() const;
+    /// The teacher-forced loss of a split (AblationOptions) with nothing off, with opt.heads off together
+    /// and (every_head) with each head of the encoder, the decoder and cross-attention off alone, one
+    /// evaluation each; progress can cancel (the rows so far are kept). The heads set with
+    /// set_ablated_heads are on during the job and off again after.
+    AblationTable ablation_table(const AblationOptions& opt, const InspectionProgress& progress = {});
+
 private:
     struct Impl;
     std::unique_ptr<Impl> d;

@@ -243,21 +243,49 @@ TokenAttribution attribute_ids(GPT& model, const std::vector<int32_t>& contextIn
     return a;
 }
 
-std::vector<torch::Tensor> head_gates(const RunConfig& c, const std::vector<HeadRef>& off,
-                                      const torch::Device& device) {
-    if (off.empty())
-        return {};
-    std::vector<torch::Tensor> gates(static_cast<size_t>(c.n_layer));
+namespace {
+/// The gates of one stack of `layers` layers: 0 for its heads in `off`.
+std::vector<torch::Tensor> stack_gates(HeadStack stack, int64_t layers, int64_t heads, const std::vector<HeadRef>& off,
+                                       const torch::Device& device) {
+    std::vector<torch::Tensor> gates;
     for (const auto& h : off) {
-        if (h.layer < 0 || h.layer >= c.n_layer || h.head < 0 || h.head >= c.n_head)
-            throw InputError("head " + to_string(h) + " does not exist; the model has " + std::to_string(c.n_layer) +
-                             " layers of " + std::to_string(c.n_head) + " heads, numbered from 0");
+        if (h.stack != stack)
+            continue;
+        if (gates.empty())
+            gates.resize(static_cast<size_t>(layers));
         auto& g = gates[static_cast<size_t>(h.layer)];
         if (!g.defined())
-            g = torch::ones({c.n_head}, torch::TensorOptions().dtype(torch::kFloat32).device(device));
+            g = torch::ones({heads}, torch::TensorOptions().dtype(torch::kFloat32).device(device));
         g[h.head].fill_(0);
     }
     return gates;
+}
+
+void check_heads(const HeadLayout& layout, const std::vector<HeadRef>& off) {
+    for (const auto& h : off) {
+        const int layers = h.stack == HeadStack::Encoder ? layout.encoder_layers : layout.layers;
+        if (h.stack != HeadStack::Decoder && !layout.translation())
+            throw InputError("head " + to_string(h) +
+                             " does not exist; a language model has no encoder or "
+                             "cross-attention");
+        if (h.layer < 0 || h.layer >= layers || h.head < 0 || h.head >= layout.heads)
+            throw InputError("head " + to_string(h) + " does not exist; the model has " + std::to_string(layers) +
+                             " layers of " + std::to_string(layout.heads) + " heads there, numbered from 0");
+    }
+}
+}  // namespace
+
+std::vector<torch::Tensor> head_gates(const RunConfig& c, const std::vector<HeadRef>& off,
+                                      const torch::Device& device) {
+    check_heads({c.n_layer, c.n_head, 0}, off);
+    return stack_gates(HeadStack::Decoder, c.n_layer, c.n_head, off, device);
+}
+
+Seq2SeqHeadGates seq2seq_head_gates(const RunConfig& c, const std::vector<HeadRef>& off, const torch::Device& device) {
+    check_heads({c.decoder_layers(), c.n_head, c.encoder_layers()}, off);
+    return {stack_gates(HeadStack::Encoder, c.encoder_layers(), c.n_head, off, device),
+            stack_gates(HeadStack::Decoder, c.decoder_layers(), c.n_head, off, device),
+            stack_gates(HeadStack::Cross, c.decoder_layers(), c.n_head, off, device)};
 }
 
 }  // namespace twb::nn

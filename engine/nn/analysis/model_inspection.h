@@ -45,5 +45,8 @@ double target_logit(GPT& model, const std::vector<int32_t>& context, int target,
 /// One (n_head) gate per layer for GPTImpl::set_head_gates: 0 for the heads in `off`, 1 for the others;
 /// an undefined tensor for a layer with no head off. Empty when `off` is empty.
 std::vector<torch::Tensor> head_gates(const RunConfig& c, const std::vector<HeadRef>& off, const torch::Device& device);
+/// The same for an encoder-decoder (Seq2SeqImpl::set_head_gates): its encoder's, decoder's and
+/// cross-attention's heads; InputError for a head the model lacks.
+Seq2SeqHeadGates seq2seq_head_gates(const RunConfig& c, const std::vector<HeadRef>& off, const torch::Device& device);
 
 }  // namespace twb::nn

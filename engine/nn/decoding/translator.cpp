@@ -132,44 +132,51 @@ std::vector<std::string> Translator::translate(const std::vector<std::string>& l
     return out;
 }
 
+nn::PairBatcher Translator::Impl::batcher(const std::string& data_dir, const std::string& split) const {
+    const PreparedDataset data = open_prepared(data_dir.empty() ? cfg.data_dir : data_dir);
+    if (data.vocab_size != cfg.vocab_size || data.source_vocab_size != cfg.source_vocab_size)
+        throw InputError(data.dir.string() + " has a vocabulary of " + std::to_string(data.vocab_size) +
+                         (data.source_vocab_size ? " (source " + std::to_string(data.source_vocab_size) + ")" : "") +
+                         " but the model " + std::to_string(cfg.vocab_size) +
+                         (cfg.source_vocab_size ? " (source " + std::to_string(cfg.source_vocab_size) + ")" : "") +
+                         "; evaluate on data of its tokenizer");
+    nn::PairIds ids{tok->bos_id(), tok->eos_id(), tok->pad_id()};
+    const int64_t budget = cfg.batch_tokens > 0 ? cfg.batch_tokens : cfg.batch_size * cfg.block_size;
+    nn::PairBatcher batches(read_pairs(data, split), ids, cfg.block_size, budget, cfg.seed);
+    if (batches.pairs().empty())
+        throw InputError(data.dir.string() + ": the " + split + " split holds no pair that fits the model");
+    return batches;
+}
+
+Translator::Impl::TeacherForced Translator::Impl::teacher_forced(const nn::PairBatcher& batches, int64_t max_tokens) {
+    TeacherForced r;
+    torch::NoGradGuard ng;
+    for (size_t i = 0; i < batches.batches() && (max_tokens <= 0 || r.tokens < max_tokens); ++i) {
+        const auto b = batches.batch(i, device);
+        auto logits = model->forward(b.src, b.src_pad, b.tgt_in, b.tgt_pad).to(torch::kFloat32);
+        const int64_t V = logits.size(-1);
+        r.loss_sum +=
+            nn::masked_cross_entropy(logits.view({-1, V}), b.tgt_out.reshape({-1}), torch::kSum).item<double>();
+        const auto [c, t] = nn::masked_correct(logits.view({-1, V}), b.tgt_out.reshape({-1}));
+        r.correct += c;
+        r.tokens += t;
+    }
+    return r;
+}
+
 TranslationEval Translator::evaluate(const std::string& split, const TranslateOptions& opt, const std::string& data_dir,
                                      const TranslateProgress& progress) {
     if (!d->model)
         throw InputError("no translation run is open");
-    const PreparedDataset data = open_prepared(data_dir.empty() ? d->cfg.data_dir : data_dir);
-    if (data.vocab_size != d->cfg.vocab_size || data.source_vocab_size != d->cfg.source_vocab_size)
-        throw InputError(
-            data.dir.string() + " has a vocabulary of " + std::to_string(data.vocab_size) +
-            (data.source_vocab_size ? " (source " + std::to_string(data.source_vocab_size) + ")" : "") +
-            " but the model " + std::to_string(d->cfg.vocab_size) +
-            (d->cfg.source_vocab_size ? " (source " + std::to_string(d->cfg.source_vocab_size) + ")" : "") +
-            "; evaluate on data of its tokenizer");
+    const nn::PairBatcher batches = d->batcher(data_dir, split);
     TranslationEval ev;
     ev.split = split;
-    nn::PairIds ids{d->tok->bos_id(), d->tok->eos_id(), d->tok->pad_id()};
-    const int64_t budget = d->cfg.batch_tokens > 0 ? d->cfg.batch_tokens : d->cfg.batch_size * d->cfg.block_size;
-    nn::PairBatcher batches(read_pairs(data, split), ids, d->cfg.block_size, budget, d->cfg.seed);
-    if (batches.pairs().empty())
-        throw InputError(data.dir.string() + ": the " + split + " split holds no pair that fits the model");
     ev.skipped = static_cast<int64_t>(batches.skipped());
     ev.pairs = static_cast<int64_t>(batches.pairs().size());
-    double lossSum = 0;
-    int64_t correct = 0;
-    {
-        torch::NoGradGuard ng;
-        for (size_t i = 0; i < batches.batches(); ++i) {
-            const auto b = batches.batch(i, d->device);
-            auto logits = d->model->forward(b.src, b.src_pad, b.tgt_in, b.tgt_pad).to(torch::kFloat32);
-            const int64_t V = logits.size(-1);
-            lossSum +=
-                nn::masked_cross_entropy(logits.view({-1, V}), b.tgt_out.reshape({-1}), torch::kSum).item<double>();
-            const auto [c, t] = nn::masked_correct(logits.view({-1, V}), b.tgt_out.reshape({-1}));
-            correct += c;
-            ev.target_tokens += t;
-        }
-    }
-    ev.loss = lossSum / static_cast<double>(ev.target_tokens);
-    ev.accuracy = static_cast<double>(correct) / static_cast<double>(ev.target_tokens);
+    const auto scored = d->teacher_forced(batches, 0);
+    ev.target_tokens = scored.tokens;
+    ev.loss = scored.loss_sum / static_cast<double>(ev.target_tokens);
+    ev.accuracy = static_cast<double>(scored.correct) / static_cast<double>(ev.target_tokens);
     std::vector<std::vector<int32_t>> sources;
     for (const auto& p : batches.pairs()) {
         sources.push_back(p.source);

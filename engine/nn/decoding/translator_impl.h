@@ -1,9 +1,10 @@
 // Translator's state (translation.h), shared by its two source files: translator.cpp (open, translate,
 // evaluate), translator_attention.cpp (the attention viewer's capture, view_pair) and
-// translator_inspection.cpp (the decoder's logit lens).
+// translator_inspection.cpp (the decoder's logit lens) and translator_ablation.cpp (head ablation).
 #pragma once
 #include "core/tokenizers/tokenizer.h"
 #include "nn/models/seq2seq_model.h"
+#include "nn/training/pair_batcher.h"
 #include "twb/config.h"
 #include "twb/translation.h"
 
@@ -36,6 +37,18 @@ struct Translator::Impl {
     std::vector<int32_t> view_source(const std::string& source, const std::string& what_for) const;
     /// Gradient x input of the target ids over the source ids (translator_inspection.cpp).
     TranslationAttribution attribute_ids(const std::vector<int32_t>& source, const std::vector<int32_t>& target);
+
+    /// The pairs of a split of data_dir (the run's own when empty) in evaluation batches. InputError for
+    /// another vocabulary or a split with no pair that fits.
+    nn::PairBatcher batcher(const std::string& data_dir, const std::string& split) const;
+    struct TeacherForced {
+        double loss_sum = 0;  // nats over `tokens` target tokens
+        int64_t correct = 0, tokens = 0;
+    };
+    /// The batches' summed loss and correct tokens, teacher-forced, whole batches in order until
+    /// max_tokens target tokens (0 = all).
+    TeacherForced teacher_forced(const nn::PairBatcher& batches, int64_t max_tokens);
+    std::vector<HeadRef> ablated;  // switched off in every pass (set_ablated_heads)
 };
 
 }  // namespace twb

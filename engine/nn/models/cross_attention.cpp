@@ -32,6 +32,9 @@ MemoryKV CrossAttentionImpl::project_memory(const torch::Tensor& memory) {
 torch::Tensor CrossAttentionImpl::forward(const torch::Tensor& x, const MemoryKV& kv, const torch::Tensor& key_padding,
                                           torch::Tensor* weights_out) {
     const int64_t B = x.size(0), T = x.size(1), H = n_head, D = head_size, S = kv.k.size(2);
+    auto gated = [this](const torch::Tensor& y) {  // head ablation: y (B, H, T, D)
+        return head_gate.defined() ? y * head_gate.to(y.scalar_type()).view({1, -1, 1, 1}) : y;
+    };
     auto q = linear(c_q, x).view({B, T, H, D}).transpose(1, 2);  // (B, H, T, D)
     if (q_norm)
         q = q_norm(q).to(kv.v.scalar_type());
@@ -40,7 +43,7 @@ torch::Tensor CrossAttentionImpl::forward(const torch::Tensor& x, const MemoryKV
         const double p = is_training() ? attn_dropout->p : 0.0;
         const c10::optional<at::Tensor> m =
             key_padding.defined() ? c10::optional<at::Tensor>(key_padding.to(q.scalar_type())) : c10::nullopt;
-        auto y = at::scaled_dot_product_attention(q, kv.k, kv.v, m, p, false);
+        auto y = gated(at::scaled_dot_product_attention(q, kv.k, kv.v, m, p, false));
         return resid_dropout(linear(c_proj, y.transpose(1, 2).reshape({B, T, H * D})));
     }
 #endif
@@ -51,7 +54,7 @@ torch::Tensor CrossAttentionImpl::forward(const torch::Tensor& x, const MemoryKV
     if (weights_out)
         *weights_out = att.detach();
     att = attn_dropout(att);
-    auto y = torch::matmul(att, kv.v);  // (B, H, T, D)
+    auto y = gated(torch::matmul(att, kv.v));  // (B, H, T, D)
     (void)S;
     return resid_dropout(linear(c_proj, y.transpose(1, 2).reshape({B, T, H * D})));
 }

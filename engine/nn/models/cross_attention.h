@@ -36,6 +36,7 @@ public:
     Dropout attn_dropout{nullptr}, resid_dropout{nullptr};
     Norm q_norm{nullptr}, k_norm{nullptr};  // qk_norm only
     int64_t n_head, head_size;
+    torch::Tensor head_gate;  // optional (H): each head's output times its gate (0 = ablated)
 };
 TORCH_MODULE(CrossAttention);
 

@@ -106,6 +106,7 @@ torch::Tensor Seq2SeqImpl::encode(const torch::Tensor& src, const torch::Tensor&
         attention->assign(encoder->h->size(), torch::Tensor());
     for (size_t i = 0; i < encoder->h->size(); ++i) {
         ctx.weights_out = attention ? &(*attention)[i] : nullptr;
+        ctx.head_gate = i < m_gates.encoder.size() ? m_gates.encoder[i] : torch::Tensor();
         x = encoder->h[i]->as<Block>()->forward(x, ctx);
     }
     return encoder->ln_f ? encoder->ln_f(x) : x;
@@ -136,6 +137,7 @@ torch::Tensor Seq2SeqImpl::decode(const torch::Tensor& tgt, const std::vector<Me
     for (size_t i = 0; i < L; ++i) {
         ctx.cache = opt.cache ? &(*opt.cache)[i] : nullptr;
         ctx.weights_out = opt.self_attention ? &(*opt.self_attention)[i] : nullptr;
+        ctx.head_gate = i < m_gates.decoder.size() ? m_gates.decoder[i] : torch::Tensor();
         x = decoder->h[i]->as<DecoderBlock>()->forward(x, ctx, kv[i], memoryPadding,
                                                        opt.cross_attention ? &(*opt.cross_attention)[i] : nullptr);
         if (opt.residuals)
@@ -158,6 +160,13 @@ torch::Tensor Seq2SeqImpl::forward(const torch::Tensor& src, const torch::Tensor
     DecodeOptions opt;
     opt.target_padding = tgt_pad;
     return decode(tgt, project_memory(memory), src_pad, opt);
+}
+
+void Seq2SeqImpl::set_head_gates(Seq2SeqHeadGates gates) {
+    for (size_t i = 0; i < decoder->h->size(); ++i)
+        decoder->h[i]->as<DecoderBlock>()->cross_attn->head_gate =
+            i < gates.cross.size() ? gates.cross[i] : torch::Tensor();
+    m_gates = std::move(gates);
 }
 
 std::vector<std::pair<std::string, torch::Tensor>> Seq2SeqImpl::named_weights() const {

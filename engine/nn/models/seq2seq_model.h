@@ -60,6 +60,13 @@ struct DecodeOptions {
     const torch::Tensor* token_embeddings = nullptr;        // (B, T, C) in place of wte(tgt) (attribution)
 };
 
+/// Head ablation: one (n_head) gate per layer of each attention (0 switches a head off, an undefined
+/// tensor leaves the layer alone); empty vectors for none.
+struct Seq2SeqHeadGates {
+    std::vector<torch::Tensor> encoder, decoder, cross;
+    bool empty() const { return encoder.empty() && decoder.empty() && cross.empty(); }
+};
+
 class Seq2SeqImpl : public torch::nn::Module {
 public:
     explicit Seq2SeqImpl(const RunConfig& c);
@@ -84,6 +91,8 @@ public:
     std::vector<std::pair<std::string, torch::Tensor>> named_weights() const;
     int64_t num_parameters() const;
     const RunConfig& config() const { return m_cfg; }
+    /// Head ablation in every pass after it (Seq2SeqHeadGates); {} switches every head on again.
+    void set_head_gates(Seq2SeqHeadGates gates);
 
     torch::nn::Embedding wte{nullptr};
     torch::nn::Embedding src_wte{nullptr};  // separate vocabularies: the source side's (else wte serves both)
@@ -97,8 +106,9 @@ private:
     torch::Tensor embed(const torch::Tensor& ids, int64_t pos_offset, Stack& stack, const torch::Tensor* rows);
     AttentionContext self_context(int64_t pos_offset, int64_t T, bool causal);
     RunConfig m_cfg;
-    PositionTables m_tables;  // the causal mask and the position scheme's tables (position_tables.h)
-    torch::Tensor m_open;     // (block, block) zeros: the encoder's open mask
+    PositionTables m_tables;   // the causal mask and the position scheme's tables (position_tables.h)
+    torch::Tensor m_open;      // (block, block) zeros: the encoder's open mask
+    Seq2SeqHeadGates m_gates;  // head ablation (the cross-attention's are held by its modules)
 };
 TORCH_MODULE(Seq2Seq);
 
