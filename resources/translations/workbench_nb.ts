@@ -2482,6 +2482,34 @@ beam=5</translation>
         <source>%1 (the typed set)</source>
         <translation>%1 (settet du skrev)</translation>
     </message>
+    <message>
+        <source>heads to switch off: enc.L.H for the encoder&apos;s, cross.L.H for cross-attention&apos;s, L.H for the decoder&apos;s own, e.g. cross.0.*</source>
+        <translation>hoder å slå av: enc.L.H for koderens, cross.L.H for kryssoppmerksomhetens, L.H for dekoderens egne, f.eks. cross.0.*</translation>
+    </message>
+    <message>
+        <source>a source sentence to translate</source>
+        <translation>en kildesetning å oversette</translation>
+    </message>
+    <message>
+        <source>a prompt</source>
+        <translation>en ledetekst</translation>
+    </message>
+    <message>
+        <source>its translation with every head</source>
+        <translation>oversettelsen med alle hoder</translation>
+    </message>
+    <message>
+        <source>its translation with the heads above off</source>
+        <translation>oversettelsen med hodene over slått av</translation>
+    </message>
+    <message>
+        <source>Translate with and without</source>
+        <translation>Oversett med og uten</translation>
+    </message>
+    <message>
+        <source>A translation is greedy and ends by itself</source>
+        <translation>En oversettelse er grådig og slutter av seg selv</translation>
+    </message>
 </context>
 <context>
     <name>HeadGrid</name>

@@ -4,14 +4,17 @@
 // scrubs through the engine's cross-attention frames, the kind is remembered, a decoder LM run
 // still gets the LM view, and an LM prompt left in the box gives way to a validation source, at once
 // when the run changes (even one too long for the translation model). A model whose cross-attention is
-// still uniform in every head is pointed out, with what trains it.
+// still uniform in every head is pointed out, with what trains it. The Head ablation page covers the
+// three attentions' heads with the engine's figures, and their costs are the grid's score for each.
 #include "twb/dataset.h"
 #include "twb/probe.h"
 #include "twb/training.h"
 #include "twb/translation.h"
 #include "twb/translation_attention.h"
 #include "ui/attention/AttentionPanel.h"
+#include "ui/attention/HeadGrid.h"
 #include "ui/attention/Heatmap.h"
+#include "ui/inspection/HeadAblationView.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/workers/ModelThread.h"
 #include "ui_fixture.h"
@@ -23,6 +26,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSlider>
+#include <QTableWidget>
 
 class TestAttentionTranslation : public QObject {
     Q_OBJECT
@@ -160,6 +164,60 @@ private slots:
         p.setKind(AttentionPanel::Kind::EncoderSelf);
         QCOMPARE(p.capture().weights, ref.encoder.weights);
         QVERIFY(!std::isnan(h->value(0, 3)));
+    }
+
+    /// The Head ablation page takes a translation run: every head of its three attentions in the engine's
+    /// table, the text compared is the source translated with and without the heads, and the costs are
+    /// the grid's score for the attention shown.
+    void ablationCoversTheThreeAttentions() {
+        AttentionPanel p;
+        p.setRun(m_run);
+        p.picker()->setCheckpoint("last");
+        HeadAblationView* v = p.ablation();
+        v->setHeads("cross.1.*");
+        v->setMaxTokens(256);
+        v->measureEveryHead();
+        QTRY_VERIFY_WITH_TIMEOUT(!v->isBusy(), 60000);
+        QVERIFY2(v->lastError().isEmpty(), qPrintable(v->lastError()));
+        twb::Translator t;
+        t.open(m_run.toStdString(), "last");
+        twb::AblationOptions o;
+        o.max_tokens = 256;
+        o.heads = twb::parse_heads("cross.1.*", t.head_layout());
+        o.every_head = true;
+        const auto ref = t.ablation_table(o);
+        QCOMPARE(v->result().every_head.size(), size_t{(2 + 2 + 2) * 2});
+        QCOMPARE(v->table()->rowCount(), 2 + 12);  // none, the set, every head
+        QCOMPARE(v->result().set_loss, ref.set_loss);
+        for (size_t i = 0; i < ref.every_head.size(); ++i)
+            QCOMPARE(v->result().every_head[i].cost, ref.every_head[i].cost);
+        QCOMPARE(v->table()->findItems("enc.1.0", Qt::MatchExactly).size(), 1);
+        QCOMPARE(v->table()->findItems("cross.0.1", Qt::MatchExactly).size(), 1);
+        // The source translated greedily, with every head and with the set off.
+        v->setPrompt("a b c");
+        v->compareText();
+        QTRY_VERIFY_WITH_TIMEOUT(!v->isBusy(), 60000);
+        QVERIFY2(v->lastError().isEmpty(), qPrintable(v->lastError()));
+        QCOMPARE(v->withText(), QString::fromStdString(t.translate({"a b c"}).front()));
+        t.set_ablated_heads(o.heads);
+        QCOMPARE(v->withoutText(), QString::fromStdString(t.translate({"a b c"}).front()));
+        // The costs on the grid: the cross-attention's when it is shown, the encoder's when that is.
+        p.setPrompt("a b c");
+        p.setTarget("a b c");
+        p.setKind(AttentionPanel::Kind::Cross);
+        p.showPrompt();
+        waitIdle(p);
+        p.setScore(4);
+        for (int l = 0; l < 2; ++l)
+            for (int h = 0; h < 2; ++h)
+                QCOMPARE(p.grid()->scores()[static_cast<size_t>(l * 2 + h)],
+                         static_cast<float>(ref.cost(l, h, twb::HeadStack::Cross)));
+        p.setKind(AttentionPanel::Kind::EncoderSelf);
+        QCOMPARE(p.grid()->scores()[3], static_cast<float>(ref.cost(1, 1, twb::HeadStack::Encoder)));
+        v->setHeads("enc.2.0");  // the encoder has 2 layers: one message, nothing run
+        v->measureSet();
+        QVERIFY(!v->isBusy());
+        QVERIFY2(v->lastError().contains("encoder layer 2 does not exist"), qPrintable(v->lastError()));
     }
 
     void emptyTargetIsTheModelsTranslation() {

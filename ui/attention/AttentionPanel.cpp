@@ -49,7 +49,7 @@ AttentionPanel::AttentionPanel(ModelThread* model, JobsService* jobs, QWidget* p
         m_embeddings->setRun(m_picker->run());
         m_lens->setRun(m_picker->run(), m_picker->checkpoint());
         m_ablation->setRun(m_picker->run(), m_picker->checkpoint());
-        m_ablationCosts.clear();  // another run's heads
+        m_ablationCosts = {};  // another run's heads
     };
     connect(m_picker, &RunPicker::changed, this, follow);
     if (!m_picker->run().isEmpty())
@@ -59,9 +59,7 @@ AttentionPanel::AttentionPanel(ModelThread* model, JobsService* jobs, QWidget* p
     connect(m_ablation, &HeadAblationView::costsReady, this, [this](const twb::AblationTable& t) {
         if (t.every_head.empty())
             return;
-        m_ablationCosts.assign(static_cast<size_t>(t.layers * t.heads), 0.f);
-        for (const auto& r : t.every_head)
-            m_ablationCosts[static_cast<size_t>(r.head.layer * t.heads + r.head.head)] = static_cast<float>(r.cost);
+        m_ablationCosts = t;
         m_grid->setScores(currentScores(), m_score->currentText());
     });
 

@@ -173,7 +173,7 @@ private:
     EmbeddingsPanel* m_embeddings;
     LogitLensView* m_lens;
     HeadAblationView* m_ablation;
-    std::vector<float> m_ablationCosts;  // [layer * heads + head] from the ablation page; the grid's last score
+    twb::AblationTable m_ablationCosts;  // the ablation page's last cost table (every_head); the grid's last score
 
     std::unique_ptr<ModelThread> m_ownModel;  // only when no shared thread was given
     ModelThread* m_model;

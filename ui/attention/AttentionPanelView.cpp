@@ -135,8 +135,17 @@ void AttentionPanel::runUpdated(const QString& run) {
 
 std::vector<float> AttentionPanel::currentScores() const {
     if (m_score->currentIndex() >= HeadScorePlot::scoreNames().size()) {  // the ablation cost, once computed
-        const size_t n = static_cast<size_t>(m_cap.layers * m_cap.heads);
-        return m_ablationCosts.size() == n ? m_ablationCosts : std::vector<float>(n, 0.f);
+        // a translation's capture shows one of its three attentions: the costs of that one's heads
+        const auto stack = m_cap.kind == twb::AttentionKind::EncoderSelf ? twb::HeadStack::Encoder
+                           : m_cap.kind == twb::AttentionKind::Cross     ? twb::HeadStack::Cross
+                                                                         : twb::HeadStack::Decoder;
+        std::vector<float> costs(static_cast<size_t>(m_cap.layers * m_cap.heads), 0.f);
+        for (int64_t l = 0; l < m_cap.layers; ++l)
+            for (int64_t h = 0; h < m_cap.heads; ++h) {
+                const double c = m_ablationCosts.cost(static_cast<int>(l), static_cast<int>(h), stack);
+                costs[static_cast<size_t>(l * m_cap.heads + h)] = std::isnan(c) ? 0.f : static_cast<float>(c);
+            }
+        return costs;
     }
     return HeadScorePlot::score(m_scores, m_score->currentIndex());
 }

@@ -3,6 +3,7 @@
 #include "twb/config.h"
 #include "twb/errors.h"
 #include "twb/session.h"
+#include "twb/translation.h"
 #include "ui/inspection/InspectedRun.h"
 #include "ui/jobs/JobsService.h"
 #include "ui/widgets/FigureFile.h"
@@ -24,10 +25,36 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+namespace {
+/// A source sentence translated greedily with every head and with `heads` off; the translator's heads on
+/// again after.
+std::pair<std::string, std::string> translatedWithAndWithout(twb::Translator& t, const std::string& run,
+                                                             const std::string& checkpoint,
+                                                             const std::vector<twb::HeadRef>& heads,
+                                                             const std::string& source) {
+    t.open(run, checkpoint);
+    t.set_ablated_heads({});
+    std::pair<std::string, std::string> texts;
+    texts.first = t.translate({source}).front();
+    t.set_ablated_heads(heads);
+    try {
+        texts.second = t.translate({source}).front();
+    } catch (...) {
+        t.set_ablated_heads({});
+        throw;
+    }
+    t.set_ablated_heads({});
+    return texts;
+}
+}  // namespace
+
 HeadAblationView::HeadAblationView(JobsService* jobs, QWidget* parent)
-    : PanelBase(jobs, parent), m_session(std::make_shared<twb::ModelSession>()) {
+    : PanelBase(jobs, parent),
+      m_session(std::make_shared<twb::ModelSession>()),
+      m_translator(std::make_shared<twb::Translator>()) {
     createControls();
     layOut();
+    showKindOfRun();
     connect(m_measure, &QPushButton::clicked, this, &HeadAblationView::measureSet);
     connect(m_heads, &QLineEdit::returnPressed, this, &HeadAblationView::measureSet);
     connect(m_every, &QPushButton::clicked, this, &HeadAblationView::measureEveryHead);
@@ -56,7 +83,6 @@ void HeadAblationView::createControls() {
     QSettings st;
     m_heads = new QLineEdit(st.value("ablation/heads", "0.0").toString());
     m_heads->setObjectName("ablationHeads");
-    m_heads->setPlaceholderText(tr("heads to switch off: LAYER.HEAD from 0, e.g. 0.1, 1.* for a whole layer"));
     m_tokens = new QSpinBox;
     m_tokens->setRange(256, 10'000'000);
     m_tokens->setSingleStep(4096);
@@ -93,7 +119,7 @@ void HeadAblationView::createControls() {
     m_newTokens->setRange(1, 2000);
     m_newTokens->setValue(st.value("ablation/newTokens", 120).toInt());
     m_newTokens->setSuffix(tr(" tokens"));
-    m_generate = new QPushButton(tr("Generate with and without"));
+    m_generate = new QPushButton;
     m_generate->setObjectName("ablationGenerate");
     m_with = new QPlainTextEdit;
     m_without = new QPlainTextEdit;
@@ -101,8 +127,6 @@ void HeadAblationView::createControls() {
         e->setReadOnly(true);
         e->setMinimumHeight(60);
     }
-    m_with->setPlaceholderText(tr("every head"));
-    m_without->setPlaceholderText(tr("with the heads above off"));
     m_figure = new QPushButton(tr("Export figure…"));
     m_numbers = new QPushButton(tr("Export numbers…"));
     m_figure->setEnabled(false);
@@ -185,14 +209,33 @@ void HeadAblationView::setRun(const QString& run, const QString& checkpoint) {
     m_run = run;
     m_checkpoint = ck;
     m_runNote->setText(inspectedRunText(run, ck));
-    m_layers = m_headsPerLayer = 0;
+    m_layout = {};
     try {
         const auto c = twb::read_config_file(run.toStdString() + "/config.json", twb::RunConfig{});
-        m_layers = static_cast<int>(c.n_layer);
-        m_headsPerLayer = static_cast<int>(c.n_head);
-        m_every->setToolTip(tr("Switch each of the %1 heads off alone and measure the loss: %1 evaluations")
-                                .arg(m_layers * m_headsPerLayer));
+        m_layout = c.model_kind == twb::ModelKind::EncoderDecoder
+                       ? twb::HeadLayout{c.decoder_layers(), static_cast<int>(c.n_head), c.encoder_layers()}
+                       : twb::HeadLayout{static_cast<int>(c.n_layer), static_cast<int>(c.n_head), 0};
+        const int n = static_cast<int>(m_layout.all().size());
+        m_every->setToolTip(tr("Switch each of the %1 heads off alone and measure the loss: %1 evaluations").arg(n));
     } catch (const std::exception&) {
+    }
+    showKindOfRun();
+}
+
+void HeadAblationView::showKindOfRun() {
+    const bool translation = m_layout.translation();
+    m_heads->setPlaceholderText(
+        translation ? tr("heads to switch off: enc.L.H for the encoder's, cross.L.H for cross-attention's, L.H for "
+                         "the decoder's own, e.g. cross.0.*")
+                    : tr("heads to switch off: LAYER.HEAD from 0, e.g. 0.1, 1.* for a whole layer"));
+    m_prompt->setPlaceholderText(translation ? tr("a source sentence to translate") : tr("a prompt"));
+    m_with->setPlaceholderText(translation ? tr("its translation with every head") : tr("every head"));
+    m_without->setPlaceholderText(translation ? tr("its translation with the heads above off")
+                                              : tr("with the heads above off"));
+    m_generate->setText(translation ? tr("Translate with and without") : tr("Generate with and without"));
+    for (auto* box : {m_seed, m_newTokens}) {  // a translation is greedy and ends at <eos>
+        box->setEnabled(!translation);
+        box->setToolTip(translation ? tr("A translation is greedy and ends by itself") : QString());
     }
 }
 
@@ -204,8 +247,8 @@ void HeadAblationView::busyChanged(bool busy) {
 
 bool HeadAblationView::headsTyped(std::vector<twb::HeadRef>& heads) {
     try {
-        heads = twb::parse_heads(m_heads->text().toStdString(), m_layers > 0 ? m_layers : 1 << 20,
-                                 m_headsPerLayer > 0 ? m_headsPerLayer : 1 << 20);
+        const twb::HeadLayout any{1 << 20, 1 << 20, 0};  // the config unread: the engine checks the heads
+        heads = twb::parse_heads(m_heads->text().toStdString(), m_layout.heads > 0 ? m_layout : any);
         return true;
     } catch (const std::exception& e) {
         showError(QString::fromStdString(e.what()));
@@ -240,13 +283,19 @@ void HeadAblationView::startTable(bool everyHead) {
     clearError();
     setBusy(true);
     m_progress->setRange(0, 0);
-    auto work = [s = m_session, run = m_run.toStdString(), ck = m_checkpoint.toStdString(), o](JobContext& ctx) {
-        s->open(run, ck);
-        return s->ablation_table(o, [&ctx](int done, int total) {
+    auto work = [s = m_session, t = m_translator, translation = m_layout.translation(), run = m_run.toStdString(),
+                 ck = m_checkpoint.toStdString(), o](JobContext& ctx) {
+        const twb::InspectionProgress progress = [&ctx](int done, int total) {
             ctx.setProgress(static_cast<double>(done) / total,
                             QObject::tr("%1 of %2 evaluations").arg(done).arg(total));
             return !ctx.cancelled();
-        });
+        };
+        if (translation) {
+            t->open(run, ck);
+            return t->ablation_table(o, progress);
+        }
+        s->open(run, ck);
+        return s->ablation_table(o, progress);
     };
     m_job = jobs()->run(
         tr("Head ablation"), work, this,
@@ -321,8 +370,10 @@ void HeadAblationView::compareText() {
     twb::SamplingOptions so;
     so.seed = m_seed->value();
     so.max_new_tokens = m_newTokens->value();
-    auto work = [s = m_session, run = m_run.toStdString(), ck = m_checkpoint.toStdString(), heads, so,
-                 prompt = m_prompt->text().toStdString()](JobContext&) {
+    auto work = [s = m_session, t = m_translator, translation = m_layout.translation(), run = m_run.toStdString(),
+                 ck = m_checkpoint.toStdString(), heads, so, prompt = m_prompt->text().toStdString()](JobContext&) {
+        if (translation)
+            return translatedWithAndWithout(*t, run, ck, heads, prompt);
         s->open(run, ck);
         const auto ids = s->encode(prompt);
         std::pair<std::string, std::string> texts;
@@ -340,8 +391,8 @@ void HeadAblationView::compareText() {
     };
     m_job = jobs()->run(
         QString(), work, this,
-        [this, prompt = m_prompt->text()](std::pair<std::string, std::string> t) {
-            setBusy(false);
+        [this, prompt = m_layout.translation() ? QString() : m_prompt->text()](std::pair<std::string, std::string> t) {
+            setBusy(false);  // a translation is shown alone, a continuation after its prompt
             m_with->setPlainText(prompt + QString::fromStdString(t.first));
             m_without->setPlainText(prompt + QString::fromStdString(t.second));
             emit finished();

@@ -1,7 +1,9 @@
 // The Attention panel's Head ablation page: switch heads off (their outputs zeroed) and see what they were
 // worth: the validation loss with a set of heads off, a table of every head's cost computed in one job
 // (progress in the status bar, Cancel keeps the rows so far), and the text generated from one prompt and
-// seed with and without the set. The figures come from ModelSession::ablation_table, as `twb ablate`'s.
+// seed with and without the set. The figures come from ModelSession::ablation_table, as `twb ablate`'s;
+// for a translation run from Translator's, over its encoder's, decoder's and cross-attention's heads,
+// and the text compared is the prompt translated greedily.
 // costsReady() hands the costs to the attention grid, where they are a score beside the others.
 #pragma once
 #include "twb/inspection.h"
@@ -12,7 +14,8 @@
 
 namespace twb {
 class ModelSession;
-}
+class Translator;
+}  // namespace twb
 class Job;
 class QLabel;
 class QLineEdit;
@@ -63,6 +66,8 @@ private:
     void startTable(bool everyHead);
     void showTable(const twb::AblationTable& t);
     QString introText() const;
+    /// The heads' placeholder, the prompt's and the text boxes' for the run's kind.
+    void showKindOfRun();
     bool headsTyped(std::vector<twb::HeadRef>& heads);
     void exportNumbersAsked();
 
@@ -84,8 +89,9 @@ private:
     QPushButton* m_figure;
     QPushButton* m_numbers;
     QString m_run, m_checkpoint;
-    int m_layers = 0, m_headsPerLayer = 0;  // of the run, once known
+    twb::HeadLayout m_layout;  // of the run, once known (encoder_layers > 0: a translation run)
     twb::AblationTable m_result;
-    std::shared_ptr<twb::ModelSession> m_session;  // used by one job at a time
+    std::shared_ptr<twb::ModelSession> m_session;   // used by one job at a time
+    std::shared_ptr<twb::Translator> m_translator;  // the same, for a translation run
     QPointer<Job> m_job;
 };

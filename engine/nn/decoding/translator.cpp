@@ -50,6 +50,7 @@ void Translator::open(const std::string& run, const std::string& which) {
     nn::apply_threads(d->cfg.threads);
     d->device = nn::resolve_device(d->cfg.device);
     d->model = nn::Seq2Seq(d->cfg);
+    d->ablated.clear();  // a new model has every head on
     d->model->to(d->device);
     nn::load_weights(d->model->named_weights(), loaded.weights, ck.string());
     d->model->eval();
