@@ -373,6 +373,35 @@ private slots:
             QVERIFY2(ds.out.contains(QByteArray::fromStdString(entry.name)), entry.name.c_str());
         auto bad = run({"datasets", "--no-such-option"});
         QVERIFY(bad.code != 0);
+        // Each entry suggests a preset that trains it: translation pairs an encoder-decoder's (multi30k
+        // suggested baby-gpt, which twb train refuses for pairs).
+        for (auto& entry : entries) {
+            const bool pairs = entry.format == "parallel" || entry.format == "tsv";
+            QVERIFY2((twb::preset_config(entry.model_preset).model_kind == twb::ModelKind::EncoderDecoder) == pairs,
+                     entry.name.c_str());
+        }
+    }
+    void presetReadsTheGuisDownloads() {
+        // A catalogue entry downloaded in the GUI lies in WORKSPACE/downloads/NAME; twb prepare --preset
+        // looked only in the current folder.
+        QTemporaryDir home, cat;
+        nlohmann::json entry{{"name", "mini"}, {"title", "Mini"}, {"format", "text"}, {"tokenizer", "char"}};
+        entry["files"] = {{{"path", "mini.txt"}, {"url", "http://x/mini.txt"}, {"bytes", 20000}}};
+        twbtest::write(twbtest::path(cat, "catalogue.json"),
+                       nlohmann::json{{"format_version", 1}, {"datasets", {entry}}}.dump());
+        const QStringList env{"XDG_DATA_HOME=" + home.path(), "TWB_DATASETS_DIR=" + cat.path()};
+        const QString out = home.path() + "/prepared";
+        auto missing = run({"prepare", "-q", "--preset", "mini", "--out", out}, {}, env);
+        const auto dir = std::filesystem::path(home.path().toStdString()) / "transformer-workbench/downloads/mini";
+        QCOMPARE(missing.code, 1);
+        QVERIFY2(missing.err.contains(QByteArray::fromStdString(dir.string())), missing.err.constData());
+        std::filesystem::create_directories(dir);
+        std::string text = twbtest::english_like(20000);
+        text.resize(20000, 'a');  // the size the catalogue records (it has no sha256)
+        twbtest::write(dir / "mini.txt", text);
+        auto ok = run({"prepare", "-q", "--preset", "mini", "--out", out}, {}, env);
+        QVERIFY2(ok.code == 0, ok.err.constData());
+        QVERIFY(QFile::exists(out + "/meta.json"));
     }
     void openmpThreadsSleepInsteadOfSpinning() {
         // Unset, the wait policy becomes PASSIVE before OpenMP starts: libgomp's own report of the settings

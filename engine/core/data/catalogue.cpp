@@ -99,6 +99,13 @@ PrepareOptions fortunes_preset(const fs::path& out) {
     return o;
 }
 
+fs::path default_downloads_dir() {
+    const char* data = std::getenv("XDG_DATA_HOME");
+    const char* home = std::getenv("HOME");
+    const fs::path base = data && *data ? fs::path(data) : fs::path(home ? home : ".") / ".local/share";
+    return base / "transformer-workbench" / "downloads";
+}
+
 PrepareOptions preset_options(const std::string& name, const fs::path& out, const fs::path& local_dir) {
     if (name == "fortunes")
         return fortunes_preset(out);
@@ -111,7 +118,11 @@ PrepareOptions preset_options(const std::string& name, const fs::path& out, cons
         o.corpus.record_separator = e.record_separator;
         o.tokenizer.kind = parse_choice<TokenizerKind>(e.tokenizer, e.name + ": tokenizer");
         o.tokenizer.vocab_size = e.vocab_size;
-        const fs::path dir = local_dir.empty() ? fs::path(e.local_path) : local_dir;
+        // The folder given, else the GUI's downloads in the default workspace, else the entry's own path.
+        const fs::path downloads = default_downloads_dir() / e.name;
+        const fs::path dir = !local_dir.empty()           ? local_dir
+                             : entry_cached(downloads, e) ? downloads
+                                                          : fs::path(e.local_path);
         for (auto& f : e.files) {
             if (o.corpus.format == InputFormat::Parallel && f.path.rfind("train.", 0) != 0)
                 continue;
@@ -120,7 +131,8 @@ PrepareOptions preset_options(const std::string& name, const fs::path& out, cons
         for (auto& in : o.corpus.inputs)
             if (!fs::exists(in))
                 throw InputError(in + " is missing; download the '" + name +
-                                 "' dataset first (or give its files yourself: --input)");
+                                 "' dataset first: the Datasets panel's Catalogue tab puts it into " +
+                                 downloads.string() + " (or give its files yourself: --input)");
         return o;
     }
     throw ConfigError("unknown preset '" + name +

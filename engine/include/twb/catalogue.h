@@ -36,7 +36,11 @@ std::vector<CatalogueEntry> load_catalogue(const std::filesystem::path& file = c
 /// Throws InputError telling how to install the package when it is missing.
 PrepareOptions fortunes_preset(const std::filesystem::path& out);
 
-/// Options for a preset (fortunes, or a catalogue entry whose files lie in local_dir).
+/// Where the GUI downloads a catalogue entry in the default workspace: $XDG_DATA_HOME (or
+/// ~/.local/share)/transformer-workbench/downloads, one folder per entry.
+std::filesystem::path default_downloads_dir();
+/// Options for a preset (fortunes, or a catalogue entry whose files lie in local_dir; without one, in
+/// default_downloads_dir()/NAME when they are all there and intact, else at the entry's local_path).
 PrepareOptions preset_options(const std::string& name, const std::filesystem::path& out,
                               const std::filesystem::path& local_dir = {});
 
