@@ -65,6 +65,12 @@ Action add_generate_eval(CLI::App& app) {
             return !stop.load();
         });
         bar.finish();
+        if (stop.load()) {
+            std::fprintf(stderr, "twb: cancelled after %zu of %zu settings%s\n", rows.size(), settings.size(),
+                         rows.empty() ? ": nothing to show, and --out is not written" : ": the rows below are all there is");
+            if (rows.empty())
+                return 130;
+        }
         const std::string table = o->format == "csv" ? generation_eval_csv(rows) : generation_eval_markdown(rows);
         std::fwrite(table.data(), 1, table.size(), stdout);
         const std::string scored = "Log-probabilities and perplexity scored in " + session.scoring_precision() + ".\n";

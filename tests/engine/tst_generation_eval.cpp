@@ -147,6 +147,14 @@ private slots:
         QCOMPARE(again[0].outputs, rows[0].outputs);
         QVERIFY(std::abs(again[0].bleu - 100) < 1e-9);
         QVERIFY_THROWS_EXCEPTION(InputError, evaluate_generations(s, prompts, {"one"}, settings));
+        // Cancelled: the finished settings' rows only, scored (a setting stopped halfway came back as a row
+        // of zeros that read like results).
+        auto stopAt = [](size_t at) { return [at](size_t done, size_t) { return done < at; }; };
+        QVERIFY(evaluate_generations(s, prompts, {}, settings, stopAt(2)).empty());
+        const auto first = evaluate_generations(s, prompts, {}, settings, stopAt(3));
+        QCOMPARE(first.size(), size_t(1));
+        QCOMPARE(first[0].mean_logprob, rows[0].mean_logprob);
+        QVERIFY(first[0].perplexity > 1);
     }
 };
 

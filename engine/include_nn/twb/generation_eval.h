@@ -40,8 +40,8 @@ struct GenerationEvalRow {
 };
 
 /// Generates every prompt with every setting (samples one at a time, seeds as set) and scores them.
-/// references: empty, or one per prompt. on_progress(done, total) returning false stops early (the rows
-/// so far are returned).
+/// references: empty, or one per prompt. on_progress(done, total) returning false stops early: the rows
+/// of the settings finished so far are returned (a setting stopped halfway has none).
 std::vector<GenerationEvalRow> evaluate_generations(
     ModelSession& session, const std::vector<std::string>& prompts, const std::vector<std::string>& references,
     const std::vector<DecodingSetting>& settings,

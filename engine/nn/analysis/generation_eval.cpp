@@ -110,6 +110,7 @@ std::vector<GenerationEvalRow> evaluate_generations(ModelSession& session, const
     std::vector<GenerationEvalRow> rows;
     const size_t total = prompts.size() * settings.size();
     size_t done = 0;
+    bool cancelled = false;
     for (const auto& setting : settings) {
         GenerationEvalRow row;
         row.setting = setting.label;
@@ -147,8 +148,9 @@ std::vector<GenerationEvalRow> evaluate_generations(ModelSession& session, const
             }
             ++done;
             if (on_progress && !on_progress(done, total)) {
-                rows.push_back(row);
-                return rows;
+                if (row.outputs.size() < prompts.size())
+                    return rows;  // this setting's row is unfinished: the finished rows only
+                cancelled = true;  // its last prompt: the row is scored below, then no more
             }
         }
         const double n = static_cast<double>(std::max<int64_t>(1, row.tokens));
@@ -161,6 +163,8 @@ std::vector<GenerationEvalRow> evaluate_generations(ModelSession& session, const
         if (!references.empty())
             row.bleu = corpus_bleu(row.outputs, references).score;
         rows.push_back(std::move(row));
+        if (cancelled)
+            return rows;
     }
     return rows;
 }
