@@ -66,8 +66,9 @@ Action add_generate_eval(CLI::App& app) {
         });
         bar.finish();
         if (stop.load()) {
-            std::fprintf(stderr, "twb: cancelled after %zu of %zu settings%s\n", rows.size(), settings.size(),
-                         rows.empty() ? ": nothing to show, and --out is not written" : ": the rows below are all there is");
+            std::fprintf(
+                stderr, "twb: cancelled after %zu of %zu settings%s\n", rows.size(), settings.size(),
+                rows.empty() ? ": nothing to show, and --out is not written" : ": the rows below are all there is");
             if (rows.empty())
                 return 130;
         }

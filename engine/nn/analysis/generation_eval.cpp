@@ -149,7 +149,7 @@ std::vector<GenerationEvalRow> evaluate_generations(ModelSession& session, const
             ++done;
             if (on_progress && !on_progress(done, total)) {
                 if (row.outputs.size() < prompts.size())
-                    return rows;  // this setting's row is unfinished: the finished rows only
+                    return rows;   // this setting's row is unfinished: the finished rows only
                 cancelled = true;  // its last prompt: the row is scored below, then no more
             }
         }
