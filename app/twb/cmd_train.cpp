@@ -312,8 +312,34 @@ int eval_split(ModelSession& session, const EvalOpts& o, DType precision) {
     return 0;
 }
 
+/// The options that say nothing for this kind of run, refused rather than ignored (--max-tokens was).
+void check_eval_options(const EvalOpts& o, bool translation) {
+    if (!translation) {
+        if (o.beam != 1)
+            throw InputError("--beam is for translation runs (the beam of their BLEU); " + o.run +
+                             " is a language model: drop --beam");
+        return;
+    }
+    const EvalOpts defaults;
+    for (const auto& [set, name] : {std::pair<bool, const char*>{o.maxTokens != defaults.maxTokens, "--max-tokens"},
+                                    {o.batch != defaults.batch, "--batch-size"},
+                                    {!o.text.empty(), "--text"},
+                                    {!o.samples.empty(), "--samples"},
+                                    {o.precision != defaults.precision, "--precision"}})
+        if (set)
+            throw InputError(std::string(name) + " is for language-model runs; " + o.run +
+                             " is a translation run, whose evaluation scores every pair of the split (loss, "
+                             "accuracy, BLEU, chrF): drop " +
+                             name +
+                             (o.text.empty() ? ""
+                                             : ", and use twb translate "
+                                               "for a text"));
+}
+
 int run_eval(const EvalOpts& o) {
-    if (is_encoder_decoder_run(o.run))
+    const bool translation = is_encoder_decoder_run(o.run);
+    check_eval_options(o, translation);
+    if (translation)
         return eval_translation(o.run, o.checkpoint, o.split, o.data, o.beam);
     if (o.split == "test")
         throw InputError("--split test is for translation runs; a decoder LM's dataset has train and val");

@@ -472,6 +472,13 @@ private slots:
         QVERIFY2(tr.code == 0, tr.err.constData());
         QCOMPARE(tr.out.count('\n'), 3);
         QVERIFY2(tr.err.endsWith("greedy\ntranslated 3/3\n") && !tr.err.contains('\r'), tr.err.constData());
+        // eval's options for a language model are refused for a translation run (--max-tokens was ignored:
+        // every pair scored all the same).
+        for (const QStringList& extra : {QStringList{"--max-tokens", "100"}, QStringList{"--text", att}}) {
+            auto e = run(QStringList{"eval", "--run", runDir, "--checkpoint", "last"} + extra);
+            QCOMPARE(e.code, 1);
+            QVERIFY2(e.err.contains((extra[0] + " is for language-model runs").toUtf8()), e.err.constData());
+        }
     }
     void tokenizeShowsControlBytesInItsError() {
         // Binary on stdin: the error names the bytes the vocabulary lacks as symbols, never the raw bytes (an
