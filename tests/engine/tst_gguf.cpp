@@ -483,6 +483,14 @@ private slots:
             QVERIFY2(why.rfind(name + ":", 0) == 0, why.c_str());
             QVERIFY(why.find('\n') == std::string::npos);
         }
+        // Every reason at once: a run of the default architecture needed three retrainings to learn them.
+        RunConfig several = base;
+        several.position = Position::Rotary;
+        several.activation = Activation::Gelu;
+        several.bias = false;
+        const std::string all = gguf_export_blocker(several);
+        for (const char* name : {"position=rotary:", "; bias=false:", "; activation=gelu:"})
+            QVERIFY2(all.find(name) != std::string::npos, all.c_str());
         // End to end: the export refuses and writes nothing.
         RunConfig c = base;
         c.position = Position::Rotary;
@@ -501,6 +509,11 @@ private slots:
     void aCharTokenizerIsRefusedByName() {
         const std::string run = save_run("char", gpt2_config(m_charData, TextTokenizer::load(m_charData).vocab_size()));
         QVERIFY(gguf_run_blocker(run, "last").rfind("tokenizer=char:", 0) == 0);
+        RunConfig rotary = gpt2_config(m_charData, TextTokenizer::load(m_charData).vocab_size());
+        rotary.position = Position::Rotary;  // and the tokenizer: both named
+        const std::string both = gguf_run_blocker(save_run("char_rotary", rotary), "last");
+        QVERIFY2(both.rfind("position=rotary:", 0) == 0 && both.find("; tokenizer=char:") != std::string::npos,
+                 both.c_str());
         const fs::path out = twbtest::path(m_dir, "char.gguf");
         try {
             export_gguf(run, "last", out.string());

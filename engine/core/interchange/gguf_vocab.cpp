@@ -50,37 +50,39 @@ std::filesystem::path checkpoint_tokenizer_dir(const std::filesystem::path& chec
 }
 
 std::string gguf_export_blocker(const RunConfig& c) {
+    std::string why;  // every option that stands in the way, so one retraining fixes them all
+    auto add = [&why](const std::string& reason) { why += (why.empty() ? "" : "; ") + reason; };
     if (c.position != Position::Learned)
-        return "position=" + to_string(c.position) +
-               ": llama.cpp's gpt2 architecture has learned positions only (train with position=learned)";
+        add("position=" + to_string(c.position) +
+            ": llama.cpp's gpt2 architecture has learned positions only (train with position=learned)");
     if (c.norm != NormKind::LayerNorm)
-        return "norm=" + to_string(c.norm) + ": gpt2 uses LayerNorm (train with norm=layernorm)";
+        add("norm=" + to_string(c.norm) + ": gpt2 uses LayerNorm (train with norm=layernorm)");
     if (c.norm_position != NormPosition::Pre)
-        return "norm_position=" + to_string(c.norm_position) +
-               ": gpt2 normalises before each sublayer (train with norm_position=pre)";
+        add("norm_position=" + to_string(c.norm_position) +
+            ": gpt2 normalises before each sublayer (train with norm_position=pre)");
     if (!c.bias)
-        return "bias=false: gpt2 has biases in every linear layer and norm (train with bias=true)";
+        add("bias=false: gpt2 has biases in every linear layer and norm (train with bias=true)");
     if (c.qk_norm)
-        return "qk_norm=true: llama.cpp's gpt2 architecture has no norm of the queries and keys (train with "
-               "qk_norm=false)";
+        add("qk_norm=true: llama.cpp's gpt2 architecture has no norm of the queries and keys (train with "
+            "qk_norm=false)");
     if (c.activation != Activation::GeluTanh)
-        return "activation=" + to_string(c.activation) +
-               ": gpt2 uses GELU's tanh approximation (train with activation=gelu_tanh)";
+        add("activation=" + to_string(c.activation) +
+            ": gpt2 uses GELU's tanh approximation (train with activation=gelu_tanh)");
     if (c.n_head * c.head_dim() != c.n_embd)
-        return "head_size=" + std::to_string(c.head_dim()) + ": gpt2 needs n_head * head_size = n_embd (" +
-               std::to_string(c.n_head) + " * " + std::to_string(c.head_dim()) + " != " + std::to_string(c.n_embd) +
-               "; leave head_size at 0)";
-    return {};
+        add("head_size=" + std::to_string(c.head_dim()) + ": gpt2 needs n_head * head_size = n_embd (" +
+            std::to_string(c.n_head) + " * " + std::to_string(c.head_dim()) + " != " + std::to_string(c.n_embd) +
+            "; leave head_size at 0)");
+    return why;
 }
 
 std::string gguf_run_blocker(const std::string& run, const std::string& checkpoint) {
     const auto ck = find_checkpoint(run, checkpoint);
     const fs::path state = ck / "state.json";
     const RunConfig c = parse_checkpoint_state(read_file(state), state.string()).config;
-    if (std::string why = gguf_export_blocker(c); !why.empty())
-        return why;
+    const std::string config = gguf_export_blocker(c);
     const auto tok = load_tokenizer(checkpoint_tokenizer_dir(ck, c));
-    return gguf_tokenizer_blocker(*tok);
+    const std::string tokenizer = gguf_tokenizer_blocker(*tok);
+    return config.empty() || tokenizer.empty() ? config + tokenizer : config + "; " + tokenizer;
 }
 
 }  // namespace twb

@@ -85,11 +85,9 @@ GgufExportResult export_gguf(const std::string& run, const std::string& checkpoi
     const auto loaded = nn::read_checkpoint(ck);
     nn::check_checkpoint_weights(loaded);
     const RunConfig& c = loaded.state.config;
-    if (const std::string why = gguf_export_blocker(c); !why.empty())
+    if (const std::string why = gguf_run_blocker(run, checkpoint); !why.empty())  // every reason at once
         throw InputError(run + " cannot be exported to GGUF: " + why);
     const auto tok = load_tokenizer(checkpoint_tokenizer_dir(ck, c));
-    if (const std::string why = gguf_tokenizer_blocker(*tok); !why.empty())
-        throw InputError(run + " cannot be exported to GGUF: " + why);
     const GgufVocab vocab = gguf_vocab(*tok);
     if (static_cast<int>(vocab.tokens.size()) != c.vocab_size)
         throw FormatError(ck.string() + ": the tokenizer has " + std::to_string(vocab.tokens.size()) +
