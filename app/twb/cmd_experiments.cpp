@@ -7,6 +7,7 @@
 #include "twb/output_paths.h"
 #include "twb/text.h"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -40,7 +41,7 @@ Action add_sweep(CLI::App& app) {
         "A key that follows the swept ones, repeatable: n_embd=n_head*head_size (product of whole-number keys)");
     app.add_option("--out,-o", o->out, "Sweep folder: sweep.json and one run folder per cell")->required();
     app.add_option("--random", o->random, "Run N cells drawn from the grid instead of all of it")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1, 1'000'000));
     app.add_option("--random-seed", o->seed, "Seed of the --random draw");
     app.add_flag("--resume", o->resume, "Continue the sweep in --out: finished cells are kept");
     app.add_flag("--quiet,-q", o->quiet, "Print only cells and the table");
@@ -67,6 +68,9 @@ Action add_sweep(CLI::App& app) {
         cb.on_cell_done = [&](size_t i, const TrainSummary& s, bool skipped) {
             if (skipped)
                 std::printf("cell %zu: finished earlier, kept\n", i + 1);
+            else if (std::isnan(s.best_val_loss))  // stopped before its first evaluation: no "nan" for a loss
+                std::printf("cell %zu: %s at step %lld, no evaluation yet, %.1f s\n", i + 1,
+                            s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step), s.elapsed_s);
             else
                 std::printf("cell %zu: %s at step %lld, best val loss %.4f, %.1f s\n", i + 1,
                             s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step), s.best_val_loss,

@@ -179,7 +179,7 @@ CLI::Option* add_text_options(CLI::App& app, const std::shared_ptr<PrepareCli>& 
     app.add_flag("--replace-invalid-utf8", o->replaceBad, "Replace invalid UTF-8 bytes with U+FFFD instead of failing");
     app.add_flag("--lowercase", o->lowercase, "word tokenizer: lowercase words");
     app.add_option("--min-frequency", o->minFreq, "word tokenizer: rarer words become <unk>")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0, 1'000'000'000));
     app.add_option("--out,-o", o->out, "Output folder")->required();
     app.add_flag("--force", o->force, "Replace an existing prepared dataset at --out");
     app.add_flag("--quiet,-q", o->quiet, "No progress output");

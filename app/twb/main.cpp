@@ -97,6 +97,17 @@ int main(int argc, char** argv) {
         cmds.emplace_back(sub, c.add(*sub));
     }
     twb::cli::set_command_line(argc, argv);
+    std::string names;
+    bool known = false;
+    for (const Command& c : kCommands) {
+        names += (names.empty() ? "" : ", ") + std::string(c.name);
+        known = known || (argc > 1 && std::string(argv[1]) == c.name);
+    }
+    if (argc > 1 && argv[1][0] != '-' && !known) {  // CLI11 said "A subcommand is required", not which word
+        std::cerr << "twb: error: '" << argv[1] << "' is not a twb command; the commands are " << names
+                  << " (twb --help describes each)\n";
+        return 106;
+    }
     bool verbose = std::getenv("TWB_VERBOSE") != nullptr;
     app.add_flag("--verbose", verbose, "On an error, print the full message (a library's stack trace too)");
     try {

@@ -503,6 +503,14 @@ private slots:
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY(r.err.contains("binary"));
         QVERIFY(!QFile::exists(QString::fromStdString(twbtest::path(m_dir, "x").string())));
+        // A mistyped command is named (it read "A subcommand is required"); a range is whole numbers (it
+        // printed the largest double, 309 digits).
+        auto typo = run({"trian", "--data", "d"});
+        QCOMPARE(typo.code, 106);
+        QVERIFY2(typo.err.startsWith("twb: error: 'trian' is not a twb command; the commands are prepare,"),
+                 typo.err.constData());
+        auto range = run({"sweep", "--random", "0", "--data", "d", "--out", "o"});
+        QVERIFY2(range.err.contains("--random: Value 0 not in range 1 to 1000000"), range.err.constData());
     }
     void synthWritesTheEnginesTask() {
         const QString out = QString::fromStdString(twbtest::path(m_dir, "add.txt").string());
