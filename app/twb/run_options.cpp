@@ -17,7 +17,8 @@ namespace twb::cli {
 
 void RunOptions::add_to(CLI::App& app) {
     app.add_option("--data,-d", data, "Prepared dataset folder (from twb prepare)");
-    app.add_option("--preset", preset, "Starting config: default, nanogpt-cpu, baby-gpt or tiny")
+    app.add_option("--preset", preset,
+                   "Starting config: default, nanogpt-cpu, baby-gpt, tiny, or multi30k and tatoeba (translation)")
         ->check(CLI::IsMember(preset_config_names()));
     app.add_option("--config,-c", configFile, "Config JSON (nanoGPT key names); its keys override the preset's");
     app.add_option("--set,-s", sets, "Override one key, repeatable: --set n_layer=6 --set dropout=0.1");
