@@ -47,7 +47,14 @@ QString Language::resolve(Choice c, const QLocale& system) {
     return "en";
 }
 
+QLocale Language::numberLocale(const QString& code, const QLocale& system) {
+    if (code == "nb" && !readsBokmal(system.name()))
+        return QLocale(QLocale::NorwegianBokmal, QLocale::Norway);
+    return system;
+}
+
 bool Language::install(QCoreApplication* app, const QString& code) {
+    QLocale::setDefault(numberLocale(code));  // "1,344" read as 1.344 in a Bokmål sentence
     if (code == "en")
         return true;
     auto* own = new QTranslator(app);

@@ -22,8 +22,12 @@ public:
     static QString resolve(Choice c, const QLocale& system = QLocale::system());
     /// Loads the translators for `code` ("nb") into the application: the workbench's and Qt's own
     /// (qtbase_nb.qm from QLibraryInfo's translations folder, where the system has one). "en" installs
-    /// nothing. Returns false when the workbench's translation could not be loaded.
+    /// nothing. Numbers follow: QLocale's default becomes numberLocale(code). Returns false when the
+    /// workbench's translation could not be loaded.
     static bool install(QCoreApplication* app, const QString& code);
+    /// The locale numbers are written in (thousands and decimal separators, spin boxes): Bokmål's ("1 344",
+    /// "0,5") for the Bokmål interface on a system of another language, else the system's.
+    static QLocale numberLocale(const QString& code, const QLocale& system = QLocale::system());
     /// The saved choice's language, installed; what the GUI's main() calls.
     static QString installSaved(QCoreApplication* app);
 };

@@ -300,6 +300,14 @@ private slots:
         QVERIFY2(said.contains("starts again"), qPrintable(said));
         QCOMPARE(Language::resolve(Language::saved(), QLocale::c()), QString("nb"));
         Language::save(C::System);
+        // Numbers follow the Bokmål interface on an English system ("1,344" reads as 1.344 there); a
+        // Norwegian system's own locale and the English interface keep the system's.
+        const QLocale nb = Language::numberLocale("nb", QLocale("en_US"));
+        QCOMPARE(nb.toString(1344), QString("1") + nb.groupSeparator() + "344");
+        QCOMPARE(nb.groupSeparator(), QLocale(QLocale::NorwegianBokmal, QLocale::Norway).groupSeparator());
+        QCOMPARE(nb.toString(0.5, 'f', 1), QString("0,5"));
+        QCOMPARE(Language::numberLocale("nb", QLocale("nn_NO")).name(), QLocale("nn_NO").name());
+        QCOMPARE(Language::numberLocale("en", QLocale("en_US")).toString(1344), QString("1,344"));
     }
 
     void everyVisibleTextIsTranslated() {
