@@ -8,6 +8,7 @@
 #include "core/decoding/generation_prompt.h"
 #include "nn/analysis/attention_capture.h"
 #include "nn/analysis/embedding_geometry.h"
+#include "nn/analysis/position_view.h"
 #include "nn/decoding/cuda_decoder.h"
 #include "nn/decoding/fast_decode.h"
 #include "nn/decoding/gpt_source.h"
@@ -150,29 +151,9 @@ AttentionCapture ModelSession::attention(const std::string& text, int top) {
 
 PositionTable ModelSession::positions(int64_t maxRows) const {
     const auto& m = d->need();
-    torch::NoGradGuard ng;
-    const auto& c = m.config;
-    PositionTable t;
-    t.kind = c.position;
-    t.rows = std::min<int64_t>(maxRows, c.block_size);
-    torch::Tensor table;
-    if (c.position == Position::Learned) {
-        table = m.model->transformer->wpe->weight.slice(0, 0, t.rows);
-        t.col_label = "embedding dimension";
-    } else if (c.position == Position::Sinusoidal) {
-        table = sinusoidal_table(t.rows, c.n_embd, c.sinusoid_halves);
-        t.col_label = "embedding dimension";
-    } else {
-        const int64_t hd = c.head_dim();
-        table = rotary_tables(t.rows, hd).first;  // cos(position * theta_i)
-        t.col_label = "dimension pair (rotation frequency falls to the right)";
-        for (int64_t i = 0; i < hd / 2; ++i)
-            t.frequencies.push_back(static_cast<float>(std::pow(10000.0, -2.0 * static_cast<double>(i) / hd)));
-    }
-    table = table.to(torch::kCPU, torch::kFloat32).contiguous();
-    t.cols = table.size(1);
-    t.values.assign(table.data_ptr<float>(), table.data_ptr<float>() + table.numel());
-    return t;
+    return nn::viewer_position_table(
+        m.config, m.config.position == Position::Learned ? m.model->transformer->wpe->weight : torch::Tensor(),
+        maxRows);
 }
 
 EvalResult ModelSession::evaluate(const EvalOptions& opt) {

@@ -3706,6 +3706,18 @@ Ctrl+/: hurtigtaster</translation>
         <source>Learned positions: the rows of wpe, the position embedding table the model trained (values clipped to −1..1 in colour).</source>
         <translation>Lærte posisjoner: radene i wpe, posisjonsinnbyggingstabellen modellen trente (verdier klippet til −1..1 i farge).</translation>
     </message>
+    <message>
+        <source>Show positions draws this run&apos;s position scheme.</source>
+        <translation>Vis posisjoner tegner denne kjøringens posisjonsskjema.</translation>
+    </message>
+    <message>
+        <source>dimension pair (rotation frequency falls to the right)</source>
+        <translation>dimensjonspar (rotasjonsfrekvensen synker mot høyre)</translation>
+    </message>
+    <message>
+        <source>embedding dimension</source>
+        <translation>innbyggingsdimensjon</translation>
+    </message>
 </context>
 <context>
     <name>PreparedDatasets</name>

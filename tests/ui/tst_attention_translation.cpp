@@ -220,6 +220,28 @@ private slots:
         QVERIFY2(v->lastError().contains("encoder layer 2 does not exist"), qPrintable(v->lastError()));
     }
 
+    /// The Positions tab shows a translation run's own scheme (it kept the run before's rotary map, and
+    /// Show positions failed: ModelSession opens language models only).
+    void positionsOfATranslationRun() {
+        AttentionPanel p;
+        p.setRun(m_lm);
+        p.loadPositions();
+        waitIdle(p);
+        QCOMPARE(p.positionMap()->cols(), 8);  // the LM's rotary pairs
+        p.setRun(m_run);
+        QCOMPARE(p.positionMap()->rows(), 0);  // the run before's map goes with it
+        p.loadPositions();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        twb::Translator t;
+        t.open(m_run.toStdString(), "best");
+        const auto ref = t.positions();
+        QCOMPARE(ref.kind, twb::Position::Sinusoidal);
+        QCOMPARE(p.positionMap()->rows(), static_cast<int>(ref.rows));
+        QCOMPARE(p.positionMap()->cols(), 32);  // n_embd
+        QCOMPARE(p.positionMap()->value(3, 5), ref.values[3 * 32 + 5]);
+    }
+
     void emptyTargetIsTheModelsTranslation() {
         AttentionPanel p;
         p.setRun(m_run);

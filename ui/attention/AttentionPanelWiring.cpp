@@ -215,6 +215,7 @@ void AttentionPanel::connectRunFollowing() {
         m_timeline = {};
         m_timelineScores.clear();
         m_probeBytes = -1;
+        m_positions->clear();  // the run before's (a translation run showed another run's rotary map)
         if (m_modeTimeline->isChecked())
             showTimeline();
         else

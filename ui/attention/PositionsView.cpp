@@ -12,6 +12,7 @@ PositionsView::PositionsView(QWidget* parent) : QWidget(parent) {
     m_map = new Heatmap;
     m_freqPlot = new QCustomPlot;
     m_freqPlot->setMaximumHeight(180);
+    m_freqPlot->setMinimumHeight(120);  // at 50 px its tick labels ran into each other
     m_freqPlot->yAxis->setScaleType(QCPAxis::stLogarithmic);
     m_freqPlot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     m_freqPlot->xAxis->setLabel(tr("dimension pair i"));
@@ -36,6 +37,13 @@ PositionsView::PositionsView(QWidget* parent) : QWidget(parent) {
     connect(load, &QPushButton::clicked, this, &PositionsView::loadClicked);
 }
 
+void PositionsView::clear() {
+    m_map->clear();
+    m_freqPlot->clearGraphs();
+    m_freqPlot->replot();
+    m_info->setText(tr("Show positions draws this run's position scheme."));
+}
+
 bool PositionsView::isEmpty() const {
     return m_map->rows() == 0;
 }
@@ -46,8 +54,12 @@ void PositionsView::setTable(const twb::PositionTable& t) {
         rows << QString::number(i);
     for (int64_t i = 0; i < t.cols; ++i)
         cols << QString::number(i);
-    m_map->setMatrix(static_cast<int>(t.rows), static_cast<int>(t.cols), t.values, rows, cols, tr("position"),
-                     QString::fromStdString(t.col_label), -1, 1, true);
+    // the columns' name by the scheme, in the interface's language (the engine's is English)
+    const QString columns = t.kind == twb::Position::Rotary
+                                ? tr("dimension pair (rotation frequency falls to the right)")
+                                : tr("embedding dimension");
+    m_map->setMatrix(static_cast<int>(t.rows), static_cast<int>(t.cols), t.values, rows, cols, tr("position"), columns,
+                     -1, 1, true);
     switch (t.kind) {
         case twb::Position::Rotary:
             m_info->setText(

@@ -15,6 +15,8 @@ class PositionsView : public QWidget {
 public:
     explicit PositionsView(QWidget* parent = nullptr);
     void setTable(const twb::PositionTable& table);
+    /// Another run chosen: the table shown was the one before's.
+    void clear();
     Heatmap* map() const { return m_map; }
     bool isEmpty() const;
 

@@ -220,6 +220,14 @@ void ModelWorker::capture(const AttentionRequest& r) {
 
 void ModelWorker::loadPositions(quint64 id, const QString& run, const QString& checkpoint) {
     guarded(this, id, [&] {
+        if (twb::is_encoder_decoder_run(run.toStdString())) {  // ModelSession opens language models only
+            const auto ck =
+                twb::find_checkpoint(run.toStdString(), checkpoint.isEmpty() ? "best" : checkpoint.toStdString());
+            if (m_translator.checkpoint() != ck.string())
+                m_translator.open(ck.string(), "last");
+            emit positionsLoaded(id, m_translator.positions());
+            return;
+        }
         open(run, checkpoint);
         emit positionsLoaded(id, m_session.positions());
     });

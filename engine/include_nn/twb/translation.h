@@ -4,6 +4,7 @@
 #pragma once
 #include "twb/bleu.h"
 #include "twb/inspection.h"
+#include "twb/session.h"
 
 #include <atomic>
 #include <cstdint>
@@ -120,6 +121,10 @@ public:
     /// The same for a translation given as the target side's token ids (as translate_stream streamed them;
     /// a last <eos> is left out). InputError for an id outside the vocabulary.
     TranslationAttribution attribute(const std::string& source, const std::vector<int32_t>& target);
+
+    /// The decoder's position scheme for the Attention panel's Positions tab (session.h's PositionTable;
+    /// the encoder's is the same unless learned).
+    PositionTable positions(int64_t max_rows = 256) const;
 
     // Head ablation (inspection.h; translator_ablation.cpp).
     /// The model's heads: the decoder's layers (cross-attention has as many), the encoder's, heads per layer.

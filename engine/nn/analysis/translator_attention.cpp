@@ -1,5 +1,7 @@
 // Translator::attention (translation.h, translation_attention.h): the three attention captures of an
-// encoder-decoder run over a source sentence and a target, given or translated greedily here.
+// encoder-decoder run over a source sentence and a target, given or translated greedily here; and its
+// positions for the Attention panel's Positions tab.
+#include "nn/analysis/position_view.h"
 #include "nn/analysis/seq2seq_attention.h"
 #include "nn/decoding/seq2seq_source.h"
 #include "nn/decoding/translator_impl.h"
@@ -72,6 +74,13 @@ TranslationAttention Translator::attention(const std::string& source, const std:
     if (fromModel && tgt.empty())
         a.warnings.push_back(kEmptyTranslation);
     return a;
+}
+
+PositionTable Translator::positions(int64_t max_rows) const {
+    if (!d->model)
+        throw InputError("no translation run is open");
+    const auto& wpe = d->model->decoder->wpe;
+    return nn::viewer_position_table(d->cfg, wpe ? wpe->weight : torch::Tensor(), max_rows);
 }
 
 }  // namespace twb
