@@ -4915,14 +4915,6 @@ Dette kan ikke angres.</translation>
         <translation>Et klargjort datasett eller en kjøring</translation>
     </message>
     <message>
-        <source>Keep documents (each one sequence: &lt;bos&gt; … &lt;eos&gt;)</source>
-        <translation>Behold dokumenter (hvert én sekvens: &lt;bos&gt; … &lt;eos&gt;)</translation>
-    </message>
-    <message>
-        <source>Each record, jsonl/csv row, line pair or paragraph becomes one document, for training with sequences = documents (twb prepare --documents); needs a tokenizer with &lt;bos&gt;/&lt;eos&gt;: not characters</source>
-        <translation>Hver post, jsonl/csv-rad, linjepar eller avsnitt blir ett dokument, for trening med sequences = documents (twb prepare --documents); krever en tokenisering med &lt;bos&gt;/&lt;eos&gt;: ikke tegn</translation>
-    </message>
-    <message>
         <source>dataset name</source>
         <translation>datasettnavn</translation>
     </message>
@@ -5093,6 +5085,14 @@ Dette kan ikke angres.</translation>
     <message>
         <source>A BPE tokenizer&apos;s merges, and a sample merged step by step</source>
         <translation>En BPE-tokeniserings sammenslåinger, og et eksempel slått sammen steg for steg</translation>
+    </message>
+    <message>
+        <source>Keep documents</source>
+        <translation>Behold dokumenter</translation>
+    </message>
+    <message>
+        <source>Each record, jsonl/csv row, line pair or paragraph becomes one document, one sequence &lt;bos&gt; … &lt;eos&gt;, for training with sequences = documents (twb prepare --documents); needs a tokenizer with &lt;bos&gt;/&lt;eos&gt;: not characters</source>
+        <translation>Hver post, jsonl/csv-rad, linjepar eller avsnitt blir ett dokument, én sekvens &lt;bos&gt; … &lt;eos&gt;, for trening med sequences = documents (twb prepare --documents); krever en tokenisering med &lt;bos&gt;/&lt;eos&gt;: ikke tegn</translation>
     </message>
 </context>
 <context>

@@ -13,6 +13,7 @@
 #include "ui/MainWindow.h"
 #include "ui/Workspace.h"
 #include "ui/attention/AttentionPanel.h"
+#include "ui/datasets/DatasetsPanel.h"
 #include "ui/experiments/CompareTokenizersDialog.h"
 #include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
@@ -41,6 +42,7 @@
 #include <QSet>
 #include <QSettings>
 #include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QTranslator>
@@ -362,6 +364,22 @@ private slots:
                 QVERIFY2(need.width() <= g.width() && need.height() <= g.height(),
                          qPrintable(QString("%1 needs %2x%3").arg(name).arg(need.width()).arg(need.height())));
             }
+            // Tokenize & prepare's four views keep their whole names ("Tok…", "Vokab…", "A m…", "Sammenslåi…")
+            w.setGeometry(g);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.showPanel("Datasets");
+            w.datasetsPanel()->findChild<QTabWidget*>()->setCurrentIndex(1);
+            auto* views = w.findChild<QTabWidget*>("tokenizeViews");
+            QTRY_VERIFY(views->isVisible());
+            // The form beside them gives way (38% of the tab was theirs: with a desktop's fonts the names were
+            // cut), and each name is whole here
+            const int page = w.datasetsPanel()->findChild<QTabWidget*>()->currentWidget()->width();
+            QVERIFY2(views->width() * 100 >= page * 45, qPrintable(QString("%1 of %2").arg(views->width()).arg(page)));
+            for (int i = 0; i < views->count(); ++i)
+                QVERIFY2(views->tabBar()->tabRect(i).width() >
+                             views->tabBar()->fontMetrics().horizontalAdvance(views->tabText(i)) + 8,
+                         qPrintable(views->tabText(i)));
         });
     }
 };

@@ -88,6 +88,9 @@ QPushButton* TokenizeTab::makeOptions() {
     m_split = new QComboBox;
     m_split->addItem(tr("tail (last part of the text, as nanoGPT)"), "tail");
     m_split->addItem(tr("shuffled documents"), "shuffle");
+    // the long item does not set the form's width: the views beside it keep room for their tab names
+    m_split->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_split->setMinimumContentsLength(16);
     // Finetuning data must mean what the pretrained model learned: encode with its tokenizer.
     m_tokenizerFrom = new QLineEdit;
     m_tokenizerFrom->setObjectName("tokenizerFrom");
@@ -108,11 +111,11 @@ QPushButton* TokenizeTab::makeOptions() {
         m_kind[0]->setEnabled(t.trimmed().isEmpty());
         m_vocabSize[0]->setEnabled(t.trimmed().isEmpty() && !fixedVocabulary(m_kind[0]->currentData().toString()));
     });
-    m_documents = new QCheckBox(tr("Keep documents (each one sequence: <bos> … <eos>)"));
+    m_documents = new QCheckBox(tr("Keep documents"));
     m_documents->setObjectName("documents");
     m_documents->setToolTip(
-        tr("Each record, jsonl/csv row, line pair or paragraph becomes one document, for "
-           "training with sequences = documents (twb prepare --documents); needs a "
+        tr("Each record, jsonl/csv row, line pair or paragraph becomes one document, one sequence "
+           "<bos> … <eos>, for training with sequences = documents (twb prepare --documents); needs a "
            "tokenizer with <bos>/<eos>: not characters"));
     m_name = new QLineEdit;
     m_name->setObjectName("datasetName");
