@@ -2867,6 +2867,14 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
         <source>%1 = output</source>
         <translation>%1 = utdata</translation>
     </message>
+    <message>
+        <source>embedding</source>
+        <translation>innbygging</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>blokk %1</translation>
+    </message>
 </context>
 <context>
     <name>LogitLensView</name>
@@ -4156,15 +4164,27 @@ Vil du slette den likevel?</translation>
     </message>
     <message>
         <source>No run chosen: choose one on the Attention tab.</source>
-        <translation>Ingen kjøring valgt: velg en på Oppmerksomhet-fanen.</translation>
+        <translation>Ingen kjøring valgt: velg en på Oppmerksomhetsfanen.</translation>
     </message>
     <message>
         <source>Run &lt;b&gt;%1&lt;/b&gt;, checkpoint %2 (chosen on the Attention tab)</source>
-        <translation>Kjøring &lt;b&gt;%1&lt;/b&gt;, sjekkpunkt %2 (valgt på Oppmerksomhet-fanen)</translation>
+        <translation>Kjøring &lt;b&gt;%1&lt;/b&gt;, sjekkpunkt %2 (valgt på Oppmerksomhetsfanen)</translation>
     </message>
     <message>
         <source>%1 · %2, translation</source>
         <translation>%1 · %2, oversettelse</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>beste</translation>
+    </message>
+    <message>
+        <source>last</source>
+        <translation>siste</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>steg %1</translation>
     </message>
 </context>
 <context>

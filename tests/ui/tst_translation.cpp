@@ -15,6 +15,8 @@
 #include "ui/attention/AttentionPanel.h"
 #include "ui/datasets/DatasetsPanel.h"
 #include "ui/experiments/CompareTokenizersDialog.h"
+#include "ui/inspection/InspectedRun.h"
+#include "ui/inspection/LensGrid.h"
 #include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/TrainingPanel.h"
@@ -328,6 +330,18 @@ private slots:
         QVERIFY2(untranslated.isEmpty(), qPrintable("untranslated: \"" + untranslated.join("\", \"") + "\""));
         QVERIFY2(bokmal.contains("Datasett") && bokmal.contains("Læringsrate") && bokmal.contains("ferdig"),
                  qPrintable(bokmal.join(" | ")));
+    }
+
+    /// Texts drawn rather than shown by widgets, which the walk cannot collect: the logit lens's row names
+    /// and the inspection pages' checkpoint ("block 2 = utdata" read "block 2", "sjekkpunkt best").
+    void drawnTextsAreTranslated() {
+        inBokmal([this] {
+            QCOMPARE(LensGrid::stageName(0), QString("innbygging"));
+            QCOMPARE(LensGrid::stageName(3), QString("blokk 2"));
+            QVERIFY2(inspectedRunText(m_run, "best").contains("sjekkpunkt beste"),
+                     qPrintable(inspectedRunText(m_run, "best")));
+            QVERIFY(inspectedRunText(m_run, "40").contains("sjekkpunkt steg 40"));
+        });
     }
 
     /// The config form's texts come from the engine's option table, in English: each has a Bokmål text.

@@ -52,12 +52,17 @@ QPoint LensGrid::cellAt(const QPoint& p) const {
     return {static_cast<int>(m_lens.stages) - 1 - row, pos};
 }
 
+QString LensGrid::stageName(int stage) {
+    // LogitLens::stage_name's, in the interface's language
+    return stage == 0 ? tr("embedding") : tr("block %1").arg(stage - 1);
+}
+
 QString LensGrid::cellText(int stage, int position) const {
     if (stage < 0 || stage >= m_lens.stages || position < 0 || position >= m_lens.positions)
         return {};
     const size_t i = static_cast<size_t>(stage * m_lens.positions + position);
     QString s = tr("%1, after “%2” (position %3)")
-                    .arg(QString::fromStdString(twb::LogitLens::stage_name(stage)))
+                    .arg(stageName(stage))
                     .arg(shown(m_lens.tokens[static_cast<size_t>(position)]))
                     .arg(position);
     for (const auto& t : m_lens.at(stage, position))
@@ -93,7 +98,7 @@ void LensGrid::paintEvent(QPaintEvent*) {
         const QRect first = cellRect(s, 0);
         p.setPen(palette().color(QPalette::Text));
         // the top row is the model's own prediction: named so, as the help above says
-        const QString name = QString::fromStdString(twb::LogitLens::stage_name(s));
+        const QString name = stageName(s);
         p.drawText(QRect(2, first.top(), kRowLabel - 6, kCellH), Qt::AlignVCenter | Qt::AlignRight,
                    s == m_lens.stages - 1 ? tr("%1 = output").arg(name) : name);
         for (int t = 0; t < m_lens.positions; ++t) {

@@ -17,6 +17,8 @@ public:
     QPoint cellAt(const QPoint& p) const;
     /// What hovering the cell shows: its top tokens and the final choice's rank.
     QString cellText(int stage, int position) const;
+    /// A stage's name as the rows show it: "embedding", "block 0", ...
+    static QString stageName(int stage);
 
 protected:
     void paintEvent(QPaintEvent*) override;
