@@ -473,7 +473,7 @@
     </message>
     <message>
         <source>System turn</source>
-        <translation>Systemtur</translation>
+        <translation>Systemmelding</translation>
     </message>
     <message>
         <source>Share of the conversations held out for validation</source>
@@ -481,7 +481,7 @@
     </message>
     <message>
         <source>Held out: validation</source>
-        <translation>Holdt av: validering</translation>
+        <translation>Valideringsandel</translation>
     </message>
     <message>
         <source>e.g. alpaca-seed</source>
@@ -544,7 +544,7 @@
     <name>ChatView</name>
     <message>
         <source>Optional: a system turn that opens each new conversation</source>
-        <translation>Valgfritt: en systemtur som åpner hver nye samtale</translation>
+        <translation>Valgfritt: en systemmelding som åpner hver ny samtale</translation>
     </message>
     <message>
         <source>Chat with a run finetuned on instruction data (twb prepare --chat). Each turn is written in the chat template; the reply ends at the end-of-turn token.</source>
@@ -632,7 +632,9 @@
     </message>
     <message>
         <source>This run cannot chat: %1. The Datasets panel&apos;s Chat data tab prepares instruction data; train on it, initialised from a run (Run menu).</source>
-        <translation>Denne kjøringen kan ikke samtale: %1. Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, initialisert fra en kjøring (Kjør-menyen).</translation>
+        <translation>Denne kjøringen kan ikke brukes til samtale:
+%1.
+Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, initialisert fra en kjøring (Kjør-menyen).</translation>
     </message>
 </context>
 <context>
@@ -1018,7 +1020,7 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     </message>
     <message>
         <source>Tie embeddings</source>
-        <translation>Del innbygginger</translation>
+        <translation>Delte innbygginger</translation>
     </message>
     <message>
         <source>The output layer shares the token embedding matrix</source>
@@ -1094,7 +1096,7 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     </message>
     <message>
         <source>position=sinusoidal: sines in the first half of the channels and cosines in the second (fairseq, Marian) instead of interleaved (sin, cos, sin, ...); the same frequencies</source>
-        <translation>position=sinusoidal: sinuser i første halvdel av kanalene og cosinuser i andre (fairseq, Marian) i stedet for flettet (sin, cos, sin, ...); de samme frekvensene</translation>
+        <translation>position=sinusoidal: sinuser i første halvdel av kanalene og cosinuser i den andre halvdelen (fairseq, Marian) i stedet for flettet (sin, cos, sin, ...); de samme frekvensene</translation>
     </message>
     <message>
         <source>Scale embeddings</source>
@@ -1572,7 +1574,7 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     </message>
     <message>
         <source>Samples</source>
-        <translation>Prøver</translation>
+        <translation>Antall prøver</translation>
     </message>
     <message>
         <source>Decode weights</source>
@@ -2185,7 +2187,7 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     </message>
     <message>
         <source>References (optional, one per prompt)</source>
-        <translation>Referanser (valgfritt, én hver)</translation>
+        <translation>Referanser (valgfritt)</translation>
     </message>
     <message>
         <source>for BLEU</source>
@@ -2939,7 +2941,7 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
     </message>
     <message>
         <source>Trains a fresh model of this config for a few steps with the learning rate growing exponentially, and stops when the loss runs away. The open run is not touched.</source>
-        <translation>Trener en ny modell med denne konfigen i noen steg mens læringsraten vokser eksponentielt, og stopper når tapet løper løpsk. Den åpne kjøringen røres ikke.</translation>
+        <translation>Trener en ny modell med denne konfigurasjonen i noen steg mens læringsraten vokser eksponentielt, og stopper når tapet løper løpsk. Den åpne kjøringen røres ikke.</translation>
     </message>
     <message>
         <source>from</source>
@@ -3043,7 +3045,7 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
     </message>
     <message>
         <source>reached the last rate, %1, before the loss ran away (%2 times its lowest)</source>
-        <translation>nådde siste rate, %1, før tapet løp løpsk (%2 ganger det laveste)</translation>
+        <translation>nådde den høyeste raten, %1, uten at tapet løp løpsk (over %2 ganger det laveste)</translation>
     </message>
 </context>
 <context>
@@ -3268,7 +3270,7 @@ Ctrl+/: hurtigtaster</translation>
     </message>
     <message>
         <source>&amp;System default</source>
-        <translation>&amp;Systemets standard</translation>
+        <translation>&amp;Systemstandard</translation>
     </message>
     <message>
         <source>&amp;English</source>
@@ -3581,11 +3583,11 @@ Ctrl+/: hurtigtaster</translation>
     </message>
     <message>
         <source>Held out: validation</source>
-        <translation>Holdt av: validering</translation>
+        <translation>Valideringsandel</translation>
     </message>
     <message>
         <source>Held out: test</source>
-        <translation>Holdt av: test</translation>
+        <translation>Testandel</translation>
     </message>
     <message>
         <source>keep all</source>
@@ -4814,7 +4816,7 @@ Dette kan ikke angres.</translation>
     </message>
     <message>
         <source>Digits (addition)</source>
-        <translation>Siffer (addition)</translation>
+        <translation>Siffer (addisjon)</translation>
     </message>
     <message>
         <source>Shortest sequence</source>
@@ -4830,7 +4832,7 @@ Dette kan ikke angres.</translation>
     </message>
     <message>
         <source>One example per line, e.g. addition &lt;code&gt;123+456=579&lt;/code&gt;, reversed &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokenize with characters; the attention patterns of a model trained on them are easy to read. Instructions are records for a chat finetune, &lt;code&gt;{&quot;instruction&quot;: &quot;reverse: cabd&quot;, &quot;output&quot;: &quot;dbac&quot;}&lt;/code&gt;, handed to the Chat data tab.</source>
-        <translation>Ett eksempel per linje, f.eks. addition &lt;code&gt;123+456=579&lt;/code&gt;, reversert &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokeniser med tegn; oppmerksomhetsmønstrene til en modell trent på dem er lette å lese. Instructions er poster for en samtalefinjustering, &lt;code&gt;{&quot;instruction&quot;: &quot;reverse: cabd&quot;, &quot;output&quot;: &quot;dbac&quot;}&lt;/code&gt;, som sendes videre til fanen Samtaledata.</translation>
+        <translation>Ett eksempel per linje, f.eks. addisjon &lt;code&gt;123+456=579&lt;/code&gt;, reversert &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokeniser med tegn; oppmerksomhetsmønstrene til en modell trent på dem er lette å lese. Instruksjonsoppgavene er poster for en samtalefinjustering, &lt;code&gt;{&quot;instruction&quot;: &quot;reverse: cabd&quot;, &quot;output&quot;: &quot;dbac&quot;}&lt;/code&gt;, som sendes videre til fanen Samtaledata.</translation>
     </message>
 </context>
 <context>
@@ -5265,7 +5267,7 @@ Dette kan ikke angres.</translation>
     </message>
     <message>
         <source>This run finished at step %1: Train more (below) continues it, as does a larger Steps; New run (Ctrl+N) starts another</source>
-        <translation>Denne kjøringen ble ferdig ved steg %1: Tren mer (under) fortsetter den, det samme gjør flere Steg; Ny kjøring (Ctrl+N) starter en annen</translation>
+        <translation>Denne kjøringen ble ferdig ved steg %1: Tren mer (under) fortsetter den, og det samme gjør et høyere tall i «Steg»; Ny kjøring (Ctrl+N) starter en ny</translation>
     </message>
     <message>
         <source>Choose a prepared dataset first: press Quick start (Ctrl+R), or prepare one in the Datasets panel</source>
@@ -5337,7 +5339,7 @@ Dette kan ikke angres.</translation>
     </message>
     <message>
         <source>The range finder on a fresh model of this config; the open run is not touched (Ctrl+L)</source>
-        <translation>Områdesøket på en ny modell med denne konfigen; den åpne kjøringen røres ikke (Ctrl+L)</translation>
+        <translation>Områdesøket på en ny modell med denne konfigurasjonen; den åpne kjøringen røres ikke (Ctrl+L)</translation>
     </message>
     <message>
         <source>Train more</source>
@@ -5549,7 +5551,7 @@ Dette kan ikke angres.</translation>
     </message>
     <message>
         <source>This run finished its epochs at step %1: Train more (below) continues it, as do more Epochs; New run (Ctrl+N) starts another</source>
-        <translation>Denne kjøringen fullførte epokene ved steg %1: Tren mer (under) fortsetter den, det samme gjør flere Epoker; Ny kjøring (Ctrl+N) starter en annen</translation>
+        <translation>Denne kjøringen fullførte epokene ved steg %1: Tren mer (under) fortsetter den, og det samme gjør et høyere tall i «Epoker»; Ny kjøring (Ctrl+N) starter en ny</translation>
     </message>
     <message>
         <source>An imported model, with no dataset of its own: sample it and look inside it (Sampling, Attention), or finetune it on a dataset (Run → Initialise from run…).</source>
