@@ -880,10 +880,6 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <translation>%1 kan være høyst %2</translation>
     </message>
     <message>
-        <source>Automatic (a CUDA GPU if one is usable, else the CPU)</source>
-        <translation>Automatisk (en CUDA-GPU om mulig, ellers CPU-en)</translation>
-    </message>
-    <message>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
@@ -930,6 +926,14 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>The learning rate reaches its minimum at step %1 of %2 (Decay steps): the last %3 steps train at %4.</source>
         <translation>Læringsraten når sitt minimum ved steg %1 av %2 (Avtakingssteg): de siste %3 stegene trener med %4.</translation>
+    </message>
+    <message>
+        <source>Automatic (GPU if usable)</source>
+        <translation>Automatisk (GPU om mulig)</translation>
+    </message>
+    <message>
+        <source>A CUDA GPU if one is usable, else the CPU</source>
+        <translation>En CUDA-GPU om en kan brukes, ellers CPU-en</translation>
     </message>
 </context>
 <context>

@@ -21,6 +21,9 @@ private slots:
         QVERIFY2(box->itemText(2).contains("Fake GPU 0") && box->itemText(2).contains("80.0 GiB"),
                  qPrintable(box->itemText(2)));
         QVERIFY(box->itemText(3).contains("Fake GPU 1"));
+        // Automatic's rule on hover: the whole of it was cut in the box ("Automatic (a CUDA GPU if …")
+        QCOMPARE(box->itemText(0), QString("Automatic (GPU if usable)"));
+        QVERIFY(box->itemData(0, Qt::ToolTipRole).toString().contains("else the CPU"));
         box->setCurrentIndex(3);
         QCOMPARE(QString::fromStdString(form.config().device), QString("cuda:1"));
         box->setCurrentIndex(1);

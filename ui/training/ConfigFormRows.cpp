@@ -186,7 +186,7 @@ void ConfigForm::addDevice(QFormLayout* f, const twb::ConfigOption& o) {
     auto* w = new QComboBox;
     for (const auto& d : twb::compute_devices()) {
         const QString spelling = QString::fromStdString(d.spelling), name = QString::fromStdString(d.name);
-        QString text = d.spelling == "auto"  ? tr("Automatic (a CUDA GPU if one is usable, else the CPU)")
+        QString text = d.spelling == "auto"  ? tr("Automatic (GPU if usable)")
                        : d.spelling == "cpu" ? tr("CPU")
                                              : spelling;
         if (!name.isEmpty())
@@ -194,6 +194,8 @@ void ConfigForm::addDevice(QFormLayout* f, const twb::ConfigOption& o) {
         if (d.memory > 0)
             text += tr(", %1 GiB").arg(double(d.memory) / (1024.0 * 1024.0 * 1024.0), 0, 'f', 1);
         w->addItem(text, spelling);
+        if (d.spelling == "auto")  // the short name in the box, the whole rule on hover
+            w->setItemData(w->count() - 1, tr("A CUDA GPU if one is usable, else the CPU"), Qt::ToolTipRole);
     }
     Field& field = addRow(f, o, w);
     connect(w, &QComboBox::currentIndexChanged, this, [this, w] { edited(w); });
