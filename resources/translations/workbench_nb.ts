@@ -2087,6 +2087,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <source>failed</source>
         <translation>mislyktes</translation>
     </message>
+    <message>
+        <source>Stop the sweep? The running cell writes a checkpoint; Resume continues it.</source>
+        <translation>Stoppe sveipet? Cellen som kjører skriver et sjekkpunkt; Fortsett tar det opp igjen.</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -5640,6 +5644,10 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Sequences set to &lt;b&gt;documents&lt;/b&gt;: %1 is chat data, one conversation a sequence, its loss on the replies.</source>
         <translation>Sekvenser satt til &lt;b&gt;dokumenter&lt;/b&gt;: %1 er chatdata, én samtale per sekvens, med tapet på svarene.</translation>
+    </message>
+    <message>
+        <source>Stop training? A checkpoint is written first; Start continues the run.</source>
+        <translation>Stoppe treningen? Et sjekkpunkt skrives først; Start fortsetter kjøringen.</translation>
     </message>
 </context>
 <context>

@@ -214,6 +214,22 @@ private slots:
         writing->succeed();
         QCOMPARE(status->shownJob(), waiting);
         QVERIFY(!cancel->isHidden());
+        // Long work asks first (one click beside the status message stopped a training run): No keeps it.
+        waiting->setCancelQuestion(QStringLiteral("Stop waiting?"));
+        auto answer = [](QMessageBox::StandardButton b, QString* asked) {
+            QTimer::singleShot(0, [b, asked] {
+                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                    *asked = box->text();
+                    box->button(b)->click();
+                }
+            });
+        };
+        QString asked;
+        answer(QMessageBox::No, &asked);
+        cancel->click();
+        QCOMPARE(asked, QString("Stop waiting?"));
+        QVERIFY(waiting->isRunning());
+        answer(QMessageBox::Yes, &asked);
         cancel->click();
         QTRY_COMPARE(error, QString("stopped on request"));
         QVERIFY(!succeeded);

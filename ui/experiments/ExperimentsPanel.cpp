@@ -249,6 +249,7 @@ void ExperimentsPanel::run(const twb::SweepSpec& s, const QString& dir) {
     r.skipped = m_skipped;
     setBusy(true);
     m_job = jobs()->track(tr("Sweep %1").arg(QFileInfo(dir).fileName()), [this] { stop(); });
+    m_job->setCancelQuestion(tr("Stop the sweep? The running cell writes a checkpoint; Resume continues it."));
     refreshResults();
     emit sweepRequested(r);
 }

@@ -32,6 +32,10 @@ public:
     /// cancellable: the status bar offers no Cancel for it and cancel() does nothing.
     void setCancellable(bool cancellable);
     bool isCancellable() const { return m_cancellable; }
+    /// Long work that one click should not end (training, a sweep): the status bar's Cancel asks this
+    /// question first. Empty (the default): it cancels at once.
+    void setCancelQuestion(const QString& question) { m_cancelQuestion = question; }
+    QString cancelQuestion() const { return m_cancelQuestion; }
     /// Whether someone shows this job's errors (else the service reports them).
     void setErrorHandled(bool handled) { m_errorHandled = handled; }
     bool errorHandled() const { return m_errorHandled; }
@@ -70,6 +74,7 @@ private:
     Outcome m_outcome = Outcome::Running;
     double m_fraction = -1;
     QString m_text;
+    QString m_cancelQuestion;
     QString m_cancelText;
     bool m_errorHandled = false;
     bool m_cancellable = true;

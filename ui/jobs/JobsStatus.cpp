@@ -5,6 +5,8 @@
 #include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPointer>
 #include <QProgressBar>
 #include <QToolButton>
 
@@ -28,8 +30,14 @@ JobsStatus::JobsStatus(JobsService* jobs, QWidget* parent) : QWidget(parent), m_
     row->addWidget(m_bar);
     row->addWidget(m_cancel);
     connect(m_cancel, &QToolButton::clicked, this, [this] {
-        if (m_shown)
-            m_shown->cancel();
+        if (!m_shown)
+            return;
+        const QPointer<Job> job = m_shown;
+        if (!job->cancelQuestion().isEmpty() &&  // a click beside the message stopped a training run
+            QMessageBox::question(this, job->title(), job->cancelQuestion()) != QMessageBox::Yes)
+            return;
+        if (job)
+            job->cancel();
     });
     connect(m_jobs, &JobsService::changed, this, &JobsStatus::update);
     update();

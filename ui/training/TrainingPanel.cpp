@@ -399,6 +399,7 @@ void TrainingPanel::startJob(bool resume) {
                  m_initFrom.isEmpty() ? QString() : tr("<br>initialised from %1").arg(m_initFrom.toHtmlEscaped())));
     setBusy(true);
     m_trainJob = jobs()->track(tr("Training %1").arg(Workspace::runName(m_runDir)), [this] { stop(); });
+    m_trainJob->setCancelQuestion(tr("Stop training? A checkpoint is written first; Start continues the run."));
     emit runChanged(m_runDir);
     emit trainRequested(req);
 }
