@@ -342,6 +342,17 @@ private slots:
         QTRY_VERIFY(p.findChild<ErrorLabel*>()->isVisible());
         QCoreApplication::processEvents();
         QCOMPARE(start->mapTo(&p, QPoint(0, 0)).y(), startY);
+        // Too low for the controls (larger text on a small screen): the column scrolls; the axes table keeps
+        // its height above its buttons (the buttons were drawn over it)
+        p.resize(1100, 360);
+        QCoreApplication::processEvents();
+        auto* axes = p.findChild<QTableWidget*>("axes");
+        auto* add = p.findChild<QPushButton*>("addAxis");
+        QTRY_VERIFY(axes->height() >= axes->minimumHeight());
+        QVERIFY2(axes->mapTo(&p, QPoint(0, axes->height())).y() <= add->mapTo(&p, QPoint(0, 0)).y(),
+                 qPrintable(QString("table ends at %1, Add axis starts at %2")
+                                .arg(axes->mapTo(&p, QPoint(0, axes->height())).y())
+                                .arg(add->mapTo(&p, QPoint(0, 0)).y())));
     }
     void removedPendingCellIsLeftOut() {
         ExperimentsPanel p;

@@ -26,6 +26,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
@@ -62,7 +63,13 @@ ExperimentsPanel::ExperimentsPanel(JobsService* jobs, QWidget* parent) : PanelBa
     right->addWidget(m_plots);
     right->setStretchFactor(1, 2);
     auto* split = new QSplitter;
-    split->addWidget(buildLeft());
+    // Scrolls when its controls do not fit (larger text on a small screen: the axes table was squeezed
+    // under its own buttons)
+    auto* leftScroll = new QScrollArea;
+    leftScroll->setWidget(buildLeft());
+    leftScroll->setWidgetResizable(true);
+    leftScroll->setFrameShape(QFrame::NoFrame);
+    split->addWidget(leftScroll);
     split->addWidget(right);
     split->setStretchFactor(1, 2);
     split->setSizes({340, 900});
