@@ -73,6 +73,14 @@ bool Language::install(QCoreApplication* app, const QString& code) {
     return true;
 }
 
+QString Language::translated(const QString& code, const char* context, const char* source) {
+    QTranslator t;
+    if (code == "en" || !t.load(":/i18n/workbench_" + code + ".qm"))
+        return QString::fromUtf8(source);
+    const QString r = t.translate(context, source);
+    return r.isEmpty() ? QString::fromUtf8(source) : r;
+}
+
 QString Language::installSaved(QCoreApplication* app) {
     const QString code = resolve(saved());
     return install(app, code) ? code : QString("en");

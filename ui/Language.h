@@ -28,6 +28,9 @@ public:
     /// The locale numbers are written in (thousands and decimal separators, spin boxes): Bokmål's ("1 344",
     /// "0,5") for the Bokmål interface on a system of another language, else the system's.
     static QLocale numberLocale(const QString& code, const QLocale& system = QLocale::system());
+    /// A text of the interface in language `code` whatever is installed now (a message about switching,
+    /// said in both); the source text for "en" or when there is no translation.
+    static QString translated(const QString& code, const char* context, const char* source);
     /// The saved choice's language, installed; what the GUI's main() calls.
     static QString installSaved(QCoreApplication* app);
 };

@@ -13,11 +13,14 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 
@@ -113,9 +116,18 @@ void MainWindow::buildLanguageMenu(QMenu* menu) {
             if (choice == Language::saved())
                 return;
             Language::save(choice);
-            QMessageBox::information(this, tr("Language"),
-                                     tr("The interface's language changes when Transformer Workbench starts "
-                                        "again."));
+            // Said in the language chosen too (it was only in the one being left), with a restart at hand
+            const char* says = QT_TR_NOOP("The interface's language changes when Transformer Workbench starts again.");
+            QString text = tr(says);
+            const QString inChosen = Language::translated(Language::resolve(choice), "MainWindow", says);
+            if (inChosen != text)
+                text += "\n\n" + inChosen;
+            QMessageBox box(QMessageBox::Information, tr("Language"), text, QMessageBox::NoButton, this);
+            QPushButton* restart = box.addButton(tr("Restart now"), QMessageBox::AcceptRole);
+            box.addButton(tr("Later"), QMessageBox::RejectRole);
+            box.exec();
+            if (box.clickedButton() == restart && close())  // close() asks first about running training
+                QProcess::startDetached(QCoreApplication::applicationFilePath(), QCoreApplication::arguments().mid(1));
         });
     }
 }

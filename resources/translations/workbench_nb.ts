@@ -3364,6 +3364,14 @@ Ctrl+/: hurtigtaster</translation>
         <source>The runtime report is on the clipboard</source>
         <translation>Kjøretidsrapporten er på utklippstavlen</translation>
     </message>
+    <message>
+        <source>Restart now</source>
+        <translation>Start på nytt nå</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Senere</translation>
+    </message>
 </context>
 <context>
     <name>MetricsPlot</name>
