@@ -34,6 +34,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFontMetrics>
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
@@ -466,6 +467,28 @@ private slots:
         auto* label = qobject_cast<QCPItemText*>(p.plot()->lossPlot()->item(5));
         QVERIFY(label);
         QCOMPARE(label->text(), QString("bigram %1").arg(expected[2].loss, 0, 'f', 3));
+        // each label whole inside the plot, above its line (uniform's was cut in half at the top)
+        p.resize(1280, 720);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        for (int step = 0; step < 20; ++step) {  // a loss that starts at uniform's: the axis ends there
+            twb::StepReport r;
+            r.step = step;
+            r.loss = expected[0].loss - 0.1 * step;
+            r.lr = 1e-3;
+            p.plot()->addStep(r);
+        }
+        auto* plot = p.plot()->lossPlot();
+        auto inside = [plot] {
+            for (int i = 1; i < plot->itemCount(); i += 2) {
+                auto* t = qobject_cast<QCPItemText*>(plot->item(i));
+                const double top = t->position->pixelPosition().y() - QFontMetrics(t->font()).height();
+                if (top < plot->axisRect()->top())
+                    return false;
+            }
+            return true;
+        };
+        QTRY_VERIFY(inside());
         p.baselinesToggle()->setChecked(false);
         QCOMPARE(p.plot()->baselineCount(), 0);
         QCOMPARE(p.plot()->lossPlot()->itemCount(), 0);

@@ -260,6 +260,8 @@ void MetricsPlot::setBaselines(const QVector<QPair<QString, double>>& lines) {
         label->setText(QString("%1 %2").arg(name).arg(value, 0, 'f', 3));
         label->setColor(QColor(100, 100, 100));
         label->setFont(TextScale::sized(font(), 7));
+        label->setBrush(QColor(255, 255, 255, 210));  // readable where it crosses a curve
+        label->setPadding(QMargins(2, 0, 2, 0));
         m_baselineItems.push_back(line);
         m_baselineItems.push_back(label);
     }

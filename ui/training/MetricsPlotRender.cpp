@@ -1,7 +1,10 @@
 #include "ui/training/MetricsPlot.h"
 
+#include "ui/widgets/TextScale.h"
+
 #include <qcustomplot.h>
 #include <QFile>
+#include <QFontMetrics>
 #include <QPainter>
 #include <QSvgGenerator>
 #include <QTextStream>
@@ -180,12 +183,15 @@ void MetricsPlot::replotIfDirty() {
             roundRangeToTicks(p);
         }
         if (p == m_loss)
-            for (const auto& b : m_baselines) {  // the reference lines stay in view
+            for (const auto& b : m_baselines) {  // the reference lines stay in view, with their labels
                 const QCPRange r = p->yAxis->range();
-                if (b.second > r.upper)
-                    p->yAxis->setRangeUpper(b.second * 1.08);  // room for its label above it
                 if (b.second < r.lower && b.second > 0)
                     p->yAxis->setRangeLower(b.second * 0.96);
+                // the label stands above its line: room for its height under the top (it was cut in half)
+                const double perPixel = p->yAxis->range().size() / std::max(1, p->axisRect()->height());
+                const int labelPx = QFontMetrics(TextScale::sized(font(), 7)).height() + 4;
+                if (b.second + labelPx * perPixel > p->yAxis->range().upper)
+                    p->yAxis->setRangeUpper(b.second + labelPx * perPixel * 1.2);
             }
         p->replot(QCustomPlot::rpQueuedReplot);
     }
