@@ -2520,6 +2520,10 @@ beam=5</translation>
         <source>A translation is greedy and ends by itself</source>
         <translation>En oversettelse er grådig og slutter av seg selv</translation>
     </message>
+    <message>
+        <source>Translated text, greedy</source>
+        <translation>Oversatt tekst, grådig</translation>
+    </message>
 </context>
 <context>
     <name>HeadGrid</name>

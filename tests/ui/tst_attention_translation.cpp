@@ -218,6 +218,14 @@ private slots:
         v->measureSet();
         QVERIFY(!v->isBusy());
         QVERIFY2(v->lastError().contains("encoder layer 2 does not exist"), qPrintable(v->lastError()));
+        // A language model's prompt and a source sentence are kept apart, each back with its kind of run
+        auto* prompt = v->findChild<QLineEdit*>("ablationPrompt");
+        v->setRun(m_lm, "last");
+        v->setPrompt("The meaning of life is");
+        v->setRun(m_run, "last");
+        QCOMPARE(prompt->text(), QString("a b c"));
+        v->setRun(m_lm, "last");
+        QCOMPARE(prompt->text(), QString("The meaning of life is"));
     }
 
     /// The Positions tab shows a translation run's own scheme (it kept the run before's rotary map, and

@@ -74,7 +74,9 @@ HeadAblationView::~HeadAblationView() {
     QSettings st;
     st.setValue("ablation/heads", m_heads->text());
     st.setValue("ablation/tokens", m_tokens->value());
-    st.setValue("ablation/prompt", m_prompt->text().left(4000));
+    // the box holds the kind of run's text shown last; the other kind's is kept aside
+    st.setValue("ablation/prompt", (m_translationShown ? m_otherPrompt : m_prompt->text()).left(4000));
+    st.setValue("ablation/source", (m_translationShown ? m_prompt->text() : m_otherPrompt).left(4000));
     st.setValue("ablation/seed", m_seed->value());
     st.setValue("ablation/newTokens", m_newTokens->value());
 }
@@ -110,6 +112,7 @@ void HeadAblationView::createControls() {
     m_summary = new QLabel(introText());
     m_summary->setWordWrap(true);
     m_prompt = new QLineEdit(st.value("ablation/prompt", "The meaning of life is").toString());
+    m_otherPrompt = st.value("ablation/source").toString();  // a translation run's source sentence
     m_prompt->setObjectName("ablationPrompt");
     m_seed = new QSpinBox;
     m_seed->setRange(0, 1'000'000);
@@ -144,7 +147,7 @@ void HeadAblationView::layOut() {
     exportRow->addWidget(m_progress, 1);
     exportRow->addWidget(m_figure);
     exportRow->addWidget(m_numbers);
-    auto* textBox = new QGroupBox(tr("Generated text, same prompt and seed"));
+    auto* textBox = m_textBox = new QGroupBox;
     auto* textCol = new QVBoxLayout(textBox);
     auto* genRow = new QHBoxLayout;
     genRow->addWidget(m_prompt, 1);
@@ -224,6 +227,15 @@ void HeadAblationView::setRun(const QString& run, const QString& checkpoint) {
 
 void HeadAblationView::showKindOfRun() {
     const bool translation = m_layout.translation();
+    if (translation != m_translationShown) {  // a language model's prompt is no source sentence, nor back
+        const QString shown = m_prompt->text();
+        m_prompt->setText(m_otherPrompt);
+        m_otherPrompt = shown;
+        m_translationShown = translation;
+        m_with->clear();
+        m_without->clear();
+    }
+    m_textBox->setTitle(translation ? tr("Translated text, greedy") : tr("Generated text, same prompt and seed"));
     m_heads->setPlaceholderText(
         translation ? tr("heads to switch off: enc.L.H for the encoder's, cross.L.H for cross-attention's, L.H for "
                          "the decoder's own, e.g. cross.0.*")

@@ -17,6 +17,7 @@ class ModelSession;
 class Translator;
 }  // namespace twb
 class Job;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -81,6 +82,9 @@ private:
     QLabel* m_summary;
     QLabel* m_runNote;  // the run and checkpoint looked at (the Attention tab's choice)
     QLineEdit* m_prompt;
+    QString m_otherPrompt;            // the other kind of run's text (a source sentence, or a prompt)
+    bool m_translationShown = false;  // the prompt box holds a translation run's source sentence
+    QGroupBox* m_textBox;
     QSpinBox* m_seed;
     QSpinBox* m_newTokens;
     QPushButton* m_generate;
