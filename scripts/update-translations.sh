@@ -15,4 +15,4 @@ cmake --build "$build" --target twb-option-strings
 "$build/bin/twb-option-strings" >"$tr_dir/config_options_strings.h.new"
 mv "$tr_dir/config_options_strings.h.new" "$tr_dir/config_options_strings.h"
 "$lupdate" -no-obsolete -locations none "$root/ui" "$root/app/gui" "$tr_dir/config_options_strings.h" \
-  "$tr_dir/qt_strings.h" -ts "$tr_dir"/workbench_*.ts
+  "$tr_dir/qt_strings.h" "$tr_dir/catalogue_strings.h" -ts "$tr_dir"/workbench_*.ts

@@ -335,6 +335,81 @@
     </message>
 </context>
 <context>
+    <name>Catalogue</name>
+    <message>
+        <source>Debian fortune cookies</source>
+        <translation>Debians lykkekaker (fortune)</translation>
+    </message>
+    <message>
+        <source>About 2.5 MB of fortune-cookie quotes and jokes from Debian&apos;s &apos;fortunes&apos; package, one record per fortune. The offline default: installed by setup, no download.</source>
+        <translation>Om lag 2,5 MB sitater og vitser fra Debians «fortunes»-pakke, én post per lykkekake. Standardvalget uten nett: installert av oppsettet, ingen nedlasting.</translation>
+    </message>
+    <message>
+        <source>Various; distributed by Debian in the fortunes package (see /usr/share/doc/fortunes/copyright)</source>
+        <translation>Ulike; distribuert av Debian i fortunes-pakken (se /usr/share/doc/fortunes/copyright)</translation>
+    </message>
+    <message>
+        <source>Tiny Shakespeare</source>
+        <translation>Tiny Shakespeare</translation>
+    </message>
+    <message>
+        <source>A subset of Shakespeare&apos;s plays (speaker names and lines), compiled by Andrej Karpathy; the classic char-rnn/nanoGPT corpus. 65 distinct characters.</source>
+        <translation>Et utvalg av Shakespeares skuespill (talernavn og replikker), satt sammen av Andrej Karpathy; det klassiske char-rnn/nanoGPT-korpuset. 65 ulike tegn.</translation>
+    </message>
+    <message>
+        <source>Public domain texts; char-rnn repository MIT</source>
+        <translation>Tekster i det fri (public domain); char-rnn-depotet MIT</translation>
+    </message>
+    <message>
+        <source>WikiText-2 (raw, validation + test)</source>
+        <translation>WikiText-2 (rå, validering + test)</translation>
+    </message>
+    <message>
+        <source>Wikipedia Good and Featured articles (Merity et al. 2016), raw text without &lt;unk&gt;. Validation and test splits as kept in pytorch/examples.</source>
+        <translation>Gode og utmerkede Wikipedia-artikler (Merity et al. 2016), råtekst uten &lt;unk&gt;. Validerings- og testdelene slik pytorch/examples har dem.</translation>
+    </message>
+    <message>
+        <source>CC BY-SA 3.0</source>
+        <translation>CC BY-SA 3.0</translation>
+    </message>
+    <message>
+        <source>TinyStories (validation sample)</source>
+        <translation>TinyStories (utvalg fra valideringsdelen)</translation>
+    </message>
+    <message>
+        <source>The first ~0.8 MB of the TinyStories validation split (Eldan and Li 2023): short simple stories for small language models.</source>
+        <translation>De første ~0,8 MB av TinyStories&apos; valideringsdel (Eldan og Li 2023): korte, enkle historier for små språkmodeller.</translation>
+    </message>
+    <message>
+        <source>CDLA-Sharing-1.0</source>
+        <translation>CDLA-Sharing-1.0</translation>
+    </message>
+    <message>
+        <source>Multi30k German-English (task 1)</source>
+        <translation>Multi30k tysk-engelsk (oppgave 1)</translation>
+    </message>
+    <message>
+        <source>Flickr30K image captions with German translations (Elliott et al. 2016), line-aligned: train 29,000 pairs, val 1,014, test2016 1,000. Files are gzip on the server; sha256 is of the unpacked file.</source>
+        <translation>Bildetekster fra Flickr30K med tyske oversettelser (Elliott et al. 2016), linje for linje: trening 29 000 par, validering 1 014, test2016 1 000. Filene er gzip på serveren; sha256 gjelder den utpakkede filen.</translation>
+    </message>
+    <message>
+        <source>Non-commercial research and education use (Multi30K README)</source>
+        <translation>Ikke-kommersiell forskning og undervisning (Multi30K README)</translation>
+    </message>
+    <message>
+        <source>Tatoeba English-Norwegian Bokmål</source>
+        <translation>Tatoeba engelsk-norsk bokmål</translation>
+    </message>
+    <message>
+        <source>6,015 sentence pairs from tatoeba.org, tab-separated: English, Bokmål, attribution. Ordered short to long.</source>
+        <translation>6 015 setningspar fra tatoeba.org, tabulatorseparert: engelsk, bokmål, kreditering. Ordnet fra korte til lange.</translation>
+    </message>
+    <message>
+        <source>CC BY 2.0 FR (keep the attribution column when redistributing)</source>
+        <translation>CC BY 2.0 FR (behold krediteringskolonnen ved videredistribusjon)</translation>
+    </message>
+</context>
+<context>
     <name>CatalogueTab</name>
     <message>
         <source>Download</source>

@@ -6,6 +6,7 @@
 // in both languages (names, units, GPT, BLEU, the config files' spellings). The Bokmål window still fits
 // 1280x720. The language follows the system locale or View → Language; the other UI tests stay English.
 #include "test_util.h"
+#include "twb/catalogue.h"
 #include "twb/choices.h"
 #include "twb/config_options.h"
 #include "twb/synthetic.h"
@@ -345,6 +346,22 @@ private slots:
             QVERIFY2(inspectedRunText(m_run, "best").contains("sjekkpunkt beste"),
                      qPrintable(inspectedRunText(m_run, "best")));
             QVERIFY(inspectedRunText(m_run, "40").contains("sjekkpunkt steg 40"));
+        });
+    }
+
+    /// The dataset catalogue's descriptions are data (datasets/catalogue.json): each has a Bokmål text
+    /// (resources/translations/catalogue_strings.h), so an entry added without one is caught here.
+    void everyCatalogueDescriptionIsTranslated() {
+        inBokmal([] {
+            QStringList missing;
+            for (const auto& e : twb::load_catalogue())
+                if (QCoreApplication::translate("Catalogue", e.description.c_str()) ==
+                    QString::fromStdString(e.description))
+                    missing << QString::fromStdString(e.name);
+            QVERIFY2(missing.isEmpty(),
+                     qPrintable("no Bokmål description (catalogue_strings.h): " + missing.join(", ")));
+            QCOMPARE(QCoreApplication::translate("Catalogue", "Debian fortune cookies"),
+                     QString("Debians lykkekaker (fortune)"));
         });
     }
 

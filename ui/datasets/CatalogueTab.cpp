@@ -1,8 +1,11 @@
 #include "ui/datasets/CatalogueTab.h"
 
+#include "ui/datasets/TokenizerKindLabel.h"
+
 #include "ui/jobs/JobsService.h"
 #include "ui/workers/Downloader.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -13,6 +16,12 @@
 #include <QVBoxLayout>
 
 namespace {
+/// A catalogue text (title, description, licence) in the interface's language
+/// (resources/translations/catalogue_strings.h lists them).
+QString catalogueText(const std::string& s) {
+    return QCoreApplication::translate("Catalogue", s.c_str());
+}
+
 QString q(const std::string& s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
@@ -109,7 +118,8 @@ void CatalogueTab::showEntry(int row) {
     for (const auto& f : e.files)
         files += QStringLiteral("<br>%1 (%2) — <code>%3</code>").arg(q(f.path), human_bytes(f.bytes), q(f.url));
     m_info->setText(tr("<b>%1</b>: %2<br>Licence: %3. Suggested: %4 tokenizer%5, %6 model.%7<br>Cached in %8")
-                        .arg(q(e.title), q(e.description).toHtmlEscaped(), q(e.licence).toHtmlEscaped(), q(e.tokenizer))
+                        .arg(catalogueText(e.title), catalogueText(e.description).toHtmlEscaped(),
+                             catalogueText(e.licence).toHtmlEscaped(), tokenizerKindLabel(e.tokenizer))
                         .arg(e.vocab_size ? tr(" (%1)").arg(e.vocab_size) : QString(), q(e.model_preset), files,
                              e.files.empty() ? q(e.local_path) : Downloader::cacheDir(q(e.name))));
     m_download->setEnabled(!e.files.empty() && !m_downloader->isRunning());
@@ -163,9 +173,9 @@ void CatalogueTab::reload() {
     for (int r = 0; r < static_cast<int>(m_entries.size()); ++r) {
         const auto& e = m_entries[static_cast<size_t>(r)];
         const bool local = e.files.empty();
-        m_table->setItem(r, 0, new QTableWidgetItem(q(e.title)));
+        m_table->setItem(r, 0, new QTableWidgetItem(catalogueText(e.title)));
         m_table->setItem(r, 1, new QTableWidgetItem(local ? tr("local") : human_bytes(e.total_bytes())));
-        m_table->setItem(r, 2, new QTableWidgetItem(q(e.licence)));
+        m_table->setItem(r, 2, new QTableWidgetItem(catalogueText(e.licence)));
         m_table->setItem(r, 3, new QTableWidgetItem(tr("checking…")));
     }
     // Whether cached files are intact means hashing them: off the UI thread.

@@ -1,4 +1,5 @@
 #include "ui/datasets/TokenizeTab.h"
+#include "ui/datasets/TokenizerKindLabel.h"
 
 #include "ui/widgets/TokenDisplay.h"
 
@@ -27,25 +28,6 @@ QString q(const std::string& s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-/// How the tokenizer kinds read in the combo box; the spellings come from the engine.
-QString kindLabel(twb::TokenizerKind k) {
-    switch (k) {
-        case twb::TokenizerKind::Char:
-            return QObject::tr("characters");
-        case twb::TokenizerKind::Byte:
-            return QObject::tr("bytes");
-        case twb::TokenizerKind::Word:
-            return QObject::tr("words");
-        case twb::TokenizerKind::Bpe:
-            return QObject::tr("sentencepiece BPE");
-        case twb::TokenizerKind::Unigram:
-            return QObject::tr("sentencepiece unigram");
-        case twb::TokenizerKind::ByteBpe:
-            return QObject::tr("byte-level BPE");
-    }
-    return {};
-}
-
 bool fixedVocabulary(const QString& kind) {
     return kind == "char" || kind == "byte";
 }
@@ -66,7 +48,7 @@ void TokenizeTab::makeTokenizerChoices() {
     for (int which : {0, 1}) {
         auto* kind = m_kind[which] = new QComboBox;
         for (const auto& name : twb::choice_names<twb::TokenizerKind>())
-            kind->addItem(kindLabel(twb::parse_choice<twb::TokenizerKind>(name, "tokenizer")), q(name));
+            kind->addItem(tokenizerKindLabel(name), q(name));
         auto* size = m_vocabSize[which] = new QSpinBox;
         size->setRange(16, 65000);
         size->setValue(2000);
