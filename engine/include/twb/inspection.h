@@ -144,6 +144,14 @@ struct AblationTable {
 /// Progress of a long job: done of total evaluations; return false to cancel.
 using InspectionProgress = std::function<bool(int done, int total)>;
 
+/// The loss of the evaluation split with the heads `off` switched off; sets `tokens` to the tokens scored.
+using AblationLoss = std::function<double(const std::vector<HeadRef>& off, int64_t& tokens)>;
+/// A head ablation job over a model's heads (layout), its evaluations done by loss_with: nothing off, the
+/// set, then (every_head) each head alone in layout.all()'s order; progress after each, and a cancel keeps
+/// the rows so far. What ModelSession::ablation_table and Translator::ablation_table run.
+AblationTable run_ablation_table(const HeadLayout& layout, const AblationOptions& opt, const AblationLoss& loss_with,
+                                 const InspectionProgress& progress = {});
+
 /// CSV and JSON forms, for `twb lens/attribute/ablate` and the GUI's exports.
 std::string lens_to_csv(const LogitLens& lens);
 std::string lens_to_json(const LogitLens& lens);

@@ -4,7 +4,6 @@
 #include "nn/session_impl.h"
 #include "twb/session.h"
 
-#include <chrono>
 #include <cmath>
 
 namespace twb {
@@ -63,50 +62,21 @@ const std::vector<HeadRef>& ModelSession::ablated_heads() const {
 AblationTable ModelSession::ablation_table(const AblationOptions& opt, const InspectionProgress& progress) {
     auto& m = d->need();
     nn::head_gates(m.config, opt.heads, m.device);  // checks every head before the first evaluation
-    const auto start = std::chrono::steady_clock::now();
-    AblationTable t;
-    t.split = opt.split;
-    t.layers = static_cast<int>(m.config.n_layer);
-    t.heads = static_cast<int>(m.config.n_head);
-    t.set = opt.heads;
     EvalOptions eo;
     eo.data_dir = opt.data_dir;
     eo.split = opt.split;
     eo.max_tokens = opt.max_tokens;
     eo.batch_size = opt.batch_size;
-    const int total = 1 + (opt.heads.empty() ? 0 : 1) + (opt.every_head ? t.layers * t.heads : 0);
-    int done = 0;
-    auto loss_with = [&](const std::vector<HeadRef>& off) {
-        GatesFor g(m, off, d->ablated);
-        const auto r = evaluate(eo);
-        t.tokens = r.tokens;
-        ++done;
-        return r.loss;
-    };
-    auto go_on = [&] { return !progress || progress(done, total); };
-    auto finish = [&](bool cancelled) {
-        t.cancelled = cancelled;
-        t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return t;
-    };
-    t.base_loss = loss_with({});
-    t.set_loss = t.base_loss;
-    if (!go_on())
-        return finish(true);
-    if (!opt.heads.empty()) {
-        t.set_loss = loss_with(opt.heads);
-        if (!go_on())
-            return finish(true);
-    }
-    if (opt.every_head)
-        for (int l = 0; l < t.layers; ++l)
-            for (int h = 0; h < t.heads; ++h) {
-                const double loss = loss_with({HeadRef{l, h}});
-                t.every_head.push_back({HeadRef{l, h}, loss, loss - t.base_loss});
-                if (!go_on())
-                    return finish(true);
-            }
-    return finish(false);
+    const HeadLayout layout{static_cast<int>(m.config.n_layer), static_cast<int>(m.config.n_head), 0};
+    return run_ablation_table(
+        layout, opt,
+        [&](const std::vector<HeadRef>& off, int64_t& tokens) {
+            GatesFor g(m, off, d->ablated);
+            const auto r = evaluate(eo);
+            tokens = r.tokens;
+            return r.loss;
+        },
+        progress);
 }
 
 }  // namespace twb

@@ -7,8 +7,6 @@
 #include "twb/errors.h"
 #include "twb/translation.h"
 
-#include <chrono>
-
 namespace twb {
 
 HeadLayout Translator::head_layout() const {
@@ -39,46 +37,16 @@ AblationTable Translator::ablation_table(const AblationOptions& opt, const Inspe
         }
         ~GatesFor() { d.model->set_head_gates(nn::seq2seq_head_gates(d.cfg, d.ablated, d.device)); }
     };
-    const auto start = std::chrono::steady_clock::now();
     const nn::PairBatcher batches = d->batcher(opt.data_dir, opt.split);
-    AblationTable t;
-    t.split = opt.split;
-    t.layers = layout.layers;
-    t.heads = layout.heads;
-    t.encoder_layers = layout.encoder_layers;
-    t.set = opt.heads;
-    const auto every = opt.every_head ? layout.all() : std::vector<HeadRef>{};
-    const int total = 1 + (opt.heads.empty() ? 0 : 1) + static_cast<int>(every.size());
-    int done = 0;
-    auto loss_with = [&](const std::vector<HeadRef>& off) {
-        GatesFor g(*d, off);
-        const auto r = d->teacher_forced(batches, opt.max_tokens);
-        t.tokens = r.tokens;
-        ++done;
-        return r.loss_sum / static_cast<double>(r.tokens);
-    };
-    auto go_on = [&] { return !progress || progress(done, total); };
-    auto finish = [&](bool cancelled) {
-        t.cancelled = cancelled;
-        t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return t;
-    };
-    t.base_loss = loss_with({});
-    t.set_loss = t.base_loss;
-    if (!go_on())
-        return finish(true);
-    if (!opt.heads.empty()) {
-        t.set_loss = loss_with(opt.heads);
-        if (!go_on())
-            return finish(true);
-    }
-    for (const auto& h : every) {
-        const double loss = loss_with({h});
-        t.every_head.push_back({h, loss, loss - t.base_loss});
-        if (!go_on())
-            return finish(true);
-    }
-    return finish(false);
+    return run_ablation_table(
+        layout, opt,
+        [&](const std::vector<HeadRef>& off, int64_t& tokens) {
+            GatesFor g(*d, off);
+            const auto r = d->teacher_forced(batches, opt.max_tokens);
+            tokens = r.tokens;
+            return r.loss_sum / static_cast<double>(r.tokens);
+        },
+        progress);
 }
 
 }  // namespace twb
