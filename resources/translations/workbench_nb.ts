@@ -233,11 +233,11 @@
     </message>
     <message>
         <source>Export image…</source>
-        <translation>Eksporter bilde…</translation>
+        <translation>Lagre bilde…</translation>
     </message>
     <message>
         <source>Export weights…</source>
-        <translation>Eksporter vekter…</translation>
+        <translation>Lagre vekter…</translation>
     </message>
     <message>
         <source>Model&apos;s translation: %1</source>
