@@ -17,6 +17,7 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 namespace {
+using twbtest::last_checkpoint;
 using twbtest::Out;
 using twbtest::q;
 using twbtest::slurp;
@@ -122,13 +123,6 @@ class TestBadInput : public QObject {
         fs::remove_all(dst);
         fs::copy(m_run, dst, fs::copy_options::recursive);
         return dst;
-    }
-    fs::path last_checkpoint(const fs::path& run) const {
-        fs::path last;
-        for (auto& e : fs::directory_iterator(run / "checkpoints"))
-            if (e.path().filename().string().rfind("step_", 0) == 0 && e.path() > last)
-                last = e.path();
-        return last;
     }
 
 private slots:

@@ -14,6 +14,7 @@
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+using twbtest::last_checkpoint;
 using twbtest::Out;
 using twbtest::q;
 using twbtest::slurp;
@@ -30,12 +31,11 @@ class TestCliGuards : public QObject {
     fs::path m_root, m_in, m_data, m_run;
 
     fs::path p(const std::string& name) const { return m_root / name; }
-    fs::path last_checkpoint(const fs::path& run) const {
-        fs::path last;
-        for (auto& e : fs::directory_iterator(run / "checkpoints"))
-            if (e.path().filename().string().rfind("step_", 0) == 0 && e.path() > last)
-                last = e.path();
-        return last;
+    /// A training run into runDir that goes on until it is stopped (one layer, one thread).
+    void startEndlessTraining(QProcess& t, const fs::path& runDir) const {
+        t.start(twbtest::twb_program(),
+                {"train", "--data", q(m_data), "--out", q(runDir), "--preset", "tiny", "--set", "max_iters=100000",
+                 "--set", "n_layer=1", "--set", "threads=1", "--set", "eval_iters=1"});
     }
 
 private slots:
@@ -172,9 +172,7 @@ private slots:
     void twoTrainersIntoOneRunFolder() {
         const fs::path runDir = p("locked");
         QProcess first;
-        first.start(twbtest::twb_program(),
-                    {"train", "--data", q(m_data), "--out", q(runDir), "--preset", "tiny", "--set", "max_iters=100000",
-                     "--set", "n_layer=1", "--set", "threads=1", "--set", "eval_iters=1"});
+        startEndlessTraining(first, runDir);
         QVERIFY(first.waitForStarted());
         QVERIFY(first.waitForReadyRead(120000));  // the start line: the lock is held
         const Out second = run({"train", "--data", q(m_data), "--out", q(runDir), "--resume", "--set", "threads=1"});
@@ -193,9 +191,7 @@ private slots:
     void sigtermDuringTrainingCheckpointsAndResumes() {
         const fs::path runDir = p("term");
         QProcess t;
-        t.start(twbtest::twb_program(),
-                {"train", "--data", q(m_data), "--out", q(runDir), "--preset", "tiny", "--set", "max_iters=100000",
-                 "--set", "n_layer=1", "--set", "threads=1", "--set", "eval_iters=1"});
+        startEndlessTraining(t, runDir);
         QVERIFY(t.waitForStarted());
         QByteArray out;
         while (!out.contains("step ") && t.waitForReadyRead(120000))

@@ -47,6 +47,15 @@ inline std::string slurp(const std::filesystem::path& p) {
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+/// The run's newest step_* checkpoint folder (empty when it has none).
+inline std::filesystem::path last_checkpoint(const std::filesystem::path& run) {
+    std::filesystem::path last;
+    for (auto& e : std::filesystem::directory_iterator(run / "checkpoints"))
+        if (e.path().filename().string().rfind("step_", 0) == 0 && e.path() > last)
+            last = e.path();
+    return last;
+}
+
 /// Under root: corpus.txt (English-like text), data/ (its char dataset) and run/ (the tiny preset, one
 /// layer, 6 steps, a checkpoint and an evaluation every 2), made with twb itself. An empty string when
 /// it worked, else what twb said.
