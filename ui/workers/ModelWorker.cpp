@@ -180,16 +180,19 @@ void ModelWorker::judge(const CompareRequest& r, int row, int column, const std:
     }
 }
 
+void ModelWorker::openTranslator(const QString& run, const QString& checkpoint) {
+    // Reopened only when the checkpoint folder changed (a new "last" while the run trains).
+    const auto ck = twb::find_checkpoint(run.toStdString(), checkpoint.isEmpty() ? "best" : checkpoint.toStdString());
+    if (m_translator.checkpoint() != ck.string())
+        m_translator.open(ck.string(), "last");
+}
+
 void ModelWorker::capture(const AttentionRequest& r) {
     guarded(this, r.id, [&] {
         if (r.run.isEmpty())
             throw twb::InputError(tr("no run chosen; train one first or open a run folder").toStdString());
         if (twb::is_encoder_decoder_run(r.run.toStdString())) {
-            // Reopened only when the checkpoint folder changed (a new "last" while the run trains).
-            const auto ck =
-                twb::find_checkpoint(r.run.toStdString(), r.checkpoint.isEmpty() ? "best" : r.checkpoint.toStdString());
-            if (m_translator.checkpoint() != ck.string())
-                m_translator.open(ck.string(), "last");
+            openTranslator(r.run, r.checkpoint);
             CaptureResult out;
             out.id = r.id;
             out.translation = true;
@@ -221,10 +224,7 @@ void ModelWorker::capture(const AttentionRequest& r) {
 void ModelWorker::loadPositions(quint64 id, const QString& run, const QString& checkpoint) {
     guarded(this, id, [&] {
         if (twb::is_encoder_decoder_run(run.toStdString())) {  // ModelSession opens language models only
-            const auto ck =
-                twb::find_checkpoint(run.toStdString(), checkpoint.isEmpty() ? "best" : checkpoint.toStdString());
-            if (m_translator.checkpoint() != ck.string())
-                m_translator.open(ck.string(), "last");
+            openTranslator(run, checkpoint);
             emit positionsLoaded(id, m_translator.positions());
             return;
         }

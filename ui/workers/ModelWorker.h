@@ -201,6 +201,8 @@ signals:
 
 private:
     void open(const QString& run, const QString& checkpoint);
+    /// The same for an encoder-decoder run, in m_translator.
+    void openTranslator(const QString& run, const QString& checkpoint);
     void judge(const CompareRequest& r, int row, int column, const std::string& text);
     twb::ModelSession m_session;
     twb::ModelSession m_judge;     // the comparison's judge, kept loaded between comparisons
