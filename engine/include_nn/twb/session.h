@@ -18,10 +18,10 @@
 
 namespace twb {
 
-/// A position table for the viewer: values[row * cols + col].
+/// A position table for the viewer: values[row * cols + col], rows are positions; the columns are
+/// embedding dimensions, or (rotary) dimension pairs.
 struct PositionTable {
     Position kind = Position::Rotary;
-    std::string col_label;  // what the columns are (rows are positions)
     int64_t rows = 0, cols = 0;
     std::vector<float> values;
     std::vector<float> frequencies;  // rotary: angle per position of each dimension pair (radians)

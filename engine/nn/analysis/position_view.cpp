@@ -15,14 +15,11 @@ PositionTable viewer_position_table(const RunConfig& c, const torch::Tensor& lea
     torch::Tensor table;
     if (c.position == Position::Learned) {
         table = learned_wpe.slice(0, 0, t.rows);
-        t.col_label = "embedding dimension";
     } else if (c.position == Position::Sinusoidal) {
         table = sinusoidal_table(t.rows, c.n_embd, c.sinusoid_halves);
-        t.col_label = "embedding dimension";
     } else {
         const int64_t hd = c.head_dim();
         table = rotary_tables(t.rows, hd).first;  // cos(position * theta_i)
-        t.col_label = "dimension pair (rotation frequency falls to the right)";
         for (int64_t i = 0; i < hd / 2; ++i)
             t.frequencies.push_back(static_cast<float>(std::pow(10000.0, -2.0 * static_cast<double>(i) / hd)));
     }
