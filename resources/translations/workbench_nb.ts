@@ -3530,6 +3530,14 @@ Ctrl+/: hurtigtaster</translation>
         <source>validation (%1)</source>
         <translation>validering (%1)</translation>
     </message>
+    <message>
+        <source>bits/char</source>
+        <translation>bit/tegn</translation>
+    </message>
+    <message>
+        <source>nats</source>
+        <translation>nats</translation>
+    </message>
 </context>
 <context>
     <name>ModelWorker</name>

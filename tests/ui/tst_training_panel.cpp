@@ -18,6 +18,7 @@
 #include "ui/training/ConfigForm.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
 #include <qcustomplot.h>
@@ -30,6 +31,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
@@ -536,11 +538,20 @@ private slots:
         QVERIFY2(acc->yAxis->range().lower == 0 && acc->yAxis->range().upper >= 0.06,
                  qPrintable(QString("%1 .. %2").arg(acc->yAxis->range().lower).arg(acc->yAxis->range().upper)));
     }
+    void smallPlotsHaveReadableAxes_data() {
+        QTest::addColumn<int>("textScale");
+        QTest::newRow("100%") << 100;
+        QTest::newRow("150%") << 150;  // three x labels ran together ("250500"), the loss label lost its end
+    }
     void smallPlotsHaveReadableAxes() {
         // An accuracy of 0 at step 0 (all the plot has): a range from 0, not 0 to 6e-11. At the size the
-        // panel gives them at 1280x720, the small plots' y tick labels do not overlap, nor their x labels.
+        // panel gives them at 1280x720, the small plots' y tick labels do not overlap, nor their x labels,
+        // and the loss axis's label fits its height, at normal text and at 150%.
+        QFETCH(int, textScale);
+        QCOMPARE(TextScale::apply(textScale), textScale);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
         MetricsPlot plot;
-        plot.resize(540, 520);  // the panel's right half at 1280x720
+        plot.resize(540, textScale == 100 ? 520 : 400);  // the panel's right half at 1280x720 (with a banner)
         plot.show();
         QVERIFY(QTest::qWaitForWindowExposed(&plot));
         std::vector<twb::MetricsRow> rows;
@@ -604,6 +615,13 @@ private slots:
                                                      .arg(need)));
             }
         }
+        // The loss axis's label is whole, or short where the plot is too short for it; never cut.
+        QCustomPlot* loss = plot.lossPlot();
+        QTRY_VERIFY(loss->axisRect()->height() > 0);
+        plot.loadRows(rows);  // a replot with the laid-out height
+        QTRY_VERIFY2(QFontMetrics(loss->yAxis->labelFont()).horizontalAdvance(loss->yAxis->label()) <=
+                         loss->axisRect()->height(),
+                     qPrintable(QString("\"%1\" on %2 px").arg(loss->yAxis->label()).arg(loss->axisRect()->height())));
         // Thousands written short on the throughput plot ("12k"; a GPU's millions "1.5M", not "1.5E+06").
         const QStringList speedLabels = speed->yAxis->tickVectorLabels();
         QVERIFY2(speedLabels.join(' ').contains('k'), qPrintable(speedLabels.join(' ')));

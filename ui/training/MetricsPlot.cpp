@@ -296,8 +296,7 @@ void MetricsPlot::setBitsPerChar(bool on) {
                 g->addToLegend();
         }
     }
-    m_loss->yAxis->setLabel(on ? tr("bits per character") : tr("cross-entropy (nats)"));
-    fillValidation();
+    fillValidation();  // the replot names the unit (fitLossLabel)
 }
 
 void MetricsPlot::fillValidation() {

@@ -75,6 +75,9 @@ private:
     }
     // MetricsPlotRender.cpp, with the exports
     void replotIfDirty();
+    /// The loss axis's label, short ("nats") where the plot is too short for the whole one: at 150% text
+    /// with the resume banner shown, "cross-entropy (nats)" lost its end.
+    void fitLossLabel();
     void rebuildSmoothed();
     void fillValidation();
     /// The x of a row: its epoch when the axis shows epochs and the row has one, else its step.

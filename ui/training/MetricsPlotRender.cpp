@@ -85,7 +85,8 @@ void fitTickCount(QCustomPlot* p) {
 }
 
 /// The x axis (steps or epochs): as many ticks as its width holds with two labels' width from one to the
-/// next, up to five; a half-width plot at 1280x720 had eight on 700 steps, their labels run together.
+/// next, up to five; a half-width plot at 1280x720 had eight on 700 steps, their labels run together. A
+/// count of one gives two labels (0 and 500): the small plots at 150% text had three run together.
 void fitXTickCount(QCustomPlot* p) {
     const QFontMetrics fm(p->xAxis->tickLabelFont());
     const QCPRange r = p->xAxis->range();
@@ -93,7 +94,7 @@ void fitXTickCount(QCustomPlot* p) {
                       2 * fm.averageCharWidth();
     const int room = p->axisRect()->width();
     if (room > 0 && label > 0)
-        p->xAxis->ticker()->setTickCount(std::clamp(room / (2 * label), 2, 5));
+        p->xAxis->ticker()->setTickCount(std::clamp(room / (2 * label), 1, 5));
 }
 
 /// A small plot (an axis some 45 pixels tall at 1280x720): the smallest step of 1, 2, 2.5 or 5 times a
@@ -151,6 +152,14 @@ void MetricsPlot::useSmallTicks(QCustomPlot* p) {
     connect(p->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), p, [p] { fitSmallTicks(p); });
 }
 
+void MetricsPlot::fitLossLabel() {
+    const QString whole = m_bpc ? tr("bits per character") : tr("cross-entropy (nats)");
+    const QString brief = m_bpc ? tr("bits/char") : tr("nats");
+    const int room = m_loss->axisRect()->height();
+    const bool fits = room <= 0 || QFontMetrics(m_loss->yAxis->labelFont()).horizontalAdvance(whole) <= room;
+    m_loss->yAxis->setLabel(fits ? whole : brief);
+}
+
 void MetricsPlot::rebuildSmoothed() {
     m_trainSmooth->data()->clear();
     double s = 0;
@@ -173,6 +182,7 @@ void MetricsPlot::replotIfDirty() {
     // The BLEU entry is in the legend only for a run that has BLEU (an encoder-decoder's).
     if (m_bleu->data()->isEmpty() == m_loss->legend->hasItemWithPlottable(m_bleu))
         m_bleu->data()->isEmpty() ? m_bleu->removeFromLegend() : m_bleu->addToLegend();
+    fitLossLabel();
     for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
         fitAxes(p);
         fitXTickCount(p);
