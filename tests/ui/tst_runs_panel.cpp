@@ -3,7 +3,8 @@
 // loss; a name and notes typed in persist in run.json; delete asks first, does nothing on Cancel,
 // refuses a running run and removes the folder on Delete; Duplicate config fills the Training panel's
 // form for a new run; Compare selected opens the first run and overlays the others; the table sorts
-// by number and remembers its sort, and its columns fit the rows until widths are remembered; a
+// by number and remembers its sort, and its columns fit the rows until widths are remembered (never
+// narrower than their titles, at any text size); a
 // comparison's bits per character end with the comparison; Export to TensorBoard writes a run's tb/ on
 // the jobs service and shows why a folder that is no run cannot.
 #include "test_util.h"
@@ -24,6 +25,7 @@
 #include "ui/widgets/RunPicker.h"
 #include "ui/widgets/RunsTable.h"
 #include "ui/widgets/RunsTableModel.h"
+#include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
 #include <nlohmann/json.hpp>
@@ -37,6 +39,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTimer>
 
@@ -150,6 +153,23 @@ private slots:
         RunsPanel again;
         QCOMPARE(again.table()->horizontalHeader()->sortIndicatorSection(), int(RunsTableModel::BestValLoss));
         QCOMPARE(again.table()->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+    }
+    void columnTitlesStayWholeInLargerText() {
+        // Widths nobody chose are never narrower than the titles, and follow View → Larger text: at 150%
+        // the empty table's "Best val loss" read "est val los".
+        RunsTable t;
+        t.setSettingsKey("test/columnTitlesWhole");  // nothing remembered under it
+        t.show();
+        QCOMPARE(TextScale::apply(150), 150);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        auto whole = [&t] {
+            for (int c = 0; c < t.model()->columnCount(); ++c)
+                if (t.columnWidth(c) < t.horizontalHeader()->sectionSizeHint(c))
+                    return false;
+            return true;
+        };
+        QTRY_VERIFY(whole());
+        QVERIFY(t.horizontalHeader()->sectionSizeHint(RunsTableModel::BestValLoss) > 95);  // wider than before
     }
     void nameAndNotesPersist() {
         {

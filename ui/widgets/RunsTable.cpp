@@ -43,9 +43,20 @@ RunsTable::RunsTable(QWidget* parent) : QTableView(parent) {
 RunsTable::~RunsTable() = default;
 
 void RunsTable::changeEvent(QEvent* e) {
-    if (e->type() == QEvent::FontChange)  // View → Larger / Smaller text: rows as tall as the text again
-        verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     QTableView::changeEvent(e);
+    if (e->type() == QEvent::FontChange) {  // View → Larger / Smaller text: rows as tall as the text again
+        verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+        // Widths nobody chose follow the titles' new size, once the header has its font too.
+        if (!m_remembered && !m_sized)
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    m_restoring = true;
+                    setDefaultWidths();
+                    m_restoring = false;
+                },
+                Qt::QueuedConnection);
+    }
 }
 
 void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
@@ -161,23 +172,28 @@ void RunsTable::saveLayout() {
     s.setValue(m_settingsKey + "/header", horizontalHeader()->saveState());
 }
 
+void RunsTable::setDefaultWidths() {
+    const bool cells = m_model->layout() == RunsTableModel::Layout::SweepResults;
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        const auto figure = m_model->columnAt(c);
+        // A sweep's Name column holds cell numbers ("000"): narrow, so the figures show at 1280x720.
+        const int width = figure == RunsTableModel::Name      ? (cells ? 80 : 220)
+                          : figure == RunsTableModel::Dataset ? 170
+                          : figure == RunsTableModel::Created ? 130
+                          : figure == RunsTableModel::Steps   ? 120  // "1,800 of 3,000" whole
+                                                              : 95;
+        // ...and never narrower than the column's title: at 150% text "Best val loss" read "est val los".
+        setColumnWidth(c, std::max(width, horizontalHeader()->sectionSizeHint(c)));
+    }
+}
+
 void RunsTable::restoreLayout() {
     if (m_settingsKey.isEmpty())
         return;
     m_restoring = true;
     const QByteArray state = QSettings().value(m_settingsKey + "/header").toByteArray();
     m_remembered = !state.isEmpty() && horizontalHeader()->restoreState(state);
-    if (!m_remembered) {
-        for (int c = 0; c < m_model->columnCount(); ++c) {
-            const auto figure = m_model->columnAt(c);
-            // A sweep's Name column holds cell numbers ("000"): narrow, so the figures show at 1280x720.
-            const bool cells = m_model->layout() == RunsTableModel::Layout::SweepResults;
-            setColumnWidth(c, figure == RunsTableModel::Name      ? (cells ? 80 : 220)
-                              : figure == RunsTableModel::Dataset ? 170
-                              : figure == RunsTableModel::Created ? 130
-                              : figure == RunsTableModel::Steps   ? 120  // "1,800 of 3,000" whole
-                                                                  : 95);
-        }
-    }
+    if (!m_remembered)
+        setDefaultWidths();
     m_restoring = false;
 }

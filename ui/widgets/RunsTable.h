@@ -60,6 +60,8 @@ protected:
 private:
     void saveLayout();
     void restoreLayout();
+    /// The widths without remembered ones: room for each column's figures and never less than its title.
+    void setDefaultWidths();
 
     RunsTableModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
