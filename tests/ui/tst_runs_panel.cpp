@@ -4,9 +4,9 @@
 // refuses a running run and removes the folder on Delete; Duplicate config fills the Training panel's
 // form for a new run; Compare selected opens the first run and overlays the others; the table sorts
 // by number and remembers its sort, and its columns fit the rows until widths are remembered (never
-// narrower than their titles, at any text size); a
-// comparison's bits per character end with the comparison; Export to TensorBoard writes a run's tb/ on
-// the jobs service and shows why a folder that is no run cannot.
+// narrower than their titles, at any text size); a comparison's bits per character end with the
+// comparison; Export to TensorBoard writes a run's tb/ on the jobs service and shows why a folder that
+// is no run cannot.
 #include "test_util.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
