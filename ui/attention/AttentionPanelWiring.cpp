@@ -61,12 +61,20 @@ QWidget* AttentionPanel::buildSelectedTab() {
     row->addWidget(m_layerBox);
     row->addWidget(m_headBox);
     row->addStretch(1);
-    row->addWidget(m_exportView);
-    row->addWidget(m_exportData);
     col->addLayout(row);
     col->addWidget(m_info);
     col->addWidget(m_heat, 1);
-    col->addWidget(m_hover);
+    // The export buttons share the hover line, whose text gives way (cut, never wrapped: a map that
+    // changed height under the cursor would change what it hovers): at 150% text on the top row they
+    // were squeezed to "xport image.".
+    m_hover->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_hover->setMinimumWidth(m_hover->fontMetrics().averageCharWidth() * 12);
+    m_hover->setToolTip(m_hover->text());  // the hint whole, where the line cuts it
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(m_hover, 1);
+    bottom->addWidget(m_exportView);
+    bottom->addWidget(m_exportData);
+    col->addLayout(bottom);
     return tab;
 }
 
