@@ -1,6 +1,7 @@
 #include "ui/datasets/ImportTab.h"
 
 #include "ui/jobs/JobsService.h"
+#include "ui/widgets/ColumnScroll.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -121,7 +122,9 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     srcBtns->addWidget(addFiles);
     srcBtns->addWidget(addFolder);
     srcBtns->addWidget(remove);
-    auto* left = new QVBoxLayout;
+    auto* leftColumn = new QWidget;
+    auto* left = new QVBoxLayout(leftColumn);
+    left->setContentsMargins(0, 0, 0, 0);
     auto* dropHint = new QLabel(tr("Sources: drop files or folders here, or add them below"));
     dropHint->setWordWrap(true);
     left->addWidget(dropHint);
@@ -147,7 +150,9 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     right->addWidget(previews, 1);
     right->addWidget(m_previewInfo);
     auto* row = new QHBoxLayout(this);
-    row->addLayout(left, 2);
+    auto* leftScroll = new ColumnScroll(leftColumn);  // at 150% text the cleaning options ran into each other
+    leftScroll->setFrameShape(QFrame::NoFrame);
+    row->addWidget(leftScroll, 2);
     row->addLayout(right, 5);
 
     connectControls(addFiles, addFolder, remove);

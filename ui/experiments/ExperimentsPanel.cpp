@@ -9,6 +9,7 @@
 #include "ui/experiments/ResultsTable.h"
 #include "ui/experiments/SweepPlots.h"
 #include "ui/jobs/JobsService.h"
+#include "ui/widgets/ColumnScroll.h"
 #include "ui/widgets/Duration.h"
 
 #include <QAction>
@@ -26,7 +27,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
@@ -65,9 +65,7 @@ ExperimentsPanel::ExperimentsPanel(JobsService* jobs, QWidget* parent) : PanelBa
     auto* split = new QSplitter;
     // Scrolls when its controls do not fit (larger text on a small screen: the axes table was squeezed
     // under its own buttons)
-    auto* leftScroll = new QScrollArea;
-    leftScroll->setWidget(buildLeft());
-    leftScroll->setWidgetResizable(true);
+    auto* leftScroll = new ColumnScroll(buildLeft());
     leftScroll->setFrameShape(QFrame::NoFrame);
     split->addWidget(leftScroll);
     split->addWidget(right);

@@ -22,13 +22,10 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -67,31 +64,6 @@ TrainingPanel::TrainingPanel(JobsService* jobs, QWidget* parent) : PanelBase(job
     refreshDatasets();
     newRun();
     setBusy(false);
-}
-
-void TrainingPanel::fitFormWidth() {
-    // The fields never run under the vertical scroll bar: the area is at least the form plus the bar wide,
-    // also after a preset or a run changed what the fields hold (and so the form's minimum width).
-    // Never narrower than it has been: the model kind shows and hides rows, and the fields must not jump
-    // sideways each time it changes.
-    m_formScroll->setMinimumWidth(
-        std::max(m_formScroll->minimumWidth(), m_form->minimumSizeHint().width() +
-                                                   m_formScroll->verticalScrollBar()->sizeHint().width() +
-                                                   2 * m_formScroll->frameWidth()));
-}
-
-bool TrainingPanel::eventFilter(QObject* watched, QEvent* e) {
-    if (watched == m_form && e->type() == QEvent::FontChange) {
-        // "Never narrower than it has been" holds within one text size. Measured again once the combo
-        // boxes have dropped their old sizes (TextScale does that after the fonts have arrived).
-        QTimer::singleShot(0, this, [this] {
-            m_formScroll->setMinimumWidth(0);
-            fitFormWidth();
-        });
-    }
-    if (watched == m_form && e->type() == QEvent::LayoutRequest)
-        fitFormWidth();
-    return PanelBase::eventFilter(watched, e);
 }
 
 void TrainingPanel::showIdleStatus() {

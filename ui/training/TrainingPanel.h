@@ -27,7 +27,6 @@ class QSlider;
 class QSpinBox;
 class QVBoxLayout;
 class QAction;
-class QScrollArea;
 class LrFindDialog;
 
 class TrainingPanel : public PanelBase {
@@ -111,7 +110,6 @@ signals:
 
 protected:
     void busyChanged(bool busy) override;
-    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     // Building (TrainingPanelLayout.cpp).
@@ -153,7 +151,6 @@ private:
     /// The label above the form: the run's folder and its checkpoints ("3 checkpoints, last at step 500");
     /// returns those checkpoints' steps.
     std::vector<int64_t> showRunLabel(const QString& dir);
-    void fitFormWidth();
     /// Shows the chosen dataset's baselines on the loss plot when the toggle is on (computed once per
     /// dataset, in the experiment worker).
     void updateBaselines();
@@ -171,7 +168,6 @@ private:
     TrainWorker* m_worker = nullptr;
     std::shared_ptr<twb::TrainControl> m_control;
     ConfigForm* m_form = nullptr;
-    QScrollArea* m_formScroll = nullptr;
     MetricsPlot* m_plot = nullptr;
     QComboBox* m_dataset = nullptr;
     QLabel* m_kindNote = nullptr;

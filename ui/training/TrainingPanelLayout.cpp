@@ -7,6 +7,7 @@
 #include "ui/training/LrFindDialog.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/ColumnScroll.h"
 #include "ui/widgets/ErrorLabel.h"
 
 #include <QAction>
@@ -17,7 +18,6 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
@@ -65,15 +65,10 @@ QWidget* TrainingPanel::buildLeft() {
     connect(m_dataset, &QComboBox::currentIndexChanged, this, &TrainingPanel::onDatasetChanged);
     connect(m_dataset, &QComboBox::currentIndexChanged, m_datasetError, &QWidget::hide);
     m_form = new ConfigForm;
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(m_form);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // Always there: a bar that appears after the form was sized would cover the fields' right edge.
+    // Always with its bar: one that appeared and went as the model kind shows and hides rows would move
+    // the fields.
+    auto* scroll = new ColumnScroll(m_form);
     scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
-    m_formScroll = scroll;
-    m_form->installEventFilter(this);  // follows the form's minimum width (see eventFilter)
-    fitFormWidth();
     lv->addWidget(scroll, 1);
     connect(m_form, &ConfigForm::changed, this, &TrainingPanel::updateStartEnabled);
     connect(m_form, &ConfigForm::changed, this, [this] {
