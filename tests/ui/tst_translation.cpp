@@ -97,6 +97,7 @@ const QSet<QString>& sameInBothLanguages() {
         "Dropout",
         "token",
         "nats per token",
+        "nats",
         "Top-k",
         "Top-p",
         // formulas of the option table
