@@ -125,9 +125,6 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     auto* leftColumn = new QWidget;
     auto* left = new QVBoxLayout(leftColumn);
     left->setContentsMargins(0, 0, 0, 0);
-    auto* dropHint = new QLabel(tr("Sources: drop files or folders here, or add them below"));
-    dropHint->setWordWrap(true);
-    left->addWidget(dropHint);
     left->addWidget(m_sources, 1);
     left->addLayout(srcBtns);
     left->addLayout(fmtForm);
@@ -150,9 +147,16 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     right->addWidget(previews, 1);
     right->addWidget(m_previewInfo);
     auto* row = new QHBoxLayout(this);
-    auto* leftScroll = new ColumnScroll(leftColumn);  // at 150% text the cleaning options ran into each other
+    // The controls scroll (at 150% text the cleaning options ran into each other); the hint stands above
+    // them, as a wrapped label in the scrolled column would keep the list at its preferred height.
+    auto* dropHint = new QLabel(tr("Sources: drop files or folders here, or add them below"));
+    dropHint->setWordWrap(true);
+    auto* leftScroll = new ColumnScroll(leftColumn);
     leftScroll->setFrameShape(QFrame::NoFrame);
-    row->addWidget(leftScroll, 2);
+    auto* leftSide = new QVBoxLayout;
+    leftSide->addWidget(dropHint);
+    leftSide->addWidget(leftScroll, 1);
+    row->addLayout(leftSide, 2);
     row->addLayout(right, 5);
 
     connectControls(addFiles, addFolder, remove);
