@@ -2649,6 +2649,12 @@ beam=5</translation>
         <source>L%1 H%2</source>
         <translation>L%1 H%2</translation>
     </message>
+    <message>
+        <source>Choose Probe timeline (left of the prompt) to follow each head&apos;s score over training:
+a run records its attention to the probe text at every evaluation.</source>
+        <translation>Velg Sondetidslinje (til venstre for ledeteksten) for å følge hvert hodes poeng gjennom treningen:
+en kjøring tar opp oppmerksomheten på sondeteksten ved hver evaluering.</translation>
+    </message>
 </context>
 <context>
     <name>Heatmap</name>

@@ -112,6 +112,10 @@ private slots:
     void timelineScrubsThroughEvaluations() {
         AttentionPanel p;
         p.setRun(m_run);
+        // Before a timeline: no legend, and a line saying how to fill the plot.
+        QCOMPARE(p.scorePlot()->itemCount(), 1);
+        QVERIFY(qobject_cast<QCPItemText*>(p.scorePlot()->item(0)));
+        QVERIFY(!p.scorePlot()->legend->visible());
         p.showTimeline();
         waitIdle(p);
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
@@ -135,6 +139,14 @@ private slots:
         slider->setValue(2);
         QCOMPARE(line->point1->coords().x(), 20.0);  // scrubbing moves the line, the curves stay
         QCOMPARE(p.scorePlot()->graph(0)->data()->size(), 5);
+        // The legend names the four heads beside the curves, not over them.
+        QCPLegend* legend = p.scorePlot()->legend;
+        QVERIFY(legend->visible());
+        QCOMPARE(legend->itemCount(), 4);
+        QVERIFY2(!legend->outerRect().intersects(p.scorePlot()->axisRect()->rect()),
+                 qPrintable(QString("legend at x %1, curves to x %2")
+                                .arg(legend->outerRect().left())
+                                .arg(p.scorePlot()->axisRect()->rect().right())));
     }
 
     void positionsShowRotaryAngles() {

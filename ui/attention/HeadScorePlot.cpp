@@ -4,8 +4,30 @@
 HeadScorePlot::HeadScorePlot(QWidget* parent) : QCustomPlot(parent) {
     xAxis->setLabel(tr("step"));
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    legend->setVisible(true);
+    legend->setVisible(false);  // until there are curves
     legend->setFont(TextScale::sized(font(), 7));
+    // The legend stands right of the curves, not on them (inside the axes it hid a third of a 3x4 model's).
+    // It sits at the top of its column, over a spacer that takes the rest (alone in the column, its entries
+    // spread over the whole height, and an empty legend capped the curves' height).
+    axisRect()->insetLayout()->take(legend);
+    auto* column = new QCPLayoutGrid;
+    plotLayout()->addElement(0, 1, column);
+    plotLayout()->setColumnStretchFactor(1, 0.001);
+    column->addElement(0, 0, legend);
+    column->addElement(1, 0, new QCPLayoutElement(this));
+    column->setRowStretchFactor(0, 0.001);
+    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+    showEmptyHint();
+}
+
+void HeadScorePlot::showEmptyHint() {
+    auto* hint = new QCPItemText(this);
+    hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+    hint->position->setCoords(0.5, 0.4);
+    hint->setText(tr("Choose Probe timeline (left of the prompt) to follow each head's score over training:\n"
+                     "a run records its attention to the probe text at every evaluation."));
+    hint->setFont(TextScale::sized(font(), 9));
+    hint->setColor(Qt::darkGray);
 }
 
 QStringList HeadScorePlot::scoreNames() {
@@ -32,6 +54,8 @@ void HeadScorePlot::setTimeline(const twb::ProbeTimeline& timeline, const std::v
     m_stepLine = nullptr;  // deleted with the items
     yAxis->setLabel(scoreNames().value(index));
     if (scores.empty()) {
+        showEmptyHint();
+        legend->setVisible(false);
         replot();
         return;
     }
@@ -53,6 +77,9 @@ void HeadScorePlot::setTimeline(const twb::ProbeTimeline& timeline, const std::v
     rescaleAxes();
     yAxis->setRange(0, 1.02);
     legend->setVisible(L * H <= 24);
+    // One column while the entries fit the height, else a column per layer.
+    const int rowHeight = QFontMetrics(legend->font()).height() + legend->rowSpacing() + 2;
+    legend->setWrap(L * H * rowHeight <= height() - 40 ? 0 : H);
     replot();
 }
 

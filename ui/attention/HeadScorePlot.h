@@ -24,5 +24,8 @@ public:
     void setStep(qint64 step);
 
 private:
+    /// What the empty plot is for, and how to fill it (a newcomer saw empty axes and a blank legend).
+    void showEmptyHint();
+
     QCPItemStraightLine* m_stepLine = nullptr;  // owned by the plot; deleted with its items
 };
