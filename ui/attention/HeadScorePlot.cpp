@@ -24,8 +24,9 @@ void HeadScorePlot::showEmptyHint() {
     auto* hint = new QCPItemText(this);
     hint->position->setType(QCPItemPosition::ptAxisRectRatio);
     hint->position->setCoords(0.5, 0.4);
-    hint->setText(tr("Choose Probe timeline (left of the prompt) to follow each head's score over training:\n"
-                     "a run records its attention to the probe text at every evaluation."));
+    hint->setText(
+        tr("Choose Probe timeline (left of the prompt) to follow each head's score over training:\n"
+           "a run records its attention to the probe text at every evaluation."));
     hint->setFont(TextScale::sized(font(), 9));
     hint->setColor(Qt::darkGray);
 }
