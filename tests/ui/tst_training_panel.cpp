@@ -18,6 +18,7 @@
 #include "ui/training/ConfigForm.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/SteadyLabel.h"
 #include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
@@ -37,6 +38,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QVBoxLayout>
 #include <QWheelEvent>
 #include <nlohmann/json.hpp>
 
@@ -537,6 +539,32 @@ private slots:
         QTRY_VERIFY(acc->xAxis->range().lower < 0 && acc->xAxis->range().upper > 0);
         QVERIFY2(acc->yAxis->range().lower == 0 && acc->yAxis->range().upper >= 0.06,
                  qPrintable(QString("%1 .. %2").arg(acc->yAxis->range().lower).arg(acc->yAxis->range().upper)));
+    }
+    void statusLineKeepsItsHeightWhileItCounts() {
+        // The step line wraps now and then (a longer ETA): what stands below it stays put until reset().
+        QWidget w;
+        auto* v = new QVBoxLayout(&w);
+        auto* line = new SteadyLabel;
+        line->setWordWrap(true);
+        auto* below = new QLabel("plots");
+        v->addWidget(line);
+        v->addWidget(below);
+        v->addStretch(1);
+        w.resize(260, 300);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString shortText = "step 10 / 500 · ETA 0:09";
+        line->setText(shortText);
+        QTRY_VERIFY(below->y() > 0);
+        const int oneLine = below->y();
+        line->setText(shortText + " · loss 2.2731 · 59,188 tok/s · 17.3 ms/step · elapsed 12:07");
+        QTRY_VERIFY(below->y() > oneLine);  // wrapped: the line takes the height it needs
+        const int wrapped = below->y();
+        line->setText(shortText);
+        QApplication::processEvents();
+        QCOMPARE(below->y(), wrapped);  // shorter again: nothing below moves
+        line->reset();
+        QTRY_COMPARE(below->y(), oneLine);  // a new run of lines starts at the height it needs
     }
     void smallPlotsHaveReadableAxes_data() {
         QTest::addColumn<int>("textScale");

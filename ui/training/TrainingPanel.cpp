@@ -9,6 +9,7 @@
 #include "ui/training/ConfigForm.h"
 #include "ui/training/LrFindDialog.h"
 #include "ui/training/MetricsPlot.h"
+#include "ui/widgets/SteadyLabel.h"
 
 #include <QAction>
 #include <QCheckBox>

@@ -28,6 +28,7 @@ class QSpinBox;
 class QVBoxLayout;
 class QAction;
 class LrFindDialog;
+class SteadyLabel;
 
 class TrainingPanel : public PanelBase {
     Q_OBJECT
@@ -179,8 +180,9 @@ private:
     QPushButton *m_quick, *m_start, *m_pause, *m_stop, *m_save;
     QAction *m_quickAct, *m_startAct, *m_pauseAct, *m_stopAct, *m_saveAct;
     QProgressBar* m_progress = nullptr;
-    QLabel *m_status, *m_runLabel;
-    QLabel* m_evalLabel = nullptr;
+    SteadyLabel* m_status = nullptr;  // the step line: never shorter while it counts
+    QLabel* m_runLabel = nullptr;
+    SteadyLabel* m_evalLabel = nullptr;
     QLabel* m_offer = nullptr;  // "Run X stopped at step N of M. Resume it · Dismiss", or the Quick start's
     bool m_quickStarting = false;
     bool m_documentsForChat = false;  // the form's sequences=documents was set for a chat dataset, not by hand  // the

@@ -9,6 +9,7 @@
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/ColumnScroll.h"
 #include "ui/widgets/ErrorLabel.h"
+#include "ui/widgets/SteadyLabel.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -166,7 +167,7 @@ QWidget* TrainingPanel::buildRight() {
     m_progress = new QProgressBar;
     m_progress->setObjectName("progress");
     m_progress->setFormat(tr("step %v / %m"));
-    m_status = new QLabel(tr("Idle"));
+    m_status = new SteadyLabel(tr("Idle"));
     m_status->setObjectName("status");
     m_status->setWordWrap(true);  // long messages must not widen the window
     m_offer = new QLabel;
@@ -184,7 +185,7 @@ QWidget* TrainingPanel::buildRight() {
     rv->addWidget(m_offer);
     rv->addWidget(m_progress);
     rv->addWidget(m_status);
-    m_evalLabel = new QLabel;
+    m_evalLabel = new SteadyLabel;
     m_evalLabel->setObjectName("evalReadout");
     m_evalLabel->setWordWrap(true);
     m_evalLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -7,6 +7,7 @@
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/Duration.h"
+#include "ui/widgets/SteadyLabel.h"
 
 #include <QLabel>
 #include <QLocale>
@@ -40,6 +41,8 @@ void TrainingPanel::onStarted(const twb::TrainStartInfo& i) {
     m_progress->setFormat(tr("step %v / %m"));
     m_progress->setRange(0, static_cast<int>(i.config.max_iters));
     m_progress->setValue(static_cast<int>(i.start_step));
+    m_status->reset();  // a new run of lines: as tall as they need, then steady
+    m_evalLabel->reset();
     m_status->setText(tr("Training %1 parameters on %2, %3, %4")
                           .arg(QLocale().toString(static_cast<qlonglong>(i.parameters)),
                                i.threads == 1 ? tr("1 thread") : tr("%1 threads").arg(i.threads),

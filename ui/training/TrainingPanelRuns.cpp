@@ -8,6 +8,7 @@
 #include "ui/training/ConfigForm.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/SteadyLabel.h"
 
 #include <QComboBox>
 #include <QFileInfo>
