@@ -145,7 +145,8 @@ CLI::Option* add_text_options(CLI::App& app, const std::shared_ptr<PrepareCli>& 
                                     "Input file or folder (repeat for several; parallel: source then target)");
     app.add_option("--preset", o->preset,
                    "Use a preset instead of --input: fortunes (Debian's fortune cookies, "
-                   "offline) or a downloaded catalogue entry")
+                   "offline) or a downloaded catalogue entry (multi30k-de-en and tatoeba-en-nb: translation pairs "
+                   "with their official splits)")
         ->excludes(inputOpt);
     auto* tokenizerOpt =
         app.add_option("--tokenizer,-t", o->tokenizer,
@@ -279,6 +280,25 @@ Action add_prepare(CLI::App& app) {
                                         o->splitPattern, o->quiet);
         }
         o->par.tokenizer_from = o->tokenizerFrom;
+        if (!o->preset.empty()) {
+            // A catalogue entry of translation pairs (multi30k-de-en, tatoeba-en-nb): a parallel dataset with
+            // the entry's official splits, tokenizer and vocabulary unless named here.
+            if (auto pairs = pairs_preset_options(o->preset, o->out)) {
+                if (!o->par.source.empty() || !o->par.target.empty() || !o->par.pairs.empty())
+                    throw ConfigError("--preset " + o->preset +
+                                      " gives the pairs; drop --source, --target and --pairs");
+                pairs->tokenizer_from = o->tokenizerFrom;
+                pairs->separate_vocab = o->par.separate_vocab;
+                pairs->max_tokens = o->par.max_tokens;
+                pairs->max_length_ratio = o->par.max_length_ratio;
+                if (o->par.test_fraction > 0)
+                    pairs->test_fraction = o->par.test_fraction;
+                return prepare_parallel_dataset(
+                    *pairs, tokenizerOpt->count() > 0 ? o->tokenizer : to_string(pairs->tokenizer.kind),
+                    o->vocab ? o->vocab : pairs->tokenizer.vocab_size, o->valGiven ? o->val : -1, o->seed, o->out,
+                    o->force, o->quiet);
+            }
+        }
         if (!o->par.source.empty() || !o->par.target.empty() || !o->par.pairs.empty())
             return prepare_parallel_dataset(o->par, o->tokenizer, o->vocab, o->valGiven ? o->val : -1, o->seed, o->out,
                                             o->force, o->quiet);

@@ -491,6 +491,10 @@
         <source>Download it first (its files are not in the cache yet)</source>
         <translation>Last den ned først (filene er ikke i hurtigbufferen ennå)</translation>
     </message>
+    <message>
+        <source>Take these translation pairs, their official splits, languages and suggested tokenizer into Translation pairs</source>
+        <translation>Ta disse oversettelsesparene, deres offisielle delinger, språk og foreslåtte tokenisering inn i Oversettelsespar</translation>
+    </message>
 </context>
 <context>
     <name>ChatTab</name>

@@ -375,11 +375,56 @@ private slots:
         QVERIFY(bad.code != 0);
         // Each entry suggests a preset that trains it: translation pairs an encoder-decoder's (multi30k
         // suggested baby-gpt, which twb train refuses for pairs).
+        // Those entries say how their files make translation pairs, so twb prepare --preset gives the
+        // dataset that preset trains (it gave a language model's text, which twb train then refused).
         for (auto& entry : entries) {
             const bool pairs = entry.format == "parallel" || entry.format == "tsv";
             QVERIFY2((twb::preset_config(entry.model_preset).model_kind == twb::ModelKind::EncoderDecoder) == pairs,
                      entry.name.c_str());
+            QVERIFY2(entry.pairs.has_value() == pairs, entry.name.c_str());
         }
+    }
+    void pairsPresetPreparesAParallelDatasetWithItsSplits() {
+        QTemporaryDir home, cat;
+        nlohmann::json entry{{"name", "minipairs"},
+                             {"title", "Mini pairs"},
+                             {"format", "parallel"},
+                             {"tokenizer", "byte"},
+                             {"model_preset", "tatoeba"}};
+        std::map<std::string, std::string> files;
+        for (auto [split, n] : {std::pair{"train", 40}, {"val", 6}, {"test", 5}})
+            for (const char* side : {"src", "tgt"}) {
+                std::string text;
+                for (int i = 0; i < n; ++i)
+                    text += std::string(side) + " " + split + " sentence " + std::to_string(i) + "\n";
+                files[std::string(split) + "." + side] = text;
+            }
+        for (auto& [name, text] : files)
+            entry["files"].push_back({{"path", name}, {"url", "http://x/" + name}, {"bytes", text.size()}});
+        entry["pairs"] = {{"source", "train.src"},   {"target", "train.tgt"},     {"val_source", "val.src"},
+                          {"val_target", "val.tgt"}, {"test_source", "test.src"}, {"test_target", "test.tgt"},
+                          {"source_lang", "xx"},     {"target_lang", "yy"}};
+        twbtest::write(twbtest::path(cat, "catalogue.json"),
+                       nlohmann::json{{"format_version", 1}, {"datasets", {entry}}}.dump());
+        const QStringList env{"XDG_DATA_HOME=" + home.path(), "TWB_DATASETS_DIR=" + cat.path()};
+        const auto dir = std::filesystem::path(home.path().toStdString()) / "transformer-workbench/downloads/minipairs";
+        std::filesystem::create_directories(dir);
+        for (auto& [name, text] : files)
+            twbtest::write(dir / name, text);
+        const QString out = home.path() + "/prepared";
+        auto r = run({"prepare", "-q", "--preset", "minipairs", "--out", out}, {}, env);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.out.contains("pairs: train 40, val 6, test 5"), r.out.constData());  // the official splits
+        const auto meta = nlohmann::json::parse(twb_read(out + "/meta.json"));
+        QVERIFY(meta.contains("parallel"));
+        QCOMPARE(meta["parallel"].value("source_lang", ""), std::string("xx"));
+        // An entry whose pairs name a file it does not list is a broken catalogue, said as such.
+        entry["pairs"]["test_source"] = "elsewhere.src";
+        twbtest::write(twbtest::path(cat, "catalogue.json"),
+                       nlohmann::json{{"format_version", 1}, {"datasets", {entry}}}.dump());
+        auto broken = run({"prepare", "-q", "--preset", "minipairs", "--out", out + "2"}, {}, env);
+        QVERIFY(broken.code != 0);
+        QVERIFY2(broken.err.contains("elsewhere.src"), broken.err.constData());
     }
     void presetReadsTheGuisDownloads() {
         // A catalogue entry downloaded in the GUI lies in WORKSPACE/downloads/NAME; twb prepare --preset

@@ -18,12 +18,14 @@
 #include "ui/Workspace.h"
 #include "ui/datasets/ChatTab.h"
 #include "ui/datasets/DatasetsPanel.h"
+#include "ui/datasets/ParallelTab.h"
 #include "ui/datasets/TextDiff.h"
 
 #include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCryptographicHash>
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -33,6 +35,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabBar>
@@ -41,6 +44,7 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTextBrowser>
+#include <nlohmann/json.hpp>
 
 namespace {
 /// A minimal HTTP/1.1 server on 127.0.0.1: /good.txt is cut off half-way on the first plain request
@@ -463,6 +467,51 @@ private slots:
         QCOMPARE(p.datasetName(), QString("mine"));
     }
 
+    void catalogueTranslationPairsGoToTheTranslationTab() {
+        // An entry of translation pairs (Tatoeba's TSV here) fills the Translation pairs tab, languages and
+        // held-out shares included, and prepares a parallel dataset: Import made a language model's text
+        // of it, which the entry's suggested preset (an encoder-decoder's) then refused.
+        const auto catalogue = twbtest::path(m_cat, "catalogue.json");
+        const std::string saved = twb::read_file(catalogue);
+        const auto restore = qScopeGuard([&] { twbtest::write(catalogue, saved); });
+        std::string tsv;
+        for (int i = 0; i < 60; ++i)
+            tsv += "the cat number " + std::to_string(i) + "\tkatten nummer " + std::to_string(i) + "\tCC-BY x\n";
+        const QJsonObject pairs{{"pairs", "pairs.tsv"},
+                                {"source_lang", "en"},
+                                {"target_lang", "nb"},
+                                {"val_fraction", 0.1},
+                                {"test_fraction", 0.05}};
+        const QJsonObject entry{{"name", "pairs"},
+                                {"title", "pairs"},
+                                {"format", "tsv"},
+                                {"tokenizer", "byte"},
+                                {"model_preset", "tatoeba"},
+                                {"files", QJsonArray{QJsonObject{{"path", "pairs.tsv"},
+                                                                 {"url", "http://127.0.0.1:1/pairs.tsv"},
+                                                                 {"bytes", qint64(tsv.size())}}}},
+                                {"pairs", pairs}};
+        twbtest::write(catalogue, QJsonDocument(QJsonObject{{"datasets", QJsonArray{entry}}}).toJson().toStdString());
+        const QString dir = Workspace::root() + "/downloads/pairs";
+        QDir().mkpath(dir);
+        twbtest::write((dir + "/pairs.tsv").toStdString(), tsv);
+        DatasetsPanel p;
+        p.selectCatalogue("pairs");
+        QTRY_COMPARE(p.catalogueStatus(), QString("downloaded"));
+        QVERIFY(p.useCatalogueEntry());
+        QCOMPARE(p.findChild<QTabWidget*>()->currentWidget(), static_cast<QWidget*>(p.parallelTab()));
+        const auto o = p.parallelTab()->options(Workspace::datasetsDir());
+        QCOMPARE(QString::fromStdString(o.pairs), dir + "/pairs.tsv");
+        QCOMPARE(o.source_lang + ">" + o.target_lang, std::string("en>nb"));
+        QCOMPARE(o.val_fraction, 0.1);
+        QCOMPARE(o.test_fraction, 0.05);
+        QCOMPARE(o.tokenizer.kind, twb::TokenizerKind::Byte);
+        p.prepareParallel();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const auto meta = nlohmann::json::parse(twb::read_file(o.out / "meta.json"));
+        QVERIFY(meta.contains("parallel"));
+    }
     void downloadResumesAfterInterruption() {
         DatasetsPanel p;
         QCOMPARE(p.catalogueNames(), (QStringList{"good", "bad", "offline"}));

@@ -133,9 +133,13 @@ void CatalogueTab::showEntry(int row) {
 void CatalogueTab::updateUse() {
     const int r = m_table->currentRow();
     const bool ready = r >= 0 && m_table->item(r, 3) && m_table->item(r, 3)->data(Qt::UserRole).toBool();
+    const bool pairs = r >= 0 && r < static_cast<int>(m_entries.size()) && m_entries[static_cast<size_t>(r)].pairs;
     m_use->setEnabled(ready);
-    m_use->setToolTip(ready ? tr("Take this corpus's files, format and suggested tokenizer into Import and Tokenize")
-                            : tr("Download it first (its files are not in the cache yet)"));
+    m_use->setToolTip(!ready ? tr("Download it first (its files are not in the cache yet)")
+                      : pairs
+                          ? tr("Take these translation pairs, their official splits, languages and suggested "
+                               "tokenizer into Translation pairs")
+                          : tr("Take this corpus's files, format and suggested tokenizer into Import and Tokenize"));
 }
 
 void CatalogueTab::showEvent(QShowEvent* e) {
@@ -252,7 +256,7 @@ std::optional<CatalogueTab::Preset> CatalogueTab::chosenPreset() {
     try {
         const auto cache = e.files.empty() ? std::filesystem::path()
                                            : std::filesystem::path(Downloader::cacheDir(q(e.name)).toStdString());
-        return Preset{twb::preset_options(e.name, {}, cache), q(e.name)};
+        return Preset{twb::preset_options(e.name, {}, cache), q(e.name), twb::pairs_preset_options(e.name, {}, cache)};
     } catch (const std::exception& ex) {
         emit errorChanged(q(ex.what()));
         return std::nullopt;

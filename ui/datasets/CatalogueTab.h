@@ -29,6 +29,8 @@ public:
     struct Preset {
         twb::PrepareOptions options;
         QString name;
+        /// An entry of translation pairs (Multi30k, Tatoeba): them, for the Translation pairs tab.
+        std::optional<twb::ParallelPrepareOptions> pairs;
     };
     /// The chosen entry as a preset; nullopt (and errorChanged) when none is chosen or it is unusable.
     std::optional<Preset> chosenPreset();

@@ -224,6 +224,21 @@ bool DatasetsPanel::useCatalogueEntry() {
     const auto preset = m_catalogue->chosenPreset();
     if (!preset)
         return false;
+    if (preset->pairs) {  // translation pairs: the Translation pairs tab, official splits and all
+        const auto& o = *preset->pairs;
+        if (o.pairs.empty())
+            m_parallel->setFiles(q(o.source), q(o.target));
+        else
+            m_parallel->setPairsFile(q(o.pairs), o.source_column, o.target_column);
+        m_parallel->setValidationFiles(q(o.val_source), q(o.val_target));
+        m_parallel->setTestFiles(q(o.test_source), q(o.test_target));
+        m_parallel->setLanguages(q(o.source_lang), q(o.target_lang));
+        m_parallel->setTokenizer(q(twb::to_string(o.tokenizer.kind)), o.tokenizer.vocab_size);
+        m_parallel->setFractions(o.val_fraction, o.test_fraction);
+        m_parallel->setDatasetName(preset->name);
+        m_tabs->setCurrentWidget(m_parallel);
+        return true;
+    }
     const auto& o = preset->options;
     m_import->clearSources();
     QStringList inputs;

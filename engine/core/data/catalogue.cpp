@@ -44,6 +44,41 @@ fs::path catalogue_path() {
     return fs::path(TWB_SOURCE_DATASETS_DIR) / "catalogue.json";
 }
 
+namespace {
+/// An entry's "pairs": line-aligned files (source, target, val_source, ...) or a TSV (pairs, columns),
+/// each one of the entry's files.
+ParallelPrepareOptions parse_pairs(const nlohmann::json& j, const CatalogueEntry& e, const fs::path& file) {
+    ParallelPrepareOptions p;
+    try {
+        for (auto [key, field] : {std::pair{"source", &p.source},
+                                  {"target", &p.target},
+                                  {"pairs", &p.pairs},
+                                  {"val_source", &p.val_source},
+                                  {"val_target", &p.val_target},
+                                  {"test_source", &p.test_source},
+                                  {"test_target", &p.test_target}}) {
+            *field = j.value(key, "");
+            const bool listed =
+                std::any_of(e.files.begin(), e.files.end(), [&](const CatalogueFile& f) { return f.path == *field; });
+            if (!field->empty() && !listed)
+                throw FormatError(file.string() + ": " + e.name + ": pairs." + key + " '" + *field +
+                                  "' is not one of the entry's files");
+        }
+        p.source_column = j.value("source_column", 0);
+        p.target_column = j.value("target_column", 1);
+        p.source_lang = j.value("source_lang", "");
+        p.target_lang = j.value("target_lang", "");
+        p.val_fraction = j.value("val_fraction", 0.05);
+        p.test_fraction = j.value("test_fraction", 0.0);
+    } catch (const nlohmann::json::exception& ex) {
+        throw FormatError(file.string() + ": " + e.name + ": pairs: " + ex.what());
+    }
+    if (p.pairs.empty() == (p.source.empty() || p.target.empty()))
+        throw FormatError(file.string() + ": " + e.name + ": pairs needs source and target, or pairs (a TSV)");
+    return p;
+}
+}  // namespace
+
 std::vector<CatalogueEntry> load_catalogue(const fs::path& file) {
     nlohmann::json j;
     try {
@@ -67,6 +102,8 @@ std::vector<CatalogueEntry> load_catalogue(const fs::path& file) {
         for (auto& f : d.value("files", nlohmann::json::array()))
             e.files.push_back({f.value("path", ""), f.value("url", ""), f.value("sha256", ""), f.value("bytes", 0ull),
                                f.value("gzip", false)});
+        if (d.contains("pairs"))
+            e.pairs = parse_pairs(d.at("pairs"), e, file);
         out.push_back(std::move(e));
     }
     return out;
@@ -106,37 +143,72 @@ fs::path default_downloads_dir() {
     return base / "transformer-workbench" / "downloads";
 }
 
+namespace {
+/// The folder that holds an entry's files: the one given, else the GUI's downloads in the default
+/// workspace, else the entry's own path.
+fs::path entry_dir(const CatalogueEntry& e, const fs::path& local_dir) {
+    const fs::path downloads = default_downloads_dir() / e.name;
+    return !local_dir.empty() ? local_dir : entry_cached(downloads, e) ? downloads : fs::path(e.local_path);
+}
+
+void require_files(const std::string& name, const std::vector<std::string>& files, const std::string& yourself) {
+    for (auto& in : files)
+        if (!in.empty() && !fs::exists(in))
+            throw InputError(in + " is missing; download the '" + name +
+                             "' dataset first: the Datasets panel's Catalogue tab puts it into " +
+                             (default_downloads_dir() / name).string() + " (or give its files yourself: " + yourself +
+                             ")");
+}
+
+const CatalogueEntry& find_entry(const std::vector<CatalogueEntry>& catalogue, const std::string& name) {
+    for (auto& e : catalogue)
+        if (e.name == name)
+            return e;
+    throw ConfigError("unknown preset '" + name +
+                      "'; known presets: fortunes and the catalogue entries (twb datasets)");
+}
+}  // namespace
+
 PrepareOptions preset_options(const std::string& name, const fs::path& out, const fs::path& local_dir) {
     if (name == "fortunes")
         return fortunes_preset(out);
-    for (auto& e : load_catalogue()) {
-        if (e.name != name)
+    const auto catalogue = load_catalogue();
+    const CatalogueEntry& e = find_entry(catalogue, name);
+    PrepareOptions o;
+    o.out = out;
+    o.corpus.format = parse_input_format(e.format);
+    o.corpus.record_separator = e.record_separator;
+    o.tokenizer.kind = parse_choice<TokenizerKind>(e.tokenizer, e.name + ": tokenizer");
+    o.tokenizer.vocab_size = e.vocab_size;
+    const fs::path dir = entry_dir(e, local_dir);
+    for (auto& f : e.files) {
+        if (o.corpus.format == InputFormat::Parallel && f.path.rfind("train.", 0) != 0)
             continue;
-        PrepareOptions o;
-        o.out = out;
-        o.corpus.format = parse_input_format(e.format);
-        o.corpus.record_separator = e.record_separator;
-        o.tokenizer.kind = parse_choice<TokenizerKind>(e.tokenizer, e.name + ": tokenizer");
-        o.tokenizer.vocab_size = e.vocab_size;
-        // The folder given, else the GUI's downloads in the default workspace, else the entry's own path.
-        const fs::path downloads = default_downloads_dir() / e.name;
-        const fs::path dir = !local_dir.empty()           ? local_dir
-                             : entry_cached(downloads, e) ? downloads
-                                                          : fs::path(e.local_path);
-        for (auto& f : e.files) {
-            if (o.corpus.format == InputFormat::Parallel && f.path.rfind("train.", 0) != 0)
-                continue;
-            o.corpus.inputs.push_back((dir / f.path).string());
-        }
-        for (auto& in : o.corpus.inputs)
-            if (!fs::exists(in))
-                throw InputError(in + " is missing; download the '" + name +
-                                 "' dataset first: the Datasets panel's Catalogue tab puts it into " +
-                                 downloads.string() + " (or give its files yourself: --input)");
-        return o;
+        o.corpus.inputs.push_back((dir / f.path).string());
     }
-    throw ConfigError("unknown preset '" + name +
-                      "'; known presets: fortunes and the catalogue entries (twb datasets)");
+    require_files(name, o.corpus.inputs, "--input");
+    return o;
+}
+
+std::optional<ParallelPrepareOptions> pairs_preset_options(const std::string& name, const fs::path& out,
+                                                           const fs::path& local_dir) {
+    if (name == "fortunes")
+        return std::nullopt;
+    const auto catalogue = load_catalogue();
+    const CatalogueEntry& e = find_entry(catalogue, name);
+    if (!e.pairs)
+        return std::nullopt;
+    ParallelPrepareOptions o = *e.pairs;
+    const fs::path dir = entry_dir(e, local_dir);
+    for (auto* f : {&o.source, &o.target, &o.pairs, &o.val_source, &o.val_target, &o.test_source, &o.test_target})
+        if (!f->empty())
+            *f = (dir / *f).string();
+    require_files(name, {o.source, o.target, o.pairs, o.val_source, o.val_target, o.test_source, o.test_target},
+                  o.pairs.empty() ? "--source and --target" : "--pairs");
+    o.tokenizer.kind = parse_choice<TokenizerKind>(e.tokenizer, e.name + ": tokenizer");
+    o.tokenizer.vocab_size = e.vocab_size;
+    o.out = out;
+    return o;
 }
 
 }  // namespace twb

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct CatalogueEntry {
     std::string record_separator;
     int vocab_size = 0;
     std::vector<CatalogueFile> files;
+    /// Translation pairs (Multi30k, Tatoeba): how the files make a parallel dataset for an encoder-decoder,
+    /// file names relative to the entry's folder; the official splits where the entry has them.
+    std::optional<ParallelPrepareOptions> pairs;
     uint64_t total_bytes() const;
 };
 
@@ -43,6 +47,11 @@ std::filesystem::path default_downloads_dir();
 /// default_downloads_dir()/NAME when they are all there and intact, else at the entry's local_path).
 PrepareOptions preset_options(const std::string& name, const std::filesystem::path& out,
                               const std::filesystem::path& local_dir = {});
+/// A catalogue entry's translation pairs as prepare_parallel takes them (files found as preset_options
+/// finds them; languages, official splits, held-out shares and the suggested tokenizer from the entry);
+/// nullopt for an entry without pairs. Throws as preset_options does for an unknown name or a missing file.
+std::optional<ParallelPrepareOptions> pairs_preset_options(const std::string& name, const std::filesystem::path& out,
+                                                           const std::filesystem::path& local_dir = {});
 
 // ---------------------------------------------------------------- downloads
 /// Decompresses a gzip file into dst (through dst + ".tmp", renamed at the end). Throws FormatError
