@@ -58,8 +58,9 @@ ParallelPrepareOptions parse_pairs(const nlohmann::json& j, const CatalogueEntry
                                   {"test_source", &p.test_source},
                                   {"test_target", &p.test_target}}) {
             *field = j.value(key, "");
+            const std::string& name = *field;  // (clang 14 cannot capture a structured binding)
             const bool listed =
-                std::any_of(e.files.begin(), e.files.end(), [&](const CatalogueFile& f) { return f.path == *field; });
+                std::any_of(e.files.begin(), e.files.end(), [&name](const CatalogueFile& f) { return f.path == name; });
             if (!field->empty() && !listed)
                 throw FormatError(file.string() + ": " + e.name + ": pairs." + key + " '" + *field +
                                   "' is not one of the entry's files");
