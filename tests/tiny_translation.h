@@ -1,7 +1,8 @@
 // A tiny translation run for the tests of streamed and batch translation (engine and UI): the copy task
 // ("c a f" -> "c a f", letters a..h) written as a parallel dataset with a word tokenizer, and an
 // encoder-decoder trained on it for 500 steps on one thread (about 5 s of CPU): past the plateau where it
-// answers every source alike, so sources get different, many-token translations. Public API only.
+// answers every source alike, so sources get different, many-token translations. Also the small
+// encoder-decoder config the attention and ablation tests train on pairs of their own. Public API only.
 #pragma once
 #include "test_util.h"
 #include "twb/config.h"
@@ -12,6 +13,26 @@
 #include <string>
 
 namespace twbtest {
+
+/// The small encoder-decoder the attention and ablation tests train on pairs of their own: 32 wide, 2
+/// heads, block 12, no dropout, 200 tokens a batch, cosine at 3e-3, 2 evaluation batches and 4 BLEU pairs.
+/// Each test sets its depth, steps, warmup, evaluation interval and threads.
+inline twb::RunConfig small_seq2seq_config(const std::string& data_dir) {
+    twb::RunConfig c = twb::preset_config("tatoeba");
+    c.data_dir = data_dir;
+    c.n_embd = 32;
+    c.n_head = 2;
+    c.ffn_hidden = 64;
+    c.block_size = 12;
+    c.dropout = 0;
+    c.max_epochs = 0;
+    c.batch_tokens = 200;
+    c.learning_rate = 3e-3;
+    c.schedule = twb::Schedule::Cosine;
+    c.eval_iters = 2;
+    c.bleu_pairs = 4;
+    return c;
+}
 
 /// Prepares the copy task's parallel dataset (pairs pairs) in dir/data and trains dir/run for iters steps;
 /// returns the run folder.

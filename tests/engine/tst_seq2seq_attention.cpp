@@ -8,6 +8,7 @@
 #include "nn/models/seq2seq_model.h"
 #include "seq2seq_reference.h"
 #include "test_util.h"
+#include "tiny_translation.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/probe.h"
@@ -59,23 +60,11 @@ class TestSeq2SeqAttention : public QObject {
     }
 
     RunConfig train_config(int iters, int every) const {
-        RunConfig c = preset_config("tatoeba");
-        c.data_dir = m_data.string();
+        RunConfig c = twbtest::small_seq2seq_config(m_data.string());
         c.n_layer = 2;
-        c.n_embd = 32;
-        c.n_head = 2;
-        c.ffn_hidden = 64;
-        c.block_size = 12;
-        c.dropout = 0;
-        c.max_epochs = 0;
         c.max_iters = iters;
-        c.batch_tokens = 200;
-        c.learning_rate = 3e-3;
-        c.schedule = Schedule::Cosine;
         c.warmup_iters = 2;
         c.eval_interval = every;
-        c.eval_iters = 2;
-        c.bleu_pairs = 4;
         c.log_interval = 1;
         c.threads = 1;
         return c;

@@ -7,6 +7,7 @@
 #include "nn/analysis/model_inspection.h"
 #include "seq2seq_reference.h"
 #include "test_util.h"
+#include "tiny_translation.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/inspection.h"
@@ -53,24 +54,12 @@ private slots:
         o.tokenizer.kind = TokenizerKind::Word;
         o.out = twbtest::path(m_dir, "data");
         prepare_parallel(o);
-        RunConfig c = preset_config("tatoeba");
-        c.data_dir = o.out.string();
+        RunConfig c = twbtest::small_seq2seq_config(o.out.string());
         c.n_layer = 1;
         c.n_encoder_layer = 2;
-        c.n_embd = 32;
-        c.n_head = 2;
-        c.ffn_hidden = 64;
-        c.block_size = 12;
-        c.dropout = 0;
-        c.max_epochs = 0;
         c.max_iters = 200;
-        c.batch_tokens = 200;
-        c.learning_rate = 3e-3;
-        c.schedule = Schedule::Cosine;
         c.warmup_iters = 10;
         c.eval_interval = 200;
-        c.eval_iters = 2;
-        c.bleu_pairs = 4;
         c.threads = 2;
         m_run = twbtest::path(m_dir, "run").string();
         TrainJob job;

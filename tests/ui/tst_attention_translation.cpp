@@ -6,6 +6,7 @@
 // when the run changes (even one too long for the translation model). A model whose cross-attention is
 // still uniform in every head is pointed out, with what trains it. The Head ablation page covers the
 // three attentions' heads with the engine's figures, and their costs are the grid's score for each.
+#include "tiny_translation.h"
 #include "twb/dataset.h"
 #include "twb/probe.h"
 #include "twb/training.h"
@@ -53,23 +54,11 @@ private slots:
         o.tokenizer.kind = twb::TokenizerKind::Word;
         o.out = twbtest::path(m_ws, "pairs");
         twb::prepare_parallel(o);
-        twb::RunConfig c = twb::preset_config("tatoeba");
-        c.data_dir = o.out.string();
+        twb::RunConfig c = twbtest::small_seq2seq_config(o.out.string());
         c.n_layer = 2;
-        c.n_embd = 32;
-        c.n_head = 2;
-        c.ffn_hidden = 64;
-        c.block_size = 12;
-        c.dropout = 0;
-        c.max_epochs = 0;
         c.max_iters = 20;
-        c.batch_tokens = 200;
-        c.learning_rate = 3e-3;
-        c.schedule = twb::Schedule::Cosine;
         c.warmup_iters = 2;
         c.eval_interval = 10;
-        c.eval_iters = 2;
-        c.bleu_pairs = 4;
         c.threads = 1;
         twb::TrainJob job;
         job.config = c;
