@@ -85,7 +85,7 @@ QStringList MainWindow::shortcutRows(bool menus) const {
     QStringList rows, seen;
     auto add = [&](const QKeySequence& k, const QString& where, QString what) {
         const QString key = k.toString(QKeySequence::NativeText);
-        const QString row = QStringLiteral("<tr><td><b>%1</b></td><td>%2 → %3</td></tr>")
+        const QString row = QStringLiteral("<tr><td nowrap><b>%1</b></td><td>%2 → %3</td></tr>")
                                 .arg(key.toHtmlEscaped(), where.toHtmlEscaped(), what.remove('&').toHtmlEscaped());
         if (!k.isEmpty() && !seen.contains(row))
             seen << row;
@@ -132,6 +132,7 @@ void MainWindow::shortcutsHelp() {
     auto* scroll = new QScrollArea;
     scroll->setWidget(table);
     scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
     auto* wheel =
         new QLabel(tr("In the forms, the mouse wheel changes a value only in the field that has the "
@@ -144,9 +145,13 @@ void MainWindow::shortcutsHelp() {
     v->addWidget(wheel);
     v->addWidget(buttons);
     const QRect room = screen()->availableGeometry();
-    const QSize table_size = table->sizeHint();
-    box.resize(std::min(table_size.width() + 48, room.width() * 9 / 10),
-               std::min(table_size.height() + 120, room.height() * 85 / 100));
+    const QSize natural = table->sizeHint();  // each row on one line
+    const int width = std::min(natural.width() + 48, room.width() * 9 / 10);
+    // Where the screen is narrower than the two columns (larger text at 1280x720) a row wraps its
+    // description rather than the dialog scrolling sideways.
+    table->setWordWrap(true);
+    const int height = std::max(natural.height(), table->heightForWidth(width - 48));
+    box.resize(width, std::min(height + 120, room.height() * 85 / 100));
     box.exec();
 }
 

@@ -34,6 +34,7 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -139,11 +140,17 @@ private slots:
             QVERIFY2(bound.contains(k), k);  // the keys the issue found missing are bound somewhere
         QString text;
         QSize boxSize, screenSize;
+        int labelWidth = 0, labelHeight = 0, textHeight = 0, viewWidth = 0;
         QTimer::singleShot(0, &w, [&] {
             auto* box = qobject_cast<QDialog*>(QApplication::activeModalWidget());
             if (box) {
-                if (auto* l = box->findChild<QLabel*>("shortcutsText"))
+                if (auto* l = box->findChild<QLabel*>("shortcutsText")) {
                     text = l->text();
+                    labelWidth = l->width();
+                    labelHeight = l->height();
+                    textHeight = l->heightForWidth(l->width());
+                    viewWidth = l->parentWidget()->width();  // the scroll area's viewport
+                }
                 boxSize = box->size();
                 screenSize = box->screen()->availableGeometry().size();
                 box->reject();
@@ -165,6 +172,16 @@ private slots:
                                 .arg(boxSize.height())
                                 .arg(screenSize.width())
                                 .arg(screenSize.height())));
+        // Never sideways: the rows wrap to the dialog's width (150% text at 1280x720 scrolled both ways);
+        // up and down the label is as tall as its wrapped text.
+        QVERIFY2(labelWidth <= viewWidth, qPrintable(QString("list %1 px wide in %2").arg(labelWidth).arg(viewWidth)));
+        QVERIFY2(labelHeight >= textHeight,
+                 qPrintable(QString("list %1 px high, its text %2").arg(labelHeight).arg(textHeight)));
+    }
+    void shortcutsDialogWrapsInLargerText() {
+        QCOMPARE(TextScale::apply(150), 150);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        shortcutsDialogListsEveryBoundKey();
     }
     void jobsRunOffTheUiThreadWithProgressCancelAndErrors() {
         MainWindow w;
