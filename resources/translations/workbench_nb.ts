@@ -318,10 +318,6 @@
         <translation>Fjern akse</translation>
     </message>
     <message>
-        <source>A field of the run config (the Training panel&apos;s form)</source>
-        <translation>Et felt i kjøringskonfigen (skjemaet i Trening-panelet)</translation>
-    </message>
-    <message>
         <source>1,4,8,16  or  1e-4..1e-1 log 4  or  0..0.3 lin 4</source>
         <translation>1,4,8,16  eller  1e-4..1e-1 log 4  eller  0..0.3 lin 4</translation>
     </message>
@@ -332,6 +328,10 @@
     <message>
         <source>axis %1 (%2) has no values; type a list like 1,2,4 or a range like 1e-4..1e-1 log 4</source>
         <translation>akse %1 (%2) har ingen verdier; skriv en liste som 1,2,4 eller et område som 1e-4..1e-1 log 4</translation>
+    </message>
+    <message>
+        <source>A field of the run config (the Training panel&apos;s form): %1</source>
+        <translation>Et felt i kjøringskonfigen (skjemaet i Trening-panelet): %1</translation>
     </message>
 </context>
 <context>

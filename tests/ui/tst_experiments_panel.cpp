@@ -28,6 +28,7 @@
 #include "ui/widgets/Duration.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
+#include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
 #include <qcustomplot.h>
@@ -39,6 +40,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -135,6 +137,52 @@ private slots:
         QVERIFY2(why.contains("cell 0") && why.contains("min_lr"), qPrintable(why));
     }
 
+    void axesValuesKeepTheirRoomInLargerText() {
+        // 150% text at 1280x720 gave the field's combo box the table and cut the values to "alu".
+        // The row is added while the panel is hidden (as the panel's remembered axes are), the text size
+        // changes while it is shown.
+        for (int scale : {100, 150}) {
+            const auto restore = qScopeGuard([] { TextScale::apply(100); });
+            AxesEditor e;
+            e.addAxis("learning_rate", "1e-3..1e-2 log 3");
+            e.resize(scale == 100 ? 400 : 340, 200);
+            e.show();
+            QCoreApplication::processEvents();
+            QCOMPARE(TextScale::apply(scale), scale);
+            QCoreApplication::processEvents();
+            auto* table = e.findChild<QTableWidget*>("axes");
+            const QFontMetrics fm = table->fontMetrics();
+            const int values = table->columnWidth(1), room = table->viewport()->width();
+            QVERIFY2(values >= fm.horizontalAdvance("1e-3..1e-2 log 3"),
+                     qPrintable(QString("at %1%: values %2 px of %3").arg(scale).arg(values).arg(room)));
+            QVERIFY2(table->columnWidth(0) + values <= room,
+                     qPrintable(QString("at %1%: columns %2 + %3 px in %4")
+                                    .arg(scale)
+                                    .arg(table->columnWidth(0))
+                                    .arg(values)
+                                    .arg(room)));
+            // The field's whole name is in its tooltip where the column elides it.
+            auto* keys = qobject_cast<QComboBox*>(table->cellWidget(0, 0));
+            QVERIFY(keys->toolTip().contains(keys->currentText()));
+        }
+        // The panel as the window shows it at 1280x720, 150% text from the start.
+        QCOMPARE(TextScale::apply(150), 150);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        ExperimentsPanel p;
+        p.axes()->clear();
+        p.axes()->addAxis("learning_rate", "1e-3..1e-2 log 3");
+        p.resize(1080, 640);
+        p.show();
+        auto* table = p.findChild<QTableWidget*>("axes");
+        QTRY_VERIFY(table->isVisible());
+        QCoreApplication::processEvents();
+        QVERIFY2(table->columnWidth(1) >= table->fontMetrics().horizontalAdvance("1e-3..1e-2 log 3") &&
+                     table->columnWidth(0) + table->columnWidth(1) <= table->viewport()->width(),
+                 qPrintable(QString("columns %1 + %2 px in %3")
+                                .arg(table->columnWidth(0))
+                                .arg(table->columnWidth(1))
+                                .arg(table->viewport()->width())));
+    }
     void firstEstimateIsTheFormsOwnAndSaysItIsAGuess() {
         // The estimate shown when the panel comes up is for the Training form as it is then (the same as
         // retyping an axis gives), and before any sweep measured this machine it says it is a rough guess

@@ -27,6 +27,7 @@ AxesEditor::AxesEditor(QWidget* parent) : QWidget(parent) {
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setMinimumHeight(110);
+    m_table->viewport()->installEventFilter(this);
     v->addWidget(m_table);
     auto* row = new QHBoxLayout;
     auto* add = new QPushButton(tr("Add axis"));
@@ -62,7 +63,9 @@ void AxesEditor::addAxis(const QString& key, const QString& values) {
         keys->setItemData(keys->count() - 1, QCoreApplication::translate("ConfigOptions", o.help.c_str()),
                           Qt::ToolTipRole);
     }
-    keys->setToolTip(tr("A field of the run config (the Training panel's form)"));
+    const auto tip = [keys] {
+        keys->setToolTip(tr("A field of the run config (the Training panel's form): %1").arg(keys->currentText()));
+    };
     if (!key.isEmpty()) {
         if (keys->findData(key) < 0)
             keys->addItem(key, key);  // kept as given (an old setting), so parsing names it rather than it changing
@@ -75,6 +78,8 @@ void AxesEditor::addAxis(const QString& key, const QString& values) {
     m_table->setCellWidget(r, 1, edit);
     connect(keys, &QComboBox::currentTextChanged, this, &AxesEditor::changed);
     connect(keys, &QComboBox::currentTextChanged, this, &AxesEditor::fitKeyColumn);
+    connect(keys, &QComboBox::currentTextChanged, keys, tip);
+    tip();
     connect(edit, &QLineEdit::textChanged, this, &AxesEditor::changed);
     fitKeyColumn();
     emit changed();
@@ -82,18 +87,36 @@ void AxesEditor::addAxis(const QString& key, const QString& values) {
 
 void AxesEditor::fitKeyColumn() {
     // Wide enough for the chosen fields' "key — Label" ("learning_rate — Lea" was cut), leaving the values
-    // a third of the table at least.
-    int want = 150;
+    // room for a range ("1e-4..1e-1 log 4"; at 150% text they were cut to "alu" and the table scrolled
+    // sideways) and half the table at least. A field's label that does not fit is elided; its combo box's
+    // tooltip says it whole.
+    const QFontMetrics fm = m_table->fontMetrics();
+    int want = fm.horizontalAdvance(QStringLiteral("learning_rate")) + 48;
     for (int r = 0; r < m_table->rowCount(); ++r)
         if (const auto* c = qobject_cast<QComboBox*>(m_table->cellWidget(r, 0)))
             want = std::max(want, c->fontMetrics().horizontalAdvance(c->currentText()) + 48);
+    const int values = fm.horizontalAdvance(QStringLiteral("1e-4..1e-1 log 4")) + 24;
     const int room = m_table->viewport()->width();
-    m_table->setColumnWidth(0, room > 150 ? std::min(want, room * 2 / 3) : want);
+    m_table->setColumnWidth(0, std::max(std::min(want, std::max(room - values, room / 2)), 40));
 }
 
 void AxesEditor::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     fitKeyColumn();
+}
+
+bool AxesEditor::eventFilter(QObject* watched, QEvent* e) {
+    // The table's viewport, not this widget, is what the columns share: it also narrows when a scroll bar
+    // appears or the column around the editor is laid out again, without this widget's size changing.
+    if (watched == m_table->viewport() && e->type() == QEvent::Resize)
+        fitKeyColumn();
+    return QWidget::eventFilter(watched, e);
+}
+
+void AxesEditor::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange)  // Larger text: the label and the values both need more
+        fitKeyColumn();
 }
 
 void AxesEditor::removeAxis(int row) {

@@ -28,9 +28,12 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
-    /// The field column as wide as its chosen "key — Label" needs, up to two thirds of the table.
+    /// The field column as wide as its chosen "key — Label" needs, as long as the values keep room for a
+    /// range and half the table.
     void fitKeyColumn();
     QTableWidget* m_table = nullptr;
 };
