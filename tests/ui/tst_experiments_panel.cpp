@@ -155,12 +155,11 @@ private slots:
             const int values = table->columnWidth(1), room = table->viewport()->width();
             QVERIFY2(values >= fm.horizontalAdvance("1e-3..1e-2 log 3"),
                      qPrintable(QString("at %1%: values %2 px of %3").arg(scale).arg(values).arg(room)));
-            QVERIFY2(table->columnWidth(0) + values <= room,
-                     qPrintable(QString("at %1%: columns %2 + %3 px in %4")
-                                    .arg(scale)
-                                    .arg(table->columnWidth(0))
-                                    .arg(values)
-                                    .arg(room)));
+            QVERIFY2(table->columnWidth(0) + values <= room, qPrintable(QString("at %1%: columns %2 + %3 px in %4")
+                                                                            .arg(scale)
+                                                                            .arg(table->columnWidth(0))
+                                                                            .arg(values)
+                                                                            .arg(room)));
             // The field's whole name is in its tooltip where the column elides it.
             auto* keys = qobject_cast<QComboBox*>(table->cellWidget(0, 0));
             QVERIFY(keys->toolTip().contains(keys->currentText()));
