@@ -7,12 +7,15 @@
 #include "ui/attention/AttentionPanel.h"
 #include "ui/attention/Heatmap.h"
 #include "ui/widgets/RunPicker.h"
+#include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
 #include <qcustomplot.h>
 #include <QApplication>
 #include <QJsonDocument>
 #include <QMouseEvent>
+#include <QPushButton>
+#include <QScopeGuard>
 #include <QSlider>
 
 class TestAttentionPanel : public QObject {
@@ -215,6 +218,40 @@ private slots:
         QApplication::sendEvent(h.plot(), &move);
         QVERIFY2(h.plot()->toolTip().contains("'tok41'") && h.plot()->toolTip().contains("'tok37'"),
                  qPrintable(h.plot()->toolTip()));
+    }
+    void hoverLineIsWholeBesideOrAboveTheExportButtons() {
+        // At 150% text on 1280x720 the hover line shared its row with the two export buttons and was cut
+        // to "Hover the map for query": where it does not fit beside them it has a row of its own.
+        const QString hovered = "query 'e' (29) → key 'a' (20): 0.0000";
+        for (int scale : {100, 150}) {
+            QCOMPARE(TextScale::apply(scale), scale);
+            const auto restore = qScopeGuard([] { TextScale::apply(100); });
+            AttentionPanel p;
+            p.resize(1110, 640);  // the panel's room in a 1280x720 window
+            p.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&p));
+            auto* hover = p.findChild<QLabel*>("attentionHover");
+            auto* heat = p.findChild<Heatmap*>("attentionHeatmap");
+            QVERIFY(hover && heat);
+            emit heat->hovered(hovered);
+            QCoreApplication::processEvents();
+            QVERIFY2(hover->width() >= hover->fontMetrics().horizontalAdvance(hovered),
+                     qPrintable(QString("at %1%: the line %2 px for a hover of %3")
+                                    .arg(scale)
+                                    .arg(hover->width())
+                                    .arg(hover->fontMetrics().horizontalAdvance(hovered))));
+            // At 100% it keeps the buttons' row: the map loses no height to it.
+            QPushButton* image = nullptr;
+            for (auto* b : p.findChildren<QPushButton*>())
+                if (b->text() == "Export image…")
+                    image = b;
+            QVERIFY(image);
+            const int hoverMiddle = hover->mapTo(&p, QPoint(0, hover->height() / 2)).y(),
+                      buttonMiddle = image->mapTo(&p, QPoint(0, image->height() / 2)).y();
+            if (scale == 100)
+                QVERIFY2(std::abs(hoverMiddle - buttonMiddle) <= 4,
+                         qPrintable(QString("the line at y %1, the buttons at %2").arg(hoverMiddle).arg(buttonMiddle)));
+        }
     }
     void aTargetLeftFromATranslationRunIsNotSentForALanguageModel() {
         // The target box is hidden for a language model; a target remembered from a translation run (the

@@ -10,6 +10,7 @@
 #include "ui/attention/PositionsView.h"
 #include "ui/embeddings/EmbeddingsPanel.h"
 #include "ui/widgets/ErrorLabel.h"
+#include "ui/widgets/HintBar.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/widgets/TokenDisplay.h"
 #include "ui/workers/ModelThread.h"
@@ -51,6 +52,7 @@ QWidget* AttentionPanel::buildSelectedTab() {
     m_heat = new Heatmap;
     m_heat->setObjectName("attentionHeatmap");
     m_hover = new QLabel(tr("Hover the map for query, key and weight; wheel zooms, drag pans."));
+    m_hover->setObjectName("attentionHover");
     m_info = new QLabel;
     m_info->setWordWrap(true);
     auto* tab = new QWidget;
@@ -64,17 +66,12 @@ QWidget* AttentionPanel::buildSelectedTab() {
     col->addLayout(row);
     col->addWidget(m_info);
     col->addWidget(m_heat, 1);
-    // The export buttons share the hover line, whose text gives way (cut, never wrapped: a map that
-    // changed height under the cursor would change what it hovers): at 150% text on the top row they
-    // were squeezed to "xport image.".
-    m_hover->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_hover->setMinimumWidth(m_hover->fontMetrics().averageCharWidth() * 12);
-    m_hover->setToolTip(m_hover->text());  // the hint whole, where the line cuts it
-    auto* bottom = new QHBoxLayout;
-    bottom->addWidget(m_hover, 1);
-    bottom->addWidget(m_exportView);
-    bottom->addWidget(m_exportData);
-    col->addLayout(bottom);
+    // The export buttons share the hover line where the hover's text fits beside them (at 150% text on
+    // the top row they were squeezed to "xport image."; beside the hover they cut it): HintBar.
+    m_hover->setToolTip(m_hover->text());  // the hint whole
+    // Judged by what a hover says of two short tokens; the longer first hint may be cut (its tooltip).
+    const QString hovered = QStringLiteral("%1 'word' (99) → %2 'word' (99): 0.0000").arg(tr("query"), tr("key"));
+    col->addWidget(new HintBar(m_hover, hovered, {m_exportView, m_exportData}));
     return tab;
 }
 
