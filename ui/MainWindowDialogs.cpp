@@ -168,7 +168,7 @@ void MainWindow::gettingStarted() {
            "<li><b>Your own text</b>: Datasets (Alt+1) → add text files, choose cleaning and a tokenizer, "
            "Prepare, then <i>Train on it</i>. A dataset that does not match the open run starts a new run.</li>"
            "<li><b>Experiments</b> (Alt+5): sweep config fields over a grid and compare the cells in one table; "
-           "Training → Find learning rate (Ctrl+L) suggests a rate.</li>"
+           "Run → Find learning rate (Ctrl+L, or the Training panel's button) suggests a rate.</li>"
            "<li><b>Runs</b> (Alt+6) lists every run of the workspace with its results: give runs names and "
            "notes, open one, start a new run with its settings, compare several, delete old ones.</li>"
            "<li>Runs live in the workspace folder (File → Set workspace folder); File → Open run reopens one, "
