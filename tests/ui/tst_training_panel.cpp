@@ -120,6 +120,8 @@ private slots:
         QCOMPARE(q.plot()->trainPoints(), 60);
         QCOMPARE(q.plot()->evalPoints(), 7);
         QCOMPARE(q.form()->config().max_iters, 60);
+        // The last evaluation's line, as the live run showed it (an opened run had none).
+        QCOMPARE(q.findChild<QLabel*>("evalReadout")->text().section(':', 0, 0), QString("Last evaluation (step 60)"));
         // comparing runs overlays each chosen run's validation loss as one more graph
         const int graphs = q.plot()->lossPlot()->graphCount();
         const QString other = run + "-copy";

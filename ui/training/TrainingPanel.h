@@ -126,6 +126,8 @@ private:
     void onStarted(const twb::TrainStartInfo& info);
     void onStep(const twb::StepReport& report);
     void onEvaluated(const twb::EvalReport& report);
+    /// The "Last evaluation" line (and m_lastEval) for an evaluation, live or read from metrics.csv.
+    void showEvaluation(const twb::EvalReport& report);
     void onFinished(const twb::TrainSummary& summary);
     void onFailed(const QString& error);
     /// The engine waits at `step`: the step a stop now checkpoints (the one under way at Pause is done).

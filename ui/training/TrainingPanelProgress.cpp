@@ -92,6 +92,11 @@ void TrainingPanel::onEvaluated(const twb::EvalReport& e) {
         m_epochsDone = e.epoch;
         m_epochsRun = m_runDir;
     }
+    showEvaluation(e);
+    emit statusMessage(tr("step %1: %2%3").arg(e.step).arg(m_lastEval).arg(e.is_best ? tr(" (best)") : QString()));
+}
+
+void TrainingPanel::showEvaluation(const twb::EvalReport& e) {
     // An encoder-decoder has no bits per character (its loss is per target token); it has BLEU.
     m_lastEval = tr("val loss %1 · perplexity %2%3 · accuracy %4")
                      .arg(e.val_loss, 0, 'f', 4)
@@ -106,7 +111,6 @@ void TrainingPanel::onEvaluated(const twb::EvalReport& e) {
                              .arg(e.step)
                              .arg(m_lastEval)
                              .arg(e.is_best ? tr(" (best so far)") : QString()));
-    emit statusMessage(tr("step %1: %2%3").arg(e.step).arg(m_lastEval).arg(e.is_best ? tr(" (best)") : QString()));
 }
 
 void TrainingPanel::onPaused(qint64 step) {

@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QSet>
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -82,8 +83,9 @@ bool TrainingPanel::openRun(const QString& dir) {
         const QString metrics = dir + "/metrics.csv";
         m_epochsDone = NAN;
         m_epochsRun = dir;
+        std::vector<twb::MetricsRow> rows;
         if (QFileInfo::exists(metrics)) {
-            const auto rows = twb::read_metrics(metrics.toStdString());
+            rows = twb::read_metrics(metrics.toStdString());
             m_plot->loadRows(rows);
             for (auto r = rows.rbegin(); r != rows.rend() && std::isnan(m_epochsDone); ++r)
                 m_epochsDone = r->epoch;
@@ -97,6 +99,11 @@ bool TrainingPanel::openRun(const QString& dir) {
         m_progress->setRange(0, std::max(1, cfg.max_iters));
         m_progress->setValue(steps.empty() ? 0 : static_cast<int>(steps.back()));
         showIdleStatus();
+        // The last evaluation's line, as a live run left it (an opened run showed none).
+        const auto lastEval =
+            std::find_if(rows.rbegin(), rows.rend(), [](const twb::MetricsRow& r) { return r.kind == "eval"; });
+        if (lastEval != rows.rend())
+            showEvaluation(twb::eval_report(*lastEval));
         const QString holder = QString::fromStdString(twb::run_holder(dir.toStdString()));
         m_status->setText(
             !holder.isEmpty()
