@@ -479,6 +479,14 @@ private slots:
         QVERIFY(offer && !offer->isHidden());
         QVERIFY2(offer->text().contains("cut") && offer->text().contains("stopped at step 20 of 30"),
                  qPrintable(offer->text()));
+        {
+            // A run opened (the program's argument, File → Open run) answers the offer: it goes.
+            MainWindow other;
+            QVERIFY(!other.trainingPanel()->findChild<QLabel*>("resumeOffer")->isHidden());
+            QVERIFY(other.trainingPanel()->openRun(twbtest::make_tiny_run(m_ws, "other", 10)));
+            QVERIFY(other.trainingPanel()->findChild<QLabel*>("resumeOffer")->isHidden());
+            Workspace::addRecentRun(run);  // the interrupted run is the last one used again
+        }
         QSignalSpy started(w.trainingPanel()->worker(), &TrainWorker::started),
             done(w.trainingPanel()->worker(), &TrainWorker::finished),
             failed(w.trainingPanel()->worker(), &TrainWorker::failed);

@@ -117,6 +117,7 @@ bool TrainingPanel::openRun(const QString& dir) {
                 : tr("Stopped at step %1 of %2: Start (F5) continues it.").arg(steps.back()).arg(cfg.max_iters));
         Workspace::addRecentRun(dir);
         showError({});
+        m_offer->hide();  // a run chosen answers the start-up's offer of another (or says the same itself)
         emit runChanged(dir);
         return true;
     } catch (const std::exception& e) {
