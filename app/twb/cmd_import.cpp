@@ -19,7 +19,8 @@ Action add_import(CLI::App& app) {
                    "Hugging Face folder: config.json, model.safetensors (never pickle) and the tokenizer: GPT-2's "
                    "vocab.json + merges.txt or tokenizer.json (e.g. openai-community/gpt2), or Marian's source.spm, "
                    "target.spm and vocab.json (model_type marian, e.g. Helsinki-NLP/opus-mt-en-de: a translation "
-                   "run)")
+                   "run); or a folder `twb export --format safetensors` wrote (config.json, model.safetensors, "
+                   "tokenizer/)")
         ->required();
     app.add_option("--out,-o", o->out, "Run folder to write (must not exist or be empty)")->required();
     app.add_option("--name", o->name, "The run's name (RUN/run.json); default: imported from FOLDER");

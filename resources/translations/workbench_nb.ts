@@ -2725,8 +2725,8 @@ en kjøring tar opp oppmerksomheten på sondeteksten ved hver evaluering.</trans
         <translation>Importer modell</translation>
     </message>
     <message>
-        <source>A model in the Hugging Face layout becomes a run of this workspace: a GPT-2-family folder (config.json, model.safetensors, vocab.json + merges.txt or tokenizer.json) a language model, a Marian translation model (opus-mt: config.json, model.safetensors, source.spm, target.spm, vocab.json) a translation model. Only safetensors weights are read.</source>
-        <translation>En modell i Hugging Face-oppsettet blir en kjøring i dette arbeidsområdet: en mappe fra GPT-2-familien (config.json, model.safetensors, vocab.json + merges.txt eller tokenizer.json) blir en språkmodell, en Marian-oversettelsesmodell (opus-mt: config.json, model.safetensors, source.spm, target.spm, vocab.json) en oversettelsesmodell. Bare safetensors-vekter leses.</translation>
+        <source>A model in the Hugging Face layout becomes a run of this workspace: a GPT-2-family folder (config.json, model.safetensors, vocab.json + merges.txt or tokenizer.json) a language model, a Marian translation model (opus-mt: config.json, model.safetensors, source.spm, target.spm, vocab.json) a translation model. A folder exported here as safetensors + config.json comes back as the model it was. Only safetensors weights are read.</source>
+        <translation>En modell i Hugging Face-oppsettet blir en kjøring i dette arbeidsområdet: en mappe fra GPT-2-familien (config.json, model.safetensors, vocab.json + merges.txt eller tokenizer.json) blir en språkmodell, en Marian-oversettelsesmodell (opus-mt: config.json, model.safetensors, source.spm, target.spm, vocab.json) en oversettelsesmodell. En mappe eksportert herfra som safetensors + config.json kommer tilbake som modellen den var. Bare safetensors-vekter leses.</translation>
     </message>
     <message>
         <source>a folder with config.json and model.safetensors</source>

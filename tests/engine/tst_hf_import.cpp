@@ -7,6 +7,7 @@
 // that each kind of bad file is refused with a message naming the file and the tensor or key.
 #include "core/tokenizers/gpt2_vocab.h"
 #include "core/tokenizers/tokenizer.h"
+#include "nn/interchange/safetensors.h"
 #include "nn/models/model_loader.h"
 #include "test_util.h"
 #include "twb/chat.h"
@@ -487,6 +488,26 @@ private slots:
         // The plain export keeps the workbench's names and config.
         export_safetensors(tuned, twbtest::path(m_dir, "rt_plain"), "last");
         QVERIFY(fs::exists(twbtest::path(m_dir, "rt_plain") / "tokenizer" / "tokenizer.json"));
+        // ...and comes back in as a run with the same logits (File → Import model refused it: "has no
+        // 'n_positions'; is this a GPT-2 config?"), its dataset not the exporting machine's.
+        const fs::path plain = twbtest::path(m_dir, "rt_plain_again");
+        const auto back = import_hf(twbtest::path(m_dir, "rt_plain"), plain);
+        QCOMPARE(back.config.n_layer, read_run_config(tuned).n_layer);
+        QVERIFY(back.config.data_dir.empty());
+        QCOMPARE(run_logits(plain, m_ids).sub(before).abs().max().item<double>(), 0.0);
+        // A weight missing from it is named, as for a checkpoint.
+        auto st = nn::load_safetensors(twbtest::path(m_dir, "rt_plain") / "model.safetensors");
+        st.tensors.erase("lm_head.weight");
+        st.tensors.erase(st.tensors.begin());
+        std::vector<std::pair<std::string, torch::Tensor>> left(st.tensors.begin(), st.tensors.end());
+        nn::save_safetensors(twbtest::path(m_dir, "rt_plain") / "model.safetensors", left);
+        try {
+            import_hf(twbtest::path(m_dir, "rt_plain"), twbtest::path(m_dir, "rt_plain_broken"));
+            QFAIL("a missing weight was not refused");
+        } catch (const FormatError& e) {
+            QVERIFY2(std::string(e.what()).find("rt_plain") != std::string::npos, e.what());
+        }
+        QVERIFY(!fs::exists(twbtest::path(m_dir, "rt_plain_broken")));
     }
 
     /// A run trained here with its own byte-level BPE (<pad>, <bos>, <eos> after the merges), exported to

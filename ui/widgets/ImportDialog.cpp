@@ -66,6 +66,7 @@ void ImportDialog::build() {
                       "folder (config.json, model.safetensors, vocab.json + merges.txt or tokenizer.json) "
                       "a language model, a Marian translation model (opus-mt: config.json, "
                       "model.safetensors, source.spm, target.spm, vocab.json) a translation model. "
+                      "A folder exported here as safetensors + config.json comes back as the model it was. "
                       "Only safetensors weights are read."));
     what->setWordWrap(true);
     m_folder = new QLineEdit;

@@ -181,6 +181,54 @@ nn::SafetensorsData read_gpt2_tensors(const fs::path& st, const Gpt2TensorPlan& 
     return ours;
 }
 
+/// Whether dir is export_safetensors' folder: the workbench's own config.json (its keys, no model_type)
+/// beside a tokenizer/ folder.
+bool is_workbench_export(const fs::path& dir) {
+    if (!fs::is_directory(dir / "tokenizer"))
+        return false;
+    std::ifstream in(dir / "config.json");
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    return j.is_object() && !j.contains("model_type") && j.contains("model_kind") && j.contains("n_embd");
+}
+
+/// A run from export_safetensors' folder: its config, tokenizer and weights as they were, checked as a
+/// checkpoint is (every tensor with its shape, finite, none extra), at step 0.
+HfImportResult import_workbench_export(const fs::path& dir, const fs::path& out_run, const std::string& name,
+                                       const ExchangeProgressFn& say) {
+    HfImportResult res;
+    say("reading config.json");
+    RunConfig cfg = read_run_config(dir);
+    cfg.data_dir.clear();  // the exporting machine's dataset: this run has none of its own
+    say("reading the tokenizer");
+    const auto tok = load_tokenizer(dir / "tokenizer");
+    if (tok->vocab_size() != cfg.vocab_size)
+        throw FormatError((dir / "tokenizer").string() + ": has " + std::to_string(tok->vocab_size()) +
+                          " tokens but config.json's vocab_size is " + std::to_string(cfg.vocab_size) +
+                          "; the tokenizer does not belong to this model");
+    say("reading the weights");
+    nn::LoadedCheckpoint exported;
+    exported.dir = dir;
+    exported.state.config = cfg;
+    exported.weights = nn::load_safetensors(dir / "model.safetensors");
+    nn::check_checkpoint_weights(exported);
+    res.tokenizer_files = "tokenizer/";
+    res.source_dtype = "F32";
+    res.tied = cfg.tie_embeddings;
+    say("writing the run");
+    write_folder(out_run, [&](const fs::path& tmp) {
+        std::vector<std::pair<std::string, torch::Tensor>> weights;
+        for (const auto& [key, tensor] : exported.weights.tensors) {
+            weights.emplace_back(key, tensor);
+            res.parameters += tensor.numel();
+        }
+        nn::write_imported_run(tmp, cfg, weights, *tok, name, dir,
+                               "Imported from the workbench export " + fs::absolute(dir).string() + ".");
+    });
+    res.run = out_run;
+    res.config = cfg;
+    return res;
+}
+
 }  // namespace
 
 HfImportResult import_hf(const fs::path& dir, const fs::path& out_run, const std::string& name,
@@ -190,6 +238,8 @@ HfImportResult import_hf(const fs::path& dir, const fs::path& out_run, const std
             progress(m);
     };
     check_hf_folder(dir, "GPT2LMHeadModel");
+    if (is_workbench_export(dir))  // File → Export model's "safetensors + config.json", back in as a run
+        return import_workbench_export(dir, out_run, name, say);
     if (hf_model_type(dir / "config.json") == "marian")
         return nn::import_marian(dir, out_run, name, progress);
     const fs::path st = dir / "model.safetensors";
