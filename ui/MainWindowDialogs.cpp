@@ -10,11 +10,14 @@
 #include <QClipboard>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QFontDatabase>
 #include <QGuiApplication>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
@@ -61,22 +64,50 @@ void MainWindow::compareDialog() {
 }
 
 void MainWindow::about() {
+    // The runtime report in a box of its own that wraps and scrolls: in a message box's <pre> its long lines
+    // (the BLAS, CUDA, precision) ran off the dialog's edge at 150% text, with no way to read them.
     const QString report = m_doctorText.isEmpty() ? tr("(runtime check still running)") : m_doctorText;
-    QMessageBox box(this);
+    QDialog box(this);
     box.setWindowTitle(tr("About Transformer Workbench"));
-    box.setIconPixmap(windowIcon().pixmap(64));
-    box.setTextFormat(Qt::RichText);
-    box.setText(tr("<h3>Transformer Workbench 0.1</h3><p>Train small transformer language models on your own "
-                   "text, watch them learn, look inside.</p><pre>%1</pre>")
-                    .arg(report.toHtmlEscaped()));
-    // The runtime report is what a bug report needs: one click puts it on the clipboard.
-    QPushButton* copy = box.addButton(tr("Copy report"), QMessageBox::ActionRole);
-    box.addButton(QMessageBox::Close);
-    box.exec();
-    if (box.clickedButton() == copy) {
+    auto* icon = new QLabel;
+    icon->setPixmap(windowIcon().pixmap(64));
+    auto* title =
+        new QLabel(tr("<h3>Transformer Workbench 0.1</h3><p>Train small transformer language models on "
+                      "your own text, watch them learn, look inside.</p>"));
+    title->setWordWrap(true);
+    auto* head = new QHBoxLayout;
+    head->addWidget(icon, 0, Qt::AlignTop);
+    head->addWidget(title, 1);
+    auto* text = new QPlainTextEdit(report);
+    text->setObjectName("runtimeReport");
+    text->setReadOnly(true);
+    QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    fixed.setPointSizeF(font().pointSizeF());  // the platform's fixed font keeps its size at 150% text
+    text->setFont(fixed);
+    text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    // The report is what a bug report needs: one click puts it on the clipboard.
+    QPushButton* copy = buttons->addButton(tr("Copy report"), QDialogButtonBox::ActionRole);
+    connect(buttons, &QDialogButtonBox::rejected, &box, &QDialog::reject);
+    connect(copy, &QPushButton::clicked, &box, [this, report, &box] {
         QGuiApplication::clipboard()->setText(report);
         statusBar()->showMessage(tr("The runtime report is on the clipboard"), 4000);
-    }
+        box.accept();
+    });
+    auto* v = new QVBoxLayout(&box);
+    v->addLayout(head);
+    v->addWidget(text, 1);
+    v->addWidget(buttons);
+    // As wide as the report's longest line where the screen has room, as high as its lines.
+    const QFontMetrics fm(text->font());
+    int widest = 0;
+    for (const QString& line : report.split('\n'))
+        widest = std::max(widest, fm.horizontalAdvance(line));
+    const QRect room = screen()->availableGeometry();
+    box.resize(std::min(widest + 80, room.width() * 9 / 10),
+               std::min(fm.lineSpacing() * int(report.count('\n') + 2) + title->sizeHint().height() + 120,
+                        room.height() * 85 / 100));
+    box.exec();
 }
 
 QStringList MainWindow::shortcutRows(bool menus) const {

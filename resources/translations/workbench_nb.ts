@@ -3262,10 +3262,6 @@ Ctrl+/: hurtigtaster</translation>
         <translation>Om Transformer Workbench</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Transformer Workbench 0.1&lt;/h3&gt;&lt;p&gt;Train small transformer language models on your own text, watch them learn, look inside.&lt;/p&gt;&lt;pre&gt;%1&lt;/pre&gt;</source>
-        <translation>&lt;h3&gt;Transformer Workbench 0.1&lt;/h3&gt;&lt;p&gt;Tren små transformer-språkmodeller på din egen tekst, se dem lære, se inn i dem.&lt;/p&gt;&lt;pre&gt;%1&lt;/pre&gt;</translation>
-    </message>
-    <message>
         <source>(runtime check still running)</source>
         <translation>(kjøretidssjekken pågår fortsatt)</translation>
     </message>
@@ -3460,6 +3456,10 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>Later</source>
         <translation>Senere</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Transformer Workbench 0.1&lt;/h3&gt;&lt;p&gt;Train small transformer language models on your own text, watch them learn, look inside.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Transformer Workbench 0.1&lt;/h3&gt;&lt;p&gt;Tren små transformer-språkmodeller på din egen tekst, se dem lære, se inn i dem.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
