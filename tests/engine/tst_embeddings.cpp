@@ -43,6 +43,11 @@ class TestEmbeddings : public QObject {
         st.step = step;
         st.config = c;
         nn::save_checkpoint(m_run, model, nullptr, st);
+        // The tokenizer a run keeps beside its checkpoints (the dataset's is never read in its place).
+        std::filesystem::create_directories(std::filesystem::path(m_run) / "tokenizer");
+        std::filesystem::copy_file(std::filesystem::path(m_data) / "tokenizer.json",
+                                   std::filesystem::path(m_run) / "tokenizer" / "tokenizer.json",
+                                   std::filesystem::copy_options::overwrite_existing);
     }
 
 private slots:
@@ -173,6 +178,8 @@ private slots:
         st.config = c;
         const auto run = twbtest::path(m_dir, "wrun");
         nn::save_checkpoint(run, model, nullptr, st);
+        std::filesystem::create_directories(run / "tokenizer");
+        std::filesystem::copy_file(o.out / "tokenizer.json", run / "tokenizer" / "tokenizer.json");
         ModelSession s;
         s.open(run.string(), "1");
         // Its words carry their space (" cat"); a bare word is looked up with one.
@@ -242,7 +249,8 @@ private slots:
         // A run whose dataset is gone keeps its tokenizer in RUN/tokenizer: the map says so and maps ids 0..n-1.
         std::filesystem::create_directories(std::filesystem::path(m_run) / "tokenizer");
         std::filesystem::copy_file(std::filesystem::path(m_data) / "tokenizer.json",
-                                   std::filesystem::path(m_run) / "tokenizer" / "tokenizer.json");
+                                   std::filesystem::path(m_run) / "tokenizer" / "tokenizer.json",
+                                   std::filesystem::copy_options::overwrite_existing);
         std::filesystem::rename(m_data, m_data + ".moved");
         ModelSession s;
         s.open(m_run, "2");

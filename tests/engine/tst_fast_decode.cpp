@@ -428,6 +428,10 @@ private:
             const auto copy = twbtest::path(dir, name.c_str()) / "checkpoints" / ck.filename();
             std::filesystem::create_directories(copy);
             std::filesystem::copy_file(ck / "state.json", copy / "state.json");
+            std::filesystem::create_directories(copy.parent_path().parent_path() / "tokenizer");
+            std::filesystem::copy_file(ck.parent_path().parent_path() / "tokenizer" / "tokenizer.json",
+                                       copy.parent_path().parent_path() / "tokenizer" / "tokenizer.json",
+                                       std::filesystem::copy_options::overwrite_existing);
             auto t = weights.tensors;
             edit(t);
             save_safetensors(copy / "model.safetensors", {t.begin(), t.end()});

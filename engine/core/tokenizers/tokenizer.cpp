@@ -38,7 +38,16 @@ std::string Tokenizer::fingerprint() const {
 }
 
 fs::path run_tokenizer_dir(const fs::path& run_dir, const fs::path& data_dir) {
-    return fs::exists(run_dir / "tokenizer" / "tokenizer.json") ? run_dir / "tokenizer" : data_dir;
+    // Never the dataset's in its place: a dataset prepared again holds another tokenizer, maybe of the same
+    // size, and the run's ids would be read as other text without a word.
+    const fs::path own = run_dir / "tokenizer";
+    if (fs::exists(own / "tokenizer.json"))
+        return own;
+    throw InputError((own / "tokenizer.json").string() +
+                     ": missing; a run keeps the tokenizer its ids mean. Copy it back from the dataset the run "
+                     "was trained on" +
+                     (data_dir.empty() ? std::string() : " (" + data_dir.string() + ", if it was not prepared again)") +
+                     ": cp DATASET/tokenizer.json " + own.string() + "/");
 }
 
 std::unique_ptr<Tokenizer> load_tokenizer(const fs::path& dir) {

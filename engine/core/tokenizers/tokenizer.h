@@ -68,7 +68,8 @@ std::unique_ptr<Tokenizer> train_tokenizer(const TokenizerSpec& spec, const fs::
 
 /// Loads the tokenizer saved in a prepared dataset folder (tokenizer.json there).
 std::unique_ptr<Tokenizer> load_tokenizer(const fs::path& dir);
-/// Where a run's tokenizer is: the copy the run keeps (RUN/tokenizer), else its dataset's folder.
+/// Where a run's tokenizer is: the copy the run keeps (RUN/tokenizer). InputError when it is missing (the
+/// dataset's may have been prepared again with another); data_dir is named in the advice.
 fs::path run_tokenizer_dir(const fs::path& run_dir, const fs::path& data_dir);
 
 /// Special tokens shared by word and sentencepiece tokenizers, in id order 0..3.

@@ -12,6 +12,7 @@
 #include "twb/devices.h"
 #include "twb/errors.h"
 #include "twb/text.h"
+#include "twb/tokenizer.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -177,6 +178,11 @@ void TrainingRun::restore() {
         refuse_resume(m_runDir, ck, e.what());
     }
     check_resume_config(loaded.state.config, m_cfg, ck.string());
+    // The run's own tokenizer against the dataset's: a dataset prepared again with another one (same size,
+    // other text per id) trained on and then overwrote the run's copy, leaving its checkpoints unreadable.
+    for (const auto& [data, own] : m_family->tokenizer_folders(m_runDir))
+        if (fs::exists(own / "tokenizer.json") && fs::exists(data / "tokenizer.json"))
+            require_same_tokenizer(own, data, "resume " + m_runDir.string());
     try {
         load_weights(m_family->named_weights(), loaded.weights, ck.string());
         if (loaded.optimizer.tensors.empty())
