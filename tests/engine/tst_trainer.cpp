@@ -2,6 +2,8 @@
 // checkpoint (while paused, at the step on_pause names), bad settings stop with a message. Every test
 // function makes its own runs, so each passes alone and in any order (divergence is tst_train_step's).
 #include "core/data/token_file.h"
+#include "core/run/checkpoint_state.h"
+#include "core/tokenizers/tokenizer.h"
 #include "nn/interchange/checkpoint.h"
 #include "nn/training/optimizer.h"
 #include "nn/training/schedule.h"
@@ -12,6 +14,7 @@
 #include "twb/probe.h"
 #include "twb/run_folder.h"
 #include "twb/training.h"
+#include "twb/translation.h"
 
 #include <fstream>
 
@@ -199,6 +202,66 @@ private slots:
         const auto dir = twbtest::path(m_dir, "exists").string();
         run(config(10), dir);
         QVERIFY_THROWS_EXCEPTION(InputError, run(config(10), dir));
+    }
+    void resumeRefusesADatasetPreparedAgainWithAnotherTokenizer() {
+        // The run's data prepared again from text with one character swapped: the same 12 tokens, other
+        // text for one id. Resuming trained on, and replaced the run's tokenizer with the dataset's, so the
+        // run's checkpoints were read as other text from then on.
+        std::string text;
+        std::mt19937 rng(3);
+        for (int i = 0; i < 4000; ++i)
+            text += (rng() % 10 == 0) ? "xyq\n" : "hello world\n";
+        twbtest::write(twbtest::path(m_dir, "swapped.txt"), text);
+        PrepareOptions o;
+        o.corpus.inputs = {twbtest::path(m_dir, "swapped.txt").string()};
+        o.out = twbtest::path(m_dir, "data_swapped");
+        prepare_dataset(o);
+        const auto dir = twbtest::path(m_dir, "retokenized");
+        run(config(10), dir.string(), false, 5);
+        const std::string tokenizer = read_file(dir / "tokenizer" / "tokenizer.json");
+        RunConfig c = config(10);
+        c.data_dir = o.out.string();
+        try {
+            run(c, dir.string(), true);
+            QFAIL("a resume on another tokenizer's dataset was not refused");
+        } catch (const ConfigError& e) {
+            QVERIFY2(std::string(e.what()).find("cannot resume") != std::string::npos, e.what());
+        }
+        QCOMPARE(read_file(dir / "tokenizer" / "tokenizer.json"), tokenizer);  // the run's own, untouched
+        QCOMPARE(list_checkpoints(dir).back(), int64_t(5));
+        // Without its own copy a run is not read with its dataset's tokenizer in its place.
+        std::filesystem::remove(dir / "tokenizer" / "tokenizer.json");
+        QVERIFY_THROWS_EXCEPTION(InputError, run_tokenizer_dir(dir, m_data));
+    }
+    void aDamagedOrMissingCheckpointSpoilsOnlyItself() {
+        const auto dir = twbtest::path(m_dir, "damaged");
+        run(config(20), dir.string());  // checkpoints at 10 and 20
+        QCOMPARE(list_checkpoints(dir), (std::vector<int64_t>{10, 20}));
+        // The newest one's state.json cut short: the run's kind still reads (eval, lens, attention and ablate
+        // of step 10 refused, as they asked the newest checkpoint for it).
+        std::filesystem::resize_file(dir / "checkpoints" / checkpoint_dir_name(20) / "state.json", 40);
+        QVERIFY(!is_encoder_decoder_run(dir.string()));
+        QCOMPARE(find_checkpoint(dir, "10"), dir / "checkpoints" / checkpoint_dir_name(10));
+        // The best one deleted: the refusal says so and names the others.
+        const int64_t best = parse_best_step(read_file(dir / "checkpoints" / "best.json"), "best.json");
+        std::filesystem::remove_all(dir / "checkpoints" / checkpoint_dir_name(best));
+        try {
+            find_checkpoint(dir, "best");
+            QFAIL("a deleted best checkpoint was not refused");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("best checkpoint (step " + std::to_string(best) +
+                                                ", checkpoints/best.json) is gone") != std::string::npos,
+                     e.what());
+        }
+        // A checkpoint without its weights is named as such, not as "no checkpoints here".
+        const auto other = dir / "checkpoints" / checkpoint_dir_name(best == 10 ? 20 : 10);
+        std::filesystem::remove(other / "model.safetensors");
+        try {
+            find_checkpoint(other);
+            QFAIL("a checkpoint without weights was not refused");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("model.safetensors: missing") != std::string::npos, e.what());
+        }
     }
     void finetuneFromAnotherRun() {
         const auto source = twbtest::path(m_dir, "ft_source").string();

@@ -42,6 +42,9 @@ std::vector<int64_t> list_checkpoints(const fs::path& run_dir) {
 std::filesystem::path find_checkpoint(const std::filesystem::path& path, const std::string& which) {
     if (fs::exists(path / "state.json") && fs::exists(path / "model.safetensors"))
         return path;  // a checkpoint itself
+    if (fs::exists(path / "state.json"))
+        throw InputError((path / "model.safetensors").string() +
+                         ": missing; the checkpoint is incomplete (use another one of its run)");
     std::error_code ec;
     if (!fs::exists(path, ec))
         throw InputError(path.string() +
@@ -76,6 +79,10 @@ std::filesystem::path find_checkpoint(const std::filesystem::path& path, const s
         std::string have;
         for (auto s : steps)
             have += (have.empty() ? "" : ", ") + std::to_string(s);
+        if (which == "best")  // best.json names a checkpoint deleted (or damaged) since
+            throw InputError(
+                path.string() + ": its best checkpoint (step " + std::to_string(step) +
+                ", checkpoints/best.json) is gone; choose another with --checkpoint last or a step: " + have);
         throw InputError(path.string() + ": no checkpoint at step " + std::to_string(step) + "; available: " + have);
     }
     return path / "checkpoints" / checkpoint_dir_name(step);

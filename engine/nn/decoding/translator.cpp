@@ -32,6 +32,13 @@ Translator::Translator() : d(std::make_unique<Impl>()) {}
 Translator::~Translator() = default;
 
 bool is_encoder_decoder_run(const std::string& run) {
+    // The run's own config says it, whichever checkpoint a command then takes: a damaged newest checkpoint
+    // refused eval, lens, attention and ablate of another one asked for by name.
+    if (fs::is_regular_file(fs::path(run) / "config.json") && !fs::exists(fs::path(run) / "state.json"))
+        try {
+            return read_run_config(run).model_kind == ModelKind::EncoderDecoder;
+        } catch (const Error&) {  // a damaged config.json: the newest checkpoint's copy says it
+        }
     const fs::path ck = find_checkpoint(run, "last");
     const auto st = parse_checkpoint_state(read_file(ck / "state.json"), (ck / "state.json").string());
     return st.config.model_kind == ModelKind::EncoderDecoder;
