@@ -33,6 +33,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabBar>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -47,8 +48,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildStatusBar();
     wirePanels();
     buildMenus();
+    fitTabBars();
     restoreLayout();
     offerInterruptedRun();
+}
+
+void MainWindow::fitTabBars() {
+    // Every tab in sight, its title shortened where the bar is too narrow for all (150% text at 1280x720):
+    // scroll arrows hid the Sampling panel's first tab behind them ("ate") and Datasets' last.
+    for (QTabBar* bar : findChildren<QTabBar*>()) {
+        bar->setUsesScrollButtons(false);
+        bar->setElideMode(Qt::ElideRight);
+        for (int i = 0; i < bar->count(); ++i)
+            if (bar->tabToolTip(i).isEmpty())
+                bar->setTabToolTip(i, bar->tabText(i).remove('&'));  // the whole title, where it is shortened
+    }
 }
 
 void MainWindow::buildPanels() {

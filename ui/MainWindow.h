@@ -56,6 +56,8 @@ private:
     void restoreLayout();
     /// The last run used, when it stopped before its last step (a crash, a closed window), is offered for resuming.
     void offerInterruptedRun();
+    /// The panels' tab bars show every tab, eliding titles rather than scrolling.
+    void fitTabBars();
     // MainWindowMenus.cpp
     void buildMenus();
     void rebuildRecent();

@@ -44,6 +44,7 @@
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTableView>
 #include <QThread>
 #include <QTimer>
@@ -178,6 +179,34 @@ private slots:
         QVERIFY2(labelWidth <= viewWidth, qPrintable(QString("list %1 px wide in %2").arg(labelWidth).arg(viewWidth)));
         QVERIFY2(labelHeight >= textHeight,
                  qPrintable(QString("list %1 px high, its text %2").arg(labelHeight).arg(textHeight)));
+    }
+    void everyTabIsInSightInLargerText() {
+        // At 150% text on 1280x720 the Sampling panel's first tab scrolled out of its bar ("ate") and the
+        // Datasets panel's last one too: every tab stays in its bar, its title shortened where needed.
+        QCOMPARE(TextScale::apply(150), 150);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        int bars = 0;
+        for (const QString panel : {"Datasets", "Attention", "Sampling"}) {
+            w.showPanel(panel);
+            QCoreApplication::processEvents();
+            for (QTabBar* bar : w.findChildren<QTabBar*>()) {
+                if (!bar->isVisible())
+                    continue;
+                ++bars;
+                for (int i = 0; i < bar->count(); ++i)
+                    QVERIFY2(bar->rect().contains(bar->tabRect(i)),
+                             qPrintable(QString("%1: tab '%2' at x %3..%4 of a bar %5 wide")
+                                            .arg(panel, bar->tabText(i))
+                                            .arg(bar->tabRect(i).left())
+                                            .arg(bar->tabRect(i).right())
+                                            .arg(bar->width())));
+            }
+        }
+        QVERIFY(bars >= 3);
     }
     void shortcutsDialogWrapsInLargerText() {
         QCOMPARE(TextScale::apply(150), 150);
