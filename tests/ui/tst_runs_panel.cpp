@@ -324,6 +324,10 @@ private slots:
         QVERIFY2(files[0].startsWith(m_finished + "/tb/events.out.tfevents."), qPrintable(files[0]));
         QVERIFY(QFile::exists(files[0]));
         QVERIFY(button->isEnabled());
+        // The command that shows them stays on the panel, whole (the status bar cut it before its folder).
+        auto* note = p.findChild<QLabel*>("tensorBoardNote");
+        QVERIFY(note && note->isVisibleTo(&p));
+        QVERIFY2(note->text().endsWith("tensorboard --logdir " + m_finished + "/tb"), qPrintable(note->text()));
         // Not a run: the panel says why.
         QTemporaryDir notRun;
         p.exportTensorBoard({notRun.path()});

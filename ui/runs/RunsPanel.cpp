@@ -51,6 +51,14 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
         buttons->addWidget(b);
     buttons->addStretch(1);
     v->addLayout(buttons);
+    // What an export wrote and the command that shows it, whole and selectable (in the status bar the
+    // command was cut before its folder).
+    m_exportNote = new QLabel;
+    m_exportNote->setObjectName("tensorBoardNote");
+    m_exportNote->setWordWrap(true);
+    m_exportNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_exportNote->hide();
+    v->addWidget(m_exportNote);
 
     m_table = new RunsTable;
     m_table->setObjectName("runsTable");
@@ -370,12 +378,15 @@ void RunsPanel::exportTensorBoard(const QStringList& dirs) {
         this,
         [this](QStringList files) {
             showError({});
-            emit statusMessage((files.size() == 1
-                                    ? tr("wrote TensorBoard files for 1 run; view them with: tensorboard --logdir %1")
-                                          .arg(QFileInfo(files[0]).path())
-                                    : tr("wrote TensorBoard files for %1 runs; view them with: tensorboard --logdir %2")
-                                          .arg(files.size())
-                                          .arg(Workspace::runsDir())));
+            const QString said =
+                files.size() == 1 ? tr("wrote TensorBoard files for 1 run; view them with: tensorboard --logdir %1")
+                                        .arg(QFileInfo(files[0]).path())
+                                  : tr("wrote TensorBoard files for %1 runs; view them with: tensorboard --logdir %2")
+                                        .arg(files.size())
+                                        .arg(Workspace::runsDir());
+            m_exportNote->setText(said);
+            m_exportNote->show();
+            emit statusMessage(said);
             updateActions();
             emit tensorBoardExported(files);
         },

@@ -80,6 +80,7 @@ private:
     QLineEdit* m_name = nullptr;
     QPlainTextEdit* m_notes = nullptr;
     QPushButton *m_open, *m_duplicate, *m_compare, *m_delete, *m_saveDetails, *m_tensorBoard;
+    QLabel* m_exportNote = nullptr;  // the last TensorBoard export's files and command
     QPointer<Job> m_loader, m_exporter;
     bool m_refreshAgain = false;  // a refresh was asked for while one was running
     int m_rowAfterDelete = -1;    // the row a deleted run had: the run after it is selected there
