@@ -19,6 +19,7 @@
 #include "twb/translation.h"
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace twb;
@@ -166,6 +167,13 @@ private slots:
     }
 
     // ---------------------------------------------------------------- model
+    void hugeLengthRatiosStopAtTheContext() {
+        // --max-ratio 1e18 (or inf) overflowed the length limit's cast: one-token translations.
+        const RunConfig c = tiny_config();
+        for (double ratio : {1e17, 1e18, 1e300, std::numeric_limits<double>::infinity()})
+            QCOMPARE(max_target_length(c, 12, ratio, 10), int64_t(c.block_size - 1));
+        QCOMPARE(max_target_length(c, 4, 1.5, 2), int64_t(8));
+    }
     void logitsEqualAnIndependentForwardPass() {
         Seq2Seq m(tiny_config());
         m->eval();

@@ -44,8 +44,9 @@ void check_view_pair(const RunConfig& c, size_t source, size_t target, const std
 }
 
 int64_t max_target_length(const RunConfig& c, size_t n, double ratio, int extra) {
-    const auto want = static_cast<int64_t>(std::ceil(ratio * static_cast<double>(n))) + extra;
-    return std::max<int64_t>(1, std::min<int64_t>(want, c.block_size - 1));
+    // Bounded as a double first: --max-ratio 1e18 (or inf) overflowed the cast and gave one-token output.
+    const double want = std::ceil(ratio * static_cast<double>(n)) + extra;
+    return std::max<int64_t>(1, static_cast<int64_t>(std::min<double>(want, c.block_size - 1)));
 }
 
 Seq2SeqSource::Seq2SeqSource(Seq2Seq model, const std::vector<int32_t>& source, int64_t eos, torch::Device device,
