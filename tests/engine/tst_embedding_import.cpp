@@ -166,6 +166,18 @@ private slots:
         const auto text = twbtest::path(m_dir, "nonumber.vec");
         twbtest::write(text, line("the", vec(1)) + "fox 1 2 3 x 5 6 7 8\n");
         QVERIFY_THROWS_EXCEPTION(FormatError, read_word_vectors(text, *tok, kWidth));
+        // "nan" and "inf" parse as numbers but are none: refused with their line (a NaN row was taken, and
+        // the run then "diverged at step 0" with advice about the learning rate).
+        for (const char* bad : {"nan", "inf", "-inf"}) {
+            const auto nan = twbtest::path(m_dir, "nan.vec");
+            twbtest::write(nan, line("the", vec(1)) + "fox 1 2 " + bad + " 4 5 6 7 8\n");
+            try {
+                read_word_vectors(nan, *tok, kWidth);
+                QFAIL(bad);
+            } catch (const FormatError& e) {
+                QVERIFY2(std::string(e.what()).find("line 2") != std::string::npos, e.what());
+            }
+        }
         // No word of the file is a token: refused rather than silently a random start.
         const auto foreign = twbtest::path(m_dir, "foreign.vec");
         twbtest::write(foreign, line("zebra", vec(1)));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <string_view>
@@ -49,14 +50,18 @@ void parse_vector(const std::vector<std::string_view>& f, int dim, const std::st
     const auto values = static_cast<int64_t>(f.size()) - 1;
     if (values != dim)
         throw ConfigError(where + " line " + std::to_string(lineNo) + " holds a vector of " + std::to_string(values) +
-                          " values but the model is n_embd = " + std::to_string(dim) +
-                          " wide; set n_embd=" + std::to_string(values) + " or use vectors of that width");
+                          " values but the model is n_embd = " + std::to_string(dim) + " wide; " +
+                          (values >= 1 && values <= 65536 ? "set n_embd=" + std::to_string(values) + " or " : "") +
+                          "use vectors of that width");
     for (int k = 0; k < dim; ++k) {
         const auto s = f[static_cast<size_t>(k) + 1];
         const auto r = std::from_chars(s.data(), s.data() + s.size(), vec[static_cast<size_t>(k)]);
         if (r.ec != std::errc() || r.ptr != s.data() + s.size())
             throw FormatError(where + " line " + std::to_string(lineNo) + ": \"" + std::string(s) +
                               "\" is not a number");
+        if (!std::isfinite(vec[static_cast<size_t>(k)]))  // from_chars takes "nan" and "inf"; training then diverged
+            throw FormatError(where + " line " + std::to_string(lineNo) + ": \"" + std::string(s) +
+                              "\" is not a finite number");
     }
 }
 
