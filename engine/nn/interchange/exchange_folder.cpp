@@ -65,6 +65,11 @@ void write_folder(const fs::path& out, const std::function<void(const fs::path&)
     try {
         fn(tmp);
         publish(tmp, out);
+    } catch (const fs::filesystem_error& e) {  // a copy that failed (a full disk): said in our words
+        std::error_code ec;
+        fs::remove_all(tmp, ec);
+        throw IoError(out.string() + ": writing failed (" + e.code().message() + " on " +
+                      e.path1().filename().string() + "); is the disk full? Nothing was left behind");
     } catch (...) {
         std::error_code ec;
         fs::remove_all(tmp, ec);
