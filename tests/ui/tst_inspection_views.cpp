@@ -15,11 +15,13 @@
 #include "ui/sampling/TokenOutputView.h"
 #include "ui/widgets/NumberItem.h"
 #include "ui/widgets/RunPicker.h"
+#include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
 #include <QComboBox>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -74,6 +76,33 @@ private slots:
         QVERIFY(!p.lens()->exportNumbers(csv));
     }
 
+    void lensCellsGrowWithTheText() {
+        // At 150% text a cell's token ran into its probability and the top row's name was cut (":k 2 =
+        // output"): the grid's measures follow its font.
+        twb::ModelSession s;
+        s.open(m_run.toStdString(), "last");
+        const auto lens = s.logit_lens("the cat sat", 5);
+        for (int scale : {100, 150}) {
+            QCOMPARE(TextScale::apply(scale), scale);
+            const auto restore = qScopeGuard([] { TextScale::apply(100); });
+            LensGrid g;
+            g.setLens(lens);
+            const QFontMetrics fm(g.cellFont());
+            const QSize size = g.sizeHint();
+            const int label = fm.horizontalAdvance(
+                QString("%1 = output").arg(LensGrid::stageName(static_cast<int>(lens.stages) - 1)));
+            QVERIFY2(size.height() >= fm.height() + static_cast<int>(lens.stages) * 2 * fm.height(),
+                     qPrintable(QString("at %1%: %2 rows in %3 px, text %4 px high")
+                                    .arg(scale)
+                                    .arg(lens.stages)
+                                    .arg(size.height())
+                                    .arg(fm.height())));
+            QVERIFY2(size.width() >= label + static_cast<int>(lens.positions) * fm.horizontalAdvance("0.00"),
+                     qPrintable(QString("at %1%: %2 px wide").arg(scale).arg(size.width())));
+            // The first cell starts right of the longest row name.
+            QCOMPARE(g.cellAt(QPoint(label, size.height() - 6)), QPoint(-1, -1));
+        }
+    }
     void ablationTableIsTheEnginesAndScoresTheGrid() {
         AttentionPanel p;
         p.picker()->setRun(m_run);

@@ -1,14 +1,13 @@
 #include "ui/inspection/LensGrid.h"
 #include "ui/widgets/TokenDisplay.h"
 
+#include <QEvent>
 #include <QHelpEvent>
 #include <QPainter>
 #include <QToolTip>
 #include <algorithm>
 
 namespace {
-constexpr int kRowLabel = 104, kHeader = 22, kCellW = 58, kCellH = 30;
-
 QString shown(const std::string& token) {
     return visibleToken(QString::fromUtf8(token.data(), static_cast<qsizetype>(token.size())));
 }
@@ -32,21 +31,49 @@ void LensGrid::setLens(const twb::LogitLens& lens) {
     update();
 }
 
+QFont LensGrid::cellFont() const {
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.85);
+    return small;
+}
+
+LensGrid::Geometry LensGrid::geometry() const {
+    // At 100% text these are the sizes the grid always had (104, 22, 58, 30 pixels); larger text grows them.
+    const QFontMetrics fm(cellFont());
+    int label = 0;
+    for (int s = 0; s < std::max<int64_t>(m_lens.stages, 1); ++s)
+        label = std::max(
+            label, fm.horizontalAdvance(s == m_lens.stages - 1 ? tr("%1 = output").arg(stageName(s)) : stageName(s)));
+    return {std::max(104, label + 12), std::max(22, fm.height() + 6),
+            std::max(58, fm.horizontalAdvance(QStringLiteral("0.00")) + 24), std::max(30, 2 * fm.height() + 4)};
+}
+
+void LensGrid::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange) {
+        resize(sizeHint());
+        updateGeometry();
+    }
+}
+
 QSize LensGrid::sizeHint() const {
-    return {kRowLabel + static_cast<int>(std::max<int64_t>(m_lens.positions, 4)) * kCellW + 4,
-            kHeader + static_cast<int>(std::max<int64_t>(m_lens.stages, 2)) * kCellH + 4};
+    const Geometry g = geometry();
+    return {g.rowLabel + static_cast<int>(std::max<int64_t>(m_lens.positions, 4)) * g.cellW + 4,
+            g.header + static_cast<int>(std::max<int64_t>(m_lens.stages, 2)) * g.cellH + 4};
 }
 
 QRect LensGrid::cellRect(int stage, int position) const {
     // The last stage (the model's output) on top, as the residual stream rises through the blocks.
+    const Geometry g = geometry();
     const int row = static_cast<int>(m_lens.stages) - 1 - stage;
-    return {kRowLabel + position * kCellW, kHeader + row * kCellH, kCellW - 1, kCellH - 1};
+    return {g.rowLabel + position * g.cellW, g.header + row * g.cellH, g.cellW - 1, g.cellH - 1};
 }
 
 QPoint LensGrid::cellAt(const QPoint& p) const {
-    if (p.x() < kRowLabel || p.y() < kHeader)
+    const Geometry g = geometry();
+    if (p.x() < g.rowLabel || p.y() < g.header)
         return {-1, -1};
-    const int pos = (p.x() - kRowLabel) / kCellW, row = (p.y() - kHeader) / kCellH;
+    const int pos = (p.x() - g.rowLabel) / g.cellW, row = (p.y() - g.header) / g.cellH;
     if (pos >= m_lens.positions || row >= m_lens.stages)
         return {-1, -1};
     return {static_cast<int>(m_lens.stages) - 1 - row, pos};
@@ -85,21 +112,20 @@ void LensGrid::paintEvent(QPaintEvent*) {
         p.drawText(rect(), Qt::AlignCenter, tr("Type a prompt and press Show"));
         return;
     }
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.85);
-    p.setFont(small);
+    p.setFont(cellFont());
+    const Geometry g = geometry();
     for (int t = 0; t < m_lens.positions; ++t) {  // the input tokens across the top
         p.setPen(palette().color(QPalette::Text));
         p.drawText(
-            QRect(kRowLabel + t * kCellW, 0, kCellW - 1, kHeader), Qt::AlignCenter,
-            p.fontMetrics().elidedText(shown(m_lens.tokens[static_cast<size_t>(t)]), Qt::ElideRight, kCellW - 4));
+            QRect(g.rowLabel + t * g.cellW, 0, g.cellW - 1, g.header), Qt::AlignCenter,
+            p.fontMetrics().elidedText(shown(m_lens.tokens[static_cast<size_t>(t)]), Qt::ElideRight, g.cellW - 4));
     }
     for (int s = 0; s < m_lens.stages; ++s) {
         const QRect first = cellRect(s, 0);
         p.setPen(palette().color(QPalette::Text));
         // the top row is the model's own prediction: named so, as the help above says
         const QString name = stageName(s);
-        p.drawText(QRect(2, first.top(), kRowLabel - 6, kCellH), Qt::AlignVCenter | Qt::AlignRight,
+        p.drawText(QRect(2, first.top(), g.rowLabel - 6, g.cellH), Qt::AlignVCenter | Qt::AlignRight,
                    s == m_lens.stages - 1 ? tr("%1 = output").arg(name) : name);
         for (int t = 0; t < m_lens.positions; ++t) {
             const auto& top = m_lens.at(s, t).front();
@@ -107,7 +133,7 @@ void LensGrid::paintEvent(QPaintEvent*) {
             p.fillRect(r, tint(top.prob));
             p.setPen(Qt::black);
             p.drawText(r.adjusted(2, 1, -2, -r.height() / 2), Qt::AlignCenter,
-                       p.fontMetrics().elidedText(shown(top.text), Qt::ElideRight, kCellW - 6));
+                       p.fontMetrics().elidedText(shown(top.text), Qt::ElideRight, g.cellW - 6));
             p.drawText(r.adjusted(2, r.height() / 2, -2, -1), Qt::AlignCenter, QString::number(top.prob, 'f', 2));
             if (top.id == m_lens.final_ids[static_cast<size_t>(t)]) {  // already the model's final choice
                 const QPolygon corner({r.topRight(), r.topRight() + QPoint(-9, 0), r.topRight() + QPoint(0, 9)});

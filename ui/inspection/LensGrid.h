@@ -19,12 +19,21 @@ public:
     QString cellText(int stage, int position) const;
     /// A stage's name as the rows show it: "embedding", "block 0", ...
     static QString stageName(int stage);
+    /// The cells' text: a little smaller than the panel's.
+    QFont cellFont() const;
 
 protected:
     void paintEvent(QPaintEvent*) override;
     bool event(QEvent* e) override;
+    void changeEvent(QEvent* e) override;
 
 private:
+    /// The grid's measures, from the font (at 150% text fixed ones overlapped a cell's token and
+    /// probability and cut the row names).
+    struct Geometry {
+        int rowLabel, header, cellW, cellH;
+    };
+    Geometry geometry() const;
     QRect cellRect(int stage, int position) const;
     twb::LogitLens m_lens;
 };
