@@ -170,6 +170,32 @@ private slots:
         };
         QTRY_VERIFY(whole());
         QVERIFY(t.horizontalHeader()->sectionSizeHint(RunsTableModel::BestValLoss) > 95);  // wider than before
+        // Widths remembered at 100% (a user's, or the defaults saved on a resize) widen to their titles too,
+        // when read back at 150% and when the text grows while shown: "3est val loss" in both.
+        QCOMPARE(TextScale::apply(100), 100);
+        {
+            RunsTable narrow;
+            narrow.setSettingsKey("test/remembered");
+            for (int c = 0; c < narrow.model()->columnCount(); ++c)
+                narrow.setColumnWidth(c, 40);  // saved as the user's
+        }
+        QCOMPARE(TextScale::apply(150), 150);
+        RunsTable reopened;
+        reopened.setSettingsKey("test/remembered");
+        reopened.show();
+        auto wholeIn = [](RunsTable& table) {
+            for (int c = 0; c + 1 < table.model()->columnCount(); ++c)  // the last one stretches
+                if (table.columnWidth(c) < table.horizontalHeader()->sectionSizeHint(c))
+                    return false;
+            return true;
+        };
+        QTRY_VERIFY(wholeIn(reopened));
+        QCOMPARE(TextScale::apply(100), 100);
+        RunsTable growing;
+        growing.setSettingsKey("test/remembered");
+        growing.show();
+        QCOMPARE(TextScale::apply(150), 150);
+        QTRY_VERIFY(wholeIn(growing));
     }
     void nameAndNotesPersist() {
         {

@@ -46,16 +46,19 @@ void RunsTable::changeEvent(QEvent* e) {
     QTableView::changeEvent(e);
     if (e->type() == QEvent::FontChange) {  // View → Larger / Smaller text: rows as tall as the text again
         verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
-        // Widths nobody chose follow the titles' new size, once the header has its font too.
-        if (!m_remembered && !m_sized)
-            QMetaObject::invokeMethod(
-                this,
-                [this] {
-                    m_restoring = true;
+        // Widths nobody chose follow the titles' new size, once the header has its font too; chosen ones
+        // widen where their title no longer fits.
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_restoring = true;
+                if (!m_remembered && !m_sized)
                     setDefaultWidths();
-                    m_restoring = false;
-                },
-                Qt::QueuedConnection);
+                else
+                    widenToTitles();
+                m_restoring = false;
+            },
+            Qt::QueuedConnection);
     }
 }
 
@@ -195,5 +198,14 @@ void RunsTable::restoreLayout() {
     m_remembered = !state.isEmpty() && horizontalHeader()->restoreState(state);
     if (!m_remembered)
         setDefaultWidths();
+    else
+        widenToTitles();  // widths kept at 100% text cut "Best val loss" to "3est val loss" at 150%
     m_restoring = false;
+}
+
+void RunsTable::widenToTitles() {
+    QHeaderView* h = horizontalHeader();
+    for (int c = 0; c < m_model->columnCount(); ++c)
+        if (!h->isSectionHidden(c) && c != h->count() - 1 && h->sectionSize(c) < h->sectionSizeHint(c))
+            setColumnWidth(c, h->sectionSizeHint(c));
 }

@@ -62,6 +62,8 @@ private:
     void restoreLayout();
     /// The widths without remembered ones: room for each column's figures and never less than its title.
     void setDefaultWidths();
+    /// Any column narrower than its title (widths remembered at a smaller text size) made as wide as it.
+    void widenToTitles();
 
     RunsTableModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
