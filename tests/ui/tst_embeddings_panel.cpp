@@ -7,11 +7,14 @@
 #include "ui/embeddings/EmbeddingMapPlot.h"
 #include "ui/embeddings/EmbeddingsPanel.h"
 #include "ui/widgets/RunPicker.h"
+#include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
 #include <QApplication>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QScopeGuard>
 #include <QTabWidget>
 #include <QTableWidget>
 
@@ -48,6 +51,15 @@ private slots:
         // Sorted: most similar first.
         for (int i = 1; i < 10; ++i)
             QVERIFY(t->item(i - 1, 2)->text().toDouble() >= t->item(i, 2)->text().toDouble());
+        // The figures' titles whole, at 150% text too ("sine similar").
+        p.resize(900, 600);
+        p.show();
+        QCOMPARE(TextScale::apply(150), 150);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        QTRY_VERIFY2(
+            t->columnWidth(2) >= t->horizontalHeader()->sectionSizeHint(2) &&
+                t->columnWidth(1) >= t->horizontalHeader()->sectionSizeHint(1),
+            qPrintable(QString("%1 < %2").arg(t->columnWidth(2)).arg(t->horizontalHeader()->sectionSizeHint(2))));
     }
 
     void similarityAndMapShowTheEnginesFigures() {

@@ -66,6 +66,9 @@ void EmbeddingsPanel::createControls() {
     m_table->setObjectName("neighbourTable");
     m_table->setHorizontalHeaderLabels({tr("token"), tr("id"), tr("cosine similarity")});
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    // The figures' columns as wide as their titles, at any text size ("sine similar" at 150%).
+    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     m_table->verticalHeader()->setVisible(true);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -80,6 +80,7 @@ void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
     for (const auto column : {RunsTableModel::Steps, RunsTableModel::Model})
         if (const int c = m_model->columnOf(column); c >= 0)
             setColumnWidth(c, std::max(columnWidth(c), sizeHintForColumn(c)));
+    widenToTitles();  // a sweep's key columns come and go with its cells ("earning_rate" at 150%)
     QItemSelection sel;
     for (const QString& d : selected) {
         const int row = rowOf(d);
