@@ -20,9 +20,11 @@
 #include "ui/inspection/LensGrid.h"
 #include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
+#include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/ExportDialog.h"
+#include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
 #include <qcustomplot.h>
@@ -42,6 +44,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSet>
 #include <QSettings>
 #include <QTabBar>
@@ -352,6 +355,56 @@ private slots:
 
     /// The dataset catalogue's descriptions are data (datasets/catalogue.json): each has a Bokmål text
     /// (resources/translations/catalogue_strings.h), so an entry added without one is caught here.
+    /// The training plots of a translation run in Bokmål at 150% text, as short as the panel leaves them:
+    /// the small plots' titles are shortened to their width ("ideringsnøyaktigl" was cut at both ends)
+    /// and the BLEU axis's labels keep apart (five lay on each other).
+    void plotsFitInBokmalAtLargerText() {
+        inBokmal([] {
+            QCOMPARE(TextScale::apply(150), 150);
+            const auto restore = qScopeGuard([] { TextScale::apply(100); });
+            MetricsPlot plot;
+            plot.resize(600, 330);  // the panel's right half at 1280x720
+            plot.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&plot));
+            std::vector<twb::MetricsRow> rows;
+            for (int i = 0; i <= 10; ++i) {
+                twb::MetricsRow r;
+                r.step = 10 * i;
+                r.kind = "train";
+                r.train_loss = 9 - 0.4 * i;
+                r.lr = 1e-3;
+                r.tokens_per_s = 20000;
+                if (i > 0)  // the first training row is logged at step 10: the small plots span 10..100
+                    rows.push_back(r);
+                r.kind = "eval";
+                r.val_loss = 9 - 0.4 * i;
+                r.val_accuracy = 0.02 * i;
+                r.val_bleu = 0.5 * i;
+                rows.push_back(r);
+            }
+            plot.loadRows(rows);
+            QCustomPlot* loss = plot.lossPlot();
+            QTRY_VERIFY(loss->yAxis2->visible());
+            for (auto* p : plot.findChildren<QCustomPlot*>()) {
+                p->replot();
+                auto* title = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0));
+                QVERIFY(title);
+                QVERIFY2(QFontMetrics(title->font()).horizontalAdvance(title->text()) <= p->width(),
+                         qPrintable(QString("'%1' in %2 px").arg(title->text()).arg(p->width())));
+                // A step labelled at least (on 10..100 one tick of 100 steps left none in the range).
+                int labelled = 0;
+                for (double t : p->xAxis->tickVector())
+                    labelled += p->xAxis->range().contains(t) ? 1 : 0;
+                QVERIFY2(labelled >= 1, qPrintable(QString("'%1': %2 step labels").arg(title->text()).arg(labelled)));
+            }
+            const QVector<double> ticks = loss->yAxis2->tickVector();
+            const int h = QFontMetrics(loss->yAxis2->tickLabelFont()).height();
+            for (int i = 1; i < ticks.size(); ++i)
+                QVERIFY2(std::abs(loss->yAxis2->coordToPixel(ticks[i]) - loss->yAxis2->coordToPixel(ticks[i - 1])) >= h,
+                         qPrintable(
+                             QString("BLEU ticks %1 and %2 closer than %3 px").arg(ticks[i - 1]).arg(ticks[i]).arg(h)));
+        });
+    }
     void everyCatalogueDescriptionIsTranslated() {
         inBokmal([] {
             QStringList missing;

@@ -28,6 +28,8 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     m_speed = makePlot(tr("Throughput"), tr("tokens/s"));
     for (auto* p : {m_acc, m_lr, m_speed})
         useSmallTicks(p);
+    for (auto* p : {m_loss, m_acc, m_lr, m_speed})
+        followXRange(p);
     // The loss over the whole width and most of the height; the three small plots in one row under it
     // (throughput had a row of its own, and at a larger text size the loss plot kept only a strip).
     grid->addWidget(m_loss, 0, 0, 1, 3);
@@ -77,6 +79,7 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
 QCustomPlot* MetricsPlot::makePlot(const QString& title, const QString& yLabel) {
     auto* p = new QCustomPlot(this);
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    p->setProperty("title", title);  // whole, where the plot shows it shortened (fitTitle)
     p->plotLayout()->insertRow(0);
     p->plotLayout()->addElement(0, 0, new QCPTextElement(p, title, [this] {
                                     QFont f = TextScale::sized(font(), 9);

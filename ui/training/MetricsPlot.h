@@ -90,6 +90,8 @@ private:
     QCustomPlot* makePlot(const QString& title, const QString& yLabel);
     /// A small plot's y ticks: a step fitted to its height and range, also while zooming (MetricsPlotRender.cpp).
     void useSmallTicks(QCustomPlot* p);
+    /// The x axis's ticks fitted to its width and range, also while zooming and panning.
+    void followXRange(QCustomPlot* p);
     QCustomPlot *m_loss, *m_acc, *m_lr, *m_speed;
     QLabel* m_title = nullptr;
     QString m_runName;  // the run whose curves these are (its validation's name beside compared runs)

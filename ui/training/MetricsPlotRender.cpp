@@ -77,11 +77,24 @@ void fitAxes(QCustomPlot* p) {
     p->yAxis->setRange(y0 >= 0 ? std::max(0.0, y0 - 0.06 * ys) : y0 - 0.06 * ys, y1 + 0.06 * ys);
 }
 
-/// The loss plot: as many y ticks as its height holds with room between their labels, up to five.
+/// The loss plot: as many y ticks as its height holds with room between their labels, up to five; the
+/// BLEU axis on its right likewise (at 150% text in a short plot its five labels lay on each other).
 void fitTickCount(QCustomPlot* p) {
     const int label = QFontMetrics(p->yAxis->tickLabelFont()).height();
     const int room = p->axisRect()->height() > 0 ? p->axisRect()->height() : p->height() / 2;
     p->yAxis->ticker()->setTickCount(std::clamp(room / (3 * label), 2, 5));
+    p->yAxis2->ticker()->setTickCount(std::clamp(room / (3 * label), 1, 5));
+}
+
+/// A plot's title shortened with "…" where the plot is narrower than it (a small plot at 150% text in
+/// Bokmål: "ideringsnøyaktigl"); its whole text is kept in the plot's "title" property.
+void fitTitle(QCustomPlot* p) {
+    auto* title = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0));
+    const QString whole = p->property("title").toString();
+    if (!title || whole.isEmpty())
+        return;
+    const int room = p->width() - 8;
+    title->setText(room > 0 ? QFontMetrics(title->font()).elidedText(whole, Qt::ElideRight, room) : whole);
 }
 
 /// The x axis (steps or epochs): as many ticks as its width holds with two labels' width from one to the
@@ -93,8 +106,32 @@ void fitXTickCount(QCustomPlot* p) {
     const int label = fm.horizontalAdvance(QString::number(std::max(std::abs(r.lower), std::abs(r.upper)), 'f', 0)) +
                       2 * fm.averageCharWidth();
     const int room = p->axisRect()->width();
-    if (room > 0 && label > 0)
-        p->xAxis->ticker()->setTickCount(std::clamp(room / (2 * label), 1, 5));
+    if (room <= 0 || label <= 0)
+        return;
+    p->xAxis->ticker()->setTickCount(std::clamp(room / (2 * label), 1, 5));
+    // Steps: the smallest whole step of 1, 2 or 5 times a power of ten whose ticks are a label and a half
+    // apart. A count of one gave a step of the whole range: on 10..100 its ticks (0 and 100) fell outside
+    // or on the edge, and a small plot at 150% text labelled no step at all.
+    auto fixed = p->xAxis->ticker().dynamicCast<QCPAxisTickerFixed>();
+    const double size = r.size();
+    if (!fixed || !(size > 0) || !std::isfinite(size))
+        return;
+    const double least = std::max(1.0, size * 1.5 * label / room);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(least)));
+    double step = 10 * magnitude;
+    for (double m : {1.0, 2.0, 5.0})
+        if (m * magnitude >= least) {
+            step = m * magnitude;
+            break;
+        }
+    if (step > size)  // no multiple of it might fall in the range: the largest step that has one
+        for (double m : {5.0, 2.0, 1.0})
+            if (m * magnitude <= size) {
+                step = m * magnitude;
+                break;
+            }
+    fixed->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+    fixed->setTickStep(step);
 }
 
 /// A small plot (an axis some 45 pixels tall at 1280x720): the smallest step of 1, 2, 2.5 or 5 times a
@@ -152,6 +189,10 @@ void MetricsPlot::useSmallTicks(QCustomPlot* p) {
     connect(p->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), p, [p] { fitSmallTicks(p); });
 }
 
+void MetricsPlot::followXRange(QCustomPlot* p) {
+    connect(p->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), p, [p] { fitXTickCount(p); });
+}
+
 void MetricsPlot::fitLossLabel() {
     const QString whole = m_bpc ? tr("bits per character") : tr("cross-entropy (nats)");
     const QString brief = m_bpc ? tr("bits/char") : tr("nats");
@@ -184,6 +225,7 @@ void MetricsPlot::replotIfDirty() {
         m_bleu->data()->isEmpty() ? m_bleu->removeFromLegend() : m_bleu->addToLegend();
     fitLossLabel();
     for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
+        fitTitle(p);
         fitAxes(p);
         fitXTickCount(p);
         if (p == m_loss)
