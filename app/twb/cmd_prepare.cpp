@@ -113,10 +113,15 @@ struct PrepareCli {
 
 /// --source/--target or --pairs and what only parallel data takes.
 void add_parallel_options(CLI::App& app, ParallelPrepareOptions& par) {
-    app.add_option("--source", par.source, "Parallel data: the training pairs' source file, one sentence a line");
-    app.add_option("--target", par.target,
-                   "Parallel data: the training pairs' target file, line-aligned with --source");
-    app.add_option("--pairs", par.pairs, "Parallel data: a tab-separated file of pairs (instead of --source/--target)");
+    auto* source =
+        app.add_option("--source", par.source, "Parallel data: the training pairs' source file, one sentence a line");
+    auto* target = app.add_option("--target", par.target,
+                                  "Parallel data: the training pairs' target file, line-aligned with --source");
+    // One way to give the pairs: --pairs with --source/--target used the TSV alone and named all three in
+    // meta.json's sources.
+    app.add_option("--pairs", par.pairs, "Parallel data: a tab-separated file of pairs (instead of --source/--target)")
+        ->excludes(source)
+        ->excludes(target);
     app.add_option("--source-column", par.source_column, "--pairs: 0-based column of the source (default 0)");
     app.add_option("--target-column", par.target_column, "--pairs: 0-based column of the target (default 1)");
     app.add_option("--val-source", par.val_source, "Parallel data: the official validation source file");
@@ -265,6 +270,9 @@ Action add_prepare(CLI::App& app) {
     add_parallel_options(app, o->par);
     CLI::Option* tokenizerOpt = add_text_options(app, o);
     chatOpt->excludes(app.get_option("--input"));
+    // Parallel data comes from --source/--target or --pairs; --input beside them was dropped without a word.
+    for (const char* parallel : {"--source", "--target", "--pairs"})
+        app.get_option(parallel)->excludes(app.get_option("--input"));
     return [o, tokenizerOpt]() {
         if (!o->chat.inputs.empty()) {
             if (o->documents || !o->preset.empty() || !o->par.source.empty() || !o->par.pairs.empty())

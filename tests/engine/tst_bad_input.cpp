@@ -179,7 +179,7 @@ private slots:
             {"train", "--data", data, "--out", q(p("huge")), "--set", "n_layer=48", "--set", "n_embd=8192"},
             "--ignore-memory-check");
         row("best.json names an unsaved step", "best0", {"sample", "--run", q(p("bad")), "-n", "2"},
-            "no checkpoint at step 0");
+            "best checkpoint (step 0, checkpoints/best.json) is gone");
         // Silent wrong results.
         row("--config unknown key", "cfg_unknown",
             {"train", "--data", data, "--out", q(p("r2")), "--config", q(p("cfg.json"))}, "unknown config key");
@@ -396,6 +396,10 @@ private slots:
         row("prepare --tokenizer-from with --tokenizer", "",
             {"prepare", "--input", in, "--tokenizer-from", runDir, "--tokenizer", "char", "--out", q(p("x"))},
             "excludes");
+        row("prepare --source with --input", "",
+            {"prepare", "--source", in, "--target", in, "--input", in, "--out", q(p("x"))}, "excludes");
+        row("prepare --pairs with --source", "",
+            {"prepare", "--source", in, "--target", in, "--pairs", in, "--out", q(p("x"))}, "excludes");
         row("prepare --min-frequency -1", "",
             {"prepare", "--input", in, "--tokenizer", "word", "--min-frequency", "-1", "--out", q(p("x"))},
             "min-frequency");
