@@ -45,9 +45,17 @@ Action add_sweep(CLI::App& app) {
     app.add_option("--random-seed", o->seed, "Seed of the --random draw");
     app.add_flag("--resume", o->resume, "Continue the sweep in --out: finished cells are kept");
     app.add_flag("--quiet,-q", o->quiet, "Print only cells and the table");
-    return [o]() {
+    return [o, self = &app]() {
         SweepSpec spec;
         if (o->resume) {
+            // The sweep continues as sweep.json describes it: a new axis, --set or --data was ignored in silence.
+            for (const CLI::Option* opt : self->get_options())
+                if (opt->count() > 0 && opt->get_name() != "--out" && opt->get_name() != "--resume" &&
+                    opt->get_name() != "--quiet" && opt->get_name() != "--help")
+                    throw ConfigError(opt->get_name() +
+                                      " cannot change a sweep that --resume continues (its grid and "
+                                      "settings are in " +
+                                      o->out + "/sweep.json); drop it, or start a new sweep in another --out");
             spec = read_sweep(o->out);
         } else {
             spec.base = o->run.config();

@@ -406,6 +406,8 @@ private slots:
         row("sweep --random 0", "",
             {"sweep", "--data", data, "--preset", "tiny", "--axis", "seed=1,2", "--random", "0", "--out", q(p("sw"))},
             "random");
+        row("sweep --resume with a new --axis", "", {"sweep", "--out", q(p("sw")), "--resume", "--axis", "n_head=1,4"},
+            "--axis cannot change a sweep");
         // Issue 35, round 2: sweeps, readers and configs.
         row("sweep with a repeated axis", "",
             {"sweep", "--data", data, "--preset", "tiny", "--axis", "seed=1,2", "--axis", "seed=3", "--out",
