@@ -73,6 +73,17 @@ Action add_translate(CLI::App& app) {
                          o->t.beam_width > 1 ? ("beam " + std::to_string(o->t.beam_width)).c_str() : "greedy");
         for (const auto& out : tr.translate(lines, o->t, stderr_progress(o->quiet)))
             std::printf("%s\n", out.c_str());
+        if (const auto cut = tr.cropped_lines(); !cut.empty()) {  // said even with --quiet: the output is partial
+            std::string which;
+            for (size_t i = 0; i < cut.size() && i < 5; ++i)
+                which += (i ? ", " : "") + std::to_string(cut[i]);
+            std::fprintf(stderr,
+                         "warning: %zu line%s longer than the model's %lld source tokens %s translated from "
+                         "%s first %lld only (line %s%s); split long sentences\n",
+                         cut.size(), cut.size() == 1 ? "" : "s", static_cast<long long>(tr.max_source_tokens()),
+                         cut.size() == 1 ? "was" : "were", cut.size() == 1 ? "its" : "their",
+                         static_cast<long long>(tr.max_source_tokens()), which.c_str(), cut.size() > 5 ? ", ..." : "");
+        }
         return 0;
     };
 }

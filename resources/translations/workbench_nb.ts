@@ -5972,6 +5972,10 @@ Dette kan ikke angres.</translation>
         <source>%1 is a folder: choose a file to write the translations to.</source>
         <translation>%1 er en mappe: velg en fil å skrive oversettelsene til.</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;Lines longer than the model&apos;s %1 source tokens were translated from their start only: %2&lt;/b&gt; (the first: line %3); split long sentences.</source>
+        <translation>&lt;br&gt;&lt;b&gt;Linjer lengre enn modellens %1 kildetokens ble oversatt bare fra starten: %2&lt;/b&gt; (den første: linje %3); del opp lange setninger.</translation>
+    </message>
 </context>
 <context>
     <name>TranslationForm</name>

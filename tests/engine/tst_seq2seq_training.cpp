@@ -107,6 +107,13 @@ private slots:
         Translator tr;
         tr.open(dir, "last");
         QCOMPARE(tr.translate({"a b c d"})[0], std::string("a b c d"));
+        QVERIFY(tr.cropped_lines().empty());
+        // A line longer than the encoder takes is translated from its start, and named (it was cut silently).
+        std::string longLine;
+        for (int64_t i = 0; i < tr.max_source_tokens() + 5; ++i)
+            longLine += "a ";
+        QCOMPARE(tr.translate({"a b", longLine, "c d"}).size(), size_t(3));
+        QCOMPARE(tr.cropped_lines(), std::vector<size_t>{2});
         const auto ev = tr.evaluate("test");
         QVERIFY(ev.pairs > 50);
         QVERIFY(ev.bleu.score > 50);

@@ -195,6 +195,18 @@ private slots:
         QCOMPARE(b->table()->item(3, 0)->text(), QString::fromStdString(m_sources[3]));
         QCOMPARE(b->table()->item(3, 1)->text(), QString::fromStdString(hyps[3]));
         QCOMPARE(b->table()->item(3, 2)->text(), QString::fromStdString(m_sources[3]));
+        QVERIFY(!b->scoreText().contains("longer than"));
+        // A line longer than the encoder takes is named in the summary (it was cut without a word).
+        std::string longLine;
+        while (static_cast<int64_t>(longLine.size()) < 4 * m_tr.max_source_tokens())
+            longLine += m_sources[0] + " ";
+        twb::write_file_atomic(file("long.txt").toStdString(), m_sources[1] + "\n" + longLine + "\n");
+        b->setFiles(file("long.txt"), file("long_out.txt"), QString());
+        b->run();
+        waitBatch(b);
+        QCOMPARE(b->result().cropped, qint64(1));
+        QVERIFY2(b->scoreText().contains("translated from their start only: 1</b> (the first: line 2)"),
+                 qPrintable(b->scoreText()));
     }
 
     void settingsAreRemembered() {

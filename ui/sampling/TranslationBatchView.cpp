@@ -276,6 +276,12 @@ void TranslationBatchView::showResult() {
                        .arg(duration(r.seconds))
                        .arg(r.step)
                        .arg(r.output.toHtmlEscaped());
+    if (r.cropped > 0)
+        text += tr("<br><b>Lines longer than the model's %1 source tokens were translated from their start only: "
+                   "%2</b> (the first: line %3); split long sentences.")
+                    .arg(r.maxSourceTokens)
+                    .arg(r.cropped)
+                    .arg(r.firstCropped);
     if (r.scored) {
         const auto& b = r.bleu;
         text += tr("<br><b>BLEU = %1</b> %2/%3/%4/%5 (BP = %6, ratio = %7, hyp_len = %8, ref_len = %9)")

@@ -101,6 +101,10 @@ void TranslationWorker::translateFile(const BatchTranslateRequest& r) {
             out.cancelled = true;
         }
         if (!out.cancelled) {
+            const auto cut = m_translator.cropped_lines();
+            out.cropped = static_cast<qint64>(cut.size());
+            out.firstCropped = cut.empty() ? 0 : static_cast<qint64>(cut.front());
+            out.maxSourceTokens = m_translator.max_source_tokens();
             std::string text;
             for (const auto& h : hyps)
                 text += h + "\n";

@@ -57,6 +57,9 @@ struct BatchTranslateResult {
     QVector<QStringList> rows;  // the first previewRows (source, hypothesis, reference or "")
     double seconds = 0;
     QString output;
+    qint64 cropped = 0;          // lines longer than the encoder takes, translated from their start
+    qint64 firstCropped = 0;     // the first of them (from 1)
+    qint64 maxSourceTokens = 0;  // what the encoder takes
 };
 
 Q_DECLARE_METATYPE(TranslateRequest)

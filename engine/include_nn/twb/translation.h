@@ -84,9 +84,14 @@ public:
     void open(const std::string& run, const std::string& which = "best");
     std::string checkpoint() const;
     int64_t step() const;
-    /// One translation per source line, in order.
+    /// One translation per source line, in order. A line longer than the encoder takes is translated from
+    /// its first max_source_tokens() tokens; cropped_lines() then names it.
     std::vector<std::string> translate(const std::vector<std::string>& sources, const TranslateOptions& opt = {},
                                        const TranslateProgress& progress = {});
+    /// The last translate()'s lines (numbered from 1) that were cut to the encoder's length.
+    std::vector<size_t> cropped_lines() const;
+    /// The most source tokens the encoder takes (block_size - 1: <eos> follows them).
+    int64_t max_source_tokens() const;
     /// Loss and accuracy (teacher-forced) and BLEU/chrF (translated with opt) of a split ("val" or
     /// "test") of the run's parallel dataset, or of data_dir's (same tokenizer). References are the
     /// split's target ids decoded.

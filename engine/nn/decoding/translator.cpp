@@ -80,6 +80,14 @@ void Translator::open(const std::string& run, const std::string& which) {
     }
 }
 
+std::vector<size_t> Translator::cropped_lines() const {
+    return d->cropped;
+}
+
+int64_t Translator::max_source_tokens() const {
+    return d->cfg.block_size - 1;
+}
+
 std::string Translator::checkpoint() const {
     return d->checkpoint;
 }
@@ -134,6 +142,10 @@ std::vector<std::string> Translator::translate(const std::vector<std::string>& l
             throw InputError("line " + std::to_string(i + 1) + " of the input is not valid UTF-8 text");
         sources.push_back(d->source_tok().encode(lines[i]));  // InputError naming characters the vocabulary lacks
     }
+    d->cropped.clear();
+    for (size_t i = 0; i < sources.size(); ++i)
+        if (static_cast<int64_t>(sources[i].size()) + 1 > d->cfg.block_size)
+            d->cropped.push_back(i + 1);
     std::vector<std::string> out;
     for (const auto& ids : translate_ids(d->model, *d->tok, sources, opt, d->device, progress))
         out.push_back(d->tok->decode(ids));

@@ -24,6 +24,7 @@ struct Translator::Impl {
     torch::Device device{torch::kCPU};
     std::string checkpoint;
     int64_t step = 0;
+    std::vector<size_t> cropped;  // the last translate()'s lines (from 1) longer than the encoder takes
 
     /// A source sentence and a target as the viewers run them (attention, the decoder's logit lens): the
     /// source encoded, the target encoded, or the model's greedy translation (cut to block_size - 1) when
