@@ -62,20 +62,22 @@ class TestTrainer : public QObject {
         return r;
     }
 
-private slots:
-    void initTestCase() {
-        // A learnable corpus: a repeating pattern with a little noise.
+    /// A learnable corpus prepared as `name`: a repeating pattern with a little noise (`rare` now and then).
+    std::filesystem::path patternData(const std::string& name, const std::string& rare) {
         std::string text;
         std::mt19937 rng(3);
         for (int i = 0; i < 4000; ++i)
-            text += (rng() % 10 == 0) ? "xyz\n" : "hello world\n";
-        twbtest::write(twbtest::path(m_dir, "c.txt"), text);
+            text += (rng() % 10 == 0) ? rare + "\n" : "hello world\n";
+        twbtest::write(twbtest::path(m_dir, (name + ".txt").c_str()), text);
         PrepareOptions o;
-        o.corpus.inputs = {twbtest::path(m_dir, "c.txt").string()};
-        o.out = twbtest::path(m_dir, "data");
+        o.corpus.inputs = {twbtest::path(m_dir, (name + ".txt").c_str()).string()};
+        o.out = twbtest::path(m_dir, name.c_str());
         prepare_dataset(o);
-        m_data = o.out;
+        return o.out;
     }
+
+private slots:
+    void initTestCase() { m_data = patternData("data", "xyz"); }
     void lossFallsWellBelowStart() {
         auto r = run(config(120), twbtest::path(m_dir, "learn").string());
         QVERIFY(r.losses.size() == 120);
@@ -207,20 +209,12 @@ private slots:
         // The run's data prepared again from text with one character swapped: the same 12 tokens, other
         // text for one id. Resuming trained on, and replaced the run's tokenizer with the dataset's, so the
         // run's checkpoints were read as other text from then on.
-        std::string text;
-        std::mt19937 rng(3);
-        for (int i = 0; i < 4000; ++i)
-            text += (rng() % 10 == 0) ? "xyq\n" : "hello world\n";
-        twbtest::write(twbtest::path(m_dir, "swapped.txt"), text);
-        PrepareOptions o;
-        o.corpus.inputs = {twbtest::path(m_dir, "swapped.txt").string()};
-        o.out = twbtest::path(m_dir, "data_swapped");
-        prepare_dataset(o);
+        const auto swapped = patternData("data_swapped", "xyq");
         const auto dir = twbtest::path(m_dir, "retokenized");
         run(config(10), dir.string(), false, 5);
         const std::string tokenizer = read_file(dir / "tokenizer" / "tokenizer.json");
         RunConfig c = config(10);
-        c.data_dir = o.out.string();
+        c.data_dir = swapped.string();
         try {
             run(c, dir.string(), true);
             QFAIL("a resume on another tokenizer's dataset was not refused");
