@@ -3141,8 +3141,12 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
         <translation>Finner læringsraten</translation>
     </message>
     <message>
-        <source>reached the last rate, %1, before the loss ran away (%2 times its lowest)</source>
-        <translation>nådde den høyeste raten, %1, uten at tapet løp løpsk (over %2 ganger det laveste)</translation>
+        <source>loss</source>
+        <translation>tap</translation>
+    </message>
+    <message>
+        <source>went up to the last rate, %1, without the loss running away (to %2 times its lowest)</source>
+        <translation>gikk opp til den høyeste raten, %1, uten at tapet løp løpsk (til %2 ganger det laveste)</translation>
     </message>
 </context>
 <context>
@@ -4754,8 +4758,8 @@ Dette kan ikke angres.</translation>
         <translation>%1 tokener · %2 tok/s</translation>
     </message>
     <message>
-        <source>Token %1 %2: beam search keeps whole sequences, so it reports no per-token alternatives. Sample (beam width 1) to branch.</source>
-        <translation>Token %1 %2: strålesøk beholder hele sekvenser, så det gir ingen alternativer per token. Trekk (strålebredde 1) for å forgrene.</translation>
+        <source>Token #%1 %2: beam search keeps whole sequences, so it reports no per-token alternatives. Sample (beam width 1) to branch.</source>
+        <translation>Token nr. %1 %2: strålesøk beholder hele sekvenser, så det gir ingen alternativer per token. Trekk (strålebredde 1) for å forgrene.</translation>
     </message>
     <message>
         <source>comparing (seed %1)…</source>
@@ -4874,12 +4878,12 @@ Dette kan ikke angres.</translation>
         <translation>p = %1</translation>
     </message>
     <message>
-        <source>Token %1 %2 (%3). Click an alternative to continue from it:</source>
-        <translation>Token %1 %2 (%3). Klikk et alternativ for å fortsette fra det:</translation>
+        <source>Token #%1 %2 (%3). Click an alternative to continue from it:</source>
+        <translation>Token nr. %1 %2 (%3). Klikk et alternativ for å fortsette fra det:</translation>
     </message>
     <message>
-        <source>Token %1 of sample %2 %3 (%4). Branching works on sample 1.</source>
-        <translation>Token %1 i prøve %2 %3 (%4). Forgrening virker på prøve 1.</translation>
+        <source>Token #%1 of sample %2 %3 (%4). Branching works on sample 1.</source>
+        <translation>Token nr. %1 i prøve %2 %3 (%4). Forgrening virker på prøve 1.</translation>
     </message>
     <message>
         <source>Nothing to export yet: press Compare first.</source>
@@ -6127,8 +6131,8 @@ Dette kan ikke angres.</translation>
         <translation>%1 tokener · %2 tok/s</translation>
     </message>
     <message>
-        <source>Token %1 %2 (p = %3): the most probable tokens at this step, given the source and the translation before it:</source>
-        <translation>Token %1 %2 (p = %3): de mest sannsynlige tokenene i dette steget, gitt kilden og oversettelsen før det:</translation>
+        <source>Token #%1 %2 (p = %3): the most probable tokens at this step, given the source and the translation before it:</source>
+        <translation>Token nr. %1 %2 (p = %3): de mest sannsynlige tokenene i dette steget, gitt kilden og oversettelsen før det:</translation>
     </message>
 </context>
 <context>

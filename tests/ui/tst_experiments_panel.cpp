@@ -465,6 +465,9 @@ private slots:
     }
 
     void rangeFinderFillsTheForm() {
+        // At 150% text, as on a projector: the marks' labels lay on each other there.
+        QCOMPARE(TextScale::apply(150), 150);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
         JobsService jobs;
         TrainingPanel p(&jobs);
         p.setDataset(m_data);
@@ -498,6 +501,21 @@ private slots:
         QVERIFY(lr >= 1e-5 && lr <= 1.0);
         QCOMPARE(d->plot()->graph(0)->dataCount(), int(d->result().curve.size()));
         QCOMPARE(d->plot()->itemCount(), 4);  // two marked suggestions, each a line and a label
+        // The two labels never lie on each other, nor run past the plot's right edge.
+        d->plot()->replot();
+        QRectF labels[2];
+        int found2 = 0;
+        for (int i = 0; i < d->plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(d->plot()->item(i))) {
+                const QPointF at = t->position->pixelPosition();
+                const QFontMetrics fm(t->font());
+                const double w = fm.horizontalAdvance(t->text());
+                const double left = (t->positionAlignment() & Qt::AlignRight) ? at.x() - w : at.x();
+                labels[found2++] = QRectF(left, at.y(), w, fm.height());
+                QVERIFY2(left + w <= d->plot()->width(), qPrintable(t->text()));
+            }
+        QCOMPARE(found2, 2);
+        QVERIFY(!labels[0].intersects(labels[1]));
         d->useRate();
         // the form keeps the rate to its field's precision (8 significant digits here)
         QVERIFY2(std::abs(p.form()->config().learning_rate - lr) <= 1e-6 * lr,

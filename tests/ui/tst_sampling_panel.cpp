@@ -279,7 +279,7 @@ private slots:
         emit view->tokenClicked(0, 2);
         QString title;
         for (auto* l : view->findChildren<QLabel*>())
-            if (l->text().startsWith("Token 2 "))
+            if (l->text().startsWith("Token #2 "))
                 title = l->text();
         const QString prob = QString::number(p.output().samples[0][2].prob, 'f', 3);
         QVERIFY2(title.contains("(p = " + prob + " at temperature 0.8)"), qPrintable(title));
@@ -288,7 +288,7 @@ private slots:
         waitIdle(p);
         emit view->tokenClicked(0, 2);
         for (auto* l : view->findChildren<QLabel*>())
-            if (l->text().startsWith("Token 2 "))
+            if (l->text().startsWith("Token #2 "))
                 title = l->text();
         QVERIFY2(title.contains("(p = ") && !title.contains("temperature"), qPrintable(title));
     }

@@ -220,7 +220,7 @@ void SamplingPanel::showAlternatives(int sample, int index) {
     }
     if (t.altIds.isEmpty())
         return m_output->select(sample, index,
-                                tr("Token %1 %2: beam search keeps whole sequences, so it reports no per-token "
+                                tr("Token #%1 %2: beam search keeps whole sequences, so it reports no per-token "
                                    "alternatives. Sample (beam width 1) to branch.")
                                     .arg(index)
                                     .arg(token));
@@ -231,8 +231,8 @@ void SamplingPanel::showAlternatives(int sample, int index) {
                           : tr("p = %1").arg(t.prob, 0, 'f', 3);
     m_output->select(sample, index,
                      sample == 0
-                         ? tr("Token %1 %2 (%3). Click an alternative to continue from it:").arg(index).arg(token, p)
-                         : tr("Token %1 of sample %2 %3 (%4). Branching works on sample 1.")
+                         ? tr("Token #%1 %2 (%3). Click an alternative to continue from it:").arg(index).arg(token, p)
+                         : tr("Token #%1 of sample %2 %3 (%4). Branching works on sample 1.")
                                .arg(index)
                                .arg(sample + 1)
                                .arg(token, p));

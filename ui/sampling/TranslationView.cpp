@@ -212,7 +212,7 @@ void TranslationView::showAlternatives(int index) {
         return;
     const UiToken& t = tokens()[index];
     m_output->select(0, index,
-                     tr("Token %1 %2 (p = %3): the most probable tokens at this step, given the source and "
+                     tr("Token #%1 %2 (p = %3): the most probable tokens at this step, given the source and "
                         "the translation before it:")
                          .arg(index)
                          .arg(TokenOutputView::shown(t.text))

@@ -248,22 +248,34 @@ void LrFindDialog::useRate() {
 }
 
 void LrFindDialog::showResult() {
-    auto mark = [this](double lr, const QColor& c, const QString& text, double y) {
+    // Each mark's label a line below the one before, whatever the text size (at 150% they lay on each
+    // other), and left of its line where it would run past the plot's right edge (it was cut there).
+    m_plot->replot();  // the axis rect's size, for the labels' places
+    const QRect area = m_plot->axisRect()->rect();
+    int row = 0;
+    auto mark = [&](double lr, const QColor& c, const QString& text) {
         auto* line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(lr, 0);
         line->point2->setCoords(lr, 1);
         line->setPen(QPen(c, 1.5, Qt::DashLine));
         auto* label = new QCPItemText(m_plot);
+        const QFontMetrics fm(label->font());
         label->position->setTypeX(QCPItemPosition::ptPlotCoords);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(lr, y);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setText(text);
+        const double top = area.height() > 0 ? (4.0 + row * (fm.height() + 2.0)) / area.height() : 0.04 + 0.08 * row;
+        label->position->setCoords(lr, top);
+        const bool leftOfLine = m_plot->xAxis->coordToPixel(lr) + fm.horizontalAdvance(text) + 8 > area.right();
+        label->setPositionAlignment((leftOfLine ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+        label->setText(leftOfLine ? text.trimmed() + " " : text);
         label->setColor(c);
+        ++row;
     };
-    mark(m_result.suggested_lr, QColor(44, 160, 44), tr(" lowest / 10: %1").arg(m_result.suggested_lr, 0, 'g', 2),
-         0.04);
-    mark(m_result.steepest_lr, QColor(214, 39, 40), tr(" steepest: %1").arg(m_result.steepest_lr, 0, 'g', 2), 0.12);
+    mark(m_result.suggested_lr, QColor(44, 160, 44), tr(" lowest / 10: %1").arg(m_result.suggested_lr, 0, 'g', 2));
+    mark(m_result.steepest_lr, QColor(214, 39, 40), tr(" steepest: %1").arg(m_result.steepest_lr, 0, 'g', 2));
+    // The axis title whole, or short where the plot is lower than it ("smoothed training los" at 150%).
+    const QString whole = tr("smoothed training loss");
+    m_plot->yAxis->setLabel(
+        QFontMetrics(m_plot->yAxis->labelFont()).horizontalAdvance(whole) <= area.height() ? whole : tr("loss"));
     m_plot->replot();
     m_minRule->setText(tr("lowest loss / 10: %1").arg(m_result.suggested_lr, 0, 'g', 2));
     m_steepest->setText(tr("steepest fall: %1").arg(m_result.steepest_lr, 0, 'g', 2));
@@ -274,7 +286,8 @@ void LrFindDialog::showResult() {
     const double last = m_result.curve.empty() ? 0.0 : m_result.curve.back().lr;
     m_status->setText(m_result.diverged
                           ? tr("the loss ran away at lr %1; suggestions below it").arg(last, 0, 'g', 2)
-                          : tr("reached the last rate, %1, before the loss ran away (%2 times its lowest)")
+                          : tr("went up to the last rate, %1, without the loss running away (to %2 times its "
+                               "lowest)")
                                 .arg(last, 0, 'g', 2)
                                 .arg(twb::LrFindOptions{}.diverge_factor));
 }
