@@ -100,6 +100,11 @@ Action add_lens(CLI::App& app) {
             m.open(o->run, o->checkpoint);
             lens = m.logit_lens(o->prompt, o->top);
             step = m.step();
+            // Said, as twb attention says it: the lens covers the last block_size tokens only.
+            if (const size_t n = m.encode(o->prompt).size(); static_cast<int64_t>(n) > lens.positions)
+                std::fprintf(stderr,
+                             "twb: warning: the text has %zu tokens; the lens shows the last %lld (block_size)\n", n,
+                             static_cast<long long>(lens.positions));
         }
         o->write(lens_to_csv(lens), lens_to_json(lens));
         if (o->json)
@@ -178,6 +183,9 @@ Action add_attribute(CLI::App& app) {
         ModelSession m;
         m.open(o->run, o->checkpoint);
         const auto a = m.attribute(o->prompt, o->target);
+        if (const size_t n = m.encode(o->prompt).size(); n > a.ids.size())
+            std::fprintf(stderr, "twb: warning: the prompt has %zu tokens; the model sees the last %zu (block_size)\n",
+                         n, a.ids.size());
         o->write(attribution_to_csv(a), attribution_to_json(a));
         if (o->json)
             return 0;

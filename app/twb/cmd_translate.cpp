@@ -78,7 +78,7 @@ Action add_translate(CLI::App& app) {
             for (size_t i = 0; i < cut.size() && i < 5; ++i)
                 which += (i ? ", " : "") + std::to_string(cut[i]);
             std::fprintf(stderr,
-                         "warning: %zu line%s longer than the model's %lld source tokens %s translated from "
+                         "twb: warning: %zu line%s longer than the model's %lld source tokens %s translated from "
                          "%s first %lld only (line %s%s); split long sentences\n",
                          cut.size(), cut.size() == 1 ? "" : "s", static_cast<long long>(tr.max_source_tokens()),
                          cut.size() == 1 ? "was" : "were", cut.size() == 1 ? "its" : "their",

@@ -137,6 +137,25 @@ private slots:
         fs::remove_all(data);
         fs::remove_all(runDir);
     }
+    void aCroppedPromptIsWarnedAbout() {
+        // lens and attribute took the last block_size tokens of a longer prompt without a word (attention
+        // says it); a range finder's bounds were printed as 0.000000.
+        std::string longPrompt;
+        for (int i = 0; i < 200; ++i)
+            longPrompt += "the cat ";
+        const QString prompt = QString::fromStdString(longPrompt);
+        Out r = run({"lens", "--run", q(m_run), "--prompt", prompt});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("twb: warning: the text has ") && r.err.contains("the lens shows the last"),
+                 r.err.constData());
+        r = run({"attribute", "--run", q(m_run), "--prompt", prompt, "--target", "e"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("twb: warning: the prompt has "), r.err.constData());
+        r = run({"lens", "--run", q(m_run), "--prompt", "the"});
+        QVERIFY2(!r.err.contains("warning"), r.err.constData());
+        r = run({"lr-find", "--data", q(m_data), "--preset", "tiny", "--min-lr", "1e-9", "--max-lr", "1e-10"});
+        QVERIFY2(r.code != 0 && r.err.contains("got 1e-09 and 1e-10"), r.err.constData());
+    }
     void noRepeatNgramThatExhaustsTheVocabularyStopsWithAWarning_data() {
         QTest::addColumn<QStringList>("mode");
         QTest::newRow("sampling") << QStringList{"--temperature", "1", "--seed", "1"};

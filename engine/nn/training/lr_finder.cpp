@@ -15,14 +15,22 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <sstream>
 
 namespace twb {
 
 namespace {
+/// A rate as people write it: 1e-09, 0.003 (std::to_string wrote 1e-9 as 0.000000).
+std::string format_number(double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
 void check_options(const LrFindOptions& o) {
     if (!(o.min_lr > 0 && o.max_lr > o.min_lr))
-        throw ConfigError("the range finder needs 0 < min lr < max lr (got " + std::to_string(o.min_lr) + " and " +
-                          std::to_string(o.max_lr) + ")");
+        throw ConfigError("the range finder needs 0 < min lr < max lr (got " + format_number(o.min_lr) + " and " +
+                          format_number(o.max_lr) + ")");
     if (o.steps < 10 || o.steps > 100000)
         throw ConfigError("the range finder needs between 10 and 100,000 steps (got " + std::to_string(o.steps) + ")");
     if (!(o.smoothing >= 0 && o.smoothing < 1) || !(o.diverge_factor > 1))
