@@ -227,6 +227,30 @@ private slots:
         std::filesystem::remove(dir / "tokenizer" / "tokenizer.json");
         QVERIFY_THROWS_EXCEPTION(InputError, run_tokenizer_dir(dir, m_data));
     }
+    void resumeLeavesOutDamagedMetricsLines() {
+        // Junk in metrics.csv (a damaged disk, another file copied over it) was kept on resume and appended to.
+        const auto dir = twbtest::path(m_dir, "junk_metrics");
+        run(config(10), dir.string(), false, 5);
+        {
+            std::ofstream out(dir / "metrics.csv", std::ios::app | std::ios::binary);
+            out << "\x01\x02garbage,with,commas\n" << std::string(40, '\xff') << "\n1e9,train\n";
+        }
+        std::vector<std::string> messages;
+        TrainJob job;
+        job.config = config(10);
+        job.run_dir = dir.string();
+        job.resume = true;
+        TrainCallbacks cb;
+        cb.on_message = [&](const std::string& m) { messages.push_back(m); };
+        train(job, cb);
+        const std::string text = read_file(dir / "metrics.csv");
+        QVERIFY(text.find("garbage") == std::string::npos && text.find('\xff') == std::string::npos &&
+                text.find("1e9,") == std::string::npos);
+        const auto rows = read_metrics(dir / "metrics.csv");
+        QCOMPARE(std::count_if(rows.begin(), rows.end(), [](auto& r) { return r.kind == "train"; }), 10l);
+        QVERIFY(std::any_of(messages.begin(), messages.end(),
+                            [](const std::string& m) { return m.find("3 damaged line(s)") != std::string::npos; }));
+    }
     void aDamagedOrMissingCheckpointSpoilsOnlyItself() {
         const auto dir = twbtest::path(m_dir, "damaged");
         run(config(20), dir.string());  // checkpoints at 10 and 20

@@ -4,6 +4,7 @@
 #include "twb/errors.h"
 #include "twb/text.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -47,8 +48,14 @@ MetricsLog::MetricsLog(const std::filesystem::path& path, int64_t resume_step, b
         kept = std::string(kHeader) + "\n";
         while (std::getline(in, line)) {
             const auto cells = split(line);
-            if (cells.size() < 2)
+            // Only rows this log writes are kept: junk in a damaged file was kept before and appended to.
+            const bool ours =
+                cells.size() >= 2 && (cells[1] == "train" || cells[1] == "eval") && !cells[0].empty() &&
+                std::all_of(cells[0].begin(), cells[0].end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (!ours) {
+                m_dropped += line.empty() ? 0 : 1;
                 continue;
+            }
             const long long s = std::atoll(cells[0].c_str());
             const bool eval = cells[1] == "eval";
             if ((!eval && s <= resume_step) || (eval && (s < resume_step || (s == resume_step && keep_eval_at_resume))))

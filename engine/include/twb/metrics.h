@@ -36,9 +36,12 @@ public:
     MetricsLog(const MetricsLog&) = delete;
     MetricsLog& operator=(const MetricsLog&) = delete;
     void append(const MetricsRow& row);
+    /// Lines of the resumed file that were no row of ours (damaged, or not a metrics file): left out.
+    int64_t dropped_lines() const { return m_dropped; }
 
 private:
     std::FILE* m_f = nullptr;
+    int64_t m_dropped = 0;
 };
 
 /// The row a training report becomes, and back (the GUI shows a finished run's rows as reports).

@@ -224,6 +224,10 @@ void TrainingRun::open_run_folder() {
     write_file_atomic(m_runDir / "config.json", nlohmann::json(m_cfg).dump(2));
     m_metrics =
         std::make_unique<MetricsLog>(m_runDir / "metrics.csv", m_job.resume ? m_state.step : -1, m_skipFirstEval);
+    if (m_metrics->dropped_lines() > 0)
+        message("warning: " + (m_runDir / "metrics.csv").string() + " held " +
+                std::to_string(m_metrics->dropped_lines()) +
+                " damaged line(s), left out; the curves from before may have gaps");
     open_tensorboard();
     m_family->start_probe(m_runDir, m_job.resume);
 }
