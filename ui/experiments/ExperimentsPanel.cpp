@@ -177,6 +177,13 @@ QString ExperimentsPanel::timedSweepFolder() {
     return dir;
 }
 
+void ExperimentsPanel::renewTakenFolder() {
+    if (m_folder->text() == m_autoFolder && QFileInfo::exists(m_autoFolder)) {
+        m_autoFolder = timedSweepFolder();
+        m_folder->setText(m_autoFolder);
+    }
+}
+
 void ExperimentsPanel::start() {
     if (isBusy())
         return;
@@ -191,10 +198,7 @@ void ExperimentsPanel::start() {
     }
     // The folder shown is the one written (it was renamed to the start's time behind the user); a
     // proposed name already taken (the last sweep's) gives way to a new one.
-    if (m_folder->text() == m_autoFolder && QFileInfo::exists(m_autoFolder)) {
-        m_autoFolder = timedSweepFolder();
-        m_folder->setText(m_autoFolder);
-    }
+    renewTakenFolder();
     const QString dir = sweepFolder();
     if (dir.isEmpty()) {
         showError(tr("choose a sweep folder"));

@@ -90,6 +90,9 @@ protected:
 private:
     /// WORKSPACE/sweeps/sweep-<now>.
     static QString timedSweepFolder();
+    /// The folder field's own proposal, once a sweep has taken it, gives way to a new one (a folder typed
+    /// by the user stays).
+    void renewTakenFolder();
     // Building (ExperimentsPanelLayout.cpp).
     QWidget* buildLeft();
     void addQueue(QVBoxLayout* column);

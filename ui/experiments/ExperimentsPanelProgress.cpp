@@ -8,7 +8,6 @@
 #include "ui/widgets/Duration.h"
 
 #include <QDateTime>
-#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -86,10 +85,8 @@ void ExperimentsPanel::onSweepFinished(bool complete) {
                                : tr("Sweep stopped; Resume continues it from the running cell's checkpoint"));
     // A finished sweep's folder is taken: the field proposes where the next one goes (it kept showing the
     // finished one until Start). A stopped sweep keeps its folder, for Resume.
-    if (complete && m_folder->text() == m_autoFolder && QFileInfo::exists(m_autoFolder)) {
-        m_autoFolder = timedSweepFolder();
-        m_folder->setText(m_autoFolder);
-    }
+    if (complete)
+        renewTakenFolder();
     refreshResults();
     emit statusMessage(m_status->text());
     emit sweepFinished(complete);

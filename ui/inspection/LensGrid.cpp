@@ -22,10 +22,12 @@ QColor tint(double p) {
 LensGrid::LensGrid(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setObjectName("lensGrid");
+    m_geometry = measure();
 }
 
 void LensGrid::setLens(const twb::LogitLens& lens) {
     m_lens = lens;
+    m_geometry = measure();  // the row names' width depends on the stages
     resize(sizeHint());
     updateGeometry();
     update();
@@ -37,7 +39,7 @@ QFont LensGrid::cellFont() const {
     return small;
 }
 
-LensGrid::Geometry LensGrid::geometry() const {
+LensGrid::Geometry LensGrid::measure() const {
     // At 100% text these are the sizes the grid always had (104, 22, 58, 30 pixels); larger text grows them.
     const QFontMetrics fm(cellFont());
     int label = 0;
@@ -51,26 +53,27 @@ LensGrid::Geometry LensGrid::geometry() const {
 void LensGrid::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
     if (e->type() == QEvent::FontChange) {
+        m_geometry = measure();
         resize(sizeHint());
         updateGeometry();
     }
 }
 
 QSize LensGrid::sizeHint() const {
-    const Geometry g = geometry();
+    const Geometry& g = m_geometry;
     return {g.rowLabel + static_cast<int>(std::max<int64_t>(m_lens.positions, 4)) * g.cellW + 4,
             g.header + static_cast<int>(std::max<int64_t>(m_lens.stages, 2)) * g.cellH + 4};
 }
 
 QRect LensGrid::cellRect(int stage, int position) const {
     // The last stage (the model's output) on top, as the residual stream rises through the blocks.
-    const Geometry g = geometry();
+    const Geometry& g = m_geometry;
     const int row = static_cast<int>(m_lens.stages) - 1 - stage;
     return {g.rowLabel + position * g.cellW, g.header + row * g.cellH, g.cellW - 1, g.cellH - 1};
 }
 
 QPoint LensGrid::cellAt(const QPoint& p) const {
-    const Geometry g = geometry();
+    const Geometry& g = m_geometry;
     if (p.x() < g.rowLabel || p.y() < g.header)
         return {-1, -1};
     const int pos = (p.x() - g.rowLabel) / g.cellW, row = (p.y() - g.header) / g.cellH;
@@ -113,7 +116,7 @@ void LensGrid::paintEvent(QPaintEvent*) {
         return;
     }
     p.setFont(cellFont());
-    const Geometry g = geometry();
+    const Geometry& g = m_geometry;
     for (int t = 0; t < m_lens.positions; ++t) {  // the input tokens across the top
         p.setPen(palette().color(QPalette::Text));
         p.drawText(

@@ -33,7 +33,8 @@ private:
     struct Geometry {
         int rowLabel, header, cellW, cellH;
     };
-    Geometry geometry() const;
+    Geometry measure() const;
     QRect cellRect(int stage, int position) const;
     twb::LogitLens m_lens;
+    Geometry m_geometry{};  // measure()'s, for the lens and font in force
 };
