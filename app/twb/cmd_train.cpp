@@ -62,10 +62,7 @@ RunConfig train_config(const TrainOpts& o, bool presetGiven) {
     }
     for (auto& s : o.sets)
         cfg.set(s);
-    if (!o.data.empty())
-        cfg.data_dir = std::filesystem::absolute(o.data).string();
-    if (cfg.data_dir.empty())
-        throw ConfigError("give the dataset with --data DIR (a folder from twb prepare)");
+    set_dataset(cfg, o.data, o.sets);
     return cfg;
 }
 

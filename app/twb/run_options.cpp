@@ -43,11 +43,22 @@ RunConfig RunOptions::config() const {
     }
     for (const auto& s : sets)
         cfg.set(s);
-    if (!data.empty())
-        cfg.data_dir = std::filesystem::absolute(data).string();
+    set_dataset(cfg, data, sets);
+    return cfg;
+}
+
+void set_dataset(RunConfig& cfg, const std::string& data, const std::vector<std::string>& sets) {
+    namespace fs = std::filesystem;
+    if (!data.empty()) {
+        const std::string given = fs::absolute(data).lexically_normal().string();
+        for (const auto& s : sets)
+            if (s.rfind("data_dir=", 0) == 0 && fs::absolute(s.substr(9)).lexically_normal().string() != given)
+                throw ConfigError("--data " + data + " and --set " + s +
+                                  " name two datasets; give the dataset once, with --data");
+        cfg.data_dir = fs::absolute(data).string();
+    }
     if (cfg.data_dir.empty())
         throw ConfigError("give the dataset with --data DIR (a folder from twb prepare)");
-    return cfg;
 }
 
 namespace {

@@ -22,6 +22,10 @@ struct RunOptions {
     RunConfig config() const;
 };
 
+/// --data over the config's data_dir: a --set data_dir=... naming another folder beside --data is refused
+/// (one of the two would be dropped without a word); neither given is refused too. Throws ConfigError.
+void set_dataset(RunConfig& cfg, const std::string& data, const std::vector<std::string>& sets);
+
 /// The --help footer of a command that takes --set: every config key by group, with its default.
 std::string config_keys_footer();
 /// twb keys: the option table (twb/config_options.h), every key or the ones named.

@@ -389,6 +389,12 @@ private slots:
             "excludes");
         row("--show-probs with --beam", "", {"sample", "--run", runDir, "--show-probs", "--beam", "2"}, "excludes");
         row("--resume with --init-from", "", {"train", "--out", runDir, "--resume", "--init-from", runDir}, "excludes");
+        row("train --data with --set data_dir naming another", "",
+            {"train", "--data", data, "--out", q(p("r2")), "--set", "data_dir=" + q(p("other"))},
+            "name two datasets; give the dataset once, with --data");
+        row("lr-find --data with --set data_dir naming another", "",
+            {"lr-find", "--data", data, "--preset", "tiny", "--steps", "10", "--set", "data_dir=" + q(p("other"))},
+            "name two datasets");
         row("--init-checkpoint without --init-from", "",
             {"train", "--data", data, "--out", q(p("r2")), "--init-checkpoint", "last"}, "requires");
         row("prepare --preset with --input", "", {"prepare", "--preset", "fortunes", "--input", in, "--out", q(p("x"))},
