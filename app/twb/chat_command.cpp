@@ -131,9 +131,10 @@ void add_chat_options(CLI::App& app, ChatOpts& o) {
     app.add_flag("--new", o.fresh, "Start a new conversation instead of continuing the run's latest");
     app.add_flag("--no-history", o.noHistory, "Neither continue nor record the run's chat history (RUN/chat.jsonl)");
     app.add_option("--max-new-tokens,-n", o.s.max_new_tokens, "Most tokens per reply (default 256)");
-    app.add_option("--temperature,-t", o.s.temperature, "Sampling temperature; 0 = greedy (default 0.7)");
+    auto* temperatureOpt =
+        app.add_option("--temperature,-t", o.s.temperature, "Sampling temperature; 0 = greedy (default 0.7)");
     add_filter_options(app, o.s);
-    app.add_flag("--greedy", o.greedy, "Always take the most probable token");
+    app.add_flag("--greedy", o.greedy, "Always take the most probable token")->excludes(temperatureOpt);
     app.add_option("--seed", o.s.seed, "Random seed (default: random)");
 }
 

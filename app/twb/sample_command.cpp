@@ -27,10 +27,13 @@ void add_sample_options(CLI::App& app, SampleOpts& o) {
     auto* promptOpt = app.add_option("--prompt,-p", o.prompt, "Text to continue (default: start of text)");
     app.add_option("--prompt-file", o.promptFile, "Read the prompt from a file")->excludes(promptOpt);
     app.add_option("--max-new-tokens,-n", o.s.max_new_tokens, "Tokens to generate (default 200)");
-    app.add_option("--temperature,-t", o.s.temperature, "Sampling temperature; 0 = greedy (default 0.8)");
+    auto* temperatureOpt =
+        app.add_option("--temperature,-t", o.s.temperature, "Sampling temperature; 0 = greedy (default 0.8)");
     add_filter_options(app, o.s);
-    app.add_flag("--greedy", o.greedy, "Always take the most probable token");
-    auto* beamOpt = app.add_option("--beam", o.beam, "Beam search with this width (deterministic)");
+    auto* greedyOpt =
+        app.add_flag("--greedy", o.greedy, "Always take the most probable token")->excludes(temperatureOpt);
+    auto* beamOpt =
+        app.add_option("--beam", o.beam, "Beam search with this width (deterministic)")->excludes(greedyOpt);
     app.add_option("--length-penalty", o.s.length_penalty, "Beam score = log-prob / length^this (default 1)");
     app.add_option("--no-repeat-ngram", o.s.no_repeat_ngram, "Never repeat an n-gram of this size");
     app.add_option("--num-samples", o.s.num_samples, "Independent samples, generated as one batch");

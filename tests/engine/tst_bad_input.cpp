@@ -387,6 +387,9 @@ private slots:
         // Issue 35: conflicting options are refused, not resolved silently.
         row("--prompt with --prompt-file", "", {"sample", "--run", runDir, "--prompt", "a", "--prompt-file", in},
             "excludes");
+        row("--greedy with --temperature", "", {"sample", "--run", runDir, "--greedy", "-t", "0.9"}, "excludes");
+        row("--greedy with --beam", "", {"sample", "--run", runDir, "--greedy", "--beam", "2"}, "excludes");
+        row("chat --greedy with --temperature", "", {"chat", "--run", runDir, "--greedy", "-t", "0.9"}, "excludes");
         row("--show-probs with --beam", "", {"sample", "--run", runDir, "--show-probs", "--beam", "2"}, "excludes");
         row("--resume with --init-from", "", {"train", "--out", runDir, "--resume", "--init-from", runDir}, "excludes");
         row("train --data with --set data_dir naming another", "",
