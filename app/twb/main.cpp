@@ -7,6 +7,7 @@
 #include "app/twb/run_options.h"
 #include "twb/errors.h"
 #include "twb/process.h"
+#include "twb/text.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -104,7 +105,7 @@ int main(int argc, char** argv) {
         known = known || (argc > 1 && std::string(argv[1]) == c.name);
     }
     if (argc > 1 && argv[1][0] != '-' && !known) {  // CLI11 said "A subcommand is required", not which word
-        std::cerr << "twb: error: '" << argv[1] << "' is not a twb command; the commands are " << names
+        std::cerr << "twb: error: '" << twb::printable_text(argv[1]) << "' is not a twb command; the commands are " << names
                   << " (twb --help describes each)\n";
         return 106;
     }

@@ -2,6 +2,7 @@
 #include "app/twb/run_action.h"
 
 #include "twb/errors.h"
+#include "twb/text.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -29,7 +30,7 @@ std::string one_line(const std::string& msg, bool first_only) {
         }
         pos = nl + 1;
     }
-    return out.empty() ? "unknown error" : out;
+    return out.empty() ? "unknown error" : printable_text(out);  // whatever bytes a file put in it
 }
 
 int run_action(const Action& action, bool verbose) {
@@ -39,14 +40,14 @@ int run_action(const Action& action, bool verbose) {
         std::cerr << "twb: cancelled\n";
         return 130;
     } catch (const Error& e) {
-        std::cerr << "twb: error: " << (verbose ? std::string(e.what()) : one_line(e.what(), false)) << "\n";
+        std::cerr << "twb: error: " << (verbose ? printable_text(e.what()) : one_line(e.what(), false)) << "\n";
         return 1;
     } catch (const std::bad_alloc&) {
         std::cerr << "twb: error: out of memory; use a smaller model, batch or input\n";
         return 1;
     } catch (const std::exception& e) {
         if (verbose)
-            std::cerr << "twb: error: " << e.what() << "\n";
+            std::cerr << "twb: error: " << printable_text(e.what()) << "\n";
         else
             std::cerr << "twb: error: " << one_line(e.what(), true)
                       << " (unexpected: run again with --verbose for details and report it)\n";

@@ -3,6 +3,7 @@
 // intended output changed (a snapshot of paths, sizes and mtimes of the whole scratch folder before
 // and after). What twb does beside refusing (replacing with --force, warnings, the run lock, SIGTERM
 // and Ctrl-C) is tst_cli_guards'.
+#include "twb/text.h"
 #include "twb_process.h"
 
 #include <nlohmann/json.hpp>
@@ -444,6 +445,9 @@ private slots:
         row("meta.json names another tokenizer kind", "meta_kind",
             {"train", "--data", q(p("baddata")), "--out", q(p("r2")), "--preset", "tiny"},
             "says the tokenizer is word but");
+        row("import --hf with merges.txt of raw bytes", "hf_garbage_merges",
+            {"import", "--hf", q(p("hf")), "--out", q(p("hfrun"))},
+            "merges.txt line 2: '\u241b[31m\\xff\\xfe' is not a merge");
         row("import --hf with an empty merges.txt", "hf_no_merges",
             {"import", "--hf", q(p("hf")), "--out", q(p("hfrun"))}, "merges.txt: holds no merges");
         row("import --hf with overlapping data_offsets", "hf_overlap",
@@ -489,6 +493,9 @@ private slots:
         QVERIFY2(r.err.count('\n') == 1 && r.err.endsWith('\n'), r.err.constData());
         QVERIFY2(r.err.startsWith("twb: error: "), r.err.constData());
         QVERIFY2(r.err.contains(expect.toUtf8()), r.err.constData());
+        // Whatever bytes a file held, the message is UTF-8 text without control bytes a terminal would obey.
+        QVERIFY2(twb::find_invalid_utf8(r.err.toStdString()) == std::string::npos, r.err.constData());
+        QVERIFY2(!r.err.contains('\x1b'), r.err.constData());
         const QStringList changed = changes(before, after, allowed);
         QVERIFY2(changed.isEmpty(), qPrintable("changed: " + changed.join(", ")));
         undamage();
@@ -652,7 +659,7 @@ private:
             for (char c : twbtest::english_like(2000))
                 u16 += std::string{c, '\0'};
             twbtest::write(p("u16.txt"), u16);
-        } else if (what == "hf_no_merges" || what == "hf_overlap") {
+        } else if (what == "hf_no_merges" || what == "hf_overlap" || what == "hf_garbage_merges") {
             // A byte-level vocabulary of 256 bytes, "ab" and <|endoftext|>, and the model's config.
             const fs::path hf = p("hf");
             fs::create_directories(hf);
@@ -663,7 +670,9 @@ private:
             vocab["ab"] = 256;
             vocab["<|endoftext|>"] = 257;
             twbtest::write(hf / "vocab.json", vocab.dump());
-            twbtest::write(hf / "merges.txt", what == "hf_overlap" ? "#version: 0.2\na b\n" : "#version: 0.2\n");
+            twbtest::write(hf / "merges.txt", what == "hf_overlap"          ? "#version: 0.2\na b\n"
+                                              : what == "hf_garbage_merges" ? "#version: 0.2\n\x1b[31m\xff\xfe\n"
+                                                                            : "#version: 0.2\n");
             twbtest::write(hf / "config.json", R"({"model_type": "gpt2", "n_layer": 1, "n_head": 2, "n_embd": 8,
                                                    "n_positions": 16, "vocab_size": 258})");
             std::string h = R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},

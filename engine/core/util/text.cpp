@@ -284,6 +284,13 @@ std::string human_bytes(uint64_t n) {
     return buf;
 }
 
+namespace {
+/// A control byte's Unicode picture (U+2400 + byte, DEL U+2421).
+void append_control_picture(std::string& out, unsigned char b) {
+    utf8_append(out, b == 0x7F ? 0x2421 : 0x2400 + b);
+}
+}  // namespace
+
 std::string visible_whitespace(std::string_view s) {
     std::string out;
     for (char c : s) {
@@ -301,19 +308,38 @@ std::string visible_whitespace(std::string_view s) {
                 out += "\u240D";
                 break;
             default: {
-                // Other control bytes as their Unicode pictures (U+2400 + byte, DEL U+2421): a terminal shows
-                // a symbol instead of obeying them (an escape sequence recolouring it, a bell).
+                // Other control bytes as their Unicode pictures: a terminal shows a symbol instead of obeying
+                // them (an escape sequence recolouring it, a bell).
                 const auto b = static_cast<unsigned char>(c);
-                if (b < 0x20 || b == 0x7F) {
-                    const unsigned cp = b == 0x7F ? 0x2421 : 0x2400 + b;
-                    out += static_cast<char>(0xE0 | (cp >> 12));
-                    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-                    out += static_cast<char>(0x80 | (cp & 0x3F));
-                } else {
+                if (b < 0x20 || b == 0x7F)
+                    append_control_picture(out, b);
+                else
                     out += c;
-                }
             }
         }
+    }
+    return out;
+}
+
+std::string printable_text(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size();) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        const size_t len = utf8_sequence_length(s, i);
+        if (len == 0) {
+            static const char* hex = "0123456789abcdef";
+            out += "\\x";
+            out += hex[b >> 4];
+            out += hex[b & 15];
+            ++i;
+            continue;
+        }
+        if (len == 1 && (b < 0x20 || b == 0x7F) && b != '\n' && b != '\t')
+            append_control_picture(out, b);
+        else
+            out.append(s.substr(i, len));
+        i += len;
     }
     return out;
 }

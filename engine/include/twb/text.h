@@ -65,4 +65,8 @@ std::string human_bytes(uint64_t n);
 /// bytes as their Unicode pictures ("\x1b" -> "␛").
 std::string visible_whitespace(std::string_view s);
 
+/// Text safe to print in a message whatever a file held: valid UTF-8 is kept, an invalid byte becomes
+/// "\xNN", and control bytes other than newline and tab their Unicode pictures ("\x1b" -> "␛").
+std::string printable_text(std::string_view s);
+
 }  // namespace twb

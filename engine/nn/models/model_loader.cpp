@@ -19,8 +19,8 @@ LoadedModel load_model(const std::string& run_or_checkpoint, const std::string& 
     if (m.config.model_kind == ModelKind::EncoderDecoder)
         throw InputError(ck.string() +
                          " is an encoder-decoder (translation) run; translate with twb translate --run RUN (twb "
-                         "attention, lens and attribute and the Attention panel look inside it; sampling, head "
-                         "ablation and embeddings take decoder LM runs)");
+                         "attention, lens, attribute and ablate and the Attention panel look inside it; sampling, "
+                         "chat and embeddings take decoder LM runs)");
     m.step = loaded.state.step;
     m.checkpoint = ck.string();
     apply_threads(m.config.threads);
