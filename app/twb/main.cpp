@@ -105,8 +105,8 @@ int main(int argc, char** argv) {
         known = known || (argc > 1 && std::string(argv[1]) == c.name);
     }
     if (argc > 1 && argv[1][0] != '-' && !known) {  // CLI11 said "A subcommand is required", not which word
-        std::cerr << "twb: error: '" << twb::printable_text(argv[1]) << "' is not a twb command; the commands are " << names
-                  << " (twb --help describes each)\n";
+        std::cerr << "twb: error: '" << twb::printable_text(argv[1]) << "' is not a twb command; the commands are "
+                  << names << " (twb --help describes each)\n";
         return 106;
     }
     bool verbose = std::getenv("TWB_VERBOSE") != nullptr;
