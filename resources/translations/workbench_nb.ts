@@ -1556,6 +1556,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <source>Nothing to tokenize or prepare until the sources read as text: %1</source>
         <translation>Ingenting å tokenisere eller forberede før kildene kan leses som tekst: %1</translation>
     </message>
+    <message>
+        <source>Prepared %1, with a warning: %2</source>
+        <translation>Klargjorde %1, med en advarsel: %2</translation>
+    </message>
 </context>
 <context>
     <name>DecodingForm</name>
@@ -5030,10 +5034,6 @@ Dette kan ikke angres.</translation>
         <translation>Målstørrelse på vokabularet for ord/BPE/unigram (tegn og byte ser bort fra den)</translation>
     </message>
     <message>
-        <source>tail (last part of the text, as nanoGPT)</source>
-        <translation>slutt (siste del av teksten, som nanoGPT)</translation>
-    </message>
-    <message>
         <source>shuffled documents</source>
         <translation>stokkede dokumenter</translation>
     </message>
@@ -5232,6 +5232,14 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Each record, jsonl/csv row, line pair or paragraph becomes one document, one sequence &lt;bos&gt; … &lt;eos&gt;, for training with sequences = documents (twb prepare --documents); needs a tokenizer with &lt;bos&gt;/&lt;eos&gt;: not characters</source>
         <translation>Hver post, jsonl/csv-rad, linjepar eller avsnitt blir ett dokument, én sekvens &lt;bos&gt; … &lt;eos&gt;, for trening med sequences = documents (twb prepare --documents); krever en tokenisering med &lt;bos&gt;/&lt;eos&gt;: ikke tegn</translation>
+    </message>
+    <message>
+        <source>tail (as nanoGPT)</source>
+        <translation>slutten (som nanoGPT)</translation>
+    </message>
+    <message>
+        <source>tail: the last part of the text is held out for validation, as nanoGPT does; shuffled documents: whole documents drawn at random (tick Keep documents, or give records)</source>
+        <translation>slutten: den siste delen av teksten holdes av til validering, slik nanoGPT gjør; stokkede dokumenter: hele dokumenter trukket tilfeldig (kryss av for Behold dokumenter, eller gi poster)</translation>
     </message>
 </context>
 <context>
@@ -5757,6 +5765,14 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Stop training? A checkpoint is written first; Start continues the run.</source>
         <translation>Stoppe treningen? Et sjekkpunkt skrives først; Start fortsetter kjøringen.</translation>
+    </message>
+    <message>
+        <source> · no validation split (shorter than a block): the validation figures are the training split&apos;s</source>
+        <translation> · ingen valideringsdel (kortere enn en blokk): valideringstallene er treningsdelens</translation>
+    </message>
+    <message>
+        <source> · best loss %1 at step %2</source>
+        <translation> · beste tap %1 ved steg %2</translation>
     </message>
 </context>
 <context>

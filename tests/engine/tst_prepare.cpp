@@ -45,6 +45,34 @@ private slots:
             ids.push_back(va.at(i));
         QCOMPARE(tok->decode(ids), text);
     }
+    void shuffledSplitHoldsOutWholeDocumentsOrRefuses() {
+        QTemporaryDir d;
+        std::string records;
+        for (int i = 0; i < 5; ++i)
+            records += twbtest::english_like(300 + 50 * i) + "\n%\n";
+        twbtest::write(twbtest::path(d, "five"), records);
+        twbtest::write(twbtest::path(d, "one.txt"), twbtest::english_like(3000));
+        PrepareOptions o;
+        o.split = "shuffle";
+        o.val_fraction = 0.05;  // 5 % of five documents rounds to none: one is held out all the same
+        o.corpus.format = InputFormat::Records;
+        o.corpus.inputs = {twbtest::path(d, "five").string()};
+        o.out = twbtest::path(d, "five-out");
+        const auto r = prepare_dataset(o);
+        QVERIFY(r.val_tokens >= 300);
+        QVERIFY(r.train_tokens >= 4 * 300);
+        QCOMPARE(r.warnings.size(), size_t(1));
+        QVERIFY(QString::fromStdString(r.warnings[0]).contains("one document is held out"));
+        // One document cannot be split by documents: "validation" would be the training text.
+        o.corpus.format = InputFormat::Text;
+        o.corpus.inputs = {twbtest::path(d, "one.txt").string()};
+        o.val_fraction = 0.1;
+        o.out = twbtest::path(d, "one-out");
+        QVERIFY_THROWS_EXCEPTION(InputError, prepare_dataset(o));
+        QVERIFY(!std::filesystem::exists(o.out));
+        o.val_fraction = 0;  // no validation asked for: nothing to refuse
+        QCOMPARE(prepare_dataset(o).val_tokens, uint64_t(0));
+    }
     void recordsJsonlCsvAndParallel() {
         QTemporaryDir d;
         twbtest::write(twbtest::path(d, "f"), "first fortune\nline two\n%\nsecond\n%\nthird\n");

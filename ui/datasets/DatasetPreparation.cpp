@@ -10,8 +10,12 @@ QString q(const std::string& s) {
 
 namespace DatasetPreparation {
 
-QString prepare(const twb::PrepareOptions& options, JobContext& ctx) {
-    return q(twb::prepare_dataset(options, ctx.stageProgress()).dir.string());
+Prepared prepare(const twb::PrepareOptions& options, JobContext& ctx) {
+    const auto r = twb::prepare_dataset(options, ctx.stageProgress());
+    Prepared p{q(r.dir.string()), {}};
+    for (const auto& w : r.warnings)
+        p.warnings << q(w);
+    return p;
 }
 
 twb::ParallelPrepareResult prepareParallel(const twb::ParallelPrepareOptions& options, JobContext& ctx) {

@@ -8,12 +8,19 @@
 #include "ui/datasets/TokenizeTab.h"
 
 #include <QString>
+#include <QStringList>
 
 class JobContext;
 
 namespace DatasetPreparation {
-/// prepare_dataset; returns the folder written.
-QString prepare(const twb::PrepareOptions& options, JobContext& ctx);
+/// What prepare wrote: the folder, and the engine's warnings about it (a validation share that rounded
+/// to one document, replaced bytes), each a sentence.
+struct Prepared {
+    QString dir;
+    QStringList warnings;
+};
+/// prepare_dataset.
+Prepared prepare(const twb::PrepareOptions& options, JobContext& ctx);
 /// prepare_parallel (translation pairs).
 twb::ParallelPrepareResult prepareParallel(const twb::ParallelPrepareOptions& options, JobContext& ctx);
 /// prepare_chat (instruction data for a chat finetune).

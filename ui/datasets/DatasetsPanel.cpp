@@ -395,7 +395,12 @@ void DatasetsPanel::prepare() {
     Job* job = jobs()->run(
         tr("Preparing %1").arg(q(o.out.filename().string())),
         [o](JobContext& ctx) { return DatasetPreparation::prepare(o, ctx); }, this,
-        [this, bytebpe](const QString& dir) { prepared(dir, bytebpe); }, [this](const QString& e) { showError(e); });
+        [this, bytebpe](const DatasetPreparation::Prepared& p) {
+            prepared(p.dir, bytebpe);
+            if (!p.warnings.isEmpty())  // prepared, but the user should know (the error line, not a dialog)
+                showError(tr("Prepared %1, with a warning: %2").arg(p.dir, p.warnings.join("; ")));
+        },
+        [this](const QString& e) { showError(e); });
     watchJob(job, tr("Preparing…"), tr("Preparing cancelled; nothing was written."));
 }
 

@@ -65,11 +65,17 @@ void TokenizeTab::makeTokenizerChoices() {
 // Validation share, split, the tokenizer to reuse (returns its "Use the tokenizer of…"), documents, name.
 QPushButton* TokenizeTab::makeOptions() {
     m_valFraction = new QDoubleSpinBox;
+    m_valFraction->setObjectName("valFraction");
     m_valFraction->setRange(0.0, 0.5);
     m_valFraction->setSingleStep(0.01);
     m_split = new QComboBox;
-    m_split->addItem(tr("tail (last part of the text, as nanoGPT)"), "tail");
+    m_split->setObjectName("split");
+    m_split->addItem(tr("tail (as nanoGPT)"), "tail");
     m_split->addItem(tr("shuffled documents"), "shuffle");
+    m_split->setToolTip(
+        tr("tail: the last part of the text is held out for validation, as nanoGPT does; "
+           "shuffled documents: whole documents drawn at random (tick Keep documents, or "
+           "give records)"));
     // the long item does not set the form's width: the views beside it keep room for their tab names
     m_split->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_split->setMinimumContentsLength(16);

@@ -298,7 +298,7 @@ void TrainingPanel::quickStartAgain() {
     // The same route into the engine as the Datasets panel's Prepare.
     Job* job = jobs()->run(
         tr("Preparing fortunes"), [options](JobContext& ctx) { return DatasetPreparation::prepare(options, ctx); },
-        this, [this](const QString& prepared) { quickStartPrepared(prepared); },
+        this, [this](const DatasetPreparation::Prepared& prepared) { quickStartPrepared(prepared.dir); },
         [this](const QString& e) {
             forgetUnstartedRun();
             showError(e);

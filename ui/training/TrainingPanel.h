@@ -145,6 +145,8 @@ private:
     void showIdleStatus();
     void showNewRunStatus();
     QString pausedText() const;
+    /// Said at start and finish of a run whose "validation" figures are its training split's.
+    QString noValidationNote() const;
     /// " · GPU memory 12.3 / 139.8 GiB" for a step of a CUDA run; "" on the CPU.
     static QString deviceMemoryText(const twb::StepReport& r);
     void forgetUnstartedRun();
@@ -203,7 +205,8 @@ private:
     QPointer<Job> m_trainJob;   // the running training, as the jobs service lists it
     bool m_openingRun = false;  // openRun selects the run's own dataset: no switch to a new run
     int64_t m_maxIters = 0;
-    bool m_bestByBleu = false;  // the running job keeps its best checkpoint by validation BLEU
+    bool m_bestByBleu = false;    // the running job keeps its best checkpoint by validation BLEU
+    bool m_noValidation = false;  // its dataset's validation split is too short: "val" figures are train's
     int64_t m_lastStep = 0;
     double m_parameters = 0;  // of the run training now
     // The passes over the training pairs the run m_epochsRun has made (its last metrics row with an epoch):

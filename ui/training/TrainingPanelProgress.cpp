@@ -31,10 +31,17 @@ void TrainingPanel::connectWorker() {
     connect(m_worker, &TrainWorker::failed, this, &TrainingPanel::onFailed);
 }
 
+QString TrainingPanel::noValidationNote() const {
+    return tr(" · no validation split (shorter than a block): the validation figures are the training split's");
+}
+
 void TrainingPanel::onStarted(const twb::TrainStartInfo& i) {
     m_maxIters = i.config.max_iters;
     m_parameters = double(i.parameters);
     m_bestByBleu = i.config.best_by == twb::BestBy::Bleu;
+    // The engine evaluates a language model on its training split when validation holds less than a block.
+    m_noValidation = i.config.model_kind == twb::ModelKind::Decoder &&
+                     i.val_tokens <= static_cast<uint64_t>(std::max(0, i.config.block_size));
     m_lastStep = i.start_step;
     m_pausedAt = -1;
     m_pausedSeconds = 0;
@@ -47,7 +54,8 @@ void TrainingPanel::onStarted(const twb::TrainStartInfo& i) {
                           .arg(QLocale().toString(static_cast<qlonglong>(i.parameters)),
                                i.threads == 1 ? tr("1 thread") : tr("%1 threads").arg(i.threads),
                                QString::fromStdString(i.device_name.empty() ? i.device : i.device_name),
-                               QString::fromStdString(i.dtype)));
+                               QString::fromStdString(i.dtype)) +
+                      (m_noValidation ? noValidationNote() : QString()));
     m_status->setToolTip(
         tr("Precision %1: %2").arg(QString::fromStdString(i.dtype), QString::fromStdString(i.dtype_reason)));
     Workspace::addRecentRun(m_runDir);  // only now does the run folder exist
@@ -136,14 +144,16 @@ void TrainingPanel::onFinished(const twb::TrainSummary& s) {
     // best_by=bleu: the engine keeps minus the BLEU as the best "loss" (lower is better)
     // A stop before any evaluation at a checkpoint has no best yet: none is named ("nan at step -1").
     const QString best = s.best_step < 0 || std::isnan(s.best_val_loss) ? QString()
-                         : m_bestByBleu ? tr(" · best val BLEU %1 at step %2").arg(-s.best_val_loss, 0, 'f', 2)
-                                        : tr(" · best val loss %1 at step %2").arg(s.best_val_loss, 0, 'f', 4);
+                         : m_bestByBleu   ? tr(" · best val BLEU %1 at step %2").arg(-s.best_val_loss, 0, 'f', 2)
+                         : m_noValidation ? tr(" · best loss %1 at step %2").arg(s.best_val_loss, 0, 'f', 4)
+                                          : tr(" · best val loss %1 at step %2").arg(s.best_val_loss, 0, 'f', 4);
     // A run that trained no step this time (its epochs were spent) has no step time to speak of.
     const QString speed =
         s.median_ms_per_step > 0 ? tr(" · median %1 ms/step").arg(s.median_ms_per_step, 0, 'f', 1) : QString();
     m_status->setText((s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
                       (best.isEmpty() ? best : best.arg(s.best_step)) + speed +
-                      tr(" · %1 of training").arg(formatDuration(s.elapsed_s)));
+                      tr(" · %1 of training").arg(formatDuration(s.elapsed_s)) +
+                      (m_noValidation ? noValidationNote() : QString()));
     emit statusMessage(m_status->text());
 }
 

@@ -328,9 +328,20 @@ private:
         std::iota(order.begin(), order.end(), 0);
         std::mt19937_64 rng(m_opts.seed);
         std::shuffle(order.begin(), order.end(), rng);
-        const auto nVal = static_cast<size_t>(std::llround(m_opts.val_fraction * static_cast<double>(m_docs.size())));
-        if (m_opts.val_fraction > 0 && nVal == 0 && m_docs.size() > 1)
-            m_result.warnings.push_back("too few documents for a shuffled validation split; val is empty");
+        auto nVal = static_cast<size_t>(std::llround(m_opts.val_fraction * static_cast<double>(m_docs.size())));
+        if (m_opts.val_fraction > 0 && nVal == 0) {
+            // A validation share that holds out nothing would leave "validation" figures that are the
+            // training split's: one document cannot be split this way, several give up one at least.
+            if (m_docs.size() < 2)
+                throw InputError(
+                    "a shuffled split holds out whole documents, and this corpus is one document; split off its "
+                    "end instead (split tail), keep its documents apart (--documents: paragraphs of a text, "
+                    "records of JSONL or CSV), or set the validation share to 0");
+            nVal = 1;
+            m_result.warnings.push_back("a validation share of " + std::to_string(m_opts.val_fraction) + " of " +
+                                        std::to_string(m_docs.size()) +
+                                        " documents rounds to none; one document is held out for validation");
+        }
         for (size_t i = 0; i < nVal && i < order.size(); ++i)
             isVal[order[i]] = true;
         return isVal;
