@@ -20,6 +20,9 @@
 
 #include <unistd.h>
 
+#include <set>
+#include <thread>
+
 using namespace twb;
 
 class TestRunFiles : public QObject {
@@ -61,6 +64,36 @@ private slots:
         QVERIFY(!h[0].time.empty());
         QCOMPARE(h[1].note, std::string("branch at token 3"));
         QCOMPARE(h[1].outputs.at(0), std::string("bad \xEF\xBF\xBD byte"));  // replaced by U+FFFD
+    }
+    void historyAppendsLoseNothingAndGoToTheRun() {
+        // Eight writers at once (threads here; processes take the same lock): every record is kept.
+        const auto run = twbtest::path(m_dir, "busy-run");
+        const auto ck = run / "checkpoints" / "step_00000010";
+        std::filesystem::create_directories(ck);
+        twbtest::write(run / "config.json", "{}");
+        std::vector<std::thread> writers;
+        for (int w = 0; w < 8; ++w)
+            writers.emplace_back([&, w] {
+                for (int i = 0; i < 20; ++i) {
+                    SampleRecord r;
+                    r.source = "cli";
+                    r.prompt = std::to_string(w) + "/" + std::to_string(i);
+                    // Half of them name the run by a checkpoint folder: their records go to the run too.
+                    append_sample_history(w % 2 ? ck : run, r);
+                }
+            });
+        for (auto& t : writers)
+            t.join();
+        const auto h = read_sample_history(run);
+        QCOMPARE(h.size(), size_t(160));
+        std::set<std::string> prompts;
+        for (const auto& r : h)
+            prompts.insert(r.prompt);
+        QCOMPARE(prompts.size(), size_t(160));
+        QVERIFY(!std::filesystem::exists(ck / "samples.jsonl"));
+        QCOMPARE(read_sample_history(ck).size(), size_t(160));  // read through the checkpoint: the run's
+        QCOMPARE(run_folder_of(ck / ""), run);
+        QCOMPARE(run_folder_of(run), run);
     }
     void attentionExportReadsBack() {
         AttentionCapture cap;

@@ -2,6 +2,7 @@
 #include "twb/chat_history.h"
 
 #include "core/util/json_lines.h"
+#include "twb/run_folder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -30,13 +31,13 @@ void append_chat_turns(const std::filesystem::path& run_dir, const std::vector<C
         }
         records.push_back(std::move(e));
     }
-    append_json_lines(run_dir / kFile, records);
+    append_json_lines(run_folder_of(run_dir) / kFile, records);
 }
 
 std::vector<ChatTurn> read_chat_history(const std::filesystem::path& run_dir) {
     std::vector<ChatTurn> out;
     // A line of the wrong shape (a field of the wrong type, an unknown role) is skipped.
-    for_each_json_object(run_dir / kFile, [&](const nlohmann::json& j) {
+    for_each_json_object(run_folder_of(run_dir) / kFile, [&](const nlohmann::json& j) {
         ChatTurn t;
         t.time = j.value("time", "");
         t.conversation = j.value("conversation", int64_t(1));

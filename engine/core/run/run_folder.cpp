@@ -39,6 +39,16 @@ std::vector<int64_t> list_checkpoints(const fs::path& run_dir) {
     return steps;
 }
 
+std::filesystem::path run_folder_of(const std::filesystem::path& run_or_checkpoint) {
+    fs::path p = fs::absolute(run_or_checkpoint).lexically_normal();
+    if (p.filename().empty())
+        p = p.parent_path();  // "step_N/" names step_N
+    const fs::path run = p.parent_path().parent_path();
+    if (p.parent_path().filename() == "checkpoints" && fs::exists(run / "config.json"))
+        return run;
+    return run_or_checkpoint;
+}
+
 std::filesystem::path find_checkpoint(const std::filesystem::path& path, const std::string& which) {
     if (fs::exists(path / "state.json") && fs::exists(path / "model.safetensors"))
         return path;  // a checkpoint itself

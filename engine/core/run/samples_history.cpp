@@ -2,6 +2,7 @@
 #include "twb/samples_history.h"
 
 #include "core/util/json_lines.h"
+#include "twb/run_folder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -57,13 +58,13 @@ void append_sample_history(const std::filesystem::path& run_dir, SampleRecord r)
                      {"cancelled", r.cancelled}};
     if (!r.note.empty())
         e["note"] = r.note;
-    append_json_lines(run_dir / kFile, {e});
+    append_json_lines(run_folder_of(run_dir) / kFile, {e});
 }
 
 std::vector<SampleRecord> read_sample_history(const std::filesystem::path& run_dir) {
     std::vector<SampleRecord> out;
     // A line with a field of the wrong type is skipped.
-    for_each_json_object(run_dir / kFile, [&](const nlohmann::json& j) {
+    for_each_json_object(run_folder_of(run_dir) / kFile, [&](const nlohmann::json& j) {
         SampleRecord r;
         r.time = j.value("time", "");
         r.source = j.value("source", "gui");

@@ -3,6 +3,11 @@
 
 #include "twb/text.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <ctime>
 #include <exception>
 #include <fstream>
@@ -18,7 +23,33 @@ std::string local_time_iso() {
     return buf;
 }
 
+namespace {
+/// An exclusive flock on a folder while it is held: two writers of one record file (two `twb chat`
+/// processes, the GUI and the CLI) take turns, so neither rewrites the file without the other's lines.
+class FolderLock {
+public:
+    explicit FolderLock(const std::filesystem::path& dir)
+        : m_fd(::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+        if (m_fd >= 0)
+            while (::flock(m_fd, LOCK_EX) != 0 && errno == EINTR) {
+            }
+    }
+    ~FolderLock() {
+        if (m_fd >= 0)
+            ::close(m_fd);  // releases the lock
+    }
+    FolderLock(const FolderLock&) = delete;
+    FolderLock& operator=(const FolderLock&) = delete;
+
+private:
+    int m_fd;
+};
+}  // namespace
+
 void append_json_lines(const std::filesystem::path& path, const std::vector<nlohmann::json>& records) {
+    // The read and the rename are one step under the lock (a folder that cannot be opened is written
+    // unlocked: the write below says what is wrong with it).
+    const FolderLock lock(path.parent_path());
     std::string text;
     if (std::filesystem::exists(path)) {
         text = read_file(path);

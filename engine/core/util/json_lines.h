@@ -12,7 +12,8 @@ namespace twb {
 /// The local time as "2026-11-27T12:34:56": a record's "time" field.
 std::string local_time_iso();
 
-/// Appends the records to the file, one a line, through a temporary file renamed over it (a file whose
+/// Appends the records to the file, one a line, under an exclusive lock of its folder (concurrent
+/// appenders lose nothing), through a temporary file renamed over it (a file whose
 /// last line lacks its newline gets one first). Invalid UTF-8 in a string (a byte tokenizer's output cut
 /// mid-character) is replaced, never thrown.
 void append_json_lines(const std::filesystem::path& path, const std::vector<nlohmann::json>& records);

@@ -19,6 +19,10 @@ std::vector<int64_t> list_checkpoints(const std::filesystem::path& run_dir);
 std::filesystem::path find_checkpoint(const std::filesystem::path& run_or_checkpoint,
                                       const std::string& which = "last");
 
+/// The run a path names: RUN itself, or RUN for one of its checkpoint folders (RUN/checkpoints/step_N).
+/// A run's own files (samples.jsonl, chat.jsonl) belong there, never in a checkpoint the trainer prunes.
+std::filesystem::path run_folder_of(const std::filesystem::path& run_or_checkpoint);
+
 /// Folder name of the checkpoint for a step ("step_00000500").
 std::string checkpoint_dir_name(int64_t step);
 
