@@ -409,22 +409,30 @@ Action add_tokenize(CLI::App& app) {
     auto decode = std::make_shared<bool>(false);
     auto stats = std::make_shared<bool>(false);
     auto top = std::make_shared<int>(20);
-    app.add_option("--data,-d", *dir, "Prepared dataset folder (holds tokenizer.json)")->required();
-    app.add_flag("--decode", *decode, "Read space-separated ids on stdin and write the text (byte-exact)");
-    app.add_flag("--stats", *stats,
-                 "Print the dataset's token statistics instead: vocabulary used, length histogram, most frequent "
-                 "tokens");
-    app.add_option("--top", *top, "With --stats: how many of the most frequent tokens (default 20)");
+    app.add_option("--data,-d", *dir,
+                   "Prepared dataset folder (holds tokenizer.json); to encode or decode, a run or checkpoint too")
+        ->required();
+    auto* decodeOpt =
+        app.add_flag("--decode", *decode, "Read space-separated ids on stdin and write the text (byte-exact)");
+    auto* statsOpt = app.add_flag("--stats", *stats,
+                                  "Print the dataset's token statistics instead: vocabulary used, length histogram, "
+                                  "most frequent tokens")
+                         ->excludes(decodeOpt);
     auto merges = std::make_shared<bool>(false);
     app.add_flag("--merges", *merges,
-                 "bytebpe: print the first and last --top merges, then how the text on stdin is merged step by "
-                 "step");
-    return [dir, decode, stats, top, merges]() {
+                 "bytebpe: print the first and last --top merges, then how the text on stdin is merged step by step")
+        ->excludes(decodeOpt)
+        ->excludes(statsOpt);
+    auto* topOpt = app.add_option("--top", *top, "With --stats or --merges: how many tokens or merges (default 20)")
+                       ->check(CLI::Range(1, 1000000));
+    return [dir, decode, stats, top, merges, topOpt]() {
+        if (topOpt->count() && !*stats && !*merges)
+            throw ConfigError("--top counts what --stats or --merges print; give one of them");
         if (*stats)
             return print_stats(*dir, *top);
         if (*merges)
             return print_merges(*dir, *top);
-        const auto tok = TextTokenizer::load(*dir);
+        const auto tok = TextTokenizer::load(find_tokenizer_dir(*dir));  // a dataset, a run or a checkpoint
         std::string in((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
         if (*decode) {
             std::vector<int32_t> ids;
@@ -433,10 +441,16 @@ Action add_tokenize(CLI::App& app) {
             while (ss >> w) {
                 try {
                     size_t used = 0;
-                    const long v = std::stol(w, &used);
+                    const long long v = std::stoll(w, &used);
                     if (used != w.size())
                         throw std::invalid_argument(w);
+                    // Not cast to 32 bits first: 2^32 + 20 is no alias of id 20.
+                    if (v < 0 || v >= tok.vocab_size())
+                        throw std::out_of_range(w);
                     ids.push_back(static_cast<int32_t>(v));
+                } catch (const std::out_of_range&) {
+                    throw InputError("token id " + w + " is outside the vocabulary (0.." +
+                                     std::to_string(tok.vocab_size() - 1) + ")");
                 } catch (const std::exception&) {
                     throw InputError("'" + w + "' is not a token id; give whole numbers separated by spaces");
                 }

@@ -391,6 +391,9 @@ private slots:
         row("--greedy with --temperature", "", {"sample", "--run", runDir, "--greedy", "-t", "0.9"}, "excludes");
         row("--greedy with --beam", "", {"sample", "--run", runDir, "--greedy", "--beam", "2"}, "excludes");
         row("chat --greedy with --temperature", "", {"chat", "--run", runDir, "--greedy", "-t", "0.9"}, "excludes");
+        row("tokenize --stats with --decode", "", {"tokenize", "--data", data, "--stats", "--decode"}, "excludes");
+        row("tokenize --top without --stats", "", {"tokenize", "--data", data, "--top", "5"},
+            "--top counts what --stats or --merges print");
         row("--show-probs with --beam", "", {"sample", "--run", runDir, "--show-probs", "--beam", "2"}, "excludes");
         row("--resume with --init-from", "", {"train", "--out", runDir, "--resume", "--init-from", runDir}, "excludes");
         row("train --data with --set data_dir naming another", "",

@@ -70,6 +70,11 @@ private slots:
         auto dec = run({"tokenize", "--data", out, "--decode"}, enc.out);
         QCOMPARE(dec.code, 0);
         QCOMPARE(dec.out, text);
+        // An id past 32 bits is refused, not read as its low 32 bits (2^32 + 20 as id 20).
+        auto wide = run({"tokenize", "--data", out, "--decode"}, "20 4294967316 21");
+        QCOMPARE(wide.code, 1);
+        QVERIFY2(wide.err.contains("token id 4294967316 is outside the vocabulary"), wide.err.constData());
+        QVERIFY(wide.out.isEmpty());
     }
     void sampleAttentionAndEvalShareTheRunFolder() {
         // A tiny run, then the commands that read it: sample appends to the history the GUI lists,
