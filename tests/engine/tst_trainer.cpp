@@ -16,6 +16,9 @@
 #include "twb/training.h"
 #include "twb/translation.h"
 
+#include <QDir>
+#include <QScopeGuard>
+
 #include <fstream>
 
 using namespace twb;
@@ -204,6 +207,19 @@ private slots:
         const auto dir = twbtest::path(m_dir, "exists").string();
         run(config(10), dir);
         QVERIFY_THROWS_EXCEPTION(InputError, run(config(10), dir));
+    }
+    void aRelativeDatasetIsKeptAbsolute() {
+        // data_dir "data" (--set data_dir=data, a sweep axis) from the scratch folder: the run's
+        // config.json names the folder itself, so the run reads it from any working directory.
+        const QString before = QDir::currentPath();
+        auto back = qScopeGuard([&] { QDir::setCurrent(before); });
+        QVERIFY(QDir::setCurrent(m_dir.path()));
+        RunConfig c = config(10);
+        c.data_dir = m_data.filename().string();
+        const auto dir = twbtest::path(m_dir, "relative").string();
+        run(c, dir);
+        QVERIFY(QDir::setCurrent("/"));
+        QCOMPARE(std::filesystem::path(read_run_config(dir).data_dir), m_data);
     }
     void resumeRefusesADatasetPreparedAgainWithAnotherTokenizer() {
         // The run's data prepared again from text with one character swapped: the same 12 tokens, other

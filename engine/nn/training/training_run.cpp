@@ -84,6 +84,9 @@ namespace {
 void adopt_and_check(const ModelFamily& family, const TrainJob& job, RunConfig& cfg, PreparedDataset& data) {
     if (cfg.data_dir.empty())
         throw ConfigError("no dataset given; set data_dir (twb train --data DIR)");
+    // Kept absolute in the run's config.json: a relative one (--set data_dir=d, a sweep axis) would name
+    // another folder, or none, from any other working directory.
+    cfg.data_dir = std::filesystem::absolute(cfg.data_dir).string();
     data = open_prepared(cfg.data_dir);
     family.adopt_dataset(data, cfg, job);
     cfg.check();
