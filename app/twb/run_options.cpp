@@ -59,6 +59,7 @@ void set_dataset(RunConfig& cfg, const std::string& data, const std::vector<std:
     }
     if (cfg.data_dir.empty())
         throw ConfigError("give the dataset with --data DIR (a folder from twb prepare)");
+    cfg.data_dir = fs::absolute(cfg.data_dir).string();  // --set data_dir=d: the folder, from anywhere
 }
 
 namespace {

@@ -159,6 +159,14 @@ private slots:
             QVERIFY2(std::string(e.what()).find("n_head=3") != std::string::npos, e.what());
         }
     }
+    void aDatasetAxisNamesItsFoldersWhole() {
+        // data_dir=a,/b: the sweep (and its resume, from another directory) names the folders themselves.
+        const auto axis = parse_sweep_axis("data_dir=chars, /data/bpe");
+        QCOMPARE(axis.values.size(), size_t(2));
+        QCOMPARE(axis.values[0], (std::filesystem::current_path() / "chars").string());
+        QCOMPARE(axis.values[1], std::string("/data/bpe"));
+        QCOMPARE(parse_sweep_axis("n_head=1,2").values[0], std::string("1"));  // other keys as given
+    }
     void derivedKeyFollowsTheSweptOnes() {
         // Seed report 000's grid: heads x head size, the width following as their product.
         SweepSpec spec;

@@ -82,6 +82,9 @@ SweepAxis parse_sweep_axis(const std::string& text) {
     }
     if (axis.values.empty())
         throw ConfigError("sweep axis '" + text + "' has no values");
+    if (axis.key == "data_dir")  // the sweep and its runs name the folders, from whatever directory resumes them
+        for (auto& v : axis.values)
+            v = std::filesystem::absolute(v).string();
     return axis;
 }
 
