@@ -33,7 +33,9 @@ void add_sample_options(CLI::App& app, SampleOpts& o) {
     auto* greedyOpt =
         app.add_flag("--greedy", o.greedy, "Always take the most probable token")->excludes(temperatureOpt);
     auto* beamOpt =
-        app.add_option("--beam", o.beam, "Beam search with this width (deterministic)")->excludes(greedyOpt);
+        app.add_option("--beam", o.beam, "Beam search with this width (deterministic; 1 is greedy)")
+            ->excludes(greedyOpt)
+            ->excludes(temperatureOpt);
     app.add_option("--length-penalty", o.s.length_penalty, "Beam score = log-prob / length^this (default 1)");
     app.add_option("--no-repeat-ngram", o.s.no_repeat_ngram, "Never repeat an n-gram of this size");
     app.add_option("--num-samples", o.s.num_samples, "Independent samples, generated as one batch");
@@ -69,7 +71,11 @@ SamplingOptions sampling_of(const SampleOpts& o) {
     auto s = o.s;
     if (o.greedy)
         s.temperature = 0;
-    s.beam_width = o.beam;
+    if (o.beam != -1) {
+        s.beam_width = o.beam;  // 0 or 65 are refused by validate()
+        if (o.beam == 1)
+            s.temperature = 0;  // a beam of one is greedy decoding, as deterministic as any other width
+    }
     s.use_kv_cache = !o.noCache;
     s.decode_weights = parse_decode_weights(o.decodeWeights);
     s.validate();

@@ -17,7 +17,7 @@ struct SampleOpts {
     std::string run, checkpoint = "best", prompt, promptFile, decodeWeights = "auto";
     SamplingOptions s;
     bool greedy = false, noCache = false, showProbs = false, noHistory = false, timing = false;
-    int beam = 1;
+    int beam = -1;  // --beam not given
 };
 
 /// Registers the filters `twb sample` and `twb chat` share (--top-k, --top-p, --repetition-penalty) into s.

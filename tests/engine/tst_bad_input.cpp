@@ -390,6 +390,8 @@ private slots:
             "excludes");
         row("--greedy with --temperature", "", {"sample", "--run", runDir, "--greedy", "-t", "0.9"}, "excludes");
         row("--greedy with --beam", "", {"sample", "--run", runDir, "--greedy", "--beam", "2"}, "excludes");
+        row("--beam with --temperature", "", {"sample", "--run", runDir, "--beam", "2", "-t", "0.7"}, "excludes");
+        row("sample --beam 0", "", {"sample", "--run", runDir, "--beam", "0"}, "beam width must be between 1 and 64");
         row("chat --greedy with --temperature", "", {"chat", "--run", runDir, "--greedy", "-t", "0.9"}, "excludes");
         row("tokenize --stats with --decode", "", {"tokenize", "--data", data, "--stats", "--decode"}, "excludes");
         row("tokenize --top without --stats", "", {"tokenize", "--data", data, "--top", "5"},

@@ -180,6 +180,20 @@ private slots:
         }
     }
 
+    void aBeamOfOneIsGreedy() {
+        // --beam 1 promised determinism but sampled at temperature 0.8: two seeds, two texts.
+        auto sample = [&](const QStringList& mode) {
+            const Out r = run(QStringList{"sample", "--run", q(m_run), "--checkpoint", "last", "--prompt", "the", "-n",
+                                          "40", "--no-history"} +
+                              mode);
+            return r.code == 0 ? r.out : "failed: " + r.err;
+        };
+        const QByteArray greedy = sample({"--greedy"});
+        QVERIFY(!greedy.startsWith("failed"));
+        QCOMPARE(sample({"--beam", "1", "--seed", "4"}), greedy);
+        QCOMPARE(sample({"--beam", "1", "--seed", "5"}), greedy);
+    }
+
     void threadsAboveTheCoresAreWarnedAbout() {
         const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         const Out r = run({"doctor", "--no-speed", "--threads", QString::number(cores + 1)});

@@ -107,6 +107,12 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ConfigError, parse_decoding_setting("beams=5"));
         QVERIFY_THROWS_EXCEPTION(ConfigError, parse_decoding_setting("top_p=1.5"));
         QVERIFY_THROWS_EXCEPTION(ConfigError, parse_decoding_setting("temperature=hot"));
+        // Settings that would change nothing, or say one thing twice, are refused rather than dropped.
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parse_decoding_setting(""));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parse_decoding_setting("temperature=0.5,temperature=0.9"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parse_decoding_setting("beam=3,temperature=0.8"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parse_decoding_setting("beam=3,seed=5"));
+        QCOMPARE(parse_decoding_setting("beam=1").options.temperature, 0.0);  // a beam of one is greedy
     }
     void eachSettingsFiguresFollowFromItsOutputs() {
         ModelSession s;

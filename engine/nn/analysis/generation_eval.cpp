@@ -60,13 +60,18 @@ DecodingSetting parse_decoding_setting(const std::string& text, const SamplingOp
         s.options.validate();
         return s;
     }
+    if (text.empty())
+        throw ConfigError("an empty decoding setting; give e.g. greedy, temperature=0.8 or beam=5");
     std::istringstream in(text);
     std::string kv;
+    std::set<std::string> given;
     while (std::getline(in, kv, ',')) {
         const auto eq = kv.find('=');
         if (eq == std::string::npos)
             throw ConfigError("decoding setting '" + kv + "' is not key=value (e.g. temperature=0.8 or beam=5)");
         const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
+        if (!given.insert(k).second)
+            throw ConfigError("decoding setting '" + text + "' gives " + k + " twice; give it once");
         auto& o = s.options;
         if (k == "temperature")
             o.temperature = parse_double(k, v);
@@ -90,6 +95,15 @@ DecodingSetting parse_decoding_setting(const std::string& text, const SamplingOp
             throw ConfigError("unknown decoding setting '" + k +
                               "'; use temperature, top_k, top_p, beam, length_penalty, repetition_penalty, "
                               "no_repeat_ngram, max_new_tokens or seed");
+    }
+    if (given.count("beam")) {
+        // Beam search is deterministic: the sampling keys would change nothing, so they are refused.
+        for (const char* k : {"temperature", "top_k", "top_p", "seed"})
+            if (given.count(k))
+                throw ConfigError("decoding setting '" + text + "': beam search is deterministic, so " + k +
+                                  " does not apply; give it in a setting of its own");
+        if (s.options.beam_width == 1)
+            s.options.temperature = 0;  // a beam of one is greedy decoding
     }
     s.options.num_samples = 1;
     s.options.validate();
