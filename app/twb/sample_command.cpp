@@ -32,10 +32,9 @@ void add_sample_options(CLI::App& app, SampleOpts& o) {
     add_filter_options(app, o.s);
     auto* greedyOpt =
         app.add_flag("--greedy", o.greedy, "Always take the most probable token")->excludes(temperatureOpt);
-    auto* beamOpt =
-        app.add_option("--beam", o.beam, "Beam search with this width (deterministic; 1 is greedy)")
-            ->excludes(greedyOpt)
-            ->excludes(temperatureOpt);
+    auto* beamOpt = app.add_option("--beam", o.beam, "Beam search with this width (deterministic; 1 is greedy)")
+                        ->excludes(greedyOpt)
+                        ->excludes(temperatureOpt);
     app.add_option("--length-penalty", o.s.length_penalty, "Beam score = log-prob / length^this (default 1)");
     app.add_option("--no-repeat-ngram", o.s.no_repeat_ngram, "Never repeat an n-gram of this size");
     app.add_option("--num-samples", o.s.num_samples, "Independent samples, generated as one batch");
