@@ -339,6 +339,8 @@ private slots:
             "lies inside");
         row("export-metrics of a damaged metrics.csv", "metrics_garbage", {"export-metrics", q(p("bad"))},
             "metrics.csv: no valid metrics row in it (the file is damaged); tb/ is left as it was");
+        row("export-metrics of an empty metrics.csv", "metrics_empty", {"export-metrics", q(p("bad"))},
+            "metrics.csv: no metrics rows in it, so nothing to export; tb/ is left as it was");
         row("label --name over a run.json that is not JSON", "runjson_broken", {"label", q(p("bad")), "--name", "x"},
             "run.json is damaged (not valid JSON), so it is not rewritten");
         row("label --notes over a run.json of wrong types", "runjson_types", {"label", q(p("bad")), "--notes", "x"},
@@ -349,6 +351,12 @@ private slots:
         row("lr-find --out in a folder that cannot be written", "",
             {"lr-find", "--data", data, "--preset", "tiny", "--steps", "10", "--out", "/proc/self/lr.csv"},
             "cannot write in /proc/");
+        row("export safetensors into the run folder", "",
+            {"export", "--run", runDir, "--format", "safetensors", "--out", q(m_run / "exported")},
+            "lies inside the run folder");
+        row("export safetensors into the dataset", "",
+            {"export", "--run", runDir, "--format", "safetensors", "--out", q(m_data / "exported")},
+            "lies inside the prepared dataset");
         row("export gguf over an existing file", "existing_gguf",
             {"export", "--run", runDir, "--format", "gguf", "--out", q(p("existing.gguf"))}, "already exists");
         // Issue 35: sizes are capped and only regular files are read where a file is expected.
@@ -610,6 +618,9 @@ private:
             for (int i = 0; i < 20000; ++i)
                 garbage += static_cast<char>((i * 7919 + 13) % 256);
             twbtest::write(bad / "metrics.csv", garbage);
+        } else if (what == "metrics_empty") {
+            QVERIFY(fs::is_directory(bad / "tb"));
+            twbtest::write(bad / "metrics.csv", "");
         } else if (what == "runjson_broken") {
             twbtest::write(bad / "run.json", "{bad");
         } else if (what == "runjson_types") {

@@ -233,9 +233,12 @@ TensorBoardExport export_tensorboard(const fs::path& run_dir) {
     // run has is not replaced by an empty one.
     const bool any_valid = std::any_of(rows.begin(), rows.end(),
                                        [](const MetricsRow& r) { return r.kind == "train" || r.kind == "eval"; });
+    const std::string kept = fs::exists(run_dir / "tb") ? "tb/ is left as it was" : "nothing was written";
     if (!rows.empty() && !any_valid)
         throw FormatError((run_dir / "metrics.csv").string() + ": no valid metrics row in it (the file is damaged); " +
-                          (fs::exists(run_dir / "tb") ? "tb/ is left as it was" : "nothing was written"));
+                          kept);
+    if (rows.empty())  // emptied, or a run that never logged a step: no curves to replace tb/'s with
+        throw InputError((run_dir / "metrics.csv").string() + ": no metrics rows in it, so nothing to export; " + kept);
     // Wall times from the file's last change, back by the training time each row was before the last.
     struct stat st {};
     const double anchor =

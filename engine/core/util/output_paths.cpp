@@ -25,9 +25,7 @@ bool inside_or_same(const fs::path& p, const fs::path& folder) {
 }
 }  // namespace
 
-void check_output_file(const fs::path& out, const std::vector<fs::path>& inputs, bool replace) {
-    if (out.empty())
-        throw InputError("no output file given");
+void check_output_place(const fs::path& out, const std::vector<fs::path>& inputs) {
     const fs::path target = canonical_or_absolute(out);
     for (const auto& in : inputs) {
         if (in.empty())
@@ -51,6 +49,14 @@ void check_output_file(const fs::path& out, const std::vector<fs::path>& inputs,
         if (dir == dir.parent_path())
             break;
     }
+}
+
+void check_output_file(const fs::path& out, const std::vector<fs::path>& inputs, bool replace) {
+    if (out.empty())
+        throw InputError("no output file given");
+    check_output_place(out, inputs);
+    const fs::path target = canonical_or_absolute(out);
+    std::error_code ec;
     const fs::file_status st = fs::status(target, ec);
     if (fs::is_directory(st))
         throw InputError(out.string() + " is a folder; give a file name (e.g. " + (out / "out").string() + ")");

@@ -8,6 +8,10 @@
 
 namespace twb {
 
+/// Where an output (a file or a folder) may go: InputError when out is or lies inside one of inputs, or
+/// lies inside a run folder (one holding checkpoints/) or a prepared dataset (one holding meta.json).
+void check_output_place(const std::filesystem::path& out, const std::vector<std::filesystem::path>& inputs);
+
 /// Checks an output file path before anything is written. InputError naming the problem and what to do
 /// when out is empty, is or lies inside one of inputs (files or folders the command reads), lies inside a
 /// run folder (one holding checkpoints/) or a prepared dataset (one holding meta.json), is a folder, or

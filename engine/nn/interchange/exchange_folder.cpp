@@ -5,6 +5,7 @@
 #include "core/tokenizers/tokenizer.h"
 #include "nn/interchange/checkpoint.h"
 #include "twb/errors.h"
+#include "twb/output_paths.h"
 #include "twb/run_folder.h"
 #include "twb/run_info.h"
 #include "twb/text.h"
@@ -25,6 +26,7 @@ fs::path temp_sibling(const fs::path& target) {
 
 /// Refuses an output folder that holds something; creates its parent.
 void check_output_folder(const fs::path& out) {
+    check_output_place(out, {});  // not into a run's or a dataset's folder: their files are theirs
     std::error_code ec;
     if (fs::exists(out, ec) && !fs::is_directory(out, ec))
         throw InputError(out.string() + " is a file; the output is a folder: give a new folder's name");
