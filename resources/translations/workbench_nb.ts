@@ -4309,6 +4309,10 @@ Vil du slette den likevel?</translation>
         <source>step %1</source>
         <translation>steg %1</translation>
     </message>
+    <message>
+        <source>damaged</source>
+        <translation>skadet</translation>
+    </message>
 </context>
 <context>
     <name>QPlatformTheme</name>
@@ -4733,6 +4737,10 @@ Dette kan ikke angres.</translation>
     <message>
         <source>paused</source>
         <translation>på pause</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>

@@ -230,6 +230,12 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, write_run_info(b, info));
         QVERIFY(read_run_info(a).damage.empty());
         QVERIFY_THROWS_EXCEPTION(InputError, write_run_info(ws, info));  // not a run
+        RunInfo odd = read_run_info(a);
+        odd.name = std::string(201, 'x');  // a table's cell, a legend's entry: one line of a sensible length
+        QVERIFY_THROWS_EXCEPTION(InputError, write_run_info(a, odd));
+        odd.name = "two\nlines";
+        QVERIFY_THROWS_EXCEPTION(InputError, write_run_info(a, odd));
+        QCOMPARE(read_run_info(a).name, std::string("fortunes, 4 heads"));  // left as it was
         {
             RunLock lock(c);  // a trainer writing c
             QVERIFY(run_holder(c).find("process") == 0);
@@ -250,6 +256,29 @@ private slots:
             QVERIFY(std::filesystem::exists(c / "config.json"));
         }
         QCOMPARE(collect_runs(ws)[2].status, std::string("stopped"));  // the trainer has let go
+        {
+            // A run whose config.json cannot be read is listed as damaged, with why, not left out.
+            const auto d = makeRun("d", 100, 1.0);
+            write_file_atomic(d / "config.json", "{garbage");
+            const auto runs = collect_runs(ws);
+            QCOMPARE(runs.size(), size_t(4));
+            QCOMPARE(runs[3].status, std::string("damaged"));
+            QVERIFY2(runs[3].notes.find("config.json") != std::string::npos, runs[3].notes.c_str());
+            std::filesystem::remove_all(d);
+            // A name with a cell separator, a newline and an escape sequence keeps the table's shape.
+            RunSummary odd = runs[0];
+            odd.display_name = "a|b\nc\x1b[31mred";
+            const std::string md = runs_table_markdown({odd}, false);
+            QVERIFY2(md.find("“a/b c\u241b[31mred”") != std::string::npos, md.c_str());
+            QCOMPARE(std::count(md.begin(), md.end(), '\n'), std::ptrdiff_t(3));
+            // Repeats grouped: the unfinished ones among them are counted.
+            std::vector<RunSummary> seeds(2, runs[0]);
+            seeds[0].config["seed"] = "1";
+            seeds[1].config["seed"] = "2";
+            seeds[1].status = "stopped";
+            const std::string grouped = runs_table_markdown(seeds, true);
+            QVERIFY2(grouped.find("| 2 (1 unfinished) |") != std::string::npos, grouped.c_str());
+        }
         delete_run(c);
         delete_run(b.string() + "/");
         QVERIFY(!std::filesystem::exists(c) && !std::filesystem::exists(b));

@@ -369,6 +369,11 @@ private slots:
         // the stopped cell reads as stopped, not done, and counts as no finished cell
         QVERIFY2(p.queue()->item(0)->text().startsWith("stopped (resumable)"), qPrintable(p.queue()->item(0)->text()));
         QVERIFY2(p.queue()->item(1)->text().startsWith("pending"), qPrintable(p.queue()->item(1)->text()));
+        // and its row in the results says so beside its number (its losses are a stopped run's)
+        const auto* results = p.results()->model();
+        QTRY_VERIFY(results->rowCount() >= 1);
+        QVERIFY2(results->index(0, 0).data().toString().endsWith("(stopped)"),
+                 qPrintable(results->index(0, 0).data().toString()));
         QCOMPARE(p.findChild<QProgressBar*>("sweepProgress")->value(), 0);
         QVERIFY(jobs.running().isEmpty());
         QVERIFY(!p.isBusy());
@@ -600,6 +605,10 @@ private slots:
         }
         QVERIFY(v->markdown().contains("beam=2"));
         QCOMPARE(v->csv().count('\n') >= 4, true);  // a header and three rows
+        // Another run: the table was this run's figures, so it is emptied rather than shown under its name.
+        p.picker()->setRun(m_ws.path() + "/another");
+        QCOMPARE(v->table()->rowCount(), 0);
+        p.picker()->setRun(run);
         // references that do not pair with the prompts are refused before anything runs
         v->setReferences("only one\n");
         v->run();

@@ -67,6 +67,7 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
     auto* form = new QFormLayout(details);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_name = new QLineEdit;
+    m_name->setMaxLength(200);  // the engine's bound on a run's name (twb/run_info.h)
     m_name->setPlaceholderText(tr("a name to tell this run apart (F2)"));
     m_notes = new QPlainTextEdit;
     m_notes->setPlaceholderText(tr("what you tried, what you saw"));

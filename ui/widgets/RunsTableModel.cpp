@@ -27,6 +27,8 @@ QString statusText(const std::string& s) {
         return QObject::tr("stopped");
     if (s == "running")
         return QObject::tr("running");
+    if (s == "damaged")  // its config.json (or another file a summary needs) cannot be read: why is its tooltip
+        return QObject::tr("damaged");
     return QString::fromStdString(s);
 }
 }  // namespace
@@ -150,9 +152,15 @@ QVariant RunsTableModel::displayText(const twb::RunSummary& r, Column c, int ext
     switch (c) {
         case Name:
             // A cell's swept values have columns of their own: its number is enough (the tooltip has the name).
-            if (m_layout == Layout::SweepResults && (r.display_name.empty() || r.display_name == r.name) &&
-                !cellNumber(r).isEmpty())
-                return cellNumber(r);
+            // A cell that has not finished says so beside its number: its losses are a stopped run's, and
+            // the Status column is far to the right.
+            if (m_layout == Layout::SweepResults) {
+                const QString name = (r.display_name.empty() || r.display_name == r.name) && !cellNumber(r).isEmpty()
+                                         ? cellNumber(r)
+                                         : QString::fromStdString(r.display_name.empty() ? r.name : r.display_name);
+                return r.status.empty() || r.status == "finished" ? name
+                                                                  : tr("%1 (%2)").arg(name, statusText(r.status));
+            }
             return QString::fromStdString(r.display_name.empty() ? r.name : r.display_name);
         case Dataset:
             return QFileInfo(configValue(r, "data_dir")).fileName();

@@ -5,6 +5,7 @@
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
 #include "twb/run_info.h"
+#include "twb/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -93,6 +94,7 @@ std::string shown(const std::string& key, const std::string& value) {
     for (char& c : v)
         if (c == '\n' || c == '\r' || c == '\t' || c == '|')
             c = c == '|' ? '/' : ' ';
+    v = printable_text(v);  // a name's escape sequence is shown, not obeyed by the terminal
     constexpr size_t kMax = 40;
     if (v.size() > kMax) {
         size_t cut = kMax;
@@ -141,8 +143,16 @@ std::vector<RunSummary> collect_runs(const fs::path& folder) {
             return;
         try {
             runs.push_back(summarise(d));
-        } catch (const Error&) {
-            // A folder that looks like a run but cannot be read is left out of the table.
+        } catch (const Error& e) {
+            // A folder that looks like a run but cannot be read is listed as damaged, with why in its
+            // notes, rather than left out of the table without a word.
+            RunSummary r;
+            r.dir = d.string();
+            r.name = d.filename().string();
+            r.display_name = r.name;
+            r.status = "damaged";
+            r.notes = e.what();
+            runs.push_back(std::move(r));
         }
     };
     consider(folder);
@@ -200,8 +210,9 @@ std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_
     t += "\n" + rule + "\n";
     if (!grouping) {
         for (const auto& r : runs) {
-            t += "| " + r.name +
-                 (r.display_name.empty() || r.display_name == r.name ? "" : " “" + r.display_name + "”") + " |";
+            t += "| " + shown("", r.name) +
+                 (r.display_name.empty() || r.display_name == r.name ? "" : " “" + shown("", r.display_name) + "”") +
+                 " |";
             for (const auto& k : keys)
                 t += " " + shown(k, r.config.count(k) ? r.config.at(k) : "") + " |";
             t += " " + std::to_string(r.parameters) + " | " + fmt(r.final_val_loss) + " | " + fmt(r.best_val_loss) +
@@ -235,11 +246,16 @@ std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_
         t += "|";
         for (size_t i = 0; i < keys.size(); ++i)
             t += " " + shown(keys[i], settings[g][i]) + " |";
-        t += " " + std::to_string(groups[g].size()) + " | " + std::to_string(groups[g].front()->parameters) + " | " +
-             pm(col(&RunSummary::final_val_loss)) + " | " + pm(col(&RunSummary::best_val_loss)) + " | " +
-             pm(col(&RunSummary::accuracy)) + " | " + pm(col(&RunSummary::perplexity), "%.3f") + " | " +
-             pm(col(&RunSummary::bits_per_char)) + " | " + pm(col(&RunSummary::tokens_per_s), "%.0f") + " | " +
-             pm(col(&RunSummary::wall_s), "%.1f") + " |\n";
+        // A group's mean takes in every run of it: how many of them had not finished is said beside the count.
+        const auto unfinished = std::count_if(groups[g].begin(), groups[g].end(), [](const RunSummary* r) {
+            return !r->status.empty() && r->status != "finished";
+        });
+        t += " " + std::to_string(groups[g].size()) +
+             (unfinished ? " (" + std::to_string(unfinished) + " unfinished)" : std::string()) + " | " +
+             std::to_string(groups[g].front()->parameters) + " | " + pm(col(&RunSummary::final_val_loss)) + " | " +
+             pm(col(&RunSummary::best_val_loss)) + " | " + pm(col(&RunSummary::accuracy)) + " | " +
+             pm(col(&RunSummary::perplexity), "%.3f") + " | " + pm(col(&RunSummary::bits_per_char)) + " | " +
+             pm(col(&RunSummary::tokens_per_s), "%.0f") + " | " + pm(col(&RunSummary::wall_s), "%.1f") + " |\n";
     }
     return t;
 }

@@ -18,6 +18,14 @@ namespace fs = std::filesystem;
 
 namespace {
 constexpr const char* kFile = "run.json";
+constexpr size_t kMaxNameLength = 200;  // characters
+
+size_t code_points(std::string_view s) {
+    size_t n = 0;
+    for (unsigned char c : s)
+        n += (c & 0xC0) != 0x80;
+    return n;
+}
 
 void require_run(const fs::path& run_dir) {
     if (!fs::exists(run_dir / "config.json"))
@@ -86,9 +94,18 @@ void write_run_info(const fs::path& run_dir, const RunInfo& info) {
         throw InputError((run_dir / kFile).string() + " is damaged (" + damage +
                          "), so it is not rewritten: fix it by hand or delete it (it holds only the run's name, "
                          "notes and creation date), then label the run again");
+    // A name is a table's cell and a legend's entry: one line of text, of a length a table can show.
+    const std::string name = trimmed(info.name);
+    if (find_invalid_utf8(name) != std::string::npos || find_invalid_utf8(info.notes) != std::string::npos)
+        throw InputError("a run's name and notes are UTF-8 text; this one holds other bytes");
+    if (name.find_first_of("\n\r") != std::string::npos)
+        throw InputError("a run's name is one line; put the rest in its notes");
+    if (code_points(name) > kMaxNameLength)
+        throw InputError("a run's name is at most " + std::to_string(kMaxNameLength) + " characters (this one has " +
+                         std::to_string(code_points(name)) + "); put the rest in its notes");
     nlohmann::json j;
     j["format_version"] = 1;
-    j["name"] = trimmed(info.name);
+    j["name"] = name;
     j["notes"] = trimmed(info.notes);
     j["created"] = info.created.empty() ? read_run_info(run_dir).created : info.created;
     write_file_atomic(run_dir / kFile, j.dump(2) + "\n");

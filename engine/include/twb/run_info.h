@@ -20,7 +20,8 @@ struct RunInfo {
 /// (no config.json).
 RunInfo read_run_info(const std::filesystem::path& run_dir);
 
-/// Writes RUN/run.json atomically (name and notes trimmed of surrounding white space; created kept from
+/// Writes RUN/run.json atomically (name and notes trimmed of surrounding white space; a name of more than
+/// one line or 200 characters, or either of other bytes than UTF-8, is refused; created kept from
 /// the run when info.created is empty). Throws InputError when run_dir is not a run or its run.json is
 /// damaged (rewriting it would lose what it holds; the message says to fix or delete it), IoError when it
 /// cannot be written.
