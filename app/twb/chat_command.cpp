@@ -147,6 +147,9 @@ SamplingOptions chat_sampling_of(const ChatOpts& o) {
 }
 
 int run_chat(const ChatOpts& o, const SamplingOptions& s, const ChatFn& reply, int64_t step) {
+    for (const auto& msg : o.messages)  // a turn with nothing in it is no message to answer
+        if (msg.find_first_not_of(" \t\r\n") == std::string::npos)
+            throw ConfigError("--message is empty; give the text to send");
     // Before the first prompt: a run that cannot chat (a char run) said so only after a message was typed.
     if (const std::string why = twb::chat_unavailable(o.run); !why.empty())
         throw InputError(why);
@@ -160,9 +163,17 @@ int run_chat(const ChatOpts& o, const SamplingOptions& s, const ChatFn& reply, i
     if (isatty(STDIN_FILENO))
         return interactive(chat);
     std::string line;
-    while (std::getline(std::cin, line))
+    while (std::getline(std::cin, line)) {
+        // The terminal's two commands mean the same from a pipe: a script's "/new" is no message.
+        if (line == "/quit")
+            break;
+        if (line == "/new") {
+            chat.start_new();
+            continue;
+        }
         if (!line.empty() && !chat.send(line, false))
             return 130;
+    }
     return 0;
 }
 

@@ -19,6 +19,8 @@ Action add_bleu(CLI::App& app) {
     app.add_option("--hyp", o->hyp, "Hypotheses (system output), one per line, aligned with --ref")->required();
     return [o]() {
         const auto refs = read_lines(o->ref), hyps = read_lines(o->hyp);
+        if (refs.empty())
+            throw InputError(o->ref + " has no lines; give the reference translations, one per line");
         if (refs.size() != hyps.size())
             throw InputError(o->hyp + " has " + std::to_string(hyps.size()) + " lines but " + o->ref + " has " +
                              std::to_string(refs.size()) + "; they must be line-aligned");

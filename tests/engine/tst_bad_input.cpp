@@ -374,6 +374,10 @@ private slots:
             "latin1.txt: not UTF-8 text (invalid byte at offset 3)");
         row("eval --text /dev/zero", "", {"eval", "--run", runDir, "--text", "/dev/zero"}, "not a regular file");
         row("bleu --ref /dev/zero", "", {"bleu", "--ref", "/dev/zero", "--hyp", in}, "not a regular file");
+        row("bleu of empty files", "empty_pair", {"bleu", "--ref", q(p("empty.txt")), "--hyp", q(p("empty.txt"))},
+            "empty.txt has no lines");
+        row("bleu --hyp in UTF-16", "utf16", {"bleu", "--ref", in, "--hyp", q(p("u16.txt"))},
+            "u16.txt: UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8");
         row("sample --beam 100000", "", {"sample", "--run", runDir, "--beam", "100000", "-n", "5"},
             "beam width must be between 1 and 64");
         row("threads 100000", "", {"train", "--data", data, "--out", q(p("r2")), "--set", "threads=100000"},
@@ -400,6 +404,8 @@ private slots:
         row("--greedy with --beam", "", {"sample", "--run", runDir, "--greedy", "--beam", "2"}, "excludes");
         row("--beam with --temperature", "", {"sample", "--run", runDir, "--beam", "2", "-t", "0.7"}, "excludes");
         row("sample --beam 0", "", {"sample", "--run", runDir, "--beam", "0"}, "beam width must be between 1 and 64");
+        row("chat with an empty --message", "", {"chat", "--run", runDir, "-m", " "},
+            "--message is empty; give the text to send");
         row("chat --greedy with --temperature", "", {"chat", "--run", runDir, "--greedy", "-t", "0.9"}, "excludes");
         row("tokenize --stats with --decode", "", {"tokenize", "--data", data, "--stats", "--decode"}, "excludes");
         row("tokenize --top without --stats", "", {"tokenize", "--data", data, "--top", "5"},
@@ -618,6 +624,9 @@ private:
             for (int i = 0; i < 20000; ++i)
                 garbage += static_cast<char>((i * 7919 + 13) % 256);
             twbtest::write(bad / "metrics.csv", garbage);
+        } else if (what == "empty_pair") {
+            twbtest::write(p("empty.txt"), "");
+            m_undo.push_back(p("empty.txt"));
         } else if (what == "metrics_empty") {
             QVERIFY(fs::is_directory(bad / "tb"));
             twbtest::write(bad / "metrics.csv", "");

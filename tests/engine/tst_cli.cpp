@@ -639,6 +639,11 @@ private slots:
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(twb::latest_chat((dir + "/chat-run").toStdString()).conversation, int64_t(2));
         QCOMPARE(twb::latest_chat((dir + "/chat-run").toStdString()).messages.size(), size_t(4));
+        // From a pipe, /new and /quit are the terminal's commands, not messages to the model.
+        r = run({"chat", "--run", dir + "/chat-run", "--greedy", "-n", "3"}, "/new\ncopy: ab\n/quit\nsort: ba\n");
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(twb::latest_chat((dir + "/chat-run").toStdString()).conversation, int64_t(3));
+        QCOMPARE(twb::latest_chat((dir + "/chat-run").toStdString()).messages.size(), size_t(2));
         // A bad record: one line naming the file and line, no dataset left.
         twbtest::write(twbtest::path(m_dir, "bad.jsonl"),
                        "{\"instruction\": \"x\", \"output\": \"y\"}\n{\"input\": 1}\n");

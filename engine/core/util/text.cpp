@@ -190,10 +190,13 @@ std::string read_text_file(const fs::path& path, uint64_t max_bytes) {
 }
 
 std::vector<std::string> text_lines(const std::string& text, const std::string& source) {
+    const bool utf16 = text.rfind("\xFF\xFE", 0) == 0 || text.rfind("\xFE\xFF", 0) == 0;
     if (find_invalid_utf8(text) != std::string::npos)
-        throw InputError(source + ": not UTF-8 text; give a UTF-8 file, one sentence per line");
+        throw InputError(source + (utf16 ? ": UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8"
+                                         : ": not UTF-8 text; give a UTF-8 file, one sentence per line"));
     std::vector<std::string> out;
-    std::istringstream in(text);
+    // A UTF-8 byte-order mark (an editor's) is no part of the first line: kept, it changed its words.
+    std::istringstream in(text.rfind("\xEF\xBB\xBF", 0) == 0 ? text.substr(3) : text);
     std::string line;
     while (std::getline(in, line)) {
         if (!line.empty() && line.back() == '\r')

@@ -43,7 +43,8 @@ std::string read_file(const std::filesystem::path& path, uint64_t max_bytes = kR
 std::string read_text_file(const std::filesystem::path& path, uint64_t max_bytes = kReadFileLimit);
 
 /// A text's lines as `twb translate`, `twb bleu` and the GUI read sentence files: a final newline ends
-/// the last line, a CR before the LF is dropped. InputError naming `source` when it is not UTF-8.
+/// the last line, a CR before the LF is dropped, and so is a UTF-8 byte-order mark. InputError naming
+/// `source` when it is not UTF-8 (saying so when it is UTF-16).
 std::vector<std::string> text_lines(const std::string& text, const std::string& source);
 /// The lines of a UTF-8 text file (read_file, then text_lines).
 std::vector<std::string> read_lines(const std::filesystem::path& path);
