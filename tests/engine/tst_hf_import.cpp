@@ -514,13 +514,15 @@ private slots:
     /// the GPT-2 layout (tokenizer_config.json naming them for transformers) and imported back:
     /// config.json's bos/eos ids make those tokens special again, so
     /// the text "<eos>" is not the end of sequence, and chat data can be prepared with the import's tokenizer.
-    void aWorkbenchTokenizersSpecialsSurviveTheRoundTrip() {
-        twbtest::write(twbtest::path(m_dir, "sp.txt"), twbtest::english_like(20000));
+    /// A run of GPT-2's architecture, trained two steps on a dataset of the tokenizer `kind`.
+    std::string tinyGpt2Run(const std::string& name, TokenizerKind kind, int vocab) {
+        const auto text = twbtest::path(m_dir, (name + ".txt").c_str());
+        twbtest::write(text, twbtest::english_like(20000));
         PrepareOptions p;
-        p.corpus.inputs = {twbtest::path(m_dir, "sp.txt").string()};
-        p.tokenizer.kind = TokenizerKind::ByteBpe;
-        p.tokenizer.vocab_size = 300;
-        p.out = twbtest::path(m_dir, "sp_data");
+        p.corpus.inputs = {text.string()};
+        p.tokenizer.kind = kind;
+        p.tokenizer.vocab_size = vocab;
+        p.out = twbtest::path(m_dir, (name + "_data").c_str());
         prepare_dataset(p);
         RunConfig c = preset_config("tiny");
         c.data_dir = p.out.string();
@@ -537,8 +539,27 @@ private slots:
         c.bias = true;
         TrainJob job;
         job.config = c;
-        job.run_dir = twbtest::path(m_dir, "sp_run").string();
+        job.run_dir = twbtest::path(m_dir, (name + "_run").c_str()).string();
         train(job);
+        return job.run_dir;
+    }
+
+    void aCharRunsExportImportsBack() {
+        // GPT-2's files cannot hold a char tokenizer: the export keeps the workbench's own beside them,
+        // and the import reads it back (it said "no tokenizer in the folder").
+        const std::string run = tinyGpt2Run("ch", TokenizerKind::Char, 0);
+        const fs::path hf = twbtest::path(m_dir, "ch_hf"), back = twbtest::path(m_dir, "ch_back");
+        export_hf(run, hf);
+        QVERIFY(fs::exists(hf / "twb_tokenizer" / "tokenizer.json"));
+        const auto r = import_hf(hf, back);
+        QCOMPARE(r.tokenizer_files, std::string("twb_tokenizer/"));
+        QCOMPARE(TextTokenizer::load(back / "tokenizer").fingerprint(),
+                 TextTokenizer::load(fs::path(run) / "tokenizer").fingerprint());
+    }
+
+    void aWorkbenchTokenizersSpecialsSurviveTheRoundTrip() {
+        TrainJob job;
+        job.run_dir = tinyGpt2Run("sp", TokenizerKind::ByteBpe, 300);
         const fs::path hf = twbtest::path(m_dir, "sp_hf"), back = twbtest::path(m_dir, "sp_back");
         export_hf(job.run_dir, hf);
         // transformers' tokenizer learns the specials from tokenizer_config.json

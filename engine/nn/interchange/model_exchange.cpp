@@ -88,8 +88,15 @@ std::unique_ptr<Tokenizer> read_hf_tokenizer(const fs::path& dir, std::string& f
     } else if (fs::exists(dir / "tokenizer.json")) {
         files = "tokenizer.json";
         v = read_hf_tokenizer_json(dir / "tokenizer.json");
+    } else if (fs::exists(dir / "twb_tokenizer" / "tokenizer.json")) {
+        // twb export --format hf of a char, byte, word or sentencepiece run: GPT-2's files cannot hold that
+        // tokenizer, so the export keeps the workbench's own beside the model; its ids are the model's.
+        files = "twb_tokenizer/";
+        return load_tokenizer(dir / "twb_tokenizer");
     } else {
-        throw InputError(dir.string() + ": no tokenizer (vocab.json + merges.txt, or tokenizer.json) in the folder");
+        throw InputError(dir.string() +
+                         ": no tokenizer (vocab.json + merges.txt, tokenizer.json, or a workbench export's "
+                         "twb_tokenizer/) in the folder");
     }
     const HfSpecialIds ids = read_hf_special_ids(dir / "config.json");
     mark_special_ids(v, ids.bos, ids.eos);
@@ -250,7 +257,10 @@ HfImportResult import_hf(const fs::path& dir, const fs::path& out_run, const std
     HfImportResult res;
     const auto tok = read_hf_tokenizer(dir, res.tokenizer_files);
     if (tok->vocab_size() != cfg.vocab_size)
-        throw FormatError((dir / (res.tokenizer_files == "tokenizer.json" ? "tokenizer.json" : "vocab.json")).string() +
+        throw FormatError((dir / (res.tokenizer_files == "vocab.json + merges.txt" ? "vocab.json"
+                                  : res.tokenizer_files == "twb_tokenizer/"        ? "twb_tokenizer/tokenizer.json"
+                                                                                   : "tokenizer.json"))
+                              .string() +
                           ": has " + std::to_string(tok->vocab_size()) + " tokens but config.json's vocab_size is " +
                           std::to_string(cfg.vocab_size) + "; the tokenizer does not belong to this model");
 
