@@ -123,6 +123,23 @@ private slots:
         QCOMPARE(p.neighbourTable()->rowCount(), 0);
     }
 
+    void anotherRunClearsWhatTheRunBeforeShowed() {
+        // A run that cannot be shown (a translation run) kept the run before's neighbours and map under
+        // its own name: another run empties them.
+        EmbeddingsPanel p;
+        p.setRun(m_run);
+        p.setWord("the");
+        p.findNeighbours();
+        waitIdle(p);
+        p.drawMap();
+        waitIdle(p);
+        QVERIFY(p.neighbourTable()->rowCount() > 0 && !p.mapPlot()->map().points.empty());
+        p.setRun(m_ws.path() + "/elsewhere");
+        QCOMPARE(p.neighbourTable()->rowCount(), 0);
+        QVERIFY(p.mapPlot()->map().points.empty());
+        QVERIFY(p.findChild<QLabel*>("mapInfo")->text().isEmpty());
+    }
+
     void attentionPanelHasTheEmbeddingsTab() {
         AttentionPanel a;
         a.setRun(m_run);

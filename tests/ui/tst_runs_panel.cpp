@@ -220,6 +220,16 @@ private slots:
         QVERIFY(later.renameRun(m_finished, "baseline 2"));
         QCOMPARE(twb::read_run_info(m_finished.toStdString()).name, std::string("baseline 2"));
     }
+    void aLongNameIsCutInTheComparisonLegend() {
+        // A 300-character label took the legend: the other entries were left a letter each.
+        MetricsPlot plot;
+        const QString longName = QString("very long label ").repeated(19);
+        plot.setRunName(longName);
+        plot.addComparison(longName, {});
+        for (int i = 0; i < plot.lossPlot()->graphCount(); ++i)
+            QVERIFY2(plot.lossPlot()->graph(i)->name().size() <= 45, qPrintable(plot.lossPlot()->graph(i)->name()));
+        QVERIFY(plot.lossPlot()->graph(plot.lossPlot()->graphCount() - 1)->name().endsWith(QChar(0x2026)));
+    }
     void typedDetailsAreKeptWithoutEnter() {
         // Typed and not saved, a name and notes were dropped by a refresh, another run or another panel.
         RunsPanel p;

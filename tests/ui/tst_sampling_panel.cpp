@@ -186,6 +186,9 @@ private slots:
         QVERIFY(altId != before[at].id);
         const QString firstStatus = p.findChild<QLabel*>("samplingStatus")->text();
         QVERIFY(!firstStatus.isEmpty());
+        // The line wraps between its parts only: "4759.2 tok/s" never loses its unit to the next line.
+        QVERIFY2(firstStatus.contains(QStringLiteral("\u00A0tok/s")) && !firstStatus.contains(" tok/s"),
+                 qPrintable(firstStatus));
         for (auto* v : p.findChildren<TokenOutputView*>())
             if (v->browser()->objectName() == "output")
                 emit v->tokenClicked(0, at);  // the attribution strip explains the token about to be replaced

@@ -184,13 +184,35 @@ void EmbeddingsPanel::connectControls() {
         m_word->setText(item->data(Qt::UserRole).toString());
         findNeighbours();
     });
-    // Another run or checkpoint: the map shown no longer belongs to it; redraw when visible.
+    // Another run or checkpoint: what is shown no longer belongs to it (a run that cannot be shown kept
+    // the one before's neighbours and map under its name); cleared, and asked again when visible.
     connect(m_picker, &RunPicker::changed, this, [this] {
-        if (m_mapRun != pickedRun())
-            clearError();  // the run before's
-        if (isVisible() && !m_mapRun.isEmpty() && m_mapRun != pickedRun())
-            drawMap();
+        if (m_mapRun == pickedRun())
+            return;
+        const bool drawn = !m_mapRun.isEmpty();
+        clearError();  // the run before's
+        clearResults();
+        if (isVisible() && drawn)
+            askRemembered();
     });
+}
+
+void EmbeddingsPanel::clearResults() {
+    m_table->setRowCount(0);
+    m_nearInfo->clear();
+    m_simResult->clear();
+    m_plot->setMap({});
+    m_plot->replot();
+    m_mapInfo->clear();
+    m_export->setEnabled(false);
+}
+
+void EmbeddingsPanel::askRemembered() {
+    if (!m_word->text().isEmpty())
+        findNeighbours();
+    if (!m_a->text().isEmpty() && !m_b->text().isEmpty())
+        compare();
+    drawMap();
 }
 
 QString EmbeddingsPanel::pickedRun() const {
@@ -349,13 +371,8 @@ void EmbeddingsPanel::showEvent(QShowEvent* e) {
     // First look, or the run or checkpoint changed while the panel was hidden (a new run in training):
     // answer the remembered queries and draw the map for the chosen one rather than show another's.
     const bool stale = !m_mapRun.isEmpty() && m_mapRun != pickedRun();
-    if ((m_plot->map().points.empty() || stale) && !isBusy() && lastError().isEmpty() && !m_picker->run().isEmpty()) {
-        if (!m_word->text().isEmpty())
-            findNeighbours();
-        if (!m_a->text().isEmpty() && !m_b->text().isEmpty())
-            compare();
-        drawMap();
-    }
+    if ((m_plot->map().points.empty() || stale) && !isBusy() && lastError().isEmpty() && !m_picker->run().isEmpty())
+        askRemembered();
 }
 
 void EmbeddingsPanel::busyChanged(bool busy) {

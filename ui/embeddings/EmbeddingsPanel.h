@@ -53,6 +53,10 @@ protected:
 private:
     /// "RUN@CHECKPOINT" of the run picker's choice.
     QString pickedRun() const;
+    /// Empties the neighbours, the similarity and the map: they belong to another run or checkpoint.
+    void clearResults();
+    /// Asks again what the boxes hold (neighbours, similarity) and draws the map, for the chosen run.
+    void askRemembered();
     /// The nearest-tokens, similarity and map controls; then their layout and signals.
     void createControls();
     void layOut();

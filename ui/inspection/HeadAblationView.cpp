@@ -207,6 +207,9 @@ void HeadAblationView::setRun(const QString& run, const QString& checkpoint) {
         m_without->clear();
         m_figure->setEnabled(false);
         m_numbers->setEnabled(false);
+        m_progress->setRange(0, 1);  // nor its "5.4 s" under another run's name
+        m_progress->setValue(0);
+        m_progress->setFormat(QString());
         clearError();  // the run before's
     }
     m_run = run;

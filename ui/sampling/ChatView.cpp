@@ -2,6 +2,7 @@
 #include "ui/widgets/ConsoleLayout.h"
 
 #include "ui/widgets/RunPicker.h"
+#include "ui/widgets/StatusLine.h"
 #include "ui/workers/ModelThread.h"
 #include "ui/workers/ModelWorker.h"
 
@@ -156,8 +157,8 @@ void ChatView::replied(const ChatResult& r) {
     setBusy(false);
     render();
     QString how = r.cancelled ? tr("stopped") : r.endOfTurn ? tr("end of turn") : tr("length limit reached");
-    m_status->setText(
-        tr("%1 tokens · %2 tok/s · step %3 · %4").arg(r.generated).arg(r.tokensPerS, 0, 'f', 1).arg(r.step).arg(how));
+    m_status->setText(statusLine(
+        tr("%1 tokens · %2 tok/s · step %3 · %4").arg(r.generated).arg(r.tokensPerS, 0, 'f', 1).arg(r.step).arg(how)));
     if (!r.warnings.isEmpty())
         emit statusMessage(r.warnings.join("; "));
 }

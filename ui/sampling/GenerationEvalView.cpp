@@ -45,8 +45,14 @@ GenerationEvalView::GenerationEvalView(ModelThread* model, RunPicker* picker, Jo
     connectButtons();
     connectWorker();
     connect(picker, &RunPicker::changed, this, [this] {
-        if (!m_running)
-            m_status->clear();  // what was said of the last run's try (a refusal) is not said of this one
+        if (m_running)
+            return;
+        // What was said of the last run's try (a refusal), and its table, are not this run's.
+        m_status->clear();
+        m_rows.clear();
+        showRows();
+        m_md->setEnabled(false);
+        m_csv->setEnabled(false);
     });
 }
 

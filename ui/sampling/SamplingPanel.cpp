@@ -10,6 +10,7 @@
 #include "ui/sampling/TranslationView.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
+#include "ui/widgets/StatusLine.h"
 #include "ui/widgets/TokenDisplay.h"
 #include "ui/workers/ModelThread.h"
 
@@ -200,7 +201,7 @@ void SamplingPanel::render() {
     m_output->render(isBusy());
     if (isBusy() && m_clock.isValid()) {
         const double sec = std::max(1e-3, m_clock.elapsed() / 1000.0);
-        m_status->setText(tr("%1 tokens · %2 tok/s").arg(m_streamed).arg(m_streamed / sec, 0, 'f', 1));
+        m_status->setText(statusLine(tr("%1 tokens · %2 tok/s").arg(m_streamed).arg(m_streamed / sec, 0, 'f', 1)));
     }
     m_back_->setEnabled(!isBusy() && !m_back.isEmpty());
     // A long output costs more to lay out: keep re-rendering under ~25% of the UI thread's time.

@@ -11,6 +11,7 @@
 #include "ui/sampling/TranslationView.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
+#include "ui/widgets/StatusLine.h"
 #include "ui/widgets/TokenDisplay.h"
 #include "ui/workers/ModelThread.h"
 
@@ -187,11 +188,11 @@ void SamplingPanel::connectWorker(ModelWorker* worker) {
             m_out.promptIds = r.promptIds;
         setBusy(false);
         render();
-        m_status->setText(tr("%1 tokens · %2 tok/s · step %3%4")
-                              .arg(r.generated)
-                              .arg(r.tokensPerS, 0, 'f', 1)
-                              .arg(r.step)
-                              .arg(r.cancelled ? tr(" · stopped") : QString()));
+        m_status->setText(statusLine(tr("%1 tokens · %2 tok/s · step %3%4")
+                                         .arg(r.generated)
+                                         .arg(r.tokensPerS, 0, 'f', 1)
+                                         .arg(r.step)
+                                         .arg(r.cancelled ? tr(" · stopped") : QString())));
         if (!r.warnings.isEmpty()) {
             m_status->setText(m_status->text() + " · " + r.warnings.join("; "));
             emit statusMessage(r.warnings.join("; "));

@@ -6,6 +6,7 @@
 #include "ui/sampling/TranslationBatchView.h"
 #include "ui/sampling/TranslationForm.h"
 #include "ui/widgets/RunPicker.h"
+#include "ui/widgets/StatusLine.h"
 #include "ui/workers/ModelThread.h"
 
 #include <QApplication>
@@ -60,13 +61,13 @@ TranslationView::TranslationView(ModelThread* model, RunPicker* picker, JobsServ
         m_requestId = 0;
         setBusy(false);
         render();
-        m_status->setText(tr("%1 source tokens → %2 tokens · %3 · %4 tok/s · step %5%6")
-                              .arg(r.sourceTokens)
-                              .arg(r.tokens)
-                              .arg(r.beamWidth > 1 ? tr("beam %1").arg(r.beamWidth) : tr("greedy"))
-                              .arg(r.seconds > 0 ? r.tokens / r.seconds : 0.0, 0, 'f', 1)
-                              .arg(r.step)
-                              .arg(r.cancelled ? tr(" · stopped") : QString()));
+        m_status->setText(statusLine(tr("%1 source tokens → %2 tokens · %3 · %4 tok/s · step %5%6")
+                                         .arg(r.sourceTokens)
+                                         .arg(r.tokens)
+                                         .arg(r.beamWidth > 1 ? tr("beam %1").arg(r.beamWidth) : tr("greedy"))
+                                         .arg(r.seconds > 0 ? r.tokens / r.seconds : 0.0, 0, 'f', 1)
+                                         .arg(r.step)
+                                         .arg(r.cancelled ? tr(" · stopped") : QString())));
     });
     connect(worker, &TranslationWorker::failed, this, [this](quint64 id, const QString& e) {
         if (id != m_requestId)
@@ -203,7 +204,8 @@ void TranslationView::render() {
     m_output->render();
     if (isBusy() && m_clock.isValid() && !tokens().isEmpty()) {
         const double sec = std::max(1e-3, m_clock.elapsed() / 1000.0);
-        m_status->setText(tr("%1 tokens · %2 tok/s").arg(tokens().size()).arg(tokens().size() / sec, 0, 'f', 1));
+        m_status->setText(
+            statusLine(tr("%1 tokens · %2 tok/s").arg(tokens().size()).arg(tokens().size() / sec, 0, 'f', 1)));
     }
 }
 

@@ -229,9 +229,17 @@ void MetricsPlot::loadRows(const std::vector<twb::MetricsRow>& rows) {
     }
 }
 
+namespace {
+/// A run's name as a legend entry: a 300-character label left the other entries a letter each.
+QString legendName(const QString& name) {
+    constexpr int kMax = 32;
+    return name.size() <= kMax ? name : name.left(kMax - 1).trimmed() + QChar(0x2026);
+}
+}  // namespace
+
 void MetricsPlot::addComparison(const QString& name, const std::vector<twb::MetricsRow>& rows) {
     auto* g = m_loss->addGraph();
-    g->setName(name);
+    g->setName(legendName(name));
     g->setPen(QPen(kOther[m_compare.size() % 6], 1.5, Qt::DashLine));
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
     m_compare.push_back(g);
@@ -242,7 +250,8 @@ void MetricsPlot::addComparison(const QString& name, const std::vector<twb::Metr
 
 void MetricsPlot::nameOwnValidation() {
     // Beside other runs' curves, "validation" alone did not say whose it is.
-    m_val->setName(m_compare.empty() || m_runName.isEmpty() ? tr("validation") : tr("validation (%1)").arg(m_runName));
+    m_val->setName(m_compare.empty() || m_runName.isEmpty() ? tr("validation")
+                                                            : tr("validation (%1)").arg(legendName(m_runName)));
 }
 
 void MetricsPlot::setBaselines(const QVector<QPair<QString, double>>& lines) {
