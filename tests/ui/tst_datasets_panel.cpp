@@ -37,6 +37,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabBar>
@@ -310,6 +311,24 @@ private slots:
                          qPrintable(QString("bar at %1 (count %2) under the legend").arg(it->key).arg(it->value)));
             }
         }
+    }
+    void byteTokensAreToldApart() {
+        // bytebpe's byte tokens, control bytes and lone bytes of longer characters, were all one box (or
+        // "�") in the vocabulary.
+        twbtest::write(twbtest::path(m_ws, "bytes.txt"), twbtest::english_like(6000));
+        DatasetsPanel p;
+        p.addSources({QString::fromStdString(twbtest::path(m_ws, "bytes.txt").string())});
+        p.setTokenizer("bytebpe", 300);
+        p.tokenize();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const QStringList texts = p.analysis(0).tokenTexts;
+        QVERIFY(texts.size() >= 256);
+        QCOMPARE(QSet<QString>(texts.begin(), texts.end()).size(), texts.size());
+        for (const QString& t : texts)
+            for (QChar c : t)
+                QVERIFY2((c >= QChar(0x20) || c == '\n' || c == '\t') && c != QChar(0xFFFD),
+                         qPrintable(QString("token %1 holds U+%2").arg(texts.indexOf(t)).arg(c.unicode(), 4, 16)));
     }
     void aShuffledSplitWarnsOrRefusesWhatHoldsOutNothing() {
         // Forty paragraphs: a share of 0.01 rounds to no document, so one is held out, and said so.

@@ -1,5 +1,6 @@
 #include "ui/datasets/DatasetPreparation.h"
 
+#include "twb/text.h"
 #include "ui/jobs/JobContext.h"
 
 namespace {
@@ -34,8 +35,10 @@ TokenizerAnalysis inspect(const twb::PrepareOptions& options, JobContext& ctx) {
     a.trainTokens = r.train_tokens;
     a.valTokens = r.val_tokens;
     a.counts = r.counts;
+    // A byte token (0x00-0x1f, or a lone byte of a longer UTF-8 character) is no text: its picture or
+    // "\x80" tells the tokens apart where they all showed as one box or "�".
     for (const auto& t : r.token_texts)
-        a.tokenTexts << q(t);
+        a.tokenTexts << q(twb::printable_text(t));
     a.previewIds = r.preview_ids;
     return a;
 }
