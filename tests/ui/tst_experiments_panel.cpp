@@ -363,6 +363,10 @@ private slots:
         QSignalSpy progressed(job, &Job::progressed);
         QVERIFY(progressed.wait(60000));
         QVERIFY(job->fraction() >= 0 && job->fraction() <= 1);
+        // The running cell's curve is named as a finished cell's ("000: 1"), not by its folder's name.
+        const auto* curves = p.findChild<QCustomPlot*>("sweepCurves");
+        QTRY_VERIFY_WITH_TIMEOUT(curves->graphCount() >= 1, 60000);
+        QCOMPARE(curves->graph(0)->name(), QString("000: 1"));
         job->cancel();
         QVERIFY(finished.wait(60000));
         QCOMPARE(finished.first().first().toBool(), false);

@@ -38,6 +38,7 @@ void ExperimentsPanel::onCellStarted(int i, int total, const QString& dir, bool 
     m_currentMsPerStep = 0;
     m_progress->setMaximum(total);
     setCellState(i, resumed ? tr("running (resumed)") : tr("running"));
+    refreshResults();  // the sweep's axes name the new cell's curve; its row reads "(running)"
 }
 
 void ExperimentsPanel::onStep(const twb::StepReport& r) {

@@ -69,13 +69,36 @@ SweepPlots::SweepPlots(QWidget* parent) : QWidget(parent) {
     connect(m_key, &QComboBox::currentTextChanged, this, [this] { refreshParameterPlot(); });
 }
 
+namespace {
+/// A running cell's curve named as a finished cell's ("001: 3e-3, 30"), from its folder's name
+/// ("001_learning_rate=3e-3_max_iters=30"); the folder's name when it does not read so.
+QString runningCellLabel(const QString& folder, const QStringList& swept) {
+    const int cut = folder.indexOf('_');
+    if (cut <= 0 || swept.isEmpty())
+        return folder;
+    QStringList values;
+    for (const QString& key : swept) {
+        const int at = folder.indexOf("_" + key + "=", cut - 1);
+        if (at < 0)
+            return folder;
+        const int from = at + int(key.size()) + 2;
+        int end = int(folder.size());
+        for (const QString& other : swept)
+            if (const int o = folder.indexOf("_" + other + "=", from); o >= 0 && o < end)
+                end = o;
+        values << folder.mid(from, end - from);
+    }
+    return folder.left(cut) + ": " + values.join(", ");
+}
+}  // namespace
+
 QCPGraph* SweepPlots::curve(const QString& runDir) {
     auto it = m_graphs.find(runDir);
     if (it != m_graphs.end())
         return it->second;
     auto* g = m_curves->addGraph();
     g->setPen(QPen(colour(m_graphs.size()), 1.5));
-    g->setName(QFileInfo(runDir).fileName());
+    g->setName(runningCellLabel(QFileInfo(runDir).fileName(), m_swept));
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 3));
     m_graphs[runDir] = g;
     return g;
@@ -98,6 +121,7 @@ void SweepPlots::addEval(const QString& runDir, const twb::EvalReport& e) {
 
 void SweepPlots::setRuns(const std::vector<twb::RunSummary>& runs, const QStringList& swept) {
     m_runs = runs;
+    m_swept = swept;
     m_curves->clearGraphs();
     m_graphs.clear();
     for (const auto& r : runs) {

@@ -37,5 +37,6 @@ private:
     QComboBox* m_key = nullptr;
     std::map<QString, QCPGraph*> m_graphs;
     std::vector<twb::RunSummary> m_runs;
+    QStringList m_swept;  // the sweep's axes, which name a running cell's curve as a finished one's
     bool m_log = false;
 };
