@@ -7,6 +7,7 @@
 // that each kind of bad file is refused with a message naming the file and the tensor or key.
 #include "core/tokenizers/gpt2_vocab.h"
 #include "core/tokenizers/tokenizer.h"
+#include "nn/interchange/exchange_folder.h"
 #include "nn/interchange/safetensors.h"
 #include "nn/models/model_loader.h"
 #include "test_util.h"
@@ -542,6 +543,20 @@ private slots:
         job.run_dir = twbtest::path(m_dir, (name + "_run").c_str()).string();
         train(job);
         return job.run_dir;
+    }
+
+    void aSourceThatVanishesIsNamedNotTheDisk() {
+        // A checkpoint pruned by a running trainer while an export copied it: "is the disk full?" misled.
+        const fs::path out = twbtest::path(m_dir, "vanished_out");
+        try {
+            nn::write_folder(out, [&](const fs::path& tmp) {
+                fs::copy_file(twbtest::path(m_dir, "pruned") / "model.safetensors", tmp / "model.safetensors");
+            });
+            QFAIL("no error");
+        } catch (const IoError& e) {
+            QVERIFY2(std::strstr(e.what(), "model.safetensors vanished while it was copied"), e.what());
+        }
+        QVERIFY(!fs::exists(out));
     }
 
     void aCharRunsExportImportsBack() {

@@ -70,6 +70,10 @@ void write_folder(const fs::path& out, const std::function<void(const fs::path&)
     } catch (const fs::filesystem_error& e) {  // a copy that failed (a full disk): said in our words
         std::error_code ec;
         fs::remove_all(tmp, ec);
+        if (e.code() == std::errc::no_such_file_or_directory)  // the source went away while it was read
+            throw IoError(out.string() + ": " + e.path1().filename().string() +
+                          " vanished while it was copied (a trainer pruning that checkpoint?); nothing was left "
+                          "behind: try again, or name a checkpoint the trainer keeps (--checkpoint best)");
         throw IoError(out.string() + ": writing failed (" + e.code().message() + " on " +
                       e.path1().filename().string() + "); is the disk full? Nothing was left behind");
     } catch (...) {
