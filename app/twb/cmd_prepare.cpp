@@ -363,8 +363,9 @@ int print_stats(const std::string& dir, int top) {
     std::printf("train %llu tokens, val %llu tokens, %.3f characters/token, unknown %.4f%%\n",
                 static_cast<unsigned long long>(r.train_tokens), static_cast<unsigned long long>(r.val_tokens),
                 s.chars_per_token, 100.0 * s.unk_rate);
-    std::printf("token length per %s: mean %.1f, max %llu\n", s.length_unit.c_str(), s.length_mean,
-                static_cast<unsigned long long>(s.length_max));
+    if (!s.length_unit.empty())  // a chat dataset records no lengths per line
+        std::printf("token length per %s: mean %.1f, max %llu\n", s.length_unit.c_str(), s.length_mean,
+                    static_cast<unsigned long long>(s.length_max));
     for (size_t i = 0; i + 1 < s.length_bin_edges.size() && i < s.length_counts.size(); ++i)
         std::printf("  [%6.0f, %6.0f) %llu\n", s.length_bin_edges[i], s.length_bin_edges[i + 1],
                     static_cast<unsigned long long>(s.length_counts[i]));

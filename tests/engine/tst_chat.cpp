@@ -11,6 +11,7 @@
 #include "test_util.h"
 #include "twb/chat.h"
 #include "twb/chat_history.h"
+#include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/session.h"
 #include "twb/synthetic.h"
@@ -175,6 +176,25 @@ private slots:
             QVERIFY2(QString(e.what()).contains("bad.jsonl:21: has no \"output\""), e.what());
         }
         QVERIFY(!std::filesystem::exists(bad.out));
+    }
+
+    void repliesOfUnknownWordsAreWarnedAboutAndStatsAreKept() {
+        // Twenty distinct replies with a word vocabulary too small for them: every reply is <unk>, which
+        // the model would learn to say; and the dataset's statistics read as none (0 characters a token).
+        std::string jsonl;
+        for (int i = 0; i < 20; ++i)
+            jsonl += "{\"instruction\": \"say\", \"output\": \"word" + std::to_string(i) + "x\"}\n";
+        auto o = options(jsonl, "unknown");
+        o.tokenizer.kind = TokenizerKind::Word;
+        o.tokenizer.vocab_size = 20;
+        const ChatPrepareResult r = prepare_chat(o);
+        QCOMPARE(r.warnings.size(), size_t(1));
+        QVERIFY2(QString::fromStdString(r.warnings[0]).contains("of the reply tokens the model is trained on are <unk>"),
+                 r.warnings[0].c_str());
+        const auto stats = inspect_prepared(r.dir, 0).stats;
+        QVERIFY(stats.chars_per_token > 0.5);
+        QVERIFY2(stats.unk_rate > 0.02 && stats.unk_rate < 0.9, qPrintable(QString::number(stats.unk_rate)));
+        QVERIFY(prepare_chat(options(jsonl, "known")).warnings.empty());  // bytes know every word
     }
 
     void maskedPositionsContributeNothing() {

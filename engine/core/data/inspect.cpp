@@ -38,6 +38,15 @@ TokenizerInspection inspect_prepared(const std::filesystem::path& dir, size_t pr
             for (uint64_t i = 0; i < std::min<uint64_t>(f.size(), preview_tokens); ++i)
                 r.preview_ids.push_back(f.at(i));
     }
+    if (!d.meta.contains("stats")) {  // a chat or parallel dataset: what its files and meta.json tell
+        const uint64_t total = r.train_tokens + r.val_tokens;
+        r.stats.tokens = total;
+        r.stats.chars_per_token = d.chars_per_token;
+        r.stats.vocab_size = tok->vocab_size();
+        if (tok->unk_id() >= 0 && total > 0)
+            r.stats.unk_rate = static_cast<double>(r.counts[static_cast<size_t>(tok->unk_id())]) /
+                               static_cast<double>(total);
+    }
     return r;
 }
 

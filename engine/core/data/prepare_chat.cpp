@@ -158,9 +158,17 @@ ChatPrepareResult prepare_chat(const ChatPrepareOptions& opts, const PrepareProg
     int32_t maxId = -1;
     uint64_t chars = 0;
     const EncodeFn encode = [&](std::string_view s) { return tok->encode(s); };
+    const int32_t unk = tok->unk_id();
+    uint64_t replyTokens = 0, replyUnknown = 0;  // what the model is trained to say, and how much is <unk>
     for (size_t i = 0; i < convs.size(); ++i) {
         const ChatTokens t = render_chat_ids(encode, tok->eos_id(), convs[i], false);
         (isVal[i] ? val : train).add(t);
+        for (const auto& [from, to] : t.trained) {
+            replyTokens += to - from;
+            if (unk >= 0)
+                replyUnknown += static_cast<uint64_t>(std::count(t.ids.begin() + static_cast<std::ptrdiff_t>(from),
+                                                                 t.ids.begin() + static_cast<std::ptrdiff_t>(to), unk));
+        }
         maxId = std::max(maxId, *std::max_element(t.ids.begin(), t.ids.end()));
         r.longest = std::max<uint64_t>(r.longest, t.ids.size());
         for (unsigned char ch : render_chat_text(convs[i], " "))
@@ -180,6 +188,14 @@ ChatPrepareResult prepare_chat(const ChatPrepareOptions& opts, const PrepareProg
         throw InputError("the training split holds no conversation; lower the val fraction or add records");
     if (r.val_conversations == 0 && opts.val_fraction > 0)
         r.warnings.push_back("one conversation only: the validation split is empty");
+    if (replyTokens > 0 && replyUnknown * 10 > replyTokens) {  // over a tenth: the replies learned are mostly gaps
+        char pct[32];
+        std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * static_cast<double>(replyUnknown) /
+                                                     static_cast<double>(replyTokens));
+        r.warnings.push_back(std::string(pct) +
+                             " of the reply tokens the model is trained on are <unk>: it would learn to answer in "
+                             "<unk>; prepare with a larger vocabulary, a lower --min-frequency, or bytebpe");
+    }
 
     if (progress && !progress("writing", 0, 1))
         throw Cancelled();
