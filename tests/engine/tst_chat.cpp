@@ -189,8 +189,9 @@ private slots:
         o.tokenizer.vocab_size = 20;
         const ChatPrepareResult r = prepare_chat(o);
         QCOMPARE(r.warnings.size(), size_t(1));
-        QVERIFY2(QString::fromStdString(r.warnings[0]).contains("of the reply tokens the model is trained on are <unk>"),
-                 r.warnings[0].c_str());
+        QVERIFY2(
+            QString::fromStdString(r.warnings[0]).contains("of the reply tokens the model is trained on are <unk>"),
+            r.warnings[0].c_str());
         const auto stats = inspect_prepared(r.dir, 0).stats;
         QVERIFY(stats.chars_per_token > 0.5);
         QVERIFY2(stats.unk_rate > 0.02 && stats.unk_rate < 0.9, qPrintable(QString::number(stats.unk_rate)));

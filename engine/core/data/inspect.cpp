@@ -44,8 +44,8 @@ TokenizerInspection inspect_prepared(const std::filesystem::path& dir, size_t pr
         r.stats.chars_per_token = d.chars_per_token;
         r.stats.vocab_size = tok->vocab_size();
         if (tok->unk_id() >= 0 && total > 0)
-            r.stats.unk_rate = static_cast<double>(r.counts[static_cast<size_t>(tok->unk_id())]) /
-                               static_cast<double>(total);
+            r.stats.unk_rate =
+                static_cast<double>(r.counts[static_cast<size_t>(tok->unk_id())]) / static_cast<double>(total);
     }
     return r;
 }

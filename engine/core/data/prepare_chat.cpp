@@ -190,8 +190,8 @@ ChatPrepareResult prepare_chat(const ChatPrepareOptions& opts, const PrepareProg
         r.warnings.push_back("one conversation only: the validation split is empty");
     if (replyTokens > 0 && replyUnknown * 10 > replyTokens) {  // over a tenth: the replies learned are mostly gaps
         char pct[32];
-        std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * static_cast<double>(replyUnknown) /
-                                                     static_cast<double>(replyTokens));
+        std::snprintf(pct, sizeof pct, "%.1f%%",
+                      100.0 * static_cast<double>(replyUnknown) / static_cast<double>(replyTokens));
         r.warnings.push_back(std::string(pct) +
                              " of the reply tokens the model is trained on are <unk>: it would learn to answer in "
                              "<unk>; prepare with a larger vocabulary, a lower --min-frequency, or bytebpe");
