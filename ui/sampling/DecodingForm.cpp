@@ -52,6 +52,7 @@ DecodingForm::DecodingForm(QWidget* parent) : RememberedForm(tr("Decoding"), "sa
            "separate several with |, write a newline as \\n"));
     m_beam =
         spinBox("beamWidth", 1, 16, tr("> 1 = beam search: deterministic, keeps this many candidate continuations"));
+    m_beam->setSpecialValueText(tr("off"));  // 1: no beam search, the sampling above decides
     m_seed = spinBox("", 0, 2147483647);
     m_randomSeed = new QCheckBox(tr("random"));
     m_samples = spinBox("", 1, 16);
