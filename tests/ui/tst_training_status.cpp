@@ -1,0 +1,70 @@
+// What the training panel's status line says of a run beyond its steps: a dataset whose validation split
+// is shorter than a block is evaluated on its training split, and the line says so at start and finish
+// instead of calling training-data figures "val loss".
+#include "test_util.h"
+#include "twb/dataset.h"
+#include "ui/Workspace.h"
+#include "ui/training/ConfigForm.h"
+#include "ui/training/TrainingPanel.h"
+#include "ui/widgets/SteadyLabel.h"
+#include "ui_fixture.h"
+
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+
+class TestTrainingStatus : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws;
+
+    static void setSpin(TrainingPanel& p, const char* name, int v) {
+        auto* s = p.form()->findChild<QSpinBox*>(name);
+        QVERIFY2(s, name);
+        s->setValue(v);
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        Workspace::setRoot(m_ws.path());
+    }
+
+    void aValidationSplitShorterThanABlockIsSaid() {
+        twbtest::write(twbtest::path(m_ws, "c.txt"), twbtest::english_like(5000));
+        twb::PrepareOptions o;
+        o.corpus.inputs = {twbtest::path(m_ws, "c.txt").string()};
+        o.val_fraction = 0.004;  // 20 characters: less than a block of 32
+        o.out = std::filesystem::path(Workspace::datasetsDir().toStdString()) / "short-val";
+        const auto prepared = twb::prepare_dataset(o);
+        QVERIFY(prepared.val_tokens > 0 && prepared.val_tokens < 32);
+        TrainingPanel p;
+        p.setDataset(QString::fromStdString(o.out.string()));
+        p.form()->applyPreset("tiny");
+        for (auto [name, v] : {std::pair{"n_layer", 1},
+                               {"n_embd", 32},
+                               {"n_head", 2},
+                               {"block_size", 32},
+                               {"batch_size", 4},
+                               {"max_iters", 10},
+                               {"lr_decay_iters", 10},
+                               {"warmup_iters", 2},
+                               {"eval_interval", 5},
+                               {"eval_iters", 2},
+                               {"threads", 1}})
+            setSpin(p, name, v);
+        QSignalSpy done(p.worker(), &TrainWorker::finished);
+        p.findChild<QPushButton*>("start")->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120000);
+        QTRY_VERIFY(!p.isBusy());
+        const QString status = p.findChild<SteadyLabel*>("status")->text();
+        QVERIFY2(
+            status.contains("no validation split") && status.contains("best loss") && !status.contains("best val loss"),
+            qPrintable(status));
+    }
+};
+
+QTEST_MAIN(TestTrainingStatus)
+#include "tst_training_status.moc"
