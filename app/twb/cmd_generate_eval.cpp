@@ -48,6 +48,13 @@ Action add_generate_eval(CLI::App& app) {
     return [o]() {
         if (!o->out.empty())
             check_output_file(o->out, {o->run, o->prompts, o->references}, o->force);
+        const auto prompts = nonempty_lines(o->prompts);
+        const auto refs = o->references.empty() ? std::vector<std::string>{} : nonempty_lines(o->references);
+        // Said of the file, before a model is loaded: an empty one was "no prompts", or BLEU left out unsaid.
+        if (prompts.empty())
+            throw InputError(o->prompts + ": no prompts in it (every line is blank); give one prompt per line");
+        if (!o->references.empty() && refs.empty())
+            throw InputError(o->references + ": no references in it (every line is blank); give one per prompt");
         ModelSession session;
         session.open(o->run, o->checkpoint);
         SamplingOptions base;
@@ -56,8 +63,6 @@ Action add_generate_eval(CLI::App& app) {
         std::vector<DecodingSetting> settings;
         for (const auto& s : o->settings)
             settings.push_back(parse_decoding_setting(s, base));
-        const auto prompts = nonempty_lines(o->prompts);
-        const auto refs = o->references.empty() ? std::vector<std::string>{} : nonempty_lines(o->references);
         const auto& stop = install_interrupt_flag();
         ProgressLine bar(!o->quiet);
         const auto rows = evaluate_generations(session, prompts, refs, settings, [&](size_t done, size_t total) {

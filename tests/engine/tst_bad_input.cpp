@@ -404,6 +404,13 @@ private slots:
         row("--greedy with --beam", "", {"sample", "--run", runDir, "--greedy", "--beam", "2"}, "excludes");
         row("--beam with --temperature", "", {"sample", "--run", runDir, "--beam", "2", "-t", "0.7"}, "excludes");
         row("sample --beam 0", "", {"sample", "--run", runDir, "--beam", "0"}, "beam width must be between 1 and 64");
+        row("generate-eval of an empty prompts file", "empty_pair",
+            {"generate-eval", "--run", runDir, "--prompts", q(p("empty.txt")), "--setting", "greedy"},
+            "empty.txt: no prompts in it");
+        row("generate-eval with an empty references file", "empty_pair",
+            {"generate-eval", "--run", runDir, "--prompts", in, "--references", q(p("empty.txt")), "--setting",
+             "greedy"},
+            "empty.txt: no references in it");
         row("chat with an empty --message", "", {"chat", "--run", runDir, "-m", " "},
             "--message is empty; give the text to send");
         row("chat --greedy with --temperature", "", {"chat", "--run", runDir, "--greedy", "-t", "0.9"}, "excludes");
