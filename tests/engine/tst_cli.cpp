@@ -365,6 +365,13 @@ private slots:
         QVERIFY2(bad.err.contains("is not a run"), bad.err.constData());
         QVERIFY(!QFile::exists(data + "/tb"));
         QVERIFY(run({"export-metrics", "--format", "csv", r}).code != 0);
+        // Among several, the one that is not a run is said, and the run after it is exported all the same.
+        QVERIFY(QDir(r + "/tb").removeRecursively());
+        auto some = run({"export-metrics", data, r});
+        QCOMPARE(some.code, 1);
+        QVERIFY2(some.err.contains("twb: warning: " + data.toUtf8()) && some.err.contains("1 of 2 runs"),
+                 some.err.constData());
+        QCOMPARE(QDir(r + "/tb").entryList(QDir::Files).size(), 1);
     }
     void doctorAndDatasets() {
         auto d = run({"doctor", "--no-speed"});
