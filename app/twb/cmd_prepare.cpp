@@ -20,6 +20,21 @@
 namespace twb::cli {
 
 namespace {
+/// A seed as typed: a whole number from 0 to 2^64 - 1 ("-1" and 10^23 were wrapped or clamped to 2^64 - 1,
+/// so three seeds made one file).
+const CLI::Validator kSeed(
+    [](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+            return "a seed is a whole number from 0 (got " + text + ")";
+        try {
+            (void)std::stoull(text);
+        } catch (const std::out_of_range&) {
+            return "a seed is at most 18446744073709551615 (got " + text + ")";
+        }
+        return {};
+    },
+    "SEED");
+
 /// Runs an engine preparation with a progress line (unless quiet). Ctrl-C or SIGTERM cancels it at the
 /// next progress report; the engine then removes its temporary folder, so nothing is left behind.
 template <class Prepare>
@@ -172,7 +187,7 @@ CLI::Option* add_text_options(CLI::App& app, const std::shared_ptr<PrepareCli>& 
         ->each([o](const std::string&) { o->valGiven = true; });
     app.add_option("--split", o->split, "tail: last fraction of tokens (nanoGPT); shuffle: shuffled documents")
         ->check(CLI::IsMember({"tail", "shuffle"}));
-    app.add_option("--seed", o->seed, "Seed for the shuffled split");
+    app.add_option("--seed", o->seed, "Seed for the shuffled split")->check(kSeed);
     app.add_option("--clean", o->clean,
                    "Cleaning step, repeatable: nfkc, whitespace, ascii (transliterate), strip (keep only "
                    "--allowed-chars), gutenberg, lowercase, drop-empty, dedupe");
@@ -335,7 +350,9 @@ Action add_synth(CLI::App& app) {
         ->capture_default_str();
     app.add_option("--alphabet", spec->alphabet, "copy/reverse/sort/instructions: letters a.. used")
         ->capture_default_str();
-    app.add_option("--seed", spec->seed, "Seed; the same seed gives the same file")->capture_default_str();
+    app.add_option("--seed", spec->seed, "Seed; the same seed gives the same file")
+        ->check(kSeed)
+        ->capture_default_str();
     app.add_option("--out,-o", *out, "Output text file (then: twb prepare --input FILE --tokenizer char)")->required();
     auto force = std::make_shared<bool>(false);
     app.add_flag("--force", *force, "Replace an existing FILE");

@@ -411,6 +411,11 @@ private slots:
             {"generate-eval", "--run", runDir, "--prompts", in, "--references", q(p("empty.txt")), "--setting",
              "greedy"},
             "empty.txt: no references in it");
+        row("synth --seed -1", "", {"synth", "--task", "copy", "-n", "3", "--seed", "-1", "--out", q(p("s.txt"))},
+            "a seed is a whole number from 0 (got -1)");
+        row("synth --seed past 64 bits", "",
+            {"synth", "--task", "copy", "-n", "3", "--seed", "99999999999999999999999", "--out", q(p("s.txt"))},
+            "a seed is at most 18446744073709551615");
         row("chat with an empty --message", "", {"chat", "--run", runDir, "-m", " "},
             "--message is empty; give the text to send");
         row("chat --greedy with --temperature", "", {"chat", "--run", runDir, "--greedy", "-t", "0.9"}, "excludes");
