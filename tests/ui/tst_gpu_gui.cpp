@@ -11,6 +11,7 @@
 #include "ui/Workspace.h"
 #include "ui/training/ConfigForm.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui_fixture.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -34,11 +35,6 @@ class TestGpuGui : public QObject {
             return;
         QTest::qWait(300);  // the plots replot at most every 40 ms, queued: the picture shows the last points
         QVERIFY(w.grab().save(dir + "/" + name, "PNG"));
-    }
-    static void setSpin(TrainingPanel& p, const char* name, int v) {
-        auto* s = p.form()->findChild<QSpinBox*>(name);
-        QVERIFY2(s, name);
-        s->setValue(v);
     }
 
 private slots:
@@ -91,11 +87,11 @@ private slots:
         p->setDataset(
             QString::fromStdString((std::filesystem::path(Workspace::datasetsDir().toStdString()) / "small").string()));
         p->form()->applyPreset("tiny");
-        setSpin(*p, "max_iters", 400);
-        setSpin(*p, "lr_decay_iters", 400);
-        setSpin(*p, "eval_interval", 200);
-        setSpin(*p, "eval_iters", 10);
-        setSpin(*p, "log_interval", 10);
+        twbtest::set_spin(p->form(), "max_iters", 400);
+        twbtest::set_spin(p->form(), "lr_decay_iters", 400);
+        twbtest::set_spin(p->form(), "eval_interval", 200);
+        twbtest::set_spin(p->form(), "eval_iters", 10);
+        twbtest::set_spin(p->form(), "log_interval", 10);
         QSignalSpy steps(p->worker(), &TrainWorker::stepReported), done(p->worker(), &TrainWorker::finished),
             failed(p->worker(), &TrainWorker::failed);
         auto* start = p->findChild<QPushButton*>("start");

@@ -12,18 +12,11 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QSpinBox>
 #include <QStandardPaths>
 
 class TestTrainingStatus : public QObject {
     Q_OBJECT
     QTemporaryDir m_ws;
-
-    static void setSpin(TrainingPanel& p, const char* name, int v) {
-        auto* s = p.form()->findChild<QSpinBox*>(name);
-        QVERIFY2(s, name);
-        s->setValue(v);
-    }
 
 private slots:
     void initTestCase() {
@@ -54,7 +47,7 @@ private slots:
                                {"eval_interval", 5},
                                {"eval_iters", 2},
                                {"threads", 1}})
-            setSpin(p, name, v);
+            twbtest::set_spin(p.form(), name, v);
         QSignalSpy done(p.worker(), &TrainWorker::finished);
         p.findChild<QPushButton*>("start")->click();
         QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120000);

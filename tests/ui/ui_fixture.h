@@ -1,5 +1,6 @@
 // A tiny trained run for the panels' tests: a char dataset of English-like text and a one-layer
-// model trained for 40 steps with a checkpoint every 10 (all kept), made through the engine API.
+// model trained for 40 steps with a checkpoint every 10 (all kept), made through the engine API; and
+// setting a config form's field by its key.
 #pragma once
 #include "test_util.h"
 #include "twb/dataset.h"
@@ -7,9 +8,17 @@
 #include "ui/Workspace.h"
 
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 
 namespace twbtest {
+
+/// Sets the spin box named `name` (a config form's field, by its key) under `w`.
+inline void set_spin(const QWidget* w, const char* name, int v) {
+    auto* s = w->findChild<QSpinBox*>(name);
+    QVERIFY2(s, name);
+    s->setValue(v);
+}
 
 /// Points the workspace at dir (test-mode settings), prepares a dataset and trains a run in runs/NAME.
 inline QString make_tiny_run(const QTemporaryDir& dir, const char* name = "tiny", int iters = 40,
