@@ -72,7 +72,9 @@ private slots:
             QCOMPARE(chat.messages().size(), size_t(3));  // system, user, assistant
             QCOMPARE(chat.messages()[2].role, twb::ChatRole::Assistant);
             QCOMPARE(QString::fromStdString(chat.messages()[2].content), QString("hello"));
-            QVERIFY2(chat.statusText().contains("end of turn"), qPrintable(chat.statusText()));
+            // The line's parts keep their words together (non-breaking spaces): "end of turn" whole.
+            QVERIFY2(chat.statusText().contains(QString("end of turn").replace(' ', QChar(0x00A0))),
+                     qPrintable(chat.statusText()));
             QVERIFY(chat.transcriptText().contains("You: hi"));
         }
         const auto turns = twb::read_chat_history(m_run.toStdString());
