@@ -1920,6 +1920,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <source>the %1 most frequent tokens of %2 (train + val)</source>
         <translation>de %1 hyppigste tokenene i %2 (trening + validering)</translation>
     </message>
+    <message>
+        <source>%1 is a translation run; the embedding explorer takes a language model. Its attention, logit lens and head ablation are in the other tabs, and the Sampling panel translates with it.</source>
+        <translation>%1 er en oversettelseskjøring; innbyggingsutforskeren tar en språkmodell. Oppmerksomheten, logit-linsen og hodeablasjonen dens ligger i de andre fanene, og Generering-panelet oversetter med den.</translation>
+    </message>
 </context>
 <context>
     <name>ExperimentWorker</name>

@@ -2,6 +2,7 @@
 // with exactly the engine's neighbours, the similarity label shows the engine's figure, the map holds
 // the engine's points and hovering names a token, bad words show one error, and the Attention panel
 // carries the explorer as its Embeddings tab, following its run.
+#include "twb/config.h"
 #include "twb/session.h"
 #include "ui/attention/AttentionPanel.h"
 #include "ui/embeddings/EmbeddingMapPlot.h"
@@ -10,7 +11,10 @@
 #include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QApplication>
+#include <QDir>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMouseEvent>
@@ -138,6 +142,18 @@ private slots:
         QCOMPARE(p.neighbourTable()->rowCount(), 0);
         QVERIFY(p.mapPlot()->map().points.empty());
         QVERIFY(p.findChild<QLabel*>("mapInfo")->text().isEmpty());
+        // A translation run is refused in the panel's words, not the command line's.
+        twb::RunConfig c;
+        c.model_kind = twb::ModelKind::EncoderDecoder;
+        c.vocab_size = 20;
+        c.data_dir = m_ws.path().toStdString();
+        QVERIFY(QDir().mkpath(m_ws.path() + "/translation"));
+        twbtest::write(twbtest::path(m_ws, "translation/config.json"), nlohmann::json(c).dump());
+        p.setRun(m_ws.path() + "/translation");
+        p.findNeighbours();
+        QVERIFY(!p.isBusy());
+        QVERIFY2(p.lastError().contains("translation is a translation run") && !p.lastError().contains("twb "),
+                 qPrintable(p.lastError()));
     }
 
     void attentionPanelHasTheEmbeddingsTab() {

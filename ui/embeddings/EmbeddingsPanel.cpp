@@ -1,6 +1,7 @@
 #include "ui/embeddings/EmbeddingsPanel.h"
 
 #include "twb/text.h"
+#include "twb/translation.h"
 #include "ui/embeddings/EmbeddingMapPlot.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
@@ -8,6 +9,7 @@
 #include "ui/workers/ModelThread.h"
 
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -312,9 +314,25 @@ void EmbeddingsPanel::setTexts(const QString& a, const QString& b) {
     m_b->setText(b);
 }
 
+bool EmbeddingsPanel::refusesRun() {
+    // The engine's refusal spoke of the command line ("translate with twb translate"); this is the panel's.
+    try {
+        if (!twb::is_encoder_decoder_run(m_picker->run().toStdString()))
+            return false;
+    } catch (const std::exception&) {  // no run there, or no checkpoint yet: the request says what is wrong
+        return false;
+    }
+    showError(tr("%1 is a translation run; the embedding explorer takes a language model. Its attention, logit "
+                 "lens and head ablation are in the other tabs, and the Sampling panel translates with it.")
+                  .arg(QFileInfo(m_picker->run()).fileName()));
+    return true;
+}
+
 void EmbeddingsPanel::findNeighbours() {
     if (m_picker->run().isEmpty())
         return showError(tr("Choose a run first."));
+    if (refusesRun())
+        return;
     if (m_word->text().isEmpty())
         return showError(tr("Type a word to look up."));
     const quint64 id = newRequest();
@@ -328,6 +346,8 @@ void EmbeddingsPanel::compare() {
         return showError(tr("Choose a run first."));
     if (m_a->text().isEmpty() || m_b->text().isEmpty())
         return showError(tr("Type a word or text in both boxes."));
+    if (refusesRun())
+        return;
     const quint64 id = newRequest();
     QMetaObject::invokeMethod(m_model->worker(), "tokenSimilarity", Qt::QueuedConnection, Q_ARG(quint64, id),
                               Q_ARG(QString, m_picker->run()), Q_ARG(QString, m_picker->checkpoint()),
@@ -337,7 +357,9 @@ void EmbeddingsPanel::compare() {
 void EmbeddingsPanel::drawMap() {
     if (m_picker->run().isEmpty())
         return showError(tr("Choose a run first."));
-    m_mapRun = pickedRun();
+    m_mapRun = pickedRun();  // before a refusal too: another run afterwards asks again
+    if (refusesRun())
+        return;
     const quint64 id = newRequest();
     QMetaObject::invokeMethod(m_model->worker(), "embeddingMap", Qt::QueuedConnection, Q_ARG(quint64, id),
                               Q_ARG(QString, m_picker->run()), Q_ARG(QString, m_picker->checkpoint()),

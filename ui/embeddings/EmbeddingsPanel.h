@@ -53,6 +53,8 @@ protected:
 private:
     /// "RUN@CHECKPOINT" of the run picker's choice.
     QString pickedRun() const;
+    /// Says so and returns true when the chosen run is a translation run (no embeddings explorer for it).
+    bool refusesRun();
     /// Empties the neighbours, the similarity and the map: they belong to another run or checkpoint.
     void clearResults();
     /// Asks again what the boxes hold (neighbours, similarity) and draws the map, for the chosen run.
