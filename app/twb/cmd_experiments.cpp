@@ -7,6 +7,7 @@
 #include "twb/output_paths.h"
 #include "twb/text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -58,11 +59,21 @@ Action add_sweep(CLI::App& app) {
                                       o->out + "/sweep.json); drop it, or start a new sweep in another --out");
             spec = read_sweep(o->out);
         } else {
-            spec.base = o->run.config();
             for (const auto& a : o->axes)
                 spec.axes.push_back(parse_sweep_axis(a));
             for (const auto& d : o->derived)
                 spec.derived.push_back(parse_sweep_derived(d));
+            // A --set of a swept or derived key would be overridden in every cell without a word.
+            std::vector<std::string> cellKeys;
+            for (const auto& a : spec.axes)
+                cellKeys.push_back(a.key);
+            for (const auto& d : spec.derived)
+                cellKeys.push_back(d.key);
+            for (const auto& s : o->run.sets)
+                if (std::find(cellKeys.begin(), cellKeys.end(), s.substr(0, s.find('='))) != cellKeys.end())
+                    throw ConfigError("--set " + s + ": the sweep sets " + s.substr(0, s.find('=')) +
+                                      " in every cell (--axis or --derive); drop one of them");
+            spec.base = o->run.config(std::find(cellKeys.begin(), cellKeys.end(), "data_dir") != cellKeys.end());
             spec.random_samples = o->random;
             spec.seed = o->seed;
         }

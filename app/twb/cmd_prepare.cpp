@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <iostream>
 #include <iterator>
+#include <set>
 #include <sstream>
 
 namespace twb::cli {
@@ -288,11 +289,18 @@ Action add_prepare(CLI::App& app) {
     // Parallel data comes from --source/--target or --pairs; --input beside them was dropped without a word.
     for (const char* parallel : {"--source", "--target", "--pairs"})
         app.get_option(parallel)->excludes(app.get_option("--input"));
-    return [o, tokenizerOpt]() {
+    return [o, tokenizerOpt, self = &app]() {
         if (!o->chat.inputs.empty()) {
-            if (o->documents || !o->preset.empty() || !o->par.source.empty() || !o->par.pairs.empty())
-                throw ConfigError(
-                    "--chat prepares instruction data alone; drop --documents, --preset, --source and --pairs");
+            // What instruction data does not use (cleaning, formats, documents, other inputs) is refused by
+            // name rather than dropped without a word.
+            static const std::set<std::string> used = {
+                "--chat", "--system", "--tokenizer", "--vocab-size", "--split-pattern", "--tokenizer-from",
+                "--val-fraction", "--seed", "--out", "--force", "--quiet"};
+            for (const CLI::Option* opt : self->get_options())
+                if (opt->count() > 0 && !used.count(opt->get_name()))
+                    throw ConfigError(opt->get_name() +
+                                      " does not apply to --chat (its files are JSON lines of conversations, split "
+                                      "by conversation, kept as they are); drop it");
             o->chat.tokenizer_from = o->tokenizerFrom;
             o->chat.val_fraction = o->val;
             o->chat.seed = o->seed;

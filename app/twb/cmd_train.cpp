@@ -60,8 +60,7 @@ RunConfig train_config(const TrainOpts& o, bool presetGiven) {
         if (!o.configFile.empty())
             cfg = read_config_file(o.configFile, cfg);
     }
-    for (auto& s : o.sets)
-        cfg.set(s);
+    apply_sets(cfg, o.sets);
     set_dataset(cfg, o.data, o.sets);
     return cfg;
 }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
 
 namespace twb::cli {
@@ -25,7 +26,7 @@ void RunOptions::add_to(CLI::App& app) {
     app.footer(config_keys_footer());
 }
 
-RunConfig RunOptions::config() const {
+RunConfig RunOptions::config(bool dataFromAxis) const {
     RunConfig cfg = preset_config(preset);
     if (!configFile.empty()) {
         nlohmann::json j;
@@ -41,13 +42,27 @@ RunConfig RunOptions::config() const {
             if (k != "format_version")
                 cfg.set(k + "=" + (v.is_string() ? v.get<std::string>() : v.dump()));
     }
-    for (const auto& s : sets)
-        cfg.set(s);
-    set_dataset(cfg, data, sets);
+    apply_sets(cfg, sets);
+    set_dataset(cfg, data, sets, dataFromAxis);
     return cfg;
 }
 
-void set_dataset(RunConfig& cfg, const std::string& data, const std::vector<std::string>& sets) {
+void apply_sets(RunConfig& cfg, const std::vector<std::string>& sets) {
+    std::map<std::string, std::string> given;  // key -> its setting so far
+    for (const auto& s : sets) {
+        cfg.set(s);  // refuses what is not key=value, an unknown key, a wrong type
+        std::string& before = given[s.substr(0, s.find('='))];
+        if (!before.empty() && before != s)  // as nanoGPT's overrides, the later counts; said, not silent
+            std::fprintf(stderr, "twb: --set %s replaces --set %s given before it\n", printable_text(s).c_str(),
+                         printable_text(before).c_str());
+        before = s;
+    }
+    for (const auto& [key, s] : given)
+        if (std::string why = find_config_option(key)->family_problem(cfg.model_kind); !why.empty())
+            throw ConfigError("--set " + key + ": " + why + "; drop it");
+}
+
+void set_dataset(RunConfig& cfg, const std::string& data, const std::vector<std::string>& sets, bool dataFromAxis) {
     namespace fs = std::filesystem;
     if (!data.empty()) {
         const std::string given = fs::absolute(data).lexically_normal().string();
@@ -56,6 +71,11 @@ void set_dataset(RunConfig& cfg, const std::string& data, const std::vector<std:
                 throw ConfigError("--data " + data + " and --set " + s +
                                   " name two datasets; give the dataset once, with --data");
         cfg.data_dir = fs::absolute(data).string();
+    }
+    if (dataFromAxis) {
+        if (!data.empty() || !cfg.data_dir.empty())
+            throw ConfigError("--axis data_dir gives each cell its dataset; drop --data and --set data_dir");
+        return;
     }
     if (cfg.data_dir.empty())
         throw ConfigError("give the dataset with --data DIR (a folder from twb prepare)");

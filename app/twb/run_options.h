@@ -18,13 +18,21 @@ struct RunOptions {
 
     /// Adds --data, --preset, --config and --set to a subcommand.
     void add_to(CLI::App& app);
-    /// preset -> config file -> --set, then --data; throws ConfigError/InputError.
-    RunConfig config() const;
+    /// preset -> config file -> --set, then --data; throws ConfigError/InputError. dataFromAxis: a sweep
+    /// whose axis names the datasets, so the base has none.
+    RunConfig config(bool dataFromAxis = false) const;
 };
 
+/// Each --set over the config, in order. A key given twice is said on stderr (the last counts, as in
+/// nanoGPT); a key the run's model family does not use (max_epochs on a decoder LM) is refused, since it
+/// would do nothing. Throws ConfigError.
+void apply_sets(RunConfig& cfg, const std::vector<std::string>& sets);
+
 /// --data over the config's data_dir: a --set data_dir=... naming another folder beside --data is refused
-/// (one of the two would be dropped without a word); neither given is refused too. Throws ConfigError.
-void set_dataset(RunConfig& cfg, const std::string& data, const std::vector<std::string>& sets);
+/// (one of the two would be dropped without a word); neither given is refused too, unless dataFromAxis
+/// (then either given is refused: the axis would override it). Throws ConfigError.
+void set_dataset(RunConfig& cfg, const std::string& data, const std::vector<std::string>& sets,
+                 bool dataFromAxis = false);
 
 /// The --help footer of a command that takes --set: every config key by group, with its default.
 std::string config_keys_footer();

@@ -455,8 +455,7 @@ private slots:
              q(p("sw"))},
             "'seed' is swept twice");
         row("sweep whose last cell names no dataset", "",
-            {"sweep", "--data", data, "--preset", "tiny", "--axis", "data_dir=" + data + "," + q(p("nodata")), "--out",
-             q(p("sw"))},
+            {"sweep", "--preset", "tiny", "--axis", "data_dir=" + data + "," + q(p("nodata")), "--out", q(p("sw"))},
             "sweep cell 001 (data_dir=");
         row("sweep with a value of the wrong type", "",
             {"sweep", "--data", data, "--preset", "tiny", "--axis", "learning_rate=abc", "--out", q(p("sw"))},
@@ -465,6 +464,28 @@ private slots:
             {"sweep", "--data", data, "--preset", "tiny", "--axis", "n_layer=1,48", "--axis", "n_embd=96,8192", "--out",
              q(p("sw"))},
             "sweep cell 003 (n_layer=48, n_embd=8192)");
+        // Session 34: settings that would do nothing, or be overridden, without a word.
+        row("--set of the other model family", "",
+            {"train", "--data", data, "--out", q(p("r2")), "--set", "max_epochs=2"},
+            "--set max_epochs: max_epochs is for encoder-decoder runs (model_kind=encoder_decoder); this run is a "
+            "decoder LM");
+        row("sweep axis of the other model family", "",
+            {"sweep", "--data", data, "--preset", "tiny", "--axis", "bleu_pairs=5,10", "--out", q(p("sw"))},
+            "sweep cell 000 (bleu_pairs=5) is not a valid config: bleu_pairs is for encoder-decoder runs");
+        row("sweep axis with a value twice", "",
+            {"sweep", "--data", data, "--preset", "tiny", "--axis", "learning_rate=1e-3,0.001", "--out", q(p("sw"))},
+            "the value 0.001 is given twice");
+        row("sweep --set of a swept key", "",
+            {"sweep", "--data", data, "--preset", "tiny", "--set", "n_head=2", "--axis", "n_head=2,4", "--out",
+             q(p("sw"))},
+            "--set n_head=2: the sweep sets n_head in every cell");
+        row("sweep --data beside a data_dir axis", "",
+            {"sweep", "--data", data, "--preset", "tiny", "--axis", "data_dir=" + data, "--out", q(p("sw"))},
+            "--axis data_dir gives each cell its dataset; drop --data");
+        row("prepare --chat with --clean", "", {"prepare", "--chat", in, "--clean", "nfkc", "--out", q(p("x"))},
+            "--clean does not apply to --chat");
+        row("generate-eval -n 0", "", {"generate-eval", "--run", runDir, "--prompts", in, "--setting", "greedy", "-n", "0"},
+            "max_new_tokens must be at least 1");
         row("CSV with an unterminated quote", "csv_quote",
             {"prepare", "--input", q(p("q.csv")), "--format", "csv", "--column", "text", "--out", q(p("x"))},
             "q.csv: line 3 opens a quoted field");

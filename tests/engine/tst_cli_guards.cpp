@@ -3,6 +3,8 @@
 // leaves no token, warns of more threads than cores, starts afresh over a run that never checkpointed,
 // holds one trainer per run folder (the run lock), checkpoints and exits 130 on SIGTERM (the resume
 // works), and leaves nothing of an interrupted prepare.
+#include "twb/run_folder.h"
+#include "twb/sweep.h"
 #include "twb_process.h"
 
 #include <QSet>
@@ -192,6 +194,28 @@ private slots:
         QVERIFY(!greedy.startsWith("failed"));
         QCOMPARE(sample({"--beam", "1", "--seed", "4"}), greedy);
         QCOMPARE(sample({"--beam", "1", "--seed", "5"}), greedy);
+    }
+
+    void aRepeatedSetIsSaidAndTheLastCounts() {
+        // --set max_iters=1 --set max_iters=2: the later one counts (as nanoGPT's overrides), but not unsaid.
+        const fs::path runDir = p("twice");
+        const Out r = run({"train", "--data", q(m_data), "--out", q(runDir), "--preset", "tiny", "--quiet", "--set",
+                           "n_layer=1", "--set", "threads=1", "--set", "eval_iters=1", "--set", "max_iters=1", "--set",
+                           "max_iters=2"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("--set max_iters=2 replaces --set max_iters=1"), r.err.constData());
+        QCOMPARE(twb::read_run_config(runDir).max_iters, 2);
+    }
+
+    void aSweepWhoseAxisNamesTheDatasetsNeedsNoData() {
+        const fs::path sweep = p("data-sweep");
+        const Out r = run({"sweep", "--out", q(sweep), "--preset", "tiny", "--quiet", "--axis",
+                           "data_dir=" + q(m_data), "--set", "n_layer=1", "--set", "threads=1", "--set", "eval_iters=1",
+                           "--set", "max_iters=1", "--set", "eval_interval=1"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto spec = twb::read_sweep(sweep);
+        QVERIFY(spec.base.data_dir.empty());
+        QCOMPARE(twb::cell_config(spec, twb::sweep_cells(spec).at(0)).data_dir, fs::absolute(m_data).string());
     }
 
     void threadsAboveTheCoresAreWarnedAbout() {

@@ -1,6 +1,7 @@
 // Sweep definitions: parsing an axis, the cells of a grid or a random draw from it, each cell's config
 // and folder name, and SWEEP/sweep.json. Running the cells is nn/training/sweep_runner.cpp's job.
 #include "twb/sweep.h"
+#include "twb/config_options.h"
 #include "twb/errors.h"
 #include "twb/text.h"
 
@@ -85,6 +86,21 @@ SweepAxis parse_sweep_axis(const std::string& text) {
     if (axis.key == "data_dir")  // the sweep and its runs name the folders, from whatever directory resumes them
         for (auto& v : axis.values)
             v = std::filesystem::absolute(v).string();
+    // A value given twice ("2,2", "1e-3,0.001") would train the same cell twice under two names.
+    std::vector<nlohmann::json> seen;
+    for (const auto& v : axis.values) {
+        nlohmann::json value = v;
+        try {
+            RunConfig c;
+            c.set(axis.key + "=" + v);
+            value = find_config_option(axis.key)->value(c);
+        } catch (const ConfigError&) {  // a bad value: the cells' check names it
+        }
+        if (std::find(seen.begin(), seen.end(), value) != seen.end())
+            throw ConfigError("sweep axis '" + text + "': the value " + v +
+                              " is given twice (it would train the same cell twice); give each value once");
+        seen.push_back(value);
+    }
     return axis;
 }
 
@@ -169,6 +185,9 @@ std::vector<SweepCell> sweep_cells(const SweepSpec& spec) {
             label += (label.empty() ? "" : ", ") + k + "=" + v;
         try {
             RunConfig c = cell_config(spec, cells[i]);
+            for (const auto& [k, v] : cells[i])  // a key the cell's model family does not use does nothing
+                if (std::string why = find_config_option(k)->family_problem(c.model_kind); !why.empty())
+                    throw ConfigError(why);
             const auto problems = c.validate();
             if (!problems.empty())
                 throw ConfigError(problems.front());

@@ -436,6 +436,16 @@ bool ConfigOption::applies_to(ModelKind kind) const {
     return families == OptionFamilies::Both || (families == OptionFamilies::Decoder) == (kind == ModelKind::Decoder);
 }
 
+std::string ConfigOption::family_problem(ModelKind kind) const {
+    if (applies_to(kind))
+        return {};
+    return key +
+           (families == OptionFamilies::Decoder ? " is for decoder LMs (model_kind=decoder)"
+                                                 : " is for encoder-decoder runs (model_kind=encoder_decoder)") +
+           "; this run is " +
+           (kind == ModelKind::Decoder ? "a decoder LM, which" : "an encoder-decoder, which") + " does not use it";
+}
+
 std::string ConfigOption::range_text() const {
     if (!zero.empty() && min && min->value == 0 && !min->open) {  // 0 is the automatic value
         if (max)

@@ -22,7 +22,7 @@ struct DecodingSetting {
 
 /// "greedy", or comma-separated key=value with keys temperature, top_k, top_p, beam (width),
 /// length_penalty, repetition_penalty, no_repeat_ngram, max_new_tokens, seed. Unset keys keep base's
-/// values. Throws ConfigError naming an unknown key or a bad value.
+/// values. Throws ConfigError naming an unknown key or a bad value (max_new_tokens 0 among them).
 DecodingSetting parse_decoding_setting(const std::string& text, const SamplingOptions& base = {});
 
 struct GenerationEvalRow {
@@ -31,10 +31,11 @@ struct GenerationEvalRow {
     int64_t tokens = 0;                // generated over all prompts
     double seconds = 0;
     double tokens_per_s = 0;
+    // The per-token figures are NaN when nothing was generated (every prompt ended at once).
     double mean_logprob = 0;  // per generated token, under the model without temperature or penalties
     double perplexity = 0;    // exp(-mean_logprob)
     double distinct_1 = 0;    // unique generated tokens / generated tokens, over all outputs
-    double distinct_2 = 0;    // unique bigrams / bigrams
+    double distinct_2 = 0;    // unique bigrams / bigrams; NaN when there is none
     double repetition = 0;    // share of generated tokens that complete a 4-gram already in their output
     double bleu = NAN;        // corpus BLEU against the references, when given
 };

@@ -55,10 +55,16 @@ DecodingSetting parse_decoding_setting(const std::string& text, const SamplingOp
     DecodingSetting s;
     s.label = text;
     s.options = base;
+    auto checked = [&] {
+        s.options.validate();
+        if (s.options.max_new_tokens < 1)
+            throw ConfigError("decoding setting '" + text +
+                              "': max_new_tokens must be at least 1 (a generation of no tokens has nothing to score)");
+        return s;
+    };
     if (text == "greedy") {
         s.options.temperature = 0;
-        s.options.validate();
-        return s;
+        return checked();
     }
     if (text.empty())
         throw ConfigError("an empty decoding setting; give e.g. greedy, temperature=0.8 or beam=5");
@@ -106,8 +112,7 @@ DecodingSetting parse_decoding_setting(const std::string& text, const SamplingOp
             s.options.temperature = 0;  // a beam of one is greedy decoding
     }
     s.options.num_samples = 1;
-    s.options.validate();
-    return s;
+    return checked();
 }
 
 std::vector<GenerationEvalRow> evaluate_generations(ModelSession& session, const std::vector<std::string>& prompts,
@@ -167,12 +172,13 @@ std::vector<GenerationEvalRow> evaluate_generations(ModelSession& session, const
                 cancelled = true;  // its last prompt: the row is scored below, then no more
             }
         }
-        const double n = static_cast<double>(std::max<int64_t>(1, row.tokens));
+        // Nothing generated (every prompt ended at once): no per-token figure, not a perplexity of 1.
+        const double n = row.tokens > 0 ? static_cast<double>(row.tokens) : NAN;
         row.tokens_per_s = row.seconds > 0 ? static_cast<double>(row.tokens) / row.seconds : 0;
         row.mean_logprob = logprob / n;
         row.perplexity = std::exp(-row.mean_logprob);
         row.distinct_1 = static_cast<double>(uni.size()) / n;
-        row.distinct_2 = bigrams ? static_cast<double>(bi.size()) / static_cast<double>(bigrams) : 0;
+        row.distinct_2 = bigrams ? static_cast<double>(bi.size()) / static_cast<double>(bigrams) : NAN;
         row.repetition = static_cast<double>(repeats) / n;
         if (!references.empty())
             row.bleu = corpus_bleu(row.outputs, references).score;
