@@ -231,13 +231,8 @@ EvalResult ModelSession::score_text(const std::string& text) {
     double nats = 0;
     for (double v : lp)
         nats -= v;
-    uint64_t chars = 0;
-    for (unsigned char c : decode(ids))
-        chars += (c & 0xC0) != 0x80;
     // The first token is context only: the characters it covers are not predicted.
-    const std::string first = decode({ids.front()});
-    for (unsigned char c : first)
-        chars -= (c & 0xC0) != 0x80;
+    const uint64_t chars = code_points(decode(ids)) - code_points(decode({ids.front()}));
     EvalResult r;
     r.split = "text";
     r.tokens = static_cast<int64_t>(lp.size());
@@ -274,9 +269,7 @@ EvalResult ModelSession::score_continuation(const std::string& prompt, const std
     double nats = 0;
     for (double v : lp)
         nats -= v;
-    uint64_t chars = 0;
-    for (unsigned char c : continuation)
-        chars += (c & 0xC0) != 0x80;
+    const uint64_t chars = code_points(continuation);
     const double n = static_cast<double>(lp.size());
     const SplitMetrics sm = split_metrics(nats / n, NAN, chars ? static_cast<double>(chars) / n : 1.0);
     EvalResult r;

@@ -18,13 +18,6 @@ enum Step { kGutenberg, kNfkc, kAscii, kStrip, kLower, kWhitespace, kEmpty, kDed
 const char* kStepNames[kStepCount] = {"gutenberg", "nfkc",       "ascii",      "strip",
                                       "lowercase", "whitespace", "drop-empty", "dedupe"};
 
-size_t count_code_points(std::string_view s) {
-    size_t n = 0;
-    for (unsigned char c : s)
-        n += (c & 0xC0) != 0x80;
-    return n;
-}
-
 uint64_t fnv1a(std::string_view s) {
     uint64_t h = 1469598103934665603ull;
     for (unsigned char c : s) {
@@ -224,13 +217,13 @@ bool Cleaner::process_line(std::string& line) {
     auto step = [&](int s, const std::function<void(std::string&)>& fn) {
         if (m_effectIndex[s] == SIZE_MAX)
             return;
-        const size_t before = count_code_points(line);
+        const size_t before = code_points(line);
         std::string copy = line;
         fn(line);
         if (line != copy) {
             auto& e = m_report.effects[m_effectIndex[s]];
             ++e.lines_changed;
-            e.chars_removed += static_cast<int64_t>(before) - static_cast<int64_t>(count_code_points(line));
+            e.chars_removed += static_cast<int64_t>(before) - static_cast<int64_t>(code_points(line));
         }
     };
     step(kNfkc, [&](std::string& l) { nfkc_line(l, *m_icu->nfkc); });
@@ -248,7 +241,7 @@ bool Cleaner::process_line(std::string& line) {
         if (!m_seen.insert(fnv1a(line)).second) {
             auto& e = m_report.effects[m_effectIndex[kDedupe]];
             ++e.lines_removed;
-            e.chars_removed += static_cast<int64_t>(count_code_points(line)) + 1;
+            e.chars_removed += static_cast<int64_t>(code_points(line)) + 1;
             return false;
         }
     }
@@ -292,7 +285,7 @@ void Cleaner::feed(std::string_view text, std::string& out) {
         const bool end = starts_with(line, "*** END OF") || starts_with(line, "***END OF");
         if (m_gut == Gut::Footer) {
             ++eff.lines_removed;
-            eff.chars_removed += static_cast<int64_t>(count_code_points(line)) + 1;
+            eff.chars_removed += static_cast<int64_t>(code_points(line)) + 1;
             ++m_report.lines_in;
             continue;
         }
@@ -301,12 +294,12 @@ void Cleaner::feed(std::string_view text, std::string& out) {
                 // Everything before the START marker is the header.
                 for (auto& [l, nlf] : m_lookahead) {
                     ++eff.lines_removed;
-                    eff.chars_removed += static_cast<int64_t>(count_code_points(l)) + 1;
+                    eff.chars_removed += static_cast<int64_t>(code_points(l)) + 1;
                     ++m_report.lines_in;
                 }
                 m_lookahead.clear();
                 ++eff.lines_removed;
-                eff.chars_removed += static_cast<int64_t>(count_code_points(line)) + 1;  // the marker line
+                eff.chars_removed += static_cast<int64_t>(code_points(line)) + 1;  // the marker line
                 ++m_report.lines_in;
                 m_gut = Gut::Body;
                 continue;
@@ -323,7 +316,7 @@ void Cleaner::feed(std::string_view text, std::string& out) {
         if (end) {
             m_gut = Gut::Footer;
             ++eff.lines_removed;
-            eff.chars_removed += static_cast<int64_t>(count_code_points(line)) + 1;
+            eff.chars_removed += static_cast<int64_t>(code_points(line)) + 1;
             ++m_report.lines_in;
             continue;
         }

@@ -5,6 +5,7 @@
 #include "core/tokenizers/tokenizer.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
+#include "twb/text.h"
 
 #include <unistd.h>
 #include <atomic>
@@ -81,8 +82,7 @@ double split_chars_per_token(const PreparedDataset& d, const std::string& split)
                                   " is outside the vocabulary; prepare the dataset again");
             ids.push_back(id);
         }
-        for (unsigned char c : tok->decode(ids))
-            chars += (c & 0xC0) != 0x80;
+        chars += code_points(tok->decode(ids));
     }
     return static_cast<double>(chars) / static_cast<double>(f.size());
 }

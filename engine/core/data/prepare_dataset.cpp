@@ -30,13 +30,6 @@ namespace fs = std::filesystem;
 namespace {
 constexpr int kMetaFormatVersion = 1;
 
-size_t code_points(std::string_view s) {
-    size_t n = 0;
-    for (unsigned char c : s)
-        n += (c & 0xC0) != 0x80;
-    return n;
-}
-
 /// Lengths seen in a stream: exact count, mean and max, plus a bounded uniform sample (reservoir) for
 /// the histogram, so a corpus of any size costs at most a few MB here.
 struct LengthSample {

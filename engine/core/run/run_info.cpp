@@ -20,13 +20,6 @@ namespace {
 constexpr const char* kFile = "run.json";
 constexpr size_t kMaxNameLength = 200;  // characters
 
-size_t code_points(std::string_view s) {
-    size_t n = 0;
-    for (unsigned char c : s)
-        n += (c & 0xC0) != 0x80;
-    return n;
-}
-
 void require_run(const fs::path& run_dir) {
     if (!fs::exists(run_dir / "config.json"))
         throw InputError(run_dir.string() + ": not a run folder (no config.json)");

@@ -274,6 +274,13 @@ std::string sha256_hex(std::string_view data) {
     return to_hex(d, n);
 }
 
+size_t code_points(std::string_view s) {
+    size_t n = 0;
+    for (unsigned char c : s)
+        n += (c & 0xC0) != 0x80;
+    return n;
+}
+
 std::string human_bytes(uint64_t n) {
     const char* units[] = {"B", "KB", "MB", "GB", "TB"};
     double v = static_cast<double>(n);

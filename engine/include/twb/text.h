@@ -59,6 +59,9 @@ std::string sha256_file(const std::filesystem::path& path);
 /// Hex sha256 of bytes in memory.
 std::string sha256_hex(std::string_view data);
 
+/// The characters (code points) of UTF-8 text: the bytes that do not continue a sequence.
+size_t code_points(std::string_view s);
+
 /// Human-readable size ("1.2 MB").
 std::string human_bytes(uint64_t n);
 
