@@ -278,6 +278,19 @@ private slots:
             seeds[1].status = "stopped";
             const std::string grouped = runs_table_markdown(seeds, true);
             QVERIFY2(grouped.find("| 2 (1 unfinished) |") != std::string::npos, grouped.c_str());
+            // A damaged run beside them is named in either table, and makes no key look varied (it made
+            // the table group one run as "1 (1 unfinished)", with no name and no status).
+            RunSummary broken;
+            broken.name = "broken";
+            broken.status = "damaged";
+            const std::string plain = runs_table_markdown({runs[0], broken}, true);
+            QVERIFY2(plain.find("| broken |") != std::string::npos && plain.find("| damaged |") != std::string::npos,
+                     plain.c_str());
+            QVERIFY2(plain.find("seed") == std::string::npos && plain.find("unfinished") == std::string::npos,
+                     plain.c_str());
+            const std::string both = runs_table_markdown({seeds[0], broken, seeds[1]}, true);
+            QVERIFY2(both.find("| 2 (1 unfinished) |") != std::string::npos, both.c_str());
+            QVERIFY2(both.find("| broken (damaged) |") != std::string::npos, both.c_str());
         }
         delete_run(c);
         delete_run(b.string() + "/");

@@ -173,6 +173,8 @@ std::vector<std::string> varied_keys(const std::vector<RunSummary>& runs) {
     for (const auto& k : RunConfig::keys()) {
         std::set<std::string> values;
         for (const auto& r : runs) {
+            if (r.status == "damaged")  // no config to compare: it would make every key look varied
+                continue;
             const auto it = r.config.find(k);
             values.insert(it == r.config.end() ? std::string() : it->second);
         }
@@ -184,7 +186,21 @@ std::vector<std::string> varied_keys(const std::vector<RunSummary>& runs) {
 
 std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_repeats) {
     std::vector<std::string> keys = varied_keys(runs);
-    const bool grouping = group_repeats && std::find(keys.begin(), keys.end(), "seed") != keys.end();
+    // Repeats are runs that differ only in seed: one row each setting, when any setting has two runs.
+    auto setting_of = [&](const RunSummary& r) {
+        std::vector<std::string> s;
+        for (const auto& k : keys)
+            if (k != "seed")
+                s.push_back(r.config.count(k) ? r.config.at(k) : "");
+        return s;
+    };
+    bool repeats = false;
+    if (group_repeats && std::find(keys.begin(), keys.end(), "seed") != keys.end()) {
+        std::set<std::vector<std::string>> seen;
+        for (const auto& r : runs)
+            repeats = repeats || (r.status != "damaged" && !seen.insert(setting_of(r)).second);
+    }
+    const bool grouping = repeats;
     if (grouping)
         keys.erase(std::find(keys.begin(), keys.end(), "seed"));
     std::string t = "|";
@@ -224,10 +240,19 @@ std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_
     // One row per setting of the varied keys (seed aside), in the order the settings first appear.
     std::vector<std::vector<const RunSummary*>> groups;
     std::vector<std::vector<std::string>> settings;
+    std::string damaged;  // a damaged run has no setting to group by: a row of its own, named
     for (const auto& r : runs) {
-        std::vector<std::string> s;
-        for (const auto& k : keys)
-            s.push_back(r.config.count(k) ? r.config.at(k) : "");
+        if (r.status == "damaged") {
+            damaged += "|";
+            for (size_t i = 0; i < keys.size(); ++i)
+                damaged += " - |";
+            damaged += " " + shown("", r.name) + " (damaged) |";
+            for (int i = 0; i < 8; ++i)  // parameters to time
+                damaged += " - |";
+            damaged += "\n";
+            continue;
+        }
+        const std::vector<std::string> s = setting_of(r);
         const auto it = std::find(settings.begin(), settings.end(), s);
         if (it == settings.end()) {
             settings.push_back(s);
@@ -257,7 +282,7 @@ std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_
              pm(col(&RunSummary::perplexity), "%.3f") + " | " + pm(col(&RunSummary::bits_per_char)) + " | " +
              pm(col(&RunSummary::tokens_per_s), "%.0f") + " | " + pm(col(&RunSummary::wall_s), "%.1f") + " |\n";
     }
-    return t;
+    return t + damaged;
 }
 
 std::string runs_table_csv(const std::vector<RunSummary>& runs) {
