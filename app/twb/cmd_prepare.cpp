@@ -508,6 +508,14 @@ Action add_datasets(CLI::App& app) {
                         e.files.empty() ? "local" : human_bytes(e.total_bytes()).c_str(), e.licence.c_str(),
                         e.tokenizer.c_str(), e.vocab_size ? (" " + std::to_string(e.vocab_size)).c_str() : "",
                         e.model_preset.c_str());
+            if (e.files.empty())
+                continue;
+            // Where it is (or would be) downloaded, and where each file comes from, to fetch it by hand.
+            const auto dir = default_downloads_dir() / e.name;
+            std::printf("  %s: %s\n", entry_cached(dir, e) ? "downloaded in" : "not downloaded; the GUI puts it in",
+                        dir.c_str());
+            for (const auto& f : e.files)
+                std::printf("    %-22s %s\n", f.path.c_str(), f.url.c_str());
         }
         return 0;
     };

@@ -26,8 +26,10 @@ struct Out {
     int code;
     QByteArray out, err;
 };
-Out run(const QStringList& args, const QByteArray& input = {}, const QStringList& env = {}) {
+Out run(const QStringList& args, const QByteArray& input = {}, const QStringList& env = {}, const QString& cwd = {}) {
     QProcess p;
+    if (!cwd.isEmpty())
+        p.setWorkingDirectory(cwd);
     auto e = QProcessEnvironment::systemEnvironment();
     for (const auto& kv : env)
         e.insert(kv.section('=', 0, 0), kv.section('=', 1));
@@ -448,12 +450,20 @@ private slots:
                        nlohmann::json{{"format_version", 1}, {"datasets", {entry}}}.dump());
         const QStringList env{"XDG_DATA_HOME=" + home.path(), "TWB_DATASETS_DIR=" + cat.path()};
         const QString out = home.path() + "/prepared";
-        auto missing = run({"prepare", "-q", "--preset", "mini", "--out", out}, {}, env);
+        // A file of that name in the current folder is not the entry: it was prepared in its place.
+        twbtest::write(twbtest::path(home, "mini.txt"), "not the dataset\n");
+        auto missing = run({"prepare", "-q", "--preset", "mini", "--out", out}, {}, env, home.path());
         const auto dir = std::filesystem::path(home.path().toStdString()) / "transformer-workbench/downloads/mini";
         QCOMPARE(missing.code, 1);
         QVERIFY2(missing.err.contains(QByteArray::fromStdString(dir.string())), missing.err.constData());
+        QVERIFY(!QFile::exists(out));
         std::filesystem::create_directories(dir);
         std::string text = twbtest::english_like(20000);
+        text.resize(19999, 'a');  // a file that fails its check is named, not read
+        twbtest::write(dir / "mini.txt", text);
+        auto damaged = run({"prepare", "-q", "--preset", "mini", "--out", out}, {}, env, home.path());
+        QCOMPARE(damaged.code, 1);
+        QVERIFY2(damaged.err.contains("does not match the catalogue's size or checksum"), damaged.err.constData());
         text.resize(20000, 'a');  // the size the catalogue records (it has no sha256)
         twbtest::write(dir / "mini.txt", text);
         auto ok = run({"prepare", "-q", "--preset", "mini", "--out", out}, {}, env);

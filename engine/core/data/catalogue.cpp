@@ -146,10 +146,23 @@ fs::path default_downloads_dir() {
 
 namespace {
 /// The folder that holds an entry's files: the one given, else the GUI's downloads in the default
-/// workspace, else the entry's own path.
+/// workspace (when every file there passes its check), else the entry's own path (an installed package's
+/// folder). An entry with neither is looked for in the downloads, never in the current directory: a stray
+/// input.txt there was prepared as tiny shakespeare. Files in the downloads that fail their check are
+/// refused, not read.
 fs::path entry_dir(const CatalogueEntry& e, const fs::path& local_dir) {
     const fs::path downloads = default_downloads_dir() / e.name;
-    return !local_dir.empty() ? local_dir : entry_cached(downloads, e) ? downloads : fs::path(e.local_path);
+    if (!local_dir.empty())
+        return local_dir;
+    if (entry_cached(downloads, e))
+        return downloads;
+    if (!e.local_path.empty())
+        return e.local_path;
+    for (const auto& f : e.files)
+        if (fs::exists(downloads / f.path))
+            throw InputError((downloads / f.path).string() + " does not match the catalogue's size or checksum for '" +
+                             e.name + "'; download it again (the Datasets panel's Catalogue tab)");
+    return downloads;  // require_files names what is missing and how to get it
 }
 
 void require_files(const std::string& name, const std::vector<std::string>& files, const std::string& yourself) {
