@@ -60,6 +60,14 @@ void apply_sets(RunConfig& cfg, const std::vector<std::string>& sets) {
     for (const auto& [key, s] : given)
         if (std::string why = find_config_option(key)->family_problem(cfg.model_kind); !why.empty())
             throw ConfigError("--set " + key + ": " + why + "; drop it");
+    // A finetune's learning_rate below the config's min_lr (1e-4 against 3e-4) was refused for a key the
+    // user never gave: min_lr follows it down to a tenth, as nanoGPT's recipes set it, and says so.
+    if (given.count("learning_rate") && !given.count("min_lr") && cfg.min_lr > cfg.learning_rate) {
+        const double before = cfg.min_lr;
+        cfg.min_lr = cfg.learning_rate / 10;
+        std::fprintf(stderr, "twb: min_lr %g was above learning_rate %g; it is now %g, a tenth of it\n", before,
+                     cfg.learning_rate, cfg.min_lr);
+    }
 }
 
 void set_dataset(RunConfig& cfg, const std::string& data, const std::vector<std::string>& sets, bool dataFromAxis) {

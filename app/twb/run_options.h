@@ -25,7 +25,8 @@ struct RunOptions {
 
 /// Each --set over the config, in order. A key given twice is said on stderr (the last counts, as in
 /// nanoGPT); a key the run's model family does not use (max_epochs on a decoder LM) is refused, since it
-/// would do nothing. Throws ConfigError.
+/// would do nothing. A learning_rate given below the config's min_lr takes min_lr to a tenth of it (said on
+/// stderr) unless min_lr is given too. Throws ConfigError.
 void apply_sets(RunConfig& cfg, const std::vector<std::string>& sets);
 
 /// --data over the config's data_dir: a --set data_dir=... naming another folder beside --data is refused
