@@ -294,18 +294,31 @@ private slots:
         const auto tok = TextTokenizer::load(m_data);
         double nats = 0;
         int64_t targets = 0;
+        std::vector<double> inOrder;  // every target's log-probability, document after document
         for (const auto& doc : documents(m_data, "val")) {
             std::vector<int32_t> ids{bos};
             const auto body = tok.encode(doc);
             ids.insert(ids.end(), body.begin(), body.end());
             ids.push_back(eos);
-            for (double lp : s.log_probs(ids, 1))
+            for (double lp : s.log_probs(ids, 1)) {
                 nats -= lp;
+                inOrder.push_back(lp);
+            }
             targets += static_cast<int64_t>(ids.size()) - 1;
         }
         QCOMPARE(r.tokens, targets);
         QVERIFY2(std::abs(r.loss - nats / static_cast<double>(targets)) < 1e-5,
                  qPrintable(QString("%1 vs %2").arg(r.loss).arg(nats / static_cast<double>(targets))));
+        // --max-tokens 30: the first 30 targets and no more (a batch of whole pieces scored all five).
+        EvalOptions few = opt;
+        few.max_tokens = 30;
+        QVERIFY(targets > 60);
+        const EvalResult part = s.evaluate(few);
+        QCOMPARE(part.tokens, int64_t(30));
+        double first = 0;
+        for (size_t i = 0; i < 30; ++i)
+            first -= inOrder[i];
+        QVERIFY2(std::abs(part.loss - first / 30) < 1e-5, qPrintable(QString("%1 vs %2").arg(part.loss).arg(first / 30)));
 
         // Where every val document is the same, training's random validation batches see exactly the
         // documents a whole pass sees, so its val loss and twb eval's agree on the same checkpoint.

@@ -142,6 +142,13 @@ SplitEval evaluate_documents(GPT& model, const TokenFile& file, const DocumentSo
     for (uint64_t first = 0; first < b.pieces() && (max_tokens <= 0 || n < max_tokens);
          first += static_cast<uint64_t>(batch_size)) {
         auto [x, y] = b.pieces_batch(first, static_cast<uint64_t>(batch_size), device);
+        if (max_tokens > 0) {
+            // At most max_tokens targets: those past it, in piece order, are not scored (a batch of whole
+            // pieces scored ten times the --max-tokens asked for).
+            const auto real = y != kIgnoreIndex;
+            const auto upTo = real.flatten().cumsum(0).view_as(y);
+            y = torch::where(real & (upTo > max_tokens - n), torch::full_like(y, kIgnoreIndex), y);
+        }
         accumulate(model, x, y, device, bf16, lossSum, correct, n);
     }
     return {lossSum / static_cast<double>(n), correct / static_cast<double>(n), n};

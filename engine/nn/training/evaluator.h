@@ -31,8 +31,8 @@ SplitEval evaluate_sequential(GPT& model, const TokenFile& file, int batch_size,
 
 /// Documents mode, the whole split: every piece of every <bos> doc <eos> once, in order, batch_size pieces
 /// per forward pass, padded as in training (padding counts in neither loss nor accuracy). The mean is
-/// over real targets, so it is what training's random validation batches estimate. Stops after the batch
-/// that reaches max_tokens targets (0 = all).
+/// over real targets, so it is what training's random validation batches estimate. max_tokens > 0 scores
+/// only the first max_tokens targets, in piece order (0 = all).
 SplitEval evaluate_documents(GPT& model, const TokenFile& file, const DocumentSource& docs, int batch_size,
                              int64_t max_tokens, const torch::Device& device, bool bf16);
 
