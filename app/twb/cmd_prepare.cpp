@@ -294,8 +294,8 @@ Action add_prepare(CLI::App& app) {
             // What instruction data does not use (cleaning, formats, documents, other inputs) is refused by
             // name rather than dropped without a word.
             static const std::set<std::string> used = {
-                "--chat", "--system", "--tokenizer", "--vocab-size", "--split-pattern", "--tokenizer-from",
-                "--val-fraction", "--seed", "--out", "--force", "--quiet"};
+                "--chat",         "--system", "--tokenizer", "--vocab-size", "--split-pattern", "--tokenizer-from",
+                "--val-fraction", "--seed",   "--out",       "--force",      "--quiet"};
             for (const CLI::Option* opt : self->get_options())
                 if (opt->count() > 0 && !used.count(opt->get_name()))
                     throw ConfigError(opt->get_name() +

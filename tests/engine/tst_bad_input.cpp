@@ -484,7 +484,8 @@ private slots:
             "--axis data_dir gives each cell its dataset; drop --data");
         row("prepare --chat with --clean", "", {"prepare", "--chat", in, "--clean", "nfkc", "--out", q(p("x"))},
             "--clean does not apply to --chat");
-        row("generate-eval -n 0", "", {"generate-eval", "--run", runDir, "--prompts", in, "--setting", "greedy", "-n", "0"},
+        row("generate-eval -n 0", "",
+            {"generate-eval", "--run", runDir, "--prompts", in, "--setting", "greedy", "-n", "0"},
             "max_new_tokens must be at least 1");
         row("CSV with an unterminated quote", "csv_quote",
             {"prepare", "--input", q(p("q.csv")), "--format", "csv", "--column", "text", "--out", q(p("x"))},

@@ -318,7 +318,8 @@ private slots:
         double first = 0;
         for (size_t i = 0; i < 30; ++i)
             first -= inOrder[i];
-        QVERIFY2(std::abs(part.loss - first / 30) < 1e-5, qPrintable(QString("%1 vs %2").arg(part.loss).arg(first / 30)));
+        QVERIFY2(std::abs(part.loss - first / 30) < 1e-5,
+                 qPrintable(QString("%1 vs %2").arg(part.loss).arg(first / 30)));
 
         // Where every val document is the same, training's random validation batches see exactly the
         // documents a whole pass sees, so its val loss and twb eval's agree on the same checkpoint.

@@ -441,9 +441,9 @@ std::string ConfigOption::family_problem(ModelKind kind) const {
         return {};
     return key +
            (families == OptionFamilies::Decoder ? " is for decoder LMs (model_kind=decoder)"
-                                                 : " is for encoder-decoder runs (model_kind=encoder_decoder)") +
-           "; this run is " +
-           (kind == ModelKind::Decoder ? "a decoder LM, which" : "an encoder-decoder, which") + " does not use it";
+                                                : " is for encoder-decoder runs (model_kind=encoder_decoder)") +
+           "; this run is " + (kind == ModelKind::Decoder ? "a decoder LM, which" : "an encoder-decoder, which") +
+           " does not use it";
 }
 
 std::string ConfigOption::range_text() const {
