@@ -4924,6 +4924,10 @@ Dette kan ikke angres.</translation>
         <source>final validation loss</source>
         <translation>siste valideringstap</translation>
     </message>
+    <message>
+        <source>Each cell&apos;s final validation loss appears here when it has one</source>
+        <translation>Hver celles endelige valideringstap vises her når den har et</translation>
+    </message>
 </context>
 <context>
     <name>SyntheticTab</name>
@@ -5252,6 +5256,10 @@ Dette kan ikke angres.</translation>
     <message>
         <source>tail: the last part of the text is held out for validation, as nanoGPT does; shuffled documents: whole documents drawn at random (tick Keep documents, or give records)</source>
         <translation>slutten: den siste delen av teksten holdes av til validering, slik nanoGPT gjør; stokkede dokumenter: hele dokumenter trukket tilfeldig (kryss av for Behold dokumenter, eller gi poster)</translation>
+    </message>
+    <message>
+        <source> (the last bar: %1 to %2)</source>
+        <translation> (den siste søylen: %1 til %2)</translation>
     </message>
 </context>
 <context>

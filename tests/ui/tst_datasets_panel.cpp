@@ -282,6 +282,7 @@ private slots:
         const std::string words = "the quick brown fox jumps over the lazy dog and keeps running ";
         for (int i = 0; i < 400; ++i)
             text += (i % 20 ? words + words.substr(0, static_cast<size_t>(i % 7)) : std::string("short")) + "\n";
+        text += std::string(1000, 'x') + "\n";  // one line past the bins' 99th percentile: in the last bar
         twbtest::write(twbtest::path(m_ws, "long_lines.txt"), text);
         DatasetsPanel p;
         p.resize(1280, 720);
@@ -297,6 +298,8 @@ private slots:
         QCustomPlot* plot = p.histogram();
         plot->replot();
         QVERIFY(plot->legend->visible() && plot->plottableCount() == 2);
+        // The axis ends where the bins do; the last bar also holds the longest line, and says so.
+        QVERIFY2(plot->xAxis->label().endsWith(" to 1001)"), qPrintable(plot->xAxis->label()));  // and its newline
         const QRectF legend = plot->legend->outerRect();
         for (int i = 0; i < plot->plottableCount(); ++i) {
             auto* bars = qobject_cast<QCPBars*>(plot->plottable(i));

@@ -142,6 +142,9 @@ private slots:
         QCOMPARE(p.neighbourTable()->rowCount(), 0);
         QVERIFY(p.mapPlot()->map().points.empty());
         QVERIFY(p.findChild<QLabel*>("mapInfo")->text().isEmpty());
+        // The emptied map's axes claim no share of a variance ("0.0% of the variance").
+        QVERIFY2(!p.mapPlot()->xAxis->label().contains('%'), qPrintable(p.mapPlot()->xAxis->label()));
+        QVERIFY2(!p.mapPlot()->yAxis->label().contains('%'), qPrintable(p.mapPlot()->yAxis->label()));
         // A translation run is refused in the panel's words, not the command line's.
         twb::RunConfig c;
         c.model_kind = twb::ModelKind::EncoderDecoder;

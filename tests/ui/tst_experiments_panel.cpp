@@ -253,6 +253,16 @@ private slots:
         for (int c = 0; c < table.model()->columnCount(); ++c)
             headers << table.model()->headerData(c, Qt::Horizontal).toString();
         QVERIFY2(headers.contains("learning_rate"), qPrintable(headers.join(", ")));
+        // Before any cell has a loss: a word in the plot and plain axes, not the last sweep's (log) ones.
+        twb::RunSummary running = summary("learning_rate", "0.001", NAN);
+        plots.setRuns({running}, {"learning_rate"});
+        QVERIFY(!plots.parameterAxisIsLog());
+        QCOMPARE(plots.parameterPlot()->graphCount(), 0);
+        QCOMPARE(x->range().lower, 0.0);
+        QCOMPARE(x->range().upper, 1.0);
+        QVERIFY(plots.parameterPlot()->findChild<QCPItemText*>("noFinalLoss"));
+        plots.setRuns(first, {"learning_rate"});
+        QVERIFY(!plots.parameterPlot()->findChild<QCPItemText*>("noFinalLoss"));
     }
 
     void theProposedFolderIsTheOneWritten() {

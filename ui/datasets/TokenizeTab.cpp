@@ -228,7 +228,14 @@ void TokenizeTab::showHistogram(int which) {
         bars->addData((lo + hi) / 2, static_cast<double>(s.length_counts[i]));
         bars->setWidth(std::max(1.0, hi - lo));
     }
-    m_hist->xAxis->setLabel(tr("tokens per %1").arg(singular(q(s.length_unit))));
+    QString unit = tr("tokens per %1").arg(singular(q(s.length_unit)));
+    // The last bin also holds the longest 1% (the bins span the 99th percentile): said, since the axis
+    // ends where the bins do.
+    const size_t bins = s.length_counts.size();
+    if (bins > 0 && s.length_bin_edges.size() == bins + 1 &&
+        static_cast<double>(s.length_max) >= s.length_bin_edges[bins])
+        unit += tr(" (the last bar: %1 to %2)").arg(s.length_bin_edges[bins - 1]).arg(s.length_max);
+    m_hist->xAxis->setLabel(unit);
     m_hist->legend->setVisible(true);
     m_hist->rescaleAxes();
     placeLegend();

@@ -44,6 +44,14 @@ void EmbeddingMapPlot::setMap(const twb::EmbeddingMap& map, int labelled) {
         t->setColor(QColor(150, 40, 40));
         t->setText(tokenLabel(map.points[static_cast<size_t>(i)].text));
     }
+    if (map.points.empty()) {  // cleared: no share of a variance that is not there, and no stale ranges
+        xAxis->setLabel(tr("first principal component"));
+        yAxis->setLabel(tr("second principal component"));
+        xAxis->setRange(0, 1);
+        yAxis->setRange(0, 1);
+        replot();
+        return;
+    }
     xAxis->setLabel(tr("first principal component (%1% of the variance)").arg(100 * map.explained[0], 0, 'f', 1));
     yAxis->setLabel(tr("second principal component (%1%)").arg(100 * map.explained[1], 0, 'f', 1));
     rescaleAxes();

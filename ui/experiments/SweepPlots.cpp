@@ -179,12 +179,24 @@ void SweepPlots::refreshParameterPlot() {
             const auto it = r.config.find(key);
             xs[k++] = labels.indexOf(it == r.config.end() ? QString() : QString::fromStdString(it->second)) + 1;
         }
-    double lo = 0, hi = 0;
-    if (!xs.isEmpty()) {
-        lo = *std::min_element(xs.begin(), xs.end());
-        hi = *std::max_element(xs.begin(), xs.end());
+    if (xs.isEmpty()) {  // no cell has a loss yet: a word in the middle, not the last sweep's (or odd) axes
+        m_log = false;
+        m_param->xAxis->setScaleType(QCPAxis::stLinear);
+        m_param->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        m_param->xAxis->setRange(0, 1);
+        m_param->yAxis->setRange(0, 1);
+        auto* note = new QCPItemText(m_param);
+        note->setObjectName("noFinalLoss");
+        note->position->setType(QCPItemPosition::ptAxisRectRatio);
+        note->position->setCoords(0.5, 0.5);
+        note->setText(tr("Each cell's final validation loss appears here when it has one"));
+        note->setColor(palette().color(QPalette::PlaceholderText));
+        m_param->replot();
+        return;
     }
-    m_log = numeric && !xs.isEmpty() && lo > 0 && (hi / lo >= 10.0 || isRateKey(key));
+    const double lo = *std::min_element(xs.begin(), xs.end());
+    const double hi = *std::max_element(xs.begin(), xs.end());
+    m_log = numeric && lo > 0 && (hi / lo >= 10.0 || isRateKey(key));
     m_param->xAxis->setScaleType(m_log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (m_log)
         m_param->xAxis->setTicker(valueTicker(xs));
@@ -215,10 +227,8 @@ void SweepPlots::refreshParameterPlot() {
         m_param->xAxis->setRange(lo - pad, hi + pad);
     }
     // The losses' own range and a tenth of it either side (scaleRange around one loss reached below 0)
-    if (!ys.isEmpty()) {
-        const auto [ylo, yhi] = std::minmax_element(ys.begin(), ys.end());
-        const double ypad = *yhi > *ylo ? (*yhi - *ylo) * 0.1 : std::max(std::abs(*ylo) * 0.1, 0.05);
-        m_param->yAxis->setRange(*ylo >= 0 ? std::max(0.0, *ylo - ypad) : *ylo - ypad, *yhi + ypad);
-    }
+    const auto [ylo, yhi] = std::minmax_element(ys.begin(), ys.end());
+    const double ypad = *yhi > *ylo ? (*yhi - *ylo) * 0.1 : std::max(std::abs(*ylo) * 0.1, 0.05);
+    m_param->yAxis->setRange(*ylo >= 0 ? std::max(0.0, *ylo - ypad) : *ylo - ypad, *yhi + ypad);
     m_param->replot();
 }
