@@ -5,6 +5,7 @@
 #include "app/twb/sample_command.h"
 #include "twb/chat_history.h"
 #include "twb/errors.h"
+#include "twb/text.h"
 
 #include <unistd.h>
 
@@ -35,7 +36,16 @@ public:
         : m_o(o), m_s(s), m_reply(reply), m_step(step), m_thread(starting_thread(o)) {}
 
     /// Sends one message and prints the reply (streamed when interactive). False when interrupted.
-    bool send(const std::string& text, bool stream) {
+    bool send(std::string text, bool stream) {
+        // Bytes that are not UTF-8 (a terminal in Latin-1): the model and chat.jsonl get U+FFFD for each,
+        // said rather than done in silence.
+        if (const size_t bad = find_invalid_utf8(text); bad != std::string::npos) {
+            replace_invalid_utf8(text);
+            std::fprintf(stderr,
+                         "twb: warning: the message is not valid UTF-8 (byte %zu); each invalid byte became "
+                         "U+FFFD (\xEF\xBF\xBD)\n",
+                         bad + 1);
+        }
         std::vector<ChatTurn> turns;
         if (m_thread.messages.size() == 1 && m_thread.messages.front().role == ChatRole::System)
             turns.push_back(turn(m_thread.messages.front()));

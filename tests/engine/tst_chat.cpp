@@ -272,6 +272,14 @@ private slots:
         // A torn or hand-edited line is skipped, the rest still read.
         twbtest::write(run / "chat.jsonl", read_file(run / "chat.jsonl") + "{\"role\": \"robot\"}\n{torn");
         QCOMPARE(read_chat_history(run).size(), size_t(3));
+        // Edited conversation numbers the next one could not follow (it overflowed to a negative number).
+        twbtest::write(run / "chat.jsonl",
+                       read_file(run / "chat.jsonl") +
+                           "\n{\"conversation\": 9223372036854775807, \"role\": \"user\", \"content\": \"x\"}\n"
+                           "{\"conversation\": 1e300, \"role\": \"user\", \"content\": \"x\"}\n"
+                           "{\"conversation\": -4, \"role\": \"user\", \"content\": \"x\"}\n");
+        QCOMPARE(read_chat_history(run).size(), size_t(3));
+        QCOMPARE(next_conversation(run), int64_t(3));
     }
 
     void tinyModelLearnsInstructions() {

@@ -661,6 +661,15 @@ private slots:
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(twb::latest_chat((dir + "/chat-run").toStdString()).conversation, int64_t(3));
         QCOMPARE(twb::latest_chat((dir + "/chat-run").toStdString()).messages.size(), size_t(2));
+        // Bytes that are not UTF-8: each becomes U+FFFD for the model and the history, and it is said.
+        r = run({"chat", "--run", dir + "/chat-run", "--greedy", "-n", "3"},
+                "copy: a\xff"
+                "b\n");
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("the message is not valid UTF-8 (byte 8)"), r.err.constData());
+        QCOMPARE(twb::latest_chat((dir + "/chat-run").toStdString()).messages.at(2).content,
+                 std::string("copy: a\xEF\xBF\xBD"
+                             "b"));
         // A bad record: one line naming the file and line, no dataset left.
         twbtest::write(twbtest::path(m_dir, "bad.jsonl"),
                        "{\"instruction\": \"x\", \"output\": \"y\"}\n{\"input\": 1}\n");

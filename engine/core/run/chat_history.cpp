@@ -40,7 +40,11 @@ std::vector<ChatTurn> read_chat_history(const std::filesystem::path& run_dir) {
     for_each_json_object(run_folder_of(run_dir) / kFile, [&](const nlohmann::json& j) {
         ChatTurn t;
         t.time = j.value("time", "");
+        if (j.contains("conversation") && !j["conversation"].is_number_integer())
+            return;
         t.conversation = j.value("conversation", int64_t(1));
+        if (t.conversation < 1 || t.conversation > (int64_t(1) << 53))  // an edited number; the next must fit
+            return;
         t.message.role = parse_chat_role(j.value("role", ""));
         t.message.content = j.value("content", "");
         t.source = j.value("source", "");
