@@ -197,22 +197,24 @@ private slots:
     }
 
     void aRepeatedSetIsSaidAndTheLastCounts() {
+        // One step of a one-layer model, with the settings given.
+        auto train = [&](const fs::path& runDir, const QStringList& sets) {
+            QStringList args{"train",   "--data", q(m_data),   "--out", q(runDir),   "--preset", "tiny",
+                             "--quiet", "--set",  "n_layer=1", "--set", "threads=1", "--set",    "eval_iters=1"};
+            for (const QString& s : sets)
+                args << "--set" << s;
+            return run(args);
+        };
         // --set max_iters=1 --set max_iters=2: the later one counts (as nanoGPT's overrides), but not unsaid.
-        const fs::path runDir = p("twice");
-        const Out r =
-            run({"train", "--data", q(m_data), "--out", q(runDir), "--preset", "tiny", "--quiet", "--set", "n_layer=1",
-                 "--set", "threads=1", "--set", "eval_iters=1", "--set", "max_iters=1", "--set", "max_iters=2"});
+        const Out r = train(p("twice"), {"max_iters=1", "max_iters=2"});
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY2(r.err.contains("--set max_iters=2 replaces --set max_iters=1"), r.err.constData());
-        QCOMPARE(twb::read_run_config(runDir).max_iters, 2);
+        QCOMPARE(twb::read_run_config(p("twice")).max_iters, 2);
         // A learning rate below the preset's min_lr (a finetune's 1e-5) takes min_lr down with it, said.
-        const fs::path low = p("low-lr");
-        const Out l =
-            run({"train", "--data", q(m_data), "--out", q(low), "--preset", "tiny", "--quiet", "--set", "n_layer=1",
-                 "--set", "threads=1", "--set", "eval_iters=1", "--set", "max_iters=1", "--set", "learning_rate=1e-5"});
+        const Out l = train(p("low-lr"), {"max_iters=1", "learning_rate=1e-5"});
         QVERIFY2(l.code == 0, l.err.constData());
         QVERIFY2(l.err.contains("it is now 1e-06, a tenth of it"), l.err.constData());
-        QCOMPARE(twb::read_run_config(low).min_lr, 1e-6);
+        QCOMPARE(twb::read_run_config(p("low-lr")).min_lr, 1e-6);
     }
 
     void aSweepWhoseAxisNamesTheDatasetsNeedsNoData() {
