@@ -288,6 +288,13 @@ private slots:
         p.showPrompt();
         waitIdle(p);
         QCOMPARE(p.capture().layers, int64_t(2));
+        // An emptied prompt shows the maps' empty state: no capture of a lone newline, drawn as solid maps
+        // with entropy 0.00 that looked like data.
+        p.setPrompt(" \n ");
+        p.showPrompt();
+        waitIdle(p);
+        QCOMPARE(p.capture().layers, int64_t(0));
+        QVERIFY(p.lastError().isEmpty());
     }
     void badPromptGivesMessage() {
         AttentionPanel p;

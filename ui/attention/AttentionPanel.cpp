@@ -325,6 +325,15 @@ void AttentionPanel::busyChanged(bool busy) {
     m_fromVal->setEnabled(!busy && m_modePrompt->isChecked());
 }
 
+void AttentionPanel::clearShown() {
+    m_capturedRun.clear();
+    m_cap = {};
+    m_pair = {};
+    m_grid->setCapture(m_cap, {}, QString());
+    m_heat->clear();
+    m_info->clear();
+}
+
 void AttentionPanel::showPrompt() {
     if (isBusy())
         return;
@@ -332,6 +341,12 @@ void AttentionPanel::showPrompt() {
         return showError(tr("No run to look into: train one in the Training panel or open a run folder (…)."));
     clearError();
     m_staleRun = false;
+    if (m_prompt->toPlainText().trimmed().isEmpty()) {
+        // Nothing typed (the prompt box emptied): no capture of a lone newline drawn as solid maps with
+        // entropy 0 that looked like data, but the maps' empty state.
+        clearShown();
+        return;
+    }
     // A run of the other kind takes this kind's prompt before anything is captured: a language model's
     // prompt is no source sentence, and may be longer than the translation model takes.
     if (const int translation = runIsTranslation();

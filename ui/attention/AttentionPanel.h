@@ -119,6 +119,8 @@ private:
     // Building (AttentionPanel.cpp) and wiring (AttentionPanelWiring.cpp).
     void createControls();
     void layOut();
+    /// Empties the maps (their empty state shows): another run's capture, or nothing to capture.
+    void clearShown();
     QWidget* buildSelectedTab();
     void connectControls();
     /// A new run chosen, and the probe file of a run trained elsewhere polled while the timeline shows.

@@ -139,13 +139,8 @@ void AttentionPanel::connectWorker(ModelWorker* worker) {
         if (!m_pending.remove(id))
             return;
         setBusy(false);
-        if (m_capturedRun != m_picker->run()) {  // the maps shown were another run's: not beside its error
-            m_capturedRun.clear();
-            m_cap = {};
-            m_pair = {};
-            m_grid->setCapture(m_cap, {}, QString());
-            m_heat->clear();
-        }
+        if (m_capturedRun != m_picker->run())  // the maps shown were another run's: not beside its error
+            clearShown();
         showError(e);
     });
 }
