@@ -57,9 +57,19 @@ void check_output_file(const fs::path& out, const std::vector<fs::path>& inputs,
     check_output_place(out, inputs);
     const fs::path target = canonical_or_absolute(out);
     std::error_code ec;
+    // The output is written beside its name and renamed over it: a link would be replaced by a file (its
+    // target untouched), a device such as /dev/null by a regular file. Both are refused, --force or not.
+    const fs::file_status own = fs::symlink_status(out, ec);
+    if (fs::is_symlink(own))
+        throw InputError(out.string() + " is a symbolic link; name the file itself (" +
+                         fs::read_symlink(out, ec).string() + ") or another file");
     const fs::file_status st = fs::status(target, ec);
     if (fs::is_directory(st))
         throw InputError(out.string() + " is a folder; give a file name (e.g. " + (out / "out").string() + ")");
+    if (fs::exists(st) && !fs::is_regular_file(st))
+        throw InputError(out.string() +
+                         " is not a regular file (a device, pipe or socket); twb writes its outputs as files: "
+                         "name a file, or leave the option out");
     if (fs::exists(st) && !replace)
         throw InputError(out.string() + " already exists; choose another name or replace it (--force)");
     // Checked now, so a long command (lr-find's steps, a model's load) does not fail only at the end.

@@ -14,9 +14,9 @@ void check_output_place(const std::filesystem::path& out, const std::vector<std:
 
 /// Checks an output file path before anything is written. InputError naming the problem and what to do
 /// when out is empty, is or lies inside one of inputs (files or folders the command reads), lies inside a
-/// run folder (one holding checkpoints/) or a prepared dataset (one holding meta.json), is a folder, or
-/// exists while replace is false, or when its folder does not exist; IoError when that folder cannot be
-/// written.
+/// run folder (one holding checkpoints/) or a prepared dataset (one holding meta.json), is a folder, a
+/// symbolic link (dangling or not) or another file that is not regular (/dev/null, a pipe), or exists
+/// while replace is false, or when its folder does not exist; IoError when that folder cannot be written.
 void check_output_file(const std::filesystem::path& out, const std::vector<std::filesystem::path>& inputs,
                        bool replace);
 
