@@ -4,8 +4,10 @@
 #include "twb/errors.h"
 #include "twb/text.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <new>
 
@@ -65,11 +67,26 @@ int run_action(const Action& action, bool verbose) {
 #define TWB_SANITIZED 1
 #endif
 #endif
+namespace {
+/// Whether everything printed reached standard output: a full disk or a file-size limit cut it short
+/// while the command said 0 (`twb translate > out` is a translation's only output).
+bool output_written() {
+    std::cout.flush();
+    errno = 0;
+    const bool ok = std::fflush(stdout) == 0 && !std::ferror(stdout) && std::cout.good();
+    if (!ok)  // errno names the cause when the last write failed; an earlier one left only the stream's flag
+        std::cerr << "twb: error: writing the output failed (" << (errno ? std::strerror(errno) : "disk full?")
+                  << "); it is incomplete\n";
+    return ok;
+}
+}  // namespace
+
 [[noreturn]] void finish(int rc) {
+    if (!output_written() && rc == 0)
+        rc = 1;
 #ifdef TWB_SANITIZED
     std::exit(rc);
 #else
-    std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
     std::_Exit(rc);

@@ -19,7 +19,8 @@ int run_action(const Action& action, bool verbose);
 /// Ends the process with rc once the command is over (its objects destroyed, its files closed): the
 /// streams are flushed and exit's handlers skipped, since what they would do is tear down libtorch's
 /// and its ~280 libraries' static objects (~0.1 s of a `twb sample`). Sanitizer builds exit normally, so
-/// that the leak check (an exit handler) still runs.
+/// that the leak check (an exit handler) still runs. Output that did not reach standard output (a full
+/// disk) is an error: said on stderr, and rc 0 becomes 1.
 [[noreturn]] void finish(int rc);
 
 }  // namespace twb::cli
