@@ -138,6 +138,15 @@ private slots:
         }
     }
 
+    void blankLinesStayBlank() {
+        // A blank line among others is an empty translation, the others as alone (it was made-up text).
+        const std::string a = m_tr.translate({m_sources.at(0)})[0], b = m_tr.translate({m_sources.at(1)})[0];
+        QVERIFY(!a.empty());
+        const auto out = m_tr.translate({"", m_sources.at(0), " \t ", m_sources.at(1)});
+        QCOMPARE(out, (std::vector<std::string>{"", a, "", b}));
+        QCOMPARE(m_tr.translate({"", "  "}), (std::vector<std::string>{"", ""}));
+    }
+
     void refusesBadInput() {
         QVERIFY_THROWS_EXCEPTION(InputError, m_tr.translate_stream("a \xff b", {}, {}));
         QVERIFY_THROWS_EXCEPTION(ConfigError, m_tr.translate_stream("a b", {}, {}, -1));

@@ -84,8 +84,9 @@ public:
     void open(const std::string& run, const std::string& which = "best");
     std::string checkpoint() const;
     int64_t step() const;
-    /// One translation per source line, in order. A line longer than the encoder takes is translated from
-    /// its first max_source_tokens() tokens; cropped_lines() then names it.
+    /// One translation per source line, in order; a blank line (spaces at most) gives an empty one. A line
+    /// longer than the encoder takes is translated from its first max_source_tokens() tokens;
+    /// cropped_lines() then names it.
     std::vector<std::string> translate(const std::vector<std::string>& sources, const TranslateOptions& opt = {},
                                        const TranslateProgress& progress = {});
     /// The last translate()'s lines (numbered from 1) that were cut to the encoder's length.

@@ -136,19 +136,29 @@ std::vector<std::string> Translator::translate(const std::vector<std::string>& l
                                                const TranslateProgress& progress) {
     if (!d->model)
         throw InputError("no translation run is open");
+    // A blank line stays blank (line-aligned files keep their alignment): the model is not asked to
+    // translate nothing, which it filled with made-up text.
     std::vector<std::vector<int32_t>> sources;
+    std::vector<size_t> at;  // the line of each source
+    d->cropped.clear();
     for (size_t i = 0; i < lines.size(); ++i) {
         if (find_invalid_utf8(lines[i]) != std::string::npos)
             throw InputError("line " + std::to_string(i + 1) + " of the input is not valid UTF-8 text");
+        if (lines[i].find_first_not_of(" \t\r\f\v") == std::string::npos)
+            continue;
         sources.push_back(d->source_tok().encode(lines[i]));  // InputError naming characters the vocabulary lacks
-    }
-    d->cropped.clear();
-    for (size_t i = 0; i < sources.size(); ++i)
-        if (static_cast<int64_t>(sources[i].size()) + 1 > d->cfg.block_size)
+        at.push_back(i);
+        if (static_cast<int64_t>(sources.back().size()) + 1 > d->cfg.block_size)
             d->cropped.push_back(i + 1);
-    std::vector<std::string> out;
-    for (const auto& ids : translate_ids(d->model, *d->tok, sources, opt, d->device, progress))
-        out.push_back(d->tok->decode(ids));
+    }
+    std::vector<std::string> out(lines.size());
+    if (sources.empty())
+        return out;
+    const auto translated = translate_ids(d->model, *d->tok, sources, opt, d->device, progress);
+    for (size_t k = 0; k < translated.size() && k < at.size(); ++k)
+        out[at[k]] = d->tok->decode(translated[k]);
+    if (translated.size() < at.size())  // cancelled: the lines before the first one left untranslated
+        out.resize(at[translated.size()]);
     return out;
 }
 
@@ -162,7 +172,11 @@ nn::PairBatcher Translator::Impl::batcher(const std::string& data_dir, const std
                          "; evaluate on data of its tokenizer");
     nn::PairIds ids{tok->bos_id(), tok->eos_id(), tok->pad_id()};
     const int64_t budget = cfg.batch_tokens > 0 ? cfg.batch_tokens : cfg.batch_size * cfg.block_size;
-    nn::PairBatcher batches(read_pairs(data, split), ids, cfg.block_size, budget, cfg.seed);
+    auto pairs = read_pairs(data, split);
+    if (pairs.empty())
+        throw InputError(data.dir.string() + ": the " + split +
+                         " split is empty (the dataset was prepared without one); choose another split");
+    nn::PairBatcher batches(std::move(pairs), ids, cfg.block_size, budget, cfg.seed);
     if (batches.pairs().empty())
         throw InputError(data.dir.string() + ": the " + split + " split holds no pair that fits the model");
     return batches;
