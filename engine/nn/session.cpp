@@ -170,6 +170,10 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
                          "tokenizer (twb prepare --tokenizer-from " +
                          run() + " ...), or score a text file (twb eval --text FILE)");
     const auto data = open_prepared(opt.data_dir.empty() ? m.config.data_dir : opt.data_dir);
+    if (data.parallel)  // as training refuses it: pairs scored as one stream of source and target text
+        throw InputError(data.dir.string() +
+                         " is a parallel dataset (translation pairs), which a language model "
+                         "does not score; evaluate on a text dataset, or a file with --text");
     if (!opt.data_dir.empty())
         require_same_tokenizer(run(), data.dir, "evaluate on another dataset");
     if (data.vocab_size != m.config.vocab_size)
