@@ -5,6 +5,7 @@
 #include "twb/errors.h"
 #include "twb/experiments.h"
 #include "twb/output_paths.h"
+#include "twb/run_folder.h"
 #include "twb/text.h"
 
 #include <algorithm>
@@ -90,10 +91,10 @@ Action add_sweep(CLI::App& app) {
             else if (std::isnan(s.best_val_loss))  // stopped before its first evaluation: no "nan" for a loss
                 std::printf("cell %zu: %s at step %lld, no evaluation yet, %.1f s\n", i + 1,
                             s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step), s.elapsed_s);
-            else
-                std::printf("cell %zu: %s at step %lld, best val loss %.4f, %.1f s\n", i + 1,
-                            s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step), s.best_val_loss,
-                            s.elapsed_s);
+            else  // a translation cell may choose its best by BLEU (kept negated): said as BLEU
+                std::printf("cell %zu: %s at step %lld, %s, %.1f s\n", i + 1, s.stopped ? "stopped" : "finished",
+                            static_cast<long long>(s.final_step),
+                            best_text(s, read_run_config(s.run_dir).best_by).c_str(), s.elapsed_s);
             std::fflush(stdout);
         };
         cb.train.on_eval = [&](const EvalReport& e) {

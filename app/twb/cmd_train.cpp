@@ -183,15 +183,12 @@ int run_train(const TrainOpts& o, bool presetGiven) {
         return 0;
     }
     // The best only when a checkpoint was evaluated (none with max_iters=0 or a stop before the first one).
-    const bool byBleu = job.config.best_by == BestBy::Bleu;
-    char best[96] = "", last[64] = "";
-    if (s.best_step >= 0)
-        std::snprintf(best, sizeof best, "best %s %.4f (step %lld), ", byBleu ? "val BLEU" : "val loss",
-                      byBleu ? -s.best_val_loss : s.best_val_loss, static_cast<long long>(s.best_step));
+    const std::string best = s.best_step >= 0 ? best_text(s, job.config.best_by) + ", " : std::string();
+    char last[64] = "";
     if (!std::isnan(s.last_val_loss))
         std::snprintf(last, sizeof last, "last val loss %.4f, ", s.last_val_loss);
     std::printf("%s at step %lld: %s%smedian %.2f ms/step, %.1f s\n", s.stopped ? "stopped" : "finished",
-                static_cast<long long>(s.final_step), best, last, s.median_ms_per_step, s.elapsed_s);
+                static_cast<long long>(s.final_step), best.c_str(), last, s.median_ms_per_step, s.elapsed_s);
     if (s.stopped)
         std::printf("continue with: twb train --out %s --resume\n", o.out.c_str());
     return s.stopped ? 130 : 0;

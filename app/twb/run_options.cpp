@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -53,18 +54,24 @@ void apply_sets(RunConfig& cfg, const std::vector<std::string>& sets) {
         cfg.set(s);  // refuses what is not key=value, an unknown key, a wrong type
         std::string& before = given[s.substr(0, s.find('='))];
         if (!before.empty() && before != s)  // as nanoGPT's overrides, the later counts; said, not silent
-            std::fprintf(stderr, "twb: --set %s replaces --set %s given before it\n", printable_text(s).c_str(),
-                         printable_text(before).c_str());
+            std::fprintf(stderr, "twb: warning: --set %s replaces --set %s given before it\n",
+                         printable_text(s).c_str(), printable_text(before).c_str());
         before = s;
     }
-    for (const auto& [key, s] : given)
-        if (std::string why = find_config_option(key)->family_problem(cfg.model_kind); !why.empty())
+    for (const auto& [key, s] : given) {
+        // Its default (off) is allowed: it undoes a preset of the other family (best_by=loss after multi30k).
+        const ConfigOption* o = find_config_option(key);
+        if (std::string why = o->family_problem(cfg.model_kind); !why.empty() && o->value(cfg) != o->default_value())
             throw ConfigError("--set " + key + ": " + why + "; drop it");
+    }
     // A finetune's learning_rate below the config's min_lr (1e-4 against 3e-4) was refused for a key the
     // user never gave: min_lr follows it down to a tenth, as nanoGPT's recipes set it, and says so.
-    if (given.count("learning_rate") && !given.count("min_lr") && cfg.min_lr > cfg.learning_rate) {
+    if (given.count("learning_rate") && !given.count("min_lr") && cfg.learning_rate > 0 &&
+        cfg.min_lr > cfg.learning_rate) {
         const double before = cfg.min_lr;
-        cfg.min_lr = cfg.learning_rate / 10;
+        char tenth[32];  // 6 significant digits: 1e-06, not 1.0000000000000002e-06
+        std::snprintf(tenth, sizeof tenth, "%.6g", cfg.learning_rate / 10);
+        cfg.min_lr = std::strtod(tenth, nullptr);
         std::fprintf(stderr, "twb: min_lr %g was above learning_rate %g; it is now %g, a tenth of it\n", before,
                      cfg.learning_rate, cfg.min_lr);
     }
@@ -88,6 +95,13 @@ void set_dataset(RunConfig& cfg, const std::string& data, const std::vector<std:
     if (cfg.data_dir.empty())
         throw ConfigError("give the dataset with --data DIR (a folder from twb prepare)");
     cfg.data_dir = fs::absolute(cfg.data_dir).string();  // --set data_dir=d: the folder, from anywhere
+}
+
+std::string best_text(const TrainSummary& s, BestBy by) {
+    char b[96];
+    std::snprintf(b, sizeof b, "best %s %.4f (step %lld)", by == BestBy::Bleu ? "val BLEU" : "val loss",
+                  by == BestBy::Bleu ? -s.best_val_loss : s.best_val_loss, static_cast<long long>(s.best_step));
+    return b;
 }
 
 namespace {

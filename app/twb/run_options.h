@@ -3,6 +3,7 @@
 // The key list of their --help (and twb train's) comes from the option table, as `twb keys` does.
 #pragma once
 #include "twb/config.h"
+#include "twb/train_job.h"
 
 #include <CLI/CLI.hpp>
 
@@ -25,8 +26,8 @@ struct RunOptions {
 
 /// Each --set over the config, in order. A key given twice is said on stderr (the last counts, as in
 /// nanoGPT); a key the run's model family does not use (max_epochs on a decoder LM) is refused, since it
-/// would do nothing. A learning_rate given below the config's min_lr takes min_lr to a tenth of it (said on
-/// stderr) unless min_lr is given too. Throws ConfigError.
+/// would do nothing, unless set to its default (which undoes a preset's). A learning_rate given below the config's
+/// min_lr takes min_lr to a tenth of it (said on stderr) unless min_lr is given too. Throws ConfigError.
 void apply_sets(RunConfig& cfg, const std::vector<std::string>& sets);
 
 /// --data over the config's data_dir: a --set data_dir=... naming another folder beside --data is refused
@@ -34,6 +35,10 @@ void apply_sets(RunConfig& cfg, const std::vector<std::string>& sets);
 /// (then either given is refused: the axis would override it). Throws ConfigError.
 void set_dataset(RunConfig& cfg, const std::string& data, const std::vector<std::string>& sets,
                  bool dataFromAxis = false);
+
+/// "best val loss 1.8234 (step 2000)", or "best val BLEU 31.20 (step 800)" when the run chose its best by
+/// BLEU (TrainSummary keeps the negated BLEU, so that lower is better either way).
+std::string best_text(const TrainSummary& s, BestBy by);
 
 /// The --help footer of a command that takes --set: every config key by group, with its default.
 std::string config_keys_footer();
