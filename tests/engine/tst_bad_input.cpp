@@ -326,6 +326,19 @@ private slots:
         row("attribute --csv over an existing file", "existing_gguf",
             {"attribute", "--run", runDir, "--prompt", "the", "--target", "e", "--csv", q(p("existing.gguf"))},
             "already exists; choose another name or replace it (--force)");
+        row("eval of a language model on translation pairs", "parallel_data",
+            {"eval", "--run", runDir, "--data", q(p("pairsdata"))},
+            "pairsdata is a parallel dataset (translation pairs), which a language model does not score");
+        // Session 34: an output renamed over a link or a device replaced it with a file (as root, /dev/null).
+        row("lens --csv --force onto a pipe", "fifo",
+            {"lens", "--run", runDir, "--prompt", "the", "--csv", q(p("fifo")), "--force"},
+            "fifo is not a regular file (a device, pipe or socket)");
+        row("lens --csv onto a dangling link", "dangling_link",
+            {"lens", "--run", runDir, "--prompt", "the", "--csv", q(p("dangling.csv"))},
+            "dangling.csv is a symbolic link; name the file itself");
+        row("attention --out --force onto a link", "existing_link",
+            {"attention", "--run", runDir, "--prompt", "the", "--out", q(p("link.json")), "--force"},
+            "link.json is a symbolic link; name the file itself");
         row("ablate --csv over an existing file", "existing_gguf",
             {"ablate", "--run", runDir, "--heads", "0.0", "--max-tokens", "64", "--csv", q(p("existing.gguf"))},
             "already exists; choose another name or replace it (--force)");
@@ -658,6 +671,16 @@ private:
             for (int i = 0; i < 20000; ++i)
                 garbage += static_cast<char>((i * 7919 + 13) % 256);
             twbtest::write(bad / "metrics.csv", garbage);
+        } else if (what == "parallel_data") {
+            std::string pairs;
+            for (int i = 0; i < 40; ++i)
+                pairs += "the cat " + std::to_string(i % 7) + "\tthe dog " + std::to_string(i % 5) + "\n";
+            twbtest::write(p("pairs.tsv"), pairs);
+            const Out r =
+                run({"prepare", "--pairs", q(p("pairs.tsv")), "--tokenizer", "byte", "--out", q(p("pairsdata")), "-q"});
+            QVERIFY2(r.code == 0, r.err.constData());
+            m_undo.push_back(p("pairs.tsv"));
+            m_undo.push_back(p("pairsdata"));
         } else if (what == "empty_pair") {
             twbtest::write(p("empty.txt"), "");
             m_undo.push_back(p("empty.txt"));
@@ -681,6 +704,14 @@ private:
         } else if (what == "existing_gguf") {
             twbtest::write(p("existing.gguf"), "a user's file");
             m_undo.push_back(p("existing.gguf"));
+        } else if (what == "dangling_link") {
+            fs::create_symlink(p("nowhere.csv"), p("dangling.csv"));
+            m_undo.push_back(p("dangling.csv"));
+        } else if (what == "existing_link") {
+            twbtest::write(p("real.json"), "a user's file");
+            fs::create_symlink(p("real.json"), p("link.json"));
+            m_undo.push_back(p("link.json"));
+            m_undo.push_back(p("real.json"));
         } else if (what == "fifo") {
             QVERIFY(::mkfifo(p("fifo").c_str(), 0600) == 0);
             m_undo.push_back(p("fifo"));

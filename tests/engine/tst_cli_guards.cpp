@@ -215,6 +215,14 @@ private slots:
         QVERIFY2(l.code == 0, l.err.constData());
         QVERIFY2(l.err.contains("it is now 1e-06, a tenth of it"), l.err.constData());
         QCOMPARE(twb::read_run_config(p("low-lr")).min_lr, 1e-6);
+        // A key of the other family set to its default undoes a preset's (a decoder from --preset multi30k
+        // needs best_by=loss), so it is not refused as one that would do nothing.
+        const Out undo = run({"train",     "--data",       q(m_data),      "--out",     q(p("undo")),
+                              "--preset",  "multi30k",     "--quiet",      "--set",     "model_kind=decoder",
+                              "--set",     "best_by=loss", "--set",        "n_layer=1", "--set",
+                              "threads=1", "--set",        "eval_iters=1", "--set",     "max_iters=1"});
+        QVERIFY2(undo.code == 0, undo.err.constData());
+        QCOMPARE(twb::read_run_config(p("undo")).best_by, twb::BestBy::Loss);
     }
 
     void aSweepWhoseAxisNamesTheDatasetsNeedsNoData() {
@@ -226,6 +234,20 @@ private slots:
         const auto spec = twb::read_sweep(sweep);
         QVERIFY(spec.base.data_dir.empty());
         QCOMPARE(twb::cell_config(spec, twb::sweep_cells(spec).at(0)).data_dir, fs::absolute(m_data).string());
+    }
+
+    void outputThatCannotBeWrittenIsAnError() {
+        // Standard output on a full disk: the text was lost and the command said 0.
+        for (const QStringList& args : {QStringList{"keys"},  // twb-torch's way out
+                                        QStringList{"sample", "--run", q(m_run), "-n", "5", "--no-history"}}) {
+            QProcess t;
+            t.setStandardOutputFile("/dev/full");
+            t.start(twbtest::twb_program(), args);
+            QVERIFY(t.waitForFinished(60000));
+            const QByteArray err = t.readAllStandardError();
+            QCOMPARE(t.exitCode(), 1);
+            QVERIFY2(err.contains("twb: error: writing the output failed ("), err.constData());
+        }
     }
 
     void threadsAboveTheCoresAreWarnedAbout() {
