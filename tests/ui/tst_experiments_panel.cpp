@@ -263,6 +263,16 @@ private slots:
         QVERIFY(plots.parameterPlot()->findChild<QCPItemText*>("noFinalLoss"));
         plots.setRuns(first, {"learning_rate"});
         QVERIFY(!plots.parameterPlot()->findChild<QCPItemText*>("noFinalLoss"));
+        // A running cell's first evaluation, at step 0: the steps start at 0 (the axis ran from -25 to 25).
+        twb::EvalReport e;
+        e.step = 0;
+        e.val_loss = 4.2;
+        plots.addEval("/nonexistent/running", e);
+        const QCPRange steps = plots.curvesPlot()->xAxis->range(), losses = plots.curvesPlot()->yAxis->range();
+        QVERIFY2(steps.lower == 0 && steps.upper >= 1,
+                 qPrintable(QString("%1 .. %2").arg(steps.lower).arg(steps.upper)));
+        QVERIFY2(losses.contains(4.2) && losses.size() < 5,
+                 qPrintable(QString("%1 .. %2").arg(losses.lower).arg(losses.upper)));
     }
 
     void theProposedFolderIsTheOneWritten() {

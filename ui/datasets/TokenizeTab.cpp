@@ -220,7 +220,14 @@ void TokenizeTab::showHistogram(int which) {
     if (m_bars[which])
         m_hist->removePlottable(m_bars[which]);
     auto* bars = m_bars[which] = new QCPBars(m_hist->xAxis, m_hist->yAxis);
-    bars->setName(which ? tr("B: %1").arg(a.label) : tr("A: %1").arg(a.label));
+    // The last bin also holds the longest 1% (the bins span the 99th percentile): each tokenizer's legend
+    // entry says so, since the axis ends where the bins do.
+    QString last;
+    const size_t bins = s.length_counts.size();
+    if (bins > 0 && s.length_bin_edges.size() == bins + 1 &&
+        static_cast<double>(s.length_max) >= s.length_bin_edges[bins])
+        last = tr(" (the last bar: %1 to %2)").arg(s.length_bin_edges[bins - 1]).arg(s.length_max);
+    bars->setName((which ? tr("B: %1").arg(a.label) : tr("A: %1").arg(a.label)) + last);
     bars->setPen(Qt::NoPen);
     bars->setBrush(which ? QColor(230, 120, 30, 120) : QColor(40, 90, 200, 150));
     for (size_t i = 0; i + 1 < s.length_bin_edges.size() && i < s.length_counts.size(); ++i) {
@@ -228,14 +235,7 @@ void TokenizeTab::showHistogram(int which) {
         bars->addData((lo + hi) / 2, static_cast<double>(s.length_counts[i]));
         bars->setWidth(std::max(1.0, hi - lo));
     }
-    QString unit = tr("tokens per %1").arg(singular(q(s.length_unit)));
-    // The last bin also holds the longest 1% (the bins span the 99th percentile): said, since the axis
-    // ends where the bins do.
-    const size_t bins = s.length_counts.size();
-    if (bins > 0 && s.length_bin_edges.size() == bins + 1 &&
-        static_cast<double>(s.length_max) >= s.length_bin_edges[bins])
-        unit += tr(" (the last bar: %1 to %2)").arg(s.length_bin_edges[bins - 1]).arg(s.length_max);
-    m_hist->xAxis->setLabel(unit);
+    m_hist->xAxis->setLabel(tr("tokens per %1").arg(singular(q(s.length_unit))));
     m_hist->legend->setVisible(true);
     m_hist->rescaleAxes();
     placeLegend();

@@ -112,10 +112,31 @@ bool SweepPlots::parameterAxisIsLog() const {
     return m_log;
 }
 
+void SweepPlots::fitCurves() {
+    // Steps from 0 (one point at step 0 made an axis from -25 to 25), the losses with a margin.
+    bool any = false;
+    QCPRange x, y;
+    for (int i = 0; i < m_curves->graphCount(); ++i) {
+        bool found = false;
+        const QCPRange gx = m_curves->graph(i)->getKeyRange(found);
+        if (!found)
+            continue;
+        const QCPRange gy = m_curves->graph(i)->getValueRange(found);
+        x = any ? QCPRange(std::min(x.lower, gx.lower), std::max(x.upper, gx.upper)) : gx;
+        y = any ? QCPRange(std::min(y.lower, gy.lower), std::max(y.upper, gy.upper)) : gy;
+        any = true;
+    }
+    if (!any)
+        return;
+    m_curves->xAxis->setRange(0, std::max(1.0, x.upper));
+    const double pad = y.size() > 0 ? 0.05 * y.size() : std::max(0.05, 0.05 * std::abs(y.center()));
+    m_curves->yAxis->setRange(y.lower - pad, y.upper + pad);
+}
+
 void SweepPlots::addEval(const QString& runDir, const twb::EvalReport& e) {
     curve(runDir)->addData(double(e.step), e.val_loss);
     m_curves->legend->setVisible(true);
-    m_curves->rescaleAxes();
+    fitCurves();
     m_curves->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -136,7 +157,7 @@ void SweepPlots::setRuns(const std::vector<twb::RunSummary>& runs, const QString
         }
     }
     m_curves->legend->setVisible(!m_graphs.empty());
-    m_curves->rescaleAxes();
+    fitCurves();
     m_curves->replot();
     const QString keep = m_key->currentText();
     QSignalBlocker block(m_key);

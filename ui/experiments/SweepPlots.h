@@ -31,6 +31,8 @@ public:
 private:
     QCPGraph* curve(const QString& runDir);
     void refreshParameterPlot();
+    /// The curves' axes: steps from 0, the losses with a margin.
+    void fitCurves();
 
     QCustomPlot* m_curves = nullptr;
     QCustomPlot* m_param = nullptr;
