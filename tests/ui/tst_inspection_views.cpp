@@ -74,6 +74,17 @@ private slots:
                  qPrintable(note));
         QVERIFY(p.ablation()->findChild<QLabel*>("ablationRun")->text().contains("checkpoint best"));
         QVERIFY(!p.lens()->exportNumbers(csv));
+        // An error the lens clears leaves the status bar too (the panel forwarded it, but not its withdrawal).
+        QSignalSpy said(&p, &PanelBase::statusMessage), withdrawn(&p, &PanelBase::statusWithdrawn);
+        p.lens()->setPrompt("☃");
+        p.lens()->show();
+        waitIdle(p.lens());
+        QCOMPARE(said.count(), 1);
+        p.lens()->setPrompt("the cat");
+        p.lens()->show();
+        waitIdle(p.lens());
+        QCOMPARE(withdrawn.count(), 1);
+        QCOMPARE(withdrawn.at(0).at(0).toString(), said.at(0).at(0).toString());
     }
 
     void lensCellsGrowWithTheText() {

@@ -44,7 +44,6 @@ AttentionPanel::AttentionPanel(ModelThread* model, JobsService* jobs, QWidget* p
     m_model = model;
     createControls();
     layOut();
-    connect(m_embeddings, &EmbeddingsPanel::statusMessage, this, &AttentionPanel::statusMessage);
     auto follow = [this] {
         m_embeddings->setRun(m_picker->run());
         m_lens->setRun(m_picker->run(), m_picker->checkpoint());
@@ -54,8 +53,12 @@ AttentionPanel::AttentionPanel(ModelThread* model, JobsService* jobs, QWidget* p
     connect(m_picker, &RunPicker::changed, this, follow);
     if (!m_picker->run().isEmpty())
         follow();
-    for (PanelBase* page : std::initializer_list<PanelBase*>{m_lens, m_ablation})
+    // A page's error goes to the status bar, and leaves it when the page clears it (a logit lens that
+    // worked at last still showed the error of the prompt before).
+    for (PanelBase* page : std::initializer_list<PanelBase*>{m_embeddings, m_lens, m_ablation}) {
         connect(page, &PanelBase::statusMessage, this, &AttentionPanel::statusMessage);
+        connect(page, &PanelBase::statusWithdrawn, this, &AttentionPanel::statusWithdrawn);
+    }
     connect(m_ablation, &HeadAblationView::costsReady, this, [this](const twb::AblationTable& t) {
         if (t.every_head.empty())
             return;

@@ -54,6 +54,7 @@ SamplingPanel::SamplingPanel(ModelThread* model, JobsService* jobs, QWidget* par
     m_chat = new ChatView(m_model, m_picker, [this] { return m_decoding->options(); });
     m_tabs->addTab(m_chat, tr("Chat"));
     connect(m_chat, &PanelBase::statusMessage, this, &PanelBase::statusMessage);
+    connect(m_chat, &PanelBase::statusWithdrawn, this, &PanelBase::statusWithdrawn);
 
     auto* left = new QVBoxLayout;
     left->addWidget(m_decoding);
@@ -71,6 +72,7 @@ SamplingPanel::SamplingPanel(ModelThread* model, JobsService* jobs, QWidget* par
     col->addWidget(m_picker);
     col->addWidget(m_modes, 1);
     connect(m_translation, &PanelBase::statusMessage, this, &PanelBase::statusMessage);
+    connect(m_translation, &PanelBase::statusWithdrawn, this, &PanelBase::statusWithdrawn);
 
     connectWorker(m_model->worker());
     connectControls();
