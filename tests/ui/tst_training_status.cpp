@@ -10,6 +10,7 @@
 #include "ui_fixture.h"
 
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -49,13 +50,18 @@ private slots:
                                {"threads", 1}})
             twbtest::set_spin(p.form(), name, v);
         QSignalSpy done(p.worker(), &TrainWorker::finished);
+        // In Bokmål the figures take its decimal comma, as the plots and fields do (they had dots).
+        QLocale::setDefault(QLocale(QLocale::NorwegianBokmal, QLocale::Norway));
         p.findChild<QPushButton*>("start")->click();
         QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120000);
         QTRY_VERIFY(!p.isBusy());
+        QLocale::setDefault(QLocale::c());
         const QString status = p.findChild<SteadyLabel*>("status")->text();
         QVERIFY2(
             status.contains("no validation split") && status.contains("best loss") && !status.contains("best val loss"),
             qPrintable(status));
+        const QString eval = p.findChild<SteadyLabel*>("evalReadout")->text();
+        QVERIFY2(QRegularExpression("val loss \\d+,\\d{4} ").match(eval).hasMatch(), qPrintable(eval));
     }
 };
 

@@ -196,15 +196,15 @@ void AttentionPanel::redraw() {
         what = cross ? tr("layer %1 head %2 · entropy %3 · first source token %4 · same position %5")
                            .arg(m_layer)
                            .arg(m_head)
-                           .arg(s.entropy[i], 0, 'f', 2)
-                           .arg(s.first[i], 0, 'f', 2)
-                           .arg(s.diagonal[i], 0, 'f', 2)
+                           .arg(QLocale().toString(s.entropy[i], 'f', 2))
+                           .arg(QLocale().toString(s.first[i], 'f', 2))
+                           .arg(QLocale().toString(s.diagonal[i], 'f', 2))
                      : tr("layer %1 head %2 · entropy %3 · previous token %4 · first token %5")
                            .arg(m_layer)
                            .arg(m_head)
-                           .arg(s.entropy[i], 0, 'f', 2)
-                           .arg(s.previous[i], 0, 'f', 2)
-                           .arg(s.first[i], 0, 'f', 2);
+                           .arg(QLocale().toString(s.entropy[i], 'f', 2))
+                           .arg(QLocale().toString(s.previous[i], 'f', 2))
+                           .arg(QLocale().toString(s.first[i], 'f', 2));
     } else if (v == View::LayerMean) {
         m = twb::mean_over_heads(m_cap, m_layer);
         what = tr("layer %1, mean over %2 heads").arg(m_layer).arg(m_cap.heads);
@@ -250,11 +250,11 @@ QString AttentionPanel::uniformCrossWarning() const {
                   "source token weighed alike), so the model did not read its source yet. Later steps of the "
                   "timeline show when it learned to.")
             .arg(m_step)
-            .arg(lowest, 0, 'f', 2);
+            .arg(QLocale().toString(lowest, 'f', 2));
     return tr("Cross-attention is still uniform: entropy %1 or more in every head (1 = every source token "
               "weighed alike), so this model does not read its source yet and translates every input much the "
               "same. Train it for more steps (the multi30k and tatoeba presets are recipes that train it).")
-        .arg(lowest, 0, 'f', 2);
+        .arg(QLocale().toString(lowest, 'f', 2));
 }
 
 void AttentionPanel::redrawScores() {

@@ -28,9 +28,9 @@ QString q(const std::string& s) {
 
 QString human_bytes(uint64_t b) {
     if (b >= 1000000)
-        return QStringLiteral("%1 MB").arg(b / 1e6, 0, 'f', 1);
+        return QStringLiteral("%1 MB").arg(QLocale().toString(b / 1e6, 'f', 1));
     if (b >= 1000)
-        return QStringLiteral("%1 kB").arg(b / 1e3, 0, 'f', 0);
+        return QStringLiteral("%1 kB").arg(QLocale().toString(b / 1e3, 'f', 0));
     return QStringLiteral("%1 B").arg(b);
 }
 }  // namespace

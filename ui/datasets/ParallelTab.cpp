@@ -27,7 +27,7 @@ std::string path(const QLineEdit* e) {
     return e->text().trimmed().toStdString();
 }
 QString lengths(const twb::SideLengths& l) {
-    return QObject::tr("mean %1, max %2 tokens").arg(l.mean, 0, 'f', 1).arg(l.max);
+    return QObject::tr("mean %1, max %2 tokens").arg(QLocale().toString(l.mean, 'f', 1)).arg(l.max);
 }
 }  // namespace
 
@@ -341,7 +341,7 @@ void ParallelTab::setResult(const twb::ParallelPrepareResult& r) {
         text += tr("<br>%1 training pairs dropped: sides over the length ratio").arg(n(r.dropped_ratio));
     text += tr("<br>source: %1<br>target: %2<br>%3 s")
                 .arg(lengths(r.source_lengths), lengths(r.target_lengths))
-                .arg(r.seconds, 0, 'f', 1);
+                .arg(QLocale().toString(r.seconds, 'f', 1));
     m_result->setText(text);
 }
 

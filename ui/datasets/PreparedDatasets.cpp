@@ -84,7 +84,7 @@ void PreparedDatasets::showInfo(const QString& dir) {
                             .arg(d.vocab_size)
                             .arg(d.train_tokens)
                             .arg(d.val_tokens)
-                            .arg(d.chars_per_token, 0, 'f', 3));
+                            .arg(QLocale().toString(d.chars_per_token, 'f', 3)));
     } catch (const std::exception& e) {
         m_info->setText(QString::fromStdString(e.what()));
     }

@@ -186,12 +186,12 @@ void TokenizeTab::showStats() {
                         "<br>most frequent: %14")
                          .arg(m_a.label)
                          .arg(n(s.characters), n(s.tokens))
-                         .arg(s.chars_per_token, 0, 'f', 3)
+                         .arg(QLocale().toString(s.chars_per_token, 'f', 3))
                          .arg(n(s.vocab_size), n(s.vocab_used))
-                         .arg(100 * s.unk_rate, 0, 'f', 3)
+                         .arg(QLocale().toString(100 * s.unk_rate, 'f', 3))
                          .arg(n(m_a.trainTokens), n(m_a.valTokens))
                          .arg(tr("tokens"), singular(q(s.length_unit)))
-                         .arg(s.length_mean, 0, 'f', 1)
+                         .arg(QLocale().toString(s.length_mean, 'f', 1))
                          .arg(n(s.length_max))
                          .arg(top));
 }

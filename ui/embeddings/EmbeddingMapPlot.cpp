@@ -52,8 +52,9 @@ void EmbeddingMapPlot::setMap(const twb::EmbeddingMap& map, int labelled) {
         replot();
         return;
     }
-    xAxis->setLabel(tr("first principal component (%1% of the variance)").arg(100 * map.explained[0], 0, 'f', 1));
-    yAxis->setLabel(tr("second principal component (%1%)").arg(100 * map.explained[1], 0, 'f', 1));
+    xAxis->setLabel(
+        tr("first principal component (%1% of the variance)").arg(QLocale().toString(100 * map.explained[0], 'f', 1)));
+    yAxis->setLabel(tr("second principal component (%1%)").arg(QLocale().toString(100 * map.explained[1], 'f', 1)));
     rescaleAxes();
     // Room for the labels (drawn right of and above their points) at the edges.
     const QCPRange xr = xAxis->range(), yr = yAxis->range();

@@ -268,7 +268,7 @@ void EmbeddingsPanel::connectWorker(ModelWorker* worker) {
                 clearError();
                 const auto tokens = [this](size_t n) { return n == 1 ? tr("1 token") : tr("%1 tokens").arg(n); };
                 m_simResult->setText(tr("cosine similarity <b>%1</b> — %2 against %3 (step %4)")
-                                         .arg(r.similarity, 0, 'f', 4)
+                                         .arg(QLocale().toString(r.similarity, 'f', 4))
                                          .arg(tokens(r.a_ids.size()), tokens(r.b_ids.size()))
                                          .arg(step));
             });

@@ -337,7 +337,7 @@ void HeadAblationView::showTable(const twb::AblationTable& t) {
     m_result = t;
     m_progress->setRange(0, 1);
     m_progress->setValue(t.cancelled ? 0 : 1);
-    m_progress->setFormat(t.cancelled ? tr("cancelled") : tr("%1 s").arg(t.seconds, 0, 'f', 1));
+    m_progress->setFormat(t.cancelled ? tr("cancelled") : tr("%1 s").arg(QLocale().toString(t.seconds, 'f', 1)));
     m_table->setSortingEnabled(false);
     m_table->setRowCount(0);
     auto add = [this](const QString& heads, double loss, double cost, bool withCost) {
@@ -364,7 +364,7 @@ void HeadAblationView::showTable(const twb::AblationTable& t) {
         tr("%1 loss over %2 tokens with every head: %3 nats per token.%4 Cost = loss with the head off − %3.")
             .arg(QString::fromStdString(t.split))
             .arg(t.tokens)
-            .arg(t.base_loss, 0, 'f', 4)
+            .arg(QLocale().toString(t.base_loss, 'f', 4))
             .arg(t.cancelled ? tr(" Cancelled: the rows below are all that was computed.") : QString()));
     m_figure->setEnabled(true);
     m_numbers->setEnabled(true);

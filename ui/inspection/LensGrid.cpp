@@ -103,7 +103,7 @@ QString LensGrid::cellText(int stage, int position) const {
     s += tr("\nthe model's choice “%1”: rank %2 here, p = %3")
              .arg(it != top.end() ? shown(it->text) : QString::number(finalId))
              .arg(m_lens.final_rank[i] + 1)
-             .arg(m_lens.final_prob[i], 0, 'f', 3);
+             .arg(QLocale().toString(m_lens.final_prob[i], 'f', 3));
     return s;
 }
 

@@ -131,7 +131,7 @@ void AttributionStrip::render() {
     m_title->setText(tr("Where “%1” (p = %2 at temperature 1) came from, by %3: the most from “%4” (token %5 of "
                         "%6). Hover a token for its value.")
                          .arg(visibleToken(QString::fromStdString(a.target_text)))
-                         .arg(a.target_prob, 0, 'f', 3)
+                         .arg(QLocale().toString(a.target_prob, 'f', 3))
                          .arg(m_measure->currentText())
                          .arg(visibleToken(QString::fromStdString(a.tokens[top])))
                          .arg(top)

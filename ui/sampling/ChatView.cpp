@@ -157,8 +157,11 @@ void ChatView::replied(const ChatResult& r) {
     setBusy(false);
     render();
     QString how = r.cancelled ? tr("stopped") : r.endOfTurn ? tr("end of turn") : tr("length limit reached");
-    m_status->setText(statusLine(
-        tr("%1 tokens · %2 tok/s · step %3 · %4").arg(r.generated).arg(r.tokensPerS, 0, 'f', 1).arg(r.step).arg(how)));
+    m_status->setText(statusLine(tr("%1 tokens · %2 tok/s · step %3 · %4")
+                                     .arg(r.generated)
+                                     .arg(QLocale().toString(r.tokensPerS, 'f', 1))
+                                     .arg(r.step)
+                                     .arg(how)));
     if (!r.warnings.isEmpty())
         emit statusMessage(r.warnings.join("; "));
 }

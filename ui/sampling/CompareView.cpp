@@ -213,9 +213,10 @@ void CompareView::setJudged(int row, int column, double perplexity, const QStrin
     const QString text = cell->data(TextRole).toString();
     if (std::isfinite(perplexity)) {
         cell->setData(JudgeRole, perplexity);
-        cell->setText(
-            text + "\n\n" +
-            tr("— judge perplexity: %1 (%2)").arg(perplexity, 0, 'f', 2).arg(QFileInfo(m_tableJudge).fileName()));
+        cell->setText(text + "\n\n" +
+                      tr("— judge perplexity: %1 (%2)")
+                          .arg(QLocale().toString(perplexity, 'f', 2))
+                          .arg(QFileInfo(m_tableJudge).fileName()));
         cell->setToolTip(tr("Perplexity of this text under %1's best checkpoint, the prompt as context, scored in %2")
                              .arg(m_tableJudge, precision));
     } else {

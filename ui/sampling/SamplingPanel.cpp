@@ -201,7 +201,8 @@ void SamplingPanel::render() {
     m_output->render(isBusy());
     if (isBusy() && m_clock.isValid()) {
         const double sec = std::max(1e-3, m_clock.elapsed() / 1000.0);
-        m_status->setText(statusLine(tr("%1 tokens · %2 tok/s").arg(m_streamed).arg(m_streamed / sec, 0, 'f', 1)));
+        m_status->setText(
+            statusLine(tr("%1 tokens · %2 tok/s").arg(m_streamed).arg(QLocale().toString(m_streamed / sec, 'f', 1))));
     }
     m_back_->setEnabled(!isBusy() && !m_back.isEmpty());
     // A long output costs more to lay out: keep re-rendering under ~25% of the UI thread's time.
@@ -227,9 +228,10 @@ void SamplingPanel::showAlternatives(int sample, int index) {
                                     .arg(token));
     // The sampler's probability, at the generation's temperature: the attribution strip below gives the
     // model's own at temperature 1, and without the temperature the two figures seemed to disagree.
-    const QString p = m_out.temperature > 0 && m_out.temperature != 1
-                          ? tr("p = %1 at temperature %2").arg(t.prob, 0, 'f', 3).arg(m_out.temperature, 0, 'g', 3)
-                          : tr("p = %1").arg(t.prob, 0, 'f', 3);
+    const QString p =
+        m_out.temperature > 0 && m_out.temperature != 1
+            ? tr("p = %1 at temperature %2").arg(QLocale().toString(t.prob, 'f', 3)).arg(m_out.temperature, 0, 'g', 3)
+            : tr("p = %1").arg(QLocale().toString(t.prob, 'f', 3));
     m_output->select(sample, index,
                      sample == 0
                          ? tr("Token #%1 %2 (%3). Click an alternative to continue from it:").arg(index).arg(token, p)

@@ -192,7 +192,7 @@ void SamplingPanel::connectWorker(ModelWorker* worker) {
         render();
         m_status->setText(statusLine(tr("%1 tokens · %2 tok/s · step %3%4")
                                          .arg(r.generated)
-                                         .arg(r.tokensPerS, 0, 'f', 1)
+                                         .arg(QLocale().toString(r.tokensPerS, 'f', 1))
                                          .arg(r.step)
                                          .arg(r.cancelled ? tr(" · stopped") : QString())));
         if (!r.warnings.isEmpty()) {

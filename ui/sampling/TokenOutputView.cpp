@@ -119,12 +119,13 @@ void TokenOutputView::showTokenTip(const QUrl& link) {
     const UiToken* t = token(parts[1].toInt(), parts[2].toInt());
     if (!t)
         return;
-    QString tip = std::isnan(t->prob)
-                      ? tr("<b>%1</b><br>beam search: no per-token probabilities").arg(shown(t->text).toHtmlEscaped())
-                      : tr("<b>%1</b> p = %2<br>").arg(shown(t->text).toHtmlEscaped()).arg(t->prob, 0, 'f', 3);
+    QString tip =
+        std::isnan(t->prob)
+            ? tr("<b>%1</b><br>beam search: no per-token probabilities").arg(shown(t->text).toHtmlEscaped())
+            : tr("<b>%1</b> p = %2<br>").arg(shown(t->text).toHtmlEscaped()).arg(QLocale().toString(t->prob, 'f', 3));
     for (int k = 0; k < t->altIds.size(); ++k)
         tip += QStringLiteral("%1 &nbsp; %2<br>")
-                   .arg(t->altProbs[k], 0, 'f', 3)
+                   .arg(QLocale().toString(t->altProbs[k], 'f', 3))
                    .arg(shown(t->altTexts[k]).toHtmlEscaped());
     QToolTip::showText(QCursor::pos(), tip, m_view);
 }

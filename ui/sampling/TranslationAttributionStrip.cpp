@@ -144,6 +144,6 @@ void TranslationAttributionStrip::render() {
     m_title->setText(tr("Where “%1” (p = %2) came from, by gradient × input: among the source's tokens the most "
                         "from “%3”. Hover a token for its value.")
                          .arg(visibleToken(QString::fromStdString(a.output_tokens[t])))
-                         .arg(a.output_prob[t], 0, 'f', 3)
+                         .arg(QLocale().toString(a.output_prob[t], 'f', 3))
                          .arg(visibleToken(QString::fromStdString(a.source_tokens[top]))));
 }

@@ -285,12 +285,12 @@ void TranslationBatchView::showResult() {
     if (r.scored) {
         const auto& b = r.bleu;
         text += tr("<br><b>BLEU = %1</b> %2/%3/%4/%5 (BP = %6, ratio = %7, hyp_len = %8, ref_len = %9)")
-                    .arg(b.score, 0, 'f', 2)
+                    .arg(QLocale().toString(b.score, 'f', 2))
                     .arg(b.precisions.size() > 0 ? b.precisions[0] : 0, 0, 'f', 1)
                     .arg(b.precisions.size() > 1 ? b.precisions[1] : 0, 0, 'f', 1)
                     .arg(b.precisions.size() > 2 ? b.precisions[2] : 0, 0, 'f', 1)
                     .arg(b.precisions.size() > 3 ? b.precisions[3] : 0, 0, 'f', 1)
-                    .arg(b.brevity_penalty, 0, 'f', 3)
+                    .arg(QLocale().toString(b.brevity_penalty, 'f', 3))
                     .arg(b.ref_length ? static_cast<double>(b.hyp_length) / static_cast<double>(b.ref_length) : 0.0, 0,
                          'f', 3)
                     .arg(b.hyp_length)
@@ -298,7 +298,7 @@ void TranslationBatchView::showResult() {
         text += tr("<br><span style=\"color:#555\">signature: %1</span>")
                     .arg(QString::fromStdString(b.signature).toHtmlEscaped());
         text += tr("<br><b>chrF2 = %1</b> <span style=\"color:#555\">signature: %2</span>")
-                    .arg(r.chrf.score, 0, 'f', 2)
+                    .arg(QLocale().toString(r.chrf.score, 'f', 2))
                     .arg(QString::fromStdString(r.chrf.signature).toHtmlEscaped());
     } else {
         text += tr("<br>No reference file: no BLEU.");
@@ -310,6 +310,6 @@ void TranslationBatchView::showResult() {
         for (int c = 0; c < 3; ++c)
             m_table->setItem(i, c, new QTableWidgetItem(r.rows[i].value(c)));
     m_table->resizeRowsToContents();
-    emit statusMessage(r.scored ? tr("BLEU %1 on %2 lines").arg(r.bleu.score, 0, 'f', 2).arg(r.lines)
+    emit statusMessage(r.scored ? tr("BLEU %1 on %2 lines").arg(QLocale().toString(r.bleu.score, 'f', 2)).arg(r.lines)
                                 : tr("%1 lines translated").arg(r.lines));
 }

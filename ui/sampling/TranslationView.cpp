@@ -65,7 +65,7 @@ TranslationView::TranslationView(ModelThread* model, RunPicker* picker, JobsServ
                                          .arg(r.sourceTokens)
                                          .arg(r.tokens)
                                          .arg(r.beamWidth > 1 ? tr("beam %1").arg(r.beamWidth) : tr("greedy"))
-                                         .arg(r.seconds > 0 ? r.tokens / r.seconds : 0.0, 0, 'f', 1)
+                                         .arg(QLocale().toString(r.seconds > 0 ? r.tokens / r.seconds : 0.0, 'f', 1))
                                          .arg(r.step)
                                          .arg(r.cancelled ? tr(" · stopped") : QString())));
     });
@@ -218,7 +218,7 @@ void TranslationView::showAlternatives(int index) {
                         "the translation before it:")
                          .arg(index)
                          .arg(TokenOutputView::shown(t.text))
-                         .arg(t.prob, 0, 'f', 3));
+                         .arg(QLocale().toString(t.prob, 'f', 3)));
     if (isBusy())
         return;  // the translation is not whole yet
     std::vector<int32_t> ids;

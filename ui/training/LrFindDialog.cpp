@@ -153,7 +153,10 @@ void LrFindDialog::connectWorker(ExperimentWorker* worker) {
         m_progress->setValue(p.step);
         if (m_job)
             m_job->setProgress(double(p.step) / std::max(1, m_progress->maximum()), tr("step %1").arg(p.step));
-        m_status->setText(tr("step %1 · lr %2 · loss %3").arg(p.step).arg(p.lr, 0, 'g', 3).arg(p.smoothed, 0, 'f', 4));
+        m_status->setText(tr("step %1 · lr %2 · loss %3")
+                              .arg(p.step)
+                              .arg(p.lr, 0, 'g', 3)
+                              .arg(QLocale().toString(p.smoothed, 'f', 4)));
     });
     connect(worker, &ExperimentWorker::lrFound, this, [this](const twb::LrFindResult& r, bool cancelled) {
         if (!m_running)

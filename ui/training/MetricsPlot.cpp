@@ -269,7 +269,7 @@ void MetricsPlot::setBaselines(const QVector<QPair<QString, double>>& lines) {
         label->position->setTypeY(QCPItemPosition::ptPlotCoords);
         label->position->setCoords(0.99, value);
         label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        label->setText(QString("%1 %2").arg(name).arg(value, 0, 'f', 3));
+        label->setText(QString("%1 %2").arg(name).arg(QLocale().toString(value, 'f', 3)));
         label->setColor(QColor(100, 100, 100));
         label->setFont(TextScale::sized(font(), 7));
         label->setBrush(QColor(255, 255, 255, 210));  // readable where it crosses a curve

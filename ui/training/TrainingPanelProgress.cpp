@@ -67,8 +67,9 @@ void TrainingPanel::onStep(const twb::StepReport& r) {
     m_lastStep = r.step;
     m_progress->setValue(static_cast<int>(r.step));
     if (m_trainJob)
-        m_trainJob->setProgress(m_maxIters > 0 ? double(r.step) / double(m_maxIters) : -1.0,
-                                tr("step %1 / %2 · loss %3").arg(r.step).arg(m_maxIters).arg(r.loss, 0, 'f', 4));
+        m_trainJob->setProgress(
+            m_maxIters > 0 ? double(r.step) / double(m_maxIters) : -1.0,
+            tr("step %1 / %2 · loss %3").arg(r.step).arg(m_maxIters).arg(QLocale().toString(r.loss, 'f', 4)));
     if (m_control && m_control->paused()) {
         m_status->setText(pausedText());
         return;
@@ -77,9 +78,9 @@ void TrainingPanel::onStep(const twb::StepReport& r) {
     m_status->setText(tr("step %1 / %2 · loss %3 · %4 tok/s · %5 ms/step · elapsed %6 · ETA %7")
                           .arg(r.step)
                           .arg(m_maxIters)
-                          .arg(r.loss, 0, 'f', 4)
+                          .arg(QLocale().toString(r.loss, 'f', 4))
                           .arg(QLocale().toString(r.tokens_per_s, 'f', 0))
-                          .arg(r.ms_per_step, 0, 'f', 1)
+                          .arg(QLocale().toString(r.ms_per_step, 'f', 1))
                           .arg(formatDuration(std::max(0.0, r.elapsed_s - m_pausedSeconds)))
                           .arg(formatDuration(eta)) +
                       deviceMemoryText(r));
@@ -106,15 +107,16 @@ void TrainingPanel::onEvaluated(const twb::EvalReport& e) {
 
 void TrainingPanel::showEvaluation(const twb::EvalReport& e) {
     // An encoder-decoder has no bits per character (its loss is per target token); it has BLEU.
-    m_lastEval = tr("val loss %1 · perplexity %2%3 · accuracy %4")
-                     .arg(e.val_loss, 0, 'f', 4)
-                     .arg(e.val_perplexity, 0, 'f', 2)
-                     .arg(std::isnan(e.val_bpc) ? QString() : tr(" · %1 bits/char").arg(e.val_bpc, 0, 'f', 3))
-                     .arg(e.val_accuracy, 0, 'f', 3);
+    m_lastEval =
+        tr("val loss %1 · perplexity %2%3 · accuracy %4")
+            .arg(QLocale().toString(e.val_loss, 'f', 4))
+            .arg(QLocale().toString(e.val_perplexity, 'f', 2))
+            .arg(std::isnan(e.val_bpc) ? QString() : tr(" · %1 bits/char").arg(QLocale().toString(e.val_bpc, 'f', 3)))
+            .arg(QLocale().toString(e.val_accuracy, 'f', 3));
     if (!std::isnan(e.val_bleu))
-        m_lastEval += tr(" · BLEU %1").arg(e.val_bleu, 0, 'f', 2);
+        m_lastEval += tr(" · BLEU %1").arg(QLocale().toString(e.val_bleu, 'f', 2));
     if (!std::isnan(e.epoch))
-        m_lastEval += tr(" · epoch %1").arg(e.epoch, 0, 'f', 2);
+        m_lastEval += tr(" · epoch %1").arg(QLocale().toString(e.epoch, 'f', 2));
     m_evalLabel->setText(tr("Last evaluation (step %1): %2%3")
                              .arg(e.step)
                              .arg(m_lastEval)
@@ -143,13 +145,15 @@ void TrainingPanel::onFinished(const twb::TrainSummary& s) {
     showRunLabel(m_runDir);                                // the checkpoints it has now, as when opened
     // best_by=bleu: the engine keeps minus the BLEU as the best "loss" (lower is better)
     // A stop before any evaluation at a checkpoint has no best yet: none is named ("nan at step -1").
-    const QString best = s.best_step < 0 || std::isnan(s.best_val_loss) ? QString()
-                         : m_bestByBleu   ? tr(" · best val BLEU %1 at step %2").arg(-s.best_val_loss, 0, 'f', 2)
-                         : m_noValidation ? tr(" · best loss %1 at step %2").arg(s.best_val_loss, 0, 'f', 4)
-                                          : tr(" · best val loss %1 at step %2").arg(s.best_val_loss, 0, 'f', 4);
+    const QString best =
+        s.best_step < 0 || std::isnan(s.best_val_loss) ? QString()
+        : m_bestByBleu   ? tr(" · best val BLEU %1 at step %2").arg(QLocale().toString(-s.best_val_loss, 'f', 2))
+        : m_noValidation ? tr(" · best loss %1 at step %2").arg(QLocale().toString(s.best_val_loss, 'f', 4))
+                         : tr(" · best val loss %1 at step %2").arg(QLocale().toString(s.best_val_loss, 'f', 4));
     // A run that trained no step this time (its epochs were spent) has no step time to speak of.
-    const QString speed =
-        s.median_ms_per_step > 0 ? tr(" · median %1 ms/step").arg(s.median_ms_per_step, 0, 'f', 1) : QString();
+    const QString speed = s.median_ms_per_step > 0
+                              ? tr(" · median %1 ms/step").arg(QLocale().toString(s.median_ms_per_step, 'f', 1))
+                              : QString();
     m_status->setText((s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
                       (best.isEmpty() ? best : best.arg(s.best_step)) + speed +
                       tr(" · %1 of training").arg(formatDuration(s.elapsed_s)) +
