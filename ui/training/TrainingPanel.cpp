@@ -138,6 +138,7 @@ void TrainingPanel::trainMore(int steps) {
     c.max_iters = static_cast<int>(done.empty() ? c.max_iters : done.back()) + steps;
     c.max_epochs = 0;  // the epochs are spent: the extra training is counted in steps
     m_form->setConfig(c);
+    m_trainedMore = true;
     emit statusMessage(tr("training %1 more steps, to step %2").arg(steps).arg(c.max_iters));
     resumeRun();
 }

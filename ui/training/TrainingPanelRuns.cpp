@@ -59,6 +59,16 @@ std::vector<int64_t> TrainingPanel::showRunLabel(const QString& dir) {
 void TrainingPanel::newRun() {
     if (isBusy())
         return;
+    if (m_trainedMore) {
+        // Train more raised Steps past the run's decay (which continuing keeps); a new run of these
+        // settings decays over all its steps, as the run did over its own, not flat at min_lr at the end.
+        twb::RunConfig c = m_form->config();
+        if (c.lr_decay_iters < c.max_iters) {
+            c.lr_decay_iters = c.max_iters;
+            m_form->setConfig(c);
+        }
+        m_trainedMore = false;
+    }
     clearRun();
     m_datasetError->hide();  // a folder refused for the run before is no concern of a new one
     m_runLabel->setText(
@@ -74,7 +84,8 @@ bool TrainingPanel::openRun(const QString& dir) {
     try {
         const auto cfg = twb::read_run_config(dir.toStdString());
         m_form->setConfig(cfg);
-        m_kindNote->hide();  // the kind is the run's own
+        m_trainedMore = false;  // the run's own settings
+        m_kindNote->hide();     // the kind is the run's own
         m_openingRun = true;
         if (!cfg.data_dir.empty())
             setDataset(QString::fromStdString(cfg.data_dir));
