@@ -9,6 +9,7 @@
 #include "ui/widgets/SteadyLabel.h"
 #include "ui_fixture.h"
 
+#include <QComboBox>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
@@ -62,6 +63,18 @@ private slots:
             qPrintable(status));
         const QString eval = p.findChild<SteadyLabel*>("evalReadout")->text();
         QVERIFY2(QRegularExpression("val loss \\d+,\\d{4} ").match(eval).hasMatch(), qPrintable(eval));
+    }
+
+    void epochsAreOfferedForAnEncoderDecoderOnly() {
+        // "x in: epochs" did nothing for a decoder LM (its curves stay in steps): the choice shows for the
+        // encoder-decoder only.
+        TrainingPanel p;
+        auto* x = p.findChild<QComboBox*>("xAxis");
+        QVERIFY(!x->isVisibleTo(&p));
+        p.form()->applyPreset("multi30k");
+        QVERIFY(x->isVisibleTo(&p));
+        p.form()->applyPreset("tiny");
+        QVERIFY(!x->isVisibleTo(&p));
     }
 };
 

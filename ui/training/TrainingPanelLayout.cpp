@@ -231,8 +231,19 @@ void TrainingPanel::addPlotOptions(QVBoxLayout* rv) {
         tr("The plots' x-axis: optimiser steps, or passes over the training pairs (epochs) for an "
            "encoder-decoder run; a decoder LM's curves stay in steps"));
     units->addSpacing(12);
-    units->addWidget(new QLabel(tr("x in")));
+    auto* xLabel = new QLabel(tr("x in"));
+    units->addWidget(xLabel);
     units->addWidget(m_xAxis);
+    // Epochs are an encoder-decoder's (a decoder LM's curves stay in steps, and the choice did nothing):
+    // the choice shows for such a run only.
+    auto showXChoice = [this, xLabel] {
+        const bool pairs = m_form && m_form->modelKind() == twb::ModelKind::EncoderDecoder;
+        xLabel->setVisible(pairs);
+        m_xAxis->setVisible(pairs);
+    };
+    if (m_form)
+        connect(m_form, &ConfigForm::changed, this, showXChoice);
+    showXChoice();
     units->addStretch();
     opts->addStretch();
     rv->addLayout(opts);
