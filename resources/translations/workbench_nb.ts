@@ -3560,6 +3560,10 @@ Ctrl+/: hurtigtaster</translation>
         <source>nats</source>
         <translation>nats</translation>
     </message>
+    <message>
+        <source>Validation only: the training loss is per token (Loss in: nats per token shows it)</source>
+        <translation>Bare validering: treningstapet er per token (Tap i: nats per token viser det)</translation>
+    </message>
 </context>
 <context>
     <name>ModelWorker</name>

@@ -297,8 +297,11 @@ private slots:
         const double nats = tp->plot()->comparisonValue(0, 0);
         tp->plot()->setBitsPerChar(true);
         QVERIFY(tp->plot()->comparisonValue(0, 0) != nats);
+        // The training curves (per token) go, and the plot says why; the note goes with them back.
+        QVERIFY(tp->plot()->findChild<QCPItemText*>("bpcNote"));
         tp->plot()->setBitsPerChar(false);
         QCOMPARE(tp->plot()->comparisonValue(0, 0), nats);
+        QVERIFY(!tp->plot()->findChild<QCPItemText*>("bpcNote"));
     }
     void deleteAsksAndRemoves() {
         // A third run, to delete.

@@ -291,6 +291,21 @@ void MetricsPlot::clearComparisons() {
 
 void MetricsPlot::setBitsPerChar(bool on) {
     m_bpc = on;
+    // The training loss is per token, with no characters counted: it is not shown in bits per character,
+    // and the plot says so rather than lose its curves without a word.
+    if (on && !m_bpcNote) {
+        m_bpcNote = new QCPItemText(m_loss);
+        m_bpcNote->setObjectName("bpcNote");
+        m_bpcNote->position->setType(QCPItemPosition::ptAxisRectRatio);
+        m_bpcNote->position->setCoords(0.01, 0.02);
+        m_bpcNote->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        m_bpcNote->setText(tr("Validation only: the training loss is per token (Loss in: nats per token shows it)"));
+        m_bpcNote->setColor(QColor(100, 100, 100));
+        m_bpcNote->setFont(TextScale::sized(font(), 7));
+    } else if (!on && m_bpcNote) {
+        m_loss->removeItem(m_bpcNote);
+        m_bpcNote = nullptr;
+    }
     for (auto* g : {m_train, m_trainSmooth}) {
         g->setVisible(!on);
         if (on)

@@ -14,6 +14,7 @@
 class QCustomPlot;
 class QCPGraph;
 class QCPAbstractItem;
+class QCPItemText;
 class QLabel;
 
 class MetricsPlot : public QWidget {
@@ -102,6 +103,7 @@ private:
     std::vector<QCPGraph*> m_compare;
     std::vector<std::vector<twb::MetricsRow>> m_compareRows;
     bool m_bpc = false;
+    QCPItemText* m_bpcNote = nullptr;  // why the training curves are gone in bits per character
     QVector<QPair<QString, double>> m_baselines;
     std::vector<QCPAbstractItem*> m_baselineItems;
     std::vector<double> m_steps, m_losses;
