@@ -30,6 +30,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Open run…"), QKeySequence::Open, this, &MainWindow::openRunDialog);
     m_recent = file->addMenu(tr("Recent runs"));
     rebuildRecent();
+    connect(file, &QMenu::aboutToShow, this, &MainWindow::rebuildRecent);  // a panel may have opened one
     file->addSeparator();
     file->addAction(tr("Set &workspace folder…"), this, [this] {
         const QString d = QFileDialog::getExistingDirectory(this, tr("Workspace folder"), Workspace::root());

@@ -263,6 +263,12 @@ private slots:
         QCOMPARE(QString::fromStdString(
                      twb::find_checkpoint(run.toStdString(), picker.checkpoint().toStdString()).filename().string()),
                  QString::fromStdString(twb::checkpoint_dir_name(twb::list_checkpoints(run.toStdString()).back())));
+        // A run opened by hand in one picker is in every other's list, and in File → Recent runs.
+        QCOMPARE(Workspace::recentRuns().value(0), QFileInfo(run).absoluteFilePath());
+        RunPicker other;
+        other.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&other));
+        QVERIFY(other.findChild<QComboBox*>("runCombo")->findData(QFileInfo(run).absoluteFilePath()) >= 0);
     }
     void aClickedTokensProbabilityNamesItsTemperature() {
         // The side list's p is the sampler's, at the generation's temperature; the attribution strip gives

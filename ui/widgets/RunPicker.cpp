@@ -65,14 +65,24 @@ QList<qint64> RunPicker::steps() const {
     return out;
 }
 
+namespace {
+/// Run folders outside the workspace opened in any picker: every picker lists them (a run opened in
+/// Sampling had to be looked for again in Attention).
+QStringList& openedByHand() {
+    static QStringList runs;
+    return runs;
+}
+}  // namespace
+
 void RunPicker::refresh() {
     const QString keep = run(), keepCk = checkpoint();
     QSignalBlocker b(m_run);
     m_run->clear();
     QStringList all = Workspace::runs();
-    for (const QString& e : m_extra)
-        if (!all.contains(e))
+    for (const QString& e : openedByHand())
+        if (!all.contains(e) && QFileInfo::exists(e + "/config.json"))  // not one deleted since
             all << e;
+    m_seenOpened = openedByHand().size();
     for (const QString& r : all)
         m_run->addItem(Workspace::runLabel(r), r);
     const int i = m_run->findData(keep);
@@ -88,7 +98,10 @@ void RunPicker::setRun(const QString& dir) {
         return;
     const QString clean = QFileInfo(dir).absoluteFilePath();
     if (m_run->findData(clean) < 0) {
-        m_extra << clean;
+        if (!openedByHand().contains(clean)) {
+            openedByHand() << clean;
+            Workspace::addRecentRun(clean);
+        }
         m_run->addItem(Workspace::runLabel(clean), clean);
     }
     m_run->setCurrentIndex(m_run->findData(clean));
@@ -102,6 +115,10 @@ void RunPicker::setCheckpoint(const QString& which) {
 
 void RunPicker::showEvent(QShowEvent* e) {
     QWidget::showEvent(e);
+    if (m_seenOpened != openedByHand().size()) {  // another picker opened a run by hand
+        refresh();
+        return;
+    }
     const bool hadNone = m_ck->count() == 0;
     const QString keep = checkpoint();
     fillCheckpoints();

@@ -1,6 +1,6 @@
 // Run + checkpoint chooser shared by the Attention and Sampling panels: the workspace's runs (plus
-// any folder opened by hand, and the run the Training panel has open) and, for the chosen run,
-// "best", "last" and every checkpoint step.
+// any folder opened by hand in any of them, which also joins File → Recent runs, and the run the
+// Training panel has open) and, for the chosen run, "best", "last" and every checkpoint step.
 #pragma once
 #include <QWidget>
 
@@ -34,5 +34,5 @@ private:
     void fillCheckpoints();
     QComboBox* m_run;
     QComboBox* m_ck;
-    QStringList m_extra;  // folders opened by hand
+    qsizetype m_seenOpened = 0;  // how many runs opened by hand (in any picker) the list has taken in
 };
