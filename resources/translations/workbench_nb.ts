@@ -2611,6 +2611,14 @@ beam=5</translation>
         <source>Translated text, greedy</source>
         <translation>Oversatt tekst, grådig</translation>
     </message>
+    <message>
+        <source>Heads as layer.head, counted from 0: 0.3 is layer 0, head 3</source>
+        <translation>Hoder som lag.hode, talt fra 0: 0.3 er lag 0, hode 3</translation>
+    </message>
+    <message>
+        <source>Heads off (layer.head):</source>
+        <translation>Hoder av (lag.hode):</translation>
+    </message>
 </context>
 <context>
     <name>HeadGrid</name>

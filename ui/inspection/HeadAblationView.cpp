@@ -105,6 +105,7 @@ void HeadAblationView::createControls() {
     m_table = new QTableWidget(0, 3);
     m_table->setObjectName("ablationTable");
     m_table->setHorizontalHeaderLabels({tr("Heads off"), tr("Loss"), tr("Cost")});
+    m_table->horizontalHeaderItem(0)->setToolTip(tr("Heads as layer.head, counted from 0: 0.3 is layer 0, head 3"));
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -138,6 +139,10 @@ void HeadAblationView::createControls() {
 
 void HeadAblationView::layOut() {
     auto* row = new QHBoxLayout;
+    // Named, since the field is never empty for its placeholder to say what "0.0" is (layer 0, head 0).
+    auto* headsLabel = new QLabel(tr("Heads off (layer.head):"));
+    headsLabel->setBuddy(m_heads);
+    row->addWidget(headsLabel);
     row->addWidget(m_heads, 1);
     row->addWidget(m_tokens);
     row->addWidget(m_measure);
@@ -243,6 +248,7 @@ void HeadAblationView::showKindOfRun() {
         translation ? tr("heads to switch off: enc.L.H for the encoder's, cross.L.H for cross-attention's, L.H for "
                          "the decoder's own, e.g. cross.0.*")
                     : tr("heads to switch off: LAYER.HEAD from 0, e.g. 0.1, 1.* for a whole layer"));
+    m_heads->setToolTip(m_heads->placeholderText());
     m_prompt->setPlaceholderText(translation ? tr("a source sentence to translate") : tr("a prompt"));
     m_with->setPlaceholderText(translation ? tr("its translation with every head") : tr("every head"));
     m_without->setPlaceholderText(translation ? tr("its translation with the heads above off")
