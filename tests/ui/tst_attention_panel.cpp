@@ -295,6 +295,9 @@ private slots:
         waitIdle(p);
         QCOMPARE(p.capture().layers, int64_t(0));
         QVERIFY(p.lastError().isEmpty());
+        p.heatmap()->plot()->replot();  // nor the tokens of the map before along the emptied map's axes
+        QVERIFY(p.heatmap()->plot()->xAxis->tickVector().isEmpty());
+        QVERIFY(p.heatmap()->plot()->yAxis->tickVector().isEmpty());
     }
     void badPromptGivesMessage() {
         AttentionPanel p;

@@ -78,6 +78,11 @@ void Heatmap::clear() {
     m_map->data()->clear();
     m_map->setVisible(false);
     m_scale->setVisible(false);
+    // Nor the tokens of the map that was shown along its axes.
+    static_cast<TokenTicker*>(m_plot->xAxis->ticker().data())->labels.clear();
+    static_cast<TokenTicker*>(m_plot->yAxis->ticker().data())->labels.clear();
+    m_plot->xAxis->setLabel(QString());
+    m_plot->yAxis->setLabel(QString());
     m_plot->replot();
 }
 

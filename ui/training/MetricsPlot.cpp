@@ -297,8 +297,8 @@ void MetricsPlot::setBitsPerChar(bool on) {
         m_bpcNote = new QCPItemText(m_loss);
         m_bpcNote->setObjectName("bpcNote");
         m_bpcNote->position->setType(QCPItemPosition::ptAxisRectRatio);
-        m_bpcNote->position->setCoords(0.01, 0.02);
-        m_bpcNote->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        m_bpcNote->position->setCoords(0.99, 0.02);  // top right: a falling curve starts top left
+        m_bpcNote->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
         m_bpcNote->setText(tr("Validation only: the training loss is per token (Loss in: nats per token shows it)"));
         m_bpcNote->setColor(QColor(100, 100, 100));
         m_bpcNote->setFont(TextScale::sized(font(), 7));
