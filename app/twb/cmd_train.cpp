@@ -60,7 +60,14 @@ RunConfig train_config(const TrainOpts& o, bool presetGiven) {
         if (!o.configFile.empty())
             cfg = read_config_file(o.configFile, cfg);
     }
+    const ModelKind kind = cfg.model_kind;
     apply_sets(cfg, o.sets);
+    // The weights continued or started from are of one family: a --set of the other was refused later, for
+    // another reason (the dataset, or a tensor name).
+    if ((o.resume || !o.initFrom.empty()) && cfg.model_kind != kind && !presetGiven && o.configFile.empty())
+        throw ConfigError(std::string(o.resume ? "--resume continues" : "--init-from starts from") + " a " +
+                          (kind == ModelKind::Decoder ? "decoder LM" : "encoder-decoder") +
+                          "'s weights: model_kind cannot change; train a new run without them");
     set_dataset(cfg, o.data, o.sets);
     return cfg;
 }

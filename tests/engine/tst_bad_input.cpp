@@ -326,6 +326,13 @@ private slots:
         row("attribute --csv over an existing file", "existing_gguf",
             {"attribute", "--run", runDir, "--prompt", "the", "--target", "e", "--csv", q(p("existing.gguf"))},
             "already exists; choose another name or replace it (--force)");
+        row("resume changing model_kind", "",
+            {"train", "--out", runDir, "--resume", "--set", "model_kind=encoder_decoder"},
+            "--resume continues a decoder LM's weights: model_kind cannot change");
+        row("init-from changing model_kind", "",
+            {"train", "--data", data, "--out", q(p("r2")), "--init-from", runDir, "--set",
+             "model_kind=encoder_decoder"},
+            "--init-from starts from a decoder LM's weights: model_kind cannot change");
         row("eval of a language model on translation pairs", "parallel_data",
             {"eval", "--run", runDir, "--data", q(p("pairsdata"))},
             "pairsdata is a parallel dataset (translation pairs), which a language model does not score");

@@ -556,8 +556,9 @@ private slots:
         QVERIFY(run({"prepare", "--input", QString::fromStdString(in.string()), "--out", data, "--quiet"}).code == 0);
         auto r = run({"tokenize", "--data", data}, QByteArray("\x1b[31mab\x07\x01", 9));
         QVERIFY(r.code != 0);
-        QVERIFY2(r.err.contains("'\u241B'") && r.err.contains("'\u2407'") && r.err.contains("'\u2401'"),
-                 r.err.constData());
+        QVERIFY2(r.err.contains("'\u241B' (U+001B)") && r.err.contains("'\u2407' (U+0007)") &&
+                     r.err.contains("'\u2401' (U+0001)"),
+                 r.err.constData());  // the picture, and which character it stands for
         for (int i = 0; i + 1 < r.err.size(); ++i)
             QVERIFY2(static_cast<unsigned char>(r.err[i]) >= 0x20, r.err.constData());
     }

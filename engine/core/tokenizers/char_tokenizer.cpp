@@ -4,6 +4,7 @@
 #include "twb/errors.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -91,7 +92,14 @@ private:
         for (auto& c : unknown_chars(text)) {
             if (!list.empty())
                 list += ", ";
-            list += "'" + visible_whitespace(c) + "'";
+            const std::string shown = visible_whitespace(c);
+            list += "'" + shown + "'";
+            if (shown != c) {  // '→' is a tab's picture: the character itself is named too
+                size_t len = 0;
+                char code[16];
+                std::snprintf(code, sizeof code, " (U+%04X)", static_cast<unsigned>(utf8_decode_at(c, 0, &len)));
+                list += code;
+            }
             if (list.size() > 200) {
                 list += ", ...";
                 break;
