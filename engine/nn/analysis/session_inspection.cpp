@@ -38,6 +38,8 @@ TokenAttribution ModelSession::attribute(const std::vector<int32_t>& context, in
 TokenAttribution ModelSession::attribute(const std::string& prompt, const std::string& target) {
     if (target.empty())
         throw InputError("the target is empty; give the token whose sources you want to see");
+    if (find_invalid_utf8(target) != std::string::npos)  // encode() would blame "the prompt"
+        throw InputError("the target is not valid UTF-8 text");
     const auto t = encode(target);
     if (t.size() != 1) {
         std::string parts;
