@@ -26,7 +26,9 @@ struct Common {
         app.add_option("--run,-r", run, "Run folder (from twb train or twb import) or a checkpoint folder")->required();
         app.add_option("--checkpoint", checkpoint, "best (default), last or a step number");
         app.add_flag("--json", json, "Print the whole result as JSON instead of the table");
-        app.add_option("--csv", csv, csvWhat)->type_name("FILE");
+        app.add_option("--csv", csv, csvWhat)->type_name("FILE")->check([](const std::string& v) {
+            return v.empty() ? std::string("an empty file name (give FILE, or leave --csv out)") : std::string();
+        });
         app.add_flag("--force", force, "Replace an existing --csv FILE");
     }
     /// Checks the output before the model loads.
@@ -135,22 +137,36 @@ namespace {
 /// The translation's attribution as a table: a row per target token, a column per source token, and the
 /// earlier target token it leans on most.
 void print_translation_attribution(const TranslationAttribution& a, int64_t step) {
+    // Values of 1e-3 printed as +0.00 said nothing: below 0.1 the table is in a power of ten, named.
+    double top = 0;
+    for (size_t t = 0; t < a.output_ids.size(); ++t) {
+        for (size_t s = 0; s < a.source_ids.size(); ++s)
+            top = std::max(top, std::abs(a.source(t, s)));
+        for (size_t u = 0; u <= t; ++u)
+            top = std::max(top, std::abs(a.input(t, u)));
+    }
+    const int power = top > 0 && top < 0.1 ? static_cast<int>(std::floor(std::log10(top))) : 0;
+    const double unit = std::pow(10.0, power);
+    char scale[32] = "";
+    if (power != 0)
+        std::snprintf(scale, sizeof scale, ", in units of 1e%d", power);
     std::printf(
         "gradient x input at step %lld: each target token (row) over the source's tokens (columns) and the "
-        "earlier target tokens%s\n%-12s %6s |",
-        static_cast<long long>(step), a.target_from_model ? " (the model's own translation)" : "", "target", "P");
+        "earlier target tokens%s%s\n%-12s %6s |",
+        static_cast<long long>(step), a.target_from_model ? " (the model's own translation)" : "", scale, "target",
+        "P");
     for (const auto& s : a.source_tokens)
         std::printf(" %s", shown(s, 7).c_str());
     std::printf(" | most from the target before it\n");
     for (size_t t = 0; t < a.output_ids.size(); ++t) {
         std::printf("%s %6.3f |", shown(a.output_tokens[t], 12).c_str(), a.output_prob[t]);
         for (size_t s = 0; s < a.source_ids.size(); ++s)
-            std::printf(" %+7.2f", a.source(t, s));
+            std::printf(" %+7.2f", a.source(t, s) / unit);
         size_t best = 0;
         for (size_t u = 1; u <= t; ++u)
             if (std::abs(a.input(t, u)) > std::abs(a.input(t, best)))
                 best = u;
-        std::printf(" | %s %+.2f\n", visible_whitespace(a.input_tokens[best]).c_str(), a.input(t, best));
+        std::printf(" | %s %+.2f\n", visible_whitespace(a.input_tokens[best]).c_str(), a.input(t, best) / unit);
     }
 }
 }  // namespace
@@ -279,16 +295,24 @@ Action add_ablate(CLI::App& app) {
     app.add_option("--prompt,-p", o->prompt,
                    "Also generate from this prompt with and without the --heads switched off (same seed); a "
                    "translation run: translate this source sentence");
-    app.add_option("--max-new-tokens,-n", o->newTokens, "Tokens --prompt generates (default 100)")
-        ->check(CLI::Range(1, 100000));
-    app.add_option("--seed", o->seed, "Seed of the --prompt generations (default 1)");
-    return [o]() {
+    auto* newTokens = app.add_option("--max-new-tokens,-n", o->newTokens, "Tokens --prompt generates (default 100)")
+                          ->check(CLI::Range(1, 100000));
+    auto* seed = app.add_option("--seed", o->seed, "Seed of the --prompt generations (default 1)");
+    return [o, newTokens, seed]() {
         if (o->heads.empty() && !o->all)
             throw InputError("say which heads to switch off: --heads L.H,... (from 0), or --all for every head alone");
         if (!o->prompt.empty() && o->heads.empty())
             throw InputError("--prompt compares the text with and without --heads: give --heads too");
+        // What only a --prompt generation uses, without one or where a translation (greedy, to <eos>) has
+        // no use for it, was ignored without a word.
+        const bool translation = is_encoder_decoder_run(o->run);
+        for (const CLI::Option* opt : {newTokens, seed})
+            if (opt->count() > 0 && (o->prompt.empty() || translation))
+                throw ConfigError(opt->get_name() + (translation ? " is for a language model's --prompt generation; "
+                                                                   "a translation is greedy and ends at <eos>"
+                                                                 : " is for the --prompt generation: give --prompt"));
         o->checkOutput();
-        if (is_encoder_decoder_run(o->run))
+        if (translation)
             return ablate_translation(*o);
         ModelSession m;
         m.open(o->run, o->checkpoint);

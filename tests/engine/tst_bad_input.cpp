@@ -326,6 +326,10 @@ private slots:
         row("attribute --csv over an existing file", "existing_gguf",
             {"attribute", "--run", runDir, "--prompt", "the", "--target", "e", "--csv", q(p("existing.gguf"))},
             "already exists; choose another name or replace it (--force)");
+        row("lens --csv \"\"", "", {"lens", "--run", runDir, "--prompt", "the", "--csv", ""},
+            "an empty file name (give FILE, or leave --csv out)");
+        row("ablate -n without --prompt", "", {"ablate", "--run", runDir, "--heads", "0.0", "-n", "5"},
+            "--max-new-tokens is for the --prompt generation: give --prompt");
         row("resume changing model_kind", "",
             {"train", "--out", runDir, "--resume", "--set", "model_kind=encoder_decoder"},
             "--resume continues a decoder LM's weights: model_kind cannot change");

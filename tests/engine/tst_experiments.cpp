@@ -166,6 +166,9 @@ private slots:
         QCOMPARE(axis.values[0], (std::filesystem::current_path() / "chars").string());
         QCOMPARE(axis.values[1], std::string("/data/bpe"));
         QCOMPARE(parse_sweep_axis("n_head=1,2").values[0], std::string("1"));  // other keys as given
+        // One folder named two ways is one value: it trained the same cell twice.
+        QCOMPARE(parse_sweep_axis("data_dir=chars/").values[0], axis.values[0]);
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parse_sweep_axis("data_dir=chars,./chars"));
     }
     void derivedKeyFollowsTheSweptOnes() {
         // Seed report 000's grid: heads x head size, the width following as their product.

@@ -83,9 +83,11 @@ SweepAxis parse_sweep_axis(const std::string& text) {
     }
     if (axis.values.empty())
         throw ConfigError("sweep axis '" + text + "' has no values");
-    if (axis.key == "data_dir")  // the sweep and its runs name the folders, from whatever directory resumes them
-        for (auto& v : axis.values)
-            v = std::filesystem::absolute(v).string();
+    if (axis.key == "data_dir")        // the sweep and its runs name the folders, from whatever directory resumes them
+        for (auto& v : axis.values) {  // "d", "./d" and "d/" are one folder
+            std::filesystem::path p = std::filesystem::absolute(v).lexically_normal();
+            v = (p.filename().empty() ? p.parent_path() : p).string();
+        }
     // A value given twice ("2,2", "1e-3,0.001") would train the same cell twice under two names.
     std::vector<nlohmann::json> seen;
     for (const auto& v : axis.values) {
