@@ -138,18 +138,15 @@ namespace {
 /// earlier target token it leans on most.
 void print_translation_attribution(const TranslationAttribution& a, int64_t step) {
     // Values of 1e-3 printed as +0.00 said nothing: below 0.1 the table is in a power of ten, named.
-    double top = 0;
-    for (size_t t = 0; t < a.output_ids.size(); ++t) {
+    double top = 0;  // the source columns' largest (the target's own tokens are often far larger)
+    for (size_t t = 0; t < a.output_ids.size(); ++t)
         for (size_t s = 0; s < a.source_ids.size(); ++s)
             top = std::max(top, std::abs(a.source(t, s)));
-        for (size_t u = 0; u <= t; ++u)
-            top = std::max(top, std::abs(a.input(t, u)));
-    }
     const int power = top > 0 && top < 0.1 ? static_cast<int>(std::floor(std::log10(top))) : 0;
     const double unit = std::pow(10.0, power);
-    char scale[32] = "";
+    char scale[48] = "";
     if (power != 0)
-        std::snprintf(scale, sizeof scale, ", in units of 1e%d", power);
+        std::snprintf(scale, sizeof scale, "; the source's columns in units of 1e%d", power);
     std::printf(
         "gradient x input at step %lld: each target token (row) over the source's tokens (columns) and the "
         "earlier target tokens%s%s\n%-12s %6s |",
@@ -166,7 +163,7 @@ void print_translation_attribution(const TranslationAttribution& a, int64_t step
         for (size_t u = 1; u <= t; ++u)
             if (std::abs(a.input(t, u)) > std::abs(a.input(t, best)))
                 best = u;
-        std::printf(" | %s %+.2f\n", visible_whitespace(a.input_tokens[best]).c_str(), a.input(t, best) / unit);
+        std::printf(" | %s %+.2f\n", visible_whitespace(a.input_tokens[best]).c_str(), a.input(t, best));
     }
 }
 }  // namespace
