@@ -333,6 +333,10 @@
         <source>A field of the run config (the Training panel&apos;s form): %1</source>
         <translation>Et felt i kjøringskonfigen (skjemaet i Trening-panelet): %1</translation>
     </message>
+    <message>
+        <source>prepared dataset folders, comma-separated (e.g. one per tokenizer)</source>
+        <translation>ferdige datasettmapper, kommaseparert (f.eks. én per tokeniserer)</translation>
+    </message>
 </context>
 <context>
     <name>Catalogue</name>

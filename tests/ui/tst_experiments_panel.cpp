@@ -122,6 +122,18 @@ private slots:
         p.setRandomSamples(0);
         QVERIFY(p.estimatedSeconds() > 0);
         QVERIFY(p.findChild<QLabel*>("estimate")->text().contains("12 cells"));
+        {
+            // A new row takes a key a sweep varies that no row has (it took data_dir, the list's first, with
+            // numbers for an example); data_dir's example is folders.
+            AxesEditor more;
+            more.addAxis("learning_rate", "1e-3");
+            more.addAxis();
+            QCOMPARE(more.texts().value(1), QString("n_layer="));
+            auto* keys = qobject_cast<QComboBox*>(more.findChild<QTableWidget*>()->cellWidget(1, 0));
+            keys->setCurrentIndex(keys->findData("data_dir"));
+            auto* values = qobject_cast<QLineEdit*>(more.findChild<QTableWidget*>()->cellWidget(1, 1));
+            QVERIFY2(values->placeholderText().contains("folders"), qPrintable(values->placeholderText()));
+        }
         p.axes()->addAxis("no_such_key", "1");
         QCOMPARE(p.cellCount(&why), -1);
         QVERIFY2(why.contains("no_such_key"), qPrintable(why));

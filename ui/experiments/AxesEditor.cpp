@@ -43,6 +43,16 @@ AxesEditor::AxesEditor(QWidget* parent) : QWidget(parent) {
 }
 
 void AxesEditor::addAxis(const QString& key, const QString& values) {
+    QString chosen = key;
+    if (chosen.isEmpty()) {  // what a sweep most often varies, not the list's first key (data_dir)
+        const QStringList swept = texts();
+        for (const char* k : {"learning_rate", "n_layer", "n_head", "n_embd", "dropout", "seed"}) {
+            const bool taken = std::any_of(swept.begin(), swept.end(),
+                                           [k](const QString& t) { return t.startsWith(QString(k) + "="); });
+            if (chosen.isEmpty() && !taken)
+                chosen = k;
+        }
+    }
     const int r = m_table->rowCount();
     m_table->insertRow(r);
     auto* keys = new QComboBox;
@@ -66,13 +76,21 @@ void AxesEditor::addAxis(const QString& key, const QString& values) {
     const auto tip = [keys] {
         keys->setToolTip(tr("A field of the run config (the Training panel's form): %1").arg(keys->currentText()));
     };
-    if (!key.isEmpty()) {
-        if (keys->findData(key) < 0)
-            keys->addItem(key, key);  // kept as given (an old setting), so parsing names it rather than it changing
-        keys->setCurrentIndex(keys->findData(key));
+    if (!chosen.isEmpty()) {
+        if (keys->findData(chosen) < 0)
+            keys->addItem(chosen,
+                          chosen);  // kept as given (an old setting), so parsing names it rather than it changing
+        keys->setCurrentIndex(keys->findData(chosen));
     }
     auto* edit = new QLineEdit(values);
-    edit->setPlaceholderText(tr("1,4,8,16  or  1e-4..1e-1 log 4  or  0..0.3 lin 4"));
+    // The example fits the field: folders for data_dir (it showed numbers), numbers for the rest.
+    const auto example = [keys, edit] {
+        edit->setPlaceholderText(keys->currentData().toString() == "data_dir"
+                                     ? tr("prepared dataset folders, comma-separated (e.g. one per tokenizer)")
+                                     : tr("1,4,8,16  or  1e-4..1e-1 log 4  or  0..0.3 lin 4"));
+    };
+    example();
+    connect(keys, &QComboBox::currentTextChanged, edit, example);
     edit->setToolTip(tr("A list of values, or a range: 'a..b log n' (n values evenly spaced in log), 'a..b lin n'"));
     m_table->setCellWidget(r, 0, keys);
     m_table->setCellWidget(r, 1, edit);

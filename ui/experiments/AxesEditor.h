@@ -12,7 +12,8 @@ class AxesEditor : public QWidget {
     Q_OBJECT
 public:
     explicit AxesEditor(QWidget* parent = nullptr);
-    /// Adds a row (key empty = the first key of the list).
+    /// Adds a row (key empty = the first of learning_rate, n_layer, n_head, n_embd, dropout, seed that no
+    /// row sweeps yet).
     void addAxis(const QString& key = QString(), const QString& values = QString());
     void removeAxis(int row);
     void clear();
