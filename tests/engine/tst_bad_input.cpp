@@ -3,6 +3,7 @@
 // intended output changed (a snapshot of paths, sizes and mtimes of the whole scratch folder before
 // and after). What twb does beside refusing (replacing with --force, warnings, the run lock, SIGTERM
 // and Ctrl-C) is tst_cli_guards'.
+#include "file_damage.h"
 #include "twb/text.h"
 #include "twb_process.h"
 
@@ -18,9 +19,14 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 namespace {
+using twbtest::edit_safetensors;
+using twbtest::gpt2_char;
 using twbtest::last_checkpoint;
 using twbtest::Out;
+using twbtest::poke_float;
+using twbtest::poke_token;
 using twbtest::q;
+using twbtest::safetensors_data;
 using twbtest::slurp;
 Out run(const QStringList& args) {
     return twbtest::run_twb(args);
@@ -57,58 +63,6 @@ QStringList changes(const Snapshot& a, const Snapshot& b, const QStringList& all
         if (!ok(p) && !a.count(p))
             out << QString::fromStdString(p);
     return out;
-}
-
-/// Rewrites a safetensors file's header with edit(header) (the data section stays as it is).
-template <class F>
-void edit_safetensors(const fs::path& file, F edit) {
-    std::string s = slurp(file);
-    uint64_t hl = 0;
-    for (int i = 7; i >= 0; --i)
-        hl = (hl << 8) | static_cast<unsigned char>(s[static_cast<size_t>(i)]);
-    json h = json::parse(s.substr(8, hl));
-    edit(h);
-    std::string nh = h.dump();
-    while (nh.size() % 8)
-        nh += ' ';
-    std::string out(8, '\0');
-    for (int i = 0; i < 8; ++i)
-        out[static_cast<size_t>(i)] = static_cast<char>((nh.size() >> (8 * i)) & 0xFF);
-    twbtest::write(file, out + nh + s.substr(8 + hl));
-}
-/// The size of a safetensors file's data section and where it starts.
-std::pair<uint64_t, uint64_t> safetensors_data(const fs::path& file) {
-    const std::string s = slurp(file);
-    uint64_t hl = 0;
-    for (int i = 7; i >= 0; --i)
-        hl = (hl << 8) | static_cast<unsigned char>(s[static_cast<size_t>(i)]);
-    return {8 + hl, s.size() - 8 - hl};
-}
-/// Overwrites the first float of a tensor in a safetensors file.
-void poke_float(const fs::path& file, const std::string& tensor, float value) {
-    std::string s = slurp(file);
-    const auto [start, size] = safetensors_data(file);
-    const json h = json::parse(s.substr(8, start - 8));
-    const auto at = start + h.at(tensor).at("data_offsets")[0].get<uint64_t>();
-    s.replace(at, 4, std::string(reinterpret_cast<const char*>(&value), 4));
-    twbtest::write(file, s);
-}
-/// GPT-2's printable stand-in for byte b in vocab.json, as UTF-8 (its bytes_to_unicode table).
-std::string gpt2_char(int b) {
-    int cp = b, n = 0;
-    const bool printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174;
-    if (!printable) {
-        for (int x = 0; x < b; ++x)
-            n += !((x >= 33 && x <= 126) || (x >= 161 && x <= 172) || x >= 174);
-        cp = 256 + n;
-    }
-    return QString(QChar(cp)).toStdString();
-}
-/// Overwrites the token at index `at` of a uint16 token file.
-void poke_token(const fs::path& file, size_t at, uint16_t id) {
-    std::string s = slurp(file);
-    s.replace(2 * at, 2, std::string(reinterpret_cast<const char*>(&id), 2));
-    twbtest::write(file, s);
 }
 }  // namespace
 
