@@ -20,6 +20,7 @@
 #include "ui/datasets/DatasetsPanel.h"
 #include "ui/datasets/ParallelTab.h"
 #include "ui/datasets/TextDiff.h"
+#include "ui_fixture.h"
 
 #include <qcustomplot.h>
 #include <QCheckBox>
@@ -125,9 +126,7 @@ class TestDatasetsPanel : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
-        Workspace::setRoot(m_ws.path());
+        twbtest::use_test_workspace(m_ws);
         // A catalogue of loopback entries; a closed port stands for being offline.
         m_http.good = QByteArray::fromStdString(twbtest::english_like(200000));
         m_http.bad = "these are not the bytes the catalogue promised\n";

@@ -4,6 +4,7 @@
 #include "twb/dataset.h"
 #include "ui/Workspace.h"
 #include "ui/datasets/DatasetsPanel.h"
+#include "ui_fixture.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -20,11 +21,7 @@ class TestDatasetsPrepare : public QObject {
     static void waitIdle(DatasetsPanel& p) { QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000); }
 
 private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
-        Workspace::setRoot(m_ws.path());
-    }
+    void initTestCase() { twbtest::use_test_workspace(m_ws); }
 
     void byteTokensAreToldApart() {
         // bytebpe's byte tokens, control bytes and lone bytes of longer characters, were all one box (or

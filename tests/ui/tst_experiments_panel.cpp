@@ -72,9 +72,7 @@ class TestExperimentsPanel : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
-        Workspace::setRoot(m_ws.path());
+        twbtest::use_test_workspace(m_ws);
         twbtest::write(twbtest::path(m_ws, "c.txt"), twbtest::english_like(20000));
         twb::PrepareOptions o;
         o.corpus.inputs = {twbtest::path(m_ws, "c.txt").string()};

@@ -44,9 +44,7 @@ private slots:
                 m_gpu = d;
         if (m_gpu.spelling.empty())
             QSKIP("no CUDA GPU seen on this machine (bench/gpu_check.sh runs this test on one)");
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
-        Workspace::setRoot(m_ws.path());
+        twbtest::use_test_workspace(m_ws);
         twbtest::write(twbtest::path(m_ws, "c.txt"), twbtest::english_like(200000));
         twb::PrepareOptions o;
         o.corpus.inputs = {twbtest::path(m_ws, "c.txt").string()};

@@ -54,11 +54,7 @@ class TestMainWindow : public QObject {
     Q_OBJECT
     QTemporaryDir m_ws;
 private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
-        Workspace::setRoot(m_ws.path());
-    }
+    void initTestCase() { twbtest::use_test_workspace(m_ws); }
     void composesPanelsAndShortcuts() {
         MainWindow w;
         auto* nav = w.findChild<QListWidget*>("navigation");

@@ -21,11 +21,7 @@ class TestTrainingStatus : public QObject {
     QTemporaryDir m_ws;
 
 private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
-        Workspace::setRoot(m_ws.path());
-    }
+    void initTestCase() { twbtest::use_test_workspace(m_ws); }
 
     void aValidationSplitShorterThanABlockIsSaid() {
         twbtest::write(twbtest::path(m_ws, "c.txt"), twbtest::english_like(5000));

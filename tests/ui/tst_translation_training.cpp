@@ -15,6 +15,7 @@
 #include "ui/training/ConfigForm.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui_fixture.h"
 
 #include <qcustomplot.h>
 #include <QApplication>
@@ -72,9 +73,7 @@ class TestTranslationTraining : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
-        Workspace::setRoot(m_ws.path());
+        twbtest::use_test_workspace(m_ws);
         writePairs(twbtest::path(m_ws, "s.txt"), twbtest::path(m_ws, "t.txt"));
         twb::ParallelPrepareOptions o;
         o.source = twbtest::path(m_ws, "s.txt").string();

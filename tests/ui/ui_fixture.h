@@ -20,12 +20,17 @@ inline void set_spin(const QWidget* w, const char* name, int v) {
     s->setValue(v);
 }
 
-/// Points the workspace at dir (test-mode settings), prepares a dataset and trains a run in runs/NAME.
-inline QString make_tiny_run(const QTemporaryDir& dir, const char* name = "tiny", int iters = 40,
-                             const char* position = "rotary") {
+/// Test-mode settings, cleared, and the workspace at dir: every UI test's start.
+inline void use_test_workspace(const QTemporaryDir& dir) {
     QStandardPaths::setTestModeEnabled(true);
     QSettings().clear();
     Workspace::setRoot(dir.path());
+}
+
+/// Points the workspace at dir (use_test_workspace), prepares a dataset and trains a run in runs/NAME.
+inline QString make_tiny_run(const QTemporaryDir& dir, const char* name = "tiny", int iters = 40,
+                             const char* position = "rotary") {
+    use_test_workspace(dir);
     const auto data = std::filesystem::path(Workspace::datasetsDir().toStdString()) / "small";
     if (!std::filesystem::exists(data)) {
         write(path(dir, "c.txt"), english_like(30000));
