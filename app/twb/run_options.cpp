@@ -58,12 +58,9 @@ void apply_sets(RunConfig& cfg, const std::vector<std::string>& sets) {
                          printable_text(s).c_str(), printable_text(before).c_str());
         before = s;
     }
-    for (const auto& [key, s] : given) {
-        // Its default (off) is allowed: it undoes a preset of the other family (best_by=loss after multi30k).
-        const ConfigOption* o = find_config_option(key);
-        if (std::string why = o->family_problem(cfg.model_kind); !why.empty() && o->value(cfg) != o->default_value())
+    for (const auto& [key, s] : given)
+        if (std::string why = find_config_option(key)->family_problem(cfg); !why.empty())
             throw ConfigError("--set " + key + ": " + why + "; drop it");
-    }
     // A finetune's learning_rate below the config's min_lr (1e-4 against 3e-4) was refused for a key the
     // user never gave: min_lr follows it down to a tenth, as nanoGPT's recipes set it, and says so.
     if (given.count("learning_rate") && !given.count("min_lr") && cfg.learning_rate > 0 &&
@@ -72,8 +69,8 @@ void apply_sets(RunConfig& cfg, const std::vector<std::string>& sets) {
         char tenth[32];  // 6 significant digits: 1e-06, not 1.0000000000000002e-06
         std::snprintf(tenth, sizeof tenth, "%.6g", cfg.learning_rate / 10);
         cfg.min_lr = std::strtod(tenth, nullptr);
-        std::fprintf(stderr, "twb: min_lr %g was above learning_rate %g; it is now %g, a tenth of it\n", before,
-                     cfg.learning_rate, cfg.min_lr);
+        std::fprintf(stderr, "twb: warning: min_lr %g was above learning_rate %g; it is now %g, a tenth of it\n",
+                     before, cfg.learning_rate, cfg.min_lr);
     }
 }
 

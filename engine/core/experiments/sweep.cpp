@@ -187,12 +187,9 @@ std::vector<SweepCell> sweep_cells(const SweepSpec& spec) {
             label += (label.empty() ? "" : ", ") + k + "=" + v;
         try {
             RunConfig c = cell_config(spec, cells[i]);
-            for (const auto& [k, v] : cells[i]) {  // a key the cell's model family does not use does nothing
-                const ConfigOption* o = find_config_option(k);
-                if (std::string why = o->family_problem(c.model_kind);
-                    !why.empty() && o->value(c) != o->default_value())
+            for (const auto& [k, v] : cells[i])  // a key the cell's model family does not use does nothing
+                if (std::string why = find_config_option(k)->family_problem(c); !why.empty())
                     throw ConfigError(why);
-            }
             const auto problems = c.validate();
             if (!problems.empty())
                 throw ConfigError(problems.front());

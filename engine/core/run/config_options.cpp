@@ -436,8 +436,9 @@ bool ConfigOption::applies_to(ModelKind kind) const {
     return families == OptionFamilies::Both || (families == OptionFamilies::Decoder) == (kind == ModelKind::Decoder);
 }
 
-std::string ConfigOption::family_problem(ModelKind kind) const {
-    if (applies_to(kind))
+std::string ConfigOption::family_problem(const RunConfig& c) const {
+    const ModelKind kind = c.model_kind;
+    if (applies_to(kind) || value(c) == default_value())
         return {};
     return key +
            (families == OptionFamilies::Decoder ? " is for decoder LMs (model_kind=decoder)"

@@ -51,9 +51,10 @@ struct ConfigOption {
     /// validate()'s.
     void read(RunConfig& c, const nlohmann::json& v, const std::string& where) const { set_(c, v, where, key); }
     bool applies_to(ModelKind kind) const;
-    /// Why setting the key does nothing in a run of that kind ("max_epochs is for encoder-decoder runs
-    /// (model_kind=encoder_decoder); this run is a decoder LM"), or "" when the key applies.
-    std::string family_problem(ModelKind kind) const;
+    /// Why c's value of the key does nothing in a run of c's model kind ("max_epochs is for encoder-decoder
+    /// runs (model_kind=encoder_decoder); this run is a decoder LM"), or "" when the key applies or holds its
+    /// default (which undoes a preset of the other family: best_by=loss after multi30k).
+    std::string family_problem(const RunConfig& c) const;
     /// The range in words: "between 1 and 128", "at least 0 and below 1", "0 (4 * n_embd) or between 1
     /// and 1048576"; "" when the key has none.
     std::string range_text() const;
