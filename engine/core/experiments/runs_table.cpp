@@ -194,13 +194,12 @@ std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_
                 s.push_back(r.config.count(k) ? r.config.at(k) : "");
         return s;
     };
-    bool repeats = false;
+    bool grouping = false;
     if (group_repeats && std::find(keys.begin(), keys.end(), "seed") != keys.end()) {
         std::set<std::vector<std::string>> seen;
         for (const auto& r : runs)
-            repeats = repeats || (r.status != "damaged" && !seen.insert(setting_of(r)).second);
+            grouping = grouping || (r.status != "damaged" && !seen.insert(setting_of(r)).second);
     }
-    const bool grouping = repeats;
     if (grouping)
         keys.erase(std::find(keys.begin(), keys.end(), "seed"));
     std::string t = "|";
