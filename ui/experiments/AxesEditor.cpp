@@ -46,12 +46,12 @@ void AxesEditor::addAxis(const QString& key, const QString& values) {
     QString chosen = key;
     if (chosen.isEmpty()) {  // what a sweep most often varies, not the list's first key (data_dir)
         const QStringList swept = texts();
-        for (const char* k : {"learning_rate", "n_layer", "n_head", "n_embd", "dropout", "seed"}) {
-            const bool taken = std::any_of(swept.begin(), swept.end(),
-                                           [k](const QString& t) { return t.startsWith(QString(k) + "="); });
-            if (chosen.isEmpty() && !taken)
+        for (const char* k : {"learning_rate", "n_layer", "n_head", "n_embd", "dropout", "seed"})
+            if (std::none_of(swept.begin(), swept.end(),
+                             [k](const QString& t) { return t.startsWith(QString(k) + "="); })) {
                 chosen = k;
-        }
+                break;
+            }
     }
     const int r = m_table->rowCount();
     m_table->insertRow(r);
@@ -77,9 +77,9 @@ void AxesEditor::addAxis(const QString& key, const QString& values) {
         keys->setToolTip(tr("A field of the run config (the Training panel's form): %1").arg(keys->currentText()));
     };
     if (!chosen.isEmpty()) {
+        // A key not in the list is kept as given (an old setting), so parsing names it rather than it changing.
         if (keys->findData(chosen) < 0)
-            keys->addItem(chosen,
-                          chosen);  // kept as given (an old setting), so parsing names it rather than it changing
+            keys->addItem(chosen, chosen);
         keys->setCurrentIndex(keys->findData(chosen));
     }
     auto* edit = new QLineEdit(values);

@@ -237,12 +237,11 @@ void TrainingPanel::addPlotOptions(QVBoxLayout* rv) {
     // Epochs are an encoder-decoder's (a decoder LM's curves stay in steps, and the choice did nothing):
     // the choice shows for such a run only.
     auto showXChoice = [this, xLabel] {
-        const bool pairs = m_form && m_form->modelKind() == twb::ModelKind::EncoderDecoder;
+        const bool pairs = m_form->modelKind() == twb::ModelKind::EncoderDecoder;
         xLabel->setVisible(pairs);
         m_xAxis->setVisible(pairs);
     };
-    if (m_form)
-        connect(m_form, &ConfigForm::changed, this, showXChoice);
+    connect(m_form, &ConfigForm::changed, this, showXChoice);  // the form is built first (buildLeft)
     showXChoice();
     units->addStretch();
     opts->addStretch();
