@@ -27,6 +27,14 @@ void add_decoding_options(CLI::App& app, TranslateOptions& t) {
         "Recompute the whole prefix at each step (same output, slower)");
 }
 
+/// "line 3" or "lines 3, 7, 9, 12, 15, ...": the first five of lines numbered from 1.
+std::string line_list(const std::vector<size_t>& lines) {
+    std::string which = lines.size() == 1 ? "line " : "lines ";
+    for (size_t i = 0; i < lines.size() && i < 5; ++i)
+        which += (i ? ", " : "") + std::to_string(lines[i]);
+    return which + (lines.size() > 5 ? ", ..." : "");
+}
+
 TranslateProgress stderr_progress(bool quiet) {
     const auto& interrupted = install_interrupt_flag();
     // A terminal sees the count redrawn in place; a log (stderr not a terminal) gets the final count alone,
@@ -73,17 +81,22 @@ Action add_translate(CLI::App& app) {
                          o->t.beam_width > 1 ? ("beam " + std::to_string(o->t.beam_width)).c_str() : "greedy");
         for (const auto& out : tr.translate(lines, o->t, stderr_progress(o->quiet)))
             std::printf("%s\n", out.c_str());
-        if (const auto cut = tr.cropped_lines(); !cut.empty()) {  // said even with --quiet: the output is partial
-            std::string which;
-            for (size_t i = 0; i < cut.size() && i < 5; ++i)
-                which += (i ? ", " : "") + std::to_string(cut[i]);
+        // Said even with --quiet: the output is partial.
+        if (const auto cut = tr.cropped_lines(); !cut.empty())
             std::fprintf(stderr,
                          "twb: warning: %zu line%s longer than the model's %lld source tokens %s translated from "
-                         "%s first %lld only (line %s%s); split long sentences\n",
+                         "%s first %lld only (%s); split long sentences\n",
                          cut.size(), cut.size() == 1 ? "" : "s", static_cast<long long>(tr.max_source_tokens()),
                          cut.size() == 1 ? "was" : "were", cut.size() == 1 ? "its" : "their",
-                         static_cast<long long>(tr.max_source_tokens()), which.c_str(), cut.size() > 5 ? ", ..." : "");
-        }
+                         static_cast<long long>(tr.max_source_tokens()), line_list(cut).c_str());
+        if (const auto cut = tr.limited_lines(); !cut.empty())
+            std::fprintf(stderr,
+                         "twb: warning: %zu translation%s reached the length limit before the model ended %s (%s) "
+                         "and may be unfinished; the limit is --max-ratio %g x source tokens + --max-extra %d, at "
+                         "most the model's %lld\n",
+                         cut.size(), cut.size() == 1 ? "" : "s", cut.size() == 1 ? "it" : "them",
+                         line_list(cut).c_str(), o->t.max_length_ratio, o->t.max_length_extra,
+                         static_cast<long long>(tr.max_source_tokens()));
         return 0;
     };
 }

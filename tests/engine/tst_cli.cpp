@@ -545,7 +545,17 @@ private slots:
             run({"translate", "--run", runDir, "--checkpoint", "last", "--batch-size", "1"}, "a b c\nb a c\nc c c\n");
         QVERIFY2(tr.code == 0, tr.err.constData());
         QCOMPARE(tr.out.count('\n'), 3);
-        QVERIFY2(tr.err.endsWith("greedy\ntranslated 3/3\n") && !tr.err.contains('\r'), tr.err.constData());
+        QVERIFY2(tr.err.contains("greedy\ntranslated 3/3\n") && !tr.err.contains('\r'), tr.err.constData());
+        // A model trained for two steps never ends a sentence: every line is cut at the length limit, and named
+        // (with --quiet too); a blank line is not.
+        QVERIFY2(tr.err.contains("3 translations reached the length limit before the model ended them (lines 1, 2, "
+                                 "3) and may be unfinished; the limit is --max-ratio 1.5 x source tokens + "
+                                 "--max-extra 10, at most the model's 7"),
+                 tr.err.constData());
+        tr = run({"translate", "--run", runDir, "--checkpoint", "last", "--max-extra", "2", "-q"}, "a b c\n\nc c c\n");
+        QVERIFY2(tr.code == 0, tr.err.constData());
+        QVERIFY2(tr.err.contains("2 translations reached the length limit before the model ended them (lines 1, 3)"),
+                 tr.err.constData());
         // eval's options for a language model are refused for a translation run (--max-tokens was ignored:
         // every pair scored all the same).
         for (const QStringList& extra : {QStringList{"--max-tokens", "100"}, QStringList{"--text", att}}) {

@@ -2,7 +2,7 @@
 // translate()'s (greedy, with and without the KV cache, and beam search), probabilities are probabilities,
 // alternatives come sorted with the greedy token first, a beam hypothesis's per-token probabilities agree
 // with greedy decoding's wherever the two share a prefix (the teacher-forced pass against the cached one),
-// and both ways of cancelling stop it.
+// both ways of cancelling stop it, and a translation cut by the length limit says so.
 #include "tiny_translation.h"
 #include "twb/errors.h"
 #include "twb/translation.h"
@@ -145,6 +145,43 @@ private slots:
         const auto out = m_tr.translate({"", m_sources.at(0), " \t ", m_sources.at(1)});
         QCOMPARE(out, (std::vector<std::string>{"", a, "", b}));
         QCOMPARE(m_tr.translate({"", "  "}), (std::vector<std::string>{"", ""}));
+    }
+
+    void saysWhenTheLengthLimitCutsIt() {
+        // A translation one token short of its end stops at the limit and says so, streamed and in a batch;
+        // one with room to end does not.
+        std::vector<size_t> expectCut;
+        TranslateOptions tight;
+        tight.max_length_ratio = 1e-9;  // ceil(ratio x source tokens) = 1: the limit is 1 + extra
+        tight.max_length_extra = 0;     // room for one token
+        for (size_t i = 0; i < m_sources.size(); ++i) {
+            const auto full = stream(m_sources[i], {});
+            const auto n = static_cast<int>(full.result.ids.size());
+            QVERIFY(full.result.length_limit > n);  // the copy task ends well inside the default limit
+            QVERIFY(!full.result.at_limit);
+            if (n >= 1)
+                expectCut.push_back(i + 2);  // translated below after a blank first line
+            if (n < 2)
+                continue;
+            TranslateOptions cut;
+            cut.max_length_ratio = 1e-9;
+            cut.max_length_extra = n - 2;
+            const auto s = stream(m_sources[i], cut);
+            QVERIFY(s.result.at_limit);
+            QCOMPARE(s.result.length_limit, int64_t(n - 1));
+            QCOMPARE(s.result.ids, std::vector<int32_t>(full.result.ids.begin(), full.result.ids.end() - 1));
+            cut.max_length_extra = n;  // room for <eos> after the last token
+            const auto ended = stream(m_sources[i], cut);
+            QVERIFY(!ended.result.at_limit);
+            QCOMPARE(ended.result.ids, full.result.ids);
+        }
+        QVERIFY(expectCut.size() >= 3);
+        std::vector<std::string> lines{""};
+        lines.insert(lines.end(), m_sources.begin(), m_sources.end());
+        m_tr.translate(lines, tight);
+        QCOMPARE(m_tr.limited_lines(), expectCut);
+        m_tr.translate(lines);
+        QVERIFY(m_tr.limited_lines().empty());
     }
 
     void refusesBadInput() {

@@ -73,6 +73,8 @@ struct StreamedTranslation {
     int64_t step = 0;  // the checkpoint's
     double seconds = 0;
     bool cancelled = false;
+    int64_t length_limit = 0;  // the most target tokens it could have (TranslateOptions' ratio and extra)
+    bool at_limit = false;     // it stopped at length_limit, not at <eos>: probably unfinished
 };
 
 /// An encoder-decoder run's checkpoint with its tokenizer. Not thread-safe.
@@ -91,6 +93,9 @@ public:
                                        const TranslateProgress& progress = {});
     /// The last translate()'s lines (numbered from 1) that were cut to the encoder's length.
     std::vector<size_t> cropped_lines() const;
+    /// The last translate()'s lines (numbered from 1) whose translation stopped at the length limit
+    /// (TranslateOptions' max_length_ratio and max_length_extra, at most block_size - 1) before ending.
+    std::vector<size_t> limited_lines() const;
     /// The most source tokens the encoder takes (block_size - 1: <eos> follows them).
     int64_t max_source_tokens() const;
     /// Loss and accuracy (teacher-forced) and BLEU/chrF (translated with opt) of a split ("val" or

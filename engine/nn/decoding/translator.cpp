@@ -84,6 +84,10 @@ std::vector<size_t> Translator::cropped_lines() const {
     return d->cropped;
 }
 
+std::vector<size_t> Translator::limited_lines() const {
+    return d->limited;
+}
+
 int64_t Translator::max_source_tokens() const {
     return d->cfg.block_size - 1;
 }
@@ -141,6 +145,7 @@ std::vector<std::string> Translator::translate(const std::vector<std::string>& l
     std::vector<std::vector<int32_t>> sources;
     std::vector<size_t> at;  // the line of each source
     d->cropped.clear();
+    d->limited.clear();
     for (size_t i = 0; i < lines.size(); ++i) {
         if (find_invalid_utf8(lines[i]) != std::string::npos)
             throw InputError("line " + std::to_string(i + 1) + " of the input is not valid UTF-8 text");
@@ -155,8 +160,12 @@ std::vector<std::string> Translator::translate(const std::vector<std::string>& l
     if (sources.empty())
         return out;
     const auto translated = translate_ids(d->model, *d->tok, sources, opt, d->device, progress);
-    for (size_t k = 0; k < translated.size() && k < at.size(); ++k)
+    for (size_t k = 0; k < translated.size() && k < at.size(); ++k) {
         out[at[k]] = d->tok->decode(translated[k]);
+        const auto limit = nn::max_target_length(d->cfg, sources[k].size(), opt.max_length_ratio, opt.max_length_extra);
+        if (static_cast<int64_t>(translated[k].size()) >= limit)  // no <eos> came before the limit
+            d->limited.push_back(at[k] + 1);
+    }
     if (translated.size() < at.size())  // cancelled: the lines before the first one left untranslated
         out.resize(at[translated.size()]);
     return out;

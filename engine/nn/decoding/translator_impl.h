@@ -25,6 +25,7 @@ struct Translator::Impl {
     std::string checkpoint;
     int64_t step = 0;
     std::vector<size_t> cropped;  // the last translate()'s lines (from 1) longer than the encoder takes
+    std::vector<size_t> limited;  // the last translate()'s lines (from 1) whose translation hit the length limit
 
     /// A source sentence and a target as the viewers run them (attention, the decoder's logit lens): the
     /// source encoded, the target encoded, or the model's greedy translation (cut to block_size - 1) when

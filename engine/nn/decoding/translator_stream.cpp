@@ -123,6 +123,8 @@ StreamedTranslation stream_translation(Seq2Seq& model, const Tokenizer& tok, con
     }
     out.text = tok.decode(out.ids);
     out.cancelled = r.cancelled || stop;
+    out.length_limit = so.max_new_tokens;
+    out.at_limit = !out.cancelled && static_cast<int64_t>(out.ids.size()) >= out.length_limit;
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }
