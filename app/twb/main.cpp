@@ -120,9 +120,15 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        // CLI11 would print two lines; every twb error is one.
-        std::cerr << "twb: error: " << twb::cli::one_line(e.what(), false)
-                  << " (see twb --help or twb COMMAND --help)\n";
+        // CLI11 would print two lines; every twb error is one. Its "Could not convert: --seed = 1e99" did not
+        // say what was wrong with the value.
+        std::string what = e.what();
+        const std::string cannot = "Could not convert: ";
+        if (what.rfind(cannot, 0) == 0)
+            what = what.substr(cannot.size()) +
+                   " is not a value that option takes: a number of the wrong kind "
+                   "(a fraction for a whole number) or out of its range";
+        std::cerr << "twb: error: " << twb::cli::one_line(what, false) << " (see twb --help or twb COMMAND --help)\n";
         return e.get_exit_code() ? e.get_exit_code() : 1;
     }
     for (auto& [sub, action] : cmds)

@@ -205,6 +205,8 @@ private slots:
         row("existing output without --force", "", {"prepare", "--input", in, "--out", data}, "--force");
         row("unknown option", "", {"sample", "--run", runDir, "--bogus"}, "--bogus");
         row("option not a number", "", {"sample", "--run", runDir, "-n", "many"}, "many");
+        row("option out of its type's range", "", {"sample", "--run", runDir, "-n", "99999999999999999999"},
+            "--max-new-tokens = 99999999999999999999 is not a value that option takes");
         row("top-p out of range", "", {"sample", "--run", runDir, "--top-p", "2"}, "top-p");
         row("negative temperature", "", {"sample", "--run", runDir, "--temperature", "-1"}, "temperature");
         row("checkpoint not a step", "", {"sample", "--run", runDir, "--checkpoint", "12abc"}, "not best, last");
