@@ -76,12 +76,16 @@ ModelSession::~ModelSession() = default;
 
 void ModelSession::open(const std::string& run, const std::string& which) {
     const std::string ck = find_checkpoint(run, which).string();
-    if (d->open && d->m.checkpoint == ck)
+    // The same folder is reloaded when its weights were replaced in place (it kept the old ones, even after
+    // a refresh).
+    const std::string stamp = checkpoint_stamp(ck);
+    if (d->open && d->m.checkpoint == ck && d->stamp == stamp)
         return;
     d->open = false;
     d->fast.reset();
     d->ablated.clear();
     d->m = load_model(ck);  // a checkpoint folder names itself
+    d->stamp = stamp;
     d->open = true;
 }
 

@@ -15,6 +15,7 @@ namespace twb {
 struct ModelSession::Impl {
     nn::LoadedModel m;
     bool open = false;
+    std::string stamp;                        // checkpoint_stamp() of m.checkpoint when it was loaded
     std::shared_ptr<const FastWeights> fast;  // bf16 weights for the fast decoder, converted on first use
     DType scoring = DType::Float32;           // log_probs, score_text, score_continuation
     std::vector<HeadRef> ablated;             // heads switched off (set_ablated_heads)

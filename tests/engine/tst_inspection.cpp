@@ -13,11 +13,14 @@
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/inspection.h"
+#include "twb/run_folder.h"
 #include "twb/session.h"
 
 #include <nlohmann/json.hpp>
 
 #include <random>
+
+#include "file_damage.h"  // after the torch headers: it brings Qt's macros (slots)
 
 using namespace twb;
 
@@ -332,6 +335,27 @@ private slots:
         } catch (const InputError& e) {
             QVERIFY2(std::string(e.what()).find("2 tokens") != std::string::npos, e.what());
         }
+    }
+
+    void aCheckpointReplacedInPlaceIsReloaded() {
+        // Opening the same checkpoint again kept the old weights after the file was replaced (the Sampling
+        // panel's refresh generated the old text under the new step).
+        const auto copy = twbtest::path(m_dir, "replaced");
+        std::filesystem::copy(m_run, copy, std::filesystem::copy_options::recursive);
+        EvalOptions eo;
+        eo.max_tokens = 512;
+        ModelSession s;
+        s.open(copy.string(), "last");
+        const double before = s.evaluate(eo).loss;
+        s.open(copy.string(), "last");
+        QCOMPARE(s.evaluate(eo).loss, before);
+        twbtest::poke_float(find_checkpoint(copy, "last") / "model.safetensors", "transformer.ln_f.weight", 100.f);
+        s.open(copy.string(), "last");
+        const double after = s.evaluate(eo).loss;
+        QVERIFY2(std::abs(after - before) > 1e-3, std::to_string(after).c_str());
+        ModelSession fresh;
+        fresh.open(copy.string(), "last");
+        QCOMPARE(fresh.evaluate(eo).loss, after);
     }
 
     void nothingOffIsThePlainLoss() {

@@ -23,8 +23,10 @@ void TranslationWorker::open(const QString& run, const QString& checkpoint) {
         throw twb::InputError(
             tr("no run chosen; train an encoder-decoder run first or open a run folder").toStdString());
     const QString which = checkpoint.isEmpty() ? QStringLiteral("best") : checkpoint;
-    // Reopen when another run or checkpoint is asked for, or when "best"/"last" now names a newer one.
-    const QString now = std2q(twb::find_checkpoint(run.toStdString(), which.toStdString()).string());
+    // Reopen when another run or checkpoint is asked for, when "best"/"last" now names a newer one, or when
+    // its weights were replaced in place.
+    const auto ck = twb::find_checkpoint(run.toStdString(), which.toStdString());
+    const QString now = std2q(ck.string() + "|" + twb::checkpoint_stamp(ck));
     if (run == m_openRun && which == m_openWhich && now == m_openCheckpoint)
         return;
     m_openRun.clear();
@@ -61,6 +63,8 @@ void TranslationWorker::translate(const TranslateRequest& r) {
         out.beamWidth = r.options.beam_width;
         out.seconds = res.seconds;
         out.cancelled = res.cancelled;
+        out.lengthLimit = static_cast<int>(res.length_limit);
+        out.atLimit = res.at_limit;
         emit translated(out);
     });
 }
@@ -105,6 +109,9 @@ void TranslationWorker::translateFile(const BatchTranslateRequest& r) {
             out.cropped = static_cast<qint64>(cut.size());
             out.firstCropped = cut.empty() ? 0 : static_cast<qint64>(cut.front());
             out.maxSourceTokens = m_translator.max_source_tokens();
+            const auto limited = m_translator.limited_lines();
+            out.limited = static_cast<qint64>(limited.size());
+            out.firstLimited = limited.empty() ? 0 : static_cast<qint64>(limited.front());
             std::string text;
             for (const auto& h : hyps)
                 text += h + "\n";

@@ -49,6 +49,18 @@ std::filesystem::path run_folder_of(const std::filesystem::path& run_or_checkpoi
     return run_or_checkpoint;
 }
 
+std::string checkpoint_stamp(const std::filesystem::path& checkpoint) {
+    std::error_code ec;
+    const auto file = checkpoint / "model.safetensors";
+    const auto size = fs::file_size(file, ec);
+    if (ec)
+        return {};
+    const auto time = fs::last_write_time(file, ec);
+    if (ec)
+        return {};
+    return std::to_string(size) + ":" + std::to_string(time.time_since_epoch().count());
+}
+
 std::filesystem::path find_checkpoint(const std::filesystem::path& path, const std::string& which) {
     if (fs::exists(path / "state.json") && fs::exists(path / "model.safetensors"))
         return path;  // a checkpoint itself

@@ -19,6 +19,11 @@ std::vector<int64_t> list_checkpoints(const std::filesystem::path& run_dir);
 std::filesystem::path find_checkpoint(const std::filesystem::path& run_or_checkpoint,
                                       const std::string& which = "last");
 
+/// What tells one version of a checkpoint folder's weights from another: model.safetensors' size and
+/// modification time ("" when it cannot be read). A viewer holding a checkpoint reloads it when this
+/// changes (the file was replaced in place).
+std::string checkpoint_stamp(const std::filesystem::path& checkpoint);
+
 /// The run a path names: RUN itself, or RUN for one of its checkpoint folders (RUN/checkpoints/step_N).
 /// A run's own files (samples.jsonl, chat.jsonl) belong there, never in a checkpoint the trainer prunes.
 std::filesystem::path run_folder_of(const std::filesystem::path& run_or_checkpoint);
