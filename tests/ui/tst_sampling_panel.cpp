@@ -27,6 +27,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -269,6 +270,19 @@ private slots:
         other.show();
         QVERIFY(QTest::qWaitForWindowExposed(&other));
         QVERIFY(other.findChild<QComboBox*>("runCombo")->findData(QFileInfo(run).absoluteFilePath()) >= 0);
+    }
+    void aRunWhoseFolderWentStaysChosenAndSaysSo() {
+        // Another run was chosen without a word, and sampled into, when the chosen one's folder was moved.
+        QTemporaryDir copy;
+        const QString run = QFileInfo(copy.path() + "/run").absoluteFilePath();
+        QVERIFY(QProcess::execute("cp", {"-r", m_run, run}) == 0);
+        RunPicker picker;
+        picker.setRun(run);
+        QVERIFY(QDir().rename(run, run + "-moved"));
+        picker.refresh();
+        QCOMPARE(picker.run(), run);
+        auto* box = picker.findChild<QComboBox*>("runCombo");
+        QVERIFY2(box->currentText().endsWith("(folder gone)"), qPrintable(box->currentText()));
     }
     void aClickedTokensProbabilityNamesItsTemperature() {
         // The side list's p is the sampler's, at the generation's temperature; the attribution strip gives

@@ -3,18 +3,24 @@
 // instead of calling training-data figures "val loss".
 #include "test_util.h"
 #include "twb/dataset.h"
+#include "twb/text.h"
 #include "ui/Workspace.h"
 #include "ui/training/ConfigForm.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/SteadyLabel.h"
 #include "ui_fixture.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTimer>
 
 class TestTrainingStatus : public QObject {
     Q_OBJECT
@@ -59,6 +65,43 @@ private slots:
             qPrintable(status));
         const QString eval = p.findChild<SteadyLabel*>("evalReadout")->text();
         QVERIFY2(QRegularExpression("val loss \\d+,\\d{4} ").match(eval).hasMatch(), qPrintable(eval));
+    }
+
+    void aRunThatCannotContinueIsSaidBeforeItsCurvesGo() {
+        // A run whose checkpoints were deleted read "No checkpoint yet", and Start replaced its metrics.csv
+        // without a word; a run whose folder was moved turned into a new run showing the old curves.
+        const QString run = twbtest::make_tiny_run(m_ws, "no-checkpoints", 20);
+        Workspace::setRoot(m_ws.path());
+        QVERIFY(QDir(run + "/checkpoints").removeRecursively());
+        const std::string before = twb::read_file((run + "/metrics.csv").toStdString());
+        TrainingPanel p;
+        QVERIFY(p.openRun(run));
+        const QString status = p.findChild<SteadyLabel*>("status")->text();
+        QVERIFY2(status.startsWith("No checkpoint left to continue from"), qPrintable(status));
+        QString asked;
+        QTimer::singleShot(0, this, [&asked] {  // the question is modal: answer No
+            for (QWidget* w : QApplication::topLevelWidgets())
+                if (auto* box = qobject_cast<QMessageBox*>(w)) {
+                    asked = box->text();
+                    box->button(QMessageBox::No)->click();
+                }
+        });
+        p.start();
+        QVERIFY2(QRegularExpression("replaces what metrics.csv logged \\([1-9]\\d* steps\\)").match(asked).hasMatch(),
+                 qPrintable(asked));
+        QVERIFY(!p.isBusy());
+        QCOMPARE(twb::read_file((run + "/metrics.csv").toStdString()), before);
+
+        const QString moved = twbtest::make_tiny_run(m_ws, "moved", 20);
+        Workspace::setRoot(m_ws.path());
+        QVERIFY(p.openRun(moved));
+        QVERIFY(QDir().rename(moved, moved + "-elsewhere"));
+        p.trainMore(10);
+        QVERIFY2(p.lastError().contains("is gone (moved or deleted)"), qPrintable(p.lastError()));
+        QCOMPARE(p.currentRun(), moved);  // still the run it was, not a new one
+        p.start();
+        QVERIFY2(p.lastError().contains("is gone (moved or deleted)"), qPrintable(p.lastError()));
+        QVERIFY(!QFileInfo::exists(moved));
     }
 
     void epochsAreOfferedForAnEncoderDecoderOnly() {

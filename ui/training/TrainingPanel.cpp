@@ -21,6 +21,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -29,6 +30,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -128,9 +130,35 @@ void TrainingPanel::updateMoreRow() {
     m_moreRow->setVisible(finished);
 }
 
+namespace {
+/// "" while the open run's folder is there; else why Start or Train more cannot go on (they said "no
+/// checkpoints here; is this a run folder", and the panel turned into a new run showing the old curves).
+QString goneRun(const QString& dir) {
+    if (dir.isEmpty() || QFileInfo::exists(dir + "/config.json"))
+        return {};
+    return QObject::tr(
+               "The run folder %1 is gone (moved or deleted): open it where it is now (File → Open run, "
+               "Ctrl+O), or start a new run (Ctrl+N).")
+        .arg(dir);
+}
+
+/// Logged steps of a run that has no checkpoint left to continue from: what starting it again replaces.
+int loggedSteps(const QString& dir) {
+    try {
+        const auto rows = twb::read_metrics((dir + "/metrics.csv").toStdString());
+        return static_cast<int>(
+            std::count_if(rows.begin(), rows.end(), [](const twb::MetricsRow& r) { return r.kind != "eval"; }));
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+}  // namespace
+
 void TrainingPanel::trainMore(int steps) {
     if (isBusy() || m_runDir.isEmpty() || steps < 1)
         return;
+    if (const QString gone = goneRun(m_runDir); !gone.isEmpty())
+        return showError(gone);
     twb::RunConfig c = m_form->config();
     // From the step the run ended at: an encoder-decoder's epochs may have ended it before max_iters.
     // lr_decay_iters stays: past it the cosine schedule holds min_lr.
@@ -331,11 +359,22 @@ void TrainingPanel::start() {
         showError(why);
         return;
     }
+    if (const QString gone = goneRun(m_runDir); !gone.isEmpty())
+        return showError(gone);
     const bool continuing = !m_runDir.isEmpty() && !twb::list_checkpoints(m_runDir.toStdString()).empty();
     if (continuing) {
         resumeRun();
         return;
     }
+    // A run whose checkpoints were deleted starts again from step 0 in its folder: its logged curves go.
+    if (const int logged = m_runDir.isEmpty() ? 0 : loggedSteps(m_runDir);
+        logged > 0 &&
+        QMessageBox::question(this, tr("Start again"),
+                              tr("This run has no checkpoint to continue from, so Start trains it again from step "
+                                 "0 and replaces what metrics.csv logged (%1). Start again?")
+                                  .arg(logged == 1 ? tr("1 step") : tr("%1 steps").arg(logged)),
+                              QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
+        return;
     startJob(false);
 }
 

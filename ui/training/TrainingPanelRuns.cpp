@@ -119,6 +119,9 @@ bool TrainingPanel::openRun(const QString& dir) {
         m_status->setText(
             !holder.isEmpty()
                 ? tr("Being trained now by %1: the curves are what it had written when opened.").arg(holder)
+            : steps.empty() && !rows.empty()
+                ? tr("No checkpoint left to continue from: Start trains this run again from the beginning, "
+                     "replacing the curves shown.")
             : steps.empty() ? tr("No checkpoint yet: Start trains this run from the beginning.")
             : cfg.data_dir.empty()
                 ? tr("An imported model, with no dataset of its own: sample it and look inside it (Sampling, "

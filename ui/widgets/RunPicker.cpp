@@ -85,6 +85,10 @@ void RunPicker::refresh() {
     m_seenOpened = openedByHand().size();
     for (const QString& r : all)
         m_run->addItem(Workspace::runLabel(r), r);
+    // The chosen run's folder went away (moved, deleted): it stays chosen and says so, and what it is asked
+    // for says the folder is gone; another run was chosen silently, and sampled into.
+    if (!keep.isEmpty() && m_run->findData(keep) < 0)
+        m_run->addItem(tr("%1 (folder gone)").arg(QFileInfo(keep).fileName()), keep);
     const int i = m_run->findData(keep);
     m_run->setCurrentIndex(i >= 0 ? i : (m_run->count() ? 0 : -1));
     b.unblock();
