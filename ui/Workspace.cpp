@@ -7,6 +7,8 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QObject>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -21,6 +23,28 @@ QString Workspace::root() {
 
 void Workspace::setRoot(const QString& path) {
     QSettings().setValue("workspace", path);
+}
+
+QString Workspace::problemAtStart() {
+    const QString chosen = QSettings().value("workspace").toString();
+    if (chosen.isEmpty())
+        return {};
+    const QFileInfo f(chosen);
+    if (!f.exists())
+        return QObject::tr("The workspace folder %1 does not exist (is it on a drive that is not mounted?).")
+            .arg(chosen);
+    if (!f.isDir())
+        return QObject::tr("The workspace %1 is a file, not a folder.").arg(chosen);
+    return {};
+}
+
+QString Workspace::folderName(const QString& typed) {
+    QString name = typed.trimmed();
+    name.replace(QRegularExpression("[^\\p{L}\\p{N}\\p{M}._-]+"), "-");
+    name.remove(QRegularExpression("^[.-]+"));
+    name = name.left(80);
+    name.remove(QRegularExpression("[.-]+$"));
+    return name;
 }
 
 QString Workspace::sweepsDir() {

@@ -14,6 +14,13 @@ public:
     static QString datasetsDir();
     /// Where the Experiments panel puts sweep folders (not created here: a sweep makes its own).
     static QString sweepsDir();
+    /// Why the chosen workspace cannot be used as it is ("" when it can, or none was chosen): it does not
+    /// exist (a drive not mounted?) or is not a folder. Asked before anything creates it (root() would).
+    static QString problemAtStart();
+    /// A folder name from what a person typed: letters and digits of any script, '.', '_' and '-' kept,
+    /// every other run of characters one '-', no leading dot or dash, at most 80 characters; "" when
+    /// nothing is left ("文字" stays "文字"; it was "-", the same folder for every name in such a script).
+    static QString folderName(const QString& typed);
     /// Folders under runs/ that hold a config.json, newest first.
     static QStringList runs();
     /// Prepared dataset folders under datasets/ that open cleanly (meta.json and token files agree).

@@ -4,6 +4,7 @@
 #include "twb/process.h"
 #include "ui/Language.h"
 #include "ui/MainWindow.h"
+#include "ui/WorkspaceStart.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/TextScale.h"
 
@@ -31,6 +32,8 @@ int main(int argc, char** argv) {
                              "name");
     args.addOption(panel);
     args.process(app);
+    if (!WorkspaceStart::settle())  // a chosen workspace that is gone or a file: asked before anything creates it
+        return 0;
     try {
         MainWindow w;
         FirstPaintReporter firstPaint(&w);  // TWB_REPORT_FIRST_PAINT=1|exit (bench/startup.sh)

@@ -55,6 +55,29 @@ class TestMainWindow : public QObject {
     QTemporaryDir m_ws;
 private slots:
     void initTestCase() { twbtest::use_test_workspace(m_ws); }
+    void aWorkspaceThatIsGoneIsSaidNotMadeAgain() {
+        const QString gone = m_ws.path() + "/unmounted/drive";
+        QSettings().setValue("workspace", gone);
+        QVERIFY(Workspace::problemAtStart().contains("does not exist"));
+        QVERIFY(!QFileInfo::exists(gone));  // asking created nothing
+        const QString file = m_ws.path() + "/a-file";
+        twbtest::write(file.toStdString(), "x");
+        QSettings().setValue("workspace", file);
+        QVERIFY(Workspace::problemAtStart().contains("is a file"));
+        Workspace::setRoot(m_ws.path());
+        QCOMPARE(Workspace::problemAtStart(), QString());
+    }
+    void folderNamesKeepEveryScriptsLetters() {
+        // Every name in a script other than Latin became "-": one dataset replaced another.
+        QCOMPARE(Workspace::folderName("文字"), QString("文字"));
+        QVERIFY(Workspace::folderName("日本") != Workspace::folderName("文字"));
+        QCOMPARE(Workspace::folderName(" sp ace ünïcødé 文字 "), QString("sp-ace-ünïcødé-文字"));
+        QCOMPARE(Workspace::folderName("Bokmål/nynorsk"), QString("Bokmål-nynorsk"));
+        QCOMPARE(Workspace::folderName("../x"), QString("x"));
+        QCOMPARE(Workspace::folderName("..."), QString());
+        QCOMPARE(Workspace::folderName("?!"), QString());
+        QCOMPARE(Workspace::folderName(QString(200, 'a')).size(), 80);
+    }
     void composesPanelsAndShortcuts() {
         MainWindow w;
         auto* nav = w.findChild<QListWidget*>("navigation");

@@ -1,4 +1,5 @@
 #include "ui/datasets/ChatTab.h"
+#include "ui/Workspace.h"
 #include "ui/datasets/TokenizerChoice.h"
 
 #include "twb/errors.h"
@@ -14,7 +15,6 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -198,8 +198,7 @@ twb::ChatPrepareOptions ChatTab::options(const QString& datasetsDir) const {
     }
     o.system = m_system->text().trimmed().toStdString();
     o.val_fraction = m_val->value();
-    QString name = m_name->text().trimmed();
-    name.replace(QRegularExpression("[^A-Za-z0-9._-]+"), "-");
+    QString name = Workspace::folderName(m_name->text());
     if (name.isEmpty())
         throw twb::ConfigError(tr("name the dataset first").toStdString());
     o.out = (datasetsDir + "/" + name).toStdString();

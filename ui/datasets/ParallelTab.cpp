@@ -1,4 +1,5 @@
 #include "ui/datasets/ParallelTab.h"
+#include "ui/Workspace.h"
 #include "ui/datasets/TokenizerChoice.h"
 
 #include "twb/choices.h"
@@ -16,7 +17,6 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
 #include <QToolButton>
@@ -283,8 +283,7 @@ twb::ParallelPrepareOptions ParallelTab::options(const QString& datasetsDir) con
     o.max_tokens = m_maxTokens->value();
     o.max_length_ratio = m_maxRatio->value() >= 1 ? m_maxRatio->value() : 0.0;
     o.separate_vocab = m_separateVocab->isChecked();
-    QString name = m_name->text().trimmed();
-    name.replace(QRegularExpression("[^A-Za-z0-9._-]+"), "-");
+    QString name = Workspace::folderName(m_name->text());
     if (name.isEmpty())
         throw twb::ConfigError(tr("name the dataset first").toStdString());
     o.out = (datasetsDir + "/" + name).toStdString();
