@@ -13,6 +13,7 @@
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabWidget>
 
 class TestDatasetsPrepare : public QObject {
     Q_OBJECT
@@ -40,6 +41,31 @@ private slots:
             for (QChar c : t)
                 QVERIFY2((c >= QChar(0x20) || c == '\n' || c == '\t') && c != QChar(0xFFFD),
                          qPrintable(QString("token %1 holds U+%2").arg(texts.indexOf(t)).arg(c.unicode(), 4, 16)));
+    }
+    void aFileThatIsNotUtf8IsReplacedFromThePanel() {
+        // The refusal sent GUI users to a command-line option; the panel has the choice itself. A name in
+        // another script names its own folder (every such name was "-", one dataset replacing another).
+        twbtest::write(twbtest::path(m_ws, "latin1.txt"),
+                       twbtest::english_like(4000) + " caf\xe9 " + twbtest::english_like(4000, 3));
+        DatasetsPanel p;
+        p.addSources({QString::fromStdString(twbtest::path(m_ws, "latin1.txt").string())});
+        QTRY_VERIFY_WITH_TIMEOUT(p.lastError().contains("invalid UTF-8"), 20000);
+        QVERIFY2(
+            p.lastError().contains("“Replace invalid bytes with U+FFFD”") && !p.lastError().contains("twb prepare"),
+            qPrintable(p.lastError()));
+        auto* tabs = p.findChild<QTabWidget*>();
+        tabs->setCurrentIndex(1);
+        QVERIFY(p.lastError().isEmpty());  // an error speaks of its own tab
+        tabs->setCurrentIndex(0);
+        QVERIFY2(p.lastError().contains("invalid UTF-8"), qPrintable(p.lastError()));  // it was gone for good
+        p.findChild<QCheckBox*>("replaceInvalid")->setChecked(true);
+        QTRY_VERIFY_WITH_TIMEOUT(p.lastError().isEmpty(), 20000);
+        p.setTokenizer("char");
+        p.setDatasetName("文字");
+        p.prepare();
+        waitIdle(p);
+        QVERIFY2(p.lastError().contains("1 invalid UTF-8 byte was replaced with U+FFFD"), qPrintable(p.lastError()));
+        QVERIFY(twb::open_prepared((Workspace::datasetsDir() + "/文字").toStdString()).train_tokens > 1000);
     }
     void aShuffledSplitWarnsOrRefusesWhatHoldsOutNothing() {
         // Forty paragraphs: a share of 0.01 rounds to no document, so one is held out, and said so.

@@ -23,7 +23,6 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -79,8 +78,8 @@ DatasetsPanel::DatasetsPanel(JobsService* jobs, QWidget* parent) : PanelBase(job
     // An error speaks of the tab it came from: another tab chosen, it goes (a chat-data refusal stood
     // under the panel minutes later)
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        if (!isBusy())
-            showError({});
+        if (!isBusy())  // back on Import, its sources' refusal returns (its preview points at "the message in red")
+            showError(m_tabs->currentWidget() == m_import ? m_sourcesError : QString());
     });
 
     connectTabs();
@@ -92,8 +91,8 @@ DatasetsPanel::DatasetsPanel(JobsService* jobs, QWidget* parent) : PanelBase(job
 void DatasetsPanel::connectTabs() {
     auto show = [this](const QString& e) { showError(e); };
     connect(m_import, &ImportTab::errorChanged, this, [this](const QString& e) {
-        m_sourcesError = e;  // Prepare and Tokenize refuse while the sources do not read as text
-        showError(e);
+        m_sourcesError = ImportTab::inPanelTerms(e);  // Prepare and Tokenize refuse while the sources do not read
+        showError(m_sourcesError);
     });
     connect(m_catalogue, &CatalogueTab::errorChanged, this, show);
     connect(m_synthetic, &SyntheticTab::errorChanged, this, show);
@@ -262,8 +261,7 @@ twb::PrepareOptions DatasetsPanel::options() const {
     o.split = m_tokenize->split().toStdString();
     o.tokenizer_from = m_tokenize->tokenizerFrom().toStdString();
     o.documents = m_tokenize->documents();
-    QString name = m_tokenize->datasetName().trimmed();
-    name.replace(QRegularExpression("[^A-Za-z0-9._-]+"), "-");
+    QString name = Workspace::folderName(m_tokenize->datasetName());
     o.out = (Workspace::datasetsDir() + "/" + (name.isEmpty() ? QStringLiteral("dataset") : name)).toStdString();
     return o;
 }
@@ -363,7 +361,7 @@ void DatasetsPanel::runAnalysis(int which) {
     if (!jobOptions(o))
         return;
     o.tokenizer = m_tokenize->tokenizerSpec(which);
-    auto fail = [this](const QString& e) { showError(e); };
+    auto fail = [this](const QString& e) { showError(ImportTab::inPanelTerms(e)); };
     Job* job = jobs()->run(
         tr("Tokenizing"), [o](JobContext& ctx) { return DatasetPreparation::inspect(o, ctx); }, this,
         [this, which](TokenizerAnalysis a) { m_tokenize->setAnalysis(which, a); }, fail);
@@ -400,7 +398,7 @@ void DatasetsPanel::prepare() {
             if (!p.warnings.isEmpty())  // prepared, but the user should know (the error line, not a dialog)
                 showError(tr("Prepared %1, with a warning: %2").arg(p.dir, p.warnings.join("; ")));
         },
-        [this](const QString& e) { showError(e); });
+        [this](const QString& e) { showError(ImportTab::inPanelTerms(e)); });
     watchJob(job, tr("Preparing…"), tr("Preparing cancelled; nothing was written."));
 }
 

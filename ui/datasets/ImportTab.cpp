@@ -101,6 +101,13 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     fmtForm->addRow(tr("JSON field"), m_field);
     fmtForm->addRow(tr("Column"), m_column);
     fmtForm->addRow(tr("Record separator"), m_separator);
+    m_replaceInvalid = new QCheckBox(tr("Replace invalid bytes with U+FFFD"));
+    m_replaceInvalid->setObjectName("replaceInvalid");
+    m_replaceInvalid->setToolTip(
+        tr("A file that is not valid UTF-8 is refused, naming the first bad byte; with this, each bad byte "
+           "becomes the replacement character � and the dataset's meta.json counts them. Converting the "
+           "file (iconv -f latin1 -t utf-8) keeps its letters instead."));
+    fmtForm->addRow(QString(), m_replaceInvalid);
     auto* cleanBox = new QGroupBox(tr("Cleaning"));
     auto* cleanCol = new QVBoxLayout(cleanBox);
     for (const auto& c : kCleanLabels) {
@@ -189,6 +196,7 @@ void ImportTab::connectControls(QPushButton* addFiles, QPushButton* addFolder, Q
     });
     for (auto* e : {m_field, m_column, m_separator})
         connect(e, &QLineEdit::editingFinished, this, &ImportTab::schedulePreview);
+    connect(m_replaceInvalid, &QCheckBox::toggled, this, &ImportTab::schedulePreview);
     m_previewTimer.setSingleShot(true);
     m_previewTimer.setInterval(300);
     connect(&m_previewTimer, &QTimer::timeout, this, &ImportTab::refreshPreview);
@@ -254,7 +262,14 @@ twb::CorpusSpec ImportTab::corpus() const {
     c.field = m_field->text().toStdString();
     c.column = m_column->text().toStdString();
     c.record_separator = m_separator->text().toStdString();
+    c.replace_invalid_utf8 = m_replaceInvalid->isChecked();
     return c;
+}
+
+QString ImportTab::inPanelTerms(const QString& engineError) {
+    QString e = engineError;
+    return e.replace("twb prepare --replace-invalid-utf8",
+                     tr("tick “Replace invalid bytes with U+FFFD” under the Import tab's format"));
 }
 
 twb::CleaningOptions ImportTab::cleaning() const {

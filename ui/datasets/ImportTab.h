@@ -43,6 +43,9 @@ public:
     /// The corpus and cleaning as the engine takes them; throws twb::ConfigError on a bad choice.
     twb::CorpusSpec corpus() const;
     twb::CleaningOptions cleaning() const;
+    /// An engine message in this panel's terms: its advice to run `twb prepare --replace-invalid-utf8`
+    /// names this tab's "Replace invalid bytes" choice instead (the GUI has no such command line).
+    static QString inPanelTerms(const QString& engineError);
 
     bool previewPending() const { return m_previewPending; }
     QString previewAfter() const { return m_previewAfterText; }
@@ -69,6 +72,7 @@ private:
     QLineEdit* m_field;
     QLineEdit* m_column;
     QLineEdit* m_separator;
+    QCheckBox* m_replaceInvalid;  // bytes that are not UTF-8 become U+FFFD (else the file is refused)
     std::vector<std::pair<std::string, QCheckBox*>> m_clean;
     QTextBrowser* m_before;
     QTextBrowser* m_after;

@@ -276,8 +276,10 @@ private:
         m_result.cleaning = cleaner.report();
         m_result.warnings = m_read.warnings;
         if (m_read.invalid_bytes_replaced)
-            m_result.warnings.push_back(std::to_string(m_read.invalid_bytes_replaced) +
-                                        " invalid UTF-8 bytes were replaced with U+FFFD");
+            m_result.warnings.push_back(
+                std::to_string(m_read.invalid_bytes_replaced) +
+                (m_read.invalid_bytes_replaced == 1 ? " invalid UTF-8 byte was" : " invalid UTF-8 bytes were") +
+                " replaced with U+FFFD");
         if (m_bytes == 0)
             throw InputError("the corpus is empty after cleaning; check the inputs and cleaning options");
         if (m_opts.documents && m_opts.corpus.format == InputFormat::Text) {
