@@ -96,6 +96,10 @@ void MainWindow::about() {
     });
     auto* v = new QVBoxLayout(&box);
     v->addLayout(head);
+    // The engine writes the report in English, whatever the interface's language: it goes into bug reports.
+    auto* caption = new QLabel(tr("The runtime report, for bug reports:"));
+    caption->setWordWrap(true);
+    v->addWidget(caption);
     v->addWidget(text, 1);
     v->addWidget(buttons);
     // As wide as the report's longest line where the screen has room, as high as its lines.

@@ -2939,6 +2939,18 @@ en kjøring tar opp oppmerksomheten på sondeteksten ved hver evaluering.</trans
         <source>No preview: the message in red says why.</source>
         <translation>Ingen forhåndsvisning: meldingen i rødt sier hvorfor.</translation>
     </message>
+    <message>
+        <source>Replace invalid bytes with U+FFFD</source>
+        <translation>Erstatt ugyldige byte med U+FFFD</translation>
+    </message>
+    <message>
+        <source>A file that is not valid UTF-8 is refused, naming the first bad byte; with this, each bad byte becomes the replacement character � and the dataset&apos;s meta.json counts them. Converting the file (iconv -f latin1 -t utf-8) keeps its letters instead.</source>
+        <translation>En fil som ikke er gyldig UTF-8, avvises med navn på den første dårlige byten; med dette blir hver dårlige byte erstatningstegnet �, og datasettets meta.json teller dem. Å konvertere fila (iconv -f latin1 -t utf-8) beholder heller bokstavene.</translation>
+    </message>
+    <message>
+        <source>tick “Replace invalid bytes with U+FFFD” under the Import tab&apos;s format</source>
+        <translation>kryss av for «Erstatt ugyldige byte med U+FFFD» under formatet i Importer-fanen</translation>
+    </message>
 </context>
 <context>
     <name>Job</name>
@@ -3484,6 +3496,10 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>&lt;h3&gt;Transformer Workbench 0.1&lt;/h3&gt;&lt;p&gt;Train small transformer language models on your own text, watch them learn, look inside.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Transformer Workbench 0.1&lt;/h3&gt;&lt;p&gt;Tren små transformer-språkmodeller på din egen tekst, se dem lære, se inn i dem.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>The runtime report, for bug reports:</source>
+        <translation>Kjøretidsrapporten, for feilrapporter (på engelsk):</translation>
     </message>
 </context>
 <context>
@@ -4333,6 +4349,46 @@ Vil du slette den likevel?</translation>
         <source>damaged</source>
         <translation>skadet</translation>
     </message>
+    <message>
+        <source>The run folder %1 is gone (moved or deleted): open it where it is now (File → Open run, Ctrl+O), or start a new run (Ctrl+N).</source>
+        <translation>Kjøringsmappa %1 er borte (flyttet eller slettet): åpne den der den er nå (Fil → Åpne kjøring, Ctrl+O), eller start en ny kjøring (Ctrl+N).</translation>
+    </message>
+    <message>
+        <source>The workspace folder %1 does not exist (is it on a drive that is not mounted?).</source>
+        <translation>Arbeidsområdemappa %1 finnes ikke (ligger den på en disk som ikke er montert?).</translation>
+    </message>
+    <message>
+        <source>The workspace %1 is a file, not a folder.</source>
+        <translation>Arbeidsområdet %1 er en fil, ikke en mappe.</translation>
+    </message>
+    <message>
+        <source>Workspace folder</source>
+        <translation>Arbeidsområdemappe</translation>
+    </message>
+    <message>
+        <source>Your runs and datasets live in the workspace folder. Nothing has been created or changed yet.</source>
+        <translation>Kjøringene og datasettene dine ligger i arbeidsområdemappa. Ingenting er opprettet eller endret ennå.</translation>
+    </message>
+    <message>
+        <source>Create it</source>
+        <translation>Opprett den</translation>
+    </message>
+    <message>
+        <source>Choose another folder…</source>
+        <translation>Velg en annen mappe…</translation>
+    </message>
+    <message>
+        <source>Use the default folder</source>
+        <translation>Bruk standardmappa</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Avslutt</translation>
+    </message>
+    <message>
+        <source>%1 cannot be created; the default folder is used.</source>
+        <translation>%1 kan ikke opprettes; standardmappa brukes.</translation>
+    </message>
 </context>
 <context>
     <name>QPlatformTheme</name>
@@ -4469,6 +4525,10 @@ Vil du slette den likevel?</translation>
     <message>
         <source>best (step %1)</source>
         <translation>beste (steg %1)</translation>
+    </message>
+    <message>
+        <source>%1 (folder gone)</source>
+        <translation>%1 (mappa er borte)</translation>
     </message>
 </context>
 <context>
@@ -5810,6 +5870,26 @@ Dette kan ikke angres.</translation>
         <source> · best loss %1 at step %2</source>
         <translation> · beste tap %1 ved steg %2</translation>
     </message>
+    <message>
+        <source>Start again</source>
+        <translation>Start på nytt</translation>
+    </message>
+    <message>
+        <source>This run has no checkpoint to continue from, so Start trains it again from step 0 and replaces what metrics.csv logged (%1). Start again?</source>
+        <translation>Denne kjøringen har ikke noe sjekkpunkt å fortsette fra, så Start trener den på nytt fra steg 0 og erstatter det metrics.csv har logget (%1). Starte på nytt?</translation>
+    </message>
+    <message>
+        <source>1 step</source>
+        <translation>1 steg</translation>
+    </message>
+    <message>
+        <source>%1 steps</source>
+        <translation>%1 steg</translation>
+    </message>
+    <message>
+        <source>No checkpoint left to continue from: Start trains this run again from the beginning, replacing the curves shown.</source>
+        <translation>Ikke noe sjekkpunkt igjen å fortsette fra: Start trener denne kjøringen på nytt fra begynnelsen og erstatter kurvene som vises.</translation>
+    </message>
 </context>
 <context>
     <name>TranslationAttributionStrip</name>
@@ -6032,6 +6112,10 @@ Dette kan ikke angres.</translation>
         <source>&lt;br&gt;&lt;b&gt;Lines longer than the model&apos;s %1 source tokens were translated from their start only: %2&lt;/b&gt; (the first: line %3); split long sentences.</source>
         <translation>&lt;br&gt;&lt;b&gt;Linjer lengre enn modellens %1 kildetokens ble oversatt bare fra starten: %2&lt;/b&gt; (den første: linje %3); del opp lange setninger.</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;Translations that stopped at the length limit before the model ended them: %1&lt;/b&gt; (the first: line %2); they may be unfinished.</source>
+        <translation>&lt;br&gt;&lt;b&gt;Oversettelser som stoppet ved lengdegrensen før modellen avsluttet dem: %1&lt;/b&gt; (den første: linje %2); de kan være uferdige.</translation>
+    </message>
 </context>
 <context>
     <name>TranslationForm</name>
@@ -6185,6 +6269,10 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Token #%1 %2 (p = %3): the most probable tokens at this step, given the source and the translation before it:</source>
         <translation>Token nr. %1 %2 (p = %3): de mest sannsynlige tokenene i dette steget, gitt kilden og oversettelsen før det:</translation>
+    </message>
+    <message>
+        <source> · cut at the length limit of %1 tokens</source>
+        <translation> · kuttet ved lengdegrensen på %1 token</translation>
     </message>
 </context>
 <context>

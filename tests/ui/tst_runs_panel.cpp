@@ -140,6 +140,7 @@ private slots:
                      {"n_decoder_layer", "2"},          {"n_head", "4"},  {"n_embd", "96"}};
         QCOMPARE(RunsTableModel::modelShape(lm), QString("4×4×128"));
         QCOMPARE(RunsTableModel::modelShape(mt), QString("3+2×4×96"));
+        QCOMPARE(RunsTableModel::modelShape(twb::RunSummary{}), QString());  // a damaged run's read "××"
     }
     void sortsByNumberAndRemembersTheSort() {
         {

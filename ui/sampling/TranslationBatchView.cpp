@@ -282,6 +282,11 @@ void TranslationBatchView::showResult() {
                     .arg(r.maxSourceTokens)
                     .arg(r.cropped)
                     .arg(r.firstCropped);
+    if (r.limited > 0)
+        text += tr("<br><b>Translations that stopped at the length limit before the model ended them: %1</b> (the "
+                   "first: line %2); they may be unfinished.")
+                    .arg(r.limited)
+                    .arg(r.firstLimited);
     if (r.scored) {
         const auto& b = r.bleu;
         text += tr("<br><b>BLEU = %1</b> %2/%3/%4/%5 (BP = %6, ratio = %7, hyp_len = %8, ref_len = %9)")

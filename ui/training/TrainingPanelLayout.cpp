@@ -258,7 +258,11 @@ void TrainingPanel::addPlot(QVBoxLayout* rv) {
     m_plot = new MetricsPlot;
     rv->addWidget(m_plot, 1);
     m_plot->setSmoothing(m_smooth->value() / 100.0);
-    connect(m_logScale, &QCheckBox::toggled, m_plot, &MetricsPlot::setLogScale);
+    connect(m_logScale, &QCheckBox::toggled, this, [this](bool on) {
+        m_plot->setLogScale(on);
+        QSettings().setValue("plotLogScale", on);
+    });
+    m_logScale->setChecked(QSettings().value("plotLogScale", false).toBool());
     connect(m_lossUnit, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_plot->setBitsPerChar(i == 1);
         if (!m_comparisonUnit) {  // the user's choice: remembered, and kept after the comparison

@@ -132,7 +132,10 @@ QString RunsTableModel::modelShape(const twb::RunSummary& r) {
         };
         layers = side("n_encoder_layer") + "+" + side("n_decoder_layer");
     }
-    return QStringLiteral("%1×%2×%3").arg(layers, configValue(r, "n_head"), configValue(r, "n_embd"));
+    const QString heads = configValue(r, "n_head"), width = configValue(r, "n_embd");
+    if (layers.isEmpty() && heads.isEmpty() && width.isEmpty())
+        return {};  // a damaged run's config could not be read: nothing, not "××"
+    return QStringLiteral("%1×%2×%3").arg(layers, heads, width);
 }
 
 QString RunsTableModel::parameterText(int64_t n) {

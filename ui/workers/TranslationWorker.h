@@ -33,6 +33,8 @@ struct TranslateResult {
     int beamWidth = 1;
     double seconds = 0;
     bool cancelled = false;
+    int lengthLimit = 0;   // the most tokens the translation could have
+    bool atLimit = false;  // it stopped there, not at <eos>: probably unfinished
 };
 
 struct BatchTranslateRequest {
@@ -60,6 +62,8 @@ struct BatchTranslateResult {
     qint64 cropped = 0;          // lines longer than the encoder takes, translated from their start
     qint64 firstCropped = 0;     // the first of them (from 1)
     qint64 maxSourceTokens = 0;  // what the encoder takes
+    qint64 limited = 0;          // translations that stopped at the length limit, not at <eos>
+    qint64 firstLimited = 0;     // the first of them (from 1)
 };
 
 Q_DECLARE_METATYPE(TranslateRequest)

@@ -34,8 +34,14 @@ std::string known_keys() {
 }  // namespace
 
 RunConfig config_from_json(const nlohmann::json& j, const RunConfig& base, const std::string& where) {
-    if (!j.is_object())
-        throw ConfigError(where + ": a config is a JSON object of key: value pairs, not " + std::string(j.type_name()));
+    if (!j.is_object()) {
+        const std::string type = j.type_name();  // "array", "string", "number", "boolean", "null"
+        throw ConfigError(where + ": a config is a JSON object of key: value pairs, not " +
+                          (type == "null"    ? ""
+                           : type == "array" ? "an "
+                                             : "a ") +
+                          type);
+    }
     RunConfig c = base;
     for (auto& [key, v] : j.items()) {
         if (key == "format_version") {
