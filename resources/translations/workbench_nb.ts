@@ -5890,6 +5890,14 @@ Dette kan ikke angres.</translation>
         <source>No checkpoint left to continue from: Start trains this run again from the beginning, replacing the curves shown.</source>
         <translation>Ikke noe sjekkpunkt igjen å fortsette fra: Start trener denne kjøringen på nytt fra begynnelsen og erstatter kurvene som vises.</translation>
     </message>
+    <message>
+        <source>Training failed before its first checkpoint (the message in red says why): Start trains the run again from the beginning.</source>
+        <translation>Treningen mislyktes før det første sjekkpunktet (meldingen i rødt sier hvorfor): Start trener kjøringen på nytt fra begynnelsen.</translation>
+    </message>
+    <message>
+        <source>Training failed (the message in red says why); its last checkpoint is step %1: Start (F5) continues from there.</source>
+        <translation>Treningen mislyktes (meldingen i rødt sier hvorfor); det siste sjekkpunktet er steg %1: Start (F5) fortsetter derfra.</translation>
+    </message>
 </context>
 <context>
     <name>TranslationAttributionStrip</name>

@@ -15,6 +15,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
@@ -102,6 +103,20 @@ private slots:
         p.start();
         QVERIFY2(p.lastError().contains("is gone (moved or deleted)"), qPrintable(p.lastError()));
         QVERIFY(!QFileInfo::exists(moved));
+    }
+
+    void aFailureNamesTheLastCheckpointNotTheStepItWasWriting() {
+        // A full disk while step 60's checkpoint was written left "step 60 / 60" on the bar, step 40 the last
+        // checkpoint on disk.
+        const QString run = twbtest::make_tiny_run(m_ws, "failed", 20);
+        Workspace::setRoot(m_ws.path());
+        TrainingPanel p;
+        QVERIFY(p.openRun(run));
+        emit p.worker()->failed("checkpoint: write failed (disk full?)");
+        const QString status = p.findChild<SteadyLabel*>("status")->text();
+        QVERIFY2(status.contains("its last checkpoint is step 20"), qPrintable(status));
+        QCOMPARE(p.findChild<QProgressBar*>("progress")->value(), 20);
+        QVERIFY2(p.lastError().contains("disk full"), qPrintable(p.lastError()));
     }
 
     void epochsAreOfferedForAnEncoderDecoderOnly() {

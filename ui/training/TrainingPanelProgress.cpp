@@ -167,5 +167,16 @@ void TrainingPanel::onFailed(const QString& e) {
     if (m_trainJob)
         m_trainJob->fail(e);
     forgetUnstartedRun();
+    // The bar and the line name what is on disk, not the step that was being written (a full disk read
+    // "step 60 / 60" after step 60's checkpoint failed, step 40 the last one saved).
+    if (!m_runDir.isEmpty()) {
+        const auto steps = showRunLabel(m_runDir);
+        m_progress->setValue(steps.empty() ? 0 : static_cast<int>(steps.back()));
+        m_status->setText(steps.empty() ? tr("Training failed before its first checkpoint (the message in red says "
+                                             "why): Start trains the run again from the beginning.")
+                                        : tr("Training failed (the message in red says why); its last checkpoint is "
+                                             "step %1: Start (F5) continues from there.")
+                                              .arg(steps.back()));
+    }
     showError(e);
 }

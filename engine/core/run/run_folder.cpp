@@ -74,9 +74,11 @@ std::filesystem::path find_checkpoint(const std::filesystem::path& path, const s
                          "its checkpoint folders)");
     const auto steps = list_checkpoints(path);
     if (steps.empty() && fs::is_regular_file(path / "config.json", ec))
-        throw InputError(path.string() +
-                         ": the run has no checkpoint yet (its training stopped before the first one, which comes "
-                         "at its first evaluation after step 0); train it again, with the same --out");
+        throw InputError(
+            path.string() +
+            ": the run has no checkpoint yet (its training stopped before the first one, which comes "
+            "at its first evaluation after step 0); train it again into the same folder (twb train --out, or "
+            "Start in the GUI)");
     if (steps.empty())
         throw InputError(path.string() + ": no checkpoints here; is this a run folder written by 'twb train'?");
     int64_t step;
