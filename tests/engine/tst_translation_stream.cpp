@@ -3,8 +3,10 @@
 // alternatives come sorted with the greedy token first, a beam hypothesis's per-token probabilities agree
 // with greedy decoding's wherever the two share a prefix (the teacher-forced pass against the cached one),
 // both ways of cancelling stop it, and a translation cut by the length limit says so.
+#include "file_damage.h"
 #include "tiny_translation.h"
 #include "twb/errors.h"
+#include "twb/run_folder.h"
 #include "twb/translation.h"
 
 using namespace twb;
@@ -182,6 +184,37 @@ private slots:
         QCOMPARE(m_tr.limited_lines(), expectCut);
         m_tr.translate(lines);
         QVERIFY(m_tr.limited_lines().empty());
+    }
+
+    void reopeningKeepsTheModelUnlessItsWeightsWereReplaced() {
+        // The viewers open per request: the same checkpoint stays loaded (a head switched off stays off),
+        // and weights replaced in place are loaded (they kept translating with the old ones).
+        namespace fs = std::filesystem;
+        const fs::path run = fs::path(m_tr.checkpoint()).parent_path().parent_path();
+        const fs::path copy = twbtest::path(m_dir, "replaced");
+        fs::copy(run, copy, fs::copy_options::recursive);
+        Translator t;
+        t.open(copy.string(), "last");
+        const double before = t.evaluate("val").loss;
+        t.set_ablated_heads({{0, 0, HeadStack::Cross}});
+        const double off = t.evaluate("val").loss;
+        QVERIFY(off != before);
+        t.open(copy.string(), "last");
+        QCOMPARE(t.evaluate("val").loss, off);  // kept, its head still off
+        const fs::path weights = find_checkpoint(copy, "last") / "model.safetensors";
+        const std::string bytes = twbtest::slurp(weights);
+        const auto header = nlohmann::json::parse(bytes.substr(8, twbtest::safetensors_header_length(bytes)));
+        std::string tensor;
+        for (const auto& [name, v] : header.items())
+            if (name != "__metadata__" && tensor.empty())
+                tensor = name;
+        twbtest::poke_float(weights, tensor, 100.f);
+        t.open(copy.string(), "last");
+        const double after = t.evaluate("val").loss;
+        QVERIFY(after != off && after != before);
+        Translator fresh;
+        fresh.open(copy.string(), "last");
+        QCOMPARE(fresh.evaluate("val").loss, after);
     }
 
     void refusesBadInput() {

@@ -181,14 +181,8 @@ void ModelWorker::judge(const CompareRequest& r, int row, int column, const std:
 }
 
 void ModelWorker::openTranslator(const QString& run, const QString& checkpoint) {
-    // Reopened only when the checkpoint folder changed (a new "last" while the run trains) or its weights
-    // were replaced in place.
-    const auto ck = twb::find_checkpoint(run.toStdString(), checkpoint.isEmpty() ? "best" : checkpoint.toStdString());
-    const std::string stamp = twb::checkpoint_stamp(ck);
-    if (m_translator.checkpoint() != ck.string() || m_translatorStamp != stamp) {
-        m_translator.open(ck.string(), "last");
-        m_translatorStamp = stamp;
-    }
+    // Reloaded only for another checkpoint (a new "last" while the run trains) or weights replaced in place.
+    m_translator.open(run.toStdString(), checkpoint.isEmpty() ? "best" : checkpoint.toStdString());
 }
 
 void ModelWorker::capture(const AttentionRequest& r) {

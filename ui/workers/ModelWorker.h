@@ -205,7 +205,6 @@ private:
     void openTranslator(const QString& run, const QString& checkpoint);
     void judge(const CompareRequest& r, int row, int column, const std::string& text);
     twb::ModelSession m_session;
-    twb::ModelSession m_judge;      // the comparison's judge, kept loaded between comparisons
-    twb::Translator m_translator;   // an encoder-decoder run's checkpoint, for its attention
-    std::string m_translatorStamp;  // checkpoint_stamp() of its checkpoint when opened
+    twb::ModelSession m_judge;     // the comparison's judge, kept loaded between comparisons
+    twb::Translator m_translator;  // an encoder-decoder run's checkpoint, for its attention
 };

@@ -82,7 +82,8 @@ class Translator {
 public:
     Translator();
     ~Translator();
-    /// Opens a run (or checkpoint) folder; which = best | last | step. InputError for a decoder LM run.
+    /// Opens a run (or checkpoint) folder; which = best | last | step. InputError for a decoder LM run. The
+    /// checkpoint open already is kept (heads switched off stay off) unless its weights were replaced.
     void open(const std::string& run, const std::string& which = "best");
     std::string checkpoint() const;
     int64_t step() const;

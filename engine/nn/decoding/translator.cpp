@@ -46,6 +46,12 @@ bool is_encoder_decoder_run(const std::string& run) {
 
 void Translator::open(const std::string& run, const std::string& which) {
     const fs::path ck = find_checkpoint(run, which);
+    // The checkpoint loaded already is kept (a viewer asks per request), unless its weights were replaced in
+    // place; "best"/"last" naming a newer one is another folder.
+    const std::string stamp = checkpoint_stamp(ck);
+    if (d->model && !stamp.empty() && d->checkpoint == ck.string() && d->stamp == stamp)
+        return;
+    d->stamp.clear();  // set again only when the whole open succeeds
     auto loaded = nn::read_checkpoint(ck);
     if (loaded.state.config.model_kind != ModelKind::EncoderDecoder)
         throw InputError(ck.string() +
@@ -78,6 +84,7 @@ void Translator::open(const std::string& run, const std::string& which) {
                               " tokens but the model's source embedding " + std::to_string(d->cfg.source_vocab_size) +
                               "; the run's tokenizer files do not belong to it");
     }
+    d->stamp = stamp;
 }
 
 std::vector<size_t> Translator::cropped_lines() const {

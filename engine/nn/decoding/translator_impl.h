@@ -23,6 +23,7 @@ struct Translator::Impl {
     RunConfig cfg;
     torch::Device device{torch::kCPU};
     std::string checkpoint;
+    std::string stamp;  // checkpoint_stamp() of the checkpoint when open() loaded it whole ("" before)
     int64_t step = 0;
     std::vector<size_t> cropped;  // the last translate()'s lines (from 1) longer than the encoder takes
     std::vector<size_t> limited;  // the last translate()'s lines (from 1) whose translation hit the length limit
