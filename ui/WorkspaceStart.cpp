@@ -22,7 +22,7 @@ bool WorkspaceStart::settle() {
     if (!QFileInfo::exists(chosen))
         create = box.addButton(QObject::tr("Create it"), QMessageBox::AcceptRole);
     QPushButton* other = box.addButton(QObject::tr("Choose another folder…"), QMessageBox::ActionRole);
-    QPushButton* fallback = box.addButton(QObject::tr("Use the default folder"), QMessageBox::ActionRole);
+    box.addButton(QObject::tr("Use the default folder"), QMessageBox::ActionRole);  // what is left below
     QPushButton* quit = box.addButton(QObject::tr("Quit"), QMessageBox::RejectRole);
     box.setDefaultButton(other);
     box.exec();
@@ -44,6 +44,5 @@ bool WorkspaceStart::settle() {
         }
     }
     QSettings().remove("workspace");  // the default, in the user's data folder (also when the choice was cancelled)
-    Q_UNUSED(fallback);
     return true;
 }

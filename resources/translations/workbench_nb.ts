@@ -6191,10 +6191,6 @@ Dette kan ikke angres.</translation>
         <translation>Denne kjøringen er en &lt;b&gt;koder-dekoder&lt;/b&gt;-modell (oversettelse): skriv en kildesetning og oversett den. Dekoder-LM-kjøringer viser genereringskontrollene i stedet.</translation>
     </message>
     <message>
-        <source>%1 source tokens → %2 tokens · %3 · %4 tok/s · step %5%6</source>
-        <translation>%1 kildetokener → %2 tokener · %3 · %4 tok/s · steg %5%6</translation>
-    </message>
-    <message>
         <source>beam %1</source>
         <translation>stråle %1</translation>
     </message>
@@ -6279,8 +6275,16 @@ Dette kan ikke angres.</translation>
         <translation>Token nr. %1 %2 (p = %3): de mest sannsynlige tokenene i dette steget, gitt kilden og oversettelsen før det:</translation>
     </message>
     <message>
-        <source> · cut at the length limit of %1 tokens</source>
-        <translation> · kuttet ved lengdegrensen på %1 token</translation>
+        <source>%1 tokens, cut at the length limit</source>
+        <translation>%1 tokener, kuttet ved lengdegrensen</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 tokener</translation>
+    </message>
+    <message>
+        <source>%1 source tokens → %2 · %3 · %4 tok/s · step %5%6</source>
+        <translation>%1 kildetokener → %2 · %3 · %4 tok/s · steg %5%6</translation>
     </message>
 </context>
 <context>

@@ -20,7 +20,9 @@
 
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QLabel>
 #include <QPlainTextEdit>
+#include <QSpinBox>
 #include <QTableWidget>
 
 namespace {
@@ -156,6 +158,20 @@ private slots:
             }
         }
         QVERIFY(seen > 10);
+        // Room for one token: the status says first that the length limit cut it; with room, not.
+        auto* ratio = v->form()->findChild<QDoubleSpinBox*>("maxLengthRatio");
+        auto* extra = v->form()->findChild<QSpinBox*>("maxLengthExtra");
+        v->form()->setBeamWidth(1);
+        for (const bool tight : {true, false}) {
+            ratio->setValue(tight ? 0.1 : 1.5);
+            extra->setValue(tight ? 0 : 10);
+            v->setSource("d e f g h a b");
+            v->translate();
+            waitIdle(v);
+            const QString status =
+                v->findChild<QLabel*>("translationStatus")->text().replace(QChar(0x00A0), QChar(' '));
+            QVERIFY2(status.contains("tokens, cut at the length limit ·") == tight, qPrintable(status));
+        }
         // an empty source is refused with a message, nothing sent
         v->setSource("  ");
         v->translate();

@@ -61,16 +61,17 @@ TranslationView::TranslationView(ModelThread* model, RunPicker* picker, JobsServ
         m_requestId = 0;
         setBusy(false);
         render();
-        m_status->setText(
-            statusLine(tr("%1 source tokens → %2 tokens · %3 · %4 tok/s · step %5%6")
-                           .arg(r.sourceTokens)
-                           .arg(r.tokens)
-                           .arg(r.beamWidth > 1 ? tr("beam %1").arg(r.beamWidth) : tr("greedy"))
-                           .arg(QLocale().toString(r.seconds > 0 ? r.tokens / r.seconds : 0.0, 'f', 1))
-                           .arg(r.step)
-                           .arg(r.cancelled ? tr(" · stopped")
-                                : r.atLimit ? tr(" · cut at the length limit of %1 tokens").arg(r.lengthLimit)
-                                            : QString())));
+        // A translation the length limit cut says so first: at the end of the line a narrow window hid it.
+        const QString tokens = r.atLimit && !r.cancelled ? tr("%1 tokens, cut at the length limit").arg(r.tokens)
+                                                         : tr("%1 tokens").arg(r.tokens);
+        m_status->setText(statusLine(tr("%1 source tokens → %2 · %3 · %4 tok/s · step %5%6")
+                                         .arg(r.sourceTokens)
+                                         .arg(tokens)
+                                         .arg(r.beamWidth > 1 ? tr("beam %1").arg(r.beamWidth) : tr("greedy"))
+                                         .arg(QLocale().toString(r.seconds > 0 ? r.tokens / r.seconds : 0.0, 'f', 1))
+                                         .arg(r.step)
+                                         .arg(r.cancelled ? tr(" · stopped") : QString())));
+        m_status->setToolTip(m_status->text());
     });
     connect(worker, &TranslationWorker::failed, this, [this](quint64 id, const QString& e) {
         if (id != m_requestId)

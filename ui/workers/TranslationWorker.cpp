@@ -2,7 +2,6 @@
 #include "ui/workers/WorkerCall.h"
 
 #include "twb/errors.h"
-#include "twb/run_folder.h"
 #include "twb/text.h"
 
 #include <QElapsedTimer>
@@ -22,18 +21,8 @@ void TranslationWorker::open(const QString& run, const QString& checkpoint) {
     if (run.isEmpty())
         throw twb::InputError(
             tr("no run chosen; train an encoder-decoder run first or open a run folder").toStdString());
-    const QString which = checkpoint.isEmpty() ? QStringLiteral("best") : checkpoint;
-    // Reopen when another run or checkpoint is asked for, when "best"/"last" now names a newer one, or when
-    // its weights were replaced in place.
-    const auto ck = twb::find_checkpoint(run.toStdString(), which.toStdString());
-    const QString now = std2q(ck.string() + "|" + twb::checkpoint_stamp(ck));
-    if (run == m_openRun && which == m_openWhich && now == m_openCheckpoint)
-        return;
-    m_openRun.clear();
-    m_translator.open(run.toStdString(), which.toStdString());
-    m_openRun = run;
-    m_openWhich = which;
-    m_openCheckpoint = now;
+    // Reloaded only for another checkpoint, or weights replaced in place (Translator::open).
+    m_translator.open(run.toStdString(), checkpoint.isEmpty() ? "best" : checkpoint.toStdString());
 }
 
 void TranslationWorker::translate(const TranslateRequest& r) {
@@ -63,7 +52,6 @@ void TranslationWorker::translate(const TranslateRequest& r) {
         out.beamWidth = r.options.beam_width;
         out.seconds = res.seconds;
         out.cancelled = res.cancelled;
-        out.lengthLimit = static_cast<int>(res.length_limit);
         out.atLimit = res.at_limit;
         emit translated(out);
     });

@@ -33,8 +33,7 @@ struct TranslateResult {
     int beamWidth = 1;
     double seconds = 0;
     bool cancelled = false;
-    int lengthLimit = 0;   // the most tokens the translation could have
-    bool atLimit = false;  // it stopped there, not at <eos>: probably unfinished
+    bool atLimit = false;  // it stopped at the length limit, not at <eos>: probably unfinished
 };
 
 struct BatchTranslateRequest {
@@ -91,5 +90,4 @@ signals:
 private:
     void open(const QString& run, const QString& checkpoint);
     twb::Translator m_translator;
-    QString m_openRun, m_openWhich, m_openCheckpoint;  // what m_translator holds
 };
