@@ -13,6 +13,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -112,11 +113,37 @@ private slots:
         Workspace::setRoot(m_ws.path());
         TrainingPanel p;
         QVERIFY(p.openRun(run));
+        // The evaluation before the failed checkpoint was the best so far; its checkpoint never came.
+        twb::EvalReport e;
+        e.step = 40;
+        e.val_loss = 1.5;
+        e.is_best = true;
+        emit p.worker()->evaluated(e);
+        auto* eval = p.findChild<SteadyLabel*>("evalReadout");
+        QVERIFY2(eval->text().contains("(best so far)"), qPrintable(eval->text()));
         emit p.worker()->failed("checkpoint: write failed (disk full?)");
         const QString status = p.findChild<SteadyLabel*>("status")->text();
         QVERIFY2(status.contains("its last checkpoint is step 20"), qPrintable(status));
         QCOMPARE(p.findChild<QProgressBar*>("progress")->value(), 20);
         QVERIFY2(p.lastError().contains("disk full"), qPrintable(p.lastError()));
+        QVERIFY2(eval->text().startsWith("Last evaluation (step 40)") && !eval->text().contains("best so far") &&
+                     eval->text().contains("no checkpoint of this step on disk"),
+                 qPrintable(eval->text()));
+    }
+
+    void aRunWithoutCurvesSaysWhy() {
+        // An emptied metrics.csv (a full disk) showed empty plots and "Finished at step 20." only.
+        const QString run = twbtest::make_tiny_run(m_ws, "no-curves", 20);
+        Workspace::setRoot(m_ws.path());
+        QVERIFY(QFile(run + "/metrics.csv").resize(0));
+        TrainingPanel p;
+        QVERIFY(p.openRun(run));
+        const QString status = p.findChild<SteadyLabel*>("status")->text();
+        QVERIFY2(status.contains("Its metrics.csv is empty, so no curves are shown"), qPrintable(status));
+        QVERIFY(QFile::remove(run + "/metrics.csv"));
+        QVERIFY(p.openRun(run));
+        QVERIFY2(p.findChild<SteadyLabel*>("status")->text().contains("Its metrics.csv is missing"),
+                 qPrintable(p.findChild<SteadyLabel*>("status")->text()));
     }
 
     void epochsAreOfferedForAnEncoderDecoderOnly() {

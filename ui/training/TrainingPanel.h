@@ -128,6 +128,9 @@ private:
     void onEvaluated(const twb::EvalReport& report);
     /// The "Last evaluation" line (and m_lastEval) for an evaluation, live or read from metrics.csv.
     void showEvaluation(const twb::EvalReport& report);
+    void showEvaluationLine(bool saved);
+    /// After a failure or on opening: the last evaluation's line says when its checkpoint is not among `steps`.
+    void noteUnsavedEvaluation(const std::vector<int64_t>& steps);
     void onFinished(const twb::TrainSummary& summary);
     void onFailed(const QString& error);
     /// The engine waits at `step`: the step a stop now checkpoints (the one under way at Pause is done).
@@ -195,6 +198,8 @@ private:
     QWidget* m_moreRow = nullptr;     // "Train [500] more steps", for a finished run
     QSpinBox* m_moreSteps = nullptr;  // the last evaluation: loss, perplexity, bits per character, accuracy
     QString m_lastEval;
+    int64_t m_lastEvalStep = -1;
+    bool m_lastEvalBest = false;
     QCheckBox* m_logScale = nullptr;
     QComboBox* m_lossUnit = nullptr;  // nats per token / bits per character
     QLabel* m_compareNote = nullptr;  // why the comparison is in the unit it is in

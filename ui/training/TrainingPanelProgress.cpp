@@ -117,10 +117,25 @@ void TrainingPanel::showEvaluation(const twb::EvalReport& e) {
         m_lastEval += tr(" · BLEU %1").arg(QLocale().toString(e.val_bleu, 'f', 2));
     if (!std::isnan(e.epoch))
         m_lastEval += tr(" · epoch %1").arg(QLocale().toString(e.epoch, 'f', 2));
+    m_lastEvalStep = e.step;
+    m_lastEvalBest = e.is_best;
+    showEvaluationLine(true);
+}
+
+void TrainingPanel::showEvaluationLine(bool saved) {
+    // An evaluation whose checkpoint never reached the disk (a full disk, checkpoints deleted) is no best
+    // to go back to: the line says so rather than "best so far".
     m_evalLabel->setText(tr("Last evaluation (step %1): %2%3")
-                             .arg(e.step)
+                             .arg(m_lastEvalStep)
                              .arg(m_lastEval)
-                             .arg(e.is_best ? tr(" (best so far)") : QString()));
+                             .arg(!saved           ? tr(" (no checkpoint of this step on disk)")
+                                  : m_lastEvalBest ? tr(" (best so far)")
+                                                   : QString()));
+}
+
+void TrainingPanel::noteUnsavedEvaluation(const std::vector<int64_t>& steps) {
+    if (!m_lastEval.isEmpty() && m_lastEvalStep > 0 && (steps.empty() || steps.back() < m_lastEvalStep))
+        showEvaluationLine(false);
 }
 
 void TrainingPanel::onPaused(qint64 step) {
@@ -172,6 +187,7 @@ void TrainingPanel::onFailed(const QString& e) {
     if (!m_runDir.isEmpty()) {
         const auto steps = showRunLabel(m_runDir);
         m_progress->setValue(steps.empty() ? 0 : static_cast<int>(steps.back()));
+        noteUnsavedEvaluation(steps);
         m_status->setText(steps.empty() ? tr("Training failed before its first checkpoint (the message in red says "
                                              "why): Start trains the run again from the beginning.")
                                         : tr("Training failed (the message in red says why); its last checkpoint is "

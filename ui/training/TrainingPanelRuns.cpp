@@ -113,8 +113,10 @@ bool TrainingPanel::openRun(const QString& dir) {
         // The last evaluation's line, as a live run left it (an opened run showed none).
         const auto lastEval =
             std::find_if(rows.rbegin(), rows.rend(), [](const twb::MetricsRow& r) { return r.kind == "eval"; });
-        if (lastEval != rows.rend())
+        if (lastEval != rows.rend()) {
             showEvaluation(twb::eval_report(*lastEval));
+            noteUnsavedEvaluation(steps);
+        }
         const QString holder = QString::fromStdString(twb::run_holder(dir.toStdString()));
         m_status->setText(
             !holder.isEmpty()
@@ -129,6 +131,12 @@ bool TrainingPanel::openRun(const QString& dir) {
             : steps.back() >= cfg.max_iters
                 ? tr("Finished at step %1.").arg(steps.back())
                 : tr("Stopped at step %1 of %2: Start (F5) continues it.").arg(steps.back()).arg(cfg.max_iters));
+        // A run with checkpoints but no curves (metrics.csv deleted, or emptied by a full disk) said nothing
+        // about the empty plots.
+        if (holder.isEmpty() && rows.empty() && !steps.empty() && !cfg.data_dir.empty())
+            m_status->setText(m_status->text() + " " +
+                              tr("Its metrics.csv is %1, so no curves are shown; the checkpoints are intact.")
+                                  .arg(QFileInfo::exists(metrics) ? tr("empty") : tr("missing")));
         Workspace::addRecentRun(dir);
         showError({});
         m_offer->hide();  // a run chosen answers the start-up's offer of another (or says the same itself)
