@@ -33,6 +33,7 @@
 #include <qcustomplot.h>
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -220,6 +221,21 @@ private slots:
         QCOMPARE(later.notesEdit()->toPlainText(), QString("lr 1e-3, no dropout"));
         QVERIFY(later.renameRun(m_finished, "baseline 2"));
         QCOMPARE(twb::read_run_info(m_finished.toStdString()).name, std::string("baseline 2"));
+    }
+    void aDamagedRunJsonIsSaidAndNotTypedInto() {
+        // A damaged run.json read as "unnamed" without a word; a name typed there was refused only at Save.
+        const std::string info = m_interrupted.toStdString() + "/run.json";
+        twb::write_file_atomic(info, "{bad");
+        RunsPanel p;
+        refreshed(p);
+        QVERIFY(p.table()->selectRun(m_interrupted));
+        QVERIFY2(p.lastError().contains("run.json is damaged (not valid JSON)"), qPrintable(p.lastError()));
+        QVERIFY(!p.nameEdit()->isEnabled() && !p.notesEdit()->isEnabled());
+        QCOMPARE(twb::read_file(info), std::string("{bad"));  // kept as it was
+        QVERIFY(p.table()->selectRun(m_finished));            // another run: its own details, no word of the other's
+        QVERIFY(p.lastError().isEmpty());
+        QVERIFY(p.nameEdit()->isEnabled());
+        QVERIFY(QFile::remove(QString::fromStdString(info)));
     }
     void aLongNameIsCutInTheComparisonLegend() {
         // A 300-character label took the legend: the other entries were left a letter each.

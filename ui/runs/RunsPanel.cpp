@@ -245,6 +245,11 @@ void RunsPanel::showDetails() {
     m_notes->setPlainText(r ? QString::fromStdString(r->notes) : QString());
     m_notes->document()->setModified(false);
     m_folder->setText(r ? dir : QString());
+    // A damaged run.json read as "unnamed" without a word; Save then refused only after a name was typed.
+    if (r && !r->info_damage.empty())
+        showError(tr("%1/run.json is damaged (%2), so the run's name and notes cannot be shown or saved: fix the "
+                     "file by hand or delete it (it holds only the name, notes and creation date).")
+                      .arg(dir, QString::fromStdString(r->info_damage)));
 }
 
 void RunsPanel::updateActions() {
@@ -255,9 +260,11 @@ void RunsPanel::updateActions() {
     m_compare->setEnabled(sel.size() >= 2);
     m_delete->setEnabled(!sel.isEmpty());
     m_tensorBoard->setEnabled(!sel.isEmpty() && !isRunning(m_exporter));
-    m_name->setEnabled(one);
-    m_notes->setEnabled(one);
-    m_saveDetails->setEnabled(one);
+    // A damaged run.json is not rewritten (its name and notes would be lost): nothing to type into.
+    const bool labelled = one && m_table->summary(m_table->currentRun())->info_damage.empty();
+    m_name->setEnabled(labelled);
+    m_notes->setEnabled(labelled);
+    m_saveDetails->setEnabled(labelled);
 }
 
 bool RunsPanel::renameRun(const QString& dir, const QString& name) {

@@ -39,6 +39,7 @@ RunSummary summarise(const fs::path& dir) {
     r.display_name = info.name.empty() ? r.name : info.name;
     r.notes = info.notes;
     r.created = info.created;
+    r.info_damage = info.damage;
     const RunConfig cfg = read_run_config(dir);
     const nlohmann::json j = cfg;
     for (const auto& [k, v] : j.items())

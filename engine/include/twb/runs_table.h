@@ -19,6 +19,7 @@ struct RunSummary {
     std::string display_name;                   // run.json's name (run_info.h), else the folder name
     std::string notes;                          // run.json's notes
     std::string created;                        // UTC, ISO 8601 (run_info.h)
+    std::string info_damage;                    // why run.json could not be read ("" = read, or none)
     std::map<std::string, std::string> config;  // every config key -> value as text
     // "running" (a trainer holds it), "finished", "stopped" (before max_iters: a Stop, a crash or a closed
     // window; it resumes) or "empty"
