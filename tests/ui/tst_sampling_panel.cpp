@@ -232,6 +232,22 @@ private slots:
         QApplication::processEvents();
         QCOMPARE(generate->mapTo(&p, QPoint()).y(), y);
     }
+    void aRefusedPromptsMessageGoesWhenThePromptChanges() {
+        // "The text has characters the character vocabulary lacks" stayed after the prompt was cleared.
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.setPrompt(QString::fromUtf8("\u2603\u2603"));  // snowmen: not in the tiny run's characters
+        p.setMaxTokens(5);
+        p.generate();
+        waitIdle(p);
+        QVERIFY2(p.lastError().contains("vocabulary lacks"), qPrintable(p.lastError()));
+        p.setPrompt("the ");
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        // a message of another kind stays
+        p.exportMarkdown();
+        p.setPrompt("th");
+        QVERIFY(p.lastError().startsWith("Nothing to export yet"));
+    }
     void generateNeedsARun() {
         // With no run in the workspace, Generate is off and its tooltip says what to do (the reason came
         // only after a click); a run chosen turns it on.

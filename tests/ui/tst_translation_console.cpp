@@ -170,7 +170,7 @@ private slots:
             waitIdle(v);
             const QString status =
                 v->findChild<QLabel*>("translationStatus")->text().replace(QChar(0x00A0), QChar(' '));
-            QVERIFY2(status.contains("tokens, cut at the length limit ·") == tight, qPrintable(status));
+            QVERIFY2(status.contains(", cut at the length limit ·") == tight, qPrintable(status));
         }
         // an empty source is refused with a message, nothing sent
         v->setSource("  ");

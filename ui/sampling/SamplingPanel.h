@@ -136,8 +136,9 @@ private:
     ModelThread* m_model;
     QSet<quint64> m_pending;  // requests sent and not yet answered
     std::shared_ptr<std::atomic<bool>> m_cancel;
-    quint64 m_requestId = 0;  // the generation whose tokens are shown
-    quint64 m_historyId = 0;  // the newest history request
+    quint64 m_requestId = 0;         // the generation whose tokens are shown
+    quint64 m_historyId = 0;         // the newest history request
+    bool m_generationError = false;  // the red line is a generation's failure: editing the prompt clears it
     Output m_out;
     QVector<Output> m_back;
     QTimer m_renderTimer;

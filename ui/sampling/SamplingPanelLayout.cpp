@@ -31,6 +31,8 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <utility>
 // The panel's composition (the run, the generate tab and its siblings, the decoding forms) and its wiring to
 // the model worker.
 
@@ -151,6 +153,11 @@ QWidget* SamplingPanel::buildGenerateTab() {
     m_prompt->setObjectName("prompt");
     m_prompt->setPlaceholderText(tr("Prompt (empty = start from nothing)"));
     m_prompt->setPlainText(QSettings().value("sampling/prompt").toString());
+    // A refusal of the prompt ("characters the vocabulary lacks") stayed after the prompt was changed.
+    connect(m_prompt, &QPlainTextEdit::textChanged, this, [this] {
+        if (std::exchange(m_generationError, false))
+            clearError();
+    });
     m_output = new TokenOutputView("output", "alternatives",
                                    tr("Generated text appears here, each token tinted by its probability "
                                       "(green = likely, red = unlikely). Hover a token for its alternatives; click it, "
@@ -229,5 +236,6 @@ void SamplingPanel::connectWorker(ModelWorker* worker) {
         if (id != m_historyId)
             setBusy(false);
         showError(e);
+        m_generationError = id != m_historyId;
     });
 }

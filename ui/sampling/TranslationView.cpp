@@ -62,10 +62,11 @@ TranslationView::TranslationView(ModelThread* model, RunPicker* picker, JobsServ
         setBusy(false);
         render();
         // A translation the length limit cut says so first: at the end of the line a narrow window hid it.
-        const QString tokens = r.atLimit && !r.cancelled ? tr("%1 tokens, cut at the length limit").arg(r.tokens)
-                                                         : tr("%1 tokens").arg(r.tokens);
-        m_status->setText(statusLine(tr("%1 source tokens → %2 · %3 · %4 tok/s · step %5%6")
-                                         .arg(r.sourceTokens)
+        const auto count = [this](qint64 n) { return n == 1 ? tr("1 token") : tr("%1 tokens").arg(n); };
+        const QString tokens =
+            r.atLimit && !r.cancelled ? tr("%1, cut at the length limit").arg(count(r.tokens)) : count(r.tokens);
+        m_status->setText(statusLine(tr("source %1 → %2 · %3 · %4 tok/s · step %5%6")
+                                         .arg(count(r.sourceTokens))
                                          .arg(tokens)
                                          .arg(r.beamWidth > 1 ? tr("beam %1").arg(r.beamWidth) : tr("greedy"))
                                          .arg(QLocale().toString(r.seconds > 0 ? r.tokens / r.seconds : 0.0, 'f', 1))
