@@ -57,11 +57,9 @@ RunConfig train_config(const TrainOpts& o, bool presetGiven) {
         cfg.vocab_size = 0;
     } else {
         cfg = preset_config(o.preset);
-        if (!o.configFile.empty())
-            cfg = read_config_file(o.configFile, cfg);
     }
     const ModelKind kind = cfg.model_kind;
-    apply_sets(cfg, o.sets);
+    apply_file_and_sets(cfg, o.configFile, o.sets);  // no file beside --resume (refused above) or a bare --init-from
     // The weights continued or started from are of one family: a --set of the other was refused later, for
     // another reason (the dataset, or a tensor name).
     if ((o.resume || !o.initFrom.empty()) && cfg.model_kind != kind && !presetGiven && o.configFile.empty())
@@ -299,7 +297,12 @@ int eval_split(ModelSession& session, const EvalOpts& o, DType precision) {
     opt.max_tokens = o.maxTokens;
     opt.precision = precision;
     const EvalResult r = session.evaluate(opt);
-    if (r.sequences == Sequences::Documents)
+    if (r.sequences == Sequences::Documents && o.maxTokens > 0)  // not every document was scored
+        std::printf(
+            "%s: the first %lld tokens of its %lld documents (--max-tokens), scored as documents as in "
+            "training (each <bos> ... <eos>, padding excluded)\n",
+            r.split.c_str(), static_cast<long long>(r.tokens), static_cast<long long>(r.documents));
+    else if (r.sequences == Sequences::Documents)
         std::printf(
             "%s: %lld tokens, scored as documents as in training (%lld documents, each <bos> ... <eos>, "
             "padding excluded)\n",

@@ -29,23 +29,22 @@ void RunOptions::add_to(CLI::App& app) {
 
 RunConfig RunOptions::config(bool dataFromAxis) const {
     RunConfig cfg = preset_config(preset);
-    if (!configFile.empty()) {
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(read_file(configFile, 1 << 20));  // a config is small: 1 MiB at most
-        } catch (const nlohmann::json::exception& e) {
-            throw InputError(configFile + ": not a valid config JSON (" + e.what() + ")");
-        }
-        if (!j.is_object())
-            throw InputError(configFile + ": a config file is a JSON object of key: value");
-        // Each key goes through set(), so unknown keys and wrong types are refused like --set's.
-        for (const auto& [k, v] : j.items())
-            if (k != "format_version")
-                cfg.set(k + "=" + (v.is_string() ? v.get<std::string>() : v.dump()));
-    }
-    apply_sets(cfg, sets);
+    apply_file_and_sets(cfg, configFile, sets);
     set_dataset(cfg, data, sets, dataFromAxis);
     return cfg;
+}
+
+void apply_file_and_sets(RunConfig& cfg, const std::string& configFile, const std::vector<std::string>& sets) {
+    std::vector<std::string> fileKeys;
+    if (!configFile.empty())
+        cfg = read_config_file(configFile, cfg, &fileKeys);
+    apply_sets(cfg, sets);
+    // A file's key the run's family does not use did nothing without a word (a --set of it is refused).
+    // Said, not refused: a run's own config.json holds the other family's keys too.
+    for (const auto& key : fileKeys)
+        if (std::string why = find_config_option(key)->family_problem(cfg); !why.empty())
+            std::fprintf(stderr, "twb: warning: %s: %s; it is ignored\n", printable_text(configFile).c_str(),
+                         why.c_str());
 }
 
 void apply_sets(RunConfig& cfg, const std::vector<std::string>& sets) {
@@ -136,7 +135,8 @@ std::function<int()> add_keys(CLI::App& app) {
     auto keys = std::make_shared<std::vector<std::string>>();
     auto json = std::make_shared<bool>(false);
     app.add_option("KEY", *keys, "Keys to describe (default: all)");
-    app.add_flag("--json", *json, "The table as JSON: key, type, default, range, choices, families, group, help");
+    app.add_flag("--json", *json,
+                 "The table as JSON: key, type, default, range, choices, families, group, shapes_model, help");
     return [keys, json]() {
         nlohmann::json all = nlohmann::json::array();
         for (const auto& k : *keys)

@@ -30,6 +30,10 @@ struct RunOptions {
 /// min_lr takes min_lr to a tenth of it (said on stderr) unless min_lr is given too. Throws ConfigError.
 void apply_sets(RunConfig& cfg, const std::vector<std::string>& sets);
 
+/// The config file's keys over cfg (none when configFile is empty), then apply_sets. A key of the file
+/// that the run's model family does not use is said on stderr. Throws ConfigError/InputError.
+void apply_file_and_sets(RunConfig& cfg, const std::string& configFile, const std::vector<std::string>& sets);
+
 /// --data over the config's data_dir: a --set data_dir=... naming another folder beside --data is refused
 /// (one of the two would be dropped without a word); neither given is refused too, unless dataFromAxis
 /// (then either given is refused: the axis would override it). Throws ConfigError.

@@ -288,8 +288,16 @@ private slots:
         QVERIFY2(done.out.contains("nothing left to train") && !done.out.contains("nan"), done.out.constData());
         // No checkpoint evaluated (max_iters=0): no best is printed (it read "best val loss nan (step -1)").
         const QString z = QString::fromStdString(twbtest::path(m_dir, "e2e-z").string());
-        auto zero = run(QStringList{"train", "--out", z, "--set", "max_iters=0"} + small);
+        // A config file's key of the other family did nothing without a word (--set of it is refused).
+        const auto cfg = twbtest::path(m_dir, "e2e-cfg.json");
+        twbtest::write(cfg, R"({"max_epochs": 3, "n_layer": 1})");
+        auto zero = run(
+            QStringList{"train", "--out", z, "--set", "max_iters=0", "--config", QString::fromStdString(cfg.string())} +
+            small);
         QVERIFY2(zero.code == 0, zero.err.constData());
+        QVERIFY2(zero.err.contains("e2e-cfg.json: max_epochs is for encoder-decoder runs") &&
+                     zero.err.contains("it is ignored") && zero.err.count('\n') == 1,
+                 zero.err.constData());
         QVERIFY2(zero.out.contains("finished at step 0: last val loss ") && !zero.out.contains("best") &&
                      !zero.out.contains("nan"),
                  zero.out.constData());

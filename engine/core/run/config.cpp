@@ -62,7 +62,7 @@ void from_json(const nlohmann::json& j, RunConfig& c) {
     c = config_from_json(j, RunConfig{}, "config");
 }
 
-RunConfig read_config_file(const std::string& path, const RunConfig& base) {
+RunConfig read_config_file(const std::string& path, const RunConfig& base, std::vector<std::string>* given) {
     nlohmann::json j;
     // A key given twice would silently take its last value: refused, naming the key.
     std::vector<std::set<std::string>> keys;  // one set per open object
@@ -84,7 +84,12 @@ RunConfig read_config_file(const std::string& path, const RunConfig& base) {
     }
     if (!repeated.empty())
         throw InputError(path + ": the key '" + repeated + "' is given twice; keep one (which was meant?)");
-    return config_from_json(j, base, path);
+    RunConfig c = config_from_json(j, base, path);
+    if (given)
+        for (const auto& item : j.items())
+            if (item.key() != "format_version")
+                given->push_back(item.key());
+    return c;
 }
 
 std::vector<std::string> RunConfig::keys() {

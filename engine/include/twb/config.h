@@ -129,7 +129,8 @@ void from_json(const nlohmann::json& j, RunConfig& c);
 RunConfig config_from_json(const nlohmann::json& j, const RunConfig& base = {}, const std::string& where = "config");
 
 /// Reads a config file (JSON) over base, as config_from_json; InputError/ConfigError naming the file.
-RunConfig read_config_file(const std::string& path, const RunConfig& base);
+/// `given`, when not null, receives the config keys the file sets.
+RunConfig read_config_file(const std::string& path, const RunConfig& base, std::vector<std::string>* given = nullptr);
 
 /// Named presets: "default" (4x4x128, block 64, rotary, lr 3e-3: the tuned defaults), "nanogpt-cpu"
 /// (nanoGPT's CPU recipe exactly: learned positions, lr 1e-3), "baby-gpt" (6x6x384, block 256), "tiny"
