@@ -441,6 +441,61 @@ private slots:
             QVERIFY2(torch::equal(t, b.at(n)), n.c_str());
     }
 
+    void aRunTrainedHereExportsAndImportsBack() {
+        // Marian's three files cannot hold a word tokenizer: the export keeps the workbench's own in
+        // twb_tokenizer/, and the import read only source.spm ("no such file").
+        std::string src, tgt;
+        for (int r = 0; r < 4; ++r)
+            for (size_t i = 0; i < std::size(kEnglish); ++i) {
+                src += std::string(kEnglish[i]) + "\n";
+                tgt += std::string(kNorsk[i]) + "\n";
+            }
+        twbtest::write(at("own.en"), src);
+        twbtest::write(at("own.nb"), tgt);
+        ParallelPrepareOptions p;
+        p.source = at("own.en").string();
+        p.target = at("own.nb").string();
+        p.val_fraction = 0.2;
+        p.tokenizer.kind = TokenizerKind::Word;
+        p.out = at("own_data");
+        prepare_parallel(p);
+        RunConfig c = preset_config("tatoeba");
+        c.data_dir = p.out.string();
+        c.vocab_size = 0;
+        c.n_layer = 2;
+        c.n_embd = 16;
+        c.n_head = 2;
+        c.block_size = 32;
+        c.batch_tokens = 64;
+        c.max_epochs = 0;
+        c.max_iters = c.lr_decay_iters = c.eval_interval = 2;
+        c.warmup_iters = 1;
+        c.eval_iters = 1;
+        c.bleu_pairs = 2;
+        c.threads = 1;
+        c.dtype = DType::Float32;
+        c.position = Position::Sinusoidal;  // what Marian's layout holds (docs/interchange.md)
+        c.sinusoid_halves = true;
+        c.norm_position = NormPosition::Post;
+        c.norm = NormKind::LayerNorm;
+        c.bias = true;
+        TrainJob job;
+        job.config = c;
+        job.run_dir = at("own_run").string();
+        train(job);
+        const ExportResult ex = export_hf(job.run_dir, at("own_hf"), "last");
+        QVERIFY(fs::exists(at("own_hf") / "twb_tokenizer" / "tokenizer.json"));
+        QVERIFY(!fs::exists(at("own_hf") / "source.spm"));
+        const HfImportResult back = import_hf(at("own_hf"), at("own_back"));
+        QCOMPARE(back.tokenizer_files, std::string("twb_tokenizer/"));
+        QCOMPARE(load_tokenizer(at("own_back") / "tokenizer")->fingerprint(),
+                 load_tokenizer(fs::path(job.run_dir) / "tokenizer")->fingerprint());
+        const auto a = nn::read_checkpoint(find_checkpoint(job.run_dir, "last")).weights.tensors;
+        const auto b = nn::read_checkpoint(find_checkpoint(at("own_back"), "last")).weights.tensors;
+        for (const auto& [n, t] : a)
+            QVERIFY2(b.count(n) && torch::equal(t, b.at(n)), n.c_str());
+    }
+
     void refusesWhatTheFamilyCannotHold() {
         auto cfg = [&](std::function<void(nlohmann::json&)> e) {
             return [this, e](const fs::path& d) { write_marian(d, e); };

@@ -4,6 +4,7 @@
 #include "core/interchange/marian_config.h"
 #include "core/run/checkpoint_state.h"
 #include "core/tokenizers/marian_vocab.h"
+#include "core/tokenizers/tokenizer.h"
 #include "nn/interchange/checkpoint.h"
 #include "nn/interchange/exchange_folder.h"
 #include "nn/models/position_tables.h"
@@ -196,8 +197,20 @@ HfImportResult import_marian(const fs::path& dir, const fs::path& out_run, const
     RunConfig& cfg = mc.config;
     say("reading the tokenizer");
     HfImportResult res;
-    const auto tok = make_marian_tokenizer(dir / "source.spm", dir / "target.spm", dir / "vocab.json", mc.ids);
-    res.tokenizer_files = "source.spm + target.spm + vocab.json";
+    std::unique_ptr<Tokenizer> tok;
+    if (!fs::exists(dir / "source.spm") && fs::exists(dir / "twb_tokenizer" / "tokenizer.json")) {
+        // twb export --format hf of a run trained here: Marian's files cannot hold its tokenizer, so the
+        // export keeps the workbench's own beside the model; its ids are the model's (it was refused here).
+        tok = load_tokenizer(dir / "twb_tokenizer");
+        if (tok->vocab_size() != cfg.vocab_size)
+            throw FormatError((dir / "twb_tokenizer").string() + ": its vocabulary has " +
+                              std::to_string(tok->vocab_size()) + " tokens and config.json's vocab_size is " +
+                              std::to_string(cfg.vocab_size) + "; they come from different exports");
+        res.tokenizer_files = "twb_tokenizer/";
+    } else {
+        tok = make_marian_tokenizer(dir / "source.spm", dir / "target.spm", dir / "vocab.json", mc.ids);
+        res.tokenizer_files = "source.spm + target.spm + vocab.json";
+    }
     say("reading model.safetensors");
     const fs::path st = dir / "model.safetensors";
     const SafetensorsData weights = read_marian_weights(st, cfg, res.source_dtype);
