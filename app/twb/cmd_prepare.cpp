@@ -166,8 +166,8 @@ CLI::Option* add_text_options(CLI::App& app, const std::shared_ptr<PrepareCli>& 
                                     "Input file or folder (repeat for several; parallel: source then target)");
     app.add_option("--preset", o->preset,
                    "Use a preset instead of --input: fortunes (Debian's fortune cookies, "
-                   "offline) or a downloaded catalogue entry (multi30k-de-en and tatoeba-en-nb: translation pairs "
-                   "with their official splits)")
+                   "offline) or a downloaded catalogue entry (translation pairs: multi30k-de-en with its official "
+                   "splits, tatoeba-en-nb with 5% + 5% held out for val and test)")
         ->excludes(inputOpt);
     auto* tokenizerOpt =
         app.add_option("--tokenizer,-t", o->tokenizer,
@@ -281,7 +281,7 @@ Action add_prepare(CLI::App& app) {
                                    "Instruction data for a chat finetune: JSON lines of instruction/input/output "
                                    "(Alpaca), instruction/instances (seed tasks) or messages (repeat for several "
                                    "files); the loss falls on the replies only");
-    app.add_option("--system", o->chat.system, "--chat: a system turn put before every conversation that has none")
+    app.add_option("--system", o->chat.system, "With --chat: a system turn put before every conversation that has none")
         ->needs(chatOpt);
     add_parallel_options(app, o->par);
     CLI::Option* tokenizerOpt = add_text_options(app, o);
@@ -361,7 +361,10 @@ Action add_synth(CLI::App& app) {
     app.add_option("--seed", spec->seed, "Seed; the same seed gives the same file")
         ->check(kSeed)
         ->capture_default_str();
-    app.add_option("--out,-o", *out, "Output text file (then: twb prepare --input FILE --tokenizer char)")->required();
+    app.add_option("--out,-o", *out,
+                   "Output text file (then: twb prepare --input FILE --tokenizer char; for --task instructions: twb "
+                   "prepare --chat FILE --tokenizer byte)")
+        ->required();
     auto force = std::make_shared<bool>(false);
     app.add_flag("--force", *force, "Replace an existing FILE");
     return [spec, out, force]() {
@@ -388,12 +391,21 @@ int print_stats(const std::string& dir, int top) {
     std::printf("train %llu tokens, val %llu tokens, %.3f characters/token, unknown %.4f%%\n",
                 static_cast<unsigned long long>(r.train_tokens), static_cast<unsigned long long>(r.val_tokens),
                 s.chars_per_token, 100.0 * s.unk_rate);
-    if (!s.length_unit.empty())  // a chat dataset records no lengths per line
-        std::printf("token length per %s: mean %.1f, max %llu\n", s.length_unit.c_str(), s.length_mean,
-                    static_cast<unsigned long long>(s.length_max));
-    for (size_t i = 0; i + 1 < s.length_bin_edges.size() && i < s.length_counts.size(); ++i)
-        std::printf("  [%6.0f, %6.0f) %llu\n", s.length_bin_edges[i], s.length_bin_edges[i + 1],
-                    static_cast<unsigned long long>(s.length_counts[i]));
+    if (!s.length_unit.empty())  // a chat dataset records no lengths per line ("lines" or "documents")
+        std::printf("tokens per %s: mean %.1f, max %llu\n",
+                    s.length_unit.substr(0, s.length_unit.size() - (s.length_unit.back() == 's')).c_str(),
+                    s.length_mean, static_cast<unsigned long long>(s.length_max));
+    const size_t bins = std::min(s.length_counts.size(), s.length_bin_edges.size() - !s.length_bin_edges.empty());
+    for (size_t i = 0; i < bins; ++i) {
+        // The last bin holds every longer one too (the edges end at the 99th percentile): up to the max.
+        const double top = s.length_bin_edges[i + 1];
+        if (i + 1 == bins && static_cast<double>(s.length_max) >= top)
+            std::printf("  [%6.0f, %6llu] %llu\n", s.length_bin_edges[i], static_cast<unsigned long long>(s.length_max),
+                        static_cast<unsigned long long>(s.length_counts[i]));
+        else
+            std::printf("  [%6.0f, %6.0f) %llu\n", s.length_bin_edges[i], top,
+                        static_cast<unsigned long long>(s.length_counts[i]));
+    }
     std::vector<int> ids(r.counts.size());
     for (size_t i = 0; i < ids.size(); ++i)
         ids[i] = static_cast<int>(i);

@@ -76,8 +76,8 @@ Action add_translate(CLI::App& app) {
             text = read_file(o->input);
         const auto lines = text_lines(text, o->input.empty() ? "stdin" : o->input);
         if (!o->quiet)
-            std::fprintf(stderr, "checkpoint %s (step %lld), %zu lines, %s\n", tr.checkpoint().c_str(),
-                         static_cast<long long>(tr.step()), lines.size(),
+            std::fprintf(stderr, "checkpoint %s (step %lld), %zu line%s, %s\n", tr.checkpoint().c_str(),
+                         static_cast<long long>(tr.step()), lines.size(), lines.size() == 1 ? "" : "s",
                          o->t.beam_width > 1 ? ("beam " + std::to_string(o->t.beam_width)).c_str() : "greedy");
         for (const auto& out : tr.translate(lines, o->t, stderr_progress(o->quiet)))
             std::printf("%s\n", out.c_str());

@@ -9,6 +9,7 @@
 #include "twb/process.h"
 #include "twb/text.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -73,15 +74,34 @@ const Command kCommands[] = {
      "the model, distinct-n, repetition, BLEU",
      twb::cli::add_generate_eval},
     {"import",
-     "Import a GPT-2-family checkpoint in the Hugging Face layout (config.json, model.safetensors, vocab.json + "
-     "merges.txt) as a run",
+     "Import a Hugging Face folder (GPT-2 family or Marian/opus-mt: config.json, model.safetensors and its "
+     "tokenizer files) or a safetensors export as a run",
      twb::cli::add_import},
     {"export",
-     "Export a run's checkpoint: Hugging Face GPT-2 layout (--format hf), plain safetensors, or GGUF for "
-     "llama.cpp (--format gguf)",
+     "Export a run's checkpoint: Hugging Face layout (--format hf: GPT-2's, or Marian's for a translation run), "
+     "plain safetensors, or GGUF for llama.cpp (--format gguf)",
      twb::cli::add_export},
 };
 
+/// CLI11's parse errors in twb's words. "Could not convert: --seed = 1e99" did not say what was wrong with
+/// the value; "--max-new-tokens: At Most 1 required but received 2" read as CLI11's, capitals and all.
+std::string parse_error_text(std::string what) {
+    const std::string cannot = "Could not convert: ", eq = " = ", once = ": At Most 1 required but received ";
+    if (what.rfind(cannot, 0) == 0) {
+        what = what.substr(cannot.size());
+        const size_t at = what.find(eq);
+        const std::string value = at == std::string::npos ? std::string() : what.substr(at + eq.size());
+        char* end = nullptr;
+        const double v = std::strtod(value.c_str(), &end);
+        const bool number = !value.empty() && end && *end == '\0';
+        return what + (!number              ? " is not a value that option takes: a number is wanted"
+                       : v != std::floor(v) ? " is a fraction; that option takes a whole number"
+                                            : " is out of the range that option takes");
+    }
+    if (const size_t at = what.find(once); at != std::string::npos)
+        return what.substr(0, at) + " is given " + what.substr(at + once.size()) + " times; give it once";
+    return what;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -120,14 +140,8 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        // CLI11 would print two lines; every twb error is one. Its "Could not convert: --seed = 1e99" did not
-        // say what was wrong with the value.
-        std::string what = e.what();
-        const std::string cannot = "Could not convert: ";
-        if (what.rfind(cannot, 0) == 0)
-            what = what.substr(cannot.size()) +
-                   " is not a value that option takes: a number of the wrong kind "
-                   "(a fraction for a whole number) or out of its range";
+        // CLI11 would print two lines; every twb error is one.
+        const std::string what = parse_error_text(e.what());
         std::cerr << "twb: error: " << twb::cli::one_line(what, false) << " (see twb --help or twb COMMAND --help)\n";
         return e.get_exit_code() ? e.get_exit_code() : 1;
     }

@@ -133,6 +133,18 @@ void print_result(const SampleResult& res, const std::string& prompt, const Samp
     }
     for (auto& w : res.warnings)
         std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
+    if (s.beam_width > 1) {  // the output's tokens, not every hypothesis' (20 tokens of 4 beams read "80 tokens")
+        int64_t out = 0;
+        for (const auto& t : res.tokens)
+            out += static_cast<int64_t>(t.size());
+        std::fprintf(stderr,
+                     "twb: %lld tokens (beam %d, %lld over all beams) in %.2f s (%.1f tokens/s)%s, "
+                     "checkpoint step %lld\n",
+                     static_cast<long long>(out), s.beam_width, static_cast<long long>(res.generated), res.seconds,
+                     res.seconds > 0 ? static_cast<double>(out) / res.seconds : 0.0, res.cancelled ? ", cancelled" : "",
+                     static_cast<long long>(step));
+        return;
+    }
     std::fprintf(stderr, "twb: %lld tokens in %.2f s (%.1f tokens/s)%s, checkpoint step %lld\n",
                  static_cast<long long>(res.generated), res.seconds, res.tokens_per_s,
                  res.cancelled ? ", cancelled" : "", static_cast<long long>(step));

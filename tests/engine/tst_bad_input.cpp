@@ -204,9 +204,14 @@ private slots:
             "vocab size -5 is negative");
         row("existing output without --force", "", {"prepare", "--input", in, "--out", data}, "--force");
         row("unknown option", "", {"sample", "--run", runDir, "--bogus"}, "--bogus");
-        row("option not a number", "", {"sample", "--run", runDir, "-n", "many"}, "many");
+        row("option not a number", "", {"sample", "--run", runDir, "-n", "many"},
+            "--max-new-tokens = many is not a value that option takes: a number is wanted");
         row("option out of its type's range", "", {"sample", "--run", runDir, "-n", "99999999999999999999"},
-            "--max-new-tokens = 99999999999999999999 is not a value that option takes");
+            "--max-new-tokens = 99999999999999999999 is out of the range that option takes");
+        row("a fraction for a whole number", "", {"sample", "--run", runDir, "-n", "2.5"},
+            "--max-new-tokens = 2.5 is a fraction; that option takes a whole number");
+        row("option given twice", "", {"sample", "--run", runDir, "-n", "1", "-n", "2"},
+            "--max-new-tokens is given 2 times; give it once");
         row("top-p out of range", "", {"sample", "--run", runDir, "--top-p", "2"}, "top-p");
         row("negative temperature", "", {"sample", "--run", runDir, "--temperature", "-1"}, "temperature");
         row("checkpoint not a step", "", {"sample", "--run", runDir, "--checkpoint", "12abc"}, "not best, last");
