@@ -36,8 +36,9 @@ Action add_export(CLI::App& app) {
     app.add_option("--run,-r", o->run, "Run folder (from twb train or twb import) or a checkpoint folder")->required();
     app.add_option("--checkpoint", o->checkpoint, "best (default), last or a step number");
     app.add_option("--format,-f", o->format,
-                   "hf: Hugging Face GPT-2 layout (GPT-2 architectures only: learned positions, LayerNorm, pre-norm, "
-                   "biases); safetensors: the workbench's own names + config.json, any architecture; gguf: "
+                   "hf: Hugging Face layout, GPT-2's for a language model (learned positions, LayerNorm, pre-norm, "
+                   "biases) and Marian's for an encoder-decoder (docs/interchange.md); safetensors: the workbench's "
+                   "own names + config.json, any architecture; gguf: "
                    "llama.cpp's format, architecture gpt2")
         ->required()
         ->check(CLI::IsMember({"hf", "safetensors", "gguf"}));

@@ -51,7 +51,7 @@
     QT_TRANSLATE_NOOP("ConfigOptions", "Logits bias"),
     QT_TRANSLATE_NOOP("ConfigOptions", "A learned bias over the vocabulary added to the output logits (Marian's final_logits_bias)"),
     QT_TRANSLATE_NOOP("ConfigOptions", "Freeze embeddings"),
-    QT_TRANSLATE_NOOP("ConfigOptions", "The token embedding is not trained; with tie_embeddings the output layer neither"),
+    QT_TRANSLATE_NOOP("ConfigOptions", "The token embedding is not trained; with tie_embeddings the output layer is not trained either"),
     QT_TRANSLATE_NOOP("ConfigOptions", "Embeddings from"),
     QT_TRANSLATE_NOOP("ConfigOptions", "Token embedding rows from a word-vectors text file (word2vec/GloVe/fastText .vec, n_embd values per word, matched by token text) or from a run/checkpoint with the same tokenizer and width; tokens the file lacks keep their random start. \"\" = none"),
     QT_TRANSLATE_NOOP("ConfigOptions", "Batch size"),

@@ -1206,10 +1206,6 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <translation>Frys innbygginger</translation>
     </message>
     <message>
-        <source>The token embedding is not trained; with tie_embeddings the output layer neither</source>
-        <translation>Tokeninnbyggingen trenes ikke; med tie_embeddings heller ikke utdatalaget</translation>
-    </message>
-    <message>
         <source>Embeddings from</source>
         <translation>Innbygginger fra</translation>
     </message>
@@ -1440,6 +1436,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>auto: bf16 mixed precision where the hardware does bf16 natively; float32; bfloat16: autocast matmuls with float32 master weights (about 2x faster on CPUs with AVX512-BF16)</source>
         <translation>auto: bf16 blandet presisjon der maskinvaren kan bf16 direkte; float32; bfloat16: autocast-matrisemultiplikasjoner med float32-hovedvekter (omtrent 2x raskere på CPU-er med AVX512-BF16)</translation>
+    </message>
+    <message>
+        <source>The token embedding is not trained; with tie_embeddings the output layer is not trained either</source>
+        <translation>Tokeninnbyggingen trenes ikke; med tie_embeddings trenes heller ikke utdatalaget</translation>
     </message>
 </context>
 <context>
@@ -4717,6 +4717,10 @@ Dette kan ikke angres.</translation>
         <source>%1 is being trained in this window: stop it in the Training panel (Shift+F5) before deleting it.</source>
         <translation>%1 trenes i dette vinduet: stopp den i Trening-panelet (Shift+F5) før du sletter den.</translation>
     </message>
+    <message>
+        <source>%1/run.json is damaged (%2), so the run&apos;s name and notes cannot be shown or saved: fix the file by hand or delete it (it holds only the name, notes and creation date).</source>
+        <translation>%1/run.json er skadet (%2), så kjøringens navn og notater kan ikke vises eller lagres: rett filen for hånd eller slett den (den inneholder bare navnet, notatene og opprettelsesdatoen).</translation>
+    </message>
 </context>
 <context>
     <name>RunsTableModel</name>
@@ -5898,6 +5902,22 @@ Dette kan ikke angres.</translation>
         <source>Training failed (the message in red says why); its last checkpoint is step %1: Start (F5) continues from there.</source>
         <translation>Treningen mislyktes (meldingen i rødt sier hvorfor); det siste sjekkpunktet er steg %1: Start (F5) fortsetter derfra.</translation>
     </message>
+    <message>
+        <source> (no checkpoint of this step on disk)</source>
+        <translation> (ingen sjekkpunkt for dette steget på disken)</translation>
+    </message>
+    <message>
+        <source>Its metrics.csv is %1, so no curves are shown; the checkpoints are intact.</source>
+        <translation>Dens metrics.csv er %1, så ingen kurver vises; sjekkpunktene er intakte.</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>tom</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>mangler</translation>
+    </message>
 </context>
 <context>
     <name>TranslationAttributionStrip</name>
@@ -6275,16 +6295,20 @@ Dette kan ikke angres.</translation>
         <translation>Token nr. %1 %2 (p = %3): de mest sannsynlige tokenene i dette steget, gitt kilden og oversettelsen før det:</translation>
     </message>
     <message>
-        <source>%1 tokens, cut at the length limit</source>
-        <translation>%1 tokener, kuttet ved lengdegrensen</translation>
-    </message>
-    <message>
         <source>%1 tokens</source>
         <translation>%1 tokener</translation>
     </message>
     <message>
-        <source>%1 source tokens → %2 · %3 · %4 tok/s · step %5%6</source>
-        <translation>%1 kildetokener → %2 · %3 · %4 tok/s · steg %5%6</translation>
+        <source>1 token</source>
+        <translation>1 token</translation>
+    </message>
+    <message>
+        <source>%1, cut at the length limit</source>
+        <translation>%1, kuttet ved lengdegrensen</translation>
+    </message>
+    <message>
+        <source>source %1 → %2 · %3 · %4 tok/s · step %5%6</source>
+        <translation>kilde %1 → %2 · %3 · %4 tok/s · steg %5%6</translation>
     </message>
 </context>
 <context>

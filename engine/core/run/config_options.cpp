@@ -294,7 +294,7 @@ const std::vector<ConfigOption>& table() {
             .help("A learned bias over the vocabulary added to the output logits (Marian's final_logits_bias)"),
         TWB_KEY(freeze_embeddings)
             .in(Arch, "Freeze embeddings")
-            .help("The token embedding is not trained; with tie_embeddings the output layer neither"),
+            .help("The token embedding is not trained; with tie_embeddings the output layer is not trained either"),
         TWB_KEY(embeddings_from)
             .in(Arch, "Embeddings from")
             .only(DecoderOnly)
