@@ -5,6 +5,7 @@
     scripts/plot-val-loss.py OUT.png "LABEL=RUN/metrics.csv" ["LABEL=RUN/metrics.csv" ...]
 """
 import csv
+import shutil
 import subprocess
 import sys
 
@@ -15,10 +16,15 @@ COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
 
 def read(path):
     points = []
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            if row["kind"] == "eval" and row["val_loss"]:
-                points.append((int(row["step"]), float(row["val_loss"])))
+    try:
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                if row.get("kind") == "eval" and row.get("val_loss"):
+                    points.append((int(row["step"]), float(row["val_loss"])))
+    except (OSError, ValueError) as e:
+        sys.exit(f"plot-val-loss: {path}: {e}")
+    if not points:
+        sys.exit(f"plot-val-loss: {path}: no evaluation rows (kind=eval with a val_loss); is it a run's metrics.csv?")
     return sorted(set(points))
 
 
@@ -61,7 +67,13 @@ def main():
         draw += ["-draw", f"line {W - RIGHT - 230},{ly - 4} {W - RIGHT - 205},{ly - 4}",
                  "-stroke", "none", "-fill", colour, "-draw", f"text {W - RIGHT - 198},{ly} '{label}'",
                  "-fill", "none"]
-    subprocess.run(["convert", "-size", f"{W}x{H}", "xc:white", "-pointsize", "13", *draw, out], check=True)
+    need = "plot-val-loss: this script draws with ImageMagick's convert; install it (sudo apt-get install imagemagick)"
+    if shutil.which("convert") is None:
+        sys.exit(need)
+    try:
+        subprocess.run(["convert", "-size", f"{W}x{H}", "xc:white", "-pointsize", "13", *draw, out], check=True)
+    except subprocess.CalledProcessError as e:
+        sys.exit(f"plot-val-loss: convert failed (exit {e.returncode}); {need.split('; ')[1]}")
 
 
 if __name__ == "__main__":
