@@ -4721,6 +4721,10 @@ Dette kan ikke angres.</translation>
         <source>%1/run.json is damaged (%2), so the run&apos;s name and notes cannot be shown or saved: fix the file by hand or delete it (it holds only the name, notes and creation date).</source>
         <translation>%1/run.json er skadet (%2), så kjøringens navn og notater kan ikke vises eller lagres: rett filen for hånd eller slett den (den inneholder bare navnet, notatene og opprettelsesdatoen).</translation>
     </message>
+    <message>
+        <source>name unreadable: run.json is damaged</source>
+        <translation>navnet kan ikke leses: run.json er skadet</translation>
+    </message>
 </context>
 <context>
     <name>RunsTableModel</name>

@@ -231,6 +231,7 @@ private slots:
         QVERIFY(p.table()->selectRun(m_interrupted));
         QVERIFY2(p.lastError().contains("run.json is damaged (not valid JSON)"), qPrintable(p.lastError()));
         QVERIFY(!p.nameEdit()->isEnabled() && !p.notesEdit()->isEnabled());
+        QVERIFY2(!p.nameEdit()->placeholderText().contains("unnamed"), qPrintable(p.nameEdit()->placeholderText()));
         QCOMPARE(twb::read_file(info), std::string("{bad"));  // kept as it was
         QVERIFY(p.table()->selectRun(m_finished));            // another run: its own details, no word of the other's
         QVERIFY(p.lastError().isEmpty());

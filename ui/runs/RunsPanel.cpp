@@ -240,8 +240,10 @@ void RunsPanel::showDetails() {
         showError({});  // a refusal was about the run selected before ("... is being trained")
     m_shownRun = r ? dir : QString();
     m_name->setText(r && r->display_name != r->name ? QString::fromStdString(r->display_name) : QString());
-    m_name->setPlaceholderText(r ? tr("unnamed (%1); a name to tell it apart (F2)").arg(QString::fromStdString(r->name))
-                                 : QString());
+    m_name->setPlaceholderText(
+        !r                       ? QString()
+        : r->info_damage.empty() ? tr("unnamed (%1); a name to tell it apart (F2)").arg(QString::fromStdString(r->name))
+                                 : tr("name unreadable: run.json is damaged"));
     m_notes->setPlainText(r ? QString::fromStdString(r->notes) : QString());
     m_notes->document()->setModified(false);
     m_folder->setText(r ? dir : QString());
