@@ -5012,6 +5012,14 @@ Dette kan ikke angres.</translation>
         <source>Each cell&apos;s final validation loss appears here when it has one</source>
         <translation>Hver celles endelige valideringstap vises her når den har et</translation>
     </message>
+    <message>
+        <source>%1 (training)</source>
+        <translation>%1 (trening)</translation>
+    </message>
+    <message>
+        <source>validation loss (thin: training)</source>
+        <translation>valideringstap (tynn: trening)</translation>
+    </message>
 </context>
 <context>
     <name>SyntheticTab</name>

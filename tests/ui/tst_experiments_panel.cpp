@@ -257,6 +257,28 @@ private slots:
         const QCPRange y = plots.parameterPlot()->yAxis->range();
         QVERIFY2(y.lower >= 0 && y.lower < 2.5 && y.upper > 2.5 && y.upper < 3.5,
                  qPrintable(QString("%1 .. %2").arg(y.lower).arg(y.upper)));
+        // The running cell's training loss: a line of its own beside the validation curves, kept through
+        // a refresh of the finished cells, started again by the next cell, gone when the cells end.
+        twb::StepReport step;
+        step.step = 10;
+        step.loss = 3.0;
+        plots.addStep("/nonexistent/002_learning_rate=0.003", step);
+        step.step = 20;
+        step.loss = 2.8;
+        plots.addStep("/nonexistent/002_learning_rate=0.003", step);
+        QCOMPARE(plots.trainingPoints(), 2);
+        plots.setRuns(first, {"learning_rate"});
+        QCOMPARE(plots.trainingPoints(), 2);
+        QCOMPARE(plots.curvesPlot()->graphCount(), plots.curveCount() + 1);
+        const QCPGraph* line = plots.curvesPlot()->graph(plots.curvesPlot()->graphCount() - 1);
+        QVERIFY2(line->name().endsWith("(training)") && line->name().startsWith("002: 0.003"),
+                 qPrintable(line->name()));
+        QCOMPARE(line->dataCount(), 2);
+        plots.addStep("/nonexistent/003_learning_rate=0.01", step);
+        QCOMPARE(plots.trainingPoints(), 1);
+        plots.endTraining();
+        QCOMPARE(plots.trainingPoints(), 0);
+        QCOMPARE(plots.curvesPlot()->graphCount(), plots.curveCount());
         ResultsTable table;
         table.showRuns(first, {"learning_rate"});
         QStringList headers;
@@ -324,6 +346,8 @@ private slots:
             QCOMPARE(finished.first().first().toBool(), true);
             QCOMPARE(p.results()->model()->rowCount(), 4);
             QCOMPARE(p.plots()->curveCount(), 4);
+            QCOMPARE(p.plots()->curvesPlot()->graphCount(), 4);  // no training line left once the cells end
+            QCOMPARE(p.plots()->trainingPoints(), 0);
             // every cell trained to its last step and is a run folder of its own
             for (const auto& r : p.results()->runs()) {
                 QCOMPARE(r.steps, int64_t(10));

@@ -42,6 +42,7 @@ void ExperimentsPanel::onCellStarted(int i, int total, const QString& dir, bool 
 }
 
 void ExperimentsPanel::onStep(const twb::StepReport& r) {
+    m_plots->addStep(m_currentDir, r);
     m_currentStep = r.step;
     m_currentMsPerStep = r.ms_per_step;
     if (m_current >= 0 && m_current < int(m_cellConfigs.size()) && r.tokens_per_s > 0) {
@@ -68,11 +69,13 @@ void ExperimentsPanel::onStep(const twb::StepReport& r) {
 void ExperimentsPanel::onCellDone(int i, const QString&, bool skipped) {
     setCellState(i, skipped ? tr("done (kept)") : tr("done"));
     m_progress->setValue(m_progress->value() + 1);
+    m_plots->endTraining();
     refreshResults();
 }
 
 void ExperimentsPanel::onSweepFinished(bool complete) {
     setBusy(false);
+    m_plots->endTraining();
     if (m_job) {
         if (complete)
             m_job->succeed();
@@ -107,6 +110,7 @@ void ExperimentsPanel::onSetPrepared(const QStringList& dirs) {
 
 void ExperimentsPanel::onFailed(const QString& e) {
     setBusy(false);
+    m_plots->endTraining();
     if (m_job)
         m_job->fail(e);
     showError(e);

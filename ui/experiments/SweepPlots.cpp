@@ -140,11 +140,55 @@ void SweepPlots::addEval(const QString& runDir, const twb::EvalReport& e) {
     m_curves->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void SweepPlots::addStep(const QString& runDir, const twb::StepReport& r) {
+    if (!std::isfinite(r.loss))
+        return;
+    if (runDir != m_trainingRun) {
+        m_trainingRun = runDir;
+        m_trainingKeys.clear();
+        m_trainingLosses.clear();
+    }
+    m_trainingKeys << double(r.step);
+    m_trainingLosses << r.loss;
+    showTraining();
+    m_curves->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SweepPlots::endTraining() {
+    m_trainingRun.clear();
+    m_trainingKeys.clear();
+    m_trainingLosses.clear();
+    showTraining();
+    m_curves->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SweepPlots::showTraining() {
+    m_curves->yAxis->setLabel(m_trainingRun.isEmpty() ? tr("validation loss") : tr("validation loss (thin: training)"));
+    if (m_trainingRun.isEmpty()) {
+        if (m_training)
+            m_curves->removeGraph(m_training);
+        m_training = nullptr;
+        return;
+    }
+    QCPGraph* cell = curve(m_trainingRun);  // the colour of the cell's validation curve
+    if (!m_training) {
+        m_training = m_curves->addGraph();
+        QColor c = cell->pen().color();
+        c.setAlpha(120);
+        m_training->setPen(QPen(c, 1));
+        m_training->setName(tr("%1 (training)").arg(cell->name()));
+    }
+    m_training->setData(m_trainingKeys, m_trainingLosses, true);
+    m_curves->legend->setVisible(true);
+    fitCurves();
+}
+
 void SweepPlots::setRuns(const std::vector<twb::RunSummary>& runs, const QStringList& swept) {
     m_runs = runs;
     m_swept = swept;
     m_curves->clearGraphs();
     m_graphs.clear();
+    m_training = nullptr;  // cleared with the rest: made again below while its cell runs
     for (const auto& r : runs) {
         auto* g = curve(QString::fromStdString(r.dir));
         g->setName(RunsTableModel::cellLabel(r, swept));
@@ -157,6 +201,7 @@ void SweepPlots::setRuns(const std::vector<twb::RunSummary>& runs, const QString
         }
     }
     m_curves->legend->setVisible(!m_graphs.empty());
+    showTraining();
     fitCurves();
     m_curves->replot();
     const QString keep = m_key->currentText();

@@ -1,7 +1,8 @@
 // The sweep's two plots: the validation loss curves of every cell overlaid (one colour per cell, the
-// running cell's curve growing live) and the final validation loss against one swept parameter, on a
-// log axis when its values are positive and span a factor of 10 or more, or are rates (learning_rate,
-// min_lr, weight_decay) whatever their span; either axis spans the cells' own values.
+// running cell's curve growing live, with its training loss as a thin line of its colour until it ends) and the final
+// validation loss against one swept parameter, on a log axis when its values are positive and span a factor of 10 or
+// more, or are rates (learning_rate, min_lr, weight_decay) whatever their span; either axis spans the cells' own
+// values.
 #pragma once
 #include "twb/experiments.h"
 #include "twb/training.h"
@@ -23,6 +24,12 @@ public:
     void setRuns(const std::vector<twb::RunSummary>& runs, const QStringList& swept = {});
     /// The running cell's evaluation, added to its curve at once.
     void addEval(const QString& runDir, const twb::EvalReport& e);
+    /// The running cell's training loss, a thin line of its colour (a cell between evaluations showed
+    /// nothing moving); another cell's step starts the line again, endTraining removes it.
+    void addStep(const QString& runDir, const twb::StepReport& r);
+    void endTraining();
+    /// The training line's points (empty when no cell runs).
+    int trainingPoints() const { return int(m_trainingKeys.size()); }
     int curveCount() const;
     bool parameterAxisIsLog() const;
     QCustomPlot* curvesPlot() const { return m_curves; }
@@ -39,6 +46,10 @@ private:
     QComboBox* m_key = nullptr;
     std::map<QString, QCPGraph*> m_graphs;
     std::vector<twb::RunSummary> m_runs;
-    QStringList m_swept;  // the sweep's axes, which name a running cell's curve as a finished one's
+    QStringList m_swept;             // the sweep's axes, which name a running cell's curve as a finished one's
+    QCPGraph* m_training = nullptr;  // the running cell's training loss (rebuilt with the curves)
+    QString m_trainingRun;
+    QVector<double> m_trainingKeys, m_trainingLosses;
+    void showTraining();
     bool m_log = false;
 };
