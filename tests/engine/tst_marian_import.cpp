@@ -243,15 +243,20 @@ class TestMarianImport : public QObject {
         QCOMPARE(res.tokenizer_files, std::string("source.spm + target.spm + vocab.json"));
     }
 
-    void finetune() {
+    /// NAME.en and NAME.nb: the English-Bokmål sentences, four times over, one pair per line.
+    void write_pairs(const std::string& name) {
         std::string src, tgt;
         for (int r = 0; r < 4; ++r)
             for (size_t i = 0; i < std::size(kEnglish); ++i) {
                 src += std::string(kEnglish[i]) + "\n";
                 tgt += std::string(kNorsk[i]) + "\n";
             }
-        twbtest::write(at("ft.en"), src);
-        twbtest::write(at("ft.nb"), tgt);
+        twbtest::write(at((name + ".en").c_str()), src);
+        twbtest::write(at((name + ".nb").c_str()), tgt);
+    }
+
+    void finetune() {
+        write_pairs("ft");
         ParallelPrepareOptions p;
         p.source = at("ft.en").string();
         p.target = at("ft.nb").string();
@@ -444,14 +449,7 @@ private slots:
     void aRunTrainedHereExportsAndImportsBack() {
         // Marian's three files cannot hold a word tokenizer: the export keeps the workbench's own in
         // twb_tokenizer/, and the import read only source.spm ("no such file").
-        std::string src, tgt;
-        for (int r = 0; r < 4; ++r)
-            for (size_t i = 0; i < std::size(kEnglish); ++i) {
-                src += std::string(kEnglish[i]) + "\n";
-                tgt += std::string(kNorsk[i]) + "\n";
-            }
-        twbtest::write(at("own.en"), src);
-        twbtest::write(at("own.nb"), tgt);
+        write_pairs("own");
         ParallelPrepareOptions p;
         p.source = at("own.en").string();
         p.target = at("own.nb").string();
