@@ -176,12 +176,21 @@ private slots:
                 ctl.pause();
             return true;
         };
+        std::vector<int64_t> whilePaused;
+        cb.on_checkpoint = [&](const std::string&, int64_t step) {
+            if (!ctl.paused())
+                return;
+            whilePaused.push_back(step);
+            ctl.request_stop();  // as Stop pressed while paused, after Save
+        };
         cb.on_pause = [&](int64_t step) {
             pauses.push_back(step);
             QVERIFY(ctl.paused());
-            ctl.request_stop();  // as Stop pressed while paused
+            ctl.request_checkpoint();  // as Save (Ctrl+S) pressed while paused: written at once, of step 15
         };
         const TrainSummary summary = train(job, cb, &ctl);
+        QVERIFY(!whilePaused.empty());
+        QCOMPARE(whilePaused.front(), int64_t(15));
         QCOMPARE(pauses, std::vector<int64_t>{15});
         QVERIFY(summary.stopped);
         QCOMPARE(summary.final_step, int64_t(15));
@@ -191,6 +200,7 @@ private slots:
         TrainControl ctl2;
         job.run_dir = twbtest::path(m_dir, "paused_resumed").string();
         pauses.clear();
+        cb.on_checkpoint = nullptr;
         cb.on_step = [&](const StepReport& s) {
             if (s.step == 7)
                 ctl2.pause();

@@ -85,7 +85,7 @@ class TrainControl {
 public:
     void request_stop() {
         m_stop = true;
-        m_cv.notify_all();
+        wake();
     }
     /// Async-signal-safe variant for a SIGINT handler: only sets the flag (the loop checks it every step).
     void request_stop_from_signal() { m_stop = true; }
@@ -93,18 +93,30 @@ public:
     void pause() { m_pause = true; }
     void resume() {
         m_pause = false;
-        m_cv.notify_all();
+        wake();
     }
     bool paused() const { return m_pause; }
-    void request_checkpoint() { m_save = true; }
+    /// A checkpoint of the step now: after the step under way, or at once while paused.
+    void request_checkpoint() {
+        m_save = true;
+        wake();
+    }
     bool take_checkpoint_request() { return m_save.exchange(false); }
-    /// Blocks the training thread while paused (returns at once when not paused or when stopping).
+    /// Blocks the training thread while paused (returns at once when not paused, when stopping or when a
+    /// checkpoint is asked for).
     void wait_while_paused() {
         std::unique_lock<std::mutex> lock(m_mutex);
-        m_cv.wait(lock, [&] { return !m_pause || m_stop; });
+        m_cv.wait(lock, [&] { return !m_pause || m_stop || m_save; });
     }
 
 private:
+    /// The waiter checks its flags under the mutex: taking it once after a flag is set means the wakeup
+    /// cannot fall between that check and the wait.
+    void wake() {
+        { std::lock_guard<std::mutex> lock(m_mutex); }
+        m_cv.notify_all();
+    }
+
     std::atomic<bool> m_stop{false}, m_pause{false}, m_save{false};
     std::mutex m_mutex;
     std::condition_variable m_cv;

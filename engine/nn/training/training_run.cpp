@@ -284,6 +284,12 @@ bool TrainingRun::loop() {
                 m_cb.on_pause(step);  // the step a stop now checkpoints, told before waiting
             const auto paused = Clock::now();
             m_ctl->wait_while_paused();
+            // Save while paused writes the step the run waits at (it was written only after a resume, a
+            // step later than the one said).
+            while (m_ctl->paused() && !stop_requested() && m_ctl->take_checkpoint_request()) {
+                checkpoint(NAN);
+                m_ctl->wait_while_paused();
+            }
             m_t0 += Clock::now() - paused;  // the run's time is its training's: a pause does not count
         }
         if (stop_requested()) {
