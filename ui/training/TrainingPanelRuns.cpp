@@ -71,6 +71,7 @@ void TrainingPanel::newRun() {
     }
     clearRun();
     m_datasetError->hide();  // a folder refused for the run before is no concern of a new one
+    m_offer->hide();         // a new run answers an offer of another (Ctrl+N left "Resume it" showing)
     m_runLabel->setText(
         tr("<b>New run</b> (a folder under %1 is made on Start)").arg(Workspace::runsDir().toHtmlEscaped()));
     showIdleStatus();
