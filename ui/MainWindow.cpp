@@ -21,6 +21,7 @@
 #include "ui/workers/ModelThread.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCloseEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -341,6 +342,17 @@ void MainWindow::showPanel(const QString& name) {
     for (int i = 0; i < m_nav->count(); ++i)
         if (m_nav->item(i)->data(Qt::UserRole).toString() == name || m_nav->item(i)->text() == name)
             m_nav->setCurrentRow(i);
+}
+
+void MainWindow::focusPanel() {
+    QWidget* panel = m_stack->currentWidget();
+    if (!panel || panel->isAncestorOf(QApplication::focusWidget()))
+        return;
+    for (QWidget* w = panel->nextInFocusChain(); w && w != panel; w = w->nextInFocusChain())
+        if (panel->isAncestorOf(w) && w->isVisibleTo(panel) && w->isEnabled() && (w->focusPolicy() & Qt::TabFocus)) {
+            w->setFocus(Qt::ShortcutFocusReason);
+            return;
+        }
 }
 
 void MainWindow::showStatus(const QString& text) {

@@ -37,6 +37,9 @@ public:
     JobsService* jobs() const { return m_jobs; }
     /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling", "Experiments", "Runs").
     void showPanel(const QString& name);
+    /// Keyboard focus to the shown panel's first control, unless it is in that panel already (Alt+1..6
+    /// left it on the side bar, where the panel's own shortcuts did nothing).
+    void focusPanel();
     /// Where the window opens on a screen whose free area is `available`: the preferred 1400x860 or less,
     /// never past the screen's edges, centred.
     static QRect initialGeometry(const QRect& available);

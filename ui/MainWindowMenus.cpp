@@ -61,17 +61,20 @@ void MainWindow::buildMenus() {
     run->addAction(m_experiments->stopAction());
     run->addSeparator();
     run->addAction(tr("&Initialise from run (finetune)…"), this, &MainWindow::initFromDialog);
-    run->addAction(tr("&Compare runs…"), this, &MainWindow::compareDialog);
+    run->addAction(tr("Co&mpare runs…"), this, &MainWindow::compareDialog);  // C is Save &checkpoint
 
     auto* view = menuBar()->addMenu(tr("&View"));
     for (int i = 0; i < m_nav->count(); ++i) {
         const QString name = m_nav->item(i)->text(), key = m_nav->item(i)->data(Qt::UserRole).toString();
-        view->addAction(name, QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this, [this, key] { showPanel(key); });
+        view->addAction(name, QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this, [this, key] {
+            showPanel(key);
+            focusPanel();
+        });
     }
     view->addSeparator();
     buildTextSizeActions(view);
     view->addSeparator();
-    buildLanguageMenu(view->addMenu(tr("&Language")));
+    buildLanguageMenu(view->addMenu(tr("Lan&guage")));  // L is &Larger text
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Getting started"), QKeySequence::HelpContents, this, &MainWindow::gettingStarted);
     help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this,

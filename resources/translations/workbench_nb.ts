@@ -2107,10 +2107,6 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <translation>Start s&amp;veip</translation>
     </message>
     <message>
-        <source>Stop sweep</source>
-        <translation>Stopp sveip</translation>
-    </message>
-    <message>
         <source>Sweep folder to continue</source>
         <translation>Sveipmappe å fortsette</translation>
     </message>
@@ -2181,6 +2177,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>Stop the sweep? The running cell writes a checkpoint; Resume continues it.</source>
         <translation>Stoppe sveipet? Cellen som kjører skriver et sjekkpunkt; Fortsett tar det opp igjen.</translation>
+    </message>
+    <message>
+        <source>St&amp;op sweep</source>
+        <translation>St&amp;opp sveip</translation>
     </message>
 </context>
 <context>
@@ -3359,7 +3359,7 @@ Ctrl+/: hurtigtaster</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation>&amp;Avslutt</translation>
+        <translation>A&amp;vslutt</translation>
     </message>
     <message>
         <source>&amp;Run</source>
@@ -3370,16 +3370,8 @@ Ctrl+/: hurtigtaster</translation>
         <translation>&amp;Initialiser fra kjøring (finjuster)…</translation>
     </message>
     <message>
-        <source>&amp;Compare runs…</source>
-        <translation>&amp;Sammenlign kjøringer…</translation>
-    </message>
-    <message>
         <source>&amp;View</source>
         <translation>&amp;Vis</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>&amp;Språk</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -3500,6 +3492,14 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>The runtime report, for bug reports:</source>
         <translation>Kjøretidsrapporten, for feilrapporter (på engelsk):</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare runs…</source>
+        <translation>Sa&amp;mmenlign kjøringer…</translation>
+    </message>
+    <message>
+        <source>Lan&amp;guage</source>
+        <translation>S&amp;pråk</translation>
     </message>
 </context>
 <context>
@@ -5608,7 +5608,7 @@ Dette kan ikke angres.</translation>
     </message>
     <message>
         <source>Save &amp;checkpoint now</source>
-        <translation>Lagre sjekk&amp;punkt nå</translation>
+        <translation>La&amp;gre sjekkpunkt nå</translation>
     </message>
     <message>
         <source>Find &amp;learning rate…</source>

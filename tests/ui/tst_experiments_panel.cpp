@@ -32,6 +32,7 @@
 #include "ui_fixture.h"
 
 #include <qcustomplot.h>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -223,6 +224,32 @@ private slots:
         QSettings().remove("experiments/flopsPerSecond");
     }
 
+    void tabWalksTheAxesAndLeaves() {
+        // Tab went between a row's field and values for ever: Add axis, Start sweep and the rest were out of
+        // the keyboard's reach.
+        AxesEditor a;
+        a.clear();
+        a.addAxis("n_head", "1,2");
+        a.addAxis("seed", "1,2");
+        a.show();
+        QVERIFY(QTest::qWaitForWindowActive(&a));
+        auto* t = a.findChild<QTableWidget*>("axes");
+        const auto at = [](QWidget* cell) {
+            QWidget* f = QApplication::focusWidget();
+            return f && (f == cell || cell->isAncestorOf(f));
+        };
+        t->cellWidget(0, 0)->setFocus();
+        QVERIFY(at(t->cellWidget(0, 0)));
+        for (auto [row, column] : {std::pair{0, 1}, {1, 0}, {1, 1}}) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            QVERIFY2(at(t->cellWidget(row, column)), qPrintable(QString("%1,%2").arg(row).arg(column)));
+        }
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), a.findChild<QPushButton*>("addAxis"));
+        t->cellWidget(1, 0)->setFocus();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backtab);
+        QVERIFY(at(t->cellWidget(0, 1)));
+    }
     void rateAxisIsLogarithmicOverTheCellsOwnRange() {
         // learning_rate 1e-3 and 3e-3 (a factor of 3): a log axis spanning the two cells, which sit well
         // apart; a linear parameter's axis is the cells' own range too (no padding of 0.5 around 0.1).

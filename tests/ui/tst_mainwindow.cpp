@@ -24,6 +24,7 @@
 
 #include <qcustomplot.h>
 #include <QAbstractButton>
+#include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
@@ -141,6 +142,35 @@ private slots:
                     clashes << QString("%1: %2").arg(panel->metaObject()->className(), k.toString());
         }
         QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(", ")));
+    }
+    /// What a walk with the keyboard only met: Tab typed tabs into the prompts, walked every cell of a table
+    /// and wrapped (the Runs and Embeddings tables, the sweep's axes: the controls after them unreachable),
+    /// two entries of one menu shared a mnemonic (Alt+R, C only highlighted), and Alt+1..6 left the focus on
+    /// the side bar, where the panel's own keys (F2, Ctrl+D in Runs) did nothing.
+    void theKeyboardIsNotTrapped() {
+        MainWindow w;
+        QStringList traps;
+        for (auto* e : w.findChildren<QPlainTextEdit*>())
+            if (!e->tabChangesFocus())
+                traps << e->objectName() + " types tabs";
+        for (auto* v : w.findChildren<QAbstractItemView*>())
+            if (v->tabKeyNavigation())
+                traps << QString("%1 %2 walks its cells").arg(v->metaObject()->className(), v->objectName());
+        QVERIFY2(traps.isEmpty(), qPrintable(traps.join(", ")));
+        const QStringList clashes = twbtest::mnemonic_clashes(w.menuBar());
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join("; ")));
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.findChild<QListWidget*>("navigation")->setFocus();
+        for (auto* top : w.menuBar()->actions())
+            if (top->menu())
+                for (auto* a : top->menu()->actions())
+                    if (a->shortcut() == QKeySequence(Qt::ALT | Qt::Key_6))
+                        a->trigger();
+        QCOMPARE(w.findChild<QStackedWidget*>()->currentWidget(), static_cast<QWidget*>(w.runsPanel()));
+        QVERIFY2(w.runsPanel()->isAncestorOf(QApplication::focusWidget()),
+                 QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "no focus");
     }
     /// Help → Keyboard shortcuts lists every key the window binds: each QAction's, QShortcut's and button's
     /// found in it (it listed the menus' only: Ctrl+Return, Esc, F2, Del, Ctrl+E, Ctrl+M were missing).

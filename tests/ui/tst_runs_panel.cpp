@@ -238,6 +238,24 @@ private slots:
         QVERIFY(p.nameEdit()->isEnabled());
         QVERIFY(QFile::remove(QString::fromStdString(info)));
     }
+    void savingByKeyKeepsTheFocusInTheName() {
+        // Enter (or Ctrl+Return) saved, and the refresh after it left the focus elsewhere (on the side bar in
+        // the window): the name field, disabled while the table was refilled, had lost it.
+        RunsPanel p;
+        p.resize(1000, 600);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowActive(&p));
+        refreshed(p);
+        QVERIFY(p.table()->selectRun(m_interrupted));
+        p.nameEdit()->setFocus();
+        p.nameEdit()->setText("by keyboard");
+        QSignalSpy done(&p, &RunsPanel::refreshed);
+        QTest::keyClick(p.nameEdit(), Qt::Key_Return);
+        QVERIFY(done.wait(20000));
+        QCOMPARE(twb::read_run_info(m_interrupted.toStdString()).name, std::string("by keyboard"));
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(p.nameEdit()));
+        QVERIFY(QFile::remove(m_interrupted + "/run.json"));
+    }
     void aLongNameIsCutInTheComparisonLegend() {
         // A 300-character label took the legend: the other entries were left a letter each.
         MetricsPlot plot;

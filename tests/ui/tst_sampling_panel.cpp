@@ -248,6 +248,42 @@ private slots:
         p.setPrompt("th");
         QVERIFY(p.lastError().startsWith("Nothing to export yet"));
     }
+    void theKeyboardWalksTheOutputAndLeavesIt() {
+        // Tab typed tabs into the prompt, and stepped through every token of the output (thousands of
+        // stops); Left and Right now choose the token before and after, as a click does.
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.setPrompt("the ");
+        p.setTemperature(0);
+        p.setMaxTokens(10);
+        p.resize(1280, 680);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowActive(&p));
+        p.generate();
+        waitIdle(p);
+        auto* prompt = p.findChild<QPlainTextEdit*>("prompt");
+        prompt->setFocus();
+        QTest::keyClick(prompt, Qt::Key_Tab);
+        QCOMPARE(prompt->toPlainText(), QString("the "));
+        QVERIFY(!prompt->hasFocus());
+        TokenOutputView* out = nullptr;
+        for (auto* v : p.findChildren<TokenOutputView*>())
+            if (v->browser()->objectName() == "output")
+                out = v;
+        QVERIFY(out);
+        out->browser()->setFocus();
+        QTest::keyClick(out->browser(), Qt::Key_Right);
+        QCOMPARE(out->selectedIndex(), 0);
+        QTest::keyClick(out->browser(), Qt::Key_Right);
+        QCOMPARE(out->selectedIndex(), 1);
+        QTest::keyClick(out->browser(), Qt::Key_Left);
+        QCOMPARE(out->selectedIndex(), 0);
+        QTest::keyClick(out->browser(), Qt::Key_Left);  // the first token: it stays chosen
+        QCOMPARE(out->selectedIndex(), 0);
+        QVERIFY(out->findChild<QListWidget*>("alternatives")->count() > 0);  // its alternatives, as a click shows
+        QTest::keyClick(out->browser(), Qt::Key_Tab);
+        QVERIFY(!out->browser()->hasFocus());
+    }
     void generateNeedsARun() {
         // With no run in the workspace, Generate is off and its tooltip says what to do (the reason came
         // only after a click); a run chosen turns it on.

@@ -441,6 +441,9 @@ private slots:
         inBokmal([] {
             const QRect g = MainWindow::initialGeometry(QRect(0, 30, 1280, 690));
             MainWindow w;
+            // Alt+R, P opened Pause, never "Lagre sjekk&punkt nå": one mnemonic per entry of a menu
+            const QStringList clashes = twbtest::mnemonic_clashes(w.menuBar());
+            QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join("; ")));
             // the side bar shows every panel's whole name ("Oppmerksomhet")
             auto* nav = w.findChild<QListWidget*>("navigation");
             QVERIFY(nav);

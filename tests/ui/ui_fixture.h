@@ -7,6 +7,9 @@
 #include "twb/training.h"
 #include "ui/Workspace.h"
 
+#include <QMap>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -60,6 +63,28 @@ inline QString make_tiny_run(const QTemporaryDir& dir, const char* name = "tiny"
     job.run_dir = (Workspace::runsDir() + "/" + name).toStdString();
     twb::train(job);
     return QString::fromStdString(job.run_dir);
+}
+
+/// Menu entries that share a mnemonic within one menu of `bar` ("&Run: Save &checkpoint now and &Compare
+/// runs…"): Alt+letter then only highlights the first.
+inline QStringList mnemonic_clashes(const QMenuBar* bar) {
+    QStringList out;
+    for (auto* top : bar->actions()) {
+        if (!top->menu())
+            continue;
+        QMap<QChar, QString> seen;
+        for (auto* a : top->menu()->actions()) {
+            const QString t = QString(a->text()).replace("&&", "");
+            const int at = int(t.indexOf('&'));
+            if (at < 0 || at + 1 >= t.size())
+                continue;
+            const QChar c = t[at + 1].toLower();
+            if (seen.contains(c))
+                out << top->text() + ": " + seen[c] + " and " + t;
+            seen[c] = t;
+        }
+    }
+    return out;
 }
 
 }  // namespace twbtest

@@ -85,6 +85,7 @@ void AttentionPanel::createControls() {
     modes->addButton(m_modePrompt);
     modes->addButton(m_modeTimeline);
     m_prompt = new QPlainTextEdit;
+    m_prompt->setTabChangesFocus(true);  // Tab moves on (it typed a tab into the text)
     m_prompt->setObjectName("attentionPrompt");
     m_prompt->setMaximumHeight(70);
     m_prompt->setPlaceholderText(tr("Type a prompt, or take one from the validation text"));

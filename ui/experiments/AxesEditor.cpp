@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QResizeEvent>
@@ -20,6 +21,7 @@ AxesEditor::AxesEditor(QWidget* parent) : QWidget(parent) {
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(0, 0, 0, 0);
     m_table = new QTableWidget(0, 2);
+    m_table->setTabKeyNavigation(false);  // Tab leaves the table (it walked its cells, and wrapped)
     m_table->setObjectName("axes");
     m_table->setHorizontalHeaderLabels({tr("Config field"), tr("Values")});
     m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
@@ -31,6 +33,7 @@ AxesEditor::AxesEditor(QWidget* parent) : QWidget(parent) {
     v->addWidget(m_table);
     auto* row = new QHBoxLayout;
     auto* add = new QPushButton(tr("Add axis"));
+    m_add = add;
     add->setObjectName("addAxis");
     auto* remove = new QPushButton(tr("Remove axis"));
     remove->setObjectName("removeAxis");
@@ -94,6 +97,8 @@ void AxesEditor::addAxis(const QString& key, const QString& values) {
     edit->setToolTip(tr("A list of values, or a range: 'a..b log n' (n values evenly spaced in log), 'a..b lin n'"));
     m_table->setCellWidget(r, 0, keys);
     m_table->setCellWidget(r, 1, edit);
+    keys->installEventFilter(this);  // after the table's own filter, so that this one sees Tab first
+    edit->installEventFilter(this);
     connect(keys, &QComboBox::currentTextChanged, this, &AxesEditor::changed);
     connect(keys, &QComboBox::currentTextChanged, this, &AxesEditor::fitKeyColumn);
     connect(keys, &QComboBox::currentTextChanged, keys, tip);
@@ -124,11 +129,41 @@ void AxesEditor::resizeEvent(QResizeEvent* e) {
 }
 
 bool AxesEditor::eventFilter(QObject* watched, QEvent* e) {
+    if (e->type() == QEvent::KeyPress) {
+        const auto* k = static_cast<QKeyEvent*>(e);
+        auto* w = qobject_cast<QWidget*>(watched);
+        if ((k->key() == Qt::Key_Tab || k->key() == Qt::Key_Backtab) &&
+            !(k->modifiers() & (Qt::ControlModifier | Qt::AltModifier)) && w && m_table->isAncestorOf(w)) {
+            tabFrom(w, k->key() == Qt::Key_Tab && !(k->modifiers() & Qt::ShiftModifier));
+            return true;
+        }
+    }
     // The table's viewport, not this widget, is what the columns share: it also narrows when a scroll bar
     // appears or the column around the editor is laid out again, without this widget's size changing.
     if (watched == m_table->viewport() && e->type() == QEvent::Resize)
         fitKeyColumn();
     return QWidget::eventFilter(watched, e);
+}
+
+void AxesEditor::tabFrom(QWidget* from, bool forward) {
+    QList<QWidget*> order;
+    for (int r = 0; r < m_table->rowCount(); ++r)
+        order << m_table->cellWidget(r, 0) << m_table->cellWidget(r, 1);
+    const int i = int(order.indexOf(from)) + (forward ? 1 : -1);
+    if (i >= 0 && i < order.size()) {
+        m_table->setCurrentCell(i / 2, i % 2);
+        order[i]->setFocus(forward ? Qt::TabFocusReason : Qt::BacktabFocusReason);
+        return;
+    }
+    if (forward)
+        return m_add->setFocus(Qt::TabFocusReason);
+    QWidget* before = m_table->previousInFocusChain();
+    while (before && before != m_table &&
+           (m_table->isAncestorOf(before) || !(before->focusPolicy() & Qt::TabFocus) || !before->isVisible() ||
+            !before->isEnabled()))
+        before = before->previousInFocusChain();
+    if (before && before != m_table)
+        before->setFocus(Qt::BacktabFocusReason);
 }
 
 void AxesEditor::changeEvent(QEvent* e) {

@@ -36,5 +36,10 @@ private:
     /// The field column as wide as its chosen "key — Label" needs, as long as the values keep room for a
     /// range and half the table.
     void fitKeyColumn();
+    /// Tab from a row's field or values: the next of them in reading order, then Add axis (Backtab: back,
+    /// then what comes before the table). The table's own handling sent Tab between a row's two widgets
+    /// for ever.
+    void tabFrom(QWidget* from, bool forward);
     QTableWidget* m_table = nullptr;
+    QWidget* m_add = nullptr;
 };

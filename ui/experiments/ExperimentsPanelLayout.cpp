@@ -98,6 +98,7 @@ void ExperimentsPanel::addQueue(QVBoxLayout* lv) {
     m_offer->setObjectName("sweepOffer");
     m_offer->setWordWrap(true);
     m_offer->setStyleSheet("background: #fff4ce; padding: 4px;");
+    m_offer->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);  // Tab, Enter
     m_offer->hide();
     lv->addWidget(m_offer);
     m_progress = new QProgressBar;
@@ -127,7 +128,7 @@ void ExperimentsPanel::addQueue(QVBoxLayout* lv) {
 void ExperimentsPanel::connectControls() {
     m_startAct = new QAction(tr("Start s&weep"), this);
     m_startAct->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    m_stopAct = new QAction(tr("Stop sweep"), this);
+    m_stopAct = new QAction(tr("St&op sweep"), this);
     connect(m_startAct, &QAction::triggered, this, &ExperimentsPanel::start);
     connect(m_stopAct, &QAction::triggered, this, &ExperimentsPanel::stop);
     connect(m_start, &QPushButton::clicked, this, &ExperimentsPanel::start);

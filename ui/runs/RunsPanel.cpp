@@ -8,6 +8,7 @@
 #include "ui/widgets/RunsTable.h"
 #include "ui/widgets/RunsTableModel.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -70,6 +71,7 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
     m_name->setMaxLength(200);  // the engine's bound on a run's name (twb/run_info.h)
     m_name->setPlaceholderText(tr("a name to tell this run apart (F2)"));
     m_notes = new QPlainTextEdit;
+    m_notes->setTabChangesFocus(true);  // Tab moves on (it typed a tab into the text)
     m_notes->setPlaceholderText(tr("what you tried, what you saw"));
     m_notes->setTabChangesFocus(true);
     m_folder = new QLabel;
@@ -175,6 +177,10 @@ void RunsPanel::showRuns(std::vector<twb::RunSummary> runs) {
             m_refusedBusy.clear();
         }
     }
+    // A refresh (after Ctrl+Return saved the name) left the focus on the side bar: the name field, disabled
+    // while the table was refilled, lost it.
+    QWidget* focused = QApplication::focusWidget();
+    const bool inDetails = focused == m_name || focused == m_notes;
     m_table->setRuns(std::move(runs));
     if (m_table->selectedRuns().isEmpty() && !m_table->runs().empty()) {
         // After a delete, the run that took the deleted one's row (the one after it), else the first.
@@ -185,6 +191,8 @@ void RunsPanel::showRuns(std::vector<twb::RunSummary> runs) {
     m_rowAfterDelete = -1;
     showDetails();
     updateActions();
+    if (inDetails && focused->isEnabled() && QApplication::focusWidget() != focused)
+        focused->setFocus(Qt::OtherFocusReason);
     emit refreshed();
     if (m_refreshAgain) {
         m_refreshAgain = false;

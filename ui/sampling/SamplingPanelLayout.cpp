@@ -150,6 +150,7 @@ QWidget* SamplingPanel::buildGenerateTab() {
     m_status->setWordWrap(true);  // a warning after the figures must not be cut at the window's edge
 
     m_prompt = new QPlainTextEdit;
+    m_prompt->setTabChangesFocus(true);  // Tab moves on (it typed a tab into the text)
     m_prompt->setObjectName("prompt");
     m_prompt->setPlaceholderText(tr("Prompt (empty = start from nothing)"));
     m_prompt->setPlainText(QSettings().value("sampling/prompt").toString());

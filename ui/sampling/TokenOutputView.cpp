@@ -4,9 +4,11 @@
 #include "ui/widgets/TokenDisplay.h"
 
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QListWidget>
 #include <QScrollBar>
+#include <QTextBlock>
 #include <QTextBrowser>
 #include <QToolTip>
 #include <cmath>
@@ -19,6 +21,9 @@ TokenOutputView::TokenOutputView(const QString& name, const QString& alternative
     m_view->setOpenLinks(false);
     m_view->setMouseTracking(true);
     m_view->setPlaceholderText(placeholder);
+    // Tab leaves the text (it stepped through every token, thousands of stops); Left and Right choose the
+    // token before or after the chosen one, as a click does, and Tab then reaches its alternatives.
+    m_view->installEventFilter(this);
     m_alts = new QListWidget;
     m_alts->setObjectName(alternativesName);
     m_title = new QLabel(hint);
@@ -37,6 +42,52 @@ TokenOutputView::TokenOutputView(const QString& name, const QString& alternative
         connect(m_alts, signal, this, [this](QListWidgetItem* it) {
             emit alternativeChosen(m_selSample, m_selIndex, it->data(Qt::UserRole).toInt());
         });
+}
+
+bool TokenOutputView::eventFilter(QObject* watched, QEvent* e) {
+    if (watched != m_view || e->type() != QEvent::KeyPress)
+        return QWidget::eventFilter(watched, e);
+    const auto* k = static_cast<QKeyEvent*>(e);
+    if (k->key() == Qt::Key_Tab || k->key() == Qt::Key_Backtab) {
+        // QTextBrowser steps through its links on Tab whatever tabChangesFocus says: on to the next control
+        focusNextPrevChild(k->key() == Qt::Key_Tab && !(k->modifiers() & Qt::ShiftModifier));
+        return true;
+    }
+    if ((k->key() != Qt::Key_Left && k->key() != Qt::Key_Right) || k->modifiers() != Qt::NoModifier)
+        return QWidget::eventFilter(watched, e);
+    step(k->key() == Qt::Key_Right ? 1 : -1);
+    return true;
+}
+
+void TokenOutputView::step(int by) {
+    if (!m_samples || m_samples->isEmpty())
+        return;
+    const auto& samples = *m_samples;
+    int s = m_selSample, i = m_selIndex;
+    if (!token(s, i)) {  // nothing chosen: the first token, or the last one going left
+        s = by > 0 ? 0 : int(samples.size()) - 1;
+        i = by > 0 ? -1 : int(samples[s].size());
+    }
+    i += by;
+    while (s >= 0 && s < samples.size() && (i < 0 || i >= samples[s].size())) {  // into the next sample
+        s += by;
+        if (s >= 0 && s < samples.size())
+            i = by > 0 ? 0 : int(samples[s].size()) - 1;
+    }
+    if (!token(s, i))
+        return;  // at either end
+    emit tokenClicked(s, i);
+    // The chosen token in sight: the cursor on its anchor, scrolled to.
+    const QString href = QStringLiteral("t:%1:%2").arg(s).arg(i);
+    for (QTextBlock b = m_view->document()->begin(); b.isValid(); b = b.next())
+        for (auto f = b.begin(); !f.atEnd(); ++f)
+            if (f.fragment().charFormat().anchorHref() == href) {
+                QTextCursor c(m_view->document());
+                c.setPosition(f.fragment().position());
+                m_view->setTextCursor(c);
+                m_view->ensureCursorVisible();
+                return;
+            }
 }
 
 QString TokenOutputView::shown(const QString& tokenText) {

@@ -47,7 +47,12 @@ signals:
     /// An alternative of the chosen token was clicked: its rank among the alternatives.
     void alternativeChosen(int sample, int index, int alternative);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
+
 private:
+    /// Left/Right: chooses the token `by` places from the chosen one (across samples), as a click would.
+    void step(int by);
     void showTokenTip(const QUrl& link);
     const UiToken* token(int sample, int index) const;
 

@@ -45,6 +45,8 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     m_problems->setWordWrap(true);
     m_problems->setStyleSheet("color: #b00020;");
     m_problems->setTextFormat(Qt::RichText);
+    m_problems->setTextInteractionFlags(Qt::LinksAccessibleByMouse |
+                                        Qt::LinksAccessibleByKeyboard);  // Tab reaches each field's link
     m_problems->hide();
     connect(m_problems, &QLabel::linkActivated, this, &ConfigForm::showField);
     v->addWidget(m_summary);

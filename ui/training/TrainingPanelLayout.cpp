@@ -44,7 +44,8 @@ QWidget* TrainingPanel::buildLeft() {
     m_datasetError = new ErrorLabel;
     m_datasetError->setObjectName("datasetError");
     m_datasetError->setTextFormat(Qt::RichText);
-    m_datasetError->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+    m_datasetError->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse |
+                                            Qt::LinksAccessibleByKeyboard);
     m_datasetError->hide();
     lv->addWidget(m_datasetError);
     connect(m_datasetError, &QLabel::linkActivated, this, &TrainingPanel::datasetsPanelRequested);
@@ -174,6 +175,9 @@ QWidget* TrainingPanel::buildRight() {
     m_offer->setObjectName("resumeOffer");
     m_offer->setWordWrap(true);
     m_offer->setStyleSheet("background: #fff4ce; padding: 4px;");
+    // Its links (Resume it · Train another · Dismiss) in the Tab order, Enter following one: only a mouse
+    // could use them.
+    m_offer->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
     m_offer->hide();
     connect(m_offer, &QLabel::linkActivated, this, [this](const QString& link) {
         m_offer->hide();
