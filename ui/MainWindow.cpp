@@ -346,8 +346,11 @@ void MainWindow::showPanel(const QString& name) {
 
 void MainWindow::focusPanel() {
     QWidget* panel = m_stack->currentWidget();
-    if (!panel || panel->isAncestorOf(QApplication::focusWidget()))
+    if (!panel)
         return;
+    // A panel names where typing starts (Sampling's prompt) with its focus proxy; else its first control.
+    if (QWidget* home = panel->focusProxy(); home && home->isVisibleTo(panel) && home->isEnabled())
+        return home->setFocus(Qt::ShortcutFocusReason);
     for (QWidget* w = panel->nextInFocusChain(); w && w != panel; w = w->nextInFocusChain())
         if (panel->isAncestorOf(w) && w->isVisibleTo(panel) && w->isEnabled() && (w->focusPolicy() & Qt::TabFocus)) {
             w->setFocus(Qt::ShortcutFocusReason);

@@ -37,8 +37,8 @@ public:
     JobsService* jobs() const { return m_jobs; }
     /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling", "Experiments", "Runs").
     void showPanel(const QString& name);
-    /// Keyboard focus to the shown panel's first control, unless it is in that panel already (Alt+1..6
-    /// left it on the side bar, where the panel's own shortcuts did nothing).
+    /// Keyboard focus to the shown panel's focus proxy (where typing starts) or first control (Alt+1..6
+    /// left it on the side bar, where the panel's own keys did nothing).
     void focusPanel();
     /// Where the window opens on a screen whose free area is `available`: the preferred 1400x860 or less,
     /// never past the screen's edges, centred.

@@ -13,6 +13,7 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QApplication>
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -22,6 +23,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 
 void MainWindow::buildMenus() {
@@ -67,8 +69,11 @@ void MainWindow::buildMenus() {
     for (int i = 0; i < m_nav->count(); ++i) {
         const QString name = m_nav->item(i)->text(), key = m_nav->item(i)->data(Qt::UserRole).toString();
         view->addAction(name, QKeySequence(Qt::ALT | (Qt::Key_1 + i)), this, [this, key] {
+            QWidget* before = m_stack->currentWidget();
             showPanel(key);
-            focusPanel();
+            // Another panel, or this one from the side bar: its home; this one's own control keeps the focus.
+            if (m_stack->currentWidget() != before || !before->isAncestorOf(QApplication::focusWidget()))
+                focusPanel();
         });
     }
     view->addSeparator();

@@ -171,6 +171,12 @@ private slots:
         QCOMPARE(w.findChild<QStackedWidget*>()->currentWidget(), static_cast<QWidget*>(w.runsPanel()));
         QVERIFY2(w.runsPanel()->isAncestorOf(QApplication::focusWidget()),
                  QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "no focus");
+        for (auto* top : w.menuBar()->actions())  // Alt+4: the prompt, where typing starts
+            if (top->menu())
+                for (auto* a : top->menu()->actions())
+                    if (a->shortcut() == QKeySequence(Qt::ALT | Qt::Key_4))
+                        a->trigger();
+        QCOMPARE(QApplication::focusWidget()->objectName(), QString("prompt"));
     }
     /// Help → Keyboard shortcuts lists every key the window binds: each QAction's, QShortcut's and button's
     /// found in it (it listed the menus' only: Ctrl+Return, Esc, F2, Del, Ctrl+E, Ctrl+M were missing).

@@ -87,6 +87,7 @@ void AttentionPanel::createControls() {
     m_prompt = new QPlainTextEdit;
     m_prompt->setTabChangesFocus(true);  // Tab moves on (it typed a tab into the text)
     m_prompt->setObjectName("attentionPrompt");
+    setFocusProxy(m_prompt);  // Alt+3 puts the cursor where the text is typed
     m_prompt->setMaximumHeight(70);
     m_prompt->setPlaceholderText(tr("Type a prompt, or take one from the validation text"));
     m_prompt->setPlainText(QSettings().value(kPromptKey, "The cat sat on the mat because it was tired.").toString());

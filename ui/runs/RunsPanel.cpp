@@ -62,6 +62,7 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
     v->addWidget(m_exportNote);
 
     m_table = new RunsTable;
+    setFocusProxy(m_table);  // Alt+6: the list, where Enter opens and arrows choose
     m_table->setObjectName("runsTable");
     m_table->setSettingsKey("runsView/table");
     auto* details = new QGroupBox(tr("Selected run"));

@@ -152,6 +152,7 @@ QWidget* SamplingPanel::buildGenerateTab() {
     m_prompt = new QPlainTextEdit;
     m_prompt->setTabChangesFocus(true);  // Tab moves on (it typed a tab into the text)
     m_prompt->setObjectName("prompt");
+    setFocusProxy(m_prompt);  // Alt+4 puts the cursor where a prompt is typed
     m_prompt->setPlaceholderText(tr("Prompt (empty = start from nothing)"));
     m_prompt->setPlainText(QSettings().value("sampling/prompt").toString());
     // A refusal of the prompt ("characters the vocabulary lacks") stayed after the prompt was changed.
