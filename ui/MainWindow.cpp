@@ -17,6 +17,7 @@
 #include "ui/widgets/RunPicker.h"
 #include "ui/widgets/RunsTable.h"
 #include "ui/widgets/RunsTableModel.h"
+#include "ui/widgets/TabWalk.h"
 #include "ui/widgets/WheelGuard.h"
 #include "ui/workers/ModelThread.h"
 
@@ -351,11 +352,8 @@ void MainWindow::focusPanel() {
     // A panel names where typing starts (Sampling's prompt) with its focus proxy; else its first control.
     if (QWidget* home = panel->focusProxy(); home && home->isVisibleTo(panel) && home->isEnabled())
         return home->setFocus(Qt::ShortcutFocusReason);
-    for (QWidget* w = panel->nextInFocusChain(); w && w != panel; w = w->nextInFocusChain())
-        if (panel->isAncestorOf(w) && w->isVisibleTo(panel) && w->isEnabled() && (w->focusPolicy() & Qt::TabFocus)) {
-            w->setFocus(Qt::ShortcutFocusReason);
-            return;
-        }
+    if (QWidget* first = TabWalk::stop(panel, true, [panel](const QWidget* w) { return panel->isAncestorOf(w); }))
+        first->setFocus(Qt::ShortcutFocusReason);
 }
 
 void MainWindow::showStatus(const QString& text) {

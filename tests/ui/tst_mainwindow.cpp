@@ -149,7 +149,12 @@ private slots:
     /// the side bar, where the panel's own keys (F2, Ctrl+D in Runs) did nothing.
     void theKeyboardIsNotTrapped() {
         MainWindow w;
-        QStringList traps;
+        const QStringList clashes = twbtest::mnemonic_clashes(w.menuBar());
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join("; ")));
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QStringList traps;  // every panel's, the hidden ones' too
         for (auto* e : w.findChildren<QPlainTextEdit*>())
             if (!e->tabChangesFocus())
                 traps << e->objectName() + " types tabs";
@@ -157,11 +162,6 @@ private slots:
             if (v->tabKeyNavigation())
                 traps << QString("%1 %2 walks its cells").arg(v->metaObject()->className(), v->objectName());
         QVERIFY2(traps.isEmpty(), qPrintable(traps.join(", ")));
-        const QStringList clashes = twbtest::mnemonic_clashes(w.menuBar());
-        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join("; ")));
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowActive(&w));
         w.findChild<QListWidget*>("navigation")->setFocus();
         for (auto* top : w.menuBar()->actions())
             if (top->menu())

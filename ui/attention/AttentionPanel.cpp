@@ -85,7 +85,6 @@ void AttentionPanel::createControls() {
     modes->addButton(m_modePrompt);
     modes->addButton(m_modeTimeline);
     m_prompt = new QPlainTextEdit;
-    m_prompt->setTabChangesFocus(true);  // Tab moves on (it typed a tab into the text)
     m_prompt->setObjectName("attentionPrompt");
     setFocusProxy(m_prompt);  // Alt+3 puts the cursor where the text is typed
     m_prompt->setMaximumHeight(70);

@@ -37,7 +37,6 @@ QString human_bytes(uint64_t b) {
 
 CatalogueTab::CatalogueTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jobs(jobs) {
     m_table = new QTableWidget(0, 4);
-    m_table->setTabKeyNavigation(false);  // Tab leaves the table (it walked its cells, and wrapped)
     m_table->setObjectName("catalogue");
     m_table->setHorizontalHeaderLabels({tr("Dataset"), tr("Size"), tr("Licence"), tr("Status")});
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);

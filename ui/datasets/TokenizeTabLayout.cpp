@@ -186,14 +186,12 @@ QWidget* TokenizeTab::buildInspector() {
     m_vocabSearch->setObjectName("vocabularySearch");
     m_vocabSearch->setPlaceholderText(tr("search the vocabulary"));
     m_vocab = new QTableWidget(0, 3);
-    m_vocab->setTabKeyNavigation(false);  // Tab leaves the table (it walked its cells, and wrapped)
     m_vocab->setObjectName("vocabulary");
     m_vocab->setHorizontalHeaderLabels({tr("token"), tr("id"), tr("count")});
     m_vocab->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_vocab->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_vocab->setSortingEnabled(true);
     m_compareTable = new QTableWidget(0, 3);
-    m_compareTable->setTabKeyNavigation(false);  // Tab leaves the table (it walked its cells, and wrapped)
     m_compareTable->setObjectName("compareTokenizers");
     m_compareTable->setHorizontalHeaderLabels({tr("measure"), tr("A"), tr("B")});
     m_compareTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);

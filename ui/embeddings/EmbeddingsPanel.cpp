@@ -65,7 +65,6 @@ void EmbeddingsPanel::createControls() {
     m_find->setObjectName("findNeighbours");
     m_find->setToolTip(tr("Tokens whose embedding is closest by cosine similarity (Return)"));
     m_table = new QTableWidget(0, 3);
-    m_table->setTabKeyNavigation(false);  // Tab leaves the table (it walked its cells, and wrapped)
     m_table->setObjectName("neighbourTable");
     m_table->setHorizontalHeaderLabels({tr("token"), tr("id"), tr("cosine similarity")});
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);

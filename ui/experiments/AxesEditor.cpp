@@ -3,6 +3,7 @@
 #include "twb/config.h"
 #include "twb/config_options.h"
 #include "twb/errors.h"
+#include "ui/widgets/TabWalk.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -21,7 +22,6 @@ AxesEditor::AxesEditor(QWidget* parent) : QWidget(parent) {
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(0, 0, 0, 0);
     m_table = new QTableWidget(0, 2);
-    m_table->setTabKeyNavigation(false);  // Tab leaves the table (it walked its cells, and wrapped)
     m_table->setObjectName("axes");
     m_table->setHorizontalHeaderLabels({tr("Config field"), tr("Values")});
     m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
@@ -157,12 +157,7 @@ void AxesEditor::tabFrom(QWidget* from, bool forward) {
     }
     if (forward)
         return m_add->setFocus(Qt::TabFocusReason);
-    QWidget* before = m_table->previousInFocusChain();
-    while (before && before != m_table &&
-           (m_table->isAncestorOf(before) || !(before->focusPolicy() & Qt::TabFocus) || !before->isVisible() ||
-            !before->isEnabled()))
-        before = before->previousInFocusChain();
-    if (before && before != m_table)
+    if (QWidget* before = TabWalk::stop(m_table, false, [this](const QWidget* w) { return !m_table->isAncestorOf(w); }))
         before->setFocus(Qt::BacktabFocusReason);
 }
 

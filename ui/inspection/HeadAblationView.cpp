@@ -103,7 +103,6 @@ void HeadAblationView::createControls() {
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_table = new QTableWidget(0, 3);
-    m_table->setTabKeyNavigation(false);  // Tab leaves the table (it walked its cells, and wrapped)
     m_table->setObjectName("ablationTable");
     m_table->setHorizontalHeaderLabels({tr("Heads off"), tr("Loss"), tr("Cost")});
     m_table->horizontalHeaderItem(0)->setToolTip(tr("Heads as layer.head, counted from 0: 0.3 is layer 0, head 3"));
@@ -130,7 +129,6 @@ void HeadAblationView::createControls() {
     m_without = new QPlainTextEdit;
     for (auto* e : {m_with, m_without}) {
         e->setReadOnly(true);
-        e->setTabChangesFocus(true);
         e->setMinimumHeight(60);
     }
     m_figure = new QPushButton(tr("Export figure…"));

@@ -72,9 +72,7 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
     m_name->setMaxLength(200);  // the engine's bound on a run's name (twb/run_info.h)
     m_name->setPlaceholderText(tr("a name to tell this run apart (F2)"));
     m_notes = new QPlainTextEdit;
-    m_notes->setTabChangesFocus(true);  // Tab moves on (it typed a tab into the text)
     m_notes->setPlaceholderText(tr("what you tried, what you saw"));
-    m_notes->setTabChangesFocus(true);
     m_folder = new QLabel;
     m_folder->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_folder->setWordWrap(true);

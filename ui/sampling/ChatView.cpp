@@ -33,7 +33,6 @@ ChatView::ChatView(ModelThread* model, RunPicker* picker, std::function<twb::Sam
         tr("Chat with a run finetuned on instruction data (twb prepare --chat). Each turn is written in the "
            "chat template; the reply ends at the end-of-turn token."));
     m_message = new QPlainTextEdit;
-    m_message->setTabChangesFocus(true);  // Tab moves on (it typed a tab into the text)
     m_message->setObjectName("chatMessage");
     m_message->setPlaceholderText(tr("Message (Ctrl+Return sends)"));
     m_message->setFixedHeight(90);

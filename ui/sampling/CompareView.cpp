@@ -40,7 +40,6 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* exportMd = new QPushButton(tr("Export Markdown…"));
     m_table = new QTableWidget;
     m_table->setObjectName("compareTable");
-    m_table->setTabKeyNavigation(false);  // Tab leaves the table (it walked its cells, and wrapped)
     m_table->setWordWrap(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->horizontalHeader()->setTextElideMode(Qt::ElideMiddle);  // keeps the run and the step in view

@@ -65,7 +65,6 @@ void GenerationEvalView::addInputs(QVBoxLayout* v) {
         head->addWidget(new QLabel(title));
         head->addStretch();
         edit = new QPlainTextEdit;
-        edit->setTabChangesFocus(true);  // Tab moves on (it typed a tab into the text)
         edit->setObjectName(name);
         edit->setPlaceholderText(placeholder);
         edit->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -132,7 +131,6 @@ void GenerationEvalView::addControlsAndTable(QVBoxLayout* v) {
     m_status->setWordWrap(true);
     v->addWidget(m_status);
     m_table = new QTableWidget(0, 10);
-    m_table->setTabKeyNavigation(false);  // Tab leaves the table (it walked its cells, and wrapped)
     m_table->setObjectName("evalTable");
     // The text beside its setting, wide enough to read (the figures after it scroll on a narrow window; last,
     // it was pushed out of sight at 1280x720 in Bokmål); the whole of every output is its tooltip.

@@ -18,7 +18,6 @@ HistoryView::HistoryView(QWidget* parent) : QWidget(parent) {
     m_list = new QListWidget;
     m_list->setObjectName("history");
     m_text = new QPlainTextEdit;
-    m_text->setTabChangesFocus(true);  // Tab moves on (it typed a tab into the text)
     m_text->setObjectName("historyText");
     m_text->setReadOnly(true);
     auto* useHist = new QPushButton(tr("Use this prompt"));

@@ -150,7 +150,6 @@ QWidget* SamplingPanel::buildGenerateTab() {
     m_status->setWordWrap(true);  // a warning after the figures must not be cut at the window's edge
 
     m_prompt = new QPlainTextEdit;
-    m_prompt->setTabChangesFocus(true);  // Tab moves on (it typed a tab into the text)
     m_prompt->setObjectName("prompt");
     setFocusProxy(m_prompt);  // Alt+4 puts the cursor where a prompt is typed
     m_prompt->setPlaceholderText(tr("Prompt (empty = start from nothing)"));

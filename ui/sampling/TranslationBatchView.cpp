@@ -119,7 +119,6 @@ void TranslationBatchView::makeScoreAndTable() {
     m_score->setWordWrap(true);
     m_score->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_table = new QTableWidget(0, 3);
-    m_table->setTabKeyNavigation(false);  // Tab leaves the table (it walked its cells, and wrapped)
     m_table->setObjectName("batchTable");
     m_table->setHorizontalHeaderLabels({tr("Source"), tr("Translation"), tr("Reference")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);

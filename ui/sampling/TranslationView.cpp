@@ -119,7 +119,6 @@ QWidget* TranslationView::buildTranslateTab() {
     m_status->setObjectName("translationStatus");
 
     m_source = new QPlainTextEdit;
-    m_source->setTabChangesFocus(true);  // Tab moves on (it typed a tab into the text)
     m_source->setObjectName("source");
     m_source->setPlaceholderText(tr("Source sentence to translate"));
     m_source->setPlainText(QSettings().value("translation/source").toString());

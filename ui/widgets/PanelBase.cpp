@@ -2,10 +2,19 @@
 
 #include "ui/jobs/JobsService.h"
 #include "ui/widgets/ErrorLabel.h"
+#include "ui/widgets/TabWalk.h"
+
+#include <QEvent>
 
 PanelBase::PanelBase(JobsService* jobs, QWidget* parent)
     : QWidget(parent), m_error(new ErrorLabel(this)), m_jobs(jobs) {
     m_error->hide();
+}
+
+bool PanelBase::event(QEvent* e) {
+    if (e->type() == QEvent::Polish)
+        TabWalk::apply(this);
+    return QWidget::event(e);
 }
 
 JobsService* PanelBase::jobs() const {

@@ -36,6 +36,8 @@ protected:
     void setBusy(bool busy);
     /// Called by setBusy: enable or disable the panel's controls.
     virtual void busyChanged(bool busy) { Q_UNUSED(busy); }
+    /// Before it is first shown, the panel's text fields and tables let Tab move on (TabWalk).
+    bool event(QEvent* e) override;
 
 private:
     ErrorLabel* m_error;

@@ -18,7 +18,6 @@ RunsTable::RunsTable(QWidget* parent) : QTableView(parent) {
     sortByColumn(m_model->columnOf(RunsTableModel::Created), Qt::DescendingOrder);  // newest first until the user sorts
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::ExtendedSelection);
-    setTabKeyNavigation(false);  // Tab leaves the table (it walked a row's cells and wrapped); arrows move
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setAlternatingRowColors(true);
     setWordWrap(false);
