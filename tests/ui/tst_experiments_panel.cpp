@@ -303,6 +303,10 @@ private slots:
         QCOMPARE(line->dataCount(), 2);
         plots.addStep("/nonexistent/003_learning_rate=0.01", step);
         QCOMPARE(plots.trainingPoints(), 1);
+        QCOMPARE(plots.curvesPlot()->graphCount(), plots.curveCount() + 1);
+        line = plots.curvesPlot()->graph(plots.curvesPlot()->graphCount() - 1);
+        QVERIFY2(line->name().startsWith("003"), qPrintable(line->name()));  // not the last cell's line
+        QCOMPARE(line->dataCount(), 1);
         plots.endTraining();
         QCOMPARE(plots.trainingPoints(), 0);
         QCOMPARE(plots.curvesPlot()->graphCount(), plots.curveCount());

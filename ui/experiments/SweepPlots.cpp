@@ -143,14 +143,23 @@ void SweepPlots::addEval(const QString& runDir, const twb::EvalReport& e) {
 void SweepPlots::addStep(const QString& runDir, const twb::StepReport& r) {
     if (!std::isfinite(r.loss))
         return;
-    if (runDir != m_trainingRun) {
+    const bool drawn = m_training && runDir == m_trainingRun;
+    if (runDir != m_trainingRun) {  // the next cell: its own line, in its own colour
+        if (m_training)
+            m_curves->removeGraph(m_training);
+        m_training = nullptr;
         m_trainingRun = runDir;
         m_trainingKeys.clear();
         m_trainingLosses.clear();
     }
-    m_trainingKeys << double(r.step);
+    m_trainingKeys << double(r.step);  // kept to draw the line again when the curves are made anew
     m_trainingLosses << r.loss;
-    showTraining();
+    if (drawn) {
+        m_training->addData(double(r.step), r.loss);
+        fitCurves();
+    } else {
+        showTraining();
+    }
     m_curves->replot(QCustomPlot::rpQueuedReplot);
 }
 
