@@ -559,6 +559,63 @@ private slots:
         QVERIFY2(p.lastError().contains("☃"), qPrintable(p.lastError()));
         QVERIFY(p.output().samples.isEmpty());
     }
+    void choosingAnotherRunLeavesTheLastRunsOutput() {
+        // Run A's text, its strip and its comparison stayed under run B; a click on A's token then ran B's model
+        // over A's ids, and a branch wrote A's text as a prompt into B's samples.jsonl.
+        QTemporaryDir copy;
+        const QString other = QFileInfo(copy.path() + "/other").absoluteFilePath();
+        QVERIFY(QProcess::execute("cp", {"-r", m_run, other}) == 0);
+        QFile::remove(other + "/samples.jsonl");
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.setPrompt("the ");
+        p.setTemperature(0);
+        p.setMaxTokens(12);
+        p.generate();
+        waitIdle(p);
+        p.setCompare({10}, {0.0});
+        p.runCompare();
+        waitIdle(p);
+        QCOMPARE(p.compareTable()->columnCount(), 1);
+        for (auto* v : p.findChildren<TokenOutputView*>())
+            if (v->browser()->objectName() == "output")
+                emit v->tokenClicked(0, 3);
+        QVERIFY(!p.attribution()->isHidden());
+        p.setPrompt("héllo ☃");  // and a refusal, which is A's too
+        p.generate();
+        waitIdle(p);
+        QVERIFY(!p.lastError().isEmpty());
+        p.setRun(other);
+        QVERIFY(p.output().samples.isEmpty());
+        QVERIFY(p.output().promptText.isEmpty());
+        QVERIFY(p.attribution()->isHidden());
+        QCOMPARE(p.compareTable()->columnCount(), 0);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QVERIFY(p.findChild<QLabel*>("samplingStatus")->text().isEmpty());
+        p.branch(3, 1);  // nothing left to branch from
+        QVERIFY(!p.isBusy());
+        // A generation of A still running when B is chosen: it stops, and none of its tokens shows under B.
+        p.setRun(m_run);
+        p.setPrompt("the ");
+        p.setMaxTokens(4000);
+        p.generate();
+        QTRY_VERIFY_WITH_TIMEOUT(!p.output().samples.isEmpty() && !p.output().samples[0].isEmpty(), 60000);
+        p.setRun(other);
+        waitIdle(p);
+        QVERIFY(p.output().samples.isEmpty());
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QVERIFY(twb::read_sample_history(other.toStdString()).empty());
+        // The output's own run and checkpoint are what a branch continues with, whatever the picker shows.
+        p.setPrompt("the ");
+        p.setMaxTokens(12);
+        p.generate();
+        waitIdle(p);
+        QCOMPARE(p.output().run, other);
+        p.picker()->setCheckpoint("10");
+        p.branch(3, 1);
+        waitIdle(p);
+        QCOMPARE(p.output().checkpoint, QString("best"));
+    }
 };
 
 QTEST_MAIN(TestSamplingPanel)

@@ -75,6 +75,7 @@ QString AttributionStrip::html() const {
 void AttributionStrip::clear() {
     ++m_request;
     m_result = {};
+    m_view->clear();
     hide();
 }
 
@@ -82,6 +83,7 @@ void AttributionStrip::attribute(const QString& run, const QString& checkpoint, 
                                  int target) {
     const quint64 request = ++m_request;
     show();
+    m_view->clear();  // the last token's strip is not this one's (it stayed under a failure's message)
     m_title->setText(tr("Where the token came from: computing…"));
     auto work = [m = m_model, run = run.toStdString(), ck = checkpoint.isEmpty() ? "best" : checkpoint.toStdString(),
                  context, target](JobContext&) {

@@ -122,7 +122,14 @@ void CompareView::fillChoices(const QString& run, const QList<qint64>& steps) {
         const auto* it = m_ckList->item(i);
         before[it->data(Qt::UserRole).toString() + '|' + it->data(Qt::UserRole + 1).toString()] = it->checkState();
     }
-    const bool sameRun = m_ckList->count() > 0 && m_ckList->item(0)->data(Qt::UserRole).toString() == run;
+    const bool sameRun = run == m_run;
+    if (!sameRun) {  // the table compared the last run's checkpoints
+        m_run = run;
+        m_table->clear();
+        m_table->setRowCount(0);
+        m_table->setColumnCount(0);
+        m_tableJudge.clear();
+    }
     m_ckList->clear();
     const QStringList models = languageModelRuns();  // each run's config.json read once
     fillJudges(models);

@@ -57,6 +57,7 @@ private:
     QLineEdit* m_temps;
     QComboBox* m_judge;
     QString m_tableJudge;  // the judge of the comparison in the table
+    QString m_run;         // the run whose checkpoints are offered, and whose comparison the table holds
     QPushButton* m_compareBtn;
     QTableWidget* m_table;
 };

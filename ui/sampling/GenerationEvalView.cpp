@@ -50,6 +50,7 @@ GenerationEvalView::GenerationEvalView(ModelThread* model, RunPicker* picker, Jo
         // What was said of the last run's try (a refusal), and its table, are not this run's.
         m_status->clear();
         m_rows.clear();
+        m_progress->reset();  // it said "3 / 3 generations" of the last run's
         showRows();
         m_md->setEnabled(false);
         m_csv->setEnabled(false);

@@ -124,9 +124,26 @@ void SamplingPanel::generate() {
     m_out.promptText = r.prompt;
     m_out.label = tr("generated");
     m_out.temperature = r.options.temperature;
+    m_out.run = r.run;
+    m_out.checkpoint = r.checkpoint;
     m_back.clear();
     m_status->setText(tr("loading…"));
     startRequest(r);
+}
+
+void SamplingPanel::leaveOutput() {
+    stop();                               // a comparison running ends within a token too
+    if (m_pending.contains(m_requestId))  // its answer ends the busy state, unshown
+        m_leftId = std::exchange(m_requestId, 0);
+    m_out = Output{};
+    m_back.clear();
+    m_output->clearSelection();
+    m_output->showHint();
+    m_attribution->clear();
+    m_status->clear();
+    clearError();
+    m_generationError = false;
+    render();
 }
 
 void SamplingPanel::stop() {
@@ -143,6 +160,8 @@ void SamplingPanel::branch(int index, int alt) {
     Output next;
     next.promptText = m_out.promptText;
     next.promptIds = m_out.promptIds;
+    next.run = m_out.run;  // the model that chose the tokens continues them, whatever the picker shows now
+    next.checkpoint = m_out.checkpoint;
     next.samples = {m_out.samples[0].mid(0, index)};
     UiToken chosen = at;
     chosen.id = at.altIds[alt];
@@ -154,8 +173,8 @@ void SamplingPanel::branch(int index, int alt) {
                      .arg(TokenOutputView::shown(at.text), TokenOutputView::shown(chosen.text));
     GenerateRequest r;
     r.id = m_requestId = m_model->nextRequestId();
-    r.run = m_picker->run();
-    r.checkpoint = m_picker->checkpoint();
+    r.run = next.run;
+    r.checkpoint = next.checkpoint;
     r.ids = next.promptIds;
     for (const UiToken& t : next.samples[0])
         r.ids.push_back(t.id);
@@ -218,7 +237,7 @@ void SamplingPanel::showAlternatives(int sample, int index) {
         std::vector<int32_t> context = m_out.promptIds;
         for (int i = 0; i < index; ++i)
             context.push_back(m_out.samples[sample][i].id);
-        m_attribution->attribute(m_picker->run(), m_picker->checkpoint(), context, t.id);
+        m_attribution->attribute(m_out.run, m_out.checkpoint, context, t.id);
     }
     if (t.altIds.isEmpty())
         return m_output->select(sample, index,

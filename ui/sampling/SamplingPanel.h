@@ -48,6 +48,7 @@ public:
         QString label;                      // "generated" or "branch at token 12"
         double temperature = 1;             // the tokens' probabilities are at this temperature (0 = greedy)
         QString status;                     // its line under the output ("89 tokens · 679.8 tok/s · ...")
+        QString run, checkpoint;            // what generated it: branching and attribution ask the same
     };
 
     RunPicker* picker() const { return m_picker; }
@@ -110,6 +111,9 @@ private:
     void render();
     static QString noRunText();
     void showAlternatives(int sample, int index);
+    /// Another run was chosen: the output, its branches, figures and error were the last run's. A generation
+    /// still running for it is stopped and its tokens no longer shown.
+    void leaveOutput();
     /// True (and forgets it) when id is a request of this panel that has now ended.
     bool finished(quint64 id) { return m_pending.remove(id); }
 
@@ -137,6 +141,8 @@ private:
     QSet<quint64> m_pending;  // requests sent and not yet answered
     std::shared_ptr<std::atomic<bool>> m_cancel;
     quint64 m_requestId = 0;         // the generation whose tokens are shown
+    quint64 m_leftId = 0;            // a generation stopped by a change of run, not yet ended
+    QString m_shownRun;              // the run the output and error belong to
     quint64 m_historyId = 0;         // the newest history request
     bool m_generationError = false;  // the red line is a generation's failure: editing the prompt clears it
     Output m_out;

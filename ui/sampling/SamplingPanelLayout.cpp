@@ -77,6 +77,7 @@ SamplingPanel::SamplingPanel(ModelThread* model, JobsService* jobs, QWidget* par
     connect(m_translation, &PanelBase::statusWithdrawn, this, &PanelBase::statusWithdrawn);
 
     connectWorker(m_model->worker());
+    m_shownRun = m_picker->run();
     connectControls();
     updateMode();
     busyChanged(false);  // Generate only with a run to sample from
@@ -131,6 +132,8 @@ void SamplingPanel::connectControls() {
             refreshHistory();
     });
     connect(m_picker, &RunPicker::changed, this, [this] {
+        if (m_picker->run() != std::exchange(m_shownRun, m_picker->run()))
+            leaveOutput();
         busyChanged(isBusy());  // Generate follows whether there is a run
         updateMode();
         m_compare->fillChoices(m_picker->run(), m_picker->steps());
@@ -192,7 +195,13 @@ void SamplingPanel::connectWorker(ModelWorker* worker) {
             m_renderTimer.start();
     });
     connect(worker, &ModelWorker::generated, this, [this](const GenerateResult& r) {
-        if (!finished(r.id) || r.id != m_requestId)
+        if (!finished(r.id))
+            return;
+        if (r.id == m_leftId) {  // the last run's, stopped when another was chosen
+            m_leftId = 0;
+            return setBusy(false);
+        }
+        if (r.id != m_requestId)
             return;
         if (m_out.promptIds.empty())
             m_out.promptIds = r.promptIds;
@@ -234,6 +243,10 @@ void SamplingPanel::connectWorker(ModelWorker* worker) {
     connect(worker, &ModelWorker::failed, this, [this](quint64 id, const QString& e) {
         if (!finished(id))
             return;
+        if (id == m_leftId) {  // the last run's problem: not this one's
+            m_leftId = 0;
+            return setBusy(false);
+        }
         if (id != m_historyId)
             setBusy(false);
         showError(e);

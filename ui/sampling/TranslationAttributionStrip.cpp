@@ -63,6 +63,7 @@ void TranslationAttributionStrip::clear() {
     m_result = {};
     m_resultKey.clear();
     m_index = -1;
+    m_view->clear();
     hide();
 }
 
@@ -80,6 +81,7 @@ void TranslationAttributionStrip::attribute(const QString& run, const QString& c
         emit finished();
         return;
     }
+    m_view->clear();  // the last translation's strip is not this one's
     m_title->setText(tr("Where the token came from: computing…"));
     auto work = [m = m_model, run = run.toStdString(), ck = ck.toStdString(), source = source.toStdString(),
                  target](JobContext&) {
