@@ -288,7 +288,8 @@ void MainWindow::wireRunsPanel() {
     auto busyRefusal = [this] {
         if (!m_training->isBusy())
             return false;
-        showStatus(tr("training is running: stop it (Shift+F5) before opening another run"));
+        m_runs->refuseWhileTraining(m_training->currentRun(),
+                                    tr("Training is running: stop it (Shift+F5) before opening another run."));
         return true;
     };
     connect(m_runs, &RunsPanel::openRequested, this, [this, busyRefusal](const QString& dir) {
@@ -330,6 +331,10 @@ void MainWindow::wireRunsPanel() {
     connect(m_training->worker(), &TrainWorker::started, m_runs, &RunsPanel::refresh);
     connect(m_training->worker(), &TrainWorker::finished, m_runs, &RunsPanel::refresh);
     connect(m_training->worker(), &TrainWorker::failed, m_runs, &RunsPanel::refresh);
+    connect(m_training->worker(), &TrainWorker::evaluated, m_runs, [this] {  // its steps and best loss, as it goes
+        if (m_runs->isVisible())
+            m_runs->refresh();
+    });
 }
 
 void MainWindow::runsChanged() {

@@ -220,6 +220,11 @@ void RunsPanel::refresh() {
         this, [this](std::vector<twb::RunSummary> runs) { showRuns(std::move(runs)); });
 }
 
+void RunsPanel::refuseWhileTraining(const QString& run, const QString& text) {
+    showError(text);
+    m_refusedBusy = run;
+}
+
 void RunsPanel::showEvent(QShowEvent* e) {
     PanelBase::showEvent(e);
     refresh();

@@ -34,6 +34,9 @@ public:
     bool setNotes(const QString& dir, const QString& notes);
     /// Deletes a run after asking (unless ask is false); refused while it is running.
     bool deleteRun(const QString& dir, bool ask = true);
+    /// Says in the panel (not only in the status bar, where the next checkpoint's line covered it at once)
+    /// why an action waits for `run`, training in this window, to stop; the message goes when it stops.
+    void refuseWhileTraining(const QString& run, const QString& text);
     /// Writes the runs' TensorBoard files (RUN/tb/ from metrics.csv) off the UI thread;
     /// tensorBoardExported() follows, or the error is shown.
     void exportTensorBoard(const QStringList& dirs);
