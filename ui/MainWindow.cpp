@@ -344,6 +344,15 @@ void MainWindow::runsChanged() {
         p->refresh();
 }
 
+QStringList MainWindow::restartArguments() const {
+    QStringList args;
+    if (!m_training->currentRun().isEmpty())
+        args << m_training->currentRun();
+    if (const QListWidgetItem* shown = m_nav->currentItem())
+        args << "--panel" << shown->data(Qt::UserRole).toString();
+    return args;
+}
+
 void MainWindow::showPanel(const QString& name) {
     for (int i = 0; i < m_nav->count(); ++i)
         if (m_nav->item(i)->data(Qt::UserRole).toString() == name || m_nav->item(i)->text() == name)

@@ -37,6 +37,9 @@ public:
     JobsService* jobs() const { return m_jobs; }
     /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling", "Experiments", "Runs").
     void showPanel(const QString& name);
+    /// The command line that starts the program again where it is now: the run open in Training and the
+    /// panel shown (View → Language's restart came back on the run it had been started with).
+    QStringList restartArguments() const;
     /// Keyboard focus to the shown panel's focus proxy (where typing starts) or first control (Alt+1..6
     /// left it on the side bar, where the panel's own keys did nothing).
     void focusPanel();

@@ -136,7 +136,7 @@ void MainWindow::buildLanguageMenu(QMenu* menu) {
             box.addButton(tr("Later"), QMessageBox::RejectRole);
             box.exec();
             if (box.clickedButton() == restart && close())  // close() asks first about running training
-                QProcess::startDetached(QCoreApplication::applicationFilePath(), QCoreApplication::arguments().mid(1));
+                QProcess::startDetached(QCoreApplication::applicationFilePath(), restartArguments());
         });
     }
 }

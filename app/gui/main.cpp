@@ -28,8 +28,8 @@ int main(int argc, char** argv) {
         "inside.");
     args.addHelpOption();
     args.addPositionalArgument("run", "A run folder to open in the Training panel (optional).", "[RUN]");
-    QCommandLineOption panel("panel", "Show this panel first: Datasets, Training, Attention, Sampling or Runs.",
-                             "name");
+    QCommandLineOption panel(
+        "panel", "Show this panel first: Datasets, Training, Attention, Sampling, Experiments or Runs.", "name");
     args.addOption(panel);
     args.process(app);
     if (!WorkspaceStart::settle())  // a chosen workspace that is gone or a file: asked before anything creates it

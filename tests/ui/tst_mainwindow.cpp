@@ -560,6 +560,17 @@ private slots:
         QCOMPARE(enabled.value("Ctrl+S", true), false);
         QCOMPARE(enabled.value("Ctrl+R", false), true);
     }
+    void aRestartComesBackWhereItWas() {
+        // View → Language's restart reopened the run the program had been started with, not the one open.
+        const QString run = twbtest::make_tiny_run(m_ws, "restart", 10);
+        MainWindow w;
+        QVERIFY(w.trainingPanel()->openRun(run));
+        w.showPanel("Sampling");
+        QCOMPARE(w.restartArguments(), QStringList({run, "--panel", "Sampling"}));
+        w.trainingPanel()->newRun();
+        w.showPanel("Experiments");
+        QCOMPARE(w.restartArguments(), QStringList({"--panel", "Experiments"}));
+    }
     void startUpOffersToResumeAnInterruptedRun() {
         // Last: the fixture resets the settings. A run stopped at step 20 of 30, the last one used.
         const QString run = twbtest::make_tiny_run(m_ws, "cut", 20);
