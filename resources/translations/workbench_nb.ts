@@ -3266,10 +3266,6 @@ Ctrl+/: hurtigtaster</translation>
         <translation>%1 — Transformer Workbench</translation>
     </message>
     <message>
-        <source>training is running: stop it (Shift+F5) before opening another run</source>
-        <translation>trening pågår: stopp den (Shift+F5) før du åpner en annen kjøring</translation>
-    </message>
-    <message>
         <source>Training is running</source>
         <translation>Trening pågår</translation>
     </message>
@@ -3500,6 +3496,10 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>Lan&amp;guage</source>
         <translation>S&amp;pråk</translation>
+    </message>
+    <message>
+        <source>Training is running: stop it (Shift+F5) before opening another run.</source>
+        <translation>Trening pågår: stopp den (Shift+F5) før du åpner en annen kjøring.</translation>
     </message>
 </context>
 <context>
@@ -5929,6 +5929,10 @@ Dette kan ikke angres.</translation>
     <message>
         <source>missing</source>
         <translation>mangler</translation>
+    </message>
+    <message>
+        <source>Steps (%1) is not above step %2, where this run stands: raise it to continue the run; New run (Ctrl+N) starts another</source>
+        <translation>«Steg» (%1) er ikke over steg %2, der denne kjøringen står: øk det for å fortsette kjøringen; Ny kjøring (Ctrl+N) starter en ny</translation>
     </message>
 </context>
 <context>

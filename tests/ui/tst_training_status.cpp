@@ -3,12 +3,15 @@
 // instead of calling training-data figures "val loss".
 #include "test_util.h"
 #include "twb/dataset.h"
+#include "twb/run_folder.h"
 #include "twb/text.h"
 #include "ui/Workspace.h"
 #include "ui/training/ConfigForm.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/SteadyLabel.h"
 #include "ui_fixture.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QApplication>
 #include <QComboBox>
@@ -131,6 +134,43 @@ private slots:
                  qPrintable(eval->text()));
     }
 
+    void whyStartIsOffIsSaidUnderIt() {
+        // Start was greyed out with the reason in its tooltip only: Steps lowered below the step the run
+        // stands at, and the dataset's Browse… stayed on while training (a folder chosen there made the
+        // running run a new one).
+        const QString run = twbtest::make_tiny_run(m_ws, "lowered", 20);
+        auto cfg = twb::read_run_config(run.toStdString());
+        cfg.max_iters = 40;  // stopped at step 20 of 40
+        twb::write_file_atomic(run.toStdString() + "/config.json", nlohmann::json(cfg).dump(2));
+        Workspace::setRoot(m_ws.path());
+        TrainingPanel p;
+        QVERIFY(p.openRun(run));
+        auto* start = p.findChild<QPushButton*>("start");
+        auto* why = p.findChild<QLabel*>("startWhy");
+        QVERIFY(start->isEnabled());
+        QVERIFY(!why->isVisibleTo(&p));
+        twbtest::set_spin(p.form(), "max_iters", 15);
+        QVERIFY(!start->isEnabled());
+        QVERIFY2(why->isVisibleTo(&p) && why->text().contains("Steps (15) is not above step 20"),
+                 qPrintable(why->text()));
+        QVERIFY(!p.findChild<QWidget*>("trainMore")->isVisibleTo(&p));  // not finished: no Train more to point to
+        twbtest::set_spin(p.form(), "max_iters", 30);
+        QVERIFY(start->isEnabled());
+        QVERIFY(!why->isVisibleTo(&p));
+        QSignalSpy done(p.worker(), &TrainWorker::finished), failed(p.worker(), &TrainWorker::failed);
+        p.start();
+        QVERIFY(p.isBusy());
+        QVERIFY(!p.findChild<QComboBox*>("dataset")->isEnabled());
+        for (auto* b : p.findChildren<QPushButton*>())
+            if (b->text() == "Browse…")
+                QVERIFY(!b->isEnabled());
+        QVERIFY(!why->isVisibleTo(&p));
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || !failed.isEmpty(), 60000);
+        QTRY_VERIFY(!p.isBusy());
+        // Finished at its own Steps: the reason points to Train more, which is there.
+        QVERIFY(p.findChild<QWidget*>("trainMore")->isVisibleTo(&p));
+        QVERIFY2(why->text().contains("Train more"), qPrintable(why->text()));
+    }
     void aRunWithoutCurvesSaysWhy() {
         // An emptied metrics.csv (a full disk) showed empty plots and "Finished at step 20." only.
         const QString run = twbtest::make_tiny_run(m_ws, "no-curves", 20);

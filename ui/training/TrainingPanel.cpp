@@ -264,10 +264,11 @@ void TrainingPanel::busyChanged(bool busy) {
     m_quick->setEnabled(!busy);
     m_quickAct->setEnabled(!busy);
     m_dataset->setEnabled(!busy);
+    m_browseData->setEnabled(!busy);  // a folder chosen while training made the running run a new one
     m_form->setEnabled(!busy);
     m_pause->setText(tr("Pause"));
+    updateMoreRow();  // first: what Start says of a finished run depends on whether Train more is offered
     updateStartEnabled();
-    updateMoreRow();
 }
 
 void TrainingPanel::quickStart() {

@@ -190,14 +190,15 @@ private:
     SteadyLabel* m_status = nullptr;  // the step line: never shorter while it counts
     QLabel* m_runLabel = nullptr;
     SteadyLabel* m_evalLabel = nullptr;
-    QLabel* m_offer = nullptr;  // "Run X stopped at step N of M. Resume it · Dismiss", or the Quick start's
-    bool m_quickStarting = false;
-    bool m_documentsForChat = false;  // the form's sequences=documents was set for a chat dataset, not by hand  // the
-                                      // run startJob makes next is a Quick start's (remembered for its offer)
+    QLabel* m_offer = nullptr;        // "Run X stopped at step N of M. Resume it · Dismiss", or the Quick start's
+    bool m_quickStarting = false;     // the run startJob makes next is a Quick start's (remembered for its offer)
+    bool m_documentsForChat = false;  // the form's sequences=documents was set for a chat dataset, not by hand
     QString m_offerRun;
-    QWidget* m_moreRow = nullptr;     // "Train [500] more steps", for a finished run
-    QSpinBox* m_moreSteps = nullptr;  // the last evaluation: loss, perplexity, bits per character, accuracy
-    QString m_lastEval;
+    QWidget* m_moreRow = nullptr;  // "Train [500] more steps", for a finished run
+    QLabel* m_startWhy = nullptr;  // why Start is off for the open run (only its tooltip said), unless a field says
+    QPushButton* m_browseData = nullptr;  // the dataset's Browse…, off with the dataset while training
+    QSpinBox* m_moreSteps = nullptr;
+    QString m_lastEval;  // the last evaluation: loss, perplexity, bits per character, accuracy
     int64_t m_lastEvalStep = -1;
     bool m_lastEvalBest = false;
     QCheckBox* m_logScale = nullptr;

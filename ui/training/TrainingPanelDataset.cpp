@@ -175,7 +175,7 @@ void TrainingPanel::onDatasetChanged() {
 QString TrainingPanel::startBlocker() const {
     if (isBusy())
         return tr("Training is already running");
-    if (const qint64 done = finishedAt(); done >= 0)
+    if (const qint64 done = finishedAt(); done >= 0 && !m_moreRow->isHidden())
         return done < m_form->config().max_iters
                    ? tr("This run finished its epochs at step %1: Train more (below) continues it, as do more "
                         "Epochs; New run (Ctrl+N) starts another")
@@ -183,6 +183,11 @@ QString TrainingPanel::startBlocker() const {
                    : tr("This run finished at step %1: Train more (below) continues it, as does a larger Steps; "
                         "New run (Ctrl+N) starts another")
                          .arg(done);
+    else if (done >= 0)  // the run itself goes further: Steps was lowered below where it stands
+        return tr("Steps (%1) is not above step %2, where this run stands: raise it to continue the run; New run "
+                  "(Ctrl+N) starts another")
+            .arg(m_form->config().max_iters)
+            .arg(done);
     if (m_dataset->currentData().toString().isEmpty())
         return tr(
             "Choose a prepared dataset first: press Quick start (Ctrl+R), or prepare one in the Datasets "
@@ -222,6 +227,9 @@ void TrainingPanel::updateStartEnabled() {
     m_start->setEnabled(why.isEmpty());
     m_startAct->setEnabled(why.isEmpty());
     m_start->setToolTip(why.isEmpty() ? tr("Start training (F5)") : why);
+    // Said of the open run under the status line too, unless a field of the form already says it.
+    m_startWhy->setText(why + '.');
+    m_startWhy->setVisible(!why.isEmpty() && !isBusy() && !m_runDir.isEmpty() && why != m_form->problemSummary());
     m_startAct->setToolTip(m_start->toolTip());
     if (m_runDir.isEmpty() && !isBusy())
         showNewRunStatus();

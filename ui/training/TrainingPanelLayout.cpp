@@ -36,7 +36,7 @@ QWidget* TrainingPanel::buildLeft() {
     m_dataset = new QComboBox;
     m_dataset->setObjectName("dataset");
     m_dataset->setToolTip(tr("A prepared dataset (twb prepare, or the Quick start's fortunes)"));
-    auto* browse = new QPushButton(tr("Browse…"));
+    auto* browse = m_browseData = new QPushButton(tr("Browse…"));
     dsRow->addWidget(new QLabel(tr("Dataset")));
     dsRow->addWidget(m_dataset, 1);
     dsRow->addWidget(browse);
@@ -106,6 +106,11 @@ void TrainingPanel::addControls(QVBoxLayout* lv) {
     for (auto* b : {m_start, m_pause, m_stop, m_save})
         buttons->addWidget(b);
     lv->addLayout(buttons);
+    // Why Start is off: placed under the status line (buildRight), where it moves no button when it comes.
+    m_startWhy = new QLabel(this);
+    m_startWhy->setObjectName("startWhy");
+    m_startWhy->setWordWrap(true);
+    m_startWhy->hide();
     auto* lrFind = new QPushButton(tr("Find learning rate…"));
     lrFind->setObjectName("findLearningRate");
     lrFind->setToolTip(tr("The range finder on a fresh model of this config; the open run is not touched (Ctrl+L)"));
@@ -189,6 +194,7 @@ QWidget* TrainingPanel::buildRight() {
     rv->addWidget(m_offer);
     rv->addWidget(m_progress);
     rv->addWidget(m_status);
+    rv->addWidget(m_startWhy);
     m_evalLabel = new SteadyLabel;
     m_evalLabel->setObjectName("evalReadout");
     m_evalLabel->setWordWrap(true);
