@@ -5017,8 +5017,12 @@ Dette kan ikke angres.</translation>
         <translation>%1 (trening)</translation>
     </message>
     <message>
-        <source>validation loss (thin: training)</source>
-        <translation>valideringstap (tynn: trening)</translation>
+        <source>loss</source>
+        <translation>tap</translation>
+    </message>
+    <message>
+        <source>○ not finished: its last evaluation so far</source>
+        <translation>○ ikke ferdig: siste evaluering så langt</translation>
     </message>
 </context>
 <context>

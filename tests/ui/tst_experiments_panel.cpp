@@ -258,6 +258,7 @@ private slots:
             r.dir = "/nonexistent/cell";
             r.config = {{key, value}, {"n_head", "2"}};
             r.final_val_loss = loss;
+            r.status = "finished";
             return r;
         };
         SweepPlots plots;
@@ -271,6 +272,16 @@ private slots:
             x->range().lower > 0 && x->range().lower < 0.001 && x->range().upper > 0.003 && x->range().upper < 0.01,
             qPrintable(QString("%1 .. %2").arg(x->range().lower).arg(x->range().upper)));
         QVERIFY(std::abs(x->coordToPixel(0.003) - x->coordToPixel(0.001)) > 0.3 * x->axisRect()->width());
+        QCOMPARE(plots.parameterPlot()->graphCount(), 1);
+        QVERIFY(!plots.parameterPlot()->findChild<QCPItemText*>("unfinishedNote"));
+        // A stopped cell's loss (its last evaluation) is drawn hollow and said to be unfinished.
+        twb::RunSummary stopped = summary("learning_rate", "0.003", 2.3);
+        stopped.status = "stopped";
+        plots.setRuns({summary("learning_rate", "0.001", 2.5), stopped});
+        QCOMPARE(plots.parameterPlot()->graphCount(), 2);
+        QCOMPARE(plots.parameterPlot()->graph(1)->dataCount(), 1);
+        QCOMPARE(plots.parameterPlot()->graph(1)->scatterStyle().shape(), QCPScatterStyle::ssCircle);
+        QVERIFY(plots.parameterPlot()->findChild<QCPItemText*>("unfinishedNote"));
         plots.setRuns({summary("dropout", "0.1", 2.5), summary("dropout", "0.2", 2.4)});
         QVERIFY(!plots.parameterAxisIsLog());
         QVERIFY2(x->range().lower >= 0 && x->range().lower < 0.1 && x->range().upper > 0.2 && x->range().upper < 0.4,
@@ -452,6 +463,14 @@ private slots:
         const auto* curves = p.findChild<QCustomPlot*>("sweepCurves");
         QTRY_VERIFY_WITH_TIMEOUT(curves->graphCount() >= 1, 60000);
         QCOMPARE(curves->graph(0)->name(), QString("000: 1"));
+        // Its row follows its evaluations (it kept the figures read when the cell started).
+        auto rowFigures = [&p] {
+            const auto runs = p.results()->runs();
+            return runs.empty() ? std::pair<int64_t, std::string>{0, ""}
+                                : std::pair<int64_t, std::string>{runs[0].steps, runs[0].status};
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(rowFigures().first >= 10, 60000);  // a second evaluation's step at least
+        QCOMPARE(rowFigures().second, std::string("running"));
         job->cancel();
         QVERIFY(finished.wait(60000));
         QCOMPARE(finished.first().first().toBool(), false);

@@ -315,11 +315,31 @@ void ExperimentsPanel::refreshResults() {
                 swept << QString::fromStdString(a.key);
         } catch (const std::exception&) {  // a folder of runs without sweep.json: the keys that differ
         }
+        m_swept = swept;
         m_results->showRuns(runs, swept);
         m_plots->setRuns(runs, swept);
     } catch (const std::exception& e) {
         showError(QString::fromStdString(e.what()));
     }
+}
+
+void ExperimentsPanel::refreshRowsLater() {
+    if (m_dir.isEmpty())
+        return;
+    if (isRunning(m_rowsJob)) {
+        m_rowsAgain = true;
+        return;
+    }
+    const std::string dir = m_dir.toStdString();
+    m_rowsJob = jobs()->run(
+        QString(), [dir](JobContext&) { return twb::collect_runs(dir); }, this,
+        [this, dir](std::vector<twb::RunSummary> runs) {
+            if (dir == m_dir.toStdString())  // not a sweep left meanwhile
+                m_results->showRuns(runs, m_swept);
+            if (std::exchange(m_rowsAgain, false))
+                refreshRowsLater();
+        },
+        [this](const QString&) { m_rowsAgain = false; });  // the cell boundary's refresh says what is wrong
 }
 
 void ExperimentsPanel::offerInterruptedSweep() {

@@ -71,6 +71,9 @@ public slots:
     void removeSelectedCell();
     /// Re-reads the sweep folder's runs into the table and plots.
     void refreshResults();
+    /// The table's rows only, read in the background: the running cell's figures after each evaluation
+    /// (they stayed at its last cell boundary, the row behind its curve).
+    void refreshRowsLater();
     /// Prepares inputs under each tokenizer into the workspace's datasets and sweeps data_dir over them.
     void compareTokenizers(const QStringList& inputs, const std::vector<twb::TokenizerSpec>& tokenizers);
     void compareTokenizersDialog();
@@ -120,7 +123,10 @@ private:
     ExperimentWorker* m_worker = nullptr;
     std::shared_ptr<twb::TrainControl> m_control;
     std::shared_ptr<SkippedCells> m_skipped;
-    QPointer<Job> m_job;  // the running sweep or preparation, as the jobs service lists it
+    QPointer<Job> m_job;       // the running sweep or preparation, as the jobs service lists it
+    QPointer<Job> m_rowsJob;   // the table's rows read again after an evaluation, off the UI thread
+    bool m_rowsAgain = false;  // another evaluation came while they were read
+    QStringList m_swept;       // the sweep's axes, as refreshResults last read them
     std::function<twb::RunConfig()> m_provider;
     twb::RunConfig m_base;
     AxesEditor* m_axes = nullptr;

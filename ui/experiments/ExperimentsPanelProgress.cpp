@@ -18,8 +18,10 @@
 void ExperimentsPanel::connectWorker() {
     connect(m_worker, &ExperimentWorker::cellStarted, this, &ExperimentsPanel::onCellStarted);
     connect(m_worker, &ExperimentWorker::stepReported, this, &ExperimentsPanel::onStep);
-    connect(m_worker, &ExperimentWorker::evaluated, this,
-            [this](const twb::EvalReport& e) { m_plots->addEval(m_currentDir, e); });
+    connect(m_worker, &ExperimentWorker::evaluated, this, [this](const twb::EvalReport& e) {
+        m_plots->addEval(m_currentDir, e);
+        refreshRowsLater();
+    });
     connect(m_worker, &ExperimentWorker::cellDone, this, &ExperimentsPanel::onCellDone);
     connect(m_worker, &ExperimentWorker::sweepFinished, this, &ExperimentsPanel::onSweepFinished);
     connect(m_worker, &ExperimentWorker::preparing, this, [this](const QString& what, double f) {

@@ -10,8 +10,7 @@ class ResultsTable : public RunsTable {
     Q_OBJECT
 public:
     explicit ResultsTable(QWidget* parent = nullptr);
-    /// Shows these cells, with a column for each config key that varies between them.
-    /// The runs, with a column for each swept key (given: the sweep's axes, known before its cells differ)
+    /// Shows the cells' runs, with a column for each swept key (given: the sweep's axes, known before its cells differ)
     /// and each other key whose value differs among them.
     void showRuns(const std::vector<twb::RunSummary>& runs, const QStringList& swept = {});
 

@@ -172,7 +172,8 @@ void SweepPlots::endTraining() {
 }
 
 void SweepPlots::showTraining() {
-    m_curves->yAxis->setLabel(m_trainingRun.isEmpty() ? tr("validation loss") : tr("validation loss (thin: training)"));
+    // "validation loss (thin: training)" was cut at the plot's height; the legend names the training line
+    m_curves->yAxis->setLabel(m_trainingRun.isEmpty() ? tr("validation loss") : tr("loss"));
     if (m_trainingRun.isEmpty()) {
         if (m_training)
             m_curves->removeGraph(m_training);
@@ -231,6 +232,7 @@ void SweepPlots::refreshParameterPlot() {
     const std::string key = m_key->currentText().toStdString();
     m_param->xAxis->setLabel(m_key->currentText());
     QVector<double> xs, ys;
+    QVector<bool> finished;  // a stopped or running cell's loss is its last evaluation's, not its final one
     bool numeric = true;
     QStringList labels;  // text values (a dataset, a position kind): placed at 1, 2, 3, ...
     for (const auto& r : m_runs) {
@@ -245,6 +247,7 @@ void SweepPlots::refreshParameterPlot() {
             labels << text;
         xs << (ok ? v : 0.0);
         ys << r.final_val_loss;
+        finished << (r.status == "finished");
     }
     if (!numeric)
         for (int i = 0, k = 0; i < int(m_runs.size()); ++i) {
@@ -282,11 +285,33 @@ void SweepPlots::refreshParameterPlot() {
         m_param->xAxis->setTicker(t);
     } else
         m_param->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    auto* g = m_param->addGraph();
-    g->setLineStyle(QCPGraph::lsNone);
-    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(31, 119, 180), 7));
-    g->setData(xs, ys);
-    m_param->rescaleAxes();
+    // Finished cells as discs; the others hollow, and said so (plotted alike, a cell stopped at step 250
+    // read as a finished one's result).
+    for (const bool done : {true, false}) {
+        QVector<double> gx, gy;
+        for (int i = 0; i < xs.size(); ++i)
+            if (finished[i] == done) {
+                gx << xs[i];
+                gy << ys[i];
+            }
+        if (gx.isEmpty())
+            continue;
+        auto* g = m_param->addGraph();
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(
+            done ? QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(31, 119, 180), 7)
+                 : QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(31, 119, 180), 1.5), Qt::white, 8));
+        g->setData(gx, gy);
+        if (!done) {
+            auto* note = new QCPItemText(m_param);
+            note->setObjectName("unfinishedNote");
+            note->position->setType(QCPItemPosition::ptAxisRectRatio);
+            note->position->setCoords(0.01, 0.02);
+            note->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+            note->setText(tr("○ not finished: its last evaluation so far"));
+            note->setColor(palette().color(QPalette::PlaceholderText));
+        }
+    }
     if (m_log) {
         const double pad = hi > lo ? std::pow(hi / lo, 0.1) : 1.5;  // a tenth of the span, in decades
         m_param->xAxis->setRange(lo / pad, hi * pad);
