@@ -4530,6 +4530,10 @@ Vil du slette den likevel?</translation>
         <source>%1 (folder gone)</source>
         <translation>%1 (mappa er borte)</translation>
     </message>
+    <message>
+        <source>%1 (in %2)</source>
+        <translation>%1 (i %2)</translation>
+    </message>
 </context>
 <context>
     <name>RunsPanel</name>

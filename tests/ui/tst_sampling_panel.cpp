@@ -336,6 +336,22 @@ private slots:
         auto* box = picker.findChild<QComboBox*>("runCombo");
         QVERIFY2(box->currentText().endsWith("(folder gone)"), qPrintable(box->currentText()));
     }
+    void runsThatReadAlikeAreToldApart() {
+        // A copy of a workspace run opened from elsewhere read "tiny · small" twice in the list.
+        QTemporaryDir copy;
+        const QString run = QFileInfo(copy.path() + "/" + QFileInfo(m_run).fileName()).absoluteFilePath();
+        QVERIFY(QProcess::execute("cp", {"-r", m_run, run}) == 0);
+        RunPicker picker;
+        picker.setRun(run);
+        auto* box = picker.findChild<QComboBox*>("runCombo");
+        QStringList texts;
+        for (int i = 0; i < box->count(); ++i)
+            texts << box->itemText(i);
+        QCOMPARE(QSet<QString>(texts.begin(), texts.end()).size(), texts.size());
+        QVERIFY2(box->currentText().contains(copy.path()), qPrintable(box->currentText()));
+        picker.refresh();  // and again once the list is read anew
+        QVERIFY2(box->currentText().contains(copy.path()), qPrintable(box->currentText()));
+    }
     void aClickedTokensProbabilityNamesItsTemperature() {
         // The side list's p is the sampler's, at the generation's temperature; the attribution strip gives
         // the model's at temperature 1. Without the temperature named the two seemed to disagree.

@@ -4,9 +4,11 @@
 #include "ui/Workspace.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QLabel>
 #include <QSettings>
 #include <QToolButton>
@@ -89,6 +91,7 @@ void RunPicker::refresh() {
     // for says the folder is gone; another run was chosen silently, and sampled into.
     if (!keep.isEmpty() && m_run->findData(keep) < 0)
         m_run->addItem(tr("%1 (folder gone)").arg(QFileInfo(keep).fileName()), keep);
+    tellApart();
     const int i = m_run->findData(keep);
     m_run->setCurrentIndex(i >= 0 ? i : (m_run->count() ? 0 : -1));
     b.unblock();
@@ -107,8 +110,20 @@ void RunPicker::setRun(const QString& dir) {
             Workspace::addRecentRun(clean);
         }
         m_run->addItem(Workspace::runLabel(clean), clean);
+        tellApart();
     }
     m_run->setCurrentIndex(m_run->findData(clean));
+}
+
+void RunPicker::tellApart() {
+    QHash<QString, int> seen;
+    for (int i = 0; i < m_run->count(); ++i)
+        ++seen[m_run->itemText(i)];
+    for (int i = 0; i < m_run->count(); ++i)
+        if (seen.value(m_run->itemText(i)) > 1)
+            m_run->setItemText(i, tr("%1 (in %2)")
+                                      .arg(m_run->itemText(i),
+                                           QDir::toNativeSeparators(QFileInfo(m_run->itemData(i).toString()).path())));
 }
 
 void RunPicker::setCheckpoint(const QString& which) {

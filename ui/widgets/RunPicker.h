@@ -32,6 +32,9 @@ protected:
 
 private:
     void fillCheckpoints();
+    /// Runs that read alike ("lr · fortunes" in the workspace and in a folder opened by hand) get their
+    /// folder's place after the name.
+    void tellApart();
     QComboBox* m_run;
     QComboBox* m_ck;
     qsizetype m_seenOpened = 0;  // how many runs opened by hand (in any picker) the list has taken in
