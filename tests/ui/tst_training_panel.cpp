@@ -613,6 +613,7 @@ private slots:
         }
         QVERIFY(acc && lr && speed);
         QTRY_VERIFY(lr->yAxis->range().upper < 0.01);  // the throttled replot fitted the axes to the rows
+        QCOMPARE(speed->xAxis->range().lower, 0.0);    // from step 0 as beside it, not its first row's 12
         QVERIFY2(acc->yAxis->range().lower == 0 && acc->yAxis->range().upper >= 0.1,
                  qPrintable(QString("%1 .. %2").arg(acc->yAxis->range().lower).arg(acc->yAxis->range().upper)));
         for (QCustomPlot* p : {acc, lr, speed}) {

@@ -57,6 +57,8 @@ void fitAxes(QCustomPlot* p) {
     const double xs = x1 > x0 ? x1 - x0 : std::max(1.0, std::abs(x0) * 0.1);
     if (x1 == x0)  // one point (the first evaluation, at step 0): in the middle, not half off the left edge
         p->xAxis->setRange(x0 - 0.5 * xs, x0 + 0.5 * xs);
+    else if (x0 >= 0 && x0 <= 0.25 * x1)        // from step 0 like the plots beside it (the learning rate's, logged
+        p->xAxis->setRange(0, x1 + 0.03 * xs);  // from step 5, had one tick, 100, and no 0)
     else
         p->xAxis->setRange(std::max(x0 >= 0 ? 0.0 : -1e300, x0 - 0.03 * xs), x1 + 0.03 * xs);
     if (!any)

@@ -20,6 +20,7 @@ RunPicker::RunPicker(QWidget* parent) : QWidget(parent) {
     m_run->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_ck = new QComboBox;
     m_ck->setObjectName("checkpointCombo");
+    m_ck->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // sized at first show, "best (step 3050" was cut
     m_ck->setToolTip(tr("Checkpoint: best (lowest validation loss), last, or any saved step"));
     auto* browse = new QToolButton;
     browse->setText(tr("…"));
