@@ -336,6 +336,23 @@ private slots:
         auto* box = picker.findChild<QComboBox*>("runCombo");
         QVERIFY2(box->currentText().endsWith("(folder gone)"), qPrintable(box->currentText()));
     }
+    void theFiguresLineTakesTheRowsRoom() {
+        // "300 tokens · 10,676.7 tok/s · step 150" wrapped over three lines beside a row of empty room,
+        // pushing the buttons and the prompt up.
+        SamplingPanel p;
+        p.resize(1100, 640);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        p.setRun(m_run);
+        p.setPrompt("the ");
+        p.setMaxTokens(20);
+        p.generate();
+        waitIdle(p);
+        auto* status = p.findChild<QLabel*>("samplingStatus");
+        QVERIFY(!status->text().isEmpty());
+        QTRY_VERIFY2(status->height() < 2 * status->fontMetrics().lineSpacing(),
+                     qPrintable(QString("%1 px for \"%2\"").arg(status->height()).arg(status->text())));
+    }
     void runsThatReadAlikeAreToldApart() {
         // A copy of a workspace run opened from elsewhere read "tiny · small" twice in the list.
         QTemporaryDir copy;
