@@ -6,6 +6,7 @@
 #include "twb/session.h"
 #include "ui/attention/AttentionPanel.h"
 #include "ui/attention/Heatmap.h"
+#include "ui/widgets/HintBar.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
@@ -252,6 +253,19 @@ private slots:
                 QVERIFY2(std::abs(hoverMiddle - buttonMiddle) <= 4,
                          qPrintable(QString("the line at y %1, the buttons at %2").arg(hoverMiddle).arg(buttonMiddle)));
         }
+        // A line longer than its room is cut with "…" (in a narrow window it ended mid-word, "drag pano").
+        AttentionPanel p;
+        p.resize(1110, 640);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        auto* bar = p.findChild<HintBar*>();
+        QVERIFY(bar);
+        const QString longer = hovered.repeated(8);
+        emit p.findChild<Heatmap*>("attentionHeatmap")->hovered(longer);
+        QTRY_VERIFY2(bar->shownHint().endsWith(QChar(0x2026)) && bar->shownHint().size() < longer.size(),
+                     qPrintable(bar->shownHint()));
+        emit p.findChild<Heatmap*>("attentionHeatmap")->hovered(hovered);
+        QTRY_COMPARE(bar->shownHint(), hovered);
     }
     void aTargetLeftFromATranslationRunIsNotSentForALanguageModel() {
         // The target box is hidden for a language model; a target remembered from a translation run (the

@@ -3,13 +3,32 @@
 #include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
+#include <QPainter>
 
 HintBar::HintBar(QLabel* hint, const QString& widest, const QList<QWidget*>& buttons, QWidget* parent)
     : QWidget(parent), m_hint(hint), m_widest(widest), m_buttons(buttons), m_grid(new QGridLayout(this)) {
     m_grid->setContentsMargins(0, 0, 0, 0);
     // The hint gives way (cut, never wrapped) below the room it was judged by; its tooltip may say it whole.
     m_hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_hint->installEventFilter(this);
     arrange();
+}
+
+bool HintBar::eventFilter(QObject* watched, QEvent* e) {
+    if (watched != m_hint || e->type() != QEvent::Paint || m_hint->textFormat() == Qt::RichText)
+        return QWidget::eventFilter(watched, e);
+    const QString shown = shownHint();
+    if (shown == m_hint->text())
+        return false;  // it fits: the label paints itself
+    QPainter p(m_hint);
+    p.setPen(
+        m_hint->palette().color(m_hint->isEnabled() ? QPalette::Active : QPalette::Disabled, m_hint->foregroundRole()));
+    p.drawText(m_hint->contentsRect(), int(m_hint->alignment()), shown);
+    return true;
+}
+
+QString HintBar::shownHint() const {
+    return m_hint->fontMetrics().elidedText(m_hint->text(), Qt::ElideRight, m_hint->contentsRect().width());
 }
 
 void HintBar::arrange() {

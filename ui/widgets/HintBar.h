@@ -17,8 +17,12 @@ public:
     HintBar(QLabel* hint, const QString& widest, const QList<QWidget*>& buttons, QWidget* parent = nullptr);
     /// Whether the hint has a row of its own.
     bool stacked() const { return m_stacked; }
+    /// The hint as painted: whole, or cut with "…" to its room.
+    QString shownHint() const;
 
 protected:
+    /// Paints the hint with "…" where it is cut (it ended mid-word, "drag pano").
+    bool eventFilter(QObject* watched, QEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
     void changeEvent(QEvent* e) override;
 
