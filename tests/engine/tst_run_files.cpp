@@ -20,6 +20,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <set>
 #include <thread>
 
@@ -229,6 +230,17 @@ private slots:
         QCOMPARE(read_run_info(b).damage, std::string("'name' is not text"));
         QVERIFY_THROWS_EXCEPTION(InputError, write_run_info(b, info));
         QVERIFY(read_run_info(a).damage.empty());
+        // A resume writes config.json again: the creation time it stood for is kept in run.json first (a
+        // run made at 05:46 read 05:47 after Train more). A damaged run.json is left alone.
+        const auto earlier = std::filesystem::last_write_time(c / "config.json") - std::chrono::hours(2);
+        std::filesystem::last_write_time(c / "config.json", earlier);
+        const std::string made = read_run_info(c).created;
+        pin_created_time(c);
+        write_file_atomic(c / "config.json", read_file(c / "config.json"));
+        QCOMPARE(read_run_info(c).created, made);
+        QVERIFY(read_run_info(c).name.empty());
+        pin_created_time(b);
+        QCOMPARE(read_file(b / "run.json"), std::string(R"({"name": 5, "notes": "kept"})"));
         QVERIFY_THROWS_EXCEPTION(InputError, write_run_info(ws, info));  // not a run
         RunInfo odd = read_run_info(a);
         odd.name = std::string(201, 'x');  // a table's cell, a legend's entry: one line of a sensible length

@@ -257,6 +257,7 @@ private slots:
         // Junk in metrics.csv (a damaged disk, another file copied over it) was kept on resume and appended to.
         const auto dir = twbtest::path(m_dir, "junk_metrics");
         run(config(10), dir.string(), false, 5);
+        QVERIFY(!std::filesystem::exists(dir / "run.json"));
         {
             std::ofstream out(dir / "metrics.csv", std::ios::app | std::ios::binary);
             out << "\x01\x02garbage,with,commas\n" << std::string(40, '\xff') << "\n1e9,train\n";
@@ -276,6 +277,7 @@ private slots:
         QCOMPARE(std::count_if(rows.begin(), rows.end(), [](auto& r) { return r.kind == "train"; }), 10l);
         QVERIFY(std::any_of(messages.begin(), messages.end(),
                             [](const std::string& m) { return m.find("3 damaged line(s)") != std::string::npos; }));
+        QVERIFY(std::filesystem::exists(dir / "run.json"));  // the creation time kept before config.json's rewrite
     }
     void aDamagedOrMissingCheckpointSpoilsOnlyItself() {
         const auto dir = twbtest::path(m_dir, "damaged");

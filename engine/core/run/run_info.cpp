@@ -104,6 +104,11 @@ void write_run_info(const fs::path& run_dir, const RunInfo& info) {
     write_file_atomic(run_dir / kFile, j.dump(2) + "\n");
 }
 
+void pin_created_time(const fs::path& run_dir) {
+    if (fs::exists(run_dir / "config.json") && !fs::exists(run_dir / kFile))
+        write_run_info(run_dir, read_run_info(run_dir));
+}
+
 std::string run_holder(const fs::path& run_dir) {
     return RunLock::holder(run_dir);
 }

@@ -27,6 +27,11 @@ RunInfo read_run_info(const std::filesystem::path& run_dir);
 /// cannot be written.
 void write_run_info(const std::filesystem::path& run_dir, const RunInfo& info);
 
+/// Keeps a run's creation time (config.json's, while it has no run.json) in a new run.json, for a trainer
+/// about to write config.json again (a resume, Train more): the time read later was the rewrite's. Does
+/// nothing when run.json exists (damaged or not) or run_dir has no config.json.
+void pin_created_time(const std::filesystem::path& run_dir);
+
 /// "process 1234 (twb)" while a trainer (in any process) holds the run's lock, "" otherwise.
 std::string run_holder(const std::filesystem::path& run_dir);
 

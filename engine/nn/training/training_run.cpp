@@ -11,6 +11,7 @@
 #include "nn/training/seq2seq_family.h"
 #include "twb/devices.h"
 #include "twb/errors.h"
+#include "twb/run_info.h"
 #include "twb/text.h"
 #include "twb/tokenizer.h"
 
@@ -223,6 +224,13 @@ void TrainingRun::open_run_folder() {
         for (const auto& f : files)
             if (fs::exists(from / f))
                 fs::copy_file(from / f, to / f, fs::copy_options::overwrite_existing);
+    }
+    if (m_job.resume) {
+        try {
+            pin_created_time(m_runDir);  // before config.json's time, which stood for it, is the rewrite's
+        } catch (const std::exception& e) {
+            message(std::string("warning: the run's creation time is not kept: ") + e.what());
+        }
     }
     write_file_atomic(m_runDir / "config.json", nlohmann::json(m_cfg).dump(2));
     m_metrics =
