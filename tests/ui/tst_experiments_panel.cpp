@@ -483,7 +483,10 @@ private slots:
         QVERIFY2(results->index(0, 0).data().toString().endsWith("(stopped)"),
                  qPrintable(results->index(0, 0).data().toString()));
         QCOMPARE(p.findChild<QProgressBar*>("sweepProgress")->value(), 0);
-        QVERIFY(jobs.running().isEmpty());
+        // Nothing listed in the status bar (a quiet job reading the table's rows after the last evaluation
+        // may still be ending).
+        const auto listed = jobs.running();
+        QVERIFY(std::none_of(listed.begin(), listed.end(), [](const Job* j) { return !j->title().isEmpty(); }));
         QVERIFY(!p.isBusy());
     }
 
