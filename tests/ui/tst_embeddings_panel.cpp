@@ -116,6 +116,28 @@ private slots:
         QCOMPARE(f.readAll(), QByteArray::fromStdString(twb::embedding_map_csv(ref)));
     }
 
+    void crowdedLabelsGiveWayToTheMoreFrequent() {
+        // Where points crowd, their labels were drawn over each other ("and", "you", "the").
+        twb::EmbeddingMap map;
+        for (int i = 0; i < 3; ++i)  // three crowded points, most frequent first
+            map.points.push_back({i, "word" + std::to_string(i), uint64_t(100 - i), 0.001 * i, 0.0});
+        for (int i = 3; i < 8; ++i)  // and five apart
+            map.points.push_back({i, "far" + std::to_string(i), uint64_t(100 - i), double(i), double(i)});
+        map.explained[0] = 0.3;
+        map.explained[1] = 0.2;
+        EmbeddingMapPlot plot;
+        plot.resize(600, 450);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.setMap(map, 8);
+        plot.replot();
+        QCOMPARE(plot.shownLabels(), 1 + 5);  // of the crowded three, the most frequent
+        // Zoomed in on them, there is room for all three.
+        plot.xAxis->setRange(-0.0005, 0.003);
+        plot.yAxis->setRange(-0.01, 0.01);
+        plot.replot();
+        QCOMPARE(plot.shownLabels(), 8);
+    }
     void anUnknownWordIsOneError() {
         EmbeddingsPanel p;
         p.setRun(m_run);

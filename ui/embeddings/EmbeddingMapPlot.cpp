@@ -16,6 +16,26 @@ EmbeddingMapPlot::EmbeddingMapPlot(QWidget* parent) : QCustomPlot(parent) {
     yAxis->setLabel(tr("second principal component"));
     setMouseTracking(true);
     setMinimumSize(300, 240);
+    connect(this, &QCustomPlot::afterLayout, this, &EmbeddingMapPlot::spaceLabels);
+}
+
+void EmbeddingMapPlot::spaceLabels() {
+    QVector<QRectF> taken;
+    for (QCPItemText* t : m_labels) {
+        // As drawn: right of and above the point, past the padding.
+        const QPointF at = t->position->pixelPosition();
+        const QFontMetricsF fm(t->font());
+        const QRectF box(at.x() + t->padding().left(), at.y() - fm.height() - t->padding().bottom(),
+                         fm.horizontalAdvance(t->text()), fm.height());
+        const bool clear = std::none_of(taken.begin(), taken.end(), [&](const QRectF& r) { return r.intersects(box); });
+        t->setVisible(clear);
+        if (clear)
+            taken << box;
+    }
+}
+
+int EmbeddingMapPlot::shownLabels() const {
+    return int(std::count_if(m_labels.begin(), m_labels.end(), [](const QCPItemText* t) { return t->visible(); }));
 }
 
 void EmbeddingMapPlot::setMap(const twb::EmbeddingMap& map, int labelled) {
@@ -23,6 +43,7 @@ void EmbeddingMapPlot::setMap(const twb::EmbeddingMap& map, int labelled) {
     m_hover = -1;
     clearGraphs();
     clearItems();
+    m_labels.clear();
     auto* g = addGraph();
     g->setLineStyle(QCPGraph::lsNone);
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(40, 90, 170, 150), QColor(40, 90, 170, 150), 6));
@@ -43,6 +64,7 @@ void EmbeddingMapPlot::setMap(const twb::EmbeddingMap& map, int labelled) {
         t->setFont(f);
         t->setColor(QColor(150, 40, 40));
         t->setText(tokenLabel(map.points[static_cast<size_t>(i)].text));
+        m_labels << t;
     }
     if (map.points.empty()) {  // cleared: no share of a variance that is not there, and no stale ranges
         xAxis->setLabel(tr("first principal component"));

@@ -17,6 +17,8 @@ public:
     int pointAt(const QPointF& pos, double radius = 10) const;
     /// What hovering point i says: the token, its id and count.
     QString describe(int i) const;
+    /// How many labels are drawn: one that would cover a more frequent token's is left out (at this zoom).
+    int shownLabels() const;
 
 signals:
     /// The text for the point under the mouse (empty when none).
@@ -26,6 +28,11 @@ protected:
     void mouseMoveEvent(QMouseEvent* e) override;
 
 private:
+    /// Hides each label that would overlap one before it (the labels go most frequent first), after
+    /// every layout: a zoom or a resize changes which ones fit ("and", "you", "the" were drawn over
+    /// each other where the points crowd).
+    void spaceLabels();
     twb::EmbeddingMap m_map;
+    QVector<QCPItemText*> m_labels;
     int m_hover = -1;
 };
