@@ -5025,8 +5025,8 @@ Dette kan ikke angres.</translation>
         <translation>tap</translation>
     </message>
     <message>
-        <source>○ not finished: its last evaluation so far</source>
-        <translation>○ ikke ferdig: siste evaluering så langt</translation>
+        <source>%1   (○ not finished: its last evaluation so far)</source>
+        <translation>%1   (○ ikke ferdig: siste evaluering så langt)</translation>
     </message>
 </context>
 <context>

@@ -302,15 +302,8 @@ void SweepPlots::refreshParameterPlot() {
             done ? QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(31, 119, 180), 7)
                  : QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(31, 119, 180), 1.5), Qt::white, 8));
         g->setData(gx, gy);
-        if (!done) {
-            auto* note = new QCPItemText(m_param);
-            note->setObjectName("unfinishedNote");
-            note->position->setType(QCPItemPosition::ptAxisRectRatio);
-            note->position->setCoords(0.01, 0.02);
-            note->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-            note->setText(tr("○ not finished: its last evaluation so far"));
-            note->setColor(palette().color(QPalette::PlaceholderText));
-        }
+        if (!done)  // said under the axis, where it covers no point (inside, it lay over the first cell's)
+            m_param->xAxis->setLabel(tr("%1   (○ not finished: its last evaluation so far)").arg(m_key->currentText()));
     }
     if (m_log) {
         const double pad = hi > lo ? std::pow(hi / lo, 0.1) : 1.5;  // a tenth of the span, in decades
