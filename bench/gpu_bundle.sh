@@ -3,7 +3,8 @@
 # no Debian libraries and no network, only a Python with the same torch wheel (docs/benchmarks/gpu.md,
 # "The GPU check"): twb, its sentencepiece module and the CUDA tests built against that wheel (TWB_LIBTORCH=
 # wheel, no GUI) into build-gpu/, then copied with the Debian libraries they need (ICU 72, sentencepiece,
-# libcrypto 3, ...; about 50 MB) and the corpora the check uses into gpu-bundle/ (git ignores both).
+# libcrypto 3, ...; about 50 MB) and the corpora the check uses into gpu-bundle/, and that folder as
+# gpu-bundle.tar.xz (git ignores all three).
 #
 #   TWB_TORCH_VENV=~/.local/share/transformer-workbench/torch-2.11 bash bench/gpu_bundle.sh
 #   NANOGPT=/path/to/a/nanoGPT/checkout bash bench/gpu_bundle.sh   # also bundles nanoGPT (its files, not ours)
@@ -65,4 +66,11 @@ cp bench/gpu_check.sh bench/trace_summary.py "$out.tmp/"
 echo "$version" >"$out.tmp/torch-version"
 rm -rf "$out" && mv "$out.tmp" "$out"
 du -sh "$out"
-echo "gpu_bundle: carry $out/ to the GPU machine and run: bash $out/gpu_check.sh"
+# The folder is ~110 MB (ICU's data alone 31 MB), over what a device call carries with the working tree
+# (64 MiB): xz takes it to ~31 MB, and Python's tarfile, which any GPU machine with torch has, unpacks it.
+tar -cf - "$out" | xz -T"$(nproc)" -6 >"$out.tar.xz.tmp"
+mv "$out.tar.xz.tmp" "$out.tar.xz"
+ls -l "$out.tar.xz"
+echo "gpu_bundle: carry $out/ (or $out.tar.xz) to the GPU machine and run there:"
+echo "  python3 -c \"import tarfile; tarfile.open('$out.tar.xz').extractall()\"  # the archive only"
+echo "  bash $out/gpu_check.sh OUT_DIR"
