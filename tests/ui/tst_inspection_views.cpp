@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -162,6 +163,35 @@ private slots:
         p.picker()->setCheckpoint("best");
         QCOMPARE(v->table()->rowCount(), 0);
         QVERIFY(v->result().every_head.empty());
+    }
+
+    void anotherRunDropsTheTableUnderWay() {
+        // A cost table still computing when another run or checkpoint is chosen was shown when it ended,
+        // under the new choice's name (and its costs became the grid's score for the other run's heads).
+        AttentionPanel p;
+        p.picker()->setRun(m_run);
+        p.picker()->setCheckpoint("last");
+        HeadAblationView* v = p.ablation();
+        QSignalSpy costs(v, &HeadAblationView::costsReady);
+        v->setMaxTokens(4096);
+        v->measureEveryHead();
+        QVERIFY(v->isBusy());
+        p.picker()->setCheckpoint("best");  // before the job's answer can arrive: it comes through the loop
+        waitIdle(v);
+        QCOMPARE(v->table()->rowCount(), 0);
+        QVERIFY(v->result().every_head.empty());
+        QCOMPARE(costs.count(), 0);
+        QVERIFY(v->lastError().isEmpty());
+        v->setHeads("0.*");  // the texts with and without the heads: the same
+        v->setPrompt("the ");
+        v->compareText();
+        p.picker()->setCheckpoint("last");
+        waitIdle(v);
+        QVERIFY(v->withText().isEmpty() && v->withoutText().isEmpty());
+        v->measureEveryHead();  // and the page still works for the run chosen now
+        waitIdle(v);
+        QCOMPARE(v->table()->rowCount(), 2 + 4);  // none, the typed set, each head
+        QCOMPARE(costs.count(), 1);
     }
 
     void textWithAndWithoutIsTheEngines() {

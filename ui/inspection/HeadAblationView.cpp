@@ -205,6 +205,8 @@ QString HeadAblationView::introText() const {
 void HeadAblationView::setRun(const QString& run, const QString& checkpoint) {
     const QString ck = checkpoint.isEmpty() ? QStringLiteral("best") : checkpoint;
     if (run != m_run || ck != m_checkpoint) {  // the table and texts shown were of the one before
+        if (isRunning(m_job))
+            m_job->cancel();  // and so is the job under way: its answer is dropped (lookedAt())
         m_result = twb::AblationTable{};
         m_table->setRowCount(0);
         m_summary->setText(introText());
@@ -320,19 +322,25 @@ void HeadAblationView::startTable(bool everyHead) {
     };
     m_job = jobs()->run(
         tr("Head ablation"), work, this,
-        [this](twb::AblationTable t) {
+        [this, of = lookedAt()](twb::AblationTable t) {
             setBusy(false);
-            showTable(t);
-            emit costsReady(t);
+            if (of == lookedAt()) {  // not another run's table under this one's name, nor its grid's score
+                showTable(t);
+                emit costsReady(t);
+            }
             emit finished();
         },
-        [this](const QString& e) {
+        [this, of = lookedAt()](const QString& e) {
             setBusy(false);
-            m_progress->setRange(0, 1);
-            showError(e);
+            if (of == lookedAt()) {
+                m_progress->setRange(0, 1);
+                showError(e);
+            }
             emit finished();
         });
-    connect(m_job, &Job::progressed, this, [this](double f, const QString& text) {
+    connect(m_job, &Job::progressed, this, [this, of = lookedAt()](double f, const QString& text) {
+        if (of != lookedAt())
+            return;
         m_progress->setRange(0, 1000);
         m_progress->setValue(static_cast<int>(f * 1000));
         m_progress->setFormat(text);
@@ -412,15 +420,19 @@ void HeadAblationView::compareText() {
     };
     m_job = jobs()->run(
         QString(), work, this,
-        [this, prompt = m_layout.translation() ? QString() : m_prompt->text()](std::pair<std::string, std::string> t) {
+        [this, of = lookedAt(),
+         prompt = m_layout.translation() ? QString() : m_prompt->text()](std::pair<std::string, std::string> t) {
             setBusy(false);  // a translation is shown alone, a continuation after its prompt
-            m_with->setPlainText(prompt + QString::fromStdString(t.first));
-            m_without->setPlainText(prompt + QString::fromStdString(t.second));
+            if (of == lookedAt()) {
+                m_with->setPlainText(prompt + QString::fromStdString(t.first));
+                m_without->setPlainText(prompt + QString::fromStdString(t.second));
+            }
             emit finished();
         },
-        [this](const QString& e) {
+        [this, of = lookedAt()](const QString& e) {
             setBusy(false);
-            showError(e);
+            if (of == lookedAt())
+                showError(e);
             emit finished();
         });
 }

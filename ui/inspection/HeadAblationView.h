@@ -71,6 +71,8 @@ private:
     void showKindOfRun();
     bool headsTyped(std::vector<twb::HeadRef>& heads);
     void exportNumbersAsked();
+    /// The run and checkpoint looked at: a job's answer is shown only while they are still the same.
+    QString lookedAt() const { return m_run + '\n' + m_checkpoint; }
 
     QLineEdit* m_heads;
     QSpinBox* m_tokens;
