@@ -252,6 +252,18 @@ private slots:
         // Without its own copy a run is not read with its dataset's tokenizer in its place.
         std::filesystem::remove(dir / "tokenizer" / "tokenizer.json");
         QVERIFY_THROWS_EXCEPTION(InputError, run_tokenizer_dir(dir, m_data));
+        // Nor resumed with it: resuming copied the dataset's in (the swapped one too) and trained on.
+        for (const auto& data : {m_data, swapped}) {
+            c.data_dir = data.string();
+            try {
+                run(c, dir.string(), true);
+                QFAIL("a resume without the run's own tokenizer was not refused");
+            } catch (const InputError& e) {
+                QVERIFY2(std::string(e.what()).find("tokenizer.json: missing") != std::string::npos, e.what());
+            }
+            QVERIFY(!std::filesystem::exists(dir / "tokenizer" / "tokenizer.json"));
+            QCOMPARE(list_checkpoints(dir).back(), int64_t(5));
+        }
     }
     void resumeLeavesOutDamagedMetricsLines() {
         // Junk in metrics.csv (a damaged disk, another file copied over it) was kept on resume and appended to.

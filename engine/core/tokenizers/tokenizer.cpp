@@ -38,11 +38,16 @@ std::string Tokenizer::fingerprint() const {
 }
 
 fs::path run_tokenizer_dir(const fs::path& run_dir, const fs::path& data_dir) {
+    const fs::path own = run_dir / "tokenizer";
+    require_kept_tokenizer(own, data_dir);
+    return own;
+}
+
+void require_kept_tokenizer(const fs::path& own, const fs::path& data_dir) {
     // Never the dataset's in its place: a dataset prepared again holds another tokenizer, maybe of the same
     // size, and the run's ids would be read as other text without a word.
-    const fs::path own = run_dir / "tokenizer";
     if (fs::exists(own / "tokenizer.json"))
-        return own;
+        return;
     throw InputError((own / "tokenizer.json").string() +
                      ": missing; a run keeps the tokenizer its ids mean. Copy it back from the dataset the run "
                      "was trained on" +

@@ -71,6 +71,9 @@ std::unique_ptr<Tokenizer> load_tokenizer(const fs::path& dir);
 /// Where a run's tokenizer is: the copy the run keeps (RUN/tokenizer). InputError when it is missing (the
 /// dataset's may have been prepared again with another); data_dir is named in the advice.
 fs::path run_tokenizer_dir(const fs::path& run_dir, const fs::path& data_dir);
+/// The same for any tokenizer folder a run keeps (RUN/tokenizer, RUN/source_tokenizer): InputError naming
+/// the dataset's folder to copy it back from when own/tokenizer.json is missing.
+void require_kept_tokenizer(const fs::path& own, const fs::path& data_dir);
 
 /// Special tokens shared by word and sentencepiece tokenizers, in id order 0..3.
 inline constexpr const char* kSpecialTokens[] = {"<pad>", "<unk>", "<bos>", "<eos>"};

@@ -184,9 +184,13 @@ void TrainingRun::restore() {
     check_resume_config(loaded.state.config, m_cfg, ck.string());
     // The run's own tokenizer against the dataset's: a dataset prepared again with another one (same size,
     // other text per id) trained on and then overwrote the run's copy, leaving its checkpoints unreadable.
-    for (const auto& [data, own] : m_family->tokenizer_folders(m_runDir))
-        if (fs::exists(own / "tokenizer.json") && fs::exists(data / "tokenizer.json"))
+    // A run whose copy is gone is refused too, as every other command refuses it: resuming copied the
+    // dataset's in its place, whichever tokenizer the dataset held by then.
+    for (const auto& [data, own] : m_family->tokenizer_folders(m_runDir)) {
+        require_kept_tokenizer(own, data);
+        if (fs::exists(data / "tokenizer.json"))
             require_same_tokenizer(own, data, "resume " + m_runDir.string());
+    }
     try {
         load_weights(m_family->named_weights(), loaded.weights, ck.string());
         if (loaded.optimizer.tensors.empty())
