@@ -5,6 +5,7 @@
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/metrics.h"
+#include "twb/model_exchange.h"
 #include "twb/tokenizer.h"
 #include "twb/training.h"
 #include "twb/translation.h"
@@ -196,6 +197,30 @@ private slots:
         QCOMPARE(header.at("wte.weight").at("shape")[0].get<int>(), ds.vocab_size);
         // Data of the other shape (one shared vocabulary) is refused by name.
         QVERIFY_THROWS_EXCEPTION(InputError, tr.evaluate("val", {}, m_data.string()));
+        // Exported in the plain safetensors layout and imported back, it translates the same (the export
+        // left the source side's tokenizer out, and the import made a run that could not translate).
+        const auto exported = twbtest::path(m_dir, "sep-export"), back = twbtest::path(m_dir, "sep-back");
+        export_safetensors(dir, exported, "last");
+        QVERIFY(std::filesystem::exists(exported / "source_tokenizer" / "tokenizer.json"));
+        import_hf(exported, back, "", {});
+        Translator imported;
+        imported.open(back.string(), "last");
+        QCOMPARE(imported.translate({"a b c d"})[0], std::string("A B C D"));
+        // An export without it is refused by the import, by name.
+        std::filesystem::remove_all(exported / "source_tokenizer");
+        try {
+            import_hf(exported, twbtest::path(m_dir, "sep-back2"), "", {});
+            QFAIL("an export without its source tokenizer was imported");
+        } catch (const FormatError& e) {
+            QVERIFY2(std::string(e.what()).find("source_tokenizer") != std::string::npos, e.what());
+        }
+        QVERIFY(!std::filesystem::exists(twbtest::path(m_dir, "sep-back2")));
+        // A run without its own copy is refused too; the dataset's is never read in its place.
+        std::filesystem::rename(std::filesystem::path(dir) / "source_tokenizer", twbtest::path(m_dir, "sep-src"));
+        Translator without;
+        QVERIFY_THROWS_EXCEPTION(InputError, without.open(dir, "last"));
+        QVERIFY_THROWS_EXCEPTION(InputError, export_safetensors(dir, twbtest::path(m_dir, "sep-export2"), "last"));
+        std::filesystem::rename(twbtest::path(m_dir, "sep-src"), std::filesystem::path(dir) / "source_tokenizer");
     }
     void epochsAndStepsWhicheverComesFirst() {
         // max_iters below the epochs' steps (a preset's 20 epochs, --set max_iters=5): 5 steps.

@@ -73,12 +73,11 @@ void Translator::open(const std::string& run, const std::string& which) {
         throw FormatError("the tokenizer has " + std::to_string(d->tok->vocab_size()) + " tokens but the model " +
                           std::to_string(d->cfg.vocab_size) + "; the run's tokenizer files do not belong to it");
     if (d->cfg.source_vocab_size > 0) {
-        const fs::path own = runDir / "source_tokenizer", data = fs::path(d->cfg.data_dir) / "source_tokenizer";
-        if (!fs::exists(own / "tokenizer.json") && !fs::exists(data / "tokenizer.json"))
-            throw FormatError(own.string() +
-                              ": missing; the run has separate vocabularies and needs its source "
-                              "side's tokenizer (copy it from the dataset's source_tokenizer folder)");
-        d->src_tok = load_tokenizer(fs::exists(own / "tokenizer.json") ? own : data);
+        // The run's own copy, as for the target side: never the dataset's, which may have been prepared again.
+        const fs::path own = runDir / "source_tokenizer";
+        require_kept_tokenizer(own,
+                               d->cfg.data_dir.empty() ? fs::path() : fs::path(d->cfg.data_dir) / "source_tokenizer");
+        d->src_tok = load_tokenizer(own);
         if (d->src_tok->vocab_size() != d->cfg.source_vocab_size)
             throw FormatError("the source tokenizer has " + std::to_string(d->src_tok->vocab_size()) +
                               " tokens but the model's source embedding " + std::to_string(d->cfg.source_vocab_size) +

@@ -219,6 +219,22 @@ HfImportResult import_workbench_export(const fs::path& dir, const fs::path& out_
     exported.weights = nn::load_safetensors(dir / "model.safetensors");
     nn::check_checkpoint_weights(exported);
     res.tokenizer_files = "tokenizer/";
+    // A translation run with separate vocabularies reads its source side with a tokenizer of its own.
+    std::unique_ptr<Tokenizer> source;
+    if (cfg.source_vocab_size > 0) {
+        const fs::path src = dir / "source_tokenizer";
+        if (!fs::exists(src / "tokenizer.json"))
+            throw FormatError((src / "tokenizer.json").string() +
+                              ": missing; config.json's source_vocab_size=" + std::to_string(cfg.source_vocab_size) +
+                              " needs the source side's tokenizer beside tokenizer/ (export the run again with "
+                              "this version: it writes source_tokenizer/ too)");
+        source = load_tokenizer(src);
+        if (source->vocab_size() != cfg.source_vocab_size)
+            throw FormatError(src.string() + ": has " + std::to_string(source->vocab_size()) +
+                              " tokens but config.json's source_vocab_size is " +
+                              std::to_string(cfg.source_vocab_size) + "; the tokenizer does not belong to this model");
+        res.tokenizer_files = "tokenizer/, source_tokenizer/";
+    }
     res.source_dtype = "F32";
     res.tied = cfg.tie_embeddings;
     say("writing the run");
@@ -230,6 +246,10 @@ HfImportResult import_workbench_export(const fs::path& dir, const fs::path& out_
         }
         nn::write_imported_run(tmp, cfg, weights, *tok, name, dir,
                                "Imported from the workbench export " + fs::absolute(dir).string() + ".");
+        if (source) {
+            fs::create_directories(tmp / "source_tokenizer");
+            source->save(tmp / "source_tokenizer");
+        }
     });
     res.run = out_run;
     res.config = cfg;
@@ -414,15 +434,25 @@ ExportResult export_safetensors(const fs::path& run, const fs::path& out_dir, co
     const RunCheckpoint r = open_checkpoint(run, checkpoint);
     ExportResult res;
     res.checkpoint = r.dir.string();
-    const fs::path tokDir = run_tokenizer_dir(r);
+    const RunConfig& cfg = r.loaded.state.config;
+    // The tokenizers the run keeps: a translation run with separate vocabularies has its source side's too.
+    std::vector<std::pair<fs::path, std::string>> tokenizers{{run_tokenizer_dir(r), "tokenizer"}};
+    if (cfg.source_vocab_size > 0) {
+        const fs::path src = r.runDir / "source_tokenizer";
+        require_kept_tokenizer(src, cfg.data_dir.empty() ? fs::path() : fs::path(cfg.data_dir) / "source_tokenizer");
+        tokenizers.emplace_back(src, "source_tokenizer");
+    }
     write_folder(out_dir, [&](const fs::path& tmp) {
         fs::copy_file(r.dir / "model.safetensors", tmp / "model.safetensors");
-        write_file_atomic(tmp / "config.json", nlohmann::json(r.loaded.state.config).dump(2));
-        fs::create_directories(tmp / "tokenizer");
-        for (const auto& e : fs::directory_iterator(tokDir))
-            if (e.is_regular_file())
-                fs::copy_file(e.path(), tmp / "tokenizer" / e.path().filename());
-        res.files = {"model.safetensors", "config.json", "tokenizer/"};
+        write_file_atomic(tmp / "config.json", nlohmann::json(cfg).dump(2));
+        res.files = {"model.safetensors", "config.json"};
+        for (const auto& [from, name] : tokenizers) {
+            fs::create_directories(tmp / name);
+            for (const auto& e : fs::directory_iterator(from))
+                if (e.is_regular_file())
+                    fs::copy_file(e.path(), tmp / name / e.path().filename());
+            res.files.push_back(name + "/");
+        }
     });
     res.out = out_dir;
     return res;
