@@ -178,8 +178,10 @@ EvalResult ModelSession::evaluate(const EvalOptions& opt) {
         throw InputError(data.dir.string() +
                          " is a parallel dataset (translation pairs), which a language model "
                          "does not score; evaluate on a text dataset, or a file with --text");
-    if (!opt.data_dir.empty())
-        require_same_tokenizer(run(), data.dir, "evaluate on another dataset");
+    // The run's own dataset too: prepared again with another tokenizer of the same size, it was scored
+    // without a word (each id read as other text).
+    require_same_tokenizer(run(), data.dir,
+                           opt.data_dir.empty() ? "evaluate on the run's dataset" : "evaluate on another dataset");
     if (data.vocab_size != m.config.vocab_size)
         throw InputError("the dataset's vocab size " + std::to_string(data.vocab_size) + " differs from the model's " +
                          std::to_string(m.config.vocab_size) + "; evaluate on data prepared with the same tokenizer");
@@ -360,6 +362,7 @@ EmbeddingMap ModelSession::embedding_map(int n) const {
     EmbeddingMap map;
     std::vector<uint64_t> counts;
     try {
+        require_same_tokenizer(run(), m.config.data_dir, "count the tokens of the run's dataset");
         counts = inspect_prepared(m.config.data_dir, 0).counts;
         if (counts.size() != static_cast<size_t>(vocab))
             throw InputError("its vocabulary has " + std::to_string(counts.size()) + " tokens, the model's " +

@@ -10,6 +10,7 @@
 #include "twb/training.h"
 #include "twb/translation.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -197,6 +198,19 @@ private slots:
         QCOMPARE(header.at("wte.weight").at("shape")[0].get<int>(), ds.vocab_size);
         // Data of the other shape (one shared vocabulary) is refused by name.
         QVERIFY_THROWS_EXCEPTION(InputError, tr.evaluate("val", {}, m_data.string()));
+        // So is data of the same sizes whose source side means other text: 'a' written as 'q' there.
+        std::string moved = src;
+        std::replace(moved.begin(), moved.end(), 'a', 'q');
+        twbtest::write(twbtest::path(m_dir, "ls-moved.txt"), moved);
+        o.source = twbtest::path(m_dir, "ls-moved.txt").string();
+        o.out = twbtest::path(m_dir, "sepdata-moved");
+        QCOMPARE(prepare_parallel(o).source_vocab_size, prep.source_vocab_size);
+        try {
+            tr.evaluate("val", {}, o.out.string());
+            QFAIL("a dataset whose source tokenizer differs was evaluated on");
+        } catch (const ConfigError& e) {
+            QVERIFY2(std::string(e.what()).find("source_tokenizer") != std::string::npos, e.what());
+        }
         // Exported in the plain safetensors layout and imported back, it translates the same (the export
         // left the source side's tokenizer out, and the import made a run that could not translate).
         const auto exported = twbtest::path(m_dir, "sep-export"), back = twbtest::path(m_dir, "sep-back");

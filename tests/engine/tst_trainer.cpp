@@ -13,6 +13,7 @@
 #include "twb/metrics.h"
 #include "twb/probe.h"
 #include "twb/run_folder.h"
+#include "twb/session.h"
 #include "twb/training.h"
 #include "twb/translation.h"
 
@@ -264,6 +265,31 @@ private slots:
             QVERIFY(!std::filesystem::exists(dir / "tokenizer" / "tokenizer.json"));
             QCOMPARE(list_checkpoints(dir).back(), int64_t(5));
         }
+    }
+    void commandsRefuseTheRunsDatasetPreparedAgain() {
+        // twb eval, ablate and embeddings --map read the run's own dataset when given none. Prepared again
+        // with another tokenizer of the same size, it was scored (and its tokens counted) without a word.
+        const auto data = patternData("data_again", "xyz");
+        RunConfig c = config(10);
+        c.data_dir = data.string();
+        const auto dir = twbtest::path(m_dir, "again");
+        run(c, dir.string(), false, 5);
+        ModelSession s;
+        s.open(dir.string(), "last");
+        EvalOptions eo;
+        QVERIFY(std::isfinite(s.evaluate(eo).loss));  // its own, as it was
+        QVERIFY(s.embedding_map(5).by_frequency);
+        std::filesystem::remove_all(data);
+        QCOMPARE(patternData("data_again", "xyq"), data);  // the same 12 tokens, other text for one id
+        try {
+            s.evaluate(eo);
+            QFAIL("the run's dataset prepared again with another tokenizer was scored");
+        } catch (const ConfigError& e) {
+            QVERIFY2(std::string(e.what()).find("cannot evaluate on the run's dataset") != std::string::npos, e.what());
+        }
+        const auto map = s.embedding_map(5);
+        QVERIFY(!map.by_frequency);
+        QVERIFY2(map.source.find("could not be read") != std::string::npos, map.source.c_str());
     }
     void resumeLeavesOutDamagedMetricsLines() {
         // Junk in metrics.csv (a damaged disk, another file copied over it) was kept on resume and appended to.

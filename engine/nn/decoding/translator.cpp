@@ -14,6 +14,7 @@
 #include "twb/errors.h"
 #include "twb/run_folder.h"
 #include "twb/text.h"
+#include "twb/tokenizer.h"
 
 namespace twb {
 
@@ -185,6 +186,13 @@ nn::PairBatcher Translator::Impl::batcher(const std::string& data_dir, const std
                          " but the model " + std::to_string(cfg.vocab_size) +
                          (cfg.source_vocab_size ? " (source " + std::to_string(cfg.source_vocab_size) + ")" : "") +
                          "; evaluate on data of its tokenizer");
+    // Sizes that agree are not enough: a dataset prepared again (the run's own, or another) with another
+    // tokenizer of the same size reads every id as other text.
+    const fs::path runDir = fs::path(checkpoint).parent_path().parent_path();
+    require_same_tokenizer(runDir / "tokenizer", data.dir, "evaluate on " + data.dir.string());
+    if (cfg.source_vocab_size > 0)
+        require_same_tokenizer(runDir / "source_tokenizer", data.dir / "source_tokenizer",
+                               "evaluate on " + data.dir.string());
     nn::PairIds ids{tok->bos_id(), tok->eos_id(), tok->pad_id()};
     const int64_t budget = cfg.batch_tokens > 0 ? cfg.batch_tokens : cfg.batch_size * cfg.block_size;
     auto pairs = read_pairs(data, split);
