@@ -126,14 +126,16 @@ void MainWindow::buildLanguageMenu(QMenu* menu) {
                 return;
             Language::save(choice);
             // Said in the language chosen too (it was only in the one being left), with a restart at hand
-            const char* says = QT_TR_NOOP("The interface's language changes when Transformer Workbench starts again.");
-            QString text = tr(says);
-            const QString inChosen = Language::translated(Language::resolve(choice), "MainWindow", says);
-            if (inChosen != text)
-                text += "\n\n" + inChosen;
+            // (its buttons as well: "Restart now / Start på nytt nå").
+            auto both = [chosen = Language::resolve(choice)](const char* source, const QString& sep) {
+                const QString now = tr(source), then = Language::translated(chosen, "MainWindow", source);
+                return then == now ? now : now + sep + then;
+            };
+            const QString text =
+                both(QT_TR_NOOP("The interface's language changes when Transformer Workbench starts again."), "\n\n");
             QMessageBox box(QMessageBox::Information, tr("Language"), text, QMessageBox::NoButton, this);
-            QPushButton* restart = box.addButton(tr("Restart now"), QMessageBox::AcceptRole);
-            box.addButton(tr("Later"), QMessageBox::RejectRole);
+            QPushButton* restart = box.addButton(both(QT_TR_NOOP("Restart now"), " / "), QMessageBox::AcceptRole);
+            box.addButton(both(QT_TR_NOOP("Later"), " / "), QMessageBox::RejectRole);
             box.exec();
             if (box.clickedButton() == restart && close())  // close() asks first about running training
                 QProcess::startDetached(QCoreApplication::applicationFilePath(), restartArguments());
