@@ -322,6 +322,20 @@ private slots:
         other.show();
         QVERIFY(QTest::qWaitForWindowExposed(&other));
         QVERIFY(other.findChild<QComboBox*>("runCombo")->findData(QFileInfo(run).absoluteFilePath()) >= 0);
+        // And after a restart (View → Language's): a run opened in an earlier session, as File → Recent
+        // runs has it, is in every picker's list; listed once, however its path is written.
+        QTemporaryDir before;
+        const QString earlier = before.path() + "/earlier";
+        QVERIFY(QProcess::execute("cp", {"-r", m_run, earlier}) == 0);
+        Workspace::addRecentRun(earlier + "/");
+        Workspace::addRecentRun(earlier);
+        RunPicker third;
+        auto* list = third.findChild<QComboBox*>("runCombo");
+        int found = 0;
+        for (int i = 0; i < list->count(); ++i)
+            found +=
+                QFileInfo(list->itemData(i).toString()).canonicalFilePath() == QFileInfo(earlier).canonicalFilePath();
+        QCOMPARE(found, 1);
     }
     void aRunWhoseFolderWentStaysChosenAndSaysSo() {
         // Another run was chosen without a word, and sampled into, when the chosen one's folder was moved.

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHash>
 #include <QLabel>
+#include <QSet>
 #include <QSettings>
 #include <QToolButton>
 
@@ -82,9 +83,19 @@ void RunPicker::refresh() {
     QSignalBlocker b(m_run);
     m_run->clear();
     QStringList all = Workspace::runs();
-    for (const QString& e : openedByHand())
-        if (!all.contains(e) && QFileInfo::exists(e + "/config.json"))  // not one deleted since
-            all << e;
+    QSet<QString> listed;
+    for (const QString& r : all)
+        listed << QFileInfo(r).canonicalFilePath();
+    // Then the runs opened by hand, in this session and before it (File → Recent runs): a run outside the
+    // workspace opened before a restart (View → Language's) had to be looked for again.
+    for (const QStringList& more : {openedByHand(), Workspace::recentRuns()})
+        for (const QString& e : more) {
+            const QString same = QFileInfo(e).canonicalFilePath();
+            if (QFileInfo::exists(e + "/config.json") && !listed.contains(same)) {  // not one deleted since
+                listed << same;
+                all << QFileInfo(e).absoluteFilePath();
+            }
+        }
     m_seenOpened = openedByHand().size();
     for (const QString& r : all)
         m_run->addItem(Workspace::runLabel(r), r);
