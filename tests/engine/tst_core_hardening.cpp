@@ -142,7 +142,13 @@ private slots:
             QVERIFY(has(RunLock::holder(run), std::to_string(::getpid()).c_str()));
             // the program's whole name (/proc/self/comm cut "transformer-workbench" to "transformer-wor")
             QVERIFY2(has(RunLock::holder(run), "(tst_core_hardening)"), RunLock::holder(run).c_str());
+            // A run being trained that has no checkpoint yet is said to be so (not "train it again").
+            twbtest::write(run / "config.json", "{}");
+            const std::string early = error_of<InputError>([&] { find_checkpoint(run, "last"); });
+            QVERIFY2(has(early, "no checkpoint yet; it is being trained now by process"), early.c_str());
         }
+        const std::string stopped = error_of<InputError>([&] { find_checkpoint(run, "last"); });
+        QVERIFY2(has(stopped, "train it again into the same folder"), stopped.c_str());
         QVERIFY(RunLock::holder(run).empty());
         // A holder killed with SIGKILL leaves the run unlocked.
         int ready[2];

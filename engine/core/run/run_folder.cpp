@@ -4,6 +4,7 @@
 #include "core/run/checkpoint_state.h"
 
 #include "twb/errors.h"
+#include "twb/run_info.h"
 #include "twb/text.h"
 
 #include <algorithm>
@@ -73,12 +74,18 @@ std::filesystem::path find_checkpoint(const std::filesystem::path& path, const s
                          ": no such folder; give a run folder written by 'twb train' (or one of "
                          "its checkpoint folders)");
     const auto steps = list_checkpoints(path);
-    if (steps.empty() && fs::is_regular_file(path / "config.json", ec))
+    if (steps.empty() && fs::is_regular_file(path / "config.json", ec)) {
+        // A run still training has no checkpoint until its first evaluation: "train it again" was no advice.
+        if (const std::string holder = run_holder(path); !holder.empty())
+            throw InputError(path.string() + ": the run has no checkpoint yet; it is being trained now by " + holder +
+                             ", and writes its first checkpoint at its first evaluation after step 0 (try again "
+                             "then)");
         throw InputError(
             path.string() +
             ": the run has no checkpoint yet (its training stopped before the first one, which comes "
             "at its first evaluation after step 0); train it again into the same folder (twb train --out, or "
             "Start in the GUI)");
+    }
     if (steps.empty())
         throw InputError(path.string() + ": no checkpoints here; is this a run folder written by 'twb train'?");
     int64_t step;
