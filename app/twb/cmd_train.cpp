@@ -4,6 +4,7 @@
 #include "app/twb/launcher.h"
 #include "app/twb/run_options.h"
 #include "twb/config.h"
+#include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/run_folder.h"
 #include "twb/samples_history.h"
@@ -67,6 +68,18 @@ RunConfig train_config(const TrainOpts& o, bool presetGiven) {
                           (kind == ModelKind::Decoder ? "decoder LM" : "encoder-decoder") +
                           "'s weights: model_kind cannot change; train a new run without them");
     set_dataset(cfg, o.data, o.sets);
+    // The kind came with the run started from, not from the user: a dataset of the other kind's message
+    // ("drop model_kind=encoder_decoder") named a setting they never gave.
+    if (!o.resume && !o.initFrom.empty() && !presetGiven && o.configFile.empty() && !cfg.data_dir.empty()) {
+        const bool translation = cfg.model_kind == ModelKind::EncoderDecoder;
+        if (const PreparedDataset d = open_prepared(cfg.data_dir); d.parallel != translation)
+            throw InputError(
+                "--init-from " + o.initFrom + " is " +
+                (translation ? "a translation (encoder-decoder) run" : "a decoder LM run") + ", and " + cfg.data_dir +
+                (d.parallel ? " is a parallel dataset (translation pairs)" : " holds no translation pairs") +
+                ": start from a " + (d.parallel ? "translation run" : "decoder LM run") +
+                " to finetune on it, or train a new run on it (without --init-from)");
+    }
     return cfg;
 }
 

@@ -298,6 +298,9 @@ private slots:
             {"train", "--data", data, "--out", q(p("r2")), "--init-from", runDir, "--set",
              "model_kind=encoder_decoder"},
             "--init-from starts from a decoder LM's weights: model_kind cannot change");
+        row("init-from a language model onto translation pairs", "parallel_data",
+            {"train", "--data", q(p("pairsdata")), "--out", q(p("r2")), "--init-from", runDir},
+            "pairsdata is a parallel dataset (translation pairs): start from a translation run");
         row("eval of a language model on translation pairs", "parallel_data",
             {"eval", "--run", runDir, "--data", q(p("pairsdata"))},
             "pairsdata is a parallel dataset (translation pairs), which a language model does not score");
