@@ -31,8 +31,10 @@ Action add_label(CLI::App& app) {
             write_run_info(o->run, info);
             info = read_run_info(o->run);
         }
-        std::printf("name:    %s\ncreated: %s\nnotes:   %s\n", info.name.empty() ? "(none)" : info.name.c_str(),
-                    info.created.c_str(), info.notes.empty() ? "(none)" : info.notes.c_str());
+        // A damaged run.json's time is config.json's, which a resume rewrote: said as such, not as the run's.
+        std::printf("name:    %s\ncreated: %s%s\nnotes:   %s\n", info.name.empty() ? "(none)" : info.name.c_str(),
+                    info.created.c_str(), info.damage.empty() ? "" : " (config.json's time: run.json is damaged)",
+                    info.notes.empty() ? "(none)" : info.notes.c_str());
         return 0;
     };
 }

@@ -642,6 +642,7 @@ private slots:
         QVERIFY2(r.err.startsWith("twb: warning: ") && r.err.contains("run.json is damaged (not valid JSON)"),
                  r.err.constData());
         QVERIFY(r.out.contains("name:    (none)"));
+        QVERIFY2(r.out.contains(" (config.json's time: run.json is damaged)\n"), r.out.constData());  // not the run's
         r = run({"label", d, "--name", "x"});
         QVERIFY(r.code != 0);
         QVERIFY2(r.err.contains("fix it by hand or delete it"), r.err.constData());
