@@ -79,8 +79,22 @@ Action add_translate(CLI::App& app) {
             std::fprintf(stderr, "checkpoint %s (step %lld), %zu line%s, %s\n", tr.checkpoint().c_str(),
                          static_cast<long long>(tr.step()), lines.size(), lines.size() == 1 ? "" : "s",
                          o->t.beam_width > 1 ? ("beam " + std::to_string(o->t.beam_width)).c_str() : "greedy");
-        for (const auto& out : tr.translate(lines, o->t, stderr_progress(o->quiet)))
-            std::printf("%s\n", out.c_str());
+        const auto outs = tr.translate(lines, o->t, stderr_progress(o->quiet));
+        std::vector<size_t> empty;  // lines with text whose translation has none
+        for (size_t i = 0; i < outs.size(); ++i) {
+            std::printf("%s\n", outs[i].c_str());
+            if (outs[i].find_first_not_of(" \t") == std::string::npos && i < lines.size() &&
+                lines[i].find_first_not_of(" \t") != std::string::npos)
+                empty.push_back(i + 1);
+        }
+        // Blank lines out and nothing said why: an early checkpoint writes only special tokens.
+        if (!empty.empty())
+            std::fprintf(stderr,
+                         "twb: warning: %zu translation%s came out empty (%s): the model wrote no text (only "
+                         "special tokens); at step %lld it may not have learned to translate yet: "
+                         "train it further, or try another --checkpoint\n",
+                         empty.size(), empty.size() == 1 ? "" : "s", line_list(empty).c_str(),
+                         static_cast<long long>(tr.step()));
         // Said even with --quiet: the output is partial.
         if (const auto cut = tr.cropped_lines(); !cut.empty())
             std::fprintf(stderr,
