@@ -4389,6 +4389,10 @@ Vil du slette den likevel?</translation>
         <source>%1 cannot be created; the default folder is used.</source>
         <translation>%1 kan ikke opprettes; standardmappa brukes.</translation>
     </message>
+    <message>
+        <source>imported</source>
+        <translation>importert</translation>
+    </message>
 </context>
 <context>
     <name>QPlatformTheme</name>

@@ -16,6 +16,7 @@
 #include "twb/errors.h"
 #include "twb/model_exchange.h"
 #include "twb/run_folder.h"
+#include "twb/runs_table.h"
 #include "twb/tokenizer.h"
 #include "twb/training.h"
 
@@ -570,6 +571,17 @@ private slots:
         QCOMPARE(r.tokenizer_files, std::string("twb_tokenizer/"));
         QCOMPARE(TextTokenizer::load(back / "tokenizer").fingerprint(),
                  TextTokenizer::load(fs::path(run) / "tokenizer").fingerprint());
+        // The runs table calls it imported (it said "stopped", which Start would continue), the run it came
+        // from what it is.
+        const auto runs = collect_runs(m_dir.path().toStdString());
+        auto statusOf = [&](const fs::path& dir) {
+            for (const auto& r : runs)
+                if (fs::path(r.dir).filename() == dir.filename())
+                    return r.status;
+            return std::string("(not listed)");
+        };
+        QCOMPARE(statusOf(back), std::string("imported"));
+        QVERIFY(statusOf(run) == "finished" || statusOf(run) == "stopped");
     }
 
     void aWorkbenchTokenizersSpecialsSurviveTheRoundTrip() {

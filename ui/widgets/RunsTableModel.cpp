@@ -29,6 +29,8 @@ QString statusText(const std::string& s) {
         return QObject::tr("running");
     if (s == "damaged")  // its config.json (or another file a summary needs) cannot be read: why is its tooltip
         return QObject::tr("damaged");
+    if (s == "imported")  // a model imported at step 0, with no dataset of its own: finetune it to train it
+        return QObject::tr("imported");
     return QString::fromStdString(s);
 }
 }  // namespace

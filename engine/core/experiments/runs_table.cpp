@@ -72,10 +72,12 @@ RunSummary summarise(const fs::path& dir) {
     const auto ck = list_checkpoints(dir);
     if (!ck.empty())  // metrics.csv logs every log_interval steps: a stop between two wrote its own checkpoint
         r.steps = std::max(r.steps, ck.back());
-    r.status = !run_holder(dir).empty()     ? "running"
-               : ck.empty()                 ? "empty"
-               : ck.back() >= cfg.max_iters ? "finished"
-                                            : "stopped";
+    // An imported model (step 0, no dataset of its own) was "stopped", as if Start would continue it.
+    r.status = !run_holder(dir).empty()                 ? "running"
+               : ck.empty()                             ? "empty"
+               : cfg.data_dir.empty() && ck.back() == 0 ? "imported"
+               : ck.back() >= cfg.max_iters             ? "finished"
+                                                        : "stopped";
     return r;
 }
 
@@ -231,9 +233,10 @@ std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_
                  " |";
             for (const auto& k : keys)
                 t += " " + shown(k, r.config.count(k) ? r.config.at(k) : "") + " |";
-            t += " " + std::to_string(r.parameters) + " | " + fmt(r.final_val_loss) + " | " + fmt(r.best_val_loss) +
-                 " | " + fmt(r.accuracy) + " | " + fmt(r.perplexity, "%.3f") + " | " + fmt(r.bits_per_char) + " | " +
-                 fmt(r.tokens_per_s, "%.0f") + " | " + fmt(r.wall_s, "%.1f") + " | " + r.status + " |\n";
+            t += " " + (r.status == "damaged" ? std::string("-") : std::to_string(r.parameters)) + " | " +
+                 fmt(r.final_val_loss) + " | " + fmt(r.best_val_loss) + " | " + fmt(r.accuracy) + " | " +
+                 fmt(r.perplexity, "%.3f") + " | " + fmt(r.bits_per_char) + " | " + fmt(r.tokens_per_s, "%.0f") +
+                 " | " + fmt(r.wall_s, "%.1f") + " | " + r.status + " |\n";
         }
         return t;
     }

@@ -22,7 +22,8 @@ struct RunSummary {
     std::string info_damage;                    // why run.json could not be read ("" = read, or none)
     std::map<std::string, std::string> config;  // every config key -> value as text
     // "running" (a trainer holds it), "finished", "stopped" (before max_iters: a Stop, a crash or a closed
-    // window; it resumes) or "empty"
+    // window; it resumes), "imported" (a model imported at step 0, no dataset of its own), "empty" or
+    // "damaged"
     std::string status;
     int64_t steps = 0;  // last step logged
     int64_t parameters = 0;
