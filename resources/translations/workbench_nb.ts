@@ -6172,6 +6172,14 @@ Dette kan ikke angres.</translation>
         <source>&lt;br&gt;&lt;b&gt;Translations that stopped at the length limit before the model ended them: %1&lt;/b&gt; (the first: line %2); they may be unfinished.</source>
         <translation>&lt;br&gt;&lt;b&gt;Oversettelser som stoppet ved lengdegrensen før modellen avsluttet dem: %1&lt;/b&gt; (den første: linje %2); de kan være uferdige.</translation>
     </message>
+    <message>
+        <source>Replace the file?</source>
+        <translation>Erstatte filen?</translation>
+    </message>
+    <message>
+        <source>%1 already exists. Replace it with the translations?</source>
+        <translation>%1 finnes allerede. Erstatte den med oversettelsene?</translation>
+    </message>
 </context>
 <context>
     <name>TranslationForm</name>

@@ -18,12 +18,16 @@
 #include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QTimer>
 
 namespace {
 std::vector<std::string> lines_of(const QString& file) {
@@ -266,6 +270,39 @@ private slots:
         b->run();
         QVERIFY(!b->isRunning());  // refused at once, nothing started
         QVERIFY2(b->lastError().contains("does not exist"), qPrintable(b->lastError()));
+    }
+
+    void batchAsksBeforeReplacingAFileItDidNotWrite() {
+        // The output remembered from an earlier session was replaced without a word.
+        twb::write_file_atomic(file("in4.txt").toStdString(), "a b\nc d\n");
+        twb::write_file_atomic(file("kept.txt").toStdString(), "keep me\n");
+        SamplingPanel p;
+        p.setRun(m_mt);
+        TranslationBatchView* b = p.translation()->batch();
+        b->setFiles(file("in4.txt"), file("kept.txt"));
+        int asked = 0;
+        auto answer = [&](QMessageBox::StandardButton button) {
+            QTimer::singleShot(0, &p, [&asked, button] {
+                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                    asked += box->text().contains("kept.txt already exists");
+                    box->button(button)->click();
+                }
+            });
+        };
+        answer(QMessageBox::No);
+        b->run();
+        QCOMPARE(asked, 1);
+        QVERIFY(!b->isRunning());
+        QCOMPARE(twb::read_file(file("kept.txt").toStdString()), std::string("keep me\n"));
+        answer(QMessageBox::Yes);
+        b->run();
+        QCOMPARE(asked, 2);
+        waitBatch(b);
+        QCOMPARE(lines_of(file("kept.txt")).size(), size_t{2});
+        b->run();  // what it wrote itself it replaces again without asking
+        QCOMPARE(asked, 2);
+        waitBatch(b);
+        QVERIFY(b->lastError().isEmpty());
     }
 
     void cancelledBatchWritesNothing() {

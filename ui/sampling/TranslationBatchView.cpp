@@ -11,6 +11,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -231,6 +232,14 @@ void TranslationBatchView::run() {
         return fail(tr("No run to translate with: train an encoder-decoder run or open a run folder (…)."));
     if (const QString why = filesProblem(in, out, ref); !why.isEmpty())
         return fail(why);
+    // The output remembered from an earlier session was replaced without a word: another file of that name
+    // (an earlier result, or anything) is replaced only when asked. What this view wrote it replaces again.
+    const QString outPath = QFileInfo(out).absoluteFilePath();
+    if (QFileInfo::exists(outPath) && !m_written.contains(outPath) &&
+        QMessageBox::question(this, tr("Replace the file?"),
+                              tr("%1 already exists. Replace it with the translations?").arg(out),
+                              QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
+        return;
     fail({});
     QSettings st;  // now, not only at exit
     st.setValue("translation/batchInput", in);
@@ -271,6 +280,7 @@ void TranslationBatchView::showResult() {
         m_score->setText(tr("Cancelled: nothing was written."));
         return;
     }
+    m_written << QFileInfo(r.output).absoluteFilePath();
     QString text = tr("%1 lines translated in %2 (step %3), written to %4.")
                        .arg(r.lines)
                        .arg(duration(r.seconds))

@@ -72,6 +72,7 @@ private:
     quint64 m_id = 0;
     bool m_running = false;
     BatchTranslateResult m_result;
+    QStringList m_written;  // the outputs this view wrote (replaced again without asking)
     QString m_error;
     QElapsedTimer m_clock;
 };
