@@ -251,6 +251,13 @@ private slots:
         QCOMPARE(shown.rollout, ref.rollout);
         QVERIFY(p.attribution()->isVisibleTo(&p));
         QVERIFY(p.attribution()->html().contains("background"));
+        // The token it came from the most is counted from 1 ("token 21 of 22" was the last of 22).
+        size_t top = 0;
+        for (size_t i = 1; i < ref.gradient_x_input.size(); ++i)
+            if (std::abs(ref.gradient_x_input[i]) > std::abs(ref.gradient_x_input[top]))
+                top = i;
+        const QString title = p.attribution()->findChild<QLabel*>("attributionTitle")->text();
+        QVERIFY2(title.contains(QString("(token %1 of %2)").arg(top + 1).arg(ref.ids.size())), qPrintable(title));
         const QString json = m_ws.filePath("attribution.json");
         QVERIFY(p.attribution()->exportNumbers(json));
         QCOMPARE(QString::fromStdString(twb::read_file(json.toStdString())),

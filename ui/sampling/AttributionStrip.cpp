@@ -19,6 +19,7 @@ AttributionStrip::AttributionStrip(JobsService* jobs, QWidget* parent)
     : QWidget(parent), m_jobs(jobs), m_model(std::make_shared<Model>()) {
     setObjectName("attributionStrip");
     m_title = new QLabel;
+    m_title->setObjectName("attributionTitle");
     m_title->setWordWrap(true);
     m_measure = new QComboBox;
     m_measure->setObjectName("attributionMeasure");
@@ -136,6 +137,6 @@ void AttributionStrip::render() {
                          .arg(QLocale().toString(a.target_prob, 'f', 3))
                          .arg(m_measure->currentText())
                          .arg(visibleToken(QString::fromStdString(a.tokens[top])))
-                         .arg(top)
+                         .arg(top + 1)  // counted from 1, as "of N" reads ("token 21 of 22" was the last)
                          .arg(a.ids.size()));
 }
