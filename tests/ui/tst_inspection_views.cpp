@@ -266,6 +266,45 @@ private slots:
         QVERIFY(p.attribution()->result().ids.empty());
         waitIdle(&p);
     }
+
+    void aClickedTokensTitlesAreWholeInLargerText() {
+        // At 150% text in the right half of 1280x720, the alternatives' title was cut at the top and bottom
+        // and the attribution's squeezed into a column beside its chooser and Export.
+        QCOMPARE(TextScale::apply(150), 150);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        SamplingPanel p;
+        p.resize(1060, 560);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        p.setRun(m_run);
+        p.picker()->setCheckpoint("last");
+        p.setPrompt("the cat ");
+        p.setMaxTokens(60);
+        p.generate();
+        waitIdle(&p);
+        TokenOutputView* view = nullptr;
+        for (auto* v : p.findChildren<TokenOutputView*>())
+            if (v->browser()->objectName() == "output")
+                view = v;
+        QVERIFY(view);
+        emit view->tokenClicked(0, 40);
+        QTRY_VERIFY_WITH_TIMEOUT(!p.attribution()->result().ids.empty(), 60000);
+        QTest::qWait(50);  // the layouts settle
+        auto* strip = p.attribution()->findChild<QLabel*>("attributionTitle");
+        QLabel* alternatives = nullptr;  // the label above the alternatives: it names the token
+        for (auto* l : view->findChildren<QLabel*>())
+            if (l->text().contains("Click an alternative"))
+                alternatives = l;
+        QVERIFY(alternatives);
+        for (QLabel* l : {strip, alternatives})
+            QVERIFY2(l->height() >= l->heightForWidth(l->width()), qPrintable(QString("%1 px high for %2 needed: %3")
+                                                                                  .arg(l->height())
+                                                                                  .arg(l->heightForWidth(l->width()))
+                                                                                  .arg(l->text())));
+        // The attribution's title has the strip's whole width, not a column beside the chooser.
+        QVERIFY2(strip->width() >= p.attribution()->width() - 2,
+                 qPrintable(QString("%1 of %2").arg(strip->width()).arg(p.attribution()->width())));
+    }
 };
 
 QTEST_MAIN(TestInspectionViews)

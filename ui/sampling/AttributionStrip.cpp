@@ -34,14 +34,19 @@ AttributionStrip::AttributionStrip(JobsService* jobs, QWidget* parent)
     m_view = new QTextBrowser;
     m_view->setObjectName("attribution");
     m_view->setMaximumHeight(90);
-    auto* top = new QHBoxLayout;
-    top->addWidget(m_title, 1);
-    top->addWidget(m_measure);
-    top->addWidget(m_export);
+    // The title has the whole width: beside the chooser and Export it was squeezed into a column of a word
+    // or two a line at 150% text, which took the output's height. They stand beside the strip instead.
+    auto* buttons = new QVBoxLayout;
+    buttons->addWidget(m_measure);
+    buttons->addWidget(m_export);
+    buttons->addStretch(1);
+    auto* strip = new QHBoxLayout;
+    strip->addWidget(m_view, 1);
+    strip->addLayout(buttons);
     auto* col = new QVBoxLayout(this);
     col->setContentsMargins(0, 0, 0, 0);
-    col->addLayout(top);
-    col->addWidget(m_view);
+    col->addWidget(m_title);
+    col->addLayout(strip);
     connect(m_measure, &QComboBox::currentIndexChanged, this, [this](int i) {
         QSettings().setValue("sampling/attributionMeasure", i);
         render();

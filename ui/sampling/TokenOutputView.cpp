@@ -28,6 +28,10 @@ TokenOutputView::TokenOutputView(const QString& name, const QString& alternative
     m_alts->setObjectName(alternativesName);
     m_title = new QLabel(hint);
     m_title->setWordWrap(true);
+    // The title keeps the height its text needs at its width (fitTitle): squeezed, at 150% text on a small
+    // screen, it was cut at the top and bottom; the list of alternatives scrolls instead.
+    m_title->installEventFilter(this);
+    m_alts->setMinimumHeight(m_alts->fontMetrics().height() * 2);
     auto* box = new QHBoxLayout(this);
     box->setContentsMargins(0, 0, 0, 0);
     box->addWidget(console_layout::outputWithAlternatives(m_view, m_title, m_alts));
@@ -44,7 +48,15 @@ TokenOutputView::TokenOutputView(const QString& name, const QString& alternative
         });
 }
 
+void TokenOutputView::fitTitle() {
+    const int h = m_title->heightForWidth(m_title->width());
+    if (h > 0 && h != m_title->minimumHeight())
+        m_title->setMinimumHeight(h);
+}
+
 bool TokenOutputView::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == m_title && e->type() == QEvent::Resize)
+        fitTitle();
     if (watched != m_view || e->type() != QEvent::KeyPress)
         return QWidget::eventFilter(watched, e);
     const auto* k = static_cast<QKeyEvent*>(e);
@@ -133,6 +145,7 @@ void TokenOutputView::render(bool follow) {
 
 void TokenOutputView::setTitle(const QString& text) {
     m_title->setText(text);
+    fitTitle();
 }
 
 void TokenOutputView::clearSelection() {
@@ -148,6 +161,7 @@ void TokenOutputView::select(int sample, int index, const QString& title) {
     m_selIndex = index;
     m_alts->clear();
     m_title->setText(title);
+    fitTitle();
     for (int k = 0; k < t->altIds.size(); ++k) {
         auto* it =
             new QListWidgetItem(QStringLiteral("%1  %2").arg(t->altProbs[k], 5, 'f', 3).arg(shown(t->altTexts[k])));

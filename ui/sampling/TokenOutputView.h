@@ -51,6 +51,8 @@ protected:
     bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
+    /// The title's minimum height: what its text needs at its width.
+    void fitTitle();
     /// Left/Right: chooses the token `by` places from the chosen one (across samples), as a click would.
     void step(int by);
     void showTokenTip(const QUrl& link);
