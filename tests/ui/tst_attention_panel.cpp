@@ -5,6 +5,7 @@
 #include "twb/attention.h"
 #include "twb/session.h"
 #include "ui/attention/AttentionPanel.h"
+#include "ui/attention/HeadGrid.h"
 #include "ui/attention/Heatmap.h"
 #include "ui/widgets/HintBar.h"
 #include "ui/widgets/RunPicker.h"
@@ -17,7 +18,9 @@
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QScrollArea>
 #include <QSlider>
+#include <QSplitter>
 
 class TestAttentionPanel : public QObject {
     Q_OBJECT
@@ -219,6 +222,35 @@ private slots:
         QApplication::sendEvent(h.plot(), &move);
         QVERIFY2(h.plot()->toolTip().contains("'tok41'") && h.plot()->toolTip().contains("'tok37'"),
                  qPrintable(h.plot()->toolTip()));
+    }
+    void headGridFollowsItsRoom() {
+        // The thumbnails were fitted to the grid's room only when the panel resized: back from 150% text, or
+        // with the splitter moved, they kept their size and the mean column stood behind a scroll bar.
+        AttentionPanel p;
+        p.setRun(m_run);
+        p.setPrompt("the cat sat");
+        p.resize(1110, 640);
+        p.show();  // shows the prompt
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        QTRY_VERIFY_WITH_TIMEOUT(p.capture().layers == 2 && !p.isBusy(), 60000);
+        auto* scroll = qobject_cast<QScrollArea*>(p.grid()->parentWidget()->parentWidget());
+        QVERIFY(scroll);
+        QSplitter* split = nullptr;
+        for (auto* s : p.findChildren<QSplitter*>())
+            if (s->orientation() == Qt::Horizontal && s->isAncestorOf(scroll))
+                split = s;
+        QVERIFY(split);
+        for (int left : {600, 300, 700}) {  // wide, narrow, wide again
+            const int total = split->sizes().at(0) + split->sizes().at(1);
+            split->setSizes({left, total - left});
+            QCoreApplication::processEvents();
+            QVERIFY2(p.grid()->width() <= scroll->viewport()->width(),
+                     qPrintable(QString("grid %1 px in %2").arg(p.grid()->width()).arg(scroll->viewport()->width())));
+            QVERIFY2(p.grid()->width() >= scroll->viewport()->width() - 3 * 12 || p.grid()->width() >= 3 * 120,
+                     qPrintable(QString("grid %1 px in %2: not grown back")
+                                    .arg(p.grid()->width())
+                                    .arg(scroll->viewport()->width())));
+        }
     }
     void hoverLineIsWholeBesideOrAboveTheExportButtons() {
         // At 150% text on 1280x720 the hover line shared its row with the two export buttons and was cut

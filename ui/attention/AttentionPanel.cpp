@@ -122,6 +122,7 @@ void AttentionPanel::createControls() {
     m_gridScroll->setWidget(m_grid);
     m_gridScroll->setWidgetResizable(false);
     m_gridScroll->setMinimumWidth(260);
+    m_gridScroll->viewport()->installEventFilter(this);
     m_slider = new QSlider(Qt::Horizontal);
     m_slider->setObjectName("timelineSlider");
     m_slider->setEnabled(false);
@@ -227,6 +228,14 @@ void AttentionPanel::showEvent(QShowEvent* e) {
 void AttentionPanel::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     m_grid->fitWidth(m_gridScroll->viewport()->width());
+}
+
+bool AttentionPanel::eventFilter(QObject* watched, QEvent* e) {
+    // Only the panel's resize refit them: back from 150% text the thumbnails kept their larger size and
+    // the mean column stood behind a scroll bar.
+    if (watched == m_gridScroll->viewport() && e->type() == QEvent::Resize)
+        m_grid->fitWidth(m_gridScroll->viewport()->width());
+    return PanelBase::eventFilter(watched, e);
 }
 
 void AttentionPanel::setRun(const QString& dir) {

@@ -108,6 +108,8 @@ signals:
 protected:
     void showEvent(QShowEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
+    /// The grid's viewport resized (the splitter moved, the text size changed): the thumbnails refit.
+    bool eventFilter(QObject* watched, QEvent* e) override;
     void busyChanged(bool busy) override;
 
 private:
