@@ -5032,6 +5032,14 @@ Dette kan ikke angres.</translation>
         <source>%1   (○ not finished: its last evaluation so far)</source>
         <translation>%1   (○ ikke ferdig: siste evaluering så langt)</translation>
     </message>
+    <message>
+        <source>val. loss</source>
+        <translation>val.-tap</translation>
+    </message>
+    <message>
+        <source>final loss</source>
+        <translation>siste tap</translation>
+    </message>
 </context>
 <context>
     <name>SyntheticTab</name>

@@ -72,6 +72,28 @@ class TestExperimentsPanel : public QObject {
     }
 
 private slots:
+    void plotTitlesShortenWhereTheAxisIsShort() {
+        // At 150% text on 1280x720 "final validation loss" was longer than its axis and cut at the top.
+        SweepPlots plots;
+        plots.resize(560, 900);
+        plots.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plots));
+        auto* param = plots.findChild<QCustomPlot*>("parameterPlot");
+        QVERIFY(param);
+        param->replot();
+        QCOMPARE(param->yAxis->label(), QString("final validation loss"));
+        plots.resize(560, 330);
+        QCoreApplication::processEvents();
+        param->replot();
+        QVERIFY2(QFontMetrics(param->yAxis->labelFont()).horizontalAdvance("final validation loss") >
+                     param->axisRect()->height(),
+                 "the axis is long enough: the test needs a shorter one");
+        QCOMPARE(param->yAxis->label(), QString("final loss"));
+        plots.resize(560, 900);  // and back
+        QCoreApplication::processEvents();
+        param->replot();
+        QCOMPARE(param->yAxis->label(), QString("final validation loss"));
+    }
     void initTestCase() {
         twbtest::use_test_workspace(m_ws);
         twbtest::write(twbtest::path(m_ws, "c.txt"), twbtest::english_like(20000));
