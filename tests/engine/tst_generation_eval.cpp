@@ -85,6 +85,11 @@ private slots:
         QCOMPARE(QString::fromStdString(bf16.precision), QString("bfloat16"));
         QVERIFY2(bf16.loss != f32.loss, "bf16 autocast should round differently from float32");
         QVERIFY(std::abs(bf16.loss - f32.loss) < 0.05 * f32.loss);
+        // A text of two tokens is one position: the single-row products took a float32 path that bf16
+        // autocast's inputs failed ("expected scalar type Float but found BFloat16").
+        const EvalResult one = s.score_text(text.substr(0, 2));
+        QCOMPARE(one.tokens, int64_t(1));
+        QVERIFY(std::isfinite(one.loss));
         s.set_scoring_precision(DType::Float32);
         QCOMPARE(s.score_text(text).loss, f32.loss);  // the same figure again, bit for bit
         EvalOptions o;

@@ -49,7 +49,10 @@ void set_explicit_attention(bool on) {
 
 torch::Tensor linear(Linear& layer, const torch::Tensor& x) {
     const int64_t in = x.size(-1);
-    if (x.numel() != in || torch::GradMode::is_enabled() || !x.device().is_cpu())
+    // Under bf16 autocast x is bf16 and the weights float32: addmv has no autocast rule and refused the
+    // mix (a one-position text scored in bf16), so the layer's own forward, which autocast casts, takes it.
+    if (x.numel() != in || torch::GradMode::is_enabled() || !x.device().is_cpu() ||
+        x.scalar_type() != layer->weight.scalar_type())
         return layer->forward(x);
     auto shape = x.sizes().vec();
     shape.back() = layer->weight.size(0);

@@ -149,7 +149,8 @@ torch::Tensor GPTImpl::unembed(const torch::Tensor& residual) {
     auto x = transformer->ln_f ? transformer->ln_f->forward_into_linear(residual) : residual;
     if (lm_head)
         return linear(lm_head, x);
-    if (x.numel() == x.size(-1) && !torch::GradMode::is_enabled() && x.device().is_cpu())
+    if (x.numel() == x.size(-1) && !torch::GradMode::is_enabled() && x.device().is_cpu() &&
+        x.scalar_type() == transformer->wte->weight.scalar_type())  // mv has no autocast rule (linear())
         return torch::mv(transformer->wte->weight, x.reshape({-1})).view({1, 1, -1});  // one row: no gemm packing
     return torch::matmul(x, transformer->wte->weight.t());                             // tied LM head: (B, T, V)
 }
