@@ -3,6 +3,7 @@
 // leaves no token, warns of more threads than cores, starts afresh over a run that never checkpointed,
 // holds one trainer per run folder (the run lock), checkpoints and exits 130 on SIGTERM (the resume
 // works), and leaves nothing of an interrupted prepare.
+#include "twb/metrics.h"
 #include "twb/run_folder.h"
 #include "twb/sweep.h"
 #include "twb_process.h"
@@ -297,6 +298,52 @@ private slots:
             {"train", "--out", q(runDir), "--resume", "--quiet", "--set", "max_iters=" + QString::number(step + 1)});
         QVERIFY2(resumed.code == 0, resumed.err.constData());
         QVERIFY(resumed.err.contains("resuming from"));
+    }
+
+    void sigtermInsideALongStepLeavesItUndone() {
+        // A step of many micro-batches took them all before a SIGTERM was acted on (minutes, past what
+        // timeout and docker stop wait before SIGKILL). The step is left undone instead: the checkpoint is
+        // the step before, with the data's position and the generators of then, so a resume trains the same.
+        const fs::path runDir = p("longstep"), copy = p("longstep-copy");
+        const QStringList base{"--set", "threads=1", "--set", "dropout=0.1", "--set", "log_interval=1", "--quiet"};
+        Out r =
+            run(QStringList{"train", "--data", q(m_data), "--out", q(runDir), "--preset", "tiny", "--set",
+                            "max_iters=3", "--set", "n_layer=1", "--set", "eval_iters=1", "--set", "eval_interval=3"} +
+                base);
+        QVERIFY2(r.code == 0, r.err.constData());
+        fs::copy(runDir, copy, fs::copy_options::recursive);
+        QProcess t;
+        t.setProcessChannelMode(QProcess::MergedChannels);
+        t.start(twbtest::twb_program(), QStringList{"train", "--out", q(runDir), "--resume", "--set", "max_iters=5",
+                                                    "--set", "gradient_accumulation_steps=65536"} +
+                                            base);
+        QVERIFY(t.waitForStarted());
+        QByteArray out;
+        while (!out.contains("from step 3") && t.waitForReadyRead(120000))  // the start line: the step begins
+            out += t.readAll();
+        QVERIFY2(t.state() == QProcess::Running, out.constData());
+        ::kill(static_cast<pid_t>(t.processId()), SIGTERM);
+        QVERIFY2(t.waitForFinished(120000), "a SIGTERM inside a step of 65536 micro-batches waited for them");
+        out += t.readAll();
+        QCOMPARE(t.exitCode(), 130);
+        QVERIFY2(out.contains("step 4 is left undone") || out.contains("stopped at step 3"), out.constData());
+        QCOMPARE(last_checkpoint(runDir).filename().string(), last_checkpoint(copy).filename().string());
+        // Both copies continue the same: the stopped one exactly as the one never touched.
+        for (const fs::path& d : {runDir, copy}) {
+            r = run(QStringList{"train", "--out", q(d), "--resume", "--set", "max_iters=5", "--set",
+                                "gradient_accumulation_steps=1"} +
+                    base);
+            QVERIFY2(r.code == 0, r.err.constData());
+        }
+        auto trainLosses = [](const fs::path& d) {
+            std::vector<double> l;
+            for (const auto& row : twb::read_metrics(d / "metrics.csv"))
+                if (row.kind == "train" && row.step > 3)
+                    l.push_back(row.train_loss);
+            return l;
+        };
+        QCOMPARE(trainLosses(runDir).size(), size_t{2});
+        QCOMPARE(trainLosses(runDir), trainLosses(copy));
     }
 
     void ctrlCDuringPrepareLeavesNothing() {

@@ -399,6 +399,8 @@ void TrainingRun::train_step(int64_t step) {
     const auto s0 = Clock::now();
     const double lr = learning_rate_at(m_cfg, step);
     auto [loss, tokens] = forward_backward();
+    if (tokens < 0)
+        return;  // abandoned for a stop: the run stands where it stood, for the loop to checkpoint
     double gradNorm = 0;
     if (m_queued) {
         m_queuedNorm = m_opt->clip_grad_norm_queued(m_cfg.grad_clip);
@@ -426,7 +428,35 @@ std::pair<double, int64_t> TrainingRun::forward_backward() {
     const bool bf16 = m_precision.dtype == DType::BFloat16;
     double lossSum = 0;
     int64_t tokens = 0;
+    // A stop asked between micro-batches abandons the step rather than waiting for all of them (with
+    // thousands, a SIGTERM took minutes, past what timeout or docker stop wait): the data's position and
+    // the random generators go back to the step's start, so the checkpoint written next is this step's
+    // start and a resume trains the same numbers. Not across ranks, whose stop is agreed once a step.
+    const bool abandonable = accumulation > 1 && !m_comm && m_ctl;
+    uint64_t batcherBefore = 0;
+    torch::Tensor cpuRng, deviceRng;
+    if (abandonable) {
+        batcherBefore = m_family->batcher_state();
+        cpuRng = at::detail::getDefaultCPUGenerator().get_state();
+        if (m_device.is_cuda())
+            deviceRng = at::globalContext().defaultGenerator(m_device).get_state();
+    }
     for (int micro = 0; micro < accumulation; ++micro) {
+        if (abandonable && micro > 0 && m_ctl->stop_requested()) {
+            m_family->set_batcher_state(batcherBefore);
+            auto restore = [](at::Generator gen, const torch::Tensor& state) {
+                std::lock_guard<std::mutex> lock(gen.mutex());
+                gen.set_state(state);
+            };
+            restore(at::detail::getDefaultCPUGenerator(), cpuRng);
+            if (deviceRng.defined())
+                restore(at::globalContext().defaultGenerator(m_device), deviceRng);
+            m_opt->zero_grad();
+            m_queuedLoss = torch::Tensor();
+            message("stop asked at micro-batch " + std::to_string(micro) + " of " + std::to_string(accumulation) +
+                    ": step " + std::to_string(m_state.step + 1) + " is left undone");
+            return {NAN, -1};
+        }
         const TrainBatch batch = m_family->next_batch();
         if (const int lanes = lane_count(m_threads, batch.rows(), m_device); lanes > 1) {
             LaneSettings ls;

@@ -44,7 +44,7 @@ private:
     void evaluate(int64_t step);    // the family's figures, the best so far, metrics row, callbacks, checkpoint
     void train_step(int64_t step);  // one optimiser step over the family's micro-batches
     /// The step's micro-batches forward and backward (gradients averaged over the ranks): the mean loss
-    /// and the target tokens trained on.
+    /// and the target tokens trained on; tokens -1 when a stop abandoned the step (nothing changed).
     std::pair<double, int64_t> forward_backward();
     /// Queued steps: after the step's update, whether the host reads its figures now.
     bool read_due() const;
