@@ -510,6 +510,17 @@ private slots:
             QVERIFY2(std::string(e.what()).find("rt_plain") != std::string::npos, e.what());
         }
         QVERIFY(!fs::exists(twbtest::path(m_dir, "rt_plain_broken")));
+        // Without its tokenizer/ it is named as what it lacks (it was taken for GPT-2's folder and refused
+        // for a GPT-2 key, "has no 'n_positions'").
+        fs::remove_all(twbtest::path(m_dir, "rt_plain") / "tokenizer");
+        try {
+            import_hf(twbtest::path(m_dir, "rt_plain"), twbtest::path(m_dir, "rt_plain_broken"));
+            QFAIL("an export without its tokenizer was imported");
+        } catch (const FormatError& e) {
+            QVERIFY2(std::string(e.what()).find("tokenizer/tokenizer.json: missing; a workbench export") !=
+                         std::string::npos,
+                     e.what());
+        }
     }
 
     /// A run trained here with its own byte-level BPE (<pad>, <bos>, <eos> after the merges), exported to

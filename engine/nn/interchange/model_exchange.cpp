@@ -188,11 +188,10 @@ nn::SafetensorsData read_gpt2_tensors(const fs::path& st, const Gpt2TensorPlan& 
     return ours;
 }
 
-/// Whether dir is export_safetensors' folder: the workbench's own config.json (its keys, no model_type)
-/// beside a tokenizer/ folder.
+/// Whether dir is export_safetensors' folder: the workbench's own config.json (its keys, no model_type).
+/// Its tokenizer/ is checked when it is read (without it, the folder was taken for GPT-2's and refused
+/// for a GPT-2 key its config never had).
 bool is_workbench_export(const fs::path& dir) {
-    if (!fs::is_directory(dir / "tokenizer"))
-        return false;
     std::ifstream in(dir / "config.json");
     const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
     return j.is_object() && !j.contains("model_type") && j.contains("model_kind") && j.contains("n_embd");
@@ -207,6 +206,10 @@ HfImportResult import_workbench_export(const fs::path& dir, const fs::path& out_
     RunConfig cfg = read_run_config(dir);
     cfg.data_dir.clear();  // the exporting machine's dataset: this run has none of its own
     say("reading the tokenizer");
+    if (!fs::exists(dir / "tokenizer" / "tokenizer.json"))
+        throw FormatError((dir / "tokenizer" / "tokenizer.json").string() +
+                          ": missing; a workbench export (twb export --format safetensors) keeps the model's "
+                          "tokenizer in tokenizer/ beside config.json: copy it back or export the run again");
     const auto tok = load_tokenizer(dir / "tokenizer");
     if (tok->vocab_size() != cfg.vocab_size)
         throw FormatError((dir / "tokenizer").string() + ": has " + std::to_string(tok->vocab_size()) +
