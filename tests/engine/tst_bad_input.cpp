@@ -298,6 +298,8 @@ private slots:
             {"train", "--data", data, "--out", q(p("r2")), "--init-from", runDir, "--set",
              "model_kind=encoder_decoder"},
             "--init-from starts from a decoder LM's weights: model_kind cannot change");
+        row("--set vocab_size=-1", "", {"train", "--data", data, "--out", q(p("r2")), "--set", "vocab_size=-1"},
+            "vocab_size must be between 0 and 16777216 (got -1)");
         row("init-from a language model onto translation pairs", "parallel_data",
             {"train", "--data", q(p("pairsdata")), "--out", q(p("r2")), "--init-from", runDir},
             "pairsdata is a parallel dataset (translation pairs): start from a translation run");

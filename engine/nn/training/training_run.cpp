@@ -24,6 +24,9 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 void adopt_vocab_size(const PreparedDataset& data, RunConfig& cfg) {
+    if (cfg.vocab_size < 0)  // before the comparison, which called -1 a mismatch with the dataset's
+        throw ConfigError("invalid config: vocab_size must be between 0 and " + std::to_string(1 << 24) + " (got " +
+                          std::to_string(cfg.vocab_size) + "); 0 takes the dataset's");
     if (cfg.vocab_size == 0)
         cfg.vocab_size = data.vocab_size;
     if (cfg.vocab_size != data.vocab_size)
