@@ -190,7 +190,11 @@ private slots:
         row("sentencepiece on one huge line", "one_line",
             {"prepare", "--input", q(p("oneline.txt")), "--tokenizer", "bpe", "--vocab-size", "300", "--out",
              q(p("spm")), "--quiet"},
-            "break the text into lines");
+            "or longer (one huge line?); give it text, broken into lines");
+        row("sentencepiece on empty lines only", "blank_lines",
+            {"prepare", "--input", q(p("blank.txt")), "--tokenizer", "bpe", "--vocab-size", "300", "--out", q(p("spm")),
+             "--quiet"},
+            "its lines are all empty");
         row("UTF-16 input", "utf16", {"prepare", "--input", q(p("u16.txt")), "--out", q(p("u16")), "--quiet"},
             "UTF-16LE");
         // What already held.
@@ -721,6 +725,9 @@ private:
             while (line.size() < 200000)
                 line += "word" + std::to_string(line.size() % 97) + " ";
             twbtest::write(p("oneline.txt"), line);
+        } else if (what == "blank_lines") {
+            twbtest::write(p("blank.txt"), "\n\n\n");
+            m_undo.push_back(p("blank.txt"));
         } else if (what == "utf16") {
             std::string u16 = "\xFF\xFE";
             for (char c : twbtest::english_like(2000))

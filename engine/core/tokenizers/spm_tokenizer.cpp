@@ -393,9 +393,9 @@ std::unique_ptr<Tokenizer> train_spm_tokenizer(const TokenizerSpec& spec, const 
         if (msg.find("sentences_.empty()") != std::string::npos)
             throw InputError(
                 "cannot train " + to_string(spec.kind) +
-                ": sentencepiece learns from lines of at most 16384 bytes and the corpus has none (one huge "
-                "line?); break the text into lines (e.g. fold -s -w 2000 FILE) or use the char, byte or word "
-                "tokenizer");
+                ": sentencepiece learns from lines of 1 to 16384 bytes and the corpus has none: its lines are "
+                "all empty, or longer (one huge line?); give it text, broken into lines (e.g. fold -s -w 2000 "
+                "FILE), or use the char, byte or word tokenizer");
         // sentencepiece's own messages start with its source location ("trainer_interface.cc(428) ").
         if (const size_t loc = msg.find(") "); loc != std::string::npos && msg.find(".cc(") < loc)
             msg = msg.substr(loc + 2);
