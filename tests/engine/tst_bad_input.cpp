@@ -302,6 +302,9 @@ private slots:
             {"train", "--data", data, "--out", q(p("r2")), "--init-from", runDir, "--set",
              "model_kind=encoder_decoder"},
             "--init-from starts from a decoder LM's weights: model_kind cannot change");
+        row("resume with metrics.csv a folder", "metrics_folder",
+            {"train", "--out", q(p("bad")), "--resume", "--quiet"},
+            "metrics.csv is a folder where the run keeps its metrics.csv file");
         row("--set vocab_size=-1", "", {"train", "--data", data, "--out", q(p("r2")), "--set", "vocab_size=-1"},
             "vocab_size must be between 0 and 16777216 (got -1)");
         row("init-from a language model onto translation pairs", "parallel_data",
@@ -725,6 +728,9 @@ private:
             while (line.size() < 200000)
                 line += "word" + std::to_string(line.size() % 97) + " ";
             twbtest::write(p("oneline.txt"), line);
+        } else if (what == "metrics_folder") {
+            fs::remove(bad / "metrics.csv");
+            fs::create_directories(bad / "metrics.csv");
         } else if (what == "blank_lines") {
             twbtest::write(p("blank.txt"), "\n\n\n");
             m_undo.push_back(p("blank.txt"));

@@ -66,6 +66,12 @@ TrainingRun::TrainingRun(std::unique_ptr<ModelFamily> family, const TrainJob& jo
 
 TrainSummary TrainingRun::run() {
     prepare();
+    // A folder where a run file belongs, found before anything is read or written: the refusal came after
+    // "resuming from" and config.json's rewrite, and advised a file name inside the folder.
+    for (const char* file : {"config.json", "metrics.csv"})
+        if (m_writer && fs::is_directory(m_runDir / file))
+            throw InputError((m_runDir / file).string() + " is a folder where the run keeps its " + file +
+                             " file: move it out of the run folder, then train again");
     restore();
     open_run_folder();
     report_start();
