@@ -305,6 +305,16 @@ private slots:
         row("resume with metrics.csv a folder", "metrics_folder",
             {"train", "--out", q(p("bad")), "--resume", "--quiet"},
             "metrics.csv is a folder where the run keeps its metrics.csv file");
+        // A legal name too long for the temporary beside it: refused by name, not as an unwritable folder.
+        const std::string longName(245, 'y');
+        row("prepare into a 245-byte name", "", {"prepare", "--input", in, "--out", q(p(longName)), "--quiet"},
+            "bytes leaves no room for the temporary written beside it first");
+        row("export into a 245-byte name", "",
+            {"export", "--run", runDir, "--format", "safetensors", "--out", q(p(longName))},
+            "bytes leaves no room for the temporary written beside it first");
+        row("lens --csv onto a 245-byte name", "",
+            {"lens", "--run", runDir, "--prompt", "the", "--csv", q(p(longName))},
+            "bytes leaves no room for the temporary written beside it first");
         row("--set vocab_size=-1", "", {"train", "--data", data, "--out", q(p("r2")), "--set", "vocab_size=-1"},
             "vocab_size must be between 0 and 16777216 (got -1)");
         row("init-from a language model onto translation pairs", "parallel_data",

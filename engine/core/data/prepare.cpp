@@ -9,6 +9,7 @@
 #include "core/data/prepare_output.h"
 #include "core/data/token_file.h"
 #include "core/tokenizers/tokenizer.h"
+#include "twb/output_paths.h"
 #include "twb/text.h"
 #include "twb/tokenizer.h"
 
@@ -142,6 +143,7 @@ fs::path begin_output(const fs::path& requested, const std::vector<std::string>&
     check_output_folder(out, inputs, overwrite);
     std::error_code ec;
     fs::create_directories(out.parent_path(), ec);
+    require_name_room(out, 1 + 5 + 10 + 1 + 10);  // ".", ".tmp-", the process id, "-" and up to 10 digits
     remove_stale_prepare_temporaries(out);
     tmp.path = out.parent_path() / ("." + out.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
                                     std::to_string(std::random_device{}()));

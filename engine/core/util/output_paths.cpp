@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -80,6 +81,15 @@ void check_output_file(const fs::path& out, const std::vector<fs::path>& inputs,
     if (::access(folder.c_str(), W_OK) != 0)
         throw IoError(out.string() + ": cannot write in " + folder.string() + " (" + std::strerror(errno) +
                       "); write the output elsewhere");
+}
+
+void require_name_room(const fs::path& path, size_t extra) {
+    constexpr size_t kNameMax = 255;
+    const size_t n = path.filename().string().size();
+    if (n + extra > kNameMax)
+        throw InputError(path.string() + ": a name of " + std::to_string(n) +
+                         " bytes leaves no room for the temporary written beside it first (at most " +
+                         std::to_string(kNameMax - std::min(extra, kNameMax)) + " bytes); choose a shorter name");
 }
 
 }  // namespace twb

@@ -2,6 +2,7 @@
 #include "twb/text.h"
 
 #include "twb/errors.h"
+#include "twb/output_paths.h"
 
 #include <openssl/evp.h>
 
@@ -211,6 +212,7 @@ std::vector<std::string> read_lines(const fs::path& path) {
 }
 
 void write_file_atomic(const fs::path& path, std::string_view content) {
+    require_name_room(path, 4 + 10);  // ".tmp" and up to 10 digits
     std::random_device rd;
     const fs::path tmp = path.string() + ".tmp" + std::to_string(rd());
     {

@@ -20,4 +20,9 @@ void check_output_place(const std::filesystem::path& out, const std::vector<std:
 void check_output_file(const std::filesystem::path& out, const std::vector<std::filesystem::path>& inputs,
                        bool replace);
 
+/// Refuses (InputError) an output whose name leaves no room for the temporary written beside it first,
+/// whose name is `extra` bytes longer (a file name holds at most 255): it was refused as an unwritable
+/// folder ("File name too long").
+void require_name_room(const std::filesystem::path& path, size_t extra);
+
 }  // namespace twb

@@ -58,6 +58,7 @@ std::string shape_text(const std::vector<int64_t>& s) {
 
 void write_folder(const fs::path& out, const std::function<void(const fs::path&)>& fn) {
     check_output_folder(out);
+    require_name_room(fs::absolute(out).lexically_normal(), 1 + 4 + 10);  // ".", ".tmp" and up to 10 digits
     const fs::path tmp = temp_sibling(out);
     std::error_code ec;
     fs::create_directories(tmp, ec);
