@@ -225,13 +225,8 @@ void AttentionPanel::showEvent(QShowEvent* e) {
         showPrompt();
 }
 
-void AttentionPanel::resizeEvent(QResizeEvent* e) {
-    QWidget::resizeEvent(e);
-    m_grid->fitWidth(m_gridScroll->viewport()->width());
-}
-
 bool AttentionPanel::eventFilter(QObject* watched, QEvent* e) {
-    // Only the panel's resize refit them: back from 150% text the thumbnails kept their larger size and
+    // The panel's resize alone refit them: back from 150% text the thumbnails kept their larger size and
     // the mean column stood behind a scroll bar.
     if (watched == m_gridScroll->viewport() && e->type() == QEvent::Resize)
         m_grid->fitWidth(m_gridScroll->viewport()->width());

@@ -107,8 +107,7 @@ signals:
 
 protected:
     void showEvent(QShowEvent* e) override;
-    void resizeEvent(QResizeEvent* e) override;
-    /// The grid's viewport resized (the splitter moved, the text size changed): the thumbnails refit.
+    /// The grid's viewport resized (the panel, the splitter moved, the text size changed): the thumbnails refit.
     bool eventFilter(QObject* watched, QEvent* e) override;
     void busyChanged(bool busy) override;
 
