@@ -263,9 +263,9 @@ int prepare_text_dataset(const PrepareCli& o) {
         std::printf("  documents kept: train %llu, val %llu\n", static_cast<unsigned long long>(d.train_documents),
                     static_cast<unsigned long long>(d.val_documents));
     }
-    std::printf("  %llu characters, %llu documents, %.3f characters/token, unknown %.4f%%\n",
+    std::printf("  %llu characters, %llu document%s, %.3f characters/token, unknown %.4f%%\n",
                 static_cast<unsigned long long>(s.characters), static_cast<unsigned long long>(s.documents),
-                s.chars_per_token, 100.0 * s.unk_rate);
+                s.documents == 1 ? "" : "s", s.chars_per_token, 100.0 * s.unk_rate);
     for (auto& e : r.cleaning.effects)
         std::printf("  clean %-10s %llu lines changed, %llu removed, %lld characters removed\n", e.option.c_str(),
                     static_cast<unsigned long long>(e.lines_changed), static_cast<unsigned long long>(e.lines_removed),

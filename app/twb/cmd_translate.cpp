@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <iterator>
@@ -75,9 +76,14 @@ Action add_translate(CLI::App& app) {
         else
             text = read_file(o->input);
         const auto lines = text_lines(text, o->input.empty() ? "stdin" : o->input);
+        // Blank lines come out blank without a pass of the model, so the count that follows leaves them out.
+        const auto blank = static_cast<size_t>(std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
+            return l.find_first_not_of(" \t\r\f\v") == std::string::npos;
+        }));
+        const std::string blanks = blank ? " (" + std::to_string(blank) + " blank, kept blank)" : "";
         if (!o->quiet)
-            std::fprintf(stderr, "checkpoint %s (step %lld), %zu line%s, %s\n", tr.checkpoint().c_str(),
-                         static_cast<long long>(tr.step()), lines.size(), lines.size() == 1 ? "" : "s",
+            std::fprintf(stderr, "checkpoint %s (step %lld), %zu line%s%s, %s\n", tr.checkpoint().c_str(),
+                         static_cast<long long>(tr.step()), lines.size(), lines.size() == 1 ? "" : "s", blanks.c_str(),
                          o->t.beam_width > 1 ? ("beam " + std::to_string(o->t.beam_width)).c_str() : "greedy");
         const auto outs = tr.translate(lines, o->t, stderr_progress(o->quiet));
         std::vector<size_t> empty;  // lines with text whose translation has none

@@ -564,6 +564,9 @@ private slots:
         QVERIFY2(tr.code == 0, tr.err.constData());
         QVERIFY2(tr.err.contains("2 translations reached the length limit before the model ended them (lines 1, 3)"),
                  tr.err.constData());
+        // The blank line is counted apart: "3 lines" then "translated 2/2" read as a line lost.
+        tr = run({"translate", "--run", runDir, "--checkpoint", "last", "--max-extra", "2"}, "a b c\n \nc c c\n");
+        QVERIFY2(tr.err.contains("3 lines (1 blank, kept blank), greedy\ntranslated 2/2\n"), tr.err.constData());
         // eval's options for a language model are refused for a translation run (--max-tokens was ignored:
         // every pair scored all the same).
         for (const QStringList& extra : {QStringList{"--max-tokens", "100"}, QStringList{"--text", att}}) {
