@@ -516,6 +516,18 @@ private slots:
             QVERIFY2(std::string(e.what()).find("is not a run") != std::string::npos, e.what());
         }
         QVERIFY(!fs::exists(notRun / "tb"));
+        // A folder where metrics.csv should be is named as such ("it has no metrics.csv" sent people looking for
+        // a file that was there, in a way).
+        twbtest::write(notRun / "config.json", "{}");
+        fs::create_directories(notRun / "metrics.csv");
+        try {
+            export_tensorboard(notRun);
+            QFAIL("exported a run whose metrics.csv is a folder");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("metrics.csv is a folder or another non-file") != std::string::npos,
+                     e.what());
+        }
+        QVERIFY(!fs::exists(notRun / "tb"));
     }
     void encoderDecoderRunHasBleuAndAccuracy() {
         std::mt19937 rng(5);

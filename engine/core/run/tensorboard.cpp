@@ -215,10 +215,15 @@ void TensorBoardLog::append(const MetricsRow& row) {
 }
 
 TensorBoardExport export_tensorboard(const fs::path& run_dir) {
-    for (const char* f : {"config.json", "metrics.csv"})
-        if (!fs::is_regular_file(run_dir / f))
+    for (const char* f : {"config.json", "metrics.csv"}) {
+        std::error_code ec;
+        if (fs::exists(run_dir / f, ec) && !fs::is_regular_file(run_dir / f, ec))
+            throw InputError((run_dir / f).string() + " is a folder or another non-file where the run's " + f +
+                             " should be; move it away and give the folder twb train --out wrote");
+        if (!fs::is_regular_file(run_dir / f, ec))
             throw InputError(run_dir.string() + " is not a run (it has no " + f +
                              "); give the folder twb train --out wrote");
+    }
     if (const std::string holder = run_holder(run_dir); !holder.empty())
         throw InputError(run_dir.string() + " is being trained by " + holder +
                          ", which writes its tb/ itself; export it when training has stopped");
