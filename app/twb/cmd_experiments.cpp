@@ -159,6 +159,16 @@ Action add_lr_find(CLI::App& app) {
                 std::fprintf(stderr, "step %4d  lr %.3g  loss %.4f  smoothed %.4f\n", p.step, p.lr, p.loss, p.smoothed);
             return !stop.load();
         });
+        // Stopped by Ctrl-C or SIGTERM: the rates beyond the last step were never tried, so the curve's lowest
+        // point is not the sweep's, and a suggestion from it would be wrong (it read "2e-08").
+        if (stop.load() && !r.diverged) {
+            const double lr = r.curve.empty() ? lf.min_lr : r.curve.back().lr;
+            std::fprintf(stderr,
+                         "twb: lr-find stopped at step %zu of %d (lr %.3g of the %.3g it goes to): no suggestion%s "
+                         "from a sweep that did not reach its last rate; run it again\n",
+                         r.curve.size(), lf.steps, lr, lf.max_lr, o->out.empty() ? "" : " and no --out file");
+            return 130;
+        }
         if (!o->out.empty())
             write_lr_curve(o->out, r);
         std::printf("%zu steps%s; lowest smoothed loss at lr %.3g\n", r.curve.size(),

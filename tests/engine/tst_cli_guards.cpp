@@ -346,6 +346,28 @@ private slots:
         QCOMPARE(trainLosses(runDir), trainLosses(copy));
     }
 
+    void ctrlCDuringLrFindSuggestsNothing() {
+        // It exited 0 with "suggested learning_rate: 2.02e-08" from the rates tried before the signal, and wrote
+        // that partial curve as --out.
+        const fs::path out = p("lr.csv");
+        QProcess pr;
+        pr.start(twbtest::twb_program(), {"lr-find", "--data", q(m_data), "--preset", "tiny", "--set", "threads=1",
+                                          "--steps", "100000", "--out", q(out)});
+        QVERIFY(pr.waitForStarted());
+        pr.setReadChannel(QProcess::StandardError);  // what waitForReadyRead waits on
+        QByteArray err;
+        while (!err.contains("step   10 ") && pr.state() == QProcess::Running && pr.waitForReadyRead(120000))
+            err += pr.readAllStandardError();
+        QVERIFY2(err.contains("step   10 "), err.constData());  // working, its handler installed
+        ::kill(static_cast<pid_t>(pr.processId()), SIGINT);
+        QVERIFY(pr.waitForFinished(120000));
+        err += pr.readAllStandardError();
+        QCOMPARE(pr.exitCode(), 130);
+        QVERIFY2(err.contains("no suggestion and no --out file"), err.constData());
+        QVERIFY(!pr.readAllStandardOutput().contains("suggested"));
+        QVERIFY(!fs::exists(out));
+    }
+
     void ctrlCDuringPrepareLeavesNothing() {
         const fs::path big = p("big.txt");
         twbtest::write(big, twbtest::english_like(40u << 20));
