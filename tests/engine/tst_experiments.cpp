@@ -11,6 +11,9 @@
 #include "twb/session.h"
 #include "twb/tokenizer.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace twb;
 
 class TestExperiments : public QObject {
@@ -86,6 +89,9 @@ private slots:
         QVERIFY(std::abs(rows[2].accuracy - 2.0 / 3) < 1e-12);
         QVERIFY(std::abs(rows[2].perplexity - std::exp(biNats / 3)) < 1e-9);
         QVERIFY(std::abs(rows[2].bits_per_char - biNats / 3 / std::log(2.0)) < 1e-12);  // one character per token
+        // An infinite k printed a table of -nan and exited 0; zero, negative and NaN were refused already.
+        for (const double bad : {0.0, -1.0, std::nan(""), std::numeric_limits<double>::infinity()})
+            QVERIFY_THROWS_EXCEPTION(ConfigError, evaluate_baselines(data, bad));
     }
     void sweepResumesKeepingFinishedCells() {
         const auto data = prepare("sweep", twbtest::english_like(6000), TokenizerKind::Char);

@@ -21,8 +21,8 @@ BaselineResult result(const char* name, double nats, double correct, double n, d
 }  // namespace
 
 std::vector<BaselineResult> evaluate_baselines(const std::filesystem::path& data_dir, double k) {
-    if (!(k > 0))
-        throw ConfigError("the add-k smoothing of the baselines must be positive (e.g. 1)");
+    if (!(k > 0) || !std::isfinite(k))
+        throw ConfigError("the add-k smoothing of the baselines must be a positive, finite number (e.g. 1)");
     const PreparedDataset d = open_prepared(data_dir);
     const TokenFile train(d.dir / "train.bin", d.dtype), val(d.dir / "val.bin", d.dtype);
     if (train.size() < 2 || val.size() < 2)
