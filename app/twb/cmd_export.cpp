@@ -45,10 +45,19 @@ Action add_export(CLI::App& app) {
     app.add_option("--out,-o", o->out,
                    "hf, safetensors: the folder to write (must not exist or be empty); gguf: FILE.gguf")
         ->required();
-    app.add_flag("--force", o->force, "gguf: replace an existing FILE.gguf");
-    app.add_option("--outtype", o->outtype, "gguf: f32 (default) or f16 for the matrices; 1-D tensors stay f32")
-        ->check(CLI::IsMember({"f32", "f16"}));
-    return [o]() {
+    const CLI::Option* force = app.add_flag("--force", o->force, "gguf: replace an existing FILE.gguf");
+    const CLI::Option* outtype =
+        app.add_option("--outtype", o->outtype, "gguf: f32 (default) or f16 for the matrices; 1-D tensors stay f32")
+            ->check(CLI::IsMember({"f32", "f16"}));
+    return [o, force, outtype]() {
+        // gguf's options were accepted and ignored for the folder formats (float32 written under --outtype f16).
+        if (o->format != "gguf" && outtype->count() > 0)
+            throw ConfigError("--outtype is for --format gguf; " + o->format +
+                              " writes the weights as the run holds them (float32): drop --outtype");
+        if (o->format != "gguf" && force->count() > 0)
+            throw ConfigError("--force is for --format gguf (a file); " + o->format +
+                              " writes a new folder and never replaces one: drop --force, and remove the folder "
+                              "or choose another --out");
         if (o->format == "gguf") {
             check_output_file(o->out, {o->run}, o->force);
             return export_gguf_file(o->run, o->checkpoint, o->out, o->outtype);

@@ -501,6 +501,12 @@ private slots:
             "corpus.txt is a file; give the Hugging Face model's folder");
         row("export a rotary run in the GPT-2 layout", "",
             {"export", "--run", runDir, "--format", "hf", "--out", q(p("hfout"))}, "position=rotary");
+        // gguf's --outtype and --force were taken by the folder formats and ignored (f16 asked, float32 written).
+        row("export safetensors --outtype f16", "",
+            {"export", "--run", runDir, "--format", "safetensors", "--outtype", "f16", "--out", q(p("st16"))},
+            "--outtype is for --format gguf");
+        row("export hf --force", "", {"export", "--run", runDir, "--format", "hf", "--force", "--out", q(p("hff"))},
+            "--force is for --format gguf");
     }
 
     void refusedWithOneLine() {
