@@ -672,6 +672,11 @@ private slots:
                                                 << "merges.txt: merge 6 ('q zz')";
         QTest::newRow("unknown tensor") << "extra"
                                         << "tensor 'transformer.h.0.crossattention.w'";
+        // Read as "no <bos>" without a word: the id then decoded as the text "<bos>".
+        QTest::newRow("bos id not a number") << "bos_text"
+                                             << "config.json: bos_token_id is \"x\", not a token id";
+        QTest::newRow("eos id beyond the vocabulary") << "eos_far"
+                                                      << "config.json: eos_token_id 5000 is beyond the tokenizer's";
     }
     void badFilesAreRefusedByName() {
         QFETCH(QString, what);
@@ -716,6 +721,11 @@ private slots:
             write_tokenizer_files(src, kVocab - 1);
         } else if (k == "merges") {
             twbtest::write(src / "merges.txt", read_file(src / "merges.txt") + "q zz\n");
+        } else if (k == "bos_text" || k == "eos_far") {
+            auto c = nlohmann::json::parse(read_file(src / "config.json"));
+            c[k == "bos_text" ? "bos_token_id" : "eos_token_id"] =
+                k == "bos_text" ? nlohmann::json("x") : nlohmann::json(5000);
+            twbtest::write(src / "config.json", c.dump());
         } else if (k == "extra") {
             raws.push_back(Raw{"transformer.h.0.crossattention.w", "F32", {1}, std::string(4, '\0')});
             twbtest::write(src / "model.safetensors", safetensors_bytes(raws));
@@ -726,7 +736,7 @@ private slots:
         QVERIFY2(msg.find(expect.toStdString()) != std::string::npos, msg.c_str());
         QVERIFY2(msg.find('\n') == std::string::npos, "one line");
         QVERIFY(!fs::exists(out));  // nothing half-written
-        if (k != "pickle" && k != "activation" && k != "vocab" && k != "merges")
+        if (k != "pickle" && k != "activation" && k != "vocab" && k != "merges" && k != "bos_text" && k != "eos_far")
             QVERIFY2(msg.find((src / "model.safetensors").string()) != std::string::npos, "names the file");
     }
 };

@@ -66,11 +66,17 @@ HfSpecialIds read_hf_special_ids(const fs::path& file) {
     } catch (const nlohmann::json::exception& e) {
         throw FormatError(file.string() + ": not valid JSON (" + e.what() + ")");
     }
+    // Absent or null: the model has no such token. Anything else that is not a token id was read as none
+    // and the token lost its meaning without a word (its id decoded as the text "<bos>").
     auto id = [&](const char* key) {
-        if (!j.is_object() || !j.contains(key) || !j[key].is_number_integer())
+        if (!j.is_object() || !j.contains(key) || j[key].is_null())
             return -1;
-        const auto v = j[key].get<int64_t>();
-        return v >= 0 && v < (int64_t{1} << 30) ? static_cast<int>(v) : -1;
+        const auto& v = j[key];
+        if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() >= (int64_t{1} << 30))
+            throw FormatError(file.string() + ": " + key + " is " + v.dump() +
+                              ", not a token id (a whole number from 0); correct it, or remove it if the model has "
+                              "no such token");
+        return static_cast<int>(v.get<int64_t>());
     };
     return {id("bos_token_id"), id("eos_token_id")};
 }

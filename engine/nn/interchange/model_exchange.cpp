@@ -99,6 +99,11 @@ std::unique_ptr<Tokenizer> read_hf_tokenizer(const fs::path& dir, std::string& f
                          "twb_tokenizer/) in the folder");
     }
     const HfSpecialIds ids = read_hf_special_ids(dir / "config.json");
+    for (const auto& [key, id] : {std::pair<const char*, int>{"bos_token_id", ids.bos}, {"eos_token_id", ids.eos}})
+        if (id >= static_cast<int>(v.tokens.size()))
+            throw FormatError((dir / "config.json").string() + ": " + key + " " + std::to_string(id) +
+                              " is beyond the tokenizer's " + std::to_string(v.tokens.size()) + " tokens (" + files +
+                              "); correct it, or remove it if the model has no such token");
     mark_special_ids(v, ids.bos, ids.eos);
     return make_gpt2_tokenizer(std::move(v));
 }
