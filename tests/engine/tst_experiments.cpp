@@ -175,6 +175,17 @@ private slots:
         // One folder named two ways is one value: it trained the same cell twice.
         QCOMPARE(parse_sweep_axis("data_dir=chars/").values[0], axis.values[0]);
         QVERIFY_THROWS_EXCEPTION(ConfigError, parse_sweep_axis("data_dir=chars,./chars"));
+        // Each cell takes its own dataset's vocabulary, not the base's (the GUI's form fills in the size of the
+        // dataset it shows, and every cell of Compare tokenizers failed on it); a swept size is kept.
+        SweepSpec spec;
+        spec.base.vocab_size = 259;
+        spec.base.source_vocab_size = 300;
+        const SweepCell chars{{"data_dir", axis.values[0]}}, swept{{"data_dir", axis.values[0]}, {"vocab_size", "80"}},
+            heads{{"n_head", "2"}};
+        QCOMPARE(cell_config(spec, chars).vocab_size, 0);
+        QCOMPARE(cell_config(spec, chars).source_vocab_size, 0);
+        QCOMPARE(cell_config(spec, swept).vocab_size, 80);
+        QCOMPARE(cell_config(spec, heads).vocab_size, 259);  // the base's dataset: its size stays
     }
     void derivedKeyFollowsTheSweptOnes() {
         // Seed report 000's grid: heads x head size, the width following as their product.

@@ -138,6 +138,10 @@ SweepDerived parse_sweep_derived(const std::string& text) {
 
 RunConfig cell_config(const SweepSpec& spec, const SweepCell& cell) {
     RunConfig c = spec.base;
+    // A cell of its own dataset takes that dataset's vocabulary: the base's sizes are another dataset's (the
+    // GUI's form fills them in; every cell of Compare tokenizers failed on "config vocab_size 259 differs").
+    if (std::any_of(cell.begin(), cell.end(), [](const auto& kv) { return kv.first == "data_dir"; }))
+        c.vocab_size = c.source_vocab_size = 0;
     for (const auto& [k, v] : cell)
         c.set(k + "=" + v);
     for (const auto& d : spec.derived) {
