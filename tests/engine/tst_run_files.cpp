@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <set>
 #include <thread>
 
@@ -184,6 +185,29 @@ private slots:
         QCOMPARE(r2.preview_ids, r.preview_ids);
         QCOMPARE(scratchFolders(), tmpBefore);
     }
+    void metricsCellsThatAreNotNumbersReadAsNone() {
+        // "zz" in a val_loss cell read as 0 (atof): `twb runs` showed a best val loss of 0.0000 and perplexity
+        // 1.000, and export-metrics wrote 0 to TensorBoard. Bytes appended to the file were a row of step 0.
+        const auto file = twbtest::path(m_dir, "damaged-metrics.csv");
+        twbtest::write(file,
+                       "step,kind,train_loss,val_loss,lr\n"
+                       "10,train,2.5,,0.001\n"
+                       "20,eval,2.4,zz,0.001\n"
+                       "30,eval,2.3x,2.25\r\n"
+                       "40,eval,nan,1e-1,\n"
+                       "\x7f\x01\xff,junk\n");
+        const auto rows = read_metrics(file);
+        QCOMPARE(rows.size(), size_t(4));
+        QCOMPARE(rows[0].train_loss, 2.5);
+        QVERIFY(std::isnan(rows[0].val_loss));
+        QCOMPARE(rows[1].train_loss, 2.4);
+        QVERIFY(std::isnan(rows[1].val_loss));
+        QVERIFY(std::isnan(rows[2].train_loss));
+        QCOMPARE(rows[2].val_loss, 2.25);  // a CRLF line end is still a number's end
+        QCOMPARE(rows[3].val_loss, 0.1);
+        QCOMPARE(rows[3].step, int64_t(40));
+    }
+
     void runNameNotesStatusAndWholeDeletion() {
         // Three runs as collect_runs sees them: one finished, one interrupted, one held by a trainer.
         const auto ws = twbtest::path(m_dir, "workspace");

@@ -5,6 +5,8 @@
 #include "twb/text.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -161,10 +163,20 @@ std::vector<MetricsRow> read_metrics(const std::filesystem::path& path) {
             auto it = col.find(name);
             if (it == col.end() || it->second >= c.size() || c[it->second].empty())
                 return NAN;
-            return std::atof(c[it->second].c_str());
+            // A cell that is not a number whole ("zz", "2.5x") is none: atof read it as 0, a perfect loss.
+            const char* text = c[it->second].c_str();
+            char* end = nullptr;
+            const double v = std::strtod(text, &end);
+            while (end != text && (*end == ' ' || *end == '\r'))
+                ++end;
+            return end != text && *end == '\0' ? v : NAN;
         };
         MetricsRow r;
-        r.step = static_cast<int64_t>(get("step"));
+        // A line without a step (a torn last line, bytes appended to the file) is no row at all.
+        const double step = get("step");
+        if (!std::isfinite(step) || std::abs(step) > 1e18)
+            continue;
+        r.step = static_cast<int64_t>(step);
         if (col.count("kind") && col["kind"] < c.size())
             r.kind = c[col["kind"]];
         r.train_loss = get("train_loss");
