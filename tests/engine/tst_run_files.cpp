@@ -228,6 +228,7 @@ private slots:
             for (double loss : {bestLoss + 1, bestLoss, bestLoss + 0.5}) {  // the best is not the last
                 row.step += 10;
                 row.val_loss = loss;
+                row.val_bpc = 2 * loss;
                 log.append(row);
             }
             return run;
@@ -282,6 +283,10 @@ private slots:
             QCOMPARE(runs[0].notes, std::string("first try\nlr 1e-3"));
             QCOMPARE(runs[0].status, std::string("finished"));
             QCOMPARE(runs[0].best_val_loss, 1.5);
+            // Bits per character beside the best loss are the best evaluation's (the Runs panel showed the last
+            // one's next to the best loss, and sorted by it); the last evaluation's stay for the final loss.
+            QCOMPARE(runs[0].best_bits_per_char, 3.0);
+            QCOMPARE(runs[0].bits_per_char, 4.0);
             QCOMPARE(runs[0].best_step, int64_t(20));
             QCOMPARE(runs[1].display_name, std::string("b"));  // unnamed: its folder name
             QCOMPARE(runs[1].status, std::string("stopped"));

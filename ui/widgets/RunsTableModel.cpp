@@ -187,7 +187,7 @@ QVariant RunsTableModel::displayText(const twb::RunSummary& r, Column c, int ext
         case Perplexity:
             return fixed(r.perplexity, 2);
         case BitsPerChar:
-            return fixed(r.bits_per_char, 3);
+            return fixed(bitsPerChar(r), 3);
         case TokensPerSecond:
             return fixed(r.tokens_per_s, 0);
         case WallTime:
@@ -245,7 +245,7 @@ QVariant RunsTableModel::sortKey(const twb::RunSummary& r, Column c, int extra) 
         case Perplexity:
             return number(r.perplexity);
         case BitsPerChar:
-            return number(r.bits_per_char);
+            return number(bitsPerChar(r));
         case TokensPerSecond:
             return number(r.tokens_per_s);
         case WallTime:
@@ -279,9 +279,11 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
         if (!r.notes.empty())
             tip += "\n\n" + QString::fromStdString(r.notes);
         if (col == BitsPerChar)
-            tip =
-                tr("Bits per character at the last evaluation: the loss in units that compare character and "
-                   "BPE runs fairly.");
+            tip = m_layout == Layout::Runs
+                      ? tr("Bits per character at the best evaluation (beside the best val loss): the loss in "
+                           "units that compare character and BPE runs fairly.")
+                      : tr("Bits per character at the last evaluation: the loss in units that compare character "
+                           "and BPE runs fairly.");
         if (col == Status && r.status == "running")
             tip = tr("A trainer is writing this run now.");
         if (col == Status && r.status == "stopped")

@@ -75,6 +75,11 @@ private:
     void rebuildColumns();
     QVariant displayText(const twb::RunSummary& r, Column c, int extra) const;
     QVariant sortKey(const twb::RunSummary& r, Column c, int extra) const;
+    /// Beside the best loss (the Runs list) the best evaluation's bits per character, beside the final loss
+    /// (a sweep's results) the last one's.
+    double bitsPerChar(const twb::RunSummary& r) const {
+        return m_layout == Layout::Runs ? r.best_bits_per_char : r.bits_per_char;
+    }
 
     std::vector<twb::RunSummary> m_runs;
     QString m_pausedRun;

@@ -62,6 +62,7 @@ RunSummary summarise(const fs::path& dir) {
                 if (row.step > 0 && (std::isnan(r.best_val_loss) || row.val_loss < r.best_val_loss)) {
                     r.best_val_loss = row.val_loss;
                     r.best_step = row.step;
+                    r.best_bits_per_char = row.val_bpc;
                 }
                 r.accuracy = row.val_accuracy;
                 r.bits_per_char = row.val_bpc;

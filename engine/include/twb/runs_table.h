@@ -32,11 +32,12 @@ struct RunSummary {
     // step (-1: none). For best_by=loss it is the best checkpoint's (checkpoints/best.json).
     double best_val_loss = NAN;
     int64_t best_step = -1;
-    double accuracy = NAN;       // at the last evaluation
-    double perplexity = NAN;     // exp(final val loss)
-    double bits_per_char = NAN;  // at the last evaluation
-    double tokens_per_s = NAN;   // median over logged steps
-    double wall_s = NAN;         // training time
+    double accuracy = NAN;            // at the last evaluation
+    double perplexity = NAN;          // exp(final val loss)
+    double bits_per_char = NAN;       // at the last evaluation
+    double best_bits_per_char = NAN;  // at best_step's evaluation (beside best_val_loss)
+    double tokens_per_s = NAN;        // median over logged steps
+    double wall_s = NAN;              // training time
 };
 
 /// Every run directly under folder (and the folder itself when it is a run), sorted by name.
