@@ -113,7 +113,11 @@ private slots:
         twbtest::write(twbtest::path(m_dir, "para.txt"), "one a\none b\n\n\ntwo\n  \nthree\n");
         auto o = options(twbtest::path(m_dir, "para.txt"), twbtest::path(m_dir, "para"));
         o.val_fraction = 0;
-        prepare_dataset(o);
+        // No validation split is said: training would score the training split in its place.
+        const auto prepared = prepare_dataset(o);
+        QCOMPARE(prepared.warnings.size(), size_t(1));
+        QVERIFY2(prepared.warnings[0].find("the validation split is empty (val fraction 0)") == 0,
+                 prepared.warnings[0].c_str());
         QCOMPARE(documents(o.out, "train"), (std::vector<std::string>{"one a\none b", "two", "three"}));
         // Without a blank line every line is a document.
         twbtest::write(twbtest::path(m_dir, "lines.txt"), "first line\nsecond\nthird");

@@ -196,7 +196,8 @@ private slots:
         o.val_fraction = 0;
         o.out = twbtest::path(d, "out");
         const auto r = prepare_dataset(o);
-        QCOMPARE(r.warnings.size(), size_t(1));
+        QCOMPARE(r.warnings.size(), size_t(2));  // the replaced byte, and no validation split
+        QVERIFY2(r.warnings[0].find("replaced") != std::string::npos, r.warnings[0].c_str());
     }
     void existingOutputNeedsOverwrite() {
         QTemporaryDir d;

@@ -6,6 +6,7 @@
 #include "twb/errors.h"
 #include "twb/metrics.h"
 #include "twb/model_exchange.h"
+#include "twb/run_folder.h"
 #include "twb/tokenizer.h"
 #include "twb/training.h"
 #include "twb/translation.h"
@@ -254,6 +255,28 @@ private slots:
         c.model_kind = ModelKind::Decoder;
         c.best_by = BestBy::Loss;
         QVERIFY_THROWS_EXCEPTION(ConfigError, run(c, twbtest::path(m_dir, "lm").string()));
+    }
+    void noValidationPairIsRefusedBeforeTraining() {
+        // Pairs prepared with --val-fraction 0 trained with "val loss nan, val BLEU nan" at every evaluation, kept
+        // no best checkpoint, and exited 0.
+        ParallelPrepareOptions o;
+        o.source = twbtest::path(m_dir, "s.txt").string();
+        o.target = twbtest::path(m_dir, "t.txt").string();
+        o.val_fraction = 0;
+        o.tokenizer.kind = TokenizerKind::Word;
+        o.out = twbtest::path(m_dir, "no-val");
+        QCOMPARE(prepare_parallel(o).val_pairs, uint64_t(0));
+        RunConfig c = config(5);
+        c.data_dir = o.out.string();
+        const auto dir = twbtest::path(m_dir, "no-val-run");
+        try {
+            run(c, dir.string());
+            QFAIL("trained without a validation pair");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("no validation pair (the split is empty)") != std::string::npos,
+                     e.what());
+        }
+        QVERIFY(list_checkpoints(dir).empty());
     }
 };
 

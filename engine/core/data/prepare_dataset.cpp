@@ -418,6 +418,7 @@ private:
         if (m_opts.split != "tail") {
             m_result.train_tokens = m_trainW->count();
             m_result.val_tokens = m_valW->count();
+            warnIfNoValidation();
             return;
         }
         const uint64_t n = m_trainW->count();
@@ -448,6 +449,16 @@ private:
         fs::resize_file(allFile, nTrain * w);
         m_result.train_tokens = nTrain;
         m_result.val_tokens = n - nTrain;
+        warnIfNoValidation();
+    }
+
+    /// --val-fraction 0 (the other ways to an empty split are said where they happen).
+    void warnIfNoValidation() {
+        if (m_result.val_tokens == 0 && m_opts.val_fraction == 0)
+            m_result.warnings.push_back(
+                "the validation split is empty (val fraction 0): training then scores the "
+                "training split in its place; give a --val-fraction above 0 (e.g. 0.1) for "
+                "a validation loss");
     }
 
     /// 5. meta.json (and the document indexes beside it).

@@ -70,7 +70,10 @@ void DecoderFamily::open(const FamilyContext& ctx, RunConfig& cfg) {
         open_documents();
     m_valCharsPerToken = split_chars_per_token(data, m_haveVal ? "val" : "train");
     if (!m_haveVal)
-        ctx.message("the validation split has fewer than block_size+1 tokens; evaluating on train only");
+        ctx.message("warning: the validation split has " + std::to_string(m_valFile->size()) +
+                    " tokens, fewer than block_size+1 (" + std::to_string(cfg.block_size + 1) +
+                    "): every evaluation scores the training split instead, and the best checkpoint is chosen on "
+                    "it; prepare the data with a larger --val-fraction for a validation loss");
 
     m_model = GPT(cfg);
     m_model->to(ctx.device);

@@ -56,6 +56,14 @@ void Seq2SeqFamily::open(const FamilyContext& ctx, RunConfig& cfg) {
     if (m_train->batches() == 0)
         throw InputError(data.dir.string() + ": no training pair fits block_size " + std::to_string(cfg.block_size) +
                          "; raise block_size");
+    // Without them every evaluation read "val loss nan, val BLEU nan" and no best checkpoint was ever kept.
+    if (m_val->batches() == 0)
+        throw InputError(data.dir.string() + ": no validation pair" +
+                         (m_val->pairs().empty() ? std::string(" (the split is empty)")
+                                                 : " fits block_size " + std::to_string(cfg.block_size)) +
+                         "; a translation run measures its loss and BLEU on them: prepare the pairs again with "
+                         "--val-fraction above 0 (e.g. 0.05)" +
+                         (m_val->pairs().empty() ? "" : ", or raise block_size"));
     report_data();
     apply_epochs(cfg);
     m_model = Seq2Seq(cfg);
