@@ -1,10 +1,12 @@
 // Dataset preparation: split sizes, formats, cleaning reports, refusal of bad input with no partial output.
+#include <nlohmann/json.hpp>
 #include "core/data/cleaning.h"
 #include "core/data/token_file.h"
 #include "core/tokenizers/tokenizer.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
+#include "twb/text.h"
 
 using namespace twb;
 
@@ -186,6 +188,27 @@ private slots:
             QVERIFY(std::string(e.what()).find(in.string()) != std::string::npos);
         }
         QCOMPARE(entries(twbtest::path(d)), size_t(0));  // no output, no temp folder left
+    }
+    void aFileGivenTwiceIsReadOnce() {
+        // Once on its own and once in its folder (the Datasets panel's Add files, then Add folder): it was read
+        // twice, so its text could be in both splits.
+        QTemporaryDir d;
+        std::filesystem::create_directories(twbtest::path(d, "texts"));
+        twbtest::write(twbtest::path(d, "texts/a.txt"), twbtest::english_like(3000));
+        twbtest::write(twbtest::path(d, "texts/b.txt"), twbtest::english_like(2000));
+        PrepareOptions o;
+        o.corpus.inputs = {twbtest::path(d, "texts/a.txt").string(), twbtest::path(d, "texts").string(),
+                           twbtest::path(d, "texts/../texts/b.txt").string()};
+        o.tokenizer.kind = TokenizerKind::Byte;
+        o.out = twbtest::path(d, "out");
+        const auto r = prepare_dataset(o);
+        const auto meta = nlohmann::json::parse(read_file(o.out / "meta.json"));
+        QCOMPARE(meta["sources"].size(), size_t(2));
+        QCOMPARE(meta["sources"][0]["path"].get<std::string>(), twbtest::path(d, "texts/a.txt").string());
+        o.corpus.inputs = {twbtest::path(d, "texts/a.txt").string(), twbtest::path(d, "texts/b.txt").string()};
+        o.out = twbtest::path(d, "each-once");
+        const auto once = prepare_dataset(o);
+        QCOMPARE(r.train_tokens + r.val_tokens, once.train_tokens + once.val_tokens);
     }
     void replaceInvalidUtf8Option() {
         QTemporaryDir d;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <set>
 
 namespace twb {
 
@@ -106,7 +107,17 @@ std::vector<fs::path> expand_inputs(const std::vector<std::string>& inputs) {
     }
     if (out.empty())
         throw InputError("every input is empty; nothing to read");
-    return out;
+    // A file named on its own and again inside a folder given too (or by two spellings) is read once: read
+    // twice, its text could land in the training and validation splits both.
+    std::vector<fs::path> once;
+    std::set<std::string> seen;
+    for (auto& f : out) {
+        std::error_code ec;
+        const fs::path real = fs::weakly_canonical(f, ec);
+        if (seen.insert(ec ? fs::absolute(f).lexically_normal().string() : real.string()).second)
+            once.push_back(std::move(f));
+    }
+    return once;
 }
 
 namespace {
