@@ -4838,6 +4838,10 @@ Dette kan ikke angres.</translation>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
+    <message>
+        <source>Bits per character at the best evaluation (beside the best val loss): the loss in units that compare character and BPE runs fairly.</source>
+        <translation>Bit per tegn ved den beste evalueringen (ved siden av beste valideringstap): tapet i en enhet som sammenligner tegn- og BPE-kjøringer rettferdig.</translation>
+    </message>
 </context>
 <context>
     <name>SamplingPanel</name>
@@ -5372,6 +5376,14 @@ Dette kan ikke angres.</translation>
     <message>
         <source> (the last bar: %1 to %2)</source>
         <translation> (den siste søylen: %1 til %2)</translation>
+    </message>
+    <message>
+        <source>document</source>
+        <translation>dokument</translation>
+    </message>
+    <message>
+        <source>line</source>
+        <translation>linje</translation>
     </message>
 </context>
 <context>

@@ -33,6 +33,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QMimeData>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -212,9 +213,10 @@ private slots:
         auto* t = p.compareTable();
         QCOMPARE(t->item(0, 1)->text(), QString("char"));
         QCOMPARE(t->item(0, 2)->text(), QString("bpe 400"));
-        QVERIFY(t->item(2, 1)->text().toDouble() > t->item(2, 2)->text().toDouble());  // tokens per character
-        QCOMPARE(p.histogram()->plottableCount(), 2);                                  // A and B overlaid
-        p.tokenize();                                                                  // A again replaces A's bars only
+        QVERIFY(QLocale().toDouble(t->item(2, 1)->text()) >
+                QLocale().toDouble(t->item(2, 2)->text()));  // tokens per character
+        QCOMPARE(p.histogram()->plottableCount(), 2);        // A and B overlaid
+        p.tokenize();                                        // A again replaces A's bars only
         waitIdle(p);
         QCOMPARE(p.histogram()->plottableCount(), 2);
 

@@ -1,5 +1,6 @@
 #include "ui/attention/HeadGrid.h"
 
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <cmath>
@@ -115,7 +116,7 @@ void HeadGrid::paintEvent(QPaintEvent*) {
                 p.fillRect(bar, QColor::fromHsvF(0.08 + 0.5 * (1 - std::clamp(s, 0.f, 1.f)), 0.8, 0.85));
                 p.setPen(palette().text().color());
                 p.drawText(QRect(r.left(), r.bottom() + 6, m_cell, kScore - 4), Qt::AlignRight | Qt::AlignVCenter,
-                           QString::number(s, 'f', 2));
+                           QLocale().toString(s, 'f', 2));  // "0,32" in Bokmål, as the line above
             }
         }
     }

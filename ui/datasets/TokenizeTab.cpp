@@ -5,6 +5,7 @@
 #include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -28,9 +29,14 @@ QString q(const std::string& s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-/// "lines" -> "line", "documents" -> "document".
+/// What the histogram counts, one of it: "line" or "document", in the interface's language (it read
+/// "tokener per line" in Bokmål).
 QString singular(const QString& unit) {
-    return unit.endsWith('s') ? unit.chopped(1) : unit;
+    if (unit == "documents")
+        return QCoreApplication::translate("TokenizeTab", "document");
+    if (unit == "lines")
+        return QCoreApplication::translate("TokenizeTab", "line");
+    return unit;
 }
 
 bool fixedVocabulary(const QString& kind) {
@@ -276,15 +282,18 @@ void TokenizeTab::showCompare() {
     };
     const std::vector<Row> rows = {
         {tr("tokenizer"), [](auto& a) { return a.label; }},
-        {tr("tokens"), [](auto& a) { return QString::number(a.stats.tokens); }},
+        {tr("tokens"), [](auto& a) { return QLocale().toString(static_cast<qulonglong>(a.stats.tokens)); }},
         {tr("tokens per character"),
-         [](auto& a) { return QString::number(a.stats.tokens / std::max(1.0, double(a.stats.characters)), 'f', 4); }},
-        {tr("characters per token"), [](auto& a) { return QString::number(a.stats.chars_per_token, 'f', 3); }},
-        {tr("vocabulary"), [](auto& a) { return QString::number(a.stats.vocab_size); }},
-        {tr("vocabulary used"), [](auto& a) { return QString::number(a.stats.vocab_used); }},
-        {tr("unknown rate"), [](auto& a) { return QString::number(100 * a.stats.unk_rate, 'f', 3) + "%"; }},
-        {tr("mean sequence length"), [](auto& a) { return QString::number(a.stats.length_mean, 'f', 1); }},
-        {tr("longest sequence"), [](auto& a) { return QString::number(a.stats.length_max); }},
+         [](auto& a) {
+             return QLocale().toString(a.stats.tokens / std::max(1.0, double(a.stats.characters)), 'f', 4);
+         }},
+        {tr("characters per token"), [](auto& a) { return QLocale().toString(a.stats.chars_per_token, 'f', 3); }},
+        {tr("vocabulary"), [](auto& a) { return QLocale().toString(static_cast<qlonglong>(a.stats.vocab_size)); }},
+        {tr("vocabulary used"), [](auto& a) { return QLocale().toString(static_cast<qlonglong>(a.stats.vocab_used)); }},
+        {tr("unknown rate"), [](auto& a) { return QLocale().toString(100 * a.stats.unk_rate, 'f', 3) + "%"; }},
+        {tr("mean sequence length"), [](auto& a) { return QLocale().toString(a.stats.length_mean, 'f', 1); }},
+        {tr("longest sequence"),
+         [](auto& a) { return QLocale().toString(static_cast<qulonglong>(a.stats.length_max)); }},
     };
     m_compareTable->setRowCount(static_cast<int>(rows.size()));
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {

@@ -7,6 +7,7 @@
 
 #include <QAction>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
@@ -99,7 +100,7 @@ void ExperimentsPanel::updateEstimate() {
             tr("<b>%1</b>, estimated %2 in all (at the speed measured in this machine's last training, %3 "
                "GFLOP/s)")
                 .arg(cells, formatDuration(seconds))
-                .arg(flopsPerSecond() / 1e9, 0, 'f', 1));
+                .arg(QLocale().toString(flopsPerSecond() / 1e9, 'f', 1)));  // "74,6" in Bokmål
     else
         m_estimate->setText(tr("<b>%1</b>, roughly %2 in all: a rough guess until the first cell has measured "
                                "this machine's speed (the time left is then counted from its steps)")

@@ -146,13 +146,13 @@ QString RunsTableModel::parameterText(int64_t n) {
     if (n < 10000)
         return QString::number(n);
     if (n < 1000000)
-        return QStringLiteral("%1 k").arg(static_cast<double>(n) / 1e3, 0, 'f', n < 100000 ? 1 : 0);
-    return QStringLiteral("%1 M").arg(static_cast<double>(n) / 1e6, 0, 'f', n < 100000000 ? 2 : 0);
+        return QStringLiteral("%L1 k").arg(static_cast<double>(n) / 1e3, 0, 'f', n < 100000 ? 1 : 0);
+    return QStringLiteral("%L1 M").arg(static_cast<double>(n) / 1e6, 0, 'f', n < 100000000 ? 2 : 0);
 }
 
 QVariant RunsTableModel::displayText(const twb::RunSummary& r, Column c, int extra) const {
     auto fixed = [](double v, int decimals) {
-        return std::isnan(v) ? QStringLiteral("-") : QString::number(v, 'f', decimals);
+        return std::isnan(v) ? QStringLiteral("-") : QLocale().toString(v, 'f', decimals);  // "2,4398" in Bokmål
     };
     switch (c) {
         case Name:
