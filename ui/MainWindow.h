@@ -43,6 +43,9 @@ public:
     /// Keyboard focus to the shown panel's focus proxy (where typing starts) or first control (Alt+1..6
     /// left it on the side bar, where the panel's own keys did nothing).
     void focusPanel();
+    /// The workspace folder changed (File → Set workspace folder): every panel's lists follow it (Runs,
+    /// Datasets and the Training form's datasets; the sweep folder Experiments proposes).
+    void workspaceChanged();
     /// Where the window opens on a screen whose free area is `available`: the preferred 1400x860 or less,
     /// never past the screen's edges, centred.
     static QRect initialGeometry(const QRect& available);

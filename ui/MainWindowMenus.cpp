@@ -4,7 +4,9 @@
 #include "ui/Language.h"
 #include "ui/MainWindow.h"
 #include "ui/Workspace.h"
+#include "ui/datasets/DatasetsPanel.h"
 #include "ui/experiments/ExperimentsPanel.h"
+#include "ui/runs/RunsPanel.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/ExportDialog.h"
@@ -39,7 +41,7 @@ void MainWindow::buildMenus() {
         if (d.isEmpty())
             return;
         Workspace::setRoot(d);
-        m_training->refreshDatasets();
+        workspaceChanged();
         statusBar()->showMessage(tr("workspace: %1").arg(d), 5000);
     });
     file->addAction(tr("&Import model…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I), this,
@@ -141,6 +143,15 @@ void MainWindow::buildLanguageMenu(QMenu* menu) {
                 QProcess::startDetached(QCoreApplication::applicationFilePath(), restartArguments());
         });
     }
+}
+
+void MainWindow::workspaceChanged() {
+    // Runs listed the old workspace's runs until Refresh, Datasets its datasets, and Experiments would
+    // have put the next sweep in the old folder.
+    m_training->refreshDatasets();
+    m_datasets->refreshPrepared();
+    m_runs->refresh();
+    m_experiments->workspaceChanged();
 }
 
 void MainWindow::rebuildRecent() {

@@ -17,6 +17,7 @@
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/ConfigForm.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/RunsTable.h"
 #include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
@@ -67,6 +68,27 @@ private slots:
         QVERIFY(Workspace::problemAtStart().contains("is a file"));
         Workspace::setRoot(m_ws.path());
         QCOMPARE(Workspace::problemAtStart(), QString());
+    }
+    void panelsFollowANewWorkspace() {
+        // File → Set workspace folder left Runs listing the old workspace's runs until Refresh, Datasets its
+        // datasets, and Experiments proposing a sweep folder in the old one.
+        QTemporaryDir before, after;
+        twbtest::make_tiny_run(before, "old", 10);
+        MainWindow w;
+        QSignalSpy listed(w.runsPanel(), &RunsPanel::refreshed);
+        w.runsPanel()->refresh();
+        QVERIFY(listed.wait(20000));
+        QCOMPARE(w.runsPanel()->table()->runs().size(), size_t(1));
+        QVERIFY(w.experimentsPanel()->sweepFolder().startsWith(before.path()));
+        QVERIFY(w.datasetsPanel()->preparedList()->count() > 0);
+        Workspace::setRoot(after.path());
+        w.workspaceChanged();
+        QVERIFY(listed.wait(20000));
+        QCOMPARE(w.runsPanel()->table()->runs().size(), size_t(0));
+        QVERIFY2(w.experimentsPanel()->sweepFolder().startsWith(after.path()),
+                 qPrintable(w.experimentsPanel()->sweepFolder()));
+        QCOMPARE(w.datasetsPanel()->preparedList()->count(), 0);
+        Workspace::setRoot(m_ws.path());
     }
     void folderNamesKeepEveryScriptsLetters() {
         // Every name in a script other than Latin became "-": one dataset replaced another.

@@ -184,6 +184,13 @@ void ExperimentsPanel::renewTakenFolder() {
     }
 }
 
+void ExperimentsPanel::workspaceChanged() {
+    if (m_folder->text() == m_autoFolder && !isBusy()) {
+        m_autoFolder = timedSweepFolder();
+        m_folder->setText(m_autoFolder);
+    }
+}
+
 void ExperimentsPanel::start() {
     if (isBusy())
         return;

@@ -71,6 +71,8 @@ public slots:
     void removeSelectedCell();
     /// Re-reads the sweep folder's runs into the table and plots.
     void refreshResults();
+    /// The workspace moved: the folder field's own proposal moves with it (a folder typed stays).
+    void workspaceChanged();
     /// The table's rows only, read in the background: the running cell's figures after each evaluation
     /// (they stayed at its last cell boundary, the row behind its curve).
     void refreshRowsLater();
