@@ -134,6 +134,27 @@ private slots:
         Linear drawsAgain(5, 3, true);  // the guard ended with its scope
         QVERIFY(!torch::equal(torch::rand({4}), untouched));
     }
+    void aResumeOnAReTokenizedDatasetSaysSo() {
+        // A sweep resumed after its dataset was prepared again with another tokenizer said "drop that --set"
+        // where no --set was given.
+        RunConfig was = small(), now = small();
+        was.vocab_size = 65;
+        now.vocab_size = 259;
+        now.data_dir = "/data/rp";
+        try {
+            check_resume_config(was, now, "cell/checkpoints/step_00000014");
+            QFAIL("resumed on another vocabulary");
+        } catch (const ConfigError& e) {
+            const std::string m = e.what();
+            QVERIFY2(m.find("its dataset (/data/rp) now has 259, so it was prepared again with another tokenizer") !=
+                             std::string::npos &&
+                         m.find("--set") == std::string::npos,
+                     e.what());
+        }
+        now = small();
+        now.n_layer = was.n_layer + 1;  // a key that only a --set changes keeps its message
+        QVERIFY_THROWS_EXCEPTION(ConfigError, check_resume_config(small(), now, "x"));
+    }
     void stateDictNamesFollowNanoGPT() {
         RunConfig learned = small();
         learned.position = Position::Learned;  // only learned positions have a wpe table
