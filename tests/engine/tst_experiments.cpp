@@ -9,10 +9,12 @@
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
 #include "twb/session.h"
+#include "twb/text.h"
 #include "twb/tokenizer.h"
 
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 using namespace twb;
 
@@ -209,6 +211,17 @@ private slots:
         const SweepSpec back = read_sweep(dir);
         QCOMPARE(back.derived.size(), size_t(1));
         QCOMPARE(cell_config(back, sweep_cells(back)[3]).n_embd, 128);
+        // An edited sweep.json with a value twice is refused as a new sweep's axis is (its resume trained
+        // duplicate cells under numbers already taken).
+        auto edited = nlohmann::json::parse(read_file(dir / "sweep.json"));
+        edited["axes"][0]["values"] = {"1", "1"};
+        write_file_atomic(dir / "sweep.json", edited.dump());
+        try {
+            read_sweep(dir);
+            QFAIL("read a sweep.json whose axis has a value twice");
+        } catch (const ConfigError& e) {
+            QVERIFY2(std::string(e.what()).find("the value 1 is given twice") != std::string::npos, e.what());
+        }
         // Not a whole-number key, a key of itself, a swept key: refused with the reason.
         QVERIFY_THROWS_EXCEPTION(ConfigError, parse_sweep_derived("dropout=n_head*head_size"));
         QVERIFY_THROWS_EXCEPTION(ConfigError, parse_sweep_derived("n_embd=n_embd*n_head"));

@@ -42,6 +42,24 @@ double parse_number(const std::string& text, const std::string& axis) {
     return v;
 }
 
+/// A value given twice ("2,2", "1e-3,0.001") would train the same cell twice under two names.
+void require_distinct_values(const SweepAxis& axis, const std::string& what) {
+    std::vector<nlohmann::json> seen;
+    for (const auto& v : axis.values) {
+        nlohmann::json value = v;
+        try {
+            RunConfig c;
+            c.set(axis.key + "=" + v);
+            value = find_config_option(axis.key)->value(c);
+        } catch (const ConfigError&) {  // a bad value: the cells' check names it
+        }
+        if (std::find(seen.begin(), seen.end(), value) != seen.end())
+            throw ConfigError(what + ": the value " + v +
+                              " is given twice (it would train the same cell twice); give each value once");
+        seen.push_back(value);
+    }
+}
+
 }  // namespace
 
 SweepAxis parse_sweep_axis(const std::string& text) {
@@ -88,21 +106,7 @@ SweepAxis parse_sweep_axis(const std::string& text) {
             std::filesystem::path p = std::filesystem::absolute(v).lexically_normal();
             v = (p.filename().empty() ? p.parent_path() : p).string();
         }
-    // A value given twice ("2,2", "1e-3,0.001") would train the same cell twice under two names.
-    std::vector<nlohmann::json> seen;
-    for (const auto& v : axis.values) {
-        nlohmann::json value = v;
-        try {
-            RunConfig c;
-            c.set(axis.key + "=" + v);
-            value = find_config_option(axis.key)->value(c);
-        } catch (const ConfigError&) {  // a bad value: the cells' check names it
-        }
-        if (std::find(seen.begin(), seen.end(), value) != seen.end())
-            throw ConfigError("sweep axis '" + text + "': the value " + v +
-                              " is given twice (it would train the same cell twice); give each value once");
-        seen.push_back(value);
-    }
+    require_distinct_values(axis, "sweep axis '" + text + "'");
     return axis;
 }
 
@@ -265,6 +269,10 @@ SweepSpec read_sweep(const std::filesystem::path& sweep_dir) {
                 spec.derived.push_back(
                     {d.at("key").get<std::string>(), d.at("factors").get<std::vector<std::string>>()});
         spec.random_samples = j.value("random_samples", 0);
+        // An edited sweep.json is held to what a new sweep's axes are (a value twice trained duplicate cells
+        // under numbers already taken).
+        for (const auto& axis : spec.axes)
+            require_distinct_values(axis, file.string() + ": axis " + axis.key);
         spec.seed = j.value("seed", uint64_t(1));
     } catch (const nlohmann::json::exception& e) {
         throw FormatError(file.string() + ": unreadable sweep (" + e.what() + ")");
