@@ -742,6 +742,8 @@ private slots:
         QCOMPARE(p.form()->config().sequences, twb::Sequences::Documents);
         QVERIFY2(p.kindNote()->text().contains("Sequences set to <b>documents</b>"), qPrintable(p.kindNote()->text()));
         QVERIFY(!p.kindNote()->isHidden());
+        p.form()->applyPreset("tiny");  // a preset chosen for chat data keeps it (it showed "stream")
+        QCOMPARE(p.form()->config().sequences, twb::Sequences::Documents);
         p.setDataset(m_data);  // set for the chat data, not by hand: back to a stream
         QCOMPARE(p.form()->config().sequences, twb::Sequences::Stream);
     }

@@ -147,6 +147,8 @@ void ConfigForm::setVocabSize(int v) {
 void ConfigForm::applyPreset(const QString& name) {
     auto c = twb::preset_config(name.toStdString());
     c.data_dir = m_base.data_dir;
+    if (m_documentsOnly)
+        c.sequences = twb::Sequences::Documents;
     setConfig(c);
     const int i = m_preset->findData(name);
     if (i >= 0)

@@ -29,6 +29,9 @@ public:
     /// The first problem, in the form's words ("Heads: ..."), empty when there is none.
     QString problemSummary() const;
     void applyPreset(const QString& name);
+    /// Chat data trains as documents whatever a preset says (the engine sets it): a preset chosen for it
+    /// keeps Sequences at documents (it showed "stream" for a run that trained as documents).
+    void setDocumentsOnly(bool on) { m_documentsOnly = on; }
     /// Sets the model kind (the form shows that kind's fields); the other values stay.
     void setModelKind(twb::ModelKind kind);
     twb::ModelKind modelKind() const;
@@ -92,6 +95,7 @@ private:
 
     std::vector<Field> m_fields;
     twb::RunConfig m_base;  // keeps fields the form does not show (data_dir, probe_prompt, ...)
+    bool m_documentsOnly = false;
     QComboBox* m_preset = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_problems = nullptr;  // the problems no field names, and links to the fields with one

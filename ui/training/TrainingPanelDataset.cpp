@@ -126,7 +126,8 @@ void TrainingPanel::onDatasetChanged() {
         m_kindNote->show();
     }
     // A chat dataset trains as documents, whatever the form said (the engine sets it; the form showed
-    // "stream" for a run whose config.json says "documents").
+    // "stream" for a run whose config.json says "documents"), a preset chosen later included.
+    m_form->setDocumentsOnly(!facts.chat_template.empty());
     if (facts.chat_template.empty() && std::exchange(m_documentsForChat, false) && !m_openingRun &&
         m_form->config().sequences == twb::Sequences::Documents) {
         twb::RunConfig c = m_form->config();  // set for chat data before: back to a stream for this one
