@@ -304,6 +304,18 @@ private slots:
         QCOMPARE(plots.parameterPlot()->graph(1)->dataCount(), 1);
         QCOMPARE(plots.parameterPlot()->graph(1)->scatterStyle().shape(), QCPScatterStyle::ssCircle);
         QVERIFY2(x->label().startsWith("learning_rate") && x->label().contains("not finished"), qPrintable(x->label()));
+        // The running cell's hollow circle comes with its first evaluation, not when the cell ends.
+        twb::RunSummary inProgress = summary("learning_rate", "0.003", NAN);
+        inProgress.dir = "/nonexistent/running";
+        inProgress.status = "running";
+        plots.setRuns({summary("learning_rate", "0.001", 2.5), inProgress}, {"learning_rate"});
+        QCOMPARE(plots.parameterPlot()->graphCount(), 1);
+        twb::EvalReport eval;
+        eval.step = 100;
+        eval.val_loss = 2.7;
+        plots.addEval("/nonexistent/running", eval);
+        QCOMPARE(plots.parameterPlot()->graphCount(), 2);
+        QCOMPARE(plots.parameterPlot()->graph(1)->data()->at(0)->value, 2.7);
         plots.setRuns({summary("dropout", "0.1", 2.5), summary("dropout", "0.2", 2.4)});
         QVERIFY(!plots.parameterAxisIsLog());
         QVERIFY2(x->range().lower >= 0 && x->range().lower < 0.1 && x->range().upper > 0.2 && x->range().upper < 0.4,

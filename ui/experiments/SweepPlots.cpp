@@ -153,6 +153,13 @@ void SweepPlots::fitCurves() {
 
 void SweepPlots::addEval(const QString& runDir, const twb::EvalReport& e) {
     curve(runDir)->addData(double(e.step), e.val_loss);
+    // The running cell's hollow circle at its last evaluation (it appeared only when the cell ended).
+    for (auto& r : m_runs)
+        if (QString::fromStdString(r.dir) == runDir && std::isfinite(e.val_loss)) {
+            r.final_val_loss = e.val_loss;
+            refreshParameterPlot();
+            break;
+        }
     m_curves->legend->setVisible(true);
     fitCurves();
     m_curves->replot(QCustomPlot::rpQueuedReplot);
