@@ -5,6 +5,7 @@
 #include "test_util.h"
 #include "twb/errors.h"
 
+#include <algorithm>
 #include <random>
 
 using namespace twb;
@@ -87,6 +88,23 @@ private slots:
         // A merge that does not produce its token is refused.
         QVERIFY_THROWS_EXCEPTION(FormatError,
                                  ByteBpeModel::from_parts("gpt2", std::vector<std::string>(256, "x"), {}, {}, {}));
+    }
+    void progressFollowsEachMerge() {
+        // Progress came every 64 merges: a vocabulary of a few hundred merges over a large text sat at "50%"
+        // (the count of pieces done) for seconds, and one under 64 merges never moved past it.
+        twbtest::write(twbtest::path(m_dir, "corpus.txt"), twbtest::english_like(20000));
+        TokenizerSpec spec;
+        spec.kind = TokenizerKind::ByteBpe;
+        spec.vocab_size = 256 + 3 + 40;
+        std::vector<uint64_t> merging;  // the second half: done of 100
+        train_tokenizer(spec, twbtest::path(m_dir, "corpus.txt"), [&](uint64_t done, uint64_t total) {
+            if (total == 100 && done >= 50)
+                merging.push_back(done);
+            return true;
+        });
+        QVERIFY2(merging.size() >= 40, qPrintable(QString::number(merging.size())));
+        QVERIFY(std::is_sorted(merging.begin(), merging.end()));
+        QCOMPARE(merging.back(), uint64_t(100));
     }
     void tooSmallAVocabularyIsRefused() { QVERIFY_THROWS_EXCEPTION(ConfigError, train("abc", 100)); }
 };

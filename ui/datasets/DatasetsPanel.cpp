@@ -288,6 +288,7 @@ void DatasetsPanel::busyChanged(bool busy) {
     m_cancel->setVisible(busy);
     if (busy) {
         m_jobClock.start();
+        m_clockStage.clear();
         m_progress->setRange(0, 0);
     } else {
         m_stage->clear();
@@ -351,6 +352,10 @@ void DatasetsPanel::showProgress(double f, const QString& stage) {
     m_progress->setRange(0, f >= 0 ? 1000 : 0);  // no total (tokenizer training): a busy bar
     if (f < 0)
         return;
+    if (stage != m_clockStage) {  // "writing" at 10% after a minute of "tokenizer" had a minute's pace
+        m_clockStage = stage;
+        m_jobClock.restart();
+    }
     const double s = m_jobClock.elapsed() / 1000.0;
     m_progress->setValue(static_cast<int>(1000 * f));
     m_progress->setFormat(f > 0.02 ? tr("%p% · %1 s left").arg(qRound(s / f - s)) : QStringLiteral("%p%"));

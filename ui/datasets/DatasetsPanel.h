@@ -124,7 +124,8 @@ private:
     QProgressBar* m_progress;
     QLabel* m_stage;
     QPushButton* m_cancel;
-    QElapsedTimer m_jobClock;
+    QElapsedTimer m_jobClock;  // since the stage shown began: the fraction is the stage's, and so is the time left
+    QString m_clockStage;
     QPointer<Job> m_job;
     QString m_sourcesError;   // what the Import tab's preview found wrong with the sources (empty: nothing)
     QString m_suggestedName;  // the name the first file gave, replaced while the user has not typed another
