@@ -1012,7 +1012,7 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     </message>
     <message>
         <source>Automatic (GPU if usable)</source>
-        <translation>Automatisk (GPU om mulig)</translation>
+        <translation>Auto (GPU om mulig)</translation>
     </message>
     <message>
         <source>A CUDA GPU if one is usable, else the CPU</source>
