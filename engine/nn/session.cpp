@@ -362,6 +362,8 @@ EmbeddingMap ModelSession::embedding_map(int n) const {
     EmbeddingMap map;
     std::vector<uint64_t> counts;
     try {
+        if (m.config.data_dir.empty())  // an imported model: it read "could not be read (: no such folder ...)"
+            throw InputError("imported");
         require_same_tokenizer(run(), m.config.data_dir, "count the tokens of the run's dataset");
         counts = inspect_prepared(m.config.data_dir, 0).counts;
         if (counts.size() != static_cast<size_t>(vocab))
@@ -369,8 +371,10 @@ EmbeddingMap ModelSession::embedding_map(int n) const {
                              std::to_string(vocab));
     } catch (const Error& e) {
         counts.clear();
-        map.source = "the run's dataset could not be read (" + std::string(e.what()) + "), so these are the first " +
-                     std::to_string(std::min(n, vocab)) + " token ids";
+        const std::string why = m.config.data_dir.empty()
+                                    ? "the run was imported and has no dataset of its own to count its tokens in"
+                                    : "the run's dataset could not be read (" + std::string(e.what()) + ")";
+        map.source = why + ", so these are the first " + std::to_string(std::min(n, vocab)) + " token ids";
     }
     std::vector<int> ids(static_cast<size_t>(vocab));
     std::iota(ids.begin(), ids.end(), 0);

@@ -17,6 +17,7 @@
 #include "twb/model_exchange.h"
 #include "twb/run_folder.h"
 #include "twb/runs_table.h"
+#include "twb/session.h"
 #include "twb/tokenizer.h"
 #include "twb/training.h"
 
@@ -593,6 +594,12 @@ private slots:
         };
         QCOMPARE(statusOf(back), std::string("imported"));
         QVERIFY(statusOf(run) == "finished" || statusOf(run) == "stopped");
+        // Its embedding map says why it cannot order tokens by frequency (it read "could not be read (: no
+        // such folder; ...)", an empty path).
+        ModelSession session;
+        session.open(back.string(), "last");
+        const std::string source = session.embedding_map(5).source;
+        QVERIFY2(source.find("the run was imported and has no dataset of its own") == 0, source.c_str());
     }
 
     void aWorkbenchTokenizersSpecialsSurviveTheRoundTrip() {
