@@ -592,6 +592,9 @@ private slots:
                     return r.status;
             return std::string("(not listed)");
         };
+        // Not into the folder it reads (export refuses the same of a run).
+        QVERIFY_THROWS_EXCEPTION(InputError, import_hf(hf, hf / "sub"));
+        QVERIFY(!fs::exists(hf / "sub"));
         QCOMPARE(statusOf(back), std::string("imported"));
         QVERIFY(statusOf(run) == "finished" || statusOf(run) == "stopped");
         // Its embedding map says why it cannot order tokens by frequency (it read "could not be read (: no

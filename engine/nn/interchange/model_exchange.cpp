@@ -19,6 +19,7 @@
 #include "nn/interchange/safetensors.h"
 #include "nn/models/model.h"
 #include "twb/errors.h"
+#include "twb/output_paths.h"
 #include "twb/run_folder.h"
 #include "twb/run_info.h"
 #include "twb/text.h"
@@ -273,6 +274,7 @@ HfImportResult import_hf(const fs::path& dir, const fs::path& out_run, const std
             progress(m);
     };
     check_hf_folder(dir, "GPT2LMHeadModel");
+    check_output_place(out_run, {dir});  // the run inside the folder it is read from, as export refuses
     if (is_workbench_export(dir))  // File → Export model's "safetensors + config.json", back in as a run
         return import_workbench_export(dir, out_run, name, say);
     if (hf_model_type(dir / "config.json") == "marian")
