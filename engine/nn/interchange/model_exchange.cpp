@@ -275,7 +275,7 @@ HfImportResult import_hf(const fs::path& dir, const fs::path& out_run, const std
     };
     check_hf_folder(dir, "GPT2LMHeadModel");
     check_output_place(out_run, {dir});  // the run inside the folder it is read from, as export refuses
-    if (is_workbench_export(dir))  // File → Export model's "safetensors + config.json", back in as a run
+    if (is_workbench_export(dir))        // File → Export model's "safetensors + config.json", back in as a run
         return import_workbench_export(dir, out_run, name, say);
     if (hf_model_type(dir / "config.json") == "marian")
         return nn::import_marian(dir, out_run, name, progress);
