@@ -100,7 +100,9 @@ private slots:
         QTest::addColumn<QString>("line");
         QTest::addColumn<QString>("says");
         QTest::newRow("not json") << "{oops"
-                                  << "not a JSON object";
+                                  << "not valid JSON (a broken or truncated line?)";
+        QTest::newRow("not an object") << "[1, 2]"
+                                       << "not a JSON object";
         QTest::newRow("no instruction") << "{\"text\": \"x\"}"
                                         << "no \"instruction\"";
         QTest::newRow("no output") << "{\"instruction\": \"x\"}"

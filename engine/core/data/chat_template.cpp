@@ -125,7 +125,9 @@ Conversation message_list(const nlohmann::json& list) {
 
 std::vector<Conversation> parse_chat_record(const std::string& line) {
     const auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
+    if (j.is_discarded())  // a truncated or broken line is said as such, not as "not a JSON object"
+        throw InputError("not valid JSON (a broken or truncated line?)");
+    if (!j.is_object())
         throw InputError("not a JSON object");
     if (j.contains("messages"))
         return {message_list(j["messages"])};
