@@ -13,6 +13,7 @@ Action add_doctor(CLI::App& app) {
     app.add_flag("--no-speed", *noSpeed, "Skip the matmul speed measurement");
     return [threads, noSpeed]() {
         const auto r = run_doctor(*threads, !*noSpeed);
+        std::printf("twb             %s\n", kVersion);  // which build a pasted report came from
         std::fputs(format_doctor(r).c_str(), stdout);
         return 0;
     };

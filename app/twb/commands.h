@@ -7,6 +7,9 @@
 
 namespace twb::cli {
 
+/// twb --version and twb doctor print it.
+inline constexpr const char* kVersion = "0.1.0";
+
 /// A subcommand's action, run after parsing; returns the process exit status.
 using Action = std::function<int()>;
 

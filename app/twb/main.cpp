@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
         "small transformer language models"};
     app.require_subcommand(1);
     app.fallthrough();  // --verbose after the subcommand too
-    app.set_version_flag("--version", "twb 0.1.0");
+    app.set_version_flag("--version", std::string("twb ") + twb::cli::kVersion);
     std::vector<std::pair<CLI::App*, twb::cli::Action>> cmds;
     for (const Command& c : kCommands) {
         CLI::App* sub = app.add_subcommand(c.name, c.help);

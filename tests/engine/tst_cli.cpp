@@ -387,6 +387,10 @@ private slots:
         auto d = run({"doctor", "--no-speed"});
         QCOMPARE(d.code, 0);
         QVERIFY2(d.out.contains("OpenMP"), d.out.constData());
+        // The first line names twb's own version, as --version does (a pasted report did not say which build).
+        const QByteArray version = run({"--version"}).out.trimmed();
+        QVERIFY2(version.startsWith("twb 0.") && d.out.startsWith("twb             " + version.mid(4) + "\n"),
+                 d.out.constData());
         auto ds = run({"datasets"});
         QCOMPARE(ds.code, 0);
         const auto entries = twb::load_catalogue();
