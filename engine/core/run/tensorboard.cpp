@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <random>
 #include <sstream>
 
@@ -238,6 +239,17 @@ TensorBoardExport export_tensorboard(const fs::path& run_dir) {
     // run has is not replaced by an empty one.
     const bool any_valid = std::any_of(rows.begin(), rows.end(),
                                        [](const MetricsRow& r) { return r.kind == "train" || r.kind == "eval"; });
+    if (rows.empty()) {  // read_metrics skips lines without a step: lines but no row is a damaged file
+        std::ifstream in(run_dir / "metrics.csv", std::ios::binary);
+        std::string line;
+        int lines = 0;
+        while (lines < 2 && std::getline(in, line))
+            lines += line.empty() ? 0 : 1;
+        if (lines > 1)
+            throw FormatError((run_dir / "metrics.csv").string() +
+                              ": no valid metrics row in it (the file is damaged); " +
+                              (fs::exists(run_dir / "tb") ? "tb/ is left as it was" : "nothing was written"));
+    }
     const std::string kept = fs::exists(run_dir / "tb") ? "tb/ is left as it was" : "nothing was written";
     if (!rows.empty() && !any_valid)
         throw FormatError((run_dir / "metrics.csv").string() + ": no valid metrics row in it (the file is damaged); " +
