@@ -77,6 +77,15 @@ Action add_sweep(CLI::App& app) {
             spec.base = o->run.config(std::find(cellKeys.begin(), cellKeys.end(), "data_dir") != cellKeys.end());
             spec.random_samples = o->random;
             spec.seed = o->seed;
+            if (o->random > 0) {  // drawing N of N or fewer cells: the whole grid, said
+                SweepSpec whole = spec;
+                whole.random_samples = 0;
+                if (const size_t grid = sweep_cells(whole).size(); static_cast<size_t>(o->random) >= grid)
+                    std::fprintf(stderr,
+                                 "twb: note: --random %d asks for as many cells as the grid has (%zu) or more: "
+                                 "every cell runs\n",
+                                 o->random, grid);
+            }
         }
         TrainControl control;
         install_interrupt_flag(&control);

@@ -228,10 +228,15 @@ private slots:
 
     void aSweepWhoseAxisNamesTheDatasetsNeedsNoData() {
         const fs::path sweep = p("data-sweep");
-        const Out r = run({"sweep", "--out", q(sweep), "--preset", "tiny", "--quiet", "--axis", "data_dir=" + q(m_data),
-                           "--set", "n_layer=1", "--set", "threads=1", "--set", "eval_iters=1", "--set", "max_iters=1",
-                           "--set", "eval_interval=1"});
+        const Out r = run({"sweep", "--out",           q(sweep),   "--preset",
+                           "tiny",  "--quiet",         "--axis",   "data_dir=" + q(m_data),
+                           "--set", "n_layer=1",       "--set",    "threads=1",
+                           "--set", "eval_iters=1",    "--set",    "max_iters=1",
+                           "--set", "eval_interval=1", "--random", "3"});
         QVERIFY2(r.code == 0, r.err.constData());
+        // Three cells drawn from a grid of one: the whole grid runs, and it is said (it ran without a word).
+        QVERIFY2(r.err.contains("note: --random 3 asks for as many cells as the grid has (1) or more"),
+                 r.err.constData());
         const auto spec = twb::read_sweep(sweep);
         QVERIFY(spec.base.data_dir.empty());
         QCOMPARE(twb::cell_config(spec, twb::sweep_cells(spec).at(0)).data_dir, fs::absolute(m_data).string());
