@@ -5,11 +5,13 @@
 #include "app/twb/sample_command.h"
 #include "twb/chat_history.h"
 #include "twb/errors.h"
+#include "twb/run_folder.h"
 #include "twb/text.h"
 
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 namespace twb::cli {
@@ -126,6 +128,14 @@ int interactive(Chat& chat) {
 }
 
 }  // namespace
+
+void check_chat_history_place(const ChatOpts& o) {
+    if (const auto file = run_folder_of(o.run) / "chat.jsonl";
+        !o.noHistory && std::filesystem::exists(file) && !std::filesystem::is_regular_file(file))
+        throw InputError(file.string() +
+                         " is not a file (a folder?), so the chat cannot be recorded; move it away, or chat with "
+                         "--no-history");
+}
 
 void add_chat_options(CLI::App& app, ChatOpts& o) {
     o.s.max_new_tokens = 256;

@@ -24,6 +24,10 @@ void add_chat_options(CLI::App& app, ChatOpts& o);
 /// The sampling options the command line asks for (ConfigError for a bad value).
 SamplingOptions chat_sampling_of(const ChatOpts& o);
 
+/// Refuses a run whose chat.jsonl is not a file (a folder) unless --no-history: said before the model
+/// answers (it answered, then failed to record the answer).
+void check_chat_history_place(const ChatOpts& o);
+
 /// One reply of an open session: ModelSession::chat or CpuSession::chat.
 using ChatFn = std::function<SampleResult(const Conversation&, const SamplingOptions&, const TokenCallback&,
                                           const std::atomic<bool>*)>;

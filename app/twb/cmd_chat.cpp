@@ -11,6 +11,7 @@ Action add_chat(CLI::App& app) {
     add_chat_options(app, *o);
     return [o]() {
         const SamplingOptions s = chat_sampling_of(*o);
+        check_chat_history_place(*o);
         ModelSession m;
         m.open(o->run, o->checkpoint);
         return run_chat(

@@ -90,6 +90,7 @@ std::optional<int> chat_without_torch(int argc, char** argv) {
     twb::SamplingOptions s;
     try {
         s = twb::cli::chat_sampling_of(o);
+        twb::cli::check_chat_history_place(o);  // refused by the libtorch path, which says why
     } catch (...) {
         return std::nullopt;
     }

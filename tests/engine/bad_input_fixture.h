@@ -160,6 +160,8 @@ protected:
         } else if (what == "empty_pair") {
             twbtest::write(p("empty.txt"), "");
             m_undo.push_back(p("empty.txt"));
+        } else if (what == "chat_folder") {
+            fs::create_directories(bad / "chat.jsonl");
         } else if (what == "metrics_empty") {
             QVERIFY(fs::is_directory(bad / "tb"));
             twbtest::write(bad / "metrics.csv", "");

@@ -388,6 +388,9 @@ private slots:
         row("synth --seed past 64 bits", "",
             {"synth", "--task", "copy", "-n", "3", "--seed", "99999999999999999999999", "--out", q(p("s.txt"))},
             "a seed is at most 18446744073709551615");
+        // Refused before the model answers (it answered, then failed to record it).
+        row("chat whose chat.jsonl is a folder", "chat_folder", {"chat", "--run", q(p("bad")), "-m", "hi", "-n", "3"},
+            "chat.jsonl is not a file (a folder?), so the chat cannot be recorded", {"bad/"});
         row("chat with an empty --message", "", {"chat", "--run", runDir, "-m", " "},
             "--message is empty; give the text to send");
         row("chat --greedy with --temperature", "", {"chat", "--run", runDir, "--greedy", "-t", "0.9"}, "excludes");
