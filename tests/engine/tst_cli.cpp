@@ -571,6 +571,9 @@ private slots:
         // The blank line is counted apart: "3 lines" then "translated 2/2" read as a line lost.
         tr = run({"translate", "--run", runDir, "--checkpoint", "last", "--max-extra", "2"}, "a b c\n \nc c c\n");
         QVERIFY2(tr.err.contains("3 lines (1 blank, kept blank), greedy\ntranslated 2/2\n"), tr.err.constData());
+        // Bytes that are not UTF-8 are placed (it said "not UTF-8 text" alone).
+        tr = run({"translate", "--run", runDir, "--checkpoint", "last"}, QByteArray("a b\nc \xe9\n"));
+        QVERIFY2(tr.code == 1 && tr.err.contains("stdin: not UTF-8 text (line 2, byte offset 6)"), tr.err.constData());
         // eval's options for a language model are refused for a translation run (--max-tokens was ignored:
         // every pair scored all the same).
         for (const QStringList& extra : {QStringList{"--max-tokens", "100"}, QStringList{"--text", att}}) {

@@ -6,6 +6,7 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -192,9 +193,14 @@ std::string read_text_file(const fs::path& path, uint64_t max_bytes) {
 
 std::vector<std::string> text_lines(const std::string& text, const std::string& source) {
     const bool utf16 = text.rfind("\xFF\xFE", 0) == 0 || text.rfind("\xFE\xFF", 0) == 0;
-    if (find_invalid_utf8(text) != std::string::npos)
-        throw InputError(source + (utf16 ? ": UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8"
-                                         : ": not UTF-8 text; give a UTF-8 file, one sentence per line"));
+    if (const size_t bad = find_invalid_utf8(text); bad != std::string::npos) {
+        if (utf16)
+            throw InputError(source + ": UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8");
+        // Where, as prepare says it: the line to fix and the byte for a hex editor.
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(bad), '\n');
+        throw InputError(source + ": not UTF-8 text (line " + std::to_string(line) + ", byte offset " +
+                         std::to_string(bad) + "); give a UTF-8 file, one sentence per line");
+    }
     std::vector<std::string> out;
     // A UTF-8 byte-order mark (an editor's) is no part of the first line: kept, it changed its words.
     std::istringstream in(text.rfind("\xEF\xBB\xBF", 0) == 0 ? text.substr(3) : text);
