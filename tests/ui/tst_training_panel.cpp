@@ -8,7 +8,6 @@
 // (thousands written short).
 #include "signal_wait.h"
 #include "test_util.h"
-#include "twb/chat.h"
 #include "twb/config_options.h"
 #include "twb/dataset.h"
 #include "twb/run_folder.h"
@@ -723,29 +722,6 @@ private slots:
         setSpin(p, "lr_decay_iters", 300);
         QVERIFY2(summary->text().contains("reaches its minimum at step 300 of 800 (Decay steps): the last 500 steps"),
                  qPrintable(summary->text()));
-    }
-    void aChatDatasetSetsDocumentSequences() {
-        // The form showed "stream" for chat data, whose runs train as documents (config.json said so).
-        std::string jsonl;
-        for (int i = 0; i < 40; ++i)
-            jsonl += "{\"instruction\": \"hi\", \"output\": \"hello there\"}\n";
-        twbtest::write(twbtest::path(m_ws, "chat.jsonl"), jsonl);
-        twb::ChatPrepareOptions o;
-        o.inputs = {twbtest::path(m_ws, "chat.jsonl").string()};
-        o.tokenizer.kind = twb::TokenizerKind::Byte;
-        o.out = std::filesystem::path(Workspace::datasetsDir().toStdString()) / "chat-data";
-        twb::prepare_chat(o);
-        TrainingPanel p;
-        p.setDataset(m_data);
-        QCOMPARE(p.form()->config().sequences, twb::Sequences::Stream);
-        p.setDataset(QString::fromStdString(o.out.string()));
-        QCOMPARE(p.form()->config().sequences, twb::Sequences::Documents);
-        QVERIFY2(p.kindNote()->text().contains("Sequences set to <b>documents</b>"), qPrintable(p.kindNote()->text()));
-        QVERIFY(!p.kindNote()->isHidden());
-        p.form()->applyPreset("tiny");  // a preset chosen for chat data keeps it (it showed "stream")
-        QCOMPARE(p.form()->config().sequences, twb::Sequences::Documents);
-        p.setDataset(m_data);  // set for the chat data, not by hand: back to a stream
-        QCOMPARE(p.form()->config().sequences, twb::Sequences::Stream);
     }
     void aStopBeforeAnyBestNamesNoBest() {
         // Stopped before an evaluation at a checkpoint: the end line named "best val loss nan at step -1".

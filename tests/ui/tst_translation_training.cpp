@@ -1,11 +1,12 @@
 // The GUI's training side of translation, offscreen: the config form's model kind shows the fields that
 // kind uses and the config it produces carries them; the Multi30k preset is the engine's preset; the
-// Training panel picks the kind from the dataset and refuses a mismatch; the metrics plot's BLEU series
-// holds a metrics.csv's val_bleu (at its step, or its epoch); the Datasets panel's Translation pairs tab
-// prepares a parallel dataset the engine opens as parallel; and a tiny encoder-decoder trained from the
-// panel writes val_bleu into metrics.csv, and "Train more" extends one that stopped at its epochs.
+// Training panel picks the kind from the dataset and refuses a mismatch (and Sequences for chat data); the metrics
+// plot's BLEU series holds a metrics.csv's val_bleu (at its step, or its epoch); the Datasets panel's Translation pairs
+// tab prepares a parallel dataset the engine opens as parallel; and a tiny encoder-decoder trained from the panel
+// writes val_bleu into metrics.csv, and "Train more" extends one that stopped at its epochs.
 #include "signal_wait.h"
 #include "test_util.h"
+#include "twb/chat.h"
 #include "twb/dataset.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
@@ -181,6 +182,30 @@ private slots:
         QVERIFY(p.kindNote()->text().contains("Decoder LM"));
         p.form()->applyPreset("multi30k");  // an encoder-decoder preset on a stream: refused
         QVERIFY(p.startBlocker().contains("token-stream"));
+    }
+
+    void aChatDatasetSetsDocumentSequences() {
+        // The form showed "stream" for chat data, whose runs train as documents (config.json said so).
+        std::string jsonl;
+        for (int i = 0; i < 40; ++i)
+            jsonl += "{\"instruction\": \"hi\", \"output\": \"hello there\"}\n";
+        twbtest::write(twbtest::path(m_ws, "chat.jsonl"), jsonl);
+        twb::ChatPrepareOptions o;
+        o.inputs = {twbtest::path(m_ws, "chat.jsonl").string()};
+        o.tokenizer.kind = twb::TokenizerKind::Byte;
+        o.out = std::filesystem::path(Workspace::datasetsDir().toStdString()) / "chat-data";
+        twb::prepare_chat(o);
+        TrainingPanel p;
+        p.setDataset(m_stream);
+        QCOMPARE(p.form()->config().sequences, twb::Sequences::Stream);
+        p.setDataset(QString::fromStdString(o.out.string()));
+        QCOMPARE(p.form()->config().sequences, twb::Sequences::Documents);
+        QVERIFY2(p.kindNote()->text().contains("Sequences set to <b>documents</b>"), qPrintable(p.kindNote()->text()));
+        QVERIFY(!p.kindNote()->isHidden());
+        p.form()->applyPreset("tiny");  // a preset chosen for chat data keeps it (it showed "stream")
+        QCOMPARE(p.form()->config().sequences, twb::Sequences::Documents);
+        p.setDataset(m_stream);  // set for the chat data, not by hand: back to a stream
+        QCOMPARE(p.form()->config().sequences, twb::Sequences::Stream);
     }
 
     void bitsPerCharacterIsForLanguageModels() {
