@@ -4842,6 +4842,14 @@ Dette kan ikke angres.</translation>
         <source>Bits per character at the best evaluation (beside the best val loss): the loss in units that compare character and BPE runs fairly.</source>
         <translation>Bit per tegn ved den beste evalueringen (ved siden av beste valideringstap): tapet i en enhet som sammenligner tegn- og BPE-kjøringer rettferdig.</translation>
     </message>
+    <message>
+        <source>Best BLEU</source>
+        <translation>Beste BLEU</translation>
+    </message>
+    <message>
+        <source>A translation run&apos;s highest validation BLEU after step 0 (higher is better); with best_by=bleu its best checkpoint</source>
+        <translation>Oversettelseskjøringens høyeste validerings-BLEU etter steg 0 (høyere er bedre); med best_by=bleu dens beste sjekkpunkt</translation>
+    </message>
 </context>
 <context>
     <name>SamplingPanel</name>

@@ -7,9 +7,13 @@
 #include "twb/metrics.h"
 #include "twb/model_exchange.h"
 #include "twb/run_folder.h"
+#include "twb/runs_table.h"
+#include "twb/text.h"
 #include "twb/tokenizer.h"
 #include "twb/training.h"
 #include "twb/translation.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -106,6 +110,19 @@ private slots:
         QVERIFY(r.evals[1].val_bleu > 50);
         const auto rows = read_metrics(std::filesystem::path(dir) / "metrics.csv");
         QVERIFY(std::any_of(rows.begin(), rows.end(), [](auto& x) { return x.kind == "eval" && x.val_bleu > 50; }));
+        // best_by=bleu (the preset's): best.json names the BLEU as itself, not as a negative val_loss, and the
+        // runs table gives it a column.
+        const auto best = nlohmann::json::parse(read_file(std::filesystem::path(dir) / "checkpoints" / "best.json"));
+        QCOMPARE(best.at("step").get<int64_t>(), int64_t(600));
+        QCOMPARE(best.at("best_by").get<std::string>(), std::string("bleu"));
+        QCOMPARE(best.at("bleu").get<double>(), r.evals[1].val_bleu);
+        QVERIFY(!best.contains("val_loss"));
+        const auto runs = collect_runs(dir);
+        QCOMPARE(runs.size(), size_t(1));
+        QVERIFY(std::abs(runs[0].best_bleu - r.evals[1].val_bleu) < 1e-3);  // as metrics.csv writes it
+        QVERIFY(std::abs(runs[0].bleu - r.evals[1].val_bleu) < 1e-3);
+        QVERIFY(runs_table_markdown(runs).find(" best BLEU |") != std::string::npos);
+        QVERIFY(runs_table_csv(runs).find(",bleu,best_bleu\n") != std::string::npos);
         // The run translates and evaluates through the public API.
         Translator tr;
         tr.open(dir, "last");

@@ -448,6 +448,7 @@ private slots:
         const auto j = nlohmann::json::parse(read_file(dir / "checkpoints" / "best.json"));
         QCOMPARE(j.at("step").get<int64_t>(), best->step);
         QCOMPARE(j.at("val_loss").get<double>(), best->val_loss);
+        QCOMPARE(j.at("best_by").get<std::string>(), std::string("loss"));
         QCOMPARE(nn::list_checkpoints(dir), (std::vector<int64_t>{best->step, 10, 12}));
         const auto ck = nn::read_checkpoint(nn::find_checkpoint(dir, "best"));
         QCOMPARE(ck.state.step, best->step);

@@ -4,9 +4,9 @@
 // refuses a running run and removes the folder on Delete; Duplicate config fills the Training panel's
 // form for a new run; Compare selected opens the first run and overlays the others; the table sorts
 // by number and remembers its sort, and its columns fit the rows until widths are remembered (never
-// narrower than their titles, at any text size); a comparison's bits per character end with the
-// comparison; Export to TensorBoard writes a run's tb/ on the jobs service and shows why a folder that
-// is no run cannot.
+// narrower than their titles, at any text size), and a BLEU column shows only beside a translation run; a comparison's
+// bits per character end with the comparison; Export to TensorBoard writes a run's tb/ on the jobs service and shows
+// why a folder that is no run cannot.
 #include "test_util.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
@@ -142,6 +142,24 @@ private slots:
         QCOMPARE(RunsTableModel::modelShape(lm), QString("4×4×128"));
         QCOMPARE(RunsTableModel::modelShape(mt), QString("3+2×4×96"));
         QCOMPARE(RunsTableModel::modelShape(twb::RunSummary{}), QString());  // a damaged run's read "××"
+    }
+    void theBleuColumnShowsWhereATranslationRunIsListed() {
+        // A translation run's best BLEU had no place in the table; a language model has none to show.
+        twb::RunSummary lm, mt;
+        lm.dir = "/ws/lm";
+        mt.dir = "/ws/mt";
+        mt.best_bleu = 31.5;
+        RunsTable t;
+        const int c = t.tableModel()->columnOf(RunsTableModel::BestBleu);
+        QVERIFY(c >= 0);
+        t.setRuns({lm});
+        QVERIFY(t.isColumnHidden(c));
+        t.setRuns({lm, mt});
+        QVERIFY(!t.isColumnHidden(c));
+        QCOMPARE(t.model()->index(t.rowOf("/ws/mt"), c).data().toString(), QString("31.50"));
+        QCOMPARE(t.model()->headerData(c, Qt::Horizontal).toString(), QString("Best BLEU"));
+        t.setRuns({lm});
+        QVERIFY(t.isColumnHidden(c));
     }
     void sortsByNumberAndRemembersTheSort() {
         {

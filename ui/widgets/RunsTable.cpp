@@ -7,6 +7,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <algorithm>
+#include <cmath>
 
 RunsTable::RunsTable(QWidget* parent) : QTableView(parent) {
     m_model = new RunsTableModel(this);
@@ -66,6 +67,10 @@ void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
     const QStringList selected = selectedRuns();
     const QString current = currentRun();
     m_model->setRuns(std::move(runs));
+    // The BLEU column only where a translation run is listed: a language model has none.
+    if (const int c = m_model->columnOf(RunsTableModel::BestBleu); c >= 0)
+        setColumnHidden(c, std::none_of(m_model->runs().begin(), m_model->runs().end(),
+                                        [](const twb::RunSummary& r) { return !std::isnan(r.best_bleu); }));
     if (!m_sized && !m_remembered && !m_model->runs().empty()) {
         // Without remembered widths, the first rows decide them (fixed defaults left a 220-pixel name
         // column half empty and pushed the last columns out of sight at 1280x720), up to 260 pixels each.

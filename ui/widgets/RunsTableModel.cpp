@@ -46,14 +46,14 @@ void RunsTableModel::rebuildColumns() {
             m_columns.emplace_back(Extra, i);
     };
     if (m_layout == Layout::Runs) {
-        for (Column c : {Name, Dataset, Model, Parameters, Steps, BestValLoss, BitsPerChar, Created, Status})
+        for (Column c : {Name, Dataset, Model, Parameters, Steps, BestValLoss, BitsPerChar, BestBleu, Created, Status})
             m_columns.emplace_back(c, -1);
         extras();
     } else {
         m_columns.emplace_back(Name, -1);
         extras();
-        for (Column c : {Parameters, FinalValLoss, BestValLoss, Accuracy, Perplexity, BitsPerChar, TokensPerSecond,
-                         WallTime, Status})
+        for (Column c : {Parameters, FinalValLoss, BestValLoss, Accuracy, Perplexity, BitsPerChar, BestBleu,
+                         TokensPerSecond, WallTime, Status})
             m_columns.emplace_back(c, -1);
     }
 }
@@ -188,6 +188,8 @@ QVariant RunsTableModel::displayText(const twb::RunSummary& r, Column c, int ext
             return fixed(r.perplexity, 2);
         case BitsPerChar:
             return fixed(bitsPerChar(r), 3);
+        case BestBleu:
+            return fixed(r.best_bleu, 2);
         case TokensPerSecond:
             return fixed(r.tokens_per_s, 0);
         case WallTime:
@@ -246,6 +248,8 @@ QVariant RunsTableModel::sortKey(const twb::RunSummary& r, Column c, int extra) 
             return number(r.perplexity);
         case BitsPerChar:
             return number(bitsPerChar(r));
+        case BestBleu:
+            return number(r.best_bleu);
         case TokensPerSecond:
             return number(r.tokens_per_s);
         case WallTime:
@@ -308,11 +312,11 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation o, int role) co
         return {};
     int extra = -1;
     const Column c = columnAt(section, &extra);
-    static const char* names[] = {QT_TR_NOOP("Name"),           QT_TR_NOOP("Dataset"),    QT_TR_NOOP("Model"),
-                                  QT_TR_NOOP("Parameters"),     QT_TR_NOOP("Steps"),      QT_TR_NOOP("Best val loss"),
-                                  QT_TR_NOOP("Bits/char"),      QT_TR_NOOP("Created"),    QT_TR_NOOP("Status"),
-                                  QT_TR_NOOP("Final val loss"), QT_TR_NOOP("Accuracy %"), QT_TR_NOOP("Perplexity"),
-                                  QT_TR_NOOP("Tokens/s"),       QT_TR_NOOP("Time (s)")};
+    static const char* names[] = {QT_TR_NOOP("Name"),       QT_TR_NOOP("Dataset"),        QT_TR_NOOP("Model"),
+                                  QT_TR_NOOP("Parameters"), QT_TR_NOOP("Steps"),          QT_TR_NOOP("Best val loss"),
+                                  QT_TR_NOOP("Bits/char"),  QT_TR_NOOP("Best BLEU"),      QT_TR_NOOP("Created"),
+                                  QT_TR_NOOP("Status"),     QT_TR_NOOP("Final val loss"), QT_TR_NOOP("Accuracy %"),
+                                  QT_TR_NOOP("Perplexity"), QT_TR_NOOP("Tokens/s"),       QT_TR_NOOP("Time (s)")};
     if (role == Qt::DisplayRole) {
         if (c == Extra)
             return m_extra.value(extra);
@@ -324,6 +328,10 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation o, int role) co
         return tr("layers × heads × embedding width");
     if (role == Qt::ToolTipRole && (c == BestValLoss || c == FinalValLoss))
         return tr("Validation loss, in nats per token (lower is better)");
+    if (role == Qt::ToolTipRole && c == BestBleu)
+        return tr(
+            "A translation run's highest validation BLEU after step 0 (higher is better); with best_by=bleu "
+            "its best checkpoint");
     if (role == Qt::ToolTipRole && c == Perplexity)
         return tr("Validation perplexity at the last evaluation");
     return {};

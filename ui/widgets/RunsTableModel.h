@@ -14,7 +14,7 @@
 class RunsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    /// The figures a column can show. In the Runs layout the first nine are also the column indices.
+    /// The figures a column can show. In the Runs layout the first ten are also the column indices.
     enum Column {
         Name,
         Dataset,
@@ -23,6 +23,7 @@ public:
         Steps,
         BestValLoss,
         BitsPerChar,
+        BestBleu,  // translation runs' best validation BLEU (hidden by RunsTable where no run has one)
         Created,
         Status,
         FinalValLoss,
@@ -40,7 +41,8 @@ public:
     void setRuns(std::vector<twb::RunSummary> runs);
     const std::vector<twb::RunSummary>& runs() const { return m_runs; }
     /// Runs: the fixed columns, then the extras. SweepResults: the name, the extras, then parameters,
-    /// final and best validation loss, accuracy, perplexity, bits per character, tokens/s, time, status.
+    /// final and best validation loss, accuracy, perplexity, bits per character, best BLEU, tokens/s, time,
+    /// status.
     void setLayout(Layout layout);
     Layout layout() const { return m_layout; }
     /// The view column of a figure (the first for Extra), -1 when the layout has none.

@@ -67,6 +67,11 @@ RunSummary summarise(const fs::path& dir) {
                 r.accuracy = row.val_accuracy;
                 r.bits_per_char = row.val_bpc;
             }
+            if (row.kind == "eval" && !std::isnan(row.val_bleu)) {
+                r.bleu = row.val_bleu;
+                if (row.step > 0 && (std::isnan(r.best_bleu) || row.val_bleu > r.best_bleu))
+                    r.best_bleu = row.val_bleu;
+            }
         }
     r.perplexity = std::exp(r.final_val_loss);
     r.tokens_per_s = median(speeds);
@@ -220,8 +225,12 @@ std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_
         t += " runs |";
         rule += "---|";
     }
-    t += " parameters | final val loss | best val loss | accuracy | perplexity | bits/char | tokens/s | time (s) |";
-    rule += "---|---|---|---|---|---|---|---|";
+    // Translation runs: their best validation BLEU beside the losses (a column only where a run has one).
+    const bool bleu =
+        std::any_of(runs.begin(), runs.end(), [](const RunSummary& r) { return !std::isnan(r.best_bleu); });
+    t += " parameters | final val loss | best val loss |" + std::string(bleu ? " best BLEU |" : "") +
+         " accuracy | perplexity | bits/char | tokens/s | time (s) |";
+    rule += bleu ? "---|---|---|---|---|---|---|---|---|" : "---|---|---|---|---|---|---|---|";
     if (!grouping) {
         t += " status |";
         rule += "---|";
@@ -235,7 +244,8 @@ std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_
             for (const auto& k : keys)
                 t += " " + shown(k, r.config.count(k) ? r.config.at(k) : "") + " |";
             t += " " + (r.status == "damaged" ? std::string("-") : std::to_string(r.parameters)) + " | " +
-                 fmt(r.final_val_loss) + " | " + fmt(r.best_val_loss) + " | " + fmt(r.accuracy) + " | " +
+                 fmt(r.final_val_loss) + " | " + fmt(r.best_val_loss) + " | " +
+                 (bleu ? fmt(r.best_bleu, "%.2f") + " | " : std::string()) + fmt(r.accuracy) + " | " +
                  fmt(r.perplexity, "%.3f") + " | " + fmt(r.bits_per_char) + " | " + fmt(r.tokens_per_s, "%.0f") +
                  " | " + fmt(r.wall_s, "%.1f") + " | " + r.status + " |\n";
         }
@@ -251,7 +261,7 @@ std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_
             for (size_t i = 0; i < keys.size(); ++i)
                 damaged += " - |";
             damaged += " " + shown("", r.name) + " (damaged) |";
-            for (int i = 0; i < 8; ++i)  // parameters to time
+            for (int i = 0; i < (bleu ? 9 : 8); ++i)  // parameters to time
                 damaged += " - |";
             damaged += "\n";
             continue;
@@ -282,8 +292,9 @@ std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_
         t += " " + std::to_string(groups[g].size()) +
              (unfinished ? " (" + std::to_string(unfinished) + " unfinished)" : std::string()) + " | " +
              std::to_string(groups[g].front()->parameters) + " | " + pm(col(&RunSummary::final_val_loss)) + " | " +
-             pm(col(&RunSummary::best_val_loss)) + " | " + pm(col(&RunSummary::accuracy)) + " | " +
-             pm(col(&RunSummary::perplexity), "%.3f") + " | " + pm(col(&RunSummary::bits_per_char)) + " | " +
+             pm(col(&RunSummary::best_val_loss)) + " | " +
+             (bleu ? pm(col(&RunSummary::best_bleu), "%.2f") + " | " : std::string()) + pm(col(&RunSummary::accuracy)) +
+             " | " + pm(col(&RunSummary::perplexity), "%.3f") + " | " + pm(col(&RunSummary::bits_per_char)) + " | " +
              pm(col(&RunSummary::tokens_per_s), "%.0f") + " | " + pm(col(&RunSummary::wall_s), "%.1f") + " |\n";
     }
     return t + damaged;
@@ -294,8 +305,9 @@ std::string runs_table_csv(const std::vector<RunSummary>& runs) {
     std::string t = "run";
     for (const auto& k : keys)
         t += "," + k;
-    t +=
-        ",parameters,final_val_loss,best_val_loss,accuracy,perplexity,bits_per_char,tokens_per_s,wall_s,steps,status\n";
+    t += ",parameters,final_val_loss,best_val_loss,accuracy,perplexity,bits_per_char,tokens_per_s,wall_s,steps,status,"
+         "bleu,"
+         "best_bleu\n";
     auto csv = [](std::string s) {
         if (s.find_first_of(",\"\n") == std::string::npos)
             return s;
@@ -311,7 +323,8 @@ std::string runs_table_csv(const std::vector<RunSummary>& runs) {
         t += "," + std::to_string(r.parameters) + "," + fmt(r.final_val_loss, "%.6g") + "," +
              fmt(r.best_val_loss, "%.6g") + "," + fmt(r.accuracy, "%.6g") + "," + fmt(r.perplexity, "%.6g") + "," +
              fmt(r.bits_per_char, "%.6g") + "," + fmt(r.tokens_per_s, "%.6g") + "," + fmt(r.wall_s, "%.6g") + "," +
-             std::to_string(r.steps) + "," + r.status + "\n";
+             std::to_string(r.steps) + "," + r.status + "," + fmt(r.bleu, "%.6g") + "," + fmt(r.best_bleu, "%.6g") +
+             "\n";
     }
     return t;
 }

@@ -103,8 +103,10 @@ CheckpointState parse_checkpoint_state(const std::string& text, const std::strin
     return s;
 }
 
-std::string best_json(int64_t step, double val_loss) {
-    return nlohmann::json{{"step", step}, {"val_loss", number_or_null(val_loss)}}.dump(2);
+std::string best_json(int64_t step, double score, BestBy by) {
+    if (by == BestBy::Bleu)
+        return nlohmann::json{{"step", step}, {"best_by", by}, {"bleu", number_or_null(-score)}}.dump(2);
+    return nlohmann::json{{"step", step}, {"best_by", by}, {"val_loss", number_or_null(score)}}.dump(2);
 }
 
 int64_t parse_best_step(const std::string& text, const std::string& where) {

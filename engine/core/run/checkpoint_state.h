@@ -30,8 +30,10 @@ std::string checkpoint_state_json(const CheckpointState& st);
 /// the config's problems (ConfigError) when its config is not one a model can be built from.
 CheckpointState parse_checkpoint_state(const std::string& text, const std::string& where);
 
-/// best.json's text, and its step; FormatError naming `where` when it is malformed.
-std::string best_json(int64_t step, double val_loss);
+/// best.json's text, and its step; FormatError naming `where` when it is malformed. `score` is what the
+/// trainer keeps as the best (lower is better): the val loss, or minus the val BLEU for best_by=bleu, which
+/// best.json names as itself ("best_by": "bleu", "bleu": 31.2), never as a negative loss.
+std::string best_json(int64_t step, double score, BestBy by = BestBy::Loss);
 int64_t parse_best_step(const std::string& text, const std::string& where);
 
 /// The config of a model that exists (read from a checkpoint or a run's config.json): validate()

@@ -36,8 +36,12 @@ struct RunSummary {
     double perplexity = NAN;          // exp(final val loss)
     double bits_per_char = NAN;       // at the last evaluation
     double best_bits_per_char = NAN;  // at best_step's evaluation (beside best_val_loss)
-    double tokens_per_s = NAN;        // median over logged steps
-    double wall_s = NAN;              // training time
+    // An encoder-decoder's validation BLEU (metrics.csv's val_bleu): at the last evaluation, and the highest
+    // after step 0 (for best_by=bleu, the best checkpoint's).
+    double bleu = NAN;
+    double best_bleu = NAN;
+    double tokens_per_s = NAN;  // median over logged steps
+    double wall_s = NAN;        // training time
 };
 
 /// Every run directly under folder (and the folder itself when it is a run), sorted by name.
@@ -47,7 +51,9 @@ std::vector<RunSummary> collect_runs(const std::filesystem::path& folder);
 std::vector<std::string> varied_keys(const std::vector<RunSummary>& runs);
 
 /// The table: one row per run, or with group_repeats one row per setting of the varied keys other than
-/// "seed", giving mean ± standard deviation of the losses, accuracy and bits per character.
+/// "seed", giving mean ± standard deviation of the losses, accuracy and bits per character. A column of
+/// the best validation BLEU joins when a run has one (translation runs); the CSV always has bleu and
+/// best_bleu.
 std::string runs_table_markdown(const std::vector<RunSummary>& runs, bool group_repeats = true);
 std::string runs_table_csv(const std::vector<RunSummary>& runs);
 

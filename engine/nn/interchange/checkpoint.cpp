@@ -81,7 +81,7 @@ fs::path save_checkpoint(const fs::path& run_dir, const std::vector<std::pair<st
     }
     // best.json only ever names a checkpoint that exists (this one or an earlier one kept by pruning).
     if (!std::isnan(st.best_val_loss) && st.best_step >= 0 && fs::exists(root / step_name(st.best_step) / "state.json"))
-        write_file_atomic(root / "best.json", best_json(st.best_step, st.best_val_loss));
+        write_file_atomic(root / "best.json", best_json(st.best_step, st.best_val_loss, st.config.best_by));
     return final;
 }
 
