@@ -200,9 +200,12 @@ Action add_baselines(CLI::App& app) {
         const auto rows = evaluate_baselines(o->data, o->k);
         std::printf(
             "| baseline | val loss (nats/token) | accuracy | perplexity | bits/char |\n|---|---|---|---|---|\n");
-        for (const auto& b : rows)
-            std::printf("| %s | %.4f | %.4f | %.3f | %.4f |\n", b.name.c_str(), b.loss, b.accuracy, b.perplexity,
-                        b.bits_per_char);
+        for (const auto& b : rows) {  // a parallel dataset's have no bits per character
+            char bpc[32] = "-";
+            if (!std::isnan(b.bits_per_char))
+                std::snprintf(bpc, sizeof bpc, "%.4f", b.bits_per_char);
+            std::printf("| %s | %.4f | %.4f | %.3f | %s |\n", b.name.c_str(), b.loss, b.accuracy, b.perplexity, bpc);
+        }
         return 0;
     };
 }

@@ -9,6 +9,7 @@
 #include "nn/training/batcher.h"
 #include "nn/training/evaluator.h"
 #include "test_util.h"
+#include "twb/baselines.h"
 #include "twb/chat.h"
 #include "twb/chat_history.h"
 #include "twb/dataset.h"
@@ -200,6 +201,24 @@ private slots:
         QVERIFY(prepare_chat(options(jsonl, "known")).warnings.empty());  // bytes know every word
     }
 
+    void baselinesScoreTheRepliesOnly() {
+        // The baselines scored every token of a chat dataset while the model's loss sees its replies only.
+        // Every reply here is "yes": within the replies, each byte's follower is certain, so the bigram is
+        // always right; over the whole text (the prompts' "echo w3", the headers) it is not.
+        std::string jsonl;
+        for (int i = 0; i < 30; ++i)
+            jsonl +=
+                "{\"instruction\": \"echo\", \"input\": \"w" + std::to_string(i * 7) + "\", \"output\": \"yes\"}\n";
+        auto o = options(jsonl, "baselines");
+        o.val_fraction = 0.2;
+        prepare_chat(o);
+        const auto rows = evaluate_baselines(o.out);
+        QCOMPARE(rows.size(), size_t(3));
+        QCOMPARE(rows[2].name, std::string("bigram"));
+        QCOMPARE(rows[2].accuracy, 1.0);
+        QVERIFY(rows[2].loss < rows[1].loss && rows[1].loss < rows[0].loss);
+        QVERIFY(rows[2].bits_per_char > 0);
+    }
     void maskedPositionsContributeNothing() {
         // Token file: one conversation of 6 tokens at offsets 0..5, its reply span [3, 6).
         // <bos>=1, <eos>=2: the sequence is 1 10 11 12 13 14 15 2; targets 10..15, 2.

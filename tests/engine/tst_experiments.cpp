@@ -95,6 +95,31 @@ private slots:
         for (const double bad : {0.0, -1.0, std::nan(""), std::numeric_limits<double>::infinity()})
             QVERIFY_THROWS_EXCEPTION(ConfigError, evaluate_baselines(data, bad));
     }
+    void baselinesOfParallelDataScoreTheTargets() {
+        // The baselines scored a parallel dataset's sources too, while the model's loss sees the targets (and
+        // their <eos>) only. Every target here is "ja": the bigram (<bos> -> ja -> <eos>) is always right.
+        std::string src, tgt;
+        for (int i = 0; i < 60; ++i) {
+            src += "w" + std::to_string(i % 17) + " v" + std::to_string(i % 5) + "\n";
+            tgt += "ja\n";
+        }
+        twbtest::write(twbtest::path(m_dir, "src.txt"), src);
+        twbtest::write(twbtest::path(m_dir, "tgt.txt"), tgt);
+        ParallelPrepareOptions o;
+        o.source = twbtest::path(m_dir, "src.txt").string();
+        o.target = twbtest::path(m_dir, "tgt.txt").string();
+        o.val_fraction = 0.2;
+        o.tokenizer.kind = TokenizerKind::Word;
+        o.out = twbtest::path(m_dir, "pairs");
+        prepare_parallel(o);
+        const auto rows = evaluate_baselines(o.out);
+        QCOMPARE(rows.size(), size_t(3));
+        QCOMPARE(rows[2].accuracy, 1.0);
+        // The unigram: "ja" and <eos> are equally frequent, so it is right half of the time.
+        QCOMPARE(rows[1].accuracy, 0.5);
+        QVERIFY(rows[2].loss < rows[1].loss);
+        QVERIFY(std::isnan(rows[0].bits_per_char));  // an encoder-decoder reports no bits per character
+    }
     void sweepResumesKeepingFinishedCells() {
         const auto data = prepare("sweep", twbtest::english_like(6000), TokenizerKind::Char);
         SweepSpec spec;

@@ -23,6 +23,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <cmath>
 
 QWidget* TrainingPanel::buildLeft() {
     // Left: dataset, config, controls.
@@ -304,7 +305,8 @@ void TrainingPanel::connectBaselines() {
                 QVector<QPair<QString, double>> lines, bpc;
                 for (const auto& b : rows) {
                     lines.append({QString::fromStdString(b.name), b.loss});
-                    bpc.append({QString::fromStdString(b.name), b.bits_per_char});
+                    if (!std::isnan(b.bits_per_char))  // a parallel dataset's have none
+                        bpc.append({QString::fromStdString(b.name), b.bits_per_char});
                 }
                 m_baselineCache[dir] = lines;
                 m_baselineBpcCache[dir] = bpc;

@@ -19,9 +19,11 @@ struct BaselineResult {
 };
 
 /// Uniform, unigram and bigram (add-k smoothed) models fitted on the train split of a prepared dataset
-/// and evaluated on its validation split: position i predicts token i from token i-1 (the bigram) or
-/// from nothing (uniform, unigram), every position of the split but the first. Throws InputError when
-/// the split is shorter than two tokens.
+/// and evaluated on its validation split, on the targets the model's loss sees: position i predicts token
+/// i from token i-1 (the bigram) or from nothing (uniform, unigram), every position of the split but the
+/// first; a chat dataset's reply tokens only (a conversation starts after <bos>); a parallel dataset's
+/// target tokens and their <eos> (after <bos>), with no bits per character (NaN, as the encoder-decoder
+/// reports none). Throws InputError when a split has nothing to score.
 std::vector<BaselineResult> evaluate_baselines(const std::filesystem::path& data_dir, double add_k = 1.0);
 
 }  // namespace twb
