@@ -28,6 +28,10 @@ void add_decoding_options(CLI::App& app, TranslateOptions& t) {
         "Recompute the whole prefix at each step (same output, slower)");
 }
 
+bool has_text(const std::string& line) {
+    return line.find_first_not_of(" \t\r\f\v") != std::string::npos;
+}
+
 /// "line 3" or "lines 3, 7, 9, 12, 15, ...": the first five of lines numbered from 1.
 std::string line_list(const std::vector<size_t>& lines) {
     std::string which = lines.size() == 1 ? "line " : "lines ";
@@ -77,21 +81,46 @@ Action add_translate(CLI::App& app) {
             text = read_file(o->input);
         const auto lines = text_lines(text, o->input.empty() ? "stdin" : o->input);
         // Blank lines come out blank without a pass of the model, so the count that follows leaves them out.
-        const auto blank = static_cast<size_t>(std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
-            return l.find_first_not_of(" \t\r\f\v") == std::string::npos;
-        }));
+        const auto blank =
+            static_cast<size_t>(std::count_if(lines.begin(), lines.end(), [](const auto& l) { return !has_text(l); }));
         const std::string blanks = blank ? " (" + std::to_string(blank) + " blank, kept blank)" : "";
         if (!o->quiet)
             std::fprintf(stderr, "checkpoint %s (step %lld), %zu line%s%s, %s\n", tr.checkpoint().c_str(),
                          static_cast<long long>(tr.step()), lines.size(), lines.size() == 1 ? "" : "s", blanks.c_str(),
                          o->t.beam_width > 1 ? ("beam " + std::to_string(o->t.beam_width)).c_str() : "greedy");
-        const auto outs = tr.translate(lines, o->t, stderr_progress(o->quiet));
-        std::vector<size_t> empty;  // lines with text whose translation has none
-        for (size_t i = 0; i < outs.size(); ++i) {
-            std::printf("%s\n", outs[i].c_str());
-            if (outs[i].find_first_not_of(" \t") == std::string::npos && i < lines.size() &&
-                lines[i].find_first_not_of(" \t") != std::string::npos)
-                empty.push_back(i + 1);
+        // Translated a block at a time and written as it comes, so a Ctrl-C keeps the lines done (in their
+        // places: the output's line N is still the input's line N). A block is one greedy batch or one beam.
+        const size_t total = lines.size() - blank;
+        const size_t perBlock = o->t.beam_width > 1 ? 1 : static_cast<size_t>(o->t.batch_size);
+        const TranslateProgress progress = stderr_progress(o->quiet);
+        std::vector<size_t> empty, cropped, limited;  // numbered from 1
+        size_t done = 0, written = 0;
+        try {
+            while (written < lines.size()) {
+                size_t end = written, texts = 0;
+                while (end < lines.size() && (texts < perBlock || !has_text(lines[end])))
+                    texts += has_text(lines[end++]);
+                const std::vector<std::string> block(lines.begin() + static_cast<long>(written),
+                                                     lines.begin() + static_cast<long>(end));
+                const auto outs =
+                    tr.translate(block, o->t, [&](size_t d, size_t) { return progress(done + d, total); });
+                for (size_t i = 0; i < outs.size(); ++i) {
+                    std::printf("%s\n", outs[i].c_str());
+                    // A line with text whose translation has none.
+                    if (!has_text(outs[i]) && has_text(block[i]))
+                        empty.push_back(written + i + 1);
+                }
+                std::fflush(stdout);
+                for (size_t l : tr.cropped_lines())
+                    cropped.push_back(written + l);
+                for (size_t l : tr.limited_lines())
+                    limited.push_back(written + l);
+                done += texts;
+                written = end;
+            }
+        } catch (const Cancelled&) {
+            std::fprintf(stderr, "twb: stopped: the first %zu of %zu lines are written\n", written, lines.size());
+            return 130;
         }
         // Blank lines out and nothing said why: an early checkpoint writes only special tokens.
         if (!empty.empty())
@@ -102,14 +131,14 @@ Action add_translate(CLI::App& app) {
                          empty.size(), empty.size() == 1 ? "" : "s", line_list(empty).c_str(),
                          static_cast<long long>(tr.step()));
         // Said even with --quiet: the output is partial.
-        if (const auto cut = tr.cropped_lines(); !cut.empty())
+        if (const auto& cut = cropped; !cut.empty())
             std::fprintf(stderr,
                          "twb: warning: %zu line%s longer than the model's %lld source tokens %s translated from "
                          "%s first %lld only (%s); split long sentences\n",
                          cut.size(), cut.size() == 1 ? "" : "s", static_cast<long long>(tr.max_source_tokens()),
                          cut.size() == 1 ? "was" : "were", cut.size() == 1 ? "its" : "their",
                          static_cast<long long>(tr.max_source_tokens()), line_list(cut).c_str());
-        if (const auto cut = tr.limited_lines(); !cut.empty())
+        if (const auto& cut = limited; !cut.empty())
             std::fprintf(stderr,
                          "twb: warning: %zu translation%s reached the length limit before the model ended %s (%s) "
                          "and may be unfinished; the limit is --max-ratio %g x source tokens + --max-extra %d, at "

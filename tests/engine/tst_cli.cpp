@@ -574,6 +574,38 @@ private slots:
         // Bytes that are not UTF-8 are placed (it said "not UTF-8 text" alone).
         tr = run({"translate", "--run", runDir, "--checkpoint", "last"}, QByteArray("a b\nc \xe9\n"));
         QVERIFY2(tr.code == 1 && tr.err.contains("stdin: not UTF-8 text (line 2, byte offset 6)"), tr.err.constData());
+        // A NUL byte is no sentence's (binary data, UTF-16 without its mark): it was translated as text.
+        tr = run({"translate", "--run", runDir, "--checkpoint", "last"}, QByteArray("a b\nc \0 d\n", 9));
+        QVERIFY2(tr.code == 1 && tr.err.contains("stdin: not text: a NUL byte (line 2, byte offset 6)"),
+                 tr.err.constData());
+        tr = run({"translate", "--run", runDir, "--checkpoint", "last", "--max-ratio", "inf"}, "a b\n");
+        QVERIFY2(tr.code == 1 && tr.err.contains("a positive, finite number"), tr.err.constData());
+        // Ctrl-C keeps what is translated, line for line (a beam search wrote nothing at all): the output
+        // is written as it comes.
+        const QString one = QString::fromUtf8(
+            run({"translate", "--run", runDir, "--checkpoint", "last", "--beam", "2", "-q"}, "a b c\n").out);
+        QVERIFY(one.endsWith('\n'));
+        QByteArray many;
+        for (int i = 0; i < 100000; ++i)
+            many += "a b c\n";
+        QProcess big;
+        big.start(twbBinary(), {"translate", "--run", runDir, "--checkpoint", "last", "--beam", "2"});
+        QVERIFY(big.waitForStarted());
+        big.write(many);
+        big.closeWriteChannel();
+        QVERIFY(big.waitForReadyRead(60000));
+        while (!big.bytesAvailable() && big.waitForReadyRead(60000)) {
+        }  // the stderr header came first; now the first translated lines
+        ::kill(static_cast<pid_t>(big.processId()), SIGINT);
+        QVERIFY(big.waitForFinished(60000));
+        QCOMPARE(big.exitCode(), 130);
+        const QString out = QString::fromUtf8(big.readAllStandardOutput());
+        const QString err = QString::fromUtf8(big.readAllStandardError());
+        const int k = static_cast<int>(out.count('\n'));
+        QVERIFY2(k > 0 && k < 100000, qPrintable(err));
+        QVERIFY2(err.contains(QString("twb: stopped: the first %1 of 100000 lines are written").arg(k)),
+                 qPrintable(err));
+        QCOMPARE(out, one.repeated(k));
         // eval's options for a language model are refused for a translation run (--max-tokens was ignored:
         // every pair scored all the same).
         for (const QStringList& extra : {QStringList{"--max-tokens", "100"}, QStringList{"--text", att}}) {

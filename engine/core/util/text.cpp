@@ -201,6 +201,14 @@ std::vector<std::string> text_lines(const std::string& text, const std::string& 
         throw InputError(source + ": not UTF-8 text (line " + std::to_string(line) + ", byte offset " +
                          std::to_string(bad) + "); give a UTF-8 file, one sentence per line");
     }
+    // A NUL byte is valid UTF-8 but no sentence holds one: binary data, or UTF-16 without its mark.
+    if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+        throw InputError(source + ": not text: a NUL byte (line " + std::to_string(line) + ", byte offset " +
+                         std::to_string(nul) +
+                         "), as in binary data or UTF-16; give a UTF-8 file, one sentence "
+                         "per line");
+    }
     std::vector<std::string> out;
     // A UTF-8 byte-order mark (an editor's) is no part of the first line: kept, it changed its words.
     std::istringstream in(text.rfind("\xEF\xBB\xBF", 0) == 0 ? text.substr(3) : text);

@@ -16,6 +16,8 @@
 #include "twb/text.h"
 #include "twb/tokenizer.h"
 
+#include <cmath>
+
 namespace twb {
 
 namespace fs = std::filesystem;
@@ -23,8 +25,10 @@ namespace fs = std::filesystem;
 void TranslateOptions::validate() const {
     if (beam_width < 1 || beam_width > 64)
         throw ConfigError("beam width must be between 1 and 64 (got " + std::to_string(beam_width) + ")");
-    if (!(max_length_ratio > 0) || max_length_extra < 0)
-        throw ConfigError("the maximum length ratio must be positive and the extra tokens at least 0");
+    if (!(max_length_ratio > 0) || !std::isfinite(max_length_ratio) || max_length_extra < 0)
+        throw ConfigError(
+            "the maximum length ratio must be a positive, finite number (e.g. 1.5) and the extra "
+            "tokens at least 0");
     if (batch_size < 1)
         throw ConfigError("batch size must be at least 1");
 }
