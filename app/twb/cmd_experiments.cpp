@@ -89,12 +89,24 @@ Action add_sweep(CLI::App& app) {
         }
         TrainControl control;
         install_interrupt_flag(&control);
+        // The same command again continues the sweep it started (run_sweep refuses other settings): said once
+        // it has checked that, not left to "finished earlier, kept" lines.
+        bool continuing = !o->resume && std::filesystem::exists(std::filesystem::path(o->out) / "sweep.json");
+        const auto sayContinuing = [&] {
+            if (continuing)
+                std::fprintf(stderr,
+                             "twb: note: %s holds this sweep already: continuing it (finished cells are kept)\n",
+                             o->out.c_str());
+            continuing = false;
+        };
         SweepCallbacks cb;
         cb.on_cell_start = [&](size_t i, size_t n, const SweepCell& cell, bool resumed) {
+            sayContinuing();
             std::printf("cell %zu/%zu: %s%s\n", i + 1, n, cell_label(cell).c_str(), resumed ? " (resumed)" : "");
             std::fflush(stdout);
         };
         cb.on_cell_done = [&](size_t i, const TrainSummary& s, bool skipped) {
+            sayContinuing();
             if (skipped)
                 std::printf("cell %zu: finished earlier, kept\n", i + 1);
             else if (std::isnan(s.best_val_loss))  // stopped before its first evaluation: no "nan" for a loss

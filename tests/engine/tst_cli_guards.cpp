@@ -237,6 +237,22 @@ private slots:
         // Three cells drawn from a grid of one: the whole grid runs, and it is said (it ran without a word).
         QVERIFY2(r.err.contains("note: --random 3 asks for as many cells as the grid has (1) or more"),
                  r.err.constData());
+        // The same command again continues the sweep, and says so; with another setting it is refused, naming
+        // it (the finished cells were kept as they were, the others took the new setting).
+        QStringList again{"sweep", "--out",          q(sweep), "--preset",
+                          "tiny",  "--quiet",        "--axis", "data_dir=" + q(m_data),
+                          "--set", "n_layer=1",      "--set",  "threads=1",
+                          "--set", "eval_iters=1",   "--set",  "max_iters=1",
+                          "--set", "eval_interval=1"};
+        const Out same = run(again);
+        QVERIFY2(same.code == 0, same.err.constData());
+        QVERIFY2(same.err.contains("holds this sweep already: continuing it"), same.err.constData());
+        QVERIFY2(same.out.contains("cell 1: finished earlier, kept"), same.out.constData());
+        again[again.indexOf("max_iters=1")] = "max_iters=2";
+        const Out other = run(again);
+        QCOMPARE(other.code, 1);
+        QVERIFY2(other.err.contains("holds this sweep with other settings (max_iters 1 -> 2)"), other.err.constData());
+        QVERIFY2(!other.err.contains("continuing"), other.err.constData());
         const auto spec = twb::read_sweep(sweep);
         QVERIFY(spec.base.data_dir.empty());
         QCOMPARE(twb::cell_config(spec, twb::sweep_cells(spec).at(0)).data_dir, fs::absolute(m_data).string());

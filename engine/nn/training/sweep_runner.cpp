@@ -5,6 +5,8 @@
 #include "twb/errors.h"
 #include "twb/run_folder.h"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 
 namespace twb {
@@ -33,10 +35,23 @@ bool run_sweep(const fs::path& dir, const SweepSpec& spec, const SweepCallbacks&
         }
     }
     if (fs::exists(dir / "sweep.json")) {
-        if (sweep_cells(read_sweep(dir)) != cells)
+        const SweepSpec was = read_sweep(dir);
+        if (sweep_cells(was) != cells)
             throw InputError(dir.string() +
                              " holds another sweep; continue it with 'twb sweep --out DIR --resume' or choose another "
                              "folder");
+        // The same grid with other settings: its finished cells were kept as they were trained while the
+        // others took the new settings, a table of two sweeps in one.
+        const nlohmann::json before = was.base, now = spec.base;
+        std::string changed;
+        for (const auto& [key, value] : now.items())
+            if (!before.contains(key) || before[key] != value)
+                changed += (changed.empty() ? "" : ", ") + key + " " +
+                           (before.contains(key) ? before[key].dump() : std::string("unset")) + " -> " + value.dump();
+        if (!changed.empty())
+            throw InputError(dir.string() + " holds this sweep with other settings (" + changed +
+                             "); continue it as it was with 'twb sweep --out DIR --resume', or start the new one in "
+                             "another folder");
     } else {
         if (fs::exists(dir) && !fs::is_empty(dir))
             throw InputError(dir.string() + " is not empty and holds no sweep; choose another folder");
