@@ -383,6 +383,9 @@ private slots:
             {"generate-eval", "--run", runDir, "--prompts", in, "--references", q(p("empty.txt")), "--setting",
              "greedy"},
             "empty.txt: no references in it");
+        row("generate-eval with one setting twice", "",
+            {"generate-eval", "--run", runDir, "--prompts", in, "--setting", "greedy", "--setting", "temperature=0"},
+            "the decoding settings 'greedy' and 'temperature=0' decode the same way");
         row("synth --seed -1", "", {"synth", "--task", "copy", "-n", "3", "--seed", "-1", "--out", q(p("s.txt"))},
             "a seed is a whole number from 0 (got -1)");
         row("synth --seed past 64 bits", "",

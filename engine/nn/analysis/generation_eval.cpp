@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace twb {
 
@@ -126,6 +127,16 @@ std::vector<GenerationEvalRow> evaluate_generations(ModelSession& session, const
                          std::to_string(references.size()) + " references; give one reference per prompt");
     if (settings.empty())
         throw ConfigError("no decoding settings (e.g. --setting greedy --setting beam=5)");
+    // Two settings that decode alike made two rows of one result, as if the table compared something.
+    const auto how = [](const SamplingOptions& o) {
+        return std::make_tuple(o.max_new_tokens, o.temperature, o.top_k, o.top_p, o.repetition_penalty,
+                               o.no_repeat_ngram, o.beam_width, o.length_penalty, o.seed);
+    };
+    for (size_t i = 0; i < settings.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (how(settings[i].options) == how(settings[j].options))
+                throw ConfigError("the decoding settings '" + settings[j].label + "' and '" + settings[i].label +
+                                  "' decode the same way; give each setting once");
     std::vector<GenerationEvalRow> rows;
     const size_t total = prompts.size() * settings.size();
     size_t done = 0;
