@@ -17,6 +17,7 @@
 #include "ui/widgets/RunPicker.h"
 #include "ui/widgets/RunsTable.h"
 #include "ui/widgets/RunsTableModel.h"
+#include "ui/widgets/RuntimeLabel.h"
 #include "ui/widgets/TabWalk.h"
 #include "ui/widgets/WheelGuard.h"
 #include "ui/workers/ModelThread.h"
@@ -151,7 +152,7 @@ void MainWindow::changeEvent(QEvent* e) {
 }
 
 void MainWindow::buildStatusBar() {
-    m_runtime = new QLabel(tr("checking runtime…"));
+    m_runtime = new RuntimeLabel;
     m_jobsStatus = new JobsStatus(m_jobs);
     statusBar()->addPermanentWidget(m_jobsStatus);
     statusBar()->addPermanentWidget(m_runtime);
@@ -171,14 +172,15 @@ void MainWindow::buildStatusBar() {
         m_doctorText = QString::fromStdString(twb::format_doctor(r));
         // A GPU by its name and memory ("cuda:0 (NVIDIA H200, 139.8 GiB)"); the CPU's model is in the tooltip.
         const std::string device = r.device.rfind("cuda", 0) == 0 ? twb::describe_device(r.device) : r.device;
-        m_runtime->setText(tr("%1 · %2 threads · %3 · %4")
-                               .arg(QString::fromStdString(device))
-                               .arg(r.threads)
-                               .arg(QString::fromStdString(r.precision))
-                               .arg(r.reference_blas ? tr("reference BLAS (slow!)")
-                                                     : QFileInfo(QString::fromStdString(r.blas_library)).fileName()));
-        m_runtime->setToolTip(m_doctorText);
+        m_runtime->setMachine(
+            QString::fromStdString(device), r.threads, QString::fromStdString(r.precision),
+            r.reference_blas ? QString() : QFileInfo(QString::fromStdString(r.blas_library)).fileName(), m_doctorText);
     });
+    // While this window trains, the line gives the run's threads and precision.
+    connect(m_training->worker(), &TrainWorker::started, m_runtime,
+            [this](const twb::TrainStartInfo& i) { m_runtime->setRun(i.threads, QString::fromStdString(i.dtype)); });
+    connect(m_training->worker(), &TrainWorker::finished, m_runtime, &RuntimeLabel::clearRun);
+    connect(m_training->worker(), &TrainWorker::failed, m_runtime, &RuntimeLabel::clearRun);
 }
 
 void MainWindow::wirePanels() {

@@ -21,6 +21,7 @@ class ExperimentsPanel;
 class ModelThread;
 class JobsService;
 class JobsStatus;
+class RuntimeLabel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -108,7 +109,7 @@ private:
     RunsPanel* m_runs = nullptr;
     ExperimentsPanel* m_experiments = nullptr;
     QMenu* m_recent = nullptr;
-    QLabel* m_runtime = nullptr;
+    RuntimeLabel* m_runtime = nullptr;
     JobsStatus* m_jobsStatus = nullptr;  // the running jobs, left of the runtime facts
     QString m_doctorText;
     QString m_statusText;           // the status message shown (whole), cut again when the jobs' room changes

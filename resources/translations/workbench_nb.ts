@@ -3242,24 +3242,12 @@ Ctrl+/: shortcuts</source>
 Ctrl+/: hurtigtaster</translation>
     </message>
     <message>
-        <source>checking runtime…</source>
-        <translation>sjekker kjøretid…</translation>
-    </message>
-    <message>
         <source>%1 failed: %2</source>
         <translation>%1 mislyktes: %2</translation>
     </message>
     <message>
         <source>A background job</source>
         <translation>En bakgrunnsjobb</translation>
-    </message>
-    <message>
-        <source>%1 · %2 threads · %3 · %4</source>
-        <translation>%1 · %2 tråder · %3 · %4</translation>
-    </message>
-    <message>
-        <source>reference BLAS (slow!)</source>
-        <translation>referanse-BLAS (tregt!)</translation>
     </message>
     <message>
         <source>%1 — Transformer Workbench</source>
@@ -4849,6 +4837,41 @@ Dette kan ikke angres.</translation>
     <message>
         <source>A translation run&apos;s highest validation BLEU after step 0 (higher is better); with best_by=bleu its best checkpoint</source>
         <translation>Oversettelseskjøringens høyeste validerings-BLEU etter steg 0 (høyere er bedre); med best_by=bleu dens beste sjekkpunkt</translation>
+    </message>
+</context>
+<context>
+    <name>RuntimeLabel</name>
+    <message>
+        <source>checking runtime…</source>
+        <translation>sjekker kjøretid…</translation>
+    </message>
+    <message>
+        <source>reference BLAS (slow!)</source>
+        <translation>referanse-BLAS (tregt!)</translation>
+    </message>
+    <message>
+        <source>%1 · %2 threads · %3 · %4</source>
+        <translation>%1 · %2 tråder · %3 · %4</translation>
+    </message>
+    <message>
+        <source>%1 threads</source>
+        <translation>%1 tråder</translation>
+    </message>
+    <message>
+        <source>%1 of %2 threads</source>
+        <translation>%1 av %2 tråder</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 · %4</source>
+        <translation>%1 · %2 · %3 · %4</translation>
+    </message>
+    <message>
+        <source>The training uses %1 thread(s) and %2 (its config&apos;s threads and dtype); the machine has %3.
+
+%4</source>
+        <translation>Treningen bruker %1 tråd(er) og %2 (konfigurasjonens threads og dtype); maskinen har %3.
+
+%4</translation>
     </message>
 </context>
 <context>

@@ -18,6 +18,7 @@
 #include "ui/training/ConfigForm.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/RunsTable.h"
+#include "ui/widgets/RuntimeLabel.h"
 #include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
@@ -568,6 +569,26 @@ private slots:
         const QString copied = QApplication::clipboard()->text();
         QVERIFY2(!copied.isEmpty() && shown == copied, qPrintable(copied));
         QVERIFY(wraps);
+    }
+    void theRuntimeLineGivesTheRunsThreadsWhileItTrains() {
+        // The status bar said the machine's "2 threads" while a run trained on one.
+        MainWindow w;
+        auto* runtime = w.findChild<RuntimeLabel*>("runtime");
+        QVERIFY(runtime);
+        QTRY_VERIFY_WITH_TIMEOUT(runtime->text().contains(" threads · "), 60000);  // the doctor's answer
+        const QString machine = runtime->text();
+        twb::TrainStartInfo info;
+        info.threads = 1;
+        info.dtype = "float32";
+        emit w.trainingPanel()->worker()->started(info);
+        const QString run = runtime->text();
+        const int cores = machine.section(" · ", 1, 1).section(' ', 0, 0).toInt();
+        QVERIFY(cores >= 1);
+        QCOMPARE(run.section(" · ", 1, 2),
+                 cores == 1 ? QString("1 threads · float32") : QString("1 of %1 threads · float32").arg(cores));
+        QVERIFY(runtime->toolTip().startsWith("The training uses 1 thread(s) and float32"));
+        emit w.trainingPanel()->worker()->finished(twb::TrainSummary{});
+        QCOMPARE(runtime->text(), machine);
     }
     void runActionsFollowState() {
         MainWindow w;  // the workspace has no dataset: nothing to start, nothing running
