@@ -226,6 +226,9 @@ void MainWindow::wirePanels() {
     connect(m_attention, &AttentionPanel::statusWithdrawn, this, &MainWindow::withdrawStatus);
     connect(m_experiments, &ExperimentsPanel::statusMessage, this, &MainWindow::showStatus);
     connect(m_experiments, &ExperimentsPanel::statusWithdrawn, this, &MainWindow::withdrawStatus);
+    // Compare tokenizers' datasets: the Training form's Dataset box missed them until refreshed.
+    connect(m_experiments, &ExperimentsPanel::datasetsPrepared, m_training, &TrainingPanel::refreshDatasets);
+    connect(m_experiments, &ExperimentsPanel::datasetsPrepared, m_datasets, &DatasetsPanel::refreshPrepared);
     // A sweep's cells start from what the Training panel would train now.
     m_experiments->setBaseConfigProvider([this] { return m_training->runConfig(); });
     connect(m_experiments, &ExperimentsPanel::openRunRequested, this, [this](const QString& dir, const QString& panel) {

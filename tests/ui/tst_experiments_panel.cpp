@@ -587,11 +587,18 @@ private slots:
         twb::TokenizerSpec bpe;
         bpe.kind = twb::TokenizerKind::Bpe;
         bpe.vocab_size = 400;  // sentencepiece needs room for the 256 byte pieces and the characters
-        QSignalSpy finished(&p, &ExperimentsPanel::sweepFinished);
+        QSignalSpy finished(&p, &ExperimentsPanel::sweepFinished), prepared(&p, &ExperimentsPanel::datasetsPrepared);
         p.compareTokenizers({QString::fromStdString(twbtest::path(m_ws, "c.txt").string())},
                             {twb::TokenizerSpec{}, bpe});
         QVERIFY(finished.wait(300000));
         QCOMPARE(finished.first().first().toBool(), true);
+        // The datasets are announced (MainWindow refreshes the Training and Datasets panels' lists with them).
+        QCOMPARE(prepared.count(), 1);
+        QStringList announced;
+        for (const QString& d : prepared.first().first().toStringList())
+            announced << QFileInfo(d).fileName();
+        announced.sort();
+        QCOMPARE(announced, (QStringList{"c-bpe400", "c-char"}));
         // one cell per prepared dataset, the same model config, compared in bits per character
         QCOMPARE(p.axes()->texts().size(), 1);
         QVERIFY(p.axes()->texts().first().startsWith("data_dir="));

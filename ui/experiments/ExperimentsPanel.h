@@ -86,6 +86,8 @@ signals:
     /// panel: "Training", "Attention" or "Sampling".
     void openRunRequested(const QString& runDir, const QString& panel);
     void sweepFinished(bool complete);
+    /// Compare tokenizers prepared these datasets (the other panels' dataset lists take them in).
+    void datasetsPrepared(const QStringList& dirs);
 
 protected:
     void busyChanged(bool busy) override;

@@ -102,6 +102,7 @@ void ExperimentsPanel::onSetPrepared(const QStringList& dirs) {
     setBusy(false);
     if (m_job)
         m_job->succeed();
+    emit datasetsPrepared(dirs);
     m_axes->clear();
     m_axes->addAxis("data_dir", dirs.join(','));
     m_grid->setChecked(true);
