@@ -76,6 +76,9 @@ private:
     }
     // MetricsPlotRender.cpp, with the exports
     void replotIfDirty();
+    /// The baselines' lines kept in view, and each label above its line or, where that is cut by the top or
+    /// by the label above, under it.
+    void placeBaselines();
     /// The loss axis's label, short ("nats") where the plot is too short for the whole one: at 150% text
     /// with the resume banner shown, "cross-entropy (nats)" lost its end.
     void fitLossLabel();

@@ -237,17 +237,59 @@ void MetricsPlot::replotIfDirty() {
             roundRangeToTicks(p);
         }
         if (p == m_loss)
-            for (const auto& b : m_baselines) {  // the reference lines stay in view, with their labels
-                const QCPRange r = p->yAxis->range();
-                if (b.second < r.lower && b.second > 0)
-                    p->yAxis->setRangeLower(b.second * 0.96);
-                // the label stands above its line: room for its height under the top (it was cut in half)
-                const double perPixel = p->yAxis->range().size() / std::max(1, p->axisRect()->height());
-                const int labelPx = QFontMetrics(TextScale::sized(font(), 7)).height() + 4;
-                if (b.second + labelPx * perPixel > p->yAxis->range().upper)
-                    p->yAxis->setRangeUpper(b.second + labelPx * perPixel * 1.2);
-            }
+            placeBaselines();
         p->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void MetricsPlot::placeBaselines() {
+    // The reference lines stay in view (values are positive: a margin by ratio suits both scales).
+    for (const auto& b : m_baselines) {
+        const QCPRange r = m_loss->yAxis->range();
+        if (b.second < r.lower && b.second > 0)
+            m_loss->yAxis->setRangeLower(b.second * 0.96);
+        if (b.second > r.upper)
+            m_loss->yAxis->setRangeUpper(b.second * 1.04);
+    }
+    // Each label stands above its line where it fits: below the plot's top and clear of the label above it;
+    // else under its line, pushed down below that label where the lines are closer than a label is tall
+    // (unigram's and bigram's overlapped). A label above the top was cut in half, and growing the range to
+    // make room for it (a label's height in a short plot at larger text) raised the axis to 10000.
+    std::vector<size_t> order(m_baselines.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [this](size_t a, size_t b) {
+        return m_baselines[static_cast<int>(a)].second > m_baselines[static_cast<int>(b)].second;
+    });
+    // Where the plot is too short for that, the label goes left of the one placed before, on its row.
+    const QRect area = m_loss->axisRect()->rect();
+    double taken = area.top();       // the lowest pixel of the labels placed so far
+    double right = 0.99, lastY = 0;  // the last label's left end (a ratio of the width) and its place
+    for (size_t i : order) {
+        if (2 * i + 1 >= m_baselineItems.size())
+            break;
+        auto* label = static_cast<QCPItemText*>(m_baselineItems[2 * i + 1]);
+        const double value = m_baselines[static_cast<int>(i)].second;
+        const double y = m_loss->yAxis->coordToPixel(value);
+        const QFontMetrics fm(label->font());
+        const double h = fm.height() + 2, w = (fm.horizontalAdvance(label->text()) + 12.0) / std::max(1, area.width());
+        if (y - h >= taken) {
+            label->position->setCoords(0.99, value);
+            label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            taken = y;
+            lastY = y - h;
+            right = 0.99 - w;
+        } else if (const double top = std::max(y, taken); top + h <= area.bottom()) {
+            label->position->setCoords(0.99, m_loss->yAxis->pixelToCoord(top));
+            label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+            taken = top + h;
+            lastY = top;
+            right = 0.99 - w;
+        } else {
+            label->position->setCoords(right, m_loss->yAxis->pixelToCoord(lastY));
+            label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+            right -= w;
+        }
     }
 }
 
