@@ -20,6 +20,7 @@
 #include "ui/datasets/DatasetsPanel.h"
 #include "ui/datasets/ParallelTab.h"
 #include "ui/datasets/TextDiff.h"
+#include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
 #include <qcustomplot.h>
@@ -39,6 +40,7 @@
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
@@ -277,8 +279,16 @@ private slots:
         QVERIFY(p.previewAfter().endsWith("\n"));  // no torn last line
     }
     /// The histogram's legend covers no bar: with most lines long the peak is at the right, under the
-    /// legend's old top-right place.
+    /// legend's old top-right place. At larger text it stays whole inside the plot (it was cut at the side).
+    void histogramLegendCoversNoBar_data() {
+        QTest::addColumn<int>("scale");
+        QTest::newRow("100%") << 100;
+        QTest::newRow("150%") << 150;
+    }
     void histogramLegendCoversNoBar() {
+        QFETCH(int, scale);
+        QCOMPARE(TextScale::apply(scale), scale);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
         std::string text;
         const std::string words = "the quick brown fox jumps over the lazy dog and keeps running ";
         for (int i = 0; i < 400; ++i)
@@ -286,8 +296,14 @@ private slots:
         text += std::string(1000, 'x') + "\n";  // one line past the bins' 99th percentile: in the last bar
         twbtest::write(twbtest::path(m_ws, "long_lines.txt"), text);
         DatasetsPanel p;
-        p.resize(1280, 720);
+        p.resize(1070, 620);  // its room in the window at 1280x720
         p.show();
+        // The histogram's tab in front, laid out as a person sees it.
+        for (QWidget* w = p.histogram(); w && w->parentWidget(); w = w->parentWidget())
+            if (auto* tabs = qobject_cast<QTabWidget*>(w->parentWidget()->parentWidget());
+                tabs && qobject_cast<QStackedWidget*>(w->parentWidget()) && tabs->indexOf(w) >= 0)
+                tabs->setCurrentWidget(w);
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
         p.addSources({QString::fromStdString(twbtest::path(m_ws, "long_lines.txt").string())});
         p.setTokenizer("char");
         p.setCompareTokenizer("byte");
@@ -297,6 +313,7 @@ private slots:
         waitIdle(p);
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
         QCustomPlot* plot = p.histogram();
+        QVERIFY(plot->isVisible());
         plot->replot();
         QVERIFY(plot->legend->visible() && plot->plottableCount() == 2);
         // The axis ends where the bins do; the last bar also holds the longest line: each tokenizer's
@@ -304,6 +321,9 @@ private slots:
         for (int k = 0; k < 2; ++k)
             QVERIFY2(plot->plottable(k)->name().endsWith(" to 1001)"), qPrintable(plot->plottable(k)->name()));
         const QRectF legend = plot->legend->outerRect();
+        QVERIFY2(
+            QRectF(plot->axisRect()->rect()).contains(legend),
+            qPrintable(QString("legend %1 px wide, the plot %2").arg(legend.width()).arg(plot->axisRect()->width())));
         for (int i = 0; i < plot->plottableCount(); ++i) {
             auto* bars = qobject_cast<QCPBars*>(plot->plottable(i));
             for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {

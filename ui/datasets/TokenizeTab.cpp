@@ -243,16 +243,38 @@ void TokenizeTab::showHistogram(int which) {
     }
     m_hist->xAxis->setLabel(tr("tokens per %1").arg(singular(q(s.length_unit))));
     m_hist->legend->setVisible(true);
-    m_hist->rescaleAxes();
     placeLegend();
 }
 
+bool TokenizeTab::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == m_hist && e->type() == QEvent::Resize && m_hist->legend->visible())
+        QMetaObject::invokeMethod(this, &TokenizeTab::placeLegend, Qt::QueuedConnection);
+    return QWidget::eventFilter(watched, e);
+}
+
 void TokenizeTab::placeLegend() {
-    // It sat top right, over the peak when most lines are long.
+    // It sat top right, over the peak when most lines are long. Placed for the plot's size of the moment:
+    // the axes as the bars need them, the entries on one line each to start with.
+    if (!m_bars[0] && !m_bars[1])
+        return;
+    m_hist->rescaleAxes();
     m_hist->yAxis->setRangeLower(0);
+    for (QCPBars* bars : m_bars)
+        if (bars)
+            bars->setName(bars->name().replace(QStringLiteral("\n("), QStringLiteral(" (")));
     m_hist->replot();  // lays the plot out: the legend's size and the axis rect are known after it
     const QRect area = m_hist->axisRect()->rect();
-    const QSize legend = m_hist->legend->outerRect().size();
+    // A legend wider than the plot was cut at its side (at 110% and 150% text): each entry's note about the
+    // last bar goes on a line of its own.
+    if (m_hist->legend->outerRect().width() > area.width()) {
+        for (QCPBars* bars : m_bars)
+            if (bars)
+                bars->setName(bars->name().replace(QStringLiteral(" ("), QStringLiteral("\n(")));
+        m_hist->replot();
+    }
+    // The legend's room with the inset's margins: from the axis's top to under it, and from its side in.
+    const QRect placed = m_hist->legend->outerRect();
+    const QSize legend(placed.width() + (placed.top() - area.top()), placed.bottom() - area.top() + 2);
     const double legendBottom = m_hist->yAxis->pixelToCoord(area.top() + legend.height());
     auto tallestUnder = [&](bool right) {  // the highest bar under the legend's place in that corner
         const int x0 = right ? area.right() - legend.width() : area.left();

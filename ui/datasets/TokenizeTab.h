@@ -75,6 +75,10 @@ signals:
     void prepareClicked();
     void mergesClicked();
 
+protected:
+    /// The histogram resized (the panel's layout settling, larger text): its legend placed again.
+    bool eventFilter(QObject* watched, QEvent* e) override;
+
 private:
     // TokenizeTabLayout.cpp: the constructor's steps and the inspector's views
     void makeTokenizerChoices();
@@ -88,7 +92,7 @@ private:
     void showVocabulary();
     void showHistogram(int which);
     /// Puts the histogram's legend in the top corner where it covers no bar (growing the count axis when
-    /// neither corner is free).
+    /// neither corner is free), each entry's note on a line of its own where the plot is narrower than it.
     void placeLegend();
     void showCompare();
     void renderTokenPreview();

@@ -178,6 +178,7 @@ QWidget* TokenizeTab::buildInspector() {
     m_hist->xAxis->setLabel(tr("tokens per line / document"));
     m_hist->yAxis->setLabel(tr("count"));
     m_hist->legend->setVisible(false);  // shown once there is a histogram
+    m_hist->installEventFilter(this);
     m_tokPreview = new QTextBrowser;
     m_tokPreview->setOpenLinks(false);
     m_tokPreview->setPlaceholderText(
