@@ -675,6 +675,16 @@ private slots:
             }
         QCOMPARE(found2, 2);
         QVERIFY(!labels[0].intersects(labels[1]));
+        // The loss axis's title is whole beside the plot ("smoothed training los" in a short one: the dialog's
+        // size at 1280x720).
+        d->show();
+        QVERIFY(QTest::qWaitForWindowExposed(d));
+        d->resize(630, 470);
+        QTRY_COMPARE(d->plot()->window()->width(), 630);
+        d->plot()->replot();
+        QVERIFY2(QFontMetrics(d->plot()->yAxis->labelFont()).horizontalAdvance(d->plot()->yAxis->label()) <=
+                     d->plot()->axisRect()->height(),
+                 qPrintable(d->plot()->yAxis->label()));
         d->useRate();
         // the form keeps the rate to its field's precision (8 significant digits here)
         QVERIFY2(std::abs(p.form()->config().learning_rate - lr) <= 1e-6 * lr,

@@ -80,6 +80,17 @@ void LrFindDialog::addBoundsAndPlot(QVBoxLayout* v) {
     m_plot->addGraph()->setPen(QPen(QColor(31, 119, 180), 1.5));
     m_plot->setMinimumHeight(220);
     v->addWidget(m_plot, 1);
+    // "smoothed training loss" was cut where the plot is short (150% text): "loss" there.
+    connect(m_plot, &QCustomPlot::afterLayout, m_plot, [this] {
+        const QString whole = tr("smoothed training loss");
+        const int room = m_plot->axisRect()->height();
+        const QString label =
+            room <= 0 || QFontMetrics(m_plot->yAxis->labelFont()).horizontalAdvance(whole) <= room ? whole : tr("loss");
+        if (m_plot->yAxis->label() != label) {
+            m_plot->yAxis->setLabel(label);
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+    });
     // Before a search the axis spans the rates asked for (it showed QCustomPlot's 0.001 to 5).
     auto showRange = [this] {
         // A range upside down is said at once (it was only when Start was pressed; the axis kept the last)
