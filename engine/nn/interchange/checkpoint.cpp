@@ -114,16 +114,16 @@ void check_resume_config(const RunConfig& checkpoint, const RunConfig& asked, co
         if (!o.shapes_model)
             continue;
         const std::string& key = o.key;
-        if (was.contains(key) && now.contains(key) && was[key] != now[key] &&
-            (key == "vocab_size" || key == "source_vocab_size"))  // no --set of it, mostly: the dataset's own
+        if (!was.contains(key) || !now.contains(key) || was[key] == now[key])
+            continue;
+        if (key == "vocab_size" || key == "source_vocab_size")  // no --set of it, mostly: the dataset's own
             throw ConfigError("cannot resume " + where + ": it was trained with " + key + "=" + was[key].dump() +
                               " and its dataset (" + asked.data_dir + ") now has " + now[key].dump() +
                               ", so it was prepared again with another tokenizer; prepare it again as it was, or "
                               "start a new run");
-        if (was.contains(key) && now.contains(key) && was[key] != now[key])
-            throw ConfigError(std::string("--resume cannot change ") + key + ": " + where + " was trained with " + key +
-                              "=" + was[key].dump() + ", asked " + now[key].dump() +
-                              "; drop that --set, or start a new run (--init-from keeps the weights)");
+        throw ConfigError(std::string("--resume cannot change ") + key + ": " + where + " was trained with " + key +
+                          "=" + was[key].dump() + ", asked " + now[key].dump() +
+                          "; drop that --set, or start a new run (--init-from keeps the weights)");
     }
 }
 
