@@ -23,6 +23,9 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     grid->addWidget(m_title, 3, 0, 1, 2);  // under the plots: names the run on screen and in exports
     m_loss = makePlot(tr("Loss"), tr("cross-entropy (nats)"));
+    // The labels placed for the axis rect the replot draws into (placed before it, a layout that moved
+    // the rect left them cut or on each other until the next change).
+    connect(m_loss, &QCustomPlot::afterLayout, this, &MetricsPlot::placeBaselineLabels);
     m_acc = makePlot(tr("Validation accuracy"), tr("accuracy"));  // short: the plot is small
     m_lr = makePlot(tr("Learning rate"), tr("lr"));
     m_speed = makePlot(tr("Throughput"), tr("tokens/s"));

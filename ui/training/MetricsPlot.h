@@ -76,9 +76,11 @@ private:
     }
     // MetricsPlotRender.cpp, with the exports
     void replotIfDirty();
-    /// The baselines' lines kept in view, and each label above its line or, where that is cut by the top or
-    /// by the label above, under it.
+    /// The baselines' lines kept in view (before a replot's layout).
     void placeBaselines();
+    /// Each baseline label above its line or, where that is cut by the top or by the label above, under it
+    /// (after the replot's layout, for the axis rect it draws into).
+    void placeBaselineLabels();
     /// The loss axis's label, short ("nats") where the plot is too short for the whole one: at 150% text
     /// with the resume banner shown, "cross-entropy (nats)" lost its end.
     void fitLossLabel();

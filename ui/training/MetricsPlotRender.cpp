@@ -251,6 +251,9 @@ void MetricsPlot::placeBaselines() {
         if (b.second > r.upper)
             m_loss->yAxis->setRangeUpper(b.second * 1.04);
     }
+}
+
+void MetricsPlot::placeBaselineLabels() {
     // Each label stands above its line where it fits: below the plot's top and clear of the label above it;
     // else under its line, pushed down below that label where the lines are closer than a label is tall
     // (unigram's and bigram's overlapped). A label above the top was cut in half, and growing the range to
@@ -263,8 +266,8 @@ void MetricsPlot::placeBaselines() {
     });
     // Where the plot is too short for that, the label goes left of the one placed before, on its row.
     const QRect area = m_loss->axisRect()->rect();
-    double taken = area.top();       // the lowest pixel of the labels placed so far
-    double right = 0.99, lastY = 0;  // the last label's left end (a ratio of the width) and its place
+    double taken = area.top();                // the lowest pixel of the labels placed so far
+    double right = 0.99, lastY = area.top();  // the last label's left end (a ratio of the width) and its place
     for (size_t i : order) {
         if (2 * i + 1 >= m_baselineItems.size())
             break;
