@@ -3,10 +3,9 @@
 // the panel fills the results table with 4 rows and the plot with 4 curves, a resumed finished sweep
 // keeps every cell, a pending cell removed from the queue is left out, and compare tokenizers prepares
 // a char and a BPE dataset of one text and sweeps them; the Training panel's range
-// finder puts its suggestion into the form (listed in the jobs service while it searches) and its
-// baselines appear as lines on the loss plot; the
-// Sampling console's "Evaluate settings" tab gives one row per decoding setting. The first estimate is
-// the form's current one and says it is a guess until measured; a learning-rate axis is logarithmic. A
+// finder puts its suggestion into the form (listed in the jobs service while it searches) (its baselines:
+// tst_training_status); the Sampling console's "Evaluate settings" tab gives one row per decoding setting. The first
+// estimate is the form's current one and says it is a guess until measured; a learning-rate axis is logarithmic. A
 // running sweep is listed in the jobs service the panel is given, with progress, and its Cancel stops it.
 #include "signal_wait.h"
 #include "test_util.h"
@@ -690,82 +689,6 @@ private slots:
         QVERIFY2(std::abs(p.form()->config().learning_rate - lr) <= 1e-6 * lr,
                  qPrintable(QString::number(p.form()->config().learning_rate, 'g', 12)));
         QVERIFY(p.currentRun().isEmpty() || !QFileInfo::exists(p.currentRun()));  // no run was made
-    }
-
-    void baselinesAreLinesOnTheLossPlot() {
-        TrainingPanel p;
-        p.setDataset(m_data);
-        p.baselinesToggle()->setChecked(false);
-        QCOMPARE(p.plot()->baselineCount(), 0);
-        p.baselinesToggle()->setChecked(true);
-        QTRY_COMPARE_WITH_TIMEOUT(p.plot()->baselineCount(), 3, 60000);  // uniform, unigram, bigram
-        // drawn at the engine's values: a line and a label each
-        const auto expected = twb::evaluate_baselines(m_data.toStdString());
-        QCOMPARE(p.plot()->lossPlot()->itemCount(), 6);
-        auto* label = qobject_cast<QCPItemText*>(p.plot()->lossPlot()->item(5));
-        QVERIFY(label);
-        QCOMPARE(label->text(), QString("bigram %1").arg(expected[2].loss, 0, 'f', 3));
-        // each label whole inside the plot, above its line (uniform's was cut in half at the top)
-        p.resize(1280, 720);
-        p.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&p));
-        for (int step = 0; step < 20; ++step) {  // a loss that starts at uniform's: the axis ends there
-            twb::StepReport r;
-            r.step = step;
-            r.loss = expected[0].loss - 0.1 * step;
-            r.lr = 1e-3;
-            p.plot()->addStep(r);
-        }
-        auto* plot = p.plot()->lossPlot();
-        // Each label whole inside the plot, above or under its line, and no two on each other (unigram's and
-        // bigram's overlapped in a short plot).
-        auto inside = [plot] {
-            std::vector<QRectF> placed;
-            for (int i = 1; i < plot->itemCount(); i += 2) {
-                auto* t = qobject_cast<QCPItemText*>(plot->item(i));
-                const QPointF at = t->position->pixelPosition();
-                const QFontMetrics fm(t->font());
-                const double h = fm.height(), w = fm.horizontalAdvance(t->text());
-                const QRectF r(at.x() - w, t->positionAlignment() & Qt::AlignBottom ? at.y() - h : at.y(), w, h);
-                if (r.top() < plot->axisRect()->top() || r.bottom() > plot->axisRect()->bottom() ||
-                    r.left() < plot->axisRect()->left())
-                    return false;
-                for (const QRectF& other : placed)
-                    if (other.intersects(r))
-                        return false;
-                placed.push_back(r);
-            }
-            return true;
-        };
-        QTRY_VERIFY(inside());
-        // At 150% text the loss plot is short: on a log scale, making room for the labels raised its axis to
-        // 10000; now the range ends near the uniform line.
-        QCOMPARE(TextScale::apply(150), 150);
-        const auto restore = qScopeGuard([] { TextScale::apply(100); });
-        p.plot()->setLogScale(true);
-        const auto diagnosis = [&] {  // what the plot shows, should it fail
-            QString why = QString("axis %1..%2, uniform %3, rect %4x%5:")
-                              .arg(plot->yAxis->range().lower)
-                              .arg(plot->yAxis->range().upper)
-                              .arg(expected[0].loss)
-                              .arg(plot->axisRect()->width())
-                              .arg(plot->axisRect()->height());
-            for (int i = 1; i < plot->itemCount(); i += 2) {
-                auto* t = qobject_cast<QCPItemText*>(plot->item(i));
-                why += QString(" [%1 at %2,%3 %4]")
-                           .arg(t->text())
-                           .arg(t->position->pixelPosition().x())
-                           .arg(t->position->pixelPosition().y())
-                           .arg(t->positionAlignment() & Qt::AlignBottom ? "above" : "under");
-            }
-            return why.toUtf8();
-        };
-        // (A log axis may end at its next decade: 10 above a uniform 4.2 is right, 10000 was not.)
-        QTRY_VERIFY2(plot->yAxis->range().upper < expected[0].loss * 3 && inside(), diagnosis().constData());
-        p.plot()->setLogScale(false);
-        p.baselinesToggle()->setChecked(false);
-        QCOMPARE(p.plot()->baselineCount(), 0);
-        QCOMPARE(p.plot()->lossPlot()->itemCount(), 0);
     }
 
     void generateEvalGivesARowPerSetting() {
