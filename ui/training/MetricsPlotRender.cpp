@@ -1,7 +1,5 @@
 #include "ui/training/MetricsPlot.h"
 
-#include "ui/widgets/TextScale.h"
-
 #include <qcustomplot.h>
 #include <QFile>
 #include <QFontMetrics>
