@@ -10,6 +10,7 @@
 #include <QClipboard>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -33,19 +34,38 @@ void MainWindow::compareDialog() {
     dlg.setWindowTitle(tr("Compare runs"));
     auto* v = new QVBoxLayout(&dlg);
     auto* intro = new QLabel(
-        tr("Overlay the validation loss of these runs on the open run's plot. Runs with different tokenizers are "
-           "compared in bits per character."));
+        tr("Overlay the validation loss of these runs or sweep cells on the open run's plot. Runs with different "
+           "tokenizers are compared in bits per character."));
     intro->setWordWrap(true);
     v->addWidget(intro);
     auto* list = new QListWidget;
-    for (const auto& r : Workspace::runs()) {
-        if (r == m_training->currentRun())
-            continue;  // the open run is the plot's own
-        auto* it = new QListWidgetItem(Workspace::runLabel(r));
-        it->setData(Qt::UserRole, r);
+    list->setObjectName("compareRuns");
+    auto add = [&](const QString& run, const QString& label) {
+        if (run == m_training->currentRun())
+            return;  // the open run is the plot's own
+        auto* it = new QListWidgetItem(label);
+        it->setData(Qt::UserRole, run);
+        it->setToolTip(run);
         it->setFlags(it->flags() | Qt::ItemIsUserCheckable);
         it->setCheckState(Qt::Unchecked);
         list->addItem(it);
+    };
+    for (const auto& r : Workspace::runs())
+        add(r, Workspace::runLabel(r));
+    // A sweep's cells too, under a heading: a cell could be compared with its sweep's other cells only, in the
+    // Experiments panel, and never with a run of its own
+    const QStringList cells = Workspace::sweepCells();
+    if (!cells.isEmpty() && !(cells.size() == 1 && cells.first() == m_training->currentRun())) {
+        auto* heading = new QListWidgetItem(tr("Sweep cells"));
+        heading->setFlags(Qt::NoItemFlags);
+        QFont bold = heading->font();
+        bold.setBold(true);
+        heading->setFont(bold);
+        list->addItem(heading);
+    }
+    for (const auto& c : cells) {
+        const QFileInfo cell(c);
+        add(c, QStringLiteral("%1 / %2").arg(QFileInfo(cell.path()).fileName(), cell.fileName()));
     }
     v->addWidget(list);
     // wide enough for the runs' names ("name (run-20261129-063554)" was cut at 260 pixels)

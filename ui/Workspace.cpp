@@ -72,6 +72,16 @@ QStringList Workspace::runs() {
     return out;
 }
 
+QStringList Workspace::sweepCells() {
+    QStringList out;
+    const auto sweeps = QDir(sweepsDir()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
+    for (const auto& s : sweeps)
+        for (const auto& c : QDir(s.filePath()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+            if (QFileInfo::exists(c.filePath() + "/config.json"))
+                out << c.filePath();
+    return out;
+}
+
 QStringList Workspace::datasets() {
     QStringList out;
     for (const auto& d : twb::list_prepared(datasetsDir().toStdString()))

@@ -23,6 +23,9 @@ public:
     static QString folderName(const QString& typed);
     /// Folders under runs/ that hold a config.json, newest first.
     static QStringList runs();
+    /// The cells' runs of every sweep under sweeps/ (folders holding a config.json): newest sweep first, its cells
+    /// in their order.
+    static QStringList sweepCells();
     /// Prepared dataset folders under datasets/ that open cleanly (meta.json and token files agree).
     static QStringList datasets();
     /// A fresh run folder name under runs/ ("run-20261122-031500").

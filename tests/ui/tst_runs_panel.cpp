@@ -2,11 +2,11 @@
 // (finished, interrupted, running while another process holds the run lock) and its best validation
 // loss; a name and notes typed in persist in run.json; delete asks first, does nothing on Cancel,
 // refuses a running run and removes the folder on Delete; Duplicate config fills the Training panel's
-// form for a new run; Compare selected opens the first run and overlays the others; the table sorts
-// by number and remembers its sort, and its columns fit the rows until widths are remembered (never
-// narrower than their titles, at any text size), and a BLEU column shows only beside a translation run; a comparison's
-// bits per character end with the comparison; Export to TensorBoard writes a run's tb/ on the jobs service and shows
-// why a folder that is no run cannot.
+// form for a new run; Compare selected opens the first run and overlays the others; the Run menu's Compare runs
+// offers the sweeps' cells too, under a heading; the table sorts by number and remembers its sort, and its columns
+// fit the rows until widths are remembered (never narrower than their titles, at any text size), and a BLEU column
+// shows only beside a translation run; a comparison's bits per character end with the comparison; Export to
+// TensorBoard writes a run's tb/ on the jobs service and shows why a folder that is no run cannot.
 #include "test_util.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
@@ -14,6 +14,7 @@
 #include "twb/tensorboard.h"
 #include "twb/text.h"
 #include "ui/MainWindow.h"
+#include "ui/Workspace.h"
 #include "ui/attention/AttentionPanel.h"
 #include "ui/embeddings/EmbeddingsPanel.h"
 #include "ui/runs/RunsPanel.h"
@@ -31,11 +32,14 @@
 #include <nlohmann/json.hpp>
 
 #include <qcustomplot.h>
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
 #include <QFile>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -43,6 +47,8 @@
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTimer>
+
+#include <filesystem>
 
 namespace {
 /// The lowest validation loss in a run's metrics.csv: the definition of "best", computed here.
@@ -356,6 +362,54 @@ private slots:
         tp->plot()->setBitsPerChar(false);
         QCOMPARE(tp->plot()->comparisonValue(0, 0), nats);
         QVERIFY(!tp->plot()->findChild<QCPItemText*>("bpcNote"));
+    }
+    void sweepCellsAreOfferedForComparison() {
+        // A sweep's cell, in the Experiments panel's folder layout (sweeps/<sweep>/<cell>/)
+        const QString sweep = m_ws.path() + "/sweeps/lr-sweep", cellRun = sweep + "/000_learning_rate=1e-3";
+        std::filesystem::create_directories(sweep.toStdString());
+        std::filesystem::copy(m_finished.toStdString(), cellRun.toStdString(),
+                              std::filesystem::copy_options::recursive);
+        auto cleanup = qScopeGuard([&] { std::filesystem::remove_all(sweep.toStdString()); });
+        QCOMPARE(Workspace::sweepCells(), QStringList{cellRun});
+        MainWindow w;
+        TrainingPanel* tp = w.trainingPanel();
+        QVERIFY(tp->openRun(m_interrupted));
+        QAction* compare = nullptr;
+        for (auto* a : w.findChildren<QAction*>())
+            if (a->text().remove('&') == QString("Compare runs…"))
+                compare = a;
+        QVERIFY(compare);
+        QStringList labels;
+        bool headingInert = false;
+        QTimer::singleShot(0, [&] {
+            auto* dlg = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dlg);
+            auto* list = dlg->findChild<QListWidget*>("compareRuns");
+            QVERIFY(list);
+            for (int i = 0; i < list->count(); ++i) {
+                QListWidgetItem* it = list->item(i);
+                labels << it->text();
+                if (it->text() == "Sweep cells")
+                    headingInert = !(it->flags() & Qt::ItemIsUserCheckable) && !(it->flags() & Qt::ItemIsEnabled);
+                if (it->data(Qt::UserRole).toString() == cellRun)
+                    it->setCheckState(Qt::Checked);
+            }
+            dlg->accept();
+        });
+        compare->trigger();
+        // the workspace's other run, then the sweep's cell under its heading, named by sweep and cell
+        QCOMPARE(labels.size(), 3);
+        QVERIFY2(labels[0].startsWith("finished"), qPrintable(labels.join(" | ")));
+        QCOMPARE(labels[1], QString("Sweep cells"));
+        QCOMPARE(labels[2], QString("lr-sweep / 000_learning_rate=1e-3"));
+        QVERIFY(headingInert);
+        // the checked cell's validation loss is drawn over the open run's
+        QVERIFY(tp->plot()->comparisonPoints(0) > 0);
+        for (const auto& r : twb::read_metrics((cellRun + "/metrics.csv").toStdString()))
+            if (r.kind == "eval") {
+                QCOMPARE(tp->plot()->comparisonValue(0, 0), r.val_loss);
+                break;
+            }
     }
     void deleteAsksAndRemoves() {
         // A third run, to delete.
