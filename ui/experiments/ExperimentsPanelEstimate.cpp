@@ -3,6 +3,7 @@
 #include "twb/dataset.h"
 #include "ui/Workspace.h"
 #include "ui/experiments/AxesEditor.h"
+#include "ui/training/ConfigForm.h"
 #include "ui/widgets/Duration.h"
 
 #include <QAction>
@@ -105,6 +106,21 @@ void ExperimentsPanel::updateEstimate() {
         m_estimate->setText(tr("<b>%1</b>, roughly %2 in all: a rough guess until the first cell has measured "
                                "this machine's speed (the time left is then counted from its steps)")
                                 .arg(cells, formatDuration(seconds)));
+    // A base carried over from a run's Train more decays over the run's first length: each cell's last steps would
+    // train at min_lr. The Training form says so; a sweep of its settings said nothing.
+    try {
+        const auto s = spec();
+        for (const auto& cell : twb::sweep_cells(s))
+            if (const QString early = ConfigForm::earlyDecayNote(twb::cell_config(s, cell)); !early.isEmpty()) {
+                m_estimate->setText(m_estimate->text() + "<br><span style='color:#a60'>" +
+                                    tr("In the cells: %1 Set Decay steps to Steps in the Training form for a "
+                                       "schedule over the whole run.")
+                                        .arg(early.toHtmlEscaped()) +
+                                    "</span>");
+                break;
+            }
+    } catch (const std::exception&) {
+    }
     m_start->setEnabled(true);
     m_startAct->setEnabled(true);
 }

@@ -302,15 +302,20 @@ void ConfigForm::refresh() {
                                     parts.lm_head ? tr(", output layer %1").arg(n(parts.lm_head)) : QString()));
         // A cosine that ends well before the last step (a run's "Train more", carried into a new run) is
         // said: the steps after it train at the minimum rate, which nothing showed
-        if (c.schedule == twb::Schedule::Cosine && c.lr_decay_iters < c.max_iters &&
-            c.max_iters - c.lr_decay_iters >= std::max(1, c.max_iters / 10))
-            m_summary->setText(m_summary->text() + "\n" +
-                               tr("The learning rate reaches its minimum at step %1 of %2 (Decay steps): the last "
-                                  "%3 steps train at %4.")
-                                   .arg(n(c.lr_decay_iters), n(c.max_iters), n(c.max_iters - c.lr_decay_iters))
-                                   .arg(c.min_lr, 0, 'g', 3));
+        if (const QString early = earlyDecayNote(c); !early.isEmpty())
+            m_summary->setText(m_summary->text() + "\n" + early);
     } else {
         m_summary->setText(m_vocab > 0 ? QString() : tr("Choose a dataset to see the parameter count"));
     }
     emit changed();
+}
+
+QString ConfigForm::earlyDecayNote(const twb::RunConfig& c) {
+    if (c.schedule != twb::Schedule::Cosine || c.lr_decay_iters >= c.max_iters ||
+        c.max_iters - c.lr_decay_iters < std::max(1, c.max_iters / 10))
+        return {};
+    const QLocale loc;
+    return tr("The learning rate reaches its minimum at step %1 of %2 (Decay steps): the last %3 steps train at %4.")
+        .arg(loc.toString(c.lr_decay_iters), loc.toString(c.max_iters), loc.toString(c.max_iters - c.lr_decay_iters))
+        .arg(c.min_lr, 0, 'g', 3);
 }

@@ -40,6 +40,10 @@ public:
     /// Whether Decay steps follow Steps while the two are equal (a new run: yes; one that has started,
     /// whose schedule a larger Steps continues: no).
     void setDecayFollowsSteps(bool on) { m_decayFollowsSteps = on; }
+    /// A cosine schedule that ends a tenth of the run or more before its last step (a run's Train more, carried
+    /// into a new run or a sweep), said: "The learning rate reaches its minimum at step 500 of 1,000 (Decay steps):
+    /// the last 500 steps train at 0.0001."; "" otherwise.
+    static QString earlyDecayNote(const twb::RunConfig& c);
 
 signals:
     void changed();
