@@ -2182,6 +2182,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <source>St&amp;op sweep</source>
         <translation>St&amp;opp sveip</translation>
     </message>
+    <message>
+        <source>In the cells: %1 Set Decay steps to Steps in the Training form for a schedule over the whole run.</source>
+        <translation>I cellene: %1 Sett Avtakingssteg lik Steg i treningsskjemaet for en plan over hele kjøringen.</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -3274,10 +3278,6 @@ Ctrl+/: hurtigtaster</translation>
         <translation>Sammenlign kjøringer</translation>
     </message>
     <message>
-        <source>Overlay the validation loss of these runs on the open run&apos;s plot. Runs with different tokenizers are compared in bits per character.</source>
-        <translation>Legg valideringstapet til disse kjøringene over plottet til den åpne kjøringen. Kjøringer med ulik tokenisering sammenlignes i bit per tegn.</translation>
-    </message>
-    <message>
         <source>About Transformer Workbench</source>
         <translation>Om Transformer Workbench</translation>
     </message>
@@ -3488,6 +3488,14 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>Training is running: stop it (Shift+F5) before opening another run.</source>
         <translation>Trening pågår: stopp den (Shift+F5) før du åpner en annen kjøring.</translation>
+    </message>
+    <message>
+        <source>Overlay the validation loss of these runs or sweep cells on the open run&apos;s plot. Runs with different tokenizers are compared in bits per character.</source>
+        <translation>Legg valideringstapet til disse kjøringene eller sveipcellene over plottet til den åpne kjøringen. Kjøringer med ulik tokenisering sammenlignes i bit per tegn.</translation>
+    </message>
+    <message>
+        <source>Sweep cells</source>
+        <translation>Sveipceller</translation>
     </message>
 </context>
 <context>

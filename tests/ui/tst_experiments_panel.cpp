@@ -36,7 +36,9 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFontMetrics>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -241,6 +243,13 @@ private slots:
         QSettings().setValue("experiments/flopsPerSecond", 5e9);  // as a sweep's first steps leave it
         p.axes()->addAxis("n_head", "1,2");
         QVERIFY2(estimate->text().contains("measured") && !estimate->text().contains("rough guess"),
+                 qPrintable(estimate->text()));
+        QVERIFY2(!estimate->text().contains("minimum"), qPrintable(estimate->text()));
+        // A base whose decay ends half way (a run's Train more) is said, as the Training form says it
+        form.lr_decay_iters = 100000;
+        p.axes()->addAxis("seed", "1,2");
+        QVERIFY2(estimate->text().contains(QString("reaches its minimum at step %1 of %2")
+                                               .arg(QLocale().toString(100000), QLocale().toString(200000))),
                  qPrintable(estimate->text()));
         QSettings().remove("experiments/flopsPerSecond");
     }
@@ -684,6 +693,13 @@ private slots:
         QVERIFY2(QFontMetrics(d->plot()->yAxis->labelFont()).horizontalAdvance(d->plot()->yAxis->label()) <=
                      d->plot()->axisRect()->height(),
                  qPrintable(d->plot()->yAxis->label()));
+        // A bound's whole value shows in its field ("0.0011" read ".0011" at 150%).
+        auto* lo = d->findChild<QDoubleSpinBox*>("minLr");
+        lo->setValue(1.234e-4);
+        QCOMPARE(lo->text(), QString("0.0001234"));
+        auto* loEdit = lo->findChild<QLineEdit*>();
+        QVERIFY2(loEdit->width() - 4 >= loEdit->fontMetrics().horizontalAdvance(lo->text()),
+                 qPrintable(QString("%1 pixels for %2").arg(loEdit->width()).arg(lo->text())));
         d->useRate();
         // the form keeps the rate to its field's precision (8 significant digits here)
         QVERIFY2(std::abs(p.form()->config().learning_rate - lr) <= 1e-6 * lr,
