@@ -3,10 +3,11 @@
 // loss; a name and notes typed in persist in run.json; delete asks first, does nothing on Cancel,
 // refuses a running run and removes the folder on Delete; Duplicate config fills the Training panel's
 // form for a new run; Compare selected opens the first run and overlays the others; the Run menu's Compare runs
-// offers the sweeps' cells too, under a heading; the table sorts by number and remembers its sort, and its columns
-// fit the rows until widths are remembered (never narrower than their titles, at any text size), and a BLEU column
-// shows only beside a translation run; a comparison's bits per character end with the comparison; Export to
-// TensorBoard writes a run's tb/ on the jobs service and shows why a folder that is no run cannot.
+// offers the sweeps' cells too, under a heading; the table sorts by number and remembers its sort and widths by
+// column (not position), and its columns fit the rows until widths are remembered (never narrower than their titles, at
+// any text size), and a BLEU column shows only beside a translation run; a comparison's bits per character end with the
+// comparison; Export to TensorBoard writes a run's tb/ on the jobs service and shows why a folder that is no run
+// cannot.
 #include "test_util.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
@@ -45,6 +46,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTimer>
 
@@ -179,6 +181,33 @@ private slots:
         RunsPanel again;
         QCOMPARE(again.table()->horizontalHeader()->sortIndicatorSection(), int(RunsTableModel::BestValLoss));
         QCOMPARE(again.table()->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+    }
+    void widthsAreKeptByColumnNotPosition() {
+        // A sweep's results with one swept key, then another sweep's with two: each figure keeps the width chosen
+        // for it (remembered by position, every width moved one column along, onto another figure).
+        const QString key = "test/byColumn";
+        QSettings().remove(key);
+        const int finalLoss = 173, lr = 131;
+        {
+            RunsTable t;
+            t.setColumnLayout(RunsTableModel::Layout::SweepResults);
+            t.setSettingsKey(key);
+            t.setExtraColumns({"learning_rate"});
+            t.setColumnWidth(t.tableModel()->columnOf(RunsTableModel::FinalValLoss), finalLoss);
+            t.setColumnWidth(t.tableModel()->columnOf(RunsTableModel::Extra), lr);
+            t.sortByColumn(t.tableModel()->columnOf(RunsTableModel::FinalValLoss), Qt::DescendingOrder);
+        }
+        RunsTable again;
+        again.setColumnLayout(RunsTableModel::Layout::SweepResults);
+        again.setSettingsKey(key);
+        again.setExtraColumns({"n_head", "learning_rate"});
+        const RunsTableModel* m = again.tableModel();
+        QCOMPARE(again.columnWidth(m->columnOf(RunsTableModel::FinalValLoss)), finalLoss);
+        QCOMPARE(again.columnWidth(m->columnOfId("key:learning_rate")), lr);
+        QVERIFY(again.columnWidth(m->columnOfId("key:n_head")) != lr);  // a new column: its own default
+        QCOMPARE(again.horizontalHeader()->sortIndicatorSection(), m->columnOf(RunsTableModel::FinalValLoss));
+        QCOMPARE(again.horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+        QSettings().remove(key);
     }
     void columnTitlesStayWholeInLargerText() {
         // Widths nobody chose are never narrower than the titles, and follow View → Larger text: at 150%
@@ -414,7 +443,7 @@ private slots:
     void deleteAsksAndRemoves() {
         // A third run, to delete.
         const QString doomed = twbtest::make_tiny_run(m_ws, "doomed", 10);
-        QSettings().setValue("runsView/table/header", QByteArray());
+        QSettings().remove("runsView/table");  // no remembered sort: newest first
         RunsPanel p;
         refreshed(p);
         QVERIFY(p.table()->selectRun(doomed));

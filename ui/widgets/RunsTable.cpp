@@ -174,11 +174,20 @@ void RunsTable::keyPressEvent(QKeyEvent* e) {
     QTableView::keyPressEvent(e);
 }
 
+// Widths and the sort are kept by column name, not by position: a column added to the table (Best BLEU) or a sweep
+// whose keys differ from the last one's shifted every remembered width one column along.
 void RunsTable::saveLayout() {
     if (m_settingsKey.isEmpty())
         return;
     QSettings s;
-    s.setValue(m_settingsKey + "/header", horizontalHeader()->saveState());
+    QVariantMap widths = s.value(m_settingsKey + "/widths").toMap();  // columns not shown now keep theirs
+    for (int c = 0; c < m_model->columnCount(); ++c)
+        if (!isColumnHidden(c) && !m_model->columnId(c).isEmpty())
+            widths[m_model->columnId(c)] = columnWidth(c);
+    s.setValue(m_settingsKey + "/widths", widths);
+    s.setValue(m_settingsKey + "/sort", m_model->columnId(horizontalHeader()->sortIndicatorSection()));
+    s.setValue(m_settingsKey + "/order", int(horizontalHeader()->sortIndicatorOrder()));
+    s.remove(m_settingsKey + "/header");  // the positional state of before
 }
 
 void RunsTable::setDefaultWidths() {
@@ -200,11 +209,19 @@ void RunsTable::restoreLayout() {
     if (m_settingsKey.isEmpty())
         return;
     m_restoring = true;
-    const QByteArray state = QSettings().value(m_settingsKey + "/header").toByteArray();
-    m_remembered = !state.isEmpty() && horizontalHeader()->restoreState(state);
-    if (!m_remembered)
-        setDefaultWidths();
-    else
+    const QSettings s;
+    const QVariantMap widths = s.value(m_settingsKey + "/widths").toMap();
+    setDefaultWidths();  // for the columns nothing is remembered of
+    m_remembered = false;
+    for (int c = 0; c < m_model->columnCount(); ++c)
+        if (const auto w = widths.find(m_model->columnId(c)); w != widths.end() && w->toInt() > 0) {
+            setColumnWidth(c, w->toInt());
+            m_remembered = true;
+        }
+    if (const int c = m_model->columnOfId(s.value(m_settingsKey + "/sort").toString()); c >= 0)
+        sortByColumn(c, s.value(m_settingsKey + "/order").toInt() == int(Qt::DescendingOrder) ? Qt::DescendingOrder
+                                                                                              : Qt::AscendingOrder);
+    if (m_remembered)
         widenToTitles();  // widths kept at 100% text cut "Best val loss" to "3est val loss" at 150%
     m_restoring = false;
 }

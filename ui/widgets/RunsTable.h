@@ -2,9 +2,9 @@
 // parameters, steps, best validation loss, bits per character, date and status, plus optional extra
 // columns for config keys that vary; or, in the sweep-results layout, the cell, the swept keys and the
 // figures a sweep compares. Used by the Runs view and the Experiments panel's sweep results.
-// Remembers its column widths and sort order under a QSettings key when given one; keeps the
-// selection (by run folder) across setRuns(). It only shows runs: reading and changing them is the
-// caller's.
+// Remembers its column widths (by column, so columns may come and go) and sort order under a QSettings key
+// when given one; keeps the selection (by run folder) across setRuns(). It only shows runs: reading and
+// changing them is the caller's.
 #pragma once
 #include "twb/experiments.h"
 #include "ui/widgets/RunsTableModel.h"

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QFont>
 #include <QLocale>
+#include <QMetaEnum>
 #include <cmath>
 #include <limits>
 
@@ -69,6 +70,21 @@ int RunsTableModel::columnOf(Column c) const {
     for (size_t i = 0; i < m_columns.size(); ++i)
         if (m_columns[i].first == c)
             return static_cast<int>(i);
+    return -1;
+}
+
+QString RunsTableModel::columnId(int col) const {
+    int extra = -1;
+    const Column c = columnAt(col, &extra);
+    if (c == Extra)
+        return extra >= 0 && extra < m_extra.size() ? "key:" + m_extra[extra] : QString();
+    return QString::fromLatin1(QMetaEnum::fromType<Column>().valueToKey(c));
+}
+
+int RunsTableModel::columnOfId(const QString& id) const {
+    for (int c = 0; c < columnCount(); ++c)
+        if (columnId(c) == id)
+            return c;
     return -1;
 }
 

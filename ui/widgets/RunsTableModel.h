@@ -33,6 +33,7 @@ public:
         WallTime,
         Extra  // a config key of extraColumns()
     };
+    Q_ENUM(Column)
     enum class Layout { Runs, SweepResults };
     static constexpr int SortRole = Qt::UserRole;
     static constexpr int DirRole = Qt::UserRole + 1;  // the run folder, in every column
@@ -49,6 +50,11 @@ public:
     int columnOf(Column c) const;
     /// What view column `col` shows, and for Extra which key (an index into extraColumns()).
     Column columnAt(int col, int* extra = nullptr) const;
+    /// What view column `col` shows, as a name that stays when columns come and go: the figure's ("BestValLoss")
+    /// or "key:" and the config key ("key:learning_rate").
+    QString columnId(int col) const;
+    /// The view column of a columnId(), -1 when the layout has none.
+    int columnOfId(const QString& id) const;
     /// Config keys shown as extra columns, with their values as text.
     void setExtraColumns(const QStringList& configKeys);
     QStringList extraColumns() const { return m_extra; }
