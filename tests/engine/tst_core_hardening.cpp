@@ -4,7 +4,8 @@
 // run lock refuses a second writer and is released when its holder is SIGKILLed; the safetensors
 // header and meta.json parsers catch overflowing shapes and out-of-vocabulary ids; prepare --force
 // replaces only a prepared dataset and never a folder holding an input, strips a UTF-8 BOM, names
-// UTF-16, and removes the temporaries a killed prepare left. Runs under ASan/UBSan in CI.
+// UTF-16, names every input that is not text at once, and removes the temporaries a killed prepare left. Runs under
+// ASan/UBSan in CI.
 #include "core/data/corpus.h"
 #include "core/data/dataset_meta.h"
 #include "core/data/token_file.h"
@@ -440,6 +441,38 @@ private slots:
         const std::string e = error_of<InputError>([&] { prepare_dataset(o); });
         QVERIFY2(has(e, "UTF-16LE") && has(e, "iconv"), e.c_str());
         QVERIFY(!fs::exists(o.out));
+    }
+
+    void everyInputThatIsNotTextIsNamedAtOnce() {
+        // A folder with text and three files that are not: all three named in one message, before any is read
+        // (it named the first, then the next once that one was removed). The preview names them too.
+        const auto dir = twbtest::path(m_dir, "mixed");
+        fs::create_directories(dir);
+        twbtest::write(dir / "a.txt", "some plain text\n");
+        twbtest::write(dir / "b.png", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+        twbtest::write(dir / "c.txt", "more text\n");
+        twbtest::write(dir / "d.bin", std::string("\0\x01\x02\x03\x04\x05\x06\x07", 8));
+        std::string u16 = "\xFF\xFE";
+        for (char c : std::string("hi\n"))
+            u16 += std::string{c, '\0'};
+        twbtest::write(dir / "e.txt", u16);
+        PrepareOptions o;
+        o.corpus.inputs = {dir.string()};
+        o.out = twbtest::path(m_dir, "mixed-data");
+        for (const std::string& e : {error_of<InputError>([&] { prepare_dataset(o); }),
+                                     error_of<InputError>([&] { preview_cleaning(o.corpus, {}); })}) {
+            QVERIFY2(has(e, "3 of the 5 input files are not UTF-8 text"), e.c_str());
+            QVERIFY2(has(e, "b.png (binary)") && has(e, "d.bin (binary)") &&
+                         has(e, "e.txt (UTF-16LE text, iconv -f UTF-16LE -t UTF-8 converts it)"),
+                     e.c_str());
+            QVERIFY2(!has(e, "a.txt") && !has(e, "c.txt"), e.c_str());
+        }
+        QVERIFY(!fs::exists(o.out));
+        // One such file keeps the message of one
+        fs::remove(dir / "b.png");
+        fs::remove(dir / "e.txt");
+        const std::string one = error_of<InputError>([&] { prepare_dataset(o); });
+        QVERIFY2(has(one, "d.bin: looks like a binary file") && !has(one, "of the"), one.c_str());
     }
 
     void sentenceFilesReadAsLines() {

@@ -147,6 +147,53 @@ const char* utf16_or_32(std::string_view h) {
     return nullptr;
 }
 
+/// What is wrong with a file whose first bytes are `head`: in a word ("UTF-16LE text") and in full, with what to do
+/// (": the text is UTF-16LE; convert it ..."); both "" when they can be UTF-8 text. `skip` is set to the length of
+/// a UTF-8 byte order mark (not text) when there is one.
+struct HeadProblem {
+    std::string brief, full;
+};
+HeadProblem head_problem(std::string_view head, size_t& skip) {
+    skip = 0;
+    if (const char* enc = utf16_or_32(head))
+        return {std::string(enc) + " text, iconv -f " + enc + " -t UTF-8 converts it",
+                std::string(": the text is ") + enc + "; convert it to UTF-8 with iconv (iconv -f " + enc +
+                    " -t UTF-8 FILE > FILE.utf8)"};
+    if (head.substr(0, 3) == "\xEF\xBB\xBF")
+        skip = 3;
+    if (looks_binary(head.substr(skip)))
+        return {"binary",
+                ": looks like a binary file, not text (NUL or control bytes near the start); give a UTF-8 "
+                "text file"};
+    return {};
+}
+
+/// Every input whose start is not UTF-8 text, named at once: read file by file, a folder of 40 files with three
+/// images in it named one, then the next once that one was removed. Only the first 8 KB of each are read here.
+void check_starts(const std::vector<fs::path>& files) {
+    std::vector<std::pair<fs::path, HeadProblem>> bad;
+    for (const auto& f : files) {
+        std::ifstream in(f, std::ios::binary);
+        char head[8192];
+        in.read(head, sizeof head);
+        size_t skip = 0;
+        if (auto why = head_problem(std::string_view(head, static_cast<size_t>(in.gcount())), skip); !why.full.empty())
+            bad.emplace_back(f, std::move(why));
+    }
+    if (bad.size() == 1)
+        throw InputError(bad.front().first.string() + bad.front().second.full);
+    if (bad.size() > 1) {
+        std::string msg = std::to_string(bad.size()) + " of the " + std::to_string(files.size()) +
+                          " input files are not UTF-8 text: ";
+        constexpr size_t kNamed = 8;
+        for (size_t i = 0; i < std::min(bad.size(), kNamed); ++i)
+            msg += (i ? ", " : "") + bad[i].first.string() + " (" + bad[i].second.brief + ")";
+        if (bad.size() > kNamed)
+            msg += " and " + std::to_string(bad.size() - kNamed) + " more";
+        throw InputError(msg + "; remove them from the inputs, or convert them to UTF-8 text");
+    }
+}
+
 /// Reads a file in validated UTF-8 blocks that end on a line boundary; checks binary and encoding.
 class FileReader {
 public:
@@ -184,18 +231,10 @@ public:
             size_t skip = 0;
             if (m_offset == 0 && m_carry.empty() && !m_started) {
                 m_started = true;
-                const std::string_view head(buf, std::min<size_t>(got, 8192));
-                if (const char* enc = utf16_or_32(head))
-                    throw InputError(m_path.string() + ": the text is " + enc +
-                                     "; convert it to UTF-8 with iconv (iconv -f " + enc +
-                                     " -t UTF-8 FILE > FILE.utf8)");
-                if (head.substr(0, 3) == "\xEF\xBB\xBF")
-                    skip = 3;  // a UTF-8 byte order mark is not text
-                if (looks_binary(head.substr(skip)))
-                    throw InputError(m_path.string() +
-                                     ": looks like a binary file, not text (NUL or control bytes "
-                                     "near the start); give a UTF-8 text file");
-                m_offset = skip;
+                if (const auto why = head_problem(std::string_view(buf, std::min<size_t>(got, 8192)), skip);
+                    !why.full.empty())
+                    throw InputError(m_path.string() + why.full);
+                m_offset = skip;  // a UTF-8 byte order mark is not text
             }
             m_carry.append(buf + skip, got - skip);
             const size_t nl = m_carry.rfind('\n');
@@ -456,6 +495,8 @@ CorpusReadResult read_corpus(const CorpusSpec& spec, const DocumentSink& sink, c
             "--record-separator %)");
     CorpusReadResult result;
     const auto files = expand_inputs(spec.inputs);
+    if (spec.format != InputFormat::Parallel)
+        check_starts(files);  // before hashing or reading any
     uint64_t total = 0, doneBefore = 0;
     for (auto& f : files)
         total += fs::file_size(f);
