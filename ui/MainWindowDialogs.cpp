@@ -57,7 +57,7 @@ void MainWindow::compareDialog() {
     const QStringList cells = Workspace::sweepCells();
     if (!cells.isEmpty() && !(cells.size() == 1 && cells.first() == m_training->currentRun())) {
         auto* heading = new QListWidgetItem(tr("Sweep cells"));
-        heading->setFlags(Qt::NoItemFlags);
+        heading->setFlags(Qt::ItemIsEnabled);  // not checkable nor selectable; enabled, or it reads greyed out
         QFont bold = heading->font();
         bold.setBold(true);
         heading->setFont(bold);
