@@ -18,6 +18,7 @@
 #include "ui/Workspace.h"
 #include "ui/attention/AttentionPanel.h"
 #include "ui/embeddings/EmbeddingsPanel.h"
+#include "ui/experiments/ResultsTable.h"
 #include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/ConfigForm.h"
@@ -160,6 +161,9 @@ private slots:
         RunsTable t;
         const int c = t.tableModel()->columnOf(RunsTableModel::BestBleu);
         QVERIFY(c >= 0);
+        QVERIFY(t.isColumnHidden(c));  // an empty table (a sweep's results before its first cell showed it)
+        ResultsTable results;
+        QVERIFY(results.isColumnHidden(results.tableModel()->columnOf(RunsTableModel::BestBleu)));
         t.setRuns({lm});
         QVERIFY(t.isColumnHidden(c));
         t.setRuns({lm, mt});
@@ -419,7 +423,7 @@ private slots:
                 QListWidgetItem* it = list->item(i);
                 labels << it->text();
                 if (it->text() == "Sweep cells")
-                    headingInert = !(it->flags() & Qt::ItemIsUserCheckable) && !(it->flags() & Qt::ItemIsEnabled);
+                    headingInert = !(it->flags() & (Qt::ItemIsUserCheckable | Qt::ItemIsSelectable));
                 if (it->data(Qt::UserRole).toString() == cellRun)
                     it->setCheckState(Qt::Checked);
             }

@@ -28,6 +28,7 @@ RunsTable::RunsTable(QWidget* parent) : QTableView(parent) {
     horizontalHeader()->setHighlightSections(false);
     horizontalHeader()->setSectionsMovable(false);
     setColumnWidth(m_model->columnOf(RunsTableModel::Name), 220);
+    hideBleuWithoutTranslation();
     connect(this, &QAbstractItemView::activated, this,
             [this](const QModelIndex& i) { emit runActivated(i.data(RunsTableModel::DirRole).toString()); });
     connect(selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsTable::selectedRunsChanged);
@@ -67,10 +68,7 @@ void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
     const QStringList selected = selectedRuns();
     const QString current = currentRun();
     m_model->setRuns(std::move(runs));
-    // The BLEU column only where a translation run is listed: a language model has none.
-    if (const int c = m_model->columnOf(RunsTableModel::BestBleu); c >= 0)
-        setColumnHidden(c, std::none_of(m_model->runs().begin(), m_model->runs().end(),
-                                        [](const twb::RunSummary& r) { return !std::isnan(r.best_bleu); }));
+    hideBleuWithoutTranslation();
     if (!m_sized && !m_remembered && !m_model->runs().empty()) {
         // Without remembered widths, the first rows decide them (fixed defaults left a 220-pixel name
         // column half empty and pushed the last columns out of sight at 1280x720), up to 260 pixels each.
@@ -99,6 +97,13 @@ void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
     emit selectedRunsChanged();
 }
 
+void RunsTable::hideBleuWithoutTranslation() {
+    // The BLEU column only where a translation run is listed: a language model has none (nor has an empty table).
+    if (const int c = m_model->columnOf(RunsTableModel::BestBleu); c >= 0)
+        setColumnHidden(c, std::none_of(m_model->runs().begin(), m_model->runs().end(),
+                                        [](const twb::RunSummary& r) { return !std::isnan(r.best_bleu); }));
+}
+
 void RunsTable::setColumnLayout(RunsTableModel::Layout l) {
     if (l == m_model->layout())
         return;
@@ -107,6 +112,7 @@ void RunsTable::setColumnLayout(RunsTableModel::Layout l) {
                  l == RunsTableModel::Layout::Runs ? Qt::DescendingOrder : Qt::AscendingOrder);
     m_sized = false;
     restoreLayout();
+    hideBleuWithoutTranslation();
 }
 
 QString RunsTable::runAt(int row) const {
@@ -123,6 +129,7 @@ void RunsTable::setExtraColumns(const QStringList& configKeys) {
     m_model->setExtraColumns(configKeys);  // a model reset: the header's sections start again
     m_sized = false;
     restoreLayout();
+    hideBleuWithoutTranslation();
 }
 
 void RunsTable::setSettingsKey(const QString& key) {

@@ -64,6 +64,8 @@ private:
     void setDefaultWidths();
     /// Any column narrower than its title (widths remembered at a smaller text size) made as wide as it.
     void widenToTitles();
+    /// Hides the Best BLEU column unless a listed run has a BLEU.
+    void hideBleuWithoutTranslation();
 
     RunsTableModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
