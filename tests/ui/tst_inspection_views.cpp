@@ -1,8 +1,8 @@
 // The views inside the model in the GUI (issue 39), driven offscreen over a tiny trained run: the Attention
 // panel's Logit lens page shows exactly the engine's lens, its Head ablation page the engine's table (and
-// the costs become the head grid's score), the text with and without heads is the engine's with the same
-// seed, and a click on a generated token in the Sampling console fills the attribution strip with the
-// engine's attribution of that token to its context.
+// the costs become the head grid's score; a Cancel keeps the rows so far), the text with and without heads is the
+// engine's with the same seed, and a click on a generated token in the Sampling console fills the attribution strip
+// with the engine's attribution of that token to its context.
 #include "twb/session.h"
 #include "twb/text.h"
 #include "ui/attention/AttentionPanel.h"
@@ -192,6 +192,28 @@ private slots:
         waitIdle(v);
         QCOMPARE(v->table()->rowCount(), 2 + 4);  // none, the typed set, each head
         QCOMPARE(costs.count(), 1);
+    }
+
+    void cancelKeepsTheRowsSoFarAndANewTableReplacesTheOld() {
+        // A new table's measuring showed the old table under its progress, and a Cancel left that old table under
+        // "Head ablation cancelled" in red, as if it were the rows computed so far (which were dropped).
+        HeadAblationView v;
+        v.setRun(m_run, "last");
+        v.setHeads("0.0");
+        v.setMaxTokens(512);
+        v.measureSet();
+        waitIdle(&v);
+        QCOMPARE(v.table()->rowCount(), 2);  // none, the set
+        v.setHeads("");
+        v.measureEveryHead();
+        QCOMPARE(v.table()->rowCount(), 0);  // the old table goes at once
+        v.cancel();  // before the first evaluation ends: the loss with every head is all it computes
+        waitIdle(&v);
+        QVERIFY2(v.lastError().isEmpty(), qPrintable(v.lastError()));
+        QVERIFY(v.result().cancelled);
+        QCOMPARE(v.table()->rowCount(), 1);
+        QCOMPARE(v.table()->item(0, 0)->text(), QString("none"));
+        QCOMPARE(static_cast<NumberItem*>(v.table()->item(0, 1))->value(), v.result().base_loss);
     }
 
     void textWithAndWithoutIsTheEngines() {

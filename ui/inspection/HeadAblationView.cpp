@@ -24,6 +24,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <memory>
+#include <optional>
 
 namespace {
 /// A source sentence translated greedily with every head and with `heads` off; the translator's heads on
@@ -207,13 +209,10 @@ void HeadAblationView::setRun(const QString& run, const QString& checkpoint) {
     if (run != m_run || ck != m_checkpoint) {  // the table and texts shown were of the one before
         if (isRunning(m_job))
             m_job->cancel();  // and so is the job under way: its answer is dropped (lookedAt())
-        m_result = twb::AblationTable{};
-        m_table->setRowCount(0);
+        clearTable();
         m_summary->setText(introText());
         m_with->clear();
         m_without->clear();
-        m_figure->setEnabled(false);
-        m_numbers->setEnabled(false);
         m_progress->setRange(0, 1);  // nor its "5.4 s" under another run's name
         m_progress->setValue(0);
         m_progress->setFormat(QString());
@@ -233,6 +232,13 @@ void HeadAblationView::setRun(const QString& run, const QString& checkpoint) {
     } catch (const std::exception&) {
     }
     showKindOfRun();
+}
+
+void HeadAblationView::clearTable() {
+    m_result = twb::AblationTable{};
+    m_table->setRowCount(0);
+    m_figure->setEnabled(false);
+    m_numbers->setEnabled(false);
 }
 
 void HeadAblationView::showKindOfRun() {
@@ -304,10 +310,17 @@ void HeadAblationView::startTable(bool everyHead) {
     o.every_head = everyHead;
     o.max_tokens = m_tokens->value();
     clearError();
+    // The table before is not this one's: it stood under "10 of 13 evaluations" of another token count, and after
+    // a Cancel as if it were the rows computed so far
+    clearTable();
+    m_summary->setText(everyHead ? tr("Measuring the cost of every head…") : tr("Measuring the loss…"));
     setBusy(true);
     m_progress->setRange(0, 0);
+    // What the work returned: the job service drops a cancelled job's answer, but a cancelled table holds the rows
+    // computed so far
+    auto answer = std::make_shared<std::optional<twb::AblationTable>>();
     auto work = [s = m_session, t = m_translator, translation = m_layout.translation(), run = m_run.toStdString(),
-                 ck = m_checkpoint.toStdString(), o](JobContext& ctx) {
+                 ck = m_checkpoint.toStdString(), o, answer](JobContext& ctx) {
         const twb::InspectionProgress progress = [&ctx](int done, int total) {
             ctx.setProgress(static_cast<double>(done) / total,
                             QObject::tr("%1 of %2 evaluations").arg(done).arg(total));
@@ -315,10 +328,12 @@ void HeadAblationView::startTable(bool everyHead) {
         };
         if (translation) {
             t->open(run, ck);
-            return t->ablation_table(o, progress);
+            answer->emplace(t->ablation_table(o, progress));
+        } else {
+            s->open(run, ck);
+            answer->emplace(s->ablation_table(o, progress));
         }
-        s->open(run, ck);
-        return s->ablation_table(o, progress);
+        return **answer;
     };
     m_job = jobs()->run(
         tr("Head ablation"), work, this,
@@ -330,11 +345,14 @@ void HeadAblationView::startTable(bool everyHead) {
             }
             emit finished();
         },
-        [this, of = lookedAt()](const QString& e) {
+        [this, of = lookedAt(), answer](const QString& e) {
             setBusy(false);
             if (of == lookedAt()) {
                 m_progress->setRange(0, 1);
-                showError(e);
+                if (answer->has_value() && (*answer)->cancelled)
+                    showTable(**answer);  // Cancel keeps the rows so far
+                else
+                    showError(e);
             }
             emit finished();
         });

@@ -66,6 +66,8 @@ private:
     void layOut();
     void startTable(bool everyHead);
     void showTable(const twb::AblationTable& t);
+    /// No table: before the first, another run's, or while a new one is measured.
+    void clearTable();
     QString introText() const;
     /// The heads' placeholder, the prompt's and the text boxes' for the run's kind.
     void showKindOfRun();
