@@ -1,8 +1,8 @@
 // The views inside the model in the GUI (issue 39), driven offscreen over a tiny trained run: the Attention
-// panel's Logit lens page shows exactly the engine's lens, its Head ablation page the engine's table (and
-// the costs become the head grid's score; a Cancel keeps the rows so far), the text with and without heads is the
-// engine's with the same seed, and a click on a generated token in the Sampling console fills the attribution strip
-// with the engine's attribution of that token to its context.
+// panel's Logit lens page shows exactly the engine's lens (and says when a prompt was cut to the context), its Head
+// ablation page the engine's table (and the costs become the head grid's score; a Cancel keeps the rows so far), the
+// text with and without heads is the engine's with the same seed, and a click on a generated token in the Sampling
+// console fills the attribution strip with the engine's attribution of that token to its context.
 #include "twb/session.h"
 #include "twb/text.h"
 #include "ui/attention/AttentionPanel.h"
@@ -66,6 +66,23 @@ private slots:
         QVERIFY(p.lens()->exportNumbers(csv));
         QCOMPARE(QString::fromStdString(twb::read_file(csv.toStdString())),
                  QString::fromStdString(twb::lens_to_csv(ref)));
+        // A prompt longer than the model's context is cut to its last block_size tokens, and said so (it was not)
+        auto* crop = p.lens()->findChild<QLabel*>("lensCropNote");
+        QVERIFY(crop && crop->isHidden());
+        const QString longPrompt = QString("the cat sat ").repeated(20);
+        p.lens()->setPrompt(longPrompt);
+        p.lens()->show();
+        waitIdle(p.lens());
+        const size_t tokens = s.encode(longPrompt.toStdString()).size();
+        QVERIFY(tokens > 32);
+        QCOMPARE(p.lens()->grid()->lens().positions, int64_t{32});  // the run's block_size
+        QVERIFY(!crop->isHidden());
+        QVERIFY2(crop->text().contains(QString("has %1 tokens; the lens shows the last 32").arg(tokens)),
+                 qPrintable(crop->text()));
+        p.lens()->setPrompt("the cat sat");
+        p.lens()->show();
+        waitIdle(p.lens());
+        QVERIFY(crop->isHidden());
         // Another checkpoint: the lens shown was of the one before, so it goes until Show is pressed again.
         p.picker()->setCheckpoint("best");
         QCOMPARE(p.lens()->grid()->lens().positions, int64_t{0});

@@ -63,6 +63,11 @@ LogitLensView::LogitLensView(JobsService* jobs, QWidget* parent)
     col->addWidget(m_runNote);
     col->addLayout(row);
     col->addWidget(errorLabel());
+    m_cropNote = new QLabel;
+    m_cropNote->setObjectName("lensCropNote");
+    m_cropNote->setWordWrap(true);
+    m_cropNote->hide();
+    col->addWidget(m_cropNote);
     col->addWidget(m_info);
     col->addWidget(scroll, 1);
 
@@ -94,6 +99,7 @@ void LogitLensView::setRun(const QString& run, const QString& checkpoint) {
     m_checkpoint = ck;
     m_runNote->setText(inspectedRunText(run, ck));
     m_grid->setLens(twb::LogitLens{});  // "press Show" until the lens of this one is computed
+    m_cropNote->hide();
     m_figure->setEnabled(false);
     m_numbers->setEnabled(false);
     clearError();  // the run before's
@@ -110,19 +116,39 @@ void LogitLensView::show() {
         return showError(tr("No run to look into: train one in the Training panel or open a run folder."));
     clearError();
     setBusy(true);
+    m_cropNote->hide();
+    struct Answer {
+        twb::LogitLens lens;
+        size_t tokens = 0;  // the prompt's, of which the lens shows the last block_size
+    };
     auto work = [s = m_session, tr = m_translator, run = m_run.toStdString(), ck = m_checkpoint.toStdString(),
                  prompt = m_prompt->text().toStdString(), top = m_top->value()](JobContext&) {
+        Answer a;
         if (twb::is_encoder_decoder_run(run)) {  // the decoder's layers over the model's translation
             tr->open(run, ck);
-            return tr->logit_lens(prompt, "", top);
+            a.lens = tr->logit_lens(prompt, "", top);
+            a.tokens = a.lens.ids.size();
+            return a;
         }
         s->open(run, ck);
-        return s->logit_lens(prompt, top);
+        a.lens = s->logit_lens(prompt, top);
+        a.tokens = s->encode(prompt).size();
+        return a;
     };
     m_job = jobs()->run(
         QString(), work, this,
-        [this](twb::LogitLens lens) {
+        [this](Answer a) {
             setBusy(false);
+            const twb::LogitLens& lens = a.lens;
+            // A prompt longer than the model's context was cut to its last block_size tokens without a word
+            // (the Attention tab and twb lens say so)
+            if (static_cast<int64_t>(a.tokens) > lens.positions) {
+                m_cropNote->setText(tr("The text has %1 tokens; the lens shows the last %2 (the model's context, "
+                                       "block_size).")
+                                        .arg(a.tokens)
+                                        .arg(lens.positions));
+                m_cropNote->show();
+            }
             m_grid->setLens(lens);
             m_figure->setEnabled(true);
             m_numbers->setEnabled(true);

@@ -53,7 +53,8 @@ private:
     QPushButton* m_numbers;
     LensGrid* m_grid;
     QLabel* m_info;
-    QLabel* m_runNote;  // the run and checkpoint looked at (the Attention tab's choice)
+    QLabel* m_cropNote;  // "The text has 95 tokens; the lens shows the last 64", when it does
+    QLabel* m_runNote;   // the run and checkpoint looked at (the Attention tab's choice)
     QString m_run, m_checkpoint;
     std::shared_ptr<twb::ModelSession> m_session;   // used by one job at a time
     std::shared_ptr<twb::Translator> m_translator;  // an encoder-decoder run's decoder lens
