@@ -296,7 +296,8 @@ private slots:
             if (std::abs(ref.gradient_x_input[i]) > std::abs(ref.gradient_x_input[top]))
                 top = i;
         const QString title = p.attribution()->findChild<QLabel*>("attributionTitle")->text();
-        QVERIFY2(title.contains(QString("(token %1 of %2)").arg(top + 1).arg(ref.ids.size())), qPrintable(title));
+        QVERIFY2(title.contains(QString("(token %1 of the %2 before it)").arg(top + 1).arg(ref.ids.size())),
+                 qPrintable(title));
         const QString json = m_ws.filePath("attribution.json");
         QVERIFY(p.attribution()->exportNumbers(json));
         QCOMPARE(QString::fromStdString(twb::read_file(json.toStdString())),

@@ -398,10 +398,10 @@ private slots:
             if (v->browser()->objectName() == "output")
                 view = v;
         QVERIFY(view);
-        emit view->tokenClicked(0, 2);
+        emit view->tokenClicked(0, 2);  // the third generated token: #3, counted from 1 as the attribution strip counts
         QString title;
         for (auto* l : view->findChildren<QLabel*>())
-            if (l->text().startsWith("Token #2 "))
+            if (l->text().startsWith("Token #3 "))
                 title = l->text();
         const QString prob = QString::number(p.output().samples[0][2].prob, 'f', 3);
         QVERIFY2(title.contains("(p = " + prob + " at temperature 0.8)"), qPrintable(title));
@@ -410,7 +410,7 @@ private slots:
         waitIdle(p);
         emit view->tokenClicked(0, 2);
         for (auto* l : view->findChildren<QLabel*>())
-            if (l->text().startsWith("Token #2 "))
+            if (l->text().startsWith("Token #3 "))
                 title = l->text();
         QVERIFY2(title.contains("(p = ") && !title.contains("temperature"), qPrintable(title));
     }

@@ -131,13 +131,14 @@ void AttributionStrip::render() {
     for (size_t i = 0; i < a.ids.size(); ++i) {
         html += QString("<span style=\"background:%1\" title=\"%2: %3\">%4</span>")
                     .arg(attributionTint(scale > 0 ? v[i] / scale : 0))
-                    .arg(i)
+                    .arg(i + 1)  // counted from 1, as the title counts
                     .arg(v[i], 0, 'g', 4)
                     .arg(tokenHtml(QString::fromStdString(a.tokens[i])));
     }
     m_view->setHtml(html);
-    m_title->setText(tr("Where “%1” (p = %2 at temperature 1) came from, by %3: the most from “%4” (token %5 of "
-                        "%6). Hover a token for its value.")
+    // "of the N before it": the context, prompt included, not the generated tokens the side list numbers
+    m_title->setText(tr("Where “%1” (p = %2 at temperature 1) came from, by %3: the most from “%4” (token %5 of the "
+                        "%6 before it). Hover a token for its value.")
                          .arg(visibleToken(QString::fromStdString(a.target_text)))
                          .arg(QLocale().toString(a.target_prob, 'f', 3))
                          .arg(m_measure->currentText())

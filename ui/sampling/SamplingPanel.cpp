@@ -243,7 +243,7 @@ void SamplingPanel::showAlternatives(int sample, int index) {
         return m_output->select(sample, index,
                                 tr("Token #%1 %2: beam search keeps whole sequences, so it reports no per-token "
                                    "alternatives. Sample (beam width 1) to branch.")
-                                    .arg(index)
+                                    .arg(index + 1)  // counted from 1, as the attribution strip counts
                                     .arg(token));
     // The sampler's probability, at the generation's temperature: the attribution strip below gives the
     // model's own at temperature 1, and without the temperature the two figures seemed to disagree.
@@ -251,13 +251,13 @@ void SamplingPanel::showAlternatives(int sample, int index) {
         m_out.temperature > 0 && m_out.temperature != 1
             ? tr("p = %1 at temperature %2").arg(QLocale().toString(t.prob, 'f', 3)).arg(m_out.temperature, 0, 'g', 3)
             : tr("p = %1").arg(QLocale().toString(t.prob, 'f', 3));
-    m_output->select(sample, index,
-                     sample == 0
-                         ? tr("Token #%1 %2 (%3). Click an alternative to continue from it:").arg(index).arg(token, p)
-                         : tr("Token #%1 of sample %2 %3 (%4). Branching works on sample 1.")
-                               .arg(index)
-                               .arg(sample + 1)
-                               .arg(token, p));
+    m_output->select(
+        sample, index,
+        sample == 0 ? tr("Token #%1 %2 (%3). Click an alternative to continue from it:").arg(index + 1).arg(token, p)
+                    : tr("Token #%1 of sample %2 %3 (%4). Branching works on sample 1.")
+                          .arg(index + 1)
+                          .arg(sample + 1)
+                          .arg(token, p));
 }
 
 void SamplingPanel::setCompare(const QList<qint64>& steps, const QVector<double>& temperatures) {

@@ -221,7 +221,7 @@ void TranslationView::showAlternatives(int index) {
     m_output->select(0, index,
                      tr("Token #%1 %2 (p = %3): the most probable tokens at this step, given the source and "
                         "the translation before it:")
-                         .arg(index)
+                         .arg(index + 1)  // counted from 1
                          .arg(TokenOutputView::shown(t.text))
                          .arg(QLocale().toString(t.prob, 'f', 3)));
     if (isBusy())
