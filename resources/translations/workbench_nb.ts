@@ -295,8 +295,8 @@
         <translation>Ingen attribusjon: %1</translation>
     </message>
     <message>
-        <source>Where “%1” (p = %2 at temperature 1) came from, by %3: the most from “%4” (token %5 of %6). Hover a token for its value.</source>
-        <translation>Hvor «%1» (p = %2 ved temperatur 1) kom fra, etter %3: mest fra «%4» (token %5 av %6). Hold over et token for verdien.</translation>
+        <source>Where “%1” (p = %2 at temperature 1) came from, by %3: the most from “%4” (token %5 of the %6 before it). Hover a token for its value.</source>
+        <translation>Hvor «%1» (p = %2 ved temperatur 1) kom fra, etter %3: mest fra «%4» (token %5 av de %6 før det). Hold over et token for verdien.</translation>
     </message>
 </context>
 <context>
@@ -2627,6 +2627,14 @@ beam=5</translation>
         <source>Heads off (layer.head):</source>
         <translation>Hoder av (lag.hode):</translation>
     </message>
+    <message>
+        <source>Measuring the cost of every head…</source>
+        <translation>Måler kostnaden for hvert hode …</translation>
+    </message>
+    <message>
+        <source>Measuring the loss…</source>
+        <translation>Måler tapet …</translation>
+    </message>
 </context>
 <context>
     <name>HeadGrid</name>
@@ -3064,6 +3072,10 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
     <message>
         <source>Each row is what the model would predict if it stopped there: the final norm and the output layer applied to the residual stream after the embedding and after each block. The top row (the last block = output) is the model&apos;s own prediction; an orange corner marks a cell that already agrees with it. Hover a cell for its top tokens. For a translation run, type a source sentence: the lens looks through the decoder over the model&apos;s translation.</source>
         <translation>Hver rad er det modellen ville spådd om den stoppet der: den siste normen og utdatalaget brukt på residualstrømmen etter innbyggingen og etter hver blokk. Øverste rad (siste blokk = utdata) er modellens egen spådom; et oransje hjørne markerer en celle som allerede er enig med den. Hold over en celle for de fremste tokenene. For en oversettelseskjøring, skriv en kildesetning: linsen ser gjennom dekoderen over modellens oversettelse.</translation>
+    </message>
+    <message>
+        <source>The text has %1 tokens; the lens shows the last %2 (the model&apos;s context, block_size).</source>
+        <translation>Teksten har %1 tokener; linsen viser de siste %2 (modellens kontekst, block_size).</translation>
     </message>
 </context>
 <context>
