@@ -38,9 +38,13 @@ int main(int argc, char** argv) {
         MainWindow w;
         FirstPaintReporter firstPaint(&w);  // TWB_REPORT_FIRST_PAINT=1|exit (bench/startup.sh)
         w.show();
-        if (!args.positionalArguments().isEmpty() && w.trainingPanel()->openRun(args.positionalArguments().first()))
+        // A run that cannot be opened is said in the Training panel: shown first, whatever --panel asks (Sampling
+        // opened quietly on another run, the error out of sight)
+        const bool runRefused =
+            !args.positionalArguments().isEmpty() && !w.trainingPanel()->openRun(args.positionalArguments().first());
+        if (!args.positionalArguments().isEmpty())
             w.showPanel("Training");
-        if (args.isSet(panel))
+        if (args.isSet(panel) && !runRefused)
             w.showPanel(args.value(panel));
         return QApplication::exec();
     } catch (const std::exception& e) {

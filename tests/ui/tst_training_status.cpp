@@ -1,7 +1,7 @@
 // What the training panel's status line says of a run beyond its steps: a dataset whose validation split
 // is shorter than a block is evaluated on its training split, and the line says so at start and finish
 // instead of calling training-data figures "val loss". The baselines are lines on the loss plot, their labels
-// whole and apart at any text size and scale.
+// whole and apart at any text size and scale. A run folder that is not there is said so.
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/experiments.h"
@@ -191,6 +191,20 @@ private slots:
         QVERIFY(p.openRun(run));
         QVERIFY2(p.findChild<SteadyLabel*>("status")->text().contains("Its metrics.csv is missing"),
                  qPrintable(p.findChild<SteadyLabel*>("status")->text()));
+    }
+
+    void aRunFolderThatIsNotThereIsSaidSo() {
+        // "nope: no config.json; is this a run folder" for a folder that does not exist at all (a typo on the
+        // command line); a file given as the run is named a file
+        TrainingPanel p;
+        const QString gone = m_ws.filePath("no-such-run");
+        QVERIFY(!p.openRun(gone));
+        QVERIFY2(p.lastError().contains(gone + ": no such folder"), qPrintable(p.lastError()));
+        QFile file(m_ws.filePath("a-file"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        QVERIFY(!p.openRun(file.fileName()));
+        QVERIFY2(p.lastError().contains("a file, not a run folder"), qPrintable(p.lastError()));
     }
 
     void epochsAreOfferedForAnEncoderDecoderOnly() {

@@ -121,6 +121,11 @@ std::filesystem::path find_checkpoint(const std::filesystem::path& path, const s
 
 RunConfig read_run_config(const fs::path& run_dir) {
     const fs::path f = run_dir / "config.json";
+    std::error_code ec;
+    if (!fs::exists(run_dir, ec))  // "no config.json" said nothing of a folder that is not there at all
+        throw InputError(run_dir.string() + ": no such folder; give a run folder ('twb train --out' writes one)");
+    if (!fs::is_directory(run_dir, ec))
+        throw InputError(run_dir.string() + ": a file, not a run folder; give the folder 'twb train --out' wrote");
     if (!fs::exists(f))
         throw InputError(run_dir.string() + ": no config.json; is this a run folder written by 'twb train'?");
     nlohmann::json j;
