@@ -4949,16 +4949,8 @@ Dette kan ikke angres.</translation>
         <translation>Generer</translation>
     </message>
     <message>
-        <source>Compare checkpoints</source>
-        <translation>Sammenlign sjekkpunkter</translation>
-    </message>
-    <message>
         <source>History</source>
         <translation>Historikk</translation>
-    </message>
-    <message>
-        <source>Evaluate settings</source>
-        <translation>Evaluer oppsett</translation>
     </message>
     <message>
         <source>Output copied</source>
@@ -5051,6 +5043,34 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Nothing to export yet: press Compare first.</source>
         <translation>Ingenting å eksportere ennå: trykk Sammenlign først.</translation>
+    </message>
+    <message>
+        <source>Generate from a prompt, token by token, and branch at any token</source>
+        <translation>Generer fra en ledetekst, token for token, og forgrein ved et hvilket som helst token</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Sammenlign</translation>
+    </message>
+    <message>
+        <source>Compare checkpoints: the same prompt and seed at several steps of the run</source>
+        <translation>Sammenlign sjekkpunkter: samme ledetekst og frø ved flere steg i kjøringen</translation>
+    </message>
+    <message>
+        <source>The generations of this session, with their settings</source>
+        <translation>Genereringene i denne økten, med innstillingene sine</translation>
+    </message>
+    <message>
+        <source>Evaluate</source>
+        <translation>Evaluer</translation>
+    </message>
+    <message>
+        <source>Evaluate decoding settings: every prompt with each setting, scored (twb generate-eval)</source>
+        <translation>Evaluer dekodingsoppsett: hver ledetekst med hvert oppsett, med poeng (twb generate-eval)</translation>
+    </message>
+    <message>
+        <source>Chat with an instruction-tuned run (twb chat)</source>
+        <translation>Chat med en instruksjonstrent kjøring (twb chat)</translation>
     </message>
 </context>
 <context>

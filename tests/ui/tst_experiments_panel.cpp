@@ -4,7 +4,7 @@
 // keeps every cell, a pending cell removed from the queue is left out, and compare tokenizers prepares
 // a char and a BPE dataset of one text and sweeps them; the Training panel's range
 // finder puts its suggestion into the form (listed in the jobs service while it searches) (its baselines:
-// tst_training_status); the Sampling console's "Evaluate settings" tab gives one row per decoding setting. The first
+// tst_training_status); the Sampling console's "Evaluate" tab gives one row per decoding setting. The first
 // estimate is the form's current one and says it is a guess until measured; a learning-rate axis is logarithmic. A
 // running sweep is listed in the jobs service the panel is given, with progress, and its Cancel stops it.
 #include "signal_wait.h"

@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -59,12 +60,14 @@ GenerationEvalView::GenerationEvalView(ModelThread* model, RunPicker* picker, Jo
 
 // The three text columns: prompts and references (each with "Load file…"), and the decoding settings.
 void GenerationEvalView::addInputs(QVBoxLayout* v) {
-    auto* inputs = new QHBoxLayout;
+    // a grid: the three boxes start on one line however the titles above them wrap
+    auto* inputs = new QGridLayout;
+    int col = 0;
     auto column = [&](const QString& title, QPlainTextEdit*& edit, const QString& name, const QString& placeholder) {
-        auto* c = new QVBoxLayout;
         auto* head = new QHBoxLayout;
-        head->addWidget(new QLabel(title));
-        head->addStretch();
+        auto* label = new QLabel(title);
+        label->setWordWrap(true);  // at 150% text "Prompts (o" lay under its Load file… button
+        head->addWidget(label, 1);
         edit = new QPlainTextEdit;
         edit->setObjectName(name);
         edit->setPlaceholderText(placeholder);
@@ -85,9 +88,9 @@ void GenerationEvalView::addInputs(QVBoxLayout* v) {
                     m_status->setText(tr("could not read %1").arg(f));
             });
         }
-        c->addLayout(head);
-        c->addWidget(edit);
-        inputs->addLayout(c, 1);
+        inputs->addLayout(head, 0, col);
+        inputs->addWidget(edit, 1, col);
+        inputs->setColumnStretch(col++, 1);
     };
     // a model's prompts: not translated
     column(tr("Prompts (one per line)"), m_prompts, "prompts", QStringLiteral("You will\nThe meaning of life is"));
@@ -98,6 +101,7 @@ void GenerationEvalView::addInputs(QVBoxLayout* v) {
         tr("'greedy', or key=value,... with temperature, top_k, top_p, beam, length_penalty, "
            "repetition_penalty, no_repeat_ngram, max_new_tokens, seed"));
     m_settings->setPlainText(QSettings().value("genEval/settings", "temperature=0.8\nbeam=5\nbeam=10").toString());
+    inputs->setRowStretch(1, 1);
     v->addLayout(inputs, 1);
 }
 
@@ -124,13 +128,16 @@ void GenerationEvalView::addControlsAndTable(QVBoxLayout* v) {
     for (auto* b : {m_run, m_cancel})
         controls->addWidget(b);
     controls->addWidget(m_progress, 1);
-    controls->addWidget(m_md);
-    controls->addWidget(m_csv);
     v->addLayout(controls);
+    // The exports beside the status line, not after the progress: at 150% text they were cut ("rt Markdo")
+    auto* statusRow = new QHBoxLayout;
     m_status = new QLabel;
     m_status->setObjectName("evalStatus");
     m_status->setWordWrap(true);
-    v->addWidget(m_status);
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_md);
+    statusRow->addWidget(m_csv);
+    v->addLayout(statusRow);
     m_table = new QTableWidget(0, 10);
     m_table->setObjectName("evalTable");
     // The text beside its setting, wide enough to read (the figures after it scroll on a narrow window; last,

@@ -47,14 +47,22 @@ SamplingPanel::SamplingPanel(ModelThread* model, JobsService* jobs, QWidget* par
     m_compare = new CompareView;
     m_history = new HistoryView;
 
+    // One word a tab, what it does in its tooltip: at 150% text "Compare checkpoints" and "Evaluate settings" left
+    // too little room, and every title was cut ("Gener…", "Hist…", "Ch…")
     m_tabs = new QTabWidget;
     m_tabs->addTab(buildGenerateTab(), tr("Generate"));
-    m_tabs->addTab(m_compare, tr("Compare checkpoints"));
+    m_tabs->setTabToolTip(0, tr("Generate from a prompt, token by token, and branch at any token"));
+    m_tabs->addTab(m_compare, tr("Compare"));
+    m_tabs->setTabToolTip(1, tr("Compare checkpoints: the same prompt and seed at several steps of the run"));
     m_tabs->addTab(m_history, tr("History"));
+    m_tabs->setTabToolTip(2, tr("The generations of this session, with their settings"));
     m_evaluation = new GenerationEvalView(m_model, m_picker, this->jobs());
-    m_tabs->addTab(m_evaluation, tr("Evaluate settings"));
+    m_tabs->addTab(m_evaluation, tr("Evaluate"));
+    m_tabs->setTabToolTip(3,
+                          tr("Evaluate decoding settings: every prompt with each setting, scored (twb generate-eval)"));
     m_chat = new ChatView(m_model, m_picker, [this] { return m_decoding->options(); });
     m_tabs->addTab(m_chat, tr("Chat"));
+    m_tabs->setTabToolTip(4, tr("Chat with an instruction-tuned run (twb chat)"));
     connect(m_chat, &PanelBase::statusMessage, this, &PanelBase::statusMessage);
     connect(m_chat, &PanelBase::statusWithdrawn, this, &PanelBase::statusWithdrawn);
 
