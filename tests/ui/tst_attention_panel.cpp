@@ -15,12 +15,14 @@
 #include <qcustomplot.h>
 #include <QApplication>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QScrollArea>
 #include <QSlider>
 #include <QSplitter>
+#include <QTimer>
 
 class TestAttentionPanel : public QObject {
     Q_OBJECT
@@ -344,6 +346,30 @@ private slots:
         p.heatmap()->plot()->replot();  // nor the tokens of the map before along the emptied map's axes
         QVERIFY(p.heatmap()->plot()->xAxis->tickVector().isEmpty());
         QVERIFY(p.heatmap()->plot()->yAxis->tickVector().isEmpty());
+    }
+    void anEmptiedPromptEmptiesTheMapsAndTheirExports() {
+        // Emptying the prompt left the maps (and the hover line of a cell) until Show; Export image then wrote a
+        // blank grey picture without a word.
+        AttentionPanel p;
+        p.setRun(m_run);
+        p.setPrompt("the cat");
+        p.showPrompt();
+        waitIdle(p);
+        QCOMPARE(p.capture().layers, int64_t(2));
+        auto* hover = p.findChild<QLabel*>("attentionHover");
+        emit p.heatmap()->hovered("query 'c' (4) → key 't' (0): 0.5000");
+        QVERIFY(hover->text().startsWith("query"));
+        p.setPrompt("");
+        QCOMPARE(p.capture().layers, int64_t(0));
+        QVERIFY2(!hover->text().startsWith("query"), qPrintable(hover->text()));
+        QTimer::singleShot(2000, [] {  // the old way asked for a file: closed, so a failure ends
+            if (auto* d = QApplication::activeModalWidget())
+                d->close();
+        });
+        for (auto* b : p.findChildren<QPushButton*>())
+            if (b->text() == "Export image…")
+                b->click();
+        QVERIFY2(p.lastError().contains("Nothing to export yet"), qPrintable(p.lastError()));
     }
     void badPromptGivesMessage() {
         AttentionPanel p;

@@ -340,6 +340,7 @@ void AttentionPanel::clearShown() {
     m_grid->setCapture(m_cap, {}, QString());
     m_heat->clear();
     m_info->clear();
+    m_hover->setText(m_hover->toolTip());  // the hint, not a hovered cell of the maps gone
 }
 
 void AttentionPanel::showPrompt() {

@@ -309,6 +309,8 @@ bool AttentionPanel::exportCsv(const QString& path) const {
 }
 
 void AttentionPanel::exportView() {
+    if (m_cap.layers == 0)  // it wrote a blank grey image
+        return showError(tr("Nothing to export yet: show a prompt first."));
     const QString f =
         QFileDialog::getSaveFileName(this, tr("Export view"), QString(), tr("PNG image (*.png);;SVG (*.svg)"));
     if (f.isEmpty())

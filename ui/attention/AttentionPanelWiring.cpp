@@ -146,6 +146,11 @@ void AttentionPanel::connectWorker(ModelWorker* worker) {
 }
 
 void AttentionPanel::connectControls() {
+    // An emptied prompt empties the maps at once: they stayed, with their hover line, until Show was pressed
+    connect(m_prompt, &QPlainTextEdit::textChanged, this, [this] {
+        if (m_modePrompt->isChecked() && m_cap.layers > 0 && !isBusy() && m_prompt->toPlainText().trimmed().isEmpty())
+            clearShown();
+    });
     connect(m_show, &QPushButton::clicked, this, [this] {
         if (m_modeTimeline->isChecked())
             showTimeline();
