@@ -141,12 +141,26 @@ private slots:
     void anUnknownWordIsOneError() {
         EmbeddingsPanel p;
         p.setRun(m_run);
+        p.setWord("the");  // an answer first: the unknown word's error must not stand over it
+        p.findNeighbours();
+        waitIdle(p);
+        QVERIFY(p.neighbourTable()->rowCount() > 0);
+        p.setTexts("the", "a");
+        p.compare();
+        waitIdle(p);
         p.setWord("日本");
         p.findNeighbours();
         waitIdle(p);
         QVERIFY(!p.lastError().isEmpty());
         QVERIFY(!p.lastError().contains('\n'));
         QCOMPARE(p.neighbourTable()->rowCount(), 0);
+        QVERIFY2(p.findChild<QLabel*>("nearInfo")->text().startsWith("No neighbours"),
+                 qPrintable(p.findChild<QLabel*>("nearInfo")->text()));
+        p.setTexts("日本", "a");
+        p.compare();
+        waitIdle(p);
+        QVERIFY2(p.findChild<QLabel*>("similarityResult")->text().startsWith("No similarity"),
+                 qPrintable(p.findChild<QLabel*>("similarityResult")->text()));
     }
 
     void anotherRunClearsWhatTheRunBeforeShowed() {

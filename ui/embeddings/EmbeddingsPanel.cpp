@@ -76,6 +76,7 @@ void EmbeddingsPanel::createControls() {
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setToolTip(tr("Double-click a token to look up its own neighbours"));
     m_nearInfo = new QLabel;
+    m_nearInfo->setObjectName("nearInfo");
     m_nearInfo->setWordWrap(true);
 
     // Similarity
@@ -289,16 +290,26 @@ void EmbeddingsPanel::connectWorker(ModelWorker* worker) {
             m_mapInfo->setText(tr("%1 (step %2). The labelled points are the most frequent.").arg(source).arg(step));
         });
     connect(worker, &ModelWorker::failed, this, [this](quint64 id, const QString& e) {
-        if (!m_pending.remove(id))
+        const auto it = m_pending.constFind(id);
+        if (it == m_pending.constEnd())
             return;
+        const Request kind = *it;
+        m_pending.erase(it);
         setBusy(!m_pending.isEmpty());
         showError(e);
+        // The answer shown was to the word before: under this one's error it read as this one's
+        if (kind == Request::Nearest) {
+            m_table->setRowCount(0);
+            m_nearInfo->setText(tr("No neighbours: the message in red says why."));
+        } else if (kind == Request::Similarity) {
+            m_simResult->setText(tr("No similarity: the message in red says why."));
+        }
     });
 }
 
-quint64 EmbeddingsPanel::newRequest() {
+quint64 EmbeddingsPanel::newRequest(Request kind) {
     const quint64 id = m_model->nextRequestId();
-    m_pending.insert(id);
+    m_pending.insert(id, kind);
     setBusy(true);
     return id;
 }
@@ -335,7 +346,7 @@ void EmbeddingsPanel::findNeighbours() {
         return;
     if (m_word->text().isEmpty())
         return showError(tr("Type a word to look up."));
-    const quint64 id = newRequest();
+    const quint64 id = newRequest(Request::Nearest);
     QMetaObject::invokeMethod(m_model->worker(), "nearestTokens", Qt::QueuedConnection, Q_ARG(quint64, id),
                               Q_ARG(QString, m_picker->run()), Q_ARG(QString, m_picker->checkpoint()),
                               Q_ARG(QString, m_word->text()), Q_ARG(int, m_k->value()));
@@ -348,7 +359,7 @@ void EmbeddingsPanel::compare() {
         return showError(tr("Type a word or text in both boxes."));
     if (refusesRun())
         return;
-    const quint64 id = newRequest();
+    const quint64 id = newRequest(Request::Similarity);
     QMetaObject::invokeMethod(m_model->worker(), "tokenSimilarity", Qt::QueuedConnection, Q_ARG(quint64, id),
                               Q_ARG(QString, m_picker->run()), Q_ARG(QString, m_picker->checkpoint()),
                               Q_ARG(QString, m_a->text()), Q_ARG(QString, m_b->text()));
@@ -360,7 +371,7 @@ void EmbeddingsPanel::drawMap() {
     m_mapRun = pickedRun();  // before a refusal too: another run afterwards asks again
     if (refusesRun())
         return;
-    const quint64 id = newRequest();
+    const quint64 id = newRequest(Request::Map);
     QMetaObject::invokeMethod(m_model->worker(), "embeddingMap", Qt::QueuedConnection, Q_ARG(quint64, id),
                               Q_ARG(QString, m_picker->run()), Q_ARG(QString, m_picker->checkpoint()),
                               Q_ARG(int, m_count->value()));

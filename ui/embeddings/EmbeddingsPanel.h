@@ -8,7 +8,7 @@
 #include "ui/widgets/PanelBase.h"
 #include "ui/workers/ModelWorker.h"
 
-#include <QSet>
+#include <QHash>
 #include <memory>
 
 class EmbeddingMapPlot;
@@ -64,7 +64,8 @@ private:
     void layOut();
     void connectControls();
     void connectWorker(ModelWorker* worker);
-    quint64 newRequest();
+    enum class Request { Nearest, Similarity, Map };
+    quint64 newRequest(Request kind);
     void exportMapAsked();
 
     RunPicker* m_picker;
@@ -86,6 +87,6 @@ private:
 
     std::unique_ptr<ModelThread> m_ownModel;  // only when no shared thread was given
     ModelThread* m_model;
-    QSet<quint64> m_pending;
+    QHash<quint64, Request> m_pending;  // what each request under way asks: a failed one's old answer goes
     QString m_mapRun;  // run and checkpoint the map shown came from (pickedRun()), to redraw it when they change
 };
