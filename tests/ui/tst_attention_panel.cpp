@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QScopeGuard>
 #include <QScrollArea>
 #include <QSlider>
@@ -156,6 +157,17 @@ private slots:
                  qPrintable(QString("legend at x %1, curves to x %2")
                                 .arg(legend->outerRect().left())
                                 .arg(p.scorePlot()->axisRect()->rect().right())));
+        // Back to Prompt: the timeline's step is no longer what the maps show, nor said to be
+        p.findChild<QRadioButton*>("timelineMode")->setChecked(true);
+        waitIdle(p);
+        QVERIFY(p.findChild<QLabel*>("timelineStep")->text().startsWith("step"));
+        for (auto* b : p.findChildren<QRadioButton*>())
+            if (b->text() == "Prompt")
+                b->setChecked(true);
+        waitIdle(p);
+        QVERIFY2(!p.findChild<QLabel*>("timelineStep")->text().startsWith("step"),
+                 qPrintable(p.findChild<QLabel*>("timelineStep")->text()));
+        QVERIFY(!slider->isEnabled());
     }
 
     void positionsShowRotaryAngles() {

@@ -129,6 +129,7 @@ void AttentionPanel::createControls() {
     m_slider->setToolTip(tr("Scrub through the evaluations of the run"));
     m_slider->setPageStep(1);  // a click beside the handle moves one evaluation
     m_stepLabel = new QLabel(tr("no timeline"));
+    m_stepLabel->setObjectName("timelineStep");
     m_scorePlot = new HeadScorePlot;
     m_positions = new PositionsView;
 }

@@ -174,6 +174,9 @@ void AttentionPanel::connectControls() {
             showTimeline();
         else {
             m_poll.stop();  // an idle window does not wake up
+            // the timeline's step is not what Prompt shows: it read "step 0 (1 of 4)" over checkpoint 300's maps
+            m_slider->setEnabled(false);
+            m_stepLabel->setText(tr("not used by Prompt"));
             showPrompt();
         }
     });
