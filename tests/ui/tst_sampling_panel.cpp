@@ -10,6 +10,7 @@
 #include "ui/sampling/HistoryView.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/sampling/TokenOutputView.h"
+#include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/workers/ModelThread.h"
 #include "ui/workers/ModelWorker.h"
@@ -442,6 +443,19 @@ private slots:
         const QString md = p.compareMarkdown();
         QCOMPARE(md.count('\n'), 2 + 2 + 2);  // prompt + blank, header + rule, two rows
         QVERIFY(md.contains("| greedy |"));
+        // A bad temperature is said under the tab's own controls (it went to the status bar only), and goes
+        // when the next comparison is fine
+        auto* problem = p.findChild<ErrorLabel*>("compareProblem");
+        QVERIFY(problem && problem->isHidden());
+        p.setCompare({10}, {});
+        p.findChild<QLineEdit*>("compareTemps")->setText("abc, 0.8");
+        p.runCompare();
+        QVERIFY2(!problem->isHidden() && problem->error().contains("'abc' is not a number"),
+                 qPrintable(problem->error()));
+        p.setCompare({10}, {0.0});
+        p.runCompare();
+        waitIdle(p);
+        QVERIFY(problem->isHidden());
     }
 
     void translationRunsAreNeitherColumnsNorJudges() {

@@ -1,4 +1,5 @@
 #include "ui/sampling/CompareView.h"
+#include "ui/widgets/ErrorLabel.h"
 
 #include "twb/run_folder.h"
 #include "ui/Workspace.h"
@@ -29,6 +30,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_ckList->setObjectName("compareCheckpoints");
     m_ckList->setToolTip(tr("Columns: tick checkpoints of this run, or the best checkpoint of other runs"));
     m_temps = new QLineEdit(QSettings().value("sampling/compareTemps", "0.5, 1.0").toString());
+    m_temps->setObjectName("compareTemps");
     m_temps->setToolTip(tr("One row per temperature, comma-separated (0 = greedy)"));
     m_judge = new QComboBox;
     m_judge->setObjectName("compareJudge");
@@ -58,6 +60,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     left->addWidget(new QLabel(tr("Judge:")));
     left->addWidget(m_judge);
     left->addWidget(m_compareBtn);
+    m_problem = new ErrorLabel;
+    m_problem->setObjectName("compareProblem");
+    m_problem->hide();
+    left->addWidget(m_problem);
     left->addWidget(exportMd);
     // The controls in a column ~28 characters wide (the list's own size hint made it 255 px at 1280x720,
     // the texts' columns 140 px each); an entry too long for it keeps its run and its step.
@@ -77,6 +83,15 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 CompareView::~CompareView() {
     QSettings().setValue("sampling/compareTemps", m_temps->text());
     QSettings().setValue("sampling/compareJudge", judgeRun());
+}
+
+void CompareView::setProblem(const QString& text) {
+    m_problem->setText(text);
+    m_problem->setVisible(!text.isEmpty());
+}
+
+QString CompareView::problem() const {
+    return m_problem->text();
 }
 
 QString CompareView::judgeRun() const {

@@ -8,6 +8,7 @@
 #include <QVector>
 #include <QWidget>
 
+class ErrorLabel;
 class QComboBox;
 class QLineEdit;
 class QListWidget;
@@ -19,6 +20,10 @@ class CompareView : public QWidget {
 public:
     explicit CompareView(QWidget* parent = nullptr);
     ~CompareView() override;  // remembers the temperatures
+    /// What is wrong with the columns or temperatures, in red under the controls ("" hides it): said only in the
+    /// status bar, it was missed beside the old table.
+    void setProblem(const QString& text);
+    QString problem() const;
 
     QTableWidget* table() const { return m_table; }
     /// Lists the run's checkpoints and the workspace's other runs; ticks the user set stay when the
@@ -55,6 +60,7 @@ private:
     static QStringList languageModelRuns();
     QListWidget* m_ckList;
     QLineEdit* m_temps;
+    ErrorLabel* m_problem;
     QComboBox* m_judge;
     QString m_tableJudge;  // the judge of the comparison in the table
     QString m_run;         // the run whose checkpoints are offered, and whose comparison the table holds

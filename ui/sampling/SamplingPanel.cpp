@@ -273,6 +273,7 @@ void SamplingPanel::runCompare() {
         return;
     CompareRequest r;
     const QString problem = m_compare->selection(r.columns, r.temperatures);
+    m_compare->setProblem(problem);  // beside the fields it names, as well as in the status bar
     if (!problem.isEmpty())
         return showError(problem);
     clearError();
