@@ -259,6 +259,10 @@
         <source>Cross-attention is still uniform: entropy %1 or more in every head (1 = every source token weighed alike), so this model does not read its source yet and translates every input much the same. Train it for more steps (the multi30k and tatoeba presets are recipes that train it).</source>
         <translation>Kryssoppmerksomheten er fortsatt jevn: entropi %1 eller mer i hvert hode (1 = alle kildetokener veid likt), så denne modellen leser ikke kilden ennå og oversetter alle inndata omtrent likt. Tren den flere steg (forhåndsvalgene multi30k og tatoeba er oppskrifter som trener den).</translation>
     </message>
+    <message>
+        <source>not used by Prompt</source>
+        <translation>ikke i bruk for Ledetekst</translation>
+    </message>
 </context>
 <context>
     <name>AttributionStrip</name>
@@ -1927,6 +1931,14 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>%1 is a translation run; the embedding explorer takes a language model. Its attention, logit lens and head ablation are in the other tabs, and the Sampling panel translates with it.</source>
         <translation>%1 er en oversettelseskjøring; innbyggingsutforskeren tar en språkmodell. Oppmerksomheten, logit-linsen og hodeablasjonen dens ligger i de andre fanene, og Generering-panelet oversetter med den.</translation>
+    </message>
+    <message>
+        <source>No neighbours: the message in red says why.</source>
+        <translation>Ingen naboer: meldingen i rødt sier hvorfor.</translation>
+    </message>
+    <message>
+        <source>No similarity: the message in red says why.</source>
+        <translation>Ingen likhet: meldingen i rødt sier hvorfor.</translation>
     </message>
 </context>
 <context>
