@@ -187,8 +187,7 @@ void MainWindow::wirePanels() {
     connect(m_training, &TrainingPanel::statusMessage, this, &MainWindow::showStatus);
     connect(m_training, &TrainingPanel::statusWithdrawn, this, &MainWindow::withdrawStatus);
     connect(m_training, &TrainingPanel::runChanged, this, [this](const QString& dir) {
-        setWindowTitle(dir.isEmpty() ? tr("Transformer Workbench")
-                                     : tr("%1 — Transformer Workbench").arg(QFileInfo(dir).fileName()));
+        updateTitle(dir);
         rebuildRecent();
         // A run is offered to the other panels once its folder exists (a failed start leaves none).
         for (RunPicker* p : {m_sampling->picker(), m_attention->picker()}) {
@@ -323,8 +322,10 @@ void MainWindow::wireRunsPanel() {
         m_runs->table()->tableModel()->setPausedRun(paused ? run : QString());
     });
     connect(m_runs, &RunsPanel::runEdited, this, [this](const QString& dir) {
-        if (m_training->currentRun() == dir)
+        if (m_training->currentRun() == dir) {
             m_training->refreshRunName();
+            updateTitle(dir);  // it kept the name before
+        }
         runsChanged();
     });
     connect(m_runs, &RunsPanel::runDeleted, this, [this](const QString& dir) {
@@ -428,4 +429,10 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     if (m_training->isBusy())
         m_training->stop();
     e->accept();
+}
+
+void MainWindow::updateTitle(const QString& run) {
+    // The run by its name (run.json), or its folder's when it has none
+    setWindowTitle(run.isEmpty() ? tr("Transformer Workbench")
+                                 : tr("%1 — Transformer Workbench").arg(Workspace::runName(run)));
 }

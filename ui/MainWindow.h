@@ -62,6 +62,8 @@ private:
     /// The running jobs and the runtime facts (measured off the UI thread).
     void buildStatusBar();
     void wirePanels();
+    /// "run name — Transformer Workbench" for the Training panel's run, the program's name alone without one.
+    void updateTitle(const QString& run);
     /// The saved geometry and panel, within the screen.
     void restoreLayout();
     /// The last run used, when it stopped before its last step (a crash, a closed window), is offered for resuming.

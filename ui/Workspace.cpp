@@ -130,19 +130,20 @@ QString Workspace::runName(const QString& dir) {
 }
 
 QString Workspace::runLabel(const QString& dir) {
-    const QString folder = QFileInfo(dir).fileName(), name = runName(dir);
-    if (name != folder)
-        return QStringLiteral("%1 (%2)").arg(name, folder);
     // An unnamed run is a time stamp: its dataset (and "translation" for an encoder-decoder) tells two apart
-    // in the run choosers, which listed run-20261129-074437 and run-20261129-074218 alone
+    // in the run choosers, which listed run-20261129-074437 and run-20261129-074218 alone; a named run keeps
+    // them too, in brackets with its folder (it dropped them, unlike the runs beside it)
+    const QString folder = QFileInfo(dir).fileName(), name = runName(dir);
+    QString where = folder;
     try {
         const auto c = twb::read_run_config(dir.toStdString());
-        if (c.data_dir.empty())
-            return folder;
-        const QString data = QFileInfo(QString::fromStdString(c.data_dir)).fileName();
-        return c.model_kind == twb::ModelKind::EncoderDecoder ? QObject::tr("%1 · %2, translation").arg(folder, data)
-                                                              : QStringLiteral("%1 · %2").arg(folder, data);
+        if (!c.data_dir.empty()) {
+            const QString data = QFileInfo(QString::fromStdString(c.data_dir)).fileName();
+            where = c.model_kind == twb::ModelKind::EncoderDecoder
+                        ? QObject::tr("%1 · %2, translation").arg(folder, data)
+                        : QStringLiteral("%1 · %2").arg(folder, data);
+        }
     } catch (const std::exception&) {
-        return folder;
     }
+    return name != folder ? QStringLiteral("%1 (%2)").arg(name, where) : where;
 }

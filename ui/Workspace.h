@@ -32,8 +32,8 @@ public:
     static QString newRunPath(const QString& stem = "run");
     /// A run as people know it: its name (run.json) or, unnamed, its folder's name.
     static QString runName(const QString& dir);
-    /// A run in a list: "name (folder)" for a named run, else "folder · dataset" ("folder · dataset,
-    /// translation" for an encoder-decoder), the folder's name alone when its config cannot be read.
+    /// A run in a list: "folder · dataset" ("folder · dataset, translation" for an encoder-decoder), "name (folder
+    /// · dataset)" for a named run, the folder's name alone when its config cannot be read.
     static QString runLabel(const QString& dir);
     static QStringList recentRuns();
     static void addRecentRun(const QString& path);

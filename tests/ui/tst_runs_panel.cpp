@@ -354,14 +354,25 @@ private slots:
         MainWindow w;
         RunsPanel* p = w.runsPanel();
         refreshed(*p);
+        QVERIFY(w.trainingPanel()->openRun(m_finished));
+        QCOMPARE(w.windowTitle(), Workspace::runName(m_finished) + " — Transformer Workbench");
         QVERIFY(p->renameRun(m_finished, "renamed everywhere"));
         const std::initializer_list<RunPicker*> pickers = {w.samplingPanel()->picker(), w.attentionPanel()->picker(),
                                                            w.attentionPanel()->embeddings()->picker()};
+        // named, it keeps its folder and dataset, as the unnamed runs beside it show theirs (it dropped them)
         for (RunPicker* picker : pickers) {
             auto* box = picker->findChild<QComboBox*>("runCombo");
-            QVERIFY2(box->itemText(box->findData(m_finished)).startsWith("renamed everywhere"),
-                     qPrintable(box->itemText(box->findData(m_finished))));
+            QCOMPARE(box->itemText(box->findData(m_finished)), QString("renamed everywhere (finished · small)"));
         }
+        QCOMPARE(w.windowTitle(), QString("renamed everywhere — Transformer Workbench"));  // it kept "finished"
+        // the name is whole in the table (it read "renamed ev…" in the width the first rows had set)
+        RunsTable* t = p->table();
+        const int name = t->tableModel()->columnOf(RunsTableModel::Name);
+        t->setColumnWidth(name, 40);
+        refreshed(*p);
+        const int whole = static_cast<QAbstractItemView*>(t)->sizeHintForColumn(name);  // public there
+        QVERIFY2(t->columnWidth(name) >= std::min(whole, 260),
+                 qPrintable(QString("%1 < %2").arg(t->columnWidth(name)).arg(whole)));
         QVERIFY(p->renameRun(m_finished, ""));
     }
     void duplicateFillsTheFormAndCompareOverlays() {
