@@ -2749,6 +2749,10 @@ en kjøring tar opp oppmerksomheten på sondeteksten ved hver evaluering.</trans
         <source>%1 · step %2 · T=%3%4 · %5</source>
         <translation>%1 · steg %2 · T=%3%4 · %5</translation>
     </message>
+    <message>
+        <source>(no prompt)</source>
+        <translation>(ingen ledetekst)</translation>
+    </message>
 </context>
 <context>
     <name>ImportDialog</name>

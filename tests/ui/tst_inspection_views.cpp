@@ -20,6 +20,7 @@
 
 #include <QComboBox>
 #include <QLabel>
+#include <QProgressBar>
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSignalSpy>
@@ -216,9 +217,12 @@ private slots:
         // "Head ablation cancelled" in red, as if it were the rows computed so far (which were dropped).
         HeadAblationView v;
         v.setRun(m_run, "last");
+        auto* progress = v.findChild<QProgressBar*>("ablationProgress");
+        QVERIFY(progress && progress->isHidden());  // idle and empty, it looked like a field to type into
         v.setHeads("0.0");
         v.setMaxTokens(512);
         v.measureSet();
+        QVERIFY(!progress->isHidden());
         waitIdle(&v);
         QCOMPARE(v.table()->rowCount(), 2);  // none, the set
         v.setHeads("");

@@ -87,6 +87,10 @@ private slots:
         h.findChild<QListWidget*>()->setCurrentRow(0);
         QVERIFY(use->isEnabled() && exportOut->isEnabled());
         QVERIFY(h.findChild<QListWidget*>()->item(0)->toolTip().contains("The cat"));
+        r.prompt.clear();  // an empty prompt is said ("T=0.8 ·" ended in nothing)
+        h.setRecords({r});
+        QVERIFY2(h.findChild<QListWidget*>()->item(0)->text().endsWith("· (no prompt)"),
+                 qPrintable(h.findChild<QListWidget*>()->item(0)->text()));
     }
     void presetShowsWhatTheValuesAre() {
         // A fresh start's values are `twb sample`'s defaults, and the preset says so (it said Custom).

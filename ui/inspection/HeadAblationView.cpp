@@ -102,8 +102,15 @@ void HeadAblationView::createControls() {
     m_cancel->setEnabled(false);
     m_cancel->setToolTip(tr("Stop: the rows computed so far stay"));
     m_progress = new QProgressBar;
+    m_progress->setObjectName("ablationProgress");
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
+    // Shown from the first table on: idle and empty it looked like a text field to type into. Its room is kept,
+    // so the export buttons beside it stay put.
+    QSizePolicy keep = m_progress->sizePolicy();
+    keep.setRetainSizeWhenHidden(true);
+    m_progress->setSizePolicy(keep);
+    m_progress->hide();
     m_table = new QTableWidget(0, 3);
     m_table->setObjectName("ablationTable");
     m_table->setHorizontalHeaderLabels({tr("Heads off"), tr("Loss"), tr("Cost")});
@@ -216,6 +223,7 @@ void HeadAblationView::setRun(const QString& run, const QString& checkpoint) {
         m_progress->setRange(0, 1);  // nor its "5.4 s" under another run's name
         m_progress->setValue(0);
         m_progress->setFormat(QString());
+        m_progress->hide();
         clearError();  // the run before's
     }
     m_run = run;
@@ -316,6 +324,7 @@ void HeadAblationView::startTable(bool everyHead) {
     m_summary->setText(everyHead ? tr("Measuring the cost of every head…") : tr("Measuring the loss…"));
     setBusy(true);
     m_progress->setRange(0, 0);
+    m_progress->show();
     // What the work returned: the job service drops a cancelled job's answer, but a cancelled table holds the rows
     // computed so far
     auto answer = std::make_shared<std::optional<twb::AblationTable>>();

@@ -67,7 +67,8 @@ void HistoryView::setRecords(const std::vector<twb::SampleRecord>& records) {
     m_list->clear();
     for (int i = static_cast<int>(records.size()) - 1; i >= 0; --i) {
         const auto& e = records[static_cast<size_t>(i)];
-        const QString p = q(e.prompt).left(40).replace('\n', "↵");
+        // an empty prompt said, not a dangling "T=0.8 ·"
+        const QString p = e.prompt.empty() ? tr("(no prompt)") : q(e.prompt).left(40).replace('\n', "↵");
         // Generations made elsewhere (`twb sample`) say where they came from.
         const QString source =
             e.source.empty() || e.source == "gui" ? QString() : QStringLiteral(" (%1)").arg(q(e.source));
