@@ -157,6 +157,12 @@ private slots:
                  qPrintable(QString("legend at x %1, curves to x %2")
                                 .arg(legend->outerRect().left())
                                 .arg(p.scorePlot()->axisRect()->rect().right())));
+        // ...and whole within the plot: a rectangle's outline is drawn a pixel right of its last column, and the
+        // legend's reached the plot's edge, so its right side was not drawn
+        p.scorePlot()->setViewport(QRect(0, 0, 700, 400));  // laid out at this size though the tab is not shown
+        p.scorePlot()->replot();
+        QVERIFY2(legend->outerRect().right() + 1 < 700,
+                 qPrintable(QString("legend to x %1 of 700").arg(legend->outerRect().right())));
         // Back to Prompt: the timeline's step is no longer what the maps show, nor said to be
         p.findChild<QRadioButton*>("timelineMode")->setChecked(true);
         waitIdle(p);

@@ -16,6 +16,9 @@ HeadScorePlot::HeadScorePlot(QWidget* parent) : QCustomPlot(parent) {
     column->addElement(0, 0, legend);
     column->addElement(1, 0, new QCPLayoutElement(this));
     column->setRowStretchFactor(0, 0.001);
+    // A rectangle's outline is drawn a pixel right of its last column: at the plot's edge the legend's right side
+    // was not drawn
+    column->setMargins(QMargins(0, 0, 3, 0));
     legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
     showEmptyHint();
 }
