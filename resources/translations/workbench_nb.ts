@@ -56,10 +56,6 @@
         <translation>Fra valideringstekst</translation>
     </message>
     <message>
-        <source>Live</source>
-        <translation>Direkte</translation>
-    </message>
-    <message>
         <source>While this run trains, refresh the view at every new checkpoint</source>
         <translation>Mens denne kjøringen trener, oppdater visningen ved hvert nye sjekkpunkt</translation>
     </message>
@@ -262,6 +258,10 @@
     <message>
         <source>not used by Prompt</source>
         <translation>ikke i bruk for Ledetekst</translation>
+    </message>
+    <message>
+        <source>Follow training</source>
+        <translation>Følg treningen</translation>
     </message>
 </context>
 <context>

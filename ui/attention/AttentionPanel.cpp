@@ -110,7 +110,7 @@ void AttentionPanel::createControls() {
     m_show->setObjectName("showAttention");
     m_show->setToolTip(tr("Capture this prompt's attention (Ctrl+Return)"));
     m_fromVal = new QPushButton(tr("From validation text"));
-    m_live = new QCheckBox(tr("Live"));
+    m_live = new QCheckBox(tr("Follow training"));  // "Live" read as "updates as I type"
     m_live->setToolTip(tr("While this run trains, refresh the view at every new checkpoint"));
     m_live->setChecked(true);
     m_score = new QComboBox;

@@ -42,6 +42,7 @@ LogitLensView::LogitLensView(JobsService* jobs, QWidget* parent)
     auto* scroll = new QScrollArea;
     scroll->setWidget(m_grid);
     scroll->setWidgetResizable(false);
+    scroll->setBackgroundRole(QPalette::Base);  // one canvas around the grid (empty, it was a white box in a grey one)
     m_info = new QLabel(
         tr("Each row is what the model would predict if it stopped there: the final norm and the "
            "output layer applied to the residual stream after the embedding and after each block. The top row (the "
