@@ -1765,6 +1765,14 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <source>)  at (%1, %2)</source>
         <translation>)  ved (%1, %2)</translation>
     </message>
+    <message>
+        <source>component 2</source>
+        <translation>komponent 2</translation>
+    </message>
+    <message>
+        <source>component 2 (%1%)</source>
+        <translation>komponent 2 (%1%)</translation>
+    </message>
 </context>
 <context>
     <name>EmbeddingsPanel</name>

@@ -108,6 +108,16 @@ private slots:
         QApplication::sendEvent(plot, &move);
         QCOMPARE(hovered.count(), 1);
         QVERIFY(hovered[0][0].toString().contains(QString("id %1").arg(ref.points[0].id)));
+        // The y axis's title is whole where it fits, and short where the plot is low ("(8.1%" at 150% text)
+        QVERIFY2(plot->yAxis->label().startsWith("second principal component ("), qPrintable(plot->yAxis->label()));
+        plot->setViewport(QRect(0, 0, 600, 220));
+        plot->replot();
+        QVERIFY2(plot->yAxis->label().startsWith("component 2 ("), qPrintable(plot->yAxis->label()));
+        QVERIFY(QFontMetrics(plot->yAxis->labelFont()).horizontalAdvance(plot->yAxis->label()) <=
+                plot->axisRect()->height());
+        plot->setViewport(plot->rect());
+        plot->replot();
+        QVERIFY2(plot->yAxis->label().startsWith("second principal component ("), qPrintable(plot->yAxis->label()));
         // The CSV export is the engine's format.
         const QString csv = m_ws.path() + "/map.csv";
         QVERIFY(p.exportMap(csv));
