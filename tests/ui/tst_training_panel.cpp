@@ -519,6 +519,11 @@ private slots:
         QVERIFY(preset->currentData().toString().isEmpty());  // Custom
         setSpin(p, "n_layer", layers);                        // back to exactly the preset's values
         QCOMPARE(preset->currentData().toString(), QString("tiny"));
+        // Threads is the machine's, not the preset's: still Tiny, and kept when a preset is chosen
+        setSpin(p, "threads", 1);
+        QCOMPARE(preset->currentData().toString(), QString("tiny"));
+        p.form()->applyPreset("default");
+        QCOMPARE(p.form()->config().threads, 1);
     }
     void aSinglePointSitsInsideItsPlot() {
         // One evaluation (step 0, accuracy 0.0314): the axis ran from 0.0312 to 0.0316 and the marker sat

@@ -118,10 +118,19 @@ void ConfigForm::setConfig(const twb::RunConfig& c) {
     refresh();
 }
 
+namespace {
+/// The machine's settings, not a recipe's: a preset chosen keeps them, and they are no part of what it is ("Tiny"
+/// read "Custom" once Threads was 1, and choosing Tiny again set it back to all cores).
+bool isMachineSetting(const QString& key) {
+    return key == "threads" || key == "device";
+}
+}  // namespace
+
 bool ConfigForm::matchesPreset(const nlohmann::json& mine, const QString& name) const {
     const nlohmann::json theirs = twb::preset_config(name.toStdString());
     for (const auto& f : m_fields)
-        if (mine.value(f.key.toStdString(), nlohmann::json()) != theirs.value(f.key.toStdString(), nlohmann::json()))
+        if (!isMachineSetting(f.key) &&
+            mine.value(f.key.toStdString(), nlohmann::json()) != theirs.value(f.key.toStdString(), nlohmann::json()))
             return false;
     return true;
 }
@@ -146,6 +155,9 @@ void ConfigForm::setVocabSize(int v) {
 
 void ConfigForm::applyPreset(const QString& name) {
     auto c = twb::preset_config(name.toStdString());
+    const twb::RunConfig now = config();
+    c.threads = now.threads;  // isMachineSetting: kept (the Quick start trained on every core with Threads at 1)
+    c.device = now.device;
     c.data_dir = m_base.data_dir;
     if (m_documentsOnly)
         c.sequences = twb::Sequences::Documents;
