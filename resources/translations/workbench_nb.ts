@@ -6061,6 +6061,14 @@ Dette kan ikke angres.</translation>
         <source>Steps (%1) is not above step %2, where this run stands: raise it to continue the run; New run (Ctrl+N) starts another</source>
         <translation>«Steg» (%1) er ikke over steg %2, der denne kjøringen står: øk det for å fortsette kjøringen; Ny kjøring (Ctrl+N) starter en ny</translation>
     </message>
+    <message>
+        <source>Training is running: use the rate once it has stopped, for a new run.</source>
+        <translation>Treningen kjører: bruk raten når den har stoppet, for en ny kjøring.</translation>
+    </message>
+    <message>
+        <source>learning rate set to %1 for a new run: the open run keeps its own</source>
+        <translation>læringsrate satt til %1 for en ny kjøring: den åpne kjøringen beholder sin egen</translation>
+    </message>
 </context>
 <context>
     <name>TranslationAttributionStrip</name>

@@ -1,7 +1,8 @@
 // What the training panel's status line says of a run beyond its steps: a dataset whose validation split
 // is shorter than a block is evaluated on its training split, and the line says so at start and finish
 // instead of calling training-data figures "val loss". The baselines are lines on the loss plot, their labels
-// whole and apart at any text size and scale. A run folder that is not there is said so.
+// whole and apart at any text size and scale. A run folder that is not there is said so; a found
+// learning rate goes to a new run, never into one that has trained.
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/experiments.h"
@@ -205,6 +206,20 @@ private slots:
         file.close();
         QVERIFY(!p.openRun(file.fileName()));
         QVERIFY2(p.lastError().contains("a file, not a run folder"), qPrintable(p.lastError()));
+    }
+
+    void aFoundRateGoesToANewRunNotToOneThatTrained() {
+        // "Use this rate" then F5 continued the open run with the rate written into its config.json, a rate its
+        // steps never trained at.
+        const QString run = twbtest::make_tiny_run(m_ws, "rate-kept", 20);
+        const double before = twb::read_run_config(run.toStdString()).learning_rate;
+        TrainingPanel p;
+        QVERIFY(p.openRun(run));
+        p.setLearningRate(0.0123);
+        QVERIFY(p.currentRun().isEmpty());  // a new run of these settings
+        QCOMPARE(p.form()->config().learning_rate, 0.0123);
+        QCOMPARE(p.form()->config().n_layer, twb::read_run_config(run.toStdString()).n_layer);
+        QCOMPARE(twb::read_run_config(run.toStdString()).learning_rate, before);
     }
 
     void epochsAreOfferedForAnEncoderDecoderOnly() {

@@ -226,10 +226,20 @@ LrFindDialog* TrainingPanel::findLearningRate() {
 }
 
 void TrainingPanel::setLearningRate(double lr) {
+    if (isBusy())
+        return showError(tr("Training is running: use the rate once it has stopped, for a new run."));
+    // A run that has trained keeps the rate it trained at: continued with another, its config.json named a rate
+    // its steps never used (past its decay they train at min_lr). The rate goes to a new run of these settings.
+    const bool trained = !m_runDir.isEmpty() && !twb::list_checkpoints(m_runDir.toStdString()).empty();
+    if (trained)
+        newRun();
     twb::RunConfig c = m_form->config();
     c.learning_rate = lr;
     m_form->setConfig(c);
-    emit statusMessage(tr("learning rate set to %1").arg(lr, 0, 'g', 3));
+    // four significant digits, as the field shows it ("0.00739" beside 0.007391)
+    emit statusMessage(trained
+                           ? tr("learning rate set to %1 for a new run: the open run keeps its own").arg(lr, 0, 'g', 4)
+                           : tr("learning rate set to %1").arg(lr, 0, 'g', 4));
 }
 
 void TrainingPanel::updateBaselines() {
