@@ -1,5 +1,6 @@
 // What the Datasets panel says of the text it tokenizes and prepares: byte tokens told apart in the
-// vocabulary, and a shuffled split that would hold out nothing warned about or refused.
+// vocabulary, a failed tokenize leaves no figures of the tokenizer before, and a shuffled split that would hold out
+// nothing warned about or refused.
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "ui/Workspace.h"
@@ -41,6 +42,12 @@ private slots:
             for (QChar c : t)
                 QVERIFY2((c >= QChar(0x20) || c == '\n' || c == '\t') && c != QChar(0xFFFD),
                          qPrintable(QString("token %1 holds U+%2").arg(texts.indexOf(t)).arg(c.unicode(), 4, 16)));
+        // A tokenizer this text cannot make: its error, and no figures of the one before beside it
+        p.setTokenizer("bpe", 60000);
+        p.tokenize();
+        waitIdle(p);
+        QVERIFY2(!p.lastError().isEmpty(), "a vocabulary of 60000 from 6000 characters");
+        QVERIFY(p.analysis(0).tokenTexts.isEmpty());
     }
     void aFileThatIsNotUtf8IsReplacedFromThePanel() {
         // The refusal sent GUI users to a command-line option; the panel has the choice itself. A name in

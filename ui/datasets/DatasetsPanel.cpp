@@ -366,7 +366,12 @@ void DatasetsPanel::runAnalysis(int which) {
     if (!jobOptions(o))
         return;
     o.tokenizer = m_tokenize->tokenizerSpec(which);
-    auto fail = [this](const QString& e) { showError(ImportTab::inPanelTerms(e)); };
+    auto fail = [this](const QString& e) {
+        // the figures shown were another tokenizer's: beside this one's error they read as its (bpe 9999's under
+        // "Vocabulary size too high (60000)")
+        m_tokenize->clearAnalysis();
+        showError(ImportTab::inPanelTerms(e));
+    };
     Job* job = jobs()->run(
         tr("Tokenizing"), [o](JobContext& ctx) { return DatasetPreparation::inspect(o, ctx); }, this,
         [this, which](TokenizerAnalysis a) { m_tokenize->setAnalysis(which, a); }, fail);

@@ -190,7 +190,10 @@ void check_starts(const std::vector<fs::path>& files) {
             msg += (i ? ", " : "") + bad[i].first.string() + " (" + bad[i].second.brief + ")";
         if (bad.size() > kNamed)
             msg += " and " + std::to_string(bad.size() - kNamed) + " more";
-        throw InputError(msg + "; remove them from the inputs, or convert them to UTF-8 text");
+        // A folder given as the input cannot lose single files in the GUI's list: they leave the folder
+        throw InputError(msg +
+                         "; take them out of the inputs (or out of the folder they are in), or convert them to "
+                         "UTF-8 text");
     }
 }
 
