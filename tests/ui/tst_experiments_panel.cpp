@@ -35,6 +35,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFontMetrics>
 #include <QLineEdit>
 #include <QListWidget>
@@ -47,6 +48,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QTimer>
 
 class TestExperimentsPanel : public QObject {
     Q_OBJECT
@@ -478,6 +480,18 @@ private slots:
         for (int i = 0; i < 4; ++i)
             QVERIFY2(p.queue()->item(i)->text().startsWith("done (kept)"), qPrintable(p.queue()->item(i)->text()));
         QCOMPARE(p.results()->model()->rowCount(), 4);
+        // Resume… opens at the sweep this panel ran (it opened the sweeps' folder, the sweep to look for)
+        QString opened;
+        QTimer::singleShot(0, [&opened] {
+            if (auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+                opened = d->directory().absolutePath();
+                d->reject();
+            }
+        });
+        for (auto* b : p.findChildren<QPushButton*>())
+            if (b->text() == "Resume…")
+                b->click();
+        QCOMPARE(opened, QDir(dir).absolutePath());
     }
 
     void aSweepIsAJobOfTheServiceItIsGiven() {

@@ -10,6 +10,7 @@
 #include <QAction>
 #include <QButtonGroup>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -135,8 +136,10 @@ void ExperimentsPanel::connectControls() {
     connect(m_stop, &QPushButton::clicked, this, &ExperimentsPanel::stop);
     connect(m_remove, &QPushButton::clicked, this, &ExperimentsPanel::removeSelectedCell);
     connect(m_resume, &QPushButton::clicked, this, [this] {
-        const QString d =
-            QFileDialog::getExistingDirectory(this, tr("Sweep folder to continue"), Workspace::sweepsDir());
+        // At the sweep this panel ran last (stopped, most likely: the one to continue), else among the sweeps
+        const QString at =
+            !m_dir.isEmpty() && QFileInfo::exists(m_dir + "/sweep.json") ? m_dir : Workspace::sweepsDir();
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Sweep folder to continue"), at);
         if (!d.isEmpty())
             resumeSweep(d);
     });
