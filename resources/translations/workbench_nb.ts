@@ -5886,10 +5886,6 @@ Dette kan ikke angres.</translation>
         <translation>Ingen sjekkpunkt ennå: Start trener denne kjøringen fra begynnelsen.</translation>
     </message>
     <message>
-        <source>Finished at step %1.</source>
-        <translation>Ferdig ved steg %1.</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;New run&lt;/b&gt; initialised from %1 (finetuning: same tokenizer, a new dataset)</source>
         <translation>&lt;b&gt;Ny kjøring&lt;/b&gt; initialisert fra %1 (finjustering: samme tokenisering, et nytt datasett)</translation>
     </message>
@@ -5994,10 +5990,6 @@ Dette kan ikke angres.</translation>
         <translation>Hurtigstartens kjøring &lt;b&gt;%1&lt;/b&gt; stoppet ved steg %2 av %3. &lt;a href=&quot;resume&quot;&gt;Fortsett den&lt;/a&gt; · &lt;a href=&quot;again&quot;&gt;Tren en til&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Avvis&lt;/a&gt;</translation>
     </message>
     <message>
-        <source>Stopped at step %1 of %2: Start (F5) continues it.</source>
-        <translation>Stoppet ved steg %1 av %2: Start (F5) fortsetter den.</translation>
-    </message>
-    <message>
         <source>Sequences set to &lt;b&gt;documents&lt;/b&gt;: %1 is chat data, one conversation a sequence, its loss on the replies.</source>
         <translation>Sekvenser satt til &lt;b&gt;dokumenter&lt;/b&gt;: %1 er chatdata, én samtale per sekvens, med tapet på svarene.</translation>
     </message>
@@ -6068,6 +6060,18 @@ Dette kan ikke angres.</translation>
     <message>
         <source>learning rate set to %1 for a new run: the open run keeps its own</source>
         <translation>læringsrate satt til %1 for en ny kjøring: den åpne kjøringen beholder sin egen</translation>
+    </message>
+    <message>
+        <source>Finished at step %1%2.</source>
+        <translation>Ferdig ved steg %1%2.</translation>
+    </message>
+    <message>
+        <source>Stopped at step %1 of %2%3: Start (F5) continues it.</source>
+        <translation>Stoppet ved steg %1 av %2%3: Start (F5) fortsetter den.</translation>
+    </message>
+    <message>
+        <source> · best val BLEU %1</source>
+        <translation> · beste val.-BLEU %1</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include "twb/dataset.h"
 #include "twb/experiments.h"
 #include "twb/run_folder.h"
+#include "twb/runs_table.h"
 #include "twb/text.h"
 #include "ui/Workspace.h"
 #include "ui/training/ConfigForm.h"
@@ -215,6 +216,13 @@ private slots:
         const double before = twb::read_run_config(run.toStdString()).learning_rate;
         TrainingPanel p;
         QVERIFY(p.openRun(run));
+        // opened, its line names its best evaluation, as it did when the run ended here ("Finished at step 20." alone)
+        const auto summary = twb::collect_runs(run.toStdString()).front();
+        const QString status = p.findChild<SteadyLabel*>("status")->text();
+        QVERIFY2(status.startsWith(QString("Finished at step 20 · best val loss %1 at step %2.")
+                                       .arg(QLocale().toString(summary.best_val_loss, 'f', 4))
+                                       .arg(summary.best_step)),
+                 qPrintable(status));
         p.setLearningRate(0.0123);
         QVERIFY(p.currentRun().isEmpty());  // a new run of these settings
         QCOMPARE(p.form()->config().learning_rate, 0.0123);

@@ -113,6 +113,8 @@ protected:
     void busyChanged(bool busy) override;
 
 private:
+    /// " · best val loss 2.1743 at step 500" (or BLEU) of a run folder, "" when it has no evaluation after step 0.
+    QString bestText(const QString& dir) const;
     // Building (TrainingPanelLayout.cpp).
     QWidget* buildLeft();
     void addControls(QVBoxLayout* column);
