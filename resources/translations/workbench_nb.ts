@@ -3859,10 +3859,6 @@ Ctrl+/: hurtigtaster</translation>
         <translation>velg TSV-filen med par først</translation>
     </message>
     <message>
-        <source>choose both the source and the target file first</source>
-        <translation>velg både kilde- og målfilen først</translation>
-    </message>
-    <message>
         <source>give both validation files (source and target), or neither</source>
         <translation>oppgi begge valideringsfilene (kilde og mål), eller ingen</translation>
     </message>
@@ -3873,6 +3869,10 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>name the dataset first</source>
         <translation>gi datasettet et navn først</translation>
+    </message>
+    <message>
+        <source>Choose both the source and the target file first.</source>
+        <translation>Velg både kilde- og målfilen først.</translation>
     </message>
 </context>
 <context>

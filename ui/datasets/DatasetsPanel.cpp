@@ -19,6 +19,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
@@ -123,14 +124,14 @@ void DatasetsPanel::connectTabs() {
         setDatasetName(name);
         addSources({path});
         m_tabs->setCurrentIndex(0);
-        emit statusMessage(tr("Wrote %1 examples to %2").arg(n).arg(path));
+        emit statusMessage(tr("Wrote %1 examples to %2").arg(QLocale().toString(n), path));  // "20,000"
     });
     connect(m_synthetic, &SyntheticTab::instructionsGenerated, this,
             [this](const QString& path, const QString& name, int n) {
                 m_chat->setFiles({path});
                 m_chat->setDatasetName(name);
                 m_tabs->setCurrentWidget(m_chat);
-                emit statusMessage(tr("Wrote %1 instructions to %2").arg(n).arg(path));
+                emit statusMessage(tr("Wrote %1 instructions to %2").arg(QLocale().toString(n), path));
             });
 }
 

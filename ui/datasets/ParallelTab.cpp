@@ -269,7 +269,7 @@ twb::ParallelPrepareOptions ParallelTab::options(const QString& datasetsDir) con
         o.test_source = path(m_testSource);
         o.test_target = path(m_testTarget);
         if (o.source.empty() || o.target.empty())
-            throw twb::ConfigError(tr("choose both the source and the target file first").toStdString());
+            throw twb::ConfigError(tr("Choose both the source and the target file first.").toStdString());
         if (o.val_source.empty() != o.val_target.empty())
             throw twb::ConfigError(tr("give both validation files (source and target), or neither").toStdString());
         if (o.test_source.empty() != o.test_target.empty())
