@@ -6069,10 +6069,6 @@ Dette kan ikke angres.</translation>
         <source>Stopped at step %1 of %2%3: Start (F5) continues it.</source>
         <translation>Stoppet ved steg %1 av %2%3: Start (F5) fortsetter den.</translation>
     </message>
-    <message>
-        <source> · best val BLEU %1</source>
-        <translation> · beste val.-BLEU %1</translation>
-    </message>
 </context>
 <context>
     <name>TranslationAttributionStrip</name>

@@ -29,6 +29,9 @@ class QVBoxLayout;
 class QAction;
 class LrFindDialog;
 class SteadyLabel;
+namespace twb {
+struct MetricsRow;
+}
 
 class TrainingPanel : public PanelBase {
     Q_OBJECT
@@ -113,8 +116,8 @@ protected:
     void busyChanged(bool busy) override;
 
 private:
-    /// " · best val loss 2.1743 at step 500" (or BLEU) of a run folder, "" when it has no evaluation after step 0.
-    QString bestText(const QString& dir) const;
+    /// " · best val loss 2.1743 at step 500" (or BLEU) of a run's metrics, "" when it has no evaluation after step 0.
+    QString bestText(const std::vector<twb::MetricsRow>& rows) const;
     // Building (TrainingPanelLayout.cpp).
     QWidget* buildLeft();
     void addControls(QVBoxLayout* column);

@@ -4,7 +4,6 @@
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
 #include "twb/run_info.h"
-#include "twb/runs_table.h"
 #include "ui/Workspace.h"
 #include "ui/training/ConfigForm.h"
 #include "ui/training/MetricsPlot.h"
@@ -130,11 +129,11 @@ bool TrainingPanel::openRun(const QString& dir) {
             : cfg.data_dir.empty()
                 ? tr("An imported model, with no dataset of its own: sample it and look inside it (Sampling, "
                      "Attention), or finetune it on a dataset (Run → Initialise from run…).")
-            : steps.back() >= cfg.max_iters ? tr("Finished at step %1%2.").arg(steps.back()).arg(bestText(dir))
+            : steps.back() >= cfg.max_iters ? tr("Finished at step %1%2.").arg(steps.back()).arg(bestText(rows))
                                             : tr("Stopped at step %1 of %2%3: Start (F5) continues it.")
                                                   .arg(steps.back())
                                                   .arg(cfg.max_iters)
-                                                  .arg(bestText(dir)));
+                                                  .arg(bestText(rows)));
         // A run with checkpoints but no curves (metrics.csv deleted, or emptied by a full disk) said nothing
         // about the empty plots.
         if (holder.isEmpty() && rows.empty() && !steps.empty() && !cfg.data_dir.empty())
@@ -153,22 +152,27 @@ bool TrainingPanel::openRun(const QString& dir) {
     }
 }
 
-QString TrainingPanel::bestText(const QString& dir) const {
+QString TrainingPanel::bestText(const std::vector<twb::MetricsRow>& rows) const {
     // The best evaluation, as the line said when the run ended here (opened again, it said "Finished at step 500."
-    // alone)
-    try {
-        const auto runs = twb::collect_runs(dir.toStdString());
-        if (runs.empty())
-            return {};
-        const twb::RunSummary& r = runs.front();
-        if (!std::isnan(r.best_bleu))
-            return tr(" · best val BLEU %1").arg(QLocale().toString(r.best_bleu, 'f', 2));
-        if (r.best_step >= 0 && !std::isnan(r.best_val_loss))
-            return tr(" · best val loss %1 at step %2")
-                .arg(QLocale().toString(r.best_val_loss, 'f', 4))
-                .arg(r.best_step);
-    } catch (const std::exception&) {
+    // alone): from the rows read already, by the runs table's rule (step 0's evaluation is no checkpoint)
+    const twb::MetricsRow* bestLoss = nullptr;
+    const twb::MetricsRow* bestBleu = nullptr;
+    for (const auto& r : rows) {
+        if (r.kind != "eval" || r.step <= 0)
+            continue;
+        if (!std::isnan(r.val_loss) && (!bestLoss || r.val_loss < bestLoss->val_loss))
+            bestLoss = &r;
+        if (!std::isnan(r.val_bleu) && (!bestBleu || r.val_bleu > bestBleu->val_bleu))
+            bestBleu = &r;
     }
+    if (bestBleu)
+        return tr(" · best val BLEU %1 at step %2")
+            .arg(QLocale().toString(bestBleu->val_bleu, 'f', 2))
+            .arg(bestBleu->step);
+    if (bestLoss)
+        return tr(" · best val loss %1 at step %2")
+            .arg(QLocale().toString(bestLoss->val_loss, 'f', 4))
+            .arg(bestLoss->step);
     return {};
 }
 
