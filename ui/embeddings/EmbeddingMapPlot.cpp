@@ -1,5 +1,6 @@
 #include "ui/embeddings/EmbeddingMapPlot.h"
 
+#include "ui/widgets/AxisTitle.h"
 #include "ui/widgets/TokenDisplay.h"
 
 #include <QToolTip>
@@ -13,23 +14,10 @@ QString tokenLabel(const std::string& s) {
 EmbeddingMapPlot::EmbeddingMapPlot(QWidget* parent) : QCustomPlot(parent) {
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     xAxis->setLabel(tr("first principal component"));
-    m_yWhole = tr("second principal component");
-    m_yShort = tr("component 2");
-    yAxis->setLabel(m_yWhole);
+    setFittedYLabel(this, tr("second principal component"), tr("component 2"));
     setMouseTracking(true);
     setMinimumSize(300, 240);
     connect(this, &QCustomPlot::afterLayout, this, &EmbeddingMapPlot::spaceLabels);
-    connect(this, &QCustomPlot::afterLayout, this, &EmbeddingMapPlot::fitYTitle);
-}
-
-void EmbeddingMapPlot::fitYTitle() {
-    const int room = axisRect()->height();
-    const QString label =
-        room <= 0 || QFontMetrics(yAxis->labelFont()).horizontalAdvance(m_yWhole) <= room ? m_yWhole : m_yShort;
-    if (yAxis->label() != label) {
-        yAxis->setLabel(label);
-        replot(QCustomPlot::rpQueuedReplot);
-    }
 }
 
 void EmbeddingMapPlot::spaceLabels() {
@@ -81,9 +69,7 @@ void EmbeddingMapPlot::setMap(const twb::EmbeddingMap& map, int labelled) {
     }
     if (map.points.empty()) {  // cleared: no share of a variance that is not there, and no stale ranges
         xAxis->setLabel(tr("first principal component"));
-        m_yWhole = tr("second principal component");
-        m_yShort = tr("component 2");
-        yAxis->setLabel(m_yWhole);
+        setFittedYLabel(this, tr("second principal component"), tr("component 2"));
         xAxis->setRange(0, 1);
         yAxis->setRange(0, 1);
         replot();
@@ -92,9 +78,7 @@ void EmbeddingMapPlot::setMap(const twb::EmbeddingMap& map, int labelled) {
     xAxis->setLabel(
         tr("first principal component (%1% of the variance)").arg(QLocale().toString(100 * map.explained[0], 'f', 1)));
     const QString share = QLocale().toString(100 * map.explained[1], 'f', 1);
-    m_yWhole = tr("second principal component (%1%)").arg(share);
-    m_yShort = tr("component 2 (%1%)").arg(share);
-    yAxis->setLabel(m_yWhole);
+    setFittedYLabel(this, tr("second principal component (%1%)").arg(share), tr("component 2 (%1%)").arg(share));
     rescaleAxes();
     // Room for the labels (drawn right of and above their points) at the edges.
     const QCPRange xr = xAxis->range(), yr = yAxis->range();

@@ -32,10 +32,6 @@ private:
     /// every layout: a zoom or a resize changes which ones fit ("and", "you", "the" were drawn over
     /// each other where the points crowd).
     void spaceLabels();
-    /// The y axis's title whole where the plot is tall enough, else short: at 150% text "second principal component
-    /// (8.1%)" was cut to "(8.1%" at its top.
-    void fitYTitle();
-    QString m_yWhole, m_yShort;
     twb::EmbeddingMap m_map;
     QVector<QCPItemText*> m_labels;
     int m_hover = -1;

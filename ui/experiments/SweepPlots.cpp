@@ -1,4 +1,5 @@
 #include "ui/experiments/SweepPlots.h"
+#include "ui/widgets/AxisTitle.h"
 #include "ui/widgets/TextScale.h"
 
 #include "ui/widgets/RunsTableModel.h"
@@ -30,22 +31,6 @@ QCustomPlot* makePlot(QWidget* parent, const QString& x, const QString& y) {
     p->setMinimumHeight(150);
     return p;
 }
-/// The y axis's title, or its short form where the whole one is longer than the axis: at 150% text on a
-/// small screen "final validation loss" was cut at the top. Chosen again at each layout.
-void setYLabel(QCustomPlot* p, const QString& full, const QString& brief) {
-    p->setProperty("yFull", full);
-    p->setProperty("yBrief", brief);
-    auto fit = [p] {
-        const QString whole = p->property("yFull").toString();
-        const bool fits = QFontMetrics(p->yAxis->labelFont()).horizontalAdvance(whole) <= p->axisRect()->height();
-        p->yAxis->setLabel(fits ? whole : p->property("yBrief").toString());
-    };
-    fit();
-    if (!p->property("yFitted").toBool()) {
-        p->setProperty("yFitted", true);
-        QObject::connect(p, &QCustomPlot::afterLayout, p, fit);
-    }
-}
 /// Keys whose values are rates or coefficients tried a factor apart (1e-3, 3e-3): a log axis even when
 /// the cells span less than a factor of 10.
 bool isRateKey(const std::string& key) {
@@ -69,7 +54,7 @@ SweepPlots::SweepPlots(QWidget* parent) : QWidget(parent) {
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(0, 0, 0, 0);
     m_curves = makePlot(this, tr("step"), QString());
-    setYLabel(m_curves, tr("validation loss"), tr("val. loss"));
+    setFittedYLabel(m_curves, tr("validation loss"), tr("val. loss"));
     m_curves->setObjectName("sweepCurves");
     m_curves->legend->setVisible(false);  // until there is a curve
     m_curves->legend->setFont(TextScale::sized(font(), 7));
@@ -81,7 +66,7 @@ SweepPlots::SweepPlots(QWidget* parent) : QWidget(parent) {
     row->addWidget(m_key, 1);
     v->addLayout(row);
     m_param = makePlot(this, QString(), QString());
-    setYLabel(m_param, tr("final validation loss"), tr("final loss"));
+    setFittedYLabel(m_param, tr("final validation loss"), tr("final loss"));
     m_param->setObjectName("parameterPlot");
     v->addWidget(m_param, 1);
     connect(m_key, &QComboBox::currentTextChanged, this, [this] { refreshParameterPlot(); });
@@ -199,9 +184,9 @@ void SweepPlots::endTraining() {
 void SweepPlots::showTraining() {
     // "validation loss (thin: training)" was cut at the plot's height; the legend names the training line
     if (m_trainingRun.isEmpty())
-        setYLabel(m_curves, tr("validation loss"), tr("val. loss"));
+        setFittedYLabel(m_curves, tr("validation loss"), tr("val. loss"));
     else
-        setYLabel(m_curves, tr("loss"), tr("loss"));
+        setFittedYLabel(m_curves, tr("loss"), tr("loss"));
     if (m_trainingRun.isEmpty()) {
         if (m_training)
             m_curves->removeGraph(m_training);

@@ -1,4 +1,5 @@
 #include "ui/training/LrFindDialog.h"
+#include "ui/widgets/AxisTitle.h"
 #include "ui/widgets/SciSpinBox.h"
 
 #include "ui/jobs/JobsService.h"
@@ -74,23 +75,12 @@ void LrFindDialog::addBoundsAndPlot(QVBoxLayout* v) {
     m_plot = new QCustomPlot;
     m_plot->setObjectName("lrPlot");
     m_plot->xAxis->setLabel(tr("learning rate"));
-    m_plot->yAxis->setLabel(tr("smoothed training loss"));
+    setFittedYLabel(m_plot, tr("smoothed training loss"), tr("loss"));  // "smoothed training los" at 150%
     m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     m_plot->addGraph()->setPen(QPen(QColor(31, 119, 180), 1.5));
     m_plot->setMinimumHeight(220);
     v->addWidget(m_plot, 1);
-    // "smoothed training loss" was cut where the plot is short (150% text): "loss" there.
-    connect(m_plot, &QCustomPlot::afterLayout, m_plot, [this] {
-        const QString whole = tr("smoothed training loss");
-        const int room = m_plot->axisRect()->height();
-        const QString label =
-            room <= 0 || QFontMetrics(m_plot->yAxis->labelFont()).horizontalAdvance(whole) <= room ? whole : tr("loss");
-        if (m_plot->yAxis->label() != label) {
-            m_plot->yAxis->setLabel(label);
-            m_plot->replot(QCustomPlot::rpQueuedReplot);
-        }
-    });
     // Before a search the axis spans the rates asked for (it showed QCustomPlot's 0.001 to 5).
     auto showRange = [this] {
         // A range upside down is said at once (it was only when Start was pressed; the axis kept the last)
@@ -286,10 +276,6 @@ void LrFindDialog::showResult() {
     };
     mark(m_result.suggested_lr, QColor(44, 160, 44), tr(" lowest / 10: %1").arg(m_result.suggested_lr, 0, 'g', 2));
     mark(m_result.steepest_lr, QColor(214, 39, 40), tr(" steepest: %1").arg(m_result.steepest_lr, 0, 'g', 2));
-    // The axis title whole, or short where the plot is lower than it ("smoothed training los" at 150%).
-    const QString whole = tr("smoothed training loss");
-    m_plot->yAxis->setLabel(
-        QFontMetrics(m_plot->yAxis->labelFont()).horizontalAdvance(whole) <= area.height() ? whole : tr("loss"));
     m_plot->replot();
     m_minRule->setText(tr("lowest loss / 10: %1").arg(m_result.suggested_lr, 0, 'g', 2));
     m_steepest->setText(tr("steepest fall: %1").arg(m_result.steepest_lr, 0, 'g', 2));
