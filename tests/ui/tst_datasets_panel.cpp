@@ -574,20 +574,15 @@ private slots:
         QVERIFY(p.lastError().isEmpty());
         QCOMPARE(m_http.ranges.size(), 2);
         QVERIFY(!QFileInfo::exists(dir + "/good.txt.part"));
-        // A file put into the cache by hand (as the offline message says): the tab shown again reads it
-        auto* tab = p.findChild<QTableWidget*>()->parentWidget();
-        while (tab && !tab->inherits("CatalogueTab"))
-            tab = tab->parentWidget();
-        QVERIFY(tab);
+        // A file taken out of the cache, or put into it by hand (as the offline message says), while the tab
+        // is in sight: its status follows (it was read again only when the tab was shown again)
+        auto* tab = p.findChild<QTableWidget*>("catalogue")->parentWidget();
+        p.findChild<QTabWidget*>()->setCurrentWidget(tab);
         p.show();
         QVERIFY(QTest::qWaitForWindowExposed(&p));
         QFile::rename(dir + "/good.txt", dir + "/good.keep");
-        tab->hide();
-        tab->show();
         QTRY_COMPARE(p.catalogueStatus(), QString("not downloaded"));
         QFile::rename(dir + "/good.keep", dir + "/good.txt");
-        tab->hide();
-        tab->show();
         QTRY_COMPARE(p.catalogueStatus(), QString("downloaded"));
     }
 
@@ -637,6 +632,7 @@ private slots:
         p.download();
         QTRY_VERIFY_WITH_TIMEOUT(!p.lastError().isEmpty(), 40000);
         QVERIFY2(p.lastError().contains("Could not reach"), qPrintable(p.lastError()));
+        QCOMPARE(QDir(Workspace::root() + "/downloads/offline").entryList(QDir::Files), QStringList());  // no .part
     }
 
     void chatTabPreparesInstructionData() {

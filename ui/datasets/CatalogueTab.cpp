@@ -2,17 +2,20 @@
 
 #include "ui/datasets/TokenizerKindLabel.h"
 
+#include "ui/Workspace.h"
 #include "ui/jobs/JobsService.h"
 #include "ui/workers/Downloader.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace {
@@ -66,6 +69,20 @@ CatalogueTab::CatalogueTab(JobsService* jobs, QWidget* parent) : QWidget(parent)
     col->addWidget(m_info);
     col->addLayout(buttons);
     m_downloader = new Downloader(this);
+    m_watcher = new QFileSystemWatcher(this);
+    m_rescan = new QTimer(this);
+    m_rescan->setSingleShot(true);
+    m_rescan->setInterval(700);
+    connect(m_watcher, &QFileSystemWatcher::directoryChanged, m_rescan, qOverload<>(&QTimer::start));
+    connect(m_rescan, &QTimer::timeout, this, [this] {
+        // A download's own part files change the folder: its end reads the statuses anyway.
+        if (!isVisible() || m_entries.empty() || m_downloader->isRunning())
+            return;
+        const int row = m_table->currentRow();
+        reload();
+        if (row >= 0)
+            m_table->setCurrentCell(row, 0);
+    });
 
     connect(m_table, &QTableWidget::currentCellChanged, this, &CatalogueTab::showEntry);
     connect(m_download, &QPushButton::clicked, this, &CatalogueTab::download);
@@ -182,6 +199,7 @@ void CatalogueTab::reload() {
         m_table->setItem(r, 2, new QTableWidgetItem(catalogueText(e.licence)));
         m_table->setItem(r, 3, new QTableWidgetItem(tr("checking…")));
     }
+    watchCache();
     // Whether cached files are intact means hashing them: off the UI thread.
     if (m_statusJob)
         m_statusJob->cancel();  // a newer listing's statuses replace it
@@ -207,6 +225,20 @@ void CatalogueTab::reload() {
                                   }
                                   updateUse();
                               });
+}
+
+void CatalogueTab::watchCache() {
+    const QString root = Workspace::root() + "/downloads";
+    QStringList dirs{Workspace::root(), root};  // the first for a downloads folder made by hand
+    for (const auto& e : m_entries)
+        if (!e.files.empty())
+            dirs << Downloader::cacheDir(q(e.name));
+    QStringList there;
+    for (const QString& d : dirs)
+        if (QFileInfo(d).isDir() && !m_watcher->directories().contains(d))
+            there << d;
+    if (!there.isEmpty())
+        m_watcher->addPaths(there);
 }
 
 void CatalogueTab::select(const QString& name) {

@@ -13,6 +13,8 @@
 
 class Downloader;
 class Job;
+class QFileSystemWatcher;
+class QTimer;
 class JobsService;
 class QLabel;
 class QProgressBar;
@@ -43,7 +45,8 @@ public slots:
     void download();
 
 protected:
-    /// Shown again: the statuses are read again (a file copied into the cache by hand reads "downloaded").
+    /// Shown again: the statuses are read again (and a file copied into the cache by hand, or deleted, while
+    /// the tab is in sight: the cache folders are watched).
     void showEvent(QShowEvent* e) override;
 
 signals:
@@ -59,6 +62,8 @@ private:
     void reload();
     /// Use for import is on for a cached or installed entry only.
     void updateUse();
+    /// Watches the downloads folder and each entry's cache folder that exists (a folder made later too).
+    void watchCache();
 
     QTableWidget* m_table;
     QLabel* m_info;
@@ -73,4 +78,6 @@ private:
     JobsService* m_jobs;
     QPointer<Job> m_statusJob;    // statuses (hashing cached files)
     QPointer<Job> m_downloadJob;  // the running download, as the jobs service lists it
+    QFileSystemWatcher* m_watcher;
+    QTimer* m_rescan;  // a change in the cache: statuses read again once the folder has been quiet a moment
 };

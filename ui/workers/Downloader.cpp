@@ -47,6 +47,9 @@ QString Downloader::partPath() const {
 void Downloader::fail(const QString& error) {
     if (m_part.isOpen())
         m_part.close();
+    // A part that holds nothing (the server was never reached) is no start to resume from: leave no file.
+    if (!m_part.fileName().isEmpty() && QFileInfo(m_part.fileName()).size() == 0)
+        QFile::remove(m_part.fileName());
     emit failed(error);
 }
 
