@@ -107,6 +107,11 @@ void MainWindow::buildPanels() {
     add("Runs", tr("Runs"), QStyle::SP_FileDialogListView,
         tr("Every run of the workspace: name, notes, results; open, duplicate, compare, delete (Alt+6)"), m_runs);
     connect(m_nav, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
+    connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
+        // A panel's message spoke of that panel ("Choose both files…" stayed up over Training).
+        if (m_statusFrom && m_statusFrom != m_stack->widget(row))
+            withdrawStatus(m_statusText);
+    });
     WheelGuard::protect(m_stack);  // no panel's spin box or combo box changes under a scrolling wheel
 }
 
@@ -380,6 +385,7 @@ void MainWindow::showStatus(const QString& text) {
     // One line, cut to the room left of the running jobs and the runtime facts; the whole text stays in
     // the tooltip.
     m_statusText = text.simplified();
+    m_statusFrom = sender();  // a panel, or none (the window's own messages stay when the panel changes)
     m_statusExpiry.setRemainingTime(8000);
     statusBar()->setToolTip(m_statusText);
     fitStatus(true);

@@ -6,6 +6,7 @@
 #pragma once
 #include <QDeadlineTimer>
 #include <QMainWindow>
+#include <QPointer>
 #include <memory>
 
 class QListWidget;
@@ -114,6 +115,7 @@ private:
     RuntimeLabel* m_runtime = nullptr;
     JobsStatus* m_jobsStatus = nullptr;  // the running jobs, left of the runtime facts
     QString m_doctorText;
-    QString m_statusText;           // the status message shown (whole), cut again when the jobs' room changes
-    QDeadlineTimer m_statusExpiry;  // when it goes
+    QString m_statusText;            // the status message shown (whole), cut again when the jobs' room changes
+    QDeadlineTimer m_statusExpiry;   // when it goes
+    QPointer<QObject> m_statusFrom;  // the panel that said it: opening another panel takes the message away
 };

@@ -442,6 +442,12 @@ private slots:
         emit w.datasetsPanel()->statusMessage("Prepared data/x");
         emit w.experimentsPanel()->statusWithdrawn("no dataset: choose one");
         QCOMPARE(w.statusBar()->currentMessage(), QString("Prepared data/x"));
+        w.showPanel("Datasets");
+        w.showPanel("Training");  // the Datasets panel's message goes with it
+        QCOMPARE(w.statusBar()->currentMessage(), QString());
+        emit w.trainingPanel()->statusMessage("Training started");
+        w.showPanel("Training");
+        QCOMPARE(w.statusBar()->currentMessage(), QString("Training started"));
     }
     void fitsSmallScreens() {
         // 1280x720 less a 30-pixel panel; the frame (title bar, borders) must fit as well
