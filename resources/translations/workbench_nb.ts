@@ -3549,20 +3549,12 @@ Ctrl+/: hurtigtaster</translation>
         <translation>Valideringsnøyaktighet</translation>
     </message>
     <message>
-        <source>accuracy</source>
-        <translation>nøyaktighet</translation>
-    </message>
-    <message>
         <source>Learning rate</source>
         <translation>Læringsrate</translation>
     </message>
     <message>
         <source>lr</source>
         <translation>lr</translation>
-    </message>
-    <message>
-        <source>Throughput</source>
-        <translation>Gjennomstrømning</translation>
     </message>
     <message>
         <source>tokens/s</source>
@@ -3623,6 +3615,22 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>Validation only: the training loss is per token (Loss in: nats per token shows it)</source>
         <translation>Bare validering: treningstapet er per token (Tap i: nats per token viser det)</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>Nøyaktighet</translation>
+    </message>
+    <message>
+        <source>LR</source>
+        <translation>LR</translation>
+    </message>
+    <message>
+        <source>Throughput (tokens/s)</source>
+        <translation>Gjennomstrømning (tokens/s)</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
     </message>
 </context>
 <context>

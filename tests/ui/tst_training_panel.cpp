@@ -540,7 +540,7 @@ private slots:
         plot.loadRows({eval});
         QCustomPlot* acc = nullptr;
         for (auto* p : plot.findChildren<QCustomPlot*>())
-            if (p->yAxis->label() == "accuracy")
+            if (p->property("title") == "Validation accuracy")
                 acc = p;
         QVERIFY(acc);
         QTRY_VERIFY(acc->xAxis->range().lower < 0 && acc->xAxis->range().upper > 0);
@@ -575,18 +575,21 @@ private slots:
     }
     void smallPlotsHaveReadableAxes_data() {
         QTest::addColumn<int>("textScale");
-        QTest::newRow("100%") << 100;
-        QTest::newRow("150%") << 150;  // three x labels ran together ("250500"), the loss label lost its end
+        QTest::addColumn<int>("width");
+        QTest::newRow("100%") << 100 << 540;
+        QTest::newRow("150%") << 150 << 540;  // three x labels ran together ("250500"), the loss label lost its end
+        QTest::newRow("150%, narrow") << 150 << 420;  // Xvfb's wider fonts: the learning rate's x axis read "0"
     }
     void smallPlotsHaveReadableAxes() {
         // An accuracy of 0 at step 0 (all the plot has): a range from 0, not 0 to 6e-11. At the size the
         // panel gives them at 1280x720, the small plots' y tick labels do not overlap, nor their x labels,
         // and the loss axis's label fits its height, at normal text and at 150%.
         QFETCH(int, textScale);
+        QFETCH(int, width);
         QCOMPARE(TextScale::apply(textScale), textScale);
         const auto restore = qScopeGuard([] { TextScale::apply(100); });
         MetricsPlot plot;
-        plot.resize(540, textScale == 100 ? 520 : 400);  // the panel's right half at 1280x720 (with a banner)
+        plot.resize(width, textScale == 100 ? 520 : 400);  // the panel's right half at 1280x720 (with a banner)
         plot.show();
         QVERIFY(QTest::qWaitForWindowExposed(&plot));
         std::vector<twb::MetricsRow> rows;
@@ -608,12 +611,12 @@ private slots:
         plot.loadRows(rows);
         QCustomPlot *acc = nullptr, *lr = nullptr, *speed = nullptr;
         for (auto* p : plot.findChildren<QCustomPlot*>()) {
-            const QString label = p->yAxis->label();
-            if (label == "accuracy")
+            const QString title = p->property("title").toString();
+            if (title == "Validation accuracy")
                 acc = p;
-            else if (label == "lr")
+            else if (title == "Learning rate")
                 lr = p;
-            else if (label == "tokens/s")
+            else if (title == "Throughput (tokens/s)")
                 speed = p;
         }
         QVERIFY(acc && lr && speed);
@@ -627,29 +630,41 @@ private slots:
             for (double t : p->yAxis->tickVector())
                 if (p->yAxis->range().contains(t))
                     shown << t;
-            QVERIFY2(shown.size() >= 2, qPrintable(p->yAxis->label()));
+            QVERIFY2(shown.size() >= 2, qPrintable(p->property("title").toString()));
             const int h = QFontMetrics(p->yAxis->tickLabelFont()).height();
             for (int i = 1; i < shown.size(); ++i)
                 QVERIFY2(std::abs(p->yAxis->coordToPixel(shown[i]) - p->yAxis->coordToPixel(shown[i - 1])) >= h,
                          qPrintable(QString("%1: ticks %2 and %3 are closer than a label's height (%4 px)")
-                                        .arg(p->yAxis->label())
+                                        .arg(p->property("title").toString())
                                         .arg(shown[i - 1])
                                         .arg(shown[i])
                                         .arg(h)));
         }
-        // The x axes' labels (steps) do not run into each other either.
+        // The x axes' labels (steps) do not run into each other either, and two at least are shown (the
+        // learning rate's showed "0" alone at 150%).
         for (QCustomPlot* p : {acc, lr, speed}) {
             const QVector<double> ticks = p->xAxis->tickVector();
             const QVector<QString> labels = p->xAxis->tickVectorLabels();
             const QFontMetrics fm(p->xAxis->tickLabelFont());
+            QVERIFY2(p == acc ||  // one evaluation: one step to label
+                         std::count_if(ticks.begin(), ticks.end(),
+                                       [p](double t) { return p->xAxis->range().contains(t); }) >= 2,
+                     qPrintable(p->property("title").toString() + ": " +
+                                QStringList(labels.begin(), labels.end()).join(' ')));
             for (int i = 1; i < ticks.size(); ++i) {
                 const double gap = p->xAxis->coordToPixel(ticks[i]) - p->xAxis->coordToPixel(ticks[i - 1]);
                 const int need = (fm.horizontalAdvance(labels[i]) + fm.horizontalAdvance(labels[i - 1])) / 2 + 4;
                 QVERIFY2(gap >= need, qPrintable(QString("%1: x ticks %2 and %3 are %4 px apart, their labels need %5")
-                                                     .arg(p->yAxis->label(), labels[i - 1], labels[i])
+                                                     .arg(p->property("title").toString(), labels[i - 1], labels[i])
                                                      .arg(gap)
                                                      .arg(need)));
             }
+        }
+        QVERIFY2(std::abs(acc->width() - lr->width()) <= 2 && std::abs(lr->width() - speed->width()) <= 2,
+                 qPrintable(QString("%1 %2 %3").arg(acc->width()).arg(lr->width()).arg(speed->width())));
+        for (QCustomPlot* p : {acc, lr, speed}) {  // titles whole or in their short form, not cut with "…"
+            const QString title = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0))->text();
+            QVERIFY2(!title.contains(QChar(0x2026)) && p->yAxis->label().isEmpty(), qPrintable(title));
         }
         // The loss axis's label is whole, or short where the plot is too short for it; never cut.
         QCustomPlot* loss = plot.lossPlot();

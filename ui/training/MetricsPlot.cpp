@@ -26,9 +26,11 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     // The labels placed for the axis rect the replot draws into (placed before it, a layout that moved
     // the rect left them cut or on each other until the next change).
     connect(m_loss, &QCustomPlot::afterLayout, this, &MetricsPlot::placeBaselineLabels);
-    m_acc = makePlot(tr("Validation accuracy"), tr("accuracy"));  // short: the plot is small
-    m_lr = makePlot(tr("Learning rate"), tr("lr"));
-    m_speed = makePlot(tr("Throughput"), tr("tokens/s"));
+    // The small plots: their titles name what they show, with a shorter form for a narrow plot; no y-axis
+    // title, which at 150% text ran into the plot's title and narrowed the axis to one step label.
+    m_acc = makePlot(tr("Validation accuracy"), {}, tr("Accuracy"));
+    m_lr = makePlot(tr("Learning rate"), {}, tr("LR"));
+    m_speed = makePlot(tr("Throughput (tokens/s)"), {}, tr("Tokens/s"));
     for (auto* p : {m_acc, m_lr, m_speed})
         useSmallTicks(p);
     for (auto* p : {m_loss, m_acc, m_lr, m_speed})
@@ -41,6 +43,14 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     grid->addWidget(m_speed, 1, 2);
     grid->setRowStretch(0, 3);
     grid->setRowStretch(1, 2);
+    // Three equal widths: a plot's own size hint is its whole title's width ("Throughput (tokens/s)" took
+    // 230 px of 600 at 150% text, the learning rate's 155) although a narrow plot shows the short one.
+    for (int c = 0; c < 3; ++c)
+        grid->setColumnStretch(c, 1);
+    for (auto* p : {m_acc, m_lr, m_speed}) {
+        p->setSizePolicy(QSizePolicy::Ignored, p->sizePolicy().verticalPolicy());
+        p->setMinimumWidth(80);
+    }
     auto graph = [](QCustomPlot* p, const QColor& c, const QString& name, bool dots) {
         auto* g = p->addGraph();
         g->setName(name);
@@ -79,10 +89,11 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     connect(&m_timer, &QTimer::timeout, this, &MetricsPlot::replotIfDirty);
 }
 
-QCustomPlot* MetricsPlot::makePlot(const QString& title, const QString& yLabel) {
+QCustomPlot* MetricsPlot::makePlot(const QString& title, const QString& yLabel, const QString& shortTitle) {
     auto* p = new QCustomPlot(this);
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     p->setProperty("title", title);  // whole, where the plot shows it shortened (fitTitle)
+    p->setProperty("shortTitle", shortTitle);
     p->plotLayout()->insertRow(0);
     p->plotLayout()->addElement(0, 0, new QCPTextElement(p, title, [this] {
                                     QFont f = TextScale::sized(font(), 9);

@@ -93,7 +93,7 @@ private:
     /// Redraws every graph from the rows (after the x-axis unit changed).
     void replotRows();
     void updateAxisLabels();
-    QCustomPlot* makePlot(const QString& title, const QString& yLabel);
+    QCustomPlot* makePlot(const QString& title, const QString& yLabel, const QString& shortTitle = {});
     /// A small plot's y ticks: a step fitted to its height and range, also while zooming (MetricsPlotRender.cpp).
     void useSmallTicks(QCustomPlot* p);
     /// The x axis's ticks fitted to its width and range, also while zooming and panning.

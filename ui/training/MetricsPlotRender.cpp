@@ -86,15 +86,19 @@ void fitTickCount(QCustomPlot* p) {
     p->yAxis2->ticker()->setTickCount(std::clamp(room / (3 * label), 1, 5));
 }
 
-/// A plot's title shortened with "…" where the plot is narrower than it (a small plot at 150% text in
-/// Bokmål: "ideringsnøyaktigl"); its whole text is kept in the plot's "title" property.
+/// A plot's title, its short form ("shortTitle") where the plot is narrower than it, shortened with "…"
+/// where even that does not fit (a small plot at 150% text in Bokmål: "ideringsnøyaktigl"); its whole
+/// text is kept in the plot's "title" property.
 void fitTitle(QCustomPlot* p) {
     auto* title = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0));
     const QString whole = p->property("title").toString();
     if (!title || whole.isEmpty())
         return;
     const int room = p->width() - 8;
-    title->setText(room > 0 ? QFontMetrics(title->font()).elidedText(whole, Qt::ElideRight, room) : whole);
+    const QFontMetrics fm(title->font());
+    const QString brief = p->property("shortTitle").toString();
+    const QString text = brief.isEmpty() || fm.horizontalAdvance(whole) <= room ? whole : brief;
+    title->setText(room > 0 ? fm.elidedText(text, Qt::ElideRight, room) : text);
 }
 
 /// The x axis (steps or epochs): as many ticks as its width holds with two labels' width from one to the
@@ -124,12 +128,16 @@ void fitXTickCount(QCustomPlot* p) {
             step = m * magnitude;
             break;
         }
-    if (step > size)  // no multiple of it might fall in the range: the largest step that has one
+    if (step > size) {  // no multiple of it might fall in the range: the largest step that has one
+        // (a magnitude down where none of this one does: 500 on 0..800, where a narrow plot asked for 1052
+        // and got 2000, labelling 0 alone)
+        const double below = std::pow(10.0, std::floor(std::log10(size)));
         for (double m : {5.0, 2.0, 1.0})
-            if (m * magnitude <= size) {
-                step = m * magnitude;
+            if (m * below <= size) {
+                step = m * below;
                 break;
             }
+    }
     fixed->setScaleStrategy(QCPAxisTickerFixed::ssNone);
     fixed->setTickStep(step);
 }
