@@ -1568,6 +1568,26 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
         <source>Prepared %1, with a warning: %2</source>
         <translation>Klargjorde %1, med en advarsel: %2</translation>
     </message>
+    <message>
+        <source>Import</source>
+        <translation>Importer</translation>
+    </message>
+    <message>
+        <source>Tokenize</source>
+        <translation>Tokeniser</translation>
+    </message>
+    <message>
+        <source>Synthetic</source>
+        <translation>Syntetiske</translation>
+    </message>
+    <message>
+        <source>Pairs</source>
+        <translation>Par</translation>
+    </message>
+    <message>
+        <source>Chat</source>
+        <translation>Samtale</translation>
+    </message>
 </context>
 <context>
     <name>DecodingForm</name>
@@ -2924,14 +2944,6 @@ en kjøring tar opp oppmerksomheten på sondeteksten ved hver evaluering.</trans
         <translation>Kilder: slipp filer eller mapper her, eller legg dem til nedenfor</translation>
     </message>
     <message>
-        <source>Before (changed or removed in red)</source>
-        <translation>Før (endret eller fjernet i rødt)</translation>
-    </message>
-    <message>
-        <source>After (changed in green)</source>
-        <translation>Etter (endret i grønt)</translation>
-    </message>
-    <message>
         <source>Add text files</source>
         <translation>Legg til tekstfiler</translation>
     </message>
@@ -2986,6 +2998,18 @@ en kjøring tar opp oppmerksomheten på sondeteksten ved hver evaluering.</trans
     <message>
         <source>tick “Replace invalid bytes with U+FFFD” under the Import tab&apos;s format</source>
         <translation>kryss av for «Erstatt ugyldige byte med U+FFFD» under formatet i Importer-fanen</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Før</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Etter</translation>
+    </message>
+    <message>
+        <source>Changes and removals in red, what they become in green.</source>
+        <translation>Endringer og fjerninger i rødt, det de blir til i grønt.</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@
 #include "ui/Workspace.h"
 #include "ui/attention/AttentionPanel.h"
 #include "ui/datasets/DatasetsPanel.h"
+#include "ui/datasets/ImportTab.h"
 #include "ui/experiments/ExperimentsPanel.h"
 #include "ui/jobs/JobsService.h"
 #include "ui/jobs/JobsStatus.h"
@@ -276,8 +277,9 @@ private slots:
                 if (!bar->isVisible())
                     continue;
                 ++bars;
-                // The Sampling console's titles whole, too: every one was cut ("Gener…", "Hist…", "Ch…")
-                if (panel == QString("Sampling"))
+                // The Sampling console's titles whole, too: every one was cut ("Gener…", "Hist…", "Ch…"); the
+                // Datasets panel's in their short forms ("Import & cl…", "Catalo…", "Chat d…")
+                if (panel != QString("Attention"))
                     for (int i = 0; i < bar->count(); ++i)
                         QVERIFY2(
                             bar->tabRect(i).width() > bar->fontMetrics().horizontalAdvance(bar->tabText(i)) + 8,
@@ -292,6 +294,8 @@ private slots:
             }
         }
         QVERIFY(bars >= 3);
+        // Import's before/after preview one above the other, not side by side in two strips of 125 px
+        QCOMPARE(w.findChild<ImportTab*>()->previewOrientation(), Qt::Vertical);
     }
     void shortcutsDialogWrapsInLargerText() {
         QCOMPARE(TextScale::apply(150), 150);
@@ -474,6 +478,8 @@ private slots:
         const QRect last = nav->visualItemRect(nav->item(nav->count() - 1));
         QVERIFY2(last.bottom() <= nav->viewport()->height(),
                  qPrintable(QString("%1 > %2").arg(last.bottom()).arg(nav->viewport()->height())));
+        w.showPanel("Datasets");  // at 100%, Import's before and after side by side
+        QTRY_COMPARE(w.findChild<ImportTab*>()->previewOrientation(), Qt::Horizontal);
         // the config form is never wider than its scroll area's viewport, so no field runs under the bar,
         // whatever the preset puts into the fields
         w.showPanel("Training");

@@ -11,6 +11,7 @@
 #include "ui/datasets/SyntheticTab.h"
 #include "ui/jobs/JobsService.h"
 #include "ui/widgets/ErrorLabel.h"
+#include "ui/widgets/TabTitles.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -56,6 +57,7 @@ DatasetsPanel::DatasetsPanel(JobsService* jobs, QWidget* parent) : PanelBase(job
     m_tabs->addTab(m_synthetic, tr("Synthetic tasks"));
     m_tabs->addTab(m_parallel, tr("Translation pairs"));
     m_tabs->addTab(m_chat, tr("Chat data"));
+    fitTabTitles(m_tabs, {tr("Import"), tr("Tokenize"), QString(), tr("Synthetic"), tr("Pairs"), tr("Chat")});
 
     m_progress = new QProgressBar;
     m_progress->setObjectName("jobProgress");

@@ -42,7 +42,6 @@ QWidget* captioned(const QString& caption, QWidget* view) {
     auto* c = new QVBoxLayout(w);
     c->setContentsMargins(0, 0, 0, 0);
     auto* label = new QLabel(caption);
-    label->setWordWrap(true);  // at a larger text size it wraps ("Before (changed or removed in r" was cut)
     c->addWidget(label);
     c->addWidget(view, 1);
     return w;
@@ -136,9 +135,13 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     left->addLayout(srcBtns);
     left->addLayout(fmtForm);
     left->addWidget(cleanBox);
-    auto* previews = new QSplitter(Qt::Horizontal);
-    previews->addWidget(captioned(tr("Before (changed or removed in red)"), m_before));
-    previews->addWidget(captioned(tr("After (changed in green)"), m_after));
+    auto* previews = m_previews = new QSplitter(Qt::Horizontal);
+    // Short captions, one line each, and the colours' key once above them: "Before (changed or removed in
+    // red)" wrapped where "After (changed in green)" did not, and the two sides started a line apart.
+    previews->addWidget(captioned(tr("Before"), m_before));
+    previews->addWidget(captioned(tr("After"), m_after));
+    auto* key = new QLabel(tr("Changes and removals in red, what they become in green."));
+    key->setWordWrap(true);
     // The two sides scroll together (by proportion: removed lines make the after side shorter).
     for (auto [from, to] : {std::pair{m_before, m_after}, std::pair{m_after, m_before}})
         connect(from->verticalScrollBar(), &QScrollBar::valueChanged, to, [from, to](int v) {
@@ -151,6 +154,7 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
             }
         });
     auto* right = new QVBoxLayout;
+    right->addWidget(key);
     right->addWidget(previews, 1);
     right->addWidget(m_previewInfo);
     auto* row = new QHBoxLayout(this);
@@ -167,6 +171,19 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     row->addLayout(right, 5);
 
     connectControls(addFiles, addFolder, remove);
+}
+
+Qt::Orientation ImportTab::previewOrientation() const {
+    return m_previews->orientation();
+}
+
+void ImportTab::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    const int side = 30 * fontMetrics().averageCharWidth();
+    const Qt::Orientation o =
+        m_previews->width() >= 2 * side + m_previews->handleWidth() ? Qt::Horizontal : Qt::Vertical;
+    if (o != m_previews->orientation())
+        m_previews->setOrientation(o);
 }
 
 void ImportTab::connectControls(QPushButton* addFiles, QPushButton* addFolder, QPushButton* remove) {

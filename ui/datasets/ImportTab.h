@@ -16,6 +16,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QSplitter;
 class QTextBrowser;
 
 /// The cleaning preview, raw and cleaned, with its diff (computed off the UI thread).
@@ -48,6 +49,8 @@ public:
     static QString inPanelTerms(const QString& engineError);
 
     bool previewPending() const { return m_previewPending; }
+    /// Before and after side by side, or one above the other where they would be narrow.
+    Qt::Orientation previewOrientation() const;
     QString previewAfter() const { return m_previewAfterText; }
     int previewChangedChars() const { return m_previewChanged; }
 
@@ -60,6 +63,11 @@ signals:
     /// The error to show for the preview; empty when the preview worked.
     void errorChanged(const QString& text);
     void sourcesChanged();
+
+protected:
+    /// Before and after side by side where each has room for about 30 characters, else stacked (at 150% text
+    /// each was some 125 px wide).
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     /// The buttons' and fields' signals; every change schedules a preview.
@@ -76,6 +84,7 @@ private:
     std::vector<std::pair<std::string, QCheckBox*>> m_clean;
     QTextBrowser* m_before;
     QTextBrowser* m_after;
+    QSplitter* m_previews;
     QLabel* m_previewInfo;
     QTimer m_previewTimer;
     JobsService* m_jobs;
