@@ -532,6 +532,7 @@ private slots:
         QCOMPARE(finished.first().first().toBool(), false);
         // the stopped cell reads as stopped, not done, and counts as no finished cell
         QVERIFY2(p.queue()->item(0)->text().startsWith("stopped (resumable)"), qPrintable(p.queue()->item(0)->text()));
+        QVERIFY(p.queue()->wordWrap() && p.queue()->item(0)->toolTip() == p.queue()->item(0)->text());  // never cut
         QVERIFY2(p.queue()->item(1)->text().startsWith("pending"), qPrintable(p.queue()->item(1)->text()));
         // and its row in the results says so beside its number (its losses are a stopped run's)
         const auto* results = p.results()->model();

@@ -213,6 +213,29 @@ private slots:
         QCOMPARE(again.horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
         QSettings().remove(key);
     }
+    void aCellsStateIsNeverCut() {
+        // A sweep's stopped cell read "000 (stopp…" in a Cell column as wide as "000" had needed.
+        const QString key = "test/cellWidth";
+        QSettings().remove(key);
+        {
+            RunsTable t;
+            t.setColumnLayout(RunsTableModel::Layout::SweepResults);
+            t.setSettingsKey(key);
+            t.setColumnWidth(t.tableModel()->columnOf(RunsTableModel::Name), 30);
+        }
+        RunsTable t;
+        t.setColumnLayout(RunsTableModel::Layout::SweepResults);
+        t.setSettingsKey(key);
+        twb::RunSummary cell;
+        cell.name = "000_learning_rate=0.001";
+        cell.status = "stopped";
+        t.setRuns({cell});
+        const int c = t.tableModel()->columnOf(RunsTableModel::Name);
+        const QString text = t.model()->index(0, c).data().toString();  // "000 (stopped)"
+        QVERIFY2(t.columnWidth(c) > t.fontMetrics().horizontalAdvance(text) + 6,
+                 qPrintable(QString("'%1' in %2 px").arg(text).arg(t.columnWidth(c))));
+        QSettings().remove(key);
+    }
     void columnTitlesStayWholeInLargerText() {
         // Widths nobody chose are never narrower than the titles, and follow View → Larger text: at 150%
         // the empty table's "Best val loss" read "est val los".

@@ -166,6 +166,7 @@ void ExperimentsPanel::setCellState(int index, const QString& state) {
     it->setData(Qt::UserRole + 1, state);
     it->setText(
         QString("%1 — %2").arg(state, it->data(Qt::UserRole).toString()));  // the state first: it is what changes
+    it->setToolTip(it->text());
 }
 
 QString ExperimentsPanel::timedSweepFolder() {

@@ -116,6 +116,9 @@ void ExperimentsPanel::addQueue(QVBoxLayout* lv) {
     lv->addWidget(new QLabel(tr("Queue")));
     m_queue = new QListWidget;
     m_queue->setObjectName("queue");
+    // A row wraps rather than run past the column's edge ("stopped (resumable) — 000_learning_rate=0.0…")
+    m_queue->setWordWrap(true);
+    m_queue->setTextElideMode(Qt::ElideMiddle);
     // The queue takes what an error line needs on a small screen, so the buttons above stay put.
     m_queue->setMinimumHeight(m_queue->fontMetrics().height() * 2);
     lv->addWidget(m_queue, 1);

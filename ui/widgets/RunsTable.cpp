@@ -83,9 +83,9 @@ void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
     for (const auto column : {RunsTableModel::Steps, RunsTableModel::Model})
         if (const int c = m_model->columnOf(column); c >= 0)
             setColumnWidth(c, std::max(columnWidth(c), sizeHintForColumn(c)));
-    // Nor a name up to 260 pixels: a run named after the widths were set read "first sh…" beside a wide Status
-    if (const int c = m_model->columnOf(RunsTableModel::Name);
-        c >= 0 && m_model->layout() == RunsTableModel::Layout::Runs)
+    // Nor a name up to 260 pixels: a run named after the widths were set read "first sh…" beside a wide Status,
+    // and a sweep's stopped cell "000 (stopp…" in a column as wide as "000" had needed.
+    if (const int c = m_model->columnOf(RunsTableModel::Name); c >= 0)
         setColumnWidth(c, std::max(columnWidth(c), std::min(sizeHintForColumn(c), 260)));
     widenToTitles();  // a sweep's key columns come and go with its cells ("earning_rate" at 150%)
     QItemSelection sel;
