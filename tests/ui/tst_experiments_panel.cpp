@@ -698,6 +698,10 @@ private slots:
             }
         QCOMPARE(found2, 2);
         QVERIFY(!labels[0].intersects(labels[1]));
+        // A label lies clear of the other mark's line where a side has room (the red one lay across the green)
+        QVERIFY(LrFindDialog::labelGoesLeft(300, 120, 350, 50, 600) &&
+                !LrFindDialog::labelGoesLeft(300, 120, 250, 50, 600));
+        QVERIFY(!LrFindDialog::labelGoesLeft(100, 120, 150, 50, 600));  // no room on the left: across it
         // The loss axis's title is whole beside the plot ("smoothed training los" in a short one: the dialog's
         // size at 1280x720).
         d->show();

@@ -251,13 +251,19 @@ void LrFindDialog::useRate() {
     accept();
 }
 
+bool LrFindDialog::labelGoesLeft(double x, double width, double other, double left, double right) {
+    const bool fitsRight = x + width <= right, fitsLeft = x - width >= left;
+    const bool crossesRight = other > x && other < x + width, crossesLeft = other < x && other > x - width;
+    return !fitsRight || (crossesRight && fitsLeft && !crossesLeft);
+}
+
 void LrFindDialog::showResult() {
     // Each mark's label a line below the one before, whatever the text size (at 150% they lay on each
     // other), and left of its line where it would run past the plot's right edge (it was cut there).
     m_plot->replot();  // the axis rect's size, for the labels' places
     const QRect area = m_plot->axisRect()->rect();
     int row = 0;
-    auto mark = [&](double lr, const QColor& c, const QString& text) {
+    auto mark = [&](double lr, double other, const QColor& c, const QString& text) {
         auto* line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(lr, 0);
         line->point2->setCoords(lr, 1);
@@ -268,14 +274,17 @@ void LrFindDialog::showResult() {
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         const double top = area.height() > 0 ? (4.0 + row * (fm.height() + 2.0)) / area.height() : 0.04 + 0.08 * row;
         label->position->setCoords(lr, top);
-        const bool leftOfLine = m_plot->xAxis->coordToPixel(lr) + fm.horizontalAdvance(text) + 8 > area.right();
+        const bool leftOfLine = labelGoesLeft(m_plot->xAxis->coordToPixel(lr), fm.horizontalAdvance(text) + 8,
+                                              m_plot->xAxis->coordToPixel(other), area.left(), area.right());
         label->setPositionAlignment((leftOfLine ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
         label->setText(leftOfLine ? text.trimmed() + " " : text);
         label->setColor(c);
         ++row;
     };
-    mark(m_result.suggested_lr, QColor(44, 160, 44), tr(" lowest / 10: %1").arg(m_result.suggested_lr, 0, 'g', 2));
-    mark(m_result.steepest_lr, QColor(214, 39, 40), tr(" steepest: %1").arg(m_result.steepest_lr, 0, 'g', 2));
+    mark(m_result.suggested_lr, m_result.steepest_lr, QColor(44, 160, 44),
+         tr(" lowest / 10: %1").arg(m_result.suggested_lr, 0, 'g', 2));
+    mark(m_result.steepest_lr, m_result.suggested_lr, QColor(214, 39, 40),
+         tr(" steepest: %1").arg(m_result.steepest_lr, 0, 'g', 2));
     m_plot->replot();
     m_minRule->setText(tr("lowest loss / 10: %1").arg(m_result.suggested_lr, 0, 'g', 2));
     m_steepest->setText(tr("steepest fall: %1").arg(m_result.steepest_lr, 0, 'g', 2));

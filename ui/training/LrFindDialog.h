@@ -36,6 +36,10 @@ public:
     /// The suggestion the radio buttons choose (0 before a result).
     double chosenRate() const;
     QCustomPlot* plot() const { return m_plot; }
+    /// Whether a mark's label (`width` px) goes left of its line at pixel `x`, in a plot from `left` to `right`:
+    /// where on the right it would run past the edge, or lie across the other mark's line at `other` while the
+    /// left side has room and is clear of it.
+    static bool labelGoesLeft(double x, double width, double other, double left, double right);
 
 public slots:
     void start();
