@@ -10,6 +10,7 @@
 #include "ui/sampling/HistoryView.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/sampling/TokenOutputView.h"
+#include "ui/widgets/ElidingComboBox.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/workers/ModelThread.h"
@@ -491,6 +492,14 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&v));
         const int texts = v.findChild<QTableWidget*>("compareTable")->width();
         QVERIFY2(texts >= 520, qPrintable(QString::number(texts)));
+        // A judge's label longer than the column keeps its end (the dataset) in the closed box, shortened in
+        // the middle (it was cut at the right), and the tooltip names it whole.
+        auto* judge = v.findChild<ElidingComboBox*>("compareJudge");
+        judge->addItem("a-run-named-at-length (run-20261130-124313 · a-dataset-named-at-length)", m_run);
+        judge->setCurrentIndex(judge->count() - 1);
+        QVERIFY2(judge->shownText().endsWith("length)") && judge->shownText().contains(QChar(0x2026)),
+                 qPrintable(judge->shownText()));
+        QVERIFY2(judge->toolTip().endsWith(judge->currentText()), qPrintable(judge->toolTip()));
     }
     void judgeColumnScoresEachTextAsTheEngineDoes() {
         const QString judge = twbtest::make_tiny_run(m_ws, "judge", 20);

@@ -1,4 +1,5 @@
 #include "ui/sampling/CompareView.h"
+#include "ui/widgets/ElidingComboBox.h"
 #include "ui/widgets/ErrorLabel.h"
 
 #include "twb/run_folder.h"
@@ -32,9 +33,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_temps = new QLineEdit(QSettings().value("sampling/compareTemps", "0.5, 1.0").toString());
     m_temps->setObjectName("compareTemps");
     m_temps->setToolTip(tr("One row per temperature, comma-separated (0 = greedy)"));
-    m_judge = new QComboBox;
+    m_judge = new ElidingComboBox;  // a run's label is longer than the column: its start and end kept
     m_judge->setObjectName("compareJudge");
-    m_judge->setToolTip(
+    m_judge->setHelp(
         tr("Score every generated text by another run: its perplexity under that run's best checkpoint, the prompt as "
            "context (lower = the judge finds the text more likely)"));
     m_compareBtn = new QPushButton(tr("Compare"));

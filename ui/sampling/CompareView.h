@@ -8,6 +8,7 @@
 #include <QVector>
 #include <QWidget>
 
+class ElidingComboBox;
 class ErrorLabel;
 class QComboBox;
 class QLineEdit;
@@ -61,7 +62,7 @@ private:
     QListWidget* m_ckList;
     QLineEdit* m_temps;
     ErrorLabel* m_problem;
-    QComboBox* m_judge;
+    ElidingComboBox* m_judge;
     QString m_tableJudge;  // the judge of the comparison in the table
     QString m_run;         // the run whose checkpoints are offered, and whose comparison the table holds
     QPushButton* m_compareBtn;

@@ -2,6 +2,7 @@
 
 #include "twb/run_folder.h"
 #include "ui/Workspace.h"
+#include "ui/widgets/ElidingComboBox.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -15,7 +16,7 @@
 #include <QToolButton>
 
 RunPicker::RunPicker(QWidget* parent) : QWidget(parent) {
-    m_run = new QComboBox;
+    m_run = new ElidingComboBox;  // a long label keeps its start and end, and its tooltip names it whole
     m_run->setObjectName("runCombo");
     m_run->setMinimumContentsLength(18);
     m_run->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);

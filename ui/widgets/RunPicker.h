@@ -4,6 +4,7 @@
 #pragma once
 #include <QWidget>
 
+class ElidingComboBox;
 class QComboBox;
 
 class RunPicker : public QWidget {
@@ -35,7 +36,7 @@ private:
     /// Runs that read alike ("lr · fortunes" in the workspace and in a folder opened by hand) get their
     /// folder's place after the name.
     void tellApart();
-    QComboBox* m_run;
+    ElidingComboBox* m_run;
     QComboBox* m_ck;
     qsizetype m_seenOpened = 0;  // how many runs opened by hand (in any picker) the list has taken in
 };
