@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 namespace twb::cli {
 
@@ -75,6 +76,18 @@ Action add_sweep(CLI::App& app) {
                     throw ConfigError("--set " + s + ": the sweep sets " + s.substr(0, s.find('=')) +
                                       " in every cell (--axis or --derive); drop one of them");
             spec.base = o->run.config(std::find(cellKeys.begin(), cellKeys.end(), "data_dir") != cellKeys.end());
+            // A --config value of a swept key is overridden in every cell too: said where the file changed it
+            // from the preset (a run's whole config.json names every key, most at the preset's value).
+            if (!o->run.configFile.empty()) {
+                const nlohmann::json given = spec.base, preset = preset_config(o->run.preset);
+                for (const auto& key : cellKeys)
+                    if (key != "data_dir" && given.contains(key) && given[key] != preset.value(key, nlohmann::json()))
+                        std::fprintf(stderr,
+                                     "twb: note: %s sets %s=%s; the sweep sets %s in every cell (--axis or --derive), "
+                                     "so that value is not used\n",
+                                     printable_text(o->run.configFile).c_str(), key.c_str(), given[key].dump().c_str(),
+                                     key.c_str());
+            }
             spec.random_samples = o->random;
             spec.seed = o->seed;
             if (o->random > 0) {  // drawing N of N or fewer cells: the whole grid, said

@@ -3,6 +3,7 @@
 // leaves no token, warns of more threads than cores, starts afresh over a run that never checkpointed,
 // holds one trainer per run folder (the run lock), checkpoints and exits 130 on SIGTERM (the resume
 // works), and leaves nothing of an interrupted prepare.
+#include "twb/config.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
 #include "twb/sweep.h"
@@ -256,6 +257,41 @@ private slots:
         const auto spec = twb::read_sweep(sweep);
         QVERIFY(spec.base.data_dir.empty());
         QCOMPARE(twb::cell_config(spec, twb::sweep_cells(spec).at(0)).data_dir, fs::absolute(m_data).string());
+    }
+
+    void aConfigValueASweepOverridesIsNamed() {
+        // --config's learning_rate under a learning_rate axis was overridden in every cell without a word; a
+        // value the preset has too (a run's whole config.json names every key) is not worth a note.
+        auto sweep = [this](const std::string& name, double lr) {
+            twbtest::write(p(name + ".json"), "{\"learning_rate\": " + nlohmann::json(lr).dump() + "}");
+            return run({"sweep",
+                        "--out",
+                        q(p(name)),
+                        "--preset",
+                        "tiny",
+                        "--config",
+                        q(p(name + ".json")),
+                        "--quiet",
+                        "--data",
+                        q(m_data),
+                        "--axis",
+                        "learning_rate=1e-3",
+                        "--set",
+                        "n_layer=1",
+                        "--set",
+                        "threads=1",
+                        "--set",
+                        "eval_iters=1",
+                        "--set",
+                        "max_iters=1"});
+        };
+        const Out given = sweep("cfg-sweep", 0.0007);
+        QVERIFY2(given.code == 0, given.err.constData());
+        QVERIFY2(given.err.contains("sets learning_rate=0.0007; the sweep sets learning_rate in every cell"),
+                 given.err.constData());
+        const Out same = sweep("cfg-sweep-default", twb::preset_config("tiny").learning_rate);
+        QVERIFY2(same.code == 0, same.err.constData());
+        QVERIFY2(!same.err.contains("the sweep sets"), same.err.constData());
     }
 
     void outputThatCannotBeWrittenIsAnError() {
