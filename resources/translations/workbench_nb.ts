@@ -4797,6 +4797,22 @@ Dette kan ikke angres.</translation>
         <source>name unreadable: run.json is damaged</source>
         <translation>navnet kan ikke leses: run.json er skadet</translation>
     </message>
+    <message>
+        <source>Sweep cells</source>
+        <translation>Sveipceller</translation>
+    </message>
+    <message>
+        <source>List the Experiments panel&apos;s sweep cells too, each named after its sweep: &quot;sweep-… / 000_learning_rate=0.001&quot;</source>
+        <translation>Vis også Eksperimenter-panelets sveipceller, hver navngitt etter sveipet sitt: «sweep-… / 000_learning_rate=0.001»</translation>
+    </message>
+    <message>
+        <source> · 1 sweep cell</source>
+        <translation> · 1 sveipcelle</translation>
+    </message>
+    <message>
+        <source> · %1 sweep cells</source>
+        <translation> · %1 sveipceller</translation>
+    </message>
 </context>
 <context>
     <name>RunsTableModel</name>

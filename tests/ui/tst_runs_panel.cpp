@@ -430,6 +430,29 @@ private slots:
         QCOMPARE(tp->plot()->comparisonValue(0, 0), nats);
         QVERIFY(!tp->plot()->findChild<QCPItemText*>("bpcNote"));
     }
+    void sweepCellsCanBeListed() {
+        // Sweep cells were in no runs table but their own sweep's: ticked, they are listed by sweep and cell.
+        const QString sweep = m_ws.path() + "/sweeps/lr-sweep", cellRun = sweep + "/000_learning_rate=1e-3";
+        std::filesystem::create_directories(sweep.toStdString());
+        std::filesystem::copy(m_finished.toStdString(), cellRun.toStdString(),
+                              std::filesystem::copy_options::recursive);
+        auto cleanup = qScopeGuard([&] { std::filesystem::remove_all(sweep.toStdString()); });
+        RunsPanel p;
+        p.setShowSweepCells(false);
+        refreshed(p);
+        QCOMPARE(p.table()->rowOf(cellRun), -1);
+        p.setShowSweepCells(true);
+        refreshed(p);
+        QVERIFY(p.table()->rowOf(cellRun) >= 0);
+        QCOMPARE(cell(p.table(), cellRun, p.table()->tableModel()->columnOf(RunsTableModel::Name)),
+                 QString("lr-sweep / 000_learning_rate=1e-3"));
+        const QString summary = p.findChild<QLabel*>("runsSummary")->text();
+        QVERIFY2(summary.startsWith(QString("%1 run").arg(p.table()->model()->rowCount() - 1)) &&
+                     summary.contains(" · 1 sweep cell"),
+                 qPrintable(summary));
+        QVERIFY(p.table()->rowOf(m_finished) >= 0);  // beside the runs
+        p.setShowSweepCells(false);
+    }
     void sweepCellsAreOfferedForComparison() {
         // A sweep's cell, in the Experiments panel's folder layout (sweeps/<sweep>/<cell>/)
         const QString sweep = m_ws.path() + "/sweeps/lr-sweep", cellRun = sweep + "/000_learning_rate=1e-3";

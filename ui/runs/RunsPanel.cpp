@@ -9,7 +9,9 @@
 #include "ui/widgets/RunsTableModel.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -20,15 +22,18 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <filesystem>
 
 RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, parent) {
     auto* v = new QVBoxLayout(this);
     m_summary = new QLabel;
+    m_summary->setObjectName("runsSummary");
     m_summary->setWordWrap(true);
     v->addWidget(m_summary);
     auto* buttons = new QHBoxLayout;
@@ -50,6 +55,13 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
     refreshButton->setToolTip(tr("Read the workspace's runs again (Ctrl+Shift+L)"));
     for (QPushButton* b : {m_open, m_duplicate, m_compare, m_delete, m_tensorBoard, refreshButton})
         buttons->addWidget(b);
+    m_cells = new QCheckBox(tr("Sweep cells"));
+    m_cells->setObjectName("showSweepCells");
+    m_cells->setToolTip(
+        tr("List the Experiments panel's sweep cells too, each named after its sweep: "
+           "\"sweep-… / 000_learning_rate=0.001\""));
+    m_cells->setChecked(QSettings().value("runsView/sweepCells", false).toBool());
+    buttons->addWidget(m_cells);
     buttons->addStretch(1);
     v->addLayout(buttons);
     // What an export wrote and the command that shows it, whole and selectable (in the status bar the
@@ -98,6 +110,11 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
     refreshButton->setObjectName("refreshRuns");
     // a name or notes typed and not saved are kept, not read over
     connect(refreshButton, &QPushButton::clicked, this, [this] {
+        keepTypedDetails();
+        refresh();
+    });
+    connect(m_cells, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue("runsView/sweepCells", on);
         keepTypedDetails();
         refresh();
     });
@@ -162,10 +179,18 @@ void RunsPanel::showRuns(std::vector<twb::RunSummary> runs) {
     int running = 0;
     for (const auto& r : runs)
         running += r.status == "running" ? 1 : 0;
+    const QString sweeps = QDir(Workspace::sweepsDir()).absolutePath() + "/";
+    const auto cells = std::count_if(runs.begin(), runs.end(), [&sweeps](const twb::RunSummary& r) {
+        return QDir(QString::fromStdString(r.dir)).absolutePath().startsWith(sweeps);
+    });
+    const auto own = static_cast<qsizetype>(runs.size()) - cells;
     m_summary->setText(
-        runs.empty()
+        own == 0 && cells == 0
             ? tr("No runs yet in %1. Quick start (Ctrl+R) in the Training panel makes one.").arg(Workspace::runsDir())
-            : (runs.size() == 1 ? tr("1 run in %1") : tr("%1 runs in %2").arg(runs.size())).arg(Workspace::runsDir()) +
+            : (own == 1 ? tr("1 run in %1") : tr("%1 runs in %2").arg(own)).arg(Workspace::runsDir()) +
+                  (cells == 1  ? tr(" · 1 sweep cell")
+                   : cells > 1 ? tr(" · %1 sweep cells").arg(cells)
+                               : QString()) +
                   (running > 0 ? tr(" · %1 running").arg(running) : QString()));
     if (!m_refusedBusy.isEmpty()) {  // the refusal to delete a run in training goes once it has stopped
         const auto it = std::find_if(runs.begin(), runs.end(), [&](const twb::RunSummary& r) {
@@ -201,21 +226,38 @@ void RunsPanel::showRuns(std::vector<twb::RunSummary> runs) {
 
 RunsPanel::~RunsPanel() = default;
 
+void RunsPanel::setShowSweepCells(bool on) {
+    m_cells->setChecked(on);
+}
+
 void RunsPanel::refresh() {
     if (isRunning(m_loader)) {
         m_refreshAgain = true;
         return;
     }
     const std::string dir = Workspace::runsDir().toStdString();
+    const std::string sweeps = m_cells->isChecked() ? Workspace::sweepsDir().toStdString() : std::string();
     // Quiet: the listing is quick and runs on every visit to the panel.
     m_loader = jobs()->run(
         QString(),
-        [dir](JobContext&) {
+        [dir, sweeps](JobContext&) {
+            std::vector<twb::RunSummary> runs;
             try {
-                return twb::collect_runs(dir);
+                runs = twb::collect_runs(dir);
+                std::error_code ec;
+                if (!sweeps.empty())  // each sweep's cells, named after it: "sweep-… / 000_learning_rate=0.001"
+                    for (const auto& s : std::filesystem::directory_iterator(sweeps, ec))
+                        if (s.is_directory(ec) && !std::filesystem::exists(s.path() / "config.json"))
+                            for (auto& cell : twb::collect_runs(s.path())) {
+                                const std::string named = s.path().filename().string() + " / " + cell.name;
+                                if (cell.display_name.empty() || cell.display_name == cell.name)
+                                    cell.display_name = named;  // a name given to the cell is kept
+                                cell.name = named;
+                                runs.push_back(std::move(cell));
+                            }
             } catch (const std::exception&) {
-                return std::vector<twb::RunSummary>{};
             }
+            return runs;
         },
         this, [this](std::vector<twb::RunSummary> runs) { showRuns(std::move(runs)); });
 }

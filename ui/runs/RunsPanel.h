@@ -14,6 +14,7 @@
 
 class Job;
 class RunsTable;
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -25,6 +26,8 @@ public:
     explicit RunsPanel(JobsService* jobs = nullptr, QWidget* parent = nullptr);
     ~RunsPanel() override;
     RunsTable* table() const { return m_table; }
+    /// Whether the sweeps' cells are listed beside the runs (remembered).
+    void setShowSweepCells(bool on);
     QLineEdit* nameEdit() const { return m_name; }
     QPlainTextEdit* notesEdit() const { return m_notes; }
 
@@ -79,6 +82,7 @@ private:
 
     RunsTable* m_table = nullptr;
     QLabel* m_summary = nullptr;
+    QCheckBox* m_cells = nullptr;  // the sweeps' cells listed too, named "sweep / cell"
     QLabel* m_folder = nullptr;
     QLineEdit* m_name = nullptr;
     QPlainTextEdit* m_notes = nullptr;

@@ -22,6 +22,9 @@ RunsTable::RunsTable(QWidget* parent) : QTableView(parent) {
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setAlternatingRowColors(true);
     setWordWrap(false);
+    // A name too long for its column keeps its start and its end: a sweep cell's "sweep-… / 000_learning_rate=…"
+    // showed only the sweep's part.
+    setTextElideMode(Qt::ElideMiddle);
     verticalHeader()->hide();
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     horizontalHeader()->setStretchLastSection(true);  // no empty strip right of the last column
@@ -83,10 +86,11 @@ void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
     for (const auto column : {RunsTableModel::Steps, RunsTableModel::Model})
         if (const int c = m_model->columnOf(column); c >= 0)
             setColumnWidth(c, std::max(columnWidth(c), sizeHintForColumn(c)));
-    // Nor a name up to 260 pixels: a run named after the widths were set read "first sh…" beside a wide Status,
-    // and a sweep's stopped cell "000 (stopp…" in a column as wide as "000" had needed.
+    // Nor a name up to 420 pixels: a run named after the widths were set read "first sh…" beside a wide Status,
+    // a sweep's stopped cell "000 (stopp…" in a column as wide as "000" had needed, and a listed sweep cell
+    // "sweep-20261…_rate=0.001".
     if (const int c = m_model->columnOf(RunsTableModel::Name); c >= 0)
-        setColumnWidth(c, std::max(columnWidth(c), std::min(sizeHintForColumn(c), 260)));
+        setColumnWidth(c, std::max(columnWidth(c), std::min(sizeHintForColumn(c), 420)));
     widenToTitles();  // a sweep's key columns come and go with its cells ("earning_rate" at 150%)
     QItemSelection sel;
     for (const QString& d : selected) {
