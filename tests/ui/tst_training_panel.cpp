@@ -576,9 +576,12 @@ private slots:
     void smallPlotsHaveReadableAxes_data() {
         QTest::addColumn<int>("textScale");
         QTest::addColumn<int>("width");
-        QTest::newRow("100%") << 100 << 540;
-        QTest::newRow("150%") << 150 << 540;  // three x labels ran together ("250500"), the loss label lost its end
-        QTest::newRow("150%, narrow") << 150 << 420;  // Xvfb's wider fonts: the learning rate's x axis read "0"
+        QTest::addColumn<int>("last");  // step: to 720, eight ticks of 100 ran their labels together
+        QTest::newRow("100%") << 100 << 540 << 720;
+        QTest::newRow("150%") << 150 << 540
+                              << 720;  // three x labels ran together ("250500"), the loss label lost its end
+        QTest::newRow("150%, narrow") << 150 << 420 << 720;  // Xvfb's wider fonts: the learning rate's x axis read "0"
+        QTest::newRow("150%, to 500") << 150 << 550 << 500;  // the label 500, at the right end, was not drawn
     }
     void smallPlotsHaveReadableAxes() {
         // An accuracy of 0 at step 0 (all the plot has): a range from 0, not 0 to 6e-11. At the size the
@@ -586,6 +589,7 @@ private slots:
         // and the loss axis's label fits its height, at normal text and at 150%.
         QFETCH(int, textScale);
         QFETCH(int, width);
+        QFETCH(int, last);
         QCOMPARE(TextScale::apply(textScale), textScale);
         const auto restore = qScopeGuard([] { TextScale::apply(100); });
         MetricsPlot plot;
@@ -601,7 +605,7 @@ private slots:
         rows.push_back(eval);
         for (int i = 1; i <= 60; ++i) {
             twb::MetricsRow r;
-            r.step = 12 * i;  // to 720: eight ticks of 100 ran their labels together on a half-width plot
+            r.step = last * i / 60;
             r.kind = "train";
             r.train_loss = 4.2 - 0.02 * i;
             r.lr = 6e-4 * std::min(1.0, i / 10.0);
@@ -659,6 +663,12 @@ private slots:
                                                      .arg(gap)
                                                      .arg(need)));
             }
+            // The last label is inside the plot: one past its edge is not drawn (QCustomPlot drops it)
+            const double end = p->xAxis->coordToPixel(ticks.last()) + fm.horizontalAdvance(labels.last()) / 2.0;
+            QVERIFY2(end <= p->width(), qPrintable(QString("%1: '%2' ends at %3 of %4 px")
+                                                       .arg(p->property("title").toString(), labels.last())
+                                                       .arg(end)
+                                                       .arg(p->width())));
         }
         QVERIFY2(std::abs(acc->width() - lr->width()) <= 2 && std::abs(lr->width() - speed->width()) <= 2,
                  qPrintable(QString("%1 %2 %3").arg(acc->width()).arg(lr->width()).arg(speed->width())));

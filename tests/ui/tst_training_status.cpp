@@ -207,6 +207,17 @@ private slots:
         file.close();
         QVERIFY(!p.openRun(file.fileName()));
         QVERIFY2(p.lastError().contains("a file, not a run folder"), qPrintable(p.lastError()));
+        // A run given relative to the working folder is kept by its whole path (File → Recent runs held
+        // "ws/runs/shakes", which a start from elsewhere could not open)
+        const QString run = twbtest::make_tiny_run(m_ws, "relative", 20);
+        Workspace::setRoot(m_ws.path());
+        const QString here = QDir::currentPath();
+        QDir::setCurrent(QFileInfo(run).absolutePath());
+        const bool opened = p.openRun("./" + QFileInfo(run).fileName());
+        QDir::setCurrent(here);
+        QVERIFY(opened);
+        QCOMPARE(p.currentRun(), QFileInfo(run).absoluteFilePath());
+        QCOMPARE(Workspace::recentRuns().value(0), QFileInfo(run).absoluteFilePath());
     }
 
     void aFoundRateGoesToANewRunNotToOneThatTrained() {

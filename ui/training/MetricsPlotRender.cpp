@@ -109,6 +109,13 @@ void fitXTickCount(QCustomPlot* p) {
     const QCPRange r = p->xAxis->range();
     const int label = fm.horizontalAdvance(QString::number(std::max(std::abs(r.lower), std::abs(r.upper)), 'f', 0)) +
                       2 * fm.averageCharWidth();
+    // Room on the right for half the widest label: one at the axis's end (500 on 0..515) ran past the plot's
+    // edge, and QCustomPlot does not draw such a label.
+    QMargins margins = p->axisRect()->minimumMargins();
+    if (const int half = (label - 2 * fm.averageCharWidth()) / 2 + 2; margins.right() != half) {
+        margins.setRight(half);
+        p->axisRect()->setMinimumMargins(margins);
+    }
     const int room = p->axisRect()->width();
     if (room <= 0 || label <= 0)
         return;

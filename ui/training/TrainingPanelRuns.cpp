@@ -11,6 +11,7 @@
 #include "ui/widgets/SteadyLabel.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileInfo>
 #include <QLabel>
 #include <QProgressBar>
@@ -79,9 +80,12 @@ void TrainingPanel::newRun() {
     emit runChanged({});
 }
 
-bool TrainingPanel::openRun(const QString& dir) {
+bool TrainingPanel::openRun(const QString& given) {
     if (isBusy())
         return false;
+    // Absolute: a folder given relative to where the program started went into File → Recent runs as
+    // "ws/runs/shakes", which another start from elsewhere could not open.
+    const QString dir = given.isEmpty() ? given : QDir::cleanPath(QFileInfo(given).absoluteFilePath());
     try {
         const auto cfg = twb::read_run_config(dir.toStdString());
         m_form->setConfig(cfg);
