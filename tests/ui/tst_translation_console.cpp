@@ -16,6 +16,7 @@
 #include "ui/sampling/TranslationForm.h"
 #include "ui/sampling/TranslationView.h"
 #include "ui/widgets/RunPicker.h"
+#include "ui/widgets/StatusLine.h"
 #include "ui_fixture.h"
 
 #include <QAbstractButton>
@@ -176,6 +177,15 @@ private slots:
                 v->findChild<QLabel*>("translationStatus")->text().replace(QChar(0x00A0), QChar(' '));
             QVERIFY2(status.contains(", cut at the length limit ·") == tight, qPrintable(status));
         }
+        // Longer than the room beside the buttons, the status wraps: on one line its start was cut off under
+        // them (":okener, kuttet ved lengdegrensen · …" in Bokmål)
+        auto* status = v->findChild<QLabel*>("translationStatus");
+        p.setFixedSize(900, 600);  // as a window on a screen: it cannot widen to the text
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        status->setText(statusLine(QString("a status part that goes on · ").repeated(12) + "the end"));
+        QTRY_VERIFY2(status->minimumSizeHint().width() <= status->width(),
+                     qPrintable(QString("%1 px for %2").arg(status->width()).arg(status->minimumSizeHint().width())));
         // an empty source is refused with a message, nothing sent
         v->setSource("  ");
         v->translate();

@@ -39,8 +39,12 @@ QHBoxLayout* buttonRow(std::initializer_list<QWidget*> buttons, QWidget* status)
     // The status takes the rest of the row, its text at the right: behind a stretch, a word-wrapped label
     // got a guessed narrow width and broke "300 tokens · 10,676.7 tok/s · step 150" over three lines.
     row->addWidget(status, 1);
-    if (auto* label = qobject_cast<QLabel*>(status))
+    if (auto* label = qobject_cast<QLabel*>(status)) {
         label->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        // Longer than its room (the translation console in Bokmål), it wraps between its parts (statusLine);
+        // on one line its start was cut off under the buttons (":okener, kuttet ved lengdegrensen · …").
+        label->setWordWrap(true);
+    }
     return row;
 }
 
