@@ -1783,7 +1783,7 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     </message>
     <message>
         <source>)  at (%1, %2)</source>
-        <translation>)  ved (%1, %2)</translation>
+        <translation>)  ved (%1; %2)</translation>
     </message>
     <message>
         <source>component 2</source>

@@ -287,6 +287,13 @@ private slots:
         QTest::keyClick(out->browser(), Qt::Key_Left);  // the first token: it stays chosen
         QCOMPARE(out->selectedIndex(), 0);
         QVERIFY(out->findChild<QListWidget*>("alternatives")->count() > 0);  // its alternatives, as a click shows
+        {  // in the interface's number format, as the title's "p = 0,192" (the list read "0.192")
+            QLocale::setDefault(QLocale(QLocale::NorwegianBokmal, QLocale::Norway));
+            const auto restore = qScopeGuard([] { QLocale::setDefault(QLocale::c()); });
+            QTest::keyClick(out->browser(), Qt::Key_Right);
+            const QString first = out->findChild<QListWidget*>("alternatives")->item(0)->text().trimmed();
+            QVERIFY2(first.startsWith("0,") || first.startsWith("1,"), qPrintable(first));
+        }
         QTest::keyClick(out->browser(), Qt::Key_Tab);
         QVERIFY(!out->browser()->hasFocus());
     }

@@ -149,7 +149,7 @@ QString Heatmap::describe(int row, int col) const {
         .arg(row)
         .arg(m_colTitle, lab(m_colLabels, col))
         .arg(col)
-        .arg(std::isnan(v) ? tr("masked") : QString::number(v, 'f', 4));
+        .arg(std::isnan(v) ? tr("masked") : QLocale().toString(v, 'f', 4));
 }
 
 bool Heatmap::eventFilter(QObject* o, QEvent* e) {

@@ -108,7 +108,7 @@ QString EmbeddingMapPlot::describe(int i) const {
     QString s = tr("%1  (id %2").arg(tokenLabel(p.text)).arg(p.id);
     if (m_map.by_frequency)
         s += tr(", %1 occurrences, rank %2").arg(p.count).arg(i + 1);
-    return s + tr(")  at (%1, %2)").arg(p.x, 0, 'g', 3).arg(p.y, 0, 'g', 3);
+    return s + tr(")  at (%1, %2)").arg(QLocale().toString(p.x, 'g', 3), QLocale().toString(p.y, 'g', 3));
 }
 
 void EmbeddingMapPlot::mouseMoveEvent(QMouseEvent* e) {

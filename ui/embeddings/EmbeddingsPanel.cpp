@@ -245,7 +245,7 @@ void EmbeddingsPanel::connectWorker(ModelWorker* worker) {
                     tok->setData(Qt::UserRole, q(n.text));
                     auto* id = new QTableWidgetItem;
                     id->setData(Qt::DisplayRole, n.id);
-                    auto* sim = new QTableWidgetItem(QString::number(n.similarity, 'f', 4));
+                    auto* sim = new QTableWidgetItem(QLocale().toString(n.similarity, 'f', 4));
                     sim->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
                     m_table->setItem(i, 0, tok);
                     m_table->setItem(i, 1, id);

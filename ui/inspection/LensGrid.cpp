@@ -96,7 +96,7 @@ QString LensGrid::cellText(int stage, int position) const {
                     .arg(shown(m_lens.tokens[static_cast<size_t>(position)]))
                     .arg(position);
     for (const auto& t : m_lens.at(stage, position))
-        s += QString("\n  %1  %2").arg(t.prob, 6, 'f', 3).arg(shown(t.text));
+        s += QString("\n  %L1  %2").arg(t.prob, 6, 'f', 3).arg(shown(t.text));
     const int finalId = m_lens.final_ids[static_cast<size_t>(position)];
     const auto& top = m_lens.at(static_cast<int64_t>(m_lens.stages) - 1, position);
     const auto it = std::find_if(top.begin(), top.end(), [&](const twb::TokenProb& t) { return t.id == finalId; });
@@ -137,7 +137,7 @@ void LensGrid::paintEvent(QPaintEvent*) {
             p.setPen(Qt::black);
             p.drawText(r.adjusted(2, 1, -2, -r.height() / 2), Qt::AlignCenter,
                        p.fontMetrics().elidedText(shown(top.text), Qt::ElideRight, g.cellW - 6));
-            p.drawText(r.adjusted(2, r.height() / 2, -2, -1), Qt::AlignCenter, QString::number(top.prob, 'f', 2));
+            p.drawText(r.adjusted(2, r.height() / 2, -2, -1), Qt::AlignCenter, QLocale().toString(top.prob, 'f', 2));
             if (top.id == m_lens.final_ids[static_cast<size_t>(t)]) {  // already the model's final choice
                 const QPolygon corner({r.topRight(), r.topRight() + QPoint(-9, 0), r.topRight() + QPoint(0, 9)});
                 p.setPen(Qt::NoPen);

@@ -247,10 +247,11 @@ void SamplingPanel::showAlternatives(int sample, int index) {
                                     .arg(token));
     // The sampler's probability, at the generation's temperature: the attribution strip below gives the
     // model's own at temperature 1, and without the temperature the two figures seemed to disagree.
-    const QString p =
-        m_out.temperature > 0 && m_out.temperature != 1
-            ? tr("p = %1 at temperature %2").arg(QLocale().toString(t.prob, 'f', 3)).arg(m_out.temperature, 0, 'g', 3)
-            : tr("p = %1").arg(QLocale().toString(t.prob, 'f', 3));
+    const QString p = m_out.temperature > 0 && m_out.temperature != 1
+                          ? tr("p = %1 at temperature %2")
+                                .arg(QLocale().toString(t.prob, 'f', 3))
+                                .arg(QLocale().toString(m_out.temperature, 'g', 3))
+                          : tr("p = %1").arg(QLocale().toString(t.prob, 'f', 3));
     m_output->select(
         sample, index,
         sample == 0 ? tr("Token #%1 %2 (%3). Click an alternative to continue from it:").arg(index + 1).arg(token, p)

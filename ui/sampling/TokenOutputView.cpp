@@ -164,7 +164,7 @@ void TokenOutputView::select(int sample, int index, const QString& title) {
     fitTitle();
     for (int k = 0; k < t->altIds.size(); ++k) {
         auto* it =
-            new QListWidgetItem(QStringLiteral("%1  %2").arg(t->altProbs[k], 5, 'f', 3).arg(shown(t->altTexts[k])));
+            new QListWidgetItem(QStringLiteral("%L1  %2").arg(t->altProbs[k], 5, 'f', 3).arg(shown(t->altTexts[k])));
         it->setData(Qt::UserRole, k);
         it->setBackground(QColor(probabilityTint(t->altProbs[k])));
         if (t->altIds[k] == t->id) {
