@@ -3791,10 +3791,6 @@ Ctrl+/: hurtigtaster</translation>
         <translation>Vokabularstørrelse, spesialtokener medregnet (bpe, unigram, word); byte ser bort fra den</translation>
     </message>
     <message>
-        <source>Tokenizer, vocabulary</source>
-        <translation>Tokenisering, vokabular</translation>
-    </message>
-    <message>
         <source>Share of the training pairs held out for validation when no validation file is given</source>
         <translation>Andel av treningsparene som holdes av til validering når ingen valideringsfil er gitt</translation>
     </message>
@@ -3837,10 +3833,6 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>Train a tokenizer on each side alone (the encoder gets its own embedding); unticked: one vocabulary shared by both sides, as the paper</source>
         <translation>Tren en tokeniserer på hver side for seg (koderen får sin egen innbygging); ikke avkrysset: ett vokabular delt av begge sider, som i artikkelen</translation>
-    </message>
-    <message>
-        <source>Vocabularies</source>
-        <translation>Vokabularer</translation>
     </message>
     <message>
         <source>e.g. multi30k-de-en</source>
@@ -3905,6 +3897,10 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>Choose both the source and the target file first.</source>
         <translation>Velg både kilde- og målfilen først.</translation>
+    </message>
+    <message>
+        <source>Tokenizer</source>
+        <translation>Tokenisering</translation>
     </message>
 </context>
 <context>
@@ -5321,10 +5317,6 @@ Dette kan ikke angres.</translation>
         <translation>Kod med tokeniseringen til dette klargjorte datasettet eller denne kjøringen i stedet for å trene en (twb prepare --tokenizer-from): for finjusteringsdata</translation>
     </message>
     <message>
-        <source>Use the tokenizer of…</source>
-        <translation>Bruk tokeniseringen til…</translation>
-    </message>
-    <message>
         <source>A prepared dataset or a run</source>
         <translation>Et klargjort datasett eller en kjøring</translation>
     </message>
@@ -5527,6 +5519,10 @@ Dette kan ikke angres.</translation>
     <message>
         <source>line</source>
         <translation>linje</translation>
+    </message>
+    <message>
+        <source>Use the tokenizer of a prepared dataset or a run: choose its folder</source>
+        <translation>Bruk tokeniseringen til et klargjort datasett eller en kjøring: velg mappen</translation>
     </message>
 </context>
 <context>

@@ -356,7 +356,7 @@ private slots:
         QVERIFY(d.has_documents);
         QCOMPARE(d.train_documents + d.val_documents, uint64_t((words.size() + 199) / 200));
 
-        // "Use the tokenizer of…": the new dataset is encoded with that tokenizer, not a new one.
+        // "Or reuse" (Choose…): the new dataset is encoded with that tokenizer, not a new one.
         p.findChild<QLineEdit*>("tokenizerFrom")->setText(QString::fromStdString(dir.string()));
         p.setTokenizer("char");  // ignored while a tokenizer is reused
         p.findChild<QCheckBox*>("documents")->setChecked(false);

@@ -49,6 +49,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QThread>
 #include <QTimer>
@@ -296,6 +297,19 @@ private slots:
         QVERIFY(bars >= 3);
         // Import's before/after preview one above the other, not side by side in two strips of 125 px
         QCOMPARE(w.findChild<ImportTab*>()->previewOrientation(), Qt::Vertical);
+        // Tokenize's options and inspector never lie on each other (at 150% in Bokmål the inspector covered
+        // the options' right half): side by side where both fit, else one above the other
+        w.showPanel("Datasets");
+        auto* tabs = w.datasetsPanel()->findChild<QTabWidget*>();
+        tabs->setCurrentIndex(1);
+        auto* options = tabs->currentWidget()->findChild<QWidget*>("tokenizeOptions");
+        auto* inspector = tabs->currentWidget()->findChild<QWidget*>("tokenizeInspector");
+        QTRY_VERIFY(options->isVisible() && inspector->isVisible());
+        QVERIFY2(!options->geometry().intersects(inspector->geometry()),
+                 qPrintable(QString("options %1 px from x %2, inspector from x %3")
+                                .arg(options->width())
+                                .arg(options->x())
+                                .arg(inspector->x())));
     }
     void shortcutsDialogWrapsInLargerText() {
         QCOMPARE(TextScale::apply(150), 150);

@@ -473,6 +473,23 @@ private slots:
                 QVERIFY2(views->tabBar()->tabRect(i).width() >
                              views->tabBar()->fontMetrics().horizontalAdvance(views->tabText(i)) + 8,
                          qPrintable(views->tabText(i)));
+            // At 150% text the options and the inspector do not lie on each other (the inspector covered the
+            // options' right half, their buttons cut on both sides): side by side, or one above the other
+            QCOMPARE(TextScale::apply(150), 150);
+            const auto restore = qScopeGuard([] { TextScale::apply(100); });
+            auto* options = w.findChild<QWidget*>("tokenizeOptions");
+            auto* inspector = w.findChild<QWidget*>("tokenizeInspector");
+            QTRY_VERIFY2(!options->geometry().intersects(inspector->geometry()),
+                         qPrintable(QString("options %1..%2, inspector from %3")
+                                        .arg(options->x())
+                                        .arg(options->geometry().right())
+                                        .arg(inspector->x())));
+            // Translation pairs: the file fields keep room for a path (six "Bla gjennom…" left them 60 px)
+            w.datasetsPanel()->findChild<QTabWidget*>()->setCurrentIndex(4);
+            auto* source = w.findChild<QLineEdit*>("sourceFile");
+            QTRY_VERIFY(source->isVisible());
+            QVERIFY2(source->width() >= 12 * source->fontMetrics().averageCharWidth(),
+                     qPrintable(QString::number(source->width())));
         });
     }
 };

@@ -47,8 +47,8 @@ ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
     auto* left = new QVBoxLayout;
     left->addWidget(files);
     left->addStretch();
-    row->addLayout(left, 3);
-    row->addLayout(right, 2);
+    row->addLayout(left, 1);
+    row->addLayout(right, 1);
 
     connect(m_mode, &QComboBox::currentIndexChanged, this, &ParallelTab::updateMode);
     connect(m_source, &QLineEdit::textChanged, this, [this](const QString& t) {
@@ -72,6 +72,8 @@ QGroupBox* ParallelTab::buildFiles() {
     m_mode->setToolTip(
         tr("Line N of the source file translates line N of the target file; or one tab-separated "
            "file with the two languages in two of its columns (Tatoeba: English, Bokmål, attribution)"));
+    m_mode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);  // the file fields keep room
+    m_mode->setMinimumContentsLength(12);
     ff->addRow(tr("Pairs from"), m_mode);
     auto filesRow = [this, ff](const QString& name, const QString& label, const QString& tip) {
         QLineEdit* e = addFile(ff, name, label, tip);
@@ -153,7 +155,7 @@ QGroupBox* ParallelTab::buildPreparation() {
     m_tokenizer = new TokenizerChoice("parallel", "parallel", "bpe", 8000, 1000,
                                       tr("Vocabulary size, specials included (bpe, unigram, word); byte ignores it"));
     m_tokenizer->kindBox()->setToolTip(tr("One vocabulary, trained on both sides of the training pairs"));
-    pf->addRow(tr("Tokenizer, vocabulary"), m_tokenizer);
+    pf->addRow(tr("Tokenizer"), m_tokenizer);  // the size box beside it says "vocabulary" in its tooltip
     addFilters(pf);
     return prep;
 }
@@ -198,7 +200,7 @@ void ParallelTab::addFilters(QFormLayout* pf) {
         tr("Train a tokenizer on each side alone (the encoder gets its own embedding); "
            "unticked: one vocabulary shared by both sides, as the paper"));
     m_separateVocab->setChecked(QSettings().value("parallel/separateVocab", false).toBool());
-    pf->addRow(tr("Vocabularies"), m_separateVocab);
+    pf->addRow(m_separateVocab);  // across the form: beside a label its text was cut at 150% ("Ett vokabular pe")
     m_name = new QLineEdit;
     m_name->setObjectName("parallelName");
     m_name->setPlaceholderText(tr("e.g. multi30k-de-en"));
@@ -227,8 +229,10 @@ QLineEdit* ParallelTab::addFile(QFormLayout* f, const QString& name, const QStri
     e->setObjectName(name);
     e->setToolTip(tip);
     e->setClearButtonEnabled(true);
-    auto* browse = new QToolButton;
-    browse->setText(tr("Browse…"));
+    auto* browse = new QToolButton;  // "…", as the run pickers': "Browse…" six times left the fields 60 px at 150%
+    browse->setText(QStringLiteral("…"));
+    browse->setToolTip(tr("Browse…"));
+    browse->setAccessibleName(tr("Browse…"));
     row->addWidget(e, 1);
     row->addWidget(browse);
     connect(browse, &QToolButton::clicked, this, [this, e, label] {

@@ -9,11 +9,13 @@
 #include <QStringList>
 #include <QWidget>
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QCPBars;
 class QCustomPlot;
 class QDoubleSpinBox;
+class QGridLayout;
 class QHBoxLayout;
 class QLabel;
 class QLineEdit;
@@ -68,6 +70,9 @@ public:
     QTableWidget* compareTable() const { return m_compareTable; }
     QTableWidget* vocabTable() const { return m_vocab; }
     QCustomPlot* histogram() const { return m_hist; }
+    /// The options beside the inspector, or above it where the tab is narrower than both need (150% text
+    /// in Bokmål: the inspector lay over the options).
+    bool optionsBesideInspector() const;
 
 signals:
     void tokenizeClicked();
@@ -78,13 +83,17 @@ signals:
 protected:
     /// The histogram resized (the panel's layout settling, larger text): its legend placed again.
     bool eventFilter(QObject* watched, QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
+    QBoxLayout* m_columns = nullptr;  // the options and the inspector
+    QWidget* m_options = nullptr;
+    QWidget* m_inspector = nullptr;
     // TokenizeTabLayout.cpp: the constructor's steps and the inspector's views
     void makeTokenizerChoices();
     QPushButton* makeOptions();
-    QHBoxLayout* makeButtons();
-    void layOut(QPushButton* chooseFrom, QHBoxLayout* buttons);
+    QGridLayout* makeButtons();
+    void layOut(QPushButton* chooseFrom, QGridLayout* buttons);
     void restoreChoices();
     QWidget* buildInspector();
     QWidget* buildMerges();

@@ -1,6 +1,7 @@
 #include "ui/datasets/TokenizeTab.h"
 #include "ui/datasets/TokenizerKindLabel.h"
 
+#include "ui/widgets/ColumnScroll.h"
 #include "ui/widgets/TokenDisplay.h"
 
 #include <qcustomplot.h>
@@ -9,6 +10,7 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -38,7 +40,7 @@ bool fixedVocabulary(const QString& kind) {
 TokenizeTab::TokenizeTab(QWidget* parent) : QWidget(parent) {
     makeTokenizerChoices();
     QPushButton* chooseFrom = makeOptions();
-    QHBoxLayout* buttons = makeButtons();
+    QGridLayout* buttons = makeButtons();
     layOut(chooseFrom, buttons);
     restoreChoices();
 }
@@ -49,6 +51,9 @@ void TokenizeTab::makeTokenizerChoices() {
         auto* kind = m_kind[which] = new QComboBox;
         for (const auto& name : twb::choice_names<twb::TokenizerKind>())
             kind->addItem(tokenizerKindLabel(name), q(name));
+        // Not as wide as "sentencepiece unigram" at least: the options column left the inspector no room
+        kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        kind->setMinimumContentsLength(10);
         auto* size = m_vocabSize[which] = new QSpinBox;
         size->setRange(16, 65000);
         size->setValue(2000);
@@ -62,7 +67,7 @@ void TokenizeTab::makeTokenizerChoices() {
     m_kind[1]->setCurrentIndex(m_kind[1]->findData("bpe"));
 }
 
-// Validation share, split, the tokenizer to reuse (returns its "Use the tokenizer of…"), documents, name.
+// Validation share, split, the tokenizer to reuse (returns its "Choose…" button), documents, name.
 QPushButton* TokenizeTab::makeOptions() {
     m_valFraction = new QDoubleSpinBox;
     m_valFraction->setObjectName("valFraction");
@@ -87,8 +92,9 @@ QPushButton* TokenizeTab::makeOptions() {
     m_tokenizerFrom->setToolTip(
         tr("Encode with the tokenizer of this prepared dataset or run instead of training "
            "one (twb prepare --tokenizer-from): for finetuning data"));
-    auto* chooseFrom = new QPushButton(tr("Use the tokenizer of…"));
+    auto* chooseFrom = new QPushButton(tr("Choose…"));  // short: "Use the tokenizer of…" took the field's room
     chooseFrom->setObjectName("chooseTokenizerFrom");
+    chooseFrom->setToolTip(tr("Use the tokenizer of a prepared dataset or a run: choose its folder"));
     connect(chooseFrom, &QPushButton::clicked, this, [this] {
         const QString dir =
             QFileDialog::getExistingDirectory(this, tr("A prepared dataset or a run"), m_tokenizerFrom->text());
@@ -112,7 +118,7 @@ QPushButton* TokenizeTab::makeOptions() {
 }
 
 // Tokenize, Compare and Prepare, connected to their slots.
-QHBoxLayout* TokenizeTab::makeButtons() {
+QGridLayout* TokenizeTab::makeButtons() {
     auto* tokenizeBtn = new QPushButton(tr("Tokenize && inspect"));
     tokenizeBtn->setObjectName("tokenize");
     auto* compareBtn = new QPushButton(tr("Compare"));
@@ -121,23 +127,26 @@ QHBoxLayout* TokenizeTab::makeButtons() {
     prepareBtn->setObjectName("prepare");
     prepareBtn->setToolTip(
         tr("Write train.bin, val.bin, the tokenizer and meta.json into the workspace, as twb prepare does"));
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(tokenizeBtn);
-    buttons->addWidget(compareBtn);
-    buttons->addWidget(prepareBtn);
+    // Two rows: in one, at 150% text in Bokmål, they made the options column wider than the tab has room for
+    auto* buttons = new QGridLayout;
+    buttons->addWidget(tokenizeBtn, 0, 0);
+    buttons->addWidget(compareBtn, 0, 1);
+    buttons->addWidget(prepareBtn, 1, 0, 1, 2);
     connect(tokenizeBtn, &QPushButton::clicked, this, &TokenizeTab::tokenizeClicked);
     connect(compareBtn, &QPushButton::clicked, this, &TokenizeTab::compareClicked);
     connect(prepareBtn, &QPushButton::clicked, this, &TokenizeTab::prepareClicked);
     return buttons;
 }
 
-void TokenizeTab::layOut(QPushButton* chooseFrom, QHBoxLayout* buttons) {
+void TokenizeTab::layOut(QPushButton* chooseFrom, QGridLayout* buttons) {
     m_stats = new QLabel(tr("Tokenize to see statistics."));
     m_stats->setObjectName("stats");
     m_stats->setWordWrap(true);
     m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* form = new QFormLayout;
+    // A field under its label where the column is narrow (150% text): the inspector beside keeps its room
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     const QString rowNames[] = {tr("Tokenizer"), tr("Compare with")};
     for (int which : {0, 1}) {
         auto* row = new QHBoxLayout;
@@ -153,14 +162,46 @@ void TokenizeTab::layOut(QPushButton* chooseFrom, QHBoxLayout* buttons) {
     form->addRow(tr("Validation share"), m_valFraction);
     form->addRow(tr("Split"), m_split);
     form->addRow(tr("Name"), m_name);
-    auto* left = new QVBoxLayout;
+    // The options scroll, never narrower than they need: at 150% text in Bokmål the inspector took their
+    // room and the buttons read "eniser og insp" and "largjør dataset".
+    auto* leftColumn = new QWidget;
+    auto* left = new QVBoxLayout(leftColumn);
+    left->setContentsMargins(0, 0, 0, 0);
     left->addLayout(form);
     left->addLayout(buttons);
     left->addWidget(m_stats);
     left->addStretch(1);
-    auto* row = new QHBoxLayout(this);
-    row->addLayout(left, 2);
-    row->addWidget(buildInspector(), 5);
+    auto* leftScroll = new ColumnScroll(leftColumn);
+    leftScroll->setFrameShape(QFrame::NoFrame);
+    m_options = leftScroll;
+    m_options->setObjectName("tokenizeOptions");
+    m_inspector = buildInspector();
+    m_inspector->setObjectName("tokenizeInspector");
+    m_columns = new QBoxLayout(QBoxLayout::LeftToRight, this);
+    // The options as wide as they like (their labels beside the fields), the inspector the rest; short of
+    // room the options narrow to their least, fields under their labels
+    m_columns->addWidget(m_options, 0);
+    m_columns->addWidget(m_inspector, 1);
+}
+
+bool TokenizeTab::optionsBesideInspector() const {
+    return m_columns->direction() == QBoxLayout::LeftToRight;
+}
+
+void TokenizeTab::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    auto least = [](const QWidget* w) { return std::max(w->minimumWidth(), w->minimumSizeHint().width()); };
+    const int need = least(m_options) + least(m_inspector) + m_columns->spacing() +
+                     m_columns->contentsMargins().left() + m_columns->contentsMargins().right();
+    // Beside the inspector, the options take at most two fifths of the width (more, and at 150% text the
+    // histogram's legend no longer fitted its plot), or their least
+    const auto direction = width() >= need ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    m_options->setMaximumWidth(direction == QBoxLayout::LeftToRight ? std::max(least(m_options), width() * 2 / 5)
+                                                                    : QWIDGETSIZE_MAX);
+    if (direction != m_columns->direction()) {
+        m_columns->setDirection(direction);
+        m_columns->setStretch(0, direction == QBoxLayout::LeftToRight ? 0 : 1);  // stacked: as tall as each other
+    }
 }
 
 void TokenizeTab::restoreChoices() {
@@ -217,6 +258,11 @@ QWidget* TokenizeTab::buildInspector() {
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_hist);
     split->addWidget(tabs);
+    // The histogram two parts in five of the height, not its 160-pixel least: at 150% text its legend, two
+    // lines an entry in a narrow plot, was taller than the bars' area.
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({200, 300});  // in that ratio from the start (a splitter weighs the sizes given)
 
     connect(m_vocabSearch, &QLineEdit::textChanged, this, &TokenizeTab::filterVocab);
     connect(m_tokPreview, &QTextBrowser::highlighted, this, [this](const QUrl& u) {
