@@ -263,6 +263,10 @@
         <source>Follow training</source>
         <translation>Følg treningen</translation>
     </message>
+    <message>
+        <source>Head scores</source>
+        <translation>Hodepoeng</translation>
+    </message>
 </context>
 <context>
     <name>AttributionStrip</name>

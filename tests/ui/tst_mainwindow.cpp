@@ -278,13 +278,11 @@ private slots:
                 if (!bar->isVisible())
                     continue;
                 ++bars;
-                // The Sampling console's titles whole, too: every one was cut ("Gener…", "Hist…", "Ch…"); the
-                // Datasets panel's in their short forms ("Import & cl…", "Catalo…", "Chat d…")
-                if (panel != QString("Attention"))
-                    for (int i = 0; i < bar->count(); ++i)
-                        QVERIFY2(
-                            bar->tabRect(i).width() > bar->fontMetrics().horizontalAdvance(bar->tabText(i)) + 8,
-                            qPrintable(QString("'%1' in %2 px").arg(bar->tabText(i)).arg(bar->tabRect(i).width())));
+                // Every title whole or in its short form: the Sampling console's were cut ("Gener…", "Hist…",
+                // "Ch…"), the Datasets panel's ("Import & cl…", "Catalo…") and Attention's ("Va…", "Posisjo…")
+                for (int i = 0; i < bar->count(); ++i)
+                    QVERIFY2(bar->tabRect(i).width() > bar->fontMetrics().horizontalAdvance(bar->tabText(i)) + 8,
+                             qPrintable(QString("'%1' in %2 px").arg(bar->tabText(i)).arg(bar->tabRect(i).width())));
                 for (int i = 0; i < bar->count(); ++i)
                     QVERIFY2(bar->rect().contains(bar->tabRect(i)),
                              qPrintable(QString("%1: tab '%2' at x %3..%4 of a bar %5 wide")

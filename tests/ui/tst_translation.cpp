@@ -490,6 +490,13 @@ private slots:
             QTRY_VERIFY(source->isVisible());
             QVERIFY2(source->width() >= 12 * source->fontMetrics().averageCharWidth(),
                      qPrintable(QString::number(source->width())));
+            // The Attention panel's tab titles whole or in their short forms ("Va…", "Posisjo…")
+            w.showPanel("Attention");
+            QCoreApplication::processEvents();
+            for (QTabBar* bar : w.findChildren<QTabBar*>())
+                for (int i = 0; bar->isVisible() && i < bar->count(); ++i)
+                    QVERIFY2(bar->tabRect(i).width() > bar->fontMetrics().horizontalAdvance(bar->tabText(i)) + 8,
+                             qPrintable(bar->tabText(i)));
         });
     }
 };

@@ -11,6 +11,7 @@
 #include "ui/inspection/LogitLensView.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
+#include "ui/widgets/TabTitles.h"
 #include "ui/widgets/TokenDisplay.h"
 #include "ui/workers/ModelThread.h"
 
@@ -163,6 +164,7 @@ void AttentionPanel::layOut() {
     m_tabs->addTab(buildSelectedTab(), tr("Selected"));
     m_tabs->addTab(m_scorePlot, tr("Head scores over training"));
     m_tabs->addTab(m_positions, tr("Positions"));
+    fitTabTitles(m_tabs, {QString(), tr("Head scores"), QString()});  // "Va…", "Posisjo…" at 150% in Bokmål
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(left);
