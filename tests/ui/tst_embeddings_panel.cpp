@@ -199,6 +199,9 @@ private slots:
         QVERIFY(QDir().mkpath(m_ws.path() + "/translation"));
         twbtest::write(twbtest::path(m_ws, "translation/config.json"), nlohmann::json(c).dump());
         p.setRun(m_ws.path() + "/translation");
+        // said at once, its buttons off (they stayed on, each press refused)
+        QVERIFY2(p.lastError().contains("translation is a translation run"), qPrintable(p.lastError()));
+        QVERIFY(!p.findChild<QPushButton*>("findNeighbours")->isEnabled());
         p.findNeighbours();
         QVERIFY(!p.isBusy());
         QVERIFY2(p.lastError().contains("translation is a translation run") && !p.lastError().contains("twb "),

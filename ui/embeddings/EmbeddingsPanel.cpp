@@ -190,6 +190,25 @@ void EmbeddingsPanel::connectControls() {
     // Another run or checkpoint: what is shown no longer belongs to it (a run that cannot be shown kept
     // the one before's neighbours and map under its name); cleared, and asked again when visible.
     connect(m_picker, &RunPicker::changed, this, [this] {
+        // A translation run is said at once, its buttons off (they stayed on, each press refused)
+        const bool translation = [this] {
+            try {
+                return twb::is_encoder_decoder_run(m_picker->run().toStdString());
+            } catch (const std::exception&) {
+                return false;
+            }
+        }();
+        if (translation != m_translationRun) {
+            m_translationRun = translation;
+            busyChanged(isBusy());
+            if (!translation)
+                clearError();  // the translation run's refusal
+        }
+        if (translation) {
+            clearResults();
+            refusesRun();
+            return;
+        }
         if (m_mapRun == pickedRun())
             return;
         const bool drawn = !m_mapRun.isEmpty();
@@ -410,5 +429,5 @@ void EmbeddingsPanel::showEvent(QShowEvent* e) {
 
 void EmbeddingsPanel::busyChanged(bool busy) {
     for (QWidget* w : {static_cast<QWidget*>(m_find), static_cast<QWidget*>(m_compare), static_cast<QWidget*>(m_draw)})
-        w->setEnabled(!busy);
+        w->setEnabled(!busy && !m_translationRun);  // a translation run's reason stands in the error line
 }

@@ -55,6 +55,7 @@ private:
     QString pickedRun() const;
     /// Says so and returns true when the chosen run is a translation run (no embeddings explorer for it).
     bool refusesRun();
+    bool m_translationRun = false;  // the chosen run is an encoder-decoder: the buttons are off
     /// Empties the neighbours, the similarity and the map: they belong to another run or checkpoint.
     void clearResults();
     /// Asks again what the boxes hold (neighbours, similarity) and draws the map, for the chosen run.
