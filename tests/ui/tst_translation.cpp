@@ -43,6 +43,8 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSet>
@@ -490,6 +492,18 @@ private slots:
             QTRY_VERIFY(source->isVisible());
             QVERIFY2(source->width() >= 12 * source->fontMetrics().averageCharWidth(),
                      qPrintable(QString::number(source->width())));
+            // Sampling's Evaluate tab: its Load file buttons whole ("ast inn fil." beside the titles)
+            w.showPanel("Sampling");
+            for (auto* tabs : w.findChildren<QTabWidget*>())
+                for (int i = 0; i < tabs->count(); ++i)
+                    if (tabs->widget(i)->findChild<QPlainTextEdit*>("references"))
+                        tabs->setCurrentIndex(i);
+            int loads = 0;
+            for (auto* b : w.findChildren<QPushButton*>())
+                if (b->isVisible() && b->text() == QString("Last inn fil…") && ++loads)
+                    QTRY_VERIFY2(b->width() >= b->fontMetrics().horizontalAdvance(b->text()) + 8,
+                                 qPrintable(QString("%1 px").arg(b->width())));
+            QCOMPARE(loads, 2);
             // The Attention panel's tab titles whole or in their short forms ("Va…", "Posisjo…")
             w.showPanel("Attention");
             QCoreApplication::processEvents();

@@ -66,15 +66,16 @@ void GenerationEvalView::addInputs(QVBoxLayout* v) {
     auto column = [&](const QString& title, QPlainTextEdit*& edit, const QString& name, const QString& placeholder) {
         auto* head = new QHBoxLayout;
         auto* label = new QLabel(title);
-        label->setWordWrap(true);  // at 150% text "Prompts (o" lay under its Load file… button
+        label->setWordWrap(true);  // at 150% text "Prompts (o" was cut
         head->addWidget(label, 1);
         edit = new QPlainTextEdit;
         edit->setObjectName(name);
         edit->setPlaceholderText(placeholder);
         edit->setLineWrapMode(QPlainTextEdit::NoWrap);
         if (name != "settings") {
+            // Under its box, not beside the title: at 150% text in Bokmål both were cut ("ast inn fil.")
             auto* load = new QPushButton(tr("Load file…"));
-            head->addWidget(load);
+            inputs->addWidget(load, 2, col, Qt::AlignLeft);
             connect(load, &QPushButton::clicked, this, [this, edit, name] {
                 const QString f = QFileDialog::getOpenFileName(this, tr("Text file, one per line"),
                                                                QSettings().value("genEval/lastDir").toString());
