@@ -3942,10 +3942,6 @@ Ctrl+/: hurtigtaster</translation>
         <translation>Vis posisjoner tegner denne kjøringens posisjonsskjema.</translation>
     </message>
     <message>
-        <source>dimension pair (rotation frequency falls to the right)</source>
-        <translation>dimensjonspar (rotasjonsfrekvensen synker mot høyre)</translation>
-    </message>
-    <message>
         <source>embedding dimension</source>
         <translation>innbyggingsdimensjon</translation>
     </message>

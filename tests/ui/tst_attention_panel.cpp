@@ -187,6 +187,17 @@ private slots:
         QCOMPARE(m->cols(), 8);                                      // head_dim / 2 rotation pairs
         QCOMPARE(m->value(0, 3), 1.0f);                              // cos(0)
         QVERIFY(std::abs(m->value(5, 0) - std::cos(5.0f)) < 1e-5f);  // theta_0 = 1
+        // In a short panel the view scrolls rather than squeeze the map into a strip (at 150% text)
+        QCOMPARE(TextScale::apply(150), 150);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        for (auto* tabs : p.findChildren<QTabWidget*>())
+            for (int i = 0; i < tabs->count(); ++i)
+                if (tabs->widget(i)->isAncestorOf(m))
+                    tabs->setCurrentIndex(i);
+        p.resize(1000, 480);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        QTRY_VERIFY2(m->height() >= 12 * m->fontMetrics().height(), qPrintable(QString::number(m->height())));
     }
 
     void positionsShowTheSinusoidalTable() {

@@ -1,8 +1,11 @@
 #include "ui/attention/PositionsView.h"
 
 #include "ui/attention/Heatmap.h"
+#include "ui/widgets/AxisTitle.h"
+#include "ui/widgets/ColumnScroll.h"
 
 #include <qcustomplot.h>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -16,7 +19,7 @@ PositionsView::PositionsView(QWidget* parent) : QWidget(parent) {
     m_freqPlot->yAxis->setScaleType(QCPAxis::stLogarithmic);
     m_freqPlot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     m_freqPlot->xAxis->setLabel(tr("dimension pair i"));
-    m_freqPlot->yAxis->setLabel(tr("θ_i (rad/position)"));  // short enough for the plot's height
+    setFittedYLabel(m_freqPlot, tr("θ_i (rad/position)"), QStringLiteral("θ_i"));  // "θ_i (rad/posisjon" was cut
     {
         // dimension pairs are whole numbers: no tick at 2.5
         auto pairs = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
@@ -27,20 +30,37 @@ PositionsView::PositionsView(QWidget* parent) : QWidget(parent) {
     m_info = new QLabel;
     m_info->setWordWrap(true);
     auto* load = new QPushButton(tr("Show positions"));
-    auto* col = new QVBoxLayout(this);
+    // The view scrolls rather than squeeze: at 150% text the map was a strip, its colour bar's labels on
+    // each other, and the description cut at both ends.
+    m_map->setMinimumHeight(12 * fontMetrics().height());
+    auto* content = new QWidget;
+    auto* col = new QVBoxLayout(content);
+    col->setContentsMargins(0, 0, 0, 0);
     auto* row = new QHBoxLayout;
     row->addWidget(m_info, 1);
     row->addWidget(load);
     col->addLayout(row);
     col->addWidget(m_map, 3);
     col->addWidget(m_freqPlot, 1);
+    auto* scroll = new ColumnScroll(content);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
     connect(load, &QPushButton::clicked, this, &PositionsView::loadClicked);
+}
+
+void PositionsView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange)
+        m_map->setMinimumHeight(12 * fontMetrics().height());
 }
 
 void PositionsView::clear() {
     m_map->clear();
     m_freqPlot->clearGraphs();
     m_freqPlot->replot();
+    m_freqPlot->hide();  // empty axes under an empty map looked broken; shown with a rotary scheme's frequencies
     m_info->setText(tr("Show positions draws this run's position scheme."));
 }
 
@@ -55,9 +75,8 @@ void PositionsView::setTable(const twb::PositionTable& t) {
     for (int64_t i = 0; i < t.cols; ++i)
         cols << QString::number(i);
     // the columns' name by the scheme, in the interface's language (the engine's is English)
-    const QString columns = t.kind == twb::Position::Rotary
-                                ? tr("dimension pair (rotation frequency falls to the right)")
-                                : tr("embedding dimension");
+    // (short: "dimension pair (rotation frequency falls to the right)" lost its start at 150% text)
+    const QString columns = t.kind == twb::Position::Rotary ? tr("dimension pair i") : tr("embedding dimension");
     m_map->setMatrix(static_cast<int>(t.rows), static_cast<int>(t.cols), t.values, rows, cols, tr("position"), columns,
                      -1, 1, true);
     switch (t.kind) {

@@ -24,6 +24,10 @@ signals:
     /// "Show positions" was clicked.
     void loadClicked();
 
+protected:
+    /// A larger text size: the map's least height grows with it.
+    void changeEvent(QEvent* e) override;
+
 private:
     Heatmap* m_map;
     QCustomPlot* m_freqPlot;
