@@ -200,6 +200,28 @@ private slots:
         QTRY_VERIFY2(m->height() >= 12 * m->fontMetrics().height(), qPrintable(QString::number(m->height())));
     }
 
+    void aShortMapKeepsItsScaleLabelsApart() {
+        // A short map (cross-attention at 150% text) drew its colour scale's labels on each other
+        QCOMPARE(TextScale::apply(150), 150);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        Heatmap h;
+        h.resize(500, 100);
+        h.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&h));
+        h.setMatrix(2, 10, std::vector<float>(20, 0.5f), {"a", "b"}, QStringList(10, "x"), "row", "column", 0, 1,
+                    false);
+        auto* scale = h.findChild<QCPColorScale*>();
+        QVERIFY(scale);
+        scale->parentPlot()->replot();  // the queued one, now
+        QVERIFY(scale->axis()->tickVector().size() >= 2);
+        const QVector<double> ticks = scale->axis()->tickVector();
+        const int label = QFontMetrics(scale->axis()->tickLabelFont()).height();
+        for (int i = 1; i < ticks.size(); ++i)
+            QVERIFY2(
+                std::abs(scale->axis()->coordToPixel(ticks[i]) - scale->axis()->coordToPixel(ticks[i - 1])) >= label,
+                qPrintable(
+                    QString("%1 and %2 of a %3 px scale").arg(ticks[i - 1]).arg(ticks[i]).arg(scale->rect().height())));
+    }
     void positionsShowTheSinusoidalTable() {
         const QString run = twbtest::make_tiny_run(m_ws, "sinusoidal", 10, "sinusoidal");
         AttentionPanel p;

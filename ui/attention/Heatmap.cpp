@@ -5,6 +5,7 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -65,6 +66,14 @@ Heatmap::Heatmap(QWidget* parent) : QWidget(parent) {
         ax->setTicker(QSharedPointer<QCPAxisTicker>(new TokenTicker(ax)));
         ax->grid()->setVisible(false);
     }
+    // The colour scale's labels as many as its height holds (a short map at 150% text drew "1, 0,8 … 0" on
+    // each other): one label-height apart at the least, from two (its ends) to six.
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        const int room = m_scale->rect().height();
+        const int label = QFontMetrics(m_scale->axis()->tickLabelFont()).height();
+        if (room > 0 && label > 0)
+            m_scale->axis()->ticker()->setTickCount(std::clamp(room / (2 * label), 1, 5));
+    });
     m_plot->setMouseTracking(true);
     m_plot->installEventFilter(this);
     auto* col = new QVBoxLayout(this);
