@@ -806,10 +806,6 @@ Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, 
         <translation>Temperaturer</translation>
     </message>
     <message>
-        <source>Judge:</source>
-        <translation>Dommer:</translation>
-    </message>
-    <message>
         <source>(none)</source>
         <translation>(ingen)</translation>
     </message>
@@ -876,6 +872,10 @@ Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, 
     <message>
         <source>Every cell continues the Generate tab&apos;s prompt.</source>
         <translation>Hver celle fortsetter ledeteksten fra Generer-fanen.</translation>
+    </message>
+    <message>
+        <source>Judge</source>
+        <translation>Dommer</translation>
     </message>
 </context>
 <context>
@@ -5224,7 +5224,27 @@ Dette kan ikke angres.</translation>
     </message>
     <message>
         <source>One example per line, e.g. addition &lt;code&gt;123+456=579&lt;/code&gt;, reversed &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokenize with characters; the attention patterns of a model trained on them are easy to read. Instructions are records for a chat finetune, &lt;code&gt;{&quot;instruction&quot;: &quot;reverse: cabd&quot;, &quot;output&quot;: &quot;dbac&quot;}&lt;/code&gt;, handed to the Chat data tab.</source>
-        <translation>Ett eksempel per linje, f.eks. addisjon &lt;code&gt;123+456=579&lt;/code&gt;, reversert &lt;code&gt;321+654=9750&lt;/code&gt;; copy &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reverse &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sort &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokeniser med tegn; oppmerksomhetsmønstrene til en modell trent på dem er lette å lese. Instruksjonsoppgavene er poster for en samtalefinjustering, &lt;code&gt;{&quot;instruction&quot;: &quot;reverse: cabd&quot;, &quot;output&quot;: &quot;dbac&quot;}&lt;/code&gt;, som sendes videre til fanen Samtaledata.</translation>
+        <translation>Ett eksempel per linje, f.eks. addisjon &lt;code&gt;123+456=579&lt;/code&gt;, reversert &lt;code&gt;321+654=9750&lt;/code&gt;; kopi &lt;code&gt;cabd&amp;gt;cabd&lt;/code&gt;; reversering &lt;code&gt;cabd&amp;gt;dbac&lt;/code&gt;; sortering &lt;code&gt;cabd&amp;gt;abcd&lt;/code&gt;. Tokeniser med tegn; oppmerksomhetsmønstrene til en modell trent på dem er lette å lese. Instruksjonsoppgavene er poster for en samtalefinjustering, &lt;code&gt;{&quot;instruction&quot;: &quot;reverse: cabd&quot;, &quot;output&quot;: &quot;dbac&quot;}&lt;/code&gt;, som sendes videre til fanen Samtaledata.</translation>
+    </message>
+    <message>
+        <source>addition</source>
+        <translation>addisjon</translation>
+    </message>
+    <message>
+        <source>copy</source>
+        <translation>kopi</translation>
+    </message>
+    <message>
+        <source>reverse</source>
+        <translation>reversering</translation>
+    </message>
+    <message>
+        <source>sort</source>
+        <translation>sortering</translation>
+    </message>
+    <message>
+        <source>instructions</source>
+        <translation>instruksjoner</translation>
     </message>
 </context>
 <context>

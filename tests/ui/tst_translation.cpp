@@ -492,6 +492,9 @@ private slots:
             QTRY_VERIFY(source->isVisible());
             QVERIFY2(source->width() >= 12 * source->fontMetrics().averageCharWidth(),
                      qPrintable(QString::number(source->width())));
+            // The synthetic tasks by their Norwegian names, the engine's kept as their data (the list read "addition")
+            auto* tasks = w.findChild<QComboBox*>("syntheticTask");
+            QCOMPARE(tasks->itemText(tasks->findData("addition")), QString("addisjon"));
             // Sampling's Evaluate tab: its Load file buttons whole ("ast inn fil." beside the titles)
             w.showPanel("Sampling");
             for (auto* tabs : w.findChildren<QTabWidget*>())

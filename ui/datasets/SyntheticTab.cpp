@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QHash>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -30,8 +31,15 @@ QSpinBox* spin(int lo, int hi, int value) {
 SyntheticTab::SyntheticTab(QWidget* parent) : QWidget(parent) {
     m_task = new QComboBox;
     m_task->setObjectName("syntheticTask");
+    // Each task by its name in the interface's language, the engine's name kept as its data (the Bokmål
+    // list read "addition", "copy"…). Instructions: JSON records for the Chat data tab, the others text.
+    static const QHash<QString, const char*> shown{{"addition", QT_TR_NOOP("addition")},
+                                                   {"copy", QT_TR_NOOP("copy")},
+                                                   {"reverse", QT_TR_NOOP("reverse")},
+                                                   {"sort", QT_TR_NOOP("sort")},
+                                                   {"instructions", QT_TR_NOOP("instructions")}};
     for (const auto& t : twb::synthetic_tasks())
-        m_task->addItem(q(t));  // instructions: JSON records for the Chat data tab, the others text
+        m_task->addItem(shown.contains(q(t)) ? tr(shown.value(q(t))) : q(t), q(t));
     m_examples = spin(1, 10000000, 20000);
     m_digits = spin(1, 18, 3);
     m_reversed = new QCheckBox(tr("write numbers least significant digit first"));
@@ -42,7 +50,7 @@ SyntheticTab::SyntheticTab(QWidget* parent) : QWidget(parent) {
     auto* button = new QPushButton(tr("Generate and import"));
     // digits belong to addition, sequence lengths to copy/reverse/sort
     auto fields = [this] {
-        const bool add = m_task->currentText() == "addition";
+        const bool add = m_task->currentData().toString() == "addition";
         m_digits->setEnabled(add);
         m_reversed->setEnabled(add);
         m_minLen->setEnabled(!add);
@@ -76,7 +84,7 @@ SyntheticTab::SyntheticTab(QWidget* parent) : QWidget(parent) {
 
 QString SyntheticTab::generate() {
     twb::SyntheticSpec s;
-    s.task = m_task->currentText().toStdString();
+    s.task = m_task->currentData().toString().toStdString();
     s.examples = m_examples->value();
     s.digits = m_digits->value();
     s.reversed_digits = m_reversed->isChecked();

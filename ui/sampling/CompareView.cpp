@@ -58,7 +58,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     left->addWidget(m_ckList, 1);
     left->addWidget(new QLabel(tr("Temperatures")));
     left->addWidget(m_temps);
-    left->addWidget(new QLabel(tr("Judge:")));
+    left->addWidget(new QLabel(tr("Judge")));
     left->addWidget(m_judge);
     left->addWidget(m_compareBtn);
     m_problem = new ErrorLabel;
