@@ -84,6 +84,16 @@ class TestRunsPanel : public QObject {
     QTemporaryDir m_ws;
     QString m_finished, m_interrupted;
 
+    /// A copy of the finished run as a sweep's cell, in the Experiments panel's folder layout
+    /// (sweeps/<sweep>/<cell>/): sweeps/lr-sweep/000_learning_rate=1e-3.
+    QString makeSweepCell() {
+        const QString sweep = m_ws.path() + "/sweeps/lr-sweep", cellRun = sweep + "/000_learning_rate=1e-3";
+        std::filesystem::create_directories(sweep.toStdString());
+        std::filesystem::copy(m_finished.toStdString(), cellRun.toStdString(),
+                              std::filesystem::copy_options::recursive);
+        return cellRun;
+    }
+
     static void refreshed(RunsPanel& p) {
         QSignalSpy spy(&p, &RunsPanel::refreshed);
         p.refresh();
@@ -432,11 +442,9 @@ private slots:
     }
     void sweepCellsCanBeListed() {
         // Sweep cells were in no runs table but their own sweep's: ticked, they are listed by sweep and cell.
-        const QString sweep = m_ws.path() + "/sweeps/lr-sweep", cellRun = sweep + "/000_learning_rate=1e-3";
-        std::filesystem::create_directories(sweep.toStdString());
-        std::filesystem::copy(m_finished.toStdString(), cellRun.toStdString(),
-                              std::filesystem::copy_options::recursive);
-        auto cleanup = qScopeGuard([&] { std::filesystem::remove_all(sweep.toStdString()); });
+        const QString cellRun = makeSweepCell();
+        auto cleanup =
+            qScopeGuard([this] { std::filesystem::remove_all((m_ws.path() + "/sweeps/lr-sweep").toStdString()); });
         RunsPanel p;
         p.setShowSweepCells(false);
         refreshed(p);
@@ -454,12 +462,9 @@ private slots:
         p.setShowSweepCells(false);
     }
     void sweepCellsAreOfferedForComparison() {
-        // A sweep's cell, in the Experiments panel's folder layout (sweeps/<sweep>/<cell>/)
-        const QString sweep = m_ws.path() + "/sweeps/lr-sweep", cellRun = sweep + "/000_learning_rate=1e-3";
-        std::filesystem::create_directories(sweep.toStdString());
-        std::filesystem::copy(m_finished.toStdString(), cellRun.toStdString(),
-                              std::filesystem::copy_options::recursive);
-        auto cleanup = qScopeGuard([&] { std::filesystem::remove_all(sweep.toStdString()); });
+        const QString cellRun = makeSweepCell();
+        auto cleanup =
+            qScopeGuard([this] { std::filesystem::remove_all((m_ws.path() + "/sweeps/lr-sweep").toStdString()); });
         QCOMPARE(Workspace::sweepCells(), QStringList{cellRun});
         MainWindow w;
         TrainingPanel* tp = w.trainingPanel();
