@@ -1,0 +1,193 @@
+// The Training panel's plots and status line, offscreen at the sizes the panel gives them at 1280x720, at
+// 100% and 150% text: a single evaluation sits inside its plot; the three small plots are as wide as each
+// other, their titles whole or in their short form, their y ticks a label's height apart, their x axes two
+// step labels at least that never run together (the last inside the plot), thousands written short; the loss
+// axis's title fits its height; the status line keeps its height while it counts.
+#include "twb/metrics.h"
+#include "ui/training/MetricsPlot.h"
+#include "ui/widgets/SteadyLabel.h"
+#include "ui/widgets/TextScale.h"
+#include "ui_fixture.h"
+
+#include <qcustomplot.h>
+#include <QApplication>
+#include <QLabel>
+#include <QScopeGuard>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+class TestMetricsPlot : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws;
+
+private slots:
+    void initTestCase() { twbtest::use_test_workspace(m_ws); }
+    void aSinglePointSitsInsideItsPlot() {
+        // One evaluation (step 0, accuracy 0.0314): the axis ran from 0.0312 to 0.0316 and the marker sat
+        // half off the left edge.
+        MetricsPlot plot;
+        plot.resize(540, 520);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        twb::MetricsRow eval;
+        eval.step = 0;
+        eval.kind = "eval";
+        eval.val_loss = 4.2;
+        eval.val_accuracy = 0.0314;
+        plot.loadRows({eval});
+        QCustomPlot* acc = nullptr;
+        for (auto* p : plot.findChildren<QCustomPlot*>())
+            if (p->property("title") == "Validation accuracy")
+                acc = p;
+        QVERIFY(acc);
+        QTRY_VERIFY(acc->xAxis->range().lower < 0 && acc->xAxis->range().upper > 0);
+        QVERIFY2(acc->yAxis->range().lower == 0 && acc->yAxis->range().upper >= 0.06,
+                 qPrintable(QString("%1 .. %2").arg(acc->yAxis->range().lower).arg(acc->yAxis->range().upper)));
+    }
+    void statusLineKeepsItsHeightWhileItCounts() {
+        // The step line wraps now and then (a longer ETA): what stands below it stays put until reset().
+        QWidget w;
+        auto* v = new QVBoxLayout(&w);
+        auto* line = new SteadyLabel;
+        line->setWordWrap(true);
+        auto* below = new QLabel("plots");
+        v->addWidget(line);
+        v->addWidget(below);
+        v->addStretch(1);
+        w.resize(260, 300);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString shortText = "step 10 / 500 · ETA 0:09";
+        line->setText(shortText);
+        QTRY_VERIFY(below->y() > 0);
+        const int oneLine = below->y();
+        line->setText(shortText + " · loss 2.2731 · 59,188 tok/s · 17.3 ms/step · elapsed 12:07");
+        QTRY_VERIFY(below->y() > oneLine);  // wrapped: the line takes the height it needs
+        const int wrapped = below->y();
+        line->setText(shortText);
+        QApplication::processEvents();
+        QCOMPARE(below->y(), wrapped);  // shorter again: nothing below moves
+        line->reset();
+        QTRY_COMPARE(below->y(), oneLine);  // a new run of lines starts at the height it needs
+    }
+    void smallPlotsHaveReadableAxes_data() {
+        QTest::addColumn<int>("textScale");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("last");  // step: to 720, eight ticks of 100 ran their labels together
+        QTest::newRow("100%") << 100 << 540 << 720;
+        QTest::newRow("150%") << 150 << 540
+                              << 720;  // three x labels ran together ("250500"), the loss label lost its end
+        QTest::newRow("150%, narrow") << 150 << 420 << 720;  // Xvfb's wider fonts: the learning rate's x axis read "0"
+        QTest::newRow("150%, to 500") << 150 << 550 << 500;  // the label 500, at the right end, was not drawn
+    }
+    void smallPlotsHaveReadableAxes() {
+        // An accuracy of 0 at step 0 (all the plot has): a range from 0, not 0 to 6e-11. At the size the
+        // panel gives them at 1280x720, the small plots' y tick labels do not overlap, nor their x labels,
+        // and the loss axis's label fits its height, at normal text and at 150%.
+        QFETCH(int, textScale);
+        QFETCH(int, width);
+        QFETCH(int, last);
+        QCOMPARE(TextScale::apply(textScale), textScale);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        MetricsPlot plot;
+        plot.resize(width, textScale == 100 ? 520 : 400);  // the panel's right half at 1280x720 (with a banner)
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        std::vector<twb::MetricsRow> rows;
+        twb::MetricsRow eval;
+        eval.step = 0;
+        eval.kind = "eval";
+        eval.val_loss = 4.2;
+        eval.val_accuracy = 0;
+        rows.push_back(eval);
+        for (int i = 1; i <= 60; ++i) {
+            twb::MetricsRow r;
+            r.step = last * i / 60;
+            r.kind = "train";
+            r.train_loss = 4.2 - 0.02 * i;
+            r.lr = 6e-4 * std::min(1.0, i / 10.0);
+            r.tokens_per_s = 12000 + 900 * std::sin(i);
+            rows.push_back(r);
+        }
+        plot.loadRows(rows);
+        QCustomPlot *acc = nullptr, *lr = nullptr, *speed = nullptr;
+        for (auto* p : plot.findChildren<QCustomPlot*>()) {
+            const QString title = p->property("title").toString();
+            if (title == "Validation accuracy")
+                acc = p;
+            else if (title == "Learning rate")
+                lr = p;
+            else if (title == "Throughput (tokens/s)")
+                speed = p;
+        }
+        QVERIFY(acc && lr && speed);
+        QTRY_VERIFY(lr->yAxis->range().upper < 0.01);  // the throttled replot fitted the axes to the rows
+        QCOMPARE(speed->xAxis->range().lower, 0.0);    // from step 0 as beside it, not its first row's 12
+        QVERIFY2(acc->yAxis->range().lower == 0 && acc->yAxis->range().upper >= 0.1,
+                 qPrintable(QString("%1 .. %2").arg(acc->yAxis->range().lower).arg(acc->yAxis->range().upper)));
+        for (QCustomPlot* p : {acc, lr, speed}) {
+            p->replot();
+            QVector<double> shown;
+            for (double t : p->yAxis->tickVector())
+                if (p->yAxis->range().contains(t))
+                    shown << t;
+            QVERIFY2(shown.size() >= 2, qPrintable(p->property("title").toString()));
+            const int h = QFontMetrics(p->yAxis->tickLabelFont()).height();
+            for (int i = 1; i < shown.size(); ++i)
+                QVERIFY2(std::abs(p->yAxis->coordToPixel(shown[i]) - p->yAxis->coordToPixel(shown[i - 1])) >= h,
+                         qPrintable(QString("%1: ticks %2 and %3 are closer than a label's height (%4 px)")
+                                        .arg(p->property("title").toString())
+                                        .arg(shown[i - 1])
+                                        .arg(shown[i])
+                                        .arg(h)));
+        }
+        // The x axes' labels (steps) do not run into each other either, and two at least are shown (the
+        // learning rate's showed "0" alone at 150%).
+        for (QCustomPlot* p : {acc, lr, speed}) {
+            const QVector<double> ticks = p->xAxis->tickVector();
+            const QVector<QString> labels = p->xAxis->tickVectorLabels();
+            const QFontMetrics fm(p->xAxis->tickLabelFont());
+            QVERIFY2(p == acc ||  // one evaluation: one step to label
+                         std::count_if(ticks.begin(), ticks.end(),
+                                       [p](double t) { return p->xAxis->range().contains(t); }) >= 2,
+                     qPrintable(p->property("title").toString() + ": " +
+                                QStringList(labels.begin(), labels.end()).join(' ')));
+            for (int i = 1; i < ticks.size(); ++i) {
+                const double gap = p->xAxis->coordToPixel(ticks[i]) - p->xAxis->coordToPixel(ticks[i - 1]);
+                const int need = (fm.horizontalAdvance(labels[i]) + fm.horizontalAdvance(labels[i - 1])) / 2 + 4;
+                QVERIFY2(gap >= need, qPrintable(QString("%1: x ticks %2 and %3 are %4 px apart, their labels need %5")
+                                                     .arg(p->property("title").toString(), labels[i - 1], labels[i])
+                                                     .arg(gap)
+                                                     .arg(need)));
+            }
+            // The last label is inside the plot: one past its edge is not drawn (QCustomPlot drops it)
+            const double end = p->xAxis->coordToPixel(ticks.last()) + fm.horizontalAdvance(labels.last()) / 2.0;
+            QVERIFY2(end <= p->width(), qPrintable(QString("%1: '%2' ends at %3 of %4 px")
+                                                       .arg(p->property("title").toString(), labels.last())
+                                                       .arg(end)
+                                                       .arg(p->width())));
+        }
+        QVERIFY2(std::abs(acc->width() - lr->width()) <= 2 && std::abs(lr->width() - speed->width()) <= 2,
+                 qPrintable(QString("%1 %2 %3").arg(acc->width()).arg(lr->width()).arg(speed->width())));
+        for (QCustomPlot* p : {acc, lr, speed}) {  // titles whole or in their short form, not cut with "…"
+            const QString title = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0))->text();
+            QVERIFY2(!title.contains(QChar(0x2026)) && p->yAxis->label().isEmpty(), qPrintable(title));
+        }
+        // The loss axis's label is whole, or short where the plot is too short for it; never cut.
+        QCustomPlot* loss = plot.lossPlot();
+        QTRY_VERIFY(loss->axisRect()->height() > 0);
+        plot.loadRows(rows);  // a replot with the laid-out height
+        QTRY_VERIFY2(QFontMetrics(loss->yAxis->labelFont()).horizontalAdvance(loss->yAxis->label()) <=
+                         loss->axisRect()->height(),
+                     qPrintable(QString("\"%1\" on %2 px").arg(loss->yAxis->label()).arg(loss->axisRect()->height())));
+        // Thousands written short on the throughput plot ("12k"; a GPU's millions "1.5M", not "1.5E+06").
+        const QStringList speedLabels = speed->yAxis->tickVectorLabels();
+        QVERIFY2(speedLabels.join(' ').contains('k'), qPrintable(speedLabels.join(' ')));
+        for (const QString& l : speedLabels)
+            QVERIFY2(!l.contains('e', Qt::CaseInsensitive), qPrintable(l));
+    }
+};
+
+QTEST_MAIN(TestMetricsPlot)
+#include "tst_metrics_plot.moc"
