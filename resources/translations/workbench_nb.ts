@@ -3625,10 +3625,6 @@ Ctrl+/: hurtigtaster</translation>
         <translation>bit per tegn</translation>
     </message>
     <message>
-        <source>Run %1</source>
-        <translation>Kjøring %1</translation>
-    </message>
-    <message>
         <source>validation (%1)</source>
         <translation>validering (%1)</translation>
     </message>
@@ -3659,6 +3655,10 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>Tokens/s</source>
         <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>Loss · %1</source>
+        <translation>Tap · %1</translation>
     </message>
 </context>
 <context>

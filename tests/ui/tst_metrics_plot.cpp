@@ -181,6 +181,14 @@ private slots:
         QTRY_VERIFY2(QFontMetrics(loss->yAxis->labelFont()).horizontalAdvance(loss->yAxis->label()) <=
                          loss->axisRect()->height(),
                      qPrintable(QString("\"%1\" on %2 px").arg(loss->yAxis->label()).arg(loss->axisRect()->height())));
+        // The loss plot, the one a person watches, has the most of the height: its axis at least twice a
+        // small plot's (at 150% text it had 86 px beside their 48, with a row under the plots for the run's
+        // name and a step axis title under each small plot).
+        QVERIFY2(loss->axisRect()->height() >= 2 * acc->axisRect()->height(),
+                 qPrintable(QString("loss %1 px, accuracy %2 px of %3")
+                                .arg(loss->axisRect()->height())
+                                .arg(acc->axisRect()->height())
+                                .arg(plot.height())));
         // Thousands written short on the throughput plot ("12k"; a GPU's millions "1.5M", not "1.5E+06").
         const QStringList speedLabels = speed->yAxis->tickVectorLabels();
         QVERIFY2(speedLabels.join(' ').contains('k'), qPrintable(speedLabels.join(' ')));

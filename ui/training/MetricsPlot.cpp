@@ -3,7 +3,6 @@
 
 #include <qcustomplot.h>
 #include <QGridLayout>
-#include <QLabel>
 #include <QToolTip>
 
 #include <cmath>
@@ -17,12 +16,8 @@ const QColor kTrain(31, 119, 180),
 MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
-    m_title = new QLabel;
-    m_title->setObjectName("plotTitle");
-    m_title->setStyleSheet("font-weight: bold;");
-    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    grid->addWidget(m_title, 3, 0, 1, 2);  // under the plots: names the run on screen and in exports
     m_loss = makePlot(tr("Loss"), tr("cross-entropy (nats)"));
+    m_loss->xAxis->setLabel(tr("step"));
     // The labels placed for the axis rect the replot draws into (placed before it, a layout that moved
     // the rect left them cut or on each other until the next change).
     connect(m_loss, &QCustomPlot::afterLayout, this, &MetricsPlot::placeBaselineLabels);
@@ -42,7 +37,7 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
     grid->addWidget(m_lr, 1, 1);
     grid->addWidget(m_speed, 1, 2);
     grid->setRowStretch(0, 3);
-    grid->setRowStretch(1, 2);
+    grid->setRowStretch(1, 1);
     // Three equal widths: a plot's own size hint is its whole title's width ("Throughput (tokens/s)" took
     // 230 px of 600 at 150% text, the learning rate's 155) although a narrow plot shows the short one.
     for (int c = 0; c < 3; ++c)
@@ -100,7 +95,6 @@ QCustomPlot* MetricsPlot::makePlot(const QString& title, const QString& yLabel, 
                                     f.setBold(true);
                                     return f;
                                 }()));
-    p->xAxis->setLabel(tr("step"));
     // steps are whole numbers: ticks at multiples of 1, 2, 5, 10, ... (never at 2.5)
     auto steps = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
     steps->setTickStep(1);
@@ -110,8 +104,8 @@ QCustomPlot* MetricsPlot::makePlot(const QString& title, const QString& yLabel, 
     p->setMinimumHeight(120);
     p->setNoAntialiasingOnDrag(true);
     // Hover read-out: the nearest point of each graph under the cursor.
-    connect(p, &QCustomPlot::mouseMove, this, [p](QMouseEvent* e) {
-        const QString unit = p->xAxis->label();
+    connect(p, &QCustomPlot::mouseMove, this, [this, p](QMouseEvent* e) {
+        const QString unit = m_loss->xAxis->label();  // the small plots' axes have no title
         QString text;
         const double x = p->xAxis->pixelToCoord(e->pos().x());
         for (int i = 0; i < p->graphCount(); ++i) {
@@ -207,8 +201,10 @@ void MetricsPlot::setEpochAxis(bool on) {
 
 void MetricsPlot::updateAxisLabels() {
     const bool epochs = showingEpochs();
+    // The loss plot's x axis alone is titled: the small plots stand under it on the same steps, and a
+    // title of their own took a line of the height the loss plot lacked at 150% text.
+    m_loss->xAxis->setLabel(epochs ? tr("epoch") : tr("step"));
     for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
-        p->xAxis->setLabel(epochs ? tr("epoch") : tr("step"));
         if (epochs) {
             p->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));  // fractions of an epoch
         } else {
@@ -381,12 +377,15 @@ void MetricsPlot::setSmoothing(double alpha) {
 
 void MetricsPlot::setRunName(const QString& name) {
     m_runName = name;
-    m_title->setText(name.isEmpty() ? QString() : tr("Run %1").arg(name));
+    // The loss plot's title names the run, on screen and in the exports (a line of its own under the plots
+    // took a row the loss plot lacked at 150% text).
+    m_loss->setProperty("title", name.isEmpty() ? tr("Loss") : tr("Loss · %1").arg(name));
+    markDirty();
     nameOwnValidation();
 }
 
 QString MetricsPlot::runName() const {
-    return m_title->text();
+    return m_runName;
 }
 
 int MetricsPlot::trainPoints() const {

@@ -15,7 +15,6 @@ class QCustomPlot;
 class QCPGraph;
 class QCPAbstractItem;
 class QCPItemText;
-class QLabel;
 
 class MetricsPlot : public QWidget {
     Q_OBJECT
@@ -52,7 +51,7 @@ public:
     /// The points of a comparison graph (index in the order added), for tests.
     int comparisonPoints(int index) const;
     double comparisonValue(int index, int point) const;
-    /// The run's name under the plots (and so in exported images); empty hides it.
+    /// The run's name in the loss plot's title (and so in exported images); empty leaves "Loss".
     void setRunName(const QString& name);
     QString runName() const;
     bool savePng(const QString& path);
@@ -99,7 +98,6 @@ private:
     /// The x axis's ticks fitted to its width and range, also while zooming and panning.
     void followXRange(QCustomPlot* p);
     QCustomPlot *m_loss, *m_acc, *m_lr, *m_speed;
-    QLabel* m_title = nullptr;
     QString m_runName;  // the run whose curves these are (its validation's name beside compared runs)
     QCPGraph *m_train, *m_trainSmooth, *m_val, *m_accGraph, *m_lrGraph, *m_speedGraph;
     QCPGraph* m_bleu = nullptr;  // on the loss plot's right axis (yAxis2)
