@@ -1,5 +1,6 @@
 // twb-option-strings: prints the option table's texts that the config form shows (labels, help texts,
-// what 0 stands for) as QT_TRANSLATE_NOOP("ConfigOptions", ...) lines, the file lupdate reads for them
+// what 0 stands for) as QT_TRANSLATE_NOOP("ConfigOptions", ...) lines, and its choices' spellings (cosine,
+// stream) as QT_TRANSLATE_NOOP("ConfigChoices", ...) lines: the file lupdate reads for them
 // (scripts/update-translations.sh writes resources/translations/config_options_strings.h with it). The
 // engine stays Qt-free: the form translates these texts in ui/training/ConfigFormRows.cpp. Not installed.
 #include "twb/config_options.h"
@@ -35,6 +36,10 @@ int main() {
         for (const std::string* s : {&o.label, &o.help, &o.zero})
             if (!s->empty() && seen.insert(*s).second)
                 std::printf("    QT_TRANSLATE_NOOP(\"ConfigOptions\", %s),\n", quoted(*s).c_str());
+        if (o.type == twb::OptionType::Choice)
+            for (const std::string& c : o.choices)
+                if (seen.insert("choice " + c).second)
+                    std::printf("    QT_TRANSLATE_NOOP(\"ConfigChoices\", %s),\n", quoted(c).c_str());
     }
     std::printf("};\n");
     return 0;

@@ -879,6 +879,105 @@ Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, 
     </message>
 </context>
 <context>
+    <name>ConfigChoices</name>
+    <message>
+        <source>decoder</source>
+        <translation>dekoder</translation>
+    </message>
+    <message>
+        <source>encoder_decoder</source>
+        <translation>koder-dekoder</translation>
+    </message>
+    <message>
+        <source>learned</source>
+        <translation>lært</translation>
+    </message>
+    <message>
+        <source>sinusoidal</source>
+        <translation>sinusformet</translation>
+    </message>
+    <message>
+        <source>rotary</source>
+        <translation>roterende</translation>
+    </message>
+    <message>
+        <source>gelu</source>
+        <translation>gelu</translation>
+    </message>
+    <message>
+        <source>gelu_tanh</source>
+        <translation>gelu_tanh</translation>
+    </message>
+    <message>
+        <source>relu</source>
+        <translation>relu</translation>
+    </message>
+    <message>
+        <source>silu</source>
+        <translation>silu</translation>
+    </message>
+    <message>
+        <source>layernorm</source>
+        <translation>layernorm</translation>
+    </message>
+    <message>
+        <source>rmsnorm</source>
+        <translation>rmsnorm</translation>
+    </message>
+    <message>
+        <source>pre</source>
+        <translation>før</translation>
+    </message>
+    <message>
+        <source>post</source>
+        <translation>etter</translation>
+    </message>
+    <message>
+        <source>cosine</source>
+        <translation>cosinus</translation>
+    </message>
+    <message>
+        <source>constant</source>
+        <translation>konstant</translation>
+    </message>
+    <message>
+        <source>inverse_sqrt</source>
+        <translation>invers kvadratrot</translation>
+    </message>
+    <message>
+        <source>noam</source>
+        <translation>noam</translation>
+    </message>
+    <message>
+        <source>stream</source>
+        <translation>strøm</translation>
+    </message>
+    <message>
+        <source>documents</source>
+        <translation>dokumenter</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>tap</translation>
+    </message>
+    <message>
+        <source>bleu</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>automatisk</translation>
+    </message>
+    <message>
+        <source>float32</source>
+        <translation>float32</translation>
+    </message>
+    <message>
+        <source>bfloat16</source>
+        <translation>bfloat16</translation>
+    </message>
+</context>
+<context>
     <name>ConfigForm</name>
     <message>
         <source>Default (4x4x128, rotary)</source>

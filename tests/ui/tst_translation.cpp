@@ -24,6 +24,7 @@
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/ExportDialog.h"
+#include "ui/widgets/SciSpinBox.h"
 #include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
@@ -438,6 +439,51 @@ private slots:
             QVERIFY2(missing.isEmpty(),
                      qPrintable("not translated (scripts/update-translations.sh): " + missing.join(" | ")));
         });
+    }
+
+    /// A choice's items in the interface's words, the spelling kept as the item's data: "cosine" and
+    /// "stream" stood in English in the Bokmål form. The names (gelu, rmsnorm, float32) are the same in both.
+    void configChoicesAreTranslated() {
+        inBokmal([] {
+            const QSet<QString> names = {"gelu",    "gelu_tanh", "relu", "silu",    "layernorm",
+                                         "rmsnorm", "noam",      "bleu", "float32", "bfloat16"};
+            QStringList missing;
+            for (const auto& o : twb::config_options())
+                if (o.type == twb::OptionType::Choice && !o.label.empty())
+                    for (const std::string& c : o.choices)
+                        if (QCoreApplication::translate("ConfigChoices", c.c_str()) == QString::fromStdString(c) &&
+                            !names.contains(QString::fromStdString(c)))
+                            missing << QString::fromStdString(c);
+            QVERIFY2(missing.isEmpty(),
+                     qPrintable("not translated (scripts/update-translations.sh): " + missing.join(" | ")));
+            TrainingPanel panel;
+            auto* schedule = panel.findChild<QComboBox*>("schedule");
+            QVERIFY(schedule);
+            const int cosine = schedule->findData("cosine");
+            QVERIFY(cosine >= 0);
+            QCOMPARE(schedule->itemText(cosine), QString("cosinus"));
+            QCOMPARE(schedule->itemData(cosine, Qt::ToolTipRole).toString(), QString("schedule=cosine"));
+        });
+    }
+
+    /// The learning rate in the interface's number format like the form's other numbers ("0,0003" beside a
+    /// dropout of "0,10"; it read "0.0003"), and either spelling typed.
+    void learningRateReadsInTheInterfacesFormat() {
+        const QLocale before;
+        QLocale::setDefault(Language::numberLocale("nb", QLocale::c()));
+        const auto restore = qScopeGuard([&] { QLocale::setDefault(before); });
+        SciSpinBox box;
+        box.setDecimals(10);
+        box.setRange(1e-9, 10);
+        box.setValue(0.0003);
+        QCOMPARE(box.text(), QString("0,0003"));
+        for (const QString& typed : {QString("0,002"), QString("0.002"), QString("2e-3"), QString("2E-3")}) {
+            box.findChild<QLineEdit*>()->setText(typed);
+            box.interpretText();
+            QVERIFY2(std::abs(box.value() - 0.002) < 1e-12, qPrintable(typed + " -> " + QString::number(box.value())));
+        }
+        box.setValue(1e-7);
+        QCOMPARE(box.text(), QString("1e-07"));  // not Bokmål's "1E−07", whose minus no keyboard has
     }
 
     void bokmalWindowFits1280x720() {

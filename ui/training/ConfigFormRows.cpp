@@ -166,12 +166,18 @@ void ConfigForm::addDouble(QFormLayout* f, const twb::ConfigOption& o) {
 
 void ConfigForm::addChoice(QFormLayout* f, const twb::ConfigOption& o) {
     auto* w = new QComboBox;
-    // The engine's name is the item's data; the text is the form's words for it, or the name itself.
+    // The engine's name is the item's data; the text is the form's words for it, or the name in the
+    // interface's language ("cosinus" in Bokmål; the English is the spelling itself), with the spelling
+    // `--set` takes on hover where the two differ.
     const QStringList itemLabels = itemLabelsOf(o.key);
     int i = 0;
     for (const auto& name : o.choices) {
         const QString n = QString::fromStdString(name);
-        w->addItem(i < itemLabels.size() ? itemLabels[i] : n, n);
+        const QString text =
+            i < itemLabels.size() ? itemLabels[i] : QCoreApplication::translate("ConfigChoices", name.c_str());
+        w->addItem(text, n);
+        if (text != n)
+            w->setItemData(w->count() - 1, QString::fromStdString(o.key) + "=" + n, Qt::ToolTipRole);
         ++i;
     }
     Field& field = addRow(f, o, w);
