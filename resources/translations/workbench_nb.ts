@@ -5713,14 +5713,6 @@ Dette kan ikke angres.</translation>
         <translation>steg %v / %m</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Run&lt;/b&gt; %1%2</source>
-        <translation>&lt;b&gt;Kjøring&lt;/b&gt; %1%2</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;initialised from %1</source>
-        <translation>&lt;br&gt;initialisert fra %1</translation>
-    </message>
-    <message>
         <source>Training %1</source>
         <translation>Trener %1</translation>
     </message>
@@ -6101,10 +6093,6 @@ Dette kan ikke angres.</translation>
         <translation>%1 tråder</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Run&lt;/b&gt; %1&lt;br&gt;%2%3</source>
-        <translation>&lt;b&gt;Kjøring&lt;/b&gt; %1&lt;br&gt;%2%3</translation>
-    </message>
-    <message>
         <source>1 checkpoint</source>
         <translation>1 sjekkpunkt</translation>
     </message>
@@ -6231,6 +6219,18 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Stopped at step %1 of %2%3: Start (F5) continues it.</source>
         <translation>Stoppet ved steg %1 av %2%3: Start (F5) fortsetter den.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Run&lt;/b&gt; %1&lt;br&gt;%2</source>
+        <translation>&lt;b&gt;Kjøring&lt;/b&gt; %1&lt;br&gt;%2</translation>
+    </message>
+    <message>
+        <source>initialised from %1</source>
+        <translation>initialisert fra %1</translation>
+    </message>
+    <message>
+        <source>no checkpoint yet</source>
+        <translation>ingen sjekkpunkter ennå</translation>
     </message>
 </context>
 <context>

@@ -87,6 +87,9 @@ private slots:
         start->click();
         QVERIFY(p.isBusy());
         QVERIFY(twbtest::wait_for(steps, 1, 60000));
+        // Two lines while it trains, as before and after: the form under them stays where it was.
+        const QString training = p.findChild<QLabel*>("runLabel")->text();
+        QVERIFY2(training.contains("<br>") && training.contains("checkpoint"), qPrintable(training));
         p.togglePause();
         QCOMPARE(p.findChild<QPushButton*>("pause")->text(), QString("Resume"));
         p.togglePause();

@@ -417,10 +417,12 @@ void TrainingPanel::startJob(bool resume) {
     if (!resume)
         m_plot->clear();
     showError({});
-    m_runLabel->setText(
-        tr("<b>Run</b> %1%2")
-            .arg(runLabelText(m_runDir),
-                 m_initFrom.isEmpty() ? QString() : tr("<br>initialised from %1").arg(m_initFrom.toHtmlEscaped())));
+    // Two lines while it trains, as before and after (the checkpoints, or where its weights came from): a
+    // line that went at Start and came back at Stop moved the form under the mouse.
+    m_runLabel->setText(tr("<b>Run</b> %1<br>%2")
+                            .arg(runLabelText(m_runDir),
+                                 m_initFrom.isEmpty() ? checkpointsLine(twb::list_checkpoints(m_runDir.toStdString()))
+                                                      : tr("initialised from %1").arg(m_initFrom.toHtmlEscaped())));
     setBusy(true);
     m_trainJob = jobs()->track(tr("Training %1").arg(Workspace::runName(m_runDir)), [this] { stop(); });
     m_trainJob->setCancelQuestion(tr("Stop training? A checkpoint is written first; Start continues the run."));

@@ -164,6 +164,8 @@ private:
     /// The label above the form: the run's folder and its checkpoints ("3 checkpoints, last at step 500");
     /// returns those checkpoints' steps.
     std::vector<int64_t> showRunLabel(const QString& dir);
+    /// "3 checkpoints, last at step 800", or "no checkpoint yet": the run label's second line.
+    static QString checkpointsLine(const std::vector<int64_t>& steps);
     /// Shows the chosen dataset's baselines on the loss plot when the toggle is on (computed once per
     /// dataset, in the experiment worker).
     void updateBaselines();

@@ -24,6 +24,8 @@ void TrainingPanel::connectWorker() {
         m_worker, &TrainWorker::checkpointWritten, this,
         [this](const QString&, qint64 step) {  // the run's name, not a path the status bar cuts short
             emit statusMessage(tr("checkpoint of step %1 written (%2)").arg(step).arg(Workspace::runLabel(m_runDir)));
+            if (m_initFrom.isEmpty())  // the label's count follows (a folder listing)
+                showRunLabel(m_runDir);
         });
     connect(m_worker, &TrainWorker::message, this, &TrainingPanel::statusMessage);
     connect(m_worker, &TrainWorker::paused, this, &TrainingPanel::onPaused);

@@ -50,11 +50,15 @@ void TrainingPanel::clearRun() {
 
 std::vector<int64_t> TrainingPanel::showRunLabel(const QString& dir) {
     const auto steps = twb::list_checkpoints(dir.toStdString());
-    m_runLabel->setText(tr("<b>Run</b> %1<br>%2%3")
-                            .arg(runLabelText(dir),
-                                 steps.size() == 1 ? tr("1 checkpoint") : tr("%1 checkpoints").arg(steps.size()),
-                                 steps.empty() ? QString() : tr(", last at step %1").arg(steps.back())));
+    m_runLabel->setText(tr("<b>Run</b> %1<br>%2").arg(runLabelText(dir), checkpointsLine(steps)));
     return steps;
+}
+
+QString TrainingPanel::checkpointsLine(const std::vector<int64_t>& steps) {
+    if (steps.empty())
+        return tr("no checkpoint yet");
+    return (steps.size() == 1 ? tr("1 checkpoint") : tr("%1 checkpoints").arg(steps.size())) +
+           tr(", last at step %1").arg(steps.back());
 }
 
 void TrainingPanel::newRun() {
