@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QPushButton>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
@@ -55,8 +56,21 @@ private slots:
         twbtest::write(twbtest::path(m_ws, "latin1.txt"),
                        twbtest::english_like(4000) + " caf\xe9 " + twbtest::english_like(4000, 3));
         DatasetsPanel p;
+        p.resize(1100, 700);  // the panel in a larger window (at 1280x720 its column scrolls, and nothing moved)
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        // The controls the refusal points at stay where they were when it comes under the tab: the
+        // checkbox it names, and Remove, moved up by its height (a click meant for one landing on another).
+        auto* replace = p.findChild<QCheckBox*>("replaceInvalid");
+        auto* remove = p.findChild<QPushButton*>("removeSources");
+        QVERIFY(replace && remove);
+        const QPoint replaceAt = replace->mapTo(&p, QPoint()), removeAt = remove->mapTo(&p, QPoint());
         p.addSources({QString::fromStdString(twbtest::path(m_ws, "latin1.txt").string())});
         QTRY_VERIFY_WITH_TIMEOUT(p.lastError().contains("invalid UTF-8"), 20000);
+        QTest::qWait(0);  // the layout after the error's line came
+        QApplication::processEvents();
+        QCOMPARE(replace->mapTo(&p, QPoint()), replaceAt);
+        QCOMPARE(remove->mapTo(&p, QPoint()), removeAt);
         QVERIFY2(
             p.lastError().contains("“Replace invalid bytes with U+FFFD”") && !p.lastError().contains("twb prepare"),
             qPrintable(p.lastError()));

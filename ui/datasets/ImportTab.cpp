@@ -83,6 +83,7 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     auto* addFiles = new QPushButton(tr("Add files…"));
     auto* addFolder = new QPushButton(tr("Add folder…"));
     auto* remove = new QPushButton(tr("Remove"));
+    remove->setObjectName("removeSources");
     m_format = new QComboBox;
     m_format->setObjectName("format");
     m_format->addItem(tr("Plain text"), "text");
@@ -131,10 +132,15 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     auto* leftColumn = new QWidget;
     auto* left = new QVBoxLayout(leftColumn);
     left->setContentsMargins(0, 0, 0, 0);
-    left->addWidget(m_sources, 1);
+    // The list keeps its height and the column's spare room is at its foot: an error line under the tabs
+    // takes its room from there, or the column scrolls, and no control moves. (The list had the stretch:
+    // the refusal of a file that is not UTF-8 moved the checkbox it names up by its own height.)
+    m_sources->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    left->addWidget(m_sources);
     left->addLayout(srcBtns);
     left->addLayout(fmtForm);
     left->addWidget(cleanBox);
+    left->addStretch(1);
     auto* previews = m_previews = new QSplitter(Qt::Horizontal);
     // Short captions, one line each, and the colours' key once above them: "Before (changed or removed in
     // red)" wrapped where "After (changed in green)" did not, and the two sides started a line apart.
