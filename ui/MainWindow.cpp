@@ -364,10 +364,15 @@ QStringList MainWindow::restartArguments() const {
     return args;
 }
 
-void MainWindow::showPanel(const QString& name) {
+bool MainWindow::showPanel(const QString& name) {
+    // In any case ("--panel datasets" was ignored without a word), by its English or shown name.
     for (int i = 0; i < m_nav->count(); ++i)
-        if (m_nav->item(i)->data(Qt::UserRole).toString() == name || m_nav->item(i)->text() == name)
+        if (m_nav->item(i)->data(Qt::UserRole).toString().compare(name, Qt::CaseInsensitive) == 0 ||
+            m_nav->item(i)->text().compare(name, Qt::CaseInsensitive) == 0) {
             m_nav->setCurrentRow(i);
+            return true;
+        }
+    return false;
 }
 
 void MainWindow::focusPanel() {

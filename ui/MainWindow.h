@@ -37,8 +37,9 @@ public:
     ExperimentsPanel* experimentsPanel() const { return m_experiments; }
     /// The background jobs of every panel (the status bar lists them).
     JobsService* jobs() const { return m_jobs; }
-    /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling", "Experiments", "Runs").
-    void showPanel(const QString& name);
+    /// Shows the panel with this name ("Datasets", "Training", "Attention", "Sampling", "Experiments", "Runs",
+    /// in any case); false for a name that is none of them.
+    bool showPanel(const QString& name);
     /// The command line that starts the program again where it is now: the run open in Training and the
     /// panel shown (View → Language's restart came back on the run it had been started with).
     QStringList restartArguments() const;

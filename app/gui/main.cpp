@@ -11,6 +11,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
+
+#include <cstdio>
 #include <exception>
 
 int main(int argc, char** argv) {
@@ -44,8 +46,11 @@ int main(int argc, char** argv) {
             !args.positionalArguments().isEmpty() && !w.trainingPanel()->openRun(args.positionalArguments().first());
         if (!args.positionalArguments().isEmpty())
             w.showPanel("Training");
-        if (args.isSet(panel) && !runRefused)
-            w.showPanel(args.value(panel));
+        if (args.isSet(panel) && !runRefused && !w.showPanel(args.value(panel)))
+            std::fprintf(stderr,
+                         "transformer-workbench: no panel \"%s\" (--panel takes Datasets, Training, Attention, "
+                         "Sampling, Experiments or Runs)\n",
+                         qPrintable(args.value(panel)));
         return QApplication::exec();
     } catch (const std::exception& e) {
         QMessageBox::critical(nullptr, "Transformer Workbench",

@@ -129,8 +129,13 @@ private slots:
         for (auto s : {"Ctrl+N", "Ctrl+O", "Ctrl+Q", "F5", "F6", "Shift+F5", "Ctrl+S", "Ctrl+R", "F1", "Ctrl+/",
                        "Alt+5", "Alt+6", "Ctrl+L", "Ctrl+Shift+R", "Ctrl+Shift+E"})
             QVERIFY2(shortcuts.contains(s), qPrintable(shortcuts.join(" ")));
-        w.showPanel("Sampling");
+        QVERIFY(w.showPanel("Sampling"));
         QCOMPARE(w.findChild<QStackedWidget*>()->currentIndex(), 3);
+        QVERIFY(w.showPanel("datasets"));  // --panel datasets was ignored
+        QCOMPARE(w.findChild<QStackedWidget*>()->currentIndex(), 0);
+        QVERIFY(!w.showPanel("Sampler"));
+        QCOMPARE(w.findChild<QStackedWidget*>()->currentIndex(), 0);
+        QVERIFY(w.showPanel("Sampling"));
         w.close();
         QCOMPARE(QSettings().value("window/panel").toString(), QString("Sampling"));
     }
