@@ -135,7 +135,7 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     // The list keeps its height and the column's spare room is at its foot: an error line under the tabs
     // takes its room from there, or the column scrolls, and no control moves. (The list had the stretch:
     // the refusal of a file that is not UTF-8 moved the checkbox it names up by its own height.)
-    m_sources->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    fitSourcesHeight();
     left->addWidget(m_sources);
     left->addLayout(srcBtns);
     left->addLayout(fmtForm);
@@ -181,6 +181,19 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
 
 Qt::Orientation ImportTab::previewOrientation() const {
     return m_previews->orientation();
+}
+
+void ImportTab::fitSourcesHeight() {
+    // Six files' lines: the column fits 1280x720 unscrolled down to its cleaning options (Qt's own list
+    // height, 192 px, pushed them under the fold).
+    const int frame = 2 * m_sources->frameWidth();
+    m_sources->setFixedHeight(6 * m_sources->fontMetrics().lineSpacing() + frame + 4);
+}
+
+void ImportTab::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange)  // View → Text size
+        fitSourcesHeight();
 }
 
 void ImportTab::resizeEvent(QResizeEvent* e) {

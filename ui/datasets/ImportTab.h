@@ -68,8 +68,10 @@ protected:
     /// Before and after side by side where each has room for about 30 characters, else stacked (at 150% text
     /// each was some 125 px wide).
     void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override;
 
 private:
+    void fitSourcesHeight();
     /// The buttons' and fields' signals; every change schedules a preview.
     void connectControls(QPushButton* addFiles, QPushButton* addFolder, QPushButton* remove);
     void updateFormatFields();
