@@ -338,12 +338,12 @@
         <translation>akse %1 (%2) har ingen verdier; skriv en liste som 1,2,4 eller et område som 1e-4..1e-1 log 4</translation>
     </message>
     <message>
-        <source>A field of the run config (the Training panel&apos;s form): %1</source>
-        <translation>Et felt i kjøringskonfigen (skjemaet i Trening-panelet): %1</translation>
-    </message>
-    <message>
         <source>prepared dataset folders, comma-separated (e.g. one per tokenizer)</source>
         <translation>ferdige datasettmapper, kommaseparert (f.eks. én per tokeniserer)</translation>
+    </message>
+    <message>
+        <source>A field of the run config (the Training panel&apos;s form)</source>
+        <translation>Et felt i kjøringskonfigen (skjemaet i Trening-panelet)</translation>
     </message>
 </context>
 <context>

@@ -25,6 +25,7 @@
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/Duration.h"
+#include "ui/widgets/ElidingComboBox.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/widgets/TextScale.h"
@@ -137,6 +138,11 @@ private slots:
                                     .arg(table->columnWidth(0))
                                     .arg(table->columnWidth(1))
                                     .arg(table->viewport()->width())));
+            // Too narrow for the whole entry, the box shows the key (it read "learning_rate — Lea")
+            auto* box = qobject_cast<ElidingComboBox*>(rate);
+            QVERIFY(box);
+            box->resize(box->fontMetrics().horizontalAdvance("learning_rate — Lea") + 40, box->height());
+            QCOMPARE(box->shownText(), QString("learning_rate"));
             p.hide();
         }
         QString why;

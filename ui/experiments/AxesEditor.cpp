@@ -3,6 +3,7 @@
 #include "twb/config.h"
 #include "twb/config_options.h"
 #include "twb/errors.h"
+#include "ui/widgets/ElidingComboBox.h"
 #include "ui/widgets/TabWalk.h"
 
 #include <QComboBox>
@@ -58,7 +59,7 @@ void AxesEditor::addAxis(const QString& key, const QString& values) {
     }
     const int r = m_table->rowCount();
     m_table->insertRow(r);
-    auto* keys = new QComboBox;
+    auto* keys = new ElidingComboBox;
     // Each key with the Training form's name for it ("n_layer — Layers"): the axis list spoke only in
     // config keys, the form only in labels. The key stays the item's data, which the sweep is written in.
     std::map<std::string, const twb::ConfigOption*> options;
@@ -75,10 +76,10 @@ void AxesEditor::addAxis(const QString& key, const QString& values) {
         keys->addItem(key + " — " + QCoreApplication::translate("ConfigOptions", o.label.c_str()), key);
         keys->setItemData(keys->count() - 1, QCoreApplication::translate("ConfigOptions", o.help.c_str()),
                           Qt::ToolTipRole);
+        // The key alone where the box is too narrow for both ("learning_rate — Lea" read as cut)
+        keys->setItemData(keys->count() - 1, key, ElidingComboBox::ShortTextRole);
     }
-    const auto tip = [keys] {
-        keys->setToolTip(tr("A field of the run config (the Training panel's form): %1").arg(keys->currentText()));
-    };
+    keys->setHelp(tr("A field of the run config (the Training panel's form)"));  // above the whole entry
     if (!chosen.isEmpty()) {
         // A key not in the list is kept as given (an old setting), so parsing names it rather than it changing.
         if (keys->findData(chosen) < 0)
@@ -101,8 +102,6 @@ void AxesEditor::addAxis(const QString& key, const QString& values) {
     edit->installEventFilter(this);
     connect(keys, &QComboBox::currentTextChanged, this, &AxesEditor::changed);
     connect(keys, &QComboBox::currentTextChanged, this, &AxesEditor::fitKeyColumn);
-    connect(keys, &QComboBox::currentTextChanged, keys, tip);
-    tip();
     connect(edit, &QLineEdit::textChanged, this, &AxesEditor::changed);
     fitKeyColumn();
     emit changed();

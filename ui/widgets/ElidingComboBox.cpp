@@ -11,7 +11,10 @@ QString ElidingComboBox::shownText() const {
     QStyleOptionComboBox opt;
     initStyleOption(&opt);
     const QRect field = style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, this);
-    return fontMetrics().elidedText(currentText(), Qt::ElideMiddle, field.width());
+    const QString whole = currentText(), brief = currentData(ShortTextRole).toString();
+    if (brief.isEmpty() || fontMetrics().horizontalAdvance(whole) <= field.width())
+        return fontMetrics().elidedText(whole, Qt::ElideMiddle, field.width());
+    return fontMetrics().elidedText(brief, Qt::ElideMiddle, field.width());
 }
 
 void ElidingComboBox::setHelp(const QString& help) {
