@@ -5282,6 +5282,14 @@ Dette kan ikke angres.</translation>
         <source>final loss</source>
         <translation>siste tap</translation>
     </message>
+    <message>
+        <source>a swept field, once a sweep has cells</source>
+        <translation>et sveipet felt, når et sveip har celler</translation>
+    </message>
+    <message>
+        <source>Each cell&apos;s validation loss is drawn here as the sweep trains</source>
+        <translation>Hver celles valideringstap tegnes her mens sveipet trener</translation>
+    </message>
 </context>
 <context>
     <name>SyntheticTab</name>

@@ -31,6 +31,23 @@ QCustomPlot* makePlot(QWidget* parent, const QString& x, const QString& y) {
     p->setMinimumHeight(150);
     return p;
 }
+/// A word in the middle of an empty plot, and no numbers on its axes (an empty plot ran 0 to 5 on both,
+/// as if it had data); nullptr takes the word away and gives the numbers back.
+void setEmptyNote(QCustomPlot* p, const QString& text) {
+    for (int i = p->itemCount() - 1; i >= 0; --i)
+        if (p->item(i)->objectName() == "emptyNote")
+            p->removeItem(i);
+    p->xAxis->setTickLabels(text.isEmpty());
+    p->yAxis->setTickLabels(text.isEmpty());
+    if (text.isEmpty())
+        return;
+    auto* note = new QCPItemText(p);
+    note->setObjectName("emptyNote");
+    note->position->setType(QCPItemPosition::ptAxisRectRatio);
+    note->position->setCoords(0.5, 0.5);
+    note->setText(text);
+    note->setColor(p->palette().color(QPalette::PlaceholderText));
+}
 /// Keys whose values are rates or coefficients tried a factor apart (1e-3, 3e-3): a log axis even when
 /// the cells span less than a factor of 10.
 bool isRateKey(const std::string& key) {
@@ -63,6 +80,7 @@ SweepPlots::SweepPlots(QWidget* parent) : QWidget(parent) {
     row->addWidget(new QLabel(tr("Final loss against")));
     m_key = new QComboBox;
     m_key->setObjectName("parameterKey");
+    m_key->setPlaceholderText(tr("a swept field, once a sweep has cells"));  // an empty box, before
     row->addWidget(m_key, 1);
     v->addLayout(row);
     m_param = makePlot(this, QString(), QString());
@@ -70,6 +88,7 @@ SweepPlots::SweepPlots(QWidget* parent) : QWidget(parent) {
     m_param->setObjectName("parameterPlot");
     v->addWidget(m_param, 1);
     connect(m_key, &QComboBox::currentTextChanged, this, [this] { refreshParameterPlot(); });
+    setRuns({});  // the empty plots say what comes there
 }
 
 namespace {
@@ -137,6 +156,7 @@ void SweepPlots::fitCurves() {
 }
 
 void SweepPlots::addEval(const QString& runDir, const twb::EvalReport& e) {
+    setEmptyNote(m_curves, QString());
     curve(runDir)->addData(double(e.step), e.val_loss);
     // The running cell's hollow circle at its last evaluation (it appeared only when the cell ended).
     for (auto& r : m_runs)
@@ -153,6 +173,7 @@ void SweepPlots::addEval(const QString& runDir, const twb::EvalReport& e) {
 void SweepPlots::addStep(const QString& runDir, const twb::StepReport& r) {
     if (!std::isfinite(r.loss))
         return;
+    setEmptyNote(m_curves, QString());
     const bool drawn = m_training && runDir == m_trainingRun;
     if (runDir != m_trainingRun) {  // the next cell: its own line, in its own colour
         if (m_training)
@@ -224,6 +245,8 @@ void SweepPlots::setRuns(const std::vector<twb::RunSummary>& runs, const QString
         }
     }
     m_curves->legend->setVisible(!m_graphs.empty());
+    setEmptyNote(m_curves,
+                 m_graphs.empty() ? tr("Each cell's validation loss is drawn here as the sweep trains") : QString());
     showTraining();
     fitCurves();
     m_curves->replot();
@@ -236,6 +259,9 @@ void SweepPlots::setRuns(const std::vector<twb::RunSummary>& runs, const QString
             m_key->addItem(QString::fromStdString(k));
     if (m_key->findText(keep) >= 0)
         m_key->setCurrentText(keep);
+    else if (m_key->count() > 0)
+        m_key->setCurrentIndex(0);  // a box with a placeholder chooses none of the items added
+    m_key->setEnabled(m_key->count() > 0);
     refreshParameterPlot();
 }
 
@@ -276,15 +302,11 @@ void SweepPlots::refreshParameterPlot() {
         m_param->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
         m_param->xAxis->setRange(0, 1);
         m_param->yAxis->setRange(0, 1);
-        auto* note = new QCPItemText(m_param);
-        note->setObjectName("noFinalLoss");
-        note->position->setType(QCPItemPosition::ptAxisRectRatio);
-        note->position->setCoords(0.5, 0.5);
-        note->setText(tr("Each cell's final validation loss appears here when it has one"));
-        note->setColor(palette().color(QPalette::PlaceholderText));
+        setEmptyNote(m_param, tr("Each cell's final validation loss appears here when it has one"));
         m_param->replot();
         return;
     }
+    setEmptyNote(m_param, QString());
     const double lo = *std::min_element(xs.begin(), xs.end());
     const double hi = *std::max_element(xs.begin(), xs.end());
     m_log = numeric && lo > 0 && (hi / lo >= 10.0 || isRateKey(key));
