@@ -6240,6 +6240,10 @@ Dette kan ikke angres.</translation>
         <source>no checkpoint yet</source>
         <translation>ingen sjekkpunkter ennå</translation>
     </message>
+    <message>
+        <source>Stop comparing</source>
+        <translation>Slutt å sammenligne</translation>
+    </message>
 </context>
 <context>
     <name>TranslationAttributionStrip</name>

@@ -138,7 +138,20 @@ private slots:
         q.compareWith({});
         QCOMPARE(q.plot()->lossPlot()->graphCount(), graphs);
         QCOMPARE(validation(), QString("validation"));
+        // The note's link ends a comparison, and a compared run deleted leaves the plot (its dashed curve
+        // stayed, and nothing but another comparison took it away).
+        auto* note = q.findChild<QLabel*>("compareNote");
+        q.compareWith({other});
+        QCOMPARE(q.plot()->lossPlot()->graphCount(), graphs + 1);
+        emit note->linkActivated("end");
+        QCOMPARE(q.plot()->lossPlot()->graphCount(), graphs);
+        QVERIFY(note->isHidden());
+        q.compareWith({other});
+        QCOMPARE(q.plot()->lossPlot()->graphCount(), graphs + 1);
         QDir(other).removeRecursively();
+        q.forgetRun(other);
+        QCOMPARE(q.plot()->lossPlot()->graphCount(), graphs);
+        QVERIFY(note->isHidden());
     }
     void stopWritesCheckpointAndResumeContinues() {
         TrainingPanel p;

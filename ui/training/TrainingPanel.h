@@ -86,6 +86,8 @@ public slots:
     void initialiseFromRun(const QString& dir);
     /// Overlays these runs' validation loss; when their tokenizers differ, in bits per character, saying why.
     void compareWith(const QStringList& runs);
+    /// A run deleted (or moved away) is no longer compared: its dashed curve goes.
+    void forgetRun(const QString& dir);
     /// A new run with another run's settings and dataset (the Runs view's "Duplicate config").
     void duplicateRun(const QString& dir);
     /// Shows the open run's name again (after the Runs view renamed it).
@@ -212,6 +214,7 @@ private:
     QComboBox* m_lossUnit = nullptr;  // nats per token / bits per character
     QLabel* m_compareNote = nullptr;  // why the comparison is in the unit it is in
     int m_unitBeforeCompare = -1;     // the unit a comparison replaced with bits per character; -1 none
+    QStringList m_compared;           // the runs compared now
     bool m_comparisonUnit = false;    // the comparison is setting the unit (not the user: not remembered)
     QSlider* m_smooth = nullptr;
     QString m_runDir, m_initFrom;

@@ -264,6 +264,9 @@ void TrainingPanel::addPlot(QVBoxLayout* rv) {
     m_compareNote = new QLabel;
     m_compareNote->setObjectName("compareNote");
     m_compareNote->setWordWrap(true);
+    m_compareNote->setTextFormat(Qt::RichText);
+    m_compareNote->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    connect(m_compareNote, &QLabel::linkActivated, this, [this] { endComparison(); });
     m_compareNote->hide();
     rv->addWidget(m_compareNote);
     m_plot = new MetricsPlot;

@@ -194,6 +194,7 @@ void TrainingPanel::initialiseFromRun(const QString& dir) {
 }
 
 void TrainingPanel::endComparison() {
+    m_compared.clear();
     m_plot->clearComparisons();
     m_compareNote->hide();
     if (m_unitBeforeCompare >= 0) {
@@ -218,6 +219,7 @@ void TrainingPanel::compareWith(const QStringList& runs) {
         try {
             m_plot->addComparison(Workspace::runName(r), twb::read_metrics(m.toStdString()));
             tokenizations << tokenization(r);
+            m_compared << r;
             ++shown;
         } catch (const std::exception& e) {
             showError(QString::fromStdString(e.what()));
@@ -246,7 +248,17 @@ void TrainingPanel::compareWith(const QStringList& runs) {
             (shown == 1 ? tr("Comparing 1 other run (dashed).") : tr("Comparing %1 other runs (dashed).").arg(shown)) +
             " " + tr("Same tokenizer, so nats per token compare; bits per character works too."));
     }
+    // A way back to the run alone (the dashed curves stayed until another comparison replaced them)
+    m_compareNote->setText(m_compareNote->text() + " <a href=\"end\">" + tr("Stop comparing") + "</a>");
     m_compareNote->show();
+}
+
+void TrainingPanel::forgetRun(const QString& dir) {
+    if (!m_compared.contains(dir))
+        return;
+    QStringList rest = m_compared;
+    rest.removeAll(dir);
+    compareWith(rest);
 }
 
 void TrainingPanel::duplicateRun(const QString& dir) {
