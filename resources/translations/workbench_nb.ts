@@ -1550,6 +1550,13 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     </message>
 </context>
 <context>
+    <name>ConfirmDelete</name>
+    <message>
+        <source>This cannot be undone.</source>
+        <translation>Dette kan ikke angres.</translation>
+    </message>
+</context>
+<context>
     <name>DatasetsPanel</name>
     <message>
         <source>Import &amp;&amp; clean</source>
@@ -1690,6 +1697,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>Chat</source>
         <translation>Samtale</translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>Erstatt</translation>
     </message>
 </context>
 <context>
@@ -2328,6 +2339,10 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>In the cells: %1 Set Decay steps to Steps in the Training form for a schedule over the whole run.</source>
         <translation>I cellene: %1 Sett Avtakingssteg lik Steg i treningsskjemaet for en plan over hele kjøringen.</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Slett</translation>
     </message>
 </context>
 <context>
@@ -4813,18 +4828,6 @@ Vil du slette den likevel?</translation>
         <translation>Slett kjøring</translation>
     </message>
     <message>
-        <source>Delete the run “%1” with its checkpoints, curves and samples?
-
-%2
-
-This cannot be undone.</source>
-        <translation>Slette kjøringen «%1» med sjekkpunkter, kurver og prøver?
-
-%2
-
-Dette kan ikke angres.</translation>
-    </message>
-    <message>
         <source>Delete</source>
         <translation>Slett</translation>
     </message>
@@ -4839,18 +4842,6 @@ Dette kan ikke angres.</translation>
     <message>
         <source>Delete runs</source>
         <translation>Slett kjøringer</translation>
-    </message>
-    <message>
-        <source>Delete these %1 runs with their checkpoints, curves and samples?
-
-%2
-
-This cannot be undone.</source>
-        <translation>Slette disse %1 kjøringene med sjekkpunkter, kurver og prøver?
-
-%2
-
-Dette kan ikke angres.</translation>
     </message>
     <message>
         <source>Export to TensorBoard</source>
@@ -4907,6 +4898,22 @@ Dette kan ikke angres.</translation>
     <message>
         <source> · %1 sweep cells</source>
         <translation> · %1 sveipceller</translation>
+    </message>
+    <message>
+        <source>Delete the run “%1” with its checkpoints, curves and samples?
+
+%2</source>
+        <translation>Slette kjøringen «%1» med sjekkpunkter, kurver og prøver?
+
+%2</translation>
+    </message>
+    <message>
+        <source>Delete these %1 runs with their checkpoints, curves and samples?
+
+%2</source>
+        <translation>Slette disse %1 kjøringene med sjekkpunkter, kurver og prøver?
+
+%2</translation>
     </message>
 </context>
 <context>

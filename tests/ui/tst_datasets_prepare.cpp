@@ -7,15 +7,19 @@
 #include "ui/datasets/DatasetsPanel.h"
 #include "ui_fixture.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTimer>
 
 class TestDatasetsPrepare : public QObject {
     Q_OBJECT
@@ -87,6 +91,26 @@ private slots:
         waitIdle(p);
         QVERIFY2(p.lastError().contains("1 invalid UTF-8 byte was replaced with U+FFFD"), qPrintable(p.lastError()));
         QVERIFY(twb::open_prepared((Workspace::datasetsDir() + "/文字").toStdString()).train_tokens > 1000);
+    }
+    void deletingADatasetAsksWithCancelTheDefault() {
+        // Enter on the question keeps the dataset: Yes was the default (and no word that it is for good).
+        const QString dir = Workspace::datasetsDir() + "/keep-me";
+        QVERIFY(QDir().mkpath(dir));
+        twbtest::write(std::filesystem::path(dir.toStdString()) / "meta.json", "{}");
+        DatasetsPanel p;
+        QString text, action;
+        QTimer::singleShot(0, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            text = box->text();
+            QVERIFY(box->defaultButton() == box->button(QMessageBox::Cancel));
+            action = box->button(QMessageBox::Yes)->text();
+            QTest::keyClick(box, Qt::Key_Return);
+        });
+        QVERIFY(!p.deletePrepared(dir));
+        QVERIFY(QFileInfo::exists(dir));
+        QVERIFY2(text.contains("cannot be undone"), qPrintable(text));
+        QCOMPARE(action, QString("Delete"));
     }
     void aShuffledSplitWarnsOrRefusesWhatHoldsOutNothing() {
         // Forty paragraphs: a share of 0.01 rounds to no document, so one is held out, and said so.

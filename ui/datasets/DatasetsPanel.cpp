@@ -1,4 +1,5 @@
 #include "ui/datasets/DatasetsPanel.h"
+#include "ui/widgets/ConfirmDelete.h"
 
 #include "twb/errors.h"
 #include "ui/Workspace.h"
@@ -21,7 +22,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
@@ -345,9 +345,8 @@ void DatasetsPanel::watchJob(Job* job, const QString& what, const QString& cance
 
 bool DatasetsPanel::confirmReplace(const std::filesystem::path& out) {
     return !std::filesystem::exists(out) ||
-           QMessageBox::question(this, tr("Replace dataset"),
-                                 tr("A dataset named %1 exists. Replace it?").arg(q(out.filename().string()))) ==
-               QMessageBox::Yes;
+           confirmDelete(this, tr("Replace dataset"),
+                         tr("A dataset named %1 exists. Replace it?").arg(q(out.filename().string())), tr("Replace"));
 }
 
 void DatasetsPanel::showProgress(double f, const QString& stage) {

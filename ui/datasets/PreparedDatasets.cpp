@@ -1,4 +1,5 @@
 #include "ui/datasets/PreparedDatasets.h"
+#include "ui/widgets/ConfirmDelete.h"
 
 #include "twb/dataset.h"
 #include "ui/Workspace.h"
@@ -8,7 +9,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -117,11 +117,11 @@ bool PreparedDatasets::deletePrepared(const QString& dir, bool confirm) {
         emit errorChanged(tr("%1 is not a prepared dataset; nothing deleted.").arg(dir));
         return false;
     }
-    if (confirm &&
-        QMessageBox::question(this, tr("Delete dataset"),
-                              tr("Delete %1 and its token files? Runs trained on it keep their own tokenizer "
-                                 "copy and still sample, but cannot continue training.")
-                                  .arg(dir)) != QMessageBox::Yes)
+    if (confirm && !confirmDelete(this, tr("Delete dataset"),
+                                  tr("Delete %1 and its token files? Runs trained on it keep their own tokenizer "
+                                     "copy and still sample, but cannot continue training.")
+                                      .arg(dir),
+                                  tr("Delete")))
         return false;
     const bool ok = QDir(dir).removeRecursively();
     if (!ok)

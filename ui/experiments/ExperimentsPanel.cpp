@@ -1,4 +1,5 @@
 #include "ui/experiments/ExperimentsPanel.h"
+#include "ui/widgets/ConfirmDelete.h"
 
 #include "twb/dataset.h"
 #include "twb/errors.h"
@@ -23,7 +24,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
@@ -301,9 +301,9 @@ void ExperimentsPanel::removeCellFolder(const QString& runDir) {
     }
     if (!QFileInfo::exists(runDir + "/config.json"))
         return;
-    if (QMessageBox::question(this, tr("Remove cell"),
-                              tr("Delete the run folder %1? A resumed sweep trains this cell again.").arg(runDir)) !=
-        QMessageBox::Yes)
+    if (!confirmDelete(this, tr("Remove cell"),
+                       tr("Delete the run folder %1? A resumed sweep trains this cell again.").arg(runDir),
+                       tr("Delete")))
         return;
     QDir(runDir).removeRecursively();
     for (int i = 0; i < m_queue->count(); ++i)

@@ -1,4 +1,5 @@
 #include "ui/runs/RunsPanel.h"
+#include "ui/widgets/ConfirmDelete.h"
 
 #include "twb/errors.h"
 #include "twb/run_info.h"
@@ -19,7 +20,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -395,14 +395,9 @@ bool RunsPanel::deleteRun(const QString& dir, bool ask) {
         return false;
     }
     if (ask) {
-        QMessageBox box(QMessageBox::Warning, tr("Delete run"),
-                        tr("Delete the run “%1” with its checkpoints, curves and samples?\n\n%2\n\nThis cannot be "
-                           "undone.")
-                            .arg(shown, dir),
-                        QMessageBox::Yes | QMessageBox::Cancel, this);
-        box.setDefaultButton(QMessageBox::Cancel);
-        box.button(QMessageBox::Yes)->setText(tr("Delete"));
-        if (box.exec() != QMessageBox::Yes)
+        if (!confirmDelete(this, tr("Delete run"),
+                           tr("Delete the run “%1” with its checkpoints, curves and samples?\n\n%2").arg(shown, dir),
+                           tr("Delete")))
             return false;
     }
     if (const int row = m_table->rowOf(dir); row >= 0 && (m_rowAfterDelete < 0 || row < m_rowAfterDelete))
@@ -474,12 +469,11 @@ void RunsPanel::deleteSelected() {
             showError(tr("%1 is being trained: stop its training before deleting it.").arg(QFileInfo(d).fileName()));
             return;
         }
-    if (QMessageBox::warning(this, tr("Delete runs"),
-                             tr("Delete these %1 runs with their checkpoints, curves and samples?\n\n%2\n\nThis "
-                                "cannot be undone.")
-                                 .arg(sel.size())
-                                 .arg(sel.join('\n')),
-                             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes)
+    if (!confirmDelete(this, tr("Delete runs"),
+                       tr("Delete these %1 runs with their checkpoints, curves and samples?\n\n%2")
+                           .arg(sel.size())
+                           .arg(sel.join('\n')),
+                       tr("Delete")))
         return;
     for (const QString& d : sel)
         if (!deleteRun(d, false))
