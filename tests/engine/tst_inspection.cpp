@@ -97,6 +97,10 @@ private slots:
         QCOMPARE(h.size(), size_t{4});  // 1.0 once, then 0.0 0.1 0.2
         QVERIFY((h[0] == HeadRef{1, 0}) && (h[3] == HeadRef{0, 2}));
         QVERIFY(parse_heads("", 2, 3).empty());
+        QVERIFY(parse_heads(" , ", 2, 3).empty());
+        const auto spaced = parse_heads("0.1 1.2,  0.0", 2, 3);  // spaces apart too ("0.1 1.2" was refused)
+        QCOMPARE(spaced.size(), size_t{3});
+        QVERIFY((spaced[0] == HeadRef{0, 1}) && (spaced[1] == HeadRef{1, 2}) && (spaced[2] == HeadRef{0, 0}));
         for (const char* bad : {"2.0", "0.3", "1", "a.b", "1.-1", "0.1x"}) {
             try {
                 parse_heads(bad, 2, 3);

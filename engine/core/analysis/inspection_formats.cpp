@@ -126,18 +126,14 @@ std::vector<HeadRef> parse_heads(const std::string& text, const HeadLayout& layo
                 return;
         out.push_back(r);
     };
-    size_t start = 0;
-    for (;;) {
-        const size_t comma = text.find(',', start);
-        std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        item.erase(0, item.find_first_not_of(' '));
-        item.erase(item.find_last_not_of(' ') + 1);
-        if (!item.empty())
-            parse_head_item(item, layout, add);
-        if (comma == std::string::npos)
-            return out;
-        start = comma + 1;
+    // Items apart by commas or spaces ("0.1 1.2" was one item, refused as no head)
+    const char* kApart = ", \t\n";
+    for (size_t start = text.find_first_not_of(kApart); start != std::string::npos;) {
+        const size_t end = text.find_first_of(kApart, start);
+        parse_head_item(text.substr(start, end == std::string::npos ? std::string::npos : end - start), layout, add);
+        start = end == std::string::npos ? end : text.find_first_not_of(kApart, end);
     }
+    return out;
 }
 
 std::vector<HeadRef> parse_heads(const std::string& text, int layers, int heads) {
