@@ -10,6 +10,7 @@
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/ExportDialog.h"
+#include "ui/widgets/FigureFile.h"
 #include "ui/widgets/ImportDialog.h"
 #include "ui/widgets/TextScale.h"
 
@@ -17,6 +18,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QListWidget>
@@ -204,12 +206,23 @@ void MainWindow::importModelDialog() {
 }
 
 void MainWindow::exportPlots() {
-    const QString f = QFileDialog::getSaveFileName(this, tr("Export plots"), QSettings().value("lastExport").toString(),
-                                                   tr("PNG image (*.png);;SVG image (*.svg);;CSV data (*.csv)"));
+    // Named after the run, in the folder of the last export (the open run's folder the first time; it opened in
+    // whatever folder the program started in, with no name)
+    const QString run = m_training->currentRun();
+    const QString last = QSettings().value("lastExport").toString();
+    const QString folder = !last.isEmpty() ? QFileInfo(last).absolutePath() : !run.isEmpty() ? run : Workspace::root();
+    const QString name = run.isEmpty() ? QStringLiteral("curves.png") : QFileInfo(run).fileName() + "-curves.png";
+    const QString filters = tr("PNG image (*.png);;SVG image (*.svg);;CSV data (*.csv)");
+    QString chosen;
+    const QString f = withChosenExtension(
+        QFileDialog::getSaveFileName(this, tr("Export plots"), QDir(folder).filePath(name), filters, &chosen), chosen,
+        filters);
     if (f.isEmpty())
         return;
     QSettings().setValue("lastExport", f);
     auto* plot = m_training->plot();
-    const bool ok = f.endsWith(".svg") ? plot->saveSvg(f) : f.endsWith(".csv") ? plot->saveCsv(f) : plot->savePng(f);
+    const bool ok = f.endsWith(".svg", Qt::CaseInsensitive)   ? plot->saveSvg(f)
+                    : f.endsWith(".csv", Qt::CaseInsensitive) ? plot->saveCsv(f)
+                                                              : plot->savePng(f);
     statusBar()->showMessage(ok ? tr("exported %1").arg(f) : tr("could not write %1").arg(f), 6000);
 }

@@ -5,12 +5,16 @@
 // axis's title fits its height; the status line keeps its height while it counts.
 #include "twb/metrics.h"
 #include "ui/training/MetricsPlot.h"
+#include "ui/widgets/FigureFile.h"
 #include "ui/widgets/SteadyLabel.h"
 #include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
 #include <qcustomplot.h>
 #include <QApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
 #include <QLabel>
 #include <QScopeGuard>
 #include <QVBoxLayout>
@@ -23,6 +27,43 @@ class TestMetricsPlot : public QObject {
 
 private slots:
     void initTestCase() { twbtest::use_test_workspace(m_ws); }
+
+    /// File → Export plots: each format a whole file (there was no test of any), and a name typed without an
+    /// extension gets the chosen type's ("plots" was written as a PNG named "plots").
+    void exportsWriteWholeFiles() {
+        QCOMPARE(withChosenExtension("/x/plots", "SVG image (*.svg)", "PNG image (*.png);;SVG image (*.svg)"),
+                 QString("/x/plots.svg"));
+        QCOMPARE(withChosenExtension("/x/plots.PNG", "SVG image (*.svg)", "PNG image (*.png);;SVG image (*.svg)"),
+                 QString("/x/plots.PNG"));
+        QCOMPARE(withChosenExtension("/x/plots.v2", QString(), "PNG image (*.png);;SVG image (*.svg)"),
+                 QString("/x/plots.v2.png"));
+        QCOMPARE(withChosenExtension(QString(), "PNG image (*.png)", "PNG image (*.png)"), QString());
+        MetricsPlot plot;
+        plot.resize(500, 400);
+        std::vector<twb::MetricsRow> rows;
+        for (int i = 1; i <= 20; ++i) {
+            twb::MetricsRow r;
+            r.step = i;
+            r.kind = "train";
+            r.train_loss = 4.0 - 0.1 * i;
+            rows.push_back(r);
+        }
+        plot.loadRows(rows);
+        const QString dir = m_ws.path();
+        QVERIFY(plot.savePng(dir + "/p.png"));
+        QCOMPARE(QImage(dir + "/p.png").size(), plot.size());
+        QVERIFY(plot.saveSvg(dir + "/p.svg"));
+        QFile svg(dir + "/p.svg");
+        QVERIFY(svg.open(QIODevice::ReadOnly) && svg.readAll().contains("</svg>"));
+        QVERIFY(plot.saveCsv(dir + "/p.csv"));
+        QFile csv(dir + "/p.csv");
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).trimmed().split('\n');
+        QCOMPARE(lines.size(), 21);
+        QVERIFY(lines.first().startsWith("step,kind,train_loss"));
+        QVERIFY(!plot.saveCsv(dir + "/no-such-folder/p.csv"));  // said, and nothing half written
+        QVERIFY(!QFileInfo::exists(dir + "/no-such-folder"));
+    }
     void aSinglePointSitsInsideItsPlot() {
         // One evaluation (step 0, accuracy 0.0314): the axis ran from 0.0312 to 0.0316 and the marker sat
         // half off the left edge.

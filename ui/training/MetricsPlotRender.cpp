@@ -1,10 +1,9 @@
 #include "ui/training/MetricsPlot.h"
+#include "ui/widgets/FigureFile.h"
 
 #include <qcustomplot.h>
-#include <QFile>
 #include <QFontMetrics>
-#include <QPainter>
-#include <QSvgGenerator>
+#include <QSaveFile>
 #include <QTextStream>
 
 #include <algorithm>
@@ -310,22 +309,16 @@ void MetricsPlot::placeBaselineLabels() {
 }
 
 bool MetricsPlot::savePng(const QString& path) {
-    return grab().save(path, "PNG");
+    return saveFigure(this, path);  // through a temporary renamed at the end, like every export
 }
 
 bool MetricsPlot::saveSvg(const QString& path) {
-    QSvgGenerator gen;
-    gen.setFileName(path);
-    gen.setSize(size());
-    gen.setViewBox(rect());
-    QPainter painter(&gen);
-    render(&painter);
-    return painter.end();
+    return saveFigure(this, path);
 }
 
 bool MetricsPlot::saveCsv(const QString& path) const {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
         return false;
     QTextStream out(&f);
     auto num = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 7); };
@@ -334,5 +327,6 @@ bool MetricsPlot::saveCsv(const QString& path) const {
         out << r.step << ',' << QString::fromStdString(r.kind) << ',' << num(r.train_loss) << ',' << num(r.val_loss)
             << ',' << num(r.val_accuracy) << ',' << num(r.lr) << ',' << num(r.tokens_per_s) << ',' << num(r.val_bleu)
             << ',' << num(r.epoch) << '\n';
-    return true;
+    out.flush();
+    return f.commit();
 }

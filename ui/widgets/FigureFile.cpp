@@ -4,9 +4,29 @@
 
 #include <QFileDialog>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
+
+QString withChosenExtension(const QString& file, const QString& chosenFilter, const QString& allFilters) {
+    if (file.isEmpty())
+        return file;
+    static const QRegularExpression pattern("\\*(\\.[A-Za-z0-9]+)");
+    for (auto m = pattern.globalMatch(allFilters); m.hasNext();)
+        if (file.endsWith(m.next().captured(1), Qt::CaseInsensitive))
+            return file;
+    const auto chosen = pattern.match(chosenFilter.isEmpty() ? allFilters : chosenFilter);
+    return chosen.hasMatch() ? file + chosen.captured(1) : file;
+}
+
+namespace {
+QString askForFile(QWidget* parent, const QString& title, const QString& filters) {
+    QString chosen;
+    const QString f = QFileDialog::getSaveFileName(parent, title, QString(), filters, &chosen);
+    return withChosenExtension(f, chosen, filters);
+}
+}  // namespace
 
 bool saveFigure(QWidget* w, const QString& path) {
     QSaveFile out(path);
@@ -28,8 +48,7 @@ bool saveFigure(QWidget* w, const QString& path) {
 }
 
 QString exportFigure(QWidget* w, QWidget* parent, const QString& title) {
-    const QString f =
-        QFileDialog::getSaveFileName(parent, title, QString(), QObject::tr("PNG image (*.png);;SVG (*.svg)"));
+    const QString f = askForFile(parent, title, QObject::tr("PNG image (*.png);;SVG (*.svg)"));
     if (f.isEmpty() || saveFigure(w, f))
         return {};
     return QObject::tr("Cannot write %1: check the folder exists and is writable.").arg(f);
@@ -47,8 +66,8 @@ bool saveNumbers(const QString& path, const std::function<std::string()>& json,
 
 QString exportFigureOrNumbers(QWidget* w, QWidget* parent, const QString& title,
                               const std::function<bool(const QString&)>& saveNumbersTo) {
-    const QString f = QFileDialog::getSaveFileName(
-        parent, title, QString(), QObject::tr("CSV (*.csv);;JSON (*.json);;PNG image (*.png);;SVG (*.svg)"));
+    const QString f =
+        askForFile(parent, title, QObject::tr("CSV (*.csv);;JSON (*.json);;PNG image (*.png);;SVG (*.svg)"));
     if (f.isEmpty())
         return {};
     const bool picture = f.endsWith(".png", Qt::CaseInsensitive) || f.endsWith(".svg", Qt::CaseInsensitive);

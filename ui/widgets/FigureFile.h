@@ -7,6 +7,9 @@
 
 class QWidget;
 
+/// The file a save dialog returned, with the extension of the type chosen in it ("(*.png)") where the
+/// name typed has none of the types offered ("plots" was written as a PNG named "plots").
+QString withChosenExtension(const QString& file, const QString& chosenFilter, const QString& allFilters);
 /// Writes w to path as .svg or (any other extension) .png; false when the file cannot be written.
 bool saveFigure(QWidget* w, const QString& path);
 /// Asks for a file (PNG or SVG) and writes w there; returns the error to show, empty when written or
