@@ -162,6 +162,26 @@ private slots:
         QVERIFY2(why.contains("cell 0") && why.contains("min_lr"), qPrintable(why));
     }
 
+    void anAxisWithoutValuesMovesNoButton() {
+        // Its error, a line shorter than the estimate it replaced, moved Start sweep and the rest up and back.
+        ExperimentsPanel p;
+        p.setBaseConfig(tinyConfig());
+        p.resize(700, 720);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        p.axes()->clear();
+        p.axes()->addAxis("learning_rate", "1e-3,3e-3");
+        auto* estimate = p.findChild<QLabel*>("estimate");
+        auto* start = p.findChild<QPushButton*>("startSweep");
+        QTRY_VERIFY(estimate->text().contains("2 cells"));
+        QApplication::processEvents();
+        const int at = start->mapTo(&p, QPoint()).y();
+        p.axes()->addAxis("n_layer", "");
+        QTRY_VERIFY(estimate->text().contains("has no values"));
+        QApplication::processEvents();
+        QCOMPARE(start->mapTo(&p, QPoint()).y(), at);
+    }
+
     void axesValuesKeepTheirRoomInLargerText() {
         // 150% text at 1280x720 gave the field's combo box the table and cut the values to "alu".
         // The row is added while the panel is hidden (as the panel's remembered axes are), the text size

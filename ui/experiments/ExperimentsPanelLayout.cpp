@@ -6,6 +6,7 @@
 #include "ui/experiments/ExperimentsPanel.h"
 #include "ui/experiments/ResultsTable.h"
 #include "ui/experiments/SweepPlots.h"
+#include "ui/widgets/SteadyLabel.h"
 
 #include <QAction>
 #include <QButtonGroup>
@@ -61,7 +62,7 @@ QWidget* ExperimentsPanel::buildLeft() {
     folderRow->addWidget(m_folder, 1);
     folderRow->addWidget(browse);
     lv->addLayout(folderRow);
-    m_estimate = new QLabel;
+    m_estimate = new SteadyLabel;  // an error a line shorter than the estimate moved the buttons under it up
     m_estimate->setObjectName("estimate");
     m_estimate->setWordWrap(true);
     lv->addWidget(m_estimate);
