@@ -103,8 +103,8 @@ struct HeadLayout {
     /// Every head, encoder first, then the decoder's self-attention, then cross-attention.
     std::vector<HeadRef> all() const;
 };
-/// Parses "L.H,L.H,..." (commas or spaces between them; "L.*" for every head of layer L; "enc.L.H", "cross.L.H" and "dec.L.H" for a
-/// translation model); ConfigError naming the bad item, or a head the model lacks.
+/// Parses "L.H,L.H,..." (commas or spaces between them; "L.*" for every head of layer L; "enc.L.H", "cross.L.H" and
+/// "dec.L.H" for a translation model); ConfigError naming the bad item, or a head the model lacks.
 std::vector<HeadRef> parse_heads(const std::string& text, const HeadLayout& layout);
 std::vector<HeadRef> parse_heads(const std::string& text, int layers, int heads);
 
