@@ -727,6 +727,10 @@
 %1.
 Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, initialisert fra en kjøring (Kjør-menyen).</translation>
     </message>
+    <message>
+        <source>This run was not finetuned on chat data, so its replies only continue the template. The Datasets panel&apos;s Chat data tab prepares instruction data; train on it, initialised from this run (Run menu).</source>
+        <translation>Denne kjøringen er ikke finjustert på samtaledata, så svarene bare fortsetter malen. Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, initialisert fra denne kjøringen (Kjør-menyen).</translation>
+    </message>
 </context>
 <context>
     <name>CompareTokenizersDialog</name>
@@ -5246,6 +5250,10 @@ Vil du slette den likevel?</translation>
         <source>Chat with an instruction-tuned run (twb chat)</source>
         <translation>Chat med en instruksjonstrent kjøring (twb chat)</translation>
     </message>
+    <message>
+        <source>(greyed: outside top-k or top-p, never drawn)</source>
+        <translation>(grå: utenfor top-k eller top-p, trekkes aldri)</translation>
+    </message>
 </context>
 <context>
     <name>SweepPlots</name>
@@ -5374,6 +5382,10 @@ Vil du slette den likevel?</translation>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; p = %2&lt;br&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; p = %2&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Outside top-k or top-p: the sampler never draws it at these settings; a click still continues from it</source>
+        <translation>Utenfor top-k eller top-p: sampleren trekker den aldri med disse innstillingene; et klikk fortsetter likevel fra den</translation>
     </message>
 </context>
 <context>

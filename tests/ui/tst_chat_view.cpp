@@ -1,7 +1,8 @@
 // The Sampling console's Chat tab driven offscreen over a tiny run finetuned on chat data: a message sent
 // comes back as an assistant turn that ended at the end-of-turn token, both turns are recorded in
 // RUN/chat.jsonl, a new console reloads the conversation, New conversation starts the next number, and a
-// run whose tokenizer has no <eos> (char) is refused as soon as it is chosen (Send off), with a message that says so.
+// run whose tokenizer has no <eos> (char) is refused as soon as it is chosen (Send off), with a message that says so;
+// a run not finetuned on chat data is said to be so when it is chosen.
 #include "ui/sampling/ChatView.h"
 #include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/SamplingPanel.h"
@@ -11,6 +12,9 @@
 #include "twb/chat.h"
 #include "twb/chat_history.h"
 
+#include <QFile>
+#include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QTabWidget>
 
@@ -130,6 +134,31 @@ private slots:
         p.setRun(m_run);
         QTRY_VERIFY(send->isEnabled());
         QVERIFY(chat.lastError().isEmpty());
+        QVERIFY(chat.findChild<QLabel*>("chatUntrained")->isHidden());
+    }
+    void aRunNotFinetunedOnChatIsSaidWhenChosen() {
+        // The chat run's weights and tokenizer, its dataset a plain one: it can chat, but its replies only
+        // continue the template. That was said in the status bar after the first reply; now when it is chosen.
+        const QString plain = Workspace::runsDir() + "/plain-run";
+        QVERIFY(QProcess::execute("cp", {"-r", m_run, plain}) == 0);
+        QFile f(plain + "/config.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QString config = QString::fromUtf8(f.readAll());
+        f.close();
+        const QString chatData = QString::fromStdString(twbtest::path(m_ws, "chat-data").string());
+        QVERIFY(config.contains(chatData));
+        config.replace(chatData, Workspace::datasetsDir() + "/small");  // the char run's, no chat template
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(config.toUtf8());
+        f.close();
+        SamplingPanel p;
+        p.setRun(plain);
+        ChatView& chat = *p.chat();
+        auto* note = chat.findChild<QLabel*>("chatUntrained");
+        QTRY_VERIFY(!note->isHidden());
+        QVERIFY(chat.findChild<QPushButton*>("chatSend")->isEnabled());  // it may still be tried
+        p.setRun(m_run);
+        QTRY_VERIFY(note->isHidden());
     }
 };
 

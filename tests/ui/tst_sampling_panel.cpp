@@ -426,6 +426,15 @@ private slots:
             if (l->text().startsWith("Token #3 "))
                 title = l->text();
         QVERIFY2(title.contains("(p = ") && !title.contains("temperature"), qPrintable(title));
+        // With top-k 2 the alternatives past the second are greyed, never drawn (top-k 5 listed eight alike)
+        p.findChild<QSpinBox*>("topK")->setValue(2);
+        p.generate();
+        waitIdle(p);
+        emit view->tokenClicked(0, 2);
+        auto* alts = view->findChild<QListWidget*>("alternatives");
+        QVERIFY(alts->count() > 2);
+        for (int k = 0; k < alts->count(); ++k)
+            QCOMPARE(alts->item(k)->toolTip().contains("never draws"), k >= 2);
     }
     void compareHasOneColumnPerCheckpoint() {
         SamplingPanel p;

@@ -43,11 +43,21 @@ ChatView::ChatView(ModelThread* model, RunPicker* picker, std::function<twb::Sam
     m_status = new QLabel;
     m_status->setObjectName("chatStatus");
 
+    // Said when the run is chosen, not in the status bar after a reply that only continued the template
+    m_untrained =
+        new QLabel(tr("This run was not finetuned on chat data, so its replies only continue the "
+                      "template. The Datasets panel's Chat data tab prepares instruction data; train on "
+                      "it, initialised from this run (Run menu)."));
+    m_untrained->setObjectName("chatUntrained");
+    m_untrained->setWordWrap(true);
+    m_untrained->setStyleSheet("background: #fff4ce; padding: 4px;");
+    m_untrained->hide();
     auto* top = new QFormLayout;
     top->addRow(tr("System prompt"), m_system);
     // The transcript above the message box, the buttons below: a chat reads downwards.
     auto* col = new QVBoxLayout(this);
     col->addLayout(top);
+    col->addWidget(m_untrained);
     col->addWidget(m_transcript, 1);
     col->addWidget(m_message);
     col->addLayout(console_layout::buttonRow({m_send, m_stop, m_new}, m_status));
@@ -74,11 +84,13 @@ void ChatView::connectWorker() {
     });
     connect(worker, &ModelWorker::chatReplied, this, &ChatView::replied);
     connect(worker, &ModelWorker::chatLoaded, this,
-            [this](quint64 id, const QString& run, const twb::ChatThread& thread, const QString& unavailable) {
+            [this](quint64 id, const QString& run, const twb::ChatThread& thread, const QString& unavailable,
+                   bool untrained) {
                 if (id != m_loadId || run != m_picker->run())
                     return;
                 m_loadId = 0;
                 m_loadedRun = run;
+                m_untrained->setVisible(untrained && unavailable.isEmpty());
                 // Said before a message is written (a char run answered "not answered" only after Send).
                 m_unavailable = unavailable;
                 if (!unavailable.isEmpty())
@@ -194,6 +206,7 @@ void ChatView::reload() {
     m_recorded = 0;
     m_conversation = 1;
     m_unavailable.clear();
+    m_untrained->hide();  // until the next run's answer
     busyChanged(isBusy());
     clearError();  // the run before's
     render();

@@ -67,6 +67,7 @@ private:
     QPlainTextEdit* m_message;
     QPushButton *m_send, *m_stop, *m_new;
     QLabel* m_status;
+    QLabel* m_untrained;  // the run was not finetuned on chat data: replies only continue the template
     twb::Conversation m_messages;
     qint64 m_conversation = 1;
     size_t m_recorded = 0;    // messages of m_messages already in RUN/chat.jsonl

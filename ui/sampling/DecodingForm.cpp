@@ -35,7 +35,7 @@ DecodingForm::DecodingForm(QWidget* parent) : RememberedForm(tr("Decoding"), "sa
     m_tempSlider->setRange(0, 200);
     m_temp = doubleSpinBox("temperature", 0, 2, 0.05,
                            tr("0 = greedy (always the most probable token); higher = more varied, less coherent"));
-    m_topK = spinBox("", 0, 100000, tr("Sample only among the k most probable tokens (0 = off)"));
+    m_topK = spinBox("topK", 0, 100000, tr("Sample only among the k most probable tokens (0 = off)"));
     m_topK->setSpecialValueText(tr("off"));
     m_topP = doubleSpinBox("", 0.01, 1.0, 0.05,
                            tr("Nucleus sampling: the smallest set of tokens whose probabilities reach p (1 = off)"));

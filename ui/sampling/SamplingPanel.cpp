@@ -124,6 +124,8 @@ void SamplingPanel::generate() {
     m_out.promptText = r.prompt;
     m_out.label = tr("generated");
     m_out.temperature = r.options.temperature;
+    m_out.topK = r.options.top_k;
+    m_out.topP = r.options.top_p;
     m_out.run = r.run;
     m_out.checkpoint = r.checkpoint;
     m_back.clear();
@@ -189,6 +191,8 @@ void SamplingPanel::branch(int index, int alt) {
     m_out = next;
     m_attribution->clear();  // it explained the token now replaced
     m_out.temperature = r.options.temperature;
+    m_out.topK = r.options.top_k;
+    m_out.topP = r.options.top_p;
     m_output->setTitle(next.label);
     startRequest(r);
 }
@@ -252,13 +256,30 @@ void SamplingPanel::showAlternatives(int sample, int index) {
                                 .arg(QLocale().toString(t.prob, 'f', 3))
                                 .arg(QLocale().toString(m_out.temperature, 'g', 3))
                           : tr("p = %1").arg(QLocale().toString(t.prob, 'f', 3));
-    m_output->select(
-        sample, index,
+    // The alternatives the sampler could draw: the first top-k, and those the top-p nucleus reaches (the
+    // list is most probable first, at the temperature, before either cut). Top-k 5 listed eight alike.
+    int drawable = static_cast<int>(t.altProbs.size());
+    if (m_out.temperature > 0) {
+        if (m_out.topK > 0)
+            drawable = std::min(drawable, m_out.topK);
+        double before = 0;
+        for (int k = 0; k < drawable; ++k) {
+            if (m_out.topP < 1 && before >= m_out.topP) {
+                drawable = k;
+                break;
+            }
+            before += t.altProbs[k];
+        }
+    }
+    QString title =
         sample == 0 ? tr("Token #%1 %2 (%3). Click an alternative to continue from it:").arg(index + 1).arg(token, p)
                     : tr("Token #%1 of sample %2 %3 (%4). Branching works on sample 1.")
                           .arg(index + 1)
                           .arg(sample + 1)
-                          .arg(token, p));
+                          .arg(token, p);
+    if (drawable < t.altProbs.size())
+        title += " " + tr("(greyed: outside top-k or top-p, never drawn)");
+    m_output->select(sample, index, title, drawable);
 }
 
 void SamplingPanel::setCompare(const QList<qint64>& steps, const QVector<double>& temperatures) {

@@ -47,8 +47,10 @@ public:
         QVector<QVector<UiToken>> samples;  // the tokens as streamed, per sample
         QString label;                      // "generated" or "branch at token 12"
         double temperature = 1;             // the tokens' probabilities are at this temperature (0 = greedy)
-        QString status;                     // its line under the output ("89 tokens · 679.8 tok/s · ...")
-        QString run, checkpoint;            // what generated it: branching and attribution ask the same
+        int topK = 0;                       // and the sampler drew from these (0, 1: all)
+        double topP = 1;
+        QString status;           // its line under the output ("89 tokens · 679.8 tok/s · ...")
+        QString run, checkpoint;  // what generated it: branching and attribution ask the same
     };
 
     RunPicker* picker() const { return m_picker; }

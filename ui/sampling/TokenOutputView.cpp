@@ -7,11 +7,13 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QToolTip>
 #include <cmath>
+#include <memory>
 
 TokenOutputView::TokenOutputView(const QString& name, const QString& alternativesName, const QString& placeholder,
                                  const QString& hint, QWidget* parent)
@@ -21,6 +23,13 @@ TokenOutputView::TokenOutputView(const QString& name, const QString& alternative
     m_view->setOpenLinks(false);
     m_view->setMouseTracking(true);
     m_view->setPlaceholderText(placeholder);
+    // Copy and Select all, without "Copy Link Location" of the token under the mouse: its links are the
+    // view's own (tok:0:12), nothing a person can use.
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        std::unique_ptr<QMenu> menu(m_view->createStandardContextMenu());
+        menu->exec(m_view->mapToGlobal(at));
+    });
     // Tab leaves the text (it stepped through every token, thousands of stops); Left and Right choose the
     // token before or after the chosen one, as a click does, and Tab then reaches its alternatives.
     m_view->installEventFilter(this);
@@ -153,7 +162,7 @@ void TokenOutputView::clearSelection() {
     m_alts->clear();
 }
 
-void TokenOutputView::select(int sample, int index, const QString& title) {
+void TokenOutputView::select(int sample, int index, const QString& title, int drawable) {
     const UiToken* t = token(sample, index);
     if (!t)
         return;
@@ -171,6 +180,13 @@ void TokenOutputView::select(int sample, int index, const QString& title) {
             QFont f = it->font();
             f.setBold(true);
             it->setFont(f);
+        }
+        if (drawable >= 0 && k >= drawable) {  // offered as a branch, but never a draw of these settings
+            it->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+            it->setBackground(QBrush());
+            it->setToolTip(
+                tr("Outside top-k or top-p: the sampler never draws it at these settings; a click still "
+                   "continues from it"));
         }
         m_alts->addItem(it);
     }

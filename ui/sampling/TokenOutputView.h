@@ -32,8 +32,10 @@ public:
     void clearSelection();
     /// The title back to the hint.
     void showHint() { setTitle(m_hint); }
-    /// Chooses a token: lists its alternatives (the chosen one bold) under `title` and redraws.
-    void select(int sample, int index, const QString& title);
+    /// Chooses a token: lists its alternatives (the chosen one bold) under `title` and redraws. The first
+    /// `drawable` alternatives are those the sampler could draw; the rest (outside top-k or top-p) are greyed,
+    /// said so on hover. -1: all of them.
+    void select(int sample, int index, const QString& title, int drawable = -1);
     int selectedSample() const { return m_selSample; }
     int selectedIndex() const { return m_selIndex; }
     void setTitle(const QString& text);

@@ -137,7 +137,8 @@ void ModelWorker::loadChat(quint64 id, const QString& run, bool fresh) {
             t.conversation = twb::next_conversation(run.toStdString());
         else
             t = twb::latest_chat(run.toStdString());
-        emit chatLoaded(id, run, t, QString::fromStdString(twb::chat_unavailable(run.toStdString())));
+        emit chatLoaded(id, run, t, QString::fromStdString(twb::chat_unavailable(run.toStdString())),
+                        !twb::chat_untrained(run.toStdString()).empty());
     });
 }
 

@@ -182,7 +182,8 @@ signals:
     void compareFinished(quint64 id, bool cancelled);
     void chatReplied(const ChatResult& result);
     /// The run's latest conversation, and why the run cannot chat (empty when it can).
-    void chatLoaded(quint64 id, const QString& run, const twb::ChatThread& thread, const QString& unavailable);
+    void chatLoaded(quint64 id, const QString& run, const twb::ChatThread& thread, const QString& unavailable,
+                    bool untrained);
     void generationEvalProgress(quint64 id, int done, int total);
     /// The rows so far (every setting unless cancelled).
     void generationEvalFinished(quint64 id, const std::vector<twb::GenerationEvalRow>& rows, bool cancelled);

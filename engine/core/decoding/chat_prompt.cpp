@@ -32,6 +32,14 @@ std::string chat_unavailable(const std::filesystem::path& run_dir) {
     }
 }
 
+std::string chat_untrained(const std::filesystem::path& run_dir) {
+    try {
+        return chat_run_warning(read_run_config(run_dir));
+    } catch (const std::exception&) {  // opening the run says what is wrong with it
+        return {};
+    }
+}
+
 std::vector<int32_t> chat_reply_prompt(const Tokenizer& tok, const Conversation& conversation) {
     if (conversation.empty())
         throw InputError("the conversation is empty; write a message first");

@@ -59,6 +59,9 @@ std::string render_chat_text(const Conversation& c, const std::string& eot, bool
 /// tokenizer without the <eos> that ends every turn (a char run). Empty when it can, or when the run
 /// cannot be read (opening it says why).
 std::string chat_unavailable(const std::filesystem::path& run_dir);
+/// Why a run that can chat only continues the template: it was not finetuned on a chat dataset (its
+/// dataset has no chat template). Empty when it was, or when its dataset cannot tell (moved, imported).
+std::string chat_untrained(const std::filesystem::path& run_dir);
 
 /// One JSON line of instruction data as conversations: {"instruction", "input"?, "output"} (Alpaca),
 /// {"instruction", "instances": [{"input", "output"}, ...]} (self-instruct seed tasks: one conversation per
