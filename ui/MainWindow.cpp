@@ -263,17 +263,21 @@ void MainWindow::restoreLayout() {
 }
 
 void MainWindow::offerInterruptedRun() {
-    // The last run used, when it stopped before its last step (a crash, a closed window), is offered
-    // for resuming.
+    // The last run used opens again, with its dataset, settings and curves (a restart showed a new run on
+    // fortunes with the default preset); when it stopped before its last step (a Stop, a crash, a closed
+    // window) it is offered for resuming. Neither while another process trains it.
     const QStringList recent = Workspace::recentRuns();
-    if (!recent.isEmpty() && QFileInfo::exists(recent.first() + "/config.json"))
-        try {
-            const auto steps = twb::list_checkpoints(recent.first().toStdString());
-            if (!steps.empty() && steps.back() < twb::read_run_config(recent.first().toStdString()).max_iters &&
-                twb::run_holder(recent.first().toStdString()).empty())  // not while another process trains it
-                m_training->offerResume(recent.first());
-        } catch (const std::exception&) {
-        }
+    if (recent.isEmpty() || !QFileInfo::exists(recent.first() + "/config.json"))
+        return;
+    const QString run = recent.first();
+    try {
+        if (!twb::run_holder(run.toStdString()).empty() || !m_training->openRun(run))
+            return;
+        const auto steps = twb::list_checkpoints(run.toStdString());
+        if (!steps.empty() && steps.back() < twb::read_run_config(run.toStdString()).max_iters)
+            m_training->offerResume(run);
+    } catch (const std::exception&) {
+    }
 }
 
 MainWindow::~MainWindow() {

@@ -650,7 +650,7 @@ private slots:
         w.showPanel("Experiments");
         QCOMPARE(w.restartArguments(), QStringList({"--panel", "Experiments"}));
     }
-    void startUpOffersToResumeAnInterruptedRun() {
+    void startUpOpensTheLastRunAndOffersToResumeIt() {
         // Last: the fixture resets the settings. A run stopped at step 20 of 30, the last one used.
         const QString run = twbtest::make_tiny_run(m_ws, "cut", 20);
         auto cfg = twb::read_run_config(run.toStdString());
@@ -658,6 +658,9 @@ private slots:
         twb::write_file_atomic(run.toStdString() + "/config.json", nlohmann::json(cfg).dump(2));
         Workspace::addRecentRun(run);
         MainWindow w;
+        // Open again, with its settings (a restart showed a new run on fortunes, the default preset)
+        QCOMPARE(w.trainingPanel()->currentRun(), run);
+        QCOMPARE(w.trainingPanel()->form()->config().max_iters, 30);
         auto* offer = w.trainingPanel()->findChild<QLabel*>("resumeOffer");
         QVERIFY(offer && !offer->isHidden());
         QVERIFY2(offer->text().contains("cut") && offer->text().contains("stopped at step 20 of 30"),
@@ -688,8 +691,9 @@ private slots:
         QCOMPARE(twb::list_checkpoints(run.toStdString()).back(), int64_t(30));
         QTRY_VERIFY(!w.trainingPanel()->isBusy());
         QTRY_VERIFY2(w.runsPanel()->lastError().isEmpty(), qPrintable(w.runsPanel()->lastError()));
-        // Finished now: the next start-up offers nothing.
+        // Finished now: the next start-up opens it and offers nothing.
         MainWindow again;
+        QCOMPARE(again.trainingPanel()->currentRun(), run);
         QVERIFY(again.trainingPanel()->findChild<QLabel*>("resumeOffer")->isHidden());
     }
 };
