@@ -1036,12 +1036,6 @@ Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, 
         <translation>Evaluering og kjøretid</translation>
     </message>
     <message>
-        <source>%1 parameters, about %2 MB while training
-embeddings %3, attention %4, feed-forward %5, norms %6%7</source>
-        <translation>%1 parametere, omtrent %2 MB under trening
-innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
-    </message>
-    <message>
         <source>, output layer %1</source>
         <translation>, utdatalag %1</translation>
     </message>
@@ -1128,6 +1122,12 @@ innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7</translation>
     <message>
         <source>A CUDA GPU if one is usable, else the CPU</source>
         <translation>En CUDA-GPU om en kan brukes, ellers CPU-en</translation>
+    </message>
+    <message>
+        <source>%1 parameters, about %2 MB while training.
+By part: embeddings %3, attention %4, feed-forward %5, norms %6%7.</source>
+        <translation>%1 parametere, omtrent %2 MB under trening.
+Fordelt: innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7.</translation>
     </message>
 </context>
 <context>
@@ -5035,6 +5035,10 @@ Vil du slette den likevel?</translation>
     <message>
         <source>A translation run&apos;s highest validation BLEU after step 0 (higher is better); with best_by=bleu its best checkpoint</source>
         <translation>Oversettelseskjøringens høyeste validerings-BLEU etter steg 0 (høyere er bedre); med best_by=bleu dens beste sjekkpunkt</translation>
+    </message>
+    <message>
+        <source>So far: the last evaluation of a run that has not finished (a running cell&apos;s first one is at step 0)</source>
+        <translation>Så langt: den siste evalueringen av en kjøring som ikke er ferdig (en celle som kjører, har sin første ved steg 0)</translation>
     </message>
 </context>
 <context>

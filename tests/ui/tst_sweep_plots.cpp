@@ -10,6 +10,7 @@
 #include <qcustomplot.h>
 #include <QAbstractItemModel>
 #include <QComboBox>
+#include <QFont>
 #include <QFontMetrics>
 #include <QTest>
 
@@ -144,6 +145,21 @@ private slots:
         for (int c = 0; c < table.model()->columnCount(); ++c)
             headers << table.model()->headerData(c, Qt::Horizontal).toString();
         QVERIFY2(headers.contains("learning_rate"), qPrintable(headers.join(", ")));
+        // A running cell's figures are its last evaluation's, in italics and said so ("Final val loss 6.24"
+        // read as a result at step 0); a finished cell's are upright.
+        auto finalLoss = [&table](const twb::RunSummary& r) {
+            table.showRuns({r}, {"learning_rate"});
+            for (int c = 0; c < table.model()->columnCount(); ++c)
+                if (table.model()->headerData(c, Qt::Horizontal).toString() == "Final val loss")
+                    return table.model()->index(0, c);
+            return QModelIndex();
+        };
+        twb::RunSummary cell = summary("learning_rate", "0.001", 6.24);
+        QVERIFY(!finalLoss(cell).data(Qt::FontRole).value<QFont>().italic());
+        cell.status = "running";
+        const QModelIndex soFar = finalLoss(cell);
+        QVERIFY(soFar.data(Qt::FontRole).value<QFont>().italic());
+        QVERIFY(soFar.data(Qt::ToolTipRole).toString().startsWith("So far"));
         // Before any cell has a loss: a word in the plot and plain axes, not the last sweep's (log) ones.
         twb::RunSummary running = summary("learning_rate", "0.001", NAN);
         plots.setRuns({running}, {"learning_rate"});

@@ -306,8 +306,10 @@ void ConfigForm::refresh() {
         const QLocale loc;
         const auto parts = c.parameter_parts();
         auto n = [&](int64_t v) { return loc.toString(static_cast<qlonglong>(v)); };
-        m_summary->setText(tr("%1 parameters, about %2 MB while training\n"
-                              "embeddings %3, attention %4, feed-forward %5, norms %6%7")
+        // Two sentences: "…while training" and the next line's "embeddings…" read as one ("while training
+        // embeddings") where the first wrapped.
+        m_summary->setText(tr("%1 parameters, about %2 MB while training.\n"
+                              "By part: embeddings %3, attention %4, feed-forward %5, norms %6%7.")
                                .arg(n(c.parameter_count()))
                                .arg(c.estimated_memory_bytes() / 1e6, 0, 'f', 0)
                                .arg(n(parts.embeddings), n(parts.attention), n(parts.feed_forward), n(parts.norms),

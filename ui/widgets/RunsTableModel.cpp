@@ -304,6 +304,10 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
                            "units that compare character and BPE runs fairly.")
                       : tr("Bits per character at the last evaluation: the loss in units that compare character "
                            "and BPE runs fairly.");
+        if (soFar(r, col))
+            tip =
+                tr("So far: the last evaluation of a run that has not finished (a running cell's first one is "
+                   "at step 0)");
         if (col == Status && r.status == "running")
             tip = tr("A trainer is writing this run now.");
         if (col == Status && r.status == "stopped")
@@ -320,7 +324,17 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
         f.setBold(true);
         return f;
     }
+    if (role == Qt::FontRole && soFar(r, col)) {  // read as a result ("Final val loss 6.24" at step 0)
+        QFont f;
+        f.setItalic(true);
+        return f;
+    }
     return {};
+}
+
+bool RunsTableModel::soFar(const twb::RunSummary& r, Column col) const {
+    return r.status != "finished" && (col == FinalValLoss || col == Accuracy || col == Perplexity ||
+                                      (col == BitsPerChar && m_layout != Layout::Runs));
 }
 
 QVariant RunsTableModel::headerData(int section, Qt::Orientation o, int role) const {

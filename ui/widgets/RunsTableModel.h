@@ -80,6 +80,8 @@ public:
     static QString cellLabel(const twb::RunSummary& r, const QStringList& swept);
 
 private:
+    /// A figure of the last evaluation of a run that has not finished: shown in italics, said so on hover.
+    bool soFar(const twb::RunSummary& r, Column col) const;
     void rebuildColumns();
     QVariant displayText(const twb::RunSummary& r, Column c, int extra) const;
     QVariant sortKey(const twb::RunSummary& r, Column c, int extra) const;
