@@ -566,7 +566,13 @@ private slots:
         d->setBounds(1e-5, 1.0);
         QVERIFY(status->text().isEmpty());
         QSignalSpy found(p.experimentWorker(), &ExperimentWorker::lrFound);
+        QSignalSpy points(p.experimentWorker(), &ExperimentWorker::lrPoint);
         d->start();
+        // From the first point the rate axis is the search's whole range, in decades (fitted to the first
+        // points it spanned a fraction of one, its labels run together)
+        QVERIFY(twbtest::wait_for(points, 1, 120000));
+        QTRY_VERIFY(d->plot()->graph(0)->dataCount() > 0);
+        QVERIFY(std::abs(d->plot()->xAxis->range().lower - 1e-5) < 1e-12 && d->plot()->xAxis->range().upper == 1.0);
         // listed in the panel's jobs service while it searches, gone once it has found the rate
         QCOMPARE(jobs.running().size(), 1);
         QCOMPARE(jobs.running().first()->title(), QString("Finding the learning rate"));

@@ -149,7 +149,10 @@ void LrFindDialog::connectWorker(ExperimentWorker* worker) {
         if (!m_running)
             return;
         m_plot->graph(0)->addData(p.lr, p.smoothed);
-        m_plot->rescaleAxes();
+        // The x axis stays the search's whole range, in decades: fitted to the first points it spanned a
+        // fraction of one, its labels run together ("10⁻⁶1.25·11.5·10⁻⁶")
+        m_plot->xAxis->setRange(m_lo->value(), m_hi->value());
+        m_plot->yAxis->rescale();
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         m_progress->setValue(p.step);
         if (m_job)
