@@ -42,6 +42,7 @@
 #include <QScopeGuard>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QShortcut>
 #include <QSignalSpy>
@@ -264,6 +265,31 @@ private slots:
         QVERIFY2(labelWidth <= viewWidth, qPrintable(QString("list %1 px wide in %2").arg(labelWidth).arg(viewWidth)));
         QVERIFY2(labelHeight >= textHeight,
                  qPrintable(QString("list %1 px high, its text %2").arg(labelHeight).arg(textHeight)));
+    }
+    void aTextSizeChangeKeepsTheFormWhereItWas() {
+        // Each Ctrl+= or Ctrl+- showed another section of the Training form (the scroll kept its pixels).
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showPanel("Training");
+        auto* steps = w.trainingPanel()->form()->findChild<QWidget*>("max_iters");
+        QScrollArea* scroll = nullptr;
+        for (QWidget* p = steps; p && !scroll; p = p->parentWidget())
+            scroll = qobject_cast<QScrollArea*>(p);
+        QVERIFY(steps && scroll);
+        const auto topOfView = [&] { return steps->mapTo(scroll->viewport(), QPoint()).y(); };
+        scroll->verticalScrollBar()->setValue(steps->mapTo(scroll->widget(), QPoint()).y());
+        QCOMPARE(topOfView(), 0);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        for (int scale : {150, 100, 125}) {
+            const int before = scroll->widget()->height();
+            QCOMPARE(TextScale::apply(scale), scale);
+            QTRY_VERIFY(scroll->widget()->height() != before);  // the column laid out at the new size
+            QCoreApplication::processEvents();
+            QVERIFY2(std::abs(topOfView()) <= steps->height(),
+                     qPrintable(QString("at %1%: Steps %2 px from the top").arg(scale).arg(topOfView())));
+        }
     }
     void everyTabIsInSightInLargerText() {
         // At 150% text on 1280x720 the Sampling panel's first tab scrolled out of its bar ("ate") and the
