@@ -2903,6 +2903,14 @@ en kjøring tar opp oppmerksomheten på sondeteksten ved hver evaluering.</trans
         <source>(no prompt)</source>
         <translation>(ingen ledetekst)</translation>
     </message>
+    <message>
+        <source>No generations of this run yet: each one made with Generate (or twb sample) is kept here with its prompt and settings.</source>
+        <translation>Ingen genereringer fra denne kjøringen ennå: hver generering med Generer (eller twb sample) tas vare på her med ledetekst og innstillinger.</translation>
+    </message>
+    <message>
+        <source>Choose a generation on the left to read it whole.</source>
+        <translation>Velg en generering til venstre for å lese den i sin helhet.</translation>
+    </message>
 </context>
 <context>
     <name>ImportDialog</name>

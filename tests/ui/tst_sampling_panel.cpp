@@ -79,6 +79,9 @@ private slots:
         auto* use = h.findChild<QPushButton*>("historyUse");
         auto* exportOut = h.findChild<QPushButton*>("historyExport");
         QVERIFY(use && exportOut);
+        // A run with no generations says so in the empty page (two blank boxes)
+        auto* text = h.findChild<QPlainTextEdit*>("historyText");
+        QVERIFY2(text->placeholderText().startsWith("No generations"), qPrintable(text->placeholderText()));
         twb::SampleRecord r;
         r.prompt = "The cat";
         r.outputs = {" sat."};

@@ -20,6 +20,7 @@ HistoryView::HistoryView(QWidget* parent) : QWidget(parent) {
     m_text = new QPlainTextEdit;
     m_text->setObjectName("historyText");
     m_text->setReadOnly(true);
+    setRecords({});
     auto* useHist = new QPushButton(tr("Use this prompt"));
     auto* exportOut = new QPushButton(tr("Export…"));
     useHist->setObjectName("historyUse");
@@ -65,6 +66,11 @@ HistoryView::HistoryView(QWidget* parent) : QWidget(parent) {
 void HistoryView::setRecords(const std::vector<twb::SampleRecord>& records) {
     m_records = records;
     m_list->clear();
+    // Said in the empty page (a run with no generations showed two blank boxes)
+    m_text->setPlaceholderText(records.empty()
+                                   ? tr("No generations of this run yet: each one made with Generate (or twb "
+                                        "sample) is kept here with its prompt and settings.")
+                                   : tr("Choose a generation on the left to read it whole."));
     for (int i = static_cast<int>(records.size()) - 1; i >= 0; --i) {
         const auto& e = records[static_cast<size_t>(i)];
         // an empty prompt said, not a dangling "T=0.8 ·"
