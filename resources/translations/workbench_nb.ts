@@ -5682,6 +5682,21 @@ Vil du slette den likevel?</translation>
         <source>Use the tokenizer of a prepared dataset or a run: choose its folder</source>
         <translation>Bruk tokeniseringen til et klargjort datasett eller en kjøring: velg mappen</translation>
     </message>
+    <message>
+        <source>Vocab</source>
+        <comment>short tab title</comment>
+        <translation>Vokab.</translation>
+    </message>
+    <message>
+        <source>A/B</source>
+        <comment>short tab title</comment>
+        <translation>A/B</translation>
+    </message>
+    <message>
+        <source>Merges</source>
+        <comment>short tab title</comment>
+        <translation>Sammensl.</translation>
+    </message>
 </context>
 <context>
     <name>TokenizerChoice</name>

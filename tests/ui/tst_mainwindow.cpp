@@ -35,6 +35,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLayout>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -339,6 +340,10 @@ private slots:
                                 .arg(options->width())
                                 .arg(options->x())
                                 .arg(inspector->x())));
+        // "Or reuse" has room for a folder's name (it read "tra…" beside its label and Choose…)
+        auto* reuse = tabs->currentWidget()->findChild<QLineEdit*>("tokenizerFrom");
+        QVERIFY2(reuse->width() >= 10 * reuse->fontMetrics().averageCharWidth(),
+                 qPrintable(QString("%1 px").arg(reuse->width())));
     }
     void shortcutsDialogWrapsInLargerText() {
         QCOMPARE(TextScale::apply(150), 150);

@@ -532,6 +532,12 @@ private slots:
                                         .arg(options->x())
                                         .arg(options->geometry().right())
                                         .arg(inspector->x())));
+            // and the views' names are whole or short, never cut ("Toke…", "Vokab…", "A m…", "Sammenslåin…")
+            QCoreApplication::processEvents();
+            for (int i = 0; i < views->count(); ++i)
+                QTRY_VERIFY2(views->tabBar()->tabRect(i).width() >
+                                 views->tabBar()->fontMetrics().horizontalAdvance(views->tabText(i)) + 8,
+                             qPrintable(views->tabText(i)));
             // Translation pairs: the file fields keep room for a path (six "Bla gjennom…" left them 60 px)
             w.datasetsPanel()->findChild<QTabWidget*>()->setCurrentIndex(4);
             auto* source = w.findChild<QLineEdit*>("sourceFile");

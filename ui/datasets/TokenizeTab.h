@@ -84,8 +84,10 @@ protected:
     /// The histogram resized (the panel's layout settling, larger text): its legend placed again.
     bool eventFilter(QObject* watched, QEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override;
 
 private:
+    void fitReuseField();
     QBoxLayout* m_columns = nullptr;  // the options and the inspector
     QWidget* m_options = nullptr;
     QWidget* m_inspector = nullptr;

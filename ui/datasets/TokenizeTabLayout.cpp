@@ -2,12 +2,14 @@
 #include "ui/datasets/TokenizerKindLabel.h"
 
 #include "ui/widgets/ColumnScroll.h"
+#include "ui/widgets/TabTitles.h"
 #include "ui/widgets/TokenDisplay.h"
 
 #include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -155,6 +157,7 @@ void TokenizeTab::layOut(QPushButton* chooseFrom, QGridLayout* buttons) {
         form->addRow(rowNames[which], row);
     }
     auto* fromRow = new QHBoxLayout;
+    fitReuseField();
     fromRow->addWidget(m_tokenizerFrom, 1);
     fromRow->addWidget(chooseFrom);
     form->addRow(tr("Or reuse"), fromRow);
@@ -186,6 +189,18 @@ void TokenizeTab::layOut(QPushButton* chooseFrom, QGridLayout* buttons) {
 
 bool TokenizeTab::optionsBesideInspector() const {
     return m_columns->direction() == QBoxLayout::LeftToRight;
+}
+
+void TokenizeTab::fitReuseField() {
+    // Room for a folder's name: squeezed beside "Or reuse" and Choose… it read "tra…" at 150% text; the
+    // form puts the row under its label instead
+    m_tokenizerFrom->setMinimumWidth(m_tokenizerFrom->fontMetrics().averageCharWidth() * 12);
+}
+
+void TokenizeTab::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange)
+        fitReuseField();
 }
 
 void TokenizeTab::resizeEvent(QResizeEvent* e) {
@@ -255,6 +270,9 @@ QWidget* TokenizeTab::buildInspector() {
     tabs->setTabToolTip(2, tr("Tokenizer A against tokenizer B (Compare)"));
     tabs->addTab(buildMerges(), tr("Merges"));
     tabs->setTabToolTip(3, tr("A BPE tokenizer's merges, and a sample merged step by step"));
+    // Short titles where the whole ones do not fit (150% text in Bokmål: "Toke…", "A m…", "Sammenslåin…")
+    fitTabTitles(tabs, {QString(), tr("Vocab", "short tab title"), tr("A/B", "short tab title"),
+                        tr("Merges", "short tab title")});
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_hist);
     split->addWidget(tabs);
