@@ -638,10 +638,6 @@
         <translation>Valgfritt: en systemmelding som åpner hver ny samtale</translation>
     </message>
     <message>
-        <source>Chat with a run finetuned on instruction data (twb prepare --chat). Each turn is written in the chat template; the reply ends at the end-of-turn token.</source>
-        <translation>Chat med en kjøring finjustert på instruksjonsdata (twb prepare --chat). Hver tur skrives i chatmalen; svaret slutter ved tur-slutt-tokenet.</translation>
-    </message>
-    <message>
         <source>Message (Ctrl+Return sends)</source>
         <translation>Melding (Ctrl+Return sender)</translation>
     </message>
@@ -730,6 +726,10 @@ Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, 
     <message>
         <source>This run was not finetuned on chat data, so its replies only continue the template. The Datasets panel&apos;s Chat data tab prepares instruction data; train on it, initialised from this run (Run menu).</source>
         <translation>Denne kjøringen er ikke finjustert på samtaledata, så svarene bare fortsetter malen. Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, initialisert fra denne kjøringen (Kjør-menyen).</translation>
+    </message>
+    <message>
+        <source>Chat with a run finetuned on instruction data (Datasets → Chat data, or twb prepare --chat). Each turn is written in the chat template; the reply ends at the end-of-turn token.</source>
+        <translation>Chat med en kjøring finjustert på instruksjonsdata (Datasett → Samtaledata, eller twb prepare --chat). Hver tur skrives i chatmalen; svaret slutter ved tur-slutt-tokenet.</translation>
     </message>
 </context>
 <context>

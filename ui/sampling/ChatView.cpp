@@ -30,8 +30,8 @@ ChatView::ChatView(ModelThread* model, RunPicker* picker, std::function<twb::Sam
     m_transcript = new QTextBrowser;
     m_transcript->setObjectName("chatTranscript");
     m_transcript->setPlaceholderText(
-        tr("Chat with a run finetuned on instruction data (twb prepare --chat). Each turn is written in the "
-           "chat template; the reply ends at the end-of-turn token."));
+        tr("Chat with a run finetuned on instruction data (Datasets → Chat data, or twb prepare --chat). Each "
+           "turn is written in the chat template; the reply ends at the end-of-turn token."));
     m_message = new QPlainTextEdit;
     m_message->setObjectName("chatMessage");
     m_message->setPlaceholderText(tr("Message (Ctrl+Return sends)"));

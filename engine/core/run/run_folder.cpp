@@ -71,7 +71,7 @@ std::filesystem::path find_checkpoint(const std::filesystem::path& path, const s
     std::error_code ec;
     if (!fs::exists(path, ec))
         throw InputError(path.string() +
-                         ": no such folder; give a run folder written by 'twb train' (or one of "
+                         ": no such folder; give a run folder (one the Training panel or 'twb train' wrote, or one of "
                          "its checkpoint folders)");
     const auto steps = list_checkpoints(path);
     if (steps.empty() && fs::is_regular_file(path / "config.json", ec)) {
@@ -87,7 +87,8 @@ std::filesystem::path find_checkpoint(const std::filesystem::path& path, const s
             "Start in the GUI)");
     }
     if (steps.empty())
-        throw InputError(path.string() + ": no checkpoints here; is this a run folder written by 'twb train'?");
+        throw InputError(path.string() +
+                         ": no checkpoints here; is this a run folder (one the Training panel or 'twb train' wrote)?");
     int64_t step;
     if (which == "last" || which.empty()) {
         step = steps.back();
@@ -127,7 +128,8 @@ RunConfig read_run_config(const fs::path& run_dir) {
     if (!fs::is_directory(run_dir, ec))
         throw InputError(run_dir.string() + ": a file, not a run folder; give the folder 'twb train --out' wrote");
     if (!fs::exists(f))
-        throw InputError(run_dir.string() + ": no config.json; is this a run folder written by 'twb train'?");
+        throw InputError(run_dir.string() +
+                         ": no config.json; is this a run folder (one the Training panel or 'twb train' wrote)?");
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(read_file(f));
