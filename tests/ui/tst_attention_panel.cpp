@@ -179,10 +179,12 @@ private slots:
     void positionsShowRotaryAngles() {
         AttentionPanel p;
         p.setRun(m_run);
+        QVERIFY(p.positionMap()->isHidden());  // no grey box before Show positions
         p.loadPositions();
         waitIdle(p);
         QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
         auto* m = p.positionMap();
+        QVERIFY(!m->isHidden());
         QCOMPARE(m->rows(), 32);                                     // block_size
         QCOMPARE(m->cols(), 8);                                      // head_dim / 2 rotation pairs
         QCOMPARE(m->value(0, 3), 1.0f);                              // cos(0)

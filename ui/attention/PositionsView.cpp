@@ -48,6 +48,7 @@ PositionsView::PositionsView(QWidget* parent) : QWidget(parent) {
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(scroll);
     connect(load, &QPushButton::clicked, this, &PositionsView::loadClicked);
+    clear();
 }
 
 void PositionsView::changeEvent(QEvent* e) {
@@ -61,6 +62,7 @@ void PositionsView::clear() {
     m_freqPlot->clearGraphs();
     m_freqPlot->replot();
     m_freqPlot->hide();  // empty axes under an empty map looked broken; shown with a rotary scheme's frequencies
+    m_map->hide();       // a grey box before Show positions; shown with the scheme
     m_info->setText(tr("Show positions draws this run's position scheme."));
 }
 
@@ -79,6 +81,7 @@ void PositionsView::setTable(const twb::PositionTable& t) {
     const QString columns = t.kind == twb::Position::Rotary ? tr("dimension pair i") : tr("embedding dimension");
     m_map->setMatrix(static_cast<int>(t.rows), static_cast<int>(t.cols), t.values, rows, cols, tr("position"), columns,
                      -1, 1, true);
+    m_map->show();
     switch (t.kind) {
         case twb::Position::Rotary:
             m_info->setText(
