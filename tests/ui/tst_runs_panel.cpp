@@ -375,6 +375,15 @@ private slots:
         const std::string notes = p.notesEdit()->toPlainText().toStdString();
         QVERIFY(p.table()->selectRun(m_interrupted));  // another run chosen
         QCOMPARE(twb::read_run_info(m_finished.toStdString()).notes, notes);
+        // Back on it before any refresh: the fields and the table show what was kept, and a save keeps the
+        // name (the fields showed the table's old, empty one, and Save wrote it over the kept name)
+        QVERIFY(p.table()->selectRun(m_finished));
+        QCOMPARE(p.nameEdit()->text(), QString("typed name"));
+        QCOMPARE(p.notesEdit()->toPlainText().toStdString(), notes);
+        QCOMPARE(p.table()->summary(m_finished)->display_name, std::string("typed name"));
+        p.saveDetails();
+        QCOMPARE(twb::read_run_info(m_finished.toStdString()).name, std::string("typed name"));
+        QVERIFY(p.table()->selectRun(m_interrupted));
         QTest::keyClicks(p.nameEdit(), "x");
         p.show();
         p.hide();  // another panel

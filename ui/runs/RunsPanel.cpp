@@ -367,6 +367,9 @@ bool RunsPanel::writeDetails(const QString& dir) {
     }
     m_name->setModified(false);
     m_notes->document()->setModified(false);
+    // The listing holds them too: back on this run before a refresh, its fields showed the old name, and a
+    // save then wrote that over the one kept here
+    m_table->tableModel()->setDetails(dir, m_name->text(), m_notes->toPlainText());
     showError({});
     emit statusMessage(tr("saved the name and notes of %1").arg(QFileInfo(dir).fileName()));
     emit runEdited(dir);

@@ -123,6 +123,16 @@ int RunsTableModel::rowOf(const QString& dir) const {
     return -1;
 }
 
+void RunsTableModel::setDetails(const QString& dir, const QString& name, const QString& notes) {
+    const int row = rowOf(dir);
+    if (row < 0)
+        return;
+    auto& r = m_runs[static_cast<size_t>(row)];
+    r.display_name = name.isEmpty() ? r.name : name.toStdString();
+    r.notes = notes.toStdString();
+    emit dataChanged(index(row, 0), index(row, columnCount() - 1));
+}
+
 void RunsTableModel::setPausedRun(const QString& dir) {
     const QString before = m_pausedRun;
     m_pausedRun = dir;

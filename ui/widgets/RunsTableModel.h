@@ -60,6 +60,9 @@ public:
     QStringList extraColumns() const { return m_extra; }
     /// The row of a run folder, or -1.
     int rowOf(const QString& dir) const;
+    /// The run's name and notes as just saved to its run.json (an empty name: known by its folder), shown
+    /// at once: the panel read them back from the listing before the next refresh.
+    void setDetails(const QString& dir, const QString& name, const QString& notes);
     /// The run this window's training has paused (empty: none): its status reads "paused", not "running".
     void setPausedRun(const QString& dir);
 
