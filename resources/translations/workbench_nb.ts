@@ -5099,10 +5099,6 @@ Vil du slette den likevel?</translation>
         <translation>laster…</translation>
     </message>
     <message>
-        <source>branch at token %1: %2 → %3</source>
-        <translation>forgrening ved token %1: %2 → %3</translation>
-    </message>
-    <message>
         <source>Back at the original output.</source>
         <translation>Tilbake ved den opprinnelige utdataen.</translation>
     </message>
@@ -5265,6 +5261,10 @@ Vil du slette den likevel?</translation>
     <message>
         <source>(greyed: outside top-k or top-p, never drawn)</source>
         <translation>(grå: utenfor top-k eller top-p, trekkes aldri)</translation>
+    </message>
+    <message>
+        <source>branch at token #%1: %2 → %3</source>
+        <translation>forgrening ved token #%1: %2 → %3</translation>
     </message>
 </context>
 <context>
@@ -6689,6 +6689,10 @@ Vil du slette den likevel?</translation>
     <message>
         <source>source %1 → %2 · %3 · %4 tok/s · step %5%6</source>
         <translation>kilde %1 → %2 · %3 · %4 tok/s · steg %5%6</translation>
+    </message>
+    <message>
+        <source>Nothing to copy yet: Translate first</source>
+        <translation>Ingenting å kopiere ennå: trykk Oversett først</translation>
     </message>
 </context>
 <context>

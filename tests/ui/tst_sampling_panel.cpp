@@ -214,6 +214,9 @@ private slots:
         QCOMPARE(after[at].id, altId);
         QCOMPARE(after.size(), before.size());  // same total length: the branch generates the rest
         QCOMPARE(p.branchDepth(), 1);
+        // Numbered as the token's title numbers it, from 1 ("Token #6" was "branch at token 5")
+        QVERIFY2(p.output().label.startsWith(QString("branch at token #%1:").arg(at + 1)),
+                 qPrintable(p.output().label));
         // greedy continuation after the new token differs from the original continuation somewhere
         bool differs = false;
         for (int i = at + 1; i < after.size(); ++i)

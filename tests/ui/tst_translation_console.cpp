@@ -26,6 +26,8 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTimer>
@@ -140,6 +142,15 @@ private slots:
         SamplingPanel p;
         p.setRun(m_mt);
         TranslationView* v = p.translation();
+        {  // Copy before any translation says there is nothing (it said "Translation copied")
+            QSignalSpy said(v, &TranslationView::statusMessage);
+            for (auto* b : v->findChildren<QPushButton*>())
+                if (b->text() == "Copy")
+                    b->click();
+            QCOMPARE(said.count(), 1);
+            QVERIFY2(said.first().at(0).toString().startsWith("Nothing to copy"),
+                     qPrintable(said.first().at(0).toString()));
+        }
         int seen = 0;
         for (const int beam : {1, 3}) {
             v->form()->setBeamWidth(beam);

@@ -170,8 +170,8 @@ void SamplingPanel::branch(int index, int alt) {
     chosen.text = at.altTexts[alt];
     chosen.prob = at.altProbs[alt];
     next.samples[0].append(chosen);
-    next.label = tr("branch at token %1: %2 → %3")
-                     .arg(index)
+    next.label = tr("branch at token #%1: %2 → %3")
+                     .arg(index + 1)  // counted from 1, as the token's title ("Token #17") counts it
                      .arg(TokenOutputView::shown(at.text), TokenOutputView::shown(chosen.text));
     GenerateRequest r;
     r.id = m_requestId = m_model->nextRequestId();

@@ -89,6 +89,8 @@ TranslationView::TranslationView(ModelThread* model, RunPicker* picker, JobsServ
     connect(m_stop, &QPushButton::clicked, this, &TranslationView::stop);
     connect(m_toBatch, &QPushButton::clicked, this, &TranslationView::showBatch);
     connect(m_copy, &QPushButton::clicked, this, [this] {
+        if (outputText().isEmpty())  // it said "Translation copied" of nothing
+            return emit statusMessage(tr("Nothing to copy yet: Translate first"));
         QApplication::clipboard()->setText(outputText());
         emit statusMessage(tr("Translation copied"));
     });
