@@ -6290,6 +6290,10 @@ Vil du slette den likevel?</translation>
         <source>Stop comparing</source>
         <translation>Slutt å sammenligne</translation>
     </message>
+    <message>
+        <source>An imported model has no dataset of its own to continue on: Run → Initialise from run… finetunes it on one; New run (Ctrl+N) starts another</source>
+        <translation>En importert modell har ikke noe eget datasett å fortsette på: Kjør → Initialiser fra kjøring… finjusterer den på et; Ny kjøring (Ctrl+N) starter en annen</translation>
+    </message>
 </context>
 <context>
     <name>TranslationAttributionStrip</name>

@@ -220,6 +220,25 @@ private slots:
         QCOMPARE(Workspace::recentRuns().value(0), QFileInfo(run).absoluteFilePath());
     }
 
+    void anImportedModelCannotBeContinuedWithTheDatasetLeftInTheBox() {
+        // An imported run has no dataset: Start was on, continued it on the dataset the box still showed, and
+        // failed blaming that dataset ("it was trained with vocab_size=113 ... prepared again").
+        const QString run = twbtest::make_tiny_run(m_ws, "imported", 20);
+        auto cfg = twb::read_run_config(run.toStdString());
+        cfg.data_dir.clear();
+        twb::write_file_atomic(run.toStdString() + "/config.json", nlohmann::json(cfg).dump(2));
+        TrainingPanel p;
+        p.setDataset(QString::fromStdString(
+            twb::read_run_config(twbtest::make_tiny_run(m_ws, "other", 10).toStdString()).data_dir));
+        QVERIFY(p.openRun(run));
+        auto* start = p.findChild<QPushButton*>("start");
+        QVERIFY(!start->isEnabled());
+        QVERIFY2(start->toolTip().contains("Initialise from run"), qPrintable(start->toolTip()));
+        QVERIFY(!p.findChild<QPushButton*>("trainMore")->isVisibleTo(&p));  // nor Train more, on that dataset
+        p.newRun();  // a new run on the dataset: Start is on again
+        QVERIFY(start->isEnabled());
+    }
+
     void aFoundRateGoesToANewRunNotToOneThatTrained() {
         // "Use this rate" then F5 continued the open run with the rate written into its config.json, a rate its
         // steps never trained at.

@@ -127,7 +127,7 @@ void TrainingPanel::updateMoreRow() {
             finished = !steps.empty() && steps.back() >= twb::read_run_config(m_runDir.toStdString()).max_iters;
         } catch (const std::exception&) {
         }
-    m_moreRow->setVisible(finished);
+    m_moreRow->setVisible(finished && !m_noDataOfItsOwn);  // an imported model has no dataset to go on with
 }
 
 namespace {

@@ -218,9 +218,10 @@ private:
     bool m_comparisonUnit = false;    // the comparison is setting the unit (not the user: not remembered)
     QSlider* m_smooth = nullptr;
     QString m_runDir, m_initFrom;
-    QPointer<Job> m_trainJob;    // the running training, as the jobs service lists it
-    bool m_openingRun = false;   // openRun selects the run's own dataset: no switch to a new run
-    bool m_trainedMore = false;  // the form's Steps were raised by Train more, past the run's decay
+    QPointer<Job> m_trainJob;       // the running training, as the jobs service lists it
+    bool m_openingRun = false;      // openRun selects the run's own dataset: no switch to a new run
+    bool m_noDataOfItsOwn = false;  // the open run was imported: no dataset to continue on
+    bool m_trainedMore = false;     // the form's Steps were raised by Train more, past the run's decay
     int64_t m_maxIters = 0;
     bool m_bestByBleu = false;    // the running job keeps its best checkpoint by validation BLEU
     bool m_noValidation = false;  // its dataset's validation split is too short: "val" figures are train's

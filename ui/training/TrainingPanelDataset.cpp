@@ -176,6 +176,9 @@ void TrainingPanel::onDatasetChanged() {
 QString TrainingPanel::startBlocker() const {
     if (isBusy())
         return tr("Training is already running");
+    if (m_noDataOfItsOwn && !m_runDir.isEmpty())  // Start failed on the dataset left in the box, blaming it
+        return tr("An imported model has no dataset of its own to continue on: Run → Initialise from run… "
+                  "finetunes it on one; New run (Ctrl+N) starts another");
     if (const qint64 done = finishedAt(); done >= 0 && !m_moreRow->isHidden())
         return done < m_form->config().max_iters
                    ? tr("This run finished its epochs at step %1: Train more (below) continues it, as do more "
@@ -189,6 +192,10 @@ QString TrainingPanel::startBlocker() const {
                   "(Ctrl+N) starts another")
             .arg(m_form->config().max_iters)
             .arg(done);
+    if (m_noDataOfItsOwn && !m_runDir.isEmpty())  // Start failed on the dataset left in the box, blaming it
+        return tr(
+            "An imported model has no dataset of its own to continue on: Run → Initialise from run… "
+            "finetunes it on one; New run (Ctrl+N) starts another");
     if (m_dataset->currentData().toString().isEmpty())
         return tr(
             "Choose a prepared dataset first: press Quick start (Ctrl+R), or prepare one in the Datasets "

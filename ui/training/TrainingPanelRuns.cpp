@@ -39,6 +39,7 @@ QString tokenization(const QString& run) {
 
 void TrainingPanel::clearRun() {
     m_runDir.clear();
+    m_noDataOfItsOwn = false;
     m_initFrom.clear();
     m_plot->clear();
     endComparison();
@@ -113,6 +114,7 @@ bool TrainingPanel::openRun(const QString& given) {
             m_plot->clear();
         }
         m_runDir = dir;
+        m_noDataOfItsOwn = cfg.data_dir.empty();
         m_plot->setRunName(Workspace::runName(dir));
         const auto steps = showRunLabel(dir);
         m_progress->setFormat(tr("step %v / %m"));
@@ -151,6 +153,7 @@ bool TrainingPanel::openRun(const QString& given) {
         Workspace::addRecentRun(dir);
         showError({});
         m_offer->hide();  // a run chosen answers the start-up's offer of another (or says the same itself)
+        updateStartEnabled();
         emit runChanged(dir);
         return true;
     } catch (const std::exception& e) {
