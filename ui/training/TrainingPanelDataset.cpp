@@ -177,8 +177,9 @@ QString TrainingPanel::startBlocker() const {
     if (isBusy())
         return tr("Training is already running");
     if (m_noDataOfItsOwn && !m_runDir.isEmpty())  // Start failed on the dataset left in the box, blaming it
-        return tr("An imported model has no dataset of its own to continue on: Run → Initialise from run… "
-                  "finetunes it on one; New run (Ctrl+N) starts another");
+        return tr(
+            "An imported model has no dataset of its own to continue on: Run → Initialise from run… "
+            "finetunes it on one; New run (Ctrl+N) starts another");
     if (const qint64 done = finishedAt(); done >= 0 && !m_moreRow->isHidden())
         return done < m_form->config().max_iters
                    ? tr("This run finished its epochs at step %1: Train more (below) continues it, as do more "
