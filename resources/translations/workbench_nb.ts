@@ -5259,12 +5259,12 @@ Vil du slette den likevel?</translation>
         <translation>Chat med en instruksjonstrent kjøring (twb chat)</translation>
     </message>
     <message>
-        <source>(greyed: outside top-k or top-p, never drawn)</source>
-        <translation>(grå: utenfor top-k eller top-p, trekkes aldri)</translation>
-    </message>
-    <message>
         <source>branch at token #%1: %2 → %3</source>
         <translation>forgrening ved token #%1: %2 → %3</translation>
+    </message>
+    <message>
+        <source>Grey: never drawn.</source>
+        <translation>Grå: trekkes aldri.</translation>
     </message>
 </context>
 <context>

@@ -13,6 +13,7 @@
 #include "ui/widgets/ElidingComboBox.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
+#include "ui/widgets/TextScale.h"
 #include "ui/workers/ModelThread.h"
 #include "ui/workers/ModelWorker.h"
 #include "ui_fixture.h"
@@ -441,6 +442,38 @@ private slots:
         QVERIFY(alts->count() > 2);
         for (int k = 0; k < alts->count(); ++k)
             QCOMPARE(alts->item(k)->toolTip().contains("never draws"), k >= 2);
+    }
+    void alternativesStayReadableInLargerText() {
+        // At 150% text the side list was one row under an eight-line title; back at 100% the title stood
+        // halfway down a blank kept from the larger size.
+        QCOMPARE(TextScale::apply(150), 150);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.setPrompt("the ");
+        p.setMaxTokens(8);
+        p.findChild<QSpinBox*>("topK")->setValue(2);
+        p.resize(1080, 580);  // as the window gives it at 1280x720
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        p.generate();
+        waitIdle(p);
+        TokenOutputView* view = nullptr;
+        for (auto* v : p.findChildren<TokenOutputView*>())
+            if (v->browser()->objectName() == "output")
+                view = v;
+        emit view->tokenClicked(0, 2);
+        auto* alts = view->findChild<QListWidget*>("alternatives");
+        QTRY_VERIFY2(alts->height() >= 4 * alts->fontMetrics().height(), qPrintable(QString::number(alts->height())));
+        TextScale::apply(100);
+        QLabel* title = nullptr;
+        for (auto* l : view->findChildren<QLabel*>())
+            if (l->text().startsWith("Token #3 "))
+                title = l;
+        QVERIFY(title);
+        QTRY_VERIFY2(
+            title->height() <= title->heightForWidth(title->width()) + title->fontMetrics().height(),
+            qPrintable(QString("%1 px for %2").arg(title->height()).arg(title->heightForWidth(title->width()))));
     }
     void compareHasOneColumnPerCheckpoint() {
         SamplingPanel p;

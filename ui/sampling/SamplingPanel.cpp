@@ -278,7 +278,7 @@ void SamplingPanel::showAlternatives(int sample, int index) {
                           .arg(sample + 1)
                           .arg(token, p);
     if (drawable < t.altProbs.size())
-        title += " " + tr("(greyed: outside top-k or top-p, never drawn)");
+        title += " " + tr("Grey: never drawn.");  // why: on hover (top-k or top-p)
     m_output->select(sample, index, title, drawable);
 }
 

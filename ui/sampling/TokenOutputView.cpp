@@ -37,10 +37,12 @@ TokenOutputView::TokenOutputView(const QString& name, const QString& alternative
     m_alts->setObjectName(alternativesName);
     m_title = new QLabel(hint);
     m_title->setWordWrap(true);
+    // Right above the list: centred in a height kept from a larger text size it stood halfway down a blank
+    m_title->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     // The title keeps the height its text needs at its width (fitTitle): squeezed, at 150% text on a small
     // screen, it was cut at the top and bottom; the list of alternatives scrolls instead.
     m_title->installEventFilter(this);
-    m_alts->setMinimumHeight(m_alts->fontMetrics().height() * 2);
+    fitList();
     auto* box = new QHBoxLayout(this);
     box->setContentsMargins(0, 0, 0, 0);
     box->addWidget(console_layout::outputWithAlternatives(m_view, m_title, m_alts));
@@ -55,6 +57,19 @@ TokenOutputView::TokenOutputView(const QString& name, const QString& alternative
         connect(m_alts, signal, this, [this](QListWidgetItem* it) {
             emit alternativeChosen(m_selSample, m_selIndex, it->data(Qt::UserRole).toInt());
         });
+}
+
+void TokenOutputView::fitList() {
+    // Four alternatives in sight at any text size (at 150% the list was one row under a tall title)
+    m_alts->setMinimumHeight(m_alts->fontMetrics().height() * 4 + 2 * m_alts->frameWidth());
+}
+
+void TokenOutputView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange) {  // View → Text size: the title's height and the list's anew
+        fitList();
+        fitTitle();
+    }
 }
 
 void TokenOutputView::fitTitle() {

@@ -51,8 +51,10 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* e) override;
+    void changeEvent(QEvent* e) override;
 
 private:
+    void fitList();
     /// The title's minimum height: what its text needs at its width.
     void fitTitle();
     /// Left/Right: chooses the token `by` places from the chosen one (across samples), as a click would.
