@@ -452,10 +452,6 @@
         <translation>mislyktes</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;: %2&lt;br&gt;Licence: %3. Suggested: %4 tokenizer%5, %6 model.%7&lt;br&gt;Cached in %8</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;: %2&lt;br&gt;Lisens: %3. Foreslått: %4-tokenisering%5, %6-modell.%7&lt;br&gt;Mellomlagret i %8</translation>
-    </message>
-    <message>
         <source> (%1)</source>
         <translation> (%1)</translation>
     </message>
@@ -506,6 +502,18 @@
     <message>
         <source>Take these translation pairs, their official splits, languages and suggested tokenizer into Translation pairs</source>
         <translation>Ta disse oversettelsesparene, deres offisielle delinger, språk og foreslåtte tokenisering inn i Oversettelsespar</translation>
+    </message>
+    <message>
+        <source>Read from %1</source>
+        <translation>Leses fra %1</translation>
+    </message>
+    <message>
+        <source>Download folder: %1</source>
+        <translation>Nedlastingsmappe: %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2&lt;br&gt;Licence: %3. Suggested: %4 tokenizer%5, %6 model.%7&lt;br&gt;%8</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: %2&lt;br&gt;Lisens: %3. Foreslått: %4-tokenisering%5, %6-modell.%7&lt;br&gt;%8</translation>
     </message>
 </context>
 <context>
@@ -6099,10 +6107,6 @@ Vil du slette den likevel?</translation>
         <translation>&lt;b&gt;Ny kjøring&lt;/b&gt; initialisert fra %1 (finjustering: samme tokenisering, et nytt datasett)</translation>
     </message>
     <message>
-        <source>These runs split text into different tokens (%1), so their losses per token do not compare: the validation loss is shown in &lt;b&gt;bits per character&lt;/b&gt;, the unit they share.</source>
-        <translation>Disse kjøringene deler tekst i ulike tokener (%1), så tapene per token kan ikke sammenlignes: valideringstapet vises i &lt;b&gt;bit per tegn&lt;/b&gt;, enheten de har felles.</translation>
-    </message>
-    <message>
         <source>, </source>
         <translation>, </translation>
     </message>
@@ -6293,6 +6297,10 @@ Vil du slette den likevel?</translation>
     <message>
         <source>An imported model has no dataset of its own to continue on: Run → Initialise from run… finetunes it on one; New run (Ctrl+N) starts another</source>
         <translation>En importert modell har ikke noe eget datasett å fortsette på: Kjør → Initialiser fra kjøring… finjusterer den på et; Ny kjøring (Ctrl+N) starter en annen</translation>
+    </message>
+    <message>
+        <source>These runs&apos; tokenizers differ (%1), so their losses per token do not compare: the validation loss is shown in &lt;b&gt;bits per character&lt;/b&gt;, the unit they share.</source>
+        <translation>Disse kjøringenes tokeniseringer er ulike (%1), så tapene per token kan ikke sammenlignes: valideringstapet vises i &lt;b&gt;bit per tegn&lt;/b&gt;, enheten de har felles.</translation>
     </message>
 </context>
 <context>

@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSet>
@@ -131,6 +132,9 @@ private slots:
         waitIdle(p);
         QVERIFY2(p.lastError().contains("one document is held out"), qPrintable(p.lastError()));
         QVERIFY(twb::open_prepared((Workspace::datasetsDir() + "/forty").toStdString()).val_tokens > 100);
+        // chosen in the prepared list, Train on it at hand (nothing was chosen)
+        QVERIFY(p.preparedList()->currentItem());
+        QCOMPARE(p.preparedList()->currentItem()->data(Qt::UserRole).toString(), Workspace::datasetsDir() + "/forty");
         // Without Keep documents the text is one document: a shuffled split would hold out nothing.
         p.findChild<QCheckBox*>("documents")->setChecked(false);
         p.findChild<QDoubleSpinBox*>("valFraction")->setValue(0.1);

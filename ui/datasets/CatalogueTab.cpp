@@ -134,11 +134,15 @@ void CatalogueTab::showEntry(int row) {
     QString files;
     for (const auto& f : e.files)
         files += QStringLiteral("<br>%1 (%2) — <code>%3</code>").arg(q(f.path), human_bytes(f.bytes), q(f.url));
-    m_info->setText(tr("<b>%1</b>: %2<br>Licence: %3. Suggested: %4 tokenizer%5, %6 model.%7<br>Cached in %8")
-                        .arg(catalogueText(e.title), catalogueText(e.description).toHtmlEscaped(),
-                             catalogueText(e.licence).toHtmlEscaped(), tokenizerKindLabel(e.tokenizer))
-                        .arg(e.vocab_size ? tr(" (%1)").arg(e.vocab_size) : QString(), q(e.model_preset), files,
-                             e.files.empty() ? q(e.local_path) : Downloader::cacheDir(q(e.name))));
+    // Where its files are read from, whether or not they are there yet ("Cached in" named a folder for an
+    // entry never downloaded)
+    const QString where = e.files.empty() ? tr("Read from %1").arg(q(e.local_path))
+                                          : tr("Download folder: %1").arg(Downloader::cacheDir(q(e.name)));
+    m_info->setText(
+        tr("<b>%1</b>: %2<br>Licence: %3. Suggested: %4 tokenizer%5, %6 model.%7<br>%8")
+            .arg(catalogueText(e.title), catalogueText(e.description).toHtmlEscaped(),
+                 catalogueText(e.licence).toHtmlEscaped(), tokenizerKindLabel(e.tokenizer))
+            .arg(e.vocab_size ? tr(" (%1)").arg(e.vocab_size) : QString(), q(e.model_preset), files, where));
     m_download->setEnabled(!e.files.empty() && !m_downloader->isRunning());
     if (!m_downloader->isRunning()) {  // "failed" or "downloaded" spoke of the entry chosen before
         m_progress->setFormat(QString());

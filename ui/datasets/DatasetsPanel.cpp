@@ -21,6 +21,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QListWidget>
 #include <QLocale>
 #include <QMimeData>
 #include <QProgressBar>
@@ -460,6 +461,10 @@ void DatasetsPanel::prepareChat() {
 
 void DatasetsPanel::prepared(const QString& dir, bool bytebpe) {
     refreshPrepared();
+    // Chosen in the list: its figures under it and Train on it at hand (nothing was chosen, the button off)
+    for (int i = 0; i < preparedList()->count(); ++i)
+        if (preparedList()->item(i)->data(Qt::UserRole).toString() == dir)
+            preparedList()->setCurrentRow(i);
     if (bytebpe)
         m_tokenize->setMergesSource(dir);  // the merge view follows the newest bytebpe dataset
     emit statusMessage(tr("Prepared %1").arg(dir));

@@ -242,10 +242,9 @@ void TrainingPanel::compareWith(const QStringList& runs) {
             m_lossUnit->setCurrentIndex(1);
             m_comparisonUnit = false;
         }
-        m_compareNote->setText(
-            tr("These runs split text into different tokens (%1), so their losses per token do not compare: the "
-               "validation loss is shown in <b>bits per character</b>, the unit they share.")
-                .arg(QStringList(tokenizations.values()).join(tr(", ")).toHtmlEscaped()));
+        m_compareNote->setText(tr("These runs' tokenizers differ (%1), so their losses per token do not compare: the "
+                                  "validation loss is shown in <b>bits per character</b>, the unit they share.")
+                                   .arg(QStringList(tokenizations.values()).join(tr(", ")).toHtmlEscaped()));
     } else {
         m_compareNote->setText(
             (shown == 1 ? tr("Comparing 1 other run (dashed).") : tr("Comparing %1 other runs (dashed).").arg(shown)) +
