@@ -48,11 +48,19 @@ void ExportDialog::build() {
     m_browse = new QPushButton(tr("Browse…"));
     m_progress = new QProgressBar;
     m_progress->setRange(0, 0);  // busy: the engine reports no fraction
+    // Its room kept while hidden: shown during the export, it grew the dialog and moved the buttons down
+    QSizePolicy keep = m_progress->sizePolicy();
+    keep.setRetainSizeWhenHidden(true);
+    m_progress->setSizePolicy(keep);
     m_progress->setVisible(false);
     m_status = new QLabel;
     m_status->setObjectName("exportStatus");
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Room for the result's two lines from the start: when "Wrote …" came, the dialog grew and Export and
+    // Close moved down under the mouse (as they did when the progress bar came)
+    m_status->setMinimumHeight(2 * m_status->fontMetrics().lineSpacing());
+    m_status->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_error = new ErrorLabel;
     m_export = new QPushButton(tr("&Export"));
     m_export->setObjectName("exportButton");
