@@ -6,7 +6,10 @@
 #include "ui/widgets/ExportFormats.h"
 #include "ui/widgets/RunPicker.h"
 
+#include "twb/config_options.h"
+
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
@@ -17,6 +20,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
@@ -161,6 +165,26 @@ void ExportDialog::recheck() {
         });
 }
 
+namespace {
+/// A reason's settings in the training form's words: "train with position=learned" reads "train with
+/// Positions = learned" (in Bokmål "Posisjoner = lært"); the engine's spelling stays in the format's tooltip.
+QString inFormWords(QString reason) {
+    static const QRegularExpression setting("\\b([a-z_]+)=([A-Za-z0-9_.]+)");
+    for (auto m = setting.globalMatch(reason); m.hasNext();) {
+        const auto match = m.next();
+        for (const auto& o : twb::config_options())
+            if (o.key == match.captured(1).toStdString() && !o.label.empty()) {
+                const QString value =
+                    QCoreApplication::translate("ConfigChoices", match.captured(2).toUtf8().constData());
+                reason.replace(match.captured(0),
+                               QCoreApplication::translate("ConfigOptions", o.label.c_str()) + " = " + value);
+                break;
+            }
+    }
+    return reason;
+}
+}  // namespace
+
 void ExportDialog::applyReasons(const QStringList& reasons) {
     auto* model = qobject_cast<QStandardItemModel*>(m_format->model());
     QStringList why;         // each reason once, in the order of the formats
@@ -183,7 +207,7 @@ void ExportDialog::applyReasons(const QStringList& reasons) {
     if (!why.empty())
         lines << tr("Not available for this run:");
     for (int k = 0; k < why.size(); ++k)
-        lines << tr("• %1: %2").arg(who[k].join(tr(" and ")), why[k]);
+        lines << tr("• %1: %2").arg(who[k].join(tr(" and ")), inFormWords(why[k]));
     if (!model->item(m_format->currentIndex())->isEnabled())
         for (int i = 0; i < m_format->count(); ++i)
             if (model->item(i)->isEnabled()) {
