@@ -53,7 +53,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildMenus();
     fitTabBars();
     restoreLayout();
-    offerInterruptedRun();
+    restoreLastRun();
 }
 
 void MainWindow::fitTabBars() {
@@ -262,7 +262,7 @@ void MainWindow::restoreLayout() {
     showPanel(s.value("window/panel", "Training").toString());
 }
 
-void MainWindow::offerInterruptedRun() {
+void MainWindow::restoreLastRun() {
     // The last run used opens again, with its dataset, settings and curves (a restart showed a new run on
     // fortunes with the default preset); when it stopped before its last step (a Stop, a crash, a closed
     // window) it is offered for resuming. Neither while another process trains it.

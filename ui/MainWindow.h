@@ -68,8 +68,8 @@ private:
     void updateTitle(const QString& run);
     /// The saved geometry and panel, within the screen.
     void restoreLayout();
-    /// The last run used, when it stopped before its last step (a crash, a closed window), is offered for resuming.
-    void offerInterruptedRun();
+    /// Opens the last run used again; one stopped before its last step is offered for resuming.
+    void restoreLastRun();
     /// The panels' tab bars show every tab, eliding titles rather than scrolling.
     void fitTabBars();
     // MainWindowMenus.cpp

@@ -52,6 +52,13 @@ class TestSamplingPanel : public QObject {
     /// The run's history as the engine reads it (RUN/samples.jsonl).
     std::vector<twb::SampleRecord> history() const { return twb::read_sample_history(m_run.toStdString()); }
     static QString q(const std::string& s) { return QString::fromStdString(s); }
+    /// The Generate tab's output (the panel holds another view, the translation console's).
+    static TokenOutputView* outputView(const SamplingPanel& p) {
+        for (auto* v : p.findChildren<TokenOutputView*>())
+            if (v->browser()->objectName() == "output")
+                return v;
+        return nullptr;
+    }
 
 private slots:
     void initTestCase() { m_run = twbtest::make_tiny_run(m_ws); }
@@ -200,9 +207,7 @@ private slots:
         // The line wraps between its parts only: "4759.2 tok/s" never loses its unit to the next line.
         QVERIFY2(firstStatus.contains(QStringLiteral("\u00A0tok/s")) && !firstStatus.contains(" tok/s"),
                  qPrintable(firstStatus));
-        for (auto* v : p.findChildren<TokenOutputView*>())
-            if (v->browser()->objectName() == "output")
-                emit v->tokenClicked(0, at);  // the attribution strip explains the token about to be replaced
+        emit outputView(p)->tokenClicked(0, at);  // the attribution strip explains the token about to be replaced
         QVERIFY(!p.attribution()->isHidden());
         p.branch(at, 1);
         QVERIFY(p.attribution()->isHidden());  // it no longer explains the replaced token
@@ -279,10 +284,7 @@ private slots:
         QTest::keyClick(prompt, Qt::Key_Tab);
         QCOMPARE(prompt->toPlainText(), QString("the "));
         QVERIFY(!prompt->hasFocus());
-        TokenOutputView* out = nullptr;
-        for (auto* v : p.findChildren<TokenOutputView*>())
-            if (v->browser()->objectName() == "output")
-                out = v;
+        TokenOutputView* out = outputView(p);
         QVERIFY(out);
         out->browser()->setFocus();
         QTest::keyClick(out->browser(), Qt::Key_Right);
@@ -413,10 +415,7 @@ private slots:
         p.setMaxTokens(8);
         p.generate();
         waitIdle(p);
-        TokenOutputView* view = nullptr;
-        for (auto* v : p.findChildren<TokenOutputView*>())
-            if (v->browser()->objectName() == "output")
-                view = v;
+        TokenOutputView* view = outputView(p);
         QVERIFY(view);
         emit view->tokenClicked(0, 2);  // the third generated token: #3, counted from 1 as the attribution strip counts
         QString title;
@@ -458,10 +457,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&p));
         p.generate();
         waitIdle(p);
-        TokenOutputView* view = nullptr;
-        for (auto* v : p.findChildren<TokenOutputView*>())
-            if (v->browser()->objectName() == "output")
-                view = v;
+        TokenOutputView* view = outputView(p);
         emit view->tokenClicked(0, 2);
         auto* alts = view->findChild<QListWidget*>("alternatives");
         QTRY_VERIFY2(alts->height() >= 4 * alts->fontMetrics().height(), qPrintable(QString::number(alts->height())));
@@ -706,9 +702,7 @@ private slots:
         p.runCompare();
         waitIdle(p);
         QCOMPARE(p.compareTable()->columnCount(), 1);
-        for (auto* v : p.findChildren<TokenOutputView*>())
-            if (v->browser()->objectName() == "output")
-                emit v->tokenClicked(0, 3);
+        emit outputView(p)->tokenClicked(0, 3);
         QVERIFY(!p.attribution()->isHidden());
         p.setPrompt("héllo ☃");  // and a refusal, which is A's too
         p.generate();
