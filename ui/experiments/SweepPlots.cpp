@@ -32,8 +32,12 @@ QCustomPlot* makePlot(QWidget* parent, const QString& x, const QString& y) {
     return p;
 }
 /// A word in the middle of an empty plot, and no numbers on its axes (an empty plot ran 0 to 5 on both,
-/// as if it had data); nullptr takes the word away and gives the numbers back.
+/// as if it had data); an empty text takes the word away and gives the numbers back. The numbers are
+/// shown exactly while there is no word: with them shown there is nothing to take away (each step of a
+/// running cell asks).
 void setEmptyNote(QCustomPlot* p, const QString& text) {
+    if (text.isEmpty() && p->xAxis->tickLabels())
+        return;
     for (int i = p->itemCount() - 1; i >= 0; --i)
         if (p->item(i)->objectName() == "emptyNote")
             p->removeItem(i);
