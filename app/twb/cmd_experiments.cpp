@@ -151,17 +151,28 @@ Action add_sweep(CLI::App& app) {
 
 Action add_runs(CLI::App& app) {
     struct Opts {
-        std::string folder, format = "markdown";
+        std::string folder, format = "markdown", filter;
         bool each = false;
     };
     auto o = std::make_shared<Opts>();
     app.add_option("folder", o->folder, "A sweep folder, or any folder holding run folders")->required();
     app.add_option("--format", o->format, "markdown (default) or csv")->check(CLI::IsMember({"markdown", "csv"}));
     app.add_flag("--each", o->each, "One row per run even when runs repeat a setting with other seeds");
+    app.add_option("--filter", o->filter,
+                   "Only the runs whose name, folder, dataset, notes or status hold every word of this, in any case "
+                   "(\"shakes stopped\")");
     return [o]() {
-        const auto runs = collect_runs(o->folder);
+        auto runs = collect_runs(o->folder);
         if (runs.empty())
             throw InputError(o->folder + ": no run folders here (folders with config.json from twb train)");
+        const size_t all = runs.size();
+        runs.erase(
+            std::remove_if(runs.begin(), runs.end(), [&o](const RunSummary& r) { return !run_matches(r, o->filter); }),
+            runs.end());
+        if (runs.empty())
+            throw InputError(o->folder + ": none of its " + std::to_string(all) + " runs matches --filter \"" +
+                             o->filter +
+                             "\" (every word must occur in a run's name, folder, dataset, notes or status)");
         const std::string t = o->format == "csv" ? runs_table_csv(runs) : runs_table_markdown(runs, !o->each);
         std::fwrite(t.data(), 1, t.size(), stdout);
         return 0;

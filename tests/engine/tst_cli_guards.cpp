@@ -1,8 +1,8 @@
 // What twb does beside refusing bad input (tst_bad_input's table): it replaces a file you named only
 // with --force, warns and goes on where a run or a prompt is nearly all unknown words or no-repeat-ngram
 // leaves no token, warns of more threads than cores, starts afresh over a run that never checkpointed,
-// holds one trainer per run folder (the run lock), checkpoints and exits 130 on SIGTERM (the resume
-// works), and leaves nothing of an interrupted prepare.
+// holds one trainer per run folder (the run lock), lists only the runs a filter names, checkpoints and exits 130 on
+// SIGTERM (the resume works), and leaves nothing of an interrupted prepare.
 #include "twb/config.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
@@ -116,6 +116,16 @@ private slots:
             ++steps0;
         QVERIFY2(steps0 <= 1, metrics.c_str());
         fs::remove_all(dir);
+    }
+    void runsListsOnlyWhatTheFilterNames() {
+        // twb runs of a workspace printed every run; --filter keeps those holding every word, in any case.
+        const Out some = run({"runs", q(m_root), "--filter", "DATA run", "--format", "csv"});
+        QVERIFY2(some.code == 0, some.err.constData());
+        QCOMPARE(some.out.count('\n'), 2);  // the header and the run
+        QVERIFY2(some.out.contains("\nrun,"), some.out.constData());
+        const Out none = run({"runs", q(m_root), "--filter", "run no-such-word"});
+        QVERIFY(none.code != 0);
+        QVERIFY2(none.err.contains("matches --filter \"run no-such-word\""), none.err.constData());
     }
     void unknownWordsAreWarnedAbout() {
         // Issue 35: a dataset that is nearly all <unk> trained to "val accuracy 1.0000" without a word, and

@@ -1,7 +1,8 @@
 // The run folder's owners in the engine and the choices table: the samples history round-trips and
 // skips what does not parse, the attention export reads back what was written, every enum spelling
 // parses back to itself, the tokenizer inspection counts what the token files hold, and a run's
-// name/notes (run.json), status (running while a trainer holds the lock) and whole deletion.
+// name/notes (run.json), status (running while a trainer holds the lock), the words a filter matches and
+// whole deletion.
 #include "core/data/token_file.h"
 #include "core/run/run_lock.h"
 #include "test_util.h"
@@ -293,6 +294,15 @@ private slots:
             QCOMPARE(runs[2].status, std::string("running"));
             QVERIFY2(runs_table_markdown(runs, false).find("| a “fortunes, 4 heads” |") != std::string::npos,
                      runs_table_markdown(runs, false).c_str());
+            // A filter's words, each somewhere in the name, folder, dataset, notes or status, in any case
+            QVERIFY(run_matches(runs[0], "FORTUNES finished  1e-3"));
+            QVERIFY(!run_matches(runs[0], "fortunes stopped"));
+            QVERIFY(run_matches(runs[1], "b stopped"));
+            QVERIFY(run_matches(runs[2], ""));
+            RunSummary onData = runs[1];
+            onData.config["data_dir"] = "work/datasets/shakes-bpe/";
+            QVERIFY(run_matches(onData, "shakes-BPE"));
+            QVERIFY(!run_matches(onData, "datasets"));            // the dataset's name, not its path
             QVERIFY_THROWS_EXCEPTION(InputError, delete_run(c));  // refused while running
             QVERIFY(std::filesystem::exists(c / "config.json"));
         }

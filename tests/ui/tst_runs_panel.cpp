@@ -6,8 +6,8 @@
 // offers the sweeps' cells too, under a heading; the table sorts by number and remembers its sort and widths by
 // column (not position), and its columns fit the rows until widths are remembered (never narrower than their titles, at
 // any text size), and a BLEU column shows only beside a translation run; a comparison's bits per character end with the
-// comparison; Export to TensorBoard writes a run's tb/ on the jobs service and shows why a folder that is no run
-// cannot.
+// comparison; the filter shows the runs holding every word typed; Export to TensorBoard writes a run's tb/ on the jobs
+// service and shows why a folder that is no run cannot.
 #include "test_util.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
@@ -345,6 +345,42 @@ private slots:
         QCOMPARE(twb::read_run_info(m_interrupted.toStdString()).name, std::string("by keyboard"));
         QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(p.nameEdit()));
         QVERIFY(QFile::remove(m_interrupted + "/run.json"));
+    }
+    void theFilterShowsTheRunsHoldingEveryWord() {
+        // A workspace of many runs had no way to find one but scrolling.
+        RunsPanel p;
+        p.resize(1000, 600);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowActive(&p));
+        refreshed(p);
+        const auto summary = [&p] { return p.findChild<QLabel*>("runsSummary")->text(); };
+        QVERIFY(p.table()->selectRun(m_finished));
+        QTest::keyClick(&p, Qt::Key_F, Qt::ControlModifier);  // Ctrl+F: to the filter
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(p.filterEdit()));
+        QTest::keyClicks(p.filterEdit(), "STOPPED inter");  // the status and the folder, in any case and order
+        QCOMPARE(p.table()->shownRuns(), 1);
+        QCOMPARE(p.table()->runAt(0), m_interrupted);
+        // The selected run was hidden: the one shown is selected, and its details are shown
+        QCOMPARE(p.table()->selectedRuns(), QStringList{m_interrupted});
+        QVERIFY2(p.nameEdit()->placeholderText().contains("(interrupted)"),
+                 qPrintable(p.nameEdit()->placeholderText()));
+        QVERIFY2(summary().contains("1 of 2 shown"), qPrintable(summary()));
+        p.filterEdit()->setText("small finished");  // the dataset and the status
+        QCOMPARE(p.table()->shownRuns(), 1);
+        QCOMPARE(p.table()->runAt(0), m_finished);
+        p.filterEdit()->setText("inter");
+        refreshed(p);  // a refresh keeps the filter
+        QCOMPARE(p.table()->shownRuns(), 1);
+        p.filterEdit()->setText("no-such-run");
+        QCOMPARE(p.table()->shownRuns(), 0);
+        QVERIFY2(summary().contains("none matches “no-such-run”"), qPrintable(summary()));
+        QVERIFY(p.table()->selectedRuns().isEmpty());
+        QCOMPARE(p.findChildren<QPushButton*>().first()->text(), QString("Open"));
+        QVERIFY(!p.findChildren<QPushButton*>().first()->isEnabled());  // nothing to open
+        QTest::keyClick(p.filterEdit(), Qt::Key_Escape);                // Escape clears it
+        QVERIFY(p.filterEdit()->text().isEmpty());
+        QCOMPARE(p.table()->shownRuns(), 2);
+        QVERIFY2(!summary().contains("shown"), qPrintable(summary()));
     }
     void aLongNameIsCutInTheComparisonLegend() {
         // A 300-character label took the legend: the other entries were left a letter each.

@@ -35,7 +35,18 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
     m_summary = new QLabel;
     m_summary->setObjectName("runsSummary");
     m_summary->setWordWrap(true);
-    v->addWidget(m_summary);
+    m_filter = new QLineEdit;
+    m_filter->setObjectName("runsFilter");
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setPlaceholderText(tr("Filter runs (Ctrl+F)"));
+    m_filter->setToolTip(
+        tr("Show only the runs whose name, folder, dataset, notes or status hold every word "
+           "typed here (Escape clears it)"));
+    m_filter->setMinimumWidth(m_filter->fontMetrics().horizontalAdvance(QString(24, 'x')));
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_summary, 1);
+    top->addWidget(m_filter);
+    v->addLayout(top);
     auto* buttons = new QHBoxLayout;
     m_open = new QPushButton(tr("Open"));
     m_open->setToolTip(tr("Open the run in the Training panel (Enter or double click)"));
@@ -122,6 +133,7 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
 }
 
 void RunsPanel::connectControls() {
+    connect(m_filter, &QLineEdit::textChanged, this, &RunsPanel::applyFilter);
     connect(m_table, &RunsTable::runActivated, this, &RunsPanel::openRequested);
     connect(m_table, &RunsTable::selectedRunsChanged, this, [this] {
         showDetails();
@@ -167,6 +179,14 @@ void RunsPanel::connectControls() {
         keepTypedDetails();
         refresh();
     });
+    key(QKeySequence::Find, tr("Filter the runs"), [this] {
+        m_filter->setFocus(Qt::ShortcutFocusReason);
+        m_filter->selectAll();
+    });
+    auto* clear = new QShortcut(QKeySequence(Qt::Key_Escape), m_filter);
+    clear->setContext(Qt::WidgetShortcut);
+    clear->setWhatsThis(tr("Clear the filter (in the filter field)"));
+    connect(clear, &QShortcut::activated, m_filter, &QLineEdit::clear);
     auto* del = new QShortcut(QKeySequence::Delete, m_table);
     del->setWhatsThis(tr("Delete the selected runs (in the list)"));
     del->setContext(Qt::WidgetShortcut);
@@ -184,14 +204,14 @@ void RunsPanel::showRuns(std::vector<twb::RunSummary> runs) {
         return QDir(QString::fromStdString(r.dir)).absolutePath().startsWith(sweeps);
     });
     const auto own = static_cast<qsizetype>(runs.size()) - cells;
-    m_summary->setText(
-        own == 0 && cells == 0
-            ? tr("No runs yet in %1. Quick start (Ctrl+R) in the Training panel makes one.").arg(Workspace::runsDir())
-            : (own == 1 ? tr("1 run in %1") : tr("%1 runs in %2").arg(own)).arg(Workspace::runsDir()) +
-                  (cells == 1  ? tr(" · 1 sweep cell")
-                   : cells > 1 ? tr(" · %1 sweep cells").arg(cells)
-                               : QString()) +
-                  (running > 0 ? tr(" · %1 running").arg(running) : QString()));
+    m_listed =
+        (own == 0 && cells == 0
+             ? tr("No runs yet in %1. Quick start (Ctrl+R) in the Training panel makes one.").arg(Workspace::runsDir())
+             : (own == 1 ? tr("1 run in %1") : tr("%1 runs in %2").arg(own)).arg(Workspace::runsDir()) +
+                   (cells == 1  ? tr(" · 1 sweep cell")
+                    : cells > 1 ? tr(" · %1 sweep cells").arg(cells)
+                                : QString()) +
+                   (running > 0 ? tr(" · %1 running").arg(running) : QString()));
     if (!m_refusedBusy.isEmpty()) {  // the refusal to delete a run in training goes once it has stopped
         const auto it = std::find_if(runs.begin(), runs.end(), [&](const twb::RunSummary& r) {
             return QString::fromStdString(r.dir) == m_refusedBusy;
@@ -206,7 +226,8 @@ void RunsPanel::showRuns(std::vector<twb::RunSummary> runs) {
     QWidget* focused = QApplication::focusWidget();
     const bool inDetails = focused == m_name || focused == m_notes;
     m_table->setRuns(std::move(runs));
-    if (m_table->selectedRuns().isEmpty() && !m_table->runs().empty()) {
+    updateSummary();
+    if (m_table->selectedRuns().isEmpty() && m_table->shownRuns() > 0) {
         // After a delete, the run that took the deleted one's row (the one after it), else the first.
         const int rows = m_table->model()->rowCount();
         const int row = m_rowAfterDelete >= 0 ? std::min(m_rowAfterDelete, rows - 1) : 0;
@@ -225,6 +246,31 @@ void RunsPanel::showRuns(std::vector<twb::RunSummary> runs) {
 }
 
 RunsPanel::~RunsPanel() = default;
+
+void RunsPanel::updateSummary() {
+    const QString filter = m_filter->text().trimmed();
+    const int total = static_cast<int>(m_table->runs().size());
+    if (filter.isEmpty() || total == 0)
+        m_summary->setText(m_listed);
+    else if (m_table->shownRuns() == 0)
+        m_summary->setText(m_listed + tr(" · none matches “%1”").arg(filter));
+    else
+        m_summary->setText(m_listed + tr(" · %1 of %2 shown").arg(m_table->shownRuns()).arg(total));
+}
+
+void RunsPanel::applyFilter() {
+    const QString before = m_table->currentRun();
+    m_table->setFilterText(m_filter->text());
+    updateSummary();
+    // The selection went with the rows hidden (the current row moves to a neighbour, unselected): the current
+    // run shown, else the first, is selected, so the details and the buttons speak of a run in sight.
+    if (m_table->selectedRuns().isEmpty() && m_table->shownRuns() > 0)
+        m_table->selectRun(m_table->currentRun().isEmpty() ? m_table->runAt(0) : m_table->currentRun());
+    else if (m_table->currentRun() == before && !before.isEmpty())
+        m_table->scrollTo(m_table->currentIndex());
+    showDetails();
+    updateActions();
+}
 
 void RunsPanel::setShowSweepCells(bool on) {
     m_cells->setChecked(on);

@@ -30,6 +30,7 @@ public:
     void setShowSweepCells(bool on);
     QLineEdit* nameEdit() const { return m_name; }
     QPlainTextEdit* notesEdit() const { return m_notes; }
+    QLineEdit* filterEdit() const { return m_filter; }
 
     /// Gives a run a name (stored in RUN/run.json); false with the error shown when it cannot.
     bool renameRun(const QString& dir, const QString& name);
@@ -79,9 +80,15 @@ private:
     void showRuns(std::vector<twb::RunSummary> runs);
     void showDetails();
     void updateActions();
+    /// The list narrowed to the filter's words; the selection moves to the first run shown when it was hidden.
+    void applyFilter();
+    /// The workspace's count of runs, and with a filter how many it shows.
+    void updateSummary();
 
     RunsTable* m_table = nullptr;
     QLabel* m_summary = nullptr;
+    QString m_listed;  // the summary of the listing: how many runs, cells and running ones
+    QLineEdit* m_filter = nullptr;
     QCheckBox* m_cells = nullptr;  // the sweeps' cells listed too, named "sweep / cell"
     QLabel* m_folder = nullptr;
     QLineEdit* m_name = nullptr;

@@ -4,6 +4,7 @@
 
 #include <QHeaderView>
 #include <QKeyEvent>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <algorithm>
@@ -14,6 +15,8 @@ RunsTable::RunsTable(QWidget* parent) : QTableView(parent) {
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(RunsTableModel::SortRole);
+    m_proxy->setFilterRole(RunsTableModel::SearchRole);
+    m_proxy->setFilterKeyColumn(0);
     setModel(m_proxy);
     setSortingEnabled(true);
     sortByColumn(m_model->columnOf(RunsTableModel::Created), Qt::DescendingOrder);  // newest first until the user sorts
@@ -169,6 +172,19 @@ const twb::RunSummary* RunsTable::summary(const QString& dir) const {
 int RunsTable::rowOf(const QString& dir) const {
     const int row = m_model->rowOf(dir);
     return row < 0 ? -1 : m_proxy->mapFromSource(m_model->index(row, 0)).row();
+}
+
+void RunsTable::setFilterText(const QString& text) {
+    // Every word, anywhere in the run's text: "shakes bpe" finds a BPE run on shakespeare whatever the order.
+    QString pattern = "^";
+    for (const QString& word : text.split(' ', Qt::SkipEmptyParts))
+        pattern += "(?=.*" + QRegularExpression::escape(word) + ")";
+    m_proxy->setFilterRegularExpression(QRegularExpression(
+        pattern, QRegularExpression::CaseInsensitiveOption | QRegularExpression::DotMatchesEverythingOption));
+}
+
+int RunsTable::shownRuns() const {
+    return m_proxy->rowCount();
 }
 
 bool RunsTable::selectRun(const QString& dir) {

@@ -42,8 +42,13 @@ public:
     const twb::RunSummary* summary(const QString& dir) const;
     /// Makes this run current and selected; false when it is not in the table.
     bool selectRun(const QString& dir);
-    /// The view row of a run folder, or -1.
+    /// The view row of a run folder, or -1 (also when the filter hides it).
     int rowOf(const QString& dir) const;
+    /// Shows only the runs whose name, folder, dataset, notes or status hold every word of `text`, in any
+    /// case and order ("" shows every run).
+    void setFilterText(const QString& text);
+    /// How many runs the filter lets through (all of them without one).
+    int shownRuns() const;
 
     RunsTableModel* tableModel() const { return m_model; }
 

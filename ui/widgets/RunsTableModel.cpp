@@ -299,6 +299,11 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     const Column col = columnAt(index.column(), &extra);
     if (role == DirRole)
         return QString::fromStdString(r.dir);
+    if (role == SearchRole)
+        return QStringList{QString::fromStdString(r.display_name), QString::fromStdString(r.name),
+                           displayText(r, Dataset, -1).toString(), QString::fromStdString(r.notes),
+                           displayText(r, Status, -1).toString()}
+            .join('\n');
     if (role == Qt::DisplayRole)
         return displayText(r, col, extra);
     if (role == SortRole)

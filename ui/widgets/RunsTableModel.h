@@ -37,6 +37,9 @@ public:
     enum class Layout { Runs, SweepResults };
     static constexpr int SortRole = Qt::UserRole;
     static constexpr int DirRole = Qt::UserRole + 1;  // the run folder, in every column
+    // What the Runs view's filter looks in, in every column: the name, the folder's name, the dataset, the
+    // notes and the status, a line each.
+    static constexpr int SearchRole = Qt::UserRole + 2;
 
     explicit RunsTableModel(QObject* parent = nullptr);
     void setRuns(std::vector<twb::RunSummary> runs);

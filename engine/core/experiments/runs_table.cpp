@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <sstream>
 
 namespace twb {
 
@@ -142,6 +143,27 @@ std::string pm(const Stat& s, const char* f = "%.4f") {
 }
 
 }  // namespace
+
+bool run_matches(const RunSummary& run, const std::string& words) {
+    auto lower = [](std::string t) {
+        std::transform(t.begin(), t.end(), t.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return t;
+    };
+    std::string dataset;  // the dataset's folder name, as the Runs view shows it ("a/b/" too)
+    if (const auto data = run.config.find("data_dir"); data != run.config.end()) {
+        fs::path d = fs::path(data->second).lexically_normal();
+        dataset = (d.filename().empty() ? d.parent_path() : d).filename().string();
+    }
+    const std::string text =
+        lower(run.display_name + "\n" + run.name + "\n" + dataset + "\n" + run.notes + "\n" + run.status);
+    std::string word;
+    std::istringstream in(lower(words));
+    while (in >> word)
+        if (text.find(word) == std::string::npos)
+            return false;
+    return true;
+}
 
 std::vector<RunSummary> collect_runs(const fs::path& folder) {
     if (!fs::is_directory(folder))

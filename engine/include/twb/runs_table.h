@@ -47,6 +47,10 @@ struct RunSummary {
 /// Every run directly under folder (and the folder itself when it is a run), sorted by name.
 std::vector<RunSummary> collect_runs(const std::filesystem::path& folder);
 
+/// Whether every word of `words` (split at spaces) occurs in the run's name, folder name, dataset (its
+/// folder's name), notes or status, ASCII letters in any case: "shakes bpe stopped". True for no words.
+bool run_matches(const RunSummary& run, const std::string& words);
+
 /// The config keys whose values differ between the runs (what was swept), in config order.
 std::vector<std::string> varied_keys(const std::vector<RunSummary>& runs);
 
