@@ -1,5 +1,6 @@
 // What the Datasets panel says of the text it tokenizes and prepares: byte tokens told apart in the
-// vocabulary, a failed tokenize leaves no figures of the tokenizer before, and a shuffled split that would hold out
+// vocabulary, a failed tokenize leaves no figures of the tokenizer before, a Prepare shows the figures of
+// what it prepared, the catalogue's buttons stay put when an error comes, and a shuffled split that would hold out
 // nothing warned about or refused.
 #include "test_util.h"
 #include "twb/dataset.h"
@@ -13,6 +14,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
@@ -20,6 +22,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTimer>
 
 class TestDatasetsPrepare : public QObject {
@@ -92,6 +95,45 @@ private slots:
         waitIdle(p);
         QVERIFY2(p.lastError().contains("1 invalid UTF-8 byte was replaced with U+FFFD"), qPrintable(p.lastError()));
         QVERIFY(twb::open_prepared((Workspace::datasetsDir() + "/文字").toStdString()).train_tokens > 1000);
+    }
+    void preparingShowsWhatWasPrepared() {
+        // After Prepare without Tokenize first, the tab still said "Tokenize to see statistics.".
+        twbtest::write(twbtest::path(m_ws, "prose.txt"), twbtest::english_like(5000));
+        DatasetsPanel p;
+        p.addSources({QString::fromStdString(twbtest::path(m_ws, "prose.txt").string())});
+        waitIdle(p);
+        p.setTokenizer("char");
+        p.setDatasetName("prose");
+        p.prepare();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const auto data = twb::open_prepared((Workspace::datasetsDir() + "/prose").toStdString());
+        QCOMPARE(p.analysis(0).stats.tokens, data.train_tokens + data.val_tokens);
+        QCOMPARE(p.analysis(0).trainTokens, data.train_tokens);
+        QCOMPARE(p.analysis(0).label, QString("char"));
+        QCOMPARE(p.analysis(0).tokenTexts.size(), data.vocab_size);
+        const QString stats = p.findChild<QLabel*>("stats")->text();
+        QVERIFY2(stats.contains("char") && !stats.contains("Tokenize to see"), qPrintable(stats));
+    }
+    void theCataloguesButtonsStayWhereTheyAreWhenAnErrorComes() {
+        // Download without a dataset chosen: the request came under the tabs and the buttons under the table
+        // moved up by its height, so a second click missed Download.
+        DatasetsPanel p;
+        p.resize(1100, 700);
+        auto* table = p.findChild<QTableWidget*>("catalogue");
+        QVERIFY(table);
+        p.findChild<QTabWidget*>()->setCurrentWidget(table->parentWidget());
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        table->clearSelection();
+        table->setCurrentCell(-1, -1);
+        auto* use = p.findChild<QPushButton*>("useCatalogueEntry");
+        const QPoint useAt = use->mapTo(&p, QPoint());
+        p.download();
+        QVERIFY2(p.lastError().contains("Choose a dataset in the catalogue first"), qPrintable(p.lastError()));
+        QTest::qWait(0);  // the layout after the error's line came
+        QApplication::processEvents();
+        QCOMPARE(use->mapTo(&p, QPoint()), useAt);
     }
     void deletingADatasetAsksWithCancelTheDefault() {
         // Enter on the question keeps the dataset: Yes was the default (and no word that it is for good).

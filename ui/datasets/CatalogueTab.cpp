@@ -64,10 +64,12 @@ CatalogueTab::CatalogueTab(JobsService* jobs, QWidget* parent) : QWidget(parent)
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_progress, 1);
     buttons->addWidget(m_use);
+    // The buttons above the table: under it they moved up by a line when an error came under the tabs
+    // ("Choose a dataset in the catalogue first."), and a second click on Download missed it.
     auto* col = new QVBoxLayout(this);
+    col->addLayout(buttons);
     col->addWidget(m_table, 1);
     col->addWidget(m_info);
-    col->addLayout(buttons);
     m_downloader = new Downloader(this);
     m_watcher = new QFileSystemWatcher(this);
     m_rescan = new QTimer(this);

@@ -13,11 +13,12 @@
 class JobContext;
 
 namespace DatasetPreparation {
-/// What prepare wrote: the folder, and the engine's warnings about it (a validation share that rounded
-/// to one document, replaced bytes), each a sentence.
+/// What prepare wrote: the folder, the engine's warnings about it (a validation share that rounded
+/// to one document, replaced bytes), each a sentence, and its tokens as the Tokenize tab shows them.
 struct Prepared {
     QString dir;
     QStringList warnings;
+    TokenizerAnalysis analysis;
 };
 /// prepare_dataset.
 Prepared prepare(const twb::PrepareOptions& options, JobContext& ctx);

@@ -407,6 +407,8 @@ void DatasetsPanel::prepare() {
         tr("Preparing %1").arg(q(o.out.filename().string())),
         [o](JobContext& ctx) { return DatasetPreparation::prepare(o, ctx); }, this,
         [this, bytebpe](const DatasetPreparation::Prepared& p) {
+            if (p.analysis.stats.tokens > 0)
+                m_tokenize->setAnalysis(0, p.analysis);
             prepared(p.dir, bytebpe);
             if (!p.warnings.isEmpty())  // prepared, but the user should know (the error line, not a dialog)
                 showError(tr("Prepared %1, with a warning: %2").arg(p.dir, p.warnings.join("; ")));
