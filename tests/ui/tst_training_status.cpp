@@ -6,6 +6,7 @@
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/experiments.h"
+#include "twb/metrics.h"
 #include "twb/run_folder.h"
 #include "twb/runs_table.h"
 #include "twb/text.h"
@@ -13,6 +14,7 @@
 #include "ui/training/ConfigForm.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/Duration.h"
 #include "ui/widgets/SteadyLabel.h"
 #include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
@@ -249,10 +251,23 @@ private slots:
         // opened, its line names its best evaluation, as it did when the run ended here ("Finished at step 20." alone)
         const auto summary = twb::collect_runs(run.toStdString()).front();
         const QString status = p.findChild<SteadyLabel*>("status")->text();
-        QVERIFY2(status.startsWith(QString("Finished at step 20 · best val loss %1 at step %2.")
+        QVERIFY2(status.startsWith(QString("Finished at step 20 · best val loss %1 at step %2 · ")
                                        .arg(QLocale().toString(summary.best_val_loss, 'f', 4))
                                        .arg(summary.best_step)),
                  qPrintable(status));
+        // ...and its step time and training time, as it did then (they were missing)
+        std::vector<double> ms;
+        double elapsed = 0;
+        for (const auto& r : twb::read_metrics(run.toStdString() + "/metrics.csv")) {
+            if (r.kind == "train")
+                ms.push_back(r.ms_per_step);
+            elapsed = std::isnan(r.elapsed_s) ? elapsed : r.elapsed_s;
+        }
+        QVERIFY(ms.size() >= 2 && elapsed > 0);
+        std::sort(ms.begin(), ms.end());
+        const QString timing = QString(" · median %1 ms/step · %2 of training.")
+                                   .arg(QLocale().toString(ms[ms.size() / 2], 'f', 1), formatDuration(elapsed));
+        QVERIFY2(status.endsWith(timing), qPrintable(status + " | " + timing));
         p.setLearningRate(0.0123);
         QVERIFY(p.currentRun().isEmpty());  // a new run of these settings
         QCOMPARE(p.form()->config().learning_rate, 0.0123);

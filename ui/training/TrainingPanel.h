@@ -120,6 +120,9 @@ protected:
 private:
     /// " · best val loss 2.1743 at step 500" (or BLEU) of a run's metrics, "" when it has no evaluation after step 0.
     QString bestText(const std::vector<twb::MetricsRow>& rows) const;
+    /// " · median 16.9 ms/step · 1 min 12 s of training" of a run's metrics, as the line said when it ended
+    /// here; "" without logged steps.
+    QString timingText(const std::vector<twb::MetricsRow>& rows) const;
     // Building (TrainingPanelLayout.cpp).
     QWidget* buildLeft();
     void addControls(QVBoxLayout* column);

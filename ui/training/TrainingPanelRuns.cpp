@@ -8,6 +8,7 @@
 #include "ui/training/ConfigForm.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/Duration.h"
 #include "ui/widgets/SteadyLabel.h"
 
 #include <QComboBox>
@@ -139,11 +140,12 @@ bool TrainingPanel::openRun(const QString& given) {
             : cfg.data_dir.empty()
                 ? tr("An imported model, with no dataset of its own: sample it and look inside it (Sampling, "
                      "Attention), or finetune it on a dataset (Run → Initialise from run…).")
-            : steps.back() >= cfg.max_iters ? tr("Finished at step %1%2.").arg(steps.back()).arg(bestText(rows))
-                                            : tr("Stopped at step %1 of %2%3: Start (F5) continues it.")
-                                                  .arg(steps.back())
-                                                  .arg(cfg.max_iters)
-                                                  .arg(bestText(rows)));
+            : steps.back() >= cfg.max_iters
+                ? tr("Finished at step %1%2.").arg(steps.back()).arg(bestText(rows) + timingText(rows))
+                : tr("Stopped at step %1 of %2%3: Start (F5) continues it.")
+                      .arg(steps.back())
+                      .arg(cfg.max_iters)
+                      .arg(bestText(rows) + timingText(rows)));
         // A run with checkpoints but no curves (metrics.csv deleted, or emptied by a full disk) said nothing
         // about the empty plots.
         if (holder.isEmpty() && rows.empty() && !steps.empty() && !cfg.data_dir.empty())
@@ -185,6 +187,25 @@ QString TrainingPanel::bestText(const std::vector<twb::MetricsRow>& rows) const 
             .arg(QLocale().toString(bestLoss->val_loss, 'f', 4))
             .arg(bestLoss->step);
     return {};
+}
+
+QString TrainingPanel::timingText(const std::vector<twb::MetricsRow>& rows) const {
+    // Opened again, the line lacked the step time and the training time it gave when the run ended here. Each
+    // logged row holds the mean of its interval's steps: their median stands for the steps' median. The time
+    // is the last row's elapsed_s, which a resumed run carries on from its checkpoint.
+    std::vector<double> ms;
+    double elapsed = NAN;
+    for (const auto& r : rows) {
+        if (r.kind == "train" && r.ms_per_step > 0)
+            ms.push_back(r.ms_per_step);
+        if (r.elapsed_s >= 0)
+            elapsed = r.elapsed_s;
+    }
+    if (ms.empty())
+        return {};
+    std::nth_element(ms.begin(), ms.begin() + static_cast<long>(ms.size() / 2), ms.end());
+    return tr(" · median %1 ms/step").arg(QLocale().toString(ms[ms.size() / 2], 'f', 1)) +
+           (std::isnan(elapsed) ? QString() : tr(" · %1 of training").arg(formatDuration(elapsed)));
 }
 
 void TrainingPanel::initialiseFromRun(const QString& dir) {
