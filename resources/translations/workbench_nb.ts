@@ -595,10 +595,6 @@
         <translation>Klargjør samtaledata</translation>
     </message>
     <message>
-        <source>Render, tokenize and write the chat dataset (Ctrl+Enter); as twb prepare --chat</source>
-        <translation>Gjengi, tokeniser og skriv samtaledatasettet (Ctrl+Enter); som twb prepare --chat</translation>
-    </message>
-    <message>
         <source>Each conversation is rendered with the chat template (twb-chat-1: &lt;code&gt;&amp;lt;|user|&amp;gt;&lt;/code&gt;, &lt;code&gt;&amp;lt;|assistant|&amp;gt;&lt;/code&gt; and &lt;code&gt;&amp;lt;|system|&amp;gt;&lt;/code&gt; headers, each turn ended by the tokenizer&apos;s end of sequence) and the loss falls on the assistant&apos;s replies only. Train on it, or finetune a run with the same tokenizer, then talk to the model in the Sampling console&apos;s Chat tab.</source>
         <translation>Hver samtale gjengis med samtalemalen (twb-chat-1: overskriftene &lt;code&gt;&amp;lt;|user|&amp;gt;&lt;/code&gt;, &lt;code&gt;&amp;lt;|assistant|&amp;gt;&lt;/code&gt; og &lt;code&gt;&amp;lt;|system|&amp;gt;&lt;/code&gt;, hver tur avsluttet med tokeniseringens sekvensslutt), og tapet regnes bare på assistentens svar. Tren på det, eller finjuster en kjøring med samme tokenisering, og snakk så med modellen i Chat-fanen under Generering.</translation>
     </message>
@@ -637,6 +633,10 @@
     <message>
         <source>Finetune %1 on it…</source>
         <translation>Finjuster %1 på det…</translation>
+    </message>
+    <message>
+        <source>Render, tokenize and write the chat dataset (Ctrl+Return); as twb prepare --chat</source>
+        <translation>Gjengi, tokeniser og skriv samtaledatasettet (Ctrl+Return); som twb prepare --chat</translation>
     </message>
 </context>
 <context>
@@ -3985,10 +3985,6 @@ Ctrl+/: hurtigtaster</translation>
         <translation>Klargjør par</translation>
     </message>
     <message>
-        <source>Tokenize and write the parallel dataset (Ctrl+Enter); as twb prepare --source/--target</source>
-        <translation>Tokeniser og skriv det parallelle datasettet (Ctrl+Enter); som twb prepare --source/--target</translation>
-    </message>
-    <message>
         <source>Browse…</source>
         <translation>Bla gjennom…</translation>
     </message>
@@ -4039,6 +4035,10 @@ Ctrl+/: hurtigtaster</translation>
     <message>
         <source>Tokenizer</source>
         <translation>Tokenisering</translation>
+    </message>
+    <message>
+        <source>Tokenize and write the parallel dataset (Ctrl+Return); as twb prepare --source/--target</source>
+        <translation>Tokeniser og skriv det parallelle datasettet (Ctrl+Return); som twb prepare --source/--target</translation>
     </message>
 </context>
 <context>
@@ -4934,6 +4934,30 @@ Vil du slette den likevel?</translation>
         <translation>Slette disse %1 kjøringene med sjekkpunkter, kurver og prøver?
 
 %2</translation>
+    </message>
+    <message>
+        <source>Filter runs (Ctrl+F)</source>
+        <translation>Filtrer kjøringer (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Show only the runs whose name, folder, dataset, notes or status hold every word typed here (Escape clears it)</source>
+        <translation>Vis bare kjøringene der navn, mappe, datasett, notater eller status inneholder hvert ord som skrives her (Escape tømmer feltet)</translation>
+    </message>
+    <message>
+        <source>Filter the runs</source>
+        <translation>Filtrer kjøringene</translation>
+    </message>
+    <message>
+        <source>Clear the filter (in the filter field)</source>
+        <translation>Tøm filteret (i filterfeltet)</translation>
+    </message>
+    <message>
+        <source> · none matches “%1”</source>
+        <translation> · ingen samsvarer med «%1»</translation>
+    </message>
+    <message>
+        <source> · %1 of %2 shown</source>
+        <translation> · %1 av %2 vises</translation>
     </message>
 </context>
 <context>

@@ -82,7 +82,7 @@ void ChatTab::buildForm() {
     auto* prepare = new QPushButton(tr("Prepare chat data"));
     prepare->setObjectName("prepareChat");
     prepare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
-    prepare->setToolTip(tr("Render, tokenize and write the chat dataset (Ctrl+Enter); as twb prepare --chat"));
+    prepare->setToolTip(tr("Render, tokenize and write the chat dataset (Ctrl+Return); as twb prepare --chat"));
     form->addRow(QString(), prepare);
     connect(prepare, &QPushButton::clicked, this, &ChatTab::prepareClicked);
 

@@ -208,7 +208,7 @@ void ParallelTab::addFilters(QFormLayout* pf) {
     auto* prepare = new QPushButton(tr("Prepare pairs"));
     prepare->setObjectName("preparePairs");
     prepare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
-    prepare->setToolTip(tr("Tokenize and write the parallel dataset (Ctrl+Enter); as twb prepare --source/--target"));
+    prepare->setToolTip(tr("Tokenize and write the parallel dataset (Ctrl+Return); as twb prepare --source/--target"));
     pf->addRow(QString(), prepare);
     connect(prepare, &QPushButton::clicked, this, &ParallelTab::prepareClicked);
 }
