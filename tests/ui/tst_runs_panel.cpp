@@ -289,6 +289,35 @@ private slots:
         QCOMPARE(TextScale::apply(150), 150);
         QTRY_VERIFY(wholeIn(growing));
     }
+    void figuresStayWholeWhenTheTextGrows() {
+        // At 125% the steps read "85…60" for "85 of 560", the dataset "tato…n-nb" and the date "2026-…03:39":
+        // the widths the rows had set at 100% stayed.
+        RunsTable t;
+        t.setSettingsKey("test/figuresWhole");
+        t.show();
+        twb::RunSummary r;
+        r.dir = r.name = r.display_name = "run-20261201-033953";
+        r.status = "stopped";
+        r.steps = 85;
+        r.created = "2026-12-01T03:39:53Z";
+        r.config = {{"max_iters", "560"}, {"data_dir", "/data/tatoeba-en-nb"}, {"n_layer", "3"}};
+        t.setRuns({r});
+        for (const auto c :
+             {RunsTableModel::Steps, RunsTableModel::Dataset, RunsTableModel::Created})  // as a user left them
+            t.setColumnWidth(c, t.fontMetrics().horizontalAdvance(t.model()->index(0, c).data().toString()) + 12);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        const qreal before = t.font().pointSizeF();
+        QCOMPARE(TextScale::apply(150), 150);
+        auto whole = [&t] {
+            for (const auto c : {RunsTableModel::Steps, RunsTableModel::Dataset, RunsTableModel::Created})
+                if (t.columnWidth(c) <= t.fontMetrics().horizontalAdvance(t.model()->index(0, c).data().toString()))
+                    return false;
+            return true;
+        };
+        QTRY_VERIFY(t.font().pointSizeF() > 1.4 * before);  // the larger text has come
+        QTRY_VERIFY(whole());
+        QCOMPARE(t.model()->index(0, RunsTableModel::Steps).data().toString(), QString("85 of 560"));
+    }
     void nameAndNotesPersist() {
         {
             RunsPanel p;
@@ -377,10 +406,39 @@ private slots:
         QVERIFY(p.table()->selectedRuns().isEmpty());
         QCOMPARE(p.findChildren<QPushButton*>().first()->text(), QString("Open"));
         QVERIFY(!p.findChildren<QPushButton*>().first()->isEnabled());  // nothing to open
-        QTest::keyClick(p.filterEdit(), Qt::Key_Escape);                // Escape clears it
+        QTest::keyClick(p.table(), Qt::Key_Escape);                     // Escape clears it, also from the table
         QVERIFY(p.filterEdit()->text().isEmpty());
         QCOMPARE(p.table()->shownRuns(), 2);
         QVERIFY2(!summary().contains("shown"), qPrintable(summary()));
+        // A name saved that the filter no longer matches: the row goes, and the name went into that run (the
+        // saved message named no run: the fields' run had changed under the save)
+        QVERIFY(p.table()->selectRun(m_interrupted));
+        p.notesEdit()->setPlainText("probe");
+        p.saveDetails();
+        refreshed(p);  // a listing begun before the save gives way to one after it
+        QCOMPARE(p.table()->summary(m_interrupted)->notes, std::string("probe"));
+        p.filterEdit()->setText("probe");  // its notes
+        QCOMPARE(p.table()->selectedRuns(), QStringList{m_interrupted});
+        QSignalSpy said(&p, &PanelBase::statusMessage);
+        QSignalSpy edited(&p, &RunsPanel::runEdited);
+        p.notesEdit()->setPlainText("other");
+        p.nameEdit()->setText("lr test");
+        p.saveDetails();
+        QCOMPARE(p.table()->shownRuns(), 0);
+        QCOMPARE(twb::read_run_info(m_interrupted.toStdString()).name, std::string("lr test"));
+        QCOMPARE(edited.value(0).value(0).toString(), m_interrupted);
+        QVERIFY(!said.isEmpty());
+        QVERIFY2(said.first().value(0).toString().endsWith("of interrupted"),
+                 qPrintable(said.first().value(0).toString()));
+        QVERIFY(QFile::remove(m_interrupted + "/run.json"));
+        // With the selected run hidden, the first run shown is selected (the neighbour the table moved to was)
+        p.filterEdit()->clear();
+        refreshed(p);
+        QVERIFY(p.table()->selectRun(p.table()->runAt(1)));
+        p.filterEdit()->setText(QFileInfo(p.table()->runAt(0)).fileName());
+        QCOMPARE(p.table()->shownRuns(), 1);
+        QCOMPARE(p.table()->selectedRuns(), QStringList{p.table()->runAt(0)});
+        p.filterEdit()->clear();
     }
     void aLongNameIsCutInTheComparisonLegend() {
         // A 300-character label took the legend: the other entries were left a letter each.

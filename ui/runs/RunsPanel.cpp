@@ -183,10 +183,8 @@ void RunsPanel::connectControls() {
         m_filter->setFocus(Qt::ShortcutFocusReason);
         m_filter->selectAll();
     });
-    auto* clear = new QShortcut(QKeySequence(Qt::Key_Escape), m_filter);
-    clear->setContext(Qt::WidgetShortcut);
-    clear->setWhatsThis(tr("Clear the filter (in the filter field)"));
-    connect(clear, &QShortcut::activated, m_filter, &QLineEdit::clear);
+    // Anywhere in the panel: from the table the filter field is out of the way, and the line still said "1 of 3 shown"
+    key(QKeySequence(Qt::Key_Escape), tr("Clear the filter"), [this] { m_filter->clear(); });
     auto* del = new QShortcut(QKeySequence::Delete, m_table);
     del->setWhatsThis(tr("Delete the selected runs (in the list)"));
     del->setContext(Qt::WidgetShortcut);
@@ -196,6 +194,14 @@ void RunsPanel::connectControls() {
 }
 
 void RunsPanel::showRuns(std::vector<twb::RunSummary> runs) {
+    if (m_refreshAgain) {
+        // A refresh was asked for while this listing was read (a name just saved, a run just deleted): it may
+        // be older than what the table shows, so the next listing takes its place (this one put a saved name
+        // back to the one before until then).
+        m_refreshAgain = false;
+        refresh();
+        return;
+    }
     int running = 0;
     for (const auto& r : runs)
         running += r.status == "running" ? 1 : 0;
@@ -262,10 +268,10 @@ void RunsPanel::applyFilter() {
     const QString before = m_table->currentRun();
     m_table->setFilterText(m_filter->text());
     updateSummary();
-    // The selection went with the rows hidden (the current row moves to a neighbour, unselected): the current
-    // run shown, else the first, is selected, so the details and the buttons speak of a run in sight.
+    // The selection went with the rows hidden (the current row moves to a neighbour, unselected): the first
+    // run shown is selected, so the details and the buttons speak of a run in sight.
     if (m_table->selectedRuns().isEmpty() && m_table->shownRuns() > 0)
-        m_table->selectRun(m_table->currentRun().isEmpty() ? m_table->runAt(0) : m_table->currentRun());
+        m_table->selectRun(m_table->runAt(0));
     else if (m_table->currentRun() == before && !before.isEmpty())
         m_table->scrollTo(m_table->currentIndex());
     showDetails();
@@ -401,7 +407,7 @@ bool RunsPanel::setNotes(const QString& dir, const QString& notes) {
     return true;
 }
 
-bool RunsPanel::writeDetails(const QString& dir) {
+bool RunsPanel::writeDetails(QString dir) {
     try {
         auto info = twb::read_run_info(dir.toStdString());
         info.name = m_name->text().toStdString();

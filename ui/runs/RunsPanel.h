@@ -68,7 +68,8 @@ protected:
     /// Leaving the panel (or closing the window) keeps a name or notes typed and not yet saved.
     void hideEvent(QHideEvent* e) override;
     /// Writes the name and notes fields into dir's run.json; false (with the reason shown) when it cannot.
-    bool writeDetails(const QString& dir);
+    /// (dir by value: the fields' run, m_shownRun, changes under it when the saved name hides its row.)
+    bool writeDetails(QString dir);
     /// The name or notes typed for the shown run and not saved yet are written (a refresh, another run
     /// selected or another panel would otherwise drop them).
     void keepTypedDetails();
