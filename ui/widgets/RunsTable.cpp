@@ -64,6 +64,7 @@ void RunsTable::changeEvent(QEvent* e) {
                     setDefaultWidths();
                 else
                     widenToTitles();
+                keepFiguresWhole();  // the figures grew with the text too
                 m_restoring = false;
             },
             Qt::QueuedConnection);
@@ -84,16 +85,7 @@ void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
                 setColumnWidth(c, 260);
         m_sized = true;
     }
-    // The steps ("1,800 of 3,000") and the model's size ("4×4×128, 0.8 M") are never cut, whatever widths
-    // were remembered from shorter ones (or set by the first rows, a run of a wider model added later).
-    for (const auto column : {RunsTableModel::Steps, RunsTableModel::Model})
-        if (const int c = m_model->columnOf(column); c >= 0)
-            setColumnWidth(c, std::max(columnWidth(c), sizeHintForColumn(c)));
-    // Nor a name up to 420 pixels: a run named after the widths were set read "first sh…" beside a wide Status,
-    // a sweep's stopped cell "000 (stopp…" in a column as wide as "000" had needed, and a listed sweep cell
-    // "sweep-20261…_rate=0.001".
-    if (const int c = m_model->columnOf(RunsTableModel::Name); c >= 0)
-        setColumnWidth(c, std::max(columnWidth(c), std::min(sizeHintForColumn(c), 420)));
+    keepFiguresWhole();
     widenToTitles();  // a sweep's key columns come and go with its cells ("earning_rate" at 150%)
     QItemSelection sel;
     for (const QString& d : selected) {
@@ -106,6 +98,21 @@ void RunsTable::setRuns(std::vector<twb::RunSummary> runs) {
     if (cur >= 0)
         selectionModel()->setCurrentIndex(m_proxy->index(cur, 0), QItemSelectionModel::NoUpdate);
     emit selectedRunsChanged();
+}
+
+void RunsTable::keepFiguresWhole() {
+    // The steps ("1,800 of 3,000"), the model's size ("4×4×128, 0.8 M") and the date are never cut, whatever
+    // widths were remembered from shorter ones (or set by the first rows, a run of a wider model added later, or
+    // at a smaller text size: "85…60" for "85 of 560" at 125%).
+    for (const auto column : {RunsTableModel::Steps, RunsTableModel::Model, RunsTableModel::Created})
+        if (const int c = m_model->columnOf(column); c >= 0 && c + 1 < m_model->columnCount())
+            setColumnWidth(c, std::max(columnWidth(c), sizeHintForColumn(c)));
+    // Nor a name up to 420 pixels or a dataset up to 260: a run named after the widths were set read "first sh…"
+    // beside a wide Status, a sweep's stopped cell "000 (stopp…" in a column as wide as "000" had needed, a listed
+    // sweep cell "sweep-20261…_rate=0.001" and a dataset "tato…n-nb".
+    for (const auto& [column, most] : {std::pair{RunsTableModel::Name, 420}, std::pair{RunsTableModel::Dataset, 260}})
+        if (const int c = m_model->columnOf(column); c >= 0 && c + 1 < m_model->columnCount())
+            setColumnWidth(c, std::max(columnWidth(c), std::min(sizeHintForColumn(c), most)));
 }
 
 void RunsTable::hideBleuWithoutTranslation() {

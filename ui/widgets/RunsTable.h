@@ -69,6 +69,9 @@ private:
     void setDefaultWidths();
     /// Any column narrower than its title (widths remembered at a smaller text size) made as wide as it.
     void widenToTitles();
+    /// The steps, the model's size and the date as wide as their longest figure; the name and the dataset too,
+    /// up to a bound (the rows' text, at the text size in force).
+    void keepFiguresWhole();
     /// Hides the Best BLEU column unless a listed run has a BLEU.
     void hideBleuWithoutTranslation();
 
