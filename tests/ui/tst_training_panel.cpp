@@ -1,11 +1,10 @@
 // The training panel driven offscreen: a tiny run starts, step and evaluation signals arrive, pause and
-// resume, stop writes a checkpoint (while paused, of the step the panel says it waits at), the run
-// reopens with its curves, and an invalid config blocks Start with the reason beside the field. A dataset
-// that does not fit the open run starts a new run; actions are enabled only when they can act; Browse
-// refuses a folder that is not a prepared dataset; the wheel edits only a focused field. Initialise from
-// a run whose tokenizer differs from the dataset's is refused with a message naming both. Start is off
-// for a finished run and the preset's name returns with its values. (The plots' and the status line's
-// layout: tst_metrics_plot.)
+// resume (F6, or F5 while paused), stop writes a checkpoint (while paused, of the step the panel says it waits at), the
+// run reopens with its curves, and an invalid config blocks Start with the reason beside the field. A dataset that does
+// not fit the open run starts a new run; actions are enabled only when they can act; Browse refuses a folder that is
+// not a prepared dataset; the wheel edits only a focused field. Initialise from a run whose tokenizer differs from the
+// dataset's is refused with a message naming both. Start is off for a finished run and the preset's name returns with
+// its values. (The plots' and the status line's layout: tst_metrics_plot.)
 #include "signal_wait.h"
 #include "test_util.h"
 #include "twb/config_options.h"
@@ -90,9 +89,14 @@ private slots:
         // Two lines while it trains, as before and after: the form under them stays where it was.
         const QString training = p.findChild<QLabel*>("runLabel")->text();
         QVERIFY2(training.contains("<br>") && training.contains("checkpoint"), qPrintable(training));
+        QVERIFY(!p.startAction()->isEnabled());
         p.togglePause();
         QCOMPARE(p.findChild<QPushButton*>("pause")->text(), QString("Resume"));
-        p.togglePause();
+        // F5 (the Run menu's "Start / continue") continues a paused run as F6 does: it did nothing
+        QVERIFY(p.startAction()->isEnabled());
+        p.startAction()->trigger();
+        QCOMPARE(p.findChild<QPushButton*>("pause")->text(), QString("Pause"));
+        QVERIFY(!p.startAction()->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 120000);
         QCOMPARE(failed.count(), 0);
         QCOMPARE(steps.count(), 60);

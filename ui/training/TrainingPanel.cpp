@@ -363,8 +363,12 @@ void TrainingPanel::quickStartPrepared(const QString& dir) {
 }
 
 void TrainingPanel::start() {
-    if (isBusy())
+    if (isBusy()) {
+        // F5, the menu's "Start / continue", continues a paused run as F6 does (it did nothing)
+        if (m_control && m_control->paused())
+            togglePause();
         return;
+    }
     m_datasetError->hide();  // training starts on the dataset the box shows, not on a folder refused before
     if (const QString why = startBlocker(); !why.isEmpty()) {
         showError(why);
@@ -451,6 +455,7 @@ void TrainingPanel::togglePause() {
         m_status->setText(pausedText());
         emit statusMessage(tr("paused"));
     }
+    updateStartEnabled();  // F5 continues while paused
 }
 
 void TrainingPanel::stop() {

@@ -234,12 +234,13 @@ qint64 TrainingPanel::finishedAt() const {
 void TrainingPanel::updateStartEnabled() {
     const QString why = startBlocker();
     m_start->setEnabled(why.isEmpty());
-    m_startAct->setEnabled(why.isEmpty());
+    const bool paused = isBusy() && m_control && m_control->paused();  // F5 continues a paused run
+    m_startAct->setEnabled(why.isEmpty() || paused);
     m_start->setToolTip(why.isEmpty() ? tr("Start training (F5)") : why);
     // Said of the open run under the status line too, unless a field of the form already says it.
     m_startWhy->setText(why + '.');
     m_startWhy->setVisible(!why.isEmpty() && !isBusy() && !m_runDir.isEmpty() && why != m_form->problemSummary());
-    m_startAct->setToolTip(m_start->toolTip());
+    m_startAct->setToolTip(paused ? tr("Continue the paused training (F5 or F6)") : m_start->toolTip());
     if (m_runDir.isEmpty() && !isBusy())
         showNewRunStatus();
 }
