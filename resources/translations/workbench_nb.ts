@@ -1600,7 +1600,7 @@ Fordelt: innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7.</transla
     </message>
     <message>
         <source>Add text files first (Import tab, or drop them on the panel).</source>
-        <translation>Legg til tekstfiler først (fanen Import, eller slipp dem på panelet).</translation>
+        <translation>Legg til tekstfiler først (fanen «Importer og rens», eller slipp dem på panelet).</translation>
     </message>
     <message>
         <source>Replace dataset</source>
@@ -3135,7 +3135,7 @@ en kjøring tar opp oppmerksomheten på sondeteksten ved hver evaluering.</trans
     </message>
     <message>
         <source>tick “Replace invalid bytes with U+FFFD” under the Import tab&apos;s format</source>
-        <translation>kryss av for «Erstatt ugyldige byte med U+FFFD» under formatet i Importer-fanen</translation>
+        <translation>kryss av for «Erstatt ugyldige byte med U+FFFD» under formatet i fanen «Importer og rens»</translation>
     </message>
     <message>
         <source>Before</source>
@@ -4948,16 +4948,16 @@ Vil du slette den likevel?</translation>
         <translation>Filtrer kjøringene</translation>
     </message>
     <message>
-        <source>Clear the filter (in the filter field)</source>
-        <translation>Tøm filteret (i filterfeltet)</translation>
-    </message>
-    <message>
         <source> · none matches “%1”</source>
         <translation> · ingen samsvarer med «%1»</translation>
     </message>
     <message>
         <source> · %1 of %2 shown</source>
         <translation> · %1 av %2 vises</translation>
+    </message>
+    <message>
+        <source>Clear the filter</source>
+        <translation>Tøm filteret</translation>
     </message>
 </context>
 <context>
@@ -6208,7 +6208,7 @@ Vil du slette den likevel?</translation>
     </message>
     <message>
         <source> · %1 of training</source>
-        <translation> · %1 med trening</translation>
+        <translation> · treningstid %1</translation>
     </message>
     <message>
         <source>Run &lt;b&gt;%1&lt;/b&gt; stopped at step %2 of %3. &lt;a href=&quot;resume&quot;&gt;Resume it&lt;/a&gt; · &lt;a href=&quot;dismiss&quot;&gt;Dismiss&lt;/a&gt;</source>
@@ -6325,6 +6325,10 @@ Vil du slette den likevel?</translation>
     <message>
         <source>These runs&apos; tokenizers differ (%1), so their losses per token do not compare: the validation loss is shown in &lt;b&gt;bits per character&lt;/b&gt;, the unit they share.</source>
         <translation>Disse kjøringenes tokeniseringer er ulike (%1), så tapene per token kan ikke sammenlignes: valideringstapet vises i &lt;b&gt;bit per tegn&lt;/b&gt;, enheten de har felles.</translation>
+    </message>
+    <message>
+        <source>Continue the paused training (F5 or F6)</source>
+        <translation>Fortsett treningen som står på pause (F5 eller F6)</translation>
     </message>
 </context>
 <context>
