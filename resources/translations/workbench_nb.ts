@@ -794,10 +794,6 @@ Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, 
         <translation>Kolonner: kryss av sjekkpunkter i denne kjøringen, eller beste sjekkpunkt i andre kjøringer</translation>
     </message>
     <message>
-        <source>One row per temperature, comma-separated (0 = greedy)</source>
-        <translation>Én rad per temperatur, kommaseparert (0 = grådig)</translation>
-    </message>
-    <message>
         <source>Score every generated text by another run: its perplexity under that run&apos;s best checkpoint, the prompt as context (lower = the judge finds the text more likely)</source>
         <translation>Gi hver generert tekst poeng fra en annen kjøring: perpleksiteten under den kjøringens beste sjekkpunkt, med ledeteksten som kontekst (lavere = dommeren finner teksten mer sannsynlig)</translation>
     </message>
@@ -828,10 +824,6 @@ Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, 
     <message>
         <source>%1 · best</source>
         <translation>%1 · beste</translation>
-    </message>
-    <message>
-        <source>Temperatures: &apos;%1&apos; is not a number between 0 and 5; write e.g. 0, 0.8, 1.2</source>
-        <translation>Temperaturer: &apos;%1&apos; er ikke et tall mellom 0 og 5; skriv f.eks. 0, 0.8, 1.2</translation>
     </message>
     <message>
         <source>Tick at least one checkpoint (or run) to compare.</source>
@@ -888,6 +880,14 @@ Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, 
     <message>
         <source>Judge</source>
         <translation>Dommer</translation>
+    </message>
+    <message>
+        <source>One row per temperature, separated by commas or spaces (0 = greedy)</source>
+        <translation>Én rad per temperatur, skilt med semikolon, mellomrom eller komma og mellomrom (0 = grådig)</translation>
+    </message>
+    <message>
+        <source>Temperatures: &apos;%1&apos; is not a number between 0 and 5; write e.g. %2</source>
+        <translation>Temperaturer: «%1» er ikke et tall mellom 0 og 5; skriv f.eks. %2</translation>
     </message>
 </context>
 <context>

@@ -34,9 +34,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTextBrowser>
@@ -514,6 +516,27 @@ private slots:
         QVERIFY(problem->isHidden());
     }
 
+    void temperaturesReadAsTheInterfaceWritesNumbers() {
+        // In Bokmål "0,5, 1,0" was cut at every comma into the temperatures 0, 5, 1 and 0, without a word.
+        QString bad;
+        QCOMPARE(CompareView::parseTemperatures("0, 0.8;1.2  2", &bad), (QVector<double>{0, 0.8, 1.2, 2}));
+        QVERIFY(bad.isEmpty());
+        const QLocale before;
+        const auto restore = qScopeGuard([&before] { QLocale::setDefault(before); });
+        QLocale::setDefault(QLocale(QLocale::NorwegianBokmal, QLocale::Norway));
+        QCOMPARE(CompareView::parseTemperatures("0,5, 1,0", &bad), (QVector<double>{0.5, 1.0}));
+        QCOMPARE(CompareView::parseTemperatures("0,5; 1,25 0", &bad), (QVector<double>{0.5, 1.25, 0}));
+        QCOMPARE(CompareView::parseTemperatures("0.5, 1.0", &bad), (QVector<double>{0.5, 1.0}));  // a point too
+        QVERIFY(bad.isEmpty());
+        QVERIFY(CompareView::parseTemperatures("0,5,1,0", &bad).isEmpty());  // no list: said, not guessed
+        QCOMPARE(bad, QString("0,5,1,0"));
+        QCOMPARE(CompareView::temperaturesText({0.5, 1}), QString("0,5; 1"));  // and read back as written
+        QCOMPARE(CompareView::parseTemperatures(CompareView::temperaturesText({0.5, 1}), &bad),
+                 (QVector<double>{0.5, 1}));
+        CompareView v;
+        v.begin(1, {0, 0.5});
+        QCOMPARE(v.table()->verticalHeaderItem(1)->text(), QString("T = 0,5"));
+    }
     void translationRunsAreNeitherColumnsNorJudges() {
         // A translation run continues no prompt: as a column or a judge it blanked its cells without a word.
         const QString mt = Workspace::runsDir() + "/a-translation-run";

@@ -13,7 +13,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -30,9 +32,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_ckList = new QListWidget;
     m_ckList->setObjectName("compareCheckpoints");
     m_ckList->setToolTip(tr("Columns: tick checkpoints of this run, or the best checkpoint of other runs"));
-    m_temps = new QLineEdit(QSettings().value("sampling/compareTemps", "0.5, 1.0").toString());
+    m_temps = new QLineEdit(QSettings().value("sampling/compareTemps", temperaturesText({0.5, 1.0})).toString());
     m_temps->setObjectName("compareTemps");
-    m_temps->setToolTip(tr("One row per temperature, comma-separated (0 = greedy)"));
+    m_temps->setToolTip(tr("One row per temperature, separated by commas or spaces (0 = greedy)"));
     m_judge = new ElidingComboBox;  // a run's label is longer than the column: its start and end kept
     m_judge->setObjectName("compareJudge");
     m_judge->setHelp(
@@ -180,10 +182,36 @@ void CompareView::setChoices(const QString& run, const QList<qint64>& steps, con
         it->setCheckState(mine && steps.contains(it->data(Qt::UserRole + 1).toLongLong()) ? Qt::Checked
                                                                                           : Qt::Unchecked);
     }
+    m_temps->setText(temperaturesText(temperatures));
+}
+
+QVector<double> CompareView::parseTemperatures(const QString& text, QString* bad) {
+    // "0,5, 1,0" in Bokmål was cut at every comma into 0, 5, 1 and 0, and compared without a word.
+    const bool decimalComma = QLocale().decimalPoint() == QLatin1String(",");
+    static const QRegularExpression anySeparator("[;,\\s]+"), notADecimalComma("[;\\s]+|,(?=\\s)|,$|^,");
+    QVector<double> out;
+    for (QString part : text.split(decimalComma ? notADecimalComma : anySeparator, Qt::SkipEmptyParts)) {
+        part = part.trimmed();
+        if (part.isEmpty() || part == ",")
+            continue;
+        bool ok = false;
+        double t = QLocale().toDouble(part, &ok);
+        if (!ok)
+            t = QLocale::c().toDouble(part, &ok);
+        if (!ok || !(t >= 0 && t <= 5)) {
+            *bad = part;
+            return {};
+        }
+        out.append(t);
+    }
+    return out;
+}
+
+QString CompareView::temperaturesText(const QVector<double>& temperatures) {
     QStringList t;
     for (double v : temperatures)
-        t << QString::number(v);
-    m_temps->setText(t.join(", "));
+        t << QLocale().toString(v, 'g', 6);
+    return t.join(QLocale().decimalPoint() == QLatin1String(",") ? "; " : ", ");
 }
 
 QString CompareView::selection(QVector<QPair<QString, QString>>& columns, QVector<double>& temperatures) const {
@@ -192,13 +220,11 @@ QString CompareView::selection(QVector<QPair<QString, QString>>& columns, QVecto
         if (it->checkState() == Qt::Checked)
             columns.append({it->data(Qt::UserRole).toString(), it->data(Qt::UserRole + 1).toString()});
     }
-    for (const QString& part : m_temps->text().split(',', Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const double t = part.trimmed().toDouble(&ok);
-        if (!ok || t < 0 || t > 5)
-            return tr("Temperatures: '%1' is not a number between 0 and 5; write e.g. 0, 0.8, 1.2").arg(part.trimmed());
-        temperatures.append(t);
-    }
+    QString bad;
+    temperatures = parseTemperatures(m_temps->text(), &bad);
+    if (!bad.isEmpty())
+        return tr("Temperatures: '%1' is not a number between 0 and 5; write e.g. %2")
+            .arg(bad, temperaturesText({0, 0.8, 1.2}));
     if (columns.isEmpty())
         return tr("Tick at least one checkpoint (or run) to compare.");
     if (temperatures.isEmpty())
@@ -212,7 +238,7 @@ void CompareView::begin(int columns, const QVector<double>& temperatures) {
     m_table->setRowCount(static_cast<int>(temperatures.size()));
     QStringList rows;
     for (double t : temperatures)
-        rows << (t == 0 ? tr("greedy") : tr("T = %1").arg(t));
+        rows << (t == 0 ? tr("greedy") : tr("T = %1").arg(QLocale().toString(t, 'g', 6)));
     m_table->setVerticalHeaderLabels(rows);
     m_tableJudge = judgeRun();
 }

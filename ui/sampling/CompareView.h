@@ -35,6 +35,13 @@ public:
     /// The ticked (run, checkpoint) columns and the temperatures; an empty string when both are usable,
     /// else what to fix.
     QString selection(QVector<QPair<QString, QString>>& columns, QVector<double>& temperatures) const;
+    /// Temperatures as written in the field: separated by commas, semicolons or spaces, each a number in the
+    /// interface's way or with a decimal point. Where the decimal mark is a comma ("0,5; 1,0", "0,5 1,0"), a
+    /// comma between digits is that mark and a list separator is a comma followed by a space ("0,5, 1,0").
+    /// Empty with *bad set to the first part that is no number.
+    static QVector<double> parseTemperatures(const QString& text, QString* bad);
+    /// Temperatures as the field shows them (the interface's decimal mark, a separator that is not it).
+    static QString temperaturesText(const QVector<double>& temperatures);
     /// Empties the table and labels its rows for a new comparison.
     void begin(int columns, const QVector<double>& temperatures);
     void setCell(int row, int column, const QString& header, const QString& text);
