@@ -1137,6 +1137,70 @@ By part: embeddings %3, attention %4, feed-forward %5, norms %6%7.</source>
         <translation>%1 parametere, omtrent %2 MB under trening.
 Fordelt: innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7.</translation>
     </message>
+    <message>
+        <source>positive</source>
+        <translation>positiv</translation>
+    </message>
+    <message>
+        <source>above %1</source>
+        <translation>over %1</translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation>minst %1</translation>
+    </message>
+    <message>
+        <source>below %1</source>
+        <translation>under %1</translation>
+    </message>
+    <message>
+        <source>at most %1</source>
+        <translation>høyst %1</translation>
+    </message>
+    <message>
+        <source>between 0 (%1) and %2</source>
+        <translation>mellom 0 (%1) og %2</translation>
+    </message>
+    <message>
+        <source>0 (%1) or positive</source>
+        <translation>0 (%1) eller positiv</translation>
+    </message>
+    <message>
+        <source>between %1 and %2</source>
+        <translation>mellom %1 og %2</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> og </translation>
+    </message>
+    <message>
+        <source>%1 %2 must be divisible by %3 %4 (or set %5 to choose the head width)</source>
+        <translation>%1 %2 må være delelig med %3 %4 (eller angi %5 for å velge hodebredden)</translation>
+    </message>
+    <message>
+        <source>%1 (%2) must be larger than %3 (%4)</source>
+        <translation>%1 (%2) må være større enn %3 (%4)</translation>
+    </message>
+    <message>
+        <source>%1 must be between 0 and %2</source>
+        <translation>%1 må være mellom 0 og %2</translation>
+    </message>
+    <message>
+        <source>%1 must be %2 (got %3)</source>
+        <translation>%1 må være %2 (er %3)</translation>
+    </message>
+    <message>
+        <source>the attention width n_head * head_size = %1 * %2 = %3 must be at most %4</source>
+        <translation>oppmerksomhetsbredden n_head * head_size = %1 * %2 = %3 kan være høyst %4</translation>
+    </message>
+    <message>
+        <source>rotary positions rotate pairs of channels, so they need an even head size (%1 = %2)</source>
+        <translation>roterende posisjoner roterer par av kanaler, så hodestørrelsen må være et partall (%1 = %2)</translation>
+    </message>
+    <message>
+        <source>the schedule %1 needs %2 of at least 1</source>
+        <translation>planen %1 trenger %2 på minst 1</translation>
+    </message>
 </context>
 <context>
     <name>ConfigOptions</name>

@@ -20,6 +20,8 @@
 #include "ui/inspection/LensGrid.h"
 #include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
+#include "ui/training/ConfigForm.h"
+#include "ui/training/ConfigProblemText.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/ErrorLabel.h"
@@ -463,6 +465,45 @@ private slots:
             QVERIFY(cosine >= 0);
             QCOMPARE(schedule->itemText(cosine), QString("cosinus"));
             QCOMPARE(schedule->itemData(cosine, Qt::ToolTipRole).toString(), QString("schedule=cosine"));
+        });
+    }
+
+    void configProblemsReadInBokmal() {
+        // The form's problems were the engine's English with Bokmål labels put in: "Avtakingssteg (5) must be larger
+        // than Oppvarming (30)".
+        twb::RunConfig c = twb::preset_config("tiny");
+        c.n_embd = 96;
+        c.n_head = 5;
+        c.head_size = 0;
+        twb::RunConfig lr = twb::preset_config("tiny");
+        lr.schedule = twb::Schedule::Cosine;
+        lr.warmup_iters = 30;
+        lr.lr_decay_iters = 5;
+        lr.max_iters = 40;
+        {
+            ConfigForm english;
+            english.setConfig(c);
+            QCOMPARE(english.problemSummary(),
+                     QString("Width 96 must be divisible by Heads 5 (or set Head size to choose the head width)"));
+        }
+        inBokmal([&] {
+            const QLocale before;
+            QLocale::setDefault(Language::numberLocale("nb", QLocale::c()));
+            const auto restore = qScopeGuard([&] { QLocale::setDefault(before); });
+            ConfigForm form;
+            form.setConfig(c);
+            QCOMPARE(
+                form.problemSummary(),
+                QString("Bredde 96 må være delelig med Hoder 5 (eller angi Hodestørrelse for å velge hodebredden)"));
+            form.setConfig(lr);
+            QCOMPARE(form.problemSummary(), QString("Avtakingssteg (5) må være større enn Oppvarming (30)"));
+            for (const QString& said : {configProblemText("learning_rate must be positive and below 10 (got -0.01)"),
+                                        configProblemText("dropout must be between 0 and 0.9 (got 1.5)"),
+                                        configProblemText("min_lr must be between 0 and learning_rate"),
+                                        configProblemText("noam needs warmup_iters of at least 1")})
+                QVERIFY2(said.contains("må være") || said.contains("trenger"), qPrintable(said));
+            QCOMPARE(configProblemText("learning_rate must be positive and below 10 (got -0.01)"),
+                     QString("learning_rate må være positiv og under 10 (er %1)").arg(QLocale().toString(-0.01)));
         });
     }
 

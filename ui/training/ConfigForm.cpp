@@ -1,4 +1,5 @@
 #include "ui/training/ConfigForm.h"
+#include "ui/training/ConfigProblemText.h"
 
 #include "ui/widgets/WheelGuard.h"
 
@@ -177,13 +178,14 @@ std::vector<ConfigForm::Problem> ConfigForm::fieldProblems() const {
         return out;  // the engine's checks assume values inside the form's limits
     for (const auto& s : config().validate()) {
         // The engine speaks in config keys ("lr_decay_iters (500) must be larger than warmup_iters (99999)");
-        // the form says the same with its labels, under each field the problem names.
-        Problem p{QString::fromStdString(s), {}};
+        // the form says the same in the interface's language with its labels, under each field the problem names.
+        const QString english = QString::fromStdString(s);
+        Problem p{configProblemText(english), {}};
         for (const auto& f : m_fields) {
             const QRegularExpression word("\\b" + QRegularExpression::escape(f.key) + "\\b");
-            if (p.text.contains(word)) {
+            if (english.contains(word)) {
                 // "(or set head_size to ...)" names a way out, not a field at fault
-                const bool remedy = p.text.contains(QRegularExpression("\\bset " + QRegularExpression::escape(f.key)));
+                const bool remedy = english.contains(QRegularExpression("\\bset " + QRegularExpression::escape(f.key)));
                 p.text.replace(word, f.label);
                 if (!remedy)
                     p.where << f.key;
