@@ -2373,10 +2373,6 @@ Fordelt: innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7.</transla
         <translation>Sveip ferdig: %1</translation>
     </message>
     <message>
-        <source>Sweep stopped; Resume continues it from the running cell&apos;s checkpoint</source>
-        <translation>Sveip stoppet; Fortsett gjenopptar det fra sjekkpunktet til cellen som kjørte</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;%1&lt;/b&gt;, estimated %2 in all (at the speed measured in this machine&apos;s last training, %3 GFLOP/s)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;, anslått %2 totalt (med hastigheten målt i denne maskinens siste trening, %3 GFLOP/s)</translation>
     </message>
@@ -2419,6 +2415,10 @@ Fordelt: innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7.</transla
     <message>
         <source>Delete</source>
         <translation>Slett</translation>
+    </message>
+    <message>
+        <source>Sweep stopped; Resume continues it from the stopped cell&apos;s last checkpoint</source>
+        <translation>Sveip stoppet; Fortsett gjenopptar det fra det siste sjekkpunktet til cellen som ble stoppet</translation>
     </message>
 </context>
 <context>
@@ -3427,10 +3427,6 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
         <translation>bratteste fall: %1</translation>
     </message>
     <message>
-        <source>the loss ran away at lr %1; suggestions below it</source>
-        <translation>tapet løp løpsk ved lr %1; forslag under den</translation>
-    </message>
-    <message>
         <source>step %1</source>
         <translation>steg %1</translation>
     </message>
@@ -3443,8 +3439,12 @@ modellens valg «%1»: rang %2 her, p = %3</translation>
         <translation>tap</translation>
     </message>
     <message>
-        <source>went up to the last rate, %1, without the loss running away (to %2 times its lowest)</source>
-        <translation>gikk opp til den høyeste raten, %1, uten at tapet løp løpsk (til %2 ganger det laveste)</translation>
+        <source>The loss ran away at learning rate %1; the suggestions are below it</source>
+        <translation>Tapet løp løpsk ved læringsrate %1; forslagene ligger under den</translation>
+    </message>
+    <message>
+        <source>Went up to the last rate, %1, and the loss never ran away (rose to %2 times its lowest)</source>
+        <translation>Gikk opp til den siste raten, %1, og tapet løp aldri løpsk (steg til %2 ganger det laveste)</translation>
     </message>
 </context>
 <context>

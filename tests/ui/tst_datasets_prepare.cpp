@@ -114,6 +114,11 @@ private slots:
         QCOMPARE(p.analysis(0).tokenTexts.size(), data.vocab_size);
         const QString stats = p.findChild<QLabel*>("stats")->text();
         QVERIFY2(stats.contains("char") && !stats.contains("Tokenize to see"), qPrintable(stats));
+        // The list's figures of it are written as the statistics write them ("train 1003854 tokens" beside
+        // "train 1,003,854")
+        QVERIFY(data.train_tokens >= 1000);
+        const QString info = p.findChild<QLabel*>("preparedInfo")->text();
+        QVERIFY2(info.contains(QLocale().toString(static_cast<qulonglong>(data.train_tokens))), qPrintable(info));
     }
     void theCataloguesButtonsStayWhereTheyAreWhenAnErrorComes() {
         // Download without a dataset chosen: the request came under the tabs and the buttons under the table

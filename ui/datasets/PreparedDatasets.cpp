@@ -16,6 +16,7 @@ PreparedDatasets::PreparedDatasets(QWidget* parent) : QGroupBox(tr("Prepared dat
     m_list = new QListWidget;
     m_list->setObjectName("prepared");
     m_info = new QLabel;
+    m_info->setObjectName("preparedInfo");
     m_info->setWordWrap(true);
     auto* train = new QPushButton(tr("Train on it"));
     auto* del = new QPushButton(tr("Delete"));
@@ -79,12 +80,13 @@ void PreparedDatasets::showInfo(const QString& dir) {
                                 .arg(d.vocab_size));
             return;
         }
-        m_info->setText(tr("%1 tokenizer, vocabulary %2<br>train %3 tokens, val %4<br>%5 characters/token")
-                            .arg(QString::fromStdString(d.tokenizer_kind))
-                            .arg(d.vocab_size)
-                            .arg(d.train_tokens)
-                            .arg(d.val_tokens)
-                            .arg(QLocale().toString(d.chars_per_token, 'f', 3)));
+        m_info->setText(
+            tr("%1 tokenizer, vocabulary %2<br>train %3 tokens, val %4<br>%5 characters/token")
+                .arg(QString::fromStdString(d.tokenizer_kind))
+                .arg(d.vocab_size)
+                .arg(QLocale().toString(static_cast<qulonglong>(d.train_tokens)),
+                     QLocale().toString(static_cast<qulonglong>(d.val_tokens)))  // as the statistics write them
+                .arg(QLocale().toString(d.chars_per_token, 'f', 3)));
     } catch (const std::exception& e) {
         m_info->setText(QString::fromStdString(e.what()));
     }

@@ -88,7 +88,7 @@ void ExperimentsPanel::onSweepFinished(bool complete) {
         if (m_queue->item(i)->data(Qt::UserRole + 1).toString().startsWith(tr("running")))
             setCellState(i, tr("stopped (resumable)"));
     m_status->setText(complete ? tr("Sweep finished: %1").arg(m_dir)
-                               : tr("Sweep stopped; Resume continues it from the running cell's checkpoint"));
+                               : tr("Sweep stopped; Resume continues it from the stopped cell's last checkpoint"));
     // A finished sweep's folder is taken: the field proposes where the next one goes (it kept showing the
     // finished one until Start). A stopped sweep keeps its folder, for Resume.
     if (complete)

@@ -297,9 +297,10 @@ void LrFindDialog::showResult() {
     m_progress->setValue(m_progress->maximum());
     const double last = m_result.curve.empty() ? 0.0 : m_result.curve.back().lr;
     m_status->setText(m_result.diverged
-                          ? tr("the loss ran away at lr %1; suggestions below it").arg(last, 0, 'g', 2)
-                          : tr("went up to the last rate, %1, without the loss running away (to %2 times its "
+                          ? tr("The loss ran away at learning rate %1; the suggestions are below it")
+                                .arg(QLocale().toString(last, 'g', 2))
+                          : tr("Went up to the last rate, %1, and the loss never ran away (rose to %2 times its "
                                "lowest)")
-                                .arg(last, 0, 'g', 2)
+                                .arg(QLocale().toString(last, 'g', 2))
                                 .arg(twb::LrFindOptions{}.diverge_factor));
 }
