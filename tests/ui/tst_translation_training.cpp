@@ -31,6 +31,7 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTabWidget>
 
 #include <fstream>
 
@@ -332,6 +333,14 @@ private slots:
         p.prepareParallel();
         QVERIFY(!p.isBusy());
         QVERIFY(p.lastError().contains("target"));
+        // With the tab in view, the refusal goes once the file is chosen (it stayed, as it did after a switch to
+        // one TSV file, which has no such fields)
+        p.findChild<QTabWidget*>()->setCurrentWidget(tab);
+        p.prepareParallel();
+        QVERIFY(p.lastError().contains("target"));
+        tab->setFiles(QString::fromStdString(twbtest::path(m_ws, "gs.txt").string()),
+                      QString::fromStdString(twbtest::path(m_ws, "gt.txt").string()));
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
     }
 
     /// A tiny encoder-decoder on m_pairs in the panel's form, evaluated every 6 steps.

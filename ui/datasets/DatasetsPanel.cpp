@@ -116,6 +116,11 @@ void DatasetsPanel::connectTabs() {
     connect(m_tokenize, &TokenizeTab::compareClicked, this, &DatasetsPanel::compare);
     connect(m_tokenize, &TokenizeTab::prepareClicked, this, &DatasetsPanel::prepare);
     connect(m_parallel, &ParallelTab::prepareClicked, this, &DatasetsPanel::prepareParallel);
+    // "Choose both the source and the target file first." stayed after both were chosen, or the mode was changed
+    connect(m_parallel, &ParallelTab::filesChanged, this, [this] {
+        if (!isBusy() && m_tabs->currentWidget() == m_parallel)
+            showError({});
+    });
     connect(m_chat, &ChatTab::prepareClicked, this, &DatasetsPanel::prepareChat);
     connect(m_chat, &ChatTab::finetuneClicked, this, &DatasetsPanel::finetuneRequested);
     connect(m_tokenize, &TokenizeTab::mergesClicked, this, &DatasetsPanel::showMerges);

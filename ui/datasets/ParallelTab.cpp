@@ -58,6 +58,10 @@ ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
         }
     });
     connect(m_name, &QLineEdit::textEdited, this, [this] { m_name->setProperty("auto", false); });
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &ParallelTab::filesChanged);
+    for (QLineEdit* file :
+         {m_source, m_target, m_pairs, m_valSource, m_valTarget, m_valPairs, m_testSource, m_testTarget, m_testPairs})
+        connect(file, &QLineEdit::textChanged, this, &ParallelTab::filesChanged);
     m_mode->setCurrentIndex(QSettings().value("parallel/mode", 0).toInt() == 1 ? 1 : 0);
     updateMode();
 }

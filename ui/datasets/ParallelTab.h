@@ -45,6 +45,8 @@ public:
 
 signals:
     void prepareClicked();
+    /// The mode or a file was changed: an error about the files before no longer speaks of them.
+    void filesChanged();
 
 private:
     /// The "Pairs" group: the mode, the files or TSV (with its columns), the official splits.
