@@ -6394,6 +6394,10 @@ Vil du slette den likevel?</translation>
         <source>Continue the paused training (F5 or F6)</source>
         <translation>Fortsett treningen som står på pause (F5 eller F6)</translation>
     </message>
+    <message>
+        <source>Stopped at step %1 of %2</source>
+        <translation>Stoppet ved steg %1 av %2</translation>
+    </message>
 </context>
 <context>
     <name>TranslationAttributionStrip</name>

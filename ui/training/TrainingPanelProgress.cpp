@@ -1,6 +1,7 @@
 // TrainingPanel, following a run: the training worker's reports (start, steps, evaluations, the end or a
 // failure) shown in the progress bar, the status line, the evaluation readout and the plots, and passed on
 // to the jobs service's entry for the run.
+#include "twb/metrics.h"
 #include "twb/training.h"
 #include "ui/Workspace.h"
 #include "ui/jobs/Job.h"
@@ -9,6 +10,7 @@
 #include "ui/widgets/Duration.h"
 #include "ui/widgets/SteadyLabel.h"
 
+#include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
 #include <QProgressBar>
@@ -167,13 +169,26 @@ void TrainingPanel::onFinished(const twb::TrainSummary& s) {
         : m_bestByBleu   ? tr(" · best val BLEU %1 at step %2").arg(QLocale().toString(-s.best_val_loss, 'f', 2))
         : m_noValidation ? tr(" · best loss %1 at step %2").arg(QLocale().toString(s.best_val_loss, 'f', 4))
                          : tr(" · best val loss %1 at step %2").arg(QLocale().toString(s.best_val_loss, 'f', 4));
-    // A run that trained no step this time (its epochs were spent) has no step time to speak of.
-    const QString speed = s.median_ms_per_step > 0
-                              ? tr(" · median %1 ms/step").arg(QLocale().toString(s.median_ms_per_step, 'f', 1))
-                              : QString();
-    m_status->setText((s.stopped ? tr("Stopped at step %1") : tr("Finished at step %1")).arg(s.final_step) +
-                      (best.isEmpty() ? best : best.arg(s.best_step)) + speed +
-                      tr(" · %1 of training").arg(formatDuration(s.elapsed_s)) +
+    // The step time and training time as the run's log gives them, so the line says the same when the run is
+    // opened again (it said 23.9 ms/step here and 24.0 then: the engine's median is of single steps, the log's
+    // of its rows). Without a log, the engine's; a run that trained no step this time (its epochs were spent)
+    // has no step time to speak of.
+    QString timing;
+    try {
+        if (!m_runDir.isEmpty() && QFileInfo::exists(m_runDir + "/metrics.csv"))
+            timing = timingText(twb::read_metrics((m_runDir + "/metrics.csv").toStdString()));
+    } catch (const std::exception&) {
+    }
+    if (timing.isEmpty())
+        timing =
+            (s.median_ms_per_step > 0 ? tr(" · median %1 ms/step").arg(QLocale().toString(s.median_ms_per_step, 'f', 1))
+                                      : QString()) +
+            tr(" · %1 of training").arg(formatDuration(s.elapsed_s));
+    // "of 400" as the line says of a stopped run opened again
+    const QString at = !s.stopped                  ? tr("Finished at step %1").arg(s.final_step)
+                       : m_maxIters > s.final_step ? tr("Stopped at step %1 of %2").arg(s.final_step).arg(m_maxIters)
+                                                   : tr("Stopped at step %1").arg(s.final_step);
+    m_status->setText(at + (best.isEmpty() ? best : best.arg(s.best_step)) + timing +
                       (m_noValidation ? noValidationNote() : QString()));
     emit statusMessage(m_status->text());
 }
