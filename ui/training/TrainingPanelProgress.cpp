@@ -162,23 +162,30 @@ void TrainingPanel::onFinished(const twb::TrainSummary& s) {
         m_trainJob->succeed();
     m_progress->setValue(static_cast<int>(s.final_step));  // the bar and the line name the same step
     showRunLabel(m_runDir);                                // the checkpoints it has now, as when opened
-    // best_by=bleu: the engine keeps minus the BLEU as the best "loss" (lower is better)
+    // The run's log, which the line reads as the run opened again does (and the Runs table too).
+    std::vector<twb::MetricsRow> rows;
+    try {
+        if (!m_runDir.isEmpty() && QFileInfo::exists(m_runDir + "/metrics.csv"))
+            rows = twb::read_metrics((m_runDir + "/metrics.csv").toStdString());
+    } catch (const std::exception&) {
+    }
+    // best_by=bleu: the engine keeps minus the BLEU as the best "loss" (lower is better). The best loss as the log
+    // holds it (six figures), as the Runs table and the run opened again show it: 2.1710 here read 2.1709 there.
+    double bestLoss = s.best_val_loss;
+    for (const auto& r : rows)
+        if (r.kind == "eval" && r.step == s.best_step && !std::isnan(r.val_loss))
+            bestLoss = r.val_loss;
     // A stop before any evaluation at a checkpoint has no best yet: none is named ("nan at step -1").
     const QString best =
         s.best_step < 0 || std::isnan(s.best_val_loss) ? QString()
         : m_bestByBleu   ? tr(" · best val BLEU %1 at step %2").arg(QLocale().toString(-s.best_val_loss, 'f', 2))
-        : m_noValidation ? tr(" · best loss %1 at step %2").arg(QLocale().toString(s.best_val_loss, 'f', 4))
-                         : tr(" · best val loss %1 at step %2").arg(QLocale().toString(s.best_val_loss, 'f', 4));
-    // The step time and training time as the run's log gives them, so the line says the same when the run is
-    // opened again (it said 23.9 ms/step here and 24.0 then: the engine's median is of single steps, the log's
-    // of its rows). Without a log, the engine's; a run that trained no step this time (its epochs were spent)
-    // has no step time to speak of.
-    QString timing;
-    try {
-        if (!m_runDir.isEmpty() && QFileInfo::exists(m_runDir + "/metrics.csv"))
-            timing = timingText(twb::read_metrics((m_runDir + "/metrics.csv").toStdString()));
-    } catch (const std::exception&) {
-    }
+        : m_noValidation ? tr(" · best loss %1 at step %2").arg(QLocale().toString(bestLoss, 'f', 4))
+                         : tr(" · best val loss %1 at step %2").arg(QLocale().toString(bestLoss, 'f', 4));
+    // The step time and training time as the log gives them, so the line says the same when the run is opened
+    // again (it said 23.9 ms/step here and 24.0 then: the engine's median is of single steps, the log's of its
+    // rows). Without a log, the engine's; a run that trained no step this time (its epochs were spent) has no
+    // step time to speak of.
+    QString timing = rows.empty() ? QString() : timingText(rows);
     if (timing.isEmpty())
         timing =
             (s.median_ms_per_step > 0 ? tr(" · median %1 ms/step").arg(QLocale().toString(s.median_ms_per_step, 'f', 1))
