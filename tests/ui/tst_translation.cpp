@@ -20,6 +20,7 @@
 #include "ui/inspection/LensGrid.h"
 #include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
+#include "ui/sampling/TranslationForm.h"
 #include "ui/training/ConfigForm.h"
 #include "ui/training/ConfigProblemText.h"
 #include "ui/training/MetricsPlot.h"
@@ -36,6 +37,7 @@
 #include <QAbstractItemView>
 #include <QAbstractSpinBox>
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QGroupBox>
@@ -468,6 +470,22 @@ private slots:
         });
     }
 
+    void theKvCacheBoxIsWholeAtLargerText() {
+        // In the translation form's field column "KV-hurtigbuffer" read "KV-hu" at 150%, at the width the Sampling
+        // panel gives the form at 1280x720.
+        inBokmal([] {
+            QCOMPARE(TextScale::apply(150), 150);
+            const auto restore = qScopeGuard([] { TextScale::apply(100); });
+            TranslationForm form;
+            form.setFixedWidth(280);
+            form.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&form));
+            auto* box = form.findChild<QCheckBox*>();
+            QVERIFY(box && box->text().startsWith("KV-"));
+            QTRY_VERIFY2(box->width() >= box->sizeHint().width(),
+                         qPrintable(QString("%1 < %2").arg(box->width()).arg(box->sizeHint().width())));
+        });
+    }
     void configProblemsReadInBokmal() {
         // The form's problems were the engine's English with Bokmål labels put in: "Avtakingssteg (5) must be larger
         // than Oppvarming (30)".

@@ -125,7 +125,7 @@ void DecodingForm::layOut() {
     seedRow->addWidget(m_randomSeed);
     form->addRow(tr("Seed"), seedRow);
     form->addRow(tr("Samples"), m_samples);
-    form->addRow(QString(), m_cache);
+    form->addRow(m_cache);  // the whole row, as in the translation form (cut in the field column at 150%)
     form->addRow(tr("Decode weights"), m_weights);
 }
 

@@ -38,7 +38,7 @@ TranslationForm::TranslationForm(QWidget* parent) : RememberedForm(tr("Translati
     form->addRow(tr("Length penalty"), m_lengthPenalty);
     form->addRow(tr("Max length ratio"), m_ratio);
     form->addRow(tr("Extra tokens"), m_extra);
-    form->addRow(QString(), m_cache);
+    form->addRow(m_cache);  // the whole row: in the field column "KV-hurtigbuffer" read "KV-hu" at 150%
 }
 
 void TranslationForm::setBeamWidth(int w) {
