@@ -739,6 +739,14 @@ Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, 
         <source>Chat with a run finetuned on instruction data (Datasets → Chat data, or twb prepare --chat). Each turn is written in the chat template; the reply ends at the end-of-turn token.</source>
         <translation>Chat med en kjøring finjustert på instruksjonsdata (Datasett → Samtaledata, eller twb prepare --chat). Hver tur skrives i chatmalen; svaret slutter ved tur-slutt-tokenet.</translation>
     </message>
+    <message>
+        <source>this is a translation run: it translates, it does not chat</source>
+        <translation>dette er en oversettelseskjøring: den oversetter, den samtaler ikke</translation>
+    </message>
+    <message>
+        <source>the %1 tokenizer of this run has no &lt;eos&gt;, which ends every turn of the chat template; chat with a run whose tokenizer has one (%2)</source>
+        <translation>%1-tokeniseringen i denne kjøringen har ingen &lt;eos&gt;, som avslutter hver tur i samtalemalen; samtal med en kjøring der tokeniseringen har det (%2)</translation>
+    </message>
 </context>
 <context>
     <name>CompareTokenizersDialog</name>

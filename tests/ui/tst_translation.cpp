@@ -7,6 +7,7 @@
 // 1280x720. The language follows the system locale or View → Language; the other UI tests stay English.
 #include "test_util.h"
 #include "twb/catalogue.h"
+#include "twb/chat.h"
 #include "twb/choices.h"
 #include "twb/config_options.h"
 #include "twb/synthetic.h"
@@ -19,6 +20,7 @@
 #include "ui/inspection/InspectedRun.h"
 #include "ui/inspection/LensGrid.h"
 #include "ui/runs/RunsPanel.h"
+#include "ui/sampling/ChatView.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/sampling/TranslationForm.h"
 #include "ui/training/ConfigForm.h"
@@ -484,6 +486,17 @@ private slots:
             QVERIFY(box && box->text().startsWith("KV-"));
             QTRY_VERIFY2(box->width() >= box->sizeHint().width(),
                          qPrintable(QString("%1 < %2").arg(box->width()).arg(box->sizeHint().width())));
+        });
+    }
+    void whyARunCannotChatReadsInBokmal() {
+        // The sentence that says what to do stood in English inside the Bokmål message around it.
+        const QString noEos = QString::fromStdString(twb::chat_unavailable(m_run.toStdString()));  // a char run
+        QVERIFY2(noEos.contains("has no <eos>"), qPrintable(noEos));
+        QCOMPARE(ChatView::unavailableText(noEos), noEos);  // English: the engine's words
+        inBokmal([&] {
+            const QString said = ChatView::unavailableText(noEos);
+            QVERIFY2(said.startsWith("char-tokeniseringen") && said.contains("<eos>") && !said.contains("which ends"),
+                     qPrintable(said));
         });
     }
     void configProblemsReadInBokmal() {

@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -96,7 +97,7 @@ void ChatView::connectWorker() {
                 if (!unavailable.isEmpty())
                     showErrorHere(tr("This run cannot chat: %1. The Datasets panel's Chat data tab prepares "
                                      "instruction data; train on it, initialised from a run (Run menu).")
-                                      .arg(unavailable));
+                                      .arg(unavailableText(unavailable)));
                 busyChanged(isBusy());
                 m_conversation = thread.conversation;
                 m_messages = thread.messages;
@@ -241,6 +242,19 @@ void ChatView::render() {
         turn(tr("Assistant"), "#2e7d32", m_streaming + QStringLiteral("▌"));
     m_transcript->setHtml(html);
     m_transcript->moveCursor(QTextCursor::End);
+}
+
+QString ChatView::unavailableText(const QString& engineText) {
+    static const QRegularExpression noEos(
+        "^the (\\S+) tokenizer of this run has no <eos>, which ends every turn of the chat template; chat with a run "
+        "whose tokenizer has one \\((.+)\\)$");
+    if (engineText == QLatin1String("this is a translation run: it translates, it does not chat"))
+        return tr("this is a translation run: it translates, it does not chat");
+    if (const auto m = noEos.match(engineText); m.hasMatch())
+        return tr("the %1 tokenizer of this run has no <eos>, which ends every turn of the chat template; chat with a "
+                  "run whose tokenizer has one (%2)")
+            .arg(m.captured(1), m.captured(2));
+    return engineText;
 }
 
 QString ChatView::transcriptText() const {

@@ -29,6 +29,9 @@ public:
     /// options: the decoding controls' current options (temperature, length, ...).
     ChatView(ModelThread* model, RunPicker* picker, std::function<twb::SamplingOptions()> options,
              QWidget* parent = nullptr);
+    /// Why a run cannot chat (twb::chat_unavailable's English) in the interface's language: the sentence that
+    /// says what to do stood in English inside the Bokmål one around it.
+    static QString unavailableText(const QString& engineText);
 
     /// The conversation shown: its messages (the reply being streamed not among them until it ends).
     const twb::Conversation& messages() const { return m_messages; }
