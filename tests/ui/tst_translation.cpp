@@ -528,6 +528,15 @@ private slots:
                 QString("Bredde 96 må være delelig med Hoder 5 (eller angi Hodestørrelse for å velge hodebredden)"));
             form.setConfig(lr);
             QCOMPARE(form.problemSummary(), QString("Avtakingssteg (5) må være større enn Oppvarming (30)"));
+            // The note on an early decay writes its rate as the form does ("trener med 0.0003" beside "0,0003")
+            twb::RunConfig early = twb::preset_config("tiny");
+            early.schedule = twb::Schedule::Cosine;
+            early.max_iters = 800;
+            early.lr_decay_iters = 300;
+            early.min_lr = 3e-4;
+            QVERIFY2(ConfigForm::earlyDecayNote(early).endsWith(QLocale().toString(3e-4, 'g', 3) + "."),
+                     qPrintable(ConfigForm::earlyDecayNote(early)));
+            QVERIFY(QLocale().toString(3e-4, 'g', 3).contains(','));
             for (const QString& said : {configProblemText("learning_rate must be positive and below 10 (got -0.01)"),
                                         configProblemText("dropout must be between 0 and 0.9 (got 1.5)"),
                                         configProblemText("min_lr must be between 0 and learning_rate"),

@@ -3,6 +3,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QListWidget>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
@@ -81,7 +82,7 @@ void HistoryView::setRecords(const std::vector<twb::SampleRecord>& records) {
         auto* item = new QListWidgetItem(tr("%1 · step %2 · T=%3%4 · %5")
                                              .arg(q(e.time).replace('T', ' '))
                                              .arg(e.checkpoint_step)
-                                             .arg(e.options.temperature)
+                                             .arg(QLocale().toString(e.options.temperature, 'g', 6))  // "0,8" in Bokmål
                                              .arg(source, p));
         item->setData(Qt::UserRole, i);
         item->setToolTip(item->text() + "\n\n" + q(e.prompt).left(300));  // the whole line where it is cut off

@@ -333,5 +333,5 @@ QString ConfigForm::earlyDecayNote(const twb::RunConfig& c) {
     const QLocale loc;
     return tr("The learning rate reaches its minimum at step %1 of %2 (Decay steps): the last %3 steps train at %4.")
         .arg(loc.toString(c.lr_decay_iters), loc.toString(c.max_iters), loc.toString(c.max_iters - c.lr_decay_iters))
-        .arg(c.min_lr, 0, 'g', 3);
+        .arg(loc.toString(c.min_lr, 'g', 3));  // as the form writes numbers ("0,0003" in Bokmål)
 }
