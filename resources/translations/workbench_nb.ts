@@ -5801,6 +5801,10 @@ Vil du slette den likevel?</translation>
         <comment>short tab title</comment>
         <translation>Sammensl.</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;%1 of the vocabulary are byte pieces (&amp;lt;0x00&amp;gt;…&amp;lt;0xFF&amp;gt;) for characters no other piece covers</source>
+        <translation>&lt;br&gt;%1 av vokabularet er bytebiter (&amp;lt;0x00&amp;gt;…&amp;lt;0xFF&amp;gt;) for tegn som ingen annen bit dekker</translation>
+    </message>
 </context>
 <context>
     <name>TokenizerChoice</name>

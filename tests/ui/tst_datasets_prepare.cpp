@@ -18,6 +18,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
@@ -119,6 +120,28 @@ private slots:
         QVERIFY(data.train_tokens >= 1000);
         const QString info = p.findChild<QLabel*>("preparedInfo")->text();
         QVERIFY2(info.contains(QLocale().toString(static_cast<qulonglong>(data.train_tokens))), qPrintable(info));
+    }
+    void bytePiecesAreSaid() {
+        // sentencepiece BPE of 500 keeps 256 byte pieces: about 240 pieces of text, and the statistics did not say so.
+        twbtest::write(twbtest::path(m_ws, "pieces.txt"), twbtest::english_like(8000));
+        DatasetsPanel p;
+        p.addSources({QString::fromStdString(twbtest::path(m_ws, "pieces.txt").string())});
+        waitIdle(p);
+        p.setTokenizer("bpe", 400);
+        p.tokenize();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        const QStringList texts = p.analysis(0).tokenTexts;
+        const auto bytes = std::count_if(texts.begin(), texts.end(), [](const QString& t) {
+            return QRegularExpression("^<0x[0-9A-F]{2}>$").match(t).hasMatch();
+        });
+        QCOMPARE(bytes, 254);  // <0x09> and <0x0A> are shown as the tab and the newline
+        const QString stats = p.findChild<QLabel*>("stats")->text();
+        QVERIFY2(stats.contains("256 of the vocabulary are byte pieces"), qPrintable(stats));
+        p.setTokenizer("char");  // none: nothing said
+        p.tokenize();
+        waitIdle(p);
+        QVERIFY(!p.findChild<QLabel*>("stats")->text().contains("byte pieces"));
     }
     void theCataloguesButtonsStayWhereTheyAreWhenAnErrorComes() {
         // Download without a dataset chosen: the request came under the tabs and the buttons under the table
