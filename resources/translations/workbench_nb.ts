@@ -2428,6 +2428,10 @@ Fordelt: innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7.</transla
         <source>Sweep stopped; Resume continues it from the stopped cell&apos;s last checkpoint</source>
         <translation>Sveip stoppet; Fortsett gjenopptar det fra det siste sjekkpunktet til cellen som ble stoppet</translation>
     </message>
+    <message>
+        <source>Every cell starts from the Training panel&apos;s config and dataset, now &lt;b&gt;%1&lt;/b&gt;, model %2×%3×%4 (layers × heads × width), %5 steps; each axis replaces one field.</source>
+        <translation>Hver celle starter fra konfigen og datasettet i Trening-panelet, nå &lt;b&gt;%1&lt;/b&gt;, modell %2×%3×%4 (lag × hoder × bredde), %5 steg; hver akse erstatter ett felt.</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>

@@ -247,6 +247,12 @@ private slots:
         QVERIFY2(!estimate->text().contains("assumed") && !estimate->text().contains("GFLOP"),
                  qPrintable(estimate->text()));
         QVERIFY2(estimate->text().contains("rough guess"), qPrintable(estimate->text()));
+        // The base is named: which dataset and model, how many steps (it was "the Training panel's config and
+        // dataset", to be looked up there)
+        const QString base = p.findChild<QLabel*>("sweepBase")->text();
+        QVERIFY2(base.contains("<b>" + QFileInfo(m_data).fileName() + "</b>, model 1×2×16 (layers × heads × width), " +
+                               QLocale().toString(200000) + " steps"),
+                 qPrintable(base));
         QSettings().setValue("experiments/flopsPerSecond", 5e9);  // as a sweep's first steps leave it
         p.axes()->addAxis("n_head", "1,2");
         QVERIFY2(estimate->text().contains("measured") && !estimate->text().contains("rough guess"),

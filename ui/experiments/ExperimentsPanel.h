@@ -137,7 +137,8 @@ private:
     QRadioButton *m_grid = nullptr, *m_random = nullptr;
     QSpinBox* m_samples = nullptr;
     QLineEdit* m_folder = nullptr;
-    QString m_autoFolder;  // the folder named after the time, renamed at each start while nobody edits it
+    QString m_autoFolder;          // the folder named after the time, renamed at each start while nobody edits it
+    QLabel* m_baseNote = nullptr;  // what every cell starts from: the Training panel's dataset and model, named
     QLabel* m_estimate = nullptr;
     QLabel* m_offer = nullptr;
     QString m_offerDir;

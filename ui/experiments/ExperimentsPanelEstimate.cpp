@@ -7,6 +7,7 @@
 #include "ui/widgets/Duration.h"
 
 #include <QAction>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
@@ -78,6 +79,23 @@ void ExperimentsPanel::showEvent(QShowEvent* e) {
 void ExperimentsPanel::updateEstimate() {
     if (isBusy())
         return;
+    // Which dataset and model the cells start from, named: "the Training panel's config and dataset" had to be
+    // looked up in the Training panel.
+    try {
+        const twb::RunConfig c = baseConfig();
+        const QString data = QFileInfo(QString::fromStdString(c.data_dir)).fileName();
+        m_baseNote->setText(data.isEmpty() ? tr("Every cell starts from the Training panel's config and dataset; each "
+                                                "axis replaces one field.")
+                                           : tr("Every cell starts from the Training panel's config and dataset, now "
+                                                "<b>%1</b>, model %2×%3×%4 (layers × heads × width), %5 steps; each "
+                                                "axis replaces one field.")
+                                                 .arg(data.toHtmlEscaped())
+                                                 .arg(c.n_layer)
+                                                 .arg(c.n_head)
+                                                 .arg(c.n_embd)
+                                                 .arg(QLocale().toString(c.max_iters)));
+    } catch (const std::exception&) {
+    }
     QSettings().setValue("experiments/axes", m_axes->texts());
     QSettings().setValue("experiments/random", m_random->isChecked());
     QSettings().setValue("experiments/samples", m_samples->value());

@@ -27,11 +27,12 @@ QWidget* ExperimentsPanel::buildLeft() {
     // Left: what to sweep, the estimate, the controls and the queue.
     auto* left = new QWidget;
     auto* lv = new QVBoxLayout(left);
-    auto* base =
+    m_baseNote =
         new QLabel(tr("Every cell starts from the Training panel's config and dataset; each axis "
                       "replaces one field."));
-    base->setWordWrap(true);
-    lv->addWidget(base);
+    m_baseNote->setObjectName("sweepBase");
+    m_baseNote->setWordWrap(true);
+    lv->addWidget(m_baseNote);
     m_axes = new AxesEditor;
     lv->addWidget(m_axes);
     auto* mode = new QHBoxLayout;
