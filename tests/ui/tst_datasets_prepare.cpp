@@ -1,6 +1,7 @@
 // What the Datasets panel says of the text it tokenizes and prepares: byte tokens told apart in the
 // vocabulary, a failed tokenize leaves no figures of the tokenizer before, a Prepare shows the figures of
-// what it prepared, the catalogue's buttons stay put when an error comes, and a shuffled split that would hold out
+// what it prepared, the catalogue's buttons stay put when an error comes and its failure goes when the files
+// arrive, and a shuffled split that would hold out
 // nothing warned about or refused.
 #include "test_util.h"
 #include "twb/dataset.h"
@@ -11,19 +12,27 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTcpServer>
 #include <QTimer>
 
 class TestDatasetsPrepare : public QObject {
@@ -162,6 +171,47 @@ private slots:
         QTest::qWait(0);  // the layout after the error's line came
         QApplication::processEvents();
         QCOMPARE(use->mapTo(&p, QPoint()), useAt);
+    }
+    void aFailedDownloadsErrorGoesWhenItsFilesArrive() {
+        // Offline, the message says to copy the files into the download folder by hand; once they were there the
+        // row read "downloaded" while "failed" and the error stood beside it.
+        const QByteArray text = "a few words to stand for a corpus\n";
+        QTcpServer closed;  // a port nobody listens on: offline
+        closed.listen(QHostAddress::LocalHost, 0);
+        const quint16 dead = closed.serverPort();
+        closed.close();
+        QTemporaryDir cat;
+        const QJsonObject file{{"path", "x.txt"},
+                               {"url", QStringLiteral("http://127.0.0.1:%1/x.txt").arg(dead)},
+                               {"bytes", text.size()},
+                               {"sha256", QString(QCryptographicHash::hash(text, QCryptographicHash::Sha256).toHex())}};
+        const QJsonObject entry{{"name", "offline"},
+                                {"title", "offline"},
+                                {"format", "text"},
+                                {"tokenizer", "char"},
+                                {"files", QJsonArray{file}}};
+        twbtest::write(twbtest::path(cat, "catalogue.json"),
+                       QJsonDocument(QJsonObject{{"datasets", QJsonArray{entry}}}).toJson().toStdString());
+        qputenv("TWB_DATASETS_DIR", cat.path().toUtf8());
+        const auto restore = qScopeGuard([] { qunsetenv("TWB_DATASETS_DIR"); });
+        DatasetsPanel p;
+        auto* table = p.findChild<QTableWidget*>("catalogue");
+        p.findChild<QTabWidget*>()->setCurrentWidget(table->parentWidget());
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        p.selectCatalogue("offline");
+        QTRY_COMPARE(p.catalogueStatus(), QString("not downloaded"));
+        p.download();
+        QTRY_VERIFY_WITH_TIMEOUT(!p.lastError().isEmpty(), 20000);
+        auto* bar = p.findChild<QProgressBar*>("downloadProgress");
+        QCOMPARE(bar->format(), QString("failed"));
+        QVERIFY(QDir().mkpath(Workspace::root() + "/downloads/offline"));
+        QFile copied(Workspace::root() + "/downloads/offline/x.txt");
+        QVERIFY(copied.open(QIODevice::WriteOnly) && copied.write(text) == text.size());
+        copied.close();
+        QTRY_COMPARE_WITH_TIMEOUT(p.catalogueStatus(), QString("downloaded"), 20000);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QVERIFY(bar->format() != "failed");
     }
     void deletingADatasetAsksWithCancelTheDefault() {
         // Enter on the question keeps the dataset: Yes was the default (and no word that it is for good).

@@ -106,6 +106,7 @@ CatalogueTab::CatalogueTab(JobsService* jobs, QWidget* parent) : QWidget(parent)
         m_download->setEnabled(true);
         m_cancel->setEnabled(false);
         m_progress->setFormat(tr("failed"));
+        m_failed = m_downloading;
         if (m_downloadJob)
             m_downloadJob->fail(e);
         emit errorChanged(e);
@@ -228,6 +229,15 @@ void CatalogueTab::reload() {
                                   for (int r = 0; r < int(st.size()) && r < m_table->rowCount(); ++r) {
                                       m_table->item(r, 3)->setText(st[size_t(r)].first);
                                       m_table->item(r, 3)->setData(Qt::UserRole, st[size_t(r)].second);
+                                      // Files of a failed download put there by hand (as the offline message
+                                      // says): "failed" and the error went on standing beside "downloaded"
+                                      if (st[size_t(r)].second && !m_failed.isEmpty() &&
+                                          q(m_entries[size_t(r)].name) == m_failed && !m_downloader->isRunning()) {
+                                          m_failed.clear();
+                                          m_progress->setFormat(QString());
+                                          m_progress->setValue(0);
+                                          emit errorChanged({});
+                                      }
                                   }
                                   updateUse();
                               });
@@ -281,6 +291,8 @@ void CatalogueTab::download() {
     m_clock.start();
     // Listed in the status bar too, whose Cancel cancels the download as the tab's own button does.
     m_downloadJob = m_jobs->track(tr("Downloading %1").arg(q(e.title)), [this] { m_downloader->cancel(); });
+    m_downloading = q(e.name);
+    m_failed.clear();
     m_downloader->start(e, Downloader::cacheDir(q(e.name)));
 }
 

@@ -75,6 +75,8 @@ private:
     std::vector<twb::CatalogueEntry> m_entries;
     QElapsedTimer m_clock;
     bool m_askedForEntry = false;  // "Choose a dataset in the catalogue first." is shown: a choice clears it
+    QString m_downloading;         // the entry whose download runs or ran last
+    QString m_failed;  // the entry whose download failed, while its error is shown (its files arriving end it)
     JobsService* m_jobs;
     QPointer<Job> m_statusJob;    // statuses (hashing cached files)
     QPointer<Job> m_downloadJob;  // the running download, as the jobs service lists it
