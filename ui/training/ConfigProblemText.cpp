@@ -9,12 +9,6 @@
 #include <vector>
 
 namespace {
-// (QCoreApplication::translate spelled out: lupdate reads it, and a free function of this file's own named tr
-// it does not.)
-QString tr(const char* text) {
-    return QCoreApplication::translate("ConfigForm", text);
-}
-
 /// A number the engine wrote ("0.0003", "-0.0", "10") as the interface writes numbers.
 QString number(const QString& s) {
     bool ok = false;
@@ -116,8 +110,9 @@ const std::vector<Pattern>& patterns() {
 
 QString configProblemText(const QString& engineText) {
     // In English the engine's own words, as twb prints them (its numbers as it writes them, too)
+    // (QCoreApplication::translate spelled out in this file: lupdate does not read a free function named tr.)
     static const char* probe = "%1 must be between 0 and %2";
-    if (tr(probe) == QLatin1String(probe))
+    if (QCoreApplication::translate("ConfigForm", probe) == QLatin1String(probe))
         return engineText;
     for (const auto& p : patterns())
         if (const auto m = p.english.match(engineText); m.hasMatch())
