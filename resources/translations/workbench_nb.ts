@@ -1209,6 +1209,78 @@ Fordelt: innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7.</transla
         <source>the schedule %1 needs %2 of at least 1</source>
         <translation>planen %1 trenger %2 på minst 1</translation>
     </message>
+    <message>
+        <source>device must be auto, cpu, cuda or cuda:N with N a device number (got &apos;%1&apos;)</source>
+        <translation>device må være auto, cpu, cuda eller cuda:N der N er et enhetsnummer (er &apos;%1&apos;)</translation>
+    </message>
+    <message>
+        <source>%1 must be %2 or %3 (got &apos;%4&apos;)</source>
+        <translation>%1 må være %2 eller %3 (er &apos;%4&apos;)</translation>
+    </message>
+    <message>
+        <source>best_by=bleu needs model_kind=encoder_decoder (a decoder LM has no BLEU)</source>
+        <translation>best_by=bleu krever model_kind=encoder_decoder (en dekoder-LM har ingen BLEU)</translation>
+    </message>
+    <message>
+        <source>best_by=bleu needs bleu_pairs &gt; 0 (the validation pairs BLEU is measured on)</source>
+        <translation>best_by=bleu krever bleu_pairs &gt; 0 (valideringsparene BLEU måles på)</translation>
+    </message>
+    <message>
+        <source>model_kind=encoder_decoder trains on pairs; leave sequences at stream</source>
+        <translation>model_kind=encoder_decoder trener på par; la sequences stå på stream</translation>
+    </message>
+    <message>
+        <source>probe_prompt holds at most 4096 bytes (the probe uses its first 64 tokens)</source>
+        <translation>probe_prompt rommer høyst 4096 byte (prøven bruker de første 64 tokenene)</translation>
+    </message>
+    <message>
+        <source>source_vocab_size is for encoder-decoder runs (model_kind=encoder_decoder)</source>
+        <translation>source_vocab_size er for koder-dekoder-kjøringer (model_kind=encoder_decoder)</translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation>et heltall</translation>
+    </message>
+    <message>
+        <source>a whole number of at least 0</source>
+        <translation>et heltall på minst 0</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>et tall</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true eller false</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>en tekst</translation>
+    </message>
+    <message>
+        <source>one of %1</source>
+        <translation>én av %1</translation>
+    </message>
+    <message>
+        <source>a whole number between %1 and %2</source>
+        <translation>et heltall mellom %1 og %2</translation>
+    </message>
+    <message>
+        <source>sweep cell %1 (%2) is not a valid config: %3</source>
+        <translation>sveipcelle %1 (%2) er ikke en gyldig konfigurasjon: %3</translation>
+    </message>
+    <message>
+        <source>%1 takes %2, not %3</source>
+        <translation>%1 tar %2, ikke %3</translation>
+    </message>
+    <message>
+        <source>%1 is for decoder LMs (model_kind=decoder); this run is an encoder-decoder, which does not use it</source>
+        <translation>%1 er for dekoder-LM-er (model_kind=decoder); denne kjøringen er en koder-dekoder, som ikke bruker den</translation>
+    </message>
+    <message>
+        <source>%1 is for encoder-decoder runs (model_kind=encoder_decoder); this run is a decoder LM, which does not use it</source>
+        <translation>%1 er for koder-dekoder-kjøringer (model_kind=encoder_decoder); denne kjøringen er en dekoder-LM, som ikke bruker den</translation>
+    </message>
 </context>
 <context>
     <name>ConfigOptions</name>

@@ -10,6 +10,8 @@
 #include "twb/chat.h"
 #include "twb/choices.h"
 #include "twb/config_options.h"
+#include "twb/errors.h"
+#include "twb/sweep.h"
 #include "twb/synthetic.h"
 #include "ui/Language.h"
 #include "ui/MainWindow.h"
@@ -61,6 +63,8 @@
 #include <QTableView>
 #include <QTimer>
 #include <QTranslator>
+
+#include <functional>
 
 namespace {
 
@@ -544,6 +548,71 @@ private slots:
                 QVERIFY2(said.contains("må være") || said.contains("trenger"), qPrintable(said));
             QCOMPARE(configProblemText("learning_rate must be positive and below 10 (got -0.01)"),
                      QString("learning_rate må være positiv og under 10 (er %1)").arg(QLocale().toString(-0.01)));
+        });
+    }
+
+    /// Every sentence the engine's config checks can say reads in Bokmål: each key's range (every row of the
+    /// option table that the form shows, at a value outside its range) and each check that joins keys.
+    /// "Kilde-vokabularstørrelse is for encoder-decoder runs" stood in the Bokmål form.
+    void everyConfigProblemReadsInBokmal() {
+        std::vector<std::string> said;
+        for (const auto& o : twb::config_options()) {
+            if ((!o.min && !o.max) || o.label.empty())  // a key the form does not show has no problem there
+                continue;
+            twb::RunConfig c = twb::preset_config("tiny");
+            const double out = o.min ? o.min->value - 1 : o.max->value + 1;
+            o.read(c, o.type == twb::OptionType::Number ? nlohmann::json(out) : nlohmann::json(int64_t(out)), "test");
+            const std::string why = o.range_problem(c);
+            QVERIFY2(!why.empty(), o.key.c_str());
+            said.push_back(why);
+        }
+        auto joined = [&](const std::function<void(twb::RunConfig&)>& change) {
+            twb::RunConfig c = twb::preset_config("tiny");
+            change(c);
+            const auto p = c.validate();
+            QVERIFY(!p.empty());
+            said.insert(said.end(), p.begin(), p.end());
+        };
+        joined([](twb::RunConfig& c) { c.n_head = 5; });  // 64 wide: not divisible
+        joined([](twb::RunConfig& c) { c.n_head = 16, c.head_size = 8192; });
+        joined([](twb::RunConfig& c) { c.position = twb::Position::Rotary, c.head_size = 7; });
+        joined([](twb::RunConfig& c) { c.schedule = twb::Schedule::Noam, c.warmup_iters = 0; });
+        joined([](twb::RunConfig& c) { c.best_by = twb::BestBy::Bleu; });
+        joined([](twb::RunConfig& c) {
+            c.model_kind = twb::ModelKind::EncoderDecoder, c.best_by = twb::BestBy::Bleu, c.bleu_pairs = 0;
+        });
+        joined([](twb::RunConfig& c) {
+            c.model_kind = twb::ModelKind::EncoderDecoder, c.sequences = twb::Sequences::Documents;
+        });
+        joined([](twb::RunConfig& c) { c.schedule = twb::Schedule::Cosine, c.lr_decay_iters = c.warmup_iters; });
+        joined([](twb::RunConfig& c) { c.min_lr = 2 * c.learning_rate; });
+        joined([](twb::RunConfig& c) { c.probe_prompt = std::string(5000, 'a'); });
+        joined([](twb::RunConfig& c) { c.device = "gpu"; });
+        joined([](twb::RunConfig& c) { c.source_vocab_size = 100; });
+        // A sweep's cell that is no valid config, as the Experiments panel shows it: of the other model family,
+        // of the wrong type, and a joined check
+        for (const auto& axis : std::vector<twb::SweepAxis>{
+                 {"bleu_pairs", {"5"}}, {"learning_rate", {"abc"}}, {"n_head", {"5"}}, {"sequences", {"lines"}}}) {
+            twb::SweepSpec spec;
+            spec.base = twb::preset_config("tiny");
+            spec.axes = {axis};
+            try {
+                twb::sweep_cells(spec);
+                QFAIL(axis.key.c_str());
+            } catch (const twb::ConfigError& e) {
+                said.push_back(e.what());
+            }
+        }
+        // English words that the sentences are built of (the key names and the config's spellings stay)
+        const QRegularExpression english(
+            "\\b(must|got|between|above|below|least|most|positive|or|and|needs|holds|"
+            "leave|is for|divisible|rotate|even|the|sweep|valid|takes|not|number|one of)\\b");
+        inBokmal([&] {
+            QStringList untranslated;
+            for (const auto& s : said)
+                if (const QString text = configProblemText(QString::fromStdString(s)); text.contains(english))
+                    untranslated << QString::fromStdString(s) + " → " + text;
+            QVERIFY2(untranslated.isEmpty(), qPrintable(untranslated.join("\n")));
         });
     }
 

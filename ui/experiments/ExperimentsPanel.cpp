@@ -10,6 +10,7 @@
 #include "ui/experiments/ResultsTable.h"
 #include "ui/experiments/SweepPlots.h"
 #include "ui/jobs/JobsService.h"
+#include "ui/training/ConfigProblemText.h"
 #include "ui/widgets/ColumnScroll.h"
 #include "ui/widgets/Duration.h"
 
@@ -200,8 +201,8 @@ void ExperimentsPanel::start() {
     try {
         s = spec();
         twb::sweep_cells(s);
-    } catch (const std::exception& e) {
-        showError(QString::fromStdString(e.what()));
+    } catch (const std::exception& e) {  // a cell that is no valid config: in the interface's language
+        showError(configProblemText(QString::fromStdString(e.what())));
         return;
     }
     // The folder shown is the one written (it was renamed to the start's time behind the user); a

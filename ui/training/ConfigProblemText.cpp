@@ -54,13 +54,51 @@ QString range(const QString& text) {
     return parts.join(QCoreApplication::translate("ConfigForm", " and "));
 }
 
+/// What a key takes, as the config reader words it ("a whole number", "one of cosine, constant").
+QString kindOfValue(const QString& want) {
+    static const char* const kinds[] = {
+        QT_TRANSLATE_NOOP("ConfigForm", "a whole number"),
+        QT_TRANSLATE_NOOP("ConfigForm", "a whole number of at least 0"), QT_TRANSLATE_NOOP("ConfigForm", "a number"),
+        QT_TRANSLATE_NOOP("ConfigForm", "true or false"), QT_TRANSLATE_NOOP("ConfigForm", "a string")};
+    for (const char* k : kinds)
+        if (want == QLatin1String(k))
+            return QCoreApplication::translate("ConfigForm", k);
+    if (want.startsWith("one of "))
+        return QCoreApplication::translate("ConfigForm", "one of %1").arg(want.mid(7));
+    static const QRegularExpression between("^a whole number between (-?\\d+) and (-?\\d+)$");
+    if (const auto m = between.match(want); m.hasMatch())
+        return QCoreApplication::translate("ConfigForm", "a whole number between %1 and %2")
+            .arg(number(m.captured(1)), number(m.captured(2)));
+    return want;
+}
+
 struct Pattern {
     QRegularExpression english;
     std::function<QString(const QRegularExpressionMatch&)> said;
 };
 
+/// A sentence the engine always words the same: matched whole, said as the catalogue says it.
+Pattern fixed(const char* english) {
+    return {QRegularExpression("^" + QRegularExpression::escape(QLatin1String(english)) + "$"),
+            [english](const QRegularExpressionMatch&) { return QCoreApplication::translate("ConfigForm", english); }};
+}
+
 const std::vector<Pattern>& patterns() {
     static const std::vector<Pattern> all = {
+        // before "KEY must be RANGE (got X)", which it would match
+        {QRegularExpression("^device must be auto, cpu, cuda or cuda:N with N a device number \\(got '(.*)'\\)$"),
+         [](const QRegularExpressionMatch& m) {
+             return QCoreApplication::translate("ConfigForm",
+                                                "device must be auto, cpu, cuda or cuda:N with N a device number (got "
+                                                "'%1')")
+                 .arg(m.captured(1));
+         }},
+        // a choice's spellings ("device must be auto, cpu or cuda (got 'gpu')"), before "KEY must be RANGE (got X)"
+        {QRegularExpression("^(\\w+) must be ((?:[\\w:]+, )*[\\w:]+) or ([\\w:]+) \\(got '(.*)'\\)$"),
+         [](const QRegularExpressionMatch& m) {
+             return QCoreApplication::translate("ConfigForm", "%1 must be %2 or %3 (got '%4')")
+                 .arg(m.captured(1), m.captured(2), m.captured(3), m.captured(4));
+         }},
         {QRegularExpression("^(\\w+) (-?\\d+) must be divisible by (\\w+) (-?\\d+) \\(or set (\\w+) to choose the "
                             "head width\\)$"),
          [](const QRegularExpressionMatch& m) {
@@ -103,6 +141,43 @@ const std::vector<Pattern>& patterns() {
              return QCoreApplication::translate("ConfigForm", "the schedule %1 needs %2 of at least 1")
                  .arg(QCoreApplication::translate("ConfigChoices", m.captured(1).toUtf8().constData()), m.captured(2));
          }},
+        // a sweep's cell ("sweep cell 002 (n_head=5) is not a valid config: ..."): the reason said as the form says it
+        {QRegularExpression("^sweep cell (\\d+) \\((.*)\\) is not a valid config: (.*)$"),
+         [](const QRegularExpressionMatch& m) {
+             return QCoreApplication::translate("ConfigForm", "sweep cell %1 (%2) is not a valid config: %3")
+                 .arg(m.captured(1), m.captured(2), configProblemText(m.captured(3)));
+         }},
+        {QRegularExpression("^(\\w+) takes (.+), not (.*)$"),
+         [](const QRegularExpressionMatch& m) {
+             return QCoreApplication::translate("ConfigForm", "%1 takes %2, not %3")
+                 .arg(m.captured(1), kindOfValue(m.captured(2)), m.captured(3));
+         }},
+        {QRegularExpression("^(\\w+) is for decoder LMs \\(model_kind=decoder\\); this run is an encoder-decoder, "
+                            "which does not use it$"),
+         [](const QRegularExpressionMatch& m) {
+             return QCoreApplication::translate("ConfigForm",
+                                                "%1 is for decoder LMs (model_kind=decoder); this run is an "
+                                                "encoder-decoder, which does not use it")
+                 .arg(m.captured(1));
+         }},
+        {QRegularExpression("^(\\w+) is for encoder-decoder runs \\(model_kind=encoder_decoder\\); this run is a "
+                            "decoder LM, which does not use it$"),
+         [](const QRegularExpressionMatch& m) {
+             return QCoreApplication::translate("ConfigForm",
+                                                "%1 is for encoder-decoder runs (model_kind=encoder_decoder); this run "
+                                                "is a decoder LM, which does not use it")
+                 .arg(m.captured(1));
+         }},
+        // The fixed sentences of checks that join two keys (the key names stay: the form puts its labels in)
+        fixed(QT_TRANSLATE_NOOP("ConfigForm",
+                                "best_by=bleu needs model_kind=encoder_decoder (a decoder LM has no BLEU)")),
+        fixed(QT_TRANSLATE_NOOP("ConfigForm",
+                                "best_by=bleu needs bleu_pairs > 0 (the validation pairs BLEU is measured on)")),
+        fixed(QT_TRANSLATE_NOOP("ConfigForm", "model_kind=encoder_decoder trains on pairs; leave sequences at stream")),
+        fixed(QT_TRANSLATE_NOOP("ConfigForm",
+                                "probe_prompt holds at most 4096 bytes (the probe uses its first 64 tokens)")),
+        fixed(QT_TRANSLATE_NOOP("ConfigForm",
+                                "source_vocab_size is for encoder-decoder runs (model_kind=encoder_decoder)")),
     };
     return all;
 }
