@@ -2589,6 +2589,109 @@ Fordelt: innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7.</transla
     </message>
 </context>
 <context>
+    <name>ExportReason</name>
+    <message>
+        <source>GPT-2 has learned positions (position=learned)</source>
+        <translation>GPT-2 har lærte posisjoner (position=learned)</translation>
+    </message>
+    <message>
+        <source>GPT-2 uses LayerNorm (norm=layernorm)</source>
+        <translation>GPT-2 bruker LayerNorm (norm=layernorm)</translation>
+    </message>
+    <message>
+        <source>GPT-2 normalises before each sublayer (pre)</source>
+        <translation>GPT-2 normaliserer før hvert dellag (pre)</translation>
+    </message>
+    <message>
+        <source>GPT-2&apos;s layers and norms all have biases (bias=true)</source>
+        <translation>GPT-2s lag og normer har alle bias (bias=true)</translation>
+    </message>
+    <message>
+        <source>GPT-2 has no norm of the queries and keys (qk_norm=false)</source>
+        <translation>GPT-2 normaliserer ikke spørringene og nøklene (qk_norm=false)</translation>
+    </message>
+    <message>
+        <source>Marian is an encoder-decoder (model_kind=encoder_decoder)</source>
+        <translation>Marian er en koder-dekoder (model_kind=encoder_decoder)</translation>
+    </message>
+    <message>
+        <source>Marian has fixed sinusoids in halves (position=sinusoidal, sinusoid_halves=true)</source>
+        <translation>Marian har faste sinuskurver i halvdeler (position=sinusoidal, sinusoid_halves=true)</translation>
+    </message>
+    <message>
+        <source>Marian uses LayerNorm (norm=layernorm)</source>
+        <translation>Marian bruker LayerNorm (norm=layernorm)</translation>
+    </message>
+    <message>
+        <source>Marian normalises after each sublayer (post)</source>
+        <translation>Marian normaliserer etter hvert dellag (post)</translation>
+    </message>
+    <message>
+        <source>Marian&apos;s LayerNorms have epsilon 1e-5</source>
+        <translation>Marians LayerNorm-er har epsilon 1e-5</translation>
+    </message>
+    <message>
+        <source>Marian&apos;s layers and norms all have biases (bias=true)</source>
+        <translation>Marians lag og normer har alle bias (bias=true)</translation>
+    </message>
+    <message>
+        <source>Marian has no norm of the queries and keys (qk_norm=false)</source>
+        <translation>Marian normaliserer ikke spørringene og nøklene (qk_norm=false)</translation>
+    </message>
+    <message>
+        <source>the export writes one vocabulary shared by both sides (source_vocab_size=0)</source>
+        <translation>eksporten skriver ett vokabular som begge sider deler (source_vocab_size=0)</translation>
+    </message>
+    <message>
+        <source>Marian&apos;s heads are d_model / heads wide</source>
+        <translation>Marians hoder er d_model / antall hoder brede</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s gpt2 architecture has learned positions only (train with position=learned)</source>
+        <translation>llama.cpps gpt2-arkitektur har bare lærte posisjoner (tren med position=learned)</translation>
+    </message>
+    <message>
+        <source>gpt2 uses LayerNorm (train with norm=layernorm)</source>
+        <translation>gpt2 bruker LayerNorm (tren med norm=layernorm)</translation>
+    </message>
+    <message>
+        <source>gpt2 normalises before each sublayer (train with norm_position=pre)</source>
+        <translation>gpt2 normaliserer før hvert dellag (tren med norm_position=pre)</translation>
+    </message>
+    <message>
+        <source>gpt2 has biases in every linear layer and norm (train with bias=true)</source>
+        <translation>gpt2 har bias i hvert lineære lag og hver norm (tren med bias=true)</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s gpt2 architecture has no norm of the queries and keys (train with qk_norm=false)</source>
+        <translation>llama.cpps gpt2-arkitektur normaliserer ikke spørringene og nøklene (tren med qk_norm=false)</translation>
+    </message>
+    <message>
+        <source>gpt2 uses GELU&apos;s tanh approximation (train with activation=gelu_tanh)</source>
+        <translation>gpt2 bruker GELUs tanh-tilnærming (tren med activation=gelu_tanh)</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s gpt2 architecture reads a byte-level BPE vocabulary only (prepare the data with --tokenizer bytebpe and train again)</source>
+        <translation>llama.cpps gpt2-arkitektur leser bare et BPE-vokabular på bytenivå (klargjør dataene med --tokenizer bytebpe og tren på nytt)</translation>
+    </message>
+    <message>
+        <source>llama.cpp knows GPT-2&apos;s and GPT-4&apos;s patterns only</source>
+        <translation>llama.cpp kjenner bare mønstrene til GPT-2 og GPT-4</translation>
+    </message>
+    <message>
+        <source>split pattern &apos;%1&apos;</source>
+        <translation>splittemønster &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>GPT-2&apos;s heads are n_embd / n_head = %1 wide</source>
+        <translation>GPT-2s hoder er n_embd / n_head = %1 brede</translation>
+    </message>
+    <message>
+        <source>gpt2 needs n_head * head_size = n_embd (%1 * %2 != %3; leave head_size at 0)</source>
+        <translation>gpt2 krever n_head * head_size = n_embd (%1 * %2 != %3; la head_size stå på 0)</translation>
+    </message>
+</context>
+<context>
     <name>GenerationEvalView</name>
     <message>
         <source>Load file…</source>

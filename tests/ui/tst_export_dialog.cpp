@@ -13,10 +13,12 @@
 #include "ui/jobs/JobsService.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/ExportDialog.h"
+#include "ui/widgets/ExportReasonText.h"
 #include "ui/widgets/ImportDialog.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui_fixture.h"
 
+#include "twb/gguf_check.h"
 #include "twb/gguf_export.h"
 #include "twb/model_exchange.h"
 #include "twb/run_folder.h"
@@ -28,8 +30,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStandardItemModel>
+#include <QTranslator>
+
+#include <functional>
 
 class TestExportDialog : public QObject {
     Q_OBJECT
@@ -223,6 +230,66 @@ private slots:
         QVERIFY(!d.isBusy());
         QVERIFY2(d.error().contains("position=rotary"), qPrintable(d.error()));
         QVERIFY(!QFile::exists(m_ws.filePath("rotary.gguf")));
+    }
+
+    /// Every reason a format is not available reads in Bokmål, its settings kept for the dialog's form words:
+    /// in Bokmål the dialog said "Posisjoner = rotary: GPT-2 has learned positions".
+    void everyReasonReadsInBokmal() {
+        auto gpt2 = [] {
+            twb::RunConfig c = twb::preset_config("tiny");
+            c.position = twb::Position::Learned, c.activation = twb::Activation::GeluTanh, c.bias = true;
+            return c;
+        };
+        auto marian = [] {
+            twb::RunConfig c = twb::preset_config("tiny");
+            c.model_kind = twb::ModelKind::EncoderDecoder, c.position = twb::Position::Sinusoidal;
+            c.sinusoid_halves = true, c.norm_position = twb::NormPosition::Post, c.bias = true;
+            return c;
+        };
+        QVERIFY(twb::hf_export_blocker(gpt2()).empty() && twb::gguf_export_blocker(gpt2()).empty());
+        QVERIFY(twb::hf_export_blocker(marian()).empty());
+        const std::vector<std::function<void(twb::RunConfig&)>> changes = {
+            [](twb::RunConfig& c) { c.position = twb::Position::Rotary; },
+            [](twb::RunConfig& c) { c.position = twb::Position::Learned; },
+            [](twb::RunConfig& c) { c.norm = twb::NormKind::RmsNorm; },
+            [](twb::RunConfig& c) { c.norm_position = twb::NormPosition::Post; },
+            [](twb::RunConfig& c) { c.norm_position = twb::NormPosition::Pre; },
+            [](twb::RunConfig& c) { c.norm_eps = 1e-6; },
+            [](twb::RunConfig& c) { c.bias = false; },
+            [](twb::RunConfig& c) { c.qk_norm = true; },
+            [](twb::RunConfig& c) { c.activation = twb::Activation::Relu; },
+            [](twb::RunConfig& c) { c.source_vocab_size = 50; },
+            [](twb::RunConfig& c) { c.head_size = c.n_embd / c.n_head + 2; },
+            [](twb::RunConfig& c) { c.model_kind = twb::ModelKind::Decoder; },
+        };
+        QStringList engine;
+        for (const auto& change : changes)
+            for (const twb::RunConfig& base : {gpt2(), marian()}) {
+                twb::RunConfig c = base;
+                change(c);
+                for (const std::string& r : {twb::hf_export_blocker(c), twb::gguf_export_blocker(c)})
+                    if (!r.empty() && !engine.contains(QString::fromStdString(r)))
+                        engine << QString::fromStdString(r);
+            }
+        engine << QString::fromStdString(twb::gguf_run_blocker(m_rotary.toStdString()));  // a char tokenizer
+        QVERIFY2(engine.size() >= 20, qPrintable(engine.join('\n')));
+        const QRegularExpression english(
+            "\\b(has|have|uses|normalises|before|after|each|sublayer|layers|biases|no|"
+            "queries|is|an|with|train|needs|leave|reads|only|prepare|again|knows|writes|"
+            "shared|both|sides|heads|wide|fixed|sinusoids|halves|approximation)\\b");
+        QTranslator nb;
+        QVERIFY(nb.load(":/i18n/workbench_nb.qm"));
+        QCoreApplication::installTranslator(&nb);
+        const auto remove = qScopeGuard([&] { QCoreApplication::removeTranslator(&nb); });
+        QStringList untranslated;
+        for (const QString& r : engine) {
+            const QString said = exportReasonText(r);
+            // the settings stay as the engine spells them ("position=rotary"), for the dialog's form words
+            QVERIFY2(said.section(':', 0, 0) == r.section(':', 0, 0), qPrintable(said));
+            if (said.contains(english))
+                untranslated << r + " → " + said;
+        }
+        QVERIFY2(untranslated.isEmpty(), qPrintable(untranslated.join('\n')));
     }
 
     /// After an export the status line takes room: the dialog grows for it, so the wrapped explanation

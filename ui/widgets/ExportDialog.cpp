@@ -4,6 +4,7 @@
 #include "ui/jobs/JobsService.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/ExportFormats.h"
+#include "ui/widgets/ExportReasonText.h"
 #include "ui/widgets/RunPicker.h"
 
 #include "twb/config_options.h"
@@ -192,7 +193,7 @@ void ExportDialog::applyReasons(const QStringList& reasons) {
     for (int i = 0; i < reasons.size() && i < m_format->count(); ++i) {
         QStandardItem* item = model->item(i);
         item->setEnabled(reasons[i].isEmpty());
-        item->setToolTip(reasons[i].isEmpty() ? QString() : tr("Not available: %1").arg(reasons[i]));
+        item->setToolTip(reasons[i].isEmpty() ? QString() : tr("Not available: %1").arg(exportReasonText(reasons[i])));
         if (reasons[i].isEmpty())
             continue;
         if (!why.contains(reasons[i])) {
@@ -207,7 +208,7 @@ void ExportDialog::applyReasons(const QStringList& reasons) {
     if (!why.empty())
         lines << tr("Not available for this run:");
     for (int k = 0; k < why.size(); ++k)
-        lines << tr("• %1: %2").arg(who[k].join(tr(" and ")), inFormWords(why[k]));
+        lines << tr("• %1: %2").arg(who[k].join(tr(" and ")), inFormWords(exportReasonText(why[k])));
     if (!model->item(m_format->currentIndex())->isEnabled())
         for (int i = 0; i < m_format->count(); ++i)
             if (model->item(i)->isEnabled()) {
