@@ -32,6 +32,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTranslator>
@@ -230,6 +231,33 @@ private slots:
         QVERIFY(!d.isBusy());
         QVERIFY2(d.error().contains("position=rotary"), qPrintable(d.error()));
         QVERIFY(!QFile::exists(m_ws.filePath("rotary.gguf")));
+    }
+
+    /// Grown for its reasons near the screen's foot, the dialog moves up: on a 1280x720 screen at 150% text its
+    /// Export and Close went below the screen.
+    void theDialogGrowsUpOffTheScreensFoot() {
+        ExportDialog d(m_gpt2);  // every format usable: no reasons
+        QSignalSpy checked(&d, &ExportDialog::checked);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        QTRY_VERIFY_WITH_TIMEOUT(checked.count() > 0, 30000);
+        const QRect room = d.screen()->availableGeometry();
+        d.resize(d.minimumSizeHint());
+        QApplication::processEvents();
+        d.move(d.x(), room.bottom() - d.frameGeometry().height() - 2);  // its foot just above the screen's
+        QTRY_VERIFY(d.frameGeometry().bottom() > room.bottom() - 6 && d.frameGeometry().bottom() <= room.bottom());
+        const int before = d.height();
+        d.picker()->setRun(m_rotary);  // three formats blocked, and why: lines to grow for
+        QTRY_VERIFY_WITH_TIMEOUT(checked.count() > 1, 30000);
+        QVERIFY2(d.height() > before, qPrintable(QString("%1 → %2").arg(before).arg(d.height())));
+        auto* exportButton = d.findChild<QPushButton*>("exportButton");
+        QTRY_VERIFY2(d.frameGeometry().bottom() <= room.bottom() &&
+                         exportButton->mapToGlobal(QPoint(0, exportButton->height())).y() <= room.bottom() + 1,
+                     qPrintable(QString("dialog %1..%2 on a screen to %3")
+                                    .arg(d.frameGeometry().top())
+                                    .arg(d.frameGeometry().bottom())
+                                    .arg(room.bottom())));
+        QVERIFY(d.frameGeometry().top() >= room.top());
     }
 
     /// Every reason a format is not available reads in Bokmål, its settings kept for the dialog's form words:

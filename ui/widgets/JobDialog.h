@@ -16,7 +16,7 @@ protected:
     void setJobRunning(bool running);
     /// Grows the height to what the wrapped lines need at the present width: left at the old height, the
     /// layout squeezes wrapped labels and cuts them mid-sentence. Activating the layout first drops the
-    /// heights it cached for the old texts.
+    /// heights it cached for the old texts. Grown past the screen's foot, it moves up.
     void growToFit();
 
 private:
