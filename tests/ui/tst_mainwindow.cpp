@@ -18,6 +18,7 @@
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/ConfigForm.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/ColumnScroll.h"
 #include "ui/widgets/RunsTable.h"
 #include "ui/widgets/RuntimeLabel.h"
 #include "ui/widgets/TextScale.h"
@@ -56,6 +57,7 @@
 #include <QThread>
 #include <QTimer>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -291,6 +293,30 @@ private slots:
             QVERIFY2(std::abs(topOfView()) <= steps->height(),
                      qPrintable(QString("at %1%: Steps %2 px from the top").arg(scale).arg(topOfView())));
         }
+    }
+    void aControlMovedOutOfTheColumnDuringATextSizeChangeIsLetGo() {
+        // The control at the view's top is kept to scroll back to once the column is laid out at the new
+        // size; moved out of the column meanwhile, scrolling to it walked QWidget::mapTo up to a null parent.
+        auto* column = new QWidget;
+        auto* rows = new QVBoxLayout(column);
+        QList<QLabel*> labels;
+        for (int i = 0; i < 40; ++i)
+            rows->addWidget(labels.emplace_back(new QLabel(QString("row %1").arg(i))));
+        ColumnScroll scroll(column);
+        scroll.resize(300, 200);
+        scroll.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&scroll));
+        scroll.verticalScrollBar()->setValue(labels[20]->mapTo(column, QPoint()).y() + 1);
+        QVERIFY(scroll.verticalScrollBar()->value() > 0);
+        QWidget elsewhere;
+        QFont bigger = column->font();
+        bigger.setPointSizeF(bigger.pointSizeF() * 1.5);
+        column->setFont(bigger);  // the anchor is taken now (the FontChange), the scroll waits for the layout
+        for (QLabel* l : labels)
+            l->setParent(&elsewhere);  // the column rebuilt: its rows are another widget's
+        QCoreApplication::processEvents();
+        QCOMPARE(labels[20]->parentWidget(), &elsewhere);
+        QVERIFY(scroll.isVisible());  // and the program is still here
     }
     void everyTabIsInSightInLargerText() {
         // At 150% text on 1280x720 the Sampling panel's first tab scrolled out of its bar ("ate") and the

@@ -34,8 +34,11 @@ bool ColumnScroll::eventFilter(QObject* watched, QEvent* e) {
         QTimer::singleShot(0, this, [this] {
             setMinimumWidth(0);
             fitWidth();
-            if (!m_anchor)
+            // gone, or moved out of the column since (QWidget::mapTo walks up to a null parent then)
+            if (!m_anchor || !widget() || !widget()->isAncestorOf(m_anchor)) {
+                m_anchor = nullptr;
                 return;
+            }
             widget()->layout()->activate();
             // as the scroll area sizes it, at once: the bar's range is the new column's
             widget()->resize(widget()->width(), std::max(widget()->minimumSizeHint().height(), viewport()->height()));
