@@ -4,9 +4,6 @@
 #include <QRegularExpression>
 #include <QStringList>
 
-#include <functional>
-#include <vector>
-
 namespace {
 QString said(const char* english) {
     return QCoreApplication::translate("ExportReason", english);
