@@ -6,7 +6,9 @@
 #include "twb/text.h"
 
 #include <link.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace twb::cli {
@@ -93,7 +95,30 @@ TokenPrinter::TokenPrinter(std::function<std::string(int)> token_text, const std
       m_prompt(prompt),
       m_path(std::move(path)),
       m_several(several_sequences(s)),
-      m_showProbs(showProbs) {}
+      m_showProbs(showProbs),
+      m_stops(s.stop_strings) {}
+
+namespace {
+/// The length of the longest end of text that begins one of stops without completing it: printed now, it
+/// would stand on the screen although the generation ends before it ("Ais a th" for --stop "the").
+size_t open_stop_prefix(const std::string& text, const std::vector<std::string>& stops) {
+    size_t longest = 0;
+    for (const auto& s : stops)
+        for (size_t k = std::min(s.size() - (s.empty() ? 0 : 1), text.size()); k > longest; --k)
+            if (text.compare(text.size() - k, k, s, 0, k) == 0) {
+                longest = k;
+                break;
+            }
+    return longest;
+}
+
+/// With --show-probs on one terminal, each probability line on a line of its own (it was glued to the
+/// token printed before it: "A[1] d p=0.0087").
+bool one_terminal() {
+    static const bool both = isatty(fileno(stdout)) && isatty(fileno(stderr));
+    return both;
+}
+}  // namespace
 
 void TokenPrinter::operator()(const TokenEvent& ev) {
     if (m_first < 0) {
@@ -108,6 +133,10 @@ void TokenPrinter::operator()(const TokenEvent& ev) {
         m_started = true;
     }
     if (m_showProbs) {
+        if (one_terminal()) {
+            std::fflush(stdout);
+            std::fputc('\n', stderr);
+        }
         std::string alts;
         for (auto& [id, p] : ev.alternatives) {
             char b[64];
@@ -117,7 +146,22 @@ void TokenPrinter::operator()(const TokenEvent& ev) {
         std::fprintf(stderr, "[%lld] %s p=%.4f |%s\n", static_cast<long long>(ev.index),
                      visible_whitespace(m_tokenText(ev.token)).c_str(), ev.prob, alts.c_str());
     }
-    std::fwrite(ev.text.data(), 1, ev.text.size(), stdout);
+    m_text += ev.text;
+    const size_t safe = m_text.size() - open_stop_prefix(m_text, m_stops);
+    if (safe > m_printed) {
+        std::fwrite(m_text.data() + m_printed, 1, safe - m_printed, stdout);
+        m_printed = safe;
+    }
+    std::fflush(stdout);
+}
+
+void TokenPrinter::finish(const SampleResult& res) {
+    // The held-back end, where the generation kept it (it ended before the stop string completed)
+    if (m_several || !m_started || res.texts.empty())
+        return;
+    const std::string& kept = res.texts.front();
+    if (kept.size() > m_printed && kept.compare(0, m_printed, m_text, 0, m_printed) == 0)
+        std::fwrite(kept.data() + m_printed, 1, kept.size() - m_printed, stdout);
     std::fflush(stdout);
 }
 
@@ -131,6 +175,7 @@ void print_result(const SampleResult& res, const std::string& prompt, const Samp
     } else {
         std::printf("\n");
     }
+    std::fflush(stdout);  // before the summary on stderr (on a terminal it came first: "I to.twb: 20 tokens")
     for (auto& w : res.warnings)
         std::fprintf(stderr, "twb: warning: %s\n", w.c_str());
     if (s.beam_width > 1) {  // the output's tokens, not every hypothesis' (20 tokens of 4 beams read "80 tokens")

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace twb::cli {
 
@@ -36,6 +37,8 @@ public:
     TokenPrinter(std::function<std::string(int)> token_text, const std::string& prompt, const SamplingOptions& s,
                  std::string path, bool showProbs);
     void operator()(const TokenEvent& ev);
+    /// What the generation kept that is not printed yet (text held back while it could begin a --stop string).
+    void finish(const SampleResult& res);
     double first_token_ms() const { return m_first; }
 
 private:
@@ -43,6 +46,9 @@ private:
     const std::string& m_prompt;
     const std::string m_path;
     const bool m_several, m_showProbs;
+    const std::vector<std::string> m_stops;
+    std::string m_text;    // the generated text so far
+    size_t m_printed = 0;  // how much of it is on stdout: never the start of a stop string that may yet complete
     double m_first = -1;
     bool m_started = false;
 };
@@ -69,6 +75,7 @@ int sample_with(Session& m, const SampleOpts& o, const SamplingOptions& s, const
     const auto& cancel = install_interrupt_flag();
     const auto res = m.generate(
         ids, s, [&](const TokenEvent& ev) { printer(ev); }, &cancel);
+    printer.finish(res);
     print_result(res, prompt, s, m.step());
     if (o.timing) {
         const double end = ms_since_process_start(), first = printer.first_token_ms();

@@ -2,7 +2,8 @@
 // with --force, warns and goes on where a run or a prompt is nearly all unknown words or no-repeat-ngram
 // leaves no token, warns of more threads than cores, starts afresh over a run that never checkpointed,
 // holds one trainer per run folder (the run lock), lists only the runs a filter names, checkpoints and exits 130 on
-// SIGTERM (the resume works), and leaves nothing of an interrupted prepare.
+// SIGTERM (the resume works), leaves nothing of an interrupted prepare, and prints of a --stop sample just what it
+// keeps.
 #include "twb/config.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
@@ -14,6 +15,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <sstream>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -324,6 +326,33 @@ private slots:
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY2(r.out.contains("warning: threads=" + QByteArray::number(cores + 1) + " is more than this machine's"),
                  r.out.constData());
+    }
+
+    void theScreenShowsWhatAStopStringKept() {
+        // Printed as they come, the first letters of a stop string stood on the screen although the generation
+        // ended before them: "Ais a th" on stdout, "Ais a " in the history (and in what eval --samples scores).
+        // The stop strings are taken from the same seed's generation without them, so each one is met.
+        const QString prompt = "the ";
+        for (const char* seed : {"1", "2", "3"}) {
+            const Out free =
+                run({"sample", "--run", q(m_run), "--prompt", prompt, "-n", "120", "--seed", seed, "--no-history"});
+            QVERIFY2(free.code == 0, free.err.constData());
+            const std::string text = free.out.toStdString().substr(prompt.size());
+            for (size_t length : {2, 3}) {
+                const std::string stop = text.substr(40 + length, length);
+                const Out o = run({"sample", "--run", q(m_run), "--prompt", prompt, "-n", "120", "--seed", seed,
+                                   "--stop", QString::fromStdString(stop)});
+                QVERIFY2(o.code == 0, o.err.constData());
+                std::istringstream history(slurp(m_run / "samples.jsonl"));
+                std::string line, last;
+                while (std::getline(history, line))
+                    if (!line.empty())
+                        last = line;
+                const std::string kept = json::parse(last)["outputs"][0].get<std::string>();
+                QCOMPARE(kept, text.substr(0, text.find(stop)));
+                QCOMPARE(o.out, QByteArray((prompt.toStdString() + kept + "\n").c_str()));
+            }
+        }
     }
 
     void twoTrainersIntoOneRunFolder() {
