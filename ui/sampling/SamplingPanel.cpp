@@ -217,6 +217,23 @@ QString SamplingPanel::outputText(int sample) const {
     return s;
 }
 
+void SamplingPanel::keepOnly(const QStringList& kept) {
+    for (int i = 0; i < m_out.samples.size() && i < kept.size(); ++i) {
+        const QString shown = outputText(i);
+        if (shown.size() <= kept[i].size() || !shown.startsWith(kept[i]))
+            continue;  // nothing beyond the kept text (or another text: beams)
+        auto& tokens = m_out.samples[i];
+        qsizetype at = 0, n = 0;
+        while (n < tokens.size() && at + tokens[n].text.size() <= kept[i].size())
+            at += tokens[n++].text.size();
+        if (n < tokens.size() && at < kept[i].size()) {  // a token that holds the stop's start: its kept part
+            tokens[n].text.truncate(kept[i].size() - at);
+            ++n;
+        }
+        tokens.resize(n);
+    }
+}
+
 void SamplingPanel::render() {
     QElapsedTimer took;
     took.start();

@@ -111,6 +111,9 @@ private:
     QWidget* buildGenerateTab();
     void startRequest(const GenerateRequest& r);
     void render();
+    /// Each output's tokens cut to the text the generation kept: a stop string ends it before the stop, whose
+    /// first tokens were shown as they came (the history kept "Ais a " and the view showed "Ais a th").
+    void keepOnly(const QStringList& kept);
     static QString noRunText();
     void showAlternatives(int sample, int index);
     /// Another run was chosen: the output, its branches, figures and error were the last run's. A generation

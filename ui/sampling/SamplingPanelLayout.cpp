@@ -213,6 +213,7 @@ void SamplingPanel::connectWorker(ModelWorker* worker) {
             return;
         if (m_out.promptIds.empty())
             m_out.promptIds = r.promptIds;
+        keepOnly(r.texts);
         setBusy(false);
         render();
         m_status->setText(statusLine(tr("%1 tokens · %2 tok/s · step %3%4")

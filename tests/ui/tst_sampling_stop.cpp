@@ -1,0 +1,63 @@
+// A stop string in the sampling console, driven offscreen over a tiny trained run: the output ends before the
+// stop string, as the run's history keeps it. The tokens are shown as they come, so the first letters of a stop
+// string stood in the view although the generation ended before them ("Ais a th" shown, "Ais a " kept). The stop
+// strings are taken from the same seed's generation without them, so each one is met.
+#include "ui/sampling/SamplingPanel.h"
+#include "ui_fixture.h"
+
+#include "twb/samples_history.h"
+
+#include <QLineEdit>
+
+#include <algorithm>
+
+class TestSamplingStop : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_ws;
+    QString m_run;
+
+    QString generate(qint64 seed, const QString& stop) {
+        SamplingPanel p;
+        p.findChild<QLineEdit*>("stopStrings")->setText(stop);
+        p.setRun(m_run);
+        p.setPrompt("the ");
+        p.setTemperature(1.0);
+        p.setMaxTokens(120);
+        p.setSeed(seed);
+        p.generate();
+        [&] { QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000); }();
+        [&] { QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError())); }();
+        return p.outputText();
+    }
+
+private slots:
+    void initTestCase() {
+        m_run = twbtest::make_tiny_run(m_ws, "tiny", 20);
+        QSettings().remove("sampling");  // no stop strings or settings of another test
+    }
+
+    void theOutputEndsBeforeTheStopString() {
+        for (qint64 seed : {1, 2, 3}) {
+            const QString free = generate(seed, QString());
+            QVERIFY(free.size() > 60);
+            for (int length : {2, 3}) {
+                // letters only: the form trims a stop string and reads | and \\ as its own
+                int at = 30 + length;
+                while (at + length <= free.size() && !std::all_of(free.begin() + at, free.begin() + at + length,
+                                                                  [](QChar c) { return c.isLetter(); }))
+                    ++at;
+                QVERIFY(at + length <= free.size());
+                const QString stop = free.mid(at, length);
+                const QString shown = generate(seed, stop);
+                const auto history = twb::read_sample_history(m_run.toStdString());
+                QVERIFY(!history.empty());
+                const QString kept = QString::fromStdString(history.back().outputs.at(0));
+                QCOMPARE(kept, free.left(free.indexOf(stop)));
+                QCOMPARE(shown, kept);
+            }
+        }
+    }
+};
+
+QTEST_MAIN(TestSamplingStop)
+#include "tst_sampling_stop.moc"
