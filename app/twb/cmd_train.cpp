@@ -274,10 +274,19 @@ int eval_samples(ModelSession& session, const std::string& file) {
     const auto history = read_sample_history(isFile ? path.parent_path() : path);
     if (history.empty())
         throw InputError(file + ": no samples.jsonl entries to judge (generate with twb sample first)");
-    double sumPpl = 0;
-    int n = 0;
+    // The summary is over every token scored (as eval --text's): a plain mean of the outputs' perplexities let
+    // one short output decide it (an empty one, scored as the start token, read 261 among outputs of 2.5-17).
+    double totalNats = 0;
+    size_t totalTokens = 0;
+    int n = 0, empty = 0;
     for (size_t i = 0; i < history.size(); ++i)
         for (size_t k = 0; k < history[i].outputs.size(); ++k) {
+            if (history[i].outputs[k].empty()) {
+                std::printf("sample %zu.%zu (step %lld): empty, not scored\n", i + 1, k + 1,
+                            static_cast<long long>(history[i].checkpoint_step));
+                ++empty;
+                continue;
+            }
             const auto prompt = session.encode(history[i].prompt);
             auto ids = prompt;
             const auto out = session.encode(history[i].outputs[k]);
@@ -291,13 +300,15 @@ int eval_samples(ModelSession& session, const std::string& file) {
             const double ppl = std::exp(nats / static_cast<double>(lp.size()));
             std::printf("sample %zu.%zu (step %lld, %zu tokens): perplexity %.3f\n", i + 1, k + 1,
                         static_cast<long long>(history[i].checkpoint_step), lp.size(), ppl);
-            sumPpl += ppl;
+            totalNats += nats;
+            totalTokens += lp.size();
             ++n;
         }
     if (n == 0)
         throw InputError(file + ": every output is empty");
-    std::printf("mean perplexity over %d outputs: %.3f (scored in %s)\n", n, sumPpl / n,
-                session.scoring_precision().c_str());
+    std::printf("perplexity over %d outputs (%zu tokens%s): %.3f (scored in %s)\n", n, totalTokens,
+                empty ? (", " + std::to_string(empty) + " empty left out").c_str() : "",
+                std::exp(totalNats / static_cast<double>(totalTokens)), session.scoring_precision().c_str());
     return 0;
 }
 

@@ -3,17 +3,20 @@
 // leaves no token, warns of more threads than cores, starts afresh over a run that never checkpointed,
 // holds one trainer per run folder (the run lock), lists only the runs a filter names, checkpoints and exits 130 on
 // SIGTERM (the resume works), leaves nothing of an interrupted prepare, and prints of a --stop sample just what it
-// keeps.
+// keeps; eval --samples leaves an empty output out and weighs each output by its tokens.
 #include "twb/config.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
+#include "twb/samples_history.h"
 #include "twb/sweep.h"
 #include "twb_process.h"
 
+#include <QRegularExpression>
 #include <QSet>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <sstream>
 #include <thread>
@@ -353,6 +356,41 @@ private slots:
                 QCOMPARE(o.out, QByteArray((prompt.toStdString() + kept + "\n").c_str()));
             }
         }
+    }
+
+    void judgingSamplesLeavesEmptyOutputsOutAndWeighsTokens() {
+        // One empty output (twb sample -n 0) was scored as the start token and its perplexity of 261, averaged
+        // with eight of 2.5-17, made the summary 37: the summary is over every token scored, empties left out.
+        const fs::path judged = p("judged");
+        fs::create_directories(judged);
+        for (const char* out : {"the cat sat on the mat and the dog ran", "", "a"}) {
+            twb::SampleRecord r;
+            r.source = "cli";
+            r.prompt = "the ";
+            r.outputs = {out};
+            twb::append_sample_history(judged, r);
+        }
+        const Out o = run({"eval", "--run", q(m_run), "--samples", q(judged)});
+        QVERIFY2(o.code == 0, o.err.constData());
+        QVERIFY2(o.out.contains("sample 2.1 (step 0): empty, not scored"), o.out.constData());
+        // exp of the nats of both scored outputs over their tokens (the lines' perplexities to the power of their
+        // token counts); not the mean of the two perplexities
+        const QRegularExpression line("sample \\d\\.1 \\(step 0, (\\d+) tokens\\): perplexity ([0-9.]+)"),
+            summary("perplexity over 2 outputs \\((\\d+) tokens, 1 empty left out\\): ([0-9.]+)");
+        double nats = 0, mean = 0;
+        int tokens = 0;
+        for (auto m = line.globalMatch(QString::fromUtf8(o.out)); m.hasNext();) {
+            const auto match = m.next();
+            tokens += match.captured(1).toInt();
+            nats += match.captured(1).toInt() * std::log(match.captured(2).toDouble());
+            mean += match.captured(2).toDouble() / 2;
+        }
+        const auto s = summary.match(QString::fromUtf8(o.out));
+        QVERIFY2(s.hasMatch(), o.out.constData());
+        QCOMPARE(s.captured(1).toInt(), tokens);
+        QVERIFY2(std::abs(s.captured(2).toDouble() - std::exp(nats / tokens)) < 0.01 * s.captured(2).toDouble(),
+                 o.out.constData());
+        QVERIFY(std::abs(s.captured(2).toDouble() - mean) > 0.01);  // the outputs differ: the two are not one
     }
 
     void twoTrainersIntoOneRunFolder() {
