@@ -9,11 +9,13 @@
 #include "twb/process.h"
 #include "twb/text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace {
 /// The subcommands, in the order --help lists them.
@@ -102,6 +104,70 @@ std::string parse_error_text(std::string what) {
         return what.substr(0, at) + " is given " + what.substr(at + once.size()) + " times; give it once";
     return what;
 }
+/// The number of single-letter edits between a and b (for "did you mean").
+size_t edits(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+/// "unknown option --rn (did you mean --run?)" for the first option of the command line that neither the
+/// command nor twb itself has, or "". CLI11 checks required options first: a misspelt --run was reported as
+/// "--run is required" (exit 106), and a misspelt optional one as "The following arguments were not expected:
+/// 0.5 --temprature".
+std::string unknown_option(const CLI::App& app, int argc, char** argv) {
+    const CLI::App* sub = nullptr;
+    for (const CLI::App* c : app.get_subcommands([](const CLI::App*) { return true; }))
+        if (c->parsed())
+            sub = c;
+    if (!sub)
+        return {};
+    auto names = [](const CLI::App* a) {
+        std::vector<std::string> all;
+        for (const CLI::Option* o : a->get_options()) {
+            for (const auto& l : o->get_lnames())
+                all.push_back("--" + l);
+            for (const auto& n : o->get_snames())
+                all.push_back("-" + n);
+        }
+        return all;
+    };
+    std::vector<std::string> known = names(sub);
+    for (const auto& n : names(&app))
+        known.push_back(n);
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--")
+            break;
+        char* end = nullptr;
+        std::strtod(arg.c_str(), &end);
+        if (arg.size() < 2 || arg[0] != '-' || (end && *end == '\0'))  // a value ("-0.5" too)
+            continue;
+        const std::string name = arg.substr(0, arg.find('='));
+        if (std::find(known.begin(), known.end(), name) != known.end() ||
+            (name.size() > 2 && name[1] != '-'))  // -n40: a short option with its value
+            continue;
+        std::string best;
+        size_t bestEdits = 3;  // at most two letters off
+        for (const auto& k : known)
+            if (k.size() > 2 && edits(name, k) < bestEdits)
+                bestEdits = edits(name, k), best = k;
+        return "unknown option " + twb::printable_text(name) +
+               (best.empty() ? std::string(" for twb ") + sub->get_name() : " (did you mean " + best + "?)") +
+               " (see twb " + sub->get_name() + " --help)";
+    }
+    return {};
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -140,6 +206,10 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
+        if (const std::string unknown = unknown_option(app, argc, argv); !unknown.empty()) {
+            std::cerr << "twb: error: " << unknown << "\n";
+            return static_cast<int>(CLI::ExitCodes::ExtrasError);
+        }
         // CLI11 would print two lines; every twb error is one.
         const std::string what = parse_error_text(e.what());
         std::cerr << "twb: error: " << twb::cli::one_line(what, false) << " (see twb --help or twb COMMAND --help)\n";

@@ -644,6 +644,17 @@ private slots:
         QCOMPARE(typo.code, 106);
         QVERIFY2(typo.err.startsWith("twb: error: 'trian' is not a twb command; the commands are prepare,"),
                  typo.err.constData());
+        // A mistyped option is named with the nearest one (a mistyped --run read "--run is required", exit 106)
+        for (const auto& [args, said] : std::vector<std::pair<QStringList, QByteArray>>{
+                 {{"sample", "--rn", "r"}, "unknown option --rn (did you mean --run?)"},
+                 {{"sample", "--run", "r", "--temprature", "0.5"},
+                  "unknown option --temprature (did you mean --temperature?)"},
+                 {{"train", "--data", "d", "--out", "o", "--frobnicate"},
+                  "unknown option --frobnicate for twb train"}}) {
+            const auto o = run(args);
+            QCOMPARE(o.code, 109);
+            QVERIFY2(o.err.startsWith("twb: error: " + said) && o.err.count('\n') == 1, o.err.constData());
+        }
         auto range = run({"sweep", "--random", "0", "--data", "d", "--out", "o"});
         QVERIFY2(range.err.contains("--random: Value 0 not in range 1 to 1000000"), range.err.constData());
     }
