@@ -190,6 +190,12 @@ int run_train(const TrainOpts& o, bool presetGiven) {
         if (print)
             print(i);
     };
+    int64_t lastEvalStep = -1;  // the step of "last val loss": 4.1823 at step 0 read as the result of 62 steps
+    cb.on_eval = [&lastEvalStep, print = cb.on_eval](const EvalReport& e) {
+        lastEvalStep = e.step;
+        if (print)
+            print(e);
+    };
     const auto s = train(job, cb, &control);
     if (!lead)
         return s.stopped ? 130 : 0;
@@ -202,8 +208,11 @@ int run_train(const TrainOpts& o, bool presetGiven) {
     }
     // The best only when a checkpoint was evaluated (none with max_iters=0 or a stop before the first one).
     const std::string best = s.best_step >= 0 ? best_text(s, job.config.best_by) + ", " : std::string();
-    char last[64] = "";
-    if (!std::isnan(s.last_val_loss))
+    char last[96] = "";
+    if (!std::isnan(s.last_val_loss) && lastEvalStep >= 0 && lastEvalStep != s.final_step)
+        std::snprintf(last, sizeof last, "last val loss %.4f (at step %lld), ", s.last_val_loss,
+                      static_cast<long long>(lastEvalStep));
+    else if (!std::isnan(s.last_val_loss))
         std::snprintf(last, sizeof last, "last val loss %.4f, ", s.last_val_loss);
     std::printf("%s at step %lld: %s%smedian %.2f ms/step, %.1f s\n", s.stopped ? "stopped" : "finished",
                 static_cast<long long>(s.final_step), best.c_str(), last, s.median_ms_per_step, s.elapsed_s);

@@ -72,6 +72,8 @@ protected:
             editState([](json& j) { j["batcher_state"] = "twelve"; });
         else if (what == "best0")
             twbtest::write(bad / "checkpoints" / "best.json", R"({"step": 0, "val_loss": 3.0})");
+        else if (what == "no_best")  // stopped before an evaluation after step 0
+            fs::remove(bad / "checkpoints" / "best.json");
         else if (what == "config_array")
             twbtest::write(bad / "config.json", "[]");
         else if (what == "no_rng")

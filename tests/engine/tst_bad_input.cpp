@@ -100,6 +100,8 @@ private slots:
             "--ignore-memory-check");
         row("best.json names an unsaved step", "best0", {"sample", "--run", q(p("bad")), "-n", "2"},
             "best checkpoint (step 0, checkpoints/best.json) is gone");
+        row("no best checkpoint yet", "no_best", {"sample", "--run", q(p("bad")), "-n", "2"},
+            "no best checkpoint recorded yet (an evaluation after step 0 records it); choose --checkpoint last (step");
         // Silent wrong results.
         row("--config unknown key", "cfg_unknown",
             {"train", "--data", data, "--out", q(p("r2")), "--config", q(p("cfg.json"))}, "unknown config key");

@@ -62,6 +62,16 @@ std::string checkpoint_stamp(const std::filesystem::path& checkpoint) {
     return std::to_string(size) + ":" + std::to_string(time.time_since_epoch().count());
 }
 
+namespace {
+/// "10, 20, 40": the steps of a run's checkpoints, for a message offering them.
+std::string steps_text(const std::vector<int64_t>& steps) {
+    std::string have;
+    for (auto s : steps)
+        have += (have.empty() ? "" : ", ") + std::to_string(s);
+    return have;
+}
+}  // namespace
+
 std::filesystem::path find_checkpoint(const std::filesystem::path& path, const std::string& which) {
     if (fs::exists(path / "state.json") && fs::exists(path / "model.safetensors"))
         return path;  // a checkpoint itself
@@ -94,8 +104,11 @@ std::filesystem::path find_checkpoint(const std::filesystem::path& path, const s
         step = steps.back();
     } else if (which == "best") {
         const fs::path bf = path / "checkpoints" / "best.json";
-        if (!fs::exists(bf))
-            throw InputError(path.string() + ": no best checkpoint recorded yet; use last");
+        if (!fs::exists(bf))  // stopped before an evaluation after step 0 recorded one
+            throw InputError(path.string() +
+                             ": no best checkpoint recorded yet (an evaluation after step 0 records it); choose "
+                             "--checkpoint last (step " +
+                             std::to_string(steps.back()) + ") or a step: " + steps_text(steps));
         step = parse_best_step(read_file(bf), bf.string());
     } else {
         size_t used = 0;
@@ -108,9 +121,7 @@ std::filesystem::path find_checkpoint(const std::filesystem::path& path, const s
             throw InputError("checkpoint '" + which + "' is not best, last or a step number");
     }
     if (!std::binary_search(steps.begin(), steps.end(), step)) {
-        std::string have;
-        for (auto s : steps)
-            have += (have.empty() ? "" : ", ") + std::to_string(s);
+        const std::string have = steps_text(steps);
         if (which == "best")  // best.json names a checkpoint deleted (or damaged) since
             throw InputError(
                 path.string() + ": its best checkpoint (step " + std::to_string(step) +
