@@ -250,6 +250,19 @@ private slots:
         }
         QCOMPARE(read_file(dir / "tokenizer" / "tokenizer.json"), tokenizer);  // the run's own, untouched
         QCOMPARE(list_checkpoints(dir).back(), int64_t(5));
+        // A tokenizer of another size is named as well, with the command that fixes it (it said "config vocab_size
+        // 12 differs from the dataset's 14; a run trains on one tokenizer")
+        RunConfig resumed = config(10);
+        resumed.vocab_size = 12;  // as the run's config.json holds it
+        resumed.data_dir = patternData("data_bigger", "xyzuvw").string();
+        try {
+            run(resumed, dir.string(), true);
+            QFAIL("a resume on a bigger tokenizer's dataset was not refused");
+        } catch (const ConfigError& e) {
+            QVERIFY2(std::string(e.what()).find("cannot resume") != std::string::npos &&
+                         std::string(e.what()).find("--tokenizer-from") != std::string::npos,
+                     e.what());
+        }
         // Without its own copy a run is not read with its dataset's tokenizer in its place.
         std::filesystem::remove(dir / "tokenizer" / "tokenizer.json");
         QVERIFY_THROWS_EXCEPTION(InputError, run_tokenizer_dir(dir, m_data));

@@ -98,7 +98,17 @@ void adopt_and_check(const ModelFamily& family, const TrainJob& job, RunConfig& 
     // another folder, or none, from any other working directory.
     cfg.data_dir = std::filesystem::absolute(cfg.data_dir).string();
     data = open_prepared(cfg.data_dir);
-    family.adopt_dataset(data, cfg, job);
+    try {
+        family.adopt_dataset(data, cfg, job);
+    } catch (const ConfigError&) {
+        // A resume onto a dataset of another tokenizer: both named, and the command that fixes it (the sizes'
+        // mismatch, "config vocab_size 65 differs from the dataset's 80", said neither)
+        const std::filesystem::path own = std::filesystem::path(job.run_dir) / "tokenizer";
+        if (job.resume && std::filesystem::exists(own / "tokenizer.json") &&
+            std::filesystem::exists(data.dir / "tokenizer.json"))
+            require_same_tokenizer(own, data.dir, "resume " + job.run_dir);
+        throw;
+    }
     cfg.check();
     // Memory before anything is allocated: a model that cannot fit is refused now, not killed later.
     if (!job.skip_memory_check)
