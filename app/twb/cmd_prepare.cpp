@@ -171,7 +171,8 @@ CLI::Option* add_text_options(CLI::App& app, const std::shared_ptr<PrepareCli>& 
         ->excludes(inputOpt);
     auto* tokenizerOpt =
         app.add_option("--tokenizer,-t", o->tokenizer,
-                       "char | byte | word | bpe | unigram (sentencepiece) | bytebpe (byte-level BPE, GPT-2's scheme)")
+                       "char (the default) | byte | word | bpe | unigram (sentencepiece) | bytebpe (byte-level BPE, "
+                       "GPT-2's scheme)")
             ->check(CLI::IsMember(choice_names<TokenizerKind>()));
     app.add_option("--vocab-size", o->vocab, "Vocabulary size for word/bpe/unigram/bytebpe (e.g. 2000)");
     app.add_option("--split-pattern", o->splitPattern, "bytebpe: how text is split before merging: gpt2 or gpt4")
@@ -228,6 +229,14 @@ PrepareOptions text_prepare_options(const PrepareCli& o) {
         p.tokenizer.kind = parse_choice<TokenizerKind>(o.tokenizer, "tokenizer");
     if (o.vocab)
         p.tokenizer.vocab_size = o.vocab;
+    // Taken without a word, it did nothing: a char vocabulary is the text's characters, a byte one the 256 bytes
+    if (o.vocab && p.tokenizer_from.empty() &&
+        (p.tokenizer.kind == TokenizerKind::Char || p.tokenizer.kind == TokenizerKind::Byte))
+        std::fprintf(stderr,
+                     "twb: warning: --vocab-size %d does nothing for the %s tokenizer (its vocabulary is %s); a "
+                     "vocabulary of a chosen size is word's, bpe's, unigram's or bytebpe's (--tokenizer)\n",
+                     o.vocab, to_string(p.tokenizer.kind).c_str(),
+                     p.tokenizer.kind == TokenizerKind::Char ? "every character of the text" : "the 256 bytes");
     p.tokenizer.lowercase = o.lowercase;
     p.tokenizer.min_frequency = o.minFreq;
     p.corpus.field = o.field;

@@ -3,7 +3,8 @@
 // leaves no token, warns of more threads than cores, starts afresh over a run that never checkpointed,
 // holds one trainer per run folder (the run lock), lists only the runs a filter names, checkpoints and exits 130 on
 // SIGTERM (the resume works), leaves nothing of an interrupted prepare, and prints of a --stop sample just what it
-// keeps; eval --samples leaves an empty output out and weighs each output by its tokens.
+// keeps; eval --samples leaves an empty output out and weighs each output by its tokens; prepare warns of a
+// --vocab-size its tokenizer cannot take.
 #include "twb/config.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
@@ -391,6 +392,21 @@ private slots:
         QVERIFY2(std::abs(s.captured(2).toDouble() - std::exp(nats / tokens)) < 0.01 * s.captured(2).toDouble(),
                  o.out.constData());
         QVERIFY(std::abs(s.captured(2).toDouble() - mean) > 0.01);  // the outputs differ: the two are not one
+    }
+
+    void aVocabularySizeTheTokenizerCannotTakeIsSaid() {
+        // --vocab-size 100 with the char tokenizer (the default) prepared 65 characters without a word.
+        for (const char* kind : {"char", "byte"}) {
+            const fs::path out = p(std::string("vs_") + kind);
+            const Out o =
+                run({"prepare", "--input", q(m_in), "--tokenizer", kind, "--vocab-size", "100", "--out", q(out)});
+            QVERIFY2(o.code == 0, o.err.constData());
+            QVERIFY2(o.err.contains("twb: warning: --vocab-size 100 does nothing for the " + QByteArray(kind)),
+                     o.err.constData());
+        }
+        const Out word = run(
+            {"prepare", "--input", q(m_in), "--tokenizer", "word", "--vocab-size", "100", "--out", q(p("vs_word"))});
+        QVERIFY2(word.code == 0 && !word.err.contains("does nothing"), word.err.constData());
     }
 
     void twoTrainersIntoOneRunFolder() {
