@@ -115,19 +115,22 @@ Action add_sweep(CLI::App& app) {
         SweepCallbacks cb;
         cb.on_cell_start = [&](size_t i, size_t n, const SweepCell& cell, bool resumed) {
             sayContinuing();
-            std::printf("cell %zu/%zu: %s%s\n", i + 1, n, cell_label(cell).c_str(), resumed ? " (resumed)" : "");
+            // numbered as its folder and the sweep's errors number it ("cell 000 (1/4)"); it read "cell 1/4" beside
+            // "sweep cell 000 ... is not a valid config"
+            std::printf("cell %s (%zu/%zu): %s%s\n", cell_name(i, {}).c_str(), i + 1, n, cell_label(cell).c_str(),
+                        resumed ? " (resumed)" : "");
             std::fflush(stdout);
         };
         cb.on_cell_done = [&](size_t i, const TrainSummary& s, bool skipped) {
             sayContinuing();
             if (skipped)
-                std::printf("cell %zu: finished earlier, kept\n", i + 1);
+                std::printf("cell %s: finished earlier, kept\n", cell_name(i, {}).c_str());
             else if (std::isnan(s.best_val_loss))  // stopped before its first evaluation: no "nan" for a loss
-                std::printf("cell %zu: %s at step %lld, no evaluation yet, %.1f s\n", i + 1,
+                std::printf("cell %s: %s at step %lld, no evaluation yet, %.1f s\n", cell_name(i, {}).c_str(),
                             s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step), s.elapsed_s);
             else  // a translation cell may choose its best by BLEU (kept negated): said as BLEU
-                std::printf("cell %zu: %s at step %lld, %s, %.1f s\n", i + 1, s.stopped ? "stopped" : "finished",
-                            static_cast<long long>(s.final_step),
+                std::printf("cell %s: %s at step %lld, %s, %.1f s\n", cell_name(i, {}).c_str(),
+                            s.stopped ? "stopped" : "finished", static_cast<long long>(s.final_step),
                             best_text(s, read_run_config(s.run_dir).best_by).c_str(), s.elapsed_s);
             std::fflush(stdout);
         };

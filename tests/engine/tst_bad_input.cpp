@@ -452,6 +452,10 @@ private slots:
         row("sweep axis of the other model family", "",
             {"sweep", "--data", data, "--preset", "tiny", "--axis", "bleu_pairs=5,10", "--out", q(p("sw"))},
             "sweep cell 000 (bleu_pairs=5) is not a valid config: bleu_pairs is for encoder-decoder runs");
+        row("sweep range without its count", "",
+            {"sweep", "--data", data, "--preset", "tiny", "--axis", "learning_rate=1e-3..3e-3 log", "--out",
+             q(p("sw"))},
+            "'log' needs the number of values after it (e.g. learning_rate=1e-3..3e-3 log 4)");
         row("sweep axis with a value twice", "",
             {"sweep", "--data", data, "--preset", "tiny", "--axis", "learning_rate=1e-3,0.001", "--out", q(p("sw"))},
             "the value 0.001 is given twice");

@@ -264,7 +264,7 @@ private slots:
         const Out same = run(again);
         QVERIFY2(same.code == 0, same.err.constData());
         QVERIFY2(same.err.contains("holds this sweep already: continuing it"), same.err.constData());
-        QVERIFY2(same.out.contains("cell 1: finished earlier, kept"), same.out.constData());
+        QVERIFY2(same.out.contains("cell 000: finished earlier, kept"), same.out.constData());
         again[again.indexOf("max_iters=1")] = "max_iters=2";
         const Out other = run(again);
         QCOMPARE(other.code, 1);

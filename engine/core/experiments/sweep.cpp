@@ -82,6 +82,9 @@ SweepAxis parse_sweep_axis(const std::string& text) {
         const double a = parse_number(trim(rest.substr(0, dots)), text), b = parse_number(hi, text);
         if (mode != "log" && mode != "lin")
             throw ConfigError("sweep axis '" + text + "': a range needs 'log N' or 'lin N' after it");
+        if (count.empty())  // it said "'' is not a number"
+            throw ConfigError("sweep axis '" + text + "': '" + mode + "' needs the number of values after it (e.g. " +
+                              axis.key + "=" + trim(rest.substr(0, dots)) + ".." + hi + " " + mode + " 4)");
         const int n = static_cast<int>(parse_number(count, text));
         if (n < 2 || n > 1000 || std::to_string(n) != count)
             throw ConfigError("sweep axis '" + text + "': the number of values must be a whole number from 2 to 1000");
