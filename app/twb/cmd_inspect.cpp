@@ -94,6 +94,13 @@ Action add_lens(CLI::App& app) {
             t.open(o->run, o->checkpoint);
             lens = t.logit_lens(o->prompt, o->target, o->top);
             step = t.step();
+            // The translation the columns are, as twb attention says it (only its last tokens are shown)
+            if (o->target.empty()) {
+                std::string target;
+                for (size_t i = 1; i < lens.tokens.size(); ++i)  // after <bos>
+                    target += lens.tokens[i];
+                std::fprintf(stderr, "target (the model's greedy translation): %s\n", target.c_str());
+            }
         } else {
             if (!o->target.empty())
                 throw InputError("--target is for translation (encoder-decoder) runs; " + o->run +

@@ -549,6 +549,10 @@ private slots:
         for (const QString& line : QString::fromUtf8(at.out).split('\n').mid(2))
             sources += line.section('|', 1, 1);
         QVERIFY2(QRegularExpression("[+-](0\\.0[1-9]|0\\.[1-9]|[1-9])").match(sources).hasMatch(), at.out.constData());
+        // The lens over the model's own translation names it (its columns are only the last decoder inputs)
+        auto lens = run({"lens", "--run", runDir, "--checkpoint", "last", "--prompt", "a b c"});
+        QVERIFY2(lens.code == 0 && lens.err.startsWith("target (the model's greedy translation): "),
+                 lens.err.constData());
         // The training probe of cross-attention: one frame per evaluation (steps 0 and 2).
         QCOMPARE(twb::read_cross_probe(runDir.toStdString()).steps, (std::vector<int64_t>{0, 2}));
         // Into a log (stderr not a terminal), translate's progress is the final count alone, one line (it read
