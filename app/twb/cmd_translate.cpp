@@ -155,6 +155,7 @@ int eval_translation(const std::string& run, const std::string& checkpoint, cons
     Translator tr;
     tr.open(run, checkpoint);
     std::printf("checkpoint %s (step %lld)\n", tr.checkpoint().c_str(), static_cast<long long>(tr.step()));
+    std::fflush(stdout);  // before the progress on stderr (on a terminal "translated 301/301" came first)
     TranslateOptions t;
     t.beam_width = beam;
     const TranslationEval e = tr.evaluate(split, t, data, stderr_progress(false));

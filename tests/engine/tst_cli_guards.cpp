@@ -4,7 +4,7 @@
 // holds one trainer per run folder (the run lock), lists only the runs a filter names, checkpoints and exits 130 on
 // SIGTERM (the resume works), leaves nothing of an interrupted prepare, and prints of a --stop sample just what it
 // keeps; eval --samples leaves an empty output out and weighs each output by its tokens; prepare warns of a
-// --vocab-size its tokenizer cannot take.
+// --vocab-size its tokenizer cannot take, and eval on a chat dataset says only the replies count.
 #include "twb/config.h"
 #include "twb/metrics.h"
 #include "twb/run_folder.h"
@@ -407,6 +407,25 @@ private slots:
         const Out word = run(
             {"prepare", "--input", q(m_in), "--tokenizer", "word", "--vocab-size", "100", "--out", q(p("vs_word"))});
         QVERIFY2(word.code == 0 && !word.err.contains("does nothing"), word.err.constData());
+    }
+
+    void evalOnAChatDatasetSaysOnlyTheRepliesCount() {
+        // The val split's token count (5466 of its 10322) read as if every token were scored.
+        std::string records;
+        for (int i = 0; i < 80; ++i)
+            records += "{\"instruction\": \"Add " + std::to_string(i) + " and 2.\", \"output\": \"" +
+                       std::to_string(i + 2) + "\"}\n";
+        twbtest::write(p("chat.jsonl"), records);
+        Out o = run({"prepare", "--chat", q(p("chat.jsonl")), "--tokenizer", "byte", "--out", q(p("chatdata"))});
+        QVERIFY2(o.code == 0, o.err.constData());
+        o = run({"train", "--data", q(p("chatdata")), "--out", q(p("chatrun")), "--preset", "tiny", "--quiet", "--set",
+                 "max_iters=2", "--set", "eval_interval=2", "--set", "eval_iters=1", "--set", "n_layer=1", "--set",
+                 "threads=1"});
+        QVERIFY2(o.code == 0, o.err.constData());
+        o = run({"eval", "--run", q(p("chatrun"))});
+        QVERIFY2(o.code == 0 && o.out.contains("a chat dataset: the replies' tokens only"), o.out.constData());
+        o = run({"eval", "--run", q(m_run)});  // a text dataset says nothing of replies
+        QVERIFY2(o.code == 0 && !o.out.contains("replies"), o.out.constData());
     }
 
     void twoTrainersIntoOneRunFolder() {
