@@ -106,7 +106,8 @@ private:
             }
         }
         throw InputError("the text has characters the character vocabulary lacks: " + list +
-                         " (remove them, or prepare the dataset with a byte or bpe tokenizer)");
+                         " (a char tokenizer knows only the characters of the text it was built from: take these "
+                         "out of the text (a corpus: clean it with strip or ascii), or use a byte or bpe tokenizer)");
     }
     std::vector<uint32_t> m_cps;
     std::vector<std::string> m_text;
