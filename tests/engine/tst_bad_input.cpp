@@ -452,6 +452,8 @@ private slots:
         row("sweep axis of the other model family", "",
             {"sweep", "--data", data, "--preset", "tiny", "--axis", "bleu_pairs=5,10", "--out", q(p("sw"))},
             "sweep cell 000 (bleu_pairs=5) is not a valid config: bleu_pairs is for encoder-decoder runs");
+        row("a run for a dataset", "", {"baselines", "--data", runDir},
+            "is a run, not a prepared dataset; its dataset is");
         row("sweep range without its count", "",
             {"sweep", "--data", data, "--preset", "tiny", "--axis", "learning_rate=1e-3..3e-3 log", "--out",
              q(p("sw"))},

@@ -10,6 +10,7 @@
 #include "core/data/token_file.h"
 #include "core/tokenizers/tokenizer.h"
 #include "twb/output_paths.h"
+#include "twb/run_folder.h"
 #include "twb/text.h"
 #include "twb/tokenizer.h"
 
@@ -248,10 +249,21 @@ PreparedDataset open_prepared(const fs::path& dir) {
     if (!fs::is_directory(dir, ec))
         throw InputError(dir.string() + " is a file, not a prepared dataset; prepare it first (twb prepare --input " +
                          dir.string() + " --out DIR), then give DIR");
-    if (!fs::exists(metaFile))
+    if (!fs::exists(metaFile)) {
+        // A run folder given for its dataset: the dataset it names (it said "prepare the data first")
+        std::string data;
+        if (fs::exists(dir / "config.json") && fs::exists(dir / "checkpoints"))
+            try {
+                data = read_run_config(dir).data_dir;
+            } catch (const Error&) {  // an unreadable config: said as a folder without meta.json
+            }
+        if (!data.empty())
+            throw InputError(dir.string() + " is a run, not a prepared dataset; its dataset is " + data +
+                             " (give that)");
         throw InputError(dir.string() +
                          ": no meta.json, so it is not a prepared dataset; prepare the data first (twb "
                          "prepare --input FILE --out DIR, then give DIR)");
+    }
     PreparedDataset d = parse_prepared_meta(read_file(metaFile), dir);
     if (d.meta.contains("documents")) {
         try {
