@@ -236,6 +236,43 @@ private slots:
         for (const QString& l : speedLabels)
             QVERIFY2(!l.contains('e', Qt::CaseInsensitive), qPrintable(l));
     }
+
+    /// In bits per character the note on the training loss has a line of its own: over the plot's top right it
+    /// lay over the baselines' labels ("uniform 6.820") and was cut at the left.
+    void theBitsPerCharNoteStaysClearOfTheBaselines() {
+        MetricsPlot plot;
+        plot.resize(700, 420);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        std::vector<twb::MetricsRow> rows;
+        for (int i = 0; i <= 5; ++i) {
+            twb::MetricsRow r;
+            r.step = 100 * i;
+            r.kind = "eval";
+            r.val_loss = 4.2 - 0.3 * i;
+            rows.push_back(r);
+        }
+        plot.loadRows(rows);
+        plot.setBaselines({{"uniform", 4.3}, {"unigram", 3.4}, {"bigram", 2.9}});
+        plot.setBitsPerChar(true);
+        QCustomPlot* loss = plot.lossPlot();
+        loss->replot();
+        auto* note = plot.findChild<QCPTextElement*>("bpcNote");
+        QVERIFY(note);
+        const QRect data = loss->axisRect()->rect();
+        for (int i = 0; i < loss->itemCount(); ++i)  // the baselines' labels are inside the axis rect
+            if (auto* label = qobject_cast<QCPItemText*>(loss->item(i)))
+                QVERIFY2(!note->outerRect().intersects(QRect(label->topLeft->pixelPosition().toPoint(),
+                                                             label->bottomRight->pixelPosition().toPoint())),
+                         qPrintable(label->text()));
+        QVERIFY(!note->outerRect().intersects(data));
+        QVERIFY2(QFontMetrics(note->font()).horizontalAdvance(note->text()) <= loss->width(),
+                 qPrintable(note->text()));  // whole
+        plot.setBitsPerChar(false);          // and gone with its line
+        QVERIFY(!plot.findChild<QCPTextElement*>("bpcNote"));
+        loss->replot();
+        QCOMPARE(loss->plotLayout()->rowCount(), 3);  // the title, the plot, the legend
+    }
 };
 
 QTEST_MAIN(TestMetricsPlot)

@@ -538,10 +538,10 @@ private slots:
         tp->plot()->setBitsPerChar(true);
         QVERIFY(tp->plot()->comparisonValue(0, 0) != nats);
         // The training curves (per token) go, and the plot says why; the note goes with them back.
-        QVERIFY(tp->plot()->findChild<QCPItemText*>("bpcNote"));
+        QVERIFY(tp->plot()->findChild<QCPTextElement*>("bpcNote"));
         tp->plot()->setBitsPerChar(false);
         QCOMPARE(tp->plot()->comparisonValue(0, 0), nats);
-        QVERIFY(!tp->plot()->findChild<QCPItemText*>("bpcNote"));
+        QVERIFY(!tp->plot()->findChild<QCPTextElement*>("bpcNote"));
     }
     void sweepCellsCanBeListed() {
         // Sweep cells were in no runs table but their own sweep's: ticked, they are listed by sweep and cell.

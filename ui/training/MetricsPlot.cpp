@@ -303,17 +303,21 @@ void MetricsPlot::setBitsPerChar(bool on) {
     m_bpc = on;
     // The training loss is per token, with no characters counted: it is not shown in bits per character,
     // and the plot says so rather than lose its curves without a word.
+    // A line of its own under the title: inside the plot, at its top right, it lay over the baselines' labels
+    // ("uniform 6.820") and was cut at the left.
     if (on && !m_bpcNote) {
-        m_bpcNote = new QCPItemText(m_loss);
+        m_bpcNote = new QCPTextElement(m_loss);
         m_bpcNote->setObjectName("bpcNote");
-        m_bpcNote->position->setType(QCPItemPosition::ptAxisRectRatio);
-        m_bpcNote->position->setCoords(0.99, 0.02);  // top right: a falling curve starts top left
-        m_bpcNote->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
         m_bpcNote->setText(tr("Validation only: the training loss is per token (Loss in: nats per token shows it)"));
-        m_bpcNote->setColor(QColor(100, 100, 100));
+        m_bpcNote->setTextColor(QColor(100, 100, 100));
         m_bpcNote->setFont(TextScale::sized(font(), 7));
+        m_bpcNote->setMargins(QMargins(4, 0, 4, 2));
+        m_loss->plotLayout()->insertRow(1);
+        m_loss->plotLayout()->addElement(1, 0, m_bpcNote);
+        m_loss->plotLayout()->setRowStretchFactor(1, 0.001);
     } else if (!on && m_bpcNote) {
-        m_loss->removeItem(m_bpcNote);
+        m_loss->plotLayout()->remove(m_bpcNote);
+        m_loss->plotLayout()->simplify();  // its row goes too
         m_bpcNote = nullptr;
     }
     for (auto* g : {m_train, m_trainSmooth}) {

@@ -15,6 +15,7 @@ class QCustomPlot;
 class QCPGraph;
 class QCPAbstractItem;
 class QCPItemText;
+class QCPTextElement;
 
 class MetricsPlot : public QWidget {
     Q_OBJECT
@@ -106,7 +107,7 @@ private:
     std::vector<QCPGraph*> m_compare;
     std::vector<std::vector<twb::MetricsRow>> m_compareRows;
     bool m_bpc = false;
-    QCPItemText* m_bpcNote = nullptr;  // why the training curves are gone in bits per character
+    QCPTextElement* m_bpcNote = nullptr;  // why the training curves are gone in bits per character
     QVector<QPair<QString, double>> m_baselines;
     std::vector<QCPAbstractItem*> m_baselineItems;
     std::vector<double> m_steps, m_losses;
