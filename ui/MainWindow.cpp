@@ -340,7 +340,8 @@ void MainWindow::wireRunsPanel() {
     connect(m_runs, &RunsPanel::runDeleted, this, [this](const QString& dir) {
         if (m_training->currentRun() == dir && !m_training->isBusy())
             m_training->newRun();
-        m_training->forgetRun(dir);  // compared, its dashed curve stayed on the plot
+        m_training->forgetRun(dir);      // compared, its dashed curve stayed on the plot
+        m_experiments->runDeleted(dir);  // a sweep cell's row stayed in the results table
         runsChanged();
     });
     // The table follows training: a run appears as running when it starts, and its figures when it ends.

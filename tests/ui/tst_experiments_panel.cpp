@@ -392,6 +392,14 @@ private slots:
             if (b->text() == "Resume…")
                 b->click();
         QCOMPARE(opened, QDir(dir).absolutePath());
+        // A cell deleted in the Runs panel leaves the table and is marked in the queue (its row stayed)
+        const QString cell = dir + "/" + p.queue()->item(1)->data(Qt::UserRole).toString();
+        QVERIFY(QDir(cell).removeRecursively());
+        p.runDeleted(cell);
+        QCOMPARE(p.results()->model()->rowCount(), 3);
+        QVERIFY2(p.queue()->item(1)->text().startsWith("removed"), qPrintable(p.queue()->item(1)->text()));
+        p.runDeleted(m_ws.path() + "/runs/elsewhere");  // another folder's run changes nothing
+        QCOMPARE(p.results()->model()->rowCount(), 3);
     }
 
     void aSweepIsAJobOfTheServiceItIsGiven() {

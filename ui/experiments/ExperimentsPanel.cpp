@@ -313,6 +313,17 @@ void ExperimentsPanel::removeCellFolder(const QString& runDir) {
     refreshResults();
 }
 
+void ExperimentsPanel::runDeleted(const QString& dir) {
+    if (m_dir.isEmpty() ||
+        QDir::cleanPath(QFileInfo(dir).absolutePath()) != QDir::cleanPath(QFileInfo(m_dir).absoluteFilePath()))
+        return;
+    const QString name = QFileInfo(dir).fileName();
+    for (int i = 0; i < m_queue->count(); ++i)
+        if (m_queue->item(i)->data(Qt::UserRole).toString() == name)
+            setCellState(i, tr("removed"));
+    refreshResults();
+}
+
 void ExperimentsPanel::refreshResults() {
     if (m_dir.isEmpty() || !QFileInfo::exists(m_dir))
         return;

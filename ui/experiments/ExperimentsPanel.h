@@ -71,6 +71,9 @@ public slots:
     void removeSelectedCell();
     /// Re-reads the sweep folder's runs into the table and plots.
     void refreshResults();
+    /// A run deleted elsewhere (the Runs panel): a cell of the sweep shown is marked removed and leaves the
+    /// table and plots (its row stood there with its figures).
+    void runDeleted(const QString& dir);
     /// The workspace moved: the folder field's own proposal moves with it (a folder typed stays).
     void workspaceChanged();
     /// The table's rows only, read in the background: the running cell's figures after each evaluation
