@@ -1,4 +1,4 @@
-// A stop string in the sampling console, driven offscreen over a tiny trained run: the output ends before the
+// The Generate tab's output, driven offscreen over a tiny trained run. A stop string: the output ends before the
 // stop string, as the run's history keeps it. The tokens are shown as they come, so the first letters of a stop
 // string stood in the view although the generation ended before them ("Ais a th" shown, "Ais a " kept). The stop
 // strings are taken from the same seed's generation without them, so each one is met.
@@ -11,7 +11,7 @@
 
 #include <algorithm>
 
-class TestSamplingStop : public QObject {
+class TestSamplingOutput : public QObject {
     Q_OBJECT
     QTemporaryDir m_ws;
     QString m_run;
@@ -59,5 +59,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestSamplingStop)
-#include "tst_sampling_stop.moc"
+QTEST_MAIN(TestSamplingOutput)
+#include "tst_sampling_output.moc"
