@@ -206,7 +206,11 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        if (const std::string unknown = unknown_option(app, argc, argv); !unknown.empty()) {
+        // a required option "missing" or arguments "not expected": a mistyped option, named
+        const bool unexpected =
+            dynamic_cast<const CLI::RequiredError*>(&e) || dynamic_cast<const CLI::ExtrasError*>(&e);
+        if (const std::string unknown = unexpected ? unknown_option(app, argc, argv) : std::string();
+            !unknown.empty()) {
             std::cerr << "twb: error: " << unknown << "\n";
             return static_cast<int>(CLI::ExitCodes::ExtrasError);
         }
