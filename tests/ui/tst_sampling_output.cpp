@@ -1,13 +1,18 @@
 // The Generate tab's output, driven offscreen over a tiny trained run. A stop string: the output ends before the
 // stop string, as the run's history keeps it. The tokens are shown as they come, so the first letters of a stop
 // string stood in the view although the generation ended before them ("Ais a th" shown, "Ais a " kept). The stop
-// strings are taken from the same seed's generation without them, so each one is met.
+// strings are taken from the same seed's generation without them, so each one is met. The text size: back at 100%
+// from a larger one, the alternatives' title is as tall as its lines again (QLabel's heightForWidth never goes
+// below a minimum set before, so it kept the largest size's height: a blank above the list).
 #include "ui/sampling/SamplingPanel.h"
+#include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
 #include "twb/samples_history.h"
 
+#include <QLabel>
 #include <QLineEdit>
+#include <QScopeGuard>
 
 #include <algorithm>
 
@@ -56,6 +61,37 @@ private slots:
                 QCOMPARE(shown, kept);
             }
         }
+    }
+
+    void theTitleShrinksBackAfterALargerTextSize() {
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        SamplingPanel p;
+        p.setRun(m_run);
+        p.resize(1080, 580);  // as the window gives it at 1280x720
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        QLabel* title = nullptr;
+        for (auto* l : p.findChildren<QLabel*>())
+            if (l->isVisibleTo(&p) && l->text().startsWith("Click a generated token"))
+                title = l;
+        QVERIFY(title);
+        // The lines its text takes at its width, measured apart from the label (whose own measure is at least
+        // its minimum)
+        const auto lines = [title] {
+            const QRect r = title->fontMetrics().boundingRect(QRect(0, 0, title->contentsRect().width(), 100000),
+                                                              Qt::TextWordWrap | Qt::AlignLeft, title->text());
+            return r.height() + title->height() - title->contentsRect().height();
+        };
+        const int lineAt100 = title->fontMetrics().height();
+        for (int scale : {150, 250})
+            QCOMPARE(TextScale::apply(scale), scale);
+        QTRY_VERIFY(title->height() > 3 * title->fontMetrics().height());
+        TextScale::apply(100);
+        QTRY_COMPARE(title->fontMetrics().height(), lineAt100);  // the title has its font back
+        QCoreApplication::processEvents();
+        QTRY_VERIFY2(
+            title->minimumHeight() <= lines() + title->fontMetrics().height(),
+            qPrintable(QString("kept at least %1 px for %2 px of lines").arg(title->minimumHeight()).arg(lines())));
     }
 };
 

@@ -73,9 +73,12 @@ void TokenOutputView::changeEvent(QEvent* e) {
 }
 
 void TokenOutputView::fitTitle() {
+    // Measured without the minimum set before: QLabel's heightForWidth is never below its minimum size, so
+    // the title kept the height of the largest text size it had seen (a blank above the list back at 100%)
+    const int before = m_title->minimumHeight();
+    m_title->setMinimumHeight(0);
     const int h = m_title->heightForWidth(m_title->width());
-    if (h > 0 && h != m_title->minimumHeight())
-        m_title->setMinimumHeight(h);
+    m_title->setMinimumHeight(h > 0 ? h : before);
 }
 
 bool TokenOutputView::eventFilter(QObject* watched, QEvent* e) {
