@@ -321,7 +321,6 @@ int eval_samples(ModelSession& session, const std::string& file) {
     return 0;
 }
 
-/// A dataset split, scored as the run trained on it (blocks of a stream, or documents).
 /// Whether dir is a chat dataset (twb prepare --chat), whose loss counts the replies' tokens only (the split's
 /// token count said 5466 of its 10322 without a word why).
 bool chat_dataset(const std::string& dir) {
@@ -332,6 +331,7 @@ bool chat_dataset(const std::string& dir) {
     }
 }
 
+/// A dataset split, scored as the run trained on it (blocks of a stream, or documents).
 int eval_split(ModelSession& session, const EvalOpts& o, DType precision) {
     EvalOptions opt;
     opt.data_dir = o.data;
@@ -350,7 +350,7 @@ int eval_split(ModelSession& session, const EvalOpts& o, DType precision) {
             "%s: %lld tokens, scored as documents as in training (%lld documents, each <bos> ... <eos>, "
             "padding excluded%s)\n",
             r.split.c_str(), static_cast<long long>(r.tokens), static_cast<long long>(r.documents),
-            chat_dataset(o.data.empty() ? read_run_config(session.run()).data_dir : o.data)
+            chat_dataset(o.data.empty() ? session.config().data_dir : o.data)
                 ? "; a chat dataset: the replies' tokens only, as training scores them"
                 : "");
     else

@@ -160,8 +160,8 @@ std::string unknown_option(const CLI::App& app, int argc, char** argv) {
         std::string best;
         size_t bestEdits = 3;  // at most two letters off
         for (const auto& k : known)
-            if (k.size() > 2 && edits(name, k) < bestEdits)
-                bestEdits = edits(name, k), best = k;
+            if (const size_t e = k.size() > 2 ? edits(name, k) : bestEdits; e < bestEdits)
+                bestEdits = e, best = k;
         return "unknown option " + twb::printable_text(name) +
                (best.empty() ? std::string(" for twb ") + sub->get_name() : " (did you mean " + best + "?)") +
                " (see twb " + sub->get_name() + " --help)";
