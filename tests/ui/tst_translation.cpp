@@ -588,6 +588,7 @@ private slots:
         joined([](twb::RunConfig& c) { c.min_lr = 2 * c.learning_rate; });
         joined([](twb::RunConfig& c) { c.probe_prompt = std::string(5000, 'a'); });
         joined([](twb::RunConfig& c) { c.device = "gpu"; });
+        joined([](twb::RunConfig& c) { c.device = "cuda:x"; });
         joined([](twb::RunConfig& c) { c.source_vocab_size = 100; });
         // A sweep's cell that is no valid config, as the Experiments panel shows it: of the other model family,
         // of the wrong type, and a joined check

@@ -77,22 +77,22 @@ struct Pattern {
     std::function<QString(const QRegularExpressionMatch&)> said;
 };
 
-/// A sentence the engine always words the same: matched whole, said as the catalogue says it.
+/// A sentence the engine always words the same, around at most one key or value (%1, kept as written): matched
+/// whole, said as the catalogue says it.
 Pattern fixed(const char* english) {
-    return {QRegularExpression("^" + QRegularExpression::escape(QLatin1String(english)) + "$"),
-            [english](const QRegularExpressionMatch&) { return QCoreApplication::translate("ConfigForm", english); }};
+    QString re = QRegularExpression::escape(QLatin1String(english));
+    re.replace(QLatin1String("\\%1"), QLatin1String("(.+?)"));
+    return {QRegularExpression("^" + re + "$"), [english](const QRegularExpressionMatch& m) {
+                const QString said = QCoreApplication::translate("ConfigForm", english);
+                return m.lastCapturedIndex() >= 1 ? said.arg(m.captured(1)) : said;
+            }};
 }
 
 const std::vector<Pattern>& patterns() {
     static const std::vector<Pattern> all = {
         // before "KEY must be RANGE (got X)", which it would match
-        {QRegularExpression("^device must be auto, cpu, cuda or cuda:N with N a device number \\(got '(.*)'\\)$"),
-         [](const QRegularExpressionMatch& m) {
-             return QCoreApplication::translate("ConfigForm",
-                                                "device must be auto, cpu, cuda or cuda:N with N a device number (got "
-                                                "'%1')")
-                 .arg(m.captured(1));
-         }},
+        fixed(QT_TRANSLATE_NOOP("ConfigForm",
+                                "device must be auto, cpu, cuda or cuda:N with N a device number (got '%1')")),
         // a choice's spellings ("device must be auto, cpu or cuda (got 'gpu')"), before "KEY must be RANGE (got X)"
         {QRegularExpression("^(\\w+) must be ((?:[\\w:]+, )*[\\w:]+) or ([\\w:]+) \\(got '(.*)'\\)$"),
          [](const QRegularExpressionMatch& m) {
@@ -152,22 +152,12 @@ const std::vector<Pattern>& patterns() {
              return QCoreApplication::translate("ConfigForm", "%1 takes %2, not %3")
                  .arg(m.captured(1), kindOfValue(m.captured(2)), m.captured(3));
          }},
-        {QRegularExpression("^(\\w+) is for decoder LMs \\(model_kind=decoder\\); this run is an encoder-decoder, "
-                            "which does not use it$"),
-         [](const QRegularExpressionMatch& m) {
-             return QCoreApplication::translate("ConfigForm",
-                                                "%1 is for decoder LMs (model_kind=decoder); this run is an "
-                                                "encoder-decoder, which does not use it")
-                 .arg(m.captured(1));
-         }},
-        {QRegularExpression("^(\\w+) is for encoder-decoder runs \\(model_kind=encoder_decoder\\); this run is a "
-                            "decoder LM, which does not use it$"),
-         [](const QRegularExpressionMatch& m) {
-             return QCoreApplication::translate("ConfigForm",
-                                                "%1 is for encoder-decoder runs (model_kind=encoder_decoder); this run "
-                                                "is a decoder LM, which does not use it")
-                 .arg(m.captured(1));
-         }},
+        fixed(QT_TRANSLATE_NOOP("ConfigForm",
+                                "%1 is for decoder LMs (model_kind=decoder); this run is an "
+                                "encoder-decoder, which does not use it")),
+        fixed(QT_TRANSLATE_NOOP("ConfigForm",
+                                "%1 is for encoder-decoder runs (model_kind=encoder_decoder); this run "
+                                "is a decoder LM, which does not use it")),
         // The fixed sentences of checks that join two keys (the key names stay: the form puts its labels in)
         fixed(QT_TRANSLATE_NOOP("ConfigForm",
                                 "best_by=bleu needs model_kind=encoder_decoder (a decoder LM has no BLEU)")),
