@@ -14,6 +14,7 @@
 #include "ui/runs/RunsPanel.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/NegativeHint.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/widgets/RunsTable.h"
 #include "ui/widgets/RunsTableModel.h"
@@ -113,6 +114,8 @@ void MainWindow::buildPanels() {
             withdrawStatus(m_statusText);
     });
     WheelGuard::protect(m_stack);  // no panel's spin box or combo box changes under a scrolling wheel
+    // A minus typed into a field that takes none says why it went nowhere (dialogs' fields too).
+    qApp->installEventFilter(new NegativeHint(this));
 }
 
 void MainWindow::buildCentral() {

@@ -4066,6 +4066,13 @@ Ctrl+/: hurtigtaster</translation>
     </message>
 </context>
 <context>
+    <name>NegativeHint</name>
+    <message>
+        <source>This field takes no negative numbers: %1 to %2.</source>
+        <translation>Dette feltet tar ingen negative tall: %1 til %2.</translation>
+    </message>
+</context>
+<context>
     <name>ParallelTab</name>
     <message>
         <source>Pairs</source>

@@ -2,7 +2,8 @@
 // 100% and 150% text: a single evaluation sits inside its plot; the three small plots are as wide as each
 // other, their titles whole or in their short form, their y ticks a label's height apart, their x axes two
 // step labels at least that never run together (the last inside the plot), thousands written short; the loss
-// axis's title fits its height; the status line keeps its height while it counts.
+// axis's title fits its height; the status line keeps its height while it counts; where the column is too
+// short for both, the small plots step aside for the loss plot.
 #include "twb/metrics.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/widgets/FigureFile.h"
@@ -132,7 +133,9 @@ private slots:
         QCOMPARE(TextScale::apply(textScale), textScale);
         const auto restore = qScopeGuard([] { TextScale::apply(100); });
         MetricsPlot plot;
-        plot.resize(width, textScale == 100 ? 520 : 400);  // the panel's right half at 1280x720 (with a banner)
+        // The panel's right half at 1280x720 (with a banner) at 100%; at 150% a taller one (1920x1080): at
+        // 1280x720 the small plots step aside (theLossPlotTakesTheRoomOfTheSmallOnes).
+        plot.resize(width, textScale == 100 ? 520 : 600);
         plot.show();
         QVERIFY(QTest::qWaitForWindowExposed(&plot));
         std::vector<twb::MetricsRow> rows;
@@ -235,6 +238,39 @@ private slots:
         QVERIFY2(speedLabels.join(' ').contains('k'), qPrintable(speedLabels.join(' ')));
         for (const QString& l : speedLabels)
             QVERIFY2(!l.contains('e', Qt::CaseInsensitive), qPrintable(l));
+    }
+
+    /// At 1280x720 and 150% text the loss plot's axis was a strip of 30 px under its title and legend, the
+    /// three small plots taking the rest: where the column is that short they step aside, and come back in a
+    /// taller one.
+    void theLossPlotTakesTheRoomOfTheSmallOnes() {
+        QCOMPARE(TextScale::apply(150), 150);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        MetricsPlot plot;
+        plot.resize(620, 330);  // the Training panel's plot at 1280x720 and 150% (a finished run's lines above)
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        std::vector<twb::MetricsRow> rows;
+        for (int i = 0; i <= 30; ++i) {
+            twb::MetricsRow r;
+            r.step = 10 * i;
+            r.kind = "train";
+            r.train_loss = 4.2 - 0.05 * i;
+            rows.push_back(r);
+        }
+        plot.loadRows(rows);
+        QCustomPlot* loss = plot.lossPlot();
+        const int line = QFontMetrics(loss->yAxis->tickLabelFont()).height();
+        QTRY_VERIFY(!plot.showsSmallPlots());
+        QTRY_VERIFY2(loss->axisRect()->height() >= 6 * line,
+                     qPrintable(QString("%1 px of %2").arg(loss->axisRect()->height()).arg(plot.height())));
+        for (auto* p : plot.findChildren<QCustomPlot*>())
+            QCOMPARE(p->isVisible(), p == loss);
+        plot.resize(620, 640);  // a taller window
+        QTRY_VERIFY(plot.showsSmallPlots());
+        QTRY_VERIFY(loss->axisRect()->height() >= 6 * line);
+        for (auto* p : plot.findChildren<QCustomPlot*>())
+            QVERIFY(p->isVisible());
     }
 
     /// In bits per character the note on the training loss has a line of its own: over the plot's top right it

@@ -4,7 +4,8 @@
 // not fit the open run starts a new run; actions are enabled only when they can act; Browse refuses a folder that is
 // not a prepared dataset; the wheel edits only a focused field. Initialise from a run whose tokenizer differs from the
 // dataset's is refused with a message naming both. Start is off for a finished run and the preset's name returns with
-// its values. (The plots' and the status line's layout: tst_metrics_plot.)
+// its values. A minus typed where a field takes none says why it went nowhere. (The plots' and the status line's
+// layout: tst_metrics_plot.)
 #include "signal_wait.h"
 #include "test_util.h"
 #include "twb/config_options.h"
@@ -16,6 +17,7 @@
 #include "ui/training/ConfigForm.h"
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
+#include "ui/widgets/NegativeHint.h"
 #include "ui_fixture.h"
 
 #include <qcustomplot.h>
@@ -33,6 +35,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QToolTip>
 #include <QWheelEvent>
 #include <nlohmann/json.hpp>
 
@@ -600,6 +603,44 @@ private slots:
         QTRY_VERIFY(steps->hasFocus());
         wheel();
         QCOMPARE(steps->value(), before + 1);  // one notch, one single step
+    }
+    void aTypedMinusSaysWhyItWentNowhere() {
+        // "-5" typed into Steps became "5" without a word (the field takes nothing below 1).
+        NegativeHint hint;
+        qApp->installEventFilter(&hint);
+        ConfigForm form;
+        form.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&form));
+        form.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&form));
+        auto* steps = form.findChild<QSpinBox*>("max_iters");
+        auto* lr = form.findChild<QDoubleSpinBox*>("learning_rate");
+        QVERIFY(steps && lr);
+        QToolTip::hideText();
+        steps->setFocus();
+        QTRY_VERIFY(steps->hasFocus());
+        steps->selectAll();
+        QTest::keyClicks(steps, "-5");
+        QCOMPARE(steps->text(), QString("5"));  // Qt's own handling stays: the minus is dropped
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), tr("This field takes no negative numbers: %1 to %2.")
+                                       .arg(steps->minimum())
+                                       .arg(QLocale().toString(steps->maximum())));
+        // An exponent's minus is part of the number, and says nothing.
+        QToolTip::hideText();
+        QTRY_VERIFY(!QToolTip::isVisible());
+        lr->setFocus();
+        QTRY_VERIFY(lr->hasFocus());
+        lr->selectAll();
+        QTest::keyClicks(lr, "1e-4");
+        QVERIFY(!QToolTip::isVisible());
+        QCOMPARE(lr->value(), 1e-4);
+        // Nor does a field that takes negative numbers.
+        QSpinBox offset;
+        offset.setRange(-10, 10);
+        QVERIFY(NegativeHint::textFor(&offset).isEmpty());
+        QVERIFY(!NegativeHint::textFor(steps).isEmpty());
+        qApp->removeEventFilter(&hint);
     }
     void aScheduleThatEndsEarlyIsSaid() {
         // Steps 800 and Decay steps 300 (a run's Train more, carried into a new run): 500 steps at the

@@ -14,7 +14,7 @@ const QColor kTrain(31, 119, 180),
 }  // namespace
 
 MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
-    auto* grid = new QGridLayout(this);
+    auto* grid = m_grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     m_loss = makePlot(tr("Loss"), tr("cross-entropy (nats)"));
     m_loss->xAxis->setLabel(tr("step"));

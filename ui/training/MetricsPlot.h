@@ -12,6 +12,7 @@
 #include <QWidget>
 
 class QCustomPlot;
+class QGridLayout;
 class QCPGraph;
 class QCPAbstractItem;
 class QCPItemText;
@@ -61,6 +62,8 @@ public:
     int trainPoints() const;
     int evalPoints() const;
     QCustomPlot* lossPlot() const { return m_loss; }
+    /// Whether the small plots (accuracy, learning rate, throughput) have room under the loss plot now.
+    bool showsSmallPlots() const;
 
 protected:
     void resizeEvent(QResizeEvent* e) override;  // the y ticks follow the plots' height
@@ -84,6 +87,9 @@ private:
     /// The loss axis's label, short ("nats") where the plot is too short for the whole one: at 150% text
     /// with the resume banner shown, "cross-entropy (nats)" lost its end.
     void fitLossLabel();
+    /// The small plots' row shown only where the loss plot keeps an axis of some lines' height beside it: at
+    /// 1280x720 and 150% text the loss plot's axis was a strip of 30 px under its title and legend.
+    void fitSmallPlots();
     void rebuildSmoothed();
     void fillValidation();
     /// The x of a row: its epoch when the axis shows epochs and the row has one, else its step.
@@ -99,6 +105,7 @@ private:
     /// The x axis's ticks fitted to its width and range, also while zooming and panning.
     void followXRange(QCustomPlot* p);
     QCustomPlot *m_loss, *m_acc, *m_lr, *m_speed;
+    QGridLayout* m_grid;
     QString m_runName;  // the run whose curves these are (its validation's name beside compared runs)
     QCPGraph *m_train, *m_trainSmooth, *m_val, *m_accGraph, *m_lrGraph, *m_speedGraph;
     QCPGraph* m_bleu = nullptr;  // on the loss plot's right axis (yAxis2)

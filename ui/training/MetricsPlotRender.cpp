@@ -225,8 +225,26 @@ void MetricsPlot::rebuildSmoothed() {
     markDirty();
 }
 
+void MetricsPlot::fitSmallPlots() {
+    // Under the loss plot's axis: its title, legend and x axis, measured where it has been laid out.
+    const int line = QFontMetrics(m_loss->yAxis->tickLabelFont()).height();
+    const int around = m_loss->axisRect()->height() > 0 ? m_loss->height() - m_loss->axisRect()->height() : 8 * line;
+    const int row = std::max(m_acc->minimumHeight(), height() / 4) + std::max(0, m_grid->verticalSpacing());
+    const bool room = height() - row - around >= 6 * line;
+    if (room == showsSmallPlots())
+        return;
+    for (auto* p : {m_acc, m_lr, m_speed})
+        p->setVisible(room);
+    m_grid->setRowStretch(1, room ? 1 : 0);
+}
+
+bool MetricsPlot::showsSmallPlots() const {
+    return !m_acc->isHidden();
+}
+
 void MetricsPlot::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
+    fitSmallPlots();
     markDirty();
 }
 
@@ -234,6 +252,7 @@ void MetricsPlot::replotIfDirty() {
     if (!m_dirty)
         return;
     m_dirty = false;
+    fitSmallPlots();  // the legend's rows may have changed what the loss plot needs around its axis
     // The BLEU entry is in the legend only for a run that has BLEU (an encoder-decoder's).
     if (m_bleu->data()->isEmpty() == m_loss->legend->hasItemWithPlottable(m_bleu))
         m_bleu->data()->isEmpty() ? m_bleu->removeFromLegend() : m_bleu->addToLegend();
