@@ -10,11 +10,11 @@
 #include "nn/training/batcher.h"
 #include "nn/training/evaluator.h"
 #include "nn/training/pair_batcher.h"
-#include "nn/training/schedule.h"
 #include "seq2seq_reference.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
+#include "twb/schedule.h"
 #include "twb/training.h"
 #include "twb/translation.h"
 

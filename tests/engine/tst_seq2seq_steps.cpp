@@ -10,12 +10,12 @@
 #include "nn/training/batcher.h"
 #include "nn/training/evaluator.h"
 #include "nn/training/pair_batcher.h"
-#include "nn/training/schedule.h"
 #include "seq2seq_reference.h"
 #include "test_util.h"
 #include "train_outcome.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
+#include "twb/schedule.h"
 #include "twb/training.h"
 #include "twb/translation.h"
 
@@ -212,15 +212,15 @@ private slots:
             {9999, f / 100},                        // s = 10000
         };
         for (const auto& n : named) {
-            const double got = nn::learning_rate_at(c, n.loopStep);
+            const double got = learning_rate_at(c, n.loopStep);
             QVERIFY2(std::abs(got - n.lr) <= 1e-15 + 1e-12 * n.lr, qPrintable(QString("loop step %1: %2, by hand %3")
                                                                                   .arg(n.loopStep)
                                                                                   .arg(got, 0, 'g', 17)
                                                                                   .arg(n.lr, 0, 'g', 17)));
         }
         // The peak is at the warmup step and the schedule is not linear warmup + cosine (the default).
-        QVERIFY(nn::learning_rate_at(c, 48) < nn::learning_rate_at(c, 49));
-        QVERIFY(nn::learning_rate_at(c, 50) < nn::learning_rate_at(c, 49));
+        QVERIFY(learning_rate_at(c, 48) < learning_rate_at(c, 49));
+        QVERIFY(learning_rate_at(c, 50) < learning_rate_at(c, 49));
     }
     void smoothedAccumulatedStepsMatchDefinition() {
         // Two steps of 3 micro-batches with label smoothing 0.1 under the Noam schedule: the reported loss,

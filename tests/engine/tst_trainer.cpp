@@ -6,13 +6,13 @@
 #include "core/tokenizers/tokenizer.h"
 #include "nn/interchange/checkpoint.h"
 #include "nn/training/optimizer.h"
-#include "nn/training/schedule.h"
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "twb/errors.h"
 #include "twb/metrics.h"
 #include "twb/probe.h"
 #include "twb/run_folder.h"
+#include "twb/schedule.h"
 #include "twb/session.h"
 #include "twb/training.h"
 #include "twb/translation.h"
@@ -426,13 +426,13 @@ private slots:
         c.min_lr = 0.1;
         c.warmup_iters = 10;
         c.lr_decay_iters = 110;
-        QCOMPARE(nn::learning_rate_at(c, 0), 1.0 / 11);
-        QCOMPARE(nn::learning_rate_at(c, 10), 1.0);
-        QVERIFY(std::abs(nn::learning_rate_at(c, 60) - 0.55) < 1e-12);
-        QCOMPARE(nn::learning_rate_at(c, 500), 0.1);
+        QCOMPARE(learning_rate_at(c, 0), 1.0 / 11);
+        QCOMPARE(learning_rate_at(c, 10), 1.0);
+        QVERIFY(std::abs(learning_rate_at(c, 60) - 0.55) < 1e-12);
+        QCOMPARE(learning_rate_at(c, 500), 0.1);
         c.schedule = Schedule::InverseSqrt;
-        QCOMPARE(nn::learning_rate_at(c, 9), 1.0);  // peak at step = warmup
-        QVERIFY(std::abs(nn::learning_rate_at(c, 39) - 0.5) < 1e-12);
+        QCOMPARE(learning_rate_at(c, 9), 1.0);  // peak at step = warmup
+        QVERIFY(std::abs(learning_rate_at(c, 39) - 0.5) < 1e-12);
     }
     void flatAdamWMatchesTorchAdamW() {
         RunConfig c;

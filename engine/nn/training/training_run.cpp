@@ -7,11 +7,11 @@
 #include "nn/training/decoder_family.h"
 #include "nn/training/evaluator.h"
 #include "nn/training/lanes.h"
-#include "nn/training/schedule.h"
 #include "nn/training/seq2seq_family.h"
 #include "twb/devices.h"
 #include "twb/errors.h"
 #include "twb/run_info.h"
+#include "twb/schedule.h"
 #include "twb/text.h"
 #include "twb/tokenizer.h"
 

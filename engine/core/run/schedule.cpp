@@ -1,10 +1,10 @@
 // Learning-rate schedules.
-#include "nn/training/schedule.h"
+#include "twb/schedule.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace twb::nn {
+namespace twb {
 
 double learning_rate_at(const RunConfig& c, int64_t it) {
     if (c.schedule == Schedule::Constant)
@@ -30,4 +30,4 @@ double learning_rate_at(const RunConfig& c, int64_t it) {
     return c.min_lr + coeff * (c.learning_rate - c.min_lr);
 }
 
-}  // namespace twb::nn
+}  // namespace twb
