@@ -11,6 +11,7 @@
 #include "twb/config_options.h"
 #include "twb/dataset.h"
 #include "twb/run_folder.h"
+#include "twb/schedule.h"
 #include "twb/text.h"
 #include "twb/training.h"
 #include "ui/Workspace.h"
@@ -642,7 +643,7 @@ private slots:
         QVERIFY(!NegativeHint::textFor(steps).isEmpty());
         qApp->removeEventFilter(&hint);
     }
-    void aScheduleThatEndsEarlyIsSaid() {
+    void aScheduleThatEndsEarlyOrLateIsSaid() {
         // Steps 800 and Decay steps 300 (a run's Train more, carried into a new run): 500 steps at the
         // minimum rate, which nothing showed.
         TrainingPanel p;
@@ -652,6 +653,14 @@ private slots:
         QVERIFY(!summary->text().contains("reaches its minimum"));  // decay over the whole run
         setSpin(p, "lr_decay_iters", 300);
         QVERIFY2(summary->text().contains("reaches its minimum at step 300 of 800 (Decay steps): the last 500 steps"),
+                 qPrintable(summary->text()));
+        // ...and one that ends well after it (Decay steps 1,000 for 800 steps): the run never reaches the minimum
+        setSpin(p, "lr_decay_iters", 1000);
+        twb::RunConfig c = p.form()->config();
+        const QString still = QLocale().toString(twb::learning_rate_at(c, 799), 'g', 3);
+        QVERIFY(twb::learning_rate_at(c, 799) > 1.5 * c.min_lr);
+        QVERIFY2(summary->text().contains("Training ends at step 800 of the cosine's " + QLocale().toString(1000) +
+                                          " (Decay steps): the learning rate is still " + still + " there"),
                  qPrintable(summary->text()));
     }
     void aStopBeforeAnyBestNamesNoBest() {

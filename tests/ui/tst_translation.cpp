@@ -538,8 +538,8 @@ private slots:
             early.max_iters = 800;
             early.lr_decay_iters = 300;
             early.min_lr = 3e-4;
-            QVERIFY2(ConfigForm::earlyDecayNote(early).endsWith(QLocale().toString(3e-4, 'g', 3) + "."),
-                     qPrintable(ConfigForm::earlyDecayNote(early)));
+            QVERIFY2(ConfigForm::decayNote(early).endsWith(QLocale().toString(3e-4, 'g', 3) + "."),
+                     qPrintable(ConfigForm::decayNote(early)));
             QVERIFY(QLocale().toString(3e-4, 'g', 3).contains(','));
             for (const QString& said : {configProblemText("learning_rate must be positive and below 10 (got -0.01)"),
                                         configProblemText("dropout must be between 0 and 0.9 (got 1.5)"),

@@ -125,15 +125,16 @@ void ExperimentsPanel::updateEstimate() {
                                "this machine's speed (the time left is then counted from its steps)")
                                 .arg(cells, formatDuration(seconds)));
     // A base carried over from a run's Train more decays over the run's first length: each cell's last steps would
-    // train at min_lr. The Training form says so; a sweep of its settings said nothing.
+    // train at min_lr; a cell of fewer steps than its decay stops short of it. The Training form says so; a sweep of
+    // its settings said nothing.
     try {
         const auto s = spec();
         for (const auto& cell : twb::sweep_cells(s))
-            if (const QString early = ConfigForm::earlyDecayNote(twb::cell_config(s, cell)); !early.isEmpty()) {
+            if (const QString note = ConfigForm::decayNote(twb::cell_config(s, cell)); !note.isEmpty()) {
                 m_estimate->setText(m_estimate->text() + "<br><span style='color:#a60'>" +
                                     tr("In the cells: %1 Set Decay steps to Steps in the Training form for a "
                                        "schedule over the whole run.")
-                                        .arg(early.toHtmlEscaped()) +
+                                        .arg(note.toHtmlEscaped()) +
                                     "</span>");
                 break;
             }

@@ -1,4 +1,5 @@
 #include "ui/training/ConfigForm.h"
+#include "twb/schedule.h"
 #include "ui/training/ConfigProblemText.h"
 
 #include "ui/widgets/WheelGuard.h"
@@ -316,22 +317,29 @@ void ConfigForm::refresh() {
                                .arg(c.estimated_memory_bytes() / 1e6, 0, 'f', 0)
                                .arg(n(parts.embeddings), n(parts.attention), n(parts.feed_forward), n(parts.norms),
                                     parts.lm_head ? tr(", output layer %1").arg(n(parts.lm_head)) : QString()));
-        // A cosine that ends well before the last step (a run's "Train more", carried into a new run) is
-        // said: the steps after it train at the minimum rate, which nothing showed
-        if (const QString early = earlyDecayNote(c); !early.isEmpty())
-            m_summary->setText(m_summary->text() + "\n" + early);
+        // A cosine that ends well before the last step (a run's "Train more", carried into a new run) or well
+        // after it is said: the steps after it train at the minimum rate, or the run never gets there
+        if (const QString note = decayNote(c); !note.isEmpty())
+            m_summary->setText(m_summary->text() + "\n" + note);
     } else {
         m_summary->setText(m_vocab > 0 ? QString() : tr("Choose a dataset to see the parameter count"));
     }
     emit changed();
 }
 
-QString ConfigForm::earlyDecayNote(const twb::RunConfig& c) {
-    if (c.schedule != twb::Schedule::Cosine || c.lr_decay_iters >= c.max_iters ||
-        c.max_iters - c.lr_decay_iters < std::max(1, c.max_iters / 10))
+QString ConfigForm::decayNote(const twb::RunConfig& c) {
+    const int gap = c.lr_decay_iters - c.max_iters;
+    if (c.schedule != twb::Schedule::Cosine || std::abs(gap) < std::max(1, c.max_iters / 10))
         return {};
-    const QLocale loc;
-    return tr("The learning rate reaches its minimum at step %1 of %2 (Decay steps): the last %3 steps train at %4.")
-        .arg(loc.toString(c.lr_decay_iters), loc.toString(c.max_iters), loc.toString(c.max_iters - c.lr_decay_iters))
-        .arg(loc.toString(c.min_lr, 'g', 3));  // as the form writes numbers ("0,0003" in Bokmål)
+    const QLocale loc;  // numbers as the form writes them ("0,0003" in Bokmål)
+    if (gap < 0)
+        return tr("The learning rate reaches its minimum at step %1 of %2 (Decay steps): the last %3 steps train at "
+                  "%4.")
+            .arg(loc.toString(c.lr_decay_iters), loc.toString(c.max_iters), loc.toString(-gap))
+            .arg(loc.toString(c.min_lr, 'g', 3));
+    // Decay steps past Steps: the cosine is cut off before its minimum, which nothing said either
+    return tr("Training ends at step %1 of the cosine's %2 (Decay steps): the learning rate is still %3 there, not "
+              "its minimum %4.")
+        .arg(loc.toString(c.max_iters), loc.toString(c.lr_decay_iters))
+        .arg(loc.toString(twb::learning_rate_at(c, c.max_iters - 1), 'g', 3), loc.toString(c.min_lr, 'g', 3));
 }

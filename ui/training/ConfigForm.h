@@ -42,8 +42,10 @@ public:
     void setDecayFollowsSteps(bool on) { m_decayFollowsSteps = on; }
     /// A cosine schedule that ends a tenth of the run or more before its last step (a run's Train more, carried
     /// into a new run or a sweep), said: "The learning rate reaches its minimum at step 500 of 1,000 (Decay steps):
-    /// the last 500 steps train at 0.0001."; "" otherwise.
-    static QString earlyDecayNote(const twb::RunConfig& c);
+    /// the last 500 steps train at 0.0001."; one that ends a tenth or more after it: "Training ends at step 300
+    /// of the cosine's 500 (Decay steps): the learning rate is still 0.000463 there, not its minimum 0.0001.";
+    /// "" otherwise.
+    static QString decayNote(const twb::RunConfig& c);
 
 signals:
     void changed();

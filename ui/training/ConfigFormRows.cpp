@@ -1,4 +1,5 @@
 #include "ui/training/ConfigForm.h"
+#include "ui/widgets/ElidingComboBox.h"
 #include "ui/widgets/SciSpinBox.h"
 
 #include "twb/devices.h"
@@ -189,7 +190,7 @@ void ConfigForm::addChoice(QFormLayout* f, const twb::ConfigOption& o) {
 }
 
 void ConfigForm::addDevice(QFormLayout* f, const twb::ConfigOption& o) {
-    auto* w = new QComboBox;
+    auto* w = new ElidingComboBox;  // "Automatic (GPU if us" at 150% text: "Automatic" where it does not fit
     for (const auto& d : twb::compute_devices()) {
         const QString spelling = QString::fromStdString(d.spelling), name = QString::fromStdString(d.name);
         QString text = d.spelling == "auto"  ? tr("Automatic (GPU if usable)")
@@ -200,10 +201,16 @@ void ConfigForm::addDevice(QFormLayout* f, const twb::ConfigOption& o) {
         if (d.memory > 0)
             text += tr(", %1 GiB").arg(double(d.memory) / (1024.0 * 1024.0 * 1024.0), 0, 'f', 1);
         w->addItem(text, spelling);
+        w->setItemData(w->count() - 1,
+                       d.spelling == "auto"  ? tr("Automatic")
+                       : d.spelling == "cpu" ? tr("CPU")
+                                             : spelling,
+                       ElidingComboBox::ShortTextRole);
         if (d.spelling == "auto")  // the short name in the box, the whole rule on hover
             w->setItemData(w->count() - 1, tr("A CUDA GPU if one is usable, else the CPU"), Qt::ToolTipRole);
     }
     Field& field = addRow(f, o, w);
+    w->setHelp(w->toolTip());  // the option's help, then the entry chosen, whole
     connect(w, &QComboBox::currentIndexChanged, this, [this, w] { edited(w); });
     field.read = [w, &o](twb::RunConfig& c) { o.read(c, w->currentData().toString().toStdString(), "form"); };
     field.write = [w, &o](const twb::RunConfig& c) {
