@@ -18,6 +18,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QScopeGuard>
+#include <QTabBar>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -25,6 +26,19 @@
 class TestMetricsPlot : public QObject {
     Q_OBJECT
     QTemporaryDir m_ws;
+
+    /// Rows 0..count of one kind ("train" or "eval"), `every` steps apart, the loss falling from 4.2 by `fall` a row.
+    static std::vector<twb::MetricsRow> falling(const char* kind, int count, int every, double fall) {
+        std::vector<twb::MetricsRow> rows;
+        for (int i = 0; i <= count; ++i) {
+            twb::MetricsRow r;
+            r.step = every * i;
+            r.kind = kind;
+            (r.kind == "eval" ? r.val_loss : r.train_loss) = 4.2 - fall * i;
+            rows.push_back(r);
+        }
+        return rows;
+    }
 
 private slots:
     void initTestCase() { twbtest::use_test_workspace(m_ws); }
@@ -168,6 +182,14 @@ private slots:
         QVERIFY(acc && lr && speed);
         QTRY_VERIFY(lr->yAxis->range().upper < 0.01);  // the throttled replot fitted the axes to the rows
         QCOMPARE(speed->xAxis->range().lower, 0.0);    // from step 0 as beside it, not its first row's 12
+        // One step axis: the accuracy's one evaluation (step 0) on the same axis as the steps beside it (at
+        // 1080p the accuracy's axis ended at the last evaluation, 100, while the others ran on to 170)
+        for (QCustomPlot* p : {acc, lr, speed})
+            QVERIFY2(p->xAxis->range() == plot.lossPlot()->xAxis->range(),
+                     qPrintable(QString("%1: %2 .. %3")
+                                    .arg(p->property("title").toString())
+                                    .arg(p->xAxis->range().lower)
+                                    .arg(p->xAxis->range().upper)));
         QVERIFY2(acc->yAxis->range().lower == 0 && acc->yAxis->range().upper >= 0.1,
                  qPrintable(QString("%1 .. %2").arg(acc->yAxis->range().lower).arg(acc->yAxis->range().upper)));
         for (QCustomPlot* p : {acc, lr, speed}) {
@@ -250,15 +272,7 @@ private slots:
         plot.resize(620, 330);  // the Training panel's plot at 1280x720 and 150% (a finished run's lines above)
         plot.show();
         QVERIFY(QTest::qWaitForWindowExposed(&plot));
-        std::vector<twb::MetricsRow> rows;
-        for (int i = 0; i <= 30; ++i) {
-            twb::MetricsRow r;
-            r.step = 10 * i;
-            r.kind = "train";
-            r.train_loss = 4.2 - 0.05 * i;
-            rows.push_back(r);
-        }
-        plot.loadRows(rows);
+        plot.loadRows(falling("train", 30, 10, 0.05));
         QCustomPlot* loss = plot.lossPlot();
         const int line = QFontMetrics(loss->yAxis->tickLabelFont()).height();
         QTRY_VERIFY(!plot.showsSmallPlots());
@@ -266,8 +280,22 @@ private slots:
                      qPrintable(QString("%1 px of %2").arg(loss->axisRect()->height()).arg(plot.height())));
         for (auto* p : plot.findChildren<QCustomPlot*>())
             QCOMPARE(p->isVisible(), p == loss);
+        // The others are a tab away, each over the whole height (a teacher shows the learning rate).
+        QTabBar* tabs = plot.plotTabs();
+        QVERIFY(tabs->isVisible());
+        QCOMPARE(tabs->count(), 4);
+        tabs->setCurrentIndex(2);
+        QCustomPlot* shown = nullptr;
+        for (auto* p : plot.findChildren<QCustomPlot*>())
+            if (p->isVisible())
+                shown = shown ? nullptr : p;
+        QVERIFY(shown && shown->property("title") == "Learning rate");
+        QTRY_VERIFY2(shown->axisRect()->height() >= 6 * line, qPrintable(QString::number(shown->axisRect()->height())));
+        tabs->setCurrentIndex(0);
+        QVERIFY(loss->isVisible() && !shown->isVisible());
         plot.resize(620, 640);  // a taller window
         QTRY_VERIFY(plot.showsSmallPlots());
+        QVERIFY(!tabs->isVisible());
         QTRY_VERIFY(loss->axisRect()->height() >= 6 * line);
         for (auto* p : plot.findChildren<QCustomPlot*>())
             QVERIFY(p->isVisible());
@@ -280,15 +308,7 @@ private slots:
         plot.resize(700, 420);
         plot.show();
         QVERIFY(QTest::qWaitForWindowExposed(&plot));
-        std::vector<twb::MetricsRow> rows;
-        for (int i = 0; i <= 5; ++i) {
-            twb::MetricsRow r;
-            r.step = 100 * i;
-            r.kind = "eval";
-            r.val_loss = 4.2 - 0.3 * i;
-            rows.push_back(r);
-        }
-        plot.loadRows(rows);
+        plot.loadRows(falling("eval", 5, 100, 0.3));
         plot.setBaselines({{"uniform", 4.3}, {"unigram", 3.4}, {"bigram", 2.9}});
         plot.setBitsPerChar(true);
         QCustomPlot* loss = plot.lossPlot();

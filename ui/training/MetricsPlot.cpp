@@ -3,6 +3,7 @@
 
 #include <qcustomplot.h>
 #include <QGridLayout>
+#include <QTabBar>
 #include <QToolTip>
 
 #include <cmath>
@@ -32,12 +33,22 @@ MetricsPlot::MetricsPlot(QWidget* parent) : QWidget(parent) {
         followXRange(p);
     // The loss over the whole width and most of the height; the three small plots in one row under it
     // (throughput had a row of its own, and at a larger text size the loss plot kept only a strip).
-    grid->addWidget(m_loss, 0, 0, 1, 3);
-    grid->addWidget(m_acc, 1, 0);
-    grid->addWidget(m_lr, 1, 1);
-    grid->addWidget(m_speed, 1, 2);
-    grid->setRowStretch(0, 3);
-    grid->setRowStretch(1, 1);
+    // Where the column is too short for both (fitSmallPlots), one plot at a time over the whole of it, chosen
+    // by the tabs above it.
+    m_tabs = new QTabBar;
+    m_tabs->setObjectName("plotTabs");
+    m_tabs->setDocumentMode(true);
+    m_tabs->setExpanding(false);
+    for (const QString& t : {tr("Loss"), tr("Accuracy"), tr("Learning rate"), tr("Tokens/s")})
+        m_tabs->addTab(t);
+    m_tabs->hide();
+    connect(m_tabs, &QTabBar::currentChanged, this, [this] {
+        if (!showsSmallPlots())
+            showOnePlot();
+    });
+    grid->addWidget(m_tabs, 0, 0, 1, 3);
+    grid->addWidget(m_loss, 1, 0, 1, 3);
+    placeSmallPlots(true);
     // Three equal widths: a plot's own size hint is its whole title's width ("Throughput (tokens/s)" took
     // 230 px of 600 at 150% text, the learning rate's 155) although a narrow plot shows the short one.
     for (int c = 0; c < 3; ++c)

@@ -13,6 +13,7 @@
 
 class QCustomPlot;
 class QGridLayout;
+class QTabBar;
 class QCPGraph;
 class QCPAbstractItem;
 class QCPItemText;
@@ -62,8 +63,10 @@ public:
     int trainPoints() const;
     int evalPoints() const;
     QCustomPlot* lossPlot() const { return m_loss; }
-    /// Whether the small plots (accuracy, learning rate, throughput) have room under the loss plot now.
+    /// Whether the small plots (accuracy, learning rate, throughput) have room under the loss plot now;
+    /// where they have not, tabs choose the one plot shown.
     bool showsSmallPlots() const;
+    QTabBar* plotTabs() const { return m_tabs; }
 
 protected:
     void resizeEvent(QResizeEvent* e) override;  // the y ticks follow the plots' height
@@ -88,8 +91,13 @@ private:
     /// with the resume banner shown, "cross-entropy (nats)" lost its end.
     void fitLossLabel();
     /// The small plots' row shown only where the loss plot keeps an axis of some lines' height beside it: at
-    /// 1280x720 and 150% text the loss plot's axis was a strip of 30 px under its title and legend.
+    /// 1280x720 and 150% text the loss plot's axis was a strip of 30 px under its title and legend. Where it
+    /// does not, one plot at a time takes the whole height, chosen by tabs.
     void fitSmallPlots();
+    /// The small plots in a row under the loss plot (`row`), or each over the whole of it (one shown at a time).
+    void placeSmallPlots(bool row);
+    /// Shows the plot the tabs choose, alone.
+    void showOnePlot();
     void rebuildSmoothed();
     void fillValidation();
     /// The x of a row: its epoch when the axis shows epochs and the row has one, else its step.
@@ -106,6 +114,7 @@ private:
     void followXRange(QCustomPlot* p);
     QCustomPlot *m_loss, *m_acc, *m_lr, *m_speed;
     QGridLayout* m_grid;
+    QTabBar* m_tabs;    // the plot shown, where there is room for one only
     QString m_runName;  // the run whose curves these are (its validation's name beside compared runs)
     QCPGraph *m_train, *m_trainSmooth, *m_val, *m_accGraph, *m_lrGraph, *m_speedGraph;
     QCPGraph* m_bleu = nullptr;  // on the loss plot's right axis (yAxis2)

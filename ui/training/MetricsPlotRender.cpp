@@ -16,7 +16,8 @@ namespace {
 /// Axes that frame the data: a margin so no point sits on the edge, a range around a single point
 /// (never below zero for quantities that are never negative), and a neutral frame with no numbers while
 /// there is nothing to show.
-void fitAxes(QCustomPlot* p) {
+/// Returns whether the plot's points span more than one x (for the shared step axis).
+bool fitAxes(QCustomPlot* p) {
     bool any = false, anyX = false, anyRight = false;
     double x0 = 0, x1 = 0, y0 = 0, y1 = 0, r1 = 0;
     for (int i = 0; i < p->graphCount(); ++i) {
@@ -49,7 +50,7 @@ void fitAxes(QCustomPlot* p) {
     if (!anyX) {
         p->xAxis->setRange(0, 1);
         p->yAxis->setRange(p->yAxis->scaleType() == QCPAxis::stLogarithmic ? QCPRange(1, 10) : QCPRange(0, 1));
-        return;
+        return false;
     }
     const double xs = x1 > x0 ? x1 - x0 : std::max(1.0, std::abs(x0) * 0.1);
     if (x1 == x0)  // one point (the first evaluation, at step 0): in the middle, not half off the left edge
@@ -58,22 +59,24 @@ void fitAxes(QCustomPlot* p) {
         p->xAxis->setRange(0, x1 + 0.03 * xs);  // from step 5, had one tick, 100, and no 0)
     else
         p->xAxis->setRange(std::max(x0 >= 0 ? 0.0 : -1e300, x0 - 0.03 * xs), x1 + 0.03 * xs);
+    const bool spans = x1 > x0;
     if (!any)
-        return;
+        return spans;
     if (p->yAxis->scaleType() == QCPAxis::stLogarithmic) {
         p->yAxis->setRange(y0 / 1.1, y1 * 1.1);
-        return;
+        return spans;
     }
     if (y1 == y0 && y0 == 0) {  // nothing but zeros (an accuracy of 0 at step 0): 0 to 1, not 0 to 6e-11
         p->yAxis->setRange(0, 1);
-        return;
+        return spans;
     }
     if (y1 == y0) {  // one value: a span around it ("0.0312 to 0.0316" for a single accuracy read badly)
         p->yAxis->setRange(y0 >= 0 ? 0.0 : 2 * y0, y0 >= 0 ? 2 * y0 : 0.0);
-        return;
+        return spans;
     }
     const double ys = y1 - y0;
     p->yAxis->setRange(y0 >= 0 ? std::max(0.0, y0 - 0.06 * ys) : y0 - 0.06 * ys, y1 + 0.06 * ys);
+    return spans;
 }
 
 /// The loss plot: as many y ticks as its height holds with room between their labels, up to five; the
@@ -233,13 +236,33 @@ void MetricsPlot::fitSmallPlots() {
     const bool room = height() - row - around >= 6 * line;
     if (room == showsSmallPlots())
         return;
-    for (auto* p : {m_acc, m_lr, m_speed})
-        p->setVisible(room);
-    m_grid->setRowStretch(1, room ? 1 : 0);
+    placeSmallPlots(room);
+    if (!room)
+        showOnePlot();
+}
+
+void MetricsPlot::placeSmallPlots(bool row) {
+    m_tabs->setVisible(!row);
+    const QList<QCustomPlot*> small{m_acc, m_lr, m_speed};
+    for (int i = 0; i < small.size(); ++i) {
+        m_grid->removeWidget(small[i]);
+        row ? m_grid->addWidget(small[i], 2, i) : m_grid->addWidget(small[i], 1, 0, 1, 3);
+        small[i]->setVisible(row);
+    }
+    m_loss->setVisible(true);
+    m_grid->setRowStretch(1, 3);
+    m_grid->setRowStretch(2, row ? 1 : 0);
+}
+
+void MetricsPlot::showOnePlot() {
+    const QList<QCustomPlot*> all{m_loss, m_acc, m_lr, m_speed};
+    for (int i = 0; i < all.size(); ++i)
+        all[i]->setVisible(i == m_tabs->currentIndex());
+    markDirty();
 }
 
 bool MetricsPlot::showsSmallPlots() const {
-    return !m_acc->isHidden();
+    return m_tabs->isHidden();
 }
 
 void MetricsPlot::resizeEvent(QResizeEvent* e) {
@@ -257,9 +280,21 @@ void MetricsPlot::replotIfDirty() {
     if (m_bleu->data()->isEmpty() == m_loss->legend->hasItemWithPlottable(m_bleu))
         m_bleu->data()->isEmpty() ? m_bleu->removeFromLegend() : m_bleu->addToLegend();
     fitLossLabel();
+    // One step axis for the four: each fitted to its own points, then all to the widest (the accuracy's
+    // ended at the last evaluation, 100, while the loss and the learning rate ran on to 170).
+    QCPRange x;
+    bool anyX = false;
     for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
         fitTitle(p);
-        fitAxes(p);
+        if (!fitAxes(p))  // nothing plotted, or one point (centred in its plot)
+            continue;
+        const QCPRange r = p->xAxis->range();
+        x = anyX ? QCPRange(std::min(x.lower, r.lower), std::max(x.upper, r.upper)) : r;
+        anyX = true;
+    }
+    for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
+        if (anyX && p->xAxis->tickLabels())
+            p->xAxis->setRange(x);
         fitXTickCount(p);
         if (p == m_loss)
             fitTickCount(p);
