@@ -1281,6 +1281,14 @@ Fordelt: innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7.</transla
         <source>%1 is for encoder-decoder runs (model_kind=encoder_decoder); this run is a decoder LM, which does not use it</source>
         <translation>%1 er for koder-dekoder-kjøringer (model_kind=encoder_decoder); denne kjøringen er en dekoder-LM, som ikke bruker den</translation>
     </message>
+    <message>
+        <source>Training ends at step %1 of the cosine&apos;s %2 (Decay steps): the learning rate is still %3 there, not its minimum %4.</source>
+        <translation>Treningen slutter ved steg %1 av cosinusens %2 (Avtakingssteg): læringsraten er fortsatt %3 der, ikke minimum %4.</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>Automatisk</translation>
+    </message>
 </context>
 <context>
     <name>ConfigOptions</name>
@@ -1857,6 +1865,10 @@ Fordelt: innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7.</transla
     <message>
         <source>Replace</source>
         <translation>Erstatt</translation>
+    </message>
+    <message>
+        <source>Tokenizing with A and B…</source>
+        <translation>Tokeniserer med A og B…</translation>
     </message>
 </context>
 <context>
@@ -4039,7 +4051,7 @@ Ctrl+/: hurtigtaster</translation>
     </message>
     <message>
         <source>Tokens/s</source>
-        <translation>Tokens/s</translation>
+        <translation>Tokener/s</translation>
     </message>
     <message>
         <source>Loss · %1</source>
@@ -5688,6 +5700,10 @@ Vil du slette den likevel?</translation>
     <message>
         <source>Outside top-k or top-p: the sampler never draws it at these settings; a click still continues from it</source>
         <translation>Utenfor top-k eller top-p: sampleren trekker den aldri med disse innstillingene; et klikk fortsetter likevel fra den</translation>
+    </message>
+    <message>
+        <source>Drawn with p = %1 at these settings: top-k or top-p keeps %2 of the probability and shares it out among what it keeps</source>
+        <translation>Trukket med p = %1 med disse innstillingene: top-k eller top-p beholder %2 av sannsynligheten og fordeler den på det som beholdes</translation>
     </message>
 </context>
 <context>

@@ -149,6 +149,14 @@ private slots:
         slider->setValue(2);
         QCOMPARE(line->point1->coords().x(), 20.0);  // scrubbing moves the line, the curves stay
         QCOMPARE(p.scorePlot()->graph(0)->data()->size(), 5);
+        // every curve told from the others: another layer's hue or another dash (a layer's heads were shades
+        // of one hue)
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < i; ++j) {
+                const QPen a = p.scorePlot()->graph(i)->pen(), b = p.scorePlot()->graph(j)->pen();
+                QVERIFY2(a.style() != b.style() || std::abs(a.color().hsvHue() - b.color().hsvHue()) >= 60,
+                         qPrintable(p.scorePlot()->graph(i)->name() + " / " + p.scorePlot()->graph(j)->name()));
+            }
         // The legend names the four heads beside the curves, not over them.
         QCPLegend* legend = p.scorePlot()->legend;
         QVERIFY(legend->visible());
@@ -306,6 +314,18 @@ private slots:
                                     .arg(p.grid()->width())
                                     .arg(scroll->viewport()->width())));
         }
+        // The band under each row (a score's bar and value, the caption under the last) grows with the text:
+        // 16 px cut the caption "bars: entropy (1 = uniform)" at 150%
+        HeadGrid g;
+        g.setCapture(p.capture(), p.grid()->scores(), "entropy (1 = uniform)");
+        g.fitWidth(400);
+        const int at100 = g.sizeHint().height();
+        QCOMPARE(TextScale::apply(150), 150);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        QCoreApplication::processEvents();  // the new font arrives as a posted event
+        g.fitWidth(400);
+        QVERIFY2(g.sizeHint().height() >= at100 + 3 * 3,
+                 qPrintable(QString("%1 px at 100%, %2 at 150%").arg(at100).arg(g.sizeHint().height())));
     }
     void hoverLineIsWholeBesideOrAboveTheExportButtons() {
         // At 150% text on 1280x720 the hover line shared its row with the two export buttons and was cut

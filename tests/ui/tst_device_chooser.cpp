@@ -3,6 +3,7 @@
 // config holds, and keeps a device from another machine's config as an item of its own.
 #include "twb/devices.h"
 #include "ui/training/ConfigForm.h"
+#include "ui/widgets/ElidingComboBox.h"
 
 #include <QComboBox>
 #include <QtTest>
@@ -24,6 +25,10 @@ private slots:
         // Automatic's rule on hover: the whole of it was cut in the box ("Automatic (a CUDA GPU if …")
         QCOMPARE(box->itemText(0), QString("Automatic (GPU if usable)"));
         QVERIFY(box->itemData(0, Qt::ToolTipRole).toString().contains("else the CPU"));
+        // In a box too narrow for it (150% text at 1280x720): "Automatic", not "Automatic (GPU if us"
+        box->setCurrentIndex(0);
+        box->resize(box->fontMetrics().horizontalAdvance("Automatic (GPU") + 30, box->height());
+        QCOMPARE(qobject_cast<ElidingComboBox*>(box)->shownText(), QString("Automatic"));
         box->setCurrentIndex(3);
         QCOMPARE(QString::fromStdString(form.config().device), QString("cuda:1"));
         box->setCurrentIndex(1);

@@ -31,6 +31,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -443,6 +444,13 @@ private slots:
         QVERIFY(alts->count() > 2);
         for (int k = 0; k < alts->count(); ++k)
             QCOMPARE(alts->item(k)->toolTip().contains("never draws"), k >= 2);
+        // The two it draws: with their share of the two's probability (the list's figures are before the cut)
+        const auto& tok = p.output().samples[0][2];
+        for (int k = 0; k < 2; ++k)
+            QVERIFY2(alts->item(k)->toolTip().startsWith(
+                         QString("Drawn with p = %1 ")
+                             .arg(tok.altProbs[k] / (tok.altProbs[0] + tok.altProbs[1]), 0, 'f', 3)),
+                     qPrintable(alts->item(k)->toolTip()));
     }
     void alternativesStayReadableInLargerText() {
         // At 150% text the side list was one row under an eight-line title; back at 100% the title stood
@@ -566,6 +574,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&v));
         const int texts = v.findChild<QTableWidget*>("compareTable")->width();
         QVERIFY2(texts >= 520, qPrintable(QString::number(texts)));
+        // A row's temperature sits at its top, where a row taller than the view still shows it
+        QVERIFY(v.findChild<QTableWidget*>("compareTable")->verticalHeader()->defaultAlignment() & Qt::AlignTop);
         // A judge's label longer than the column keeps its end (the dataset) in the closed box, shortened in
         // the middle (it was cut at the right), and the tooltip names it whole.
         auto* judge = v.findChild<ElidingComboBox*>("compareJudge");

@@ -6,7 +6,7 @@
 #include <cmath>
 
 namespace {
-constexpr int kLabel = 28, kScore = 16, kGap = 6;
+constexpr int kLabel = 28, kGap = 6;
 
 QImage thumbnail(const twb::AttentionCapture& c, const std::vector<float>& m) {
     const int T = static_cast<int>(c.length), K = static_cast<int>(c.keys());
@@ -57,8 +57,18 @@ void HeadGrid::setScores(const std::vector<float>& scores, const QString& name) 
     update();
 }
 
+QFont HeadGrid::smallFont() const {
+    QFont small = font();
+    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
+    return small;
+}
+
+int HeadGrid::scoreBand() const {
+    return 8 + QFontMetrics(smallFont()).height();  // the bar, then its value: 16 px cut the caption at 150%
+}
+
 void HeadGrid::fitWidth(int width) {
-    const int c = std::clamp((width - kLabel) / std::max(1, m_heads + 1) - kGap, 40, 120);
+    const int c = std::clamp((width - kLabel) / std::max(1, m_heads + 1) - kGap, 40, 200);
     if (c == m_cell)
         return;
     m_cell = c;
@@ -75,11 +85,11 @@ void HeadGrid::setSelected(int layer, int head) {
 QSize HeadGrid::sizeHint() const {
     if (m_layers == 0)
         return {240, 120};
-    return {kLabel + (m_heads + 1) * (m_cell + kGap), kLabel + m_layers * (m_cell + kScore + kGap) + kScore};
+    return {kLabel + (m_heads + 1) * (m_cell + kGap), kLabel + m_layers * (m_cell + scoreBand() + kGap) + scoreBand()};
 }
 
 QRect HeadGrid::cellRect(int layer, int col) const {
-    return {kLabel + col * (m_cell + kGap), kLabel + layer * (m_cell + kScore + kGap), m_cell, m_cell};
+    return {kLabel + col * (m_cell + kGap), kLabel + layer * (m_cell + scoreBand() + kGap), m_cell, m_cell};
 }
 
 void HeadGrid::paintEvent(QPaintEvent*) {
@@ -89,9 +99,8 @@ void HeadGrid::paintEvent(QPaintEvent*) {
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Choose a run and show a prompt to see every head."));
         return;
     }
-    QFont small = font();
-    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
-    p.setFont(small);
+    p.setFont(smallFont());
+    const int text = scoreBand() - 8;
     for (int h = 0; h <= m_heads; ++h)
         p.drawText(QRect(cellRect(0, h).left(), 0, m_cell, kLabel), Qt::AlignCenter,
                    h < m_heads ? tr("head %1").arg(h) : tr("mean"));
@@ -115,13 +124,14 @@ void HeadGrid::paintEvent(QPaintEvent*) {
                 p.fillRect(QRect(r.left(), r.bottom() + 3, m_cell, 5), QColor(225, 225, 225));
                 p.fillRect(bar, QColor::fromHsvF(0.08 + 0.5 * (1 - std::clamp(s, 0.f, 1.f)), 0.8, 0.85));
                 p.setPen(palette().text().color());
-                p.drawText(QRect(r.left(), r.bottom() + 6, m_cell, kScore - 4), Qt::AlignRight | Qt::AlignVCenter,
+                p.drawText(QRect(r.left(), r.bottom() + 8, m_cell, text), Qt::AlignRight | Qt::AlignVCenter,
                            QLocale().toString(s, 'f', 2));  // "0,32" in Bokmål, as the line above
             }
         }
     }
     p.setPen(palette().text().color());
-    p.drawText(QRect(0, height() - kScore, width(), kScore), Qt::AlignLeft, tr("bars: %1").arg(m_scoreName));
+    p.drawText(QRect(0, height() - text, width(), text), Qt::AlignLeft | Qt::AlignVCenter,
+               tr("bars: %1").arg(m_scoreName));
 }
 
 void HeadGrid::mousePressEvent(QMouseEvent* e) {

@@ -19,7 +19,7 @@ public:
     void setSelected(int layer, int head);  // head -1 = the layer's mean
     const std::vector<float>& scores() const { return m_scores; }
     QSize sizeHint() const override;
-    /// Fits the thumbnails to a width (between 40 and 120 pixels each).
+    /// Fits the thumbnails to a width (between 40 and 200 pixels each).
     void fitWidth(int width);
 
 signals:
@@ -31,6 +31,8 @@ protected:
 
 private:
     QRect cellRect(int layer, int col) const;
+    QFont smallFont() const;  // the labels' and the scores'
+    int scoreBand() const;    // under each row: the score's bar and value
     int m_layers = 0, m_heads = 0, m_cell = 84;
     std::vector<QImage> m_images;  // layer-major, heads + 1 (mean) per layer
     std::vector<float> m_scores;

@@ -316,7 +316,8 @@ void DatasetsPanel::tokenize() {
     runAnalysis(0);
 }
 void DatasetsPanel::compare() {
-    runAnalysis(1);
+    // Pressed before A was tokenized it showed B's bars alone, no figure of A nor a word why: both then
+    runAnalysis(m_tokenize->analysis(0).stats.tokens ? 1 : 2);
 }
 
 bool DatasetsPanel::jobOptions(twb::PrepareOptions& o) {
@@ -373,7 +374,9 @@ void DatasetsPanel::runAnalysis(int which) {
     twb::PrepareOptions o;
     if (!jobOptions(o))
         return;
-    o.tokenizer = m_tokenize->tokenizerSpec(which);
+    twb::PrepareOptions b = o;  // which 2: A, then B
+    o.tokenizer = m_tokenize->tokenizerSpec(which == 1);
+    b.tokenizer = m_tokenize->tokenizerSpec(1);
     auto fail = [this](const QString& e) {
         // the figures shown were another tokenizer's: beside this one's error they read as its (bpe 9999's under
         // "Vocabulary size too high (60000)")
@@ -381,9 +384,23 @@ void DatasetsPanel::runAnalysis(int which) {
         showError(ImportTab::inPanelTerms(e));
     };
     Job* job = jobs()->run(
-        tr("Tokenizing"), [o](JobContext& ctx) { return DatasetPreparation::inspect(o, ctx); }, this,
-        [this, which](TokenizerAnalysis a) { m_tokenize->setAnalysis(which, a); }, fail);
-    watchJob(job, which ? tr("Tokenizing with B…") : tr("Tokenizing…"),
+        tr("Tokenizing"),
+        [o, b, which](JobContext& ctx) {
+            std::vector<TokenizerAnalysis> r{DatasetPreparation::inspect(o, ctx)};
+            if (which == 2)
+                r.push_back(DatasetPreparation::inspect(b, ctx));
+            return r;
+        },
+        this,
+        [this, which](const std::vector<TokenizerAnalysis>& r) {
+            for (size_t k = 0; k < r.size(); ++k)
+                m_tokenize->setAnalysis(which == 1 ? 1 : static_cast<int>(k), r[k]);
+        },
+        fail);
+    watchJob(job,
+             which == 1 ? tr("Tokenizing with B…")
+             : which    ? tr("Tokenizing with A and B…")
+                        : tr("Tokenizing…"),
              tr("Tokenizing cancelled; nothing was written."));
 }
 

@@ -96,7 +96,7 @@ protected:
 
 private:
     void connectTabs();
-    void runAnalysis(int which);
+    void runAnalysis(int which);  // 0: tokenizer A, 1: B, 2: A then B
     void showMerges();
     /// A tab's preparation: its options (a ConfigError from the tab shown), the question before replacing
     /// a folder, then prepare(options, ctx) as a job; shown(result, options) once the dataset is written.

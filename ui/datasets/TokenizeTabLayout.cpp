@@ -252,6 +252,8 @@ QWidget* TokenizeTab::buildInspector() {
     m_compareTable->setObjectName("compareTokenizers");
     m_compareTable->setHorizontalHeaderLabels({tr("measure"), tr("A"), tr("B")});
     m_compareTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // the measures' names whole (a third of the width cut "mean sequence length" at 150%)
+    m_compareTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_compareTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     // Four short names that fit the column at 1280 px (Merges sat behind the strip's scroll arrows), the
     // whole name in each tab's tooltip

@@ -49,6 +49,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->horizontalHeader()->setTextElideMode(Qt::ElideMiddle);  // keeps the run and the step in view
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // A row's temperature at its top: centred in a row taller than the view, it was scrolled out of sight
+    m_table->verticalHeader()->setDefaultAlignment(Qt::AlignTop | Qt::AlignHCenter);
     auto* row = new QHBoxLayout(this);
     auto* left = new QVBoxLayout;
     // The tab has no prompt of its own: say whose it takes (it took the Generate tab's without a word)

@@ -189,6 +189,12 @@ void TokenOutputView::select(int sample, int index, const QString& title, int dr
     m_alts->clear();
     m_title->setText(title);
     fitTitle();
+    // Top-k or top-p keeps the first `drawable` alternatives and shares their probability out again: what
+    // the sampler draws each of them with (the list's figures are before the cut).
+    double kept = 0;
+    if (drawable >= 0 && drawable < t->altIds.size())
+        for (int k = 0; k < drawable; ++k)
+            kept += t->altProbs[k];
     for (int k = 0; k < t->altIds.size(); ++k) {
         auto* it =
             new QListWidgetItem(QStringLiteral("%L1  %2").arg(t->altProbs[k], 5, 'f', 3).arg(shown(t->altTexts[k])));
@@ -205,6 +211,11 @@ void TokenOutputView::select(int sample, int index, const QString& title, int dr
             it->setToolTip(
                 tr("Outside top-k or top-p: the sampler never draws it at these settings; a click still "
                    "continues from it"));
+        } else if (kept > 0) {
+            it->setToolTip(tr("Drawn with p = %1 at these settings: top-k or top-p keeps %2 of the probability "
+                              "and shares it out among what it keeps")
+                               .arg(QLocale().toString(t->altProbs[k] / kept, 'f', 3))
+                               .arg(QLocale().toString(kept, 'f', 3)));
         }
         m_alts->addItem(it);
     }
