@@ -291,6 +291,7 @@ private slots:
                 shown = shown ? nullptr : p;
         QVERIFY(shown && shown->property("title") == "Learning rate");
         QTRY_VERIFY2(shown->axisRect()->height() >= 6 * line, qPrintable(QString::number(shown->axisRect()->height())));
+        QCOMPARE(shown->xAxis->label(), loss->xAxis->label());  // alone, its steps are named as the loss plot's
         tabs->setCurrentIndex(0);
         QVERIFY(loss->isVisible() && !shown->isVisible());
         plot.resize(620, 640);  // a taller window
@@ -299,6 +300,7 @@ private slots:
         QTRY_VERIFY(loss->axisRect()->height() >= 6 * line);
         for (auto* p : plot.findChildren<QCustomPlot*>())
             QVERIFY(p->isVisible());
+        QVERIFY(shown->xAxis->label().isEmpty());  // under the loss plot's titled axis again
     }
 
     /// In bits per character the note on the training loss has a line of its own: over the plot's top right it

@@ -213,8 +213,11 @@ void MetricsPlot::setEpochAxis(bool on) {
 void MetricsPlot::updateAxisLabels() {
     const bool epochs = showingEpochs();
     // The loss plot's x axis alone is titled: the small plots stand under it on the same steps, and a
-    // title of their own took a line of the height the loss plot lacked at 150% text.
+    // title of their own took a line of the height the loss plot lacked at 150% text. One shown alone (the
+    // tabs) has the whole height and is titled too.
     m_loss->xAxis->setLabel(epochs ? tr("epoch") : tr("step"));
+    for (auto* p : {m_acc, m_lr, m_speed})
+        p->xAxis->setLabel(showsSmallPlots() ? QString() : m_loss->xAxis->label());
     for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
         if (epochs) {
             p->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));  // fractions of an epoch

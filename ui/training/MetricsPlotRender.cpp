@@ -250,6 +250,7 @@ void MetricsPlot::placeSmallPlots(bool row) {
         small[i]->setVisible(row);
     }
     m_loss->setVisible(true);
+    updateAxisLabels();  // titled where each stands alone
     m_grid->setRowStretch(1, 3);
     m_grid->setRowStretch(2, row ? 1 : 0);
 }
