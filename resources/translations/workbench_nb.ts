@@ -897,6 +897,22 @@ Fanen Samtaledata i Datasett-panelet forbereder instruksjonsdata; tren på dem, 
         <source>Temperatures: &apos;%1&apos; is not a number between 0 and 5; write e.g. %2</source>
         <translation>Temperaturer: «%1» er ikke et tall mellom 0 og 5; skriv f.eks. %2</translation>
     </message>
+    <message>
+        <source>Hide settings</source>
+        <translation>Skjul innstillinger</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Innstillinger</translation>
+    </message>
+    <message>
+        <source>Fold the columns, temperatures and judge away: the texts take the width</source>
+        <translation>Skjul kolonnene, temperaturene og dommeren: tekstene får bredden</translation>
+    </message>
+    <message>
+        <source>Show the columns, temperatures and judge (to compare again)</source>
+        <translation>Vis kolonnene, temperaturene og dommeren (for å sammenligne igjen)</translation>
+    </message>
 </context>
 <context>
     <name>ConfigChoices</name>

@@ -45,6 +45,7 @@
 #include <QTextBrowser>
 
 #include <QTableWidget>
+#include <QToolButton>
 
 class TestSamplingPanel : public QObject {
     Q_OBJECT
@@ -584,6 +585,15 @@ private slots:
         QVERIFY2(judge->shownText().endsWith("length)") && judge->shownText().contains(QChar(0x2026)),
                  qPrintable(judge->shownText()));
         QVERIFY2(judge->toolTip().endsWith(judge->currentText()), qPrintable(judge->toolTip()));
+        // Two checkpoints' texts have room beside the controls; six would have 90 px each: the controls fold
+        // away, the button above the texts brings them back.
+        auto* controls = v.findChild<QWidget*>("compareControls");
+        v.begin(2, {0.5});
+        QVERIFY(controls->isVisible());
+        v.begin(6, {0.5});
+        QTRY_VERIFY(!controls->isVisible() && v.table()->width() >= v.width() - 30);
+        v.findChild<QToolButton*>("compareFold")->click();
+        QVERIFY(controls->isVisible() && v.controlsShown());
     }
     void judgeColumnScoresEachTextAsTheEngineDoes() {
         const QString judge = twbtest::make_tiny_run(m_ws, "judge", 20);

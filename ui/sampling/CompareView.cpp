@@ -18,6 +18,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QTableWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -72,14 +73,24 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     left->addWidget(exportMd);
     // The controls in a column ~28 characters wide (the list's own size hint made it 255 px at 1280x720,
     // the texts' columns 140 px each); an entry too long for it keeps its run and its step.
-    auto* side = new QWidget;
+    auto* side = m_side = new QWidget;
     side->setObjectName("compareControls");
     side->setLayout(left);
     left->setContentsMargins(0, 0, 0, 0);
     side->setMaximumWidth(28 * fontMetrics().averageCharWidth() + 20);
     m_ckList->setTextElideMode(Qt::ElideMiddle);
+    m_fold = new QToolButton;
+    m_fold->setObjectName("compareFold");
+    m_fold->setAutoRaise(true);
+    m_fold->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    auto* texts = new QVBoxLayout;
+    texts->setContentsMargins(0, 0, 0, 0);
+    texts->addWidget(m_fold, 0, Qt::AlignLeft);
+    texts->addWidget(m_table, 1);
     row->addWidget(side);
-    row->addWidget(m_table, 1);
+    row->addLayout(texts, 1);
+    setControlsShown(true);
+    connect(m_fold, &QToolButton::clicked, this, [this] { setControlsShown(!controlsShown()); });
     fillJudges(languageModelRuns());
     connect(m_compareBtn, &QPushButton::clicked, this, &CompareView::compareClicked);
     connect(exportMd, &QPushButton::clicked, this, &CompareView::exportClicked);
@@ -243,6 +254,22 @@ void CompareView::begin(int columns, const QVector<double>& temperatures) {
         rows << (t == 0 ? tr("greedy") : tr("T = %1").arg(QLocale().toString(t, 'g', 6)));
     m_table->setVerticalHeaderLabels(rows);
     m_tableJudge = judgeRun();
+    // The texts' columns at least ~20 characters wide where folding the controls gives them that
+    const int room = width() - (controlsShown() ? m_side->width() + layout()->spacing() : 0);
+    if (columns > 0 && room / columns < 20 * fontMetrics().averageCharWidth())
+        setControlsShown(false);
+}
+
+void CompareView::setControlsShown(bool shown) {
+    m_side->setVisible(shown);
+    m_fold->setArrowType(shown ? Qt::LeftArrow : Qt::RightArrow);
+    m_fold->setText(shown ? tr("Hide settings") : tr("Settings"));
+    m_fold->setToolTip(shown ? tr("Fold the columns, temperatures and judge away: the texts take the width")
+                             : tr("Show the columns, temperatures and judge (to compare again)"));
+}
+
+bool CompareView::controlsShown() const {
+    return !m_side->isHidden();
 }
 
 void CompareView::setCell(int row, int column, const QString& header, const QString& text) {

@@ -15,6 +15,7 @@ class QLineEdit;
 class QListWidget;
 class QPushButton;
 class QTableWidget;
+class QToolButton;
 
 class CompareView : public QWidget {
     Q_OBJECT
@@ -57,6 +58,11 @@ public:
     bool hasResults() const;
     QString markdown(const QString& prompt) const;
     void setBusy(bool busy);
+    /// The controls' column shown or folded away (the tool button above the table does the same): a
+    /// comparison whose columns would be narrower than ~20 characters folds it, as at 1280x720 and 150% text
+    /// three checkpoints' texts had 75 px each beside it.
+    void setControlsShown(bool shown);
+    bool controlsShown() const;
 
 signals:
     void compareClicked();
@@ -74,4 +80,6 @@ private:
     QString m_run;         // the run whose checkpoints are offered, and whose comparison the table holds
     QPushButton* m_compareBtn;
     QTableWidget* m_table;
+    QWidget* m_side;      // the controls' column
+    QToolButton* m_fold;  // shows or folds it
 };
