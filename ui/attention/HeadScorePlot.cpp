@@ -1,6 +1,13 @@
 #include "ui/attention/HeadScorePlot.h"
 #include "ui/widgets/TextScale.h"
 
+#include <iterator>
+
+namespace {
+// a head's dash within its layer's hue
+constexpr Qt::PenStyle kHeadDashes[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+}  // namespace
+
 HeadScorePlot::HeadScorePlot(QWidget* parent) : QCustomPlot(parent) {
     xAxis->setLabel(tr("step"));
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -69,11 +76,9 @@ void HeadScorePlot::setTimeline(const twb::ProbeTimeline& timeline, const std::v
             auto* g = addGraph();
             g->setName(tr("L%1 H%2").arg(l).arg(h));
             // a hue per layer, a dash per head: a layer's heads in shades of one hue read as one colour
-            static const Qt::PenStyle dashes[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine,
-                                                  Qt::DashDotDotLine};
-            QPen pen(QColor::fromHsvF(static_cast<double>(l) / std::max(1, L), 0.8, 0.45 + 0.4 * h / std::max(1, H)),
-                     1.5, dashes[h % 5]);
-            g->setPen(pen);
+            g->setPen(
+                QPen(QColor::fromHsvF(static_cast<double>(l) / std::max(1, L), 0.8, 0.45 + 0.4 * h / std::max(1, H)),
+                     1.5, kHeadDashes[h % std::size(kHeadDashes)]));
             for (size_t i = 0; i < scores.size(); ++i)
                 g->addData(static_cast<double>(timeline.steps[i]),
                            score(scores[i], index)[static_cast<size_t>(l * H + h)]);

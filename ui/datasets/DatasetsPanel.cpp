@@ -374,9 +374,12 @@ void DatasetsPanel::runAnalysis(int which) {
     twb::PrepareOptions o;
     if (!jobOptions(o))
         return;
-    twb::PrepareOptions b = o;  // which 2: A, then B
-    o.tokenizer = m_tokenize->tokenizerSpec(which == 1);
-    b.tokenizer = m_tokenize->tokenizerSpec(1);
+    // The tokenizers to run, each with the slot its figures go to: A, B, or A then B
+    std::vector<std::pair<int, twb::PrepareOptions>> runs;
+    for (int slot : which == 2 ? std::vector<int>{0, 1} : std::vector<int>{which}) {
+        runs.emplace_back(slot, o);
+        runs.back().second.tokenizer = m_tokenize->tokenizerSpec(slot);
+    }
     auto fail = [this](const QString& e) {
         // the figures shown were another tokenizer's: beside this one's error they read as its (bpe 9999's under
         // "Vocabulary size too high (60000)")
@@ -385,16 +388,16 @@ void DatasetsPanel::runAnalysis(int which) {
     };
     Job* job = jobs()->run(
         tr("Tokenizing"),
-        [o, b, which](JobContext& ctx) {
-            std::vector<TokenizerAnalysis> r{DatasetPreparation::inspect(o, ctx)};
-            if (which == 2)
-                r.push_back(DatasetPreparation::inspect(b, ctx));
+        [runs](JobContext& ctx) {
+            std::vector<std::pair<int, TokenizerAnalysis>> r;
+            for (const auto& [slot, options] : runs)
+                r.emplace_back(slot, DatasetPreparation::inspect(options, ctx));
             return r;
         },
         this,
-        [this, which](const std::vector<TokenizerAnalysis>& r) {
-            for (size_t k = 0; k < r.size(); ++k)
-                m_tokenize->setAnalysis(which == 1 ? 1 : static_cast<int>(k), r[k]);
+        [this](const std::vector<std::pair<int, TokenizerAnalysis>>& r) {
+            for (const auto& [slot, analysis] : r)
+                m_tokenize->setAnalysis(slot, analysis);
         },
         fail);
     watchJob(job,

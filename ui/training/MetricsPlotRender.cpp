@@ -287,7 +287,7 @@ void MetricsPlot::replotIfDirty() {
     bool anyX = false;
     for (auto* p : {m_loss, m_acc, m_lr, m_speed}) {
         fitTitle(p);
-        if (!fitAxes(p))  // nothing plotted, or one point (centred in its plot)
+        if (!fitAxes(p))  // nothing plotted, or one point: it takes the others' range below
             continue;
         const QCPRange r = p->xAxis->range();
         x = anyX ? QCPRange(std::min(x.lower, r.lower), std::max(x.upper, r.upper)) : r;
