@@ -228,11 +228,15 @@ private slots:
         v.setHeads("");
         v.measureEveryHead();
         QCOMPARE(v.table()->rowCount(), 0);  // the old table goes at once
-        v.cancel();  // before the first evaluation ends: the loss with every head is all it computes
+        v.cancel();  // at once: the loss with every head, and any head's the worker finished first, are kept
         waitIdle(&v);
         QVERIFY2(v.lastError().isEmpty(), qPrintable(v.lastError()));
         QVERIFY(v.result().cancelled);
-        QCOMPARE(v.table()->rowCount(), 1);
+        // The rows computed before the cancel, no more (a loaded machine's worker sometimes finished a head
+        // first: asserting one row raced it)
+        const auto& r = v.result();
+        QVERIFY(r.every_head.size() < static_cast<size_t>(r.layers * r.heads));
+        QCOMPARE(v.table()->rowCount(), 1 + static_cast<int>(r.every_head.size()));
         QCOMPARE(v.table()->item(0, 0)->text(), QString("none"));
         QCOMPARE(static_cast<NumberItem*>(v.table()->item(0, 1))->value(), v.result().base_loss);
     }
