@@ -401,6 +401,11 @@ private slots:
         QTest::mouseClick(p.findChild<QPushButton*>("showMerges"), Qt::LeftButton);
         waitIdle(p);
         QVERIFY2(p.lastError().contains("not bytebpe"), qPrintable(p.lastError()));
+        // A preview of the sources that reads fine comes back after it: the error stands (it was cleared).
+        p.addSources({QString::fromStdString(twbtest::path(m_ws, "paras.txt").string())});
+        QTRY_VERIFY(p.previewPending());
+        QTRY_VERIFY_WITH_TIMEOUT(!p.previewPending(), 10000);
+        QVERIFY2(p.lastError().contains("not bytebpe"), qPrintable(p.lastError()));
     }
 
     void dropAddsFilesAndCancelLeavesNothing() {

@@ -95,8 +95,12 @@ DatasetsPanel::DatasetsPanel(JobsService* jobs, QWidget* parent) : PanelBase(job
 void DatasetsPanel::connectTabs() {
     auto show = [this](const QString& e) { showError(e); };
     connect(m_import, &ImportTab::errorChanged, this, [this](const QString& e) {
+        const QString before = m_sourcesError;
         m_sourcesError = ImportTab::inPanelTerms(e);  // Prepare and Tokenize refuse while the sources do not read
-        showError(m_sourcesError);
+        // A preview that reads clears the sources' own error, never another's: a failed Prepare or Show
+        // merges went on to vanish when a preview scheduled before it came back.
+        if (!m_sourcesError.isEmpty() || lastError() == before)
+            showError(m_sourcesError);
     });
     connect(m_catalogue, &CatalogueTab::errorChanged, this, show);
     connect(m_synthetic, &SyntheticTab::errorChanged, this, show);
