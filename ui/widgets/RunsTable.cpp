@@ -104,8 +104,9 @@ void RunsTable::keepFiguresWhole() {
     // The steps ("1,800 of 3,000"), the model's size ("4×4×128, 0.8 M") and the date are never cut, whatever
     // widths were remembered from shorter ones (or set by the first rows, a run of a wider model added later, or
     // at a smaller text size: "85…60" for "85 of 560" at 125%).
+    // The last of them too: the date, last of the Runs view's columns, stretches no narrower than itself.
     for (const auto column : {RunsTableModel::Steps, RunsTableModel::Model, RunsTableModel::Created})
-        if (const int c = m_model->columnOf(column); c >= 0 && c + 1 < m_model->columnCount())
+        if (const int c = m_model->columnOf(column); c >= 0)
             setColumnWidth(c, std::max(columnWidth(c), sizeHintForColumn(c)));
     // Nor a name up to 420 pixels or a dataset up to 260: a run named after the widths were set read "first sh…"
     // beside a wide Status, a sweep's stopped cell "000 (stopp…" in a column as wide as "000" had needed, a listed

@@ -47,7 +47,9 @@ void RunsTableModel::rebuildColumns() {
             m_columns.emplace_back(Extra, i);
     };
     if (m_layout == Layout::Runs) {
-        for (Column c : {Name, Dataset, Model, Parameters, Steps, BestValLoss, BitsPerChar, BestBleu, Created, Status})
+        // The status beside the steps ("1,800 of 3,000 · running"): last, it was scrolled out of sight at
+        // 1280x720 with 150% text.
+        for (Column c : {Name, Dataset, Model, Parameters, Steps, Status, BestValLoss, BitsPerChar, BestBleu, Created})
             m_columns.emplace_back(c, -1);
         extras();
     } else {
