@@ -267,6 +267,22 @@
         <source>Head scores</source>
         <translation>Hodepoeng</translation>
     </message>
+    <message>
+        <source>Restore</source>
+        <translation>Gjenopprett</translation>
+    </message>
+    <message>
+        <source>Enlarge</source>
+        <translation>Forstørr</translation>
+    </message>
+    <message>
+        <source>Show the map over the whole page, without the prompt and the head grid (or double-click the map; Esc returns)</source>
+        <translation>Vis kartet over hele siden, uten teksten og hodenettet (eller dobbeltklikk på kartet; Esc går tilbake)</translation>
+    </message>
+    <message>
+        <source>Back from the enlarged map</source>
+        <translation>Tilbake fra det forstørrede kartet</translation>
+    </message>
 </context>
 <context>
     <name>AttributionStrip</name>

@@ -374,6 +374,47 @@ private slots:
         emit p.findChild<Heatmap*>("attentionHeatmap")->hovered(hovered);
         QTRY_COMPARE(bar->shownHint(), hovered);
     }
+    void theMapEnlargesOverThePage() {
+        // At 175% text on 1280x720 (a projector) the Selected map was a strip under the prompt and beside the
+        // grid: Enlarge, or a double-click on the map, gives it the page; Esc gives the rest back.
+        QCOMPARE(TextScale::apply(175), 175);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        AttentionPanel p;
+        p.resize(1110, 640);  // the panel's room in a 1280x720 window
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        auto* heat = p.findChild<Heatmap*>("attentionHeatmap");
+        auto* grid = p.findChild<HeadGrid*>();
+        auto* enlarge = p.findChild<QPushButton*>("enlargeMap");
+        QVERIFY(heat && grid && enlarge);
+        p.setRun(m_run);
+        p.setPrompt("the cat sat");
+        p.showPrompt();
+        waitIdle(p);
+        QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+        QCOMPARE(heat->rows(), 11);
+        const QSize before = heat->size();
+        enlarge->click();
+        QVERIFY(p.mapEnlarged());
+        QTRY_VERIFY2(2 * heat->height() > 3 * before.height() && heat->width() > before.width(),
+                     qPrintable(QString("%1x%2 from %3x%4")
+                                    .arg(heat->width())
+                                    .arg(heat->height())
+                                    .arg(before.width())
+                                    .arg(before.height())));
+        QVERIFY(!grid->isVisible() && !p.picker()->isVisible());
+        QTest::keyClick(enlarge, Qt::Key_Escape);
+        QVERIFY(!p.mapEnlarged() && !enlarge->isChecked());
+        QTRY_COMPARE(heat->size(), before);
+        QVERIFY(grid->isVisible() && p.picker()->isVisible());
+        // a double-click on the map enlarges it, and again gives the page back
+        auto* plot = heat->findChild<QCustomPlot*>();
+        QTest::mouseDClick(plot, Qt::LeftButton, Qt::NoModifier, plot->rect().center());
+        QVERIFY(p.mapEnlarged() && enlarge->isChecked());
+        QTest::mouseDClick(plot, Qt::LeftButton, Qt::NoModifier, plot->rect().center());
+        QVERIFY(!p.mapEnlarged());
+        QTRY_COMPARE(heat->size(), before);
+    }
     void aTargetLeftFromATranslationRunIsNotSentForALanguageModel() {
         // The target box is hidden for a language model; a target remembered from a translation run (the
         // settings keep it across a restart) made every language model's capture fail, with no way to clear it.

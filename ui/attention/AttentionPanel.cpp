@@ -136,7 +136,9 @@ void AttentionPanel::createControls() {
 }
 
 void AttentionPanel::layOut() {
-    auto* promptRow = new QHBoxLayout;
+    m_promptArea = new QWidget;
+    auto* promptRow = new QHBoxLayout(m_promptArea);
+    promptRow->setContentsMargins(0, 0, 0, 0);
     auto* modeCol = new QVBoxLayout;
     modeCol->addWidget(m_modePrompt);
     modeCol->addWidget(m_modeTimeline);
@@ -151,8 +153,8 @@ void AttentionPanel::layOut() {
     btnCol->addWidget(m_fromVal);
     promptRow->addLayout(btnCol);
 
-    auto* left = new QWidget;
-    auto* leftCol = new QVBoxLayout(left);
+    m_left = new QWidget;
+    auto* leftCol = new QVBoxLayout(m_left);
     leftCol->setContentsMargins(0, 0, 0, 0);
     auto* scoreRow = new QHBoxLayout;
     scoreRow->addWidget(new QLabel(tr("Score")));
@@ -167,7 +169,7 @@ void AttentionPanel::layOut() {
     fitTabTitles(m_tabs, {QString(), tr("Head scores"), QString()});  // "Va…", "Posisjo…" at 150% in Bokmål
 
     auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(left);
+    split->addWidget(m_left);
     split->addWidget(m_tabs);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
@@ -180,7 +182,7 @@ void AttentionPanel::layOut() {
     auto* attentionPage = new QWidget;
     auto* col = new QVBoxLayout(attentionPage);
     col->addWidget(m_picker);
-    col->addLayout(promptRow);
+    col->addWidget(m_promptArea);
     col->addWidget(errorLabel());
     col->addWidget(split, 1);
     col->addLayout(timeRow);

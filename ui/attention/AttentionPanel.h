@@ -36,6 +36,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QRadioButton;
 class QScrollArea;
+class QShortcut;
 class QSlider;
 class QSpinBox;
 class QTabWidget;
@@ -98,6 +99,10 @@ public slots:
     void loadPositions();
     /// A run wrote a checkpoint: refresh live views of that run.
     void runUpdated(const QString& run);
+    /// The Selected tab over the whole page (Enlarge, a double-click on the map; Esc returns): the run
+    /// picker, the prompt and the head grid step aside -- a projector's 175% text left the map a strip.
+    void setMapEnlarged(bool on);
+    bool mapEnlarged() const;
 
 signals:
     void captureRequested(const AttentionRequest& r);
@@ -155,6 +160,10 @@ private:
     QPushButton* m_fromVal;
     QPushButton* m_exportView;
     QPushButton* m_exportData;
+    QPushButton* m_enlarge;
+    QShortcut* m_restoreKey;  // Esc, while the map is enlarged only
+    QWidget* m_promptArea;    // the mode, prompt and Show column: set aside with the grid while the map is enlarged
+    QWidget* m_left;          // the score chooser and the head grid
     QRadioButton* m_modePrompt;
     QRadioButton* m_modeTimeline;
     QComboBox* m_view;

@@ -308,6 +308,21 @@ bool AttentionPanel::exportCsv(const QString& path) const {
     }
 }
 
+void AttentionPanel::setMapEnlarged(bool on) {
+    for (QWidget* w : {static_cast<QWidget*>(m_picker), m_promptArea, m_left})
+        w->setVisible(!on);
+    if (on)
+        m_tabs->setCurrentIndex(0);  // the Selected map is what grows
+    const QSignalBlocker b(m_enlarge);
+    m_enlarge->setChecked(on);
+    m_enlarge->setText(on ? tr("Restore") : tr("Enlarge"));
+    m_restoreKey->setEnabled(on);
+}
+
+bool AttentionPanel::mapEnlarged() const {
+    return m_enlarge->isChecked();
+}
+
 void AttentionPanel::exportView() {
     if (m_cap.layers == 0)  // it wrote a blank grey image
         return showError(tr("Nothing to export yet: show a prompt first."));

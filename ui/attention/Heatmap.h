@@ -31,6 +31,8 @@ public:
 
 signals:
     void hovered(const QString& text);
+    /// The map was double-clicked (the Attention panel enlarges it).
+    void doubleClicked();
 
 protected:
     bool eventFilter(QObject* o, QEvent* e) override;
