@@ -5600,6 +5600,18 @@ Vil du slette den likevel?</translation>
         <source>Grey: never drawn.</source>
         <translation>Grå: trekkes aldri.</translation>
     </message>
+    <message>
+        <source>Fold the decoding settings away: the text takes the width (they still apply)</source>
+        <translation>Legg dekodingsinnstillingene bort: teksten får bredden (de gjelder fortsatt)</translation>
+    </message>
+    <message>
+        <source>Decoding</source>
+        <translation>Dekoding</translation>
+    </message>
+    <message>
+        <source>Show the decoding settings</source>
+        <translation>Vis dekodingsinnstillingene</translation>
+    </message>
 </context>
 <context>
     <name>SweepPlots</name>

@@ -4,6 +4,7 @@
 // strings are taken from the same seed's generation without them, so each one is met. The text size: back at 100%
 // from a larger one, the alternatives' title is as tall as its lines again (QLabel's heightForWidth never goes
 // below a minimum set before, so it kept the largest size's height: a blank above the list).
+#include "ui/sampling/DecodingForm.h"
 #include "ui/sampling/SamplingPanel.h"
 #include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
@@ -13,6 +14,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScopeGuard>
+#include <QTextBrowser>
+#include <QToolButton>
 
 #include <algorithm>
 
@@ -92,6 +95,52 @@ private slots:
         QTRY_VERIFY2(
             title->minimumHeight() <= lines() + title->fontMetrics().height(),
             qPrintable(QString("kept at least %1 px for %2 px of lines").arg(title->minimumHeight()).arg(lines())));
+    }
+    void theDecodingFoldsAwayAndIsRemembered() {
+        // At 1280x720 with 175% text the Decoding column took half the width: the output showed five words a
+        // line. The arrow on its title's line folds it away (its settings still apply), the one left of the tabs brings
+        // it back; remembered.
+        const auto restore = qScopeGuard([] {
+            TextScale::apply(100);
+            QSettings().remove("sampling/decodingShown");
+        });
+        QCOMPARE(TextScale::apply(175), 175);
+        {
+            SamplingPanel p;
+            p.setRun(m_run);
+            p.resize(1080, 580);  // as the window gives it at 1280x720
+            p.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&p));
+            auto* fold = p.findChild<QToolButton*>("decodingFold");
+            auto* output = p.findChild<QTextBrowser*>("output");
+            auto* decoding = p.findChild<DecodingForm*>();
+            QVERIFY(fold && output && decoding);
+            QVERIFY(p.decodingShown() && decoding->isVisible() && fold->isVisible());
+            QVERIFY(!p.findChild<QToolButton*>("decodingUnfold")->isVisible());
+            const int before = output->width();
+            fold->click();
+            QVERIFY(!p.decodingShown() && !decoding->isVisible());
+            QVERIFY(p.findChild<QToolButton*>("decodingUnfold")->isVisible());
+            QTRY_VERIFY2(output->width() > before + decoding->width() / 2,
+                         qPrintable(QString("%1 px from %2").arg(output->width()).arg(before)));
+            // folded, its settings still decide: greedy twice is the same text
+            p.setTemperature(0);
+            p.setPrompt("the ");
+            p.setMaxTokens(40);
+            QString texts[2];
+            for (auto& t : texts) {
+                p.generate();
+                QTRY_VERIFY_WITH_TIMEOUT(!p.isBusy(), 60000);
+                QVERIFY2(p.lastError().isEmpty(), qPrintable(p.lastError()));
+                t = p.outputText();
+            }
+            QCOMPARE(p.output().temperature, 0.0);
+            QCOMPARE(texts[0], texts[1]);
+        }
+        SamplingPanel again;  // remembered
+        QVERIFY(!again.decodingShown());
+        again.findChild<QToolButton*>("decodingUnfold")->click();
+        QVERIFY(again.decodingShown());
     }
 };
 

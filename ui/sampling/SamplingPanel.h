@@ -27,6 +27,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QTableWidget;
 class QTabWidget;
+class QToolButton;
 class QStackedWidget;
 class RunPicker;
 class TokenOutputView;
@@ -70,6 +71,11 @@ public:
     QString outputText(int sample = 0) const;
     QString compareMarkdown() const;
 
+    /// The Decoding column shown, or folded away by the arrow on its title's line (its settings still apply):
+    /// at 1280x720 with 175% text it took half the width and left the output five words a line. Remembered.
+    void setDecodingShown(bool shown);
+    bool decodingShown() const;
+
     void setPrompt(const QString& text);
     void setTemperature(double t);
     void setMaxTokens(int n);
@@ -100,6 +106,8 @@ signals:
 
 protected:
     void busyChanged(bool busy) override;
+    /// The Decoding form resized: its fold arrow to the end of its title's line.
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     // SamplingPanelLayout.cpp, with the constructor: connectWorker, connectControls, buildGenerateTab
@@ -124,6 +132,8 @@ private:
 
     RunPicker* m_picker;
     DecodingForm* m_decoding;
+    QToolButton* m_decodingFold;    // on the Decoding title's line: folds the column away
+    QToolButton* m_decodingUnfold;  // left of the tabs while it is folded: brings it back
     QPlainTextEdit* m_prompt;
     TokenOutputView* m_output;        // the tokens of m_out, their alternatives
     AttributionStrip* m_attribution;  // where a clicked token came from

@@ -30,6 +30,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <utility>
@@ -66,6 +67,23 @@ SamplingPanel::SamplingPanel(ModelThread* model, JobsService* jobs, QWidget* par
     connect(m_chat, &PanelBase::statusMessage, this, &PanelBase::statusMessage);
     connect(m_chat, &PanelBase::statusWithdrawn, this, &PanelBase::statusWithdrawn);
 
+    // Fold on the Decoding title's line (the tabs' titles keep their room); unfold left of the tabs, shown
+    // only while folded (when the tabs have the width).
+    m_decodingFold = new QToolButton(m_decoding);
+    m_decodingFold->setObjectName("decodingFold");
+    m_decodingFold->setAutoRaise(true);
+    m_decodingFold->setArrowType(Qt::LeftArrow);
+    m_decodingFold->setToolTip(tr("Fold the decoding settings away: the text takes the width (they still apply)"));
+    m_decoding->installEventFilter(this);  // its resize places the arrow at the title line's end
+    m_decodingUnfold = new QToolButton(m_tabs);
+    m_decodingUnfold->setObjectName("decodingUnfold");
+    m_decodingUnfold->setAutoRaise(true);
+    m_decodingUnfold->setArrowType(Qt::RightArrow);
+    m_decodingUnfold->setText(tr("Decoding"));
+    m_decodingUnfold->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_decodingUnfold->setToolTip(tr("Show the decoding settings"));
+    connect(m_decodingFold, &QToolButton::clicked, this, [this] { setDecodingShown(false); });
+    connect(m_decodingUnfold, &QToolButton::clicked, this, [this] { setDecodingShown(true); });
     auto* left = new QVBoxLayout;
     left->addWidget(m_decoding);
     left->addStretch(1);
@@ -74,6 +92,7 @@ SamplingPanel::SamplingPanel(ModelThread* model, JobsService* jobs, QWidget* par
     body->setContentsMargins(0, 0, 0, 0);
     body->addLayout(left);
     body->addWidget(m_tabs, 1);
+    setDecodingShown(QSettings().value("sampling/decodingShown", true).toBool());  // once it is in the page
     m_translation = new TranslationView(m_model, m_picker, this->jobs());
     m_modes = new QStackedWidget;
     m_modes->addWidget(m_lmPage);
@@ -261,4 +280,26 @@ void SamplingPanel::connectWorker(ModelWorker* worker) {
         showError(e);
         m_generationError = id != m_historyId;
     });
+}
+
+void SamplingPanel::setDecodingShown(bool shown) {
+    m_decoding->setVisible(shown);
+    // Only while folded: a hidden corner widget still takes its room from the tabs ("Gener…" at 175%).
+    m_tabs->setCornerWidget(shown ? nullptr : m_decodingUnfold, Qt::TopLeftCorner);
+    m_decodingUnfold->setVisible(!shown);
+    QSettings().setValue("sampling/decodingShown", shown);
+}
+
+bool SamplingPanel::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == m_decoding && (e->type() == QEvent::Resize || e->type() == QEvent::FontChange)) {
+        const int side = m_decoding->fontMetrics().height();
+        m_decodingFold->setFixedSize(side, side);
+        m_decodingFold->move(m_decoding->width() - side, 0);
+        m_decodingFold->raise();
+    }
+    return PanelBase::eventFilter(watched, e);
+}
+
+bool SamplingPanel::decodingShown() const {
+    return !m_decoding->isHidden();
 }
