@@ -5261,6 +5261,14 @@ Vil du slette den likevel?</translation>
         <source>Clear the filter</source>
         <translation>Tøm filteret</translation>
     </message>
+    <message>
+        <source>Compare</source>
+        <translation>Sammenlign</translation>
+    </message>
+    <message>
+        <source>TensorBoard…</source>
+        <translation>TensorBoard…</translation>
+    </message>
 </context>
 <context>
     <name>RunsTableModel</name>

@@ -50,6 +50,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTimer>
+#include <QVBoxLayout>
 
 #include <filesystem>
 
@@ -314,6 +315,32 @@ private slots:
                                     .arg(t->viewport()->width())));
         QCOMPARE(t->tableModel()->columnOf(RunsTableModel::Steps) + 1, status);
     }
+    void theButtonsKeepTheirTitlesWholeOrShort() {
+        // At 175% text the row's buttons were squeezed below their titles ("xport to TensorBoar"): where the
+        // whole titles do not fit, the short ones do.
+        for (int scale : {100, 175}) {
+            QCOMPARE(TextScale::apply(scale), scale);
+            const auto restore = qScopeGuard([] { TextScale::apply(100); });
+            QWidget window;  // as the main window holds it: no wider than its room, whatever its row asks
+            window.setFixedSize(scale == 100 ? 1110 : 1052, 640);  // its room in a 1280x720 window (the sidebar grows)
+            auto* p = new RunsPanel;
+            (new QVBoxLayout(&window))->addWidget(p);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            auto* tensorBoard = p->findChild<QPushButton*>("exportTensorBoard");
+            QVERIFY(tensorBoard);
+            QTRY_COMPARE(tensorBoard->text(),
+                         scale == 100 ? QString("Export to TensorBoard") : QString("TensorBoard…"));
+            QTRY_VERIFY(tensorBoard->width() > 0);
+            for (auto* b : p->findChildren<QPushButton*>())
+                if (b->isVisible() && b->parentWidget() == tensorBoard->parentWidget())
+                    QVERIFY2(b->width() >= b->sizeHint().width(), qPrintable(QString("at %1%: %2 is %3 px of %4")
+                                                                                 .arg(scale)
+                                                                                 .arg(b->text())
+                                                                                 .arg(b->width())
+                                                                                 .arg(b->sizeHint().width())));
+        }
+    }
     void figuresStayWholeWhenTheTextGrows() {
         // At 125% the steps read "85…60" for "85 of 560", the dataset "tato…n-nb" and the date "2026-…03:39":
         // the widths the rows had set at 100% stayed.
@@ -546,9 +573,7 @@ private slots:
         TrainingPanel* tp = w.trainingPanel();
         QVERIFY(p->table()->selectRun(m_interrupted));
         tp->form()->applyPreset("tiny");  // something else in the form first
-        for (auto* b : p->findChildren<QPushButton*>())
-            if (b->text() == "Duplicate config")
-                b->click();
+        p->findChild<QPushButton*>("duplicateConfig")->click();
         const auto want = twb::read_run_config(m_interrupted.toStdString());
         QCOMPARE(tp->form()->config().n_embd, want.n_embd);
         QCOMPARE(tp->form()->config().n_layer, want.n_layer);

@@ -94,6 +94,7 @@ const QSet<QString>& sameInBothLanguages() {
         "sentencepiece unigram",
         "GGUF (llama.cpp, gpt2), f32",
         "TensorBoard",
+        "TensorBoard…",
         "Adam β2",
         "id",
         "lr",

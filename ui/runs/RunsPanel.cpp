@@ -6,6 +6,7 @@
 #include "twb/tensorboard.h"
 #include "ui/Workspace.h"
 #include "ui/jobs/JobsService.h"
+#include "ui/widgets/ButtonTitles.h"
 #include "ui/widgets/RunsTable.h"
 #include "ui/widgets/RunsTableModel.h"
 
@@ -47,12 +48,16 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
     top->addWidget(m_summary, 1);
     top->addWidget(m_filter);
     v->addLayout(top);
-    auto* buttons = new QHBoxLayout;
+    auto* buttonRow = new QWidget;
+    auto* buttons = new QHBoxLayout(buttonRow);
+    buttons->setContentsMargins(0, 0, 0, 0);
     m_open = new QPushButton(tr("Open"));
     m_open->setToolTip(tr("Open the run in the Training panel (Enter or double click)"));
     m_duplicate = new QPushButton(tr("Duplicate config"));
     m_duplicate->setToolTip(tr("A new run in the Training panel with this run's settings (Ctrl+D)"));
+    m_duplicate->setObjectName("duplicateConfig");
     m_compare = new QPushButton(tr("Compare selected"));
+    m_compare->setObjectName("compareSelected");
     m_compare->setToolTip(tr("Overlay the selected runs' validation curves in the Training panel (Ctrl+M)"));
     m_delete = new QPushButton(tr("Delete…"));
     m_delete->setToolTip(tr("Delete the selected runs and their checkpoints (Delete); asks first"));
@@ -74,7 +79,10 @@ RunsPanel::RunsPanel(JobsService* jobs, QWidget* parent) : PanelBase(jobs, paren
     m_cells->setChecked(QSettings().value("runsView/sweepCells", false).toBool());
     buttons->addWidget(m_cells);
     buttons->addStretch(1);
-    v->addLayout(buttons);
+    v->addWidget(buttonRow);
+    // Short titles where the whole ones do not fit the row (175% text at 1280x720); the tooltips say the rest.
+    fitButtonTitles(buttonRow,
+                    {{m_duplicate, tr("Duplicate")}, {m_compare, tr("Compare")}, {m_tensorBoard, tr("TensorBoard…")}});
     // What an export wrote and the command that shows it, whole and selectable (in the status bar the
     // command was cut before its folder).
     m_exportNote = new QLabel;
