@@ -373,6 +373,12 @@ private slots:
                      qPrintable(bar->shownHint()));
         emit p.findChild<Heatmap*>("attentionHeatmap")->hovered(hovered);
         QTRY_COMPARE(bar->shownHint(), hovered);
+        // The mouse leaves the map: the hint again, not the last cell's read-out as if it were still under it.
+        auto* plot = p.findChild<Heatmap*>("attentionHeatmap")->plot();
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(plot, &leave);
+        QCOMPARE(p.findChild<QLabel*>("attentionHover")->text(),
+                 QString("Hover the map for query, key and weight; wheel zooms, drag pans."));
     }
     void theMapEnlargesOverThePage() {
         // At 175% text on 1280x720 (a projector) the Selected map was a strip under the prompt and beside the

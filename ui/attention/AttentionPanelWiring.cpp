@@ -220,7 +220,9 @@ void AttentionPanel::connectControls() {
         select(l, h < 0 ? m_head : h);
     });
     connect(m_slider, &QSlider::valueChanged, this, &AttentionPanel::setTimelineIndex);
-    connect(m_heat, &Heatmap::hovered, m_hover, &QLabel::setText);
+    // the cell's read-out, or the hint again (in its tooltip, whole) once the mouse has left the map
+    connect(m_heat, &Heatmap::hovered, this,
+            [this](const QString& text) { m_hover->setText(text.isEmpty() ? m_hover->toolTip() : text); });
     connect(m_exportView, &QPushButton::clicked, this, &AttentionPanel::exportView);
     connect(m_exportData, &QPushButton::clicked, this, &AttentionPanel::exportData);
     connect(m_positions, &PositionsView::loadClicked, this, &AttentionPanel::loadPositions);

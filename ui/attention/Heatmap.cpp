@@ -164,6 +164,8 @@ QString Heatmap::describe(int row, int col) const {
 bool Heatmap::eventFilter(QObject* o, QEvent* e) {
     if (o == m_plot && e->type() == QEvent::MouseButtonDblClick)
         emit doubleClicked();
+    if (o == m_plot && e->type() == QEvent::Leave)
+        emit hovered(QString());  // nothing under the mouse: the last cell's read-out stayed as if it were
     if (o == m_plot && e->type() == QEvent::MouseMove && m_rows > 0) {
         const auto* me = static_cast<QMouseEvent*>(e);
         const int c = static_cast<int>(std::lround(m_plot->xAxis->pixelToCoord(me->position().x())));

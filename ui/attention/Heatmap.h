@@ -30,6 +30,7 @@ public:
     QCustomPlot* plot() const { return m_plot; }
 
 signals:
+    /// The cell under the mouse described, or "" when the mouse has left the map.
     void hovered(const QString& text);
     /// The map was double-clicked (the Attention panel enlarges it).
     void doubleClicked();
