@@ -133,6 +133,31 @@ private slots:
             QCOMPARE(g.cellAt(QPoint(label, size.height() - 6)), QPoint(-1, -1));
         }
     }
+    void onlyTheInnerRowsMarkTheFinalChoice() {
+        // Every cell of the output row had the orange corner "agrees with the output", which it is by definition.
+        twb::ModelSession s;
+        s.open(m_run.toStdString(), "last");
+        const auto lens = s.logit_lens("the cat sat", 5);
+        LensGrid g;
+        g.setLens(lens);
+        g.resize(g.sizeHint());
+        const QImage shot = g.grab().toImage();
+        const int output = static_cast<int>(lens.stages) - 1;
+        int marked = 0, expected = 0;
+        for (int st = 0; st < output; ++st)
+            for (int t = 0; t < lens.positions; ++t)
+                expected += lens.at(st, t).front().id == lens.final_ids[static_cast<size_t>(t)];
+        QSet<QPoint> cells;
+        for (int y = 0; y < shot.height(); ++y)
+            for (int x = 0; x < shot.width(); ++x)
+                if (shot.pixelColor(x, y) == QColor(230, 120, 0)) {
+                    const QPoint c = g.cellAt(QPoint(x, y) / shot.devicePixelRatio());
+                    QVERIFY2(c.x() != output, qPrintable(QString("a mark in the output row at %1").arg(c.y())));
+                    cells.insert(c);
+                }
+        marked = static_cast<int>(cells.size());
+        QCOMPARE(marked, expected);
+    }
     void ablationTableIsTheEnginesAndScoresTheGrid() {
         AttentionPanel p;
         p.picker()->setRun(m_run);

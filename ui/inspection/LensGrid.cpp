@@ -138,7 +138,9 @@ void LensGrid::paintEvent(QPaintEvent*) {
             p.drawText(r.adjusted(2, 1, -2, -r.height() / 2), Qt::AlignCenter,
                        p.fontMetrics().elidedText(shown(top.text), Qt::ElideRight, g.cellW - 6));
             p.drawText(r.adjusted(2, r.height() / 2, -2, -1), Qt::AlignCenter, QLocale().toString(top.prob, 'f', 2));
-            if (top.id == m_lens.final_ids[static_cast<size_t>(t)]) {  // already the model's final choice
+            // already the model's final choice (not marked on the output row, the final choice itself: every cell
+            // of it had the corner, which said nothing)
+            if (s + 1 < m_lens.stages && top.id == m_lens.final_ids[static_cast<size_t>(t)]) {
                 const QPolygon corner({r.topRight(), r.topRight() + QPoint(-9, 0), r.topRight() + QPoint(0, 9)});
                 p.setPen(Qt::NoPen);
                 p.setBrush(QColor(230, 120, 0));

@@ -1,6 +1,7 @@
 // The logit lens drawn: stages down (the embedding, then each block), positions across, each cell the
 // stage's most probable next token tinted by its probability; a cell whose top token is the model's final
-// choice has an orange corner. Hover a cell for its top tokens and the rank of the final choice there.
+// choice has an orange corner (not on the output row, which is that choice). Hover a cell for its top tokens and the
+// rank of the final choice there.
 #pragma once
 #include "twb/inspection.h"
 
