@@ -19,7 +19,9 @@
 #include "ui_fixture.h"
 
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QScopeGuard>
@@ -157,6 +159,26 @@ private slots:
                 }
         marked = static_cast<int>(cells.size());
         QCOMPARE(marked, expected);
+    }
+    void theAblationTableHasTheRoomAtLargeText() {
+        // At 1280x720 with 175% text the cost table showed two rows above two empty text boxes of seven lines:
+        // the texts start three lines high, the table takes the rest, the line between them movable.
+        QCOMPARE(TextScale::apply(175), 175);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        AttentionPanel p;
+        p.findChild<QTabWidget*>("attentionPages")->setCurrentWidget(p.ablation());
+        p.resize(1052, 590);  // the panel's room in a 1280x720 window at 175%
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        QTableWidget* table = p.ablation()->table();
+        auto* text = p.ablation()->findChild<QPlainTextEdit*>();
+        QVERIFY(text);
+        const int row = table->verticalHeader()->defaultSectionSize(), line = text->fontMetrics().lineSpacing();
+        QTRY_VERIFY2(table->height() >= table->horizontalHeader()->height() + 5 * row,
+                     qPrintable(QString("the table %1 px for rows of %2 px").arg(table->height()).arg(row)));
+        QVERIFY2(text->height() >= 3 * line && text->height() <= 5 * line,
+                 qPrintable(QString("the text %1 px for lines of %2 px").arg(text->height()).arg(line)));
+        QVERIFY(table->parentWidget()->inherits("QSplitter"));
     }
     void ablationTableIsTheEnginesAndScoresTheGrid() {
         AttentionPanel p;

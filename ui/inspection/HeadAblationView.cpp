@@ -21,6 +21,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -172,8 +173,6 @@ void HeadAblationView::layOut() {
     auto* texts = new QHBoxLayout;
     texts->addWidget(m_with);
     texts->addWidget(m_without);
-    for (QWidget* t : {static_cast<QWidget*>(m_with), static_cast<QWidget*>(m_without)})
-        t->setMaximumHeight(7 * t->fontMetrics().lineSpacing() + 12);  // the table keeps the room
     textCol->addLayout(texts);
     m_runNote = new QLabel(inspectedRunText({}, {}));
     m_runNote->setObjectName("ablationRun");
@@ -185,8 +184,26 @@ void HeadAblationView::layOut() {
     col->addWidget(m_summary);
     // Only the table stretches: an error shown above takes its room from the table, and the generated
     // texts' row stays put (sharing the stretch, it moved 7 px)
-    col->addWidget(m_table, 1);
-    col->addWidget(textBox);
+    m_split = new QSplitter(Qt::Vertical);
+    m_split->addWidget(m_table);
+    m_split->addWidget(textBox);
+    m_split->setStretchFactor(0, 1);
+    m_split->setStretchFactor(1, 0);
+    m_split->setChildrenCollapsible(false);
+    col->addWidget(m_split, 1);
+}
+
+void HeadAblationView::showEvent(QShowEvent* e) {
+    PanelBase::showEvent(e);
+    if (m_splitSized)
+        return;
+    m_splitSized = true;
+    const int total = m_split->height() - m_split->handleWidth();
+    // the box at its least, its texts' 60 px floor given three lines instead
+    const int texts =
+        std::min(m_textBox->sizeHint().height(), m_textBox->minimumSizeHint().height() - m_with->minimumHeight() +
+                                                     3 * m_with->fontMetrics().lineSpacing() + 12);
+    m_split->setSizes({std::max(total - texts, 0), texts});
 }
 
 QString HeadAblationView::withText() const {

@@ -24,6 +24,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QSplitter;
 class QTableWidget;
 
 class HeadAblationView : public PanelBase {
@@ -60,6 +61,8 @@ signals:
 
 protected:
     void busyChanged(bool busy) override;
+    /// First shown: the generated texts three lines high, the table the rest (at 175% text it showed two rows).
+    void showEvent(QShowEvent* e) override;
 
 private:
     void createControls();
@@ -89,6 +92,8 @@ private:
     QString m_otherPrompt;            // the other kind of run's text (a source sentence, or a prompt)
     bool m_translationShown = false;  // the prompt box holds a translation run's source sentence
     QGroupBox* m_textBox;
+    QSplitter* m_split;  // the table above the generated texts: the user moves the line between them
+    bool m_splitSized = false;
     QSpinBox* m_seed;
     QSpinBox* m_newTokens;
     QPushButton* m_generate;
