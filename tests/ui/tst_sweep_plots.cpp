@@ -67,8 +67,24 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&plots));
         // Before any sweep: a word in each plot, no numbers on their axes, the field box off with its reason
         // (an empty box over axes running 0 to 5).
-        for (QCustomPlot* p : {plots.curvesPlot(), plots.parameterPlot()})
-            QVERIFY(p->findChild<QCPItemText*>("emptyNote") && !p->xAxis->tickLabels() && !p->yAxis->tickLabels());
+        for (QCustomPlot* p : {plots.curvesPlot(), plots.parameterPlot()}) {
+            auto* note = p->findChild<QCPItemText*>("emptyNote");
+            QVERIFY(note && !p->xAxis->tickLabels() && !p->yAxis->tickLabels());
+        }
+        {  // in lines no wider than the plot (one line ran past both sides of a narrow one, at 175% text)
+            SweepPlots narrow;
+            narrow.resize(280, 500);
+            narrow.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&narrow));
+            for (QCustomPlot* p : {narrow.curvesPlot(), narrow.parameterPlot()}) {
+                auto* note = p->findChild<QCPItemText*>("emptyNote");
+                p->replot();
+                QVERIFY2(note->text().contains('\n'), qPrintable(note->text()));
+                for (const QString& line : note->text().split('\n'))
+                    QVERIFY2(QFontMetrics(note->font()).horizontalAdvance(line) <= p->axisRect()->width(),
+                             qPrintable(line));
+            }
+        }
         auto* key = plots.findChild<QComboBox*>("parameterKey");
         QVERIFY(!key->isEnabled() && !key->placeholderText().isEmpty());
         plots.setRuns({summary("learning_rate", "0.001", 2.5), summary("learning_rate", "0.003", 2.3)});

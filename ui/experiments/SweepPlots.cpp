@@ -31,6 +31,23 @@ QCustomPlot* makePlot(QWidget* parent, const QString& x, const QString& y) {
     p->setMinimumHeight(150);
     return p;
 }
+/// Text in lines no wider than `width` pixels, broken between words (a word wider than that on its own line).
+QString wrapped(const QString& text, const QFontMetrics& fm, int width) {
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(' ', Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + ' ' + word;
+        if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines.join('\n');
+}
 /// A word in the middle of an empty plot, and no numbers on its axes (an empty plot ran 0 to 5 on both,
 /// as if it had data); an empty text takes the word away and gives the numbers back. The numbers are
 /// shown exactly while there is no word: with them shown there is nothing to take away (each step of a
@@ -49,8 +66,20 @@ void setEmptyNote(QCustomPlot* p, const QString& text) {
     note->setObjectName("emptyNote");
     note->position->setType(QCPItemPosition::ptAxisRectRatio);
     note->position->setCoords(0.5, 0.5);
+    note->setProperty("whole", text);
     note->setText(text);
     note->setColor(p->palette().color(QPalette::PlaceholderText));
+    // In lines as wide as the plot, each time it is laid out: one line ran past both sides at 175% text
+    // ("ach cell's validation loss is drawn here as the sweep trai").
+    if (!p->property("emptyNoteWraps").toBool()) {
+        p->setProperty("emptyNoteWraps", true);
+        QObject::connect(p, &QCustomPlot::afterLayout, p, [p] {
+            for (int i = 0; i < p->itemCount(); ++i)
+                if (auto* n = qobject_cast<QCPItemText*>(p->item(i)); n && n->objectName() == "emptyNote")
+                    n->setText(
+                        wrapped(n->property("whole").toString(), QFontMetrics(n->font()), p->axisRect()->width() - 12));
+        });
+    }
 }
 /// Keys whose values are rates or coefficients tried a factor apart (1e-3, 3e-3): a log axis even when
 /// the cells span less than a factor of 10.
