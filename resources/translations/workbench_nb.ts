@@ -6664,6 +6664,22 @@ Vil du slette den likevel?</translation>
         <source>Stopped at step %1 of %2</source>
         <translation>Stoppet ved steg %1 av %2</translation>
     </message>
+    <message>
+        <source>Enlarge</source>
+        <translation>Forstørr</translation>
+    </message>
+    <message>
+        <source>Show the plots over the whole panel, the settings set aside (or double-click a plot; Esc returns)</source>
+        <translation>Vis plottene over hele panelet, med innstillingene lagt til side (eller dobbeltklikk på et plott; Esc går tilbake)</translation>
+    </message>
+    <message>
+        <source>Back from the enlarged plots</source>
+        <translation>Tilbake fra de forstørrede plottene</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>Gjenopprett</translation>
+    </message>
 </context>
 <context>
     <name>TranslationAttributionStrip</name>

@@ -182,6 +182,35 @@ private slots:
         QVERIFY(p.findChild<QWidget*>("trainMore")->isVisibleTo(&p));
         QVERIFY2(why->text().contains("Train more"), qPrintable(why->text()));
     }
+    void thePlotsEnlargeOverThePanel() {
+        // At 1280x720 with 175% text the loss plot was 60 px high beside the settings: Enlarge, or a double-click
+        // on a plot, sets the settings aside (and the line on why Start is off, which points into them); Esc
+        // gives them back.
+        const QString run = twbtest::make_tiny_run(m_ws, "enlarged", 20);
+        Workspace::setRoot(m_ws.path());
+        TrainingPanel p;
+        p.resize(1052, 590);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        QVERIFY(p.openRun(run));
+        auto* enlarge = p.findChild<QPushButton*>("enlargePlot");
+        auto* why = p.findChild<QLabel*>("startWhy");
+        QCustomPlot* loss = p.findChild<MetricsPlot*>()->lossPlot();
+        QVERIFY(enlarge && why && why->isVisible());  // finished: "Train more (below) continues it"
+        QTRY_VERIFY(loss->width() > 0);
+        const int before = loss->width();
+        enlarge->click();
+        QVERIFY(p.plotEnlarged() && !p.form()->isVisible() && !why->isVisible());
+        QTRY_VERIFY2(loss->width() > before * 3 / 2,
+                     qPrintable(QString("%1 px wide from %2").arg(loss->width()).arg(before)));
+        QTest::keyClick(enlarge, Qt::Key_Escape);
+        QVERIFY(!p.plotEnlarged() && p.form()->isVisible() && why->isVisible());
+        QTRY_COMPARE(loss->width(), before);
+        QTest::mouseDClick(loss, Qt::LeftButton, Qt::NoModifier, loss->rect().center());
+        QVERIFY(p.plotEnlarged() && enlarge->isChecked());
+        QTest::mouseDClick(loss, Qt::LeftButton, Qt::NoModifier, loss->rect().center());
+        QVERIFY(!p.plotEnlarged());
+    }
     void aRunWithoutCurvesSaysWhy() {
         // An emptied metrics.csv (a full disk) showed empty plots and "Finished at step 20." only.
         const QString run = twbtest::make_tiny_run(m_ws, "no-curves", 20);

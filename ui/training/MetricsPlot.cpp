@@ -114,6 +114,7 @@ QCustomPlot* MetricsPlot::makePlot(const QString& title, const QString& yLabel, 
     p->yAxis->setLabel(yLabel);
     p->setMinimumHeight(120);
     p->setNoAntialiasingOnDrag(true);
+    connect(p, &QCustomPlot::mouseDoubleClick, this, &MetricsPlot::doubleClicked);
     // Hover read-out: the nearest point of each graph under the cursor.
     connect(p, &QCustomPlot::mouseMove, this, [this, p](QMouseEvent* e) {
         const QString unit = m_loss->xAxis->label();  // the small plots' axes have no title

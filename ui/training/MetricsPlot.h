@@ -68,6 +68,10 @@ public:
     bool showsSmallPlots() const;
     QTabBar* plotTabs() const { return m_tabs; }
 
+signals:
+    /// A plot was double-clicked (the Training panel enlarges them).
+    void doubleClicked();
+
 protected:
     void resizeEvent(QResizeEvent* e) override;  // the y ticks follow the plots' height
 

@@ -47,7 +47,7 @@ TrainingPanel::TrainingPanel(JobsService* jobs, QWidget* parent) : PanelBase(job
     m_expThread.setObjectName("lr-find");
     m_expThread.start();
 
-    auto* left = buildLeft();
+    auto* left = m_left = buildLeft();
     createActions();
     auto* right = buildRight();
     auto* split = new QSplitter;

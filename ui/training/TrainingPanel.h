@@ -22,6 +22,7 @@ class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QShortcut;
 class QCheckBox;
 class QSlider;
 class QSpinBox;
@@ -102,6 +103,10 @@ public slots:
     LrFindDialog* findLearningRate();
     /// Sets the form's learning rate (the range finder's "Use this rate").
     void setLearningRate(double lr);
+    /// The plots over the whole panel, the settings column set aside (Enlarge, a double-click on a plot;
+    /// Esc returns): at 1280x720 with 175% text the loss plot was 60 px high. Not remembered.
+    void setPlotEnlarged(bool on);
+    bool plotEnlarged() const;
 
 signals:
     void runChanged(const QString& dir);
@@ -206,7 +211,10 @@ private:
     bool m_quickStarting = false;     // the run startJob makes next is a Quick start's (remembered for its offer)
     bool m_documentsForChat = false;  // the form's sequences=documents was set for a chat dataset, not by hand
     QString m_offerRun;
-    QWidget* m_moreRow = nullptr;  // "Train [500] more steps", for a finished run
+    QWidget* m_moreRow = nullptr;           // "Train [500] more steps", for a finished run
+    QWidget* m_left = nullptr;              // the settings column: set aside while the plots are enlarged
+    QPushButton* m_enlargePlot = nullptr;   // Enlarge / Restore, at the end of the plot options
+    QShortcut* m_restorePlotKey = nullptr;  // Esc, while enlarged only
     QLabel* m_startWhy = nullptr;  // why Start is off for the open run (only its tooltip said), unless a field says
     QPushButton* m_browseData = nullptr;  // the dataset's Browse…, off with the dataset while training
     QSpinBox* m_moreSteps = nullptr;

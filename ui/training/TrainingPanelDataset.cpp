@@ -237,9 +237,11 @@ void TrainingPanel::updateStartEnabled() {
     const bool paused = isBusy() && m_control && m_control->paused();  // F5 continues a paused run
     m_startAct->setEnabled(why.isEmpty() || paused);
     m_start->setToolTip(why.isEmpty() ? tr("Start training (F5)") : why);
-    // Said of the open run under the status line too, unless a field of the form already says it.
+    // Said of the open run under the status line too, unless a field of the form already says it (or the form
+    // is set aside for the enlarged plots: "Train more (below)" is not there).
     m_startWhy->setText(why + '.');
-    m_startWhy->setVisible(!why.isEmpty() && !isBusy() && !m_runDir.isEmpty() && why != m_form->problemSummary());
+    m_startWhy->setVisible(!why.isEmpty() && !isBusy() && !m_runDir.isEmpty() && why != m_form->problemSummary() &&
+                           !plotEnlarged());
     m_startAct->setToolTip(paused ? tr("Continue the paused training (F5 or F6)") : m_start->toolTip());
     if (m_runDir.isEmpty() && !isBusy())
         showNewRunStatus();

@@ -20,6 +20,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -255,6 +256,12 @@ void TrainingPanel::addPlotOptions(QVBoxLayout* rv) {
     connect(m_form, &ConfigForm::changed, this, showXChoice);  // the form is built first (buildLeft)
     showXChoice();
     units->addStretch();
+    m_enlargePlot = new QPushButton(tr("Enlarge"));
+    m_enlargePlot->setObjectName("enlargePlot");
+    m_enlargePlot->setCheckable(true);
+    m_enlargePlot->setToolTip(
+        tr("Show the plots over the whole panel, the settings set aside (or double-click a plot; Esc returns)"));
+    units->addWidget(m_enlargePlot);
     opts->addStretch();
     rv->addLayout(opts);
     rv->addLayout(units);
@@ -271,6 +278,13 @@ void TrainingPanel::addPlot(QVBoxLayout* rv) {
     rv->addWidget(m_compareNote);
     m_plot = new MetricsPlot;
     rv->addWidget(m_plot, 1);
+    connect(m_enlargePlot, &QPushButton::toggled, this, &TrainingPanel::setPlotEnlarged);
+    connect(m_plot, &MetricsPlot::doubleClicked, m_enlargePlot, &QPushButton::toggle);
+    m_restorePlotKey = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    m_restorePlotKey->setContext(Qt::WidgetWithChildrenShortcut);
+    m_restorePlotKey->setWhatsThis(tr("Back from the enlarged plots"));
+    m_restorePlotKey->setEnabled(false);
+    connect(m_restorePlotKey, &QShortcut::activated, this, [this] { setPlotEnlarged(false); });
     m_plot->setSmoothing(m_smooth->value() / 100.0);
     connect(m_logScale, &QCheckBox::toggled, this, [this](bool on) {
         m_plot->setLogScale(on);
@@ -325,4 +339,17 @@ void TrainingPanel::connectBaselines() {
         m_baselinesPending.clear();
         showError(tr("baselines: %1").arg(e));
     });
+}
+
+void TrainingPanel::setPlotEnlarged(bool on) {
+    m_left->setVisible(!on);
+    const QSignalBlocker b(m_enlargePlot);
+    m_enlargePlot->setChecked(on);
+    m_enlargePlot->setText(on ? tr("Restore") : tr("Enlarge"));
+    m_restorePlotKey->setEnabled(on);
+    updateStartEnabled();  // the line on why Start is off points into the form: not while it is set aside
+}
+
+bool TrainingPanel::plotEnlarged() const {
+    return m_enlargePlot && m_enlargePlot->isChecked();
 }
