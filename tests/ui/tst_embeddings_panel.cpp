@@ -15,6 +15,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMouseEvent>
@@ -87,12 +88,14 @@ private slots:
         const auto& shown = p.mapPlot()->map();
         QCOMPARE(shown.points.size(), ref.points.size());
         QVERIFY(shown.by_frequency);
-        // The caption is the interface's sentence (translated), naming the count and the dataset.
+        // The caption is the interface's sentence (translated), naming the count and the dataset (by its
+        // folder's name; the whole path in the tooltip).
         const QString info = p.findChild<QLabel*>("mapInfo")->text();
         QVERIFY2(info.startsWith(QString("the %1 most frequent tokens of %2 (train + val) (step ")
                                      .arg(ref.points.size())
-                                     .arg(QString::fromStdString(ref.dataset))),
+                                     .arg(QFileInfo(QString::fromStdString(ref.dataset)).fileName())),
                  qPrintable(info));
+        QCOMPARE(p.findChild<QLabel*>("mapInfo")->toolTip(), QString::fromStdString(ref.dataset));
         QCOMPARE(shown.points.front().id, ref.points.front().id);
         QCOMPARE(shown.points.front().x, ref.points.front().x);
         // Hover: the pixel of the most frequent point names its token.

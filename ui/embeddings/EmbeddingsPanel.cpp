@@ -302,11 +302,14 @@ void EmbeddingsPanel::connectWorker(ModelWorker* worker) {
             m_export->setEnabled(true);
             // The sentence in the interface's language where the map says what it holds; the engine's
             // own (English) otherwise: why the dataset could not be read.
-            const QString source =
-                map.by_frequency
-                    ? tr("the %1 most frequent tokens of %2 (train + val)").arg(map.points.size()).arg(q(map.dataset))
-                    : q(map.source);
+            // The dataset by its folder's name, the whole path in the tooltip: at 175% text the path took three
+            // of the caption's four lines.
+            const QString source = map.by_frequency ? tr("the %1 most frequent tokens of %2 (train + val)")
+                                                          .arg(map.points.size())
+                                                          .arg(QFileInfo(q(map.dataset)).fileName())
+                                                    : q(map.source);
             m_mapInfo->setText(tr("%1 (step %2). The labelled points are the most frequent.").arg(source).arg(step));
+            m_mapInfo->setToolTip(map.by_frequency ? q(map.dataset) : QString());
         });
     connect(worker, &ModelWorker::failed, this, [this](quint64 id, const QString& e) {
         const auto it = m_pending.constFind(id);
