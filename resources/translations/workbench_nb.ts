@@ -6201,10 +6201,6 @@ Vil du slette den likevel?</translation>
         <translation>Treningen kjører allerede</translation>
     </message>
     <message>
-        <source>This run finished at step %1: Train more (below) continues it, as does a larger Steps; New run (Ctrl+N) starts another</source>
-        <translation>Denne kjøringen ble ferdig ved steg %1: Tren mer (under) fortsetter den, og det samme gjør et høyere tall i «Steg»; Ny kjøring (Ctrl+N) starter en ny</translation>
-    </message>
-    <message>
         <source>Choose a prepared dataset first: press Quick start (Ctrl+R), or prepare one in the Datasets panel</source>
         <translation>Velg et klargjort datasett først: trykk Hurtigstart (Ctrl+R), eller klargjør et i Datasett-panelet</translation>
     </message>
@@ -6477,10 +6473,6 @@ Vil du slette den likevel?</translation>
         <translation>&lt;b&gt;Kjøring&lt;/b&gt; %1</translation>
     </message>
     <message>
-        <source>This run finished its epochs at step %1: Train more (below) continues it, as do more Epochs; New run (Ctrl+N) starts another</source>
-        <translation>Denne kjøringen fullførte epokene ved steg %1: Tren mer (under) fortsetter den, og det samme gjør et høyere tall i «Epoker»; Ny kjøring (Ctrl+N) starter en ny</translation>
-    </message>
-    <message>
         <source>An imported model, with no dataset of its own: sample it and look inside it (Sampling, Attention), or finetune it on a dataset (Run → Initialise from run…).</source>
         <translation>En importert modell, uten eget datasett: generer tekst med den og se inn i den (Generering, Oppmerksomhet), eller finjuster den på et datasett (Kjør → Initialiser fra kjøring…).</translation>
     </message>
@@ -6679,6 +6671,14 @@ Vil du slette den likevel?</translation>
     <message>
         <source>Restore</source>
         <translation>Gjenopprett</translation>
+    </message>
+    <message>
+        <source>This run finished its epochs at step %1: Train more (below) continues it, or raise Epochs and press Start; New run (Ctrl+N) starts another</source>
+        <translation>Denne kjøringen fullførte epokene ved steg %1: Tren mer (under) fortsetter den, eller øk «Epoker» og trykk Start; Ny kjøring (Ctrl+N) starter en ny</translation>
+    </message>
+    <message>
+        <source>This run finished at step %1: Train more (below) continues it, or raise Steps and press Start; New run (Ctrl+N) starts another</source>
+        <translation>Denne kjøringen ble ferdig ved steg %1: Tren mer (under) fortsetter den, eller øk «Steg» og trykk Start; Ny kjøring (Ctrl+N) starter en ny</translation>
     </message>
 </context>
 <context>

@@ -182,11 +182,11 @@ QString TrainingPanel::startBlocker() const {
             "finetunes it on one; New run (Ctrl+N) starts another");
     if (const qint64 done = finishedAt(); done >= 0 && !m_moreRow->isHidden())
         return done < m_form->config().max_iters
-                   ? tr("This run finished its epochs at step %1: Train more (below) continues it, as do more "
-                        "Epochs; New run (Ctrl+N) starts another")
+                   ? tr("This run finished its epochs at step %1: Train more (below) continues it, or raise Epochs "
+                        "and press Start; New run (Ctrl+N) starts another")
                          .arg(done)
-                   : tr("This run finished at step %1: Train more (below) continues it, as does a larger Steps; "
-                        "New run (Ctrl+N) starts another")
+                   : tr("This run finished at step %1: Train more (below) continues it, or raise Steps and press "
+                        "Start; New run (Ctrl+N) starts another")
                          .arg(done);
     else if (done >= 0)  // the run itself goes further: Steps was lowered below where it stands
         return tr("Steps (%1) is not above step %2, where this run stands: raise it to continue the run; New run "
