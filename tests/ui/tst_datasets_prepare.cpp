@@ -7,6 +7,7 @@
 #include "twb/dataset.h"
 #include "ui/Workspace.h"
 #include "ui/datasets/DatasetsPanel.h"
+#include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
 #include <QApplication>
@@ -21,6 +22,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -44,6 +46,25 @@ class TestDatasetsPrepare : public QObject {
 private slots:
     void initTestCase() { twbtest::use_test_workspace(m_ws); }
 
+    void theNameIsWholeAtLargeText() {
+        // At 175% text the dataset's name sat beside "Validation share"'s long label, its field too narrow for its
+        // own placeholder ("dataset na…"): where it would be, it goes under its label.
+        QCOMPARE(TextScale::apply(175), 175);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        DatasetsPanel p;
+        p.resize(1052, 590);                             // the panel's room in a 1280x720 window at 175%
+        p.findChild<QTabWidget*>()->setCurrentIndex(1);  // Tokenize
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        auto* name = p.findChild<QLineEdit*>("datasetName");
+        QVERIFY(name && name->isVisible());
+        const int room = name->fontMetrics().horizontalAdvance(name->placeholderText()) +
+                         2 * name->fontMetrics().averageCharWidth();  // its text and the field's margins
+        QTRY_VERIFY2(name->width() >= room,
+                     qPrintable(QString("%1 px for %2 px")
+                                    .arg(name->width())
+                                    .arg(name->fontMetrics().horizontalAdvance(name->placeholderText()))));
+    }
     void byteTokensAreToldApart() {
         // bytebpe's byte tokens, control bytes and lone bytes of longer characters, were all one box (or
         // "�") in the vocabulary.

@@ -195,6 +195,10 @@ void TokenizeTab::fitReuseField() {
     // Room for a folder's name: squeezed beside "Or reuse" and Choose… it read "tra…" at 150% text; the
     // form puts the row under its label instead
     m_tokenizerFrom->setMinimumWidth(m_tokenizerFrom->fontMetrics().averageCharWidth() * 12);
+    // So for the dataset's name, beside "Validation share"'s long label: "dataset na…" at 175%
+    const QFontMetrics name = m_name->fontMetrics();
+    m_name->setMinimumWidth(std::max(name.averageCharWidth() * 16,
+                                     name.horizontalAdvance(m_name->placeholderText()) + name.averageCharWidth() * 3));
 }
 
 void TokenizeTab::changeEvent(QEvent* e) {
