@@ -4405,8 +4405,8 @@ Ctrl+/: hurtigtaster</translation>
         <translation>&lt;b&gt;Parallelt&lt;/b&gt; (oversettelse), %1&lt;br&gt;par: trening %2, val. %3, test %4&lt;br&gt;%5-tokenisering, ett vokabular på %6</translation>
     </message>
     <message>
-        <source>%1 tokenizer, vocabulary %2&lt;br&gt;train %3 tokens, val %4&lt;br&gt;%5 characters/token</source>
-        <translation>%1-tokenisering, vokabular %2&lt;br&gt;trening %3 tokener, val. %4&lt;br&gt;%5 tegn/token</translation>
+        <source>%1 tokenizer&lt;br&gt;vocabulary %2&lt;br&gt;train %3,&lt;br&gt;val %4 tokens&lt;br&gt;%5 characters&amp;nbsp;a&amp;nbsp;token</source>
+        <translation>%1-tokenisering&lt;br&gt;vokabular %2&lt;br&gt;trening %3,&lt;br&gt;val. %4 tokener&lt;br&gt;%5 tegn&amp;nbsp;per&amp;nbsp;token</translation>
     </message>
     <message>
         <source> (pairs)</source>

@@ -81,7 +81,9 @@ void PreparedDatasets::showInfo(const QString& dir) {
             return;
         }
         m_info->setText(
-            tr("%1 tokenizer, vocabulary %2<br>train %3 tokens, val %4<br>%5 characters/token")
+            // a fact a line, the unit kept whole: at 175% text the column wrapped them ragged ("tokens, val /
+            // 111,540", "1.000 characters/ token")
+            tr("%1 tokenizer<br>vocabulary %2<br>train %3,<br>val %4 tokens<br>%5 characters&nbsp;a&nbsp;token")
                 .arg(QString::fromStdString(d.tokenizer_kind))
                 .arg(d.vocab_size)
                 .arg(QLocale().toString(static_cast<qulonglong>(d.train_tokens)),
