@@ -268,14 +268,6 @@
         <translation>Hodepoeng</translation>
     </message>
     <message>
-        <source>Restore</source>
-        <translation>Gjenopprett</translation>
-    </message>
-    <message>
-        <source>Enlarge</source>
-        <translation>Forstørr</translation>
-    </message>
-    <message>
         <source>Show the map over the whole page, without the prompt and the head grid (or double-click the map; Esc returns)</source>
         <translation>Vis kartet over hele siden, uten teksten og hodenettet (eller dobbeltklikk på kartet; Esc går tilbake)</translation>
     </message>
@@ -2281,6 +2273,17 @@ Fordelt: innbygginger %3, oppmerksomhet %4, foroverlag %5, normer %6%7.</transla
     <message>
         <source>No similarity: the message in red says why.</source>
         <translation>Ingen likhet: meldingen i rødt sier hvorfor.</translation>
+    </message>
+</context>
+<context>
+    <name>EnlargeToggle</name>
+    <message>
+        <source>Enlarge</source>
+        <translation>Forstørr</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>Gjenopprett</translation>
     </message>
 </context>
 <context>
@@ -6657,20 +6660,12 @@ Vil du slette den likevel?</translation>
         <translation>Stoppet ved steg %1 av %2</translation>
     </message>
     <message>
-        <source>Enlarge</source>
-        <translation>Forstørr</translation>
-    </message>
-    <message>
         <source>Show the plots over the whole panel, the settings set aside (or double-click a plot; Esc returns)</source>
         <translation>Vis plottene over hele panelet, med innstillingene lagt til side (eller dobbeltklikk på et plott; Esc går tilbake)</translation>
     </message>
     <message>
         <source>Back from the enlarged plots</source>
         <translation>Tilbake fra de forstørrede plottene</translation>
-    </message>
-    <message>
-        <source>Restore</source>
-        <translation>Gjenopprett</translation>
     </message>
     <message>
         <source>This run finished its epochs at step %1: Train more (below) continues it, or raise Epochs and press Start; New run (Ctrl+N) starts another</source>

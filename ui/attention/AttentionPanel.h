@@ -20,6 +20,7 @@
 #include <memory>
 
 class EmbeddingsPanel;
+class EnlargeToggle;
 class HeadAblationView;
 class LogitLensView;
 class Heatmap;
@@ -36,7 +37,6 @@ class QPlainTextEdit;
 class QPushButton;
 class QRadioButton;
 class QScrollArea;
-class QShortcut;
 class QSlider;
 class QSpinBox;
 class QTabWidget;
@@ -160,10 +160,9 @@ private:
     QPushButton* m_fromVal;
     QPushButton* m_exportView;
     QPushButton* m_exportData;
-    QPushButton* m_enlarge;
-    QShortcut* m_restoreKey;  // Esc, while the map is enlarged only
-    QWidget* m_promptArea;    // the mode, prompt and Show column: set aside with the grid while the map is enlarged
-    QWidget* m_left;          // the score chooser and the head grid
+    EnlargeToggle* m_enlarge;  // Enlarge / Restore beside the exports, and Esc
+    QWidget* m_promptArea;     // the mode, prompt and Show column: set aside with the grid while the map is enlarged
+    QWidget* m_left;           // the score chooser and the head grid
     QRadioButton* m_modePrompt;
     QRadioButton* m_modeTimeline;
     QComboBox* m_view;

@@ -9,6 +9,7 @@
 #include "ui/attention/Heatmap.h"
 #include "ui/attention/PositionsView.h"
 #include "ui/embeddings/EmbeddingsPanel.h"
+#include "ui/widgets/EnlargeToggle.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/RunPicker.h"
 #include "ui/widgets/TokenDisplay.h"
@@ -309,18 +310,11 @@ bool AttentionPanel::exportCsv(const QString& path) const {
 }
 
 void AttentionPanel::setMapEnlarged(bool on) {
-    for (QWidget* w : {static_cast<QWidget*>(m_picker), m_promptArea, m_left})
-        w->setVisible(!on);
-    if (on)
-        m_tabs->setCurrentIndex(0);  // the Selected map is what grows
-    const QSignalBlocker b(m_enlarge);
-    m_enlarge->setChecked(on);
-    m_enlarge->setText(on ? tr("Restore") : tr("Enlarge"));
-    m_restoreKey->setEnabled(on);
+    m_enlarge->setEnlarged(on);
 }
 
 bool AttentionPanel::mapEnlarged() const {
-    return m_enlarge->isChecked();
+    return m_enlarge->enlarged();
 }
 
 void AttentionPanel::exportView() {

@@ -9,6 +9,7 @@
 #include "ui/attention/Heatmap.h"
 #include "ui/attention/PositionsView.h"
 #include "ui/embeddings/EmbeddingsPanel.h"
+#include "ui/widgets/EnlargeToggle.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/HintBar.h"
 #include "ui/widgets/RunPicker.h"
@@ -49,12 +50,16 @@ QWidget* AttentionPanel::buildSelectedTab() {
     m_headBox->setPrefix(tr("head "));
     m_exportView = new QPushButton(tr("Export image…"));
     m_exportData = new QPushButton(tr("Export weights…"));
-    m_enlarge = new QPushButton(tr("Enlarge"));
-    m_enlarge->setObjectName("enlargeMap");
-    m_enlarge->setCheckable(true);
-    m_enlarge->setToolTip(
-        tr("Show the map over the whole page, without the prompt and the head grid (or "
-           "double-click the map; Esc returns)"));
+    m_enlarge = new EnlargeToggle(this,
+                                  tr("Show the map over the whole page, without the prompt and the head grid (or "
+                                     "double-click the map; Esc returns)"),
+                                  tr("Back from the enlarged map"), [this](bool on) {
+                                      for (QWidget* w : {static_cast<QWidget*>(m_picker), m_promptArea, m_left})
+                                          w->setVisible(!on);
+                                      if (on)
+                                          m_tabs->setCurrentIndex(0);  // the Selected map is what grows
+                                  });
+    m_enlarge->button()->setObjectName("enlargeMap");
     m_heat = new Heatmap;
     m_heat->setObjectName("attentionHeatmap");
     m_hover = new QLabel(tr("Hover the map for query, key and weight; wheel zooms, drag pans."));
@@ -77,7 +82,7 @@ QWidget* AttentionPanel::buildSelectedTab() {
     m_hover->setToolTip(m_hover->text());  // the hint whole
     // Judged by what a hover says of two short tokens; the longer first hint may be cut (its tooltip).
     const QString hovered = QStringLiteral("%1 'word' (99) → %2 'word' (99): 0.0000").arg(tr("query"), tr("key"));
-    col->addWidget(new HintBar(m_hover, hovered, {m_enlarge, m_exportView, m_exportData}));
+    col->addWidget(new HintBar(m_hover, hovered, {m_enlarge->button(), m_exportView, m_exportData}));
     return tab;
 }
 
@@ -163,13 +168,7 @@ void AttentionPanel::connectControls() {
         else
             showPrompt();
     });
-    connect(m_enlarge, &QPushButton::toggled, this, &AttentionPanel::setMapEnlarged);
-    connect(m_heat, &Heatmap::doubleClicked, m_enlarge, &QPushButton::toggle);
-    m_restoreKey = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    m_restoreKey->setContext(Qt::WidgetWithChildrenShortcut);
-    m_restoreKey->setWhatsThis(tr("Back from the enlarged map"));
-    m_restoreKey->setEnabled(false);
-    connect(m_restoreKey, &QShortcut::activated, this, [this] { setMapEnlarged(false); });
+    connect(m_heat, &Heatmap::doubleClicked, m_enlarge, &EnlargeToggle::toggle);
     auto* showKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
     showKey->setWhatsThis(tr("Show the attention of the text"));
     connect(showKey, &QShortcut::activated, m_show, &QPushButton::click);

@@ -22,7 +22,7 @@ class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
-class QShortcut;
+class EnlargeToggle;
 class QCheckBox;
 class QSlider;
 class QSpinBox;
@@ -211,10 +211,9 @@ private:
     bool m_quickStarting = false;     // the run startJob makes next is a Quick start's (remembered for its offer)
     bool m_documentsForChat = false;  // the form's sequences=documents was set for a chat dataset, not by hand
     QString m_offerRun;
-    QWidget* m_moreRow = nullptr;           // "Train [500] more steps", for a finished run
-    QWidget* m_left = nullptr;              // the settings column: set aside while the plots are enlarged
-    QPushButton* m_enlargePlot = nullptr;   // Enlarge / Restore, at the end of the plot options
-    QShortcut* m_restorePlotKey = nullptr;  // Esc, while enlarged only
+    QWidget* m_moreRow = nullptr;            // "Train [500] more steps", for a finished run
+    QWidget* m_left = nullptr;               // the settings column: set aside while the plots are enlarged
+    EnlargeToggle* m_enlargePlot = nullptr;  // Enlarge / Restore at the end of the plot options, and Esc
     QLabel* m_startWhy = nullptr;  // why Start is off for the open run (only its tooltip said), unless a field says
     QPushButton* m_browseData = nullptr;  // the dataset's Browse…, off with the dataset while training
     QSpinBox* m_moreSteps = nullptr;

@@ -8,6 +8,7 @@
 #include "ui/training/MetricsPlot.h"
 #include "ui/training/TrainingPanel.h"
 #include "ui/widgets/ColumnScroll.h"
+#include "ui/widgets/EnlargeToggle.h"
 #include "ui/widgets/ErrorLabel.h"
 #include "ui/widgets/SteadyLabel.h"
 
@@ -20,7 +21,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
-#include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -256,12 +256,14 @@ void TrainingPanel::addPlotOptions(QVBoxLayout* rv) {
     connect(m_form, &ConfigForm::changed, this, showXChoice);  // the form is built first (buildLeft)
     showXChoice();
     units->addStretch();
-    m_enlargePlot = new QPushButton(tr("Enlarge"));
-    m_enlargePlot->setObjectName("enlargePlot");
-    m_enlargePlot->setCheckable(true);
-    m_enlargePlot->setToolTip(
-        tr("Show the plots over the whole panel, the settings set aside (or double-click a plot; Esc returns)"));
-    units->addWidget(m_enlargePlot);
+    m_enlargePlot = new EnlargeToggle(
+        this, tr("Show the plots over the whole panel, the settings set aside (or double-click a plot; Esc returns)"),
+        tr("Back from the enlarged plots"), [this](bool on) {
+            m_left->setVisible(!on);
+            updateStartEnabled();  // the line on why Start is off points into the form: not while it is set aside
+        });
+    m_enlargePlot->button()->setObjectName("enlargePlot");
+    units->addWidget(m_enlargePlot->button());
     opts->addStretch();
     rv->addLayout(opts);
     rv->addLayout(units);
@@ -278,13 +280,7 @@ void TrainingPanel::addPlot(QVBoxLayout* rv) {
     rv->addWidget(m_compareNote);
     m_plot = new MetricsPlot;
     rv->addWidget(m_plot, 1);
-    connect(m_enlargePlot, &QPushButton::toggled, this, &TrainingPanel::setPlotEnlarged);
-    connect(m_plot, &MetricsPlot::doubleClicked, m_enlargePlot, &QPushButton::toggle);
-    m_restorePlotKey = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    m_restorePlotKey->setContext(Qt::WidgetWithChildrenShortcut);
-    m_restorePlotKey->setWhatsThis(tr("Back from the enlarged plots"));
-    m_restorePlotKey->setEnabled(false);
-    connect(m_restorePlotKey, &QShortcut::activated, this, [this] { setPlotEnlarged(false); });
+    connect(m_plot, &MetricsPlot::doubleClicked, m_enlargePlot, &EnlargeToggle::toggle);
     m_plot->setSmoothing(m_smooth->value() / 100.0);
     connect(m_logScale, &QCheckBox::toggled, this, [this](bool on) {
         m_plot->setLogScale(on);
@@ -342,14 +338,9 @@ void TrainingPanel::connectBaselines() {
 }
 
 void TrainingPanel::setPlotEnlarged(bool on) {
-    m_left->setVisible(!on);
-    const QSignalBlocker b(m_enlargePlot);
-    m_enlargePlot->setChecked(on);
-    m_enlargePlot->setText(on ? tr("Restore") : tr("Enlarge"));
-    m_restorePlotKey->setEnabled(on);
-    updateStartEnabled();  // the line on why Start is off points into the form: not while it is set aside
+    m_enlargePlot->setEnlarged(on);
 }
 
 bool TrainingPanel::plotEnlarged() const {
-    return m_enlargePlot && m_enlargePlot->isChecked();
+    return m_enlargePlot && m_enlargePlot->enlarged();
 }
