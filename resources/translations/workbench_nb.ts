@@ -164,10 +164,6 @@
         <translation>nøkkel</translation>
     </message>
     <message>
-        <source>Hover the map for query, key and weight; wheel zooms, drag pans.</source>
-        <translation>Hold over kartet for spørring, nøkkel og vekt; hjulet zoomer, dra panorerer.</translation>
-    </message>
-    <message>
         <source>%1%2 · step %3 · %4 target × %5 source tokens</source>
         <translation>%1%2 · steg %3 · %4 mål × %5 kildetokener</translation>
     </message>
@@ -274,6 +270,10 @@
     <message>
         <source>Back from the enlarged map</source>
         <translation>Tilbake fra det forstørrede kartet</translation>
+    </message>
+    <message>
+        <source>Hover for query, key, weight; wheel zooms, drag pans.</source>
+        <translation>Hold over for spørring, nøkkel, vekt; hjulet zoomer, dra panorerer.</translation>
     </message>
 </context>
 <context>

@@ -378,7 +378,7 @@ private slots:
         QEvent leave(QEvent::Leave);
         QApplication::sendEvent(plot, &leave);
         QCOMPARE(p.findChild<QLabel*>("attentionHover")->text(),
-                 QString("Hover the map for query, key and weight; wheel zooms, drag pans."));
+                 QString("Hover for query, key, weight; wheel zooms, drag pans."));
     }
     void theMapEnlargesOverThePage() {
         // At 175% text on 1280x720 (a projector) the Selected map was a strip under the prompt and beside the

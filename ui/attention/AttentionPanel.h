@@ -128,6 +128,8 @@ private:
     /// Empties the maps (their empty state shows): another run's capture, or nothing to capture.
     void clearShown();
     QWidget* buildSelectedTab();
+    /// The line under the map while nothing is hovered.
+    static QString hoverHint();
     void connectControls();
     /// A new run chosen, and the probe file of a run trained elsewhere polled while the timeline shows.
     void connectRunFollowing();

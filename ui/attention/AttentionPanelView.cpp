@@ -229,8 +229,7 @@ void AttentionPanel::redraw() {
         m_heat->setMatrix(T, K, m, rows, cols, tr("target ↓"), tr("source →"), 0, 1);
     else
         m_heat->setMatrix(T, K, m, rows, cols, tr("query"), tr("key"), 0, 1);
-    m_hover->setText(
-        tr("Hover the map for query, key and weight; wheel zooms, drag pans."));  // none from the last view
+    m_hover->setText(hoverHint());  // no read-out from the last view
     const QString kind = m_translation ? m_kindBox->currentText() + " · " : QString();
     m_info->setText(cross
                         ? tr("%1%2 · step %3 · %4 target × %5 source tokens").arg(kind, what).arg(m_step).arg(T).arg(K)

@@ -38,6 +38,11 @@
 #include <cmath>
 #include <sstream>
 
+QString AttentionPanel::hoverHint() {
+    // Short enough to stand whole beside Enlarge and the two exports at 100% text (it read "drag pa…")
+    return tr("Hover for query, key, weight; wheel zooms, drag pans.");
+}
+
 QWidget* AttentionPanel::buildSelectedTab() {
     m_view = new QComboBox;
     m_view->addItems({tr("Head"), tr("Layer mean over heads"), tr("Rollout up to layer")});
@@ -62,7 +67,7 @@ QWidget* AttentionPanel::buildSelectedTab() {
     m_enlarge->button()->setObjectName("enlargeMap");
     m_heat = new Heatmap;
     m_heat->setObjectName("attentionHeatmap");
-    m_hover = new QLabel(tr("Hover the map for query, key and weight; wheel zooms, drag pans."));
+    m_hover = new QLabel(hoverHint());
     m_hover->setObjectName("attentionHover");
     m_info = new QLabel;
     m_info->setWordWrap(true);
