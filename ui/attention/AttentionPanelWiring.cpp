@@ -224,9 +224,9 @@ void AttentionPanel::connectControls() {
         select(l, h < 0 ? m_head : h);
     });
     connect(m_slider, &QSlider::valueChanged, this, &AttentionPanel::setTimelineIndex);
-    // the cell's read-out, or the hint again (in its tooltip, whole) once the mouse has left the map
+    // the cell's read-out, or the hint again once the mouse has left the map
     connect(m_heat, &Heatmap::hovered, this,
-            [this](const QString& text) { m_hover->setText(text.isEmpty() ? m_hover->toolTip() : text); });
+            [this](const QString& text) { m_hover->setText(text.isEmpty() ? hoverHint() : text); });
     connect(m_exportView, &QPushButton::clicked, this, &AttentionPanel::exportView);
     connect(m_exportData, &QPushButton::clicked, this, &AttentionPanel::exportData);
     connect(m_positions, &PositionsView::loadClicked, this, &AttentionPanel::loadPositions);

@@ -23,14 +23,6 @@ QColor colour(size_t i) {
         QColor(140, 86, 75),  QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34), QColor(23, 190, 207)};
     return c[i % 10];
 }
-QCustomPlot* makePlot(QWidget* parent, const QString& x, const QString& y) {
-    auto* p = new QCustomPlot(parent);
-    p->xAxis->setLabel(x);
-    p->yAxis->setLabel(y);
-    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    p->setMinimumHeight(150);
-    return p;
-}
 /// Text in lines no wider than `width` pixels, broken between words (a word wider than that on its own line).
 QString wrapped(const QString& text, const QFontMetrics& fm, int width) {
     QStringList lines;
@@ -47,6 +39,22 @@ QString wrapped(const QString& text, const QFontMetrics& fm, int width) {
     if (!line.isEmpty())
         lines << line;
     return lines.join('\n');
+}
+QCustomPlot* makePlot(QWidget* parent, const QString& x, const QString& y) {
+    auto* p = new QCustomPlot(parent);
+    p->xAxis->setLabel(x);
+    p->yAxis->setLabel(y);
+    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    p->setMinimumHeight(150);
+    // An empty plot's note (setEmptyNote) in lines as wide as the plot, each time it is laid out: one line ran
+    // past both sides at 175% text ("ach cell's validation loss is drawn here as the sweep trai").
+    QObject::connect(p, &QCustomPlot::afterLayout, p, [p] {
+        for (int i = 0; i < p->itemCount(); ++i)
+            if (auto* n = qobject_cast<QCPItemText*>(p->item(i)); n && n->objectName() == "emptyNote")
+                n->setText(
+                    wrapped(n->property("whole").toString(), QFontMetrics(n->font()), p->axisRect()->width() - 12));
+    });
+    return p;
 }
 /// A word in the middle of an empty plot, and no numbers on its axes (an empty plot ran 0 to 5 on both,
 /// as if it had data); an empty text takes the word away and gives the numbers back. The numbers are
@@ -66,20 +74,9 @@ void setEmptyNote(QCustomPlot* p, const QString& text) {
     note->setObjectName("emptyNote");
     note->position->setType(QCPItemPosition::ptAxisRectRatio);
     note->position->setCoords(0.5, 0.5);
-    note->setProperty("whole", text);
+    note->setProperty("whole", text);  // makePlot's plots wrap it to their width
     note->setText(text);
     note->setColor(p->palette().color(QPalette::PlaceholderText));
-    // In lines as wide as the plot, each time it is laid out: one line ran past both sides at 175% text
-    // ("ach cell's validation loss is drawn here as the sweep trai").
-    if (!p->property("emptyNoteWraps").toBool()) {
-        p->setProperty("emptyNoteWraps", true);
-        QObject::connect(p, &QCustomPlot::afterLayout, p, [p] {
-            for (int i = 0; i < p->itemCount(); ++i)
-                if (auto* n = qobject_cast<QCPItemText*>(p->item(i)); n && n->objectName() == "emptyNote")
-                    n->setText(
-                        wrapped(n->property("whole").toString(), QFontMetrics(n->font()), p->axisRect()->width() - 12));
-        });
-    }
 }
 /// Keys whose values are rates or coefficients tried a factor apart (1e-3, 3e-3): a log axis even when
 /// the cells span less than a factor of 10.
