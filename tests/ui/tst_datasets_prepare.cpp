@@ -1,12 +1,13 @@
 // What the Datasets panel says of the text it tokenizes and prepares: byte tokens told apart in the
 // vocabulary, a failed tokenize leaves no figures of the tokenizer before, a Prepare shows the figures of
 // what it prepared, the catalogue's buttons stay put when an error comes and its failure goes when the files
-// arrive, and a shuffled split that would hold out
-// nothing warned about or refused.
+// arrive, a shuffled split that would hold out nothing warned about or refused, and the translation pairs'
+// fields wide enough for a file's name at large text.
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "ui/Workspace.h"
 #include "ui/datasets/DatasetsPanel.h"
+#include "ui/datasets/ParallelTab.h"
 #include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
 
@@ -64,6 +65,48 @@ private slots:
                      qPrintable(QString("%1 px for %2 px")
                                     .arg(name->width())
                                     .arg(name->fontMetrics().horizontalAdvance(name->placeholderText()))));
+    }
+    /// The translation pairs' file fields at 150% and 175% text: beside their labels they were 150 px, a path's
+    /// start and no more, and the mode read "Two line-aligned fil"; now each goes under its label where it
+    /// would be narrower than a file's name, and the whole form still stands inside the tab.
+    void thePairsFilesHaveRoomAtLargeText_data() {
+        QTest::addColumn<int>("scale");
+        QTest::addColumn<QSize>("room");  // the panel's in a 1280x720 window
+        QTest::newRow("100%") << 100 << QSize(1110, 630);
+        QTest::newRow("150%") << 150 << QSize(1070, 600);
+        QTest::newRow("175%") << 175 << QSize(1052, 590);
+    }
+    void thePairsFilesHaveRoomAtLargeText() {
+        QFETCH(int, scale);
+        QFETCH(QSize, room);
+        QCOMPARE(TextScale::apply(scale), scale);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        DatasetsPanel p;
+        p.resize(room);
+        p.findChild<QTabWidget*>()->setCurrentWidget(p.parallelTab());
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        QApplication::processEvents();
+        auto* mode = p.findChild<QComboBox*>("parallelMode");
+        QVERIFY(mode && mode->isVisible());
+        QVERIFY2(mode->width() > mode->fontMetrics().horizontalAdvance(mode->currentText()),
+                 qPrintable(QString("the mode %1 px for \"%2\"").arg(mode->width()).arg(mode->currentText())));
+        const QRect page = p.parallelTab()->rect();
+        for (const char* name : {"sourceFile", "targetFile", "valSourceFile", "valTargetFile", "testSourceFile",
+                                 "testTargetFile", "sourceLang", "targetLang", "parallelName"}) {
+            auto* e = p.findChild<QLineEdit*>(name);
+            QVERIFY(e && e->isVisible());
+            const QFontMetrics fm = e->fontMetrics();
+            const int least = e->placeholderText().isEmpty()
+                                  ? fm.averageCharWidth() * 20
+                                  : fm.horizontalAdvance(e->placeholderText()) + fm.averageCharWidth();
+            QVERIFY2(e->width() >= least,
+                     qPrintable(QString("%1: %2 px, %3 wanted").arg(name).arg(e->width()).arg(least)));
+            const QRect at(e->mapTo(p.parallelTab(), QPoint(0, 0)), e->size());
+            QVERIFY2(page.contains(at), qPrintable(QString("%1 out of the tab").arg(name)));
+        }
+        auto* prepare = p.findChild<QPushButton*>("preparePairs");
+        QVERIFY(page.contains(QRect(prepare->mapTo(p.parallelTab(), QPoint(0, 0)), prepare->size())));
     }
     void byteTokensAreToldApart() {
         // bytebpe's byte tokens, control bytes and lone bytes of longer characters, were all one box (or

@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -64,11 +65,34 @@ ParallelTab::ParallelTab(QWidget* parent) : QWidget(parent) {
         connect(file, &QLineEdit::textChanged, this, &ParallelTab::filesChanged);
     m_mode->setCurrentIndex(QSettings().value("parallel/mode", 0).toInt() == 1 ? 1 : 0);
     updateMode();
+    fitFields();
+}
+
+void ParallelTab::fitFields() {
+    // Each field's least width is what it must show; a row whose field cannot have it beside the label puts
+    // the field under it (the forms wrap long rows)
+    for (QLineEdit* file :
+         {m_source, m_target, m_pairs, m_valSource, m_valTarget, m_valPairs, m_testSource, m_testTarget, m_testPairs})
+        file->setMinimumWidth(file->fontMetrics().averageCharWidth() * 22);  // a file's name, not just its start
+    for (QLineEdit* e : {m_sourceLang, m_targetLang, m_name}) {  // the placeholder whole ("e.g.…" at 175%)
+        const QFontMetrics fm = e->fontMetrics();
+        e->setMinimumWidth(fm.horizontalAdvance(e->placeholderText()) + fm.averageCharWidth() * 3);
+    }
+    m_mode->setMinimumContentsLength(static_cast<int>(m_mode->itemText(0).size()));  // "Two line-aligned fil"
+}
+
+void ParallelTab::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange)
+        fitFields();
 }
 
 QGroupBox* ParallelTab::buildFiles() {
     auto* files = new QGroupBox(tr("Pairs"));
     auto* ff = new QFormLayout(files);
+    // A file's field under its label where the column is narrow (150% text and more): beside the label it
+    // was 150 px, a path's end out of sight
+    ff->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_mode = new QComboBox;
     m_mode->setObjectName("parallelMode");
     m_mode->addItem(tr("Two line-aligned files"), "files");
@@ -76,8 +100,7 @@ QGroupBox* ParallelTab::buildFiles() {
     m_mode->setToolTip(
         tr("Line N of the source file translates line N of the target file; or one tab-separated "
            "file with the two languages in two of its columns (Tatoeba: English, Bokmål, attribution)"));
-    m_mode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);  // the file fields keep room
-    m_mode->setMinimumContentsLength(12);
+    m_mode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);  // its length: fitFields()
     ff->addRow(tr("Pairs from"), m_mode);
     auto filesRow = [this, ff](const QString& name, const QString& label, const QString& tip) {
         QLineEdit* e = addFile(ff, name, label, tip);
@@ -143,6 +166,7 @@ void ParallelTab::alignLabels(QFormLayout* ff) {
 QGroupBox* ParallelTab::buildPreparation() {
     auto* prep = new QGroupBox(tr("Preparation"));
     auto* pf = new QFormLayout(prep);
+    pf->setRowWrapPolicy(QFormLayout::WrapLongRows);  // the languages and the name under their labels at 175%
     m_sourceLang = new QLineEdit(QSettings().value("parallel/sourceLang").toString());
     m_targetLang = new QLineEdit(QSettings().value("parallel/targetLang").toString());
     m_sourceLang->setObjectName("sourceLang");

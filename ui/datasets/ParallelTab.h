@@ -48,7 +48,12 @@ signals:
     /// The mode or a file was changed: an error about the files before no longer speaks of them.
     void filesChanged();
 
+protected:
+    void changeEvent(QEvent* e) override;  // a new text size: the fields' least widths again
+
 private:
+    /// The least widths of the fields: a file's name, the placeholders, the mode's text.
+    void fitFields();
     /// The "Pairs" group: the mode, the files or TSV (with its columns), the official splits.
     QGroupBox* buildFiles();
     void addColumns(QFormLayout* form);

@@ -3,6 +3,7 @@
 
 #include "ui/widgets/ColumnScroll.h"
 #include "ui/widgets/TabTitles.h"
+#include "ui/widgets/TextScale.h"
 #include "ui/widgets/TokenDisplay.h"
 
 #include <qcustomplot.h>
@@ -238,6 +239,9 @@ QWidget* TokenizeTab::buildInspector() {
     m_hist->xAxis->setLabel(tr("tokens per line / document"));
     m_hist->yAxis->setLabel(tr("count"));
     m_hist->legend->setVisible(false);  // shown once there is a histogram
+    // The legend's text as small as the other plots' (it was the interface's own size, and at 150% text its
+    // entries were wider than the plot beside the options)
+    m_hist->legend->setFont(TextScale::sized(m_hist->font(), 8));
     m_hist->installEventFilter(this);
     m_tokPreview = new QTextBrowser;
     m_tokPreview->setOpenLinks(false);
