@@ -2,11 +2,13 @@
 // vocabulary, a failed tokenize leaves no figures of the tokenizer before, a Prepare shows the figures of
 // what it prepared, the catalogue's buttons stay put when an error comes and its failure goes when the files
 // arrive, a shuffled split that would hold out nothing warned about or refused, and the translation pairs'
-// fields wide enough for a file's name at large text.
+// fields wide enough for a file's name at large text, and Import's preview under its controls where the tab is
+// too narrow for both.
 #include "test_util.h"
 #include "twb/dataset.h"
 #include "ui/Workspace.h"
 #include "ui/datasets/DatasetsPanel.h"
+#include "ui/datasets/ImportTab.h"
 #include "ui/datasets/ParallelTab.h"
 #include "ui/widgets/TextScale.h"
 #include "ui_fixture.h"
@@ -23,6 +25,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
@@ -107,6 +110,51 @@ private slots:
         }
         auto* prepare = p.findChild<QPushButton*>("preparePairs");
         QVERIFY(page.contains(QRect(prepare->mapTo(p.parallelTab(), QPoint(0, 0)), prepare->size())));
+    }
+    /// Import's controls and its before/after preview never lie on each other: beside each other where both
+    /// have their least width, else the preview under the controls (at 175% text in Bokmål on 1280x720 the
+    /// preview covered the right of the cleaning options and of the Remove button).
+    void importsPreviewGoesUnderTheControlsWhenNarrow_data() {
+        QTest::addColumn<int>("scale");
+        QTest::addColumn<QSize>("room");
+        QTest::addColumn<bool>("beside");
+        QTest::newRow("100%") << 100 << QSize(1110, 630) << true;
+        QTest::newRow("175%, narrow") << 175 << QSize(900, 590) << false;
+    }
+    void importsPreviewGoesUnderTheControlsWhenNarrow() {
+        QFETCH(int, scale);
+        QFETCH(QSize, room);
+        QFETCH(bool, beside);
+        QCOMPARE(TextScale::apply(scale), scale);
+        const auto restore = qScopeGuard([] { TextScale::apply(100); });
+        DatasetsPanel p;
+        p.layout()->setSizeConstraint(QLayout::SetNoConstraint);  // held to its room, as a window to the screen
+        p.resize(room);
+        p.findChild<QTabWidget*>()->setCurrentIndex(0);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        auto* import = p.findChild<ImportTab*>();
+        QTRY_COMPARE(import->previewBesideControls(), beside);
+        QApplication::processEvents();
+        auto* controls = import->findChild<QWidget*>("importControls");
+        auto* preview = import->findChild<QWidget*>("importPreview");
+        QVERIFY(controls->isVisible() && preview->isVisible());
+        const QRect c(controls->mapTo(import, QPoint()), controls->size());
+        const QRect v(preview->mapTo(import, QPoint()), preview->size());
+        QVERIFY2(!c.intersects(v), qPrintable(QString("controls %1,%2 %3x%4, preview %5,%6 %7x%8")
+                                                  .arg(c.x())
+                                                  .arg(c.y())
+                                                  .arg(c.width())
+                                                  .arg(c.height())
+                                                  .arg(v.x())
+                                                  .arg(v.y())
+                                                  .arg(v.width())
+                                                  .arg(v.height())));
+        QVERIFY(import->rect().contains(c) && import->rect().contains(v));
+        // the controls' column no narrower than its content: nothing cut at its side
+        QVERIFY(controls->width() >= controls->minimumWidth());
+        if (!beside)  // stacked, the preview leaves the controls most of the height
+            QVERIFY2(c.height() > v.height(), qPrintable(QString("%1 against %2").arg(c.height()).arg(v.height())));
     }
     void byteTokensAreToldApart() {
         // bytebpe's byte tokens, control bytes and lone bytes of longer characters, were all one box (or

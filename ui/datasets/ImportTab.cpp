@@ -142,6 +142,7 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     left->addWidget(cleanBox);
     left->addStretch(1);
     auto* previews = m_previews = new QSplitter(Qt::Horizontal);
+    previews->setObjectName("importPreview");
     // Short captions, one line each, and the colours' key once above them: "Before (changed or removed in
     // red)" wrapped where "After (changed in green)" did not, and the two sides started a line apart.
     previews->addWidget(captioned(tr("Before"), m_before));
@@ -163,12 +164,13 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     right->addWidget(key);
     right->addWidget(previews, 1);
     right->addWidget(m_previewInfo);
-    auto* row = new QHBoxLayout(this);
+    auto* row = m_columns = new QBoxLayout(QBoxLayout::LeftToRight, this);
     // The controls scroll (at 150% text the cleaning options ran into each other); the hint stands above
     // them, as a wrapped label in the scrolled column would keep the list at its preferred height.
     auto* dropHint = new QLabel(tr("Sources: drop files or folders here, or add them below"));
     dropHint->setWordWrap(true);
     auto* leftScroll = new ColumnScroll(leftColumn);
+    leftScroll->setObjectName("importControls");
     leftScroll->setFrameShape(QFrame::NoFrame);
     auto* leftSide = new QVBoxLayout;
     leftSide->addWidget(dropHint);
@@ -177,6 +179,10 @@ ImportTab::ImportTab(JobsService* jobs, QWidget* parent) : QWidget(parent), m_jo
     row->addLayout(right, 5);
 
     connectControls(addFiles, addFolder, remove);
+}
+
+bool ImportTab::previewBesideControls() const {
+    return m_columns->direction() == QBoxLayout::LeftToRight;
 }
 
 Qt::Orientation ImportTab::previewOrientation() const {
@@ -198,11 +204,28 @@ void ImportTab::changeEvent(QEvent* e) {
 
 void ImportTab::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
+    const QMargins m = m_columns->contentsMargins();
+    int need = m_columns->spacing() + m.left() + m.right();
+    for (int i = 0; i < m_columns->count(); ++i)
+        need += m_columns->itemAt(i)->minimumSize().width();
+    const auto direction = width() >= need ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (direction != m_columns->direction()) {
+        m_columns->setDirection(direction);
+        m_columns->setStretch(0, direction == QBoxLayout::LeftToRight ? 2 : 1);
+        m_columns->setStretch(1, direction == QBoxLayout::LeftToRight ? 5 : 0);
+    }
+    // Stacked under the controls the sides have the tab's width (the splitter's own is the old layout's)
+    const int sidesWidth = direction == QBoxLayout::LeftToRight ? m_previews->width() : width() - m.left() - m.right();
     const int side = 30 * fontMetrics().averageCharWidth();
-    const Qt::Orientation o =
-        m_previews->width() >= 2 * side + m_previews->handleWidth() ? Qt::Horizontal : Qt::Vertical;
+    const Qt::Orientation o = sidesWidth >= 2 * side + m_previews->handleWidth() ? Qt::Horizontal : Qt::Vertical;
     if (o != m_previews->orientation())
         m_previews->setOrientation(o);
+    // Stacked, each side four lines of text and the controls the rest: at their own height the sides took
+    // half the tab, the cleaning options out of sight
+    const int caption = m_previews->widget(0)->layout()->itemAt(0)->sizeHint().height();
+    const int sides = (o == Qt::Horizontal ? 1 : 2) *
+                      (4 * m_before->fontMetrics().lineSpacing() + 2 * m_before->frameWidth() + caption);
+    m_previews->setMaximumHeight(direction == QBoxLayout::LeftToRight ? QWIDGETSIZE_MAX : sides);
 }
 
 void ImportTab::connectControls(QPushButton* addFiles, QPushButton* addFolder, QPushButton* remove) {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -48,6 +49,8 @@ public:
     /// names this tab's "Replace invalid bytes" choice instead (the GUI has no such command line).
     static QString inPanelTerms(const QString& engineError);
 
+    /// The preview beside the controls (else under them: the tab too narrow for both).
+    bool previewBesideControls() const;
     bool previewPending() const { return m_previewPending; }
     /// Before and after side by side, or one above the other where they would be narrow.
     Qt::Orientation previewOrientation() const;
@@ -66,7 +69,8 @@ signals:
 
 protected:
     /// Before and after side by side where each has room for about 30 characters, else stacked (at 150% text
-    /// each was some 125 px wide).
+    /// each was some 125 px wide); the controls and the preview side by side where both have their least
+    /// width, else the preview under the controls (at 175% text in Bokmål the two ran into each other).
     void resizeEvent(QResizeEvent* e) override;
     void changeEvent(QEvent* e) override;
 
@@ -87,6 +91,7 @@ private:
     QTextBrowser* m_before;
     QTextBrowser* m_after;
     QSplitter* m_previews;
+    QBoxLayout* m_columns;  // the controls, then the preview: beside each other or stacked
     QLabel* m_previewInfo;
     QTimer m_previewTimer;
     JobsService* m_jobs;
