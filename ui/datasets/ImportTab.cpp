@@ -1,6 +1,7 @@
 #include "ui/datasets/ImportTab.h"
 
 #include "ui/jobs/JobsService.h"
+#include "ui/widgets/BesideOrStacked.h"
 #include "ui/widgets/ColumnScroll.h"
 
 #include <QCheckBox>
@@ -204,17 +205,14 @@ void ImportTab::changeEvent(QEvent* e) {
 
 void ImportTab::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
-    const QMargins m = m_columns->contentsMargins();
-    int need = m_columns->spacing() + m.left() + m.right();
-    for (int i = 0; i < m_columns->count(); ++i)
-        need += m_columns->itemAt(i)->minimumSize().width();
-    const auto direction = width() >= need ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    const auto direction = besideOrStacked(m_columns, width());
     if (direction != m_columns->direction()) {
         m_columns->setDirection(direction);
         m_columns->setStretch(0, direction == QBoxLayout::LeftToRight ? 2 : 1);
         m_columns->setStretch(1, direction == QBoxLayout::LeftToRight ? 5 : 0);
     }
     // Stacked under the controls the sides have the tab's width (the splitter's own is the old layout's)
+    const QMargins m = m_columns->contentsMargins();
     const int sidesWidth = direction == QBoxLayout::LeftToRight ? m_previews->width() : width() - m.left() - m.right();
     const int side = 30 * fontMetrics().averageCharWidth();
     const Qt::Orientation o = sidesWidth >= 2 * side + m_previews->handleWidth() ? Qt::Horizontal : Qt::Vertical;

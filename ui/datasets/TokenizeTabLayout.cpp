@@ -1,6 +1,7 @@
 #include "ui/datasets/TokenizeTab.h"
 #include "ui/datasets/TokenizerKindLabel.h"
 
+#include "ui/widgets/BesideOrStacked.h"
 #include "ui/widgets/ColumnScroll.h"
 #include "ui/widgets/TabTitles.h"
 #include "ui/widgets/TextScale.h"
@@ -211,11 +212,9 @@ void TokenizeTab::changeEvent(QEvent* e) {
 void TokenizeTab::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     auto least = [](const QWidget* w) { return std::max(w->minimumWidth(), w->minimumSizeHint().width()); };
-    const int need = least(m_options) + least(m_inspector) + m_columns->spacing() +
-                     m_columns->contentsMargins().left() + m_columns->contentsMargins().right();
     // Beside the inspector, the options take at most two fifths of the width (more, and at 150% text the
     // histogram's legend no longer fitted its plot), or their least
-    const auto direction = width() >= need ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    const auto direction = besideOrStacked(m_columns, width());
     m_options->setMaximumWidth(direction == QBoxLayout::LeftToRight ? std::max(least(m_options), width() * 2 / 5)
                                                                     : QWIDGETSIZE_MAX);
     if (direction != m_columns->direction()) {
